@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# bootstrap.sh: from a fresh Debian 12 clone to a working gpulint.
+#
+#   ./bootstrap.sh        install what is missing, build build/gpulint, lint examples/
+#   ./bootstrap.sh test   the same, then every test: the suite, and the suite again
+#                         built with AddressSanitizer and UndefinedBehaviorSanitizer
+#
+# Needs root (or sudo) only when Debian packages are missing. CI=true: no colour.
+set -euo pipefail
+cd "$(dirname "$0")"
+mode=${1:-build}
+case $mode in build|test) ;; *) echo "usage: $0 [test]" >&2; exit 2 ;; esac
+
+jobs=$(nproc 2>/dev/null || echo 2)
+step() { printf '\n== %s\n' "$*"; }
+
+# ---- 1. Debian packages ----------------------------------------------------------
+packages=(
+  build-essential cmake pkg-config git
+  libarchive-dev libjson-c-dev libyaml-dev libpcre2-dev libzstd-dev libisal-dev  # the build
+  libcmocka-dev clang libclang-rt-14-dev valgrind                                # tests, fuzzing
+  umoci skopeo libarchive-tools zstd isal                                        # test images
+  pre-commit libxml2-utils hyperfine time python3                    # CI tools, benches
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  step "installing ${missing[*]}"
+  sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# ---- 2. build -------------------------------------------------------------------
+step "building build/gpulint"
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+cmake --build build -j"$jobs"
+
+# ---- 3. lint the bundled examples (they have problems to find: exit 1 is expected) --
+step "gpulint examples/"
+set +e
+./build/gpulint --driver 535 examples/
+rc=$?
+set -e
+if [ "$rc" -gt 1 ]; then echo "gpulint failed on examples/ (exit $rc)" >&2; exit 1; fi
+
+[ "$mode" = test ] || exit 0
+
+# ---- 4. every test ----------------------------------------------------------------
+step "test suite"
+ctest --test-dir build --output-on-failure -j"$jobs"
+
+step "test suite under AddressSanitizer + UndefinedBehaviorSanitizer"
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DGPULINT_SANITIZE=ON >/dev/null
+cmake --build build-asan -j"$jobs"
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+  ctest --test-dir build-asan --output-on-failure -j"$jobs"

@@ -1,0 +1,235 @@
+/* cli.c: command-line options into the config (see cli.h). */
+#include "linter/cli.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "linter/inputs.h"
+#include "linter/rule.h"
+
+static const char usage[] =
+    "usage: gpulint [OPTIONS] [PATH...]\n"
+    "\n"
+    "Lint GPU container stacks: Dockerfiles (more inputs as they land).\n"
+    "A PATH is a file, a directory (walked), or - for stdin. Default: the current directory.\n"
+    "\n"
+    "Options:\n"
+    "  -f, --format FORMAT         tty (default) or json\n"
+    "  -o, --output FILE           write the report to FILE\n"
+    "      --failure-threshold SEV exit 1 on findings at or above SEV:\n"
+    "                              error (default), warning, info, style, none\n"
+    "      --driver VERSION        target driver: 535, R535, 535.104.05 or host\n"
+    "      --ignore ID             turn rule ID off (repeatable, or ID,ID)\n"
+    "      --enable ID             turn an optional rule on (repeatable, or ID,ID)\n"
+    "  -t, --type TYPE             read named files and stdin as TYPE (%s)\n"
+    "      --build-arg K=V         a Dockerfile build argument (repeatable)\n"
+    "      --target STAGE          the Dockerfile stage that is built and shipped\n"
+    "  -j, --jobs N                worker threads (default: the number of cores)\n"
+    "      --no-color              no colour in the tty report\n"
+    "      --list-rules            print the rule catalog\n"
+    "      --explain ID            print a rule's rationale and an example\n"
+    "      --version               print the version\n"
+    "  -h, --help                  print this help\n"
+    "\n"
+    "Exit status: 0 no finding at or above the threshold, 1 findings at or above it,\n"
+    "2 usage error or unreadable path.\n";
+
+enum { OPT_THRESHOLD = 256, OPT_DRIVER, OPT_IGNORE, OPT_ENABLE, OPT_BUILD_ARG, OPT_TARGET,
+       OPT_NO_COLOR, OPT_LIST_RULES, OPT_EXPLAIN, OPT_VERSION };
+
+static const struct option long_options[] = {
+    {"format", required_argument, 0, 'f'},
+    {"output", required_argument, 0, 'o'},
+    {"failure-threshold", required_argument, 0, OPT_THRESHOLD},
+    {"driver", required_argument, 0, OPT_DRIVER},
+    {"ignore", required_argument, 0, OPT_IGNORE},
+    {"enable", required_argument, 0, OPT_ENABLE},
+    {"type", required_argument, 0, 't'},
+    {"build-arg", required_argument, 0, OPT_BUILD_ARG},
+    {"target", required_argument, 0, OPT_TARGET},
+    {"jobs", required_argument, 0, 'j'},
+    {"no-color", no_argument, 0, OPT_NO_COLOR},
+    {"list-rules", no_argument, 0, OPT_LIST_RULES},
+    {"explain", required_argument, 0, OPT_EXPLAIN},
+    {"version", no_argument, 0, OPT_VERSION},
+    {"help", no_argument, 0, 'h'},
+    {0, 0, 0, 0},
+};
+
+/* Append each comma-separated id of `arg` to a config list; unknown ids are a usage error. */
+static int add_ids(struct gl_config *cfg, const char ***list, size_t *n, const char *opt,
+                   const char *arg)
+{
+    char *copy = gl_arena_strdup(&cfg->arena, arg), *save = NULL;
+    for (char *id = strtok_r(copy, ",", &save); id; id = strtok_r(NULL, ",", &save)) {
+        if (!gl_rule_find(id)) {
+            fprintf(stderr, "gpulint: %s: no rule `%s` (see --list-rules)\n", opt, id);
+            return 2;
+        }
+        const char **grown = gl_arena_alloc(&cfg->arena, (*n + 1) * sizeof *grown);
+        if (*n)
+            memcpy(grown, *list, *n * sizeof *grown);
+        grown[(*n)++] = id;
+        *list = grown;
+    }
+    return 0;
+}
+
+static int add_build_arg(struct gl_config *cfg, const char *arg)
+{
+    const char *eq = strchr(arg, '=');
+    struct gl_kv *grown = gl_arena_alloc(&cfg->arena, (cfg->nbuild_args + 1) * sizeof *grown);
+    if (cfg->nbuild_args)
+        memcpy(grown, cfg->build_args, cfg->nbuild_args * sizeof *grown);
+    struct gl_kv *kv = &grown[cfg->nbuild_args++];
+    if (eq) {
+        kv->key = gl_arena_strndup(&cfg->arena, arg, (size_t)(eq - arg));
+        kv->value = gl_arena_strdup(&cfg->arena, eq + 1);
+    } else {
+        /* `--build-arg K` takes K from the environment, as docker build does */
+        kv->key = gl_arena_strdup(&cfg->arena, arg);
+        const char *v = getenv(arg);
+        kv->value = v ? gl_arena_strdup(&cfg->arena, v) : NULL;
+    }
+    cfg->build_args = grown;
+    return 0;
+}
+
+static int parse_format(struct gl_config *cfg, const char *s)
+{
+    if (!strcmp(s, "tty"))
+        cfg->format = GL_FMT_TTY;
+    else if (!strcmp(s, "json"))
+        cfg->format = GL_FMT_JSON;
+    else {
+        fprintf(stderr, "gpulint: --format: unknown format `%s` (tty, json)\n", s);
+        return 2;
+    }
+    return 0;
+}
+
+static int parse_driver(struct gl_config *cfg, const char *s)
+{
+    cfg->driver.set = true;
+    cfg->driver.text = s;
+    cfg->driver.origin = "--driver";
+    const char *v = (s[0] == 'R' || s[0] == 'r') ? s + 1 : s;
+    size_t digits = strspn(v, "0123456789.");
+    if (!*v || digits != strlen(v) || v[0] == '.') {
+        fprintf(stderr, "gpulint: --driver: `%s` is not a driver version "
+                        "(535, R535, 535.104.05 or host)\n", s);
+        return 2;
+    }
+    cfg->driver.version = v;
+    cfg->driver.branch_only = strchr(v, '.') == NULL;
+    return 0;
+}
+
+int gl_cli_parse(int argc, char **argv, struct gl_config *cfg, struct gl_cli *cli)
+{
+    memset(cli, 0, sizeof *cli);
+    const char *no_color = getenv("NO_COLOR");
+    const char *ci = getenv("CI");
+    cfg->color = isatty(STDOUT_FILENO) && !(no_color && *no_color) &&
+                 !(ci && !strcmp(ci, "true"));
+    int c, rc = 0;
+    optind = 1;
+    while (rc == 0 && (c = getopt_long(argc, argv, "f:o:t:j:h", long_options, NULL)) != -1) {
+        switch (c) {
+        case 'f': rc = parse_format(cfg, optarg); break;
+        case 'o': cfg->output = optarg; break;
+        case OPT_THRESHOLD:
+            if (gl_severity_parse(optarg, &cfg->failure_threshold) != 0) {
+                fprintf(stderr, "gpulint: --failure-threshold: `%s` is not one of error, "
+                                "warning, info, style, none\n", optarg);
+                rc = 2;
+            }
+            break;
+        case OPT_DRIVER: rc = parse_driver(cfg, optarg); break;
+        case OPT_IGNORE: rc = add_ids(cfg, &cfg->ignore, &cfg->nignore, "--ignore", optarg); break;
+        case OPT_ENABLE: rc = add_ids(cfg, &cfg->enable, &cfg->nenable, "--enable", optarg); break;
+        case 't': {
+            const struct gl_input_type *t = gl_input_type_named(optarg);
+            if (!t) {
+                fprintf(stderr, "gpulint: --type: unknown type `%s` (%s)\n", optarg,
+                        gl_input_type_names());
+                rc = 2;
+            } else {
+                cfg->type = t->kind;
+            }
+            break;
+        }
+        case OPT_BUILD_ARG: rc = add_build_arg(cfg, optarg); break;
+        case OPT_TARGET: cfg->target = optarg; break;
+        case 'j': {
+            char *end;
+            long n = strtol(optarg, &end, 10);
+            if (*end || n < 1 || n > 1024) {
+                fprintf(stderr, "gpulint: --jobs: `%s` is not a number from 1 to 1024\n",
+                        optarg);
+                rc = 2;
+            }
+            cfg->jobs = (int)n;
+            break;
+        }
+        case OPT_NO_COLOR: cfg->color = false; break;
+        case OPT_LIST_RULES: cli->command = GL_CMD_LIST_RULES; break;
+        case OPT_EXPLAIN: cli->command = GL_CMD_EXPLAIN; cli->explain_id = optarg; break;
+        case OPT_VERSION: cli->command = GL_CMD_VERSION; break;
+        case 'h': cli->command = GL_CMD_HELP; break;
+        default: rc = 2; break;
+        }
+    }
+    if (rc) {
+        if (c == '?' || c == ':')
+            fprintf(stderr, "Try `gpulint --help`.\n");
+        return 2;
+    }
+    cli->paths = (const char **)argv + optind;
+    cli->npaths = (size_t)(argc - optind);
+    return 0;
+}
+
+static void list_rules(FILE *out)
+{
+    for (size_t i = 0; i < gl_rule_count; i++) {
+        const struct gl_rule *r = gl_rule_table[i];
+        fprintf(out, "%s  %-38s %-8s%s %s\n", r->id, r->name, gl_severity_name(r->severity),
+                r->optional ? " (optional)" : "", r->summary);
+    }
+}
+
+static int explain(FILE *out, const char *id)
+{
+    const struct gl_rule *r = gl_rule_find(id);
+    if (!r) {
+        fprintf(stderr, "gpulint: --explain: no rule `%s` (see --list-rules)\n", id);
+        return 2;
+    }
+    fprintf(out, "%s %s (%s%s)\n\n%s\n\n%s\n", r->id, r->name, gl_severity_name(r->severity),
+            r->optional ? ", optional: turn on with --enable" : "", r->summary,
+            r->explanation);
+    if (r->bad && *r->bad)
+        fprintf(out, "\nBefore:\n\n%s\n", r->bad);
+    if (r->good && *r->good)
+        fprintf(out, "\nAfter:\n\n%s\n", r->good);
+    if (r->fix && *r->fix)
+        fprintf(out, "\nFix: %s\n", r->fix);
+    return 0;
+}
+
+int gl_cli_run_command(const struct gl_cli *cli, const struct gl_config *cfg)
+{
+    (void)cfg;
+    switch (cli->command) {
+    case GL_CMD_HELP: printf(usage, gl_input_type_names()); return 0;
+    case GL_CMD_VERSION: printf("gpulint %s\n", GPULINT_VERSION); return 0;
+    case GL_CMD_LIST_RULES: list_rules(stdout); return 0;
+    case GL_CMD_EXPLAIN: return explain(stdout, cli->explain_id);
+    case GL_CMD_LINT: break;
+    }
+    return 0;
+}

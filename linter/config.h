@@ -1,0 +1,82 @@
+/*
+ * config.h: the configuration a run uses, merged from defaults, the config file and the
+ * command line (later sources win).
+ *
+ * Rules read it through gl_check.cfg; only linter/ writes it.
+ */
+#ifndef GPULINT_CONFIG_H
+#define GPULINT_CONFIG_H
+
+#include "linter/finding.h"
+#include "linter/model.h"
+#include "linter/pattern.h"
+
+struct gl_kb;
+
+/* A `--build-arg K=V` (or a config list entry). */
+struct gl_kv {
+    const char *key, *value;
+};
+
+/* The target driver given by --driver or the config file. */
+struct gl_driver_target {
+    bool set;
+    const char *text;        /* as given: "535", "R535", "535.104.05", "host" */
+    const char *version;     /* the version compared: "535" for a branch, "535.104.05" */
+    bool branch_only;        /* only a branch was given (R535): its first release is assumed */
+    const char *origin;      /* "--driver", "host (/proc/driver/nvidia/version)", ... */
+};
+
+struct gl_rule_override {
+    const char *id;
+    enum gl_severity severity;
+};
+
+enum gl_format { GL_FMT_TTY, GL_FMT_JSON, GL_FMT_SARIF, GL_FMT_CHECKSTYLE, GL_FMT_GITLAB };
+
+struct gl_config {
+    enum gl_severity failure_threshold;
+    enum gl_format format;
+    const char *output;      /* --output FILE, NULL for stdout */
+    bool color;              /* tty colour: a terminal, no NO_COLOR, not CI */
+    enum gl_input_kind type; /* --type: how to read named files and stdin; 0 = sniff */
+    int jobs;
+
+    const char **ignore;     size_t nignore;       /* --ignore / config ignore */
+    const char **enable;     size_t nenable;       /* --enable / config enable */
+    struct gl_rule_override *overrides; size_t noverrides;
+
+    struct gl_kv *build_args; size_t nbuild_args;  /* --build-arg */
+    const char *target;      /* --target stage */
+
+    struct gl_driver_target driver;
+    const struct gl_kb *kb;  /* the CUDA knowledge base in use */
+
+    const char *platform;    /* --platform for image indexes; NULL = every platform */
+    const char *cache_dir;
+    bool no_cache;
+
+    /* Compiled patterns (gl_config_finish compiles the defaults for those not set). */
+    struct gl_pattern *data_path;      /* GL303: dataset/weight paths copied into an image */
+
+    struct gl_arena arena;   /* strings owned by the config */
+};
+
+void gl_config_init(struct gl_config *cfg);
+void gl_config_free(struct gl_config *cfg);
+/* After every source is merged: compile patterns, fill defaults. 0, or -1 with a message
+ * printed (a bad pattern). */
+int gl_config_finish(struct gl_config *cfg);
+
+/* Default patterns (PCRE2). */
+#define GL_DEFAULT_DATA_PATH_PATTERN                                                       \
+    "(^|/)(data|datasets|checkpoints)(/|$)"                                                \
+    "|\\.(ckpt|pt|pth|safetensors|parquet|tfrecord|npy|h5|arrow)$"
+
+/* Is the rule on for this run (optional rules need --enable; --ignore turns any off)? */
+bool gl_config_rule_enabled(const struct gl_config *cfg, const char *id, bool optional);
+/* The rule's severity after config overrides (`sev` is what the rule chose). */
+enum gl_severity gl_config_severity(const struct gl_config *cfg, const char *id,
+                                    enum gl_severity sev);
+
+#endif

@@ -1,0 +1,227 @@
+/* engine.c: read, recognise, parse, check, suppress (see engine.h). */
+#include "linter/engine.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "linter/check.h"
+#include "linter/inputs.h"
+#include "linter/suppress.h"
+
+void gl_run_init(struct gl_run *run, const struct gl_config *cfg)
+{
+    memset(run, 0, sizeof *run);
+    run->cfg = cfg;
+}
+
+void gl_run_free(struct gl_run *run) { gl_findings_free(&run->findings); }
+
+void gl_run_engine_finding(struct gl_run *run, const char *rule_id, const char *file,
+                           struct gl_loc loc, const char *fix, const char *fmt, ...)
+{
+    const struct gl_rule *rule = gl_rule_find(rule_id);
+    if (!rule || !gl_config_rule_enabled(run->cfg, rule->id, rule->optional))
+        return;
+    struct gl_finding *f = gl_findings_add(&run->findings);
+    f->rule = rule;
+    f->severity = gl_config_severity(run->cfg, rule->id, rule->severity);
+    f->file = xstrdup(file);
+    f->loc = loc;
+    struct gl_buf b;
+    gl_buf_init(&b);
+    va_list ap;
+    va_start(ap, fmt);
+    gl_buf_vprintf(&b, fmt, ap);
+    va_end(ap);
+    f->message = b.data ? b.data : xstrdup("");
+    f->fix = xstrdup(fix ? fix : rule->fix ? rule->fix : "");
+}
+
+static void report_unknown_ignores(struct gl_run *run, const struct gl_doc *doc)
+{
+    for (size_t i = 0; i < doc->nignores; i++) {
+        const struct gl_ignore *ig = &doc->ignores[i];
+        for (size_t k = 0; k < ig->nids; k++)
+            if (!gl_rule_find(ig->ids[k]))
+                gl_run_engine_finding(run, "GL902", doc->path, ig->id_locs[k],
+                                      "name a rule listed by `gpulint --list-rules`",
+                                      "inline ignore names `%s`, which is no gpulint rule",
+                                      ig->ids[k]);
+    }
+}
+
+static bool not_suppressed(const struct gl_finding *f, void *doc)
+{
+    return !gl_suppressed(doc, f);
+}
+
+void gl_lint_doc(struct gl_run *run, struct gl_doc *doc)
+{
+    size_t start = run->findings.n;
+    run->files++;
+    if (doc->error.set) {
+        gl_run_engine_finding(run, "GL900", doc->path, doc->error.loc,
+                              "fix the syntax at this position",
+                              "cannot parse: %s", doc->error.message);
+    } else {
+        struct gl_check c = {.doc = doc, .cfg = run->cfg, .out = &run->findings};
+        for (size_t i = 0; i < gl_rule_count; i++) {
+            const struct gl_rule *r = gl_rule_table[i];
+            if (!r->check || !gl_config_rule_enabled(run->cfg, r->id, r->optional))
+                continue;
+            c.rule = r;
+            r->check(&c);
+        }
+    }
+    report_unknown_ignores(run, doc);
+    gl_findings_filter(&run->findings, start, not_suppressed, doc);
+}
+
+static void doc_init(struct gl_doc *doc, const char *name, const char *data, size_t len,
+                     enum gl_input_kind kind)
+{
+    memset(doc, 0, sizeof *doc);
+    gl_arena_init(&doc->arena);
+    doc->path = name;
+    doc->kind = kind;
+    doc->text = data;
+    doc->len = len;
+}
+
+void gl_lint_buffer(struct gl_run *run, const char *name, const char *data, size_t len,
+                    enum gl_input_kind kind, bool named)
+{
+    if (kind == GL_IN_UNKNOWN)
+        kind = gl_sniff(name, data, len, named);
+    const struct gl_input_type *type = gl_input_type_of(kind);
+    if (!type) {
+        if (named) {
+            char fix[512];
+            snprintf(fix, sizeof fix, "name its kind with --type (one of: %s)",
+                     gl_input_type_names());
+            gl_run_engine_finding(run, "GL901", name, (struct gl_loc){1, 1}, fix,
+                                  "`%s` is of no input type gpulint knows", name);
+        }
+        return;
+    }
+    struct gl_doc doc;
+    doc_init(&doc, name, data, len, kind);
+    type->parse(&doc, run->cfg);
+    gl_lint_doc(run, &doc);
+    gl_arena_free(&doc.arena);
+}
+
+static void lint_file(struct gl_run *run, const char *path, bool named)
+{
+    char *data;
+    size_t len;
+    int e = gl_read_file(path, &data, &len);
+    if (e) {
+        fprintf(stderr, "gpulint: %s: %s\n", path, strerror(e));
+        run->unreadable = true;
+        return;
+    }
+    gl_lint_buffer(run, path, data, len, named ? run->cfg->type : GL_IN_UNKNOWN, named);
+    free(data);
+}
+
+static void read_stdin(struct gl_run *run)
+{
+    struct gl_buf b;
+    gl_buf_init(&b);
+    char chunk[65536];
+    size_t n;
+    while ((n = fread(chunk, 1, sizeof chunk, stdin)) > 0)
+        gl_buf_add(&b, chunk, n);
+    if (ferror(stdin)) {
+        fprintf(stderr, "gpulint: -: %s\n", strerror(errno));
+        run->unreadable = true;
+    } else {
+        gl_lint_buffer(run, "-", b.data ? b.data : "", b.len,
+                       run->cfg->type ? run->cfg->type : GL_IN_DOCKERFILE, true);
+    }
+    gl_buf_free(&b);
+}
+
+/* Directories the walk never enters: version control, dependencies, build outputs. */
+static bool skipped_dir(const char *name)
+{
+    static const char *const skip[] = {".git", ".hg", ".svn", "node_modules", "__pycache__",
+                                       ".venv", "venv", ".tox", ".mypy_cache", "build"};
+    for (size_t i = 0; i < sizeof skip / sizeof skip[0]; i++)
+        if (!strcmp(name, skip[i]))
+            return true;
+    return gl_has_prefix(name, "build-") || gl_has_prefix(name, "cmake-build-");
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void walk(struct gl_run *run, const char *dir, int depth)
+{
+    if (depth > 64)
+        return;
+    DIR *d = opendir(dir);
+    if (!d) {
+        fprintf(stderr, "gpulint: %s: %s\n", dir, strerror(errno));
+        run->unreadable = true;
+        return;
+    }
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 32;
+            names = xrealloc(names, cap * sizeof *names);
+        }
+        names[n++] = xstrdup(e->d_name);
+    }
+    closedir(d);
+    qsort(names, n, sizeof *names, name_cmp);
+    size_t dlen = strlen(dir);
+    for (size_t i = 0; i < n; i++) {
+        char *path = xmalloc(dlen + strlen(names[i]) + 2);
+        sprintf(path, "%s%s%s", dir, dlen && dir[dlen - 1] == '/' ? "" : "/", names[i]);
+        struct stat st;
+        if (lstat(path, &st) == 0) {
+            if (S_ISDIR(st.st_mode)) {
+                if (!skipped_dir(names[i]))
+                    walk(run, path, depth + 1);
+            } else if (S_ISREG(st.st_mode)) {
+                if (gl_sniff_name(path) != GL_IN_UNKNOWN || gl_sniff_wants_content(path))
+                    lint_file(run, path, false);
+            }
+        }
+        free(path);
+        free(names[i]);
+    }
+    free(names);
+}
+
+void gl_lint_path(struct gl_run *run, const char *path)
+{
+    if (!strcmp(path, "-")) {
+        read_stdin(run);
+        return;
+    }
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        fprintf(stderr, "gpulint: %s: %s\n", path, strerror(errno));
+        run->unreadable = true;
+        return;
+    }
+    if (S_ISDIR(st.st_mode))
+        walk(run, path, 0);
+    else
+        lint_file(run, path, true);
+}

@@ -1,0 +1,41 @@
+/*
+ * model_image.h: an image archive's final filesystem view and config (part of the model).
+ *
+ * Filled by the image-archive parser: every file of the final view (after whiteouts),
+ * the layer that brought it, and the few small files' contents rules need.
+ */
+#ifndef GPULINT_MODEL_IMAGE_H
+#define GPULINT_MODEL_IMAGE_H
+
+enum gl_file_type { GL_FILE_REG, GL_FILE_DIR, GL_FILE_SYMLINK, GL_FILE_HARDLINK, GL_FILE_OTHER };
+
+struct gl_image_file {
+    const char *path;         /* without a leading "/" or "./" */
+    enum gl_file_type type;
+    uint64_t size;
+    const char *link;         /* symlink or hardlink target */
+    int layer;                /* index into the platform's layers */
+    const char *content;      /* for the few small files read while streaming, else NULL */
+    size_t content_len;
+};
+
+struct gl_image_layer {
+    const char *digest;       /* "sha256:..." */
+    const char *media_type;
+    const char *created_by;   /* history entry, NULL */
+};
+
+struct gl_image_platform {
+    const char *name;         /* "linux/amd64" */
+    struct gl_image_layer *layers; size_t nlayers;
+    struct gl_image_file *files;   size_t nfiles;   /* the final view, sorted by path */
+    const char **env;         size_t nenv;          /* config Env "K=V" */
+    const char **history;     size_t nhistory;      /* config history created_by */
+};
+
+struct gl_image_model {
+    const char **tags;        size_t ntags;         /* repo tags the archive names */
+    struct gl_image_platform *platforms; size_t nplatforms;
+};
+
+#endif

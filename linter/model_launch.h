@@ -1,0 +1,102 @@
+/*
+ * model_launch.h: container launches (part of the model, see model.h).
+ *
+ * A launch is one container start, whatever wrote it: a `docker run` line (in a script,
+ * a Makefile, a Markdown block, CI YAML), a compose service, a Kubernetes container, an
+ * apptainer exec/run/shell. Parsers of those inputs translate their syntax into this one
+ * shape; the GL4xx rules read only this.
+ */
+#ifndef GPULINT_MODEL_LAUNCH_H
+#define GPULINT_MODEL_LAUNCH_H
+
+enum gl_launch_kind {
+    GL_LAUNCH_DOCKER_RUN,     /* docker run / create, podman run, nvidia-docker run */
+    GL_LAUNCH_COMPOSE,        /* a compose service */
+    GL_LAUNCH_K8S,            /* a container of a pod template */
+    GL_LAUNCH_APPTAINER,      /* apptainer/singularity exec|run|shell|instance start */
+};
+
+enum gl_mount_type {
+    GL_MOUNT_BIND,            /* -v /host:/ctr, --mount type=bind, hostPath, apptainer -B */
+    GL_MOUNT_VOLUME,          /* a named volume, PVC, NFS and other persistent volumes */
+    GL_MOUNT_TMPFS,           /* --tmpfs, type=tmpfs */
+    GL_MOUNT_EMPTYDIR,        /* k8s emptyDir (disk) */
+    GL_MOUNT_EMPTYDIR_MEMORY, /* k8s emptyDir {medium: Memory} */
+    GL_MOUNT_CONFIG,          /* configMap, secret, downwardAPI, projected */
+    GL_MOUNT_OTHER,
+};
+
+struct gl_mount {
+    enum gl_mount_type type;
+    const char *source;       /* host path, volume or claim name; NULL when none */
+    const char *target;       /* path inside the container */
+    bool readonly;
+    struct gl_loc loc;        /* the mount as written (the -v value, the volumeMount) */
+    struct gl_loc ro_loc;     /* where `:ro`/readOnly would go or is; = loc when unknown */
+};
+
+enum gl_gpu_kind {
+    GL_GPU_FLAG,              /* docker --gpus */
+    GL_GPU_CDI,               /* --device nvidia.com/gpu=..., compose devices: CDI names */
+    GL_GPU_RUNTIME,           /* --runtime=nvidia, compose runtime: nvidia */
+    GL_GPU_COMPOSE_DEVICE,    /* deploy.resources.reservations.devices */
+    GL_GPU_COMPOSE_GPUS,      /* service-level gpus: */
+    GL_GPU_K8S_RESOURCE,      /* nvidia.com/gpu in limits/requests */
+    GL_GPU_K8S_MIG,           /* nvidia.com/mig-1g.10gb */
+    GL_GPU_K8S_VENDOR,        /* vendor keys (HAMi nvidia.com/gpumem, gpucores, ...) */
+    GL_GPU_K8S_DRA,           /* resources.claims */
+    GL_GPU_APPTAINER_NV,      /* --nv / --nvccli */
+    GL_GPU_ENV_VISIBLE,       /* NVIDIA_VISIBLE_DEVICES set on a launch */
+};
+
+struct gl_gpu_request {
+    enum gl_gpu_kind kind;
+    const char *value;        /* as written: "all", "device=0,2", "2", "nvidia.com/gpu" */
+    struct gl_loc loc;
+    const char *count;        /* "all", "2", "0.5" (k8s limits), NULL */
+    const char *request;      /* k8s: the requests value, NULL when absent */
+    const char *limit;        /* k8s: the limits value, NULL when absent */
+    struct gl_loc request_loc, limit_loc;
+    const char **device_ids;  size_t ndevice_ids;
+    const char **capabilities; size_t ncapabilities;
+    const char *memory;       /* a memory qualifier or option (GL406), NULL */
+    struct gl_loc memory_loc;
+    bool mig;                 /* MIG device/resource */
+    bool mps;                 /* MPS configured for this request */
+    bool mem_capped;          /* an enforced memory cap (HAMi gpumem, MPS limit) */
+    const char *invalid;      /* why the runtime rejects it (GL412), NULL when valid */
+    struct gl_loc invalid_loc;
+};
+
+struct gl_launch {
+    enum gl_launch_kind kind;
+    const char *tool;         /* "docker", "podman", "nvidia-docker", "apptainer", ... */
+    struct gl_loc loc;        /* the launch: the `docker` word, the service or container name */
+    int ref;                  /* the image in doc->refs, -1 when unknown (opaque) */
+    struct gl_word *argv;     /* command and arguments run in the container */
+    size_t nargv;
+    bool argv_opaque;         /* part of the command line could not be known */
+
+    struct gl_mount *mounts;  size_t nmounts, capmounts;
+    struct gl_gpu_request *gpus; size_t ngpus, capgpus;
+    /* environment: doc->env entries with .launch == this index */
+
+    const char *ipc;          struct gl_loc ipc_loc;       /* "host", "shareable", NULL */
+    int64_t shm_bytes;        struct gl_loc shm_loc;       /* -1 when not set */
+    const char *memlock;      struct gl_loc memlock_loc;   /* ulimit memlock value, NULL */
+    bool detached;            /* docker run -d: runs beside what follows */
+    bool remove;              /* --rm */
+    bool fragment;            /* compose override fragment: no findings for what it lacks */
+    bool secondary_role;      /* a role (head, master) of an object whose other roles use GPUs */
+    bool mig;                 /* the launch uses MIG or MPS */
+    const char *group;        /* launches that run at the same time share a group
+                                 (a compose file's services, a k8s file's pods); NULL: alone */
+    const char *profile;      /* compose profiles; NULL when none */
+    const char *workdir;      /* -w / workingDir */
+    const char *name;         /* service / container name, NULL */
+    bool apptainer_nv;        /* apptainer --nv / --nvccli */
+    bool apptainer_sandbox;   /* image is a sandbox directory */
+    const char **ignore_ids;  size_t nignore_ids;  /* k8s annotation gpulint.io/ignore */
+};
+
+#endif

@@ -1,0 +1,44 @@
+/* report_json.c: the JSON report, exactly the DESIGN.md schema (see report.h). */
+#include "linter/report.h"
+
+#include <json-c/json.h>
+
+#include "linter/rule.h"
+
+void gl_report_json(FILE *out, const struct gl_run *run)
+{
+    json_object *root = json_object_new_object();
+    json_object_object_add(root, "tool", json_object_new_string("gpulint"));
+    json_object_object_add(root, "version", json_object_new_string(GPULINT_VERSION));
+    json_object *arr = json_object_new_array_ext((int)run->findings.n);
+    for (size_t i = 0; i < run->findings.n; i++) {
+        const struct gl_finding *f = &run->findings.items[i];
+        json_object *o = json_object_new_object();
+        json_object_object_add(o, "rule", json_object_new_string(f->rule->id));
+        json_object_object_add(o, "name", json_object_new_string(f->rule->name));
+        json_object_object_add(o, "severity",
+                               json_object_new_string(gl_severity_name(f->severity)));
+        json_object_object_add(o, "file", json_object_new_string(f->file));
+        json_object_object_add(o, "line", json_object_new_int64(f->loc.line));
+        json_object_object_add(o, "column", json_object_new_int64(f->loc.col));
+        json_object_object_add(o, "message", json_object_new_string(f->message));
+        json_object_object_add(o, "fix", json_object_new_string(f->fix ? f->fix : ""));
+        json_object_array_add(arr, o);
+    }
+    json_object_object_add(root, "findings", arr);
+    struct gl_summary s;
+    gl_summary_count(&run->findings, run->files, &s);
+    json_object *sum = json_object_new_object();
+    json_object_object_add(sum, "files", json_object_new_int64((int64_t)s.files));
+    json_object_object_add(sum, "findings", json_object_new_int64((int64_t)s.findings));
+    json_object_object_add(sum, "errors", json_object_new_int64((int64_t)s.errors));
+    json_object_object_add(sum, "warnings", json_object_new_int64((int64_t)s.warnings));
+    json_object_object_add(sum, "infos", json_object_new_int64((int64_t)s.infos));
+    json_object_object_add(root, "summary", sum);
+    fputs(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+                                                   JSON_C_TO_STRING_SPACED |
+                                                   JSON_C_TO_STRING_NOSLASHESCAPE),
+          out);
+    fputc('\n', out);
+    json_object_put(root);
+}

@@ -1,0 +1,82 @@
+/*
+ * util.h: the small pieces every module shares.
+ *
+ *  - gl_arena: a bump allocator. Everything a parser builds for one input (tokens, model
+ *    structs, strings) comes from that input's arena and is freed at once with it, so a
+ *    parser that gives up half-way on bad input leaks nothing and needs no cleanup paths.
+ *  - gl_buf: a growable byte buffer (for building strings and output).
+ *  - gl_loc: a 1-based line and byte column in an input file (line 0 = no line, as for a
+ *    file inside an image archive).
+ *  - xmalloc and friends: allocation that never returns NULL (out of memory ends the
+ *    process with a message; gpulint bounds its memory so this is a bug, not input).
+ */
+#ifndef GPULINT_UTIL_H
+#define GPULINT_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct gl_loc {
+    uint32_t line; /* 1-based; 0 for "no line" (image findings) */
+    uint32_t col;  /* 1-based byte column */
+};
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+
+/* ---- arena ---- */
+struct gl_arena_block;
+struct gl_arena {
+    struct gl_arena_block *head;
+    size_t total; /* bytes handed out, for memory caps */
+};
+
+void gl_arena_init(struct gl_arena *a);
+void gl_arena_free(struct gl_arena *a);
+void *gl_arena_alloc(struct gl_arena *a, size_t n);   /* zeroed, 16-byte aligned */
+char *gl_arena_strndup(struct gl_arena *a, const char *s, size_t n);
+char *gl_arena_strdup(struct gl_arena *a, const char *s);
+char *gl_arena_printf(struct gl_arena *a, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Grow an arena array: returns a copy of `old` (n elements of `size`) with room for cap. */
+void *gl_arena_grow(struct gl_arena *a, void *old, size_t n, size_t size, size_t *cap);
+
+/* Append one element to an arena-backed array `arr` of count `n` and capacity `cap`.
+ * Usage: T *slot = GL_APPEND(arena, arr, n, cap); *slot = value; */
+#define GL_APPEND(arena, arr, n, cap)                                                  \
+    ((n) == (cap) ? (void)((arr) = gl_arena_grow((arena), (arr), (n), sizeof *(arr), &(cap))) \
+                  : (void)0,                                                           \
+     &(arr)[(n)++])
+
+/* ---- growable buffer (heap) ---- */
+struct gl_buf {
+    char *data;
+    size_t len, cap;
+};
+
+void gl_buf_init(struct gl_buf *b);
+void gl_buf_free(struct gl_buf *b);
+void gl_buf_reserve(struct gl_buf *b, size_t extra);
+void gl_buf_add(struct gl_buf *b, const void *p, size_t n);
+void gl_buf_addc(struct gl_buf *b, char c);
+void gl_buf_adds(struct gl_buf *b, const char *s);
+void gl_buf_printf(struct gl_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void gl_buf_vprintf(struct gl_buf *b, const char *fmt, va_list ap);
+/* NUL-terminated view of the contents (the buffer keeps a NUL past len). */
+const char *gl_buf_str(struct gl_buf *b);
+
+/* ---- small string helpers ---- */
+bool gl_streq_nocase(const char *a, const char *b);
+bool gl_strn_eq_nocase(const char *a, size_t alen, const char *b); /* a[0..alen) vs b */
+bool gl_has_prefix(const char *s, const char *prefix);
+bool gl_has_suffix(const char *s, const char *suffix);
+
+/* Read a whole file into a heap buffer (NUL-terminated). Returns 0, or an errno value. */
+int gl_read_file(const char *path, char **data, size_t *len);
+
+#endif

@@ -1,0 +1,377 @@
+/*
+ * test_dockerfile_parser.c: positions, escapes, line endings and hostile input for the
+ * Dockerfile parser, and the BuildKit-compatible word expander.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "parsers/dockerfile.h"
+
+static struct gl_arena arena;
+
+static int setup(void **state)
+{
+    (void)state;
+    gl_arena_init(&arena);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    gl_arena_free(&arena);
+    return 0;
+}
+
+static struct df_file *parse(const char *s)
+{
+    struct df_error err;
+    struct df_file *f = df_parse(&arena, s, strlen(s), &err);
+    if (!f)
+        print_message("parse error %u:%u %s\n", err.loc.line, err.loc.col, err.message);
+    return f;
+}
+
+static void assert_loc(struct gl_loc l, uint32_t line, uint32_t col)
+{
+    if (l.line != line || l.col != col)
+        print_message("loc %u:%u, want %u:%u\n", l.line, l.col, line, col);
+    assert_int_equal(l.line, line);
+    assert_int_equal(l.col, col);
+}
+
+static void assert_dump(const struct df_file *f, const char *want)
+{
+    struct gl_buf b;
+    gl_buf_init(&b);
+    df_dump(f, &b);
+    assert_string_equal(gl_buf_str(&b), want);
+    gl_buf_free(&b);
+}
+
+static void test_positions(void **state)
+{
+    (void)state;
+    struct df_file *f = parse("FROM base AS b\n\n  copy --from=b --chmod=755 a /x\n"
+                              "ENV A=1 B=\"two words\"\n");
+    assert_non_null(f);
+    assert_int_equal(f->ninstrs, 3);
+    assert_loc(f->instrs[0].loc, 1, 1);
+    assert_loc(f->instrs[0].args[1].loc, 1, 11);
+    assert_loc(f->instrs[0].args[2].loc, 1, 14);
+    const struct df_instr *cp = &f->instrs[1];
+    assert_string_equal(cp->keyword, "copy");
+    assert_loc(cp->loc, 3, 3);
+    assert_int_equal(cp->nflags, 2);
+    assert_string_equal(cp->flags[1].text, "--chmod=755");
+    assert_loc(cp->flags[1].loc, 3, 17);
+    assert_loc(cp->args[0].loc, 3, 29);
+    assert_loc(cp->args[1].loc, 3, 31);
+    const struct df_instr *env = &f->instrs[2];
+    assert_int_equal(env->nkvs, 2);
+    assert_string_equal(env->args[env->kvs[1].key].value, "B");
+    assert_loc(env->args[env->kvs[1].key].loc, 4, 9);
+    assert_string_equal(env->args[env->kvs[1].value].value, "\"two words\"");
+    assert_loc(env->args[env->kvs[1].value].loc, 4, 11);
+    assert_loc(env->args[env->kvs[1].sep].loc, 4, 10);
+}
+
+static void test_continued_run_offsets(void **state)
+{
+    (void)state;
+    struct df_file *f = parse("FROM x\nRUN apt-get update \\\n# comment\n\n    && make \\\n\tinstall\n");
+    assert_non_null(f);
+    const struct df_instr *run = &f->instrs[1];
+    assert_int_equal(run->start_line, 2);
+    assert_int_equal(run->end_line, 6);
+    assert_string_equal(run->args[0].value, "apt-get update     && make \tinstall");
+    const char *v = run->args[0].value;
+    assert_loc(df_arg_loc(run, 0, 0), 2, 5);
+    assert_loc(df_arg_loc(run, 0, (size_t)(strstr(v, "update") - v)), 2, 13);
+    assert_loc(df_arg_loc(run, 0, (size_t)(strstr(v, "&&") - v)), 5, 5);
+    assert_loc(df_arg_loc(run, 0, (size_t)(strstr(v, "make") - v)), 5, 8);
+    assert_loc(df_arg_loc(run, 0, (size_t)(strstr(v, "install") - v)), 6, 2);
+    assert_int_equal(f->ncomments, 1);
+    assert_string_equal(f->comments[0].text, " comment");
+    assert_loc(f->comments[0].loc, 3, 1);
+    assert_loc(df_arg_loc(run, 9, 0), 0, 0);
+}
+
+static void test_json_positions(void **state)
+{
+    (void)state;
+    struct df_file *f = parse("CMD [\"a\\tb\", \\\n  \"c\"]\n");
+    assert_non_null(f);
+    const struct df_instr *cmd = &f->instrs[0];
+    assert_true(cmd->json);
+    assert_int_equal(cmd->nargs, 2);
+    assert_string_equal(cmd->args[0].value, "a\tb");
+    assert_loc(df_arg_loc(cmd, 0, 2), 1, 10);
+    assert_loc(cmd->args[1].loc, 2, 4);
+}
+
+static void test_backtick_escape_and_directives(void **state)
+{
+    (void)state;
+    struct df_file *f = parse("# syntax=docker/dockerfile:1\n# ESCAPE = `\n# check=skip=all\n"
+                              "FROM windows\nRUN dir c:\\ `\n  && echo hi\n# gpulint ignore=GL101\n");
+    assert_non_null(f);
+    assert_int_equal(f->escape, '`');
+    assert_int_equal(f->ndirectives, 3);
+    assert_string_equal(f->directives[1].name, "escape");
+    assert_string_equal(f->directives[1].value, "`");
+    assert_loc(f->directives[1].value_loc, 2, 12);
+    assert_string_equal(f->directives[2].value, "skip=all");
+    assert_string_equal(f->instrs[1].args[0].value, "dir c:\\   && echo hi");
+    assert_int_equal(f->ncomments, 1);
+    assert_string_equal(f->comments[0].text, " gpulint ignore=GL101");
+    struct df_error err;
+    assert_null(df_parse(&arena, "# escape=x\nFROM a\n", 18, &err));
+    assert_loc(err.loc, 1, 10);
+    assert_null(df_parse(&arena, "# syntax=a\n# syntax=b\nFROM a\n", 29, &err));
+    assert_loc(err.loc, 2, 1);
+}
+
+static void test_crlf_and_bom(void **state)
+{
+    (void)state;
+    struct df_file *f = parse("\xEF\xBB\xBF" "FROM a\r\nRUN echo \\\r\n  hi\r\nENV K v\r\n");
+    assert_non_null(f);
+    assert_dump(f, "(from \"a\")\n(run \"echo   hi\")\n(env \"K\" \"v\" \"\")\n");
+    assert_loc(f->instrs[0].loc, 1, 4);
+    assert_loc(f->instrs[0].args[0].loc, 1, 9);
+    assert_loc(df_arg_loc(&f->instrs[1], 0, 7), 3, 3);
+}
+
+static void test_flags_onbuild_health(void **state)
+{
+    (void)state;
+    struct df_file *f = parse("FROM --platform=$BUILDPLATFORM a\n"
+                              "RUN --mount=type=cache,target=/r --network=none make\n"
+                              "ONBUILD ONBUILD RUN <<EOF\nx\nEOF\n"
+                              "HEALTHCHECK --interval=5s CMD [\"curl\", \"-f\"]\n"
+                              "MAINTAINER Me <me@x>\nBOGUS thing\n");
+    assert_non_null(f);
+    assert_dump(f, "(from [\"--platform=$BUILDPLATFORM\"] \"a\")\n"
+                   "(run [\"--mount=type=cache,target=/r\" \"--network=none\"] \"make\")\n"
+                   "(onbuild (onbuild (run \"<<EOF\")))\n(x \"\")\n(eof \"\")\n"
+                   "(healthcheck [\"--interval=5s\"] \"CMD\" \"curl\" \"-f\")\n"
+                   "(maintainer \"Me <me@x>\")\n(bogus \"\")\n");
+    /* ONBUILD ONBUILD: BuildKit looks for heredocs one level down only */
+    assert_int_equal(f->instrs[2].nheredocs, 0);
+    assert_int_equal(f->ninstrs, 8);
+}
+
+static void test_heredocs(void **state)
+{
+    (void)state;
+    struct df_file *f = parse("FROM a\nCOPY <<-'A' 3<<B /d\n\tone\n\tA\ntwo\nB\nONBUILD RUN <<X\nbody\nX\n");
+    assert_non_null(f);
+    const struct df_instr *cp = &f->instrs[1];
+    assert_int_equal(cp->nheredocs, 2);
+    assert_string_equal(cp->heredocs[0].name, "A");
+    assert_false(cp->heredocs[0].expand);
+    assert_true(cp->heredocs[0].chomp);
+    assert_string_equal(cp->heredocs[0].content, "\tone\n");
+    assert_loc(cp->heredocs[0].loc, 2, 6);
+    assert_int_equal(cp->heredocs[1].fd, 3);
+    assert_string_equal(cp->heredocs[1].content, "two\n");
+    assert_loc(cp->heredocs[1].body, 5, 1);
+    assert_int_equal(cp->end_line, 6);
+    assert_int_equal(f->instrs[2].nheredocs, 1);
+    assert_string_equal(f->instrs[2].heredocs[0].content, "body\n");
+    /* JSON form and other keywords: no heredocs */
+    f = parse("FROM a\nRUN [\"<<EOF\"]\nUSER <<EOF\nEOF\n");
+    assert_non_null(f);
+    assert_int_equal(f->ninstrs, 4);
+}
+
+static void test_unterminated_heredoc(void **state)
+{
+    (void)state;
+    struct df_error err;
+    const char *s = "FROM a\nRUN cat <<EOF\nhello\n";
+    assert_null(df_parse(&arena, s, strlen(s), &err));
+    assert_loc(err.loc, 2, 9);
+    assert_non_null(strstr(err.message, "unterminated heredoc"));
+}
+
+static void test_errors(void **state)
+{
+    (void)state;
+    struct df_error err;
+    const char *s = "FROM a\nCMD [\"a\", 1]\n";
+    assert_null(df_parse(&arena, s, strlen(s), &err));
+    assert_loc(err.loc, 2, 11);
+    s = "FROM a\nENV a=b c\n";
+    assert_null(df_parse(&arena, s, strlen(s), &err));
+    assert_loc(err.loc, 2, 9);
+    s = "FROM a\nLABEL x\n";
+    assert_null(df_parse(&arena, s, strlen(s), &err));
+    assert_loc(err.loc, 2, 8);
+    assert_null(df_parse(&arena, "", 0, &err));
+    assert_int_equal(err.loc.line, 1);
+    assert_null(df_parse(&arena, NULL, 0, &err));
+}
+
+static void test_hostile_bytes(void **state)
+{
+    (void)state;
+    static const char s[] = "FROM a\0b\nRUN \xff\xfe echo\nENV k=\xc3\nLABEL \x80=\x81\n"
+                            "CMD [\"\xff\"]\nCOPY --chown=\xe9 a b\n";
+    struct df_error err;
+    struct df_file *f = df_parse(&arena, s, sizeof s - 1, &err);
+    assert_non_null(f);
+    assert_int_equal(f->instrs[0].args[0].len, 3);
+    assert_dump(f, "(from \"a\\x00b\")\n(run \"\\xff\\xfe echo\")\n"
+                   "(env \"k\" \"\xef\xbf\xbd\" \"=\")\n(label \"\xef\xbf\xbd\" \"\xef\xbf\xbd\" \"=\")\n"
+                   "(cmd \"\xef\xbf\xbd\")\n(copy [\"--chown=\xc3\xa9\"] \"a\" \"b\")\n");
+    /* every prefix of a nasty input must parse or fail cleanly */
+    static const char nasty[] = "# escape=`\nFROM a\nRUN <<\"E\" `\n ${x:-${y}} '\n\"E\"\nE\n"
+                                "CMD [[[[\"\\ud800\"]]]]\nONBUILD ONBUILD\n";
+    for (size_t n = 0; n <= sizeof nasty - 1; n++)
+        (void)df_parse(&arena, nasty, n, &err);
+}
+
+static char *repeat(const char *prefix, const char *unit, size_t times, const char *suffix)
+{
+    size_t pl = strlen(prefix), ul = strlen(unit), sl = strlen(suffix);
+    char *s = xmalloc(pl + ul * times + sl + 1);
+    memcpy(s, prefix, pl);
+    for (size_t i = 0; i < times; i++)
+        memcpy(s + pl + i * ul, unit, ul);
+    memcpy(s + pl + ul * times, suffix, sl + 1);
+    return s;
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void test_huge_line(void **state)
+{
+    (void)state;
+    char *s = repeat("FROM a\nRUN ", "echo x; ", 10 * 1024 * 1024 / 8, "\nENV ");
+    char *s2 = repeat("FROM a\nENV ", "k=v ", 2 * 1024 * 1024 / 4, "\n");
+    struct df_error err;
+    double t0 = now();
+    /* BuildKit's scanner refuses lines over 64 KiB */
+    assert_null(df_parse(&arena, s, strlen(s), &err));
+    assert_loc(err.loc, 2, 65536);
+    struct df_file *f = df_parse_ex(&arena, s, strlen(s), DF_PARSE_NO_LINE_LIMIT, &err);
+    assert_non_null(f);
+    assert_int_equal(f->instrs[1].args[0].len, 10 * 1024 * 1024 - 1);
+    f = df_parse_ex(&arena, s2, strlen(s2), DF_PARSE_NO_LINE_LIMIT, &err);
+    assert_non_null(f);
+    assert_int_equal(f->instrs[1].nkvs, 2 * 1024 * 1024 / 4);
+    double dt = now() - t0;
+    print_message("10 MB RUN line + 2 MB ENV line parsed in %.2fs\n", dt);
+    assert_true(dt < 20.0);
+    free(s);
+    free(s2);
+}
+
+static void test_deep_nesting(void **state)
+{
+    (void)state;
+    struct df_error err;
+    char *onb = repeat("", "ONBUILD ", 200000, "RUN x\n");
+    struct df_file *f = df_parse_ex(&arena, onb, strlen(onb), DF_PARSE_NO_LINE_LIMIT, &err);
+    assert_non_null(f);
+    struct gl_buf b;
+    gl_buf_init(&b);
+    df_dump(f, &b);
+    assert_true(b.len > 200000 * 10);
+    gl_buf_free(&b);
+    char *json = repeat("CMD ", "[", 1000000, "\n");
+    f = df_parse_ex(&arena, json, strlen(json), DF_PARSE_NO_LINE_LIMIT, &err);
+    assert_non_null(f);
+    assert_false(f->instrs[0].json);
+    char *var = repeat("FROM a\nRUN ", "${a:-", 100000, "<<EOF\n");
+    f = df_parse_ex(&arena, var, strlen(var), DF_PARSE_NO_LINE_LIMIT, &err);
+    assert_non_null(f);
+    free(onb);
+    free(json);
+    free(var);
+}
+
+/* ---- expander ---- */
+static const char *lookup(void *ctx, const char *name, size_t len)
+{
+    (void)ctx;
+    if (len == 4 && memcmp(name, "CUDA", 4) == 0)
+        return "12.4";
+    if (len == 5 && memcmp(name, "EMPTY", 5) == 0)
+        return "";
+    return NULL;
+}
+
+static void expect_expand(const char *in, char esc, const char *want, bool want_unresolved)
+{
+    char *out;
+    size_t len;
+    bool unresolved;
+    struct df_error err;
+    assert_true(df_expand_word(&arena, in, strlen(in), esc, lookup, NULL, &out, &len,
+                               &unresolved, &err));
+    if (strcmp(out, want) != 0)
+        print_message("expand(%s) = [%s], want [%s]\n", in, out, want);
+    assert_string_equal(out, want);
+    assert_int_equal(unresolved, want_unresolved);
+}
+
+static void test_expand(void **state)
+{
+    (void)state;
+    expect_expand("nvidia/cuda:$CUDA-base", '\\', "nvidia/cuda:12.4-base", false);
+    expect_expand("${CUDA}x", '\\', "12.4x", false);
+    expect_expand("${NOPE:-11.8}", '\\', "11.8", false);
+    expect_expand("${EMPTY:-d}|${EMPTY-d}", '\\', "d|", false);
+    expect_expand("${CUDA:+on}|${NOPE:+on}|${EMPTY+set}", '\\', "on||set", false);
+    expect_expand("$NOPE/x", '\\', "/x", true);
+    expect_expand("'$CUDA' \"$CUDA\" \\$CUDA", '\\', "$CUDA 12.4 $CUDA", false);
+    expect_expand("`$CUDA \"a`\"b\"", '`', "$CUDA a\"b", false);
+    expect_expand("${CUDA%.4}-${CUDA#12.}", '\\', "12-4", false);
+    expect_expand("$ $1 a$", '\\', "$  a$", true);
+    char *out;
+    size_t len;
+    bool unresolved;
+    struct df_error err;
+    assert_false(df_expand_word(&arena, "${CUDA", 6, '\\', lookup, NULL, &out, &len,
+                                &unresolved, &err));
+    assert_false(df_expand_word(&arena, "${}", 3, '\\', lookup, NULL, &out, &len, &unresolved, &err));
+    assert_false(df_expand_word(&arena, "'abc", 4, '\\', lookup, NULL, &out, &len, &unresolved, &err));
+    assert_false(df_expand_word(&arena, "${CUDA:=x}", 10, '\\', lookup, NULL, &out, &len,
+                                &unresolved, &err));
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_positions, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_continued_run_offsets, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_json_positions, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_backtick_escape_and_directives, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_crlf_and_bom, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_flags_onbuild_health, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_heredocs, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_unterminated_heredoc, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_errors, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_hostile_bytes, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_huge_line, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_deep_nesting, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_expand, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
