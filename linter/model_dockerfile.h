@@ -30,6 +30,7 @@ struct gl_pkg {
     const char *spec;        /* the whole word: "torch==2.1.0+cu121" */
     struct gl_loc loc;
     int stage;
+    int instr;               /* the instruction (index in the file) that installs it */
     bool group;              /* `dnf groupinstall "Development Tools"` */
     bool requirements;       /* `pip install -r FILE`: name is the file */
 };
@@ -39,6 +40,7 @@ struct gl_copy_src {
     const char *path;
     struct gl_loc loc;
     int stage;
+    int instr;               /* the COPY/ADD instruction (index in the file) */
     bool add;                /* ADD rather than COPY */
     bool url;                /* an ADD of a URL */
 };
@@ -49,6 +51,7 @@ struct gl_cmd {
     struct gl_word *words;
     size_t nwords;
     int stage;
+    int instr;               /* the RUN instruction (index in the file) */
 };
 
 /* A package index or find-links given to pip/uv/conda (`--index-url .../whl/cu121`). */

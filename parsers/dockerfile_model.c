@@ -10,6 +10,7 @@
 #include "parsers/dockerfile.h"
 #include "parsers/dockerfile_run.h"
 #include "parsers/imageref.h"
+#include "parsers/shell_words.h"
 
 /* A variable visible to expansion: global ARGs, or a stage's ARGs and ENVs. */
 struct var {
@@ -44,6 +45,13 @@ static const char *scope_lookup(void *ctx, const char *name, size_t len)
 {
     struct var *v = var_find(((struct scope *)ctx)->vars, name, len);
     return v ? v->value : NULL;
+}
+
+/* For RUN lines: a declared variable of unknown value is opaque, not unset. */
+static const char *run_lookup(void *ctx, const char *name, size_t len)
+{
+    struct var *v = var_find(((struct scope *)ctx)->vars, name, len);
+    return !v ? NULL : v->value ? v->value : sh_value_opaque;
 }
 
 static struct var *var_push(struct gl_arena *a, struct var *list, const char *name,
@@ -235,7 +243,8 @@ static bool is_url(const char *s)
            gl_has_prefix(s, "git@") || gl_has_prefix(s, "git://");
 }
 
-static void copy_or_add(struct builder *b, struct scope *s, int stage, const struct df_instr *in)
+static void copy_or_add(struct builder *b, struct scope *s, int stage, int instr,
+                        const struct df_instr *in)
 {
     size_t fi;
     const char *from = flag_value(in, "from", &fi);
@@ -262,6 +271,7 @@ static void copy_or_add(struct builder *b, struct scope *s, int stage, const str
         c->path = path;
         c->loc = a->loc;
         c->stage = stage;
+        c->instr = instr;
         c->add = !strcmp(in->keyword, "add");
         c->url = is_url(path);
     }
@@ -341,9 +351,9 @@ void gl_parse_dockerfile_doc(struct gl_doc *doc, const struct gl_config *cfg)
         else if (!strcmp(in->keyword, "env"))
             declare_env(&b, s, stage, in);
         else if (!strcmp(in->keyword, "copy") || !strcmp(in->keyword, "add"))
-            copy_or_add(&b, s, stage, in);
+            copy_or_add(&b, s, stage, (int)i, in);
         else if (!strcmp(in->keyword, "run"))
-            gl_dockerfile_run(doc, stage, in, f->escape, scope_lookup, s);
+            gl_dockerfile_run(doc, stage, (int)i, in, f->escape, run_lookup, s);
     }
     choose_final(&b);
 }

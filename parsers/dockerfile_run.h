@@ -13,7 +13,8 @@
 #include "linter/model.h"
 #include "parsers/dockerfile.h"
 
-void gl_dockerfile_run(struct gl_doc *doc, int stage, const struct df_instr *in, char escape,
+void gl_dockerfile_run(struct gl_doc *doc, int stage, int instr, const struct df_instr *in,
+                       char escape,
                        df_lookup_fn lookup, void *ctx);
 
 #endif

@@ -2,10 +2,13 @@
  * shell_internal.h: the pieces of the shell word splitter shared by its files (not a
  * public API; see shell_words.h for that).
  *
- *   shell_lex.c    the lexer: one word (quotes, escapes, expansions, field splitting),
- *                  assignment words, heredoc delimiters, skipping nested constructs
+ *   shell_lex.c    the lexer: one word (quotes, escapes, expansions), assignment
+ *                  words, heredoc delimiters
+ *   shell_build.c  building a word's fields (origins of bytes, field splitting) and
+ *                  skipping nested constructs iteratively
  *   shell_words.c  the command builder: operators, reserved words, redirections,
- *                  heredoc bodies, assignment tracking; sh_split
+ *                  heredoc bodies; sh_split
+ *   shell_track.c  which commands set variables (NAME=v, export, read, unset...)
  *   shell_again.c  sh_split_word_again, sh_dash_c_index, sh_word_byte_loc
  *   shell_vars.c   the variable table
  *
@@ -71,6 +74,26 @@ bool shl_word_end_at(const struct sh_lexer *lx, size_t i);
  * '`', '"') was just before i. Iterative; *end is the offset after the closer. */
 bool shl_skip_construct(const struct sh_lexer *lx, size_t i, char open, size_t *end);
 
+/* ---- building the current word (shell_build.c) ---- */
+/* Start a word whose first byte is at input offset src; clears lx->fields. */
+void shl_wb_begin(struct sh_lexer *lx, size_t src, bool nosplit);
+/* Append bytes from input offset src: byte k from src+k when `literal`, else all from
+ * the construct at src. Nothing is added while wb.discard > 0. */
+void shl_wb_add(struct sh_lexer *lx, const char *p, size_t n, size_t src, bool literal);
+/* The input byte at src, literally. */
+void shl_wb_lit(struct sh_lexer *lx, size_t src);
+/* Input bytes [from, to) as written, making the word opaque; `unquoted`: the part is
+ * subject to field splitting, so the word may stand for several words. */
+void shl_wb_opaque_raw(struct sh_lexer *lx, size_t from, size_t to, bool unquoted);
+/* A field separator from field splitting; the next field starts at input offset next. */
+void shl_wb_break(struct sh_lexer *lx, size_t next);
+/* End the word: push its last field, mark the fields of a split word. */
+void shl_wb_finish(struct sh_lexer *lx);
+/* A variable's value replacing the construct at input [from, to), field-split when
+ * `split`; beyond the expansion budget the construct stays as written, opaque. */
+void shl_wb_value(struct sh_lexer *lx, const char *v, size_t n, size_t from, size_t to,
+                  bool split);
+
 /* Lex one word at lx->i into lx->fields (0, 1 or several fields). `nosplit` turns field
  * splitting off (redirection targets). */
 void shl_word(struct sh_lexer *lx, bool nosplit);
@@ -81,6 +104,10 @@ void shl_heredoc_word(struct sh_lexer *lx, bool *quoted);
 bool shl_at_assignment(const struct sh_lexer *lx);
 /* Lex the assignment word at lx->i into *out. */
 void shl_assignment(struct sh_lexer *lx, struct sh_assign *out);
+
+/* Record the variables command `c` sets (when it ends; `certain`: it runs
+ * unconditionally in the current shell). */
+void shl_track_command(struct sh_vars *vars, const struct sh_cmd *c, bool certain);
 
 /* Does the field hold exactly the literal source text `kw` (unquoted, unexpanded)? */
 bool shl_field_is_literal(const struct gl_word *w, const struct sh_word_info *info,

@@ -99,212 +99,6 @@ bool shl_word_end_at(const struct sh_lexer *lx, size_t i)
     }
 }
 
-/* ---- nested constructs, skipped iteratively ---- */
-
-bool shl_skip_construct(const struct sh_lexer *lx, size_t i, char open, size_t *end)
-{
-    const char *s = lx->s;
-    size_t len = lx->len;
-    char esc = lx->esc;
-    struct gl_buf st; /* stack of openers */
-    gl_buf_init(&st);
-    gl_buf_addc(&st, open);
-    size_t ndq = open == '"'; /* '"' entries on the stack */
-    bool ok = false;
-    while (i < len) {
-        char top = st.data[st.len - 1];
-        char c = s[i];
-        bool dollar_open = c == '$' && i + 1 < len && (s[i + 1] == '(' || s[i + 1] == '{');
-        if (c == esc) {
-            i += 2;
-            continue;
-        }
-        if (dollar_open) {
-            gl_buf_addc(&st, s[i + 1]);
-            i += 2;
-            continue;
-        }
-        if (top == '"') {
-            if (c == '"') {
-                st.len--;
-                ndq--;
-            } else if (c == '`' && esc != '`') {
-                gl_buf_addc(&st, '`');
-            }
-            i++;
-        } else if (c == '\'' && !(top == '{' && ndq)) {
-            const char *q = memchr(s + i + 1, '\'', len - i - 1);
-            if (!q)
-                break;
-            i = (size_t)(q - s) + 1;
-        } else if (c == '"') {
-            gl_buf_addc(&st, '"');
-            ndq++;
-            i++;
-        } else if (c == '`' && esc != '`') {
-            if (top == '`')
-                st.len--;
-            else
-                gl_buf_addc(&st, '`');
-            i++;
-        } else if (top == '(' && c == '(') {
-            gl_buf_addc(&st, '(');
-            i++;
-        } else if ((top == '(' && c == ')') || (top == '{' && c == '}')) {
-            st.len--;
-            i++;
-        } else if (top == '(' && c == '#' && (i == 0 || strchr(" \t\n;|&(", s[i - 1]))) {
-            const char *nl = memchr(s + i, '\n', len - i);
-            i = nl ? (size_t)(nl - s) : len;
-        } else {
-            i++;
-        }
-        if (st.len == 0) {
-            *end = i;
-            ok = true;
-            break;
-        }
-    }
-    gl_buf_free(&st);
-    return ok;
-}
-
-/* ---- building a word ---- */
-
-static void wb_reset_field(struct shl_wbuild *wb, size_t src)
-{
-    wb->text.len = 0;
-    wb->nspans = 0;
-    wb->src = src;
-    wb->content = wb->opaque = wb->quoted = wb->may_split = false;
-}
-
-static void wb_begin(struct sh_lexer *lx, size_t src, bool nosplit)
-{
-    wb_reset_field(&lx->wb, src);
-    lx->wb.nosplit = nosplit;
-    lx->wb.discard = 0;
-    lx->nfields = 0;
-}
-
-/* Append bytes taken from input offset src: literally (byte k from src+k) or all from
- * the construct at src. */
-static void wb_add(struct sh_lexer *lx, const char *p, size_t n, size_t src, bool literal)
-{
-    struct shl_wbuild *wb = &lx->wb;
-    if (wb->discard || n == 0)
-        return;
-    size_t out = wb->text.len;
-    gl_buf_add(&wb->text, p, n);
-    struct sh_span *last = wb->nspans ? &wb->spans[wb->nspans - 1] : NULL;
-    if (last && last->literal == literal && last->out + last->len == out &&
-        (literal ? last->src + last->len == src : last->src == src)) {
-        last->len += n;
-        return;
-    }
-    if (wb->nspans == wb->capspans) {
-        wb->capspans = wb->capspans ? wb->capspans * 2 : 16;
-        wb->spans = xrealloc(wb->spans, wb->capspans * sizeof *wb->spans);
-    }
-    wb->spans[wb->nspans++] = (struct sh_span){out, src, n, literal};
-}
-
-static void wb_lit(struct sh_lexer *lx, size_t src)
-{
-    wb_add(lx, lx->s + src, 1, src, true);
-    if (!lx->wb.discard)
-        lx->wb.content = true;
-}
-
-/* The input bytes [from, to) as they are, making the word opaque (an expansion gpulint
- * cannot resolve); `unquoted` when field splitting would apply to it. */
-static void wb_opaque_raw(struct sh_lexer *lx, size_t from, size_t to, bool unquoted)
-{
-    if (lx->wb.discard)
-        return;
-    wb_add(lx, lx->s + from, to - from, from, true);
-    lx->wb.content = lx->wb.opaque = true;
-    if (unquoted && !lx->wb.nosplit)
-        lx->wb.may_split = true;
-}
-
-static void push_field(struct sh_lexer *lx)
-{
-    struct shl_wbuild *wb = &lx->wb;
-    if (lx->nfields == lx->capfields) {
-        lx->capfields = lx->capfields ? lx->capfields * 2 : 8;
-        lx->fields = xrealloc(lx->fields, lx->capfields * sizeof *lx->fields);
-        lx->finfo = xrealloc(lx->finfo, lx->capfields * sizeof *lx->finfo);
-    }
-    struct gl_word *w = &lx->fields[lx->nfields];
-    struct sh_word_info *in = &lx->finfo[lx->nfields];
-    lx->nfields++;
-    w->text = gl_arena_strndup(lx->a, wb->text.data ? wb->text.data : "", wb->text.len);
-    w->loc = shl_loc(lx, wb->src);
-    w->opaque = wb->opaque;
-    struct sh_span *spans = NULL;
-    if (wb->nspans) {
-        spans = gl_arena_alloc(lx->a, wb->nspans * sizeof *spans);
-        memcpy(spans, wb->spans, wb->nspans * sizeof *spans);
-    }
-    *in = (struct sh_word_info){.len = wb->text.len, .src = wb->src, .spans = spans,
-                                .nspans = wb->nspans, .quoted = wb->quoted,
-                                .may_split = wb->may_split};
-}
-
-/* A field separator produced by field splitting; the next field starts at `next`. */
-static void wb_break(struct sh_lexer *lx, size_t next)
-{
-    if (lx->wb.discard)
-        return;
-    if (lx->wb.content)
-        push_field(lx);
-    wb_reset_field(&lx->wb, next);
-}
-
-/* End the word: push its last field, mark the fields of a split word. */
-static void wb_finish(struct sh_lexer *lx)
-{
-    if (lx->wb.content)
-        push_field(lx);
-    if (lx->nfields > 1)
-        for (size_t k = 0; k < lx->nfields; k++)
-            lx->finfo[k].from_split = true;
-}
-
-/* A variable's value, substituted for the construct at input [from, to). */
-static void wb_value(struct sh_lexer *lx, const char *v, size_t n, size_t from, size_t to,
-                     bool split)
-{
-    if (lx->wb.discard)
-        return;
-    if (n > lx->budget) { /* expansion bomb: stop substituting */
-        wb_opaque_raw(lx, from, to, split);
-        return;
-    }
-    lx->budget -= n;
-    if (!split || lx->wb.nosplit) {
-        wb_add(lx, v, n, from, false);
-        if (n)
-            lx->wb.content = true;
-        return;
-    }
-    size_t k = 0;
-    while (k < n) {
-        if (is_ifs((unsigned char)v[k])) {
-            wb_break(lx, from);
-            k++;
-            continue;
-        }
-        size_t run = k;
-        while (run < n && !is_ifs((unsigned char)v[run]))
-            run++;
-        wb_add(lx, v + k, run - k, from, false);
-        lx->wb.content = true;
-        k = run;
-    }
-}
-
 /* ---- variables ---- */
 
 static enum sh_var_state var_state(struct sh_lexer *lx, const char *name, size_t n,
@@ -319,7 +113,7 @@ static enum sh_var_state var_state(struct sh_lexer *lx, const char *name, size_t
             return SH_VAR_OPAQUE;
         if (r) {
             *val = r;
-            *vlen = strlen(r);
+            *vlen = strnlen(r, lx->budget + 1); /* longer than the budget: opaque */
             return SH_VAR_KNOWN;
         }
     }
@@ -335,7 +129,7 @@ static void lex_single_quote(struct sh_lexer *lx)
     size_t open = lx->i;
     const char *q = memchr(lx->s + open + 1, '\'', lx->len - open - 1);
     size_t close = q ? (size_t)(q - lx->s) : lx->len;
-    wb_add(lx, lx->s + open + 1, close - open - 1, open + 1, true);
+    shl_wb_add(lx, lx->s + open + 1, close - open - 1, open + 1, true);
     if (!lx->wb.discard)
         lx->wb.content = lx->wb.quoted = true;
     if (!q) {
@@ -355,7 +149,7 @@ static void lex_double_quote(struct sh_lexer *lx, int depth)
     lex_parts(lx, M_DQ, depth + 1);
     if (shl_cur(lx) != '"') {
         if (!lx->stop) {
-            wb_opaque_raw(lx, lx->i, lx->len, false);
+            shl_wb_opaque_raw(lx, lx->i, lx->len, false);
             shl_error(lx, open, "expected a closing \" for this quote");
         }
         return;
@@ -369,11 +163,11 @@ static void lex_skipped(struct sh_lexer *lx, size_t from, size_t inner, char ope
 {
     size_t end;
     if (!shl_skip_construct(lx, inner, open, &end)) {
-        wb_opaque_raw(lx, from, lx->len, false);
+        shl_wb_opaque_raw(lx, from, lx->len, false);
         shl_error(lx, from, message);
         return;
     }
-    wb_opaque_raw(lx, from, end, unquoted);
+    shl_wb_opaque_raw(lx, from, end, unquoted);
     lx->i = end;
 }
 
@@ -384,7 +178,7 @@ static size_t ansi_c_escape(struct sh_lexer *lx, size_t k)
     static const char from[] = "abefnrtv\\'\"?E";
     static const char to[] = "\a\b\x1b\f\n\r\t\v\\'\"?\x1b";
     if (k + 1 >= lx->len) {
-        wb_lit(lx, k);
+        shl_wb_lit(lx, k);
         return k + 1;
     }
     const char *f = strchr(from, s[k + 1]);
@@ -406,11 +200,11 @@ static size_t ansi_c_escape(struct sh_lexer *lx, size_t k)
             v = v * 8 + (unsigned)(s[next++] - '0');
         byte = (unsigned char)v;
     } else { /* unknown escape: kept as written */
-        wb_lit(lx, k);
-        wb_lit(lx, k + 1);
+        shl_wb_lit(lx, k);
+        shl_wb_lit(lx, k + 1);
         return k + 2;
     }
-    wb_add(lx, (const char *)&byte, 1, k, false);
+    shl_wb_add(lx, (const char *)&byte, 1, k, false);
     return next;
 }
 
@@ -423,7 +217,7 @@ static void lex_ansi_c(struct sh_lexer *lx, size_t dollar, size_t quote)
         if (lx->s[k] == '\\')
             k = ansi_c_escape(lx, k);
         else
-            wb_lit(lx, k++);
+            shl_wb_lit(lx, k++);
     }
     if (k >= lx->len) {
         lx->wb.opaque = true;
@@ -475,9 +269,9 @@ static void lex_brace(struct sh_lexer *lx, size_t dollar, size_t brace, enum lex
     if (!op) { /* ${x} */
         lx->i = k + 1;
         if (st == SH_VAR_KNOWN)
-            wb_value(lx, val, vlen, dollar, k + 1, split);
+            shl_wb_value(lx, val, vlen, dollar, k + 1, split);
         else
-            wb_opaque_raw(lx, dollar, k + 1, split);
+            shl_wb_opaque_raw(lx, dollar, k + 1, split);
         return;
     }
     bool nonnull = st == SH_VAR_KNOWN && vlen > 0;
@@ -513,9 +307,9 @@ static void lex_brace(struct sh_lexer *lx, size_t dollar, size_t brace, enum lex
                            lx->wb.text.len - mark, exact && lx->assign_certain);
         }
     } else if (opaque) {
-        wb_opaque_raw(lx, dollar, lx->i, split);
+        shl_wb_opaque_raw(lx, dollar, lx->i, split);
     } else if (op != '+') {
-        wb_value(lx, val, vlen, dollar, lx->i, split);
+        shl_wb_value(lx, val, vlen, dollar, lx->i, split);
     }
 }
 
@@ -547,14 +341,14 @@ static void lex_dollar(struct sh_lexer *lx, enum lex_mode mode, int depth)
         size_t vlen = 0;
         lx->i = k;
         if (var_state(lx, s + j, k - j, &val, &vlen) == SH_VAR_KNOWN)
-            wb_value(lx, val, vlen, dollar, k, !quoted);
+            shl_wb_value(lx, val, vlen, dollar, k, !quoted);
         else
-            wb_opaque_raw(lx, dollar, k, !quoted);
+            shl_wb_opaque_raw(lx, dollar, k, !quoted);
     } else if (n >= 0 && ((n >= '0' && n <= '9') || strchr("@*#?-$!", n))) {
         lx->i = j + 1;
-        wb_opaque_raw(lx, dollar, j + 1, !quoted);
+        shl_wb_opaque_raw(lx, dollar, j + 1, !quoted);
     } else { /* a lone '$' is literal */
-        wb_lit(lx, dollar);
+        shl_wb_lit(lx, dollar);
         lx->i = dollar + 1;
     }
 }
@@ -564,7 +358,7 @@ static void lex_escape(struct sh_lexer *lx, enum lex_mode mode)
 {
     size_t at = lx->i;
     if (at + 1 >= lx->len) { /* a trailing escape is kept */
-        wb_lit(lx, at);
+        shl_wb_lit(lx, at);
         lx->i++;
         return;
     }
@@ -572,11 +366,11 @@ static void lex_escape(struct sh_lexer *lx, enum lex_mode mode)
     bool escapable = !mode_quoted(mode) || next == '$' || next == '"' || next == lx->esc ||
                      next == '`' || (mode == M_BRACE_DQ && next == '}');
     if (!escapable) {
-        wb_lit(lx, at);
+        shl_wb_lit(lx, at);
         lx->i++;
         return;
     }
-    wb_lit(lx, at + 1);
+    shl_wb_lit(lx, at + 1);
     if (!lx->wb.discard)
         lx->wb.quoted = true;
     lx->i += 2;
@@ -607,9 +401,9 @@ static void lex_parts(struct sh_lexer *lx, enum lex_mode mode, int depth)
             lex_double_quote(lx, depth);
         } else if (mode == M_BRACE && is_ifs(c) && !lx->wb.nosplit) {
             lx->i++;
-            wb_break(lx, lx->i);
+            shl_wb_break(lx, lx->i);
         } else {
-            wb_lit(lx, at);
+            shl_wb_lit(lx, at);
             lx->i++;
         }
     }
@@ -619,18 +413,18 @@ static void lex_parts(struct sh_lexer *lx, enum lex_mode mode, int depth)
 
 void shl_word(struct sh_lexer *lx, bool nosplit)
 {
-    wb_begin(lx, lx->i, nosplit);
+    shl_wb_begin(lx, lx->i, nosplit);
     const char *s = lx->s;
     size_t at = lx->i;
     if (at + 1 < lx->len && (s[at] == '<' || s[at] == '>') && s[at + 1] == '(')
         lex_skipped(lx, at, at + 2, '(', false, "expected ) closing this process substitution");
     lex_parts(lx, M_WORD, 0);
-    wb_finish(lx);
+    shl_wb_finish(lx);
 }
 
 void shl_heredoc_word(struct sh_lexer *lx, bool *quoted)
 {
-    wb_begin(lx, lx->i, true);
+    shl_wb_begin(lx, lx->i, true);
     *quoted = false;
     for (;;) {
         int c = shl_cur(lx);
@@ -640,20 +434,20 @@ void shl_heredoc_word(struct sh_lexer *lx, bool *quoted)
         if (c == '\'' || c == '"') {
             const char *q = memchr(lx->s + at + 1, c, lx->len - at - 1);
             size_t close = q ? (size_t)(q - lx->s) : lx->len;
-            wb_add(lx, lx->s + at + 1, close - at - 1, at + 1, true);
+            shl_wb_add(lx, lx->s + at + 1, close - at - 1, at + 1, true);
             lx->i = q ? close + 1 : close;
             *quoted = lx->wb.content = true;
         } else if (c == (unsigned char)lx->esc && at + 1 < lx->len) {
-            wb_lit(lx, at + 1);
+            shl_wb_lit(lx, at + 1);
             lx->i += 2;
             *quoted = true;
         } else {
-            wb_lit(lx, at);
+            shl_wb_lit(lx, at);
             lx->i++;
         }
     }
     lx->wb.content = true;
-    wb_finish(lx);
+    shl_wb_finish(lx);
 }
 
 bool shl_at_assignment(const struct sh_lexer *lx)
@@ -682,7 +476,7 @@ void shl_assignment(struct sh_lexer *lx, struct sh_assign *out)
     k += out->append ? 2 : 1;
     out->value_loc = shl_loc(lx, k);
     lx->i = k;
-    wb_begin(lx, k, true);
+    shl_wb_begin(lx, k, true);
     if (shl_cur(lx) == '(') { /* NAME=(a b): an array */
         out->array = true;
         lex_skipped(lx, lx->i, lx->i + 1, '(', false, "expected ) closing this array");

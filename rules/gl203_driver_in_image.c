@@ -43,17 +43,20 @@ static void check(struct gl_check *c)
     const struct gl_dockerfile_model *m = c->doc->df;
     if (!m)
         return;
+    int reported = -1; /* one finding per instruction: the first offending token */
     for (size_t i = 0; i < m->npkgs; i++) {
         const struct gl_pkg *p = &m->pkgs[i];
-        if (gl_df_stage_shipped(c->doc, p->stage) && os_package_manager(p->manager) &&
-            !p->requirements && driver_package(p->name))
-            gl_report(c, p->loc, fix,
-                      "`%s install %s` bakes the NVIDIA driver into the image: it breaks on "
-                      "every host whose kernel module differs", p->manager, p->spec);
+        if (p->instr == reported || !gl_df_stage_shipped(c->doc, p->stage) ||
+            !os_package_manager(p->manager) || p->requirements || !driver_package(p->name))
+            continue;
+        gl_report(c, p->loc, fix,
+                  "`%s install %s` bakes the NVIDIA driver into the image: it breaks on "
+                  "every host whose kernel module differs", p->manager, p->spec);
+        reported = p->instr;
     }
     for (size_t i = 0; i < m->ncmds; i++) {
         const struct gl_cmd *cmd = &m->cmds[i];
-        if (!gl_df_stage_shipped(c->doc, cmd->stage))
+        if (cmd->instr == reported || !gl_df_stage_shipped(c->doc, cmd->stage))
             continue;
         for (size_t k = 0; k < cmd->nwords; k++) {
             const struct gl_word *w = &cmd->words[k];
@@ -62,7 +65,8 @@ static void check(struct gl_check *c)
                 gl_report(c, (struct gl_loc){w->loc.line, w->loc.col + (uint32_t)off}, fix,
                           "`%s` is the NVIDIA driver installer: the driver does not belong "
                           "in the image", w->text + off);
-                break; /* one finding per command */
+                reported = cmd->instr;
+                break;
             }
         }
     }

@@ -1,0 +1,846 @@
+/* test_shell_words.c: the shell word splitter (parsers/shell_words.h). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "parsers/shell_words.h"
+
+static struct gl_arena A;
+static struct sh_cmd *C;
+static size_t N;
+static struct sh_error E;
+
+static int setup(void **state)
+{
+    (void)state;
+    gl_arena_init(&A);
+    C = NULL;
+    N = 0;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    gl_arena_free(&A);
+    return 0;
+}
+
+static int split_len(const char *text, size_t len, const struct sh_opts *o)
+{
+    return sh_split(&A, text, len, NULL, o, &C, &N, &E);
+}
+
+static int split(const char *text)
+{
+    struct sh_opts o = {.track_assignments = true};
+    return split_len(text, strlen(text), &o);
+}
+
+/* The words of a command joined with '|'. */
+static const char *words(const struct sh_cmd *c)
+{
+    static char buf[4096];
+    size_t n = 0;
+    buf[0] = 0;
+    for (size_t k = 0; k < c->nwords; k++)
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "%s%s", k ? "|" : "", c->words[k].text);
+    return buf;
+}
+
+#define assert_loc(l, ln, cl)                                                          \
+    do {                                                                               \
+        assert_int_equal((l).line, (ln));                                              \
+        assert_int_equal((l).col, (cl));                                               \
+    } while (0)
+
+/* ---- quoting and escapes ---- */
+
+static void test_simple_words_and_locs(void **state)
+{
+    (void)state;
+    assert_int_equal(split("docker  run\t--gpus all img"), 0);
+    assert_int_equal(N, 1);
+    assert_string_equal(words(&C[0]), "docker|run|--gpus|all|img");
+    assert_loc(C[0].loc, 1, 1);
+    assert_loc(C[0].words[1].loc, 1, 9);
+    assert_loc(C[0].words[2].loc, 1, 13);
+    assert_string_equal(C[0].sep, "");
+    assert_int_equal(C[0].depth, 0);
+}
+
+static void test_single_quotes(void **state)
+{
+    (void)state;
+    assert_int_equal(split("echo 'a b $X \\n' x'y'z"), 0);
+    assert_string_equal(words(&C[0]), "echo|a b $X \\n|xyz");
+    assert_false(C[0].words[1].opaque);
+    assert_true(C[0].info[1].quoted);
+    assert_loc(C[0].words[1].loc, 1, 6);
+}
+
+static void test_double_quotes_escapes(void **state)
+{
+    (void)state;
+    assert_int_equal(split("echo \"a \\\"b\\\" \\$X \\\\ \\n 'q'\""), 0);
+    assert_string_equal(words(&C[0]), "echo|a \"b\" $X \\ \\n 'q'");
+}
+
+static void test_backslash_outside_quotes(void **state)
+{
+    (void)state;
+    assert_int_equal(split("echo a\\ b \\$HOME \\'x"), 0);
+    assert_string_equal(words(&C[0]), "echo|a b|$HOME|'x");
+    assert_false(C[0].words[2].opaque);
+}
+
+static void test_continuation_locs(void **state)
+{
+    (void)state;
+    assert_int_equal(split("docker run \\\n    --gpus all \\\n  img"), 0);
+    assert_int_equal(N, 1);
+    assert_string_equal(words(&C[0]), "docker|run|--gpus|all|img");
+    assert_loc(C[0].words[2].loc, 2, 5);
+    assert_loc(C[0].words[3].loc, 2, 12);
+    assert_loc(C[0].words[4].loc, 3, 3);
+}
+
+static void test_continuation_inside_word(void **state)
+{
+    (void)state;
+    assert_int_equal(split("echo ab\\\ncd \"x\\\ny\""), 0);
+    assert_string_equal(words(&C[0]), "echo|abcd|xy");
+    assert_loc(C[0].words[1].loc, 1, 6);
+    assert_loc(sh_word_byte_loc(&C[0], 1, 2), 2, 1);
+    assert_loc(sh_word_byte_loc(&C[0], 2, 1), 3, 1);
+}
+
+static void test_commented_continuation(void **state)
+{
+    (void)state;
+    assert_int_equal(split("# docker run --gpus all \\\necho ok\nls a#b # c"), 0);
+    assert_int_equal(N, 2);
+    assert_string_equal(words(&C[0]), "echo|ok");
+    assert_loc(C[0].loc, 2, 1);
+    assert_string_equal(words(&C[1]), "ls|a#b");
+}
+
+static void test_ansi_c_quotes(void **state)
+{
+    (void)state;
+    assert_int_equal(split("printf $'a\\tb\\x41\\101\\'' $\"q $0\""), 0);
+    assert_string_equal(C[0].words[1].text, "a\tbAA'");
+    assert_false(C[0].words[1].opaque);
+    assert_true(C[0].words[2].opaque);
+}
+
+static void test_crlf(void **state)
+{
+    (void)state;
+    assert_int_equal(split("docker run \\\r\n  img\r\necho x\r\n"), 0);
+    assert_int_equal(N, 2);
+    assert_string_equal(words(&C[0]), "docker|run|img");
+    assert_string_equal(words(&C[1]), "echo|x");
+}
+
+/* ---- operators, redirections, heredocs ---- */
+
+static void test_pipelines_and_lists(void **state)
+{
+    (void)state;
+    assert_int_equal(split("a x && b || c | d |& e; f\ng"), 0);
+    assert_int_equal(N, 7);
+    const char *seps[] = {"&&", "||", "|", "|&", ";", "\n", ""};
+    for (size_t k = 0; k < 7; k++)
+        assert_string_equal(C[k].sep, seps[k]);
+    assert_string_equal(words(&C[0]), "a|x");
+    assert_loc(C[5].loc, 1, 25);
+    assert_loc(C[6].loc, 2, 1);
+}
+
+static void test_background(void **state)
+{
+    (void)state;
+    assert_int_equal(split("docker run -d img &\nwait"), 0);
+    assert_int_equal(N, 2);
+    assert_string_equal(C[0].sep, "&");
+    assert_string_equal(words(&C[0]), "docker|run|-d|img");
+}
+
+static void test_redirections(void **state)
+{
+    (void)state;
+    assert_int_equal(split("cmd >out 2>&1 <in a>>log &>all b 3<>f <<<str"), 0);
+    assert_string_equal(words(&C[0]), "cmd|a|b");
+    assert_int_equal(C[0].nredirs, 7);
+    assert_string_equal(C[0].redirs[0].op, ">");
+    assert_string_equal(C[0].redirs[0].target.text, "out");
+    assert_int_equal(C[0].redirs[1].fd, 2);
+    assert_string_equal(C[0].redirs[1].op, ">&");
+    assert_string_equal(C[0].redirs[1].target.text, "1");
+    assert_loc(C[0].redirs[1].loc, 1, 10);
+    assert_string_equal(C[0].redirs[3].op, ">>");
+    assert_string_equal(C[0].redirs[4].op, "&>");
+    assert_int_equal(C[0].redirs[5].fd, 3);
+    assert_string_equal(C[0].redirs[6].op, "<<<");
+}
+
+static void test_heredoc_skipped(void **state)
+{
+    (void)state;
+    const char *t = "cat <<EOF | kubectl apply -f -\n"
+                    "docker run --gpus all img\n"
+                    "EOF\n"
+                    "echo done";
+    assert_int_equal(split(t), 0);
+    assert_int_equal(N, 3);
+    assert_string_equal(words(&C[0]), "cat");
+    assert_string_equal(words(&C[1]), "kubectl|apply|-f|-");
+    assert_string_equal(words(&C[2]), "echo|done");
+    assert_loc(C[2].loc, 4, 1);
+    const struct sh_redir *r = &C[0].redirs[0];
+    assert_string_equal(r->op, "<<");
+    assert_string_equal(r->target.text, "EOF");
+    assert_string_equal(r->body, "docker run --gpus all img\n");
+    assert_loc(r->body_loc, 2, 1);
+    assert_false(r->quoted_delim);
+}
+
+static void test_heredoc_dash_and_quoted(void **state)
+{
+    (void)state;
+    const char *t = "cat <<-'END' >f; cat <<\"X\"\n"
+                    "\t$a\n"
+                    "\tEND\n"
+                    "x\n"
+                    "X\n"
+                    "ls";
+    assert_int_equal(split(t), 0);
+    assert_int_equal(N, 3);
+    assert_true(C[0].redirs[0].quoted_delim);
+    assert_string_equal(C[0].redirs[0].body, "\t$a\n");
+    assert_string_equal(C[1].redirs[0].body, "x\n");
+    assert_string_equal(words(&C[2]), "ls");
+}
+
+static void test_heredoc_unterminated(void **state)
+{
+    (void)state;
+    assert_int_equal(split("cat <<EOF\nline\nmore"), 0);
+    assert_int_equal(N, 1);
+    assert_string_equal(C[0].redirs[0].body, "line\nmore");
+}
+
+/* ---- variables ---- */
+
+static void test_var_from_assignment(void **state)
+{
+    (void)state;
+    assert_int_equal(split("IMG=nvcr.io/nvidia/cuda:12.1.0-base\ndocker run $IMG \"${IMG}\""), 0);
+    assert_int_equal(N, 2);
+    assert_int_equal(C[0].nwords, 0);
+    assert_int_equal(C[0].nassigns, 1);
+    assert_string_equal(C[0].assigns[0].name, "IMG");
+    assert_loc(C[0].assigns[0].value_loc, 1, 5);
+    assert_string_equal(words(&C[1]), "docker|run|nvcr.io/nvidia/cuda:12.1.0-base|"
+                                      "nvcr.io/nvidia/cuda:12.1.0-base");
+    assert_false(C[1].words[2].opaque);
+    assert_loc(C[1].words[2].loc, 2, 12);
+}
+
+static void test_export_and_declare(void **state)
+{
+    (void)state;
+    assert_int_equal(split("export A=1 B='x y'; declare -x C=3; readonly D=4\necho $A \"$B\" $C $D"), 0);
+    assert_string_equal(words(&C[3]), "echo|1|x y|3|4");
+}
+
+static void test_unset_variable_opaque(void **state)
+{
+    (void)state;
+    assert_int_equal(split("echo $HOME ${CUDA} $1 $@ $#"), 0);
+    for (size_t k = 1; k < 6; k++)
+        assert_true(C[0].words[k].opaque);
+    assert_string_equal(C[0].words[1].text, "$HOME");
+    assert_true(C[0].info[1].may_split);
+}
+
+static void test_default_when_unset(void **state)
+{
+    (void)state;
+    assert_int_equal(split("echo ${X:-def} ${X-d2} \"${X:+alt}\" ${2:-all} ${Y:-a b}"), 0);
+    assert_string_equal(words(&C[0]), "echo|def|d2||all|a|b");
+    assert_false(C[0].words[1].opaque);
+    assert_false(C[0].words[4].opaque);
+}
+
+static void test_default_when_set(void **state)
+{
+    (void)state;
+    assert_int_equal(split("X=val; E=\necho ${X:-def} ${X:+alt} ${E:-d} ${E-d}x ${X:?err}"), 0);
+    assert_string_equal(words(&C[2]), "echo|val|alt|d|x|val");
+}
+
+static void test_assign_default(void **state)
+{
+    (void)state;
+    assert_int_equal(split("echo ${GPU:=all}\ndocker run --gpus $GPU img"), 0);
+    assert_string_equal(words(&C[0]), "echo|all");
+    assert_string_equal(words(&C[1]), "docker|run|--gpus|all|img");
+}
+
+static void test_branch_assigned_opaque(void **state)
+{
+    (void)state;
+    assert_int_equal(split("if [ \"$1\" = x ]; then MODE=a; else MODE=b; fi\ndocker run $MODE ${MODE:-d}"), 0);
+    const struct sh_cmd *c = &C[N - 1];
+    assert_string_equal(words(c), "docker|run|$MODE|${MODE:-d}");
+    assert_true(c->words[2].opaque);
+    assert_true(c->words[3].opaque);
+}
+
+static void test_conditional_and_pipeline_assignments(void **state)
+{
+    (void)state;
+    assert_int_equal(split("true && A=1\nB=2 | cat\nC=3 &\necho $A $B $C"), 0);
+    const struct sh_cmd *c = &C[N - 1];
+    for (size_t k = 1; k < 4; k++)
+        assert_true(c->words[k].opaque);
+}
+
+static void test_reassigned_different_value(void **state)
+{
+    (void)state;
+    assert_int_equal(split("A=1\nA=1\nB=1\nB=2\necho $A $B"), 0);
+    const struct sh_cmd *c = &C[N - 1];
+    assert_string_equal(c->words[1].text, "1");
+    assert_false(c->words[1].opaque);
+    assert_true(c->words[2].opaque);
+}
+
+static void test_command_substitution_opaque(void **state)
+{
+    (void)state;
+    assert_int_equal(split("echo $(date) x`id -u`y $((1+2)) \"$(echo \")\")\" <(ls) ok"), 0);
+    assert_string_equal(words(&C[0]), "echo|$(date)|x`id -u`y|$((1+2))|$(echo \")\")|<(ls)|ok");
+    for (size_t k = 1; k < 6; k++)
+        assert_true(C[0].words[k].opaque);
+    assert_false(C[0].words[6].opaque);
+    assert_true(C[0].info[1].may_split);
+    assert_false(C[0].info[4].may_split);
+}
+
+static void test_argv_in_unknown_variable(void **state)
+{
+    (void)state;
+    assert_int_equal(split("docker run $args img"), 0);
+    assert_string_equal(words(&C[0]), "docker|run|$args|img");
+    assert_true(C[0].words[2].opaque);
+    assert_true(C[0].info[2].may_split);
+}
+
+static void test_argv_in_known_variable_split(void **state)
+{
+    (void)state;
+    assert_int_equal(split("args=\"--gpus all  --ipc=host\"\ndocker run $args \"$args\" img"), 0);
+    const struct sh_cmd *c = &C[1];
+    assert_string_equal(words(c), "docker|run|--gpus|all|--ipc=host|--gpus all  --ipc=host|img");
+    assert_true(c->info[2].from_split);
+    assert_true(c->info[4].from_split);
+    assert_false(c->info[5].from_split);
+    assert_loc(c->words[3].loc, 2, 12);
+    assert_loc(c->words[5].loc, 2, 18);
+}
+
+static void test_empty_expansion_removed(void **state)
+{
+    (void)state;
+    assert_int_equal(split("E=\ndocker run $E ${E} \"\" \"$E\" '' img"), 0);
+    assert_string_equal(words(&C[1]), "docker|run||||img");
+    assert_int_equal(C[1].nwords, 6);
+}
+
+static void test_arrays_and_append_opaque(void **state)
+{
+    (void)state;
+    assert_int_equal(split("arr=(a b c)\nP=x\nP+=y\necho ${arr[@]} $arr $P ${#P}"), 0);
+    assert_true(C[0].assigns[0].array);
+    assert_true(C[0].assigns[0].opaque);
+    assert_string_equal(C[0].assigns[0].value, "(a b c)");
+    const struct sh_cmd *c = &C[N - 1];
+    for (size_t k = 1; k < 5; k++)
+        assert_true(c->words[k].opaque);
+}
+
+static void test_read_and_loop_var_opaque(void **state)
+{
+    (void)state;
+    assert_int_equal(split("V=1\nread -r -p prompt V\necho $V"), 0);
+    assert_true(C[N - 1].words[1].opaque);
+}
+
+static const char *lookup_cb(void *ctx, const char *name, size_t len)
+{
+    (void)ctx;
+    if (len == 4 && memcmp(name, "CUDA", 4) == 0)
+        return "12.1.0";
+    if (len == 3 && memcmp(name, "TAG", 3) == 0)
+        return sh_value_opaque;
+    return NULL;
+}
+
+static void test_lookup_callback(void **state)
+{
+    (void)state;
+    struct sh_opts o = {.lookup = lookup_cb, .track_assignments = false};
+    const char *t = "pip install torch+cu${CUDA} img:$TAG ${TAG:-x} ${NONE:-y}";
+    assert_int_equal(split_len(t, strlen(t), &o), 0);
+    assert_string_equal(words(&C[0]), "pip|install|torch+cu12.1.0|img:$TAG|${TAG:-x}|y");
+    assert_false(C[0].words[2].opaque);
+    assert_true(C[0].words[3].opaque);
+    assert_true(C[0].words[4].opaque);
+    assert_false(C[0].words[5].opaque);
+}
+
+static void test_assignments_not_tracked_without_option(void **state)
+{
+    (void)state;
+    struct sh_opts o = {0};
+    const char *t = "X=1; echo $X";
+    assert_int_equal(split_len(t, strlen(t), &o), 0);
+    assert_true(C[1].words[1].opaque);
+}
+
+static void test_prefix_assignment(void **state)
+{
+    (void)state;
+    assert_int_equal(split("FOO=bar CUDA_VISIBLE_DEVICES=0,1 python train.py\necho $FOO"), 0);
+    assert_int_equal(C[0].nassigns, 2);
+    assert_string_equal(C[0].assigns[1].name, "CUDA_VISIBLE_DEVICES");
+    assert_string_equal(C[0].assigns[1].value, "0,1");
+    assert_loc(C[0].assigns[1].loc, 1, 9);
+    assert_string_equal(words(&C[0]), "python|train.py");
+    assert_loc(C[0].loc, 1, 1);
+    assert_true(C[1].words[1].opaque); /* a prefix does not set the variable */
+}
+
+static void test_shared_vars_table(void **state)
+{
+    (void)state;
+    struct sh_vars v;
+    sh_vars_init(&v, &A);
+    struct sh_opts o = {.track_assignments = true, .vars = &v};
+    assert_int_equal(split_len("IMG=cuda:12", 11, &o), 0);
+    assert_int_equal(split_len("docker run $IMG", 15, &o), 0);
+    assert_string_equal(words(&C[0]), "docker|run|cuda:12");
+}
+
+static void test_expansion_bomb_bounded(void **state)
+{
+    (void)state;
+    struct gl_buf b;
+    gl_buf_init(&b);
+    gl_buf_adds(&b, "Y0=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\n");
+    for (int k = 0; k < 40; k++) /* Y doubles every line */
+        gl_buf_printf(&b, "Y%d=\"$Y%d$Y%d\"\n", k + 1, k, k);
+    assert_int_equal(split_len(b.data, b.len, &(struct sh_opts){.track_assignments = true}), 0);
+    assert_true(A.total < (size_t)512 << 20);
+    gl_buf_free(&b);
+}
+
+/* ---- sh -c ---- */
+
+static void test_sh_c_resplit(void **state)
+{
+    (void)state;
+    const char *t = "RUN=1; sh -c \"docker run --gpus all img\"";
+    assert_int_equal(split(t), 0);
+    long k = sh_dash_c_index(&C[1]);
+    assert_int_equal(k, 2);
+    struct sh_cmd *in;
+    size_t nin;
+    assert_int_equal(sh_split_word_again(&A, &C[1], (size_t)k, NULL, &in, &nin, &E), 0);
+    assert_int_equal(nin, 1);
+    assert_string_equal(words(&in[0]), "docker|run|--gpus|all|img");
+    assert_loc(in[0].words[0].loc, 1, 15);
+    assert_loc(in[0].words[2].loc, 1, 26);
+    assert_loc(in[0].words[4].loc, 1, 37);
+}
+
+static void test_sh_c_resplit_escapes_and_lines(void **state)
+{
+    (void)state;
+    const char *t = "bash -ec \\\n  \"echo \\\"a b\\\" &&\n  docker run \\$X img\"";
+    assert_int_equal(split(t), 0);
+    long k = sh_dash_c_index(&C[0]);
+    assert_int_equal(k, 2);
+    struct sh_cmd *in;
+    size_t nin;
+    assert_int_equal(sh_split_word_again(&A, &C[0], (size_t)k, NULL, &in, &nin, &E), 0);
+    assert_int_equal(nin, 2);
+    assert_string_equal(words(&in[0]), "echo|a b");
+    assert_loc(in[0].words[0].loc, 2, 4);
+    assert_loc(in[0].words[1].loc, 2, 10); /* the escaped quote */
+    assert_string_equal(in[0].sep, "&&");
+    assert_string_equal(words(&in[1]), "docker|run|$X|img");
+    assert_loc(in[1].words[0].loc, 3, 3);
+    assert_loc(in[1].words[2].loc, 3, 15);
+    assert_loc(in[1].words[3].loc, 3, 18);
+}
+
+static void test_dash_c_index_variants(void **state)
+{
+    (void)state;
+    assert_int_equal(split("/bin/sh -o pipefail -c 'x'; sh script.sh; bash -l -- -c; zsh -xc y z; ls -c x"), 0);
+    assert_int_equal(sh_dash_c_index(&C[0]), 4);
+    assert_int_equal(sh_dash_c_index(&C[1]), -1);
+    assert_int_equal(sh_dash_c_index(&C[2]), -1);
+    assert_int_equal(sh_dash_c_index(&C[3]), 2);
+    assert_int_equal(sh_dash_c_index(&C[4]), -1);
+}
+
+/* ---- compound commands ---- */
+
+static void test_if_command(void **state)
+{
+    (void)state;
+    assert_int_equal(split("if docker run --gpus all img; then\n  echo ok\nelif true; then :\nelse echo no; fi"), 0);
+    assert_int_equal(N, 5);
+    assert_string_equal(words(&C[0]), "docker|run|--gpus|all|img");
+    assert_loc(C[0].loc, 1, 4);
+    assert_int_equal(C[0].depth, 1);
+    assert_string_equal(words(&C[1]), "echo|ok");
+    assert_string_equal(words(&C[3]), ":");
+    assert_string_equal(words(&C[4]), "echo|no");
+}
+
+static void test_for_loop(void **state)
+{
+    (void)state;
+    assert_int_equal(split("x=img\nfor x in a b; do docker run $x; done\necho $x"), 0);
+    assert_int_equal(N, 3);
+    assert_string_equal(words(&C[1]), "docker|run|$x");
+    assert_true(C[1].words[2].opaque);
+    assert_int_equal(C[1].depth, 1);
+    assert_int_equal(C[2].depth, 0);
+    assert_true(C[2].words[1].opaque);
+}
+
+static void test_for_arith_and_while(void **state)
+{
+    (void)state;
+    assert_int_equal(split("for ((i=0; i<3; i++)); do run $i; done\nwhile read -r l; do echo \"$l\"; done < f\n((n++))\nls"), 0);
+    assert_int_equal(N, 4);
+    assert_string_equal(words(&C[0]), "run|$i");
+    assert_string_equal(words(&C[1]), "read|-r|l");
+    assert_string_equal(words(&C[2]), "echo|$l");
+    assert_string_equal(words(&C[3]), "ls");
+    assert_int_equal(C[3].depth, 0);
+}
+
+static void test_case_command(void **state)
+{
+    (void)state;
+    const char *t = "case \"$1\" in\n"
+                    "  train|t) docker run -d img train ;;\n"
+                    "  (eval) M=1; echo e ;&\n"
+                    "  *) echo usage\n"
+                    "esac\n"
+                    "echo $M";
+    assert_int_equal(split(t), 0);
+    assert_int_equal(N, 5);
+    assert_string_equal(words(&C[0]), "docker|run|-d|img|train");
+    assert_string_equal(C[0].sep, ";;");
+    assert_int_equal(C[0].depth, 1);
+    assert_int_equal(C[1].nassigns, 1);
+    assert_string_equal(words(&C[2]), "echo|e");
+    assert_string_equal(C[2].sep, ";&");
+    assert_string_equal(words(&C[3]), "echo|usage");
+    assert_string_equal(words(&C[4]), "echo|$M");
+    assert_int_equal(C[4].depth, 0);
+    assert_true(C[4].words[1].opaque);
+}
+
+static void test_functions(void **state)
+{
+    (void)state;
+    const char *t = "run() {\n  docker run \"$@\"\n}\n"
+                    "function setup { V=1; }\n"
+                    "function other() ( echo sub )\n"
+                    "run x; echo $V";
+    assert_int_equal(split(t), 0);
+    assert_int_equal(N, 5);
+    assert_string_equal(words(&C[0]), "docker|run|$@");
+    assert_int_equal(C[0].depth, 1);
+    assert_int_equal(C[1].depth, 1); /* V=1 in a function body */
+    assert_int_equal(C[2].depth, 1);
+    assert_string_equal(words(&C[2]), "echo|sub");
+    assert_string_equal(words(&C[3]), "run|x");
+    assert_int_equal(C[3].depth, 0);
+    assert_true(C[4].words[1].opaque);
+}
+
+static void test_groups_and_subshells(void **state)
+{
+    (void)state;
+    assert_int_equal(split("{ A=1; echo a; } && (cd d && B=2; docker run x) ; echo $A $B"), 0);
+    assert_int_equal(N, 6);
+    assert_string_equal(words(&C[1]), "echo|a");
+    assert_int_equal(C[1].depth, 0);
+    assert_false(C[1].subshell);
+    assert_string_equal(words(&C[2]), "cd|d");
+    assert_true(C[2].subshell);
+    assert_string_equal(words(&C[4]), "docker|run|x");
+    assert_string_equal(C[4].sep, ")");
+    assert_false(C[5].subshell);
+    assert_string_equal(C[5].words[1].text, "1");
+    assert_true(C[5].words[2].opaque);
+}
+
+static void test_reserved_words_only_in_command_position(void **state)
+{
+    (void)state;
+    assert_int_equal(split("echo if then fi; \"if\" x; ! docker run a; time docker run b"), 0);
+    assert_int_equal(N, 4);
+    assert_string_equal(words(&C[0]), "echo|if|then|fi");
+    assert_string_equal(words(&C[1]), "if|x");
+    assert_string_equal(words(&C[2]), "docker|run|a");
+    assert_string_equal(words(&C[3]), "docker|run|b");
+}
+
+/* ---- errors and hostile input ---- */
+
+static void test_unterminated_single_quote(void **state)
+{
+    (void)state;
+    assert_int_equal(split("echo ok\ndocker run 'abc\nmore"), -1);
+    assert_true(E.set);
+    assert_loc(E.loc, 2, 12);
+    assert_int_equal(E.offset, 19);
+    assert_non_null(strstr(E.message, "expected"));
+    assert_int_equal(N, 2);
+    assert_string_equal(words(&C[0]), "echo|ok");
+    assert_true(C[1].words[2].opaque);
+}
+
+static void test_unterminated_double_quote_and_subst(void **state)
+{
+    (void)state;
+    assert_int_equal(split("a \"b $(c"), -1); /* the innermost open construct */
+    assert_loc(E.loc, 1, 6);
+    assert_int_equal(split("a \"b $c"), -1);
+    assert_loc(E.loc, 1, 3);
+    assert_int_equal(split("a b $(c \"d\"\n e"), -1);
+    assert_loc(E.loc, 1, 5);
+    assert_int_equal(split("x ${y"), -1);
+    assert_loc(E.loc, 1, 3);
+    assert_int_equal(split("x `y"), -1);
+    assert_loc(E.loc, 1, 3);
+}
+
+static void test_nul_bytes(void **state)
+{
+    (void)state;
+    const char t[] = "docker\0run 'a\0b' \"\0\" x\0";
+    assert_int_equal(split_len(t, sizeof t - 1, NULL), 0);
+    assert_int_equal(N, 1);
+    assert_int_equal(C[0].nwords, 4);
+    assert_int_equal(C[0].info[0].len, 10);
+    assert_int_equal(C[0].info[1].len, 3);
+    assert_int_equal(memcmp(C[0].words[1].text, "a\0b", 3), 0);
+    assert_loc(C[0].words[2].loc, 1, 18);
+}
+
+static void test_invalid_utf8(void **state)
+{
+    (void)state;
+    const char *t = "echo \xff\xfe \"\xc3(\" caf\xc3\xa9 x";
+    assert_int_equal(split(t), 0);
+    assert_int_equal(C[0].nwords, 5);
+    assert_string_equal(C[0].words[1].text, "\xff\xfe");
+    assert_loc(C[0].words[4].loc, 1, 20);
+}
+
+static void test_srcmap_given(void **state)
+{
+    (void)state;
+    /* A RUN line joined across a continuation: "apt-get install -y  cuda" where the
+     * second piece starts at line 8 col 5. */
+    const char *t = "apt-get install -y  cuda";
+    struct gl_srcmap m;
+    gl_srcmap_init(&m, &A);
+    gl_srcmap_add(&m, 0, 7, 5);
+    gl_srcmap_add(&m, 19, 8, 5);
+    assert_int_equal(sh_split(&A, t, strlen(t), &m, NULL, &C, &N, &E), 0);
+    assert_loc(C[0].words[0].loc, 7, 5);
+    assert_loc(C[0].words[2].loc, 7, 21);
+    assert_loc(C[0].words[3].loc, 8, 6);
+}
+
+static void test_long_line_linear(void **state)
+{
+    (void)state;
+    size_t len = 10u << 20;
+    char *t = malloc(len + 1);
+    for (size_t k = 0; k < len; k++)
+        t[k] = (k % 8 == 7) ? ' ' : "ab\\c'd\"e"[k % 8 == 2 ? 0 : k % 2];
+    t[len] = 0;
+    clock_t c0 = clock();
+    assert_int_equal(split_len(t, len, NULL), 0);
+    double small_secs = (double)(clock() - c0) / CLOCKS_PER_SEC;
+    assert_int_equal(N, 1);
+    assert_int_equal(C[0].nwords, len / 8);
+    /* one huge quoted word too */
+    memset(t, 'x', len);
+    t[0] = '"';
+    t[len - 1] = '"';
+    c0 = clock();
+    assert_int_equal(split_len(t, len, NULL), 0);
+    assert_int_equal(C[0].info[0].len, len - 2);
+    double big_secs = (double)(clock() - c0) / CLOCKS_PER_SEC;
+    assert_true(small_secs < 10.0 && big_secs < 5.0);
+    free(t);
+}
+
+static void test_deep_command_substitution(void **state)
+{
+    (void)state;
+    size_t depth = 100000;
+    struct gl_buf b;
+    gl_buf_init(&b);
+    gl_buf_adds(&b, "echo ");
+    for (size_t k = 0; k < depth; k++)
+        gl_buf_adds(&b, "$( ");
+    for (size_t k = 0; k < depth; k++)
+        gl_buf_adds(&b, ") ");
+    gl_buf_adds(&b, "; ls");
+    assert_int_equal(split_len(b.data, b.len, NULL), 0);
+    assert_int_equal(N, 2);
+    assert_true(C[0].words[1].opaque);
+    assert_string_equal(words(&C[1]), "ls");
+    gl_buf_free(&b);
+}
+
+static void test_deep_nesting_everything(void **state)
+{
+    (void)state;
+    size_t depth = 100000;
+    struct gl_buf b;
+    gl_buf_init(&b);
+    for (size_t k = 0; k < depth; k++)
+        gl_buf_adds(&b, "\"${X:-");
+    gl_buf_adds(&b, "v");
+    for (size_t k = 0; k < depth; k++)
+        gl_buf_adds(&b, "}\"");
+    gl_buf_adds(&b, "\n");
+    for (size_t k = 0; k < depth; k++)
+        gl_buf_adds(&b, "( if { ");
+    gl_buf_adds(&b, "echo deep");
+    assert_int_equal(split_len(b.data, b.len, NULL), 0);
+    assert_int_equal(N, 2);
+    assert_true(C[0].words[0].opaque);
+    assert_string_equal(words(&C[1]), "echo|deep");
+    assert_int_equal(C[1].depth, (int)depth);
+    gl_buf_free(&b);
+}
+
+static void test_garbage_never_crashes(void **state)
+{
+    (void)state;
+    const char *inputs[] = {"", "\\", "$", "${", "${}", "$(", "`", "'", "\"", "<<", "2>",
+                            "))))", "fi done esac }", "case", "for", "function", "()",
+                            "a=(", "${x:-", "$'\\", "$'\\x", "<(", "((", "for ((", "<<-",
+                            "cat <<\n", "x\\", "f() ", ";;&;;", "|&|&", "a \\\n", NULL};
+    for (size_t k = 0; inputs[k]; k++) {
+        split(inputs[k]);
+        split_len(inputs[k], strlen(inputs[k]) + 1, NULL); /* with a trailing NUL */
+    }
+    srand(7);
+    char buf[256];
+    const char alphabet[] = "ab $(){}\"'`\\;&|<>#\n=:-+?!\t0";
+    for (int round = 0; round < 3000; round++) {
+        size_t n = (size_t)(rand() % 255);
+        for (size_t k = 0; k < n; k++)
+            buf[k] = alphabet[rand() % (int)(sizeof alphabet - 1)];
+        split_len(buf, n, NULL);
+        split_len(buf, n, &(struct sh_opts){.track_assignments = true});
+        for (size_t c = 0; c < N; c++) {
+            long d = sh_dash_c_index(&C[c]);
+            for (size_t w = 0; w < C[c].nwords; w++) {
+                struct sh_cmd *in;
+                size_t nin;
+                sh_split_word_again(&A, &C[c], w, NULL, &in, &nin, NULL);
+                sh_word_byte_loc(&C[c], w, C[c].info[w].len / 2);
+            }
+            (void)d;
+        }
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_simple_words_and_locs, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_single_quotes, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_double_quotes_escapes, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_backslash_outside_quotes, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_continuation_locs, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_continuation_inside_word, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_commented_continuation, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_ansi_c_quotes, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_crlf, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_pipelines_and_lists, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_background, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_redirections, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_heredoc_skipped, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_heredoc_dash_and_quoted, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_heredoc_unterminated, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_var_from_assignment, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_export_and_declare, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_unset_variable_opaque, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_default_when_unset, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_default_when_set, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_assign_default, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_branch_assigned_opaque, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_conditional_and_pipeline_assignments, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_reassigned_different_value, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_command_substitution_opaque, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_argv_in_unknown_variable, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_argv_in_known_variable_split, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_empty_expansion_removed, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_arrays_and_append_opaque, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_read_and_loop_var_opaque, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_lookup_callback, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_assignments_not_tracked_without_option, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_prefix_assignment, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_shared_vars_table, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_expansion_bomb_bounded, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_sh_c_resplit, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_sh_c_resplit_escapes_and_lines, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_dash_c_index_variants, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_if_command, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_for_loop, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_for_arith_and_while, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_case_command, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_functions, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_groups_and_subshells, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_reserved_words_only_in_command_position, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_unterminated_single_quote, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_unterminated_double_quote_and_subst, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_nul_bytes, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_invalid_utf8, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_srcmap_given, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_long_line_linear, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_deep_command_substitution, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_deep_nesting_everything, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_garbage_never_crashes, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
