@@ -198,7 +198,8 @@ static void walk(struct gl_run *run, const char *dir, int depth)
                 if (!skipped_dir(names[i]))
                     walk(run, path, depth + 1);
             } else if (S_ISREG(st.st_mode)) {
-                if (gl_sniff_name(path) != GL_IN_UNKNOWN || gl_sniff_wants_content(path))
+                bool read_it;
+                if (gl_sniff_name(path, &read_it) != GL_IN_UNKNOWN || read_it)
                     lint_file(run, path, false);
             }
         }

@@ -1,40 +1,55 @@
-/* inputs.c: input kinds, recognition and the parser table (see inputs.h). */
+/* inputs.c: input-type look-ups and recognition (see inputs.h). */
 #include "linter/inputs.h"
 
+#include <stdlib.h>
 #include <string.h>
 
-#include "parsers/dockerfile_model.h"
-
-static const struct gl_input_type input_types[] = {
-    {GL_IN_DOCKERFILE, "dockerfile", gl_parse_dockerfile_doc},
-};
-
-#define N_TYPES (sizeof input_types / sizeof input_types[0])
+/* gl_input_table in the order types are tried: priority, then name. */
+static const struct gl_input_type *const *ordered(void)
+{
+    static const struct gl_input_type **order;
+    if (!order) {
+        const struct gl_input_type **o = xcalloc(gl_input_count + 1, sizeof *o);
+        for (size_t i = 0; i < gl_input_count; i++) {
+            size_t k = i;
+            while (k > 0 && (o[k - 1]->priority > gl_input_table[i]->priority ||
+                             (o[k - 1]->priority == gl_input_table[i]->priority &&
+                              strcmp(o[k - 1]->name, gl_input_table[i]->name) > 0))) {
+                o[k] = o[k - 1];
+                k--;
+            }
+            o[k] = gl_input_table[i];
+        }
+        order = o;
+    }
+    return order;
+}
 
 const struct gl_input_type *gl_input_type_of(enum gl_input_kind kind)
 {
-    for (size_t i = 0; i < N_TYPES; i++)
-        if (input_types[i].kind == kind)
-            return &input_types[i];
+    for (size_t i = 0; i < gl_input_count; i++)
+        if (gl_input_table[i]->kind == kind)
+            return gl_input_table[i];
     return NULL;
 }
 
 const struct gl_input_type *gl_input_type_named(const char *name)
 {
-    for (size_t i = 0; i < N_TYPES; i++)
-        if (gl_streq_nocase(input_types[i].name, name))
-            return &input_types[i];
+    for (size_t i = 0; i < gl_input_count; i++)
+        if (gl_streq_nocase(gl_input_table[i]->name, name))
+            return gl_input_table[i];
     return NULL;
 }
 
 const char *gl_input_type_names(void)
 {
-    static char names[256];
+    static char names[512];
     if (!names[0]) {
-        for (size_t i = 0; i < N_TYPES; i++) {
+        const struct gl_input_type *const *o = ordered();
+        for (size_t i = 0; i < gl_input_count; i++) {
             if (i)
-                strcat(names, ", ");
-            strcat(names, input_types[i].name);
+                strncat(names, ", ", sizeof names - strlen(names) - 1);
+            strncat(names, o[i]->name, sizeof names - strlen(names) - 1);
         }
     }
     return names;
@@ -46,66 +61,35 @@ static const char *base_name(const char *path)
     return s ? s + 1 : path;
 }
 
-static bool is_dockerfile_name(const char *b)
+enum gl_input_kind gl_sniff_name(const char *path, bool *read_it)
 {
-    if (!strcmp(b, "Dockerfile") || !strcmp(b, "Containerfile") || !strcmp(b, "dockerfile") ||
-        !strcmp(b, "containerfile"))
-        return true;
-    if (gl_has_prefix(b, "Dockerfile.") || gl_has_prefix(b, "Containerfile.") ||
-        gl_has_prefix(b, "Dockerfile_") || gl_has_prefix(b, "Dockerfile-"))
-        return true;
-    return gl_has_suffix(b, ".Dockerfile") || gl_has_suffix(b, ".dockerfile") ||
-           gl_has_suffix(b, ".Containerfile") || gl_has_suffix(b, ".containerfile");
-}
-
-enum gl_input_kind gl_sniff_name(const char *path)
-{
-    const char *b = base_name(path);
-    if (is_dockerfile_name(b))
-        return GL_IN_DOCKERFILE;
-    return GL_IN_UNKNOWN;
-}
-
-bool gl_sniff_wants_content(const char *path)
-{
-    (void)path;
-    return false;
-}
-
-/* Does the text start (after comments and blank lines) with a Dockerfile instruction
- * that only Dockerfiles start with? Used for files named on the command line. */
-static bool looks_like_dockerfile(const char *data, size_t len)
-{
-    static const char *const first[] = {"FROM", "ARG", "#"};
-    size_t i = 0;
-    while (i < len) {
-        while (i < len && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' ||
-                           data[i] == '\n'))
-            i++;
-        if (i >= len)
-            return false;
-        if (data[i] == '#') {
-            while (i < len && data[i] != '\n')
-                i++;
-            continue;
-        }
-        for (size_t k = 0; k < 2; k++) {
-            size_t n = strlen(first[k]);
-            if (i + n < len && gl_strn_eq_nocase(data + i, n, first[k]) &&
-                (data[i + n] == ' ' || data[i + n] == '\t'))
-                return true;
-        }
-        return false;
+    const struct gl_input_type *const *o = ordered();
+    const char *base = base_name(path);
+    *read_it = false;
+    for (size_t i = 0; i < gl_input_count; i++) {
+        if (o[i]->by_name && o[i]->by_name(path, base))
+            return o[i]->kind;
+        if (o[i]->candidate && o[i]->candidate(path, base))
+            *read_it = true;
     }
-    return false;
+    return GL_IN_UNKNOWN;
 }
 
 enum gl_input_kind gl_sniff(const char *path, const char *data, size_t len, bool named)
 {
-    enum gl_input_kind k = gl_sniff_name(path);
+    bool read_it;
+    enum gl_input_kind k = gl_sniff_name(path, &read_it);
     if (k != GL_IN_UNKNOWN)
         return k;
-    if (named && looks_like_dockerfile(data, len))
-        return GL_IN_DOCKERFILE;
+    const struct gl_input_type *const *o = ordered();
+    const char *base = base_name(path);
+    for (size_t i = 0; i < gl_input_count; i++) {
+        if (!o[i]->by_content)
+            continue;
+        if (!named && !(o[i]->candidate && o[i]->candidate(path, base)))
+            continue;
+        if (o[i]->by_content(path, data, len))
+            return o[i]->kind;
+    }
     return GL_IN_UNKNOWN;
 }

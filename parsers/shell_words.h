@@ -133,7 +133,8 @@ struct sh_span {
 
 struct sh_word_info {
     size_t len;                  /* length of the word's text (it may contain NULs) */
-    size_t src;                  /* input offset of the word's first byte as written */
+    size_t src;                  /* input offset of the word's first byte as written (for
+                                  * the later fields of a split word: the expansion) */
     const struct sh_span *spans; /* in order of `out`, covering [0, len) */
     size_t nspans;
     bool quoted;    /* some part was quoted or escaped */
