@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# The command-line contract: exit status, options, stdin, directory walk, report shapes.
+set -uo pipefail
+bin=${1:?usage: cli.sh path/to/gpulint}
+cd "$(dirname "$0")/.."
+pass=0 fail=0
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+check() { # check NAME EXPECTED-STATUS COMMAND... ; output in $tmp/out
+  local name=$1 want=$2; shift 2
+  "$@" > "$tmp/out" 2> "$tmp/err"; local rc=$?
+  if [ "$rc" = "$want" ]; then pass=$((pass+1)); else
+    echo "FAIL $name: exit $rc, expected $want"; cat "$tmp/out" "$tmp/err" | head -20; fail=$((fail+1)); fi
+}
+has() { # has NAME PATTERN: the last output matches the extended regex
+  if grep -qE -- "$2" "$tmp/out"; then pass=$((pass+1)); else
+    echo "FAIL $1: output lacks /$2/"; head -20 "$tmp/out"; fail=$((fail+1)); fi
+}
+hasnt() {
+  if grep -qE -- "$2" "$tmp/out"; then echo "FAIL $1: output has /$2/"; fail=$((fail+1)); else pass=$((pass+1)); fi
+}
+
+printf 'FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\n' > "$tmp/clean.Dockerfile"
+printf 'FROM python:latest\n' > "$tmp/warn.Dockerfile"
+printf 'FROM nvidia/cuda\n' > "$tmp/err.Dockerfile"
+
+check "clean file exits 0" 0 "$bin" "$tmp/clean.Dockerfile"
+has "clean summary" '^0 findings \(0 errors, 0 warnings, 0 infos\) in 1 file'
+check "warning below default threshold exits 0" 0 "$bin" "$tmp/warn.Dockerfile"
+check "warning at threshold warning exits 1" 1 "$bin" --failure-threshold warning "$tmp/warn.Dockerfile"
+check "error exits 1" 1 "$bin" "$tmp/err.Dockerfile"
+check "threshold none never fails" 0 "$bin" --failure-threshold none "$tmp/err.Dockerfile"
+check "--ignore turns the rule off" 0 "$bin" --ignore GL101 "$tmp/err.Dockerfile"
+check "unknown rule in --ignore is a usage error" 2 "$bin" --ignore GL999 "$tmp/err.Dockerfile"
+check "missing path exits 2" 2 "$bin" "$tmp/nope.Dockerfile"
+check "missing path still lints the others" 2 "$bin" "$tmp/nope.Dockerfile" "$tmp/err.Dockerfile"
+has "other input linted" 'err.Dockerfile:1:6: error: .*\[GL101 image-latest-tag\]'
+check "bad option exits 2" 2 "$bin" --no-such-option
+check "bad format exits 2" 2 "$bin" --format yaml .
+check "bad threshold exits 2" 2 "$bin" --failure-threshold fatal .
+
+check "tty line format" 1 "$bin" --no-color "$tmp/err.Dockerfile"
+has "tty: file:line:col: severity: message [ID name]" "^$tmp/err.Dockerfile:1:6: error: image \`nvidia/cuda\` has no tag"
+has "tty: fix hint" '^  fix: '
+hasnt "no colour when not a terminal" $'\033'
+
+check "stdin with -" 1 bash -c "printf 'FROM nvidia/cuda\n' | '$bin' -"
+has "stdin is named -" '^-:1:6: error'
+check "stdin with --type" 1 bash -c "printf 'FROM nvidia/cuda\n' | '$bin' --type dockerfile -"
+check "bad --type" 2 "$bin" --type cobol -
+
+mkdir -p "$tmp/proj/svc" "$tmp/proj/.git" "$tmp/proj/build" "$tmp/proj/node_modules/x"
+cp "$tmp/err.Dockerfile" "$tmp/proj/svc/Dockerfile"
+cp "$tmp/err.Dockerfile" "$tmp/proj/Containerfile"
+cp "$tmp/err.Dockerfile" "$tmp/proj/gpu.dockerfile"
+cp "$tmp/err.Dockerfile" "$tmp/proj/Dockerfile.cuda"
+cp "$tmp/err.Dockerfile" "$tmp/proj/.git/Dockerfile"
+cp "$tmp/err.Dockerfile" "$tmp/proj/build/Dockerfile"
+cp "$tmp/err.Dockerfile" "$tmp/proj/node_modules/x/Dockerfile"
+printf 'just text\n' > "$tmp/proj/notes.txt"
+check "directory walk" 1 "$bin" --format json "$tmp/proj"
+has "walk finds 4 Dockerfiles" '"files": 4'
+hasnt "walk skips .git" '\.git/Dockerfile'
+hasnt "walk skips build/" '/build/Dockerfile'
+hasnt "walk skips node_modules" 'node_modules'
+hasnt "walk ignores unknown files" 'notes.txt'
+check "named unknown file is GL901" 0 "$bin" "$tmp/proj/notes.txt"
+has "GL901" 'warning: .*notes.txt.* is of no input type gpulint knows \[GL901 unknown-input\]'
+check "cwd default" 1 bash -c "cd '$tmp/proj' && '$bin' --format json"
+has "cwd walked" '"files": 4'
+
+check "json schema" 1 "$bin" --format json "$tmp/err.Dockerfile" "$tmp/warn.Dockerfile"
+python3 - "$tmp/out" <<'PY' && pass=$((pass+1)) || { echo "FAIL json schema"; fail=$((fail+1)); }
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert list(d) == ["tool", "version", "findings", "summary"], list(d)
+assert d["tool"] == "gpulint"
+for f in d["findings"]:
+    assert list(f) == ["rule", "name", "severity", "file", "line", "column", "message", "fix"], list(f)
+    assert f["severity"] in ("error", "warning", "info", "style")
+keys = [(f["file"], f["line"], f["column"], f["rule"]) for f in d["findings"]]
+assert keys == sorted(keys), keys
+assert list(d["summary"]) == ["files", "findings", "errors", "warnings", "infos"]
+assert d["summary"] == {"files": 2, "findings": 2, "errors": 1, "warnings": 1, "infos": 0}, d["summary"]
+PY
+
+check "--output writes the file" 1 "$bin" --format json --output "$tmp/report.json" "$tmp/err.Dockerfile"
+if grep -q '"GL101"' "$tmp/report.json" && [ ! -s "$tmp/out" ]; then pass=$((pass+1)); else echo "FAIL --output"; fail=$((fail+1)); fi
+check "--list-rules" 0 "$bin" --list-rules
+has "lists GL101" '^GL101  image-latest-tag'
+has "lists GL900" '^GL900  parse-error'
+check "--explain" 0 "$bin" --explain gl301
+has "explain shows before/after" '^Before:'
+check "--explain unknown" 2 "$bin" --explain GL000
+check "--version" 0 "$bin" --version
+has "version" '^gpulint [0-9]+\.[0-9]+\.[0-9]+$'
+check "--help" 0 "$bin" --help
+has "help" '^usage: gpulint'
+printf 'ARG BASE=nvidia/cuda:12.4.1-base-ubuntu22.04\nFROM ${BASE}\n' > "$tmp/arg.Dockerfile"
+check "--build-arg overrides the default" 1 "$bin" --build-arg BASE=nvidia/cuda "$tmp/arg.Dockerfile"
+check "default ARG is clean" 0 "$bin" "$tmp/arg.Dockerfile"
+
+echo "cli: $pass passed, $fail failed"
+[ "$fail" = 0 ]
