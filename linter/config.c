@@ -13,9 +13,61 @@ void gl_config_init(struct gl_config *cfg)
     gl_arena_init(&cfg->arena);
 }
 
+static void pattern_list_free(struct gl_pattern_list *l)
+{
+    for (size_t i = 0; i < l->n; i++)
+        gl_pattern_free(l->items[i]);
+}
+
+void gl_pattern_list_add(struct gl_arena *a, struct gl_pattern_list *l, const char *source,
+                         struct gl_pattern *p)
+{
+    const char **sources = gl_arena_alloc(a, (l->n + 1) * sizeof *sources);
+    struct gl_pattern **items = gl_arena_alloc(a, (l->n + 1) * sizeof *items);
+    if (l->n) {
+        memcpy(sources, l->sources, l->n * sizeof *sources);
+        memcpy(items, l->items, l->n * sizeof *items);
+    }
+    sources[l->n] = source;
+    items[l->n] = p;
+    l->sources = sources;
+    l->items = items;
+    l->n++;
+    l->set = true;
+}
+
+bool gl_pattern_list_match(const struct gl_pattern_list *l, const char *s)
+{
+    size_t len = strlen(s);
+    for (size_t i = 0; i < l->n; i++)
+        if (gl_pattern_match(l->items[i], s, len))
+            return true;
+    return false;
+}
+
+/* Compile `re` into an unset list. 0, or -1 with a message printed. */
+static int pattern_list_default(struct gl_config *cfg, struct gl_pattern_list *l,
+                                const char *what, const char *re)
+{
+    if (l->set)
+        return 0;
+    char err[256];
+    struct gl_pattern *p = gl_pattern_compile(re, false, err, sizeof err);
+    if (!p) {
+        fprintf(stderr, "gpulint: %s pattern: %s\n", what, err);
+        return -1;
+    }
+    gl_pattern_list_add(&cfg->arena, l, re, p);
+    return 0;
+}
+
 void gl_config_free(struct gl_config *cfg)
 {
     gl_pattern_free(cfg->data_path);
+    pattern_list_free(&cfg->dataset_args);
+    pattern_list_free(&cfg->checkpoint_args);
+    pattern_list_free(&cfg->dataset_env);
+    pattern_list_free(&cfg->checkpoint_env);
     gl_arena_free(&cfg->arena);
 }
 
@@ -27,6 +79,13 @@ int gl_config_finish(struct gl_config *cfg)
         fprintf(stderr, "gpulint: dataset path pattern: %s\n", err);
         return -1;
     }
+    if (pattern_list_default(cfg, &cfg->dataset_args, "dataset-args", GL_DEFAULT_DATASET_ARGS) ||
+        pattern_list_default(cfg, &cfg->checkpoint_args, "checkpoint-args",
+                             GL_DEFAULT_CHECKPOINT_ARGS) ||
+        pattern_list_default(cfg, &cfg->dataset_env, "dataset-env", GL_DEFAULT_DATASET_ENV) ||
+        pattern_list_default(cfg, &cfg->checkpoint_env, "checkpoint-env",
+                             GL_DEFAULT_CHECKPOINT_ENV))
+        return -1;
     return 0;
 }
 

@@ -27,6 +27,23 @@ struct gl_driver_target {
     const char *origin;      /* "--driver", "host (/proc/driver/nvidia/version)", ... */
 };
 
+/* A list of PCRE2 patterns (config `dataset-args:` and friends). `set` once the list
+ * was given (an empty list then means "none"); gl_config_finish compiles the default
+ * into an unset list. A name matches when any pattern matches it (unanchored search:
+ * the defaults carry their own anchors). */
+struct gl_pattern_list {
+    bool set;
+    const char **sources;
+    struct gl_pattern **items;
+    size_t n;
+};
+
+/* Append a compiled pattern (owned by the list from now on; `source` is kept as given). */
+void gl_pattern_list_add(struct gl_arena *a, struct gl_pattern_list *l, const char *source,
+                         struct gl_pattern *p);
+/* Does any pattern of the list match `s`? */
+bool gl_pattern_list_match(const struct gl_pattern_list *l, const char *s);
+
 struct gl_rule_override {
     const char *id;
     enum gl_severity severity;
@@ -58,6 +75,11 @@ struct gl_config {
 
     /* Compiled patterns (gl_config_finish compiles the defaults for those not set). */
     struct gl_pattern *data_path;      /* GL303: dataset/weight paths copied into an image */
+    /* GL4xx: names of launch arguments (`--data-dir`) and env vars (`DATA_DIR`) whose
+     * values are dataset or checkpoint/output paths (see gl_pattern_list below). */
+    struct gl_pattern_list dataset_args, checkpoint_args, dataset_env, checkpoint_env;
+
+    const char *knowledge_path; /* config `knowledge:`: a CUDA knowledge file, NULL = built in */
 
     struct gl_arena arena;   /* strings owned by the config */
 };
@@ -72,6 +94,18 @@ int gl_config_finish(struct gl_config *cfg);
 #define GL_DEFAULT_DATA_PATH_PATTERN                                                       \
     "(^|/)(data|datasets|checkpoints)(/|$)"                                                \
     "|\\.(ckpt|pt|pth|safetensors|parquet|tfrecord|npy|h5|arrow)$"
+
+/* Default launch path names, matched against an argument name as written (`--data_dir`)
+ * and with `_` and `-` swapped, so each spelling is covered. */
+#define GL_DEFAULT_DATASET_ARGS                                                            \
+    "^--?(data|data-dir|data-path|data-root|dataset|dataset-dir|dataset-path|train-dir|"   \
+    "train-data|train-data-dir|val-dir|eval-dir)$"
+#define GL_DEFAULT_CHECKPOINT_ARGS                                                         \
+    "^--?(out|output|out-dir|output-dir|output-path|save-dir|save-path|checkpoint-dir|"    \
+    "checkpoints-dir|ckpt|ckpt-dir|logdir|log-dir|model-dir|results-dir)$"
+#define GL_DEFAULT_DATASET_ENV "^(DATA_DIR|DATASET_DIR|DATA_PATH|DATASET_PATH|DATA_ROOT)$"
+#define GL_DEFAULT_CHECKPOINT_ENV                                                          \
+    "^(CHECKPOINT_DIR|CKPT_DIR|OUTPUT_DIR|OUT_DIR|SAVE_DIR|RESULTS_DIR)$"
 
 /* Is the rule on for this run (optional rules need --enable; --ignore turns any off)? */
 bool gl_config_rule_enabled(const struct gl_config *cfg, const char *id, bool optional);

@@ -47,6 +47,7 @@ enum gl_gpu_kind {
     GL_GPU_K8S_DRA,           /* resources.claims */
     GL_GPU_APPTAINER_NV,      /* --nv / --nvccli */
     GL_GPU_ENV_VISIBLE,       /* NVIDIA_VISIBLE_DEVICES set on a launch */
+    GL_GPU_DEVICE_NODE,       /* --device /dev/nvidiaN (a GPU passed as a device node) */
 };
 
 struct gl_gpu_request {
@@ -76,6 +77,8 @@ struct gl_launch {
     struct gl_word *argv;     /* command and arguments run in the container */
     size_t nargv;
     bool argv_opaque;         /* part of the command line could not be known */
+    bool opts_opaque;         /* options may hide in an opaque word (`docker run $args img`):
+                                 no finding may rest on what the launch lacks */
 
     struct gl_mount *mounts;  size_t nmounts, capmounts;
     struct gl_gpu_request *gpus; size_t ngpus, capgpus;

@@ -1,0 +1,79 @@
+/*
+ * launch_paths.h: what the GL4xx rules ask of a launch (see model_launch.h).
+ *
+ *  - The dataset and checkpoint/output paths a launch uses: the values of its container
+ *    arguments whose names match cfg->dataset_args / cfg->checkpoint_args (`--data-dir
+ *    /x` and `--data-dir=/x`), and of its env vars whose names match cfg->dataset_env /
+ *    cfg->checkpoint_env. A name is matched as written and with `_` and `-` swapped.
+ *    A value is a path when it is absolute, or relative with a `/` in it (`./out`,
+ *    `data/train`) and the launch's workdir is known and absolute (it is then resolved
+ *    against it). Opaque words, unknown env values, URLs (`s3://...`), `~` and `$`
+ *    values are never paths: no finding may depend on what gpulint cannot know.
+ *  - The mount a container path falls under: the longest mount target that is a prefix
+ *    of the path on a component boundary.
+ *  - Facts about the launch: does it request a GPU, does its image need CUDA, is its
+ *    command a PyTorch-style job, are its options all known.
+ *
+ * Paths are normalized lexically (`//`, `/./`, `..`, a trailing `/`); strings come from
+ * the arena the caller passes. Everything is linear in the input size.
+ */
+#ifndef GPULINT_LAUNCH_PATHS_H
+#define GPULINT_LAUNCH_PATHS_H
+
+#include "linter/config.h"
+#include "linter/model.h"
+
+enum gl_path_role { GL_PATH_DATASET, GL_PATH_CHECKPOINT };
+
+struct gl_launch_path {
+    enum gl_path_role role;
+    const char *name;      /* the argument or env name: "--data-dir", "DATA_DIR" */
+    const char *value;     /* the value as given */
+    const char *path;      /* absolute and normalized */
+    struct gl_loc loc;     /* the word or env value that names the path */
+    bool from_env;
+};
+
+/* The dataset and checkpoint paths of doc->launches[launch], in argv order then env
+ * order. Returns the count; *out is an array from `a` (NULL when none). */
+size_t gl_launch_paths(struct gl_arena *a, const struct gl_doc *doc,
+                       const struct gl_config *cfg, size_t launch,
+                       struct gl_launch_path **out);
+
+/* Normalize an absolute path lexically into `a` ("/a//b/./c/../d/" -> "/a/b/d");
+ * NULL when `path` is not absolute. */
+const char *gl_path_normalize(struct gl_arena *a, const char *path);
+
+/* The mount whose target is the longest prefix of the absolute, normalized `path`, or
+ * NULL when none covers it. */
+const struct gl_mount *gl_launch_mount_for(struct gl_arena *a, const struct gl_launch *l,
+                                           const char *path);
+
+/* The image the launch starts (NULL when unknown) and the location to report image
+ * findings at (the image word; the launch itself when there is no image). */
+const struct gl_ref *gl_launch_ref(const struct gl_doc *doc, const struct gl_launch *l);
+struct gl_loc gl_launch_image_loc(const struct gl_doc *doc, const struct gl_launch *l);
+
+/* Does the launch request a GPU in any way (a gl_gpu_request other than
+ * NVIDIA_VISIBLE_DEVICES=void/none/empty, or apptainer --nv)? */
+bool gl_launch_uses_gpu(const struct gl_launch *l);
+
+/* Does the launched image need CUDA: a known reference of a CUDA-bearing family (not one
+ * of NVIDIA's infrastructure images), or a CUDA fact recorded for this launch? */
+bool gl_launch_needs_cuda(const struct gl_doc *doc, size_t launch);
+
+/* Is every option of the launch known? False when part of the command line is opaque
+ * (`docker run $args ...`): rules that fire on something *missing* must then be silent. */
+bool gl_launch_options_known(const struct gl_launch *l);
+
+/* Is the container command a PyTorch-style job: python, python3[.N], torchrun,
+ * accelerate, deepspeed, horovodrun, `python -m torch.distributed.*`..., directly or
+ * behind env/nohup/time/mpirun/srun/numactl, or as the first word of a `sh -c` /
+ * `bash -c` string? False when the command is unknown (the image default, opaque). */
+bool gl_launch_pytorch_style(const struct gl_launch *l);
+
+/* A short label for messages: `service "web"`, `container "trainer"`, `docker run at
+ * line 12` (arena string). */
+const char *gl_launch_label(struct gl_arena *a, const struct gl_launch *l);
+
+#endif
