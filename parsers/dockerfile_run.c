@@ -85,7 +85,8 @@ static bool heredocs_are_script(struct run_ctx *r, const struct df_instr *in)
     struct sh_error err;
     sh_split(&r->doc->arena, in->args[0].value, in->args[0].len, &in->args[0].map, NULL, &cmds,
              &n, &err);
-    return n >= 1 && (cmds[0].nwords == 0 || (cmds[0].nwords == 1 && is_shell(&cmds[0].words[0])));
+    /* a command of redirections alone (`<<EOF`) yields no command at all */
+    return n == 0 || cmds[0].nwords == 0 || (cmds[0].nwords == 1 && is_shell(&cmds[0].words[0]));
 }
 
 void gl_dockerfile_run(struct gl_doc *doc, int stage, int instr, const struct df_instr *in,

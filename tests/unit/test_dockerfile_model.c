@@ -1,0 +1,231 @@
+/* Dockerfile into the model: stages, ARG substitution, final/shipped, refs, env, copies,
+ * RUN commands and packages, pragmas. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <string.h>
+
+#include "linter/config.h"
+#include "parsers/dockerfile_model.h"
+
+static struct gl_config cfg;
+
+static struct gl_doc *parse(const char *text)
+{
+    static struct gl_doc doc;
+    gl_arena_free(&doc.arena);
+    memset(&doc, 0, sizeof doc);
+    gl_arena_init(&doc.arena);
+    doc.path = "Dockerfile";
+    doc.kind = GL_IN_DOCKERFILE;
+    doc.text = text;
+    doc.len = strlen(text);
+    gl_parse_dockerfile_doc(&doc, &cfg);
+    return &doc;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    gl_config_init(&cfg);
+    return 0;
+}
+
+static void assert_loc(struct gl_loc l, uint32_t line, uint32_t col)
+{
+    assert_int_equal(l.line, line);
+    assert_int_equal(l.col, col);
+}
+
+static void test_stages_and_final(void **state)
+{
+    (void)state;
+    struct gl_doc *d = parse("FROM nvidia/cuda:12.4.1-devel-ubuntu22.04 AS Build\n"
+                             "RUN make\n"
+                             "FROM ubuntu:22.04 AS other\n"
+                             "FROM build AS final\n"
+                             "COPY --from=build /a /a\n");
+    assert_non_null(d->df);
+    assert_int_equal(d->df->nstages, 3);
+    assert_string_equal(d->df->stages[0].name, "build");
+    assert_int_equal(d->df->stages[2].base_stage, 0);
+    assert_int_equal(d->df->final_stage, 2);
+    assert_true(d->df->stages[0].shipped);
+    assert_false(d->df->stages[1].shipped);
+    assert_true(d->df->stages[2].shipped);
+    assert_int_equal(d->nrefs, 3); /* COPY --from a stage adds no reference */
+    assert_true(d->refs[2].stage);
+    assert_loc(d->refs[0].loc, 1, 6);
+    assert_loc(d->refs[0].parsed.tag_loc, 1, 18);
+    const struct gl_ref *root = gl_df_stage_root_ref(d, 2);
+    assert_string_equal(root->text, "nvidia/cuda:12.4.1-devel-ubuntu22.04");
+}
+
+static void test_target(void **state)
+{
+    (void)state;
+    cfg.target = "runtime";
+    struct gl_doc *d = parse("FROM a:1 AS runtime\nFROM b:1 AS dev\n");
+    cfg.target = NULL;
+    assert_int_equal(d->df->final_stage, 0);
+    assert_true(d->df->stages[0].shipped);
+    assert_false(d->df->stages[1].shipped);
+}
+
+static void test_global_args_and_build_args(void **state)
+{
+    (void)state;
+    struct gl_doc *d = parse("ARG CUDA=12.4.1\nARG OS=ubuntu22.04\n"
+                             "FROM nvidia/cuda:${CUDA}-runtime-${OS}\n");
+    assert_string_equal(d->refs[0].text, "nvidia/cuda:12.4.1-runtime-ubuntu22.04");
+    assert_true(d->refs[0].ok);
+    assert_loc(d->refs[0].loc, 3, 6);
+
+    struct gl_kv ba = {"CUDA", "11.8.0"};
+    cfg.build_args = &ba;
+    cfg.nbuild_args = 1;
+    d = parse("ARG CUDA=12.4.1\nFROM nvidia/cuda:${CUDA}-base-ubuntu22.04\n");
+    cfg.nbuild_args = 0;
+    assert_string_equal(d->refs[0].text, "nvidia/cuda:11.8.0-base-ubuntu22.04");
+
+    d = parse("ARG BASE\nFROM ${BASE}\n");
+    assert_true(d->refs[0].unresolved);
+    assert_false(d->refs[0].ok);
+
+    d = parse("FROM ${UNDECLARED:-python:3.11}\n");
+    assert_string_equal(d->refs[0].text, "python:3.11");
+}
+
+static void test_scratch_and_stage_through_arg(void **state)
+{
+    (void)state;
+    struct gl_doc *d = parse("ARG BASE_IMAGE=cuda\nFROM nvidia/cuda:12.4.1-base-ubuntu22.04 AS cuda\n"
+                             "FROM ${BASE_IMAGE} AS x\nFROM scratch\n");
+    assert_true(d->refs[1].stage);
+    assert_int_equal(d->df->stages[1].base_stage, 0);
+    assert_true(d->refs[2].scratch);
+}
+
+static void test_env_and_stage_inheritance(void **state)
+{
+    (void)state;
+    struct gl_doc *d = parse("FROM ubuntu:22.04 AS base\nENV CUDA_HOME=/usr/local/cuda A=1\n"
+                             "FROM base\nENV PATH=${CUDA_HOME}/bin:$PATH\n"
+                             "ENV OLD old form value\n");
+    assert_int_equal(d->nenv, 4);
+    assert_string_equal(d->env[0].key, "CUDA_HOME");
+    assert_loc(d->env[0].key_loc, 2, 5);
+    assert_loc(d->env[0].value_loc, 2, 15);
+    assert_int_equal(d->env[2].stage, 1);
+    assert_null(d->env[2].value); /* $PATH is unknown */
+    assert_string_equal(d->env[3].value, "old form value");
+}
+
+static void test_copies(void **state)
+{
+    (void)state;
+    struct gl_doc *d = parse("FROM ubuntu:22.04\nCOPY --chown=1:1 data/ model.pt /app/\n"
+                             "COPY --from=ghcr.io/astral-sh/uv:0.4 /uv /bin/\n"
+                             "ADD https://x.org/w.safetensors /w\nCOPY <<EOF /etc/x\nhi\nEOF\n");
+    assert_int_equal(d->df->ncopies, 3);
+    assert_string_equal(d->df->copies[0].path, "data/");
+    assert_loc(d->df->copies[0].loc, 2, 18);
+    assert_string_equal(d->df->copies[1].path, "model.pt");
+    assert_true(d->df->copies[2].add);
+    assert_true(d->df->copies[2].url);
+    assert_int_equal(d->nrefs, 2);
+    assert_int_equal(d->refs[1].role, GL_REF_COPY_FROM);
+    assert_loc(d->refs[1].loc, 3, 13);
+}
+
+static void test_run_words_and_packages(void **state)
+{
+    (void)state;
+    struct gl_doc *d = parse("FROM ubuntu:22.04\n"
+                             "RUN apt-get update && \\\n"
+                             "    apt-get install -y --no-install-recommends \\\n"
+                             "        gcc=4:11.2.0-1ubuntu1 python3-dev\n"
+                             "RUN pip install --index-url https://download.pytorch.org/whl/cu121 "
+                             "torch==2.1.0+cu121 'jax[cuda12]>=0.4' -r requirements.txt\n"
+                             "RUN [\"conda\", \"install\", \"-c\", \"nvidia\", \"pytorch-cuda=12.1\"]\n");
+    const struct gl_dockerfile_model *m = d->df;
+    assert_int_equal(m->npkgs, 6);
+    assert_string_equal(m->pkgs[0].name, "gcc");
+    assert_string_equal(m->pkgs[0].version, "4:11.2.0-1ubuntu1");
+    assert_loc(m->pkgs[0].loc, 4, 9);
+    assert_string_equal(m->pkgs[1].name, "python3-dev");
+    assert_loc(m->pkgs[1].loc, 4, 31);
+    assert_string_equal(m->pkgs[2].name, "torch");
+    assert_string_equal(m->pkgs[2].version, "2.1.0+cu121");
+    assert_string_equal(m->pkgs[3].name, "jax");
+    assert_string_equal(m->pkgs[3].spec, "jax[cuda12]>=0.4");
+    assert_true(m->pkgs[4].requirements);
+    assert_string_equal(m->pkgs[4].name, "requirements.txt");
+    assert_string_equal(m->pkgs[5].manager, "conda");
+    assert_string_equal(m->pkgs[5].name, "pytorch-cuda");
+    assert_string_equal(m->pkgs[5].version, "12.1");
+    assert_int_equal(m->nindexes, 2);
+    assert_string_equal(m->indexes[0].url, "https://download.pytorch.org/whl/cu121");
+    assert_string_equal(m->indexes[1].url, "nvidia");
+}
+
+static void test_run_heredoc_script(void **state)
+{
+    (void)state;
+    struct gl_doc *d = parse("FROM ubuntu:22.04\nRUN <<EOF\nset -e\n  apt-get install -y cmake\nEOF\n"
+                             "RUN python3 <<EOF\nimport os\nEOF\n");
+    assert_int_equal(d->df->npkgs, 1);
+    assert_string_equal(d->df->pkgs[0].name, "cmake");
+    assert_loc(d->df->pkgs[0].loc, 4, 22);
+}
+
+static void test_sh_c_and_opaque(void **state)
+{
+    (void)state;
+    struct gl_doc *d = parse("FROM ubuntu:22.04\nARG PKGS\n"
+                             "RUN sh -c 'apt-get install -y gcc' && apt-get install -y $PKGS\n");
+    assert_int_equal(d->df->npkgs, 1);
+    assert_loc(d->df->pkgs[0].loc, 3, 31);
+}
+
+static void test_pragmas(void **state)
+{
+    (void)state;
+    struct gl_doc *d = parse("# gpulint global ignore=GL303\nFROM ubuntu:22.04\n"
+                             "# gpulint ignore=GL302,GL203 because\nRUN apt-get install \\\n  gcc\n");
+    assert_int_equal(d->nignores, 2);
+    assert_int_equal(d->ignores[0].first, 0);
+    assert_int_equal(d->ignores[1].first, 4);
+    assert_int_equal(d->ignores[1].last, 5);
+    assert_int_equal(d->ignores[1].nids, 2);
+    assert_string_equal(d->ignores[1].ids[1], "GL203");
+    assert_loc(d->ignores[1].id_locs[1], 3, 24);
+}
+
+static void test_parse_error(void **state)
+{
+    (void)state;
+    struct gl_doc *d = parse("FROM ubuntu\nENV ONLYKEY\n");
+    assert_true(d->error.set);
+    assert_int_equal(d->error.loc.line, 2);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_stages_and_final),
+        cmocka_unit_test(test_target),
+        cmocka_unit_test(test_global_args_and_build_args),
+        cmocka_unit_test(test_scratch_and_stage_through_arg),
+        cmocka_unit_test(test_env_and_stage_inheritance),
+        cmocka_unit_test(test_copies),
+        cmocka_unit_test(test_run_words_and_packages),
+        cmocka_unit_test(test_run_heredoc_script),
+        cmocka_unit_test(test_sh_c_and_opaque),
+        cmocka_unit_test(test_pragmas),
+        cmocka_unit_test(test_parse_error),
+    };
+    return cmocka_run_group_tests(tests, setup, NULL);
+}
