@@ -34,6 +34,25 @@ if ((${#missing[@]})); then
   $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
+# ---- 1b. npm tools the tests use (test mode only) ---------------------------------
+# Microsoft's SARIF validator for tests/sarif.sh. The npm package ships a self-contained
+# Linux binary (no .NET install needed); it goes into a cache outside the work tree.
+# Should it fail to install, tests/sarif.sh skips and says why.
+tools_dir=${GPULINT_TOOLS_DIR:-$HOME/.cache/gpulint-tools}
+sarif_multitool=@microsoft/sarif-multitool@5.7.0
+if [ "$mode" = test ] &&
+   ! grep -qs '"version": "5.7.0"' "$tools_dir/node_modules/@microsoft/sarif-multitool-linux/package.json"; then
+  if ! command -v npm >/dev/null; then
+    step "installing nodejs npm"
+    sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends nodejs npm
+  fi
+  step "installing $sarif_multitool into $tools_dir"
+  mkdir -p "$tools_dir"
+  npm install --prefix "$tools_dir" --no-audit --no-fund --loglevel=error "$sarif_multitool" ||
+    echo "warning: $sarif_multitool did not install: tests/sarif.sh will skip" >&2
+fi
+
 # ---- 2. build -------------------------------------------------------------------
 step "building build/gpulint"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
@@ -46,6 +65,15 @@ set +e
 rc=$?
 set -e
 if [ "$rc" -gt 1 ]; then echo "gpulint failed on examples/ (exit $rc)" >&2; exit 1; fi
+
+# ---- 3b. the image example: build a small image archive with umoci, lint it ---------
+step "gpulint build/example-image.tar (examples/image/build.sh)"
+examples/image/build.sh build/example-image.tar >/dev/null
+set +e
+./build/gpulint --driver 535 build/example-image.tar
+rc=$?
+set -e
+if [ "$rc" -gt 1 ]; then echo "gpulint failed on the example image (exit $rc)" >&2; exit 1; fi
 
 [ "$mode" = test ] || exit 0
 

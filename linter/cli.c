@@ -9,25 +9,37 @@
 
 #include "linter/inputs.h"
 #include "linter/rule.h"
+#include "linter/rule_doc.h"
 
-static const char usage[] =
+/* Not static: tools/gendocs.c writes the man page's OPTIONS from it (one source). */
+const char gl_cli_usage[] =
     "usage: gpulint [OPTIONS] [PATH...]\n"
     "\n"
     "Lint GPU container stacks: Dockerfiles (more inputs as they land).\n"
     "A PATH is a file, a directory (walked), or - for stdin. Default: the current directory.\n"
     "\n"
     "Options:\n"
-    "  -f, --format FORMAT         tty (default) or json\n"
+    "  -f, --format FORMAT         tty (default), json, sarif, checkstyle or gitlab\n"
     "  -o, --output FILE           write the report to FILE\n"
     "      --failure-threshold SEV exit 1 on findings at or above SEV:\n"
     "                              error (default), warning, info, style, none\n"
     "      --driver VERSION        target driver: 535, R535, 535.104.05 or host\n"
+    "      --knowledge FILE        use FILE as the CUDA knowledge table (cuda_facts.yaml)\n"
+    "      --print-knowledge       print the CUDA knowledge table in use, with its date\n"
+    "      --config FILE           read FILE (default: the nearest .gpulint.yaml upward\n"
+    "                              from the working directory); options given here win\n"
+    "      --no-config             read no config file\n"
     "      --ignore ID             turn rule ID off (repeatable, or ID,ID)\n"
     "      --enable ID             turn an optional rule on (repeatable, or ID,ID)\n"
     "  -t, --type TYPE             read named files and stdin as TYPE (%s)\n"
     "      --build-arg K=V         a Dockerfile build argument (repeatable)\n"
     "      --target STAGE          the Dockerfile stage that is built and shipped\n"
     "  -j, --jobs N                worker threads (default: the number of cores)\n"
+    "      --platform OS/ARCH      lint only this platform of a multi-platform image\n"
+    "                              (default: every platform)\n"
+    "      --cache-dir DIR         the layer-index cache (default: $XDG_CACHE_HOME/gpulint\n"
+    "                              or ~/.cache/gpulint)\n"
+    "      --no-cache              neither read nor write the layer-index cache\n"
     "      --no-color              no colour in the tty report\n"
     "      --list-rules            print the rule catalog\n"
     "      --explain ID            print a rule's rationale and an example\n"
@@ -38,7 +50,9 @@ static const char usage[] =
     "2 usage error or unreadable path.\n";
 
 enum { OPT_THRESHOLD = 256, OPT_DRIVER, OPT_IGNORE, OPT_ENABLE, OPT_BUILD_ARG, OPT_TARGET,
-       OPT_NO_COLOR, OPT_LIST_RULES, OPT_EXPLAIN, OPT_VERSION };
+       OPT_NO_COLOR, OPT_LIST_RULES, OPT_EXPLAIN, OPT_VERSION, OPT_CONFIG, OPT_NO_CONFIG,
+       OPT_PLATFORM, OPT_CACHE_DIR, OPT_NO_CACHE,
+       OPT_KNOWLEDGE, OPT_PRINT_KNOWLEDGE };
 
 static const struct option long_options[] = {
     {"format", required_argument, 0, 'f'},
@@ -55,6 +69,13 @@ static const struct option long_options[] = {
     {"list-rules", no_argument, 0, OPT_LIST_RULES},
     {"explain", required_argument, 0, OPT_EXPLAIN},
     {"version", no_argument, 0, OPT_VERSION},
+    {"config", required_argument, 0, OPT_CONFIG},
+    {"no-config", no_argument, 0, OPT_NO_CONFIG},
+    {"platform", required_argument, 0, OPT_PLATFORM},
+    {"cache-dir", required_argument, 0, OPT_CACHE_DIR},
+    {"no-cache", no_argument, 0, OPT_NO_CACHE},
+    {"knowledge", required_argument, 0, OPT_KNOWLEDGE},
+    {"print-knowledge", no_argument, 0, OPT_PRINT_KNOWLEDGE},
     {"help", no_argument, 0, 'h'},
     {0, 0, 0, 0},
 };
@@ -104,8 +125,15 @@ static int parse_format(struct gl_config *cfg, const char *s)
         cfg->format = GL_FMT_TTY;
     else if (!strcmp(s, "json"))
         cfg->format = GL_FMT_JSON;
+    else if (!strcmp(s, "sarif"))
+        cfg->format = GL_FMT_SARIF;
+    else if (!strcmp(s, "checkstyle"))
+        cfg->format = GL_FMT_CHECKSTYLE;
+    else if (!strcmp(s, "gitlab"))
+        cfg->format = GL_FMT_GITLAB;
     else {
-        fprintf(stderr, "gpulint: --format: unknown format `%s` (tty, json)\n", s);
+        fprintf(stderr, "gpulint: --format: unknown format `%s` "
+                        "(tty, json, sarif, checkstyle, gitlab)\n", s);
         return 2;
     }
     return 0;
@@ -113,18 +141,11 @@ static int parse_format(struct gl_config *cfg, const char *s)
 
 static int parse_driver(struct gl_config *cfg, const char *s)
 {
-    cfg->driver.set = true;
-    cfg->driver.text = s;
-    cfg->driver.origin = "--driver";
-    const char *v = (s[0] == 'R' || s[0] == 'r') ? s + 1 : s;
-    size_t digits = strspn(v, "0123456789.");
-    if (!*v || digits != strlen(v) || v[0] == '.') {
+    if (gl_config_set_driver(&cfg->driver, s, "--driver") != 0) {
         fprintf(stderr, "gpulint: --driver: `%s` is not a driver version "
                         "(535, R535, 535.104.05 or host)\n", s);
         return 2;
     }
-    cfg->driver.version = v;
-    cfg->driver.branch_only = strchr(v, '.') == NULL;
     return 0;
 }
 
@@ -179,6 +200,13 @@ int gl_cli_parse(int argc, char **argv, struct gl_config *cfg, struct gl_cli *cl
         case OPT_LIST_RULES: cli->command = GL_CMD_LIST_RULES; break;
         case OPT_EXPLAIN: cli->command = GL_CMD_EXPLAIN; cli->explain_id = optarg; break;
         case OPT_VERSION: cli->command = GL_CMD_VERSION; break;
+        case OPT_CONFIG: cfg->config_file = optarg; break;
+        case OPT_NO_CONFIG: cfg->no_config = true; break;
+        case OPT_PLATFORM: cfg->platform = optarg; break;
+        case OPT_CACHE_DIR: cfg->cache_dir = optarg; break;
+        case OPT_NO_CACHE: cfg->no_cache = true; break;
+        case OPT_KNOWLEDGE: cfg->knowledge_path = optarg; break;
+        case OPT_PRINT_KNOWLEDGE: cfg->print_knowledge = true; break;
         case 'h': cli->command = GL_CMD_HELP; break;
         default: rc = 2; break;
         }
@@ -209,15 +237,11 @@ static int explain(FILE *out, const char *id)
         fprintf(stderr, "gpulint: --explain: no rule `%s` (see --list-rules)\n", id);
         return 2;
     }
-    fprintf(out, "%s %s (%s%s)\n\n%s\n\n%s\n", r->id, r->name, gl_severity_name(r->severity),
-            r->optional ? ", optional: turn on with --enable" : "", r->summary,
-            r->explanation);
-    if (r->bad && *r->bad)
-        fprintf(out, "\nBefore:\n\n%s\n", r->bad);
-    if (r->good && *r->good)
-        fprintf(out, "\nAfter:\n\n%s\n", r->good);
-    if (r->fix && *r->fix)
-        fprintf(out, "\nFix: %s\n", r->fix);
+    struct gl_buf text;
+    gl_buf_init(&text);
+    gl_rule_doc_text(&text, r); /* the same text as docs/rules/ and SARIF help */
+    fwrite(gl_buf_str(&text), 1, text.len, out);
+    gl_buf_free(&text);
     return 0;
 }
 
@@ -225,7 +249,7 @@ int gl_cli_run_command(const struct gl_cli *cli, const struct gl_config *cfg)
 {
     (void)cfg;
     switch (cli->command) {
-    case GL_CMD_HELP: printf(usage, gl_input_type_names()); return 0;
+    case GL_CMD_HELP: printf(gl_cli_usage, gl_input_type_names()); return 0;
     case GL_CMD_VERSION: printf("gpulint %s\n", GPULINT_VERSION); return 0;
     case GL_CMD_LIST_RULES: list_rules(stdout); return 0;
     case GL_CMD_EXPLAIN: return explain(stdout, cli->explain_id);

@@ -1,6 +1,8 @@
 /* config.c: defaults and queries of the run configuration (see config.h). */
 #include "linter/config.h"
 
+#include "linter/driver_target.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -87,6 +89,11 @@ int gl_config_finish(struct gl_config *cfg)
                              GL_DEFAULT_CHECKPOINT_ENV))
         return -1;
     return 0;
+}
+
+int gl_config_set_driver(struct gl_driver_target *d, const char *text, const char *origin)
+{
+    return gl_driver_target_parse(d, text, origin);
 }
 
 static bool listed(const char **ids, size_t n, const char *id)

@@ -44,6 +44,11 @@ void gl_pattern_list_add(struct gl_arena *a, struct gl_pattern_list *l, const ch
 /* Does any pattern of the list match `s`? */
 bool gl_pattern_list_match(const struct gl_pattern_list *l, const char *s);
 
+struct gl_config_unknown_id {
+    const char *id;
+    struct gl_loc loc;           /* in cfg->config_file */
+};
+
 struct gl_rule_override {
     const char *id;
     enum gl_severity severity;
@@ -75,11 +80,22 @@ struct gl_config {
 
     /* Compiled patterns (gl_config_finish compiles the defaults for those not set). */
     struct gl_pattern *data_path;      /* GL303: dataset/weight paths copied into an image */
+    /* GL303 on image files: one data file of at least data_file_bytes, or data files of
+     * data_total_bytes in all (0: the defaults, 100 MiB and 1 GiB). */
+    uint64_t data_file_bytes, data_total_bytes;
     /* GL4xx: names of launch arguments (`--data-dir`) and env vars (`DATA_DIR`) whose
      * values are dataset or checkpoint/output paths (see gl_pattern_list below). */
     struct gl_pattern_list dataset_args, checkpoint_args, dataset_env, checkpoint_env;
 
-    const char *knowledge_path; /* config `knowledge:`: a CUDA knowledge file, NULL = built in */
+    const char *knowledge_path; /* config `knowledge:` or --knowledge: a CUDA knowledge file,
+                                   NULL = built in */
+    bool print_knowledge;       /* --print-knowledge: print the table in use and exit */
+
+    const char *config_file;    /* the .gpulint.yaml in use (--config FILE, or the nearest
+                                   one upward from the working directory), NULL when none */
+    bool no_config;             /* --no-config: read no config file */
+    /* Rule ids the config file names that no rule has: reported as GL902 findings. */
+    struct gl_config_unknown_id *unknown_ids; size_t nunknown_ids, capunknown_ids;
 
     struct gl_arena arena;   /* strings owned by the config */
 };
@@ -106,6 +122,12 @@ int gl_config_finish(struct gl_config *cfg);
 #define GL_DEFAULT_DATASET_ENV "^(DATA_DIR|DATASET_DIR|DATA_PATH|DATASET_PATH|DATA_ROOT)$"
 #define GL_DEFAULT_CHECKPOINT_ENV                                                          \
     "^(CHECKPOINT_DIR|CKPT_DIR|OUTPUT_DIR|OUT_DIR|SAVE_DIR|RESULTS_DIR)$"
+
+/* Set the target driver from `text` ("535", "R535", "535.104.05", "host"; see
+ * driver_target.h); `origin` names where it came from. 0, or -1 when `text` is no driver
+ * version (nothing is changed). Branches and host are resolved later, once the knowledge
+ * base is loaded (gl_driver_target_resolve). */
+int gl_config_set_driver(struct gl_driver_target *d, const char *text, const char *origin);
 
 /* Is the rule on for this run (optional rules need --enable; --ignore turns any off)? */
 bool gl_config_rule_enabled(const struct gl_config *cfg, const char *id, bool optional);

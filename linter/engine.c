@@ -3,6 +3,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 
 #include "linter/check.h"
+#include "linter/cuda_derive.h"
 #include "linter/inputs.h"
 #include "linter/suppress.h"
 
@@ -112,12 +114,74 @@ void gl_lint_buffer(struct gl_run *run, const char *name, const char *data, size
     struct gl_doc doc;
     doc_init(&doc, name, data, len, kind);
     type->parse(&doc, run->cfg);
+    gl_cuda_derive(&doc, run->cfg); /* CUDA facts from the parsed model, before the rules */
     gl_lint_doc(run, &doc);
     gl_arena_free(&doc.arena);
 }
 
+/* ---- binary inputs (image archives, OCI layouts): parsed from their path, never read
+ * into memory; recognised by magic bytes before anything else is read ---- */
+
+static const struct gl_input_type *binary_type_of(const unsigned char *head, size_t len,
+                                                  const char *dir)
+{
+    for (size_t i = 0; i < gl_input_count; i++) {
+        const struct gl_input_type *t = gl_input_table[i];
+        if (!t->parse_path)
+            continue;
+        if (dir ? t->dir_input && t->dir_input(dir) : t->by_magic && t->by_magic(head, len))
+            return t;
+    }
+    return NULL;
+}
+
+static void lint_binary(struct gl_run *run, const struct gl_input_type *type, const char *path,
+                        const void *head, size_t head_len)
+{
+    struct gl_doc doc;
+    doc_init(&doc, path, NULL, 0, type->kind);
+    type->parse_path(&doc, path, head, head_len, run->cfg);
+    gl_lint_doc(run, &doc);
+    gl_arena_free(&doc.arena);
+}
+
+/* Read up to `cap` first bytes of fd (fewer at its end). */
+static size_t read_head(int fd, unsigned char *buf, size_t cap)
+{
+    size_t got = 0;
+    while (got < cap) {
+        ssize_t k = read(fd, buf + got, cap - got);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            break;
+        got += (size_t)k;
+    }
+    return got;
+}
+
+/* A file whose first bytes make it a binary input: lint it as one and return true. */
+static bool lint_if_binary(struct gl_run *run, const char *path)
+{
+    if (run->cfg->type && run->cfg->type != GL_IN_IMAGE)
+        return false;
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return false; /* the ordinary read reports the error */
+    unsigned char head[512];
+    size_t n = read_head(fd, head, sizeof head);
+    close(fd);
+    const struct gl_input_type *t = binary_type_of(head, n, NULL);
+    if (!t)
+        return false;
+    lint_binary(run, t, path, NULL, 0);
+    return true;
+}
+
 static void lint_file(struct gl_run *run, const char *path, bool named)
 {
+    if (lint_if_binary(run, path))
+        return;
     char *data;
     size_t len;
     int e = gl_read_file(path, &data, &len);
@@ -134,6 +198,16 @@ static void read_stdin(struct gl_run *run)
 {
     struct gl_buf b;
     gl_buf_init(&b);
+    unsigned char head[512];
+    size_t nhead = read_head(STDIN_FILENO, head, sizeof head);
+    const struct gl_input_type *bin = NULL;
+    if (!run->cfg->type || run->cfg->type == GL_IN_IMAGE)
+        bin = binary_type_of(head, nhead, NULL);
+    if (bin) {
+        lint_binary(run, bin, "-", head, nhead);
+        return;
+    }
+    gl_buf_add(&b, head, nhead);
     char chunk[65536];
     size_t n;
     while ((n = fread(chunk, 1, sizeof chunk, stdin)) > 0)
@@ -195,7 +269,10 @@ static void walk(struct gl_run *run, const char *dir, int depth)
         struct stat st;
         if (lstat(path, &st) == 0) {
             if (S_ISDIR(st.st_mode)) {
-                if (!skipped_dir(names[i]))
+                const struct gl_input_type *t = binary_type_of(NULL, 0, path);
+                if (t)
+                    lint_binary(run, t, path, NULL, 0);
+                else if (!skipped_dir(names[i]))
                     walk(run, path, depth + 1);
             } else if (S_ISREG(st.st_mode)) {
                 bool read_it;
@@ -221,7 +298,10 @@ void gl_lint_path(struct gl_run *run, const char *path)
         run->unreadable = true;
         return;
     }
-    if (S_ISDIR(st.st_mode))
+    const struct gl_input_type *layout = S_ISDIR(st.st_mode) ? binary_type_of(NULL, 0, path) : NULL;
+    if (layout)
+        lint_binary(run, layout, path, NULL, 0);
+    else if (S_ISDIR(st.st_mode))
         walk(run, path, 0);
     else
         lint_file(run, path, true);

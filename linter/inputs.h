@@ -38,6 +38,16 @@ struct gl_input_type {
     /* Build the model of doc from doc->text (doc->path names it). Bad input sets
      * doc->error at the first bad byte; the parser never fails otherwise. */
     void (*parse)(struct gl_doc *doc, const struct gl_config *cfg);
+
+    /* Binary inputs (image archives) are never read into memory. NULL for text types. */
+    /* Does the head of a file (its first bytes, up to 512) say it is of this type? */
+    bool (*by_magic)(const unsigned char *head, size_t len);
+    /* Is this directory one input of this type (an OCI image layout)? */
+    bool (*dir_input)(const char *dir);
+    /* Build the model of doc from `path` (a file, a directory, or "-" for standard input,
+     * of which the engine already read `head`); same error contract as `parse`. */
+    void (*parse_path)(struct gl_doc *doc, const char *path, const void *head,
+                       size_t head_len, const struct gl_config *cfg);
 };
 
 extern const struct gl_input_type *const gl_input_table[]; /* NULL-terminated */

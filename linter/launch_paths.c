@@ -199,7 +199,7 @@ bool gl_launch_needs_cuda(const struct gl_doc *doc, size_t launch)
     return false;
 }
 
-bool gl_launch_options_known(const struct gl_launch *l) { return !l->argv_opaque; }
+bool gl_launch_options_known(const struct gl_launch *l) { return !l->opts_opaque; }
 
 /* The last path component of the `len` bytes at `word`; *len gets its length. */
 static const char *base_name(const char *word, size_t *len)

@@ -62,7 +62,7 @@ bool gl_launch_uses_gpu(const struct gl_launch *l);
  * of NVIDIA's infrastructure images), or a CUDA fact recorded for this launch? */
 bool gl_launch_needs_cuda(const struct gl_doc *doc, size_t launch);
 
-/* Is every option of the launch known? False when part of the command line is opaque
+/* Is every option of the launch known? False when options may hide in an opaque word
  * (`docker run $args ...`): rules that fire on something *missing* must then be silent. */
 bool gl_launch_options_known(const struct gl_launch *l);
 

@@ -30,7 +30,12 @@ struct gl_cuda_fact {
     const char *label;       /* for messages: "base tag", "torch==2.1.0+cu121" */
     const char *framework;   /* "torch", "tensorflow", "jax", "pytorch-cuda", ...; NULL */
     const char *require;     /* the NVIDIA_REQUIRE_CUDA expression, for GL_CUDA_REQUIRE */
-    struct gl_loc loc;
+    struct gl_loc loc;       /* the token: in the doc, or in `file` when that is set */
+    const char *file;        /* NULL: loc is in the doc itself; else a file the doc names
+                                (a `pip install -r requirements.txt`), path as opened */
+    struct gl_loc via_loc;   /* with `file`: where the doc names that file (the -r word) */
+    int instr;               /* Dockerfile instruction (index in the file) of a package pin
+                                or index, else -1: rules report once per instruction */
     int stage;               /* Dockerfile stage index, else -1 */
     int launch;              /* launch index, else -1 */
     int ref;                 /* the reference it was derived from, else -1 */

@@ -19,5 +19,11 @@ void gl_summary_count(const struct gl_findings *f, size_t files, struct gl_summa
 void gl_report_tty(FILE *out, const struct gl_run *run, bool color);
 /* The JSON object of DESIGN.md. */
 void gl_report_json(FILE *out, const struct gl_run *run);
+/* SARIF 2.1.0 for GitHub code scanning (report_sarif.c says what goes where). */
+void gl_report_sarif(FILE *out, const struct gl_run *run);
+/* Checkstyle XML. */
+void gl_report_checkstyle(FILE *out, const struct gl_run *run);
+/* GitLab Code Quality JSON. */
+void gl_report_gitlab(FILE *out, const struct gl_run *run);
 
 #endif

@@ -38,6 +38,10 @@
  *    `nvidia-docker` itself (GL_GPU_RUNTIME), `-e NVIDIA_VISIBLE_DEVICES=..` with the
  *    nvidia runtime (GL_GPU_ENV_VISIBLE), apptainer `--nv`/`--nvccli`.
  *  - mounts: -v/--volume, --mount, --tmpfs; apptainer -B/--bind and --mount.
+ *  - shm_bytes: `--shm-size` in bytes (docker's units: 64m, 1g, 8G, 2GiB, bytes); -1 when
+ *    absent or unreadable, INT64_MAX when given as an unknown variable (large enough:
+ *    no finding rests on it). env: `-e K=V`, `--env K` (value NULL: the caller's),
+ *    `--env-file` records nothing; apptainer `--env A=1,B=2` and APPTAINERENV_X=v.
  *  - detached: `-d`/`--detach`, or the command ends with `&`. Detached launches get
  *    group = the scan's group (the file path by default): they run at the same time as
  *    each other. Foreground launches run one after another: group NULL.

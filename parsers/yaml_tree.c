@@ -1,6 +1,7 @@
 /* yaml_tree.c: a safe YAML loader on libyaml events, and queries (see yaml_tree.h). */
 #include "parsers/yaml_tree.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
 
@@ -405,4 +406,466 @@ int yt_load(struct yt_stream *s, struct gl_arena *a, const char *text, size_t le
     free(ld.stack);
     free(ld.keys);
     return s->error ? -1 : 0;
+}
+
+/* ---- queries ---- */
+
+bool yt_charge(struct yt_stream *s, uint64_t n, struct gl_loc at)
+{
+    if (s->alias_exceeded)
+        return false;
+    s->alias_used += n;
+    if (s->alias_used > s->alias_budget) {
+        s->alias_exceeded = true;
+        s->alias_loc = at;
+        return false;
+    }
+    return true;
+}
+
+struct yt_node *yt_deref(struct yt_stream *s, struct yt_node *n)
+{
+    if (n && n->kind == YT_ALIAS) {
+        if (!yt_charge(s, 1, n->loc))
+            return NULL;
+        n = n->target; /* never an alias itself: aliases carry no anchors */
+    }
+    return n;
+}
+
+bool yt_is_map(const struct yt_node *n) { return n && n->kind == YT_MAP; }
+bool yt_is_seq(const struct yt_node *n) { return n && n->kind == YT_SEQ; }
+bool yt_is_scalar(const struct yt_node *n) { return n && n->kind == YT_SCALAR; }
+
+bool yt_is_null(const struct yt_node *n)
+{
+    if (!n)
+        return true;
+    if (n->kind != YT_SCALAR || n->style != YT_PLAIN)
+        return false;
+    return n->len == 0 || yt_scalar_is(n, "~") || yt_scalar_is(n, "null") ||
+           yt_scalar_is(n, "Null") || yt_scalar_is(n, "NULL");
+}
+
+bool yt_scalar_is(const struct yt_node *n, const char *str)
+{
+    return n && n->kind == YT_SCALAR && n->len == strlen(str) && !memcmp(n->value, str, n->len);
+}
+
+bool yt_is_true(const struct yt_node *n)
+{
+    if (!yt_is_scalar(n))
+        return false;
+    static const char *const yes[] = {"true", "True", "TRUE", "yes", "Yes", "YES", "on", "On",
+                                      "ON"};
+    for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++)
+        if (yt_scalar_is(n, yes[i]))
+            return true;
+    return false;
+}
+
+static bool is_merge_key(const struct yt_node *k)
+{
+    return k && k->kind == YT_SCALAR &&
+           ((k->style == YT_PLAIN && yt_scalar_is(k, "<<")) ||
+            (k->tag && !strcmp(k->tag, "tag:yaml.org,2002:merge")));
+}
+
+#define MERGE_VISITS 256
+
+/* The mappings whose pairs `map` holds, in lookup order: map itself, then what it
+ * merges (depth first). At most MERGE_VISITS; returns the count. */
+static size_t merge_order(struct yt_stream *s, struct yt_node *map, struct yt_node **out)
+{
+    struct yt_node *todo[MERGE_VISITS];
+    size_t ntodo = 0, nout = 0;
+    todo[ntodo++] = map;
+    while (ntodo && nout < MERGE_VISITS) {
+        struct yt_node *m = todo[--ntodo];
+        out[nout++] = m;
+        /* push merge sources in reverse so that the first is visited first */
+        for (size_t i = m->npairs; i-- > 0;) {
+            if (!is_merge_key(m->pairs[i].key))
+                continue;
+            struct yt_node *v = yt_deref(s, m->pairs[i].value);
+            if (yt_is_map(v)) {
+                if (ntodo < MERGE_VISITS)
+                    todo[ntodo++] = v;
+            } else if (yt_is_seq(v)) {
+                for (size_t j = v->nitems; j-- > 0;) {
+                    struct yt_node *src = yt_deref(s, v->items[j]);
+                    if (yt_is_map(src) && ntodo < MERGE_VISITS)
+                        todo[ntodo++] = src;
+                }
+            }
+        }
+    }
+    return nout;
+}
+
+static bool has_merge(const struct yt_node *map)
+{
+    for (size_t i = 0; i < map->npairs; i++)
+        if (is_merge_key(map->pairs[i].key))
+            return true;
+    return false;
+}
+
+struct yt_node *yt_get(struct yt_stream *s, struct yt_node *map, const char *key,
+                       struct yt_node **key_out)
+{
+    map = yt_deref(s, map);
+    if (!yt_is_map(map))
+        return NULL;
+    struct yt_node *order[MERGE_VISITS];
+    size_t n = 1;
+    order[0] = map;
+    if (has_merge(map))
+        n = merge_order(s, map, order);
+    for (size_t m = 0; m < n; m++) {
+        for (size_t i = 0; i < order[m]->npairs; i++) {
+            struct yt_pair *p = &order[m]->pairs[i];
+            if (is_merge_key(p->key))
+                continue;
+            struct yt_node *k = p->key->kind == YT_ALIAS ? yt_deref(s, p->key) : p->key;
+            if (yt_scalar_is(k, key)) {
+                if (key_out)
+                    *key_out = p->key;
+                return yt_deref(s, p->value);
+            }
+        }
+    }
+    return NULL;
+}
+
+/* Set of key strings already present (for yt_pairs with merges). */
+struct keyset {
+    const char **v;
+    size_t cap;
+};
+
+static bool keyset_add(struct keyset *ks, const char *k)
+{
+    size_t i = hash_str(k) & (ks->cap - 1);
+    for (; ks->v[i]; i = (i + 1) & (ks->cap - 1))
+        if (!strcmp(ks->v[i], k))
+            return false;
+    ks->v[i] = k;
+    return true;
+}
+
+size_t yt_pairs(struct yt_stream *s, struct yt_node *map, struct yt_pair **out)
+{
+    *out = NULL;
+    map = yt_deref(s, map);
+    if (!yt_is_map(map))
+        return 0;
+    struct yt_node *order[MERGE_VISITS];
+    size_t nm = has_merge(map) ? merge_order(s, map, order) : (order[0] = map, 1);
+    size_t total = 0;
+    for (size_t m = 0; m < nm; m++)
+        total += order[m]->npairs;
+    struct yt_pair *res = gl_arena_alloc(s->arena, (total ? total : 1) * sizeof *res);
+    struct keyset ks = {NULL, 16};
+    if (nm > 1) {
+        while (ks.cap < total * 2)
+            ks.cap *= 2;
+        ks.v = xcalloc(ks.cap, sizeof *ks.v);
+    }
+    size_t n = 0;
+    for (size_t m = 0; m < nm; m++) {
+        for (size_t i = 0; i < order[m]->npairs; i++) {
+            struct yt_pair p = order[m]->pairs[i];
+            if (is_merge_key(p.key))
+                continue;
+            struct yt_node *k = p.key->kind == YT_ALIAS ? yt_deref(s, p.key) : p.key;
+            if (nm > 1 && yt_is_scalar(k) && !keyset_add(&ks, k->value))
+                continue; /* shadowed by an earlier key */
+            p.value = yt_deref(s, p.value);
+            res[n++] = p;
+        }
+    }
+    free(ks.v);
+    *out = res;
+    return n;
+}
+
+struct yt_node *yt_item(struct yt_stream *s, struct yt_node *seq, size_t i)
+{
+    if (!yt_is_seq(seq) || i >= seq->nitems)
+        return NULL;
+    return yt_deref(s, seq->items[i]);
+}
+
+/* ---- scalar positions ---- */
+
+static size_t utf8_len(unsigned long cp)
+{
+    return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+}
+
+static int hexval(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+/* Bytes of the value produced by the double-quoted escape at src[i] == '\\'; *used gets
+ * the source bytes it takes. */
+static size_t escape_out(const char *src, size_t i, size_t end, size_t *used)
+{
+    if (i + 1 >= end) {
+        *used = 1;
+        return 0;
+    }
+    char c = src[i + 1];
+    size_t digits = c == 'x' ? 2 : c == 'u' ? 4 : c == 'U' ? 8 : 0;
+    if (digits) {
+        unsigned long cp = 0;
+        size_t k = 0;
+        for (; k < digits && i + 2 + k < end && hexval(src[i + 2 + k]) >= 0; k++)
+            cp = cp * 16 + (unsigned long)hexval(src[i + 2 + k]);
+        *used = 2 + k;
+        return utf8_len(cp);
+    }
+    *used = 2;
+    if (c == 'N' || c == '_')
+        return 2;
+    if (c == 'L' || c == 'P')
+        return 3;
+    return 1;
+}
+
+/* Literal block: value line k is source line (header + 1 + k); its content ends where
+ * the source line ends, so its column is the source length minus the value length. */
+static void literal_map(const struct yt_stream *s, const struct yt_node *n, struct gl_srcmap *m)
+{
+    size_t o = 0;
+    uint32_t line = n->loc.line + 1;
+    while (o < n->len) {
+        const char *nl = memchr(n->value + o, '\n', n->len - o);
+        size_t l = nl ? (size_t)(nl - (n->value + o)) : n->len - o;
+        size_t b, e;
+        if (!line_span(s, line, &b, &e))
+            break;
+        size_t src_len = e - b;
+        gl_srcmap_add(m, o, line, src_len >= l ? (uint32_t)(src_len - l + 1) : 1);
+        o += l + 1;
+        line++;
+    }
+}
+
+/* Folded block: content lines joined by one separator; indentation is the smallest of
+ * the non-blank lines. */
+static void folded_map(const struct yt_stream *s, const struct yt_node *n, struct gl_srcmap *m)
+{
+    size_t indent = SIZE_MAX;
+    for (uint32_t line = n->loc.line + 1; line <= n->last_line; line++) {
+        size_t b, e, k = 0;
+        if (!line_span(s, line, &b, &e))
+            break;
+        while (b + k < e && s->text[b + k] == ' ')
+            k++;
+        if (b + k < e && k < indent)
+            indent = k;
+    }
+    if (indent == SIZE_MAX)
+        return;
+    size_t p = 0;
+    for (uint32_t line = n->loc.line + 1; line <= n->last_line && p < n->len; line++) {
+        size_t b, e;
+        if (!line_span(s, line, &b, &e))
+            break;
+        if (e - b <= indent) { /* blank line: a kept line break */
+            if (n->value[p] == '\n')
+                p++;
+            continue;
+        }
+        gl_srcmap_add(m, p, line, (uint32_t)indent + 1);
+        p += e - b - indent;
+        if (p < n->len && (n->value[p] == ' ' || n->value[p] == '\n'))
+            p++;
+    }
+}
+
+/* Flow scalars (plain, quoted), one source line at a time. */
+static void flow_map(const struct yt_stream *s, const struct yt_node *n, struct gl_srcmap *m)
+{
+    bool quoted = n->style == YT_SINGLE || n->style == YT_DOUBLE;
+    size_t sp = n->start + (quoted ? 1 : 0);
+    size_t end = n->end > n->start && quoted ? n->end - 1 : n->end;
+    if (end > s->len)
+        end = s->len;
+    size_t vp = 0;
+    bool first = true;
+    while (sp < end && vp <= n->len) {
+        const char *nl = memchr(s->text + sp, '\n', end - sp);
+        size_t le = nl ? (size_t)(nl - s->text) : end;
+        size_t b = sp;
+        if (!first)
+            while (b < le && (s->text[b] == ' ' || s->text[b] == '\t'))
+                b++;
+        size_t e = le;
+        if (nl) /* a folded line loses its trailing blanks */
+            while (e > b && (s->text[e - 1] == ' ' || s->text[e - 1] == '\t' ||
+                             s->text[e - 1] == '\r'))
+                e--;
+        if (e == b && !first) {
+            if (vp < n->len && n->value[vp] == '\n')
+                vp++;
+        } else {
+            struct gl_loc at = yt_loc_of(s, b);
+            gl_srcmap_add(m, vp, at.line, at.col);
+            for (size_t i = b; i < e;) {
+                size_t used = 1, out = 1;
+                if (n->style == YT_SINGLE && s->text[i] == '\'' && i + 1 < e &&
+                    s->text[i + 1] == '\'')
+                    used = 2;
+                else if (n->style == YT_DOUBLE && s->text[i] == '\\')
+                    out = escape_out(s->text, i, e, &used);
+                i += used;
+                vp += out;
+                if (used != out && i < e) {
+                    struct gl_loc next = yt_loc_of(s, i);
+                    gl_srcmap_add(m, vp, next.line, next.col);
+                }
+            }
+            if (nl && vp < n->len && (n->value[vp] == ' ' || n->value[vp] == '\n'))
+                vp++;
+        }
+        first = false;
+        if (!nl)
+            break;
+        sp = le + 1;
+    }
+}
+
+void yt_scalar_srcmap(const struct yt_stream *s, const struct yt_node *n, struct gl_srcmap *m)
+{
+    if (!n)
+        return;
+    if (n->kind != YT_SCALAR) {
+        gl_srcmap_add(m, 0, n->loc.line, n->loc.col);
+        return;
+    }
+    size_t before = m->n;
+    if (n->style == YT_LITERAL)
+        literal_map(s, n, m);
+    else if (n->style == YT_FOLDED)
+        folded_map(s, n, m);
+    else
+        flow_map(s, n, m);
+    if (m->n == before) /* nothing mapped: point at the scalar */
+        gl_srcmap_add(m, 0, n->loc.line, n->loc.col);
+}
+
+struct gl_loc yt_scalar_loc_at(const struct yt_stream *s, const struct yt_node *n, size_t off)
+{
+    if (!n)
+        return (struct gl_loc){0, 0};
+    if (n->kind == YT_SCALAR && n->style == YT_PLAIN && n->last_line == n->loc.line)
+        return (struct gl_loc){n->loc.line, n->loc.col + (uint32_t)off};
+    struct gl_srcmap m;
+    gl_srcmap_init(&m, s->arena);
+    yt_scalar_srcmap(s, n, &m);
+    return gl_srcmap_loc(&m, off);
+}
+
+/* ---- pragmas ---- */
+
+void yt_add_pragmas(struct gl_doc *doc, struct yt_stream *s)
+{
+    if (!memchr(s->text, '#', s->len))
+        return;
+    size_t nl = s->nlines + 2;
+    uint32_t *span_end = xcalloc(nl, sizeof *span_end); /* last line of nodes starting here */
+    bool *in_block = xcalloc(nl, sizeof *in_block);     /* a block scalar's content line */
+    struct yt_node **stack = NULL;
+    size_t depth = 0, cap = 0;
+    for (size_t d = 0; d < s->ndocs; d++) {
+        if (!s->docs[d])
+            continue;
+        if (depth == cap) {
+            cap = cap ? cap * 2 : 64;
+            stack = xrealloc(stack, cap * sizeof *stack);
+        }
+        stack[depth++] = s->docs[d];
+        while (depth) {
+            struct yt_node *n = stack[--depth];
+            /* entries (pairs, sequence items) are what a pragma covers, not collections */
+            if (n->kind == YT_SEQ)
+                for (size_t i = 0; i < n->nitems; i++) {
+                    uint32_t il = n->items[i]->loc.line;
+                    if (il < nl && n->items[i]->last_line > span_end[il])
+                        span_end[il] = n->items[i]->last_line;
+                }
+            if (n->kind == YT_SCALAR && (n->style == YT_LITERAL || n->style == YT_FOLDED))
+                for (uint32_t l = n->loc.line + 1; l <= n->last_line && l < nl; l++)
+                    in_block[l] = true;
+            size_t count = n->kind == YT_MAP ? n->npairs * 2 : n->kind == YT_SEQ ? n->nitems : 0;
+            if (depth + count > cap) {
+                while (depth + count > cap)
+                    cap *= 2;
+                stack = xrealloc(stack, cap * sizeof *stack);
+            }
+            for (size_t i = 0; n->kind == YT_MAP && i < n->npairs; i++) {
+                struct yt_pair *p = &n->pairs[i];
+                uint32_t kl = p->key->loc.line;
+                if (kl < nl && p->value->last_line > span_end[kl])
+                    span_end[kl] = p->value->last_line;
+                stack[depth++] = p->key;
+                stack[depth++] = p->value;
+            }
+            for (size_t i = 0; n->kind == YT_SEQ && i < n->nitems; i++)
+                stack[depth++] = n->items[i];
+        }
+    }
+    free(stack);
+    for (uint32_t line = 1; line <= s->nlines; line++) {
+        size_t b, e;
+        if (in_block[line] || !line_span(s, line, &b, &e))
+            continue;
+        while (b < e && (s->text[b] == ' ' || s->text[b] == '\t'))
+            b++;
+        if (b >= e || s->text[b] != '#')
+            continue;
+        /* the node that starts on the next line holding anything but comments */
+        uint32_t next = line + 1;
+        for (; next <= s->nlines; next++) {
+            size_t nb, ne;
+            line_span(s, next, &nb, &ne);
+            while (nb < ne && (s->text[nb] == ' ' || s->text[nb] == '\t'))
+                nb++;
+            if (nb < ne && s->text[nb] != '#')
+                break;
+        }
+        uint32_t last = next;
+        if (next < nl && span_end[next] > last)
+            last = span_end[next];
+        struct gl_loc at = yt_loc_of(s, b + 1);
+        gl_pragma_parse(doc, s->text + b + 1, e - b - 1, at, next, last);
+    }
+    free(span_end);
+    free(in_block);
+}
+
+void yt_report(struct gl_doc *doc, const struct yt_stream *s)
+{
+    if (doc->error.set)
+        return;
+    if (s->error) {
+        doc->error.set = true;
+        doc->error.loc = s->error_loc;
+        doc->error.message = s->error_msg;
+    } else if (s->alias_exceeded) {
+        doc->error.set = true;
+        doc->error.loc = s->alias_loc;
+        doc->error.message = "expected fewer alias expansions: more than 1000000 nodes reached "
+                             "through aliases (an alias bomb?)";
+    }
 }

@@ -32,7 +32,8 @@
  *
  * yt_add_pragmas() records `# gpulint ignore=...` comments (whole-line comments outside
  * block scalars) in doc->ignores, each covering the lines of the node that starts on
- * the next non-blank, non-comment line.
+ * the next non-blank, non-comment line: the longest entry (a mapping pair from its key
+ * to the end of its value, or a sequence item) starting on that line.
  */
 #ifndef GPULINT_PARSERS_YAML_TREE_H
 #define GPULINT_PARSERS_YAML_TREE_H
@@ -81,7 +82,9 @@ struct yt_stream {
     struct gl_arena *arena;
     const char *text;
     size_t len;
-    struct yt_node **docs;   /* root node of each document (NULL for an empty document) */
+    struct yt_node **docs;   /* root node of each document (an empty document is a null
+                                scalar); a root that is not `complete` was cut short by
+                                an error */
     size_t ndocs, capdocs;
     /* alias budget */
     uint64_t alias_used, alias_budget;

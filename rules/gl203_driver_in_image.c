@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "linter/check.h"
+#include "rules/image_site.h"
 
 static bool os_package_manager(const char *m)
 {
@@ -38,8 +39,50 @@ static const char fix[] =
     "remove it: the NVIDIA Container Toolkit injects the host's driver (docker run --gpus, "
     "the Kubernetes device plugin); keep only the CUDA toolkit/runtime in the image";
 
+/* An image file of the user-mode driver: libcuda.so.<ver>, libnvidia-ml.so.<ver>,
+ * nvidia-smi, outside the toolkit's stubs/ and the forward-compat compat/ directories. */
+static bool driver_file(const struct gl_image_file *f)
+{
+    if (f->type == GL_FILE_DIR || gl_image_in_dir_named(f->path, "stubs") ||
+        gl_image_in_dir_named(f->path, "compat"))
+        return false;
+    const char *base = gl_image_base(f->path);
+    if (!strcmp(base, "nvidia-smi"))
+        return true;
+    static const char *const libs[] = {"libcuda.so.", "libnvidia-ml.so."};
+    for (size_t i = 0; i < sizeof libs / sizeof libs[0]; i++)
+        if (gl_has_prefix(base, libs[i]) && base[strlen(libs[i])] >= '0' &&
+            base[strlen(libs[i])] <= '9')
+            return true;
+    return false;
+}
+
+/* One finding per platform, at the first driver file of its final view. */
+static void check_image(struct gl_check *c)
+{
+    const struct gl_image_model *im = c->doc->image;
+    for (size_t i = 0; im && i < im->nplatforms; i++) {
+        const struct gl_image_platform *p = &im->platforms[i];
+        const struct gl_image_file *first = NULL;
+        size_t more = 0;
+        for (size_t k = 0; k < p->nfiles; k++)
+            if (driver_file(&p->files[k]))
+                first ? (void)more++ : (void)(first = &p->files[k]);
+        if (!first)
+            continue;
+        struct gl_image_site at = gl_image_site_of(p, first);
+        char layer[96];
+        gl_image_short_layer(at.layer, layer, sizeof layer);
+        gl_report_image(c, c->rule->severity, &at, fix,
+                        "the image ships the NVIDIA driver: `/%s` (%s, layer %s)%s; it breaks "
+                        "on every host whose kernel module differs", first->path, p->name,
+                        layer, more ? " and more driver files" : "");
+    }
+}
+
 static void check(struct gl_check *c)
 {
+    check_image(c);
     const struct gl_dockerfile_model *m = c->doc->df;
     if (!m)
         return;

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "linter/check.h"
+#include "rules/image_site.h"
 
 /* Offset of a `devel` token ("-devel-", "-devel", "devel-") in the tag, or -1. */
 static long devel_token(const char *tag)
@@ -19,8 +20,43 @@ static long devel_token(const char *tag)
     return -1;
 }
 
+/* nvcc, or the CUDA headers (cuda.h, cuda_runtime.h in an include/ directory). */
+static bool devel_file(const struct gl_image_file *f)
+{
+    if (f->type == GL_FILE_DIR)
+        return false;
+    const char *base = gl_image_base(f->path);
+    if (!strcmp(base, "nvcc"))
+        return true;
+    return (!strcmp(base, "cuda.h") || !strcmp(base, "cuda_runtime.h")) &&
+           gl_image_in_dir_named(f->path, "include");
+}
+
+/* One finding per platform, at its first devel file. */
+static void check_image(struct gl_check *c)
+{
+    const struct gl_image_model *im = c->doc->image;
+    for (size_t i = 0; im && i < im->nplatforms; i++) {
+        const struct gl_image_platform *p = &im->platforms[i];
+        for (size_t k = 0; k < p->nfiles; k++) {
+            const struct gl_image_file *f = &p->files[k];
+            if (!devel_file(f))
+                continue;
+            struct gl_image_site at = gl_image_site_of(p, f);
+            char layer[96];
+            gl_image_short_layer(at.layer, layer, sizeof layer);
+            gl_report_image(c, c->rule->severity, &at, NULL,
+                            "the image holds the CUDA toolkit's development files: `/%s` (%s, "
+                            "layer %s); nvcc and headers are gigabytes a service never uses",
+                            f->path, p->name, layer);
+            break;
+        }
+    }
+}
+
 static void check(struct gl_check *c)
 {
+    check_image(c);
     const struct gl_dockerfile_model *m = c->doc->df;
     if (!m || m->final_stage < 0)
         return;

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "linter/check.h"
+#include "rules/image_site.h"
 
 static bool os_package_manager(const char *m)
 {
@@ -39,8 +40,41 @@ static bool build_tool(const struct gl_pkg *p)
     return gl_has_suffix(p->name, "-dev") || gl_has_suffix(p->name, "-devel");
 }
 
+/* The C compiler: cc1 (gcc's compiler proper) or a gcc / gcc-N driver in a bin dir. */
+static bool compiler_file(const struct gl_image_file *f)
+{
+    if (f->type != GL_FILE_REG && f->type != GL_FILE_SYMLINK && f->type != GL_FILE_HARDLINK)
+        return false;
+    const char *base = gl_image_base(f->path);
+    if (!strcmp(base, "cc1"))
+        return true;
+    return named_versioned(base, "gcc") && gl_image_in_dir_named(f->path, "bin");
+}
+
+/* One finding per platform, at its first compiler file. */
+static void check_image(struct gl_check *c)
+{
+    const struct gl_image_model *im = c->doc->image;
+    for (size_t i = 0; im && i < im->nplatforms; i++) {
+        const struct gl_image_platform *p = &im->platforms[i];
+        for (size_t k = 0; k < p->nfiles; k++) {
+            const struct gl_image_file *f = &p->files[k];
+            if (!compiler_file(f))
+                continue;
+            struct gl_image_site at = gl_image_site_of(p, f);
+            char layer[96];
+            gl_image_short_layer(at.layer, layer, sizeof layer);
+            gl_report_image(c, c->rule->severity, &at, NULL,
+                            "the image holds a C compiler: `/%s` (%s, layer %s); build tools "
+                            "ride along into production", f->path, p->name, layer);
+            break;
+        }
+    }
+}
+
 static void check(struct gl_check *c)
 {
+    check_image(c);
     const struct gl_dockerfile_model *m = c->doc->df;
     if (!m)
         return;

@@ -1,10 +1,69 @@
 /* GL303 dataset-in-image: datasets, checkpoints or weights copied into the image. */
 #include <string.h>
 
+#include <stdio.h>
+
 #include "linter/check.h"
+#include "rules/image_site.h"
+
+#define DEFAULT_FILE_BYTES (100ull << 20)
+#define DEFAULT_TOTAL_BYTES (1ull << 30)
+
+static void report_data_file(struct gl_check *c, const struct gl_image_platform *p,
+                             const struct gl_image_file *f, const char *why)
+{
+    struct gl_image_site at = gl_image_site_of(p, f);
+    char layer[96];
+    gl_image_short_layer(at.layer, layer, sizeof layer);
+    gl_report_image(c, c->rule->severity, &at, NULL,
+                    "the image holds data: `/%s` (%s, layer %s), %s; every pull copies it and "
+                    "it is read through OverlayFS", f->path, p->name, layer, why);
+}
+
+/* Data files (the configured path patterns) of the final view: each file at or over the
+ * per-file threshold, or, when none is, the biggest once their total reaches the total
+ * threshold. */
+static void check_image(struct gl_check *c)
+{
+    const struct gl_image_model *im = c->doc->image;
+    if (!im || !c->cfg->data_path)
+        return;
+    uint64_t one = c->cfg->data_file_bytes ? c->cfg->data_file_bytes : DEFAULT_FILE_BYTES;
+    uint64_t all = c->cfg->data_total_bytes ? c->cfg->data_total_bytes : DEFAULT_TOTAL_BYTES;
+    for (size_t i = 0; i < im->nplatforms; i++) {
+        const struct gl_image_platform *p = &im->platforms[i];
+        uint64_t total = 0;
+        size_t count = 0;
+        bool big = false;
+        const struct gl_image_file *biggest = NULL;
+        for (size_t k = 0; k < p->nfiles; k++) {
+            const struct gl_image_file *f = &p->files[k];
+            if (f->type != GL_FILE_REG ||
+                !gl_pattern_match(c->cfg->data_path, f->path, strlen(f->path)))
+                continue;
+            total += f->size;
+            count++;
+            if (!biggest || f->size > biggest->size)
+                biggest = f;
+            if (f->size >= one) {
+                char why[64];
+                snprintf(why, sizeof why, "%.1f MiB", (double)f->size / (1 << 20));
+                report_data_file(c, p, f, why);
+                big = true;
+            }
+        }
+        if (!big && biggest && total >= all) {
+            char why[96];
+            snprintf(why, sizeof why, "the largest of %zu data files totalling %.1f GiB", count,
+                     (double)total / (1 << 30));
+            report_data_file(c, p, biggest, why);
+        }
+    }
+}
 
 static void check(struct gl_check *c)
 {
+    check_image(c);
     const struct gl_dockerfile_model *m = c->doc->df;
     if (!m || !c->cfg->data_path)
         return;

@@ -83,7 +83,8 @@ struct gl_kb_mvc { /* minor_version_compat: one row per CUDA major */
     unsigned min_branch;           /* 525 */
     unsigned max_branch_exclusive; /* 580 (0 = open-ended) */
     const char *source;
-    bool unverified;
+    bool unverified;               /* the exact Linux floor is inferred (NVIDIA gives a branch) */
+    bool windows_unverified;
 };
 
 enum gl_kb_branch_kind {

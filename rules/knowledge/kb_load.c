@@ -155,7 +155,7 @@ static const struct kb_field mvc_fields[] = {
     FIELD("max_driver_exclusive", KBF_BRANCH, struct gl_kb_mvc, max_branch_exclusive, false),
     FIELD("source", KBF_SOURCE, struct gl_kb_mvc, source, false),
     FIELD("linux_min_driver_exact_unverified", KBF_FLAG, struct gl_kb_mvc, unverified, false),
-    FIELD("windows_min_driver_unverified", KBF_FLAG, struct gl_kb_mvc, unverified, false),
+    FIELD("windows_min_driver_unverified", KBF_FLAG, struct gl_kb_mvc, windows_unverified, false),
 };
 
 static bool post_mvc(struct kb_loader *ld, yaml_node_t *node, void *row)

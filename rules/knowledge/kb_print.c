@@ -10,7 +10,10 @@ static const char *const kind_names[] = {"unknown", "new-feature", "production",
 
 static void print_text(FILE *out, const char *s)
 {
-    if (strpbrk(s, " \t\"") == NULL && *s) {
+    bool plain = *s != 0;
+    for (const char *p = s; *p && plain; p++)
+        plain = (unsigned char)*p > 0x20 && *p != '"';
+    if (plain) {
         fputs(s, out);
         return;
     }
@@ -18,7 +21,7 @@ static void print_text(FILE *out, const char *s)
     for (; *s; s++) {
         if (*s == '"' || *s == '\\')
             fputc('\\', out);
-        fputc(*s == '\n' ? ' ' : *s, out);
+        fputc((unsigned char)*s < 0x20 ? ' ' : *s, out); /* no control bytes to a terminal */
     }
     fputc('"', out);
 }

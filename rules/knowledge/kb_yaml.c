@@ -120,12 +120,36 @@ static bool check_no_aliases(struct kb_yaml *y)
     return ok;
 }
 
+/* libyaml's scanner is quadratic in the depth of flow collections ([ and {), so deep
+ * nesting is refused before parsing. The count ignores quoting, which can only overcount
+ * unbalanced brackets inside strings; knowledge files need a handful of levels. */
+#define KB_MAX_FLOW_DEPTH 64
+
+static bool check_flow_depth(struct kb_yaml *y)
+{
+    size_t depth = 0;
+    for (size_t i = 0; i < y->len; i++) {
+        char c = y->text[i];
+        if (c == '[' || c == '{') {
+            if (++depth > KB_MAX_FLOW_DEPTH) {
+                fail_at_offset(y, i, "brackets nested deeper than %d levels", KB_MAX_FLOW_DEPTH);
+                return false;
+            }
+        } else if ((c == ']' || c == '}') && depth > 0) {
+            depth--;
+        }
+    }
+    return true;
+}
+
 bool kb_yaml_open(struct kb_yaml *y, const char *text, size_t len, struct gl_kb_error *err)
 {
     memset(y, 0, sizeof *y);
     y->text = text;
     y->len = len;
     y->err = err;
+    if (!check_flow_depth(y))
+        return false;
     yaml_parser_t parser;
     if (!yaml_parser_initialize(&parser)) {
         fail_at_offset(y, 0, "out of memory");

@@ -1,8 +1,9 @@
 /*
  * kb_yaml.h: the knowledge loader's view of a YAML file (internal to rules/knowledge/).
  *
- * kb_yaml_open() parses a whole text with libyaml's document API into a node graph and
- * checks it is one document without aliases (so every node is reached at most once and a
+ * kb_yaml_open() parses a whole text with libyaml's document API into a node graph (after
+ * refusing bracket nesting deeper than 64, on which libyaml is quadratic) and checks it
+ * is one document without aliases (so every node is reached at most once and a
  * small file cannot expand into a huge table). The helpers below walk that graph; every
  * failure is recorded once in the caller's gl_kb_error with the 1-based line and byte
  * column of the offending node (libyaml counts characters; the mark is converted back to

@@ -147,6 +147,8 @@ static void test_mvc_and_branches(void **state)
     assert_int_equal(gl_kb_mvc_for_major(kb, 13)->min_branch, 580);
     assert_true(gl_kb_mvc_for_major(kb, 13)->unverified);
     assert_true(gl_kb_mvc_for_major(kb, 12)->supported);
+    assert_false(gl_kb_mvc_for_major(kb, 12)->unverified);
+    assert_true(gl_kb_mvc_for_major(kb, 12)->windows_unverified);
     assert_false(gl_kb_mvc_for_major(kb, 10)->supported);
     assert_null(gl_kb_mvc_for_major(kb, 9));
 
@@ -412,6 +414,12 @@ static void test_bad_files(void **state)
         expect_error(text, cases[i].line, cases[i].words);
         free(text);
     }
+    /* deep flow nesting is refused up front (libyaml is quadratic on it) */
+    char *deep = malloc(100001);
+    memset(deep, '[', 100000);
+    deep[100000] = 0;
+    expect_error(deep, 1, "nested deeper");
+    free(deep);
     /* a whole file missing a required section */
     expect_error(good_head, 1, "missing required section 'cuda_toolkit_drivers'");
     /* NUL bytes in the raw text */

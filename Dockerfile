@@ -1,0 +1,28 @@
+# gpulint's own image: built in a full Debian 12 stage, shipped as debian:12-slim with the
+# binary, its man page and only the runtime libraries it links. gpulint lints this file
+# clean (tests/dogfood.sh).
+#
+#   docker build -t gpulint .
+#   docker run --rm -v "$PWD:/src:ro" gpulint --format sarif .
+FROM debian:12-slim AS build
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends \
+      gcc libc6-dev make cmake pkg-config \
+      libarchive-dev libjson-c-dev libyaml-dev libpcre2-dev libzstd-dev libisal-dev \
+ && rm -rf /var/lib/apt/lists/*
+WORKDIR /usr/src/gpulint
+COPY . .
+RUN cmake -S . -B /tmp/build -DCMAKE_BUILD_TYPE=Release -DGPULINT_TESTS=OFF \
+ && cmake --build /tmp/build -j"$(nproc)" --target gpulint \
+ && cmake --install /tmp/build --prefix /opt/gpulint --strip
+
+FROM debian:12-slim
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends \
+      libarchive13 libjson-c5 libyaml-0-2 libpcre2-8-0 libzstd1 libisal2 \
+ && rm -rf /var/lib/apt/lists/*
+COPY --from=build /opt/gpulint/bin/gpulint /usr/local/bin/gpulint
+COPY --from=build /opt/gpulint/share/man/man1/gpulint.1 /usr/local/share/man/man1/gpulint.1
+USER nobody
+WORKDIR /src
+ENTRYPOINT ["gpulint"]

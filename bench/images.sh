@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# bench/images.sh [GPULINT]: gpulint on a real CUDA toolkit image, beside the tools that
+# only list or decompress the same bytes.
+#
+# Builds one image from /usr/local/cuda (skipped when absent) in three forms: a plain
+# docker-save archive (skopeo docker-archive: uncompressed layers), an OCI archive with
+# gzip layers and one with zstd layers. Then records wall time and peak RSS (GNU time)
+# of gpulint cold (empty cache) and warm, and of `bsdtar -tf`, `tar -t`, `igzip -dc`,
+# `gzip -dc`, `zstd -dc` on the same layer. Prints a Markdown table (for BENCHMARKS.md).
+# Needs umoci, skopeo, GNU time, igzip, zstd; about 4x the toolkit's size in $BENCH_DIR.
+set -euo pipefail
+gpulint=$(realpath "${1:-build/gpulint}")
+[ -d /usr/local/cuda/bin ] || { echo "skip: no CUDA toolkit under /usr/local/cuda"; exit 77; }
+for t in umoci skopeo igzip zstd bsdtar /usr/bin/time; do
+  command -v $t >/dev/null || { echo "skip: $t missing"; exit 77; }
+done
+dir=${BENCH_DIR:-$(mktemp -d /tmp/gpulint-bench.XXXXXX)}
+mkdir -p "$dir"
+trap '[ -n "${KEEP:-}" ] || rm -rf "$dir"' EXIT
+export TMPDIR=$dir/tmp XDG_CACHE_HOME=$dir/cache
+mkdir -p "$TMPDIR"
+sk() { skopeo --insecure-policy --tmpdir "$TMPDIR" "$@" >/dev/null; }
+cuda=$(readlink -f /usr/local/cuda)
+
+echo "building the images from $cuda ($(du -sh "$cuda" | cut -f1)) in $dir" >&2
+( cd "$dir"
+  tar -C / --sort=name -cf layer.tar "${cuda#/}" usr/local/cuda
+  umoci init --layout oci >/dev/null
+  umoci new --image oci:cuda >/dev/null
+  umoci raw add-layer --image oci:cuda layer.tar >/dev/null
+  umoci config --image oci:cuda --config.env "CUDA_VERSION=$(basename "$cuda" | sed 's/cuda-//')" >/dev/null
+  sk copy oci:oci:cuda docker-archive:docker-save.tar:bench/cuda:1
+  sk copy --dest-compress-format gzip oci:oci:cuda oci-archive:oci-gzip.tar:cuda
+  sk copy --dest-compress-format zstd oci:oci:cuda oci-archive:oci-zstd.tar:cuda
+  igzip -c layer.tar > layer.tar.gz
+  zstd -q -c layer.tar > layer.tar.zst )
+
+measure() { # measure LABEL CMD...: "| label | seconds | peak MiB |"
+  /usr/bin/time -f '%e %M' -o "$dir/t" "$@" >/dev/null 2>&1 || true
+  read -r secs kb < "$dir/t"
+  printf '| %s | %.2f | %.0f |\n' "$1" "$secs" "$((kb / 1024))"
+}
+gl() { "$gpulint" --no-config --failure-threshold none "$@"; }
+
+size() { du -h --apparent-size "$dir/$1" | cut -f1; }
+echo "| command | seconds | peak RSS (MiB) |"
+echo "|---|---:|---:|"
+for img in docker-save.tar oci-gzip.tar oci-zstd.tar; do
+  rm -rf "$XDG_CACHE_HOME"
+  measure "gpulint $img ($(size $img)), cold, --jobs 1" gl --jobs 1 "$dir/$img"
+  rm -rf "$XDG_CACHE_HOME"
+  measure "gpulint $img, cold" gl "$dir/$img"
+  measure "gpulint $img, warm cache" gl "$dir/$img"
+  measure "gpulint --no-cache - < $img (stdin)" sh -c "'$gpulint' --no-config --no-cache --failure-threshold none - < '$dir/$img'"
+done
+measure "bsdtar -tf layer.tar ($(size layer.tar))" bsdtar -tf "$dir/layer.tar"
+measure "tar -tf layer.tar" tar -tf "$dir/layer.tar"
+measure "bsdtar -tf layer.tar.gz ($(size layer.tar.gz))" bsdtar -tf "$dir/layer.tar.gz"
+measure "tar -tzf layer.tar.gz" tar -tzf "$dir/layer.tar.gz"
+measure "igzip -dc layer.tar.gz" igzip -dc "$dir/layer.tar.gz"
+measure "gzip -dc layer.tar.gz" gzip -dc "$dir/layer.tar.gz"
+measure "zstd -dc layer.tar.zst ($(size layer.tar.zst))" zstd -dc "$dir/layer.tar.zst"
+measure "bsdtar -tf layer.tar.zst" bsdtar -tf "$dir/layer.tar.zst"

@@ -1,0 +1,50 @@
+/*
+ * docker_run_flags.h: the options of `docker run` (and `docker create`, `podman run`), as
+ * data: for each, its long name, its one-letter shorthand and whether it takes a value.
+ *
+ * Knowing which options take a value is what finds the image in `docker run -it -v a:b
+ * --gpus all img cmd`: after the options, the first word that is no option's value is the
+ * image, and everything after it is the command. The table (docker_run_flags.c) is the
+ * docker CLI's own (`docker run --help`, plus its hidden aliases) and the podman options
+ * that docker lacks; tests/docker_flags.sh compares it with the docker installed on the
+ * machine. Each entry stands on one line of docker_run_flags.c in the form
+ *     {"name", 's', GL_FLAG_VALUE, GL_FLAG_DOCKER},
+ * (shorthand 0 when none): the test reads the source, so keep that form.
+ *
+ * The same entry type serves other command-line tables (apptainer, srun, sudo).
+ */
+#ifndef GPULINT_PARSERS_DOCKER_RUN_FLAGS_H
+#define GPULINT_PARSERS_DOCKER_RUN_FLAGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum gl_flag_arity {
+    GL_FLAG_BOOL,  /* no value; `--rm=false` may still give one after '=' */
+    GL_FLAG_VALUE, /* `--name value`, `--name=value`, `-n value`, `-nvalue`, `-n=value` */
+};
+
+enum gl_flag_origin {
+    GL_FLAG_DOCKER,        /* listed by `docker run --help` */
+    GL_FLAG_DOCKER_HIDDEN, /* accepted by docker, not listed (deprecated aliases) */
+    GL_FLAG_PODMAN,        /* podman run only */
+    GL_FLAG_OTHER,         /* entries of the other tools' tables */
+};
+
+struct gl_cli_flag {
+    const char *name;  /* long name without the dashes */
+    char shorthand;    /* one letter, 0 when none */
+    enum gl_flag_arity arity;
+    enum gl_flag_origin origin;
+};
+
+/* The `docker run` / `podman run` table, NULL-name terminated. */
+extern const struct gl_cli_flag gl_docker_run_flags[];
+
+/* The entry of `table` (NULL-name terminated) with long name name[0..len), or NULL. */
+const struct gl_cli_flag *gl_cli_flag_long(const struct gl_cli_flag *table, const char *name,
+                                           size_t len);
+/* The entry with this shorthand letter, or NULL. */
+const struct gl_cli_flag *gl_cli_flag_short(const struct gl_cli_flag *table, char letter);
+
+#endif

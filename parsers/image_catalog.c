@@ -1,0 +1,385 @@
+/* image_catalog.c: read an archive's entries once (see image_catalog.h). */
+#include "parsers/image_catalog.h"
+
+#include <archive.h>
+#include <archive_entry.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "parsers/image_cache.h"
+
+#define MAX_ENTRIES 200000
+#define MAX_LINK_HOPS 8
+
+bool gl_image_head_is_archive(const unsigned char *p, size_t n)
+{
+    if (n >= 262 && !memcmp(p + 257, "ustar", 5))
+        return true;
+    if (n >= 2 && p[0] == 0x1f && p[1] == 0x8b)
+        return true;
+    return n >= 4 && p[0] == 0x28 && p[1] == 0xb5 && p[2] == 0x2f && p[3] == 0xfd;
+}
+
+bool gl_image_dir_is_layout(const char *dir)
+{
+    char path[4096];
+    struct stat st;
+    int n = snprintf(path, sizeof path, "%s/oci-layout", dir);
+    return n > 0 && (size_t)n < sizeof path && stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static void fail(struct gl_catalog *c, const char *msg)
+{
+    if (!c->error)
+        c->error = msg;
+}
+
+static struct gl_catalog_blob *find_exact(struct gl_catalog *c, const char *name)
+{
+    for (size_t i = c->n; i-- > 0;) /* the last entry of a name wins, as in tar */
+        if (!strcmp(c->blobs[i]->name, name))
+            return c->blobs[i];
+    return NULL;
+}
+
+static struct gl_catalog_blob *new_blob(struct gl_catalog *c)
+{
+    struct gl_catalog_blob *b = gl_arena_alloc(c->a, sizeof *b);
+    *GL_APPEND(c->a, c->blobs, c->n, c->cap) = b;
+    return b;
+}
+
+/* ---- OCI layout directories: blobs are files, looked up on demand ---- */
+
+static struct gl_catalog_blob *dir_blob(struct gl_catalog *c, const char *name)
+{
+    struct gl_catalog_blob *b = find_exact(c, name);
+    if (b)
+        return b;
+    char *path = gl_arena_printf(c->a, "%s/%s", c->path, name);
+    struct stat st;
+    if (!*name || lstat(path, &st) != 0 || !S_ISREG(st.st_mode))
+        return NULL; /* absent, or a symlink: a layout's blobs are never followed out */
+    b = new_blob(c);
+    b->name = gl_arena_strdup(c->a, name);
+    b->size = (uint64_t)st.st_size;
+    if (st.st_size <= (off_t)GL_JSON_MAX) {
+        int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+        if (fd >= 0) {
+            char *buf = gl_arena_alloc(c->a, (size_t)st.st_size + 1);
+            size_t got = 0;
+            while (got < (size_t)st.st_size) {
+                ssize_t k = read(fd, buf + got, (size_t)st.st_size - got);
+                if (k <= 0)
+                    break;
+                got += (size_t)k;
+            }
+            close(fd);
+            size_t i = 0;
+            while (i < got && strchr(" \t\r\n", buf[i]))
+                i++;
+            if (i < got && (buf[i] == '{' || buf[i] == '[')) {
+                b->json = buf;
+                b->json_len = got;
+            }
+        }
+    }
+    return b;
+}
+
+/* ---- archives ---- */
+
+struct gl_catalog_blob *gl_catalog_find(struct gl_catalog *c, const char *name)
+{
+    const char *cur = name;
+    for (int hop = 0; hop <= MAX_LINK_HOPS; hop++) {
+        struct gl_catalog_blob *b = c->mode == GL_CAT_DIR ? dir_blob(c, cur)
+                                                          : find_exact(c, cur);
+        if (!b || !b->link)
+            return b;
+        cur = b->link;
+    }
+    return NULL; /* a symlink loop */
+}
+
+static bool digest_ok(const char *name, const char *data, size_t len)
+{
+    if (!gl_has_prefix(name, "blobs/sha256/"))
+        return true;
+    struct gl_sha256 s;
+    unsigned char d[32];
+    char hex[65];
+    gl_sha256_init(&s);
+    gl_sha256_update(&s, data, len);
+    gl_sha256_final(&s, d);
+    gl_sha256_hex(d, hex);
+    return !strcmp(hex, name + 13);
+}
+
+const char *gl_catalog_json(void *catalog, const char *name, size_t *len)
+{
+    struct gl_catalog *c = catalog;
+    struct gl_catalog_blob *b = gl_catalog_find(c, name);
+    if (!b || !b->json)
+        return NULL;
+    if (!digest_ok(name, b->json, b->json_len)) {
+        fail(c, gl_arena_printf(c->a, "blob `%s` does not match its sha256 digest", name));
+        return NULL;
+    }
+    *len = b->json_len;
+    return b->json;
+}
+
+struct outer {
+    struct archive *a;
+    int fd;
+    const unsigned char *head; size_t head_len; /* stdin bytes read while sniffing */
+    char *buf;
+};
+
+static la_ssize_t outer_fd_read(struct archive *a, void *ctx, const void **buf)
+{
+    (void)a;
+    struct outer *o = ctx;
+    if (o->head_len) {
+        *buf = o->head;
+        la_ssize_t n = (la_ssize_t)o->head_len;
+        o->head_len = 0;
+        return n;
+    }
+    ssize_t n;
+    do
+        n = read(o->fd, o->buf, GL_SRC_BUF);
+    while (n < 0 && errno == EINTR);
+    *buf = o->buf;
+    return n;
+}
+
+static la_int64_t outer_fd_skip(struct archive *a, void *ctx, la_int64_t n)
+{
+    (void)a;
+    struct outer *o = ctx;
+    if (o->head_len)
+        return 0;
+    off_t cur = lseek(o->fd, 0, SEEK_CUR);
+    if (cur < 0 || lseek(o->fd, n, SEEK_CUR) < 0)
+        return 0; /* a pipe: libarchive reads and discards */
+    return n;
+}
+
+/* The data of the outer archive's current entry, as a byte source. */
+static ssize_t entry_read(void *ctx, const void **buf)
+{
+    struct archive *a = ctx;
+    size_t size;
+    la_int64_t off;
+    int r = archive_read_data_block(a, buf, &size, &off);
+    if (r == ARCHIVE_EOF)
+        return 0;
+    if (r < ARCHIVE_WARN)
+        return -1;
+    return (ssize_t)size;
+}
+
+static bool looks_json(const unsigned char *p, size_t n)
+{
+    size_t i = 0;
+    while (i < n && strchr(" \t\r\n", p[i]))
+        i++;
+    return i < n && (p[i] == '{' || p[i] == '[');
+}
+
+static bool looks_layer(const unsigned char *p, size_t n)
+{
+    return gl_image_head_is_archive(p, n);
+}
+
+/* Read the rest of a JSON document into the arena (capped). */
+static bool slurp_json(struct gl_catalog *c, struct gl_blob_reader *r, uint64_t size,
+                       struct gl_catalog_blob *b)
+{
+    char *buf = gl_arena_alloc(c->a, (size_t)size + 1);
+    size_t got = 0;
+    const void *p;
+    ssize_t n;
+    while ((n = gl_blob_reader_read(r, &p)) > 0) {
+        if (got + (size_t)n > size)
+            return false;
+        memcpy(buf + got, p, (size_t)n);
+        got += (size_t)n;
+    }
+    if (n < 0)
+        return false;
+    b->json = buf;
+    b->json_len = got;
+    return true;
+}
+
+/* Index a layer that streams by (GL_CAT_STREAM), through the cache when its name says
+ * its digest. */
+static void stream_layer(struct gl_catalog *c, struct gl_blob_reader *r,
+                         struct gl_catalog_blob *b)
+{
+    const char *digest = NULL;
+    if (gl_has_prefix(b->name, "blobs/") && strchr(b->name + 6, '/')) {
+        const char *slash = strchr(b->name + 6, '/');
+        digest = gl_arena_printf(c->a, "%.*s:%s", (int)(slash - b->name - 6), b->name + 6,
+                                 slash + 1);
+    }
+    struct gl_layer_index *ix = gl_arena_alloc(c->a, sizeof *ix);
+    gl_layer_index_init(ix);
+    b->ix = ix;
+    if (c->cache_dir && digest && gl_layer_cache_load(c->cache_dir, digest, ix))
+        return;
+    gl_layer_index_build(ix, r, NULL);
+    if (!ix->error && digest && ix->digest[0] && strcmp(ix->digest, digest))
+        ix->error = gl_arena_printf(&ix->arena, "its content has digest %s", ix->digest);
+    if (!ix->error && c->cache_dir && digest)
+        gl_layer_cache_store(c->cache_dir, digest, ix);
+}
+
+static void add_entry(struct gl_catalog *c, struct archive *a, struct archive_entry *e,
+                      size_t entry, bool seekable)
+{
+    const char *raw = archive_entry_pathname(e);
+    char *name = gl_image_path_normalize(c->a, raw ? raw : "");
+    unsigned type = archive_entry_filetype(e);
+    const char *hard = archive_entry_hardlink(e);
+    if (!*name || (type != AE_IFREG && type != AE_IFLNK && !hard))
+        return;
+    struct gl_catalog_blob *b = new_blob(c);
+    b->name = name;
+    b->entry = entry;
+    if (hard) {
+        b->link = gl_image_path_normalize(c->a, hard);
+        return;
+    }
+    if (type == AE_IFLNK) {
+        const char *t = archive_entry_symlink(e);
+        const char *slash = strrchr(name, '/');
+        if (!t)
+            t = "";
+        b->link = *t == '/' || !slash
+                      ? gl_image_path_normalize(c->a, t)
+                      : gl_image_path_normalize(
+                            c->a, gl_arena_printf(c->a, "%.*s/%s", (int)(slash - name), name, t));
+        return;
+    }
+    int64_t size = archive_entry_size(e);
+    b->size = size > 0 ? (uint64_t)size : 0;
+    if (seekable) {
+        b->off = (uint64_t)archive_filter_bytes(a, 0);
+        if (b->off > c->file_size || b->size > c->file_size - b->off) {
+            fail(c, gl_arena_printf(c->a, "entry %zu `%s`: truncated: the archive ends "
+                                    "inside its data", entry, name));
+            return;
+        }
+    }
+    struct gl_blob_reader r;
+    gl_blob_reader_init(&r, (struct gl_byte_src){.ctx = a, .read = entry_read});
+    const unsigned char *head;
+    size_t nhead = gl_blob_reader_peek(&r, &head, 512);
+    if (looks_json(head, nhead) && b->size <= GL_JSON_MAX) {
+        if (!slurp_json(c, &r, b->size, b))
+            fail(c, gl_arena_printf(c->a, "entry %zu `%s`: truncated", entry, name));
+    } else if (!seekable && looks_layer(head, nhead)) {
+        stream_layer(c, &r, b);
+    }
+}
+
+static void read_archive(struct gl_catalog *c, struct archive *a, bool seekable)
+{
+    struct archive_entry *e;
+    size_t entry = 0;
+    int r;
+    while ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK || r == ARCHIVE_WARN) {
+        if (++entry > MAX_ENTRIES) {
+            fail(c, gl_arena_printf(c->a, "entry %zu: more than %d entries, stopped", entry,
+                                    MAX_ENTRIES));
+            return;
+        }
+        add_entry(c, a, e, entry, seekable);
+        if (c->error)
+            return;
+        if (archive_read_data_skip(a) != ARCHIVE_OK) {
+            r = ARCHIVE_FATAL;
+            break;
+        }
+    }
+    if (r != ARCHIVE_EOF) {
+        const char *msg = archive_error_string(a);
+        fail(c, gl_arena_printf(c->a, "entry %zu of the archive: %s", entry + (r != ARCHIVE_OK),
+                                msg ? msg : "not a tar archive"));
+    }
+}
+
+void gl_catalog_open(struct gl_catalog *c, struct gl_arena *a, const char *path,
+                     const void *head, size_t head_len, const char *cache_dir)
+{
+    memset(c, 0, sizeof *c);
+    c->a = a;
+    c->path = path;
+    c->fd = -1;
+    c->cache_dir = cache_dir;
+    struct stat st;
+    bool is_stdin = !strcmp(path, "-");
+    if (!is_stdin && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        c->mode = GL_CAT_DIR;
+        return;
+    }
+    struct outer o = {.fd = 0, .head = head, .head_len = head_len};
+    if (!is_stdin) {
+        o.fd = open(path, O_RDONLY | O_CLOEXEC);
+        if (o.fd < 0) {
+            fail(c, gl_arena_printf(a, "cannot open: %s", strerror(errno)));
+            return;
+        }
+    }
+    unsigned char sniff[512];
+    size_t nsniff = 0;
+    bool seekable = false;
+    if (!is_stdin && fstat(o.fd, &st) == 0 && S_ISREG(st.st_mode)) {
+        ssize_t k = pread(o.fd, sniff, sizeof sniff, 0);
+        nsniff = k > 0 ? (size_t)k : 0;
+        seekable = nsniff >= 262 && !memcmp(sniff + 257, "ustar", 5);
+        c->file_size = (uint64_t)st.st_size;
+    }
+    c->mode = seekable ? GL_CAT_SEEKABLE : GL_CAT_STREAM;
+    o.buf = xmalloc(GL_SRC_BUF);
+    struct archive *ar = archive_read_new();
+    archive_read_support_format_tar(ar);
+    if (seekable)
+        archive_read_support_filter_none(ar);
+    else
+        archive_read_support_filter_all(ar);
+    archive_read_set_read_callback(ar, outer_fd_read);
+    archive_read_set_skip_callback(ar, outer_fd_skip);
+    archive_read_set_callback_data(ar, &o);
+    if (archive_read_open1(ar) != ARCHIVE_OK) {
+        const char *msg = archive_error_string(ar);
+        fail(c, gl_arena_printf(a, "entry 1 of the archive: %s", msg ? msg : "not a tar archive"));
+    } else {
+        read_archive(c, ar, seekable);
+    }
+    archive_read_free(ar);
+    free(o.buf);
+    if (seekable)
+        c->fd = o.fd;
+    else if (!is_stdin)
+        close(o.fd);
+}
+
+void gl_catalog_close(struct gl_catalog *c)
+{
+    for (size_t i = 0; i < c->n; i++)
+        if (c->blobs[i]->ix)
+            gl_layer_index_free(c->blobs[i]->ix);
+    if (c->fd >= 0)
+        close(c->fd);
+    c->fd = -1;
+}

@@ -1,0 +1,89 @@
+/* image_jobs.c: parallel, cached layer indexing (see image_jobs.h). */
+#include "parsers/image_jobs.h"
+
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "parsers/image_cache.h"
+
+struct pool {
+    struct gl_catalog *c;
+    struct gl_layer_job *list;
+    size_t n, next;
+    pthread_mutex_t lock;
+};
+
+static void run_one(struct gl_catalog *c, struct gl_layer_job *j)
+{
+    struct gl_layer_index *ix = &j->ix;
+    if (c->cache_dir && j->digest && gl_layer_cache_load(c->cache_dir, j->digest, ix))
+        return;
+    int fd = c->fd;
+    uint64_t off = j->blob->off, size = j->blob->size;
+    if (c->mode == GL_CAT_DIR) {
+        char path[4096];
+        snprintf(path, sizeof path, "%s/%s", c->path, j->blob->name);
+        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+        struct stat st;
+        if (fd < 0 || fstat(fd, &st) != 0) {
+            ix->error = gl_arena_printf(&ix->arena, "cannot open the blob");
+            if (fd >= 0)
+                close(fd);
+            return;
+        }
+        off = 0;
+        size = (uint64_t)st.st_size;
+    }
+    struct gl_fd_region region;
+    struct gl_blob_reader r;
+    gl_blob_reader_init(&r, gl_fd_region_src(&region, fd, off, size));
+    gl_layer_index_build(ix, &r, j->media_type);
+    gl_fd_region_free(&region);
+    if (c->mode == GL_CAT_DIR)
+        close(fd);
+    if (!ix->error && j->digest && ix->digest[0] && strcmp(ix->digest, j->digest) &&
+        (j->media_type || gl_has_prefix(j->blob->name, "blobs/")))
+        ix->error = gl_arena_printf(&ix->arena, "its content has digest %s, not %s",
+                                    ix->digest, j->digest);
+    if (!ix->error && c->cache_dir && j->digest)
+        gl_layer_cache_store(c->cache_dir, j->digest, ix);
+}
+
+static void *worker(void *arg)
+{
+    struct pool *p = arg;
+    for (;;) {
+        pthread_mutex_lock(&p->lock);
+        size_t i = p->next < p->n ? p->next++ : p->n;
+        pthread_mutex_unlock(&p->lock);
+        if (i >= p->n)
+            return NULL;
+        run_one(p->c, &p->list[i]);
+    }
+}
+
+void gl_layer_jobs_run(struct gl_catalog *c, struct gl_layer_job *list, size_t n, int jobs)
+{
+    for (size_t i = 0; i < n; i++)
+        gl_layer_index_init(&list[i].ix);
+    struct pool p = {.c = c, .list = list, .n = n};
+    pthread_mutex_init(&p.lock, NULL);
+    size_t threads = jobs < 1 ? 1 : (size_t)jobs;
+    if (threads > n)
+        threads = n;
+    pthread_t *tid = xcalloc(threads ? threads : 1, sizeof *tid);
+    size_t started = 0;
+    for (size_t i = 1; i < threads; i++)
+        if (pthread_create(&tid[started], NULL, worker, &p) == 0)
+            started++;
+    worker(&p); /* this thread works too */
+    for (size_t i = 0; i < started; i++)
+        pthread_join(tid[i], NULL);
+    free(tid);
+    pthread_mutex_destroy(&p.lock);
+}

@@ -1,0 +1,131 @@
+/* image_view.c: layers + whiteouts -> the final view (see image_view.h). */
+#include "parsers/image_view.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* What the layers above (and the current one) did at a path; -1 = nothing. Since layers
+ * are visited top-down, the first layer to set a field is the highest one. */
+struct mark {
+    const char *key;
+    size_t len;
+    uint64_t hash;
+    int seen, nondir, whiteout, opaque;
+};
+
+struct marks {
+    struct mark *slots;
+    size_t cap, n;
+};
+
+static uint64_t hash_of(const char *s, size_t n)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+    return h;
+}
+
+static struct mark *find(struct marks *m, const char *key, size_t len, bool create)
+{
+    if (create && (m->n + 1) * 2 > m->cap) {
+        struct marks g = {xcalloc(m->cap ? m->cap * 2 : 1024, sizeof *g.slots),
+                          m->cap ? m->cap * 2 : 1024, 0};
+        for (size_t i = 0; i < m->cap; i++)
+            if (m->slots[i].key) {
+                struct mark *s = find(&g, m->slots[i].key, m->slots[i].len, true);
+                *s = m->slots[i];
+            }
+        free(m->slots);
+        *m = g;
+    }
+    if (!m->cap)
+        return NULL;
+    uint64_t h = hash_of(key, len);
+    for (size_t i = h & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+        struct mark *s = &m->slots[i];
+        if (!s->key) {
+            if (!create)
+                return NULL;
+            *s = (struct mark){key, len, h, -1, -1, -1, -1};
+            m->n++;
+            return s;
+        }
+        if (s->hash == h && s->len == len && !memcmp(s->key, key, len))
+            return s;
+    }
+}
+
+/* Is path hidden from layer `layer` by what the layers above it did? */
+static bool hidden(struct marks *m, const char *path, int layer)
+{
+    size_t n = strlen(path);
+    struct mark *self = find(m, path, n, false);
+    if (self && self->whiteout > layer)
+        return true;
+    struct mark *root = find(m, path, 0, false); /* an opaque marker at the top level */
+    if (root && root->opaque > layer)
+        return true;
+    for (size_t i = 0; i < n; i++) {
+        if (path[i] != '/')
+            continue;
+        struct mark *anc = find(m, path, i, false);
+        if (anc && (anc->whiteout > layer || anc->opaque > layer || anc->nondir > layer))
+            return true;
+    }
+    return false;
+}
+
+static int by_path(const void *a, const void *b)
+{
+    return strcmp(((const struct gl_image_file *)a)->path,
+                  ((const struct gl_image_file *)b)->path);
+}
+
+size_t gl_image_view_build(struct gl_arena *a, const struct gl_layer_index *const *layers,
+                           size_t nlayers, struct gl_image_file **out)
+{
+    struct marks m = {0};
+    struct gl_image_file *files = NULL;
+    size_t n = 0, cap = 0;
+    for (size_t li = nlayers; li-- > 0;) {
+        const struct gl_layer_index *ix = layers[li];
+        int L = (int)li;
+        for (size_t i = ix->n; i-- > 0;) {
+            const struct gl_layer_entry *e = &ix->entries[i];
+            if (e->whiteout || hidden(&m, e->path, L))
+                continue;
+            struct mark *s = find(&m, e->path, strlen(e->path), true);
+            if (s->seen >= 0)
+                continue; /* an upper layer, or a later duplicate here, already has it */
+            s->seen = L;
+            if (e->type != GL_FILE_DIR)
+                s->nondir = L;
+            struct gl_image_file *f = GL_APPEND(a, files, n, cap);
+            f->path = gl_arena_strdup(a, e->path);
+            f->type = (enum gl_file_type)e->type;
+            f->size = e->size;
+            f->link = e->link ? gl_arena_strdup(a, e->link) : NULL;
+            f->layer = L;
+            if (e->content) {
+                f->content = gl_arena_strndup(a, e->content, e->content_len);
+                f->content_len = e->content_len;
+            }
+        }
+        for (size_t i = 0; i < ix->n; i++) {
+            const struct gl_layer_entry *e = &ix->entries[i];
+            if (!e->whiteout)
+                continue;
+            struct mark *s = find(&m, e->path, strlen(e->path), true);
+            if (e->whiteout == GL_WH_FILE && s->whiteout < 0)
+                s->whiteout = L;
+            if (e->whiteout == GL_WH_OPAQUE && s->opaque < 0)
+                s->opaque = L;
+        }
+    }
+    free(m.slots);
+    if (n)
+        qsort(files, n, sizeof *files, by_path);
+    *out = files;
+    return n;
+}

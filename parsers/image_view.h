@@ -1,0 +1,22 @@
+/*
+ * image_view.h: the final filesystem view of an image from its layers' indexes.
+ *
+ * gl_image_view_build() merges the layer indexes (bottom layer first) as the OCI
+ * image-spec says: a later layer's entry replaces an earlier one at the same path (and a
+ * later duplicate in one layer replaces an earlier one); `.wh.<name>` deletes <name> and
+ * everything under it from the layers below; `.wh..wh..opq` hides everything the layers
+ * below put under its directory, wherever it stands in its own layer; a non-directory
+ * hides what lower layers have under the same path. Symlinks and hardlinks stay entries
+ * (never followed). The result is sorted by path, allocated from `a`; each file keeps the
+ * index of the layer that brought it. Linear in the number of entries (hash look-ups of
+ * each entry's ancestors).
+ */
+#ifndef GPULINT_IMAGE_VIEW_H
+#define GPULINT_IMAGE_VIEW_H
+
+#include "parsers/image_layer.h"
+
+size_t gl_image_view_build(struct gl_arena *a, const struct gl_layer_index *const *layers,
+                           size_t nlayers, struct gl_image_file **out);
+
+#endif

@@ -1,0 +1,174 @@
+#!/usr/bin/env bash
+# tests/images.sh GPULINT: image archives end to end, on images built by real tools.
+#
+# fixtures/images/build.sh builds one image (a baked driver, nvcc, cc1, a 120 MiB
+# .safetensors, whiteouts, an opaque directory) with GNU tar + umoci, and skopeo converts
+# it into every format: OCI layout (plain, zstd), oci-archive (plain, gzip, zstd layers;
+# .tar.gz / .tar.zst outer), docker-archive, docker-save with a symlinked layer, stdin,
+# and a two-platform index. Every format must give the same findings. Then: the cache
+# (warm run equal, corrupt entry rebuilt), hostile inputs (GL900 or a clean lint, never a
+# crash, other inputs still linted), nothing written outside the cache dir, and the real
+# CUDA toolkit when /usr/local/cuda exists. Exit 77 when umoci or skopeo is missing.
+set -uo pipefail
+gpulint=$(realpath "${1:?usage: tests/images.sh path/to/gpulint}")
+here=$(cd "$(dirname "$0")/.." && pwd)
+for t in umoci skopeo python3 zstd gzip; do
+  command -v $t >/dev/null || { echo "skip: $t missing"; exit 77; }
+done
+work=$(mktemp -d /tmp/gpulint-images.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+pass() { echo "ok: $*"; }
+
+bash "$here/fixtures/images/build.sh" "$work/img" >"$work/build.log" 2>&1 ||
+  { cat "$work/build.log"; echo "FAIL: building the test images"; exit 1; }
+
+# A fresh HOME, cache and temp dir, and an empty working directory: after the runs,
+# only the cache dir may have changed.
+export HOME=$work/home XDG_CACHE_HOME=$work/cache TMPDIR=$work/tmp
+mkdir -p "$HOME" "$TMPDIR" "$work/cwd"
+cd "$work/cwd"
+touch "$work/stamp"
+sleep 1
+
+# rule + message, platform-independent of the file name, one per line, sorted
+findings() { python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+for f in d["findings"]:
+    print(f["rule"], f["line"], f["message"])' | sed -E 's/layer sha256:[0-9a-f]{12}/layer L/g' | sort; }
+run() { "$gpulint" --driver 535 -f json "$@" 2>"$work/stderr"; }
+
+img=$work/img
+run --no-cache "$img/oci" | findings > "$work/expected"
+for rule in GL201 GL203 GL205 GL301 GL302 GL303; do
+  grep -q "^$rule " "$work/expected" || fail "oci layout: no $rule finding"
+done
+grep -q "nvidia-smi" "$work/expected" && fail "whiteout of usr/bin/nvidia-smi ignored"
+grep -q 'libcuda.so.1' "$work/expected" || fail "GL203 should name usr/lib/x86_64-linux-gnu/libcuda.so.1"
+grep -q 'compat/\|stubs/' "$work/expected" && fail "stubs/ or compat/ reported"
+grep -q '^GL303 0 .*models/model.safetensors.*120.0 MiB' "$work/expected" || fail "GL303 size"
+grep -q 'linux/amd64' "$work/expected" || fail "findings name the platform"
+cat "$work/expected"
+
+for f in oci-archive.tar docker-archive.tar oci-zstd oci-zstd.tar oci-gzip.tar \
+         oci-archive.tar.gz oci-archive.tar.zst docker-symlink.tar; do
+  run --no-cache "$img/$f" | findings > "$work/got"
+  if diff -u "$work/expected" "$work/got" >/dev/null; then pass "$f: same findings"
+  else fail "$f differs:"; diff -u "$work/expected" "$work/got"; fi
+done
+for f in oci-archive.tar oci-zstd.tar oci-archive.tar.zst docker-archive.tar; do
+  "$gpulint" --no-cache --driver 535 -f json - < "$img/$f" | findings > "$work/got"
+  diff -q "$work/expected" "$work/got" >/dev/null && pass "stdin $f" || fail "stdin $f differs"
+done
+cat "$img/docker-archive.tar" | "$gpulint" --no-cache --driver 535 -f json - | findings > "$work/got"
+diff -q "$work/expected" "$work/got" >/dev/null && pass "pipe docker-archive" || fail "pipe differs"
+
+# multi-platform: every platform by default, --platform selects
+run --no-cache "$img/multi" | findings > "$work/multi"
+grep -v GL205 "$work/expected" | diff -q - "$work/multi" >/dev/null && pass "multi: amd64 findings" ||
+  { fail "multi"; diff -u <(grep -v GL205 "$work/expected") "$work/multi"; }
+n=$(run --no-cache --platform linux/arm64 "$img/multi.tar" | findings | wc -l)
+[ "$n" = 0 ] && pass "--platform linux/arm64: clean" || fail "--platform linux/arm64: $n findings"
+out=$(run --no-cache --platform linux/s390x "$img/multi.tar")
+echo "$out" | grep -q 'no image for platform' &&
+  pass "--platform absent: GL900" || fail "--platform absent"
+n=$(run --no-cache "$img/clean.tar" | findings | wc -l)
+[ "$n" = 0 ] && pass "clean image: no finding" || fail "clean image: $n findings"
+
+# ---- the cache ----
+run "$img/oci-archive.tar" | findings > "$work/cold"
+ls "$XDG_CACHE_HOME"/gpulint/layers/sha256-*.idx >/dev/null 2>&1 && pass "cache written" ||
+  fail "no cache entries under $XDG_CACHE_HOME/gpulint/layers"
+run "$img/oci-archive.tar" | findings > "$work/warm"
+diff -q "$work/expected" "$work/warm" >/dev/null && pass "warm cache: same findings" || fail "warm cache differs"
+for e in "$XDG_CACHE_HOME"/gpulint/layers/*.idx; do
+  head -c 60 "$e" > "$e.cut" && mv "$e.cut" "$e"; break
+done
+for e in "$XDG_CACHE_HOME"/gpulint/layers/*.idx; do printf 'X' | dd of="$e" bs=1 seek=70 conv=notrunc 2>/dev/null; done
+run "$img/oci-archive.tar" | findings > "$work/rebuilt"
+diff -q "$work/expected" "$work/rebuilt" >/dev/null && pass "corrupt cache entries rebuilt" ||
+  fail "corrupt cache trusted"
+run --cache-dir "$work/cache2" "$img/oci-zstd" >/dev/null
+ls "$work/cache2/layers/"*.idx >/dev/null 2>&1 && pass "--cache-dir" || fail "--cache-dir unused"
+
+# ---- hostile inputs ----
+h=$work/hostile; mkdir -p "$h/src"
+( cd "$h/src" && mkdir -p usr/bin deep && echo smi > usr/bin/nvidia-smi && ln -s b loop-a &&
+  ln -s loop-a b && echo a > target && ln target hl && echo one > dup )
+tar -C "$h/src" -cf "$h/base.tar" usr loop-a b target hl dup
+tar --delete -f "$h/base.tar" target                 # hl: a hardlink to a missing target
+echo two > "$h/src/dup" && tar -C "$h/src" -rf "$h/base.tar" dup   # a duplicate entry
+( cd "$h/src/deep" && tar -P -cf "$h/escape.tar" ../usr/bin/nvidia-smi /etc/hostname 2>/dev/null )
+python3 - "$h/pax.tar" "$h/src/dup" <<'PY'
+import sys, tarfile
+with tarfile.open(sys.argv[1], "w", format=tarfile.PAX_FORMAT, pax_headers={"comment": "global"}) as t:
+    t.add(sys.argv[2], arcname="etc/dup")
+PY
+gzip -c "$h/base.tar" > "$h/base.tar.gz"
+head -c $(( $(stat -c %s "$h/base.tar.gz") / 2 )) "$h/base.tar.gz" > "$h/trunc.gz"
+zstd -q -c "$h/base.tar" > "$h/base.tar.zst"
+head -c $(( $(stat -c %s "$h/base.tar.zst") - 7 )) "$h/base.tar.zst" > "$h/trunc.zst"
+python3 "$here/fixtures/images/hostile.py" ok "$h/good" "$h/base.tar" "$h/escape.tar" "$h/pax.tar"
+python3 "$here/fixtures/images/hostile.py" ok "$h/tgz" "$h/trunc.gz"
+python3 "$here/fixtures/images/hostile.py" ok "$h/tzst" "$h/trunc.zst"
+python3 "$here/fixtures/images/hostile.py" missing-blob "$h/missing" "$h/base.tar.gz"
+python3 "$here/fixtures/images/hostile.py" bad-config-digest "$h/badcfg" "$h/base.tar.gz"
+cp -r "$h/good" "$h/baddigest"
+blob=$(ls "$h/baddigest/blobs/sha256" | head -1)
+for b in "$h"/baddigest/blobs/sha256/*; do
+  if tar -tf "$b" >/dev/null 2>&1; then printf 'Z' | dd of="$b" bs=1 seek=600 conv=notrunc 2>/dev/null; break; fi
+done
+# a decompression bomb: 1 GiB of zeros in one file, gzip'd to about 1 MiB
+truncate -s 1G "$h/zeros" && tar -C "$h" -cf - zeros | gzip -9 > "$h/bomb.gz"; rm -f "$h/zeros"
+python3 "$here/fixtures/images/hostile.py" ok "$h/bomb" "$h/bomb.gz"
+head -c 5000 "$img/oci-archive.tar" > "$h/outer-trunc.tar"
+# a docker-save layer symlinked to itself
+mkdir -p "$h/dloop" && tar -C "$h/dloop" -xf "$img/docker-archive.tar"
+first=$(python3 -c 'import json,sys;print(json.load(open(sys.argv[1]))[0]["Layers"][0])' "$h/dloop/manifest.json")
+rm "$h/dloop/$first" && ln -s "$(basename "$first")" "$h/dloop/$first"
+tar -C "$h/dloop" -cf "$h/dloop.tar" .
+
+expect() { # expect NAME PATTERN: GL900 whose message matches PATTERN
+  local out; out=$("$gpulint" --no-cache -f json "$h/$1" "$img/clean.tar" 2>&1); local rc=$?
+  if [ $rc -gt 2 ]; then fail "$1: crashed (exit $rc)"; return; fi
+  echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); sys.exit(d["summary"]["files"]!=2)' ||
+    fail "$1: the other input was not linted"
+  if echo "$out" | grep -q "\"GL900\"" && echo "$out" | grep -q -- "$2"; then pass "$1: GL900 ($2)"
+  else fail "$1: expected GL900 matching '$2'"; echo "$out"; fi
+}
+expect tgz "truncated gzip"
+expect tzst "entry"
+expect missing "lacks"
+expect badcfg "does not match its sha256"
+expect baddigest "digest"
+expect bomb "decompression bomb"
+expect outer-trunc.tar "entry"
+expect dloop.tar "lacks"
+out=$("$gpulint" --no-cache -f json "$h/good"); rc=$?
+[ $rc -le 1 ] && ! echo "$out" | grep -q GL900 && pass "good hostile-shaped layers: clean parse" ||
+  { fail "good: rc=$rc"; echo "$out"; }
+echo "$out" | grep -q 'usr/bin/nvidia-smi' && pass "../ and absolute paths normalized into the view" ||
+  fail "escaped path not normalized"
+echo "$out" | grep -q '\.\./' && fail "a ../ path reached a finding"
+[ -e /etc/shadow.gpulint ] && fail "wrote outside"
+
+# ---- nothing written outside the cache dir ----
+changed=$(find "$HOME" "$TMPDIR" "$work/cwd" -newer "$work/stamp" ! -path "$work/cwd" ! -path "$HOME" ! -path "$TMPDIR" | head)
+[ -z "$changed" ] && pass "nothing written outside the cache dir" || fail "written: $changed"
+
+# ---- the real CUDA toolkit, when the machine has one ----
+if [ -d /usr/local/cuda/bin ] && [ -e /usr/local/cuda/bin/nvcc ]; then
+  cu=$work/cuda; mkdir -p "$cu"
+  ( cd "$cu" && umoci init --layout oci >/dev/null && umoci new --image oci:cuda >/dev/null &&
+    tar -C / --sort=name -cf "$cu/l.tar" usr/local/cuda/bin/nvcc usr/local/cuda/include/cuda.h $(cd / && ls -d usr/local/cuda/version.json 2>/dev/null) &&
+    umoci raw add-layer --image oci:cuda "$cu/l.tar" >/dev/null ) 2>/dev/null
+  out=$("$gpulint" --no-cache -f json "$cu/oci")
+  echo "$out" | grep -q GL301 && pass "real CUDA toolkit files: GL301" || { fail "real CUDA"; echo "$out"; }
+else
+  echo "skip: no CUDA toolkit under /usr/local/cuda"
+fi
+
+echo "$fails failure(s)"
+[ $fails = 0 ]

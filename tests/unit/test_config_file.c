@@ -1,0 +1,315 @@
+/* test_config_file.c: .gpulint.yaml (linter/config_file.h): every key, every error with
+ * its file:line:col, discovery upward, and the command line applied over the file. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "linter/cli.h"
+#include "linter/config_file.h"
+
+static struct gl_config cfg;
+static char err[1024];
+
+static int setup(void **state)
+{
+    (void)state;
+    gl_config_init(&cfg);
+    err[0] = '\0';
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    gl_config_free(&cfg);
+    return 0;
+}
+
+static int parse(const char *text)
+{
+    return gl_config_file_parse(&cfg, "dir/.gpulint.yaml", text, strlen(text), err, sizeof err);
+}
+
+/* The text must fail with exactly this message. */
+static void assert_error(const char *text, const char *expected)
+{
+    gl_config_free(&cfg);
+    gl_config_init(&cfg);
+    assert_int_equal(parse(text), -1);
+    if (strncmp(err, expected, strlen(expected)))
+        fail_msg("error `%s`, expected it to start with `%s`", err, expected);
+}
+
+static void test_empty_files(void **state)
+{
+    (void)state;
+    assert_int_equal(parse(""), 0);
+    assert_int_equal(parse("# only a comment\n"), 0);
+    assert_int_equal(parse("---\n"), 0);
+    assert_string_equal(cfg.config_file, "dir/.gpulint.yaml");
+}
+
+static void test_driver(void **state)
+{
+    (void)state;
+    assert_int_equal(parse("driver: R535\n"), 0);
+    assert_true(cfg.driver.set);
+    assert_string_equal(cfg.driver.version, "535");
+    assert_true(cfg.driver.branch_only);
+    assert_string_equal(cfg.driver.origin, "config dir/.gpulint.yaml");
+    assert_error("driver: 535.104.05x\n", "dir/.gpulint.yaml:1:9: expected a driver version");
+    assert_error("driver: [535]\n", "dir/.gpulint.yaml:1:9: expected a driver version (535, R535 "
+                                    "or 535.104.05), found a list");
+    assert_error("driver:\n", "dir/.gpulint.yaml:1:8: expected a driver version (535, R535 or "
+                              "535.104.05), found nothing");
+}
+
+static void test_failure_threshold(void **state)
+{
+    (void)state;
+    assert_int_equal(parse("failure-threshold: warning\n"), 0);
+    assert_int_equal(cfg.failure_threshold, GL_SEV_WARNING);
+    assert_error("\n\nfailure-threshold: fatal\n",
+                 "dir/.gpulint.yaml:3:20: expected error, warning, info, style or none, found "
+                 "`fatal`");
+}
+
+static void test_ignore_enable(void **state)
+{
+    (void)state;
+    assert_int_equal(parse("ignore: [gl101, GL411]\nenable:\n  - GL103\n"), 0);
+    assert_int_equal(cfg.nignore, 2);
+    assert_string_equal(cfg.ignore[0], "GL101"); /* the rule's own spelling */
+    assert_string_equal(cfg.ignore[1], "GL411");
+    assert_int_equal(cfg.nenable, 1);
+    assert_string_equal(cfg.enable[0], "GL103");
+    assert_true(gl_config_rule_enabled(&cfg, "GL103", true));
+    assert_false(gl_config_rule_enabled(&cfg, "GL411", false));
+    assert_error("ignore: GL101\n", "dir/.gpulint.yaml:1:9: expected a list of rule ids, found "
+                                    "a scalar");
+    assert_error("enable: [[GL103]]\n", "dir/.gpulint.yaml:1:10: expected rule ids, found a list");
+}
+
+static void test_unknown_ids_are_kept_with_byte_columns(void **state)
+{
+    (void)state;
+    /* "é" is two bytes: the column counts bytes, not characters */
+    assert_int_equal(parse("ignore: [\"\xC3\xA9\", GL999]\nseverity: {GL998: info}\n"), 0);
+    assert_int_equal(cfg.nignore, 0);
+    assert_int_equal(cfg.nunknown_ids, 3);
+    assert_string_equal(cfg.unknown_ids[1].id, "GL999");
+    assert_int_equal(cfg.unknown_ids[1].loc.line, 1);
+    assert_int_equal(cfg.unknown_ids[1].loc.col, 16);
+    assert_string_equal(cfg.unknown_ids[2].id, "GL998");
+    assert_int_equal(cfg.unknown_ids[2].loc.line, 2);
+    assert_int_equal(cfg.unknown_ids[2].loc.col, 12);
+}
+
+static void test_severity(void **state)
+{
+    (void)state;
+    assert_int_equal(parse("severity:\n  GL401: error\n  gl411: style\n"), 0);
+    assert_int_equal(cfg.noverrides, 2);
+    assert_int_equal(gl_config_severity(&cfg, "GL401", GL_SEV_WARNING), GL_SEV_ERROR);
+    assert_int_equal(gl_config_severity(&cfg, "GL411", GL_SEV_INFO), GL_SEV_STYLE);
+    assert_error("severity:\n  GL401: fatal\n", "dir/.gpulint.yaml:2:10: expected error, "
+                                                "warning, info or style, found `fatal`");
+    assert_error("severity:\n  GL401: none\n", "dir/.gpulint.yaml:2:10: expected error");
+    assert_error("severity: [GL401]\n", "dir/.gpulint.yaml:1:11: expected a mapping of rule ids "
+                                        "to severities, found a list");
+    assert_error("severity:\n  GL401: [error]\n", "dir/.gpulint.yaml:2:10: expected a scalar "
+                                                  "value, found a list");
+}
+
+static void test_name_patterns(void **state)
+{
+    (void)state;
+    assert_int_equal(parse("dataset-args: ['^--corpus$', '^--shards$']\n"
+                           "checkpoint-args: ['^--dump$']\n"
+                           "dataset-env: ['^CORPUS$']\n"
+                           "checkpoint-env: []\n"),
+                     0);
+    assert_int_equal(gl_config_finish(&cfg), 0);
+    assert_int_equal(cfg.dataset_args.n, 2);
+    assert_true(gl_pattern_list_match(&cfg.dataset_args, "--shards"));
+    assert_false(gl_pattern_list_match(&cfg.dataset_args, "--data-dir")); /* replaced */
+    assert_true(gl_pattern_list_match(&cfg.checkpoint_args, "--dump"));
+    assert_true(gl_pattern_list_match(&cfg.dataset_env, "CORPUS"));
+    assert_true(cfg.checkpoint_env.set);
+    assert_int_equal(cfg.checkpoint_env.n, 0); /* an empty list: no names */
+    assert_false(gl_pattern_list_match(&cfg.checkpoint_env, "OUTPUT_DIR"));
+    assert_error("dataset-args:\n  - '^--ok$'\n  - '(--unclosed'\n",
+                 "dir/.gpulint.yaml:3:5: expected a PCRE2 pattern, `(--unclosed` is invalid at "
+                 "offset 11: missing closing parenthesis");
+    assert_error("checkpoint-env: {a: b}\n", "dir/.gpulint.yaml:1:17: expected a list of "
+                                             "patterns, found a mapping");
+}
+
+static void test_defaults_when_unset(void **state)
+{
+    (void)state;
+    assert_int_equal(parse("driver: 550\n"), 0);
+    assert_int_equal(gl_config_finish(&cfg), 0);
+    assert_true(gl_pattern_list_match(&cfg.dataset_args, "--data-dir"));
+    assert_true(gl_pattern_list_match(&cfg.checkpoint_args, "--output-dir"));
+    assert_true(gl_pattern_list_match(&cfg.dataset_env, "DATA_DIR"));
+    assert_true(gl_pattern_list_match(&cfg.checkpoint_env, "CHECKPOINT_DIR"));
+}
+
+static void test_data_paths(void **state)
+{
+    (void)state;
+    assert_int_equal(parse("data-paths: '\\.bin$'\n"), 0);
+    assert_int_equal(gl_config_finish(&cfg), 0);
+    assert_true(gl_pattern_match(cfg.data_path, "w/model.bin", 11));
+    assert_false(gl_pattern_match(cfg.data_path, "data/x", 6)); /* the default is replaced */
+    gl_config_free(&cfg);
+    gl_config_init(&cfg);
+    assert_int_equal(parse("data-paths: ['\\.bin$', '^corpus/']\n"), 0);
+    assert_true(gl_pattern_match(cfg.data_path, "corpus/a", 8));
+    assert_true(gl_pattern_match(cfg.data_path, "x.bin", 5));
+    assert_false(gl_pattern_match(cfg.data_path, "x.txt", 5));
+    gl_config_free(&cfg);
+    gl_config_init(&cfg);
+    assert_int_equal(parse("data-paths: []\n"), 0);
+    assert_false(gl_pattern_match(cfg.data_path, "data/x", 6));
+    assert_error("data-paths: '*.ckpt'\n", "dir/.gpulint.yaml:1:13: expected a PCRE2 pattern");
+}
+
+static void test_knowledge_and_build_args(void **state)
+{
+    (void)state;
+    assert_int_equal(parse("knowledge: kb/cuda.yaml\nbuild-args:\n  CUDA: \"12.4.1\"\n"
+                           "  BASE: ubuntu\n"),
+                     0);
+    assert_string_equal(cfg.knowledge_path, "dir/kb/cuda.yaml");
+    assert_int_equal(cfg.nbuild_args, 2);
+    assert_string_equal(cfg.build_args[0].key, "CUDA");
+    assert_string_equal(cfg.build_args[0].value, "12.4.1");
+    gl_config_free(&cfg);
+    gl_config_init(&cfg);
+    assert_int_equal(parse("knowledge: /etc/cuda.yaml\n"), 0);
+    assert_string_equal(cfg.knowledge_path, "/etc/cuda.yaml");
+    assert_error("knowledge: {}\n", "dir/.gpulint.yaml:1:12: expected a file path, found a "
+                                    "mapping");
+    assert_error("build-args: [A=1]\n", "dir/.gpulint.yaml:1:13: expected a mapping of build "
+                                        "argument names to values, found a list");
+    assert_error("build-args:\n  A=B: 1\n", "dir/.gpulint.yaml:2:3: expected a build argument "
+                                            "name, found `A=B`");
+}
+
+static void test_structure_errors(void **state)
+{
+    (void)state;
+    assert_error("drivers: 535\n", "dir/.gpulint.yaml:1:1: unknown setting `drivers`");
+    assert_error("driver: 535\ndriver: 550\n", "dir/.gpulint.yaml:2:1: setting `driver` is "
+                                               "given twice");
+    assert_error("- GL101\n", "dir/.gpulint.yaml:1:1: expected a mapping of settings");
+    assert_error("x: &a [GL101]\nignore: *a\n", "dir/.gpulint.yaml:1:1: unknown setting `x`");
+    assert_error("ignore: &a [GL101]\nenable: *a\n", "dir/.gpulint.yaml:2:9: expected a value, "
+                                                     "found an alias");
+    assert_error("driver: 535\n---\ndriver: 550\n", "dir/.gpulint.yaml:2:1: expected one YAML "
+                                                    "document");
+    assert_error("ignore: [GL101\n", "dir/.gpulint.yaml:2:1: invalid YAML: did not find "
+                                     "expected ',' or ']'");
+    assert_error("driver: 5\xff\n", "dir/.gpulint.yaml:1:10: invalid YAML: invalid leading "
+                                    "UTF-8 octet");
+    static const char nul[] = "driver: 5\0x\n";
+    gl_config_free(&cfg);
+    gl_config_init(&cfg);
+    assert_int_equal(gl_config_file_parse(&cfg, "f", nul, sizeof nul - 1, err, sizeof err), -1);
+    assert_true(strstr(err, "f:1:10: invalid YAML: control characters are not allowed") == err);
+    assert_error("{a: {b: {c: [[[[", "dir/.gpulint.yaml:1:2: unknown setting `a`");
+    assert_error("ignore-paths: x\n", "dir/.gpulint.yaml:1:15: expected a list of path patterns");
+}
+
+static void test_deep_nesting_is_linear(void **state)
+{
+    (void)state;
+    size_t n = 1 << 20;
+    char *text = malloc(n + 16);
+    memcpy(text, "ignore: ", 8);
+    memset(text + 8, '[', n);
+    text[8 + n] = '\0';
+    assert_error(text, "dir/.gpulint.yaml:1:10: expected rule ids, found a list");
+    free(text);
+}
+
+static void test_find_upward(void **state)
+{
+    (void)state;
+    char root[] = "/tmp/gl_cfgfind_XXXXXX";
+    assert_non_null(mkdtemp(root));
+    char sub[128], file[128];
+    snprintf(sub, sizeof sub, "%s/a/b", root);
+    snprintf(file, sizeof file, "%s/.gpulint.yaml", root);
+    char a[128];
+    snprintf(a, sizeof a, "%s/a", root);
+    assert_int_equal(mkdir(a, 0700), 0);
+    assert_int_equal(mkdir(sub, 0700), 0);
+    FILE *f = fopen(file, "w");
+    assert_non_null(f);
+    fputs("driver: 535\n", f);
+    fclose(f);
+    char *found = gl_config_file_find(sub);
+    assert_non_null(found);
+    assert_string_equal(found, file);
+    free(found);
+    strcat(sub, "///");
+    found = gl_config_file_find(sub);
+    assert_string_equal(found, file);
+    free(found);
+    unlink(file);
+    found = gl_config_file_find(sub);
+    /* nothing in the tree (a .gpulint.yaml in /tmp or / would be found: none is expected) */
+    if (found)
+        assert_true(strncmp(found, root, strlen(root)) != 0);
+    free(found);
+    rmdir(sub);
+    rmdir(a);
+    rmdir(root);
+}
+
+static void test_command_line_wins(void **state)
+{
+    (void)state;
+    assert_int_equal(parse("driver: 535\nfailure-threshold: info\nignore: [GL101]\n"), 0);
+    char *argv[] = {"gpulint", "--driver", "550", "--failure-threshold", "error", "--ignore",
+                    "GL102", "x", NULL};
+    struct gl_cli cli;
+    assert_int_equal(gl_cli_parse(8, argv, &cfg, &cli), 0);
+    assert_string_equal(cfg.driver.version, "550");
+    assert_string_equal(cfg.driver.origin, "--driver");
+    assert_int_equal(cfg.failure_threshold, GL_SEV_ERROR);
+    assert_int_equal(cfg.nignore, 2); /* lists add up */
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_empty_files, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_driver, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_failure_threshold, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_ignore_enable, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_unknown_ids_are_kept_with_byte_columns, setup,
+                                        teardown),
+        cmocka_unit_test_setup_teardown(test_severity, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_name_patterns, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_defaults_when_unset, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_data_paths, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_knowledge_and_build_args, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_structure_errors, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_deep_nesting_is_linear, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_find_upward, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_command_line_wins, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

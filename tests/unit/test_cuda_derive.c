@@ -1,0 +1,259 @@
+/* test_cuda_derive.c: CUDA facts derived from the model (sources, positions, requirements
+ * files) and the GL201 judgement at every boundary of the knowledge table. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "linter/config.h"
+#include "linter/cuda_derive.h"
+#include "parsers/dockerfile_model.h"
+#include "rules/cuda_check.h"
+
+static struct gl_config cfg;
+static struct gl_doc doc;
+
+static struct gl_doc *derive(const char *path, const char *text)
+{
+    gl_arena_free(&doc.arena);
+    memset(&doc, 0, sizeof doc);
+    gl_arena_init(&doc.arena);
+    doc.path = path;
+    doc.kind = GL_IN_DOCKERFILE;
+    doc.text = text;
+    doc.len = strlen(text);
+    gl_parse_dockerfile_doc(&doc, &cfg);
+    gl_cuda_derive(&doc, &cfg);
+    return &doc;
+}
+
+static const struct gl_cuda_fact *fact(const struct gl_doc *d, enum gl_cuda_source kind,
+                                       size_t nth)
+{
+    for (size_t i = 0; i < d->ncuda; i++)
+        if (d->cuda[i].kind == kind && nth-- == 0)
+            return &d->cuda[i];
+    return NULL;
+}
+
+static void assert_fact(const struct gl_cuda_fact *f, const char *version, uint32_t line,
+                        uint32_t col)
+{
+    assert_non_null(f);
+    assert_string_equal(f->version, version);
+    assert_int_equal(f->loc.line, line);
+    assert_int_equal(f->loc.col, col);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    gl_config_init(&cfg);
+    cfg.kb = gl_kb_builtin();
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    gl_arena_free(&doc.arena);
+    gl_config_free(&cfg);
+    return 0;
+}
+
+static void test_base_tags(void **state)
+{
+    (void)state;
+    struct gl_doc *d = derive("Dockerfile", "FROM nvidia/cuda:12.4.1-cudnn-devel-ubuntu22.04\n"
+                                            "FROM nvcr.io/nvidia/cuda:11.8.0-base-ubi8\n"
+                                            "FROM nvidia/cuda:10.2-cudnn8-runtime-ubuntu18.04\n"
+                                            "FROM nvidia/cuda:12.2.2-base-rockylinux9\n");
+    assert_fact(fact(d, GL_CUDA_BASE_TAG, 0), "12.4.1", 1, 18);
+    assert_fact(fact(d, GL_CUDA_BASE_TAG, 1), "11.8.0", 2, 26);
+    assert_fact(fact(d, GL_CUDA_BASE_TAG, 2), "10.2", 3, 18);
+    assert_fact(fact(d, GL_CUDA_BASE_TAG, 3), "12.2.2", 4, 18);
+    assert_int_equal(fact(d, GL_CUDA_BASE_TAG, 3)->stage, 3);
+}
+
+static void test_ngc_and_tokens(void **state)
+{
+    (void)state;
+    struct gl_doc *d = derive("Dockerfile", "FROM nvcr.io/nvidia/pytorch:24.05-py3\n"
+                                            "FROM nvcr.io/nvidia/mxnet:24.05-py3\n"
+                                            "FROM pytorch/pytorch:2.3.0-cuda12.1-cudnn8-runtime\n"
+                                            "FROM runpod/pytorch:1.0.7-cu1281-torch271\n"
+                                            "FROM foo/bar:x-cuda-12.4\n"
+                                            "FROM tensorflow/tensorflow:2.15.0-gpu\n"
+                                            "FROM nvcr.io/nvidia/l4t-base:r35.1-cuda11.4\n");
+    const struct gl_cuda_fact *f = fact(d, GL_CUDA_NGC_TAG, 0);
+    assert_fact(f, "12.4.1", 1, 29);
+    assert_string_equal(f->label, "NGC pytorch 24.05");
+    assert_string_equal(fact(d, GL_CUDA_NGC_TAG, 1)->label, "NGC mxnet 24.05");
+    assert_fact(fact(d, GL_CUDA_TAG, 0), "12.1", 3, 32);
+    assert_fact(fact(d, GL_CUDA_TAG, 1), "12.8.1", 4, 29);
+    assert_fact(fact(d, GL_CUDA_TAG, 2), "12.4", 5, 21);
+    assert_null(fact(d, GL_CUDA_TAG, 3)); /* bare -gpu and Jetson give nothing */
+}
+
+static void test_arg_in_from_is_reported_at_from(void **state)
+{
+    (void)state;
+    struct gl_doc *d = derive("Dockerfile", "ARG CUDA_VERSION=12.1.0\n"
+                                            "FROM nvidia/cuda:${CUDA_VERSION}-devel-ubuntu22.04\n");
+    assert_int_equal(d->ncuda, 1);
+    assert_fact(&d->cuda[0], "12.1.0", 2, 6);
+}
+
+static void test_env_and_require(void **state)
+{
+    (void)state;
+    struct gl_doc *d = derive("Dockerfile", "FROM ubuntu:22.04\n"
+                                            "ENV CUDA_VERSION=12.4.1 NVIDIA_REQUIRE_CUDA=\"cuda>=12.4\"\n"
+                                            "ENV CUDA_VERSION=12.x\n");
+    assert_fact(fact(d, GL_CUDA_ENV, 0), "12.4.1", 2, 18);
+    assert_null(fact(d, GL_CUDA_ENV, 1)); /* malformed: no fact */
+    const struct gl_cuda_fact *r = fact(d, GL_CUDA_REQUIRE, 0);
+    assert_non_null(r);
+    assert_string_equal(r->require, "cuda>=12.4");
+}
+
+static void test_packages(void **state)
+{
+    (void)state;
+    struct gl_doc *d = derive(
+        "Dockerfile",
+        "FROM ubuntu:22.04\n"
+        "RUN apt-get install -y cuda-toolkit-12-6 cuda-compat-12-4 cuda-drivers-550\n"
+        "RUN pip install torch==2.1.0+cu121 torchvision nvidia-cublas-cu12 \"jax[cuda12]\"\n"
+        "RUN pip install torch --index-url https://download.pytorch.org/whl/cu118\n"
+        "RUN pip install dgl -f https://data.dgl.ai/wheels/cu117/repo.html\n"
+        "RUN conda install -y pytorch-cuda=12.1 cudatoolkit=11.8.0 -c nvidia\n"
+        "RUN pip install tensorflow[and-cuda]==2.15.1 torch==2.4.0\n");
+    assert_fact(fact(d, GL_CUDA_OS_PACKAGE, 0), "12.6", 2, 37);
+    assert_null(fact(d, GL_CUDA_OS_PACKAGE, 1));
+    assert_fact(fact(d, GL_CUDA_FRAMEWORK, 0), "12.1", 3, 29);
+    assert_fact(fact(d, GL_CUDA_PIP_NVIDIA, 0), "12", 3, 62);
+    assert_fact(fact(d, GL_CUDA_FRAMEWORK, 1), "12", 3, 72);
+    assert_fact(fact(d, GL_CUDA_FRAMEWORK, 2), "12.1", 6, 35);
+    assert_fact(fact(d, GL_CUDA_FRAMEWORK, 3), "11.8.0", 6, 52);
+    assert_fact(fact(d, GL_CUDA_FRAMEWORK, 4), "12.2", 7, 39);
+    assert_fact(fact(d, GL_CUDA_FRAMEWORK, 5), "11.8", 4, 68);
+    assert_null(fact(d, GL_CUDA_FRAMEWORK, 6)); /* DGL index, PyPI-default torch */
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+static void test_requirements_file(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/gpulint-reqs-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char path[256], df[256], out[256];
+    snprintf(path, sizeof path, "%s/requirements.txt", dir);
+    write_file(path, "# pinned\n--extra-index-url https://download.pytorch.org/whl/cu121\n"
+                     "numpy\n  torch==2.1.0+cu121  # gpu\n");
+    snprintf(out, sizeof out, "%s/../gpulint-outside.txt", dir);
+    write_file(out, "torch==2.1.0+cu118\n");
+    snprintf(df, sizeof df, "%s/Dockerfile", dir);
+    struct gl_doc *d = derive(df, "FROM nvidia/cuda:11.8.0-runtime-ubuntu22.04\n"
+                                  "RUN pip install -r requirements.txt\n"
+                                  "RUN pip install -r ../gpulint-outside.txt -r /etc/passwd\n");
+    const struct gl_cuda_fact *f = fact(d, GL_CUDA_FRAMEWORK, 0);
+    assert_fact(f, "12.1", 4, 15);
+    assert_non_null(f->file);
+    assert_true(strstr(f->file, "requirements.txt") != NULL);
+    assert_int_equal(f->via_loc.line, 2);
+    assert_int_equal(f->via_loc.col, 20);
+    assert_fact(fact(d, GL_CUDA_FRAMEWORK, 1), "12.1", 2, 52);
+    assert_null(fact(d, GL_CUDA_FRAMEWORK, 2)); /* nothing from outside the context */
+    unlink(path);
+    unlink(out);
+    rmdir(dir);
+}
+
+static void test_token_versions(void **state)
+{
+    (void)state;
+    char v[16];
+    size_t off;
+    assert_true(gl_cuda_token_version("cuda12", 6, v, sizeof v, &off));
+    assert_string_equal(v, "12");
+    assert_true(gl_cuda_token_version("cu102", 5, v, sizeof v, &off));
+    assert_string_equal(v, "10.2");
+    assert_false(gl_cuda_token_version("cuda12..1", 9, v, sizeof v, &off));
+    assert_false(gl_cuda_token_version("cu921", 5, v, sizeof v, &off));
+    assert_false(gl_cuda_token_version("cuda", 4, v, sizeof v, &off));
+}
+
+static enum gl_judge_verdict judge(const char *cuda, const char *driver)
+{
+    struct gl_judgement j;
+    gl_cuda_judge(gl_kb_builtin(), cuda, driver, NULL, &j);
+    return j.verdict;
+}
+
+static void test_judge_boundaries(void **state)
+{
+    (void)state;
+    assert_int_equal(judge("12.4.1", "550.54.15"), GL_JUDGE_OK);   /* exactly at minimum */
+    assert_int_equal(judge("12.4.1", "550.54.14"), GL_JUDGE_MVC);  /* one patch below */
+    assert_int_equal(judge("12.4.1", "525.60.13"), GL_JUDGE_MVC);  /* exactly at the floor */
+    assert_int_equal(judge("12.4.1", "525.60.12"), GL_JUDGE_FAIL); /* below the floor */
+    assert_int_equal(judge("12.9.1", "580.65.06"), GL_JUDGE_OK);   /* 12.x on R580 */
+    assert_int_equal(judge("13.0.0", "575.64"), GL_JUDGE_FAIL);    /* 13.x on R575 */
+    assert_int_equal(judge("10.2", "418.87.01"), GL_JUDGE_FAIL);   /* 10.x: no MVC */
+    assert_int_equal(judge("10.1", "418.39"), GL_JUDGE_OK);
+    assert_int_equal(judge("13.9.0", "535.104.05"), GL_JUDGE_FAIL); /* newer: floor decides */
+    assert_int_equal(judge("13.9.0", "595.45.04"), GL_JUDGE_UNKNOWN); /* never guessed */
+    assert_int_equal(judge("14.0", "595.45.04"), GL_JUDGE_FAIL);   /* new major, exact max */
+    assert_int_equal(judge("12", "525.60.13"), GL_JUDGE_OK);       /* major only: floor */
+    assert_int_equal(judge("13", "570.26"), GL_JUDGE_FAIL);
+    assert_int_equal(judge("9.0", "535.104.05"), GL_JUDGE_OK);     /* older than the table */
+    assert_int_equal(judge("12.x", "535.104.05"), GL_JUDGE_UNKNOWN); /* malformed */
+    assert_int_equal(judge("12.4.1", "garbage"), GL_JUDGE_UNKNOWN);
+    struct gl_judgement j;
+    gl_cuda_judge(gl_kb_builtin(), "13.9.0", "535.104.05", NULL, &j);
+    assert_true(j.newer_than_table);
+}
+
+static void test_judge_ngc_forward_compat(void **state)
+{
+    (void)state;
+    const struct gl_kb *kb = gl_kb_builtin();
+    const struct gl_kb_ngc_release *rel = gl_kb_ngc_release(kb, "24.05-py3");
+    assert_non_null(rel);
+    struct gl_judgement j;
+    gl_cuda_judge(kb, rel->cuda, "535.104.05", rel, &j);
+    assert_int_equal(j.verdict, GL_JUDGE_FWD_COMPAT);
+    assert_string_equal(j.fwd_driver, "535.86");
+    gl_cuda_judge(kb, rel->cuda, "535.54.03", rel, &j); /* below the listed 535.86 */
+    assert_int_equal(j.verdict, GL_JUDGE_MVC);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_base_tags),
+        cmocka_unit_test(test_ngc_and_tokens),
+        cmocka_unit_test(test_arg_in_from_is_reported_at_from),
+        cmocka_unit_test(test_env_and_require),
+        cmocka_unit_test(test_packages),
+        cmocka_unit_test(test_requirements_file),
+        cmocka_unit_test(test_token_versions),
+        cmocka_unit_test(test_judge_boundaries),
+        cmocka_unit_test(test_judge_ngc_forward_compat),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

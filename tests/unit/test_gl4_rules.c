@@ -1,0 +1,687 @@
+/* test_gl4_rules.c: the GL4xx launch rules over launches built by hand (the model, not a
+ * parser), and the helpers of linter/launch_paths.h. Each test builds one gl_doc through
+ * the small constructors below, runs one rule, and checks the findings and their places. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "linter/check.h"
+#include "linter/launch_paths.h"
+#include "parsers/imageref.h"
+
+/* ---- constructors ---- */
+
+static struct gl_doc *new_doc(void)
+{
+    struct gl_doc *d = calloc(1, sizeof *d);
+    gl_arena_init(&d->arena);
+    d->path = "t.sh";
+    d->kind = GL_IN_SHELL;
+    return d;
+}
+
+static void free_doc(struct gl_doc *d)
+{
+    gl_arena_free(&d->arena);
+    free(d);
+}
+
+/* A launch on line `line` whose image word is `image` (NULL: unknown) at column 20. */
+static struct gl_launch *add_launch(struct gl_doc *d, enum gl_launch_kind kind, uint32_t line,
+                                    const char *image)
+{
+    struct gl_launch *l = GL_APPEND(&d->arena, d->launches, d->nlaunches, d->caplaunches);
+    memset(l, 0, sizeof *l);
+    l->kind = kind;
+    l->tool = kind == GL_LAUNCH_APPTAINER ? "apptainer" : "docker";
+    l->loc = (struct gl_loc){line, 1};
+    l->shm_bytes = -1;
+    l->ref = -1;
+    if (image) {
+        struct gl_ref *r = GL_APPEND(&d->arena, d->refs, d->nrefs, d->caprefs);
+        memset(r, 0, sizeof *r);
+        r->text = image;
+        r->loc = (struct gl_loc){line, 20};
+        r->role = GL_REF_LAUNCH;
+        r->launch = (int)(d->nlaunches - 1);
+        r->df_stage = -1;
+        if (gl_has_suffix(image, ".sif") || image[0] == '.' || image[0] == '/')
+            r->local = true;
+        else
+            r->ok = gl_imageref_parse(&d->arena, image, strlen(image), r->loc, &r->parsed,
+                                      NULL) == 0;
+        l->ref = (int)(d->nrefs - 1);
+    }
+    return l;
+}
+
+/* Words of the container command, NULL-terminated; each word on the launch's line at
+ * columns 100, 110, 120... A word starting with '$' is opaque. */
+static void set_argv(struct gl_doc *d, struct gl_launch *l, ...)
+{
+    va_list ap;
+    size_t n = 0;
+    va_start(ap, l);
+    while (va_arg(ap, const char *))
+        n++;
+    va_end(ap);
+    l->argv = gl_arena_alloc(&d->arena, (n + 1) * sizeof *l->argv);
+    va_start(ap, l);
+    for (size_t i = 0; i < n; i++) {
+        const char *w = va_arg(ap, const char *);
+        l->argv[i] = (struct gl_word){w, {l->loc.line, (uint32_t)(100 + 10 * i)}, w[0] == '$'};
+    }
+    va_end(ap);
+    l->nargv = n;
+}
+
+static struct gl_mount *add_mount(struct gl_doc *d, struct gl_launch *l, enum gl_mount_type t,
+                                  const char *target, bool ro, uint32_t col)
+{
+    struct gl_mount *m = GL_APPEND(&d->arena, l->mounts, l->nmounts, l->capmounts);
+    *m = (struct gl_mount){.type = t, .source = "/host", .target = target, .readonly = ro,
+                           .loc = {l->loc.line, col}, .ro_loc = {l->loc.line, col}};
+    return m;
+}
+
+static struct gl_gpu_request *add_gpu(struct gl_doc *d, struct gl_launch *l, enum gl_gpu_kind k,
+                                      const char *value, const char *count, uint32_t col)
+{
+    struct gl_gpu_request *g = GL_APPEND(&d->arena, l->gpus, l->ngpus, l->capgpus);
+    memset(g, 0, sizeof *g);
+    g->kind = k;
+    g->value = value;
+    g->count = count;
+    g->loc = (struct gl_loc){l->loc.line, col};
+    return g;
+}
+
+static void add_env(struct gl_doc *d, const struct gl_launch *l, const char *key,
+                    const char *value, uint32_t col)
+{
+    struct gl_env *e = GL_APPEND(&d->arena, d->env, d->nenv, d->capenv);
+    *e = (struct gl_env){.key = key, .value = value, .key_loc = {l->loc.line, col},
+                         .value_loc = {l->loc.line, col + (uint32_t)strlen(key) + 1},
+                         .origin = GL_ENV_LAUNCH, .stage = -1,
+                         .launch = (int)(l - d->launches)};
+}
+
+/* ---- running a rule ---- */
+
+static struct gl_config cfg;
+static struct gl_findings found;
+
+static int setup(void **state)
+{
+    (void)state;
+    gl_config_init(&cfg);
+    memset(&found, 0, sizeof found);
+    return gl_config_finish(&cfg);
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    gl_findings_free(&found);
+    gl_config_free(&cfg);
+    return 0;
+}
+
+/* Run rule `id` over the doc, free it, and return the number of findings (kept in found). */
+static size_t run(const char *id, struct gl_doc *d)
+{
+    gl_findings_free(&found);
+    memset(&found, 0, sizeof found);
+    const struct gl_rule *r = gl_rule_find(id);
+    assert_non_null(r);
+    struct gl_check c = {.doc = d, .cfg = &cfg, .rule = r, .out = &found};
+    r->check(&c);
+    free_doc(d);
+    return found.n;
+}
+
+static void assert_at(size_t i, uint32_t line, uint32_t col, const char *in_message)
+{
+    assert_true(i < found.n);
+    assert_int_equal(found.items[i].loc.line, line);
+    assert_int_equal(found.items[i].loc.col, col);
+    if (in_message && !strstr(found.items[i].message, in_message))
+        fail_msg("message `%s` lacks `%s`", found.items[i].message, in_message);
+}
+
+#define CUDA_IMAGE "nvcr.io/nvidia/pytorch:24.05-py3"
+
+/* ---- launch_paths ---- */
+
+static void test_normalize(void **state)
+{
+    (void)state;
+    struct gl_arena a;
+    gl_arena_init(&a);
+    assert_string_equal(gl_path_normalize(&a, "/a//b/./c/../d/"), "/a/b/d");
+    assert_string_equal(gl_path_normalize(&a, "/"), "/");
+    assert_string_equal(gl_path_normalize(&a, "/.."), "/");
+    assert_string_equal(gl_path_normalize(&a, "/a/.."), "/");
+    assert_null(gl_path_normalize(&a, "rel/x"));
+    gl_arena_free(&a);
+}
+
+static void test_longest_mount_prefix(void **state)
+{
+    (void)state;
+    struct gl_doc *d = new_doc();
+    struct gl_launch *l = add_launch(d, GL_LAUNCH_DOCKER_RUN, 1, "ubuntu:22.04");
+    add_mount(d, l, GL_MOUNT_BIND, "/data", true, 5);
+    add_mount(d, l, GL_MOUNT_BIND, "/data/out/", false, 9);
+    add_mount(d, l, GL_MOUNT_BIND, "/dat", false, 13);
+    struct gl_arena a;
+    gl_arena_init(&a);
+    assert_int_equal(gl_launch_mount_for(&a, l, "/data/out/x")->loc.col, 9);
+    assert_int_equal(gl_launch_mount_for(&a, l, "/data/outside")->loc.col, 5);
+    assert_int_equal(gl_launch_mount_for(&a, l, "/dat/x")->loc.col, 13);
+    assert_null(gl_launch_mount_for(&a, l, "/datasets"));
+    gl_arena_free(&a);
+    free_doc(d);
+}
+
+static void test_pytorch_style(void **state)
+{
+    (void)state;
+    struct gl_doc *d = new_doc();
+    struct gl_launch *l = add_launch(d, GL_LAUNCH_DOCKER_RUN, 1, CUDA_IMAGE);
+    set_argv(d, l, "python3.10", "train.py", NULL);
+    assert_true(gl_launch_pytorch_style(l));
+    set_argv(d, l, "/usr/bin/python", "-m", "x", NULL);
+    assert_true(gl_launch_pytorch_style(l));
+    set_argv(d, l, "env", "A=1", "torchrun", "--nproc_per_node=8", "t.py", NULL);
+    assert_true(gl_launch_pytorch_style(l));
+    set_argv(d, l, "mpirun", "-np", "4", "python", "t.py", NULL);
+    assert_true(gl_launch_pytorch_style(l));
+    set_argv(d, l, "bash", "-c", "cd /w && python t.py", NULL);
+    assert_true(gl_launch_pytorch_style(l));
+    set_argv(d, l, "bash", "-lc", "echo python", NULL);
+    assert_false(gl_launch_pytorch_style(l));
+    set_argv(d, l, "pythonista", NULL);
+    assert_false(gl_launch_pytorch_style(l));
+    set_argv(d, l, "nvidia-smi", NULL);
+    assert_false(gl_launch_pytorch_style(l));
+    set_argv(d, l, "$CMD", "python", NULL);
+    assert_false(gl_launch_pytorch_style(l));
+    set_argv(d, l, NULL);
+    assert_false(gl_launch_pytorch_style(l));
+    free_doc(d);
+}
+
+static void test_paths_spellings_and_values(void **state)
+{
+    (void)state;
+    struct gl_doc *d = new_doc();
+    struct gl_launch *l = add_launch(d, GL_LAUNCH_DOCKER_RUN, 1, CUDA_IMAGE);
+    set_argv(d, l, "python", "t.py", "--data_dir", "/d1", "--output-dir=/o1", "--save_dir",
+             "s3://bucket/x", "--dataset", "cifar10", "--ckpt", "$X", "--logdir", "./logs",
+             "--data-path", "~/d", NULL);
+    add_env(d, l, "DATA_DIR", "/d2", 200);
+    add_env(d, l, "OUTPUT_DIR", NULL, 220);
+    struct gl_arena a;
+    gl_arena_init(&a);
+    struct gl_launch_path *p;
+    size_t n = gl_launch_paths(&a, d, &cfg, 0, &p);
+    assert_int_equal(n, 3);
+    assert_string_equal(p[0].path, "/d1");
+    assert_int_equal(p[0].role, GL_PATH_DATASET);
+    assert_int_equal(p[0].loc.col, 130); /* the value word */
+    assert_string_equal(p[1].path, "/o1");
+    assert_int_equal(p[1].role, GL_PATH_CHECKPOINT);
+    assert_int_equal(p[1].loc.col, 140); /* the --flag=value word */
+    assert_string_equal(p[2].path, "/d2");
+    assert_true(p[2].from_env);
+    /* with a workdir, ./logs resolves */
+    l->workdir = "/workspace";
+    n = gl_launch_paths(&a, d, &cfg, 0, &p);
+    assert_int_equal(n, 4);
+    assert_string_equal(p[2].path, "/workspace/logs");
+    gl_arena_free(&a);
+    free_doc(d);
+}
+
+/* ---- GL401..GL405 ---- */
+
+static struct gl_launch *train(struct gl_doc *d, const char *flag, const char *path)
+{
+    struct gl_launch *l = add_launch(d, GL_LAUNCH_DOCKER_RUN, 3, CUDA_IMAGE);
+    set_argv(d, l, "python", "train.py", flag, path, NULL);
+    add_gpu(d, l, GL_GPU_FLAG, "all", "all", 12);
+    return l;
+}
+
+static void test_gl401(void **state)
+{
+    (void)state;
+    struct gl_doc *d = new_doc();
+    train(d, "--data-dir", "/data/imagenet");
+    assert_int_equal(run("GL401", d), 1);
+    assert_at(0, 3, 130, "/data/imagenet");
+
+    d = new_doc();
+    add_mount(d, train(d, "--data-dir", "/data/imagenet"), GL_MOUNT_BIND, "/data", true, 30);
+    assert_int_equal(run("GL401", d), 0);
+
+    d = new_doc(); /* relative without a workdir: not judged */
+    train(d, "--data", "data/train");
+    assert_int_equal(run("GL401", d), 0);
+
+    d = new_doc(); /* relative with a workdir */
+    train(d, "--data", "data/train")->workdir = "/ws";
+    assert_int_equal(run("GL401", d), 1);
+    assert_at(0, 3, 130, "/ws/data/train");
+
+    d = new_doc(); /* opaque options: a mount may hide there */
+    train(d, "--data", "/data")->opts_opaque = true;
+    assert_int_equal(run("GL401", d), 0);
+
+    d = new_doc(); /* apptainer binds paths itself */
+    struct gl_launch *l = add_launch(d, GL_LAUNCH_APPTAINER, 2, "img.sif");
+    set_argv(d, l, "python", "t.py", "--data", "/data", NULL);
+    assert_int_equal(run("GL401", d), 0);
+
+    d = new_doc(); /* env */
+    l = add_launch(d, GL_LAUNCH_K8S, 4, CUDA_IMAGE);
+    add_env(d, l, "DATA_DIR", "/datasets/coco", 7);
+    assert_int_equal(run("GL401", d), 1);
+    assert_at(0, 4, 16, "DATA_DIR");
+}
+
+static void test_gl402(void **state)
+{
+    (void)state;
+    struct gl_doc *d = new_doc();
+    train(d, "--output_dir", "/out")->remove = true;
+    assert_int_equal(run("GL402", d), 1);
+    assert_at(0, 3, 130, "--rm");
+
+    d = new_doc();
+    add_mount(d, train(d, "--output_dir", "/out/run1"), GL_MOUNT_VOLUME, "/out", false, 30);
+    assert_int_equal(run("GL402", d), 0);
+
+    d = new_doc(); /* `--output json` is not a path */
+    train(d, "--output", "json");
+    assert_int_equal(run("GL402", d), 0);
+
+    d = new_doc(); /* fragments are not judged for what they lack */
+    train(d, "--checkpoint-dir", "/ckpt")->fragment = true;
+    assert_int_equal(run("GL402", d), 0);
+}
+
+static void test_gl403(void **state)
+{
+    (void)state;
+    struct gl_doc *d = new_doc();
+    add_mount(d, train(d, "--data", "/data/x"), GL_MOUNT_BIND, "/data", false, 30);
+    assert_int_equal(run("GL403", d), 1);
+    assert_at(0, 3, 30, "/data");
+
+    d = new_doc();
+    add_mount(d, train(d, "--data", "/data/x"), GL_MOUNT_BIND, "/data", true, 30);
+    assert_int_equal(run("GL403", d), 0);
+
+    d = new_doc(); /* the same mount takes the output: it must stay writable */
+    struct gl_launch *l = train(d, "--data", "/ws/data");
+    set_argv(d, l, "python", "t.py", "--data", "/ws/data", "--output_dir", "/ws/out", NULL);
+    add_mount(d, l, GL_MOUNT_BIND, "/ws", false, 30);
+    assert_int_equal(run("GL403", d), 0);
+
+    d = new_doc(); /* a data-looking mount serving no dataset path */
+    l = train(d, "--epochs", "3");
+    add_mount(d, l, GL_MOUNT_BIND, "/data", false, 30);
+    assert_int_equal(run("GL403", d), 0);
+}
+
+static void test_gl404_gl405(void **state)
+{
+    (void)state;
+    struct gl_doc *d = new_doc();
+    add_mount(d, train(d, "--save-dir", "/work/run"), GL_MOUNT_BIND, "/work", true, 30);
+    assert_int_equal(run("GL404", d), 1);
+    assert_at(0, 3, 130, "read-only mount `/work`");
+
+    d = new_doc(); /* a writable mount nested inside wins */
+    struct gl_launch *l = train(d, "--save-dir", "/work/run");
+    add_mount(d, l, GL_MOUNT_BIND, "/work", true, 30);
+    add_mount(d, l, GL_MOUNT_BIND, "/work/run", false, 40);
+    assert_int_equal(run("GL404", d), 0);
+
+    d = new_doc();
+    l = add_launch(d, GL_LAUNCH_K8S, 8, CUDA_IMAGE);
+    set_argv(d, l, "python", "t.py", "--checkpoint-dir", "/ckpt/a", NULL);
+    add_mount(d, l, GL_MOUNT_EMPTYDIR, "/ckpt", false, 9);
+    assert_int_equal(run("GL405", d), 1);
+    assert_at(0, 8, 130, "emptyDir");
+
+    d = new_doc();
+    l = add_launch(d, GL_LAUNCH_K8S, 8, CUDA_IMAGE);
+    set_argv(d, l, "python", "t.py", "--checkpoint-dir", "/ckpt/a", NULL);
+    add_mount(d, l, GL_MOUNT_VOLUME, "/ckpt", false, 9);
+    assert_int_equal(run("GL405", d), 0);
+}
+
+/* ---- GL406 ---- */
+
+static struct gl_launch *detached(struct gl_doc *d, uint32_t line, const char *device)
+{
+    struct gl_launch *l = add_launch(d, GL_LAUNCH_DOCKER_RUN, line, CUDA_IMAGE);
+    l->detached = true;
+    l->group = "t.sh";
+    struct gl_gpu_request *g = add_gpu(d, l, GL_GPU_FLAG, device, NULL, 14);
+    if (!strcmp(device, "all"))
+        g->count = "all";
+    else {
+        g->device_ids = gl_arena_alloc(&d->arena, sizeof *g->device_ids);
+        g->device_ids[0] = device + strlen("device=");
+        g->ndevice_ids = 1;
+    }
+    return l;
+}
+
+static void test_gl406(void **state)
+{
+    (void)state;
+    struct gl_doc *d = new_doc();
+    struct gl_launch *l = add_launch(d, GL_LAUNCH_DOCKER_RUN, 2, CUDA_IMAGE);
+    struct gl_gpu_request *g = add_gpu(d, l, GL_GPU_FLAG, "device=0:10gb", NULL, 14);
+    g->memory = "10gb";
+    g->memory_loc = (struct gl_loc){2, 24};
+    assert_int_equal(run("GL406", d), 1);
+    assert_at(0, 2, 24, "10gb");
+    assert_int_equal(found.items[0].severity, GL_SEV_ERROR);
+
+    d = new_doc();
+    detached(d, 1, "device=0");
+    detached(d, 2, "all");
+    assert_int_equal(run("GL406", d), 1);
+    assert_at(0, 2, 14, "line 1");
+    assert_int_equal(found.items[0].severity, GL_SEV_WARNING);
+
+    d = new_doc(); /* different devices */
+    detached(d, 1, "device=0");
+    detached(d, 2, "device=1");
+    assert_int_equal(run("GL406", d), 0);
+
+    d = new_doc(); /* foreground runs: group NULL */
+    detached(d, 1, "all")->group = NULL;
+    detached(d, 2, "all")->group = NULL;
+    assert_int_equal(run("GL406", d), 0);
+
+    d = new_doc(); /* different profiles */
+    detached(d, 1, "all")->profile = "a";
+    detached(d, 2, "all")->profile = "b";
+    assert_int_equal(run("GL406", d), 0);
+
+    d = new_doc(); /* MIG and framework caps */
+    detached(d, 1, "device=MIG-abc");
+    detached(d, 2, "device=MIG-abc");
+    assert_int_equal(run("GL406", d), 0);
+    d = new_doc();
+    l = detached(d, 1, "all");
+    set_argv(d, l, "vllm", "serve", "m", "--gpu-memory-utilization", "0.4", NULL);
+    l = detached(d, 2, "all");
+    set_argv(d, l, "vllm", "serve", "m", "--gpu-memory-utilization=0.4", NULL);
+    assert_int_equal(run("GL406", d), 0);
+
+    d = new_doc(); /* k8s GPUs are exclusive */
+    for (uint32_t line = 1; line <= 2; line++) {
+        l = add_launch(d, GL_LAUNCH_K8S, line, CUDA_IMAGE);
+        l->group = "t.yaml";
+        add_gpu(d, l, GL_GPU_K8S_RESOURCE, "nvidia.com/gpu", "1", 3);
+    }
+    assert_int_equal(run("GL406", d), 0);
+}
+
+/* ---- GL407..GL409 ---- */
+
+static void test_gl407(void **state)
+{
+    (void)state;
+    struct gl_doc *d = new_doc();
+    add_launch(d, GL_LAUNCH_DOCKER_RUN, 5, CUDA_IMAGE);
+    assert_int_equal(run("GL407", d), 1);
+    assert_at(0, 5, 20, CUDA_IMAGE);
+
+    d = new_doc();
+    add_launch(d, GL_LAUNCH_DOCKER_RUN, 5, "pytorch/pytorch:2.3.0-cuda12.1-cudnn8-runtime");
+    assert_int_equal(run("GL407", d), 1);
+
+    d = new_doc();
+    add_gpu(d, add_launch(d, GL_LAUNCH_DOCKER_RUN, 5, CUDA_IMAGE), GL_GPU_FLAG, "all", "all", 3);
+    assert_int_equal(run("GL407", d), 0);
+
+    d = new_doc();
+    add_launch(d, GL_LAUNCH_K8S, 5, CUDA_IMAGE)->secondary_role = true;
+    assert_int_equal(run("GL407", d), 0);
+
+    d = new_doc();
+    add_launch(d, GL_LAUNCH_K8S, 5, "nvcr.io/nvidia/k8s-device-plugin:v0.15.0");
+    assert_int_equal(run("GL407", d), 0);
+
+    d = new_doc();
+    add_launch(d, GL_LAUNCH_COMPOSE, 5, CUDA_IMAGE)->fragment = true;
+    assert_int_equal(run("GL407", d), 0);
+
+    d = new_doc();
+    add_launch(d, GL_LAUNCH_DOCKER_RUN, 5, "ubuntu:22.04");
+    assert_int_equal(run("GL407", d), 0);
+}
+
+static void test_gl408_gl409(void **state)
+{
+    (void)state;
+    struct gl_doc *d = new_doc();
+    add_launch(d, GL_LAUNCH_APPTAINER, 2, CUDA_IMAGE);
+    assert_int_equal(run("GL408", d), 1);
+    assert_at(0, 2, 20, "--nv");
+
+    d = new_doc();
+    add_launch(d, GL_LAUNCH_APPTAINER, 2, CUDA_IMAGE)->apptainer_nv = true;
+    assert_int_equal(run("GL408", d), 0);
+
+    d = new_doc(); /* a .sif is not judged */
+    add_launch(d, GL_LAUNCH_APPTAINER, 2, "pytorch.sif");
+    assert_int_equal(run("GL408", d), 0);
+
+    d = new_doc();
+    add_launch(d, GL_LAUNCH_APPTAINER, 2, "./sandbox/")->apptainer_sandbox = true;
+    assert_int_equal(run("GL409", d), 1);
+    assert_at(0, 2, 20, "./sandbox/");
+
+    d = new_doc();
+    add_launch(d, GL_LAUNCH_APPTAINER, 2, "pytorch.sif");
+    assert_int_equal(run("GL409", d), 0);
+}
+
+/* ---- GL410, GL411 ---- */
+
+static struct gl_launch *gpu_python(struct gl_doc *d, enum gl_launch_kind kind)
+{
+    struct gl_launch *l = add_launch(d, kind, 6, CUDA_IMAGE);
+    set_argv(d, l, "python", "train.py", NULL);
+    add_gpu(d, l, kind == GL_LAUNCH_APPTAINER ? GL_GPU_APPTAINER_NV : GL_GPU_FLAG, "all", "all", 8);
+    return l;
+}
+
+static void test_gl410(void **state)
+{
+    (void)state;
+    struct gl_doc *d = new_doc();
+    gpu_python(d, GL_LAUNCH_DOCKER_RUN);
+    assert_int_equal(run("GL410", d), 1);
+    assert_at(0, 6, 1, "64 MiB");
+
+    d = new_doc();
+    struct gl_launch *l = gpu_python(d, GL_LAUNCH_DOCKER_RUN);
+    l->shm_bytes = 256 << 20;
+    l->shm_loc = (struct gl_loc){6, 30};
+    assert_int_equal(run("GL410", d), 1);
+    assert_at(0, 6, 30, "256 MiB");
+
+    d = new_doc();
+    gpu_python(d, GL_LAUNCH_DOCKER_RUN)->ipc = "host";
+    assert_int_equal(run("GL410", d), 0);
+
+    d = new_doc();
+    gpu_python(d, GL_LAUNCH_DOCKER_RUN)->shm_bytes = (int64_t)8 << 30;
+    assert_int_equal(run("GL410", d), 0);
+
+    d = new_doc();
+    add_mount(d, gpu_python(d, GL_LAUNCH_K8S), GL_MOUNT_EMPTYDIR_MEMORY, "/dev/shm", false, 3);
+    assert_int_equal(run("GL410", d), 0);
+
+    d = new_doc();
+    gpu_python(d, GL_LAUNCH_APPTAINER);
+    assert_int_equal(run("GL410", d), 0);
+
+    d = new_doc(); /* no GPU */
+    l = add_launch(d, GL_LAUNCH_DOCKER_RUN, 6, CUDA_IMAGE);
+    set_argv(d, l, "python", "train.py", NULL);
+    assert_int_equal(run("GL410", d), 0);
+
+    d = new_doc(); /* not a PyTorch-style command */
+    l = gpu_python(d, GL_LAUNCH_DOCKER_RUN);
+    set_argv(d, l, "nvidia-smi", NULL);
+    assert_int_equal(run("GL410", d), 0);
+}
+
+static void test_gl411(void **state)
+{
+    (void)state;
+    struct gl_doc *d = new_doc();
+    gpu_python(d, GL_LAUNCH_DOCKER_RUN);
+    assert_int_equal(run("GL411", d), 1);
+    assert_at(0, 6, 1, "locked-memory");
+
+    d = new_doc();
+    gpu_python(d, GL_LAUNCH_DOCKER_RUN)->memlock = "-1";
+    assert_int_equal(run("GL411", d), 0);
+
+    d = new_doc();
+    gpu_python(d, GL_LAUNCH_APPTAINER);
+    assert_int_equal(run("GL411", d), 0);
+
+    d = new_doc();
+    gpu_python(d, GL_LAUNCH_K8S);
+    assert_int_equal(run("GL411", d), 0);
+
+    d = new_doc(); /* NVIDIA_VISIBLE_DEVICES=void is no GPU */
+    struct gl_launch *l = add_launch(d, GL_LAUNCH_DOCKER_RUN, 6, CUDA_IMAGE);
+    add_gpu(d, l, GL_GPU_ENV_VISIBLE, "void", NULL, 4);
+    assert_int_equal(run("GL411", d), 0);
+}
+
+/* ---- GL412, GL413 ---- */
+
+static void test_gl412(void **state)
+{
+    (void)state;
+    struct gl_doc *d = new_doc();
+    struct gl_launch *l = add_launch(d, GL_LAUNCH_DOCKER_RUN, 2, CUDA_IMAGE);
+    struct gl_gpu_request *g = add_gpu(d, l, GL_GPU_FLAG, "device=0,2", NULL, 14);
+    g->invalid = "unquoted: reads as device=0 and count 2";
+    g->invalid_loc = (struct gl_loc){2, 14};
+    assert_int_equal(run("GL412", d), 1);
+    assert_at(0, 2, 14, "device=0,2");
+
+    d = new_doc();
+    l = add_launch(d, GL_LAUNCH_K8S, 2, CUDA_IMAGE);
+    g = add_gpu(d, l, GL_GPU_K8S_RESOURCE, "nvidia.com/gpu", NULL, 3);
+    g->request = "1";
+    g->request_loc = (struct gl_loc){9, 27};
+    assert_int_equal(run("GL412", d), 1);
+    assert_at(0, 9, 27, "not in limits");
+
+    d = new_doc();
+    l = add_launch(d, GL_LAUNCH_K8S, 2, CUDA_IMAGE);
+    g = add_gpu(d, l, GL_GPU_K8S_RESOURCE, "nvidia.com/gpu", "0.5", 3);
+    g->limit = "0.5";
+    g->limit_loc = (struct gl_loc){7, 27};
+    assert_int_equal(run("GL412", d), 1);
+    assert_at(0, 7, 27, "0.5");
+
+    d = new_doc();
+    l = add_launch(d, GL_LAUNCH_K8S, 2, CUDA_IMAGE);
+    g = add_gpu(d, l, GL_GPU_K8S_RESOURCE, "nvidia.com/gpu", "1", 3);
+    g->limit = g->request = "1";
+    assert_int_equal(run("GL412", d), 0);
+
+    d = new_doc(); /* HAMi memory keys are caps, not counts */
+    l = add_launch(d, GL_LAUNCH_K8S, 2, CUDA_IMAGE);
+    g = add_gpu(d, l, GL_GPU_K8S_VENDOR, "nvidia.com/gpumem", "3000", 3);
+    g->limit = "3000";
+    g->request = "1000";
+    assert_int_equal(run("GL412", d), 0);
+}
+
+static void test_gl413(void **state)
+{
+    (void)state;
+    struct gl_doc *d = new_doc();
+    struct gl_launch *l = add_launch(d, GL_LAUNCH_DOCKER_RUN, 2, CUDA_IMAGE);
+    l->tool = "nvidia-docker";
+    add_gpu(d, l, GL_GPU_RUNTIME, "nvidia", NULL, 1);
+    assert_int_equal(run("GL413", d), 1);
+    assert_at(0, 2, 1, "nvidia-docker");
+
+    d = new_doc();
+    add_gpu(d, add_launch(d, GL_LAUNCH_DOCKER_RUN, 2, CUDA_IMAGE), GL_GPU_RUNTIME, "nvidia",
+            NULL, 12);
+    assert_int_equal(run("GL413", d), 1);
+    assert_at(0, 2, 12, "nvidia");
+
+    d = new_doc();
+    add_gpu(d, add_launch(d, GL_LAUNCH_DOCKER_RUN, 2, CUDA_IMAGE), GL_GPU_FLAG, "all", "all", 12);
+    assert_int_equal(run("GL413", d), 0);
+}
+
+/* ---- configured names ---- */
+
+static void test_configured_names(void **state)
+{
+    (void)state;
+    gl_config_free(&cfg);
+    gl_config_init(&cfg);
+    char err[128];
+    gl_pattern_list_add(&cfg.arena, &cfg.dataset_args, "^--corpus$",
+                        gl_pattern_compile("^--corpus$", false, err, sizeof err));
+    assert_int_equal(gl_config_finish(&cfg), 0);
+    struct gl_doc *d = new_doc();
+    train(d, "--corpus", "/c");
+    assert_int_equal(run("GL401", d), 1);
+    d = new_doc(); /* the default names are replaced */
+    train(d, "--data-dir", "/d");
+    assert_int_equal(run("GL401", d), 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(test_normalize, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_longest_mount_prefix, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_pytorch_style, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_paths_spellings_and_values, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_gl401, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_gl402, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_gl403, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_gl404_gl405, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_gl406, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_gl407, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_gl408_gl409, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_gl410, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_gl411, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_gl412, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_gl413, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_configured_names, setup, teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

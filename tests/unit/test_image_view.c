@@ -1,0 +1,136 @@
+/* Unit tests: path normalization, small-file selection, whiteouts and opaque directories
+ * in the final view, sha256. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "parsers/image_sha256.h"
+#include "parsers/image_view.h"
+
+static void normalize(void **state)
+{
+    (void)state;
+    struct gl_arena a;
+    gl_arena_init(&a);
+    assert_string_equal(gl_image_path_normalize(&a, "./usr/bin/"), "usr/bin");
+    assert_string_equal(gl_image_path_normalize(&a, "/etc//passwd"), "etc/passwd");
+    assert_string_equal(gl_image_path_normalize(&a, "../../etc/shadow"), "etc/shadow");
+    assert_string_equal(gl_image_path_normalize(&a, "a/b/../../../c"), "c");
+    assert_string_equal(gl_image_path_normalize(&a, "a/./b/.."), "a");
+    assert_string_equal(gl_image_path_normalize(&a, "./"), "");
+    gl_arena_free(&a);
+}
+
+static void wanted_files(void **state)
+{
+    (void)state;
+    assert_true(gl_image_wants_content("usr/local/cuda-12.4/version.json"));
+    assert_true(gl_image_wants_content("usr/local/cuda/version.txt"));
+    assert_false(gl_image_wants_content("usr/local/cuda/x/version.json"));
+    assert_true(gl_image_wants_content("usr/lib/python3/dist-packages/torch/version.py"));
+    assert_false(gl_image_wants_content("usr/lib/python3/site-packages/foo/version.py"));
+    assert_true(gl_image_wants_content("etc/os-release"));
+    assert_true(gl_image_wants_content("x/site-packages/nvidia_cublas_cu12-12.1.3.1.dist-info/METADATA"));
+    assert_true(gl_image_wants_content("x/site-packages/torch-2.3.0.dist-info/METADATA"));
+    assert_false(gl_image_wants_content("x/site-packages/torchvision-0.18.dist-info/METADATA"));
+    assert_false(gl_image_wants_content("x/site-packages/numpy-1.26.dist-info/METADATA"));
+}
+
+static void add(struct gl_layer_index *ix, const char *path, enum gl_file_type t, int wh)
+{
+    struct gl_layer_entry *e = GL_APPEND(&ix->arena, ix->entries, ix->n, ix->cap);
+    memset(e, 0, sizeof *e);
+    e->path = gl_arena_strdup(&ix->arena, path);
+    e->type = (uint8_t)t;
+    e->whiteout = (uint8_t)wh;
+    e->size = strlen(path);
+}
+
+static const struct gl_image_file *lookup(struct gl_image_file *f, size_t n, const char *p)
+{
+    for (size_t i = 0; i < n; i++)
+        if (!strcmp(f[i].path, p))
+            return &f[i];
+    return NULL;
+}
+
+static void whiteouts(void **state)
+{
+    (void)state;
+    struct gl_layer_index l0, l1, l2;
+    gl_layer_index_init(&l0);
+    gl_layer_index_init(&l1);
+    gl_layer_index_init(&l2);
+    add(&l0, "a", GL_FILE_DIR, 0);
+    add(&l0, "a/keep", GL_FILE_REG, 0);
+    add(&l0, "a/gone", GL_FILE_REG, 0);
+    add(&l0, "d", GL_FILE_DIR, 0);
+    add(&l0, "d/x/y", GL_FILE_REG, 0);
+    add(&l0, "o/old", GL_FILE_REG, 0);
+    add(&l0, "f/inside", GL_FILE_REG, 0);
+    add(&l0, "dup", GL_FILE_REG, 0);
+    /* layer 1: whiteouts; the opaque marker after the new file in its own layer */
+    add(&l1, "a/gone", GL_FILE_OTHER, GL_WH_FILE);
+    add(&l1, "d", GL_FILE_OTHER, GL_WH_FILE);
+    add(&l1, "o/new", GL_FILE_REG, 0);
+    add(&l1, "o", GL_FILE_OTHER, GL_WH_OPAQUE);
+    add(&l1, "f", GL_FILE_SYMLINK, 0);   /* a non-directory hides f/inside */
+    add(&l1, "dup", GL_FILE_REG, 0);
+    add(&l1, "dup", GL_FILE_HARDLINK, 0); /* a later duplicate wins */
+    /* layer 2: re-creates a deleted path */
+    add(&l2, "d/new", GL_FILE_REG, 0);
+    const struct gl_layer_index *layers[] = {&l0, &l1, &l2};
+    struct gl_arena a;
+    gl_arena_init(&a);
+    struct gl_image_file *f;
+    size_t n = gl_image_view_build(&a, layers, 3, &f);
+    assert_non_null(lookup(f, n, "a/keep"));
+    assert_null(lookup(f, n, "a/gone"));
+    assert_null(lookup(f, n, "d/x/y"));
+    assert_non_null(lookup(f, n, "d/new"));
+    assert_int_equal(lookup(f, n, "d/new")->layer, 2);
+    assert_null(lookup(f, n, "o/old"));
+    assert_non_null(lookup(f, n, "o/new"));
+    assert_null(lookup(f, n, "f/inside"));
+    assert_int_equal(lookup(f, n, "dup")->type, GL_FILE_HARDLINK);
+    assert_int_equal(lookup(f, n, "dup")->layer, 1);
+    for (size_t i = 1; i < n; i++)
+        assert_true(strcmp(f[i - 1].path, f[i].path) < 0);
+    gl_arena_free(&a);
+    gl_layer_index_free(&l0);
+    gl_layer_index_free(&l1);
+    gl_layer_index_free(&l2);
+}
+
+static void sha256_vectors(void **state)
+{
+    (void)state;
+    struct gl_sha256 s;
+    unsigned char d[32];
+    char hex[65];
+    gl_sha256_init(&s);
+    gl_sha256_update(&s, "abc", 3);
+    gl_sha256_final(&s, d);
+    gl_sha256_hex(d, hex);
+    assert_string_equal(hex, "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+    gl_sha256_init(&s);
+    char block[1000];
+    memset(block, 'a', sizeof block);
+    for (int i = 0; i < 1000; i++) /* one million 'a' (FIPS 180-2 example) */
+        gl_sha256_update(&s, block, sizeof block);
+    gl_sha256_final(&s, d);
+    gl_sha256_hex(d, hex);
+    assert_string_equal(hex, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(normalize), cmocka_unit_test(wanted_files),
+        cmocka_unit_test(whiteouts), cmocka_unit_test(sha256_vectors),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,459 @@
+/* test_launch_docker.c: docker/podman/apptainer command lines into launches
+ * (parsers/launch_shell.h), with exact positions. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "tests/unit/test_launch_util.h"
+
+static void t_basic(void **s)
+{
+    (void)s;
+    sh("docker run --rm -it nvidia/cuda:12.4.1-base-ubuntu22.04 nvidia-smi -L\n");
+    assert_int_equal(D.nlaunches, 1);
+    assert_string_equal(L(0)->tool, "docker");
+    assert_loc(L(0)->loc, 1, 1);
+    assert_string_equal(image(0), "nvidia/cuda:12.4.1-base-ubuntu22.04");
+    assert_loc(D.refs[0].loc, 1, 21);
+    assert_int_equal(D.refs[0].role, GL_REF_LAUNCH);
+    assert_true(D.refs[0].ok);
+    assert_loc(D.refs[0].parsed.tag_loc, 1, 33);
+    assert_int_equal(D.refs[0].launch, 0);
+    assert_string_equal(argv_of(0), "nvidia-smi|-L");
+    assert_loc(L(0)->argv[1].loc, 1, 68);
+    assert_true(L(0)->remove);
+    assert_false(L(0)->detached);
+    assert_null(L(0)->group);
+    assert_int_equal(L(0)->shm_bytes, -1);
+    assert_int_equal(L(0)->ngpus, 0);
+}
+
+static void t_bundle_itd(void **s)
+{
+    (void)s;
+    sh("docker run -itd --name x -v /data:/data:ro img:1 python t.py\n");
+    assert_true(L(0)->detached);
+    assert_string_equal(L(0)->group, "t.sh");
+    assert_string_equal(L(0)->name, "x");
+    assert_string_equal(image(0), "img:1");
+    assert_string_equal(argv_of(0), "python|t.py");
+    assert_string_equal(mount_of(0, 0), "bind /data->/data ro");
+    assert_loc(L(0)->mounts[0].loc, 1, 29);
+    assert_loc(L(0)->mounts[0].ro_loc, 1, 41);
+}
+
+static void t_bundle_value_last(void **s)
+{
+    (void)s;
+    /* -itv: v takes the next word; -e=X and -v/a:/b attached values */
+    sh("docker run -itv /a:/b -eFOO=1 -w=/w img cmd\n");
+    assert_string_equal(mount_of(0, 0), "bind /a->/b");
+    assert_int_equal(D.nenv, 1);
+    assert_string_equal(D.env[0].key, "FOO");
+    assert_string_equal(D.env[0].value, "1");
+    assert_loc(D.env[0].key_loc, 1, 25);
+    assert_loc(D.env[0].value_loc, 1, 29);
+    assert_string_equal(L(0)->workdir, "/w");
+    assert_string_equal(image(0), "img");
+    assert_string_equal(argv_of(0), "cmd");
+}
+
+static void t_value_flags(void **s)
+{
+    (void)s;
+    /* every value-taking flag consumes its value: the image is found exactly */
+    sh("docker run --network host -p 8888:8888 --user 1000 --entrypoint python "
+       "--label a=b --cpus 4 --memory=32g -h box --add-host x:1.2.3.4 img:2 train.py\n");
+    assert_string_equal(image(0), "img:2");
+    assert_string_equal(argv_of(0), "train.py");
+}
+
+static void t_gpus_all(void **s)
+{
+    (void)s;
+    sh("docker run --gpus all img\ndocker run --gpus=2 img\ndocker run --gpus device=1 img\n");
+    assert_int_equal(D.nlaunches, 3);
+    assert_int_equal(gpu(0, 0)->kind, GL_GPU_FLAG);
+    assert_string_equal(gpu(0, 0)->value, "all");
+    assert_string_equal(gpu(0, 0)->count, "all");
+    assert_loc(gpu(0, 0)->loc, 1, 19);
+    assert_null(gpu(0, 0)->invalid);
+    assert_string_equal(gpu(1, 0)->count, "2");
+    assert_loc(gpu(1, 0)->loc, 2, 19);
+    assert_int_equal(gpu(2, 0)->ndevice_ids, 1);
+    assert_string_equal(gpu(2, 0)->device_ids[0], "1");
+    assert_null(gpu(2, 0)->count);
+    assert_null(gpu(2, 0)->invalid);
+}
+
+static void t_gpus_quoted_devices(void **s)
+{
+    (void)s;
+    sh("docker run --gpus '\"device=0,2\"' img\n");
+    const struct gl_gpu_request *g = gpu(0, 0);
+    assert_null(g->invalid);
+    assert_int_equal(g->ndevice_ids, 2);
+    assert_string_equal(g->device_ids[0], "0");
+    assert_string_equal(g->device_ids[1], "2");
+    assert_null(g->count);
+}
+
+static void t_gpus_unquoted_devices_invalid(void **s)
+{
+    (void)s;
+    sh("docker run --gpus device=0,2 img\n");
+    const struct gl_gpu_request *g = gpu(0, 0);
+    assert_non_null(g->invalid);
+    assert_non_null(strstr(g->invalid, "cannot set both Count and DeviceIDs"));
+    assert_loc(g->invalid_loc, 1, 28); /* the stray "2" */
+    assert_string_equal(g->count, "2");
+    assert_int_equal(g->ndevice_ids, 1);
+}
+
+static void t_gpus_key_twice_and_bad(void **s)
+{
+    (void)s;
+    sh("docker run --gpus '\"device=0\",device=1' a\ndocker run --gpus count=x a\n"
+       "docker run --gpus foo=1 a\ndocker run --gpus 'de\"v' a\n");
+    assert_non_null(strstr(gpu(0, 0)->invalid, "only once"));
+    assert_string_equal(gpu(1, 0)->invalid, "count must be an integer");
+    assert_non_null(strstr(gpu(2, 0)->invalid, "unexpected key"));
+    assert_non_null(strstr(gpu(3, 0)->invalid, "bare \""));
+    assert_loc(gpu(3, 0)->invalid_loc, 4, 22);
+}
+
+static void t_gpus_memory_and_caps(void **s)
+{
+    (void)s;
+    sh("docker run --gpus device=0:10gb img\n"
+       "docker run --gpus '\"capabilities=compute,utility\",count=1' img\n"
+       "docker run --gpus device=MIG-4f5e img\n");
+    assert_string_equal(gpu(0, 0)->memory, "10gb");
+    assert_loc(gpu(0, 0)->memory_loc, 1, 28);
+    assert_string_equal(gpu(0, 0)->device_ids[0], "0");
+    assert_null(gpu(0, 0)->invalid);
+    assert_int_equal(gpu(1, 0)->ncapabilities, 2);
+    assert_string_equal(gpu(1, 0)->capabilities[1], "utility");
+    assert_string_equal(gpu(1, 0)->count, "1");
+    assert_true(gpu(2, 0)->mig);
+    assert_true(L(2)->mig);
+}
+
+static void t_device_cdi_and_node(void **s)
+{
+    (void)s;
+    sh("podman run --device nvidia.com/gpu=all img\n"
+       "docker run --device=/dev/nvidia0:/dev/nvidia0 --device /dev/nvidiactl img\n");
+    assert_string_equal(L(0)->tool, "podman");
+    assert_int_equal(gpu(0, 0)->kind, GL_GPU_CDI);
+    assert_string_equal(gpu(0, 0)->count, "all");
+    assert_int_equal(L(1)->ngpus, 1);
+    assert_int_equal(gpu(1, 0)->kind, GL_GPU_DEVICE_NODE);
+    assert_string_equal(gpu(1, 0)->device_ids[0], "0");
+}
+
+static void t_runtime_and_visible(void **s)
+{
+    (void)s;
+    sh("docker run --runtime=nvidia -e NVIDIA_VISIBLE_DEVICES=0,1 img\n"
+       "docker run -e NVIDIA_VISIBLE_DEVICES=all img\n");
+    assert_int_equal(L(0)->ngpus, 2);
+    assert_int_equal(gpu(0, 0)->kind, GL_GPU_RUNTIME);
+    assert_int_equal(gpu(0, 1)->kind, GL_GPU_ENV_VISIBLE);
+    assert_string_equal(gpu(0, 1)->value, "0,1");
+    assert_loc(gpu(0, 1)->loc, 1, 55);
+    /* without the nvidia runtime it is only env */
+    assert_int_equal(L(1)->ngpus, 0);
+    assert_int_equal(D.nenv, 2);
+    assert_int_equal(D.env[1].launch, 1);
+}
+
+static void t_nvidia_docker(void **s)
+{
+    (void)s;
+    sh("nvidia-docker run -it --rm img bash\n");
+    assert_string_equal(L(0)->tool, "nvidia-docker");
+    assert_int_equal(gpu(0, 0)->kind, GL_GPU_RUNTIME);
+    assert_string_equal(image(0), "img");
+}
+
+static void t_volumes(void **s)
+{
+    (void)s;
+    sh("docker run -v data:/data -v ./x:/x:rw,z -v /ctr -v /anon:ro -v ~/c:/c "
+       "-v \"$PWD\"/out:/out --volume=$(pwd)/o2:/o2:ro img\n");
+    assert_string_equal(mount_of(0, 0), "volume data->/data");
+    assert_string_equal(mount_of(0, 1), "bind ./x->/x");
+    assert_string_equal(mount_of(0, 2), "volume -->/ctr");
+    assert_string_equal(mount_of(0, 3), "volume -->/anon ro");
+    assert_string_equal(mount_of(0, 4), "bind ~/c->/c");
+    assert_int_equal(L(0)->mounts[5].type, GL_MOUNT_BIND);
+    assert_string_equal(L(0)->mounts[5].target, "/out");
+    assert_string_equal(mount_of(0, 6), "bind $(pwd)/o2->/o2 ro");
+    /* where `:ro` would go: just after the value */
+    assert_loc(L(0)->mounts[0].ro_loc, 1, 25);
+}
+
+static void t_mount_forms(void **s)
+{
+    (void)s;
+    sh("docker run --mount type=bind,source=/d,target=/data,readonly "
+       "--mount type=volume,src=v,dst=/v --mount type=tmpfs,destination=/t "
+       "--mount 'type=bind,src=/a,dst=/b,ro=false' --mount source=n,target=/n,ro=true img\n");
+    assert_string_equal(mount_of(0, 0), "bind /d->/data ro");
+    assert_loc(L(0)->mounts[0].ro_loc, 1, 53);
+    assert_string_equal(mount_of(0, 1), "volume v->/v");
+    assert_string_equal(mount_of(0, 2), "tmpfs -->/t");
+    assert_string_equal(mount_of(0, 3), "bind /a->/b");
+    assert_string_equal(mount_of(0, 4), "volume n->/n ro");
+    assert_string_equal(image(0), "img");
+}
+
+static void t_tmpfs_shm_ipc_ulimit(void **s)
+{
+    (void)s;
+    sh("docker run --tmpfs /scratch:rw,size=1g --shm-size=8G --ipc host "
+       "--ulimit memlock=-1:-1 --ulimit stack=67108864 img\n"
+       "docker run --shm-size 64m a\ndocker run --shm-size=1073741824 a\n"
+       "docker run --shm-size 2GiB a\ndocker run --shm-size 1.5g a\n");
+    assert_string_equal(mount_of(0, 0), "tmpfs -->/scratch");
+    assert_true(L(0)->shm_bytes == 8LL << 30);
+    assert_loc(L(0)->shm_loc, 1, 51);
+    assert_string_equal(L(0)->ipc, "host");
+    assert_loc(L(0)->ipc_loc, 1, 60);
+    assert_string_equal(L(0)->memlock, "-1:-1");
+    assert_loc(L(0)->memlock_loc, 1, 82);
+    assert_true(L(1)->shm_bytes == 64LL << 20);
+    assert_true(L(2)->shm_bytes == 1073741824LL);
+    assert_true(L(3)->shm_bytes == 2LL << 30);
+    assert_true(L(4)->shm_bytes == 3LL << 29);
+}
+
+static void t_env_forms(void **s)
+{
+    (void)s;
+    sh("docker run -e A=1 --env B --env=C=x=y --env-file f.env -e \"D=$UNKNOWN\" img\n");
+    assert_int_equal(D.nenv, 4);
+    assert_string_equal(D.env[0].key, "A");
+    assert_string_equal(D.env[1].key, "B");
+    assert_null(D.env[1].value);
+    assert_string_equal(D.env[2].key, "C");
+    assert_string_equal(D.env[2].value, "x=y");
+    assert_string_equal(D.env[3].key, "D");
+    assert_null(D.env[3].value);
+    assert_int_equal(D.env[0].origin, GL_ENV_LAUNCH);
+    assert_string_equal(image(0), "img");
+}
+
+static void t_continuation_lines(void **s)
+{
+    (void)s;
+    sh("docker run \\\n  --gpus all \\\n  -v /data:/data \\\n  nvcr.io/nvidia/pytorch:24.05-py3 \\\n"
+       "  python train.py --data /data\n");
+    assert_string_equal(image(0), "nvcr.io/nvidia/pytorch:24.05-py3");
+    assert_loc(D.refs[0].loc, 4, 3);
+    assert_loc(D.refs[0].parsed.tag_loc, 4, 26);
+    assert_loc(gpu(0, 0)->loc, 2, 10);
+    assert_loc(L(0)->mounts[0].loc, 3, 6);
+    assert_string_equal(argv_of(0), "python|train.py|--data|/data");
+    assert_loc(L(0)->argv[3].loc, 5, 26);
+}
+
+static void t_wrappers(void **s)
+{
+    (void)s;
+    sh("sudo -E -u root docker run a\nexec docker run b\ntime docker run c\n"
+       "env A=B nohup docker run d &\nX=1 docker run e\n"
+       "srun -N 1 --ntasks=1 --gres gpu:1 --pty docker run f\n"
+       "docker container run g\ndocker create h\ndocker -H tcp://x:2375 run i\n"
+       "docker build -t j .\ndocker exec -it k bash\n");
+    assert_int_equal(D.nlaunches, 9);
+    const char *want[] = {"a", "b", "c", "d", "e", "f", "g", "h", "i"};
+    for (size_t i = 0; i < 9; i++)
+        assert_string_equal(image(i), want[i]);
+    assert_true(L(3)->detached);
+    assert_string_equal(L(3)->group, "t.sh");
+    assert_loc(L(0)->loc, 1, 17);
+}
+
+static void t_variables(void **s)
+{
+    (void)s;
+    sh("IMAGE=nvcr.io/nvidia/pytorch:24.05-py3\nDATA=/mnt/data\n"
+       "docker run -v $DATA:/data $IMAGE python t.py\n");
+    assert_string_equal(image(0), "nvcr.io/nvidia/pytorch:24.05-py3");
+    assert_loc(D.refs[0].loc, 3, 27);
+    assert_true(D.refs[0].ok);
+    assert_loc(D.refs[0].parsed.tag_loc, 3, 27); /* from a variable: at the `$` */
+    assert_string_equal(mount_of(0, 0), "bind /mnt/data->/data");
+}
+
+static void t_opaque_image_and_args(void **s)
+{
+    (void)s;
+    sh("docker run --rm \"$IMG\" python t.py\ndocker run $args\n"
+       "docker run $OPTS nvcr.io/nvidia/pytorch:24.05-py3 python\n"
+       "docker run img python $EXTRA\n");
+    assert_int_equal(L(0)->ref, -1);
+    assert_string_equal(argv_of(0), "python|t.py");
+    assert_false(L(0)->opts_opaque);
+    assert_int_equal(L(1)->ref, -1);
+    assert_true(L(1)->argv_opaque);
+    assert_true(L(1)->opts_opaque);
+    assert_int_equal(L(1)->nargv, 0);
+    assert_string_equal(image(2), "nvcr.io/nvidia/pytorch:24.05-py3");
+    assert_true(L(2)->opts_opaque);
+    assert_false(L(2)->argv_opaque);
+    assert_true(L(3)->argv_opaque);
+    assert_false(L(3)->opts_opaque);
+}
+
+static void t_opaque_ambiguous(void **s)
+{
+    (void)s;
+    /* `$IMG bash`: the unknown word is taken as the image, and nothing is known for sure */
+    sh("docker run -it $IMG bash\n");
+    assert_int_equal(L(0)->ref, -1);
+    assert_true(L(0)->opts_opaque);
+    assert_true(L(0)->argv_opaque);
+    assert_string_equal(argv_of(0), "bash");
+}
+
+static void t_branch_assigned_opaque(void **s)
+{
+    (void)s;
+    sh("if [ -n \"$X\" ]; then IMG=a:1; else IMG=b:2; fi\ndocker run \"$IMG\" t\n");
+    assert_int_equal(L(0)->ref, -1);
+}
+
+static void t_sh_c_in_container(void **s)
+{
+    (void)s;
+    sh("docker run img sh -c \"cd /w && python train.py --output_dir /out\"\n");
+    assert_string_equal(argv_of(0), "sh|-c|cd|/w|python|train.py|--output_dir|/out");
+    assert_loc(L(0)->argv[6].loc, 1, 48);
+    assert_loc(L(0)->argv[7].loc, 1, 61);
+    assert_false(L(0)->argv_opaque);
+    sh("docker run img bash -c \"$CMD\"\n");
+    assert_true(L(1)->argv_opaque);
+}
+
+static void t_sh_c_on_host(void **s)
+{
+    (void)s;
+    sh("bash -c 'docker run --gpus all img python x.py'\nssh host ls\n");
+    assert_int_equal(D.nlaunches, 1);
+    assert_string_equal(image(0), "img");
+    assert_loc(L(0)->loc, 1, 10);
+    assert_loc(gpu(0, 0)->loc, 1, 28);
+}
+
+static void t_double_dash(void **s)
+{
+    (void)s;
+    sh("docker run --rm -- img -v x\n");
+    assert_string_equal(image(0), "img");
+    assert_string_equal(argv_of(0), "-v|x");
+}
+
+static void t_detach_false_and_background(void **s)
+{
+    (void)s;
+    sh("docker run --detach=false a\ndocker run b &\ndocker run c\n");
+    assert_false(L(0)->detached);
+    assert_true(L(1)->detached);
+    assert_false(L(2)->detached);
+    assert_null(L(2)->group);
+}
+
+static void t_apptainer(void **s)
+{
+    (void)s;
+    sh("apptainer exec --nv -B /data:/data:ro,/scratch docker://nvcr.io/nvidia/pytorch:24.05-py3 "
+       "python t.py\n"
+       "singularity run --nvccli --bind=/a:/b img.sif arg\n"
+       "apptainer shell ./sandbox/\n"
+       "apptainer exec library://alpine:3 ls\n"
+       "apptainer instance start --nv img.sif inst1 a\n"
+       "apptainer exec --contain --env A=1,CUDA_VISIBLE_DEVICES=0,1 oras://ghcr.io/x/y:1 cmd\n");
+    assert_int_equal(D.nlaunches, 6);
+    assert_int_equal(L(0)->kind, GL_LAUNCH_APPTAINER);
+    assert_true(L(0)->apptainer_nv);
+    assert_int_equal(gpu(0, 0)->kind, GL_GPU_APPTAINER_NV);
+    assert_string_equal(mount_of(0, 0), "bind /data->/data ro");
+    assert_loc(L(0)->mounts[0].ro_loc, 1, 36);
+    assert_string_equal(mount_of(0, 1), "bind /scratch->/scratch");
+    assert_loc(L(0)->mounts[1].loc, 1, 39);
+    assert_string_equal(image(0), "nvcr.io/nvidia/pytorch:24.05-py3");
+    assert_loc(D.refs[L(0)->ref].loc, 1, 57);
+    assert_true(D.refs[L(0)->ref].ok);
+    assert_string_equal(argv_of(0), "python|t.py");
+    assert_true(L(1)->apptainer_nv);
+    assert_string_equal(mount_of(1, 0), "bind /a->/b");
+    assert_true(D.refs[L(1)->ref].local);
+    assert_false(L(1)->apptainer_sandbox);
+    assert_string_equal(argv_of(1), "arg");
+    assert_true(L(2)->apptainer_sandbox);
+    assert_false(L(2)->apptainer_nv);
+    assert_false(D.refs[L(3)->ref].ok);
+    assert_false(D.refs[L(3)->ref].local);
+    assert_string_equal(argv_of(4), "a");
+    assert_true(L(4)->detached);
+    assert_int_equal(D.nenv, 2);
+    assert_string_equal(D.env[1].key, "CUDA_VISIBLE_DEVICES");
+    assert_string_equal(D.env[1].value, "0,1");
+    assert_true(D.refs[L(5)->ref].ok);
+    assert_string_equal(image(5), "ghcr.io/x/y:1");
+}
+
+static void t_hostile(void **s)
+{
+    (void)s;
+    static char big[300000];
+    memset(big, 'a', sizeof big - 1);
+    memcpy(big, "docker run -v ", 14);
+    sh(big);
+    sh("docker run --gpus\ndocker run -v\ndocker\ndocker run --mount ,,,= --gpus '\"' x\n"
+       "docker run -e = -e '' --shm-size 9999999999999999999999g y\n");
+    assert_true(D.nlaunches >= 3);
+    const char nul[] = "docker run \0 img\n";
+    doc_text("n.sh", nul);
+    gl_launches_from_shell(&D, nul, sizeof nul - 1, NULL, NULL);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(t_basic, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_bundle_itd, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_bundle_value_last, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_value_flags, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_gpus_all, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_gpus_quoted_devices, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_gpus_unquoted_devices_invalid, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_gpus_key_twice_and_bad, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_gpus_memory_and_caps, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_device_cdi_and_node, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_runtime_and_visible, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_nvidia_docker, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_volumes, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_mount_forms, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_tmpfs_shm_ipc_ulimit, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_env_forms, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_continuation_lines, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_wrappers, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_variables, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_opaque_image_and_args, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_opaque_ambiguous, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_branch_assigned_opaque, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_sh_c_in_container, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_sh_c_on_host, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_double_dash, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_detach_false_and_background, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_apptainer, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_hostile, doc_setup, doc_teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

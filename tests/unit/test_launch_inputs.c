@@ -1,0 +1,250 @@
+/* test_launch_inputs.c: the input types that hold launches (shell scripts, Makefiles,
+ * Markdown, apptainer .def files): recognition, positions in the original file, inline
+ * ignores. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "tests/unit/test_launch_util.h"
+
+extern const struct gl_input_type gl_input_shell, gl_input_makefile, gl_input_markdown,
+    gl_input_apptainer_def;
+
+static void t_script_by_name_and_content(void **s)
+{
+    (void)s;
+    assert_true(gl_input_shell.by_name("a/run.sh", "run.sh"));
+    assert_true(gl_input_shell.by_name("x.bash", "x.bash"));
+    assert_false(gl_input_shell.by_name("x.py", "x.py"));
+    const char *c[] = {"#!/bin/bash\n", "#! /bin/sh -e\n", "#!/usr/bin/env bash\n",
+                       "#!/usr/bin/env -S zsh -f\n", "#!/bin/dash"};
+    for (size_t i = 0; i < 5; i++)
+        assert_true(gl_input_shell.by_content("x", c[i], strlen(c[i])));
+    const char *n[] = {"#!/usr/bin/env python3\n", "echo hi\n", "#!", "#!/bin/bashful\n"};
+    for (size_t i = 0; i < 4; i++)
+        assert_false(gl_input_shell.by_content("x", n[i], strlen(n[i])));
+}
+
+static void t_script_parse_error(void **s)
+{
+    (void)s;
+    parse_as(&gl_input_shell, "a.sh", "docker run img\necho \"unterminated\n");
+    assert_int_equal(D.nlaunches, 1);
+    assert_true(D.error.set);
+    assert_loc(D.error.loc, 2, 6);
+}
+
+static void t_script_vars_across_lines(void **s)
+{
+    (void)s;
+    parse_as(&gl_input_shell, "a.sh",
+             "#!/bin/bash\nIMG=${IMG:-nvcr.io/nvidia/pytorch:24.05-py3}\n"
+             "docker run -d --gpus all $IMG a\ndocker run -d --gpus all $IMG b\n");
+    assert_int_equal(D.nlaunches, 2);
+    assert_string_equal(image(1), "nvcr.io/nvidia/pytorch:24.05-py3");
+    assert_string_equal(L(0)->group, "a.sh");
+    assert_string_equal(L(1)->group, "a.sh");
+}
+
+static void t_script_pragmas(void **s)
+{
+    (void)s;
+    parse_as(&gl_input_shell, "a.sh",
+             "# gpulint global ignore=GL411\n\n# gpulint ignore=GL403,GL410\n"
+             "docker run \\\n  -v /d:/d \\\n  img\necho done\n");
+    assert_int_equal(D.nignores, 2);
+    assert_int_equal(D.ignores[0].first, 0);
+    assert_int_equal(D.ignores[1].first, 4);
+    assert_int_equal(D.ignores[1].last, 6);
+    assert_int_equal(D.ignores[1].nids, 2);
+    assert_string_equal(D.ignores[1].ids[1], "GL410");
+    assert_loc(D.ignores[1].id_locs[0], 3, 18);
+}
+
+static void t_makefile_recipe(void **s)
+{
+    (void)s;
+    const char *mk = "IMAGE := nvcr.io/nvidia/pytorch:24.05-py3\n"
+                     "DATA ?= /mnt/data\n"
+                     "FLAGS = --gpus all\n"
+                     "FLAGS += --ipc=host\n"
+                     "\n"
+                     "train: build\n"
+                     "\t@docker run $(FLAGS) -v ${DATA}:/data \\\n"
+                     "\t\t$(IMAGE) python train.py --output_dir $$HOME/out\n"
+                     "\t-docker run $(UNKNOWN) org/img2\n";
+    parse_as(&gl_input_makefile, "Makefile", mk);
+    assert_int_equal(D.nlaunches, 2);
+    assert_loc(L(0)->loc, 7, 3);
+    assert_string_equal(image(0), "nvcr.io/nvidia/pytorch:24.05-py3");
+    assert_loc(D.refs[0].loc, 8, 3);
+    assert_string_equal(gpu(0, 0)->value, "all");
+    assert_loc(gpu(0, 0)->loc, 7, 14);
+    assert_string_equal(L(0)->ipc, "host");
+    assert_string_equal(mount_of(0, 0), "bind /mnt/data->/data");
+    assert_loc(L(0)->mounts[0].loc, 7, 26);
+    assert_string_equal(argv_of(0), "python|train.py|--output_dir|$HOME/out");
+    assert_true(L(0)->argv[3].opaque);
+    assert_loc(L(0)->argv[3].loc, 8, 41);
+    assert_true(L(1)->opts_opaque);
+    assert_string_equal(image(1), "org/img2");
+    assert_loc(L(1)->loc, 9, 3);
+}
+
+static void t_makefile_conditional_opaque(void **s)
+{
+    (void)s;
+    const char *mk = "ifeq ($(GPU),1)\nIMG = a:1\nelse\nIMG = b:2\nendif\n"
+                     "define BODY\ndocker run x\nendef\n"
+                     "run:\n\tdocker run $(IMG) t\n\n# comment\n\tdocker run c:3\n"
+                     "X = 1\n\tdocker run notarecipe\n";
+    parse_as(&gl_input_makefile, "x.mk", mk);
+    assert_int_equal(D.nlaunches, 2);
+    assert_int_equal(L(0)->ref, -1);
+    assert_string_equal(image(1), "c:3");
+    assert_true(gl_input_makefile.by_name("x.mk", "x.mk"));
+    assert_true(gl_input_makefile.by_name("GNUmakefile", "GNUmakefile"));
+}
+
+static void t_markdown_console(void **s)
+{
+    (void)s;
+    const char *md = "# Title\n\nRun `docker run inline:1` in prose.\n\n"
+                     "```console\n"
+                     "$ docker run --gpus all \\\n"
+                     "    nvcr.io/nvidia/pytorch:24.05-py3 nvidia-smi\n"
+                     "+-----------------------+\n"
+                     "docker run output:1\n"
+                     "$ echo ok\n"
+                     "```\n";
+    parse_as(&gl_input_markdown, "README.md", md);
+    assert_int_equal(D.nlaunches, 1);
+    assert_loc(L(0)->loc, 6, 3);
+    assert_string_equal(image(0), "nvcr.io/nvidia/pytorch:24.05-py3");
+    assert_loc(D.refs[0].loc, 7, 5);
+    assert_loc(gpu(0, 0)->loc, 6, 21);
+    assert_string_equal(argv_of(0), "nvidia-smi");
+}
+
+static void t_markdown_tags_and_untagged(void **s)
+{
+    (void)s;
+    const char *md = "```python\nos.system('docker run py:1')\n```\n"
+                     "```\ndocker run untagged:1\n```\n"
+                     "```\npip install x\ndocker run notfirst:1\n```\n"
+                     "~~~bash\nexport IMG=shared:1\n~~~\n"
+                     "- item\n\n  ```sh\n  docker run -d $IMG\n  ```\n"
+                     "```yaml\nrun: docker run y:1\n```\n"
+                     "```shell {linenos}\n$ podman run p:1\n```\n";
+    parse_as(&gl_input_markdown, "doc.mdx", md);
+    assert_int_equal(D.nlaunches, 3);
+    assert_string_equal(image(0), "untagged:1");
+    assert_loc(D.refs[0].loc, 5, 12);
+    assert_string_equal(image(1), "shared:1");
+    assert_loc(L(1)->loc, 17, 3);
+    assert_true(L(1)->detached);
+    assert_string_equal(image(2), "p:1");
+    assert_loc(D.refs[2].loc, 23, 14);
+}
+
+static void t_markdown_unclosed_fence(void **s)
+{
+    (void)s;
+    parse_as(&gl_input_markdown, "a.md", "````bash\ndocker run a:1\n~~~~\ndocker run b:2\n");
+    assert_int_equal(D.nlaunches, 2);
+}
+
+static void t_def_file(void **s)
+{
+    (void)s;
+    const char *def = "# comment\nBootstrap: docker\nFrom: nvcr.io/nvidia/pytorch:24.05-py3\n\n"
+                      "%post\n  pip install x\nFrom: not/this:1\n"
+                      "Bootstrap: library\nFrom: ubuntu:22.04\n%runscript\n"
+                      "bootstrap: localimage\nfrom:   ./base.sif  \n";
+    assert_true(gl_input_apptainer_def.by_content("x.def", def, strlen(def)));
+    assert_false(gl_input_apptainer_def.by_content("x.def", "EXPORTS\n f\n", 11));
+    assert_true(gl_input_apptainer_def.candidate("x.def", "x.def"));
+    assert_true(gl_input_apptainer_def.by_name("Singularity", "Singularity"));
+    parse_as(&gl_input_apptainer_def, "x.def", def);
+    assert_int_equal(D.nrefs, 3);
+    assert_int_equal(D.refs[0].role, GL_REF_DEF_FROM);
+    assert_string_equal(D.refs[0].text, "nvcr.io/nvidia/pytorch:24.05-py3");
+    assert_loc(D.refs[0].loc, 3, 7);
+    assert_true(D.refs[0].ok);
+    assert_loc(D.refs[0].parsed.tag_loc, 3, 30);
+    assert_false(D.refs[1].ok);
+    assert_string_equal(D.refs[2].text, "./base.sif");
+    assert_true(D.refs[2].local);
+    assert_loc(D.refs[2].loc, 12, 9);
+}
+
+static void t_markdown_pragma(void **s)
+{
+    (void)s;
+    parse_as(&gl_input_markdown, "a.md",
+             "```bash\n# gpulint ignore=GL407\ndocker run \\\n  img:1\n```\n");
+    assert_int_equal(D.nignores, 1);
+    assert_int_equal(D.ignores[0].first, 3);
+    assert_int_equal(D.ignores[0].last, 4);
+}
+
+/* Hostile inputs: NUL bytes, long lines, make expansion bombs, many appends. Linear time,
+ * no crash (run under the sanitizers). */
+static void t_hostile(void **s)
+{
+    (void)s;
+    static char buf[1 << 21];
+    size_t n = 0;
+    n += (size_t)snprintf(buf + n, sizeof buf - n, "A0 = x\n");
+    for (int i = 1; i < 12; i++) {
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "A%d =", i);
+        for (int k = 0; k < 50; k++)
+            n += (size_t)snprintf(buf + n, sizeof buf - n, " $(A%d)", i - 1);
+        buf[n++] = '\n';
+    }
+    while (n < sizeof buf / 2)
+        n += (size_t)snprintf(buf + n, sizeof buf - n, "X += -v/a:/b\n");
+    n += (size_t)snprintf(buf + n, sizeof buf - n, "t:\n\tdocker run $(A11) $(X) img\n");
+    parse_as(&gl_input_makefile, "Makefile", buf);
+    assert_int_equal(D.nlaunches, 1);
+
+    const char nul[] = "```bash\ndocker run \0x img\n```\n\tdocker\0 run a\n";
+    D.path = "a.md";
+    D.text = nul;
+    D.len = sizeof nul - 1;
+    gl_input_markdown.parse(&D, NULL);
+    D.text = nul + 8;
+    D.len = sizeof nul - 9;
+    gl_input_makefile.parse(&D, NULL);
+    gl_input_shell.parse(&D, NULL);
+    gl_input_apptainer_def.parse(&D, NULL);
+
+    memset(buf, '`', sizeof buf - 1);
+    buf[sizeof buf - 1] = 0;
+    parse_as(&gl_input_markdown, "b.md", buf);
+    memset(buf, '$', sizeof buf - 1);
+    parse_as(&gl_input_makefile, "c.mk", buf);
+    buf[0] = '\t';
+    parse_as(&gl_input_makefile, "c.mk", buf);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(t_script_by_name_and_content, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_script_parse_error, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_script_vars_across_lines, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_script_pragmas, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_makefile_recipe, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_makefile_conditional_opaque, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_markdown_console, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_markdown_tags_and_untagged, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_markdown_unclosed_fence, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_def_file, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_markdown_pragma, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_hostile, doc_setup, doc_teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

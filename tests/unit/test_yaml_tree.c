@@ -1,0 +1,262 @@
+/* test_yaml_tree.c: the safe YAML loader (parsers/yaml_tree.h). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "parsers/yaml_tree.h"
+
+struct fx {
+    struct gl_arena a;
+    struct yt_stream s;
+    int rc;
+};
+
+static struct fx *load(const char *text, size_t len)
+{
+    struct fx *f = calloc(1, sizeof *f);
+    gl_arena_init(&f->a);
+    f->rc = yt_load(&f->s, &f->a, text, len);
+    return f;
+}
+
+static void done(struct fx *f)
+{
+    gl_arena_free(&f->a);
+    free(f);
+}
+
+static void assert_loc(struct gl_loc l, uint32_t line, uint32_t col)
+{
+    assert_int_equal(l.line, line);
+    assert_int_equal(l.col, col);
+}
+
+static void test_positions_bytes(void **st)
+{
+    (void)st;
+    const char *t = "# c\nx:\n  é: 'it''s'\n  k: \"a\\tb\"\n";
+    struct fx *f = load(t, strlen(t));
+    assert_int_equal(f->rc, 0);
+    assert_int_equal(f->s.ndocs, 1);
+    struct yt_node *x = yt_get(&f->s, f->s.docs[0], "x", NULL);
+    struct yt_node *key = NULL;
+    struct yt_node *v = yt_get(&f->s, x, "é", &key);
+    assert_loc(key->loc, 3, 3);
+    assert_loc(v->loc, 3, 7); /* é is two bytes */
+    assert_string_equal(v->value, "it's");
+    assert_int_equal(v->style, YT_SINGLE);
+    /* byte 3 of "it's" is 's', after the doubled quote */
+    assert_loc(yt_scalar_loc_at(&f->s, v, 3), 3, 12);
+    struct yt_node *k = yt_get(&f->s, x, "k", NULL);
+    assert_string_equal(k->value, "a\tb");
+    assert_loc(yt_scalar_loc_at(&f->s, k, 2), 4, 10);
+    done(f);
+}
+
+static void test_literal_srcmap_exact(void **st)
+{
+    (void)st;
+    const char *t = "run: |\n  echo a\n    indented x\n\n  last\nnext: 1\n";
+    struct fx *f = load(t, strlen(t));
+    struct yt_node *r = yt_get(&f->s, f->s.docs[0], "run", NULL);
+    assert_int_equal(r->style, YT_LITERAL);
+    assert_string_equal(r->value, "echo a\n  indented x\n\nlast\n");
+    assert_loc(yt_scalar_loc_at(&f->s, r, 0), 2, 3);
+    assert_loc(yt_scalar_loc_at(&f->s, r, 5), 2, 8);      /* 'a' */
+    assert_loc(yt_scalar_loc_at(&f->s, r, 7 + 2), 3, 5);  /* 'i' of indented */
+    assert_loc(yt_scalar_loc_at(&f->s, r, 21), 5, 3);     /* 'l' of last */
+    assert_int_equal(r->last_line, 5);
+    done(f);
+}
+
+static void test_folded_srcmap(void **st)
+{
+    (void)st;
+    const char *t = "cmd: >\n  python t.py\n  --out /o\n";
+    struct fx *f = load(t, strlen(t));
+    struct yt_node *r = yt_get(&f->s, f->s.docs[0], "cmd", NULL);
+    assert_string_equal(r->value, "python t.py --out /o\n");
+    assert_loc(yt_scalar_loc_at(&f->s, r, 12), 3, 3);
+    done(f);
+}
+
+static void test_multiline_plain(void **st)
+{
+    (void)st;
+    const char *t = "cmd: python t.py\n  --out /o\n";
+    struct fx *f = load(t, strlen(t));
+    struct yt_node *r = yt_get(&f->s, f->s.docs[0], "cmd", NULL);
+    assert_string_equal(r->value, "python t.py --out /o");
+    assert_loc(yt_scalar_loc_at(&f->s, r, 12), 2, 3);
+    assert_loc(yt_scalar_loc_at(&f->s, r, 18), 2, 9);
+    done(f);
+}
+
+static void test_merge_keys(void **st)
+{
+    (void)st;
+    const char *t = "a: &a {x: 1, y: 2}\nb: &b {z: 3}\nc:\n  <<: [*a, *b]\n  x: 9\n";
+    struct fx *f = load(t, strlen(t));
+    struct yt_node *c = yt_get(&f->s, f->s.docs[0], "c", NULL);
+    assert_string_equal(yt_get(&f->s, c, "x", NULL)->value, "9");
+    assert_string_equal(yt_get(&f->s, c, "y", NULL)->value, "2");
+    assert_string_equal(yt_get(&f->s, c, "z", NULL)->value, "3");
+    struct yt_pair *p;
+    assert_int_equal(yt_pairs(&f->s, c, &p), 3);
+    assert_string_equal(p[0].key->value, "x");
+    assert_string_equal(p[0].value->value, "9");
+    done(f);
+}
+
+static void test_multi_document(void **st)
+{
+    (void)st;
+    const char *t = "a: 1\n---\n---\nb: 2\n";
+    struct fx *f = load(t, strlen(t));
+    assert_int_equal(f->rc, 0);
+    assert_int_equal(f->s.ndocs, 3);
+    assert_true(yt_is_null(f->s.docs[1]));
+    assert_loc(f->s.docs[2]->loc, 4, 1);
+    done(f);
+}
+
+static void test_alias_bomb_bounded(void **st)
+{
+    (void)st;
+    struct gl_buf b;
+    gl_buf_init(&b);
+    gl_buf_adds(&b, "a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n");
+    for (char c = 'b'; c <= 'j'; c++) {
+        gl_buf_printf(&b, "%c: &%c [", c, c);
+        for (int i = 0; i < 9; i++)
+            gl_buf_printf(&b, "%s*%c", i ? ", " : "", c - 1);
+        gl_buf_adds(&b, "]\n");
+    }
+    struct fx *f = load(b.data, b.len);
+    assert_int_equal(f->rc, 0);
+    /* walk j fully through aliases: must stop at the budget */
+    struct yt_node *stack[64];
+    size_t n = 0;
+    stack[n++] = yt_get(&f->s, f->s.docs[0], "j", NULL);
+    uint64_t visited = 0;
+    while (n && visited < 100000000) {
+        struct yt_node *x = yt_deref(&f->s, stack[--n]);
+        if (!x || !yt_charge(&f->s, 1, stack[n]->loc))
+            break;
+        visited++;
+        for (size_t i = 0; x->kind == YT_SEQ && i < x->nitems && n < 64; i++)
+            stack[n++] = x->items[i];
+    }
+    assert_true(f->s.alias_exceeded);
+    assert_true(visited <= YT_ALIAS_BUDGET + 1);
+    struct gl_doc doc = {0};
+    yt_report(&doc, &f->s);
+    assert_true(doc.error.set);
+    assert_true(doc.error.loc.line >= 1 && doc.error.loc.line <= 10);
+    assert_non_null(strstr(doc.error.message, "alias"));
+    gl_buf_free(&b);
+    done(f);
+}
+
+static void test_deep_nesting_error(void **st)
+{
+    (void)st;
+    size_t depth = 100000;
+    char *t = malloc(depth * 2 + 1);
+    memset(t, '[', depth);
+    memset(t + depth, ']', depth);
+    t[depth * 2] = 0;
+    struct fx *f = load(t, depth * 2);
+    assert_int_equal(f->rc, -1);
+    assert_true(f->s.error);
+    assert_loc(f->s.error_loc, 1, YT_MAX_DEPTH + 1);
+    done(f);
+    free(t);
+}
+
+static void test_invalid_yaml_location(void **st)
+{
+    (void)st;
+    const char *t = "a: 1\nb: [1, 2\nc: 3\n";
+    struct fx *f = load(t, strlen(t));
+    assert_int_equal(f->rc, -1);
+    assert_int_equal(f->s.error_loc.line, 3);
+    assert_non_null(strstr(f->s.error_msg, "expected"));
+    done(f);
+    const char *t2 = "a: 1\n  b: 2\n";
+    f = load(t2, strlen(t2));
+    assert_int_equal(f->rc, -1);
+    assert_loc(f->s.error_loc, 2, 4);
+    done(f);
+}
+
+static void test_nul_and_bad_utf8(void **st)
+{
+    (void)st;
+    struct fx *f = load("a: 1\nb: x\0y\n", 12);
+    assert_int_equal(f->rc, -1);
+    assert_loc(f->s.error_loc, 2, 5);
+    done(f);
+    f = load("a: \"x\xff\"\n", 8);
+    assert_int_equal(f->rc, -1);
+    assert_loc(f->s.error_loc, 1, 6);
+    done(f);
+}
+
+static void test_recursive_and_undefined_alias(void **st)
+{
+    (void)st;
+    struct fx *f = load("a: &x [*x]\n", 11);
+    assert_int_equal(f->rc, -1);
+    assert_loc(f->s.error_loc, 1, 8);
+    done(f);
+    f = load("a: *nope\n", 9);
+    assert_int_equal(f->rc, -1);
+    assert_loc(f->s.error_loc, 1, 4);
+    done(f);
+}
+
+static void test_pragmas(void **st)
+{
+    (void)st;
+    const char *t = "a:\n  # gpulint ignore=GL403\n  b:\n    c: 1\n    d: 2\n  e: 3\n"
+                    "# gpulint global ignore=GL411\n";
+    struct gl_doc doc = {0};
+    gl_arena_init(&doc.arena);
+    doc.text = t;
+    doc.len = strlen(t);
+    struct yt_stream s;
+    yt_load(&s, &doc.arena, t, strlen(t));
+    yt_add_pragmas(&doc, &s);
+    assert_int_equal(doc.nignores, 2);
+    assert_int_equal(doc.ignores[0].first, 3);
+    assert_int_equal(doc.ignores[0].last, 5);
+    assert_string_equal(doc.ignores[0].ids[0], "GL403");
+    assert_int_equal(doc.ignores[1].first, 0);
+    gl_arena_free(&doc.arena);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_positions_bytes),
+        cmocka_unit_test(test_literal_srcmap_exact),
+        cmocka_unit_test(test_folded_srcmap),
+        cmocka_unit_test(test_multiline_plain),
+        cmocka_unit_test(test_merge_keys),
+        cmocka_unit_test(test_multi_document),
+        cmocka_unit_test(test_alias_bomb_bounded),
+        cmocka_unit_test(test_deep_nesting_error),
+        cmocka_unit_test(test_invalid_yaml_location),
+        cmocka_unit_test(test_nul_and_bad_utf8),
+        cmocka_unit_test(test_recursive_and_undefined_alias),
+        cmocka_unit_test(test_pragmas),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
