@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 target=${1:?usage: bench/fuzz.sh TARGET SECONDS}
 secs=${2:-60}
 build=build-fuzz
-if [ ! -x "$build/$target" ]; then
+if [ ! -x "$build/tests/fuzz/$target" ]; then
   CC=clang cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPULINT_FUZZ=ON \
     -DGPULINT_TESTS=OFF -DCMAKE_C_FLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all" \
     > /dev/null
@@ -25,5 +25,5 @@ case $target in
 esac
 existing=()
 for s in "${seeds[@]}"; do [ -d "$s" ] && existing+=("$s"); done
-"$build/$target" -max_total_time="$secs" -max_len=65536 -rss_limit_mb=2048 -timeout=10 \
+"$build/tests/fuzz/$target" -max_total_time="$secs" -max_len=65536 -rss_limit_mb=2048 -timeout=10 \
   -artifact_prefix=tests/fuzz/crashes/ -print_final_stats=1 "$corpus" "${existing[@]}"

@@ -23,7 +23,7 @@ sk() { skopeo --insecure-policy --tmpdir "$TMPDIR" "$@" >/dev/null; }
 cuda=$(readlink -f /usr/local/cuda)
 
 echo "building the images from $cuda ($(du -sh "$cuda" | cut -f1)) in $dir" >&2
-( cd "$dir"
+[ -e "$dir/layer.tar.zst" ] || ( cd "$dir"
   tar -C / --sort=name -cf layer.tar "${cuda#/}" usr/local/cuda
   umoci init --layout oci >/dev/null
   umoci new --image oci:cuda >/dev/null
@@ -36,21 +36,23 @@ echo "building the images from $cuda ($(du -sh "$cuda" | cut -f1)) in $dir" >&2
   zstd -q -c layer.tar > layer.tar.zst )
 
 measure() { # measure LABEL CMD...: "| label | seconds | peak MiB |"
+  local label=$1
+  shift
   /usr/bin/time -f '%e %M' -o "$dir/t" "$@" >/dev/null 2>&1 || true
-  read -r secs kb < "$dir/t"
-  printf '| %s | %.2f | %.0f |\n' "$1" "$secs" "$((kb / 1024))"
+  read -r secs kb < <(tail -1 "$dir/t")  # GNU time puts "Command exited ..." first on failure
+  printf '| %s | %.2f | %.1f |\n' "$label" "$secs" "$(echo "$kb / 1024" | bc -l)"
 }
-gl() { "$gpulint" --no-config --failure-threshold none "$@"; }
+gl=("$gpulint" --no-config --failure-threshold none)
 
 size() { du -h --apparent-size "$dir/$1" | cut -f1; }
 echo "| command | seconds | peak RSS (MiB) |"
 echo "|---|---:|---:|"
 for img in docker-save.tar oci-gzip.tar oci-zstd.tar; do
   rm -rf "$XDG_CACHE_HOME"
-  measure "gpulint $img ($(size $img)), cold, --jobs 1" gl --jobs 1 "$dir/$img"
+  measure "gpulint $img ($(size $img)), cold, --jobs 1" "${gl[@]}" --jobs 1 "$dir/$img"
   rm -rf "$XDG_CACHE_HOME"
-  measure "gpulint $img, cold" gl "$dir/$img"
-  measure "gpulint $img, warm cache" gl "$dir/$img"
+  measure "gpulint $img, cold" "${gl[@]}" "$dir/$img"
+  measure "gpulint $img, warm cache" "${gl[@]}" "$dir/$img"
   measure "gpulint --no-cache - < $img (stdin)" sh -c "'$gpulint' --no-config --no-cache --failure-threshold none - < '$dir/$img'"
 done
 measure "bsdtar -tf layer.tar ($(size layer.tar))" bsdtar -tf "$dir/layer.tar"

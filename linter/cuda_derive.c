@@ -7,39 +7,16 @@ void cd_ctx_init(struct cd_ctx *c, struct gl_doc *doc, const struct gl_kb *kb,
                  const char *text, size_t len)
 {
     *c = (struct cd_ctx){.doc = doc, .kb = kb, .text = text, .len = text ? len : 0};
-}
-
-static void build_line_index(struct cd_ctx *c)
-{
-    size_t cap = 0;
-    size_t *starts = NULL;
-    size_t n = 0;
-    size_t *slot = GL_APPEND(&c->doc->arena, starts, n, cap);
-    *slot = 0;
-    for (size_t i = 0; i < c->len; i++)
-        if (c->text[i] == '\n') {
-            slot = GL_APPEND(&c->doc->arena, starts, n, cap);
-            *slot = i + 1;
-        }
-    c->line_starts = starts;
-    c->nlines = n;
+    gl_lines_init(&c->lines, &doc->arena, text, c->len);
 }
 
 bool cd_find_written(struct cd_ctx *c, struct gl_loc at, size_t slack, const char *needle,
                      size_t n, struct gl_loc *out)
 {
-    if (!c->text || !at.line || !at.col || !n)
+    size_t from = gl_lines_offset(&c->lines, at), end = gl_lines_line_end(&c->lines, at);
+    if (from == SIZE_MAX || !n)
         return false;
-    if (!c->line_starts)
-        build_line_index(c);
-    if (at.line > c->nlines)
-        return false;
-    size_t line_start = c->line_starts[at.line - 1];
-    size_t line_end = at.line < c->nlines ? c->line_starts[at.line] : c->len;
-    if (at.col - 1 >= line_end - line_start)
-        return false;
-    size_t from = line_start + at.col - 1;
-    for (size_t i = from; i <= from + slack && i + n <= line_end; i++)
+    for (size_t i = from; i <= from + slack && i + n <= end; i++)
         if (!memcmp(c->text + i, needle, n)) {
             *out = (struct gl_loc){at.line, at.col + (uint32_t)(i - from)};
             return true;
@@ -132,16 +109,6 @@ static bool is_nvidia_cuda_repo(const struct gl_imageref *ref)
 
 /* The fact's position: the tag bytes [off, off+n) when they are written there, else the
  * reference itself (a tag that came through an ARG). */
-static struct gl_loc tag_bytes_loc(struct cd_ctx *c, const struct gl_ref *r, size_t off,
-                                   size_t n)
-{
-    const struct gl_imageref *p = &r->parsed;
-    struct gl_loc want = gl_imageref_tag_loc_at(p, off), found;
-    if (want.line && cd_find_written(c, want, 0, p->tag + off, n, &found))
-        return found;
-    return r->loc;
-}
-
 static const char *role_label(const struct gl_ref *r)
 {
     switch (r->role) {
@@ -190,7 +157,7 @@ static void derive_ref(struct cd_ctx *c, size_t ri)
             if (gl_version_valid(v) && gl_version_field(v, 0, &major) && major >= 1) {
                 ref_fact(c, ri, GL_CUDA_BASE_TAG, v,
                          gl_arena_printf(a, "%s %s:%s", role_label(r), p->familiar, p->tag),
-                         tag_bytes_loc(c, r, 0, n));
+                         gl_ref_tag_loc(r, 0, 0));
                 return;
             }
         }
@@ -206,10 +173,9 @@ static void derive_ref(struct cd_ctx *c, size_t ri)
         int same = 0;
         if (rel && rel->cuda && gl_version_valid(rel->cuda) &&
             (!have_tok || (gl_version_compare(rel->cuda, tok_version, 2, &same) && same == 0))) {
-            size_t n = strcspn(p->tag, "-_");
             ref_fact(c, ri, GL_CUDA_NGC_TAG, rel->cuda,
                      gl_arena_printf(a, "NGC %s %s", ngc_name(p), rel->tag),
-                     tag_bytes_loc(c, r, 0, n));
+                     gl_ref_tag_loc(r, 0, 0));
             return;
         }
     }
@@ -217,7 +183,7 @@ static void derive_ref(struct cd_ctx *c, size_t ri)
         size_t off = (size_t)tok + digits;
         ref_fact(c, ri, GL_CUDA_TAG, gl_arena_strdup(a, tok_version),
                  gl_arena_printf(a, "%s %s:%s", role_label(r), p->familiar, p->tag),
-                 tag_bytes_loc(c, r, off, tok_len - digits));
+                 gl_ref_tag_loc(r, off, tok_len - digits));
     }
 }
 

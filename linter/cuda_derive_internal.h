@@ -15,8 +15,7 @@ struct cd_ctx {
     const struct gl_kb *kb;
     const char *text;     /* the text positions refer to (the doc's, or a requirements file) */
     size_t len;
-    size_t *line_starts;  /* byte offset of each line (built lazily), [0] = line 1 */
-    size_t nlines;
+    struct gl_lines lines; /* its line index */
 };
 
 void cd_ctx_init(struct cd_ctx *c, struct gl_doc *doc, const struct gl_kb *kb,

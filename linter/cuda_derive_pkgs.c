@@ -338,7 +338,8 @@ static const struct gl_cmd *cmd_at(const struct gl_dockerfile_model *m, int stag
 {
     for (size_t i = 0; i < m->ncmds; i++) {
         const struct gl_cmd *cmd = &m->cmds[i];
-        if (cmd->stage != stage)
+        if (cmd->stage != stage || !cmd->nwords || cmd->words[0].loc.line > loc.line ||
+            cmd->words[cmd->nwords - 1].loc.line < loc.line)
             continue;
         for (size_t k = 0; k < cmd->nwords; k++) {
             const struct gl_word *w = &cmd->words[k];

@@ -1,6 +1,7 @@
 /* launch_paths.c: dataset/checkpoint paths, mounts and facts of a launch (see launch_paths.h). */
 #include "linter/launch_paths.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* ---- names ---- */
@@ -60,15 +61,6 @@ const char *gl_path_normalize(struct gl_arena *a, const char *path)
     return out;
 }
 
-/* Is `path` (normalized) equal to or below `dir` (normalized)? */
-static bool path_under(const char *path, const char *dir)
-{
-    if (!strcmp(dir, "/"))
-        return true;
-    size_t n = strlen(dir);
-    return !strncmp(path, dir, n) && (path[n] == '\0' || path[n] == '/');
-}
-
 /* The absolute, normalized path `value` names in the launch, or NULL when it names no
  * path gpulint can place (see launch_paths.h). */
 static const char *value_path(struct gl_arena *a, const struct gl_launch *l, const char *value)
@@ -83,15 +75,66 @@ static const char *value_path(struct gl_arena *a, const struct gl_launch *l, con
     return gl_path_normalize(a, gl_arena_printf(a, "%s/%s", l->workdir, value));
 }
 
+/* ---- the facts of a doc's launches ---- */
+
+void gl_launch_facts_init(struct gl_launch_facts *f, const struct gl_doc *doc,
+                          const struct gl_config *cfg)
+{
+    memset(f, 0, sizeof *f);
+    f->doc = doc;
+    f->cfg = cfg;
+    gl_arena_init(&f->arena);
+    size_t n = doc->nlaunches;
+    f->env_start = gl_arena_alloc(&f->arena, (n + 2) * sizeof *f->env_start);
+    f->has_cuda = gl_arena_alloc(&f->arena, (n + 1) * sizeof *f->has_cuda);
+    f->mounts = gl_arena_alloc(&f->arena, (n + 1) * sizeof *f->mounts);
+    /* counting sort of the launch env entries by launch, keeping their order */
+    for (size_t i = 0; i < doc->nenv; i++) {
+        const struct gl_env *e = &doc->env[i];
+        if (e->origin == GL_ENV_LAUNCH && e->launch >= 0 && (size_t)e->launch < n)
+            f->env_start[e->launch + 1]++;
+    }
+    for (size_t i = 0; i < n; i++)
+        f->env_start[i + 1] += f->env_start[i];
+    f->env_items = gl_arena_alloc(&f->arena, (f->env_start[n] + 1) * sizeof *f->env_items);
+    size_t *fill = gl_arena_alloc(&f->arena, (n + 1) * sizeof *fill);
+    for (size_t i = 0; i < doc->nenv; i++) {
+        const struct gl_env *e = &doc->env[i];
+        if (e->origin == GL_ENV_LAUNCH && e->launch >= 0 && (size_t)e->launch < n)
+            f->env_items[f->env_start[e->launch] + fill[e->launch]++] = i;
+    }
+    for (size_t i = 0; i < doc->ncuda; i++) {
+        int l = doc->cuda[i].launch;
+        if (l >= 0 && (size_t)l < n)
+            f->has_cuda[l] = true;
+    }
+}
+
+void gl_launch_facts_free(struct gl_launch_facts *f) { gl_arena_free(&f->arena); }
+
+size_t gl_launch_env_count(const struct gl_launch_facts *f, size_t launch)
+{
+    return f->env_start[launch + 1] - f->env_start[launch];
+}
+
+const struct gl_env *gl_launch_env(const struct gl_launch_facts *f, size_t launch, size_t k)
+{
+    return &f->doc->env[f->env_items[f->env_start[launch] + k]];
+}
+
+/* ---- dataset and checkpoint paths ---- */
+
 struct path_list {
     struct gl_launch_path *items;
     size_t n, cap;
 };
 
-static void add_path(struct gl_arena *a, struct path_list *out, const struct gl_config *cfg,
+static void add_path(struct gl_launch_facts *f, struct path_list *out,
                      const struct gl_launch *l, const char *name, const char *value,
                      struct gl_loc loc, bool env)
 {
+    struct gl_arena *a = &f->arena;
+    const struct gl_config *cfg = f->cfg;
     const struct gl_pattern_list *data = env ? &cfg->dataset_env : &cfg->dataset_args;
     const struct gl_pattern_list *ckpt = env ? &cfg->checkpoint_env : &cfg->checkpoint_args;
     enum gl_path_role role;
@@ -109,51 +152,125 @@ static void add_path(struct gl_arena *a, struct path_list *out, const struct gl_
                                  .loc = loc, .from_env = env};
 }
 
-size_t gl_launch_paths(struct gl_arena *a, const struct gl_doc *doc,
-                       const struct gl_config *cfg, size_t launch,
-                       struct gl_launch_path **out)
+size_t gl_launch_paths(struct gl_launch_facts *f, size_t launch, struct gl_launch_path **out)
 {
     struct path_list list = {0};
-    const struct gl_launch *l = &doc->launches[launch];
+    const struct gl_launch *l = &f->doc->launches[launch];
     for (size_t i = 0; i < l->nargv; i++) {
         const struct gl_word *w = &l->argv[i];
         if (w->opaque || !w->text || w->text[0] != '-' || w->text[1] == '\0')
             continue;
         const char *eq = strchr(w->text, '=');
         if (eq) {
-            const char *name = gl_arena_strndup(a, w->text, (size_t)(eq - w->text));
-            add_path(a, &list, cfg, l, name, eq + 1, w->loc, false);
+            const char *name = gl_arena_strndup(&f->arena, w->text, (size_t)(eq - w->text));
+            add_path(f, &list, l, name, eq + 1, w->loc, false);
         } else if (i + 1 < l->nargv && !l->argv[i + 1].opaque) {
-            add_path(a, &list, cfg, l, w->text, l->argv[i + 1].text, l->argv[i + 1].loc, false);
+            add_path(f, &list, l, w->text, l->argv[i + 1].text, l->argv[i + 1].loc, false);
         }
     }
-    for (size_t i = 0; i < doc->nenv; i++) {
-        const struct gl_env *e = &doc->env[i];
-        if (e->origin != GL_ENV_LAUNCH || e->launch != (int)launch || !e->key || !e->value)
-            continue;
-        add_path(a, &list, cfg, l, e->key, e->value, e->value_loc, true);
+    for (size_t k = 0; k < gl_launch_env_count(f, launch); k++) {
+        const struct gl_env *e = gl_launch_env(f, launch, k);
+        if (e->key && e->value)
+            add_path(f, &list, l, e->key, e->value, e->value_loc, true);
     }
     *out = list.items;
     return list.n;
 }
 
-const struct gl_mount *gl_launch_mount_for(struct gl_arena *a, const struct gl_launch *l,
+/* ---- mounts ---- */
+
+struct mount_key {
+    const char *target; /* normalized */
+    size_t len;
+    size_t index;       /* in launch->mounts */
+};
+
+struct gl_mount_index {
+    struct mount_key *keys; /* sorted by length, then target, then index */
+    size_t n;
+};
+
+static int key_cmp(const void *x, const void *y)
+{
+    const struct mount_key *a = x, *b = y;
+    if (a->len != b->len)
+        return a->len < b->len ? -1 : 1;
+    int c = memcmp(a->target, b->target, a->len);
+    return c ? c : (a->index > b->index) - (a->index < b->index);
+}
+
+static struct gl_mount_index *mount_index(struct gl_launch_facts *f, size_t launch)
+{
+    if (f->mounts[launch])
+        return f->mounts[launch];
+    const struct gl_launch *l = &f->doc->launches[launch];
+    struct gl_mount_index *mi = gl_arena_alloc(&f->arena, sizeof *mi);
+    mi->keys = gl_arena_alloc(&f->arena, (l->nmounts + 1) * sizeof *mi->keys);
+    for (size_t i = 0; i < l->nmounts; i++) {
+        const char *t = gl_path_normalize(&f->arena, l->mounts[i].target);
+        if (t)
+            mi->keys[mi->n++] = (struct mount_key){t, strlen(t), i};
+    }
+    qsort(mi->keys, mi->n, sizeof *mi->keys, key_cmp);
+    f->mounts[launch] = mi;
+    return mi;
+}
+
+/* The first key at or after `from` whose (len, target) is not below (len, s[0..len)) when
+ * `s` is given, or whose len is not below `len` when `s` is NULL: a lower bound. With
+ * `strict`, the first key strictly above instead (an upper bound). */
+static size_t bound(const struct gl_mount_index *mi, size_t from, size_t len, const char *s,
+                    bool strict)
+{
+    size_t lo = from, hi = mi->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const struct mount_key *k = &mi->keys[mid];
+        int c = k->len != len ? (k->len < len ? -1 : 1) : s ? memcmp(k->target, s, len) : 0;
+        if (c < 0 || (strict && c == 0))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The last mount (highest index) whose target is exactly path[0..len), or NULL. Byte
+ * comparisons happen only among targets of that very length. */
+static const struct mount_key *exact(const struct gl_mount_index *mi, const char *path,
+                                     size_t len)
+{
+    size_t first = bound(mi, 0, len, NULL, false);
+    if (first == mi->n || mi->keys[first].len != len)
+        return NULL;
+    size_t after = bound(mi, first, len, path, true);
+    if (after == first)
+        return NULL;
+    const struct mount_key *k = &mi->keys[after - 1];
+    return memcmp(k->target, path, len) ? NULL : k;
+}
+
+const struct gl_mount *gl_launch_mount_for(struct gl_launch_facts *f, size_t launch,
                                            const char *path)
 {
-    const struct gl_mount *best = NULL;
-    size_t best_len = 0;
-    for (size_t i = 0; i < l->nmounts; i++) {
-        const struct gl_mount *m = &l->mounts[i];
-        const char *target = gl_path_normalize(a, m->target);
-        if (!target || !path_under(path, target))
-            continue;
-        size_t n = strlen(target);
-        if (!best || n >= best_len) { /* a later mount on the same target wins */
-            best = m;
-            best_len = n;
-        }
+    const struct gl_mount_index *mi = mount_index(f, launch);
+    if (mi->n == 0 || path[0] != '/')
+        return NULL;
+    /* the path itself, then each prefix ending before a '/', longest first, then "/" */
+    size_t len = strlen(path);
+    for (;;) {
+        const struct mount_key *k = exact(mi, path, len ? len : 1);
+        if (k)
+            return &f->doc->launches[launch].mounts[k->index];
+        if (len <= 1)
+            return NULL;
+        while (len > 0 && path[len - 1] != '/')
+            len--;
+        if (len > 1)
+            len--; /* drop the '/' itself: "/a/b" -> "/a" */
+        else
+            len = 0; /* the root */
     }
-    return best;
 }
 
 /* ---- facts ---- */
@@ -185,18 +302,14 @@ bool gl_launch_uses_gpu(const struct gl_launch *l)
     return false;
 }
 
-bool gl_launch_needs_cuda(const struct gl_doc *doc, size_t launch)
+bool gl_launch_needs_cuda(const struct gl_launch_facts *f, size_t launch)
 {
-    const struct gl_ref *r = gl_launch_ref(doc, &doc->launches[launch]);
-    if (r && r->ok && !r->unresolved && !r->local && !gl_imageref_nvidia_infra(&r->parsed) &&
-        gl_imageref_cuda_bearing(&r->parsed))
-        return true;
+    const struct gl_ref *r = gl_launch_ref(f->doc, &f->doc->launches[launch]);
     if (r && r->ok && gl_imageref_nvidia_infra(&r->parsed))
         return false;
-    for (size_t i = 0; i < doc->ncuda; i++)
-        if (doc->cuda[i].launch == (int)launch)
-            return true;
-    return false;
+    if (r && r->ok && !r->unresolved && !r->local && gl_imageref_cuda_bearing(&r->parsed))
+        return true;
+    return f->has_cuda[launch];
 }
 
 bool gl_launch_options_known(const struct gl_launch *l) { return !l->opts_opaque; }

@@ -23,6 +23,29 @@
 #include "linter/config.h"
 #include "linter/model.h"
 
+struct gl_mount_index;
+
+/* What the GL4xx rules look up for the launches of one doc, indexed once per check so
+ * that a lookup costs what the launch itself holds, never the size of the whole doc
+ * (a hostile file may hold a million launches, env entries or mounts). */
+struct gl_launch_facts {
+    const struct gl_doc *doc;
+    const struct gl_config *cfg;
+    struct gl_arena arena;     /* scratch for results and labels; freed with the facts */
+    size_t *env_start;         /* env of launch i: env_items[env_start[i] .. env_start[i+1]) */
+    size_t *env_items;         /* indexes into doc->env */
+    bool *has_cuda;            /* a CUDA fact names launch i */
+    struct gl_mount_index **mounts; /* built on first use, per launch */
+};
+
+void gl_launch_facts_init(struct gl_launch_facts *f, const struct gl_doc *doc,
+                          const struct gl_config *cfg);
+void gl_launch_facts_free(struct gl_launch_facts *f);
+
+/* The env entries (origin GL_ENV_LAUNCH) of launch i: count, and the k-th of them. */
+size_t gl_launch_env_count(const struct gl_launch_facts *f, size_t launch);
+const struct gl_env *gl_launch_env(const struct gl_launch_facts *f, size_t launch, size_t k);
+
 enum gl_path_role { GL_PATH_DATASET, GL_PATH_CHECKPOINT };
 
 struct gl_launch_path {
@@ -34,19 +57,18 @@ struct gl_launch_path {
     bool from_env;
 };
 
-/* The dataset and checkpoint paths of doc->launches[launch], in argv order then env
- * order. Returns the count; *out is an array from `a` (NULL when none). */
-size_t gl_launch_paths(struct gl_arena *a, const struct gl_doc *doc,
-                       const struct gl_config *cfg, size_t launch,
-                       struct gl_launch_path **out);
+/* The dataset and checkpoint paths of launch i, in argv order then env order. Returns the
+ * count; *out is an array from f->arena (NULL when none). */
+size_t gl_launch_paths(struct gl_launch_facts *f, size_t launch, struct gl_launch_path **out);
 
 /* Normalize an absolute path lexically into `a` ("/a//b/./c/../d/" -> "/a/b/d");
  * NULL when `path` is not absolute. */
 const char *gl_path_normalize(struct gl_arena *a, const char *path);
 
-/* The mount whose target is the longest prefix of the absolute, normalized `path`, or
- * NULL when none covers it. */
-const struct gl_mount *gl_launch_mount_for(struct gl_arena *a, const struct gl_launch *l,
+/* The mount of launch i whose target is the longest prefix of the absolute, normalized
+ * `path` (on a component boundary; of equal targets the last written), or NULL when
+ * none covers it. Costs O(length of path x log mounts) after a first O(mounts log mounts). */
+const struct gl_mount *gl_launch_mount_for(struct gl_launch_facts *f, size_t launch,
                                            const char *path);
 
 /* The image the launch starts (NULL when unknown) and the location to report image
@@ -60,7 +82,7 @@ bool gl_launch_uses_gpu(const struct gl_launch *l);
 
 /* Does the launched image need CUDA: a known reference of a CUDA-bearing family (not one
  * of NVIDIA's infrastructure images), or a CUDA fact recorded for this launch? */
-bool gl_launch_needs_cuda(const struct gl_doc *doc, size_t launch);
+bool gl_launch_needs_cuda(const struct gl_launch_facts *f, size_t launch);
 
 /* Is every option of the launch known? False when options may hide in an opaque word
  * (`docker run $args ...`): rules that fire on something *missing* must then be silent. */

@@ -18,6 +18,7 @@
 #ifndef GPULINT_MODEL_H
 #define GPULINT_MODEL_H
 
+#include "linter/lines.h"
 #include "linter/util.h"
 
 /* What kind of input a doc is. Rules usually need not care: they read facts. */
@@ -100,6 +101,14 @@ struct gl_doc {
     struct gl_image_model *image;   /* GL_IN_IMAGE */
 
     struct gl_parse_error error;
+
+    struct gl_lines lines;    /* doc->text's line index, for gl_doc_offset */
 };
+
+/* The byte offset of a position in doc->text, or SIZE_MAX when there is no such byte
+ * (no text, line 0, past the end of its line). O(log lines) after a first O(len) pass. */
+size_t gl_doc_offset(struct gl_doc *doc, struct gl_loc loc);
+/* Does `text` stand in doc->text exactly as written at loc (all on that line)? */
+bool gl_doc_text_at(struct gl_doc *doc, struct gl_loc loc, const char *text);
 
 #endif

@@ -162,20 +162,21 @@ struct gl_loc gl_imageref_tag_loc_at(const struct gl_imageref *ref, size_t offse
 {
     if (!ref->tag)
         return (struct gl_loc){0, 0};
-    return loc_at(ref->tag_loc, offset);
+    return ref->exact ? loc_at(ref->tag_loc, offset) : ref->tag_loc;
 }
 
 bool gl_imageref_nvidia_infra(const struct gl_imageref *ref)
 {
+    /* RULES.md: NVIDIA's cluster infrastructure, which runs no CUDA workload */
     static const char *const infra[] = {
         "nvcr.io/nvidia/k8s-device-plugin", "nvcr.io/nvidia/gpu-operator",
-        "nvcr.io/nvidia/k8s",               "nvcr.io/nvidia/cloud-native",
-        "nvcr.io/nvidia/k8s-driver-manager", "nvcr.io/nvidia/driver",
-        "nvcr.io/nvidia/gpu-feature-discovery"};
+        "nvcr.io/nvidia/k8s/dcgm-exporter", "nvcr.io/nvidia/k8s/container-toolkit",
+        "nvcr.io/nvidia/k8s-driver-manager", "nvcr.io/nvidia/gpu-feature-discovery",
+        "nvcr.io/nvidia/driver"};
     for (size_t i = 0; i < sizeof infra / sizeof infra[0]; i++)
-        if (gl_imageref_repo_is(ref, infra[i]) || gl_imageref_in_namespace(ref, infra[i]))
+        if (gl_imageref_repo_is(ref, infra[i]))
             return true;
-    return false;
+    return gl_imageref_in_namespace(ref, "nvcr.io/nvidia/cloud-native");
 }
 
 /* cuda12.1, cuda12, cuda-12.1, cuda12.5.0 (a version after "cuda"), cu121 (3+ digits). */
@@ -233,4 +234,20 @@ bool gl_imageref_cuda_bearing(const struct gl_imageref *ref)
         return true;
     size_t len;
     return gl_imageref_cuda_token(ref->tag, &len) >= 0;
+}
+
+struct gl_loc gl_ref_tag_loc(const struct gl_ref *r, size_t off, size_t n)
+{
+    const char *tag = r->ok ? r->parsed.tag : NULL;
+    if (!tag || off >= strlen(tag))
+        return r->loc;
+    if (r->parsed.exact)
+        return gl_imageref_tag_loc_at(&r->parsed, off);
+    if (!n || off + n > strlen(tag))
+        n = strlen(tag) - off;
+    const char *hit = r->written ? memmem(r->written, r->written_len, tag + off, n) : NULL;
+    /* only when the bytes occur once: otherwise there is no telling which is meant */
+    if (!hit || memmem(hit + 1, r->written_len - (size_t)(hit + 1 - r->written), tag + off, n))
+        return r->loc;
+    return loc_at(r->loc, (size_t)(hit - r->written));
 }

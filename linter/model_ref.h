@@ -25,6 +25,9 @@ struct gl_imageref {
     struct gl_loc loc;        /* position of raw[0] (as given by the caller) */
     struct gl_loc tag_loc;    /* first byte of the tag text (after ':'), {0,0} if no tag */
     struct gl_loc digest_loc; /* first byte of the digest text (after '@'), {0,0} if none */
+    bool exact;               /* raw stands in the file as written at loc, so byte offsets
+                                 of raw map to columns; false when it came from a variable,
+                                 quotes or a continuation: positions then all point at loc */
 };
 
 enum gl_ref_role {
@@ -49,6 +52,10 @@ struct gl_ref {
     int df_stage;              /* the Dockerfile stage this FROM starts, else -1 */
     int launch;                /* the launch that starts it, else -1 */
     const char *platform;      /* image findings: the platform ("linux/amd64"), else NULL */
+    const char *written;       /* the reference as it stands in the file at loc, up to the
+                                  first blank or quote ("nvidia/cuda:${CUDA}-devel"); NULL
+                                  when unknown */
+    size_t written_len;
 };
 
 /* ---- queries (linter/model_ref.c) ---- */
@@ -109,5 +116,11 @@ bool gl_imageref_cuda_bearing(const struct gl_imageref *ref);
 long gl_imageref_cuda_token(const char *tag, size_t *len);
 /* NVIDIA's infrastructure images under nvcr.io/nvidia/ that run no CUDA workload. */
 bool gl_imageref_nvidia_infra(const struct gl_imageref *ref);
+
+/* Where bytes [off, off+n) of a reference's tag are written (n = 0: to the tag's end):
+ * exactly, when the reference is written literally; else where those bytes appear
+ * literally in the written reference (`FROM nvidia/cuda:${CUDA}-devel-...`: the `devel`);
+ * else at the reference itself. */
+struct gl_loc gl_ref_tag_loc(const struct gl_ref *r, size_t off, size_t n);
 
 #endif

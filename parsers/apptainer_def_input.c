@@ -82,18 +82,11 @@ static void add_from(struct gl_doc *doc, const char *bootstrap, size_t blen, con
     for (size_t k = 0; registry && k < 2; k++)
         if (e - s > strlen(schemes[k]) && !memcmp(t + s, schemes[k], strlen(schemes[k])))
             s += strlen(schemes[k]);
-    struct gl_ref *r = GL_APPEND(&doc->arena, doc->refs, doc->nrefs, doc->caprefs);
-    memset(r, 0, sizeof *r);
-    r->text = gl_arena_strndup(&doc->arena, t + s, e - s);
-    r->loc = (struct gl_loc){line, (uint32_t)(s - line_start) + 1};
-    r->role = GL_REF_DEF_FROM;
-    r->df_stage = -1;
-    r->launch = -1;
+    struct gl_ref *r = gl_ref_add(doc, gl_arena_strndup(&doc->arena, t + s, e - s),
+                                  (struct gl_loc){line, (uint32_t)(s - line_start) + 1},
+                                  GL_REF_DEF_FROM, !registry);
+    r->unresolved = false; /* a library or local image: not a registry reference */
     r->local = local;
-    if (registry) {
-        struct gl_imageref_error err;
-        r->ok = gl_imageref_parse(&doc->arena, t + s, e - s, r->loc, &r->parsed, &err) == 0;
-    }
 }
 
 static void parse(struct gl_doc *doc, const struct gl_config *cfg)

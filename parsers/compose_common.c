@@ -25,18 +25,8 @@ int yl_begin(struct gl_doc *doc, enum gl_launch_kind kind, const char *tool, str
 void yl_set_image(struct gl_doc *doc, int launch, const char *text, struct gl_loc loc,
                   enum gl_ref_role role, bool unresolved)
 {
-    struct gl_ref *r = GL_APPEND(&doc->arena, doc->refs, doc->nrefs, doc->caprefs);
-    memset(r, 0, sizeof *r);
-    r->text = text;
-    r->loc = loc;
-    r->role = role;
-    r->unresolved = unresolved;
-    r->df_stage = -1;
+    struct gl_ref *r = gl_ref_add(doc, text, loc, role, unresolved);
     r->launch = launch;
-    if (!unresolved)
-        r->ok = gl_imageref_parse(&doc->arena, text, strlen(text), loc, &r->parsed, NULL) == 0;
-    else
-        r->parsed.loc = loc;
     doc->launches[launch].ref = (int)doc->nrefs - 1;
 }
 

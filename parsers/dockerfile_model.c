@@ -149,22 +149,6 @@ static int stage_named(const struct builder *b, const char *name, bool allow_ind
     return -1;
 }
 
-static struct gl_ref *add_ref(struct builder *b, const char *text, struct gl_loc loc,
-                              enum gl_ref_role role, bool unresolved)
-{
-    struct gl_ref *r = GL_APPEND(&b->doc->arena, b->doc->refs, b->doc->nrefs, b->doc->caprefs);
-    r->text = text;
-    r->loc = loc;
-    r->role = role;
-    r->unresolved = unresolved;
-    r->df_stage = -1;
-    r->launch = -1;
-    if (!unresolved) {
-        struct gl_imageref_error err;
-        r->ok = gl_imageref_parse(&b->doc->arena, text, strlen(text), loc, &r->parsed, &err) == 0;
-    }
-    return r;
-}
 
 static void lowercase(char *s)
 {
@@ -203,7 +187,7 @@ static void begin_stage(struct builder *b, const struct df_instr *in)
     st->ref = b->doc->nrefs;
     struct gl_ref *r;
     if (base >= 0) {
-        r = add_ref(b, text, loc, GL_REF_FROM, true);
+        r = gl_ref_add(b->doc, text, loc, GL_REF_FROM, true);
         r->unresolved = false;
         r->stage = true;
         st->base_stage = base;
@@ -213,11 +197,11 @@ static void begin_stage(struct builder *b, const struct df_instr *in)
             s->env = var_push(&b->doc->arena, s->env, v->name, v->value);
         }
     } else if (!unresolved && gl_streq_nocase(text, "scratch")) {
-        r = add_ref(b, text, loc, GL_REF_FROM, true);
+        r = gl_ref_add(b->doc, text, loc, GL_REF_FROM, true);
         r->unresolved = false;
         r->scratch = true;
     } else {
-        r = add_ref(b, text, loc, GL_REF_FROM, unresolved);
+        r = gl_ref_add(b->doc, text, loc, GL_REF_FROM, unresolved);
     }
     r->df_stage = idx;
     for (size_t i = 0; i < in->nflags; i++)
@@ -254,7 +238,7 @@ static void copy_or_add(struct builder *b, struct scope *s, int stage, int instr
         if (unresolved || stage_named(b, text, true) >= 0)
             return;
         struct gl_loc loc = gl_srcmap_loc(&in->flags[fi].map, strlen("--from="));
-        struct gl_ref *r = add_ref(b, text, loc, GL_REF_COPY_FROM, false);
+        struct gl_ref *r = gl_ref_add(b->doc, text, loc, GL_REF_COPY_FROM, false);
         r->df_stage = stage;
         return; /* sources are in that image, not in the build context */
     }

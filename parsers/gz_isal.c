@@ -2,6 +2,7 @@
 #include "parsers/gz_isal.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -59,7 +60,7 @@ static la_ssize_t inflate_read(struct archive *a, void *ctx, const void **buf)
         int rc = isal_inflate(&z->st);
         if (rc < 0) {
             archive_set_error(a, EINVAL, "corrupt gzip stream (ISA-L error %d) at compressed "
-                              "byte %llu", rc, (unsigned long long)z->in->consumed);
+                              "byte %ju", rc, (uintmax_t)z->in->consumed);
             return -1;
         }
         size_t produced = GL_GZ_OUT - z->st.avail_out;
@@ -68,9 +69,9 @@ static la_ssize_t inflate_read(struct archive *a, void *ctx, const void **buf)
             if (z->out_bytes > GL_GZ_BOMB_MIN &&
                 z->out_bytes / GL_GZ_BOMB_RATIO > z->in->consumed) {
                 z->bomb = true;
-                archive_set_error(a, EFBIG, "decompression bomb: %llu bytes from %llu "
-                                  "compressed, stopped", (unsigned long long)z->out_bytes,
-                                  (unsigned long long)z->in->consumed);
+                archive_set_error(a, EFBIG, "decompression bomb: %ju bytes from %ju "
+                                  "compressed, stopped", (uintmax_t)z->out_bytes,
+                                  (uintmax_t)z->in->consumed);
                 return -1;
             }
             *buf = z->out;
@@ -80,7 +81,7 @@ static la_ssize_t inflate_read(struct archive *a, void *ctx, const void **buf)
             if (z->in->consumed == 0)
                 return 0; /* an empty blob */
             archive_set_error(a, EINVAL, "truncated gzip stream: it ends at compressed byte "
-                              "%llu, inside a deflate block", (unsigned long long)z->in->consumed);
+                              "%ju, inside a deflate block", (uintmax_t)z->in->consumed);
             return -1;
         }
     }
@@ -94,6 +95,15 @@ int gl_gz_isal_open(struct archive *a, struct gl_gz_isal *z, struct gl_blob_read
     isal_inflate_init(&z->st);
     z->st.crc_flag = ISAL_GZIP;
     return archive_read_open2(a, z, NULL, inflate_read, NULL, NULL);
+}
+
+int gl_gz_isal_drain(struct archive *a, struct gl_gz_isal *z)
+{
+    const void *buf;
+    la_ssize_t n;
+    while ((n = inflate_read(a, z, &buf)) > 0)
+        ;
+    return n < 0 ? -1 : 0;
 }
 
 void gl_gz_isal_free(struct gl_gz_isal *z)

@@ -32,6 +32,10 @@ struct gl_gz_isal {
 
 /* Open `a` on the inflated stream of `in` (archive_read_open2). ARCHIVE_OK or an error. */
 int gl_gz_isal_open(struct archive *a, struct gl_gz_isal *z, struct gl_blob_reader *in);
+/* After libarchive reached the end of the tar stream: inflate the rest (padding, more
+ * members, the trailer) so that a truncated or corrupt tail is still an error.
+ * 0, or -1 with the archive's error set. */
+int gl_gz_isal_drain(struct archive *a, struct gl_gz_isal *z);
 /* Release the output buffer (after archive_read_free). */
 void gl_gz_isal_free(struct gl_gz_isal *z);
 

@@ -287,7 +287,7 @@ static void add_entry(struct gl_catalog *c, struct archive *a, struct archive_en
     if (looks_json(head, nhead) && b->size <= GL_JSON_MAX) {
         if (!slurp_json(c, &r, b->size, b))
             fail(c, gl_arena_printf(c->a, "entry %zu `%s`: truncated", entry, name));
-    } else if (!seekable && looks_layer(head, nhead)) {
+    } else if (!seekable && (looks_layer(head, nhead) || (nhead == 0 && !r.failed))) {
         stream_layer(c, &r, b);
     }
 }

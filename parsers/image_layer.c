@@ -4,6 +4,7 @@
 #include <archive.h>
 #include <archive_entry.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -140,8 +141,8 @@ static la_ssize_t raw_read(struct archive *a, void *ctx, const void **buf)
     la_int64_t out = archive_filter_bytes(a, 0);
     if (out > (la_int64_t)GL_GZ_BOMB_MIN && (uint64_t)out / GL_GZ_BOMB_RATIO > r->consumed) {
         r->bomb = true;
-        archive_set_error(a, EFBIG, "decompression bomb: %lld bytes from %llu compressed, "
-                          "stopped", (long long)out, (unsigned long long)r->consumed);
+        archive_set_error(a, EFBIG, "decompression bomb: %jd bytes from %ju compressed, "
+                          "stopped", (intmax_t)out, (uintmax_t)r->consumed);
         return -1;
     }
     return n;
@@ -264,7 +265,8 @@ int gl_layer_index_build(struct gl_layer_index *ix, struct gl_blob_reader *in,
         rc = archive_read_open1(a);
     }
     size_t entry = 0;
-    const char *cur = NULL;
+    char cur[1024] = ""; /* the current entry's name, for messages (libarchive's copy
+                            does not outlive a failed next_header) */
     if (rc != ARCHIVE_OK) {
         set_error(ix, 0, NULL, archive_error_string(a) ? archive_error_string(a)
                                                         : "not a tar stream");
@@ -272,15 +274,14 @@ int gl_layer_index_build(struct gl_layer_index *ix, struct gl_blob_reader *in,
         struct archive_entry *e;
         while ((rc = archive_read_next_header(a, &e)) == ARCHIVE_OK || rc == ARCHIVE_WARN) {
             entry++;
-            cur = archive_entry_pathname(e);
-            if (!cur)
-                cur = "";
+            const char *name = archive_entry_pathname(e);
+            snprintf(cur, sizeof cur, "%s", name ? name : "");
             if (ix->n >= GL_LAYER_MAX_ENTRIES) {
                 set_error(ix, entry, NULL, "too many entries in one layer, stopped");
                 break;
             }
             bool read_data;
-            add_entry(ix, a, e, cur, &read_data);
+            add_entry(ix, a, e, name ? name : "", &read_data);
             if (archive_read_data_skip(a) != ARCHIVE_OK) {
                 rc = ARCHIVE_FATAL;
                 break;
@@ -292,10 +293,13 @@ int gl_layer_index_build(struct gl_layer_index *ix, struct gl_blob_reader *in,
                 msg = gl_arena_printf(&ix->arena, "decompression bomb: more than %d bytes out "
                                       "per compressed byte past %llu MiB, stopped",
                                       GL_GZ_BOMB_RATIO, GL_GZ_BOMB_MIN >> 20);
-            char *p = entry ? gl_image_path_normalize(&ix->arena, cur ? cur : "") : NULL;
+            char *p = entry ? gl_image_path_normalize(&ix->arena, cur) : NULL;
             set_error(ix, entry ? entry : 1, p, msg ? msg : "corrupt tar stream");
         }
     }
+    if (!ix->error && use_isal && gl_gz_isal_drain(a, &gz) != 0)
+        set_error(ix, entry + 1, NULL, archive_error_string(a) ? archive_error_string(a)
+                                                               : "corrupt gzip stream");
     if (!ix->error && gl_blob_reader_drain(in) == 0)
         gl_blob_reader_digest(in, ix->digest);
     archive_read_free(a);

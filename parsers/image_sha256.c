@@ -1,7 +1,14 @@
 /* image_sha256.c: SHA-256 (see image_sha256.h). */
 #include "parsers/image_sha256.h"
 
+#include <stdbool.h>
 #include <string.h>
+
+#if defined(__x86_64__)
+#include <cpuid.h>
+#include <immintrin.h>
+#define HAVE_SHA_NI_PATH 1
+#endif
 
 static const uint32_t round_k[64] = {
     0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4,
@@ -40,6 +47,67 @@ static void compress_block(uint32_t h[8], const unsigned char *p)
     h[4] += e; h[5] += f; h[6] += g; h[7] += k;
 }
 
+#ifdef HAVE_SHA_NI_PATH
+/* The same compression with the x86 SHA extensions (about 10x faster; digests of
+ * multi-GB layers are otherwise the bottleneck). The state is kept as ABEF / CDGH, the
+ * layout sha256rnds2 works on; each step does four rounds. */
+__attribute__((target("sha,sse4.1,ssse3")))
+static void compress_blocks_shani(uint32_t h[8], const unsigned char *p, size_t nblocks)
+{
+    const __m128i bswap = _mm_set_epi64x(0x0c0d0e0f08090a0bll, 0x0405060700010203ll);
+    __m128i dcba = _mm_loadu_si128((const __m128i *)&h[0]);
+    __m128i hgfe = _mm_loadu_si128((const __m128i *)&h[4]);
+    __m128i cdab = _mm_shuffle_epi32(dcba, 0xB1);
+    __m128i efgh = _mm_shuffle_epi32(hgfe, 0x1B);
+    __m128i abef = _mm_alignr_epi8(cdab, efgh, 8);
+    __m128i cdgh = _mm_blend_epi16(efgh, cdab, 0xF0);
+    for (; nblocks; nblocks--, p += 64) {
+        __m128i save0 = abef, save1 = cdgh, w[4];
+        for (int g = 0; g < 16; g++) {
+            if (g < 4) {
+                w[g] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(p + 16 * g)), bswap);
+            } else {
+                __m128i t = _mm_sha256msg1_epu32(w[g & 3], w[(g - 3) & 3]);
+                t = _mm_add_epi32(t, _mm_alignr_epi8(w[(g - 1) & 3], w[(g - 2) & 3], 4));
+                w[g & 3] = _mm_sha256msg2_epu32(t, w[(g - 1) & 3]);
+            }
+            __m128i m = _mm_add_epi32(w[g & 3], _mm_loadu_si128((const __m128i *)&round_k[4 * g]));
+            cdgh = _mm_sha256rnds2_epu32(cdgh, abef, m);
+            m = _mm_shuffle_epi32(m, 0x0E);
+            abef = _mm_sha256rnds2_epu32(abef, cdgh, m);
+        }
+        abef = _mm_add_epi32(abef, save0);
+        cdgh = _mm_add_epi32(cdgh, save1);
+    }
+    __m128i feba = _mm_shuffle_epi32(abef, 0x1B);
+    __m128i dchg = _mm_shuffle_epi32(cdgh, 0xB1);
+    _mm_storeu_si128((__m128i *)&h[0], _mm_blend_epi16(feba, dchg, 0xF0));
+    _mm_storeu_si128((__m128i *)&h[4], _mm_alignr_epi8(dchg, feba, 8));
+}
+
+static bool cpu_has_sha_ni(void)
+{
+    static int known = -1; /* benign race: every thread computes the same answer */
+    if (known < 0) {
+        unsigned a, b, c, d;
+        known = __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b & (1u << 29)) ? 1 : 0;
+    }
+    return known == 1;
+}
+#endif
+
+static void compress_blocks(uint32_t h[8], const unsigned char *p, size_t nblocks)
+{
+#ifdef HAVE_SHA_NI_PATH
+    if (cpu_has_sha_ni()) {
+        compress_blocks_shani(h, p, nblocks);
+        return;
+    }
+#endif
+    for (; nblocks; nblocks--, p += 64)
+        compress_block(h, p);
+}
+
 void gl_sha256_init(struct gl_sha256 *s)
 {
     static const uint32_t iv[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
@@ -61,11 +129,12 @@ void gl_sha256_update(struct gl_sha256 *s, const void *data, size_t n)
         n -= take;
         if (s->nbuf < 64)
             return;
-        compress_block(s->h, s->buf);
+        compress_blocks(s->h, s->buf, 1);
         s->nbuf = 0;
     }
-    for (; n >= 64; p += 64, n -= 64)
-        compress_block(s->h, p);
+    compress_blocks(s->h, p, n / 64);
+    p += n / 64 * 64;
+    n %= 64;
     memcpy(s->buf, p, n);
     s->nbuf = n;
 }

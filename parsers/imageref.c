@@ -379,5 +379,38 @@ int gl_imageref_parse(struct gl_arena *a, const char *s, size_t len, struct gl_l
         out->digest_loc = loc_at(loc, r.digest_start);
     }
     out->familiar = familiar_name(a, out);
+    out->exact = true;
     return 0;
+}
+
+struct gl_ref *gl_ref_add(struct gl_doc *doc, const char *text, struct gl_loc loc,
+                          enum gl_ref_role role, bool unresolved)
+{
+    struct gl_ref *r = GL_APPEND(&doc->arena, doc->refs, doc->nrefs, doc->caprefs);
+    memset(r, 0, sizeof *r);
+    r->text = text;
+    r->loc = loc;
+    r->role = role;
+    r->unresolved = unresolved;
+    r->df_stage = -1;
+    r->launch = -1;
+    r->parsed.loc = loc;
+    if (!unresolved && text)
+        r->ok = gl_imageref_parse(&doc->arena, text, strlen(text), loc, &r->parsed, NULL) == 0;
+    size_t at = gl_doc_offset(doc, loc);
+    if (at != SIZE_MAX) {
+        size_t end = at;
+        while (end < doc->len && !strchr(" \t\r\n\"'", doc->text[end]))
+            end++;
+        r->written = doc->text + at;
+        r->written_len = end - at;
+    }
+    if (r->ok && !gl_doc_text_at(doc, loc, text)) {
+        r->parsed.exact = false;
+        if (r->parsed.tag)
+            r->parsed.tag_loc = loc;
+        if (r->parsed.digest)
+            r->parsed.digest_loc = loc;
+    }
+    return r;
 }

@@ -65,4 +65,12 @@ struct gl_imageref_error {
 int gl_imageref_parse(struct gl_arena *a, const char *s, size_t len, struct gl_loc loc,
                       struct gl_imageref *out, struct gl_imageref_error *err);
 
+/* Add a reference to doc->refs, as every parser does: zeroed, df_stage and launch -1, the
+ * text parsed unless `unresolved` (then ok stays false). When the text does not stand in
+ * the file exactly as written at loc (it came from a variable, quotes, a continuation),
+ * the tag and digest positions are collapsed onto loc (parsed.exact is false). The
+ * pointer is valid until the next reference is added. */
+struct gl_ref *gl_ref_add(struct gl_doc *doc, const char *text, struct gl_loc loc,
+                          enum gl_ref_role role, bool unresolved);
+
 #endif

@@ -64,52 +64,20 @@ void launch_begin(struct launch_build *b, struct gl_launch_scan *scan, enum gl_l
     b->visible_env = -1;
 }
 
-/* Is the value exactly its source bytes, in one run on one line (so that a column offset
- * inside it is a column offset in the file)? */
-static bool lv_verbatim(const struct lv *v)
+/* The launch's image, `skip` bytes into the value (past "docker://"). */
+static struct gl_ref *add_ref(struct launch_build *b, const struct lv *img, size_t skip)
 {
-    if (!v->len)
-        return true;
-    struct gl_loc a = lv_loc(v, 0), z = lv_loc(v, v->len - 1);
-    return a.line == z.line && z.col >= a.col && z.col - a.col == v->len - 1;
-}
-
-static struct gl_ref *add_ref(struct launch_build *b, const struct lv *img, const char *text,
-                              size_t skip)
-{
-    struct gl_doc *doc = b->doc;
-    b->l->ref = (int)doc->nrefs;
-    struct gl_ref *r = GL_APPEND(&doc->arena, doc->refs, doc->nrefs, doc->caprefs);
-    memset(r, 0, sizeof *r);
-    r->text = text;
-    r->loc = lv_loc(img, skip);
-    r->role = GL_REF_LAUNCH;
-    r->df_stage = -1;
+    b->l->ref = (int)b->doc->nrefs;
+    struct gl_ref *r = gl_ref_add(b->doc, img->text + skip, lv_loc(img, skip), GL_REF_LAUNCH, false);
     r->launch = b->index;
     return r;
-}
-
-static void parse_ref(struct launch_build *b, struct gl_ref *r, const struct lv *img, size_t skip)
-{
-    struct gl_imageref_error err;
-    const char *t = r->text;
-    r->ok = gl_imageref_parse(&b->doc->arena, t, strlen(t), r->loc, &r->parsed, &err) == 0;
-    if (r->ok && !lv_verbatim(img)) {
-        /* from a variable or split by quotes/continuations: point at the start */
-        (void)skip;
-        if (r->parsed.tag_loc.line)
-            r->parsed.tag_loc = r->loc;
-        if (r->parsed.digest_loc.line)
-            r->parsed.digest_loc = r->loc;
-    }
 }
 
 void launch_set_image(struct launch_build *b, const struct lv *img)
 {
     if (img->opaque)
         return;
-    struct gl_ref *r = add_ref(b, img, img->text, 0);
-    parse_ref(b, r, img, 0);
+    add_ref(b, img, 0);
 }
 
 static bool has_suffix_nocase(const char *s, const char *suf)
@@ -128,9 +96,7 @@ void launch_set_apptainer_image(struct launch_build *b, const struct lv *img)
     const char *t = img->text;
     for (size_t k = 0; k < sizeof registry / sizeof registry[0]; k++)
         if (gl_has_prefix(t, registry[k])) {
-            size_t skip = strlen(registry[k]);
-            struct gl_ref *r = add_ref(b, img, t + skip, skip);
-            parse_ref(b, r, img, skip);
+            add_ref(b, img, strlen(registry[k]));
             return;
         }
     if (gl_has_prefix(t, "instance://"))
@@ -138,10 +104,10 @@ void launch_set_apptainer_image(struct launch_build *b, const struct lv *img)
     if (strstr(t, "://") || gl_has_prefix(t, "docker-daemon:") ||
         gl_has_prefix(t, "docker-archive:") || gl_has_prefix(t, "oci-archive:") ||
         gl_has_prefix(t, "oci:")) {
-        add_ref(b, img, t, 0); /* library://, shub://, http://...: not a registry ref */
+        add_ref(b, img, 0); /* library://, shub://, http://...: no registry ref (ok is false) */
         return;
     }
-    struct gl_ref *r = add_ref(b, img, t, 0);
+    struct gl_ref *r = add_ref(b, img, 0);
     r->local = true;
     for (size_t k = 0; k < sizeof local_files / sizeof local_files[0]; k++)
         if (has_suffix_nocase(t, local_files[k]))

@@ -154,13 +154,21 @@ bool gl_cuda_same_subject(const struct gl_doc *doc, const struct gl_cuda_fact *a
     return a->ref == b->ref || a->ref < 0 || b->ref < 0;
 }
 
-bool gl_cuda_instr_done(const struct gl_doc *doc, size_t i, const bool *reported)
+bool *gl_cuda_instr_flags(const struct gl_doc *doc)
 {
-    int instr = doc->cuda[i].instr;
-    if (instr < 0)
+    size_t max = 0;
+    for (size_t i = 0; i < doc->ncuda; i++)
+        if (doc->cuda[i].instr >= 0 && (size_t)doc->cuda[i].instr > max)
+            max = (size_t)doc->cuda[i].instr;
+    return xcalloc(max + 2, sizeof(bool));
+}
+
+bool gl_cuda_instr_claim(bool *flags, const struct gl_cuda_fact *f)
+{
+    if (f->instr < 0)
+        return true;
+    if (flags[f->instr])
         return false;
-    for (size_t k = 0; k < i; k++)
-        if (reported[k] && doc->cuda[k].instr == instr)
-            return true;
-    return false;
+    flags[f->instr] = true;
+    return true;
 }

@@ -65,9 +65,11 @@ struct gl_loc gl_cuda_fact_report_loc(const struct gl_cuda_fact *f);
  * "torch==2.1.0+cu121, requirements.txt:3:7". */
 const char *gl_cuda_fact_where(const struct gl_cuda_fact *f, char *buf, size_t n);
 
-/* Has an earlier fact (index < i) of the same Dockerfile instruction been reported by
- * this rule? `reported` holds one flag per fact. One finding per rule per instruction. */
-bool gl_cuda_instr_done(const struct gl_doc *doc, size_t i, const bool *reported);
+/* One finding per rule per Dockerfile instruction: flags indexed by fact instr
+ * (calloc'd, free it). gl_cuda_instr_claim() is true the first time an instruction is
+ * claimed (and for facts outside any instruction). Linear in the number of facts. */
+bool *gl_cuda_instr_flags(const struct gl_doc *doc);
+bool gl_cuda_instr_claim(bool *flags, const struct gl_cuda_fact *f);
 
 /* Do two facts describe the same image (the shipped Dockerfile image, one launch, one
  * archive)? */

@@ -144,17 +144,26 @@ static void check(struct gl_check *c)
     char target[160];
     gl_driver_target_describe(&c->cfg->driver, target, sizeof target);
     const struct gl_doc *doc = c->doc;
-    bool *reported = xcalloc(doc->ncuda + 1, sizeof *reported);
+    bool *done = gl_cuda_instr_flags(doc); /* instructions already reported */
+    const char *fine = NULL;               /* the last version judged without a finding */
     for (size_t i = 0; i < doc->ncuda; i++) {
         const struct gl_cuda_fact *f = &doc->cuda[i];
-        if (!gl_cuda_fact_counts(doc, f) || gl_cuda_instr_done(doc, i, reported))
+        if (!gl_cuda_fact_counts(doc, f) || (f->instr >= 0 && done[f->instr]))
             continue;
-        if (f->kind == GL_CUDA_REQUIRE)
-            reported[i] = check_require(c, f, driver, target);
-        else if (f->version)
-            reported[i] = check_version(c, f, driver, target);
+        bool reported = false;
+        if (f->kind == GL_CUDA_REQUIRE) {
+            reported = check_require(c, f, driver, target);
+        } else if (f->version) {
+            /* a version just found fine is fine again (long runs of the same pin) */
+            if (fine && f->kind != GL_CUDA_NGC_TAG && !strcmp(fine, f->version))
+                continue;
+            reported = check_version(c, f, driver, target);
+            fine = reported || f->kind == GL_CUDA_NGC_TAG ? NULL : f->version;
+        }
+        if (reported)
+            gl_cuda_instr_claim(done, f);
     }
-    free(reported);
+    free(done);
 }
 
 const struct gl_rule gl_rule_GL201 = {

@@ -30,21 +30,47 @@ static bool same_line(const char *a, const char *b)
     return gl_version_compare(a, b, fields, &r) && r == 0;
 }
 
+#define IMAGE_FACTS_MAX 256 /* distinct image CUDA facts compared (hostile inputs) */
+
+/* The image CUDA facts that count, one per version for the shipped Dockerfile image:
+ * fills list (doc->cuda indices), returns the count. Linear in the facts. */
+static size_t image_facts(const struct gl_doc *doc, size_t *list)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < doc->ncuda && n < IMAGE_FACTS_MAX; k++) {
+        const struct gl_cuda_fact *f = &doc->cuda[k];
+        if (!image_cuda_kind(f->kind) || !f->version || !gl_version_valid(f->version) ||
+            !gl_cuda_fact_counts(doc, f))
+            continue;
+        bool dup = false;
+        for (size_t i = 0; i < n && !dup && f->stage >= 0; i++) {
+            const struct gl_cuda_fact *g = &doc->cuda[list[i]];
+            dup = g->stage >= 0 && !strcmp(g->version, f->version) && g->kind <= f->kind;
+        }
+        if (!dup)
+            list[n++] = k;
+    }
+    return n;
+}
+
 static void check(struct gl_check *c)
 {
     const struct gl_doc *doc = c->doc;
-    bool *reported = xcalloc(doc->ncuda + 1, sizeof *reported);
+    size_t list[IMAGE_FACTS_MAX];
+    size_t nlist = image_facts(doc, list);
+    if (!nlist)
+        return;
+    bool *done = gl_cuda_instr_flags(doc); /* instructions already reported */
     for (size_t i = 0; i < doc->ncuda; i++) {
         const struct gl_cuda_fact *fw = &doc->cuda[i];
         if (fw->kind != GL_CUDA_FRAMEWORK || !fw->version || !gl_version_valid(fw->version) ||
-            !gl_cuda_fact_counts(doc, fw) || gl_cuda_instr_done(doc, i, reported))
+            !gl_cuda_fact_counts(doc, fw) || (fw->instr >= 0 && done[fw->instr]))
             continue;
         const struct gl_cuda_fact *image = NULL;
         bool matched = false;
-        for (size_t k = 0; k < doc->ncuda && !matched; k++) {
-            const struct gl_cuda_fact *f = &doc->cuda[k];
-            if (!image_cuda_kind(f->kind) || !f->version || !gl_version_valid(f->version) ||
-                !gl_cuda_fact_counts(doc, f) || !gl_cuda_same_subject(doc, fw, f))
+        for (size_t k = 0; k < nlist && !matched; k++) {
+            const struct gl_cuda_fact *f = &doc->cuda[list[k]];
+            if (!gl_cuda_same_subject(doc, fw, f))
                 continue;
             if (same_line(fw->version, f->version))
                 matched = true;
@@ -53,10 +79,10 @@ static void check(struct gl_check *c)
         }
         if (matched || !image)
             continue;
+        gl_cuda_instr_claim(done, fw);
         char fw_where[512], img_where[512];
         gl_cuda_fact_where(fw, fw_where, sizeof fw_where);
         gl_cuda_fact_where(image, img_where, sizeof img_where);
-        reported[i] = true;
         int newer = 0;
         gl_version_compare(fw->version, image->version, 2, &newer);
         gl_report(c, gl_cuda_fact_report_loc(fw), NULL,
@@ -66,7 +92,7 @@ static void check(struct gl_check *c)
                   image->version, img_where,
                   newer > 0 ? ", and the framework's newer CUDA raises the driver floor" : "");
     }
-    free(reported);
+    free(done);
 }
 
 const struct gl_rule gl_rule_GL202 = {

@@ -47,9 +47,7 @@ static void check_refs(struct gl_check *c)
                           : !p->tag || !strcmp(p->tag, "latest")
                               ? "`latest` names no CUDA release"
                               : "its tag is outside the knowledge tables";
-        struct gl_loc loc = p->tag ? r->parsed.tag_loc : p->digest ? p->digest_loc : r->loc;
-        if (!loc.line)
-            loc = r->loc;
+        struct gl_loc loc = p->tag ? gl_ref_tag_loc(r, 0, 0) : r->loc;
         gl_report(c, loc, NULL,
                   "%s is a CUDA image but gives no CUDA version (%s): its driver needs were "
                   "not checked", r->text, why);

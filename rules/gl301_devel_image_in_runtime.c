@@ -70,7 +70,7 @@ static void check(struct gl_check *c)
     char via[96] = "";
     if (fin->base_stage >= 0)
         snprintf(via, sizeof via, " (through stage `%s`)", fin->name ? fin->name : "?");
-    gl_report(c, gl_imageref_tag_loc_at(&r->parsed, (size_t)off), NULL,
+    gl_report(c, gl_ref_tag_loc(r, (size_t)off, 5), NULL,
               "the shipped image is built on `%s`%s, a devel flavor with nvcc, headers and "
               "static libraries (gigabytes the service never uses)", r->text, via);
 }

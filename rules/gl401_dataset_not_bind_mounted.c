@@ -5,8 +5,8 @@
 static void check(struct gl_check *c)
 {
     const struct gl_doc *doc = c->doc;
-    struct gl_arena a;
-    gl_arena_init(&a);
+    struct gl_launch_facts f;
+    gl_launch_facts_init(&f, doc, c->cfg);
     for (size_t i = 0; i < doc->nlaunches; i++) {
         const struct gl_launch *l = &doc->launches[i];
         /* apptainer binds $HOME, $PWD, /tmp and the site's bind paths by default: a path
@@ -15,19 +15,19 @@ static void check(struct gl_check *c)
         if (l->kind == GL_LAUNCH_APPTAINER || l->fragment || !gl_launch_options_known(l))
             continue;
         struct gl_launch_path *paths;
-        size_t n = gl_launch_paths(&a, doc, c->cfg, i, &paths);
+        size_t n = gl_launch_paths(&f, i, &paths);
         for (size_t k = 0; k < n; k++) {
             const struct gl_launch_path *p = &paths[k];
-            if (p->role != GL_PATH_DATASET || gl_launch_mount_for(&a, l, p->path))
+            if (p->role != GL_PATH_DATASET || gl_launch_mount_for(&f, i, p->path))
                 continue;
             gl_report(c, p->loc, NULL,
                       "dataset path `%s` (%s) is under no bind mount or volume of %s: every "
                       "read goes through the container's OverlayFS",
-                      p->path, p->name, gl_launch_label(&a, l));
+                      p->path, p->name, gl_launch_label(&f.arena, l));
             break;
         }
     }
-    gl_arena_free(&a);
+    gl_launch_facts_free(&f);
 }
 
 const struct gl_rule gl_rule_GL401 = {

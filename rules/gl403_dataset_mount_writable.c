@@ -2,33 +2,42 @@
 #include "linter/check.h"
 #include "linter/launch_paths.h"
 
-/* Does a checkpoint path of the launch also fall under mount `m` (so it must be writable)? */
-static bool serves_output(struct gl_arena *a, const struct gl_launch *l,
-                          const struct gl_launch_path *paths, size_t n,
-                          const struct gl_mount *m)
+/* Marks the mounts of launch i that hold an output path (those must stay writable). */
+static bool *output_mounts(struct gl_launch_facts *f, size_t i,
+                           const struct gl_launch_path *paths, size_t n)
 {
-    for (size_t k = 0; k < n; k++)
-        if (paths[k].role == GL_PATH_CHECKPOINT && gl_launch_mount_for(a, l, paths[k].path) == m)
-            return true;
-    return false;
+    const struct gl_launch *l = &f->doc->launches[i];
+    bool *out = gl_arena_alloc(&f->arena, (l->nmounts + 1) * sizeof *out);
+    for (size_t k = 0; k < n; k++) {
+        const struct gl_mount *m = paths[k].role == GL_PATH_CHECKPOINT
+                                       ? gl_launch_mount_for(f, i, paths[k].path)
+                                       : NULL;
+        if (m)
+            out[m - l->mounts] = true;
+    }
+    return out;
 }
 
 static void check(struct gl_check *c)
 {
     const struct gl_doc *doc = c->doc;
-    struct gl_arena a;
-    gl_arena_init(&a);
+    struct gl_launch_facts f;
+    gl_launch_facts_init(&f, doc, c->cfg);
     for (size_t i = 0; i < doc->nlaunches; i++) {
         const struct gl_launch *l = &doc->launches[i];
         struct gl_launch_path *paths;
-        size_t n = gl_launch_paths(&a, doc, c->cfg, i, &paths);
+        size_t n = gl_launch_paths(&f, i, &paths);
+        bool *holds_output = NULL;
         for (size_t k = 0; k < n; k++) {
             const struct gl_launch_path *p = &paths[k];
             if (p->role != GL_PATH_DATASET)
                 continue;
-            const struct gl_mount *m = gl_launch_mount_for(&a, l, p->path);
-            if (!m || m->readonly || (m->type != GL_MOUNT_BIND && m->type != GL_MOUNT_VOLUME) ||
-                serves_output(&a, l, paths, n, m))
+            const struct gl_mount *m = gl_launch_mount_for(&f, i, p->path);
+            if (!m || m->readonly || (m->type != GL_MOUNT_BIND && m->type != GL_MOUNT_VOLUME))
+                continue;
+            if (!holds_output)
+                holds_output = output_mounts(&f, i, paths, n);
+            if (holds_output[m - l->mounts])
                 continue;
             gl_report(c, m->loc, NULL,
                       "mount `%s` serves the dataset path `%s` (%s) but is writable: a bug "
@@ -37,7 +46,7 @@ static void check(struct gl_check *c)
             break;
         }
     }
-    gl_arena_free(&a);
+    gl_launch_facts_free(&f);
 }
 
 const struct gl_rule gl_rule_GL403 = {

@@ -5,17 +5,16 @@
 static void check(struct gl_check *c)
 {
     const struct gl_doc *doc = c->doc;
-    struct gl_arena a;
-    gl_arena_init(&a);
+    struct gl_launch_facts f;
+    gl_launch_facts_init(&f, doc, c->cfg);
     for (size_t i = 0; i < doc->nlaunches; i++) {
-        const struct gl_launch *l = &doc->launches[i];
         struct gl_launch_path *paths;
-        size_t n = gl_launch_paths(&a, doc, c->cfg, i, &paths);
+        size_t n = gl_launch_paths(&f, i, &paths);
         for (size_t k = 0; k < n; k++) {
             const struct gl_launch_path *p = &paths[k];
             if (p->role != GL_PATH_CHECKPOINT)
                 continue;
-            const struct gl_mount *m = gl_launch_mount_for(&a, l, p->path);
+            const struct gl_mount *m = gl_launch_mount_for(&f, i, p->path);
             if (!m || !m->readonly)
                 continue;
             gl_report(c, p->loc, NULL,
@@ -25,7 +24,7 @@ static void check(struct gl_check *c)
             break;
         }
     }
-    gl_arena_free(&a);
+    gl_launch_facts_free(&f);
 }
 
 const struct gl_rule gl_rule_GL404 = {

@@ -111,8 +111,8 @@ static void request_devices(struct gl_arena *a, const struct gl_gpu_request *g, 
         return;
     }
     for (size_t i = 0; i < one.n; i++)
-        if (is_mig_id(one.ids[i]))
-            return;
+        if (is_mig_id(one.ids[i]) || strchr(one.ids[i], '$'))
+            return; /* MIG is isolation; an unresolved id is unknown */
     d->known = true;
     d->all |= one.all;
     for (size_t i = 0; i < one.n; i++)
@@ -122,7 +122,7 @@ static void request_devices(struct gl_arena *a, const struct gl_gpu_request *g, 
 }
 
 /* Env vars and arguments that cap a process's GPU memory (MPS, frameworks). */
-static bool framework_capped(const struct gl_doc *doc, size_t launch)
+static bool framework_capped(const struct gl_launch_facts *f, size_t launch)
 {
     static const char *const env_caps[] = {"CUDA_MPS_PINNED_DEVICE_MEM_LIMIT",
                                            "XLA_PYTHON_CLIENT_MEM_FRACTION",
@@ -131,15 +131,13 @@ static bool framework_capped(const struct gl_doc *doc, size_t launch)
                                            "--mem-fraction-static", "--mem_fraction_static",
                                            "--cuda-memory-fraction", "--cuda_memory_fraction",
                                            "--per-process-gpu-memory-fraction", NULL};
-    for (size_t i = 0; i < doc->nenv; i++) {
-        const struct gl_env *e = &doc->env[i];
-        if (e->origin != GL_ENV_LAUNCH || e->launch != (int)launch || !e->key)
-            continue;
-        for (size_t k = 0; env_caps[k]; k++)
+    for (size_t i = 0; i < gl_launch_env_count(f, launch); i++) {
+        const struct gl_env *e = gl_launch_env(f, launch, i);
+        for (size_t k = 0; e->key && env_caps[k]; k++)
             if (!strcmp(e->key, env_caps[k]))
                 return true;
     }
-    const struct gl_launch *l = &doc->launches[launch];
+    const struct gl_launch *l = &f->doc->launches[launch];
     for (size_t i = 0; i < l->nargv; i++) {
         const char *w = l->argv[i].text;
         for (size_t k = 0; w && arg_caps[k]; k++) {
@@ -151,19 +149,35 @@ static bool framework_capped(const struct gl_doc *doc, size_t launch)
     return false;
 }
 
-static struct devset launch_devices(struct gl_arena *a, const struct gl_doc *doc, size_t i)
+static struct devset launch_devices(struct gl_launch_facts *f, size_t i)
 {
     struct devset d = {0};
-    const struct gl_launch *l = &doc->launches[i];
+    const struct gl_launch *l = &f->doc->launches[i];
     /* a compose fragment's devices are what it contains: they count */
-    if (l->mig || !l->group || framework_capped(doc, i))
+    if (l->mig || !l->group || framework_capped(f, i))
         return d;
     for (size_t k = 0; k < l->ngpus; k++)
-        request_devices(a, &l->gpus[k], &d);
+        request_devices(&f->arena, &l->gpus[k], &d);
     return d;
 }
 
-static bool sets_overlap(const struct devset *x, const struct devset *y, const char **shared)
+/* Comparisons left for the concurrency search: a hostile file with a million services
+ * must not take quadratic time. Real files stay far below it. */
+enum { COMPARISON_BUDGET = 1 << 24 };
+
+/* Take `cost` comparisons from the budget; false once it is spent. */
+static bool spend(size_t *budget, size_t cost)
+{
+    if (*budget < cost) {
+        *budget = 0;
+        return false;
+    }
+    *budget -= cost;
+    return true;
+}
+
+static bool sets_overlap(const struct devset *x, const struct devset *y, const char **shared,
+                         size_t *budget)
 {
     if (!x->known || !y->known)
         return false;
@@ -174,6 +188,8 @@ static bool sets_overlap(const struct devset *x, const struct devset *y, const c
         *shared = some->all ? "all" : some->ids[0];
         return true;
     }
+    if (!spend(budget, x->n * y->n + 1))
+        return false;
     for (size_t i = 0; i < x->n; i++)
         for (size_t k = 0; k < y->n; k++)
             if (!strcmp(x->ids[i], y->ids[k])) {
@@ -184,10 +200,12 @@ static bool sets_overlap(const struct devset *x, const struct devset *y, const c
 }
 
 /* Do two comma-separated profile lists share a profile (NULL: always started)? */
-static bool profiles_meet(const char *p, const char *q)
+static bool profiles_meet(const char *p, const char *q, size_t *budget)
 {
     if (!p || !q)
         return true;
+    if (!spend(budget, (strlen(p) + 1) * (strlen(q) + 1) / 8 + 1))
+        return false;
     for (const char *s = p; *s;) {
         size_t n = strcspn(s, ",");
         for (const char *t = q; *t;) {
@@ -201,10 +219,10 @@ static bool profiles_meet(const char *p, const char *q)
     return false;
 }
 
-static bool concurrent(const struct gl_launch *x, const struct gl_launch *y)
+static bool concurrent(const struct gl_launch *x, const struct gl_launch *y, size_t *budget)
 {
     return x->group && y->group && !strcmp(x->group, y->group) &&
-           profiles_meet(x->profile, y->profile);
+           profiles_meet(x->profile, y->profile, budget);
 }
 
 /* The error: a memory qualifier on a request that nothing enforces. True when reported. */
@@ -228,18 +246,20 @@ static bool memory_qualifier(struct gl_check *c, struct gl_arena *a, const struc
 static void check(struct gl_check *c)
 {
     const struct gl_doc *doc = c->doc;
-    struct gl_arena a;
-    gl_arena_init(&a);
-    struct devset *sets = gl_arena_alloc(&a, (doc->nlaunches + 1) * sizeof *sets);
+    struct gl_launch_facts f;
+    gl_launch_facts_init(&f, doc, c->cfg);
+    struct devset *sets = gl_arena_alloc(&f.arena, (doc->nlaunches + 1) * sizeof *sets);
     for (size_t i = 0; i < doc->nlaunches; i++)
-        sets[i] = launch_devices(&a, doc, i);
+        sets[i] = launch_devices(&f, i);
+    size_t budget = COMPARISON_BUDGET;
     for (size_t i = 0; i < doc->nlaunches; i++) {
         const struct gl_launch *l = &doc->launches[i];
-        if (memory_qualifier(c, &a, l) || !sets[i].known)
+        if (memory_qualifier(c, &f.arena, l) || !sets[i].known)
             continue;
-        for (size_t j = 0; j < i; j++) {
+        for (size_t j = 0; j < i && spend(&budget, 1); j++) {
             const char *shared = NULL;
-            if (!concurrent(&doc->launches[j], l) || !sets_overlap(&sets[j], &sets[i], &shared))
+            if (!sets[j].known || !concurrent(&doc->launches[j], l, &budget) ||
+                !sets_overlap(&sets[j], &sets[i], &shared, &budget))
                 continue;
             const struct gl_gpu_request *g = sets[i].req;
             bool every = !strcmp(shared, "all");
@@ -247,13 +267,13 @@ static void check(struct gl_check *c)
                           "%s requests `%s` and shares %s%s with %s, which runs at the same "
                           "time; no MIG, MPS or framework cap limits GPU memory, so either can "
                           "take all of it",
-                          gl_launch_label(&a, l), g->value ? g->value : "?",
+                          gl_launch_label(&f.arena, l), g->value ? g->value : "?",
                           every ? "every GPU" : "GPU ", every ? "" : shared,
-                          gl_launch_label(&a, &doc->launches[j]));
+                          gl_launch_label(&f.arena, &doc->launches[j]));
             break;
         }
     }
-    gl_arena_free(&a);
+    gl_launch_facts_free(&f);
 }
 
 const struct gl_rule gl_rule_GL406 = {

@@ -5,15 +5,15 @@
 static void check(struct gl_check *c)
 {
     const struct gl_doc *doc = c->doc;
-    struct gl_arena a;
-    gl_arena_init(&a);
+    struct gl_launch_facts f;
+    gl_launch_facts_init(&f, doc, c->cfg);
     for (size_t i = 0; i < doc->nlaunches; i++) {
         const struct gl_launch *l = &doc->launches[i];
         /* apptainer without --nv is GL408; a fragment's base may request the GPU; a CPU
          * head/master beside GPU workers is deliberate */
         if (l->kind == GL_LAUNCH_APPTAINER || l->fragment || l->secondary_role ||
             l->ngpus > 0 || l->apptainer_nv || !gl_launch_options_known(l) ||
-            !gl_launch_needs_cuda(doc, i))
+            !gl_launch_needs_cuda(&f, i))
             continue;
         const struct gl_ref *r = gl_launch_ref(doc, l);
         const char *fix = l->kind == GL_LAUNCH_K8S
@@ -26,9 +26,9 @@ static void check(struct gl_check *c)
         gl_report(c, gl_launch_image_loc(doc, l), fix,
                   "CUDA image `%s` is launched by %s with no GPU request: it runs on the CPU "
                   "or fails to find a device",
-                  r ? r->text : "?", gl_launch_label(&a, l));
+                  r ? r->text : "?", gl_launch_label(&f.arena, l));
     }
-    gl_arena_free(&a);
+    gl_launch_facts_free(&f);
 }
 
 const struct gl_rule gl_rule_GL407 = {

@@ -15,10 +15,12 @@ static bool nv_requested(const struct gl_launch *l)
 static void check(struct gl_check *c)
 {
     const struct gl_doc *doc = c->doc;
+    struct gl_launch_facts f;
+    gl_launch_facts_init(&f, doc, c->cfg);
     for (size_t i = 0; i < doc->nlaunches; i++) {
         const struct gl_launch *l = &doc->launches[i];
         if (l->kind != GL_LAUNCH_APPTAINER || nv_requested(l) || !gl_launch_options_known(l) ||
-            !gl_launch_needs_cuda(doc, i))
+            !gl_launch_needs_cuda(&f, i))
             continue;
         const struct gl_ref *r = gl_launch_ref(doc, l);
         gl_report(c, gl_launch_image_loc(doc, l), NULL,
@@ -26,6 +28,7 @@ static void check(struct gl_check *c)
                   "/dev/nvidia* are not bound in, so CUDA finds no device",
                   l->tool ? l->tool : "apptainer", r ? r->text : "?");
     }
+    gl_launch_facts_free(&f);
 }
 
 const struct gl_rule gl_rule_GL408 = {

@@ -179,14 +179,54 @@ static void test_longest_mount_prefix(void **state)
     add_mount(d, l, GL_MOUNT_BIND, "/data", true, 5);
     add_mount(d, l, GL_MOUNT_BIND, "/data/out/", false, 9);
     add_mount(d, l, GL_MOUNT_BIND, "/dat", false, 13);
-    struct gl_arena a;
-    gl_arena_init(&a);
-    assert_int_equal(gl_launch_mount_for(&a, l, "/data/out/x")->loc.col, 9);
-    assert_int_equal(gl_launch_mount_for(&a, l, "/data/outside")->loc.col, 5);
-    assert_int_equal(gl_launch_mount_for(&a, l, "/dat/x")->loc.col, 13);
-    assert_null(gl_launch_mount_for(&a, l, "/datasets"));
-    gl_arena_free(&a);
+    add_mount(d, l, GL_MOUNT_BIND, "/dat", false, 17); /* the same target again: it wins */
+    add_mount(d, l, GL_MOUNT_BIND, "relative", false, 21);
+    struct gl_launch_facts f;
+    gl_launch_facts_init(&f, d, &cfg);
+    assert_int_equal(gl_launch_mount_for(&f, 0, "/data/out/x")->loc.col, 9);
+    assert_int_equal(gl_launch_mount_for(&f, 0, "/data/out")->loc.col, 9);
+    assert_int_equal(gl_launch_mount_for(&f, 0, "/data/outside")->loc.col, 5);
+    assert_int_equal(gl_launch_mount_for(&f, 0, "/dat/x")->loc.col, 17);
+    assert_null(gl_launch_mount_for(&f, 0, "/datasets"));
+    assert_null(gl_launch_mount_for(&f, 0, "/"));
+    assert_null(gl_launch_mount_for(&f, 0, "relative"));
+    gl_launch_facts_free(&f);
+    add_mount(d, l, GL_MOUNT_VOLUME, "/", false, 25);
+    gl_launch_facts_init(&f, d, &cfg);
+    assert_int_equal(gl_launch_mount_for(&f, 0, "/datasets")->loc.col, 25);
+    assert_int_equal(gl_launch_mount_for(&f, 0, "/")->loc.col, 25);
+    gl_launch_facts_free(&f);
     free_doc(d);
+}
+
+/* A launch with 200k mounts and 200k dataset arguments, and 100k launches sharing GPU
+ * devices in one group: every rule stays far from quadratic. */
+static void test_hostile_sizes(void **state)
+{
+    (void)state;
+    enum { N = 200000 };
+    struct gl_doc *d = new_doc();
+    struct gl_launch *l = add_launch(d, GL_LAUNCH_DOCKER_RUN, 1, CUDA_IMAGE);
+    for (size_t i = 0; i < N; i++)
+        add_mount(d, l, GL_MOUNT_BIND, gl_arena_printf(&d->arena, "/m/%zu", i), false, 3);
+    l->argv = gl_arena_alloc(&d->arena, 2 * N * sizeof *l->argv);
+    for (size_t i = 0; i < N; i++) {
+        l->argv[2 * i] = (struct gl_word){"--data", {1, 5}, false};
+        l->argv[2 * i + 1] =
+            (struct gl_word){gl_arena_printf(&d->arena, "/x/%zu/y", i), {1, 9}, false};
+    }
+    l->nargv = 2 * N;
+    assert_int_equal(run("GL401", d), 1);
+
+    d = new_doc();
+    for (uint32_t i = 0; i < N / 2; i++) {
+        struct gl_launch *s = add_launch(d, GL_LAUNCH_COMPOSE, i + 1, NULL);
+        s->group = "g";
+        s->profile = gl_arena_printf(&d->arena, "p%u", i); /* never at the same time */
+        add_gpu(d, s, GL_GPU_COMPOSE_GPUS, "all", "all", 3);
+        add_env(d, s, "A", "b", 5);
+    }
+    assert_int_equal(run("GL406", d), 0);
 }
 
 static void test_pytorch_style(void **state)
@@ -227,10 +267,10 @@ static void test_paths_spellings_and_values(void **state)
              "--data-path", "~/d", NULL);
     add_env(d, l, "DATA_DIR", "/d2", 200);
     add_env(d, l, "OUTPUT_DIR", NULL, 220);
-    struct gl_arena a;
-    gl_arena_init(&a);
+    struct gl_launch_facts f;
+    gl_launch_facts_init(&f, d, &cfg);
     struct gl_launch_path *p;
-    size_t n = gl_launch_paths(&a, d, &cfg, 0, &p);
+    size_t n = gl_launch_paths(&f, 0, &p);
     assert_int_equal(n, 3);
     assert_string_equal(p[0].path, "/d1");
     assert_int_equal(p[0].role, GL_PATH_DATASET);
@@ -242,10 +282,10 @@ static void test_paths_spellings_and_values(void **state)
     assert_true(p[2].from_env);
     /* with a workdir, ./logs resolves */
     l->workdir = "/workspace";
-    n = gl_launch_paths(&a, d, &cfg, 0, &p);
+    n = gl_launch_paths(&f, 0, &p);
     assert_int_equal(n, 4);
     assert_string_equal(p[2].path, "/workspace/logs");
-    gl_arena_free(&a);
+    gl_launch_facts_free(&f);
     free_doc(d);
 }
 
@@ -419,6 +459,11 @@ static void test_gl406(void **state)
     d = new_doc(); /* different profiles */
     detached(d, 1, "all")->profile = "a";
     detached(d, 2, "all")->profile = "b";
+    assert_int_equal(run("GL406", d), 0);
+
+    d = new_doc(); /* unresolved ids are unknown, not equal */
+    detached(d, 1, "device=$GPU");
+    detached(d, 2, "device=$GPU");
     assert_int_equal(run("GL406", d), 0);
 
     d = new_doc(); /* MIG and framework caps */
@@ -668,6 +713,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_normalize, setup, teardown),
         cmocka_unit_test_setup_teardown(test_longest_mount_prefix, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_hostile_sizes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pytorch_style, setup, teardown),
         cmocka_unit_test_setup_teardown(test_paths_spellings_and_values, setup, teardown),
         cmocka_unit_test_setup_teardown(test_gl401, setup, teardown),
