@@ -2,11 +2,12 @@
 # bench/fuzz.sh TARGET SECONDS: run one libFuzzer target (fuzz_dockerfile, fuzz_shell,
 # fuzz_imageref, ...) for SECONDS, seeded from fixtures/ and ../shared/corpus/.
 # Crashes land in tests/fuzz/crashes/; make each one a regression test.
+# GPULINT_FUZZ_BUILD: the build directory (default build-fuzz).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target=${1:?usage: bench/fuzz.sh TARGET SECONDS}
 secs=${2:-60}
-build=build-fuzz
+build=${GPULINT_FUZZ_BUILD:-build-fuzz}
 if [ ! -x "$build/tests/fuzz/$target" ]; then
   CC=clang cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPULINT_FUZZ=ON \
     -DGPULINT_TESTS=OFF -DCMAKE_C_FLAGS="-fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all" \
@@ -21,9 +22,15 @@ case $target in
   fuzz_shell|fuzz_makefile|fuzz_markdown) seeds=(fixtures ../shared/corpus/runlines ../shared/corpus/apptainer) ;;
   fuzz_compose|fuzz_kubernetes|fuzz_ciyaml) seeds=(fixtures ../shared/corpus/compose ../shared/corpus/k8s) ;;
   fuzz_apptainer_def) seeds=(../shared/corpus/apptainer) ;;
+  fuzz_image|fuzz_config) # small archives made by real tools, config files (generated)
+    bash tests/hostile/fuzz_seeds.sh "$target" "$build/seeds-$target" >/dev/null
+    seeds=("$build/seeds-$target") ;;
+  fuzz_knowledge) seeds=(rules/knowledge) ;;
   *) seeds=(fixtures) ;;
 esac
 existing=()
 for s in "${seeds[@]}"; do [ -d "$s" ] && existing+=("$s"); done
-"$build/tests/fuzz/$target" -max_total_time="$secs" -max_len=65536 -rss_limit_mb=2048 -timeout=10 \
+max_len=65536
+[ "$target" = fuzz_knowledge ] && max_len=262144 # cuda_facts.yaml is ~100 KB
+"$build/tests/fuzz/$target" -max_total_time="$secs" -max_len=$max_len -rss_limit_mb=2048 -timeout=10 \
   -artifact_prefix=tests/fuzz/crashes/ -print_final_stats=1 "$corpus" "${existing[@]}"

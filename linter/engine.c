@@ -136,12 +136,21 @@ static const struct gl_input_type *binary_type_of(const unsigned char *head, siz
 }
 
 static void lint_binary(struct gl_run *run, const struct gl_input_type *type, const char *path,
-                        const void *head, size_t head_len)
+                        const void *head, size_t head_len, bool named)
 {
     struct gl_doc doc;
     doc_init(&doc, path, NULL, 0, type->kind);
     type->parse_path(&doc, path, head, head_len, run->cfg);
-    gl_lint_doc(run, &doc);
+    if (doc.error.set && doc.error.not_kind) {
+        /* an archive that holds no image: the walk passes it by; a named one is unknown */
+        if (named)
+            gl_run_engine_finding(run, "GL901", path, (struct gl_loc){1, 1},
+                                  "name an image archive (docker save, skopeo copy ... "
+                                  "oci-archive:) or an OCI layout directory",
+                                  "`%s` is an archive but no image: %s", path, doc.error.message);
+    } else {
+        gl_lint_doc(run, &doc);
+    }
     gl_arena_free(&doc.arena);
 }
 
@@ -161,7 +170,7 @@ static size_t read_head(int fd, unsigned char *buf, size_t cap)
 }
 
 /* A file whose first bytes make it a binary input: lint it as one and return true. */
-static bool lint_if_binary(struct gl_run *run, const char *path)
+static bool lint_if_binary(struct gl_run *run, const char *path, bool named)
 {
     if (run->cfg->type && run->cfg->type != GL_IN_IMAGE)
         return false;
@@ -174,13 +183,13 @@ static bool lint_if_binary(struct gl_run *run, const char *path)
     const struct gl_input_type *t = binary_type_of(head, n, NULL);
     if (!t)
         return false;
-    lint_binary(run, t, path, NULL, 0);
+    lint_binary(run, t, path, NULL, 0, named);
     return true;
 }
 
 static void lint_file(struct gl_run *run, const char *path, bool named)
 {
-    if (lint_if_binary(run, path))
+    if (lint_if_binary(run, path, named))
         return;
     char *data;
     size_t len;
@@ -204,7 +213,7 @@ static void read_stdin(struct gl_run *run)
     if (!run->cfg->type || run->cfg->type == GL_IN_IMAGE)
         bin = binary_type_of(head, nhead, NULL);
     if (bin) {
-        lint_binary(run, bin, "-", head, nhead);
+        lint_binary(run, bin, "-", head, nhead, true);
         return;
     }
     gl_buf_add(&b, head, nhead);
@@ -271,7 +280,7 @@ static void walk(struct gl_run *run, const char *dir, int depth)
             if (S_ISDIR(st.st_mode)) {
                 const struct gl_input_type *t = binary_type_of(NULL, 0, path);
                 if (t)
-                    lint_binary(run, t, path, NULL, 0);
+                    lint_binary(run, t, path, NULL, 0, false);
                 else if (!skipped_dir(names[i]))
                     walk(run, path, depth + 1);
             } else if (S_ISREG(st.st_mode)) {
@@ -300,7 +309,7 @@ void gl_lint_path(struct gl_run *run, const char *path)
     }
     const struct gl_input_type *layout = S_ISDIR(st.st_mode) ? binary_type_of(NULL, 0, path) : NULL;
     if (layout)
-        lint_binary(run, layout, path, NULL, 0);
+        lint_binary(run, layout, path, NULL, 0, true);
     else if (S_ISDIR(st.st_mode))
         walk(run, path, 0);
     else

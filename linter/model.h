@@ -76,6 +76,9 @@ struct gl_parse_error {
     bool set;
     struct gl_loc loc;
     const char *message; /* "expected ..." */
+    bool not_kind;       /* the input is not of the kind it was taken for (a tar that is
+                            no image): a file found by the walk is then skipped, a named
+                            one is GL901 rather than GL900 */
 };
 
 #include "linter/model_ref.h"

@@ -3,10 +3,21 @@
 
 #include <json-c/json.h>
 
+#include "linter/report_text.h"
 #include "linter/rule.h"
+
+/* A JSON string of s: invalid UTF-8 (file names, quoted input) becomes U+FFFD. */
+static json_object *utf8_string(struct gl_buf *b, const char *s)
+{
+    b->len = 0;
+    gl_text_utf8(b, s ? s : "");
+    return json_object_new_string(gl_buf_str(b));
+}
 
 void gl_report_json(FILE *out, const struct gl_run *run)
 {
+    struct gl_buf b;
+    gl_buf_init(&b);
     json_object *root = json_object_new_object();
     json_object_object_add(root, "tool", json_object_new_string("gpulint"));
     json_object_object_add(root, "version", json_object_new_string(GPULINT_VERSION));
@@ -18,11 +29,11 @@ void gl_report_json(FILE *out, const struct gl_run *run)
         json_object_object_add(o, "name", json_object_new_string(f->rule->name));
         json_object_object_add(o, "severity",
                                json_object_new_string(gl_severity_name(f->severity)));
-        json_object_object_add(o, "file", json_object_new_string(f->file));
+        json_object_object_add(o, "file", utf8_string(&b, f->file));
         json_object_object_add(o, "line", json_object_new_int64(f->loc.line));
         json_object_object_add(o, "column", json_object_new_int64(f->loc.col));
-        json_object_object_add(o, "message", json_object_new_string(f->message));
-        json_object_object_add(o, "fix", json_object_new_string(f->fix ? f->fix : ""));
+        json_object_object_add(o, "message", utf8_string(&b, f->message));
+        json_object_object_add(o, "fix", utf8_string(&b, f->fix));
         json_object_array_add(arr, o);
     }
     json_object_object_add(root, "findings", arr);
@@ -41,4 +52,5 @@ void gl_report_json(FILE *out, const struct gl_run *run)
           out);
     fputc('\n', out);
     json_object_put(root);
+    gl_buf_free(&b);
 }

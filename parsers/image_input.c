@@ -173,6 +173,7 @@ static void parse_image(struct gl_doc *doc, struct gl_catalog *cat, const struct
     gl_image_plan_resolve(a, gl_catalog_json, cat, cfg->platform, &plan);
     if (cat->error || plan.error) {
         set_error(doc, cat->error ? cat->error : plan.error);
+        doc->error.not_kind = !cat->error && plan.not_image;
         return;
     }
     struct gl_image_config *cfgs = gl_arena_alloc(a, (plan.ntargets + 1) * sizeof *cfgs);

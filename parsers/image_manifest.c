@@ -254,6 +254,7 @@ void gl_image_plan_resolve(struct gl_arena *a, gl_blob_fetch fetch, void *ctx,
     text = fetch(ctx, "index.json", &len);
     if (!text) {
         fail(&r, "neither manifest.json nor index.json: not a docker save or OCI image");
+        plan->not_image = true;
         return;
     }
     struct json_object *o = parse_json(text, len);

@@ -37,6 +37,7 @@ struct gl_image_target {
 struct gl_image_plan {
     struct gl_image_target *targets; size_t ntargets, cap;
     const char *error;       /* NULL, or why the archive's images could not be resolved */
+    bool not_image;          /* the archive holds no image at all (no manifest or index) */
 };
 
 /* Blob path of an OCI digest ("sha256:ab.." -> "blobs/sha256/ab.."), NULL if malformed. */

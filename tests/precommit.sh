@@ -33,7 +33,9 @@ printf 'FROM nvidia/cuda\n' > "$p/Containerfile-bad"
 printf 'FROM nvidia/cuda\n' > "$p/notes.txt"
 printf 'services:\n  web:\n    image: python:3.11-slim\n' > "$p/compose.yaml"
 printf 'services:\n  train:\n    image: nvidia/cuda\n    gpus: all\n' > "$p/svc/docker-compose.yml"
-printf 'on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n' > "$p/.github/workflows/ci.yml"
+printf 'on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: make test\n' > "$p/.github/workflows/ci.yml"
+printf 'on: push\njobs:\n  gpu:\n    runs-on: [self-hosted, gpu]\n    steps:\n      - run: |\n          docker run --rm --gpus all nvidia/cuda nvidia-smi\n' > "$p/.github/workflows/gpu.yml"
+printf 'name: docs\nnav: [index.md]\n' > "$p/mkdocs.yml"
 printf '#!/bin/sh\necho hello\n' > "$p/run.sh"
 printf 'all:\n\techo hello\n' > "$p/Makefile"
 printf '#!/bin/sh\ndocker run --rm nvidia/cuda nvidia-smi\n' > "$p/bad.sh"
@@ -63,7 +65,10 @@ expect gpulint-dockerfile fail Dockerfile svc/Dockerfile.gpu
 expect gpulint-dockerfile skip notes.txt compose.yaml run.sh
 expect gpulint-yaml pass compose.yaml
 expect gpulint-yaml fail svc/docker-compose.yml
-expect gpulint-yaml skip .github/workflows/ci.yml Dockerfile
+expect gpulint-yaml pass .github/workflows/ci.yml
+expect gpulint-yaml fail .github/workflows/gpu.yml
+expect gpulint-yaml pass mkdocs.yml
+expect gpulint-yaml skip Dockerfile run.sh
 expect gpulint-shell pass run.sh Makefile
 expect gpulint-shell skip Dockerfile compose.yaml
 # launches in shell scripts fail the hook once gpulint reads shell (--type shell)
