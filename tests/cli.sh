@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The command-line contract: exit status, options, stdin, directory walk, report shapes.
 set -uo pipefail
-bin=${1:?usage: cli.sh path/to/gpulint}
+bin=$(realpath "${1:?usage: cli.sh path/to/gpulint}")
 cd "$(dirname "$0")/.."
 pass=0 fail=0
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -98,6 +98,87 @@ has "help" '^usage: gpulint'
 printf 'ARG BASE=nvidia/cuda:12.4.1-base-ubuntu22.04\nFROM ${BASE}\n' > "$tmp/arg.Dockerfile"
 check "--build-arg overrides the default" 1 "$bin" --build-arg BASE=nvidia/cuda "$tmp/arg.Dockerfile"
 check "default ARG is clean" 0 "$bin" "$tmp/arg.Dockerfile"
+
+# ---- the config file: ignore-paths, enable, thresholds, --print-config ----
+cp_=$tmp/cfgproj
+mkdir -p "$cp_/vendor/lib" "$cp_/svc" "$cp_/legacy/a"
+cp "$tmp/err.Dockerfile" "$cp_/vendor/lib/Dockerfile"
+cp "$tmp/err.Dockerfile" "$cp_/svc/Dockerfile"
+cp "$tmp/err.Dockerfile" "$cp_/legacy/a/Dockerfile"
+printf 'FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\n' > "$cp_/svc/clean.Dockerfile"
+cat > "$cp_/.gpulint.yaml" <<'YAML'
+# globs are relative to this file's directory
+enable: [GL103]
+ignore-paths:
+  - vendor
+  - 'legacy/**': [GL101, GL204]
+  - '**/clean.Dockerfile': GL999
+YAML
+check "ignore-paths: walk" 1 bash -c "cd '$cp_' && '$bin' --format json"
+has "files outside the ignored dir" '"files": 3'
+hasnt "an ignored directory is not walked" 'vendor/'
+has "GL103 enabled by the config" '"rule": "GL103"'
+has "rules still fire outside the glob" '"file": "./svc/Dockerfile",'
+python3 - "$tmp/out" <<'PY' && pass=$((pass+1)) || { echo "FAIL ignore-paths rules"; fail=$((fail+1)); }
+import json, sys
+d = json.load(open(sys.argv[1]))
+legacy = sorted(f["rule"] for f in d["findings"] if f["file"].startswith("./legacy/"))
+assert legacy == ["GL103"], legacy        # GL101 and GL204 dropped there, GL103 kept
+gl902 = [f for f in d["findings"] if f["rule"] == "GL902"]
+assert len(gl902) == 1 and gl902[0]["line"] == 6 and "GL999" in gl902[0]["message"], gl902
+PY
+check "ignore-paths from a subdirectory (config found upward)" 1 \
+  bash -c "cd '$cp_/svc' && '$bin' --format json . ../vendor/lib/Dockerfile ../legacy/a/Dockerfile"
+has "named files below an ignored dir are skipped" '"files": 3'
+hasnt "vendor never linted" 'vendor/lib'
+check "ignore-paths: a named ignored file is not linted" 0 \
+  bash -c "cd '$cp_' && '$bin' --format json vendor/lib/Dockerfile ./vendor//lib/Dockerfile"
+has "nothing linted" '"files": 0'
+check "--no-config: everything linted, GL103 off" 1 bash -c "cd '$cp_' && '$bin' --no-config --format json"
+has "all four" '"files": 4'
+hasnt "no GL103" 'GL103'
+printf 'ignore-paths: [vendor/[ab]\n' > "$tmp/badglob.yaml"
+check "bad YAML in ignore-paths" 2 "$bin" --config "$tmp/badglob.yaml" "$tmp/clean.Dockerfile"
+printf 'ignore-paths:\n  - "x/[ab"\n' > "$tmp/badglob.yaml"
+check "bad glob" 2 "$bin" --config "$tmp/badglob.yaml" "$tmp/clean.Dockerfile"
+if grep -q "badglob.yaml:2:5: expected a \`]\` closing the \`\[\` set" "$tmp/err"; then pass=$((pass+1)); else
+  echo "FAIL bad glob message"; cat "$tmp/err"; fail=$((fail+1)); fi
+printf 'driver: 535\ndata-file-size: 100 parsecs\n' > "$tmp/badsize.yaml"
+check "bad size" 2 "$bin" --config "$tmp/badsize.yaml" "$tmp/clean.Dockerfile"
+if grep -q "badsize.yaml:2:17: expected a size of at least 1 byte" "$tmp/err"; then pass=$((pass+1)); else
+  echo "FAIL bad size message"; cat "$tmp/err"; fail=$((fail+1)); fi
+
+# GL303's size thresholds on an image (an OCI layout made from a GNU tar layer)
+mkdir -p "$tmp/img/src/data"
+head -c 2097152 /dev/zero > "$tmp/img/src/data/shard.bin"
+tar -C "$tmp/img/src" -cf "$tmp/img/layer.tar" data
+python3 fixtures/images/hostile.py ok "$tmp/img/oci" "$tmp/img/layer.tar"
+check "image: 2 MiB of data is below the defaults" 0 "$bin" --format json --no-config "$tmp/img/oci"
+hasnt "no GL303 by default" 'GL303'
+printf 'data-file-size: 1MiB\n' > "$tmp/img/file.yaml"
+check "image: data-file-size" 0 "$bin" --format json --config "$tmp/img/file.yaml" "$tmp/img/oci"
+has "GL303 over data-file-size" '"rule": "GL303"'
+has "GL303 names the file and its size" 'data/shard.bin.*2\.0 MiB'
+printf 'data-total-size: 2MiB\n' > "$tmp/img/total.yaml"
+check "image: data-total-size" 0 "$bin" --format json --config "$tmp/img/total.yaml" "$tmp/img/oci"
+has "GL303 over data-total-size" 'data/shard.bin.*the largest of 1 data files'
+
+# --print-config: every setting with its origin, read back by --config
+check "--print-config" 0 bash -c "cd '$cp_/svc' && '$bin' --print-config --driver R550 --ignore gl411"
+has "origin: command line" "^driver: 'R550'  # command line \(--driver\)$"
+has "origin: the file and its line" "^enable:  # $cp_/.gpulint.yaml:2$"
+has "origin: default" '^failure-threshold: error  # default$'
+has "lists add up, ids spelt as rules" '^  - GL411$'
+has "default patterns" "^dataset-args:  # default$"
+has "sizes" '^data-file-size: 100MiB  # default$'
+has "ignore-paths" "^  - 'legacy/\*\*': \[GL101, GL204\]$"
+cp "$tmp/out" "$cp_/printed.yaml"
+check "--print-config output read back" 0 bash -c "cd '$cp_/svc' && '$bin' --print-config --config ../printed.yaml"
+has "origins now name the printed file" "^driver: 'R550'  # \.\./printed\.yaml:[0-9]+$"
+if diff <(sed 's/  #.*//; /^#/d' "$cp_/printed.yaml") <(sed 's/  #.*//; /^#/d' "$tmp/out") >/dev/null; then
+  pass=$((pass+1)); else echo "FAIL --print-config round trip:"; diff <(sed 's/  #.*//; /^#/d' "$cp_/printed.yaml") <(sed 's/  #.*//; /^#/d' "$tmp/out"); fail=$((fail+1)); fi
+check "the printed config lints as the original" 1 bash -c "cd '$cp_' && '$bin' --config printed.yaml --format json"
+has "same files" '"files": 3'
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -4,7 +4,7 @@
 # tests/corpus/<dir>.expected (rule file:line:col severity), reviewed by hand.
 # UPDATE=1 rewrites the expectations (review the diff!).
 set -uo pipefail
-bin=${1:?usage: corpus.sh path/to/gpulint}
+bin=$(realpath "${1:?usage: corpus.sh path/to/gpulint}")
 cd "$(dirname "$0")/.."
 corpus=../shared/corpus
 [ -d "$corpus" ] || { echo "skip: $corpus is absent"; exit 77; }

@@ -19,7 +19,8 @@ if command -v readelf >/dev/null && command -v dpkg >/dev/null; then
             grep -oE 'install -y --no-install-recommends [^&]*' | cut -d' ' -f4-)
   missing=()
   for lib in $(readelf -d "$bin" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
-    case $lib in libc.so.*|libm.so.*|libpthread.so.*|libdl.so.*|ld-linux*) continue ;; esac
+    # the C library, and sanitizer runtimes of the ASan test build, are not shipped libraries
+    case $lib in libc.so.*|libm.so.*|libpthread.so.*|libdl.so.*|ld-linux*|libasan.so.*|libubsan.so.*) continue ;; esac
     path=$(ldconfig -p | awk -v l="$lib" '$1 == l {print $NF; exit}')
     pkg=$(dpkg -S "$(realpath "$path")" 2>/dev/null | head -1 | cut -d: -f1)
     [ -n "$pkg" ] || pkg=$(dpkg -S "$path" 2>/dev/null | head -1 | cut -d: -f1)

@@ -9,7 +9,7 @@
 #         extra command-line arguments (one line, word-split).
 # UPDATE=1 bash tests/golden.sh build/gpulint   rewrites the .json files (review the diff!).
 set -uo pipefail
-bin=${1:?usage: golden.sh path/to/gpulint}
+bin=$(realpath "${1:?usage: golden.sh path/to/gpulint}")
 cd "$(dirname "$0")/.."
 pass=0 fail=0
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
