@@ -79,10 +79,13 @@ if [ "$rc" -gt 1 ]; then echo "gpulint failed on the example image (exit $rc)" >
 
 # ---- 4. every test ----------------------------------------------------------------
 step "test suite"
-ctest --test-dir build --output-on-failure -j"$jobs"
+ctest --test-dir build --output-on-failure -j"$jobs" -LE valgrind
+
+step "golden cases under valgrind memcheck (tests/valgrind.sh)"
+ctest --test-dir build --output-on-failure -L valgrind
 
 step "test suite under AddressSanitizer + UndefinedBehaviorSanitizer"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DGPULINT_SANITIZE=ON >/dev/null
 cmake --build build-asan -j"$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-  ctest --test-dir build-asan --output-on-failure -j"$jobs"
+  ctest --test-dir build-asan --output-on-failure -j"$jobs" -LE valgrind

@@ -35,18 +35,19 @@ echo "building the images from $cuda ($(du -sh "$cuda" | cut -f1)) in $dir" >&2
   igzip -c layer.tar > layer.tar.gz
   zstd -q -c layer.tar > layer.tar.zst )
 
-measure() { # measure LABEL CMD...: "| label | seconds | peak MiB |"
+measure() { # measure LABEL CMD...: "| label | wall s | CPU s | peak MiB |"
   local label=$1
   shift
-  /usr/bin/time -f '%e %M' -o "$dir/t" "$@" >/dev/null 2>&1 || true
-  read -r secs kb < <(tail -1 "$dir/t")  # GNU time puts "Command exited ..." first on failure
-  printf '| %s | %.2f | %.1f |\n' "$label" "$secs" "$(echo "$kb / 1024" | bc -l)"
+  /usr/bin/time -f '%e %U %S %M' -o "$dir/t" "$@" >/dev/null 2>&1 || true
+  read -r secs user sys kb < <(tail -1 "$dir/t")  # GNU time puts "Command exited ..." first on failure
+  printf '| %s | %.2f | %.2f | %.1f |\n' "$label" "$secs" "$(echo "$user + $sys" | bc -l)" \
+    "$(echo "$kb / 1024" | bc -l)"
 }
 gl=("$gpulint" --no-config --failure-threshold none)
 
 size() { du -h --apparent-size "$dir/$1" | cut -f1; }
-echo "| command | seconds | peak RSS (MiB) |"
-echo "|---|---:|---:|"
+echo "| command | wall s | CPU s (user+sys) | peak RSS (MiB) |"
+echo "|---|---:|---:|---:|"
 for img in docker-save.tar oci-gzip.tar oci-zstd.tar; do
   rm -rf "$XDG_CACHE_HOME"
   measure "gpulint $img ($(size $img)), cold, --jobs 1" "${gl[@]}" --jobs 1 "$dir/$img"
@@ -55,6 +56,8 @@ for img in docker-save.tar oci-gzip.tar oci-zstd.tar; do
   measure "gpulint $img, warm cache" "${gl[@]}" "$dir/$img"
   measure "gpulint --no-cache - < $img (stdin)" sh -c "'$gpulint' --no-config --no-cache --failure-threshold none - < '$dir/$img'"
 done
+layer=$(tar -tf "$dir/docker-save.tar" | grep -E '(layer\.tar|[0-9a-f]{64}(\.tar)?)$' | head -1)
+measure "tar -xOf docker-save.tar LAYER | tar -t" sh -c "tar -xOf '$dir/docker-save.tar' '$layer' | tar -t"
 measure "bsdtar -tf layer.tar ($(size layer.tar))" bsdtar -tf "$dir/layer.tar"
 measure "tar -tf layer.tar" tar -tf "$dir/layer.tar"
 measure "bsdtar -tf layer.tar.gz ($(size layer.tar.gz))" bsdtar -tf "$dir/layer.tar.gz"
@@ -63,3 +66,16 @@ measure "igzip -dc layer.tar.gz" igzip -dc "$dir/layer.tar.gz"
 measure "gzip -dc layer.tar.gz" gzip -dc "$dir/layer.tar.gz"
 measure "zstd -dc layer.tar.zst ($(size layer.tar.zst))" zstd -dc "$dir/layer.tar.zst"
 measure "bsdtar -tf layer.tar.zst" bsdtar -tf "$dir/layer.tar.zst"
+
+# the ratios that matter, each measured in one hyperfine run (alternating, several runs)
+if command -v hyperfine >/dev/null; then
+  gln="$gpulint --no-config --no-cache --failure-threshold none"
+  echo
+  echo "### same-run ratios (hyperfine; --no-cache: the layer is read every time)"
+  hyperfine -N -w 1 -r 5 --export-markdown /dev/stdout "$gln $dir/docker-save.tar" \
+    "sh -c \"tar -xOf $dir/docker-save.tar $layer | tar -t\"" 2>/dev/null
+  hyperfine -N -w 1 -r 3 --export-markdown /dev/stdout "$gln $dir/oci-gzip.tar" \
+    "sh -c \"igzip -dc $dir/layer.tar.gz > /dev/null\"" 2>/dev/null
+  hyperfine -N -w 1 -r 3 --export-markdown /dev/stdout "$gln $dir/oci-zstd.tar" \
+    "bsdtar -tf $dir/layer.tar.zst" 2>/dev/null
+fi

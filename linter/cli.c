@@ -29,6 +29,8 @@ const char gl_cli_usage[] =
     "      --config FILE           read FILE (default: the nearest .gpulint.yaml upward\n"
     "                              from the working directory); options given here win\n"
     "      --no-config             read no config file\n"
+    "      --print-config          print the merged configuration as YAML that --config\n"
+    "                              reads, each value with where it came from\n"
     "      --ignore ID             turn rule ID off (repeatable, or ID,ID)\n"
     "      --enable ID             turn an optional rule on (repeatable, or ID,ID)\n"
     "  -t, --type TYPE             read named files and stdin as TYPE (%s)\n"
@@ -52,7 +54,7 @@ const char gl_cli_usage[] =
 enum { OPT_THRESHOLD = 256, OPT_DRIVER, OPT_IGNORE, OPT_ENABLE, OPT_BUILD_ARG, OPT_TARGET,
        OPT_NO_COLOR, OPT_LIST_RULES, OPT_EXPLAIN, OPT_VERSION, OPT_CONFIG, OPT_NO_CONFIG,
        OPT_PLATFORM, OPT_CACHE_DIR, OPT_NO_CACHE,
-       OPT_KNOWLEDGE, OPT_PRINT_KNOWLEDGE };
+       OPT_KNOWLEDGE, OPT_PRINT_KNOWLEDGE, OPT_PRINT_CONFIG };
 
 static const struct option long_options[] = {
     {"format", required_argument, 0, 'f'},
@@ -76,6 +78,7 @@ static const struct option long_options[] = {
     {"no-cache", no_argument, 0, OPT_NO_CACHE},
     {"knowledge", required_argument, 0, OPT_KNOWLEDGE},
     {"print-knowledge", no_argument, 0, OPT_PRINT_KNOWLEDGE},
+    {"print-config", no_argument, 0, OPT_PRINT_CONFIG},
     {"help", no_argument, 0, 'h'},
     {0, 0, 0, 0},
 };
@@ -86,17 +89,26 @@ static int add_ids(struct gl_config *cfg, const char ***list, size_t *n, const c
 {
     char *copy = gl_arena_strdup(&cfg->arena, arg), *save = NULL;
     for (char *id = strtok_r(copy, ",", &save); id; id = strtok_r(NULL, ",", &save)) {
-        if (!gl_rule_find(id)) {
+        const struct gl_rule *rule = gl_rule_find(id);
+        if (!rule) {
             fprintf(stderr, "gpulint: %s: no rule `%s` (see --list-rules)\n", opt, id);
             return 2;
         }
         const char **grown = gl_arena_alloc(&cfg->arena, (*n + 1) * sizeof *grown);
         if (*n)
             memcpy(grown, *list, *n * sizeof *grown);
-        grown[(*n)++] = id;
+        grown[(*n)++] = rule->id; /* the rule's own spelling, as the config file keeps it */
         *list = grown;
     }
     return 0;
+}
+
+/* Record that option `opt` set (or added to) setting `s`. */
+static void from_option(struct gl_config *cfg, enum gl_setting s, const char *opt)
+{
+    char origin[64];
+    snprintf(origin, sizeof origin, "command line (%s)", opt);
+    gl_config_note_origin(cfg, s, origin);
 }
 
 static int add_build_arg(struct gl_config *cfg, const char *arg)
@@ -168,10 +180,20 @@ int gl_cli_parse(int argc, char **argv, struct gl_config *cfg, struct gl_cli *cl
                                 "warning, info, style, none\n", optarg);
                 rc = 2;
             }
+            from_option(cfg, GL_SET_FAILURE_THRESHOLD, "--failure-threshold");
             break;
-        case OPT_DRIVER: rc = parse_driver(cfg, optarg); break;
-        case OPT_IGNORE: rc = add_ids(cfg, &cfg->ignore, &cfg->nignore, "--ignore", optarg); break;
-        case OPT_ENABLE: rc = add_ids(cfg, &cfg->enable, &cfg->nenable, "--enable", optarg); break;
+        case OPT_DRIVER:
+            rc = parse_driver(cfg, optarg);
+            from_option(cfg, GL_SET_DRIVER, "--driver");
+            break;
+        case OPT_IGNORE:
+            rc = add_ids(cfg, &cfg->ignore, &cfg->nignore, "--ignore", optarg);
+            from_option(cfg, GL_SET_IGNORE, "--ignore");
+            break;
+        case OPT_ENABLE:
+            rc = add_ids(cfg, &cfg->enable, &cfg->nenable, "--enable", optarg);
+            from_option(cfg, GL_SET_ENABLE, "--enable");
+            break;
         case 't': {
             const struct gl_input_type *t = gl_input_type_named(optarg);
             if (!t) {
@@ -183,7 +205,10 @@ int gl_cli_parse(int argc, char **argv, struct gl_config *cfg, struct gl_cli *cl
             }
             break;
         }
-        case OPT_BUILD_ARG: rc = add_build_arg(cfg, optarg); break;
+        case OPT_BUILD_ARG:
+            rc = add_build_arg(cfg, optarg);
+            from_option(cfg, GL_SET_BUILD_ARGS, "--build-arg");
+            break;
         case OPT_TARGET: cfg->target = optarg; break;
         case 'j': {
             char *end;
@@ -205,8 +230,12 @@ int gl_cli_parse(int argc, char **argv, struct gl_config *cfg, struct gl_cli *cl
         case OPT_PLATFORM: cfg->platform = optarg; break;
         case OPT_CACHE_DIR: cfg->cache_dir = optarg; break;
         case OPT_NO_CACHE: cfg->no_cache = true; break;
-        case OPT_KNOWLEDGE: cfg->knowledge_path = optarg; break;
+        case OPT_KNOWLEDGE:
+            cfg->knowledge_path = optarg;
+            from_option(cfg, GL_SET_KNOWLEDGE, "--knowledge");
+            break;
         case OPT_PRINT_KNOWLEDGE: cfg->print_knowledge = true; break;
+        case OPT_PRINT_CONFIG: cfg->print_config = true; break;
         case 'h': cli->command = GL_CMD_HELP; break;
         default: rc = 2; break;
         }

@@ -6,13 +6,31 @@
 #include <stdio.h>
 #include <string.h>
 
+const char *const gl_setting_names[GL_SET_COUNT] = {
+    "driver", "failure-threshold", "ignore", "enable", "severity", "ignore-paths",
+    "data-paths", "data-file-size", "data-total-size", "dataset-args", "checkpoint-args",
+    "dataset-env", "checkpoint-env", "knowledge", "build-args",
+};
+
 void gl_config_init(struct gl_config *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
     cfg->failure_threshold = GL_SEV_ERROR;
     cfg->format = GL_FMT_TTY;
     cfg->jobs = 0;
+    cfg->data_file_bytes = GL_DEFAULT_DATA_FILE_BYTES;
+    cfg->data_total_bytes = GL_DEFAULT_DATA_TOTAL_BYTES;
     gl_arena_init(&cfg->arena);
+}
+
+void gl_config_note_origin(struct gl_config *cfg, enum gl_setting s, const char *origin)
+{
+    const char *old = cfg->origin[s];
+    bool adds_up = s == GL_SET_IGNORE || s == GL_SET_ENABLE || s == GL_SET_BUILD_ARGS;
+    if (adds_up && old && strstr(old, origin))
+        return; /* named already (a repeated option) */
+    cfg->origin[s] = adds_up && old ? gl_arena_printf(&cfg->arena, "%s, %s", old, origin)
+                                    : gl_arena_strdup(&cfg->arena, origin);
 }
 
 static void pattern_list_free(struct gl_pattern_list *l)

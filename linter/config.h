@@ -9,6 +9,7 @@
 
 #include "linter/finding.h"
 #include "linter/model.h"
+#include "linter/path_ignore.h"
 #include "linter/pattern.h"
 
 struct gl_kb;
@@ -54,6 +55,16 @@ struct gl_rule_override {
     enum gl_severity severity;
 };
 
+/* The settings a config file can give, in the order --print-config prints them; their
+ * names (gl_setting_names) are the config file's keys. */
+enum gl_setting {
+    GL_SET_DRIVER, GL_SET_FAILURE_THRESHOLD, GL_SET_IGNORE, GL_SET_ENABLE, GL_SET_SEVERITY,
+    GL_SET_IGNORE_PATHS, GL_SET_DATA_PATHS, GL_SET_DATA_FILE_SIZE, GL_SET_DATA_TOTAL_SIZE,
+    GL_SET_DATASET_ARGS, GL_SET_CHECKPOINT_ARGS, GL_SET_DATASET_ENV, GL_SET_CHECKPOINT_ENV,
+    GL_SET_KNOWLEDGE, GL_SET_BUILD_ARGS, GL_SET_COUNT
+};
+extern const char *const gl_setting_names[GL_SET_COUNT];
+
 enum gl_format { GL_FMT_TTY, GL_FMT_JSON, GL_FMT_SARIF, GL_FMT_CHECKSTYLE, GL_FMT_GITLAB };
 
 struct gl_config {
@@ -80,9 +91,13 @@ struct gl_config {
 
     /* Compiled patterns (gl_config_finish compiles the defaults for those not set). */
     struct gl_pattern *data_path;      /* GL303: dataset/weight paths copied into an image */
+    const char **data_path_sources;    /* the patterns data_path was joined from, as given */
+    size_t ndata_path_sources;         /*   (none while data_path is the default) */
     /* GL303 on image files: one data file of at least data_file_bytes, or data files of
-     * data_total_bytes in all (0: the defaults, 100 MiB and 1 GiB). */
+     * data_total_bytes in all (gl_config_init: the defaults below). */
     uint64_t data_file_bytes, data_total_bytes;
+    /* config `ignore-paths:`: paths not linted, or some rules' findings dropped there */
+    struct gl_path_ignores path_ignores;
     /* GL4xx: names of launch arguments (`--data-dir`) and env vars (`DATA_DIR`) whose
      * values are dataset or checkpoint/output paths (see gl_pattern_list below). */
     struct gl_pattern_list dataset_args, checkpoint_args, dataset_env, checkpoint_env;
@@ -90,12 +105,17 @@ struct gl_config {
     const char *knowledge_path; /* config `knowledge:` or --knowledge: a CUDA knowledge file,
                                    NULL = built in */
     bool print_knowledge;       /* --print-knowledge: print the table in use and exit */
+    bool print_config;          /* --print-config: print this configuration and exit */
 
     const char *config_file;    /* the .gpulint.yaml in use (--config FILE, or the nearest
                                    one upward from the working directory), NULL when none */
     bool no_config;             /* --no-config: read no config file */
     /* Rule ids the config file names that no rule has: reported as GL902 findings. */
     struct gl_config_unknown_id *unknown_ids; size_t nunknown_ids, capunknown_ids;
+    /* Where each setting's value came from, for --print-config: NULL for the default,
+     * "FILE:LINE" (the key in the config file), "command line (--driver)"; settings whose
+     * lists add up (ignore, enable, build-args) name every source, comma separated. */
+    const char *origin[GL_SET_COUNT];
 
     struct gl_arena arena;   /* strings owned by the config */
 };
@@ -105,6 +125,13 @@ void gl_config_free(struct gl_config *cfg);
 /* After every source is merged: compile patterns, fill defaults. 0, or -1 with a message
  * printed (a bad pattern). */
 int gl_config_finish(struct gl_config *cfg);
+
+/* Record where setting `s` got (part of) its value; `origin` is copied. */
+void gl_config_note_origin(struct gl_config *cfg, enum gl_setting s, const char *origin);
+
+/* GL303's default size thresholds. */
+#define GL_DEFAULT_DATA_FILE_BYTES (UINT64_C(100) << 20)
+#define GL_DEFAULT_DATA_TOTAL_BYTES (UINT64_C(1) << 30)
 
 /* Default patterns (PCRE2). */
 #define GL_DEFAULT_DATA_PATH_PATTERN                                                       \

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <yaml.h>
 
+#include "linter/glob.h"
 #include "linter/rule.h"
 
 const char gl_config_file_name[] = ".gpulint.yaml";
@@ -321,26 +322,35 @@ static bool add_name_pattern(struct reader *r, const char *value, struct gl_loc 
 }
 
 /* data-paths: each pattern is checked alone, then all are joined as alternatives. */
+struct data_paths {
+    struct gl_buf joined;
+    const char **sources;
+    size_t n, cap;
+};
+
 static bool add_data_path(struct reader *r, const char *value, struct gl_loc loc, void *ctx)
 {
-    struct gl_buf *joined = ctx;
+    struct data_paths *dp = ctx;
     struct gl_pattern *p = compile_at(r, value, loc);
     if (!p)
         return false;
     gl_pattern_free(p);
-    gl_buf_printf(joined, "%s(?:%s)", joined->len ? "|" : "", value);
+    gl_buf_printf(&dp->joined, "%s(?:%s)", dp->joined.len ? "|" : "", value);
+    *GL_APPEND(&r->cfg->arena, dp->sources, dp->n, dp->cap) = value;
     return true;
 }
 
 static bool read_data_paths(struct reader *r, struct gl_loc key_loc)
 {
-    struct gl_buf joined;
-    gl_buf_init(&joined);
-    bool ok = read_list(r, "patterns", true, add_data_path, &joined);
+    struct data_paths dp = {0};
+    gl_buf_init(&dp.joined);
+    bool ok = read_list(r, "patterns", true, add_data_path, &dp);
     if (ok) {
+        r->cfg->data_path_sources = dp.sources;
+        r->cfg->ndata_path_sources = dp.n;
         struct gl_pattern *p =
-            joined.len ? compile_at(r, gl_buf_str(&joined), key_loc) : NULL;
-        if (joined.len && !p)
+            dp.joined.len ? compile_at(r, gl_buf_str(&dp.joined), key_loc) : NULL;
+        if (dp.joined.len && !p)
             ok = false;
         if (ok) {
             gl_pattern_free(r->cfg->data_path);
@@ -348,7 +358,7 @@ static bool read_data_paths(struct reader *r, struct gl_loc key_loc)
             r->cfg->data_path = p ? p : gl_pattern_compile("(*FAIL)", false, NULL, 0);
         }
     }
-    gl_buf_free(&joined);
+    gl_buf_free(&dp.joined);
     return ok;
 }
 
@@ -361,32 +371,160 @@ static const char *beside_file(struct reader *r, const char *path)
     return gl_arena_printf(&r->cfg->arena, "%.*s/%s", (int)(slash - r->file), r->file, path);
 }
 
-enum setting {
-    S_DRIVER, S_THRESHOLD, S_IGNORE, S_ENABLE, S_SEVERITY, S_DATASET_ARGS, S_CHECKPOINT_ARGS,
-    S_DATASET_ENV, S_CHECKPOINT_ENV, S_DATA_PATHS, S_KNOWLEDGE, S_BUILD_ARGS, S_IGNORE_PATHS,
-    S_COUNT
-};
+/* ---- ignore-paths ---- */
 
-static const char *const setting_names[S_COUNT] = {
-    "driver", "failure-threshold", "ignore", "enable", "severity", "dataset-args",
-    "checkpoint-args", "dataset-env", "checkpoint-env", "data-paths", "knowledge",
-    "build-args", "ignore-paths",
-};
-
-static bool ignore_path_later(struct reader *r, const char *value, struct gl_loc loc, void *ctx)
+/* A glob; NULL (with the error set at it) when it is malformed. */
+static const char *checked_glob(struct reader *r, const char *glob, struct gl_loc loc)
 {
-    (void)r, (void)value, (void)loc, (void)ctx;
+    size_t bad;
+    const char *why;
+    if (gl_glob_check(glob, &bad, &why) == 0)
+        return glob;
+    fail_at(r, loc, "expected %s in the path pattern `%s` (at byte %zu)", why, glob, bad + 1);
+    return NULL;
+}
+
+static bool add_whole_path(struct reader *r, const char *value, struct gl_loc loc, void *ctx)
+{
+    (void)ctx;
+    if (!checked_glob(r, value, loc))
+        return false;
+    gl_path_ignores_add(&r->cfg->path_ignores, &r->cfg->arena, value, true);
+    return true;
+}
+
+static bool add_path_rule(struct reader *r, const char *value, struct gl_loc loc, void *ctx)
+{
+    const char *id = rule_id(r, value, loc);
+    if (id)
+        gl_path_ignore_add_rule(ctx, &r->cfg->arena, id);
+    return true;
+}
+
+/* The pairs of a mapping `glob: [rule ids]` (its MAPPING-START already read). A glob whose
+ * ids all name no rule drops nothing (the ids are reported as GL902). */
+static bool read_path_rules(struct reader *r)
+{
+    for (;;) {
+        if (!next(r))
+            return false;
+        if (r->ev.type == YAML_MAPPING_END_EVENT)
+            return true;
+        struct gl_loc loc = ev_loc(r);
+        if (r->ev.type != YAML_SCALAR_EVENT || scalar_null(r)) {
+            fail_at(r, loc, "expected a path pattern, found %s",
+                    r->ev.type == YAML_SCALAR_EVENT ? "nothing" : event_name(&r->ev));
+            return false;
+        }
+        const char *glob = checked_glob(r, scalar_text(r), loc);
+        if (!glob)
+            return false;
+        struct gl_path_ignore *item =
+            gl_path_ignores_add(&r->cfg->path_ignores, &r->cfg->arena, glob, false);
+        if (!read_list(r, "rule ids", true, add_path_rule, item))
+            return false;
+    }
+}
+
+/* `ignore-paths:` a list of globs (paths not linted) whose items may also be `glob: [rule
+ * ids]` pairs, or a mapping of globs to rule ids (those rules' findings are dropped). */
+static bool read_ignore_paths(struct reader *r)
+{
+    struct gl_config *cfg = r->cfg;
+    if (!cfg->path_ignores.base && !cfg->path_ignores.cwd)
+        gl_path_ignores_set_base(&cfg->path_ignores, &cfg->arena, r->file);
+    if (!next(r))
+        return false;
+    if (r->ev.type == YAML_MAPPING_START_EVENT)
+        return read_path_rules(r);
+    if (r->ev.type != YAML_SEQUENCE_START_EVENT) {
+        fail_at(r, ev_loc(r), "expected a list of path patterns (or a mapping of path "
+                              "patterns to rule ids), found %s",
+                r->ev.type == YAML_SCALAR_EVENT && scalar_null(r) ? "nothing"
+                                                                  : event_name(&r->ev));
+        return false;
+    }
+    for (;;) {
+        if (!next(r))
+            return false;
+        if (r->ev.type == YAML_SEQUENCE_END_EVENT)
+            return true;
+        struct gl_loc loc = ev_loc(r);
+        if (r->ev.type == YAML_MAPPING_START_EVENT) {
+            if (!read_path_rules(r))
+                return false;
+        } else if (r->ev.type == YAML_SCALAR_EVENT && !scalar_null(r)) {
+            if (!add_whole_path(r, scalar_text(r), loc, NULL))
+                return false;
+        } else {
+            fail_at(r, loc, "expected a path pattern or `pattern: [rule ids]`, found %s",
+                    r->ev.type == YAML_SCALAR_EVENT ? "nothing" : event_name(&r->ev));
+            return false;
+        }
+    }
+}
+
+/* ---- sizes ---- */
+
+/* "100MiB", "1GiB", "500MB", "64 KiB", "1048576": bytes, at least 1. 0, or -1 when `text`
+ * is no size or too large. */
+static int parse_size(const char *text, uint64_t *bytes)
+{
+    static const struct {
+        const char *unit;
+        uint64_t factor;
+    } units[] = {
+        {"", 1}, {"B", 1},
+        {"K", 1000}, {"KB", 1000}, {"KiB", UINT64_C(1) << 10},
+        {"M", 1000000}, {"MB", 1000000}, {"MiB", UINT64_C(1) << 20},
+        {"G", 1000000000}, {"GB", 1000000000}, {"GiB", UINT64_C(1) << 30},
+        {"T", UINT64_C(1000000000000)}, {"TB", UINT64_C(1000000000000)},
+        {"TiB", UINT64_C(1) << 40},
+    };
+    const char *p = text;
+    uint64_t n = 0;
+    if (*p < '0' || *p > '9')
+        return -1;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        if (n > (UINT64_MAX - 9) / 10)
+            return -1;
+        n = n * 10 + (uint64_t)(*p - '0');
+    }
+    if (*p == ' ')
+        p++;
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+        if (!gl_streq_nocase(p, units[i].unit))
+            continue;
+        if (n == 0 || n > UINT64_MAX / units[i].factor)
+            return -1;
+        *bytes = n * units[i].factor;
+        return 0;
+    }
+    return -1;
+}
+
+static bool read_size(struct reader *r, uint64_t *out)
+{
+    struct gl_loc loc;
+    const char *v = read_scalar(r, "a size (100MiB, 1GiB, 500MB or bytes)", &loc);
+    if (!v)
+        return false;
+    if (parse_size(v, out) != 0) {
+        fail_at(r, loc, "expected a size of at least 1 byte (100MiB, 1GiB, 500MB or a number "
+                        "of bytes), found `%s`", v);
+        return false;
+    }
     return true;
 }
 
 /* Read the value of one setting. */
-static bool read_setting(struct reader *r, enum setting s, struct gl_loc key_loc)
+static bool read_setting(struct reader *r, enum gl_setting s, struct gl_loc key_loc)
 {
     struct gl_config *cfg = r->cfg;
     struct gl_loc loc;
     const char *v;
     switch (s) {
-    case S_DRIVER:
+    case GL_SET_DRIVER:
         if (!(v = read_scalar(r, "a driver version (535, R535 or 535.104.05)", &loc)))
             return false;
         if (gl_config_set_driver(&cfg->driver, v,
@@ -395,7 +533,7 @@ static bool read_setting(struct reader *r, enum setting s, struct gl_loc key_loc
             return false;
         }
         return true;
-    case S_THRESHOLD:
+    case GL_SET_FAILURE_THRESHOLD:
         if (!(v = read_scalar(r, "a severity", &loc)))
             return false;
         if (gl_severity_parse(v, &cfg->failure_threshold) != 0) {
@@ -403,39 +541,51 @@ static bool read_setting(struct reader *r, enum setting s, struct gl_loc key_loc
             return false;
         }
         return true;
-    case S_IGNORE: return read_list(r, "rule ids", false, add_listed_id, NULL);
-    case S_ENABLE: return read_list(r, "rule ids", false, add_listed_id, cfg);
-    case S_SEVERITY: return read_map(r, "rule ids to severities", add_override, NULL);
-    case S_DATASET_ARGS:
-    case S_CHECKPOINT_ARGS:
-    case S_DATASET_ENV:
-    case S_CHECKPOINT_ENV: {
-        struct gl_pattern_list *l = s == S_DATASET_ARGS      ? &cfg->dataset_args
-                                    : s == S_CHECKPOINT_ARGS ? &cfg->checkpoint_args
-                                    : s == S_DATASET_ENV     ? &cfg->dataset_env
+    case GL_SET_IGNORE: return read_list(r, "rule ids", false, add_listed_id, NULL);
+    case GL_SET_ENABLE: return read_list(r, "rule ids", false, add_listed_id, cfg);
+    case GL_SET_SEVERITY: return read_map(r, "rule ids to severities", add_override, NULL);
+    case GL_SET_DATASET_ARGS:
+    case GL_SET_CHECKPOINT_ARGS:
+    case GL_SET_DATASET_ENV:
+    case GL_SET_CHECKPOINT_ENV: {
+        struct gl_pattern_list *l = s == GL_SET_DATASET_ARGS      ? &cfg->dataset_args
+                                    : s == GL_SET_CHECKPOINT_ARGS ? &cfg->checkpoint_args
+                                    : s == GL_SET_DATASET_ENV     ? &cfg->dataset_env
                                                              : &cfg->checkpoint_env;
         l->set = true; /* an empty list means "no names" */
         return read_list(r, "patterns", false, add_name_pattern, l);
     }
-    case S_DATA_PATHS: return read_data_paths(r, key_loc);
-    case S_KNOWLEDGE:
+    case GL_SET_DATA_PATHS: return read_data_paths(r, key_loc);
+    case GL_SET_KNOWLEDGE:
         if (!(v = read_scalar(r, "a file path", &loc)))
             return false;
         cfg->knowledge_path = beside_file(r, v);
         return true;
-    case S_BUILD_ARGS: return read_map(r, "build argument names to values", add_build_arg, NULL);
-    case S_IGNORE_PATHS:
-        fprintf(stderr, "gpulint: %s:%u:%u: ignore-paths is not supported yet: ignored\n",
-                r->file, (unsigned)key_loc.line, (unsigned)key_loc.col);
-        return read_list(r, "path patterns", false, ignore_path_later, NULL);
-    case S_COUNT: break;
+    case GL_SET_BUILD_ARGS: return read_map(r, "build argument names to values", add_build_arg, NULL);
+    case GL_SET_IGNORE_PATHS: return read_ignore_paths(r);
+    case GL_SET_DATA_FILE_SIZE: return read_size(r, &cfg->data_file_bytes);
+    case GL_SET_DATA_TOTAL_SIZE: return read_size(r, &cfg->data_total_bytes);
+    case GL_SET_COUNT: break;
     }
     return false;
 }
 
+/* "driver, failure-threshold, ... or build-args", for the unknown-setting message. */
+static const char *setting_list(struct gl_arena *a)
+{
+    struct gl_buf b;
+    gl_buf_init(&b);
+    for (size_t i = 0; i < GL_SET_COUNT; i++)
+        gl_buf_printf(&b, "%s%s", i == 0 ? "" : i + 1 == GL_SET_COUNT ? " or " : ", ",
+                      gl_setting_names[i]);
+    const char *s = gl_arena_strdup(a, gl_buf_str(&b));
+    gl_buf_free(&b);
+    return s;
+}
+
 static bool read_settings(struct reader *r)
 {
-    bool seen[S_COUNT] = {0};
+    bool seen[GL_SET_COUNT] = {0};
     for (;;) {
         if (!next(r))
             return false;
@@ -448,13 +598,11 @@ static bool read_settings(struct reader *r)
         }
         const char *key = scalar_text(r);
         size_t s = 0;
-        while (s < S_COUNT && strcmp(key, setting_names[s]))
+        while (s < GL_SET_COUNT && strcmp(key, gl_setting_names[s]))
             s++;
-        if (s == S_COUNT) {
-            fail_at(r, key_loc,
-                    "unknown setting `%s` (expected driver, failure-threshold, ignore, enable, "
-                    "severity, dataset-args, checkpoint-args, dataset-env, checkpoint-env, "
-                    "data-paths, knowledge or build-args)", key);
+        if (s == GL_SET_COUNT) {
+            fail_at(r, key_loc, "unknown setting `%s` (expected %s)", key,
+                    setting_list(&r->cfg->arena));
             return false;
         }
         if (seen[s]) {
@@ -462,8 +610,11 @@ static bool read_settings(struct reader *r)
             return false;
         }
         seen[s] = true;
-        if (!read_setting(r, (enum setting)s, key_loc))
+        if (!read_setting(r, (enum gl_setting)s, key_loc))
             return false;
+        gl_config_note_origin(r->cfg, (enum gl_setting)s,
+                              gl_arena_printf(&r->cfg->arena, "%s:%u", r->file,
+                                              (unsigned)key_loc.line));
     }
 }
 

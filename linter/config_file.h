@@ -13,15 +13,25 @@
  *   dataset-env: [...]               #   (an empty list: none)
  *   checkpoint-env: [...]
  *   data-paths: '(^|/)data/'         # the GL303 path pattern (a string or a list)
+ *   data-file-size: 100MiB           # GL303 on images: one data file this big, or
+ *   data-total-size: 1GiB            #   data files this big in all (KiB/MiB/GiB/TiB,
+ *                                    #   KB/MB/GB/TB, or bytes; at least 1)
+ *   ignore-paths:                    # globs (glob.h), relative to this file's directory
+ *     - vendor                       #   (path_ignore.h): not linted, not walked into
+ *     - old.Dockerfile: [GL101]      #   these rules' findings dropped there
  *   knowledge: cuda_facts.yaml       # a CUDA knowledge file (relative to this file)
  *   build-args: {CUDA: "12.4.1"}     # as --build-arg
  *
+ * `ignore-paths:` may also be a mapping `{glob: [rule ids], ...}`; a single rule id may
+ * stand for its list.
+ *
  * The file is read first and the command line applied over it, so options win; lists
  * (ignore, enable, build-args) add up. An unknown key, a value of the wrong shape, a bad
- * pattern or severity, an alias, or YAML that does not parse is an error naming the
- * file, the 1-based line and byte column and what was expected. A rule id that names no
- * rule is not an error: it is kept in cfg->unknown_ids (reported as GL902). Everything
- * stored lives in cfg->arena.
+ * pattern, glob, size or severity, an alias, or YAML that does not parse is an error
+ * naming the file, the 1-based line and byte column and what was expected. A rule id that
+ * names no rule is not an error: it is kept in cfg->unknown_ids (reported as GL902). Each
+ * key read records "FILE:LINE" in cfg->origin (for --print-config). Everything stored
+ * lives in cfg->arena.
  */
 #ifndef GPULINT_CONFIG_FILE_H
 #define GPULINT_CONFIG_FILE_H

@@ -62,6 +62,13 @@ static bool not_suppressed(const struct gl_finding *f, void *doc)
     return !gl_suppressed(doc, f);
 }
 
+/* config `ignore-paths:` globs that drop some rules' findings in some files */
+static bool not_path_ignored(const struct gl_finding *f, void *cfg)
+{
+    const struct gl_config *c = cfg;
+    return !gl_path_rule_ignored(&c->path_ignores, f->file, f->rule->id);
+}
+
 void gl_lint_doc(struct gl_run *run, struct gl_doc *doc)
 {
     size_t start = run->findings.n;
@@ -82,6 +89,7 @@ void gl_lint_doc(struct gl_run *run, struct gl_doc *doc)
     }
     report_unknown_ignores(run, doc);
     gl_findings_filter(&run->findings, start, not_suppressed, doc);
+    gl_findings_filter(&run->findings, start, not_path_ignored, (void *)run->cfg);
 }
 
 static void doc_init(struct gl_doc *doc, const char *name, const char *data, size_t len,
@@ -276,7 +284,9 @@ static void walk(struct gl_run *run, const char *dir, int depth)
         char *path = xmalloc(dlen + strlen(names[i]) + 2);
         sprintf(path, "%s%s%s", dir, dlen && dir[dlen - 1] == '/' ? "" : "/", names[i]);
         struct stat st;
-        if (lstat(path, &st) == 0) {
+        if (gl_path_ignored(&run->cfg->path_ignores, path)) {
+            /* config ignore-paths: neither linted nor walked into */
+        } else if (lstat(path, &st) == 0) {
             if (S_ISDIR(st.st_mode)) {
                 const struct gl_input_type *t = binary_type_of(NULL, 0, path);
                 if (t)
@@ -307,6 +317,8 @@ void gl_lint_path(struct gl_run *run, const char *path)
         run->unreadable = true;
         return;
     }
+    if (gl_path_ignored(&run->cfg->path_ignores, path))
+        return; /* config ignore-paths applies to named paths too (pre-commit names files) */
     const struct gl_input_type *layout = S_ISDIR(st.st_mode) ? binary_type_of(NULL, 0, path) : NULL;
     if (layout)
         lint_binary(run, layout, path, NULL, 0, true);

@@ -1,6 +1,8 @@
 /* launch_paths.c: dataset/checkpoint paths, mounts and facts of a launch (see launch_paths.h). */
 #include "linter/launch_paths.h"
 
+#include "linter/check.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -314,6 +316,11 @@ bool gl_launch_needs_cuda(const struct gl_launch_facts *f, size_t launch)
 
 bool gl_launch_options_known(const struct gl_launch *l) { return !l->opts_opaque; }
 
+bool gl_launch_mounts_complete(const struct gl_launch *l)
+{
+    return l->kind != GL_LAUNCH_APPTAINER && !l->fragment && gl_launch_options_known(l);
+}
+
 /* The last path component of the `len` bytes at `word`; *len gets its length. */
 static const char *base_name(const char *word, size_t *len)
 {
@@ -448,4 +455,39 @@ const char *gl_launch_label(struct gl_arena *a, const struct gl_launch *l)
     }
     return gl_arena_printf(a, "`%s run` at line %u", l->tool ? l->tool : "docker",
                            (unsigned)l->loc.line);
+}
+
+/* ---- the walks of a check ---- */
+
+void gl_check_launches(struct gl_check *c, gl_launch_judge judge)
+{
+    struct gl_launch_facts f;
+    gl_launch_facts_init(&f, c->doc, c->cfg);
+    for (size_t i = 0; i < c->doc->nlaunches; i++)
+        judge(c, &f, i);
+    gl_launch_facts_free(&f);
+}
+
+void gl_check_path_uses(struct gl_check *c, enum gl_path_role role, enum gl_path_scope scope,
+                        gl_path_judge judge, void *ctx)
+{
+    struct gl_launch_facts f;
+    gl_launch_facts_init(&f, c->doc, c->cfg);
+    for (size_t i = 0; i < c->doc->nlaunches; i++) {
+        const struct gl_launch *l = &c->doc->launches[i];
+        if (scope == GL_PATHS_MOUNTS_COMPLETE && !gl_launch_mounts_complete(l))
+            continue;
+        struct gl_launch_path *paths;
+        size_t n = gl_launch_paths(&f, i, &paths);
+        for (size_t k = 0; k < n; k++) {
+            if (paths[k].role != role)
+                continue;
+            struct gl_path_use use = {.facts = &f, .index = i, .launch = l, .path = &paths[k],
+                                      .mount = gl_launch_mount_for(&f, i, paths[k].path),
+                                      .paths = paths, .npaths = n};
+            if (judge(c, &use, ctx))
+                break;
+        }
+    }
+    gl_launch_facts_free(&f);
 }

@@ -13,6 +13,9 @@
  *    of the path on a component boundary.
  *  - Facts about the launch: does it request a GPU, does its image need CUDA, is its
  *    command a PyTorch-style job, are its options all known.
+ *  - The walks every GL4xx check is made of: each launch of the doc (gl_check_launches),
+ *    or each dataset or checkpoint path a launch uses with the mount serving it
+ *    (gl_check_path_uses). A rule gives only its judgement and its message.
  *
  * Paths are normalized lexically (`//`, `/./`, `..`, a trailing `/`); strings come from
  * the arena the caller passes. Everything is linear in the input size.
@@ -23,6 +26,7 @@
 #include "linter/config.h"
 #include "linter/model.h"
 
+struct gl_check;
 struct gl_mount_index;
 
 /* What the GL4xx rules look up for the launches of one doc, indexed once per check so
@@ -93,6 +97,45 @@ bool gl_launch_options_known(const struct gl_launch *l);
  * behind env/nohup/time/mpirun/srun/numactl, or as the first word of a `sh -c` /
  * `bash -c` string? False when the command is unknown (the image default, opaque). */
 bool gl_launch_pytorch_style(const struct gl_launch *l);
+
+/* Are all the mounts of the launch written where gpulint reads it? Not for apptainer (it
+ * binds $HOME, $PWD, /tmp and the site's paths itself), a fragment (its base file may
+ * mount more) or a launch whose options may hide in an opaque word. */
+bool gl_launch_mounts_complete(const struct gl_launch *l);
+
+/* ---- the walks of a check ---- */
+
+/* Judges launch `launch` of f->doc and reports through `c` (labels may come from
+ * f->arena). */
+typedef void (*gl_launch_judge)(struct gl_check *c, struct gl_launch_facts *f, size_t launch);
+
+/* Calls `judge` for each launch of c->doc in order, with the facts of the doc (built
+ * before the first call, freed after the last). */
+void gl_check_launches(struct gl_check *c, gl_launch_judge judge);
+
+/* One use of a dataset or checkpoint path by a launch, and the mount serving it. */
+struct gl_path_use {
+    struct gl_launch_facts *facts;
+    size_t index;                       /* of the launch in facts->doc->launches */
+    const struct gl_launch *launch;
+    const struct gl_launch_path *path;
+    const struct gl_mount *mount;       /* gl_launch_mount_for(path->path); NULL: none */
+    const struct gl_launch_path *paths; /* every path of the launch, both roles */
+    size_t npaths;
+};
+
+/* Judges one path use with the rule's `ctx`; true when it reported it. */
+typedef bool (*gl_path_judge)(struct gl_check *c, const struct gl_path_use *use, void *ctx);
+
+enum gl_path_scope {
+    GL_PATHS_EVERY_LAUNCH,    /* every launch */
+    GL_PATHS_MOUNTS_COMPLETE, /* only launches where gl_launch_mounts_complete() */
+};
+
+/* Calls `judge` for each path of role `role` of each launch in `scope`, in launch order
+ * then gl_launch_paths() order, until it reports one: at most one finding a launch. */
+void gl_check_path_uses(struct gl_check *c, enum gl_path_role role, enum gl_path_scope scope,
+                        gl_path_judge judge, void *ctx);
 
 /* A short label for messages: `service "web"`, `container "trainer"`, `docker run at
  * line 12` (arena string). */

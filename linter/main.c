@@ -1,5 +1,6 @@
 /* main.c: gpulint's entry point: options, lint every path, report, exit status. */
 #include <errno.h>
+#include <malloc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +8,7 @@
 
 #include "linter/cli.h"
 #include "linter/config_file.h"
+#include "linter/config_print.h"
 #include "linter/driver_target.h"
 #include "linter/engine.h"
 #include "linter/report.h"
@@ -87,12 +89,22 @@ static void report_unknown_config_ids(struct gl_run *run, const struct gl_config
 
 int main(int argc, char **argv)
 {
+    /* Each input's arena is freed after it: keep the freed heap for the next input
+     * instead of returning it to the kernel and faulting it in again (a third of the
+     * time of linting many small files went to that). */
+    mallopt(M_TRIM_THRESHOLD, 32 << 20);
+    mallopt(M_MMAP_THRESHOLD, 4 << 20);
     struct gl_config cfg;
     struct gl_cli cli;
     gl_config_init(&cfg);
     int status = configure(argc, argv, &cfg, &cli);
     if (status == 0 && gl_config_finish(&cfg) != 0)
         status = 2;
+    if (status == 0 && cli.command == GL_CMD_LINT && cfg.print_config) {
+        gl_config_print(stdout, &cfg); /* before the knowledge base: nothing is resolved */
+        gl_config_free(&cfg);
+        return 0;
+    }
     struct gl_kb *loaded_kb = NULL;
     if (status == 0 && cli.command == GL_CMD_LINT)
         status = setup_cuda(&cfg, &loaded_kb);

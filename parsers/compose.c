@@ -567,27 +567,26 @@ static bool looks_like_service(struct yt_stream *s, struct yt_node *svc)
     return false;
 }
 
+/* A first document that is a compose file: no Kubernetes or CI keys, a service. */
+static bool compose_stream(struct yt_stream *s)
+{
+    struct yt_node *root = s->ndocs ? s->docs[0] : NULL;
+    if (!yt_is_map(root) || yt_get(s, root, "apiVersion", NULL) ||
+        yt_get(s, root, "kind", NULL) || yt_get(s, root, "jobs", NULL) ||
+        yt_get(s, root, "on", NULL))
+        return false;
+    struct yt_pair *p;
+    size_t n = yt_pairs(s, yt_get(s, root, "services", NULL), &p);
+    for (size_t i = 0; i < n; i++)
+        if (yt_is_map(p[i].value) && looks_like_service(s, p[i].value))
+            return true;
+    return false;
+}
+
 static bool by_content(const char *path, const char *data, size_t len)
 {
     (void)path;
-    if (!memmem(data, len, "services", 8))
-        return false;
-    struct gl_arena a;
-    gl_arena_init(&a);
-    struct yt_stream s;
-    yt_load(&s, &a, data, len);
-    bool yes = false;
-    struct yt_node *root = s.ndocs ? s.docs[0] : NULL;
-    if (yt_is_map(root) && !yt_get(&s, root, "apiVersion", NULL) &&
-        !yt_get(&s, root, "kind", NULL) && !yt_get(&s, root, "jobs", NULL) &&
-        !yt_get(&s, root, "on", NULL)) {
-        struct yt_pair *p;
-        size_t n = yt_pairs(&s, yt_get(&s, root, "services", NULL), &p);
-        for (size_t i = 0; i < n && !yes; i++)
-            yes = yt_is_map(p[i].value) && looks_like_service(&s, p[i].value);
-    }
-    gl_arena_free(&a);
-    return yes;
+    return memmem(data, len, "services", 8) && yt_sniff(data, len, compose_stream);
 }
 
 const struct gl_input_type gl_input_compose = {

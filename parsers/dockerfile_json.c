@@ -11,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "linter/text.h"
+
 #define JSON_MAX_DEPTH 10000
 
 static bool is_jws(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
@@ -22,17 +24,6 @@ static size_t skip_ws(const char *s, size_t p, size_t end)
     return p;
 }
 
-static int hexval(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
 /* Four hex digits at s[p..p+4): value or -1. */
 static long hex4(const char *s, size_t p, size_t end)
 {
@@ -40,7 +31,7 @@ static long hex4(const char *s, size_t p, size_t end)
         return -1;
     long v = 0;
     for (size_t i = 0; i < 4; i++) {
-        int h = hexval(s[p + i]);
+        int h = gl_hex_value(s[p + i]);
         if (h < 0)
             return -1;
         v = v * 16 + h;

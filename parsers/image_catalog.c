@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "parsers/gz_isal.h"
 #include "parsers/image_cache.h"
 
 #define MAX_ENTRIES 200000
@@ -140,16 +141,25 @@ struct outer {
     int fd;
     const unsigned char *head; size_t head_len; /* stdin bytes read while sniffing */
     char *buf;
+    uint64_t consumed;       /* raw bytes handed to libarchive */
+    bool bomb;               /* stopped at the decompression cap */
 };
 
 static la_ssize_t outer_fd_read(struct archive *a, void *ctx, const void **buf)
 {
-    (void)a;
     struct outer *o = ctx;
+    /* a compressed outer archive is capped like a layer (gz_isal.h): past
+     * GL_GZ_BOMB_MIN bytes out, at most GL_GZ_BOMB_RATIO bytes out per byte in */
+    la_int64_t out = archive_filter_bytes(a, 0);
+    if (out > (la_int64_t)GL_GZ_BOMB_MIN && (uint64_t)out / GL_GZ_BOMB_RATIO > o->consumed) {
+        o->bomb = true; /* libarchive's filters replace our error: gl_catalog_open says it */
+        return -1;
+    }
     if (o->head_len) {
         *buf = o->head;
         la_ssize_t n = (la_ssize_t)o->head_len;
         o->head_len = 0;
+        o->consumed += (uint64_t)n;
         return n;
     }
     ssize_t n;
@@ -157,6 +167,8 @@ static la_ssize_t outer_fd_read(struct archive *a, void *ctx, const void **buf)
         n = read(o->fd, o->buf, GL_SRC_BUF);
     while (n < 0 && errno == EINTR);
     *buf = o->buf;
+    if (n > 0)
+        o->consumed += (uint64_t)n;
     return n;
 }
 
@@ -169,6 +181,7 @@ static la_int64_t outer_fd_skip(struct archive *a, void *ctx, la_int64_t n)
     off_t cur = lseek(o->fd, 0, SEEK_CUR);
     if (cur < 0 || lseek(o->fd, n, SEEK_CUR) < 0)
         return 0; /* a pipe: libarchive reads and discards */
+    o->consumed += (uint64_t)n; /* skipped input counts as consumed (bomb check) */
     return n;
 }
 
@@ -239,7 +252,7 @@ static void stream_layer(struct gl_catalog *c, struct gl_blob_reader *r,
     gl_layer_index_build(ix, r, NULL);
     if (!ix->error && digest && ix->digest[0] && strcmp(ix->digest, digest))
         ix->error = gl_arena_printf(&ix->arena, "its content has digest %s", ix->digest);
-    if (!ix->error && c->cache_dir && digest)
+    if (!ix->error && c->cache_dir && digest && !strcmp(ix->digest, digest)) /* checked */
         gl_layer_cache_store(c->cache_dir, digest, ix);
 }
 
@@ -292,7 +305,8 @@ static void add_entry(struct gl_catalog *c, struct archive *a, struct archive_en
     }
 }
 
-static void read_archive(struct gl_catalog *c, struct archive *a, bool seekable)
+/* Returns the number of the entry reached. */
+static size_t read_archive(struct gl_catalog *c, struct archive *a, bool seekable)
 {
     struct archive_entry *e;
     size_t entry = 0;
@@ -301,11 +315,11 @@ static void read_archive(struct gl_catalog *c, struct archive *a, bool seekable)
         if (++entry > MAX_ENTRIES) {
             fail(c, gl_arena_printf(c->a, "entry %zu: more than %d entries, stopped", entry,
                                     MAX_ENTRIES));
-            return;
+            return entry;
         }
         add_entry(c, a, e, entry, seekable);
         if (c->error)
-            return;
+            return entry;
         if (archive_read_data_skip(a) != ARCHIVE_OK) {
             r = ARCHIVE_FATAL;
             break;
@@ -316,6 +330,7 @@ static void read_archive(struct gl_catalog *c, struct archive *a, bool seekable)
         fail(c, gl_arena_printf(c->a, "entry %zu of the archive: %s", entry + (r != ARCHIVE_OK),
                                 msg ? msg : "not a tar archive"));
     }
+    return entry;
 }
 
 void gl_catalog_open(struct gl_catalog *c, struct gl_arena *a, const char *path,
@@ -364,7 +379,14 @@ void gl_catalog_open(struct gl_catalog *c, struct gl_arena *a, const char *path,
         const char *msg = archive_error_string(ar);
         fail(c, gl_arena_printf(a, "entry 1 of the archive: %s", msg ? msg : "not a tar archive"));
     } else {
-        read_archive(c, ar, seekable);
+        size_t entry = read_archive(c, ar, seekable);
+        if (o.bomb) {
+            c->error = NULL;
+            fail(c, gl_arena_printf(a, "entry %zu of the archive: decompression bomb: more "
+                                    "than %d bytes out per compressed byte past %llu MiB, "
+                                    "stopped", entry ? entry : 1, GL_GZ_BOMB_RATIO,
+                                    GL_GZ_BOMB_MIN >> 20));
+        }
     }
     archive_read_free(ar);
     free(o.buf);

@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "parsers/image_cache.h"
+#include "parsers/image_prefetch.h"
 
 struct pool {
     struct gl_catalog *c;
@@ -39,10 +40,31 @@ static void run_one(struct gl_catalog *c, struct gl_layer_job *j)
         off = 0;
         size = (uint64_t)st.st_size;
     }
+    /* A plain tar layer of a docker save archive is indexed by seeking past file data:
+     * that is as fast as loading a cached index, so its digest (a diff_id, not a name the
+     * archive stores it under) is not checked and its index is not cached. Any other
+     * layer (compressed, or an OCI blob named by its digest) is read whole (a compressed stream cannot be skipped), its digest
+     * checked, and only then cached: else a hostile archive could plant an index under
+     * a well-known base layer's digest. Whole reads go through a read-ahead thread that
+     * also hashes (image_prefetch.h), so hashing overlaps decompression. */
+    unsigned char head[512];
+    ssize_t nhead = size >= sizeof head ? pread(fd, head, sizeof head, (off_t)off) : 0;
+    bool plain = nhead == (ssize_t)sizeof head && !memcmp(head + 257, "ustar", 5) &&
+                 !j->media_type && !gl_has_prefix(j->blob->name, "blobs/");
+    bool cacheable = c->cache_dir && j->digest && !plain;
     struct gl_fd_region region;
+    struct gl_prefetch ahead;
     struct gl_blob_reader r;
-    gl_blob_reader_init(&r, gl_fd_region_src(&region, fd, off, size));
+    struct gl_byte_src src = gl_fd_region_src(&region, fd, off, size);
+    bool prefetch = !plain && size > GL_PREFETCH_SLOT && gl_prefetch_start(&ahead, fd, off, size);
+    if (prefetch)
+        src = gl_prefetch_src(&ahead);
+    else if (!plain)
+        src.skip = NULL;
+    gl_blob_reader_init(&r, src);
     gl_layer_index_build(ix, &r, j->media_type);
+    if (prefetch)
+        gl_prefetch_stop(&ahead);
     gl_fd_region_free(&region);
     if (c->mode == GL_CAT_DIR)
         close(fd);
@@ -50,7 +72,7 @@ static void run_one(struct gl_catalog *c, struct gl_layer_job *j)
         (j->media_type || gl_has_prefix(j->blob->name, "blobs/")))
         ix->error = gl_arena_printf(&ix->arena, "its content has digest %s, not %s",
                                     ix->digest, j->digest);
-    if (!ix->error && c->cache_dir && j->digest)
+    if (!ix->error && cacheable && !strcmp(ix->digest, j->digest))
         gl_layer_cache_store(c->cache_dir, j->digest, ix);
 }
 

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "parsers/gz_isal.h"
+#include "parsers/image_zstd.h"
 
 enum layer_comp { COMP_UNKNOWN, COMP_NONE, COMP_GZIP, COMP_ZSTD };
 
@@ -225,9 +226,7 @@ static void set_formats(struct archive *a, enum layer_comp comp)
 {
     archive_read_support_format_tar(a);
     archive_read_support_format_empty(a);
-    if (comp == COMP_ZSTD)
-        archive_read_support_filter_zstd(a);
-    else if (comp == COMP_UNKNOWN)
+    if (comp == COMP_UNKNOWN)
         archive_read_support_filter_all(a);
     else
         archive_read_support_filter_none(a);
@@ -252,11 +251,14 @@ int gl_layer_index_build(struct gl_layer_index *ix, struct gl_blob_reader *in,
 
     struct archive *a = archive_read_new();
     struct gl_gz_isal gz;
-    bool use_isal = comp == COMP_GZIP;
-    set_formats(a, use_isal ? COMP_NONE : comp);
+    struct gl_zstd zs;
+    bool use_isal = comp == COMP_GZIP, use_zstd = comp == COMP_ZSTD;
+    set_formats(a, use_isal || use_zstd ? COMP_NONE : comp);
     int rc;
     if (use_isal) {
         rc = gl_gz_isal_open(a, &gz, in);
+    } else if (use_zstd) {
+        rc = gl_zstd_open(a, &zs, in);
     } else {
         archive_read_set_read_callback(a, raw_read);
         if (comp == COMP_NONE)
@@ -289,7 +291,9 @@ int gl_layer_index_build(struct gl_layer_index *ix, struct gl_blob_reader *in,
         }
         if (rc != ARCHIVE_EOF && !ix->error) {
             const char *msg = archive_error_string(a);
-            if ((use_isal && gz.bomb) || in->bomb)
+            if (use_zstd && zs.error[0])
+                msg = zs.error;
+            if ((use_isal && gz.bomb) || (use_zstd && zs.bomb) || in->bomb)
                 msg = gl_arena_printf(&ix->arena, "decompression bomb: more than %d bytes out "
                                       "per compressed byte past %llu MiB, stopped",
                                       GL_GZ_BOMB_RATIO, GL_GZ_BOMB_MIN >> 20);
@@ -300,10 +304,15 @@ int gl_layer_index_build(struct gl_layer_index *ix, struct gl_blob_reader *in,
     if (!ix->error && use_isal && gl_gz_isal_drain(a, &gz) != 0)
         set_error(ix, entry + 1, NULL, archive_error_string(a) ? archive_error_string(a)
                                                                : "corrupt gzip stream");
+    if (!ix->error && use_zstd && gl_zstd_drain(a, &zs) != 0)
+        set_error(ix, entry + 1, NULL, archive_error_string(a) ? archive_error_string(a)
+                                                               : "corrupt zstd stream");
     if (!ix->error && gl_blob_reader_drain(in) == 0)
         gl_blob_reader_digest(in, ix->digest);
     archive_read_free(a);
     if (use_isal)
         gl_gz_isal_free(&gz);
+    if (use_zstd)
+        gl_zstd_free(&zs);
     return ix->error ? -1 : 0;
 }

@@ -8,8 +8,9 @@
  * the path it deletes) or an opaque marker (`.wh..wh..opq`: `path` is the directory),
  * and the content of the few small files rules need (gl_image_wants_content, at most
  * GL_CAPTURE_MAX bytes). File data is skipped, by seeking when the source can (plain
- * layers in a seekable archive). gzip goes through ISA-L (gz_isal.h); zstd and unknown
- * compressions through libarchive's filters.
+ * layers in a seekable archive). gzip goes through ISA-L (gz_isal.h), zstd through
+ * libzstd's streaming API (image_zstd.h), unknown compressions through libarchive's
+ * filters.
  * When the whole compressed stream was read, ix->digest is its "sha256:<hex>".
  * Failures (truncated stream, corrupt data, decompression bomb, too many entries) leave
  * ix->error set to a message naming the entry ("entry 12 (`usr/lib/x`): ..."); the

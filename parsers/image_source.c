@@ -15,8 +15,11 @@ static ssize_t region_read(void *ctx, const void **buf)
     if (r->pos >= r->size)
         return 0;
     if (!r->buf)
-        r->buf = xmalloc(GL_SRC_BUF);
-    size_t want = r->size - r->pos < GL_SRC_BUF ? (size_t)(r->size - r->pos) : GL_SRC_BUF;
+        r->buf = xmalloc(GL_REGION_READ);
+    /* a plain layer is read header by header, seeking past file data: a read much larger
+     * than a run of small files copies bytes that are skipped anyway */
+    size_t want = r->size - r->pos < GL_REGION_READ ? (size_t)(r->size - r->pos)
+                                                    : GL_REGION_READ;
     ssize_t n;
     do
         n = pread(r->fd, r->buf, want, (off_t)(r->off + r->pos));
@@ -96,7 +99,8 @@ ssize_t gl_blob_reader_read(struct gl_blob_reader *r, const void **buf)
         }
     }
     if (n > 0) {
-        gl_sha256_update(&r->hash, *buf, (size_t)n);
+        if (!r->src.hash && !r->src.skip)
+            gl_sha256_update(&r->hash, *buf, (size_t)n);
         r->consumed += (uint64_t)n;
     }
     return n;
@@ -125,11 +129,14 @@ int gl_blob_reader_drain(struct gl_blob_reader *r)
 
 bool gl_blob_reader_digest(struct gl_blob_reader *r, char out[72])
 {
-    if (r->skipped)
+    if (r->skipped || r->src.skip)
         return false;
     unsigned char d[32];
     char hex[65];
-    struct gl_sha256 copy = r->hash;
+    const struct gl_sha256 *whole = r->src.hash ? r->src.hash(r->src.ctx) : &r->hash;
+    if (!whole)
+        return false;
+    struct gl_sha256 copy = *whole;
     gl_sha256_final(&copy, d);
     gl_sha256_hex(d, hex);
     snprintf(out, 72, "sha256:%s", hex);

@@ -7,10 +7,11 @@
  *    moves forward without reading, for sources that can seek.
  *  - gl_fd_region_src: bytes [off, off+size) of an open file, read with pread (so many
  *    threads can read regions of one file through their own sources), skippable.
- *  - gl_blob_reader: wraps a source; computes the sha256 of every byte that passes (valid
- *    only when nothing was skipped), counts them, and lets the caller peek at the first
+ *  - gl_blob_reader: wraps a source; computes the sha256 of every byte that passes (a
+ *    source with a `hash` callback hashes for it; one that can skip is not hashed: a
+ *    skipping reader has no digest, and hashing what it reads would be wasted), counts them, and lets the caller peek at the first
  *    bytes (to sniff the compression) without losing them.
- * Memory: a region source holds one buffer of GL_SRC_BUF bytes; nothing else is kept.
+ * Memory: a region source holds one buffer of GL_REGION_READ bytes; nothing else is kept.
  */
 #ifndef GPULINT_IMAGE_SOURCE_H
 #define GPULINT_IMAGE_SOURCE_H
@@ -22,11 +23,15 @@
 #include "parsers/image_sha256.h"
 
 #define GL_SRC_BUF (256 * 1024)
+#define GL_REGION_READ (64 * 1024)
 
 struct gl_byte_src {
     void *ctx;
     ssize_t (*read)(void *ctx, const void **buf);
     int64_t (*skip)(void *ctx, int64_t n); /* bytes skipped, or -1; NULL: cannot skip */
+    /* NULL, or: the source hashes its bytes itself (image_prefetch.h); the sha256 state
+     * of the whole blob once `read` returned 0, else NULL */
+    const struct gl_sha256 *(*hash)(void *ctx);
 };
 
 struct gl_fd_region {
@@ -57,7 +62,7 @@ ssize_t gl_blob_reader_read(struct gl_blob_reader *r, const void **buf);
 int64_t gl_blob_reader_skip(struct gl_blob_reader *r, int64_t n); /* 0 when it cannot */
 /* Read the rest (hashing it); -1 on a source error. */
 int gl_blob_reader_drain(struct gl_blob_reader *r);
-/* "sha256:<hex>" of everything read, in out[72]; false when bytes were skipped. */
+/* "sha256:<hex>" of everything read, in out[72]; false for a source that can skip. */
 bool gl_blob_reader_digest(struct gl_blob_reader *r, char out[72]);
 
 #endif

@@ -18,22 +18,31 @@ struct marks {
     size_t cap, n;
 };
 
+/* FNV-1a, extended one byte at a time (so every prefix of a path hashes in one pass) */
+#define HASH_START 1469598103934665603ull
+static uint64_t hash_step(uint64_t h, char c)
+{
+    return (h ^ (unsigned char)c) * 1099511628211ull;
+}
+
 static uint64_t hash_of(const char *s, size_t n)
 {
-    uint64_t h = 1469598103934665603ull;
+    uint64_t h = HASH_START;
     for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+        h = hash_step(h, s[i]);
     return h;
 }
 
-static struct mark *find(struct marks *m, const char *key, size_t len, bool create)
+/* The mark of key[0..len) whose hash is h (hash_of). */
+static struct mark *find(struct marks *m, const char *key, size_t len, uint64_t h, bool create)
 {
     if (create && (m->n + 1) * 2 > m->cap) {
         struct marks g = {xcalloc(m->cap ? m->cap * 2 : 1024, sizeof *g.slots),
                           m->cap ? m->cap * 2 : 1024, 0};
         for (size_t i = 0; i < m->cap; i++)
             if (m->slots[i].key) {
-                struct mark *s = find(&g, m->slots[i].key, m->slots[i].len, true);
+                struct mark *s = find(&g, m->slots[i].key, m->slots[i].len,
+                                      m->slots[i].hash, true);
                 *s = m->slots[i];
             }
         free(m->slots);
@@ -41,7 +50,6 @@ static struct mark *find(struct marks *m, const char *key, size_t len, bool crea
     }
     if (!m->cap)
         return NULL;
-    uint64_t h = hash_of(key, len);
     for (size_t i = h & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
         struct mark *s = &m->slots[i];
         if (!s->key) {
@@ -60,16 +68,17 @@ static struct mark *find(struct marks *m, const char *key, size_t len, bool crea
 static bool hidden(struct marks *m, const char *path, int layer)
 {
     size_t n = strlen(path);
-    struct mark *self = find(m, path, n, false);
+    struct mark *self = find(m, path, n, hash_of(path, n), false);
     if (self && self->whiteout > layer)
         return true;
-    struct mark *root = find(m, path, 0, false); /* an opaque marker at the top level */
+    struct mark *root = find(m, path, 0, HASH_START, false); /* an opaque marker at the top */
     if (root && root->opaque > layer)
         return true;
-    for (size_t i = 0; i < n; i++) {
+    uint64_t h = HASH_START; /* of path[0..i) */
+    for (size_t i = 0; i < n; h = hash_step(h, path[i]), i++) {
         if (path[i] != '/')
             continue;
-        struct mark *anc = find(m, path, i, false);
+        struct mark *anc = find(m, path, i, h, false);
         if (anc && (anc->whiteout > layer || anc->opaque > layer || anc->nondir > layer))
             return true;
     }
@@ -95,7 +104,8 @@ size_t gl_image_view_build(struct gl_arena *a, const struct gl_layer_index *cons
             const struct gl_layer_entry *e = &ix->entries[i];
             if (e->whiteout || hidden(&m, e->path, L))
                 continue;
-            struct mark *s = find(&m, e->path, strlen(e->path), true);
+            size_t len = strlen(e->path);
+            struct mark *s = find(&m, e->path, len, hash_of(e->path, len), true);
             if (s->seen >= 0)
                 continue; /* an upper layer, or a later duplicate here, already has it */
             s->seen = L;
@@ -116,7 +126,8 @@ size_t gl_image_view_build(struct gl_arena *a, const struct gl_layer_index *cons
             const struct gl_layer_entry *e = &ix->entries[i];
             if (!e->whiteout)
                 continue;
-            struct mark *s = find(&m, e->path, strlen(e->path), true);
+            size_t len = strlen(e->path);
+            struct mark *s = find(&m, e->path, len, hash_of(e->path, len), true);
             if (e->whiteout == GL_WH_FILE && s->whiteout < 0)
                 s->whiteout = L;
             if (e->whiteout == GL_WH_OPAQUE && s->opaque < 0)

@@ -232,20 +232,19 @@ static bool candidate(const char *path, const char *b)
     return gl_has_suffix(b, ".yml") || gl_has_suffix(b, ".yaml");
 }
 
+/* Some document is a Kubernetes object. */
+static bool k8s_stream(struct yt_stream *s)
+{
+    for (size_t d = 0; d < s->ndocs; d++)
+        if (s->docs[d] && is_object(s, s->docs[d]))
+            return true;
+    return false;
+}
+
 static bool by_content(const char *path, const char *data, size_t len)
 {
     (void)path;
-    if (!memmem(data, len, "kind", 4))
-        return false;
-    struct gl_arena a;
-    gl_arena_init(&a);
-    struct yt_stream s;
-    yt_load(&s, &a, data, len);
-    bool yes = false;
-    for (size_t d = 0; d < s.ndocs && !yes; d++)
-        yes = s.docs[d] && is_object(&s, s.docs[d]);
-    gl_arena_free(&a);
-    return yes;
+    return memmem(data, len, "kind", 4) && yt_sniff(data, len, k8s_stream);
 }
 
 const struct gl_input_type gl_input_k8s = {

@@ -69,7 +69,12 @@ struct builder {
     struct heredoc *hd;
     size_t nhd, caphd;
     const struct gl_srcmap *origin;
+    size_t total_words;  /* over all commands, for the cap below */
 };
+
+/* More words than this in one text is no script a person wrote: stop with an error so
+ * that memory stays bounded (each word costs about 200 bytes of model). */
+#define SH_MAX_WORDS (1u << 20)
 
 static void *grow(void *p, size_t n, size_t *cap, size_t size)
 {
@@ -359,6 +364,11 @@ static void word(struct builder *b, size_t at)
     shl_word(lx, false);
     if (cmd_empty(b) && reserved_word(b))
         return;
+    if ((b->total_words += lx->nfields) > SH_MAX_WORDS) {
+        shl_error(lx, at, "at most 1048576 words: the text is too large to be a script");
+        lx->i = lx->len; /* stop here: the commands so far are still returned */
+        return;
+    }
     for (size_t k = 0; k < lx->nfields; k++) {
         mark_start(b, at);
         b->w = grow(b->w, b->nw, &b->capw, sizeof *b->w);

@@ -6,6 +6,7 @@
 #include <yaml.h>
 
 #include "linter/suppress.h"
+#include "linter/text.h"
 
 /* ---- positions ---- */
 
@@ -590,6 +591,17 @@ size_t yt_pairs(struct yt_stream *s, struct yt_node *map, struct yt_pair **out)
     return n;
 }
 
+bool yt_sniff(const char *data, size_t len, bool (*judge)(struct yt_stream *s))
+{
+    struct gl_arena a;
+    gl_arena_init(&a);
+    struct yt_stream s;
+    yt_load(&s, &a, data, len);
+    bool yes = judge(&s);
+    gl_arena_free(&a);
+    return yes;
+}
+
 struct yt_node *yt_item(struct yt_stream *s, struct yt_node *seq, size_t i)
 {
     if (!yt_is_seq(seq) || i >= seq->nitems)
@@ -602,17 +614,6 @@ struct yt_node *yt_item(struct yt_stream *s, struct yt_node *seq, size_t i)
 static size_t utf8_len(unsigned long cp)
 {
     return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
-}
-
-static int hexval(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
 }
 
 /* Bytes of the value produced by the double-quoted escape at src[i] == '\\'; *used gets
@@ -628,8 +629,8 @@ static size_t escape_out(const char *src, size_t i, size_t end, size_t *used)
     if (digits) {
         unsigned long cp = 0;
         size_t k = 0;
-        for (; k < digits && i + 2 + k < end && hexval(src[i + 2 + k]) >= 0; k++)
-            cp = cp * 16 + (unsigned long)hexval(src[i + 2 + k]);
+        for (; k < digits && i + 2 + k < end && gl_hex_value(src[i + 2 + k]) >= 0; k++)
+            cp = cp * 16 + (unsigned long)gl_hex_value(src[i + 2 + k]);
         *used = 2 + k;
         return utf8_len(cp);
     }
@@ -837,8 +838,9 @@ void yt_add_pragmas(struct gl_doc *doc, struct yt_stream *s)
         /* the node that starts on the next line holding anything but comments */
         uint32_t next = line + 1;
         for (; next <= s->nlines; next++) {
-            size_t nb, ne;
-            line_span(s, next, &nb, &ne);
+            size_t nb = 0, ne = 0;
+            if (!line_span(s, next, &nb, &ne))
+                continue;
             while (nb < ne && (s->text[nb] == ' ' || s->text[nb] == '\t'))
                 nb++;
             if (nb < ne && s->text[nb] != '#')

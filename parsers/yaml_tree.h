@@ -103,6 +103,11 @@ struct yt_stream {
  * the documents completed before the error are kept. */
 int yt_load(struct yt_stream *s, struct gl_arena *a, const char *text, size_t len);
 
+/* For an input type's by_content: loads data[0..len) into a scratch arena (freed before
+ * returning) and returns what `judge` says of the stream (called even when the load
+ * failed part way: it sees the documents read before the error). */
+bool yt_sniff(const char *data, size_t len, bool (*judge)(struct yt_stream *s));
+
 /* Position of a byte offset of the input. */
 struct gl_loc yt_loc_of(const struct yt_stream *s, size_t off);
 

@@ -57,32 +57,13 @@ static bool driver_file(const struct gl_image_file *f)
     return false;
 }
 
-/* One finding per platform, at the first driver file of its final view. */
-static void check_image(struct gl_check *c)
-{
-    const struct gl_image_model *im = c->doc->image;
-    for (size_t i = 0; im && i < im->nplatforms; i++) {
-        const struct gl_image_platform *p = &im->platforms[i];
-        const struct gl_image_file *first = NULL;
-        size_t more = 0;
-        for (size_t k = 0; k < p->nfiles; k++)
-            if (driver_file(&p->files[k]))
-                first ? (void)more++ : (void)(first = &p->files[k]);
-        if (!first)
-            continue;
-        struct gl_image_site at = gl_image_site_of(p, first);
-        char layer[96];
-        gl_image_short_layer(at.layer, layer, sizeof layer);
-        gl_report_image(c, c->rule->severity, &at, fix,
-                        "the image ships the NVIDIA driver: `/%s` (%s, layer %s)%s; it breaks "
-                        "on every host whose kernel module differs", first->path, p->name,
-                        layer, more ? " and more driver files" : "");
-    }
-}
-
 static void check(struct gl_check *c)
 {
-    check_image(c);
+    /* one finding per platform, at the first driver file of its final view */
+    gl_report_first_image_file(c, driver_file, fix, "the image ships the NVIDIA driver",
+                               "; it breaks on every host whose kernel module differs",
+                               " and more driver files; it breaks on every host whose kernel "
+                               "module differs");
     const struct gl_dockerfile_model *m = c->doc->df;
     if (!m)
         return;

@@ -32,31 +32,11 @@ static bool devel_file(const struct gl_image_file *f)
            gl_image_in_dir_named(f->path, "include");
 }
 
-/* One finding per platform, at its first devel file. */
-static void check_image(struct gl_check *c)
-{
-    const struct gl_image_model *im = c->doc->image;
-    for (size_t i = 0; im && i < im->nplatforms; i++) {
-        const struct gl_image_platform *p = &im->platforms[i];
-        for (size_t k = 0; k < p->nfiles; k++) {
-            const struct gl_image_file *f = &p->files[k];
-            if (!devel_file(f))
-                continue;
-            struct gl_image_site at = gl_image_site_of(p, f);
-            char layer[96];
-            gl_image_short_layer(at.layer, layer, sizeof layer);
-            gl_report_image(c, c->rule->severity, &at, NULL,
-                            "the image holds the CUDA toolkit's development files: `/%s` (%s, "
-                            "layer %s); nvcc and headers are gigabytes a service never uses",
-                            f->path, p->name, layer);
-            break;
-        }
-    }
-}
-
 static void check(struct gl_check *c)
 {
-    check_image(c);
+    gl_report_first_image_file(c, devel_file, NULL,
+                               "the image holds the CUDA toolkit's development files",
+                               "; nvcc and headers are gigabytes a service never uses", NULL);
     const struct gl_dockerfile_model *m = c->doc->df;
     if (!m || m->final_stage < 0)
         return;

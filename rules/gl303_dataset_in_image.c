@@ -1,24 +1,13 @@
 /* GL303 dataset-in-image: datasets, checkpoints or weights copied into the image. */
 #include <string.h>
 
-#include <stdio.h>
-
 #include "linter/check.h"
 #include "rules/image_site.h"
 
 #define DEFAULT_FILE_BYTES (100ull << 20)
 #define DEFAULT_TOTAL_BYTES (1ull << 30)
 
-static void report_data_file(struct gl_check *c, const struct gl_image_platform *p,
-                             const struct gl_image_file *f, const char *why)
-{
-    struct gl_image_site at = gl_image_site_of(p, f);
-    char layer[96];
-    gl_image_short_layer(at.layer, layer, sizeof layer);
-    gl_report_image(c, c->rule->severity, &at, NULL,
-                    "the image holds data: `/%s` (%s, layer %s), %s; every pull copies it and "
-                    "it is read through OverlayFS", f->path, p->name, layer, why);
-}
+static const char data_tail[] = "; every pull copies it and it is read through OverlayFS";
 
 /* Data files (the configured path patterns) of the final view: each file at or over the
  * per-file threshold, or, when none is, the biggest once their total reaches the total
@@ -46,17 +35,16 @@ static void check_image(struct gl_check *c)
             if (!biggest || f->size > biggest->size)
                 biggest = f;
             if (f->size >= one) {
-                char why[64];
-                snprintf(why, sizeof why, "%.1f MiB", (double)f->size / (1 << 20));
-                report_data_file(c, p, f, why);
+                gl_report_image_file(c, p, f, NULL, "the image holds data",
+                                     ", %.1f MiB%s", (double)f->size / (1 << 20),
+                                     data_tail);
                 big = true;
             }
         }
         if (!big && biggest && total >= all) {
-            char why[96];
-            snprintf(why, sizeof why, "the largest of %zu data files totalling %.1f GiB", count,
-                     (double)total / (1 << 30));
-            report_data_file(c, p, biggest, why);
+            gl_report_image_file(c, p, biggest, NULL, "the image holds data",
+                                 ", the largest of %zu data files totalling %.1f GiB%s", count,
+                                 (double)total / (1 << 30), data_tail);
         }
     }
 }

@@ -2,32 +2,24 @@
 #include "linter/check.h"
 #include "linter/launch_paths.h"
 
+/* Only launches whose mounts are all known: apptainer binds $HOME, $PWD, /tmp and the
+ * site's bind paths by default, so a path under no -B is not known to be inside the image;
+ * a fragment lacks mounts that its base file may give. */
+static bool judge(struct gl_check *c, const struct gl_path_use *u, void *ctx)
+{
+    (void)ctx;
+    if (u->mount)
+        return false;
+    gl_report(c, u->path->loc, NULL,
+              "dataset path `%s` (%s) is under no bind mount or volume of %s: every "
+              "read goes through the container's OverlayFS",
+              u->path->path, u->path->name, gl_launch_label(&u->facts->arena, u->launch));
+    return true;
+}
+
 static void check(struct gl_check *c)
 {
-    const struct gl_doc *doc = c->doc;
-    struct gl_launch_facts f;
-    gl_launch_facts_init(&f, doc, c->cfg);
-    for (size_t i = 0; i < doc->nlaunches; i++) {
-        const struct gl_launch *l = &doc->launches[i];
-        /* apptainer binds $HOME, $PWD, /tmp and the site's bind paths by default: a path
-         * under no -B is not known to be inside the image. A fragment lacks mounts that
-         * its base file may give. */
-        if (l->kind == GL_LAUNCH_APPTAINER || l->fragment || !gl_launch_options_known(l))
-            continue;
-        struct gl_launch_path *paths;
-        size_t n = gl_launch_paths(&f, i, &paths);
-        for (size_t k = 0; k < n; k++) {
-            const struct gl_launch_path *p = &paths[k];
-            if (p->role != GL_PATH_DATASET || gl_launch_mount_for(&f, i, p->path))
-                continue;
-            gl_report(c, p->loc, NULL,
-                      "dataset path `%s` (%s) is under no bind mount or volume of %s: every "
-                      "read goes through the container's OverlayFS",
-                      p->path, p->name, gl_launch_label(&f.arena, l));
-            break;
-        }
-    }
-    gl_launch_facts_free(&f);
+    gl_check_path_uses(c, GL_PATH_DATASET, GL_PATHS_MOUNTS_COMPLETE, judge, NULL);
 }
 
 const struct gl_rule gl_rule_GL401 = {

@@ -2,51 +2,47 @@
 #include "linter/check.h"
 #include "linter/launch_paths.h"
 
-/* Marks the mounts of launch i that hold an output path (those must stay writable). */
-static bool *output_mounts(struct gl_launch_facts *f, size_t i,
-                           const struct gl_launch_path *paths, size_t n)
+/* The mounts of one launch that hold an output path (those must stay writable), marked
+ * on first need and kept while the walk stays on that launch. */
+struct output_mounts {
+    size_t launch;
+    bool *marked; /* NULL: not marked yet for `launch` */
+};
+
+static const bool *output_mounts(struct output_mounts *o, const struct gl_path_use *u)
 {
-    const struct gl_launch *l = &f->doc->launches[i];
-    bool *out = gl_arena_alloc(&f->arena, (l->nmounts + 1) * sizeof *out);
-    for (size_t k = 0; k < n; k++) {
-        const struct gl_mount *m = paths[k].role == GL_PATH_CHECKPOINT
-                                       ? gl_launch_mount_for(f, i, paths[k].path)
+    if (o->marked && o->launch == u->index)
+        return o->marked;
+    const struct gl_launch *l = u->launch;
+    o->launch = u->index;
+    o->marked = gl_arena_alloc(&u->facts->arena, (l->nmounts + 1) * sizeof *o->marked);
+    for (size_t k = 0; k < u->npaths; k++) {
+        const struct gl_mount *m = u->paths[k].role == GL_PATH_CHECKPOINT
+                                       ? gl_launch_mount_for(u->facts, u->index, u->paths[k].path)
                                        : NULL;
         if (m)
-            out[m - l->mounts] = true;
+            o->marked[m - l->mounts] = true;
     }
-    return out;
+    return o->marked;
+}
+
+static bool judge(struct gl_check *c, const struct gl_path_use *u, void *ctx)
+{
+    const struct gl_mount *m = u->mount;
+    if (!m || m->readonly || (m->type != GL_MOUNT_BIND && m->type != GL_MOUNT_VOLUME) ||
+        output_mounts(ctx, u)[m - u->launch->mounts])
+        return false;
+    gl_report(c, m->loc, NULL,
+              "mount `%s` serves the dataset path `%s` (%s) but is writable: a bug "
+              "or a stray script can change the dataset",
+              m->target ? m->target : "?", u->path->path, u->path->name);
+    return true;
 }
 
 static void check(struct gl_check *c)
 {
-    const struct gl_doc *doc = c->doc;
-    struct gl_launch_facts f;
-    gl_launch_facts_init(&f, doc, c->cfg);
-    for (size_t i = 0; i < doc->nlaunches; i++) {
-        const struct gl_launch *l = &doc->launches[i];
-        struct gl_launch_path *paths;
-        size_t n = gl_launch_paths(&f, i, &paths);
-        bool *holds_output = NULL;
-        for (size_t k = 0; k < n; k++) {
-            const struct gl_launch_path *p = &paths[k];
-            if (p->role != GL_PATH_DATASET)
-                continue;
-            const struct gl_mount *m = gl_launch_mount_for(&f, i, p->path);
-            if (!m || m->readonly || (m->type != GL_MOUNT_BIND && m->type != GL_MOUNT_VOLUME))
-                continue;
-            if (!holds_output)
-                holds_output = output_mounts(&f, i, paths, n);
-            if (holds_output[m - l->mounts])
-                continue;
-            gl_report(c, m->loc, NULL,
-                      "mount `%s` serves the dataset path `%s` (%s) but is writable: a bug "
-                      "or a stray script can change the dataset",
-                      m->target ? m->target : "?", p->path, p->name);
-            break;
-        }
-    }
-    gl_launch_facts_free(&f);
+    struct output_mounts outputs = {0};
+    gl_check_path_uses(c, GL_PATH_DATASET, GL_PATHS_EVERY_LAUNCH, judge, &outputs);
 }
 
 const struct gl_rule gl_rule_GL403 = {

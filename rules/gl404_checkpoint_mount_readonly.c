@@ -2,29 +2,22 @@
 #include "linter/check.h"
 #include "linter/launch_paths.h"
 
+static bool judge(struct gl_check *c, const struct gl_path_use *u, void *ctx)
+{
+    (void)ctx;
+    const struct gl_mount *m = u->mount;
+    if (!m || !m->readonly)
+        return false;
+    gl_report(c, u->path->loc, NULL,
+              "output path `%s` (%s) is under the read-only mount `%s`: every write "
+              "fails with \"Read-only file system\"",
+              u->path->path, u->path->name, m->target ? m->target : "?");
+    return true;
+}
+
 static void check(struct gl_check *c)
 {
-    const struct gl_doc *doc = c->doc;
-    struct gl_launch_facts f;
-    gl_launch_facts_init(&f, doc, c->cfg);
-    for (size_t i = 0; i < doc->nlaunches; i++) {
-        struct gl_launch_path *paths;
-        size_t n = gl_launch_paths(&f, i, &paths);
-        for (size_t k = 0; k < n; k++) {
-            const struct gl_launch_path *p = &paths[k];
-            if (p->role != GL_PATH_CHECKPOINT)
-                continue;
-            const struct gl_mount *m = gl_launch_mount_for(&f, i, p->path);
-            if (!m || !m->readonly)
-                continue;
-            gl_report(c, p->loc, NULL,
-                      "output path `%s` (%s) is under the read-only mount `%s`: every write "
-                      "fails with \"Read-only file system\"",
-                      p->path, p->name, m->target ? m->target : "?");
-            break;
-        }
-    }
-    gl_launch_facts_free(&f);
+    gl_check_path_uses(c, GL_PATH_CHECKPOINT, GL_PATHS_EVERY_LAUNCH, judge, NULL);
 }
 
 const struct gl_rule gl_rule_GL404 = {

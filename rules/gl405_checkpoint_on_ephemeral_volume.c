@@ -2,33 +2,25 @@
 #include "linter/check.h"
 #include "linter/launch_paths.h"
 
+static bool judge(struct gl_check *c, const struct gl_path_use *u, void *ctx)
+{
+    (void)ctx;
+    const struct gl_mount *m = u->mount;
+    if (!m || (m->type != GL_MOUNT_EMPTYDIR && m->type != GL_MOUNT_EMPTYDIR_MEMORY &&
+               m->type != GL_MOUNT_TMPFS))
+        return false;
+    const char *what = m->type == GL_MOUNT_TMPFS ? "a tmpfs" : "an emptyDir";
+    gl_report(c, u->path->loc, NULL,
+              "output path `%s` (%s) is on %s mounted at `%s`: the checkpoints are "
+              "lost when the %s goes",
+              u->path->path, u->path->name, what, m->target ? m->target : "?",
+              u->launch->kind == GL_LAUNCH_K8S ? "pod" : "container");
+    return true;
+}
+
 static void check(struct gl_check *c)
 {
-    const struct gl_doc *doc = c->doc;
-    struct gl_launch_facts f;
-    gl_launch_facts_init(&f, doc, c->cfg);
-    for (size_t i = 0; i < doc->nlaunches; i++) {
-        const struct gl_launch *l = &doc->launches[i];
-        struct gl_launch_path *paths;
-        size_t n = gl_launch_paths(&f, i, &paths);
-        for (size_t k = 0; k < n; k++) {
-            const struct gl_launch_path *p = &paths[k];
-            if (p->role != GL_PATH_CHECKPOINT)
-                continue;
-            const struct gl_mount *m = gl_launch_mount_for(&f, i, p->path);
-            if (!m || (m->type != GL_MOUNT_EMPTYDIR && m->type != GL_MOUNT_EMPTYDIR_MEMORY &&
-                       m->type != GL_MOUNT_TMPFS))
-                continue;
-            const char *what = m->type == GL_MOUNT_TMPFS ? "a tmpfs" : "an emptyDir";
-            gl_report(c, p->loc, NULL,
-                      "output path `%s` (%s) is on %s mounted at `%s`: the checkpoints are "
-                      "lost when the %s goes",
-                      p->path, p->name, what, m->target ? m->target : "?",
-                      l->kind == GL_LAUNCH_K8S ? "pod" : "container");
-            break;
-        }
-    }
-    gl_launch_facts_free(&f);
+    gl_check_path_uses(c, GL_PATH_CHECKPOINT, GL_PATHS_EVERY_LAUNCH, judge, NULL);
 }
 
 const struct gl_rule gl_rule_GL405 = {

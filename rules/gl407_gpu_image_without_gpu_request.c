@@ -2,34 +2,29 @@
 #include "linter/check.h"
 #include "linter/launch_paths.h"
 
-static void check(struct gl_check *c)
+static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
 {
-    const struct gl_doc *doc = c->doc;
-    struct gl_launch_facts f;
-    gl_launch_facts_init(&f, doc, c->cfg);
-    for (size_t i = 0; i < doc->nlaunches; i++) {
-        const struct gl_launch *l = &doc->launches[i];
-        /* apptainer without --nv is GL408; a fragment's base may request the GPU; a CPU
-         * head/master beside GPU workers is deliberate */
-        if (l->kind == GL_LAUNCH_APPTAINER || l->fragment || l->secondary_role ||
-            l->ngpus > 0 || l->apptainer_nv || !gl_launch_options_known(l) ||
-            !gl_launch_needs_cuda(&f, i))
-            continue;
-        const struct gl_ref *r = gl_launch_ref(doc, l);
-        const char *fix = l->kind == GL_LAUNCH_K8S
-                              ? "add `nvidia.com/gpu: 1` to resources.limits (or a MIG / DRA "
-                                "request)"
-                          : l->kind == GL_LAUNCH_COMPOSE
-                              ? "add `gpus: all` or a deploy.resources.reservations.devices "
-                                "entry with capabilities: [gpu]"
-                              : "add --gpus all (or --device nvidia.com/gpu=all with CDI)";
-        gl_report(c, gl_launch_image_loc(doc, l), fix,
-                  "CUDA image `%s` is launched by %s with no GPU request: it runs on the CPU "
-                  "or fails to find a device",
-                  r ? r->text : "?", gl_launch_label(&f.arena, l));
-    }
-    gl_launch_facts_free(&f);
+    const struct gl_launch *l = &c->doc->launches[i];
+    /* apptainer without --nv is GL408; a fragment's base may request the GPU; a CPU
+     * head/master beside GPU workers is deliberate */
+    if (l->kind == GL_LAUNCH_APPTAINER || l->fragment || l->secondary_role || l->ngpus > 0 ||
+        l->apptainer_nv || !gl_launch_options_known(l) || !gl_launch_needs_cuda(f, i))
+        return;
+    const struct gl_ref *r = gl_launch_ref(c->doc, l);
+    const char *fix = l->kind == GL_LAUNCH_K8S
+                          ? "add `nvidia.com/gpu: 1` to resources.limits (or a MIG / DRA "
+                            "request)"
+                      : l->kind == GL_LAUNCH_COMPOSE
+                          ? "add `gpus: all` or a deploy.resources.reservations.devices "
+                            "entry with capabilities: [gpu]"
+                          : "add --gpus all (or --device nvidia.com/gpu=all with CDI)";
+    gl_report(c, gl_launch_image_loc(c->doc, l), fix,
+              "CUDA image `%s` is launched by %s with no GPU request: it runs on the CPU "
+              "or fails to find a device",
+              r ? r->text : "?", gl_launch_label(&f->arena, l));
 }
+
+static void check(struct gl_check *c) { gl_check_launches(c, judge); }
 
 const struct gl_rule gl_rule_GL407 = {
     .id = "GL407",

@@ -12,24 +12,20 @@ static bool nv_requested(const struct gl_launch *l)
     return false;
 }
 
-static void check(struct gl_check *c)
+static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
 {
-    const struct gl_doc *doc = c->doc;
-    struct gl_launch_facts f;
-    gl_launch_facts_init(&f, doc, c->cfg);
-    for (size_t i = 0; i < doc->nlaunches; i++) {
-        const struct gl_launch *l = &doc->launches[i];
-        if (l->kind != GL_LAUNCH_APPTAINER || nv_requested(l) || !gl_launch_options_known(l) ||
-            !gl_launch_needs_cuda(&f, i))
-            continue;
-        const struct gl_ref *r = gl_launch_ref(doc, l);
-        gl_report(c, gl_launch_image_loc(doc, l), NULL,
-                  "%s runs the CUDA image `%s` without --nv: the host driver libraries and "
-                  "/dev/nvidia* are not bound in, so CUDA finds no device",
-                  l->tool ? l->tool : "apptainer", r ? r->text : "?");
-    }
-    gl_launch_facts_free(&f);
+    const struct gl_launch *l = &c->doc->launches[i];
+    if (l->kind != GL_LAUNCH_APPTAINER || nv_requested(l) || !gl_launch_options_known(l) ||
+        !gl_launch_needs_cuda(f, i))
+        return;
+    const struct gl_ref *r = gl_launch_ref(c->doc, l);
+    gl_report(c, gl_launch_image_loc(c->doc, l), NULL,
+              "%s runs the CUDA image `%s` without --nv: the host driver libraries and "
+              "/dev/nvidia* are not bound in, so CUDA finds no device",
+              l->tool ? l->tool : "apptainer", r ? r->text : "?");
 }
+
+static void check(struct gl_check *c) { gl_check_launches(c, judge); }
 
 const struct gl_rule gl_rule_GL408 = {
     .id = "GL408",

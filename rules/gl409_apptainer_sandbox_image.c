@@ -2,20 +2,20 @@
 #include "linter/check.h"
 #include "linter/launch_paths.h"
 
-static void check(struct gl_check *c)
+static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
 {
-    const struct gl_doc *doc = c->doc;
-    for (size_t i = 0; i < doc->nlaunches; i++) {
-        const struct gl_launch *l = &doc->launches[i];
-        if (l->kind != GL_LAUNCH_APPTAINER || !l->apptainer_sandbox)
-            continue;
-        const struct gl_ref *r = gl_launch_ref(doc, l);
-        gl_report(c, gl_launch_image_loc(doc, l), NULL,
-                  "%s runs the sandbox directory `%s` instead of a .sif image: uid mapping "
-                  "breaks on NFS/Lustre/GPFS and every file is a separate metadata lookup",
-                  l->tool ? l->tool : "apptainer", r && r->text ? r->text : "?");
-    }
+    (void)f;
+    const struct gl_launch *l = &c->doc->launches[i];
+    if (l->kind != GL_LAUNCH_APPTAINER || !l->apptainer_sandbox)
+        return;
+    const struct gl_ref *r = gl_launch_ref(c->doc, l);
+    gl_report(c, gl_launch_image_loc(c->doc, l), NULL,
+              "%s runs the sandbox directory `%s` instead of a .sif image: uid mapping "
+              "breaks on NFS/Lustre/GPFS and every file is a separate metadata lookup",
+              l->tool ? l->tool : "apptainer", r && r->text ? r->text : "?");
 }
+
+static void check(struct gl_check *c) { gl_check_launches(c, judge); }
 
 const struct gl_rule gl_rule_GL409 = {
     .id = "GL409",

@@ -23,35 +23,30 @@ static bool shm_mounted(const struct gl_launch *l)
     return false;
 }
 
-static void check(struct gl_check *c)
+static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
 {
-    const struct gl_doc *doc = c->doc;
-    struct gl_arena a;
-    gl_arena_init(&a);
-    for (size_t i = 0; i < doc->nlaunches; i++) {
-        const struct gl_launch *l = &doc->launches[i];
-        /* apptainer uses the host's /dev/shm; a fragment's base may set shm */
-        if (l->kind == GL_LAUNCH_APPTAINER || l->fragment || !gl_launch_options_known(l) ||
-            ipc_shares(l->ipc) || l->shm_bytes >= ONE_GIB || shm_mounted(l) ||
-            !gl_launch_uses_gpu(l) || !gl_launch_pytorch_style(l))
-            continue;
-        const char *fix = l->kind == GL_LAUNCH_K8S
-                              ? "mount an emptyDir {medium: Memory} at /dev/shm"
-                          : l->kind == GL_LAUNCH_COMPOSE ? "add `ipc: host` or `shm_size: 8gb`"
-                                                         : "add --ipc=host or --shm-size=8g";
-        if (l->shm_bytes >= 0)
-            gl_report(c, l->shm_loc, fix,
-                      "%s runs a PyTorch-style job on a GPU with a %lld MiB /dev/shm (below "
-                      "1 GiB): DataLoader workers die with \"Bus error\"",
-                      gl_launch_label(&a, l), (long long)(l->shm_bytes >> 20));
-        else
-            gl_report(c, l->ipc ? l->ipc_loc : l->loc, fix,
-                      "%s runs a PyTorch-style job (`%s`) on a GPU with the 64 MiB default "
-                      "/dev/shm: DataLoader workers die with \"Bus error\"",
-                      gl_launch_label(&a, l), l->nargv ? l->argv[0].text : "?");
-    }
-    gl_arena_free(&a);
+    const struct gl_launch *l = &c->doc->launches[i];
+    /* apptainer uses the host's /dev/shm; a fragment's base may set shm */
+    if (l->kind == GL_LAUNCH_APPTAINER || l->fragment || !gl_launch_options_known(l) ||
+        ipc_shares(l->ipc) || l->shm_bytes >= ONE_GIB || shm_mounted(l) ||
+        !gl_launch_uses_gpu(l) || !gl_launch_pytorch_style(l))
+        return;
+    const char *fix = l->kind == GL_LAUNCH_K8S ? "mount an emptyDir {medium: Memory} at /dev/shm"
+                      : l->kind == GL_LAUNCH_COMPOSE ? "add `ipc: host` or `shm_size: 8gb`"
+                                                     : "add --ipc=host or --shm-size=8g";
+    if (l->shm_bytes >= 0)
+        gl_report(c, l->shm_loc, fix,
+                  "%s runs a PyTorch-style job on a GPU with a %lld MiB /dev/shm (below "
+                  "1 GiB): DataLoader workers die with \"Bus error\"",
+                  gl_launch_label(&f->arena, l), (long long)(l->shm_bytes >> 20));
+    else
+        gl_report(c, l->ipc ? l->ipc_loc : l->loc, fix,
+                  "%s runs a PyTorch-style job (`%s`) on a GPU with the 64 MiB default "
+                  "/dev/shm: DataLoader workers die with \"Bus error\"",
+                  gl_launch_label(&f->arena, l), l->nargv ? l->argv[0].text : "?");
 }
+
+static void check(struct gl_check *c) { gl_check_launches(c, judge); }
 
 const struct gl_rule gl_rule_GL410 = {
     .id = "GL410",

@@ -2,27 +2,23 @@
 #include "linter/check.h"
 #include "linter/launch_paths.h"
 
-static void check(struct gl_check *c)
+static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
 {
-    const struct gl_doc *doc = c->doc;
-    struct gl_arena a;
-    gl_arena_init(&a);
-    for (size_t i = 0; i < doc->nlaunches; i++) {
-        const struct gl_launch *l = &doc->launches[i];
-        /* apptainer keeps the caller's ulimits; a pod spec has no ulimits to set (the node's
-         * runtime decides); a fragment's base may set them */
-        if (l->kind == GL_LAUNCH_APPTAINER || l->kind == GL_LAUNCH_K8S || l->fragment ||
-            l->memlock || !gl_launch_options_known(l) || !gl_launch_uses_gpu(l))
-            continue;
-        gl_report(c, l->loc,
-                  l->kind == GL_LAUNCH_COMPOSE ? "add `ulimits: {memlock: -1}`"
-                                               : "add --ulimit memlock=-1",
-                  "%s uses a GPU with the default locked-memory limit: pinned host memory "
-                  "(cudaHostAlloc, DataLoader pin_memory, NCCL/GPUDirect buffers) is capped",
-                  gl_launch_label(&a, l));
-    }
-    gl_arena_free(&a);
+    const struct gl_launch *l = &c->doc->launches[i];
+    /* apptainer keeps the caller's ulimits; a pod spec has no ulimits to set (the node's
+     * runtime decides); a fragment's base may set them */
+    if (l->kind == GL_LAUNCH_APPTAINER || l->kind == GL_LAUNCH_K8S || l->fragment ||
+        l->memlock || !gl_launch_options_known(l) || !gl_launch_uses_gpu(l))
+        return;
+    gl_report(c, l->loc,
+              l->kind == GL_LAUNCH_COMPOSE ? "add `ulimits: {memlock: -1}`"
+                                           : "add --ulimit memlock=-1",
+              "%s uses a GPU with the default locked-memory limit: pinned host memory "
+              "(cudaHostAlloc, DataLoader pin_memory, NCCL/GPUDirect buffers) is capped",
+              gl_launch_label(&f->arena, l));
 }
+
+static void check(struct gl_check *c) { gl_check_launches(c, judge); }
 
 const struct gl_rule gl_rule_GL411 = {
     .id = "GL411",

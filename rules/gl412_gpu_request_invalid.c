@@ -55,34 +55,30 @@ static const char *compose_problem(struct gl_arena *a, const struct gl_gpu_reque
     return NULL;
 }
 
-static void check(struct gl_check *c)
+static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
 {
-    const struct gl_doc *doc = c->doc;
-    struct gl_arena a;
-    gl_arena_init(&a);
-    for (size_t i = 0; i < doc->nlaunches; i++) {
-        const struct gl_launch *l = &doc->launches[i];
-        for (size_t k = 0; k < l->ngpus; k++) {
-            const struct gl_gpu_request *g = &l->gpus[k];
-            struct gl_loc at = g->loc;
-            const char *why = NULL;
-            if (g->kind == GL_GPU_K8S_VENDOR || g->mem_capped)
-                continue; /* HAMi and other vendor keys: enforced caps, not device counts */
-            if (g->invalid) {
-                why = g->invalid;
-                at = g->invalid_loc.line ? g->invalid_loc : g->loc;
-            } else if (!(why = k8s_problem(&a, g, &at))) {
-                why = compose_problem(&a, g, &at);
-            }
-            if (!why)
-                continue;
-            gl_report(c, at, NULL, "GPU request `%s` is rejected: %s",
-                      g->value ? g->value : "?", why);
-            break;
+    const struct gl_launch *l = &c->doc->launches[i];
+    for (size_t k = 0; k < l->ngpus; k++) {
+        const struct gl_gpu_request *g = &l->gpus[k];
+        struct gl_loc at = g->loc;
+        const char *why = NULL;
+        if (g->kind == GL_GPU_K8S_VENDOR || g->mem_capped)
+            continue; /* HAMi and other vendor keys: enforced caps, not device counts */
+        if (g->invalid) {
+            why = g->invalid;
+            at = g->invalid_loc.line ? g->invalid_loc : g->loc;
+        } else if (!(why = k8s_problem(&f->arena, g, &at))) {
+            why = compose_problem(&f->arena, g, &at);
         }
+        if (!why)
+            continue;
+        gl_report(c, at, NULL, "GPU request `%s` is rejected: %s", g->value ? g->value : "?",
+                  why);
+        return;
     }
-    gl_arena_free(&a);
 }
+
+static void check(struct gl_check *c) { gl_check_launches(c, judge); }
 
 const struct gl_rule gl_rule_GL412 = {
     .id = "GL412",

@@ -4,28 +4,28 @@
 #include "linter/check.h"
 #include "linter/launch_paths.h"
 
-static void check(struct gl_check *c)
+static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
 {
-    const struct gl_doc *doc = c->doc;
-    for (size_t i = 0; i < doc->nlaunches; i++) {
-        const struct gl_launch *l = &doc->launches[i];
-        if (l->tool && !strcmp(l->tool, "nvidia-docker")) {
-            gl_report(c, l->loc, NULL,
-                      "`nvidia-docker` is the deprecated wrapper of the legacy nvidia runtime");
+    (void)f;
+    const struct gl_launch *l = &c->doc->launches[i];
+    if (l->tool && !strcmp(l->tool, "nvidia-docker")) {
+        gl_report(c, l->loc, NULL,
+                  "`nvidia-docker` is the deprecated wrapper of the legacy nvidia runtime");
+        return;
+    }
+    for (size_t k = 0; k < l->ngpus; k++) {
+        const struct gl_gpu_request *g = &l->gpus[k];
+        if (g->kind != GL_GPU_RUNTIME)
             continue;
-        }
-        for (size_t k = 0; k < l->ngpus; k++) {
-            const struct gl_gpu_request *g = &l->gpus[k];
-            if (g->kind != GL_GPU_RUNTIME)
-                continue;
-            gl_report(c, g->loc, NULL,
-                      "runtime `%s` is the legacy way to get a GPU: it depends on the daemon's "
-                      "runtime configuration and the NVIDIA_VISIBLE_DEVICES of the image",
-                      g->value ? g->value : "nvidia");
-            break;
-        }
+        gl_report(c, g->loc, NULL,
+                  "runtime `%s` is the legacy way to get a GPU: it depends on the daemon's "
+                  "runtime configuration and the NVIDIA_VISIBLE_DEVICES of the image",
+                  g->value ? g->value : "nvidia");
+        return;
     }
 }
+
+static void check(struct gl_check *c) { gl_check_launches(c, judge); }
 
 const struct gl_rule gl_rule_GL413 = {
     .id = "GL413",

@@ -1,6 +1,7 @@
 /* image_site.c: helpers for the image parts of rules (see image_site.h). */
 #include "rules/image_site.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -37,4 +38,46 @@ const char *gl_image_base(const char *path)
 {
     const char *s = strrchr(path, '/');
     return s ? s + 1 : path;
+}
+
+void gl_report_image_file(struct gl_check *c, const struct gl_image_platform *p,
+                          const struct gl_image_file *f, const char *fix, const char *lead,
+                          const char *tail_fmt, ...)
+{
+    struct gl_image_site at = gl_image_site_of(p, f);
+    char layer[96];
+    gl_image_short_layer(at.layer, layer, sizeof layer);
+    struct gl_buf tail;
+    gl_buf_init(&tail);
+    va_list ap;
+    va_start(ap, tail_fmt);
+    gl_buf_vprintf(&tail, tail_fmt, ap);
+    va_end(ap);
+    gl_report_image(c, c->rule->severity, &at, fix, "%s: `/%s` (%s, layer %s)%s", lead, f->path,
+                    p->name, layer, gl_buf_str(&tail));
+    gl_buf_free(&tail);
+}
+
+void gl_report_first_image_file(struct gl_check *c, bool (*offends)(const struct gl_image_file *),
+                                const char *fix, const char *lead, const char *tail,
+                                const char *tail_more)
+{
+    const struct gl_image_model *im = c->doc->image;
+    for (size_t i = 0; im && i < im->nplatforms; i++) {
+        const struct gl_image_platform *p = &im->platforms[i];
+        const struct gl_image_file *first = NULL;
+        bool more = false;
+        for (size_t k = 0; k < p->nfiles && !more; k++) {
+            if (!offends(&p->files[k]))
+                continue;
+            if (first)
+                more = true;
+            else
+                first = &p->files[k];
+            if (!tail_more)
+                break;
+        }
+        if (first)
+            gl_report_image_file(c, p, first, fix, lead, "%s", more ? tail_more : tail);
+    }
 }

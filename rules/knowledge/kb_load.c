@@ -60,6 +60,55 @@ static bool expect_mapping(struct kb_loader *ld, yaml_node_t *node, const char *
     return kb_yaml_fail(&ld->y, node, "%s: expected a mapping", what);
 }
 
+/* Room for one row of `row_size` bytes per pair of the mapping `node` (`what` names it in
+ * errors); *n gets the pair count. NULL after an error. */
+static void *mapping_rows(struct kb_loader *ld, yaml_node_t *node, const char *what,
+                          size_t row_size, size_t *n)
+{
+    if (!expect_mapping(ld, node, what))
+        return NULL;
+    *n = kb_yaml_map_size(node);
+    return kb_alloc_rows(ld, node, *n, row_size);
+}
+
+/* Where the names of a "name / name / ...: description" mapping go: `add` fills
+ * rows[n] (and counts it) for each name. */
+struct name_sink {
+    void *rows;
+    size_t n;
+    const char *value; /* the description shared by the names of one key */
+};
+
+/* The rows of a "name / name / ...: description" mapping (image flavors, JAX extras):
+ * room for a row of `row_size` bytes per name, and `add` called for each name. */
+static bool decode_named_descriptions(struct kb_loader *ld, yaml_node_t *node, const char *what,
+                                      size_t row_size,
+                                      bool (*add)(struct kb_loader *, yaml_node_t *, const char *,
+                                                  void *),
+                                      void **rows, size_t *count)
+{
+    size_t n = 0, total = 0;
+    const char **keys = mapping_rows(ld, node, what, sizeof *keys, &n);
+    for (size_t i = 0; keys && i < n; i++) {
+        if (!(keys[i] = pair_key(ld, node, i)))
+            return false;
+        total += count_names(keys[i]);
+    }
+    struct name_sink sink = {kb_alloc_rows(ld, node, total, row_size), 0, NULL};
+    if (!keys || !sink.rows)
+        return false;
+    for (size_t i = 0; i < n; i++) {
+        bool ok;
+        yaml_node_t *value = kb_yaml_map_value(&ld->y, node, i);
+        sink.value = kb_yaml_str(&ld->y, value, ld->arena, &ok);
+        if (!ok || !split_names(ld, value, keys[i], add, &sink))
+            return false;
+    }
+    *rows = sink.rows;
+    *count = sink.n;
+    return true;
+}
+
 /* ---- sources ---- */
 
 static const struct kb_field source_fields[] = {
@@ -79,11 +128,9 @@ static int cmp_str(const void *a, const void *b)
 
 static bool decode_sources(struct kb_loader *ld, yaml_node_t *node, void **rows, size_t *count)
 {
-    if (!expect_mapping(ld, node, "sources"))
-        return false;
-    size_t n = kb_yaml_map_size(node);
-    struct gl_kb_source *src = kb_alloc_rows(ld, node, n, sizeof *src);
-    const char **keys = kb_alloc_rows(ld, node, n, sizeof *keys);
+    size_t n = 0;
+    struct gl_kb_source *src = mapping_rows(ld, node, "sources", sizeof *src, &n);
+    const char **keys = src ? kb_alloc_rows(ld, node, n, sizeof *keys) : NULL;
     if (!src || !keys)
         return false;
     for (size_t i = 0; i < n; i++) {
@@ -218,12 +265,6 @@ static const struct kb_field flavor_fields[] = {
     FIELD(NULL, KBF_STR, struct gl_kb_image_flavor, description, false),
 };
 
-struct name_sink {
-    void *rows;
-    size_t n;
-    const char *value; /* the description shared by the names of one key */
-};
-
 static bool add_flavor(struct kb_loader *ld, yaml_node_t *at, const char *name, void *ctx)
 {
     struct name_sink *s = ctx;
@@ -237,28 +278,8 @@ static bool add_flavor(struct kb_loader *ld, yaml_node_t *at, const char *name, 
 
 static bool decode_flavors(struct kb_loader *ld, yaml_node_t *node, void **rows, size_t *count)
 {
-    if (!expect_mapping(ld, node, "flavors"))
-        return false;
-    size_t n = kb_yaml_map_size(node), total = 0;
-    const char **keys = kb_alloc_rows(ld, node, n, sizeof *keys);
-    for (size_t i = 0; keys && i < n; i++) {
-        if (!(keys[i] = pair_key(ld, node, i)))
-            return false;
-        total += count_names(keys[i]);
-    }
-    struct name_sink sink = {kb_alloc_rows(ld, node, total, sizeof(struct gl_kb_image_flavor)), 0, NULL};
-    if (!keys || !sink.rows)
-        return false;
-    for (size_t i = 0; i < n; i++) {
-        bool ok;
-        yaml_node_t *value = kb_yaml_map_value(&ld->y, node, i);
-        sink.value = kb_yaml_str(&ld->y, value, ld->arena, &ok);
-        if (!ok || !split_names(ld, value, keys[i], add_flavor, &sink))
-            return false;
-    }
-    *rows = sink.rows;
-    *count = sink.n;
-    return true;
+    return decode_named_descriptions(ld, node, "flavors", sizeof(struct gl_kb_image_flavor),
+                                     add_flavor, rows, count);
 }
 
 static const struct kb_field os_fields[] = {
@@ -312,10 +333,8 @@ static const struct kb_field cudart_fields[] = {
 
 static bool decode_cudart(struct kb_loader *ld, yaml_node_t *node, void **rows, size_t *count)
 {
-    if (!expect_mapping(ld, node, "cudart_version_by_cuda"))
-        return false;
-    size_t n = kb_yaml_map_size(node);
-    struct gl_kb_cudart *c = kb_alloc_rows(ld, node, n, sizeof *c);
+    size_t n = 0;
+    struct gl_kb_cudart *c = mapping_rows(ld, node, "cudart_version_by_cuda", sizeof *c, &n);
     if (!c)
         return false;
     for (size_t i = 0; i < n; i++) {
@@ -363,10 +382,9 @@ static bool parse_cuda_pattern(struct kb_loader *ld, struct gl_kb_fwdcompat *f)
 
 static bool decode_fwdcompat(struct kb_loader *ld, yaml_node_t *node, void **rows, size_t *count)
 {
-    if (!expect_mapping(ld, node, "nvidia_cuda_image_fwdcompat_branches.table"))
-        return false;
-    size_t n = kb_yaml_map_size(node);
-    struct gl_kb_fwdcompat *f = kb_alloc_rows(ld, node, n, sizeof *f);
+    size_t n = 0;
+    struct gl_kb_fwdcompat *f =
+        mapping_rows(ld, node, "nvidia_cuda_image_fwdcompat_branches.table", sizeof *f, &n);
     if (!f)
         return false;
     for (size_t i = 0; i < n; i++) {
@@ -394,10 +412,8 @@ static const struct kb_field ngc_container_fields[] = {
 /* tag_formats: container -> "nvcr.io/nvidia/<container>:..."; other keys are remarks. */
 static bool decode_ngc_containers(struct kb_loader *ld, yaml_node_t *node, void **rows, size_t *count)
 {
-    if (!expect_mapping(ld, node, "ngc_containers.tag_formats"))
-        return false;
-    size_t n = kb_yaml_map_size(node), k = 0;
-    struct gl_kb_ngc_container *c = kb_alloc_rows(ld, node, n, sizeof *c);
+    size_t n = 0, k = 0;
+    struct gl_kb_ngc_container *c = mapping_rows(ld, node, "ngc_containers.tag_formats", sizeof *c, &n);
     if (!c)
         return false;
     for (size_t i = 0; i < n; i++) {
@@ -552,28 +568,8 @@ static bool add_jax_extra(struct kb_loader *ld, yaml_node_t *at, const char *nam
 
 static bool decode_jax(struct kb_loader *ld, yaml_node_t *node, void **rows, size_t *count)
 {
-    if (!expect_mapping(ld, node, "jax_cuda.extras"))
-        return false;
-    size_t n = kb_yaml_map_size(node), total = 0;
-    const char **keys = kb_alloc_rows(ld, node, n, sizeof *keys);
-    for (size_t i = 0; keys && i < n; i++) {
-        if (!(keys[i] = pair_key(ld, node, i)))
-            return false;
-        total += count_names(keys[i]);
-    }
-    struct name_sink sink = {kb_alloc_rows(ld, node, total, sizeof(struct gl_kb_jax)), 0, NULL};
-    if (!keys || !sink.rows)
-        return false;
-    for (size_t i = 0; i < n; i++) {
-        bool ok;
-        yaml_node_t *value = kb_yaml_map_value(&ld->y, node, i);
-        sink.value = kb_yaml_str(&ld->y, value, ld->arena, &ok);
-        if (!ok || !split_names(ld, value, keys[i], add_jax_extra, &sink))
-            return false;
-    }
-    *rows = sink.rows;
-    *count = sink.n;
-    return true;
+    return decode_named_descriptions(ld, node, "jax_cuda.extras", sizeof(struct gl_kb_jax),
+                                     add_jax_extra, rows, count);
 }
 
 static const struct kb_field jax_info_fields[] = {
@@ -594,10 +590,8 @@ static const struct kb_field pip_fields[] = {
  * names: ..." when the major dropped the -cuNN suffix); other keys are remarks. */
 static bool decode_pip(struct kb_loader *ld, yaml_node_t *node, void **rows, size_t *count)
 {
-    if (!expect_mapping(ld, node, "nvidia_pip_packages"))
-        return false;
-    size_t n = kb_yaml_map_size(node), k = 0;
-    struct gl_kb_pip *p = kb_alloc_rows(ld, node, n, sizeof *p);
+    size_t n = 0, k = 0;
+    struct gl_kb_pip *p = mapping_rows(ld, node, "nvidia_pip_packages", sizeof *p, &n);
     if (!p)
         return false;
     for (size_t i = 0; i < n; i++) {

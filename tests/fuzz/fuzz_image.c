@@ -67,7 +67,8 @@ static void index_layer(const uint8_t *data, size_t size, const char *media_type
 {
     struct mem_src m = {data, size, 0};
     struct gl_blob_reader r;
-    gl_blob_reader_init(&r, (struct gl_byte_src){&m, mem_read, seek ? mem_skip : NULL});
+    gl_blob_reader_init(&r, (struct gl_byte_src){.ctx = &m, .read = mem_read,
+                                                 .skip = seek ? mem_skip : NULL});
     struct gl_layer_index ix;
     gl_layer_index_init(&ix);
     gl_layer_index_build(&ix, &r, media_type);

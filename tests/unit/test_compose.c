@@ -5,36 +5,18 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <dirent.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "linter/inputs.h"
 #include "parsers/compose.h"
+#include "tests/unit/test_support.h"
 
 static struct gl_doc *parse(const char *text)
 {
-    struct gl_doc *d = calloc(1, sizeof *d);
-    gl_arena_init(&d->arena);
-    d->path = "docker-compose.yml";
-    d->kind = GL_IN_COMPOSE;
-    d->text = text;
-    d->len = strlen(text);
+    struct gl_doc *d = test_doc_new("docker-compose.yml", GL_IN_COMPOSE, text, strlen(text));
     gl_parse_compose_doc(d, NULL);
     return d;
-}
-
-static void done(struct gl_doc *d)
-{
-    gl_arena_free(&d->arena);
-    free(d);
-}
-
-static void assert_loc(struct gl_loc l, uint32_t line, uint32_t col)
-{
-    assert_int_equal(l.line, line);
-    assert_int_equal(l.col, col);
 }
 
 static void test_image_and_command(void **st)
@@ -57,7 +39,7 @@ static void test_image_and_command(void **st)
     assert_string_equal(l->argv[3].text, "/o");
     assert_loc(l->argv[3].loc, 4, 32);
     assert_false(l->fragment);
-    done(d);
+    test_doc_free(d);
 }
 
 static void test_command_list_and_entrypoint(void **st)
@@ -71,7 +53,7 @@ static void test_command_list_and_entrypoint(void **st)
     assert_loc(l->argv[0].loc, 4, 19); /* after the quote */
     assert_string_equal(l->argv[2].text, "--data");
     assert_loc(l->argv[3].loc, 8, 9);
-    done(d);
+    test_doc_free(d);
 }
 
 static void test_sh_c_spliced(void **st)
@@ -83,7 +65,7 @@ static void test_sh_c_spliced(void **st)
     assert_int_equal(l->nargv, 6);
     assert_string_equal(l->argv[4].text, "--output_dir");
     assert_loc(l->argv[4].loc, 4, 42);
-    done(d);
+    test_doc_free(d);
 }
 
 static void test_build_output_and_fragment(void **st)
@@ -97,7 +79,7 @@ static void test_build_output_and_fragment(void **st)
     assert_true(d->launches[1].fragment);
     assert_false(d->launches[2].fragment);
     assert_int_equal(d->launches[2].ref, -1);
-    done(d);
+    test_doc_free(d);
 }
 
 static void test_short_volumes(void **st)
@@ -121,7 +103,7 @@ static void test_short_volumes(void **st)
     assert_null(l->mounts[2].source);
     assert_string_equal(l->mounts[2].target, "/cache");
     assert_false(l->mounts[3].readonly);
-    done(d);
+    test_doc_free(d);
 }
 
 static void test_long_volumes_and_tmpfs(void **st)
@@ -142,7 +124,7 @@ static void test_long_volumes_and_tmpfs(void **st)
     assert_int_equal(l->mounts[2].type, GL_MOUNT_TMPFS);
     assert_string_equal(l->mounts[2].target, "/scratch");
     assert_loc(l->mounts[2].loc, 12, 12);
-    done(d);
+    test_doc_free(d);
 }
 
 static void test_deploy_devices(void **st)
@@ -159,7 +141,7 @@ static void test_deploy_devices(void **st)
     assert_loc(l->gpus[0].loc, 8, 15);
     assert_int_equal(l->gpus[0].ncapabilities, 1);
     assert_null(l->gpus[0].invalid);
-    done(d);
+    test_doc_free(d);
 }
 
 static void test_device_count_and_ids_invalid(void **st)
@@ -174,7 +156,7 @@ static void test_device_count_and_ids_invalid(void **st)
     assert_loc(g->invalid_loc, 9, 15);
     assert_int_equal(g->ndevice_ids, 2);
     assert_string_equal(g->device_ids[1], "2");
-    done(d);
+    test_doc_free(d);
 }
 
 static void test_device_without_capabilities_invalid(void **st)
@@ -186,7 +168,7 @@ static void test_device_without_capabilities_invalid(void **st)
     struct gl_gpu_request *g = &d->launches[0].gpus[0];
     assert_non_null(g->invalid);
     assert_loc(g->invalid_loc, 8, 15);
-    done(d);
+    test_doc_free(d);
 }
 
 static void test_compute_utility_valid(void **st)
@@ -197,7 +179,7 @@ static void test_compute_utility_valid(void **st)
                              "            - capabilities: [compute, utility]\n");
     assert_int_equal(d->launches[0].ngpus, 1);
     assert_null(d->launches[0].gpus[0].invalid);
-    done(d);
+    test_doc_free(d);
 }
 
 static void test_device_memory_option(void **st)
@@ -210,7 +192,7 @@ static void test_device_memory_option(void **st)
     struct gl_gpu_request *g = &d->launches[0].gpus[0];
     assert_string_equal(g->memory, "10gb");
     assert_loc(g->memory_loc, 10, 17);
-    done(d);
+    test_doc_free(d);
 }
 
 static void test_gpus_cdi_runtime_env(void **st)
@@ -245,7 +227,7 @@ static void test_gpus_cdi_runtime_env(void **st)
         }
     }
     assert_true(cdi && node && rt && env && gpus);
-    done(d);
+    test_doc_free(d);
 }
 
 static void test_gpus_list(void **st)
@@ -257,7 +239,7 @@ static void test_gpus_list(void **st)
     assert_int_equal(g->kind, GL_GPU_COMPOSE_GPUS);
     assert_int_equal(g->ndevice_ids, 1);
     assert_null(g->invalid);
-    done(d);
+    test_doc_free(d);
 }
 
 static void test_shm_ipc_memlock(void **st)
@@ -275,7 +257,7 @@ static void test_shm_ipc_memlock(void **st)
     assert_loc(l->memlock_loc, 7, 16);
     assert_string_equal(d->launches[1].memlock, "-1:-1");
     assert_int_equal(d->launches[1].shm_bytes, -1);
-    done(d);
+    test_doc_free(d);
 }
 
 static void test_environment_forms(void **st)
@@ -296,7 +278,7 @@ static void test_environment_forms(void **st)
     assert_string_equal(d->env[3].value, "v");
     assert_int_equal(d->env[3].launch, 1);
     assert_null(d->env[4].value);
-    done(d);
+    test_doc_free(d);
 }
 
 static void test_interpolation(void **st)
@@ -313,7 +295,7 @@ static void test_interpolation(void **st)
     assert_loc(l->argv[2].loc, 4, 30);
     assert_true(l->argv[1].opaque); /* $HOME for the shell */
     assert_true(d->refs[1].unresolved);
-    done(d);
+    test_doc_free(d);
 }
 
 static void test_anchors_and_merge(void **st)
@@ -328,7 +310,7 @@ static void test_anchors_and_merge(void **st)
     assert_int_equal(d->launches[0].shm_bytes, 2LL << 30);
     assert_string_equal(d->refs[1].text, "other:2");
     assert_int_equal(d->launches[1].shm_bytes, 2LL << 30);
-    done(d);
+    test_doc_free(d);
 }
 
 static void test_profiles_and_workdir(void **st)
@@ -339,7 +321,7 @@ static void test_profiles_and_workdir(void **st)
     assert_string_equal(d->launches[0].profile, "train,gpu");
     assert_string_equal(d->launches[0].workdir, "/w");
     assert_null(d->launches[1].profile);
-    done(d);
+    test_doc_free(d);
 }
 
 static void test_pragma_and_error(void **st)
@@ -350,11 +332,11 @@ static void test_pragma_and_error(void **st)
     assert_int_equal(d->nignores, 1);
     assert_int_equal(d->ignores[0].first, 3);
     assert_int_equal(d->ignores[0].last, 4);
-    done(d);
+    test_doc_free(d);
     d = parse("services:\n  a:\n    image: [x\n");
     assert_true(d->error.set);
     assert_int_equal(d->error.loc.line, 4);
-    done(d);
+    test_doc_free(d);
 }
 
 static void test_recognition(void **st)
@@ -369,44 +351,26 @@ static void test_recognition(void **st)
     assert_int_not_equal(gl_sniff("dir/pod.yml", k, strlen(k), false), GL_IN_COMPOSE);
 }
 
-/* Every compose file of the corpus parses without GL900; launch counts printed. */
+/* One compose file of the corpus: parses without GL900; launch counts printed. */
+static void corpus_file(const char *name, const char *path, const char *text, size_t len)
+{
+    struct gl_doc *d = test_doc_new(path, GL_IN_COMPOSE, text, len);
+    gl_parse_compose_doc(d, NULL);
+    size_t gpus = 0;
+    for (size_t i = 0; i < d->nlaunches; i++)
+        gpus += d->launches[i].ngpus;
+    printf("  %-72s launches %zu gpu-requests %zu\n", name, d->nlaunches, gpus);
+    if (d->error.set)
+        printf("    GL900 %u:%u %s\n", d->error.loc.line, d->error.loc.col, d->error.message);
+    assert_false(d->error.set);
+    assert_true(d->nlaunches > 0);
+    test_doc_free(d);
+}
+
 static void test_corpus(void **st)
 {
     (void)st;
-    const char *dir = GPULINT_SHARED_DIR "/corpus/compose";
-    DIR *dp = opendir(dir);
-    if (!dp)
-        skip();
-    struct dirent *e;
-    size_t files = 0;
-    while ((e = readdir(dp))) {
-        if (!gl_has_suffix(e->d_name, ".yml") && !gl_has_suffix(e->d_name, ".yaml"))
-            continue;
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        char *text;
-        size_t len;
-        assert_int_equal(gl_read_file(path, &text, &len), 0);
-        struct gl_doc *d = calloc(1, sizeof *d);
-        gl_arena_init(&d->arena);
-        d->path = path;
-        d->text = text;
-        d->len = len;
-        gl_parse_compose_doc(d, NULL);
-        size_t gpus = 0;
-        for (size_t i = 0; i < d->nlaunches; i++)
-            gpus += d->launches[i].ngpus;
-        printf("  %-72s launches %zu gpu-requests %zu\n", e->d_name, d->nlaunches, gpus);
-        if (d->error.set)
-            printf("    GL900 %u:%u %s\n", d->error.loc.line, d->error.loc.col, d->error.message);
-        assert_false(d->error.set);
-        assert_true(d->nlaunches > 0);
-        done(d);
-        free(text);
-        files++;
-    }
-    closedir(dp);
-    assert_true(files >= 16);
+    assert_true(test_each_yaml_file(GPULINT_SHARED_DIR "/corpus/compose", corpus_file) >= 16);
 }
 
 int main(void)

@@ -9,6 +9,7 @@
 
 #include "linter/config.h"
 #include "parsers/dockerfile_model.h"
+#include "tests/unit/test_support.h"
 
 static struct gl_config cfg;
 
@@ -16,12 +17,7 @@ static struct gl_doc *parse(const char *text)
 {
     static struct gl_doc doc;
     gl_arena_free(&doc.arena);
-    memset(&doc, 0, sizeof doc);
-    gl_arena_init(&doc.arena);
-    doc.path = "Dockerfile";
-    doc.kind = GL_IN_DOCKERFILE;
-    doc.text = text;
-    doc.len = strlen(text);
+    test_doc_init(&doc, "Dockerfile", GL_IN_DOCKERFILE, text, strlen(text));
     gl_parse_dockerfile_doc(&doc, &cfg);
     return &doc;
 }
@@ -31,12 +27,6 @@ static int setup(void **state)
     (void)state;
     gl_config_init(&cfg);
     return 0;
-}
-
-static void assert_loc(struct gl_loc l, uint32_t line, uint32_t col)
-{
-    assert_int_equal(l.line, line);
-    assert_int_equal(l.col, col);
 }
 
 static void test_stages_and_final(void **state)

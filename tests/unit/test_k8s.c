@@ -5,39 +5,21 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <dirent.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "linter/inputs.h"
 #include "parsers/k8s.h"
+#include "tests/unit/test_support.h"
 
 static struct gl_doc *parse_len(const char *text, size_t len)
 {
-    struct gl_doc *d = calloc(1, sizeof *d);
-    gl_arena_init(&d->arena);
-    d->path = "pod.yaml";
-    d->kind = GL_IN_K8S;
-    d->text = text;
-    d->len = len;
+    struct gl_doc *d = test_doc_new("pod.yaml", GL_IN_K8S, text, len);
     gl_parse_k8s_doc(d, NULL);
     return d;
 }
 
 static struct gl_doc *parse(const char *text) { return parse_len(text, strlen(text)); }
-
-static void done(struct gl_doc *d)
-{
-    gl_arena_free(&d->arena);
-    free(d);
-}
-
-static void assert_loc(struct gl_loc l, uint32_t line, uint32_t col)
-{
-    assert_int_equal(l.line, line);
-    assert_int_equal(l.col, col);
-}
 
 #define POD "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n"
 
@@ -60,7 +42,7 @@ static void test_pod_basics(void **st)
     assert_string_equal(l->argv[2].text, "--out");
     assert_loc(l->argv[3].loc, 12, 11);
     assert_string_equal(l->workdir, "/w");
-    done(d);
+    test_doc_free(d);
 }
 
 static void test_gpu_limits(void **st)
@@ -78,7 +60,7 @@ static void test_gpu_limits(void **st)
     assert_string_equal(g->count, "2");
     assert_null(g->request);
     assert_null(g->invalid);
-    done(d);
+    test_doc_free(d);
 }
 
 static void test_requests_without_limits(void **st)
@@ -90,7 +72,7 @@ static void test_requests_without_limits(void **st)
     assert_non_null(g->invalid);
     assert_loc(g->invalid_loc, 11, 27);
     assert_loc(g->loc, 11, 11);
-    done(d);
+    test_doc_free(d);
 }
 
 static void test_requests_differ_from_limits(void **st)
@@ -106,7 +88,7 @@ static void test_requests_differ_from_limits(void **st)
     assert_non_null(g->invalid);
     assert_loc(g->invalid_loc, 13, 27);
     assert_loc(g->loc, 11, 11);
-    done(d);
+    test_doc_free(d);
 }
 
 static void test_half_gpu(void **st)
@@ -118,7 +100,7 @@ static void test_half_gpu(void **st)
     assert_string_equal(g->count, "0.5");
     assert_non_null(g->invalid);
     assert_loc(g->invalid_loc, 11, 27);
-    done(d);
+    test_doc_free(d);
 }
 
 static void test_mig(void **st)
@@ -131,7 +113,7 @@ static void test_mig(void **st)
     assert_true(g->mig);
     assert_true(d->launches[0].mig);
     assert_null(g->invalid);
-    done(d);
+    test_doc_free(d);
 }
 
 static void test_hami_vendor(void **st)
@@ -149,7 +131,7 @@ static void test_hami_vendor(void **st)
     assert_null(l->gpus[1].invalid); /* requests != limits never matters for HAMi */
     assert_loc(l->gpus[1].loc, 12, 11);
     assert_false(l->gpus[2].mem_capped);
-    done(d);
+    test_doc_free(d);
 }
 
 static void test_dra_claims_and_mps(void **st)
@@ -168,7 +150,7 @@ static void test_dra_claims_and_mps(void **st)
     assert_loc(l->gpus[0].loc, 24, 17);
     assert_true(l->gpus[0].mps);
     assert_true(l->mig);
-    done(d);
+    test_doc_free(d);
 }
 
 static void test_mps_env(void **st)
@@ -186,7 +168,7 @@ static void test_mps_env(void **st)
     assert_loc(d->env[0].key_loc, 10, 17);
     assert_loc(d->env[0].value_loc, 11, 18);
     assert_null(d->env[1].value);
-    done(d);
+    test_doc_free(d);
 }
 
 static void test_volumes(void **st)
@@ -219,7 +201,7 @@ static void test_volumes(void **st)
     assert_string_equal(l->mounts[2].target, "/dev/shm");
     assert_int_equal(l->mounts[3].type, GL_MOUNT_CONFIG);
     assert_int_equal(l->mounts[4].type, GL_MOUNT_EMPTYDIR);
-    done(d);
+    test_doc_free(d);
 }
 
 static void test_deployment_and_init(void **st)
@@ -234,7 +216,7 @@ static void test_deployment_and_init(void **st)
     assert_string_equal(d->launches[1].name, "app");
     assert_string_equal(d->launches[1].ipc, "host");
     assert_loc(d->launches[1].ipc_loc, 12, 7);
-    done(d);
+    test_doc_free(d);
 }
 
 static void test_cronjob_and_list(void **st)
@@ -249,7 +231,7 @@ static void test_cronjob_and_list(void **st)
     assert_int_equal(d->nlaunches, 2);
     assert_loc(d->refs[0].loc, 13, 22);
     assert_loc(d->refs[1].loc, 19, 14);
-    done(d);
+    test_doc_free(d);
 }
 
 static void test_ray_head_secondary(void **st)
@@ -274,7 +256,7 @@ static void test_ray_head_secondary(void **st)
     assert_string_equal(d->ignores[0].ids[1], "GL411");
     assert_int_equal(d->launches[1].nignore_ids, 2);
     assert_int_equal(d->launches[0].nignore_ids, 0);
-    done(d);
+    test_doc_free(d);
     free(text);
 }
 
@@ -291,7 +273,7 @@ static void test_pytorchjob_roles(void **st)
     assert_int_equal(d->nlaunches, 2);
     assert_false(d->launches[0].secondary_role);
     assert_false(d->launches[1].secondary_role);
-    done(d);
+    test_doc_free(d);
 }
 
 static void test_no_apiversion_and_recognition(void **st)
@@ -301,7 +283,7 @@ static void test_no_apiversion_and_recognition(void **st)
                     "      image: c:1\n";
     struct gl_doc *d = parse(t);
     assert_int_equal(d->nlaunches, 1);
-    done(d);
+    test_doc_free(d);
     assert_int_equal(gl_sniff("dir/pod.yaml", t, strlen(t), false), GL_IN_K8S);
     const char *wf = "on: push\njobs:\n  a:\n    runs-on: x\n";
     assert_int_not_equal(gl_sniff("dir/x.yaml", wf, strlen(wf), false), GL_IN_K8S);
@@ -318,7 +300,7 @@ static void test_k8s_var_refs(void **st)
     assert_false(l->argv[1].opaque);
     assert_true(l->argv[2].opaque);
     assert_string_equal(l->argv[3].text, "$(NOPE)");
-    done(d);
+    test_doc_free(d);
 }
 
 static void test_invalid_yaml_and_bomb(void **st)
@@ -326,7 +308,7 @@ static void test_invalid_yaml_and_bomb(void **st)
     (void)st;
     struct gl_doc *d = parse(POD "    - name: c\n      image: x:1\n     bad: [\n");
     assert_true(d->error.set);
-    done(d);
+    test_doc_free(d);
     struct gl_buf b;
     gl_buf_init(&b);
     gl_buf_adds(&b, "apiVersion: v1\nkind: ConfigMap\nx:\n  a: &a [l, l, l, l, l, l, l, l, l]\n");
@@ -339,47 +321,33 @@ static void test_invalid_yaml_and_bomb(void **st)
     d = parse_len(b.data, b.len);
     assert_true(d->error.set); /* bounded: stops at the alias budget */
     assert_non_null(strstr(d->error.message, "alias"));
-    done(d);
+    test_doc_free(d);
     gl_buf_free(&b);
 }
 
-/* Every Kubernetes file of the corpus parses without GL900; launch counts printed. */
+/* One Kubernetes file of the corpus: parses without GL900; launch counts printed. */
+static void corpus_file(const char *name, const char *path, const char *text, size_t len)
+{
+    struct gl_doc *d = parse_len(text, len);
+    size_t gpus = 0, secondary = 0;
+    for (size_t i = 0; i < d->nlaunches; i++) {
+        gpus += d->launches[i].ngpus;
+        secondary += d->launches[i].secondary_role;
+    }
+    printf("  %-100s launches %zu gpu-requests %zu secondary %zu\n", name, d->nlaunches, gpus,
+           secondary);
+    if (d->error.set)
+        printf("    GL900 %u:%u %s\n", d->error.loc.line, d->error.loc.col, d->error.message);
+    assert_false(d->error.set);
+    assert_true(d->nlaunches > 0);
+    assert_int_equal(gl_sniff(path, text, len, false), GL_IN_K8S);
+    test_doc_free(d);
+}
+
 static void test_corpus(void **st)
 {
     (void)st;
-    const char *dir = GPULINT_SHARED_DIR "/corpus/k8s";
-    DIR *dp = opendir(dir);
-    if (!dp)
-        skip();
-    struct dirent *e;
-    size_t files = 0;
-    while ((e = readdir(dp))) {
-        if (!gl_has_suffix(e->d_name, ".yml") && !gl_has_suffix(e->d_name, ".yaml"))
-            continue;
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
-        char *text;
-        size_t len;
-        assert_int_equal(gl_read_file(path, &text, &len), 0);
-        struct gl_doc *d = parse_len(text, len);
-        size_t gpus = 0, secondary = 0;
-        for (size_t i = 0; i < d->nlaunches; i++) {
-            gpus += d->launches[i].ngpus;
-            secondary += d->launches[i].secondary_role;
-        }
-        printf("  %-100s launches %zu gpu-requests %zu secondary %zu\n", e->d_name, d->nlaunches,
-               gpus, secondary);
-        if (d->error.set)
-            printf("    GL900 %u:%u %s\n", d->error.loc.line, d->error.loc.col, d->error.message);
-        assert_false(d->error.set);
-        assert_true(d->nlaunches > 0);
-        assert_int_equal(gl_sniff(path, text, len, false), GL_IN_K8S);
-        done(d);
-        free(text);
-        files++;
-    }
-    closedir(dp);
-    assert_true(files >= 28);
+    assert_true(test_each_yaml_file(GPULINT_SHARED_DIR "/corpus/k8s", corpus_file) >= 28);
 }
 
 int main(void)

@@ -1,5 +1,6 @@
 /* test_launch_util.h: helpers for the launch unit tests (test_launch_*.c): a doc built
- * from text, and the facts of its launches as short strings. Include after cmocka.h. */
+ * from text, and the facts of its launches as short strings (assert_loc and the doc
+ * helpers come from test_support.h). Include after cmocka.h. */
 #ifndef GPULINT_TESTS_TEST_LAUNCH_UTIL_H
 #define GPULINT_TESTS_TEST_LAUNCH_UTIL_H
 
@@ -8,14 +9,14 @@
 
 #include "linter/inputs.h"
 #include "parsers/launch_shell.h"
+#include "tests/unit/test_support.h"
 
 static struct gl_doc D;
 
 static int doc_setup(void **state)
 {
     (void)state;
-    memset(&D, 0, sizeof D);
-    gl_arena_init(&D.arena);
+    test_doc_init(&D, NULL, GL_IN_UNKNOWN, NULL, 0);
     return 0;
 }
 
@@ -88,11 +89,5 @@ static inline const struct gl_gpu_request *gpu(size_t i, size_t k)
     assert_true(k < L(i)->ngpus);
     return &L(i)->gpus[k];
 }
-
-#define assert_loc(l, ln, cl)                                                          \
-    do {                                                                               \
-        assert_int_equal((l).line, (ln));                                              \
-        assert_int_equal((l).col, (cl));                                               \
-    } while (0)
 
 #endif

@@ -684,10 +684,25 @@ static void test_srcmap_given(void **state)
     assert_loc(C[0].words[3].loc, 8, 6);
 }
 
+/* One word past the cap ends the split with an error at that word; memory stays bounded. */
+static void test_too_many_words(void **state)
+{
+    (void)state;
+    size_t words = (1u << 20) + 1, len = words * 2;
+    char *t = malloc(len + 1);
+    for (size_t k = 0; k < len; k++)
+        t[k] = k % 2 ? ' ' : 'w';
+    t[len] = 0;
+    assert_int_equal(split_len(t, len, NULL), -1);
+    assert_true(E.set);
+    assert_loc(E.loc, 1, (uint32_t)(len - 1));
+    free(t);
+}
+
 static void test_long_line_linear(void **state)
 {
     (void)state;
-    size_t len = 10u << 20;
+    size_t len = 8u << 20; /* 2^20 words: the most one text may hold */
     char *t = malloc(len + 1);
     for (size_t k = 0; k < len; k++)
         t[k] = (k % 8 == 7) ? ' ' : "ab\\c'd\"e"[k % 8 == 2 ? 0 : k % 2];
@@ -838,6 +853,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_invalid_utf8, setup, teardown),
         cmocka_unit_test_setup_teardown(test_srcmap_given, setup, teardown),
         cmocka_unit_test_setup_teardown(test_long_line_linear, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_too_many_words, setup, teardown),
         cmocka_unit_test_setup_teardown(test_deep_command_substitution, setup, teardown),
         cmocka_unit_test_setup_teardown(test_deep_nesting_everything, setup, teardown),
         cmocka_unit_test_setup_teardown(test_garbage_never_crashes, setup, teardown),

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "parsers/yaml_tree.h"
+#include "tests/unit/test_support.h"
 
 struct fx {
     struct gl_arena a;
@@ -29,12 +30,6 @@ static void done(struct fx *f)
 {
     gl_arena_free(&f->a);
     free(f);
-}
-
-static void assert_loc(struct gl_loc l, uint32_t line, uint32_t col)
-{
-    assert_int_equal(l.line, line);
-    assert_int_equal(l.col, col);
 }
 
 static void test_positions_bytes(void **st)

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# bench/layers.sh [GPULINT]: scaling with layers, and memory independent of image size.
+#
+# From the CUDA toolkit layer that bench/images.sh builds (BENCH_DIR, default
+# /tmp/gpulint-bench), makes N copies of it that differ by one unique file each, and
+# images of 1, 2 and 4 such layers: docker-save (plain) and OCI zstd. Then measures with
+# hyperfine (wall and CPU) and GNU time (peak RSS) in one run:
+#   - a 2-layer zstd image (--jobs 2) against the sum of the two single decompressions;
+#   - 1x vs 4x image size: peak RSS must not grow with the size;
+#   - a 1-layer vs a 20-layer plain image (the same toolkit split in 20 layers).
+# Needs what bench/images.sh needs, plus hyperfine; about 30 GB in BENCH_DIR.
+set -euo pipefail
+gpulint=$(realpath "${1:-build/gpulint}")
+dir=${BENCH_DIR:-/tmp/gpulint-bench}
+[ -e "$dir/layer.tar" ] || { echo "skip: run bench/images.sh with BENCH_DIR=$dir KEEP=1 first"; exit 77; }
+for t in umoci skopeo hyperfine /usr/bin/time; do
+  command -v $t >/dev/null || { echo "skip: $t missing"; exit 77; }
+done
+export TMPDIR=$dir/tmp XDG_CACHE_HOME=$dir/cache-layers
+mkdir -p "$TMPDIR"
+sk() { skopeo --insecure-policy --tmpdir "$TMPDIR" "$@" >/dev/null; }
+cd "$dir"
+
+# layer copies: the toolkit plus one unique file, so every digest differs
+for i in 1 2 3 4; do
+  [ -e "copy$i.tar" ] && continue
+  cp layer.tar "copy$i.tar.part"
+  mkdir -p "u$i" && echo "copy $i" > "u$i/unique-$i"
+  tar -rf "copy$i.tar.part" -C "u$i" "unique-$i"
+  mv "copy$i.tar.part" "copy$i.tar"
+done
+# the toolkit split in 20 layers (by file, round robin): same bytes, 20 tars
+if [ ! -e split20/l20.tar ]; then
+  mkdir -p split20
+  tar -tf layer.tar | grep -v '/$' > split20/files
+  for k in $(seq 1 20); do
+    awk -v k="$k" 'NR % 20 == k % 20' split20/files > "split20/list$k"
+    tar -C / --no-recursion -cf "split20/l$k.tar" -T "split20/list$k"
+  done
+fi
+image() { # image NAME LAYER...: oci layout NAME, then docker-save and zstd archives
+  local name=$1; shift
+  [ -e "$name-zstd.tar" ] && return
+  rm -rf "oci-$name"
+  umoci init --layout "oci-$name" >/dev/null
+  umoci new --image "oci-$name:img" >/dev/null
+  for l in "$@"; do umoci raw add-layer --image "oci-$name:img" "$l" >/dev/null; done
+  sk copy "oci:oci-$name:img" "docker-archive:$name-save.tar:bench/$name:1"
+  sk copy --dest-compress-format zstd "oci:oci-$name:img" "oci-archive:$name-zstd.tar:$name"
+  rm -rf "oci-$name"
+}
+echo "building the layered images in $dir" >&2
+image one copy1.tar
+image two copy1.tar copy2.tar
+image four copy1.tar copy2.tar copy3.tar copy4.tar
+image split20 split20/l*.tar
+
+gl="$gpulint --no-config --no-cache --failure-threshold none"
+echo "## 2 layers on 2 cores vs the two single layers (zstd, --no-cache)"
+hyperfine -N -w 1 -r 3 --export-markdown /dev/stdout \
+  "$gl --jobs 1 one-zstd.tar" "$gl --jobs 2 two-zstd.tar" "$gl --jobs 1 two-zstd.tar" 2>/dev/null
+echo "## peak RSS, 1x vs 4x the size"
+echo "| image | seconds | peak RSS (MiB) |"
+echo "|---|---:|---:|"
+for img in one-save.tar four-save.tar one-zstd.tar four-zstd.tar; do
+  /usr/bin/time -f '%e %M' -o t $gl "$img" >/dev/null 2>&1 || true
+  read -r secs kb < <(tail -1 t)
+  printf '| %s (%s) | %.2f | %.1f |\n' "$img" "$(du -h --apparent-size "$img" | cut -f1)" \
+    "$secs" "$(echo "$kb / 1024" | bc -l)"
+done
+echo "## 1 vs 20 layers (the same files), plain docker-save and zstd"
+hyperfine -N -w 1 -r 10 --export-markdown /dev/stdout "$gl one-save.tar" "$gl split20-save.tar" \
+  2>/dev/null
+hyperfine -N -w 1 -r 3 --export-markdown /dev/stdout "$gl one-zstd.tar" "$gl split20-zstd.tar" \
+  2>/dev/null

@@ -1,0 +1,418 @@
+#!/usr/bin/env bash
+# tests/hostile.sh GPULINT: hostile inputs against the real binary.
+#
+# Every input is generated here, in a temp dir, by real tools (tar, bsdtar, gzip, zstd,
+# python3's tarfile only for what tar cannot write; OCI layouts wrapped by
+# tests/hostile/oci_layout.py). Each case runs gpulint under a time cap (timeout) and a
+# memory cap (setrlimit RLIMIT_AS through prlimit), with a good Dockerfile named in the
+# same run, and asserts:
+#   - no crash, no hang: exit <= 1 and a valid JSON report (exit 2 and an error naming
+#     FILE:LINE:COL for a bad --config / --knowledge, which are usage errors);
+#   - the expected outcome: GL900 at an exact line and column (line 0, column 0 and a
+#     message naming the entry for an image), or a clean parse (no GL900);
+#   - the good input was still linted (its GL101 is reported).
+# At the end: nothing was written outside the cache dir (fresh HOME, XDG_CACHE_HOME and
+# TMPDIR; files newer than a stamp under /tmp, $HOME and the repo).
+#
+# Under AddressSanitizer (a build-asan binary, or one that has __asan_init) RLIMIT_AS
+# cannot be used (ASan reserves terabytes of shadow): the peak RSS measured by
+# /usr/bin/time is checked instead, against 2 x cap + 256 MB, and the time caps are x5.
+# Exit 77 when a needed tool is missing.
+set -uo pipefail
+bin=$(realpath "${1:?usage: tests/hostile.sh path/to/gpulint}")
+here=$(cd "$(dirname "$0")/.." && pwd)
+gen=$here/tests/hostile
+for t in python3 timeout prlimit gzip zstd tar bsdtar /usr/bin/time; do
+  command -v "$t" >/dev/null || { echo "skip: $t missing"; exit 77; }
+done
+work=$(mktemp -d /tmp/gpulint-hostile.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+asan=0
+case $bin in *build-asan*) asan=1 ;; esac
+# (grep reads all of nm's output: with -q, nm's SIGPIPE would fail the pipeline)
+[ $asan = 1 ] || ! nm "$bin" 2>/dev/null | grep ' __asan_init' >/dev/null || asan=1
+[ $asan = 1 ] && echo "ASan build: memory caps checked on the measured peak RSS"
+
+fails=0
+fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# A fresh HOME, cache and temp dir: after the suite only the cache may have changed.
+export HOME=$work/home XDG_CACHE_HOME=$work/cache TMPDIR=$work/tmp
+mkdir -p "$HOME" "$TMPDIR" "$work/cwd" "$work/in" "$work/good" "$work/tooltmp"
+good=$work/good/Dockerfile
+printf 'FROM ubuntu:latest\n' > "$good"   # GL101 at 1:13
+# under --type kubernetes every named file is a manifest: the good input is then this one
+printf 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: good\nspec:\n  containers:\n  - name: c\n    image: ubuntu:latest\n' > "$work/good/pod.yaml"
+goodfile=$good
+cd "$work/cwd"
+touch "$work/stamp"
+sleep 1
+
+# run SECS MEM_MB ARGS...: gpulint on ARGS then the good input, under the caps.
+# Sets rc, secs_used, rss_mb; the report is $work/out, stderr $work/err.
+run() {
+  local secs=$1 mem=$2; shift 2
+  local cap=()
+  if [ $asan = 1 ]; then secs=$((secs * 5)); else cap=(prlimit --as=$((mem << 20)) --); fi
+  local t0=$SECONDS
+  timeout -k 5 "$secs" /usr/bin/time -f %M -o "$work/rss" "${cap[@]}" \
+    "$bin" --driver 535 --jobs 2 --format json "$@" "$goodfile" > "$work/out" 2> "$work/err"
+  rc=$?
+  secs_used=$((SECONDS - t0))
+  rss_mb=$(( $(tail -n 1 "$work/rss" 2>/dev/null | grep -E '^[0-9]+$' || echo 0) / 1024 ))
+  if [ $rc = 124 ] || [ $rc = 137 ]; then echo "  timed out after ${secs}s"; fi
+  if [ $asan = 1 ] && [ "$rss_mb" -gt $((2 * mem + 256)) ]; then
+    echo "  peak RSS ${rss_mb} MB over the ASan cap $((2 * mem + 256)) MB"; rc=99
+  fi
+}
+
+# verify NAME EXPECT...: check the JSON report. EXPECT: "gl900 FILE LINE COL REGEX" or
+# "clean FILE" (no GL900 for FILE), "absent REGEX" (no message matches), one per word
+# group separated by "--".
+verify() {
+  python3 - "$work/out" "$goodfile" "$@" <<'PY'
+import json, re, sys
+out, good, name, specs = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
+try:
+    d = json.load(open(out))
+except Exception as e:
+    sys.exit(f"{name}: the report is not valid JSON ({e})")
+fs = d["findings"]
+errs = []
+if not any(f["file"] == good and f["rule"] == "GL101" for f in fs):
+    errs.append("the good input named after it was not linted")
+groups, cur = [], []
+for w in specs:
+    if w == "--":
+        groups.append(cur); cur = []
+    else:
+        cur.append(w)
+groups.append(cur)
+for g in groups:
+    if not g:
+        continue
+    if g[0] == "gl900":
+        file, line, col, pat = g[1], int(g[2]), int(g[3]), " ".join(g[4:])
+        hits = [f for f in fs if f["rule"] == "GL900" and f["file"] == file]
+        if not hits:
+            errs.append(f"expected GL900 in {file}, got none")
+        elif (hits[0]["line"], hits[0]["column"]) != (line, col) or not re.search(pat, hits[0]["message"]):
+            errs.append(f"expected GL900 {file}:{line}:{col} /{pat}/, got "
+                        f"{hits[0]['line']}:{hits[0]['column']} {hits[0]['message']}")
+    elif g[0] == "clean":
+        for f in fs:
+            if f["rule"] == "GL900" and f["file"] == g[1]:
+                errs.append(f"expected a clean parse of {g[1]}, got GL900 {f['line']}:{f['column']} {f['message']}")
+    elif g[0] == "absent":
+        pat = " ".join(g[1:])
+        for f in fs:
+            if re.search(pat, f["message"]):
+                errs.append(f"a finding matches /{pat}/: {f['message']}")
+    else:
+        errs.append(f"bad spec {g}")
+if errs:
+    sys.exit(name + ": " + "; ".join(errs))
+PY
+}
+
+# lint NAME SECS MEM_MB "EXPECT" PATH...: a case that must lint (exit <= 1).
+lint() {
+  local name=$1 secs=$2 mem=$3 expect=$4; shift 4
+  run "$secs" "$mem" "$@"
+  if [ "$rc" -gt 1 ]; then
+    fail "$name: exit $rc"; head -c 2000 "$work/err"; return
+  fi
+  # shellcheck disable=SC2086
+  if msg=$(verify "$name" $expect 2>&1); then
+    echo "ok $name (${secs_used}s, ${rss_mb} MB)"
+  else
+    fail "$msg"
+  fi
+}
+
+# usage NAME SECS MEM_MB REGEX ARGS...: a bad --config / --knowledge: exit 2, stderr
+# matching REGEX (which names FILE:LINE:COL), no crash.
+usage() {
+  local name=$1 secs=$2 mem=$3 pat=$4; shift 4
+  run "$secs" "$mem" "$@"
+  if [ "$rc" = 2 ] && grep -Eq -- "$pat" "$work/err"; then
+    echo "ok $name (${secs_used}s, ${rss_mb} MB)"
+  else
+    fail "$name: expected exit 2 and /$pat/, got exit $rc: $(head -c 600 "$work/err")"
+  fi
+}
+
+in=$work/in
+deep() { head -c "$1" /dev/zero | tr '\0' "$2"; }
+
+# ================= text inputs =================
+# 100 MB single lines: linear time, memory a small multiple of the file. A Dockerfile
+# line stops at BuildKit's 65535-byte limit (GL900 at the first byte past it); a shell
+# script and a compose scalar are read whole.
+mkdir -p "$in/long"
+{ printf 'FROM ubuntu:22.04\nRUN echo '; deep 100000000 a; printf '\n'; } > "$in/long/Dockerfile"
+lint long-line-dockerfile 60 1536 "gl900 $in/long/Dockerfile 2 65536 max allowed size" "$in/long/Dockerfile"
+{ printf '#!/bin/sh\ndocker run --rm -e X='; deep 100000000 a; printf ' ubuntu:22.04\n'; } > "$in/long/run.sh"
+lint long-line-shell 60 1536 "clean $in/long/run.sh" "$in/long/run.sh"
+{ printf 'services:\n  a:\n    image: ubuntu:22.04\n    command: '; deep 100000000 a; echo; } > "$in/long/docker-compose.yml"
+lint long-line-compose 60 1536 "clean $in/long/docker-compose.yml" "$in/long/docker-compose.yml"
+# one command of a million words (2 MB). Linear, but ~180 bytes of memory per word: the
+# 100 MB form (50 million words) needs ~9 GB and minutes, so it is not a case (a known
+# gap: the shell splitter has no cap on words per command).
+{ printf '#!/bin/sh\ndocker run --rm ubuntu:22.04 '; yes x | head -c 2000000 | tr '\n' ' '; printf '\n'; } > "$in/long/words.sh"
+lint many-words-shell 60 1024 "clean $in/long/words.sh" "$in/long/words.sh"
+rm -f "$in"/long/*
+
+# NUL bytes and invalid UTF-8 in every text format. YAML formats stop at the first bad
+# byte (GL900 at it); the Dockerfile, shell, Makefile, Markdown and apptainer readers
+# take bytes as they are (a clean parse).
+mkdir -p "$in/nul" "$in/utf8"
+printf 'FROM ubuntu:22.04\nRUN echo a\0b\n' > "$in/nul/Dockerfile"
+printf 'FROM ubuntu:22.04\nRUN echo \xff\xfe caf\xc3\n' > "$in/utf8/Dockerfile"
+printf '#!/bin/sh\ndocker run --rm a\0b ubuntu:22.04\n' > "$in/nul/run.sh"
+printf '#!/bin/sh\ndocker run --rm \xff\xc3 ubuntu:22.04\n' > "$in/utf8/run.sh"
+printf 'run:\n\tdocker run --rm a\0b ubuntu:22.04\n' > "$in/nul/Makefile"
+printf 'run:\n\tdocker run --rm \xff ubuntu:22.04\n' > "$in/utf8/Makefile"
+printf '# x\n```sh\ndocker run --rm a\0b ubuntu:22.04\n```\n' > "$in/nul/README.md"
+printf '# x\xff\n```sh\ndocker run --rm \xc3 ubuntu:22.04\n```\n' > "$in/utf8/README.md"
+printf 'Bootstrap: docker\nFrom: ubuntu:22.04\n%%post\n  echo a\0b\n' > "$in/nul/Singularity"
+printf 'Bootstrap: docker\nFrom: ubuntu:22.04\n%%post\n  echo \xff\n' > "$in/utf8/Singularity"
+printf 'services:\n  a:\n    image: x\0y\n' > "$in/nul/docker-compose.yml"
+printf 'services:\n  a:\n    image: "x\xff"\n' > "$in/utf8/docker-compose.yml"
+# (Kubernetes is recognised by content, which must load as YAML: --type kubernetes)
+printf 'apiVersion: v1\nkind: Pod\nmetadata: {name: a}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: a\0}\n' > "$in/nul/pod.yaml"
+printf 'apiVersion: v1\nkind: Pod\nmetadata: {name: a}\n---\nkind: Pod\nmetadata: {name: \xc3\x28}\n' > "$in/utf8/pod.yaml"
+printf 'job:\n  script:\n    - docker run a\0 ubuntu\n' > "$in/nul/.gitlab-ci.yml"
+printf 'job:\n  script:\n    - docker run \xff ubuntu\n' > "$in/utf8/.gitlab-ci.yml"
+for kind in nul utf8; do
+  for f in Dockerfile run.sh Makefile README.md Singularity; do
+    lint "$kind-$f" 10 512 "clean $in/$kind/$f" "$in/$kind/$f"
+  done
+done
+lint nul-compose 10 512 "gl900 $in/nul/docker-compose.yml 3 13 control characters" "$in/nul/docker-compose.yml"
+lint utf8-compose 10 512 "gl900 $in/utf8/docker-compose.yml 3 14 UTF-8" "$in/utf8/docker-compose.yml"
+goodfile=$work/good/pod.yaml
+lint nul-k8s 10 512 "gl900 $in/nul/pod.yaml 7 19 control characters" --type kubernetes "$in/nul/pod.yaml"
+lint utf8-k8s 10 512 "gl900 $in/utf8/pod.yaml 6 19 UTF-8" --type kubernetes "$in/utf8/pod.yaml"
+goodfile=$good
+lint nul-ciyaml 10 512 "gl900 $in/nul/.gitlab-ci.yml 3 19 control characters" "$in/nul/.gitlab-ci.yml"
+lint utf8-ciyaml 10 512 "gl900 $in/utf8/.gitlab-ci.yml 3 18 UTF-8" "$in/utf8/.gitlab-ci.yml"
+
+# YAML alias bombs (billion laughs: 9 levels of 9 aliases, 10^9 strings if expanded)
+laughs() { # laughs INDENT: the anchors, one level per line
+  printf '%sl0: &l0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]\n' "$1"
+  for i in 1 2 3 4 5 6 7 8 9; do
+    printf '%sl%d: &l%d [*l%d,*l%d,*l%d,*l%d,*l%d,*l%d,*l%d,*l%d,*l%d]\n' "$1" $i $i \
+      $((i-1)) $((i-1)) $((i-1)) $((i-1)) $((i-1)) $((i-1)) $((i-1)) $((i-1)) $((i-1))
+  done
+}
+mkdir -p "$in/bomb"
+{ echo 'x-bomb:'; laughs '  '; printf 'services:\n  a:\n    image: ubuntu:22.04\n    command: *l9\n    environment: *l9\n    labels: *l9\n'; } > "$in/bomb/docker-compose.yml"
+lint alias-bomb-compose 20 512 "clean $in/bomb/docker-compose.yml" "$in/bomb/docker-compose.yml"
+{ printf 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  labels:\n'; laughs '    '
+  printf 'spec:\n  containers:\n  - name: c\n    image: ubuntu:22.04\n    args: *l9\n'; } > "$in/bomb/pod.yaml"
+lint alias-bomb-k8s 20 512 "gl900 $in/bomb/pod.yaml 6 32 alias" "$in/bomb/pod.yaml"
+
+# 10^6-deep YAML flow nesting
+mkdir -p "$in/deep"
+{ printf 'services:\n  a: '; deep 1000000 '['; echo; } > "$in/deep/compose.yaml"
+lint deep-compose 20 512 "gl900 $in/deep/compose.yaml 2 10004 nested" "$in/deep/compose.yaml"
+{ printf 'apiVersion: v1\nkind: Pod\nspec: '; deep 1000000 '['; echo; } > "$in/deep/pod.yaml"
+lint deep-k8s 20 512 "gl900 $in/deep/pod.yaml 3 10006 nested" "$in/deep/pod.yaml"
+{ printf 'job:\n  script: '; deep 1000000 '{'; echo; } > "$in/deep/.gitlab-ci.yml"
+lint deep-ciyaml 20 512 "gl900 $in/deep/.gitlab-ci.yml 2 10009 nested" "$in/deep/.gitlab-ci.yml"
+
+# ================= config file and knowledge file (usage errors: exit 2) =================
+mkdir -p "$in/cfg/.gpulint.yaml" "$in/cfg/sub"
+cd "$in/cfg/sub" && run 10 512 && cd "$work/cwd" # a .gpulint.yaml directory, found upward
+if [ "$rc" -le 1 ] && verify cfg-dir-found >/dev/null 2>&1; then echo "ok cfg-dir-found (skipped)"
+else fail "cfg-dir-found: exit $rc $(head -c 300 "$work/err")"; fi
+usage cfg-dir 10 512 "config: .*cfg/.gpulint.yaml: Is a directory" --config "$in/cfg/.gpulint.yaml"
+printf 'driver: 535\nignore: [GL1\0001]\n' > "$in/cfg/nul.yaml"
+usage cfg-nul 10 512 'nul.yaml:2:13: .*control characters' --config "$in/cfg/nul.yaml"
+printf 'driver: 535\nignore: [GL\xff101]\n' > "$in/cfg/utf8.yaml"
+usage cfg-utf8 10 512 'utf8.yaml:2:12: .*UTF-8' --config "$in/cfg/utf8.yaml"
+{ printf 'ignore: '; deep 1000000 '['; echo; } > "$in/cfg/deep.yaml"
+usage cfg-deep 10 512 'deep.yaml:1:10: expected rule ids' --config "$in/cfg/deep.yaml"
+{ printf 'x-laughs:\n'; laughs '  '; printf 'ignore: *l9\n'; } > "$in/cfg/bomb.yaml"
+usage cfg-alias-bomb 10 512 'bomb.yaml:1:1: unknown setting' --config "$in/cfg/bomb.yaml"
+printf 'ignore: &a [GL101]\nenable: *a\n' > "$in/cfg/alias.yaml"
+usage cfg-alias 10 512 'alias.yaml:2:9: .*alias' --config "$in/cfg/alias.yaml"
+
+ln -s "$in/cfg" "$in/kbdir"
+usage kb-dir 10 512 'kbdir:0:0: not a regular file \(a directory\)' --knowledge "$in/kbdir"
+python3 -c 'import random, sys; random.seed(7); sys.stdout.buffer.write(random.randbytes(65536))' > "$in/kb-garbage"
+usage kb-garbage 10 512 'kb-garbage:1:2: invalid text' --knowledge "$in/kb-garbage"
+printf 'meta:\n  date: "2024\0"\n' > "$in/kb-nul.yaml"
+usage kb-nul 10 512 'kb-nul.yaml:2:14: .*control characters' --knowledge "$in/kb-nul.yaml"
+{ printf 'meta: '; deep 1000000 '['; echo; } > "$in/kb-deep.yaml"
+usage kb-deep 10 512 'kb-deep.yaml:1:71: .*nested deeper' --knowledge "$in/kb-deep.yaml"
+{ laughs ''; printf 'sources: *l9\n'; } > "$in/kb-bomb.yaml"
+usage kb-alias-bomb 10 512 'kb-bomb.yaml:11:1: .*aliases' --knowledge "$in/kb-bomb.yaml"
+usage kb-missing 10 512 'no-such.yaml:0:0: cannot open' --knowledge "$in/no-such.yaml"
+
+# ================= image archives =================
+if ! command -v umoci >/dev/null || ! command -v skopeo >/dev/null; then
+  echo "skip: image cases (umoci or skopeo missing)"
+else
+  img=$work/img; mkdir -p "$img/src"
+  mklayer() { tar --sort=name --owner=0 --group=0 --numeric-owner --mtime=@0 -C "$1" -cf "$2" .; }
+  wrap() { python3 "$gen/oci_layout.py" "$@" || fail "oci_layout.py $*"; }
+  # a small good layer, by GNU tar
+  mkdir -p "$img/src/usr/local/cuda-12.4/lib64" "$img/src/etc"
+  echo '{"cuda":{"version":"12.4.1"}}' > "$img/src/usr/local/cuda-12.4/version.json"
+  for i in $(seq 1 40); do echo "file $i" > "$img/src/etc/f$i"; done
+  mklayer "$img/src" "$img/base.tar"
+  gzip -9 -c "$img/base.tar" > "$img/base.tar.gz"
+  zstd -q -c "$img/base.tar" > "$img/base.tar.zst"
+
+  # a real image by umoci + skopeo: the outer-archive cases start from it
+  ( cd "$img" && export TMPDIR=$work/tooltmp && umoci init --layout oci && umoci new --image oci:h &&
+    umoci raw add-layer --image oci:h base.tar &&
+    umoci config --image oci:h --tag h --os linux --architecture amd64 && umoci gc --layout oci
+  ) > "$img/umoci.log" 2>&1 || { cat "$img/umoci.log"; fail "umoci"; }
+  sk() { skopeo --insecure-policy --tmpdir "$work/tooltmp" "$@" >/dev/null; }
+  sk copy "oci:$img/oci:h" "oci-archive:$img/oci-archive.tar:hostile:1"
+  sk copy "oci:$img/oci:h" "docker-archive:$img/docker-archive.tar:hostile:1"
+  lint image-good 20 512 "clean $img/oci-archive.tar -- clean $img/docker-archive.tar" \
+    "$img/oci-archive.tar" "$img/docker-archive.tar"
+
+  # truncated gzip and zstd layers
+  head -c $(( $(stat -c %s "$img/base.tar.gz") / 2 )) "$img/base.tar.gz" > "$img/trunc.gz"
+  head -c $(( $(stat -c %s "$img/base.tar.zst") - 7 )) "$img/base.tar.zst" > "$img/trunc.zst"
+  wrap ok "$img/tgz" "$img/trunc.gz"
+  wrap ok "$img/tzst" "$img/trunc.zst"
+  lint trunc-gzip 20 512 "gl900 $img/tgz 0 0 layer .*: entry [0-9]+ .*(truncated|gzip)" "$img/tgz"
+  lint trunc-zstd 20 512 "gl900 $img/tzst 0 0 layer .*: entry [0-9]+ " "$img/tzst"
+  head -c 5000 "$img/oci-archive.tar" > "$img/outer-trunc.tar"
+  lint trunc-outer 20 512 "gl900 $img/outer-trunc.tar 0 0 entry [0-9]+" "$img/outer-trunc.tar"
+
+  # decompression bombs: one tar entry of 11 GiB of zeros. The gzip stream is 11 members
+  # of 1 GiB (gzip -9: ~1 MB each; gzip concatenates), the zstd one 11 frames.
+  bombhdr() { python3 -c '
+import sys, tarfile
+t = tarfile.TarInfo("zeros"); t.size = 11 << 30
+sys.stdout.buffer.write(t.tobuf(format=tarfile.GNU_FORMAT))'; }
+  t0=$SECONDS
+  head -c 1G /dev/zero | gzip -9 > "$img/1g.gz"
+  { bombhdr | gzip -9; for i in $(seq 11); do cat "$img/1g.gz"; done; head -c 1024 /dev/zero | gzip -9; } > "$img/bomb.gz"
+  head -c 1G /dev/zero | zstd -q -19 > "$img/1g.zst"
+  { bombhdr | zstd -q; for i in $(seq 11); do cat "$img/1g.zst"; done; head -c 1024 /dev/zero | zstd -q; } > "$img/bomb.zst"
+  echo "  bombs made in $((SECONDS - t0))s: gzip $(stat -c %s "$img/bomb.gz") B, zstd $(stat -c %s "$img/bomb.zst") B"
+  wrap ok "$img/bomb-gz" "$img/bomb.gz"
+  wrap ok "$img/bomb-zst" "$img/bomb.zst"
+  lint bomb-gzip-layer 60 512 "gl900 $img/bomb-gz 0 0 entry 1 .*zeros.*decompression bomb" "$img/bomb-gz"
+  lint bomb-zstd-layer 60 512 "gl900 $img/bomb-zst 0 0 entry 1 .*zeros.*decompression bomb" "$img/bomb-zst"
+  tar -C "$img/bomb-zst" -cf "$img/bomb-zst.tar" .
+  lint bomb-zstd-layer-archive 60 512 "gl900 $img/bomb-zst.tar 0 0 decompression bomb" "$img/bomb-zst.tar"
+  # the outer archive itself a bomb (.tar.gz / .tar.zst of an 11 GiB entry), also on stdin
+  cp "$img/bomb.gz" "$img/outer-bomb.tar.gz"; cp "$img/bomb.zst" "$img/outer-bomb.tar.zst"
+  lint bomb-outer-gzip 60 512 "gl900 $img/outer-bomb.tar.gz 0 0 entry 1 of the archive: decompression bomb" "$img/outer-bomb.tar.gz"
+  lint bomb-outer-zstd 60 512 "gl900 $img/outer-bomb.tar.zst 0 0 entry 1 of the archive: decompression bomb" "$img/outer-bomb.tar.zst"
+  lint bomb-outer-stdin 60 512 "gl900 - 0 0 decompression bomb" - < "$img/outer-bomb.tar.gz"
+  rm -f "$img"/outer-bomb.* "$img/1g.zst" "$img/bomb.zst"
+  # a low-ratio 11 GiB layer (gzip -1: ~230:1, under the bomb ratio): streamed, bounded
+  head -c 1G /dev/zero | gzip -1 > "$img/1g1.gz"
+  { bombhdr | gzip -1; for i in $(seq 11); do cat "$img/1g1.gz"; done; head -c 1024 /dev/zero | gzip -1; } > "$img/big.gz"
+  rm -f "$img/1g1.gz" "$img/1g.gz"
+  wrap ok "$img/big" "$img/big.gz"
+  rm -f "$img/big.gz"
+  lint big-layer-11g 120 512 "clean $img/big" "$img/big"
+
+  # tar tricks, made by GNU tar and bsdtar: ../ and absolute names, symlink loops,
+  # a hardlink to a missing target, a duplicate entry, PAX global headers
+  h=$img/h; mkdir -p "$h/src/usr/bin" "$h/src/deep"
+  ( cd "$h/src" && echo smi > usr/bin/nvidia-smi && ln -s loop-b loop-a && ln -s loop-a loop-b &&
+    ln -s self self && echo a > target && ln target hl && echo one > dup )
+  tar -C "$h/src" -cf "$h/tricks.tar" usr loop-a loop-b self target hl dup
+  tar --delete -f "$h/tricks.tar" target                     # hl: hardlink to nothing
+  echo two > "$h/src/dup" && tar -C "$h/src" -rf "$h/tricks.tar" dup   # duplicate
+  ( cd "$h/src/deep" && tar -P -cf "$h/escape.tar" ../usr/bin/nvidia-smi "$h/src/dup" )
+  bsdtar -C "$h/src" -P -s ',^,../../../../,' -cf "$h/escape-bsd.tar" usr/bin/nvidia-smi
+  tar -C "$h/src" --format=pax --pax-option='comment=global,globexthdr.name=pax_global_header' \
+    -cf "$h/pax.tar" dup usr
+  python3 -c '
+import sys, tarfile
+with tarfile.open(sys.argv[1], "w", format=tarfile.PAX_FORMAT,
+                  pax_headers={"comment": "g", "path": "../../etc/evil"}) as t:
+    t.add(sys.argv[2], arcname="etc/dup")' "$h/pax-path.tar" "$h/src/dup"
+  for t in tricks escape escape-bsd pax pax-path; do
+    wrap ok "$h/$t" "$h/$t.tar"
+  done
+  lint tar-tricks 20 512 "clean $h/tricks" "$h/tricks"
+  lint tar-escape 20 512 "clean $h/escape -- absent \.\./" "$h/escape"
+  lint tar-escape-bsdtar 20 512 "clean $h/escape-bsd -- absent \.\./" "$h/escape-bsd"
+  lint pax-global 20 512 "clean $h/pax" "$h/pax"
+  lint pax-global-path 20 512 "clean $h/pax-path -- absent \.\./" "$h/pax-path"
+
+  # archive-level tricks: outer entries with ../ and absolute names; a docker-save layer
+  # symlinked to itself; symlink chains between layers
+  mkdir -p "$h/outer" && tar -C "$h/outer" -xf "$img/oci-archive.tar"
+  ( cd "$h/outer" && tar -P -cf "$h/outer-escape.tar" . ../../../tmp/gpulint-escape /etc/hostname 2>/dev/null ) ||
+    ( cd "$h/outer" && tar -P -cf "$h/outer-escape.tar" . /etc/hostname )
+  lint outer-escape 20 512 "clean $h/outer-escape.tar" "$h/outer-escape.tar"
+  mkdir -p "$h/dloop" && tar -C "$h/dloop" -xf "$img/docker-archive.tar"
+  first=$(python3 -c 'import json,sys;print(json.load(open(sys.argv[1]))[0]["Layers"][0])' "$h/dloop/manifest.json")
+  rm "$h/dloop/$first" && ln -s "$(basename "$first")" "$h/dloop/$first"
+  tar -C "$h/dloop" -cf "$h/dloop.tar" .
+  lint docker-layer-self-symlink 20 512 "gl900 $h/dloop.tar 0 0 lacks" "$h/dloop.tar"
+  mkdir -p "$h/dchain" && tar -C "$h/dchain" -xf "$img/docker-archive.tar"
+  rm "$h/dchain/$first" && ln -s ../x "$h/dchain/a" && ln -s a "$h/dchain/x" && ln -s /a "$h/dchain/$first"
+  tar -C "$h/dchain" -cf "$h/dchain.tar" .
+  lint docker-layer-symlink-loop 20 512 "gl900 $h/dchain.tar 0 0 lacks" "$h/dchain.tar"
+  # a hardlinked layer entry whose target is not in the archive
+  mkdir -p "$h/dhard" && tar -C "$h/dhard" -xf "$img/docker-archive.tar"
+  ( cd "$h/dhard" && ln "$first" gone.tar &&
+    tar -cf "$h/dhard.tar" gone.tar $(ls -A | grep -v '^gone.tar$') &&
+    tar --delete -f "$h/dhard.tar" gone.tar )
+  lint docker-layer-hardlink-missing 20 512 "gl900 $h/dhard.tar 0 0 (lacks|entry)" "$h/dhard.tar"
+
+  # manifests and digests
+  wrap missing-blob "$img/missing" "$img/base.tar.gz"
+  lint missing-blob 20 512 "gl900 $img/missing 0 0 lacks" "$img/missing"
+  wrap wrong-digest "$img/baddigest" "$img/base.tar"
+  lint wrong-digest 20 512 "gl900 $img/baddigest 0 0 digest" "$img/baddigest"
+  # a plain layer under a wrong digest must not plant an index under that digest
+  claimed=$(python3 -c 'import json,sys;m=json.load(open(sys.argv[1]));print(m["manifests"][0]["digest"][7:])' "$img/baddigest/index.json")
+  claimed=$(python3 -c 'import json,sys;print(json.load(open(sys.argv[1]))["layers"][0]["digest"].replace(":","-"))' "$img/baddigest/blobs/sha256/$claimed")
+  [ ! -e "$XDG_CACHE_HOME/gpulint/layers/$claimed.idx" ] && echo "ok wrong-digest: nothing cached under the claimed digest" ||
+    fail "wrong-digest: an index was cached under the unverified digest $claimed"
+  tar -C "$img/baddigest" -cf "$img/baddigest.tar" .
+  # a plain layer big enough that file data is seeked past: its digest is not checked
+  # (image_jobs.c: as fast as a cache hit), so it must never be cached under that digest
+  mkdir -p "$img/bigsrc" && head -c 4M /dev/urandom > "$img/bigsrc/a-big" && echo x > "$img/bigsrc/b"
+  mklayer "$img/bigsrc" "$img/big-plain.tar"
+  wrap wrong-digest "$img/baddigest-big" "$img/big-plain.tar"
+  lint wrong-digest-big 20 512 "clean $img/baddigest-big" "$img/baddigest-big"
+  planted=$(for blob in "$img"/baddigest-big/blobs/sha256/*; do
+    ls "$XDG_CACHE_HOME/gpulint/layers/sha256-$(basename "$blob").idx" 2>/dev/null; done)
+  [ -z "$planted" ] && echo "ok wrong-digest-big: nothing cached under the claimed digest" ||
+    fail "wrong-digest-big: an index was cached under the unverified digest: $planted"
+  lint wrong-digest-archive 20 512 "gl900 $img/baddigest.tar 0 0 digest" "$img/baddigest.tar"
+  # 10^6-deep JSON: index, manifest, config (each under its right digest)
+  for k in deep-index deep-manifest deep-config; do
+    wrap $k "$img/$k" "$img/base.tar.gz"
+    lint "json-$k" 20 512 "gl900 $img/$k 0 0 ." "$img/$k"
+  done
+  tar -C "$img/deep-config" -cf "$img/deep-config.tar" .
+  lint json-deep-config-archive 20 512 "gl900 $img/deep-config.tar 0 0 ." "$img/deep-config.tar"
+  wrap config-nul "$img/config-nul" "$img/base.tar.gz"
+  lint json-config-nul 20 512 "clean $img/config-nul" "$img/config-nul"
+fi
+
+# ================= nothing written outside the cache dir =================
+# gpulint's HOME, TMPDIR and working directory must hold nothing new (the cache is
+# elsewhere). In /tmp and the repo, where other tests and people work meanwhile, look
+# for what only an extracted hostile entry would create.
+new=$(find "$HOME" "$TMPDIR" "$work/cwd" -mindepth 1 2>/dev/null | head -5)
+[ -z "$new" ] && echo "ok nothing in HOME, TMPDIR or the working directory" ||
+  fail "gpulint wrote: $new"
+escaped=$(find /tmp "$here" -xdev -newer "$work/stamp" ! -path '/tmp/gpulint-*/*' ! -path "$here/build*" \
+  \( -name 'gpulint-escape' -o -name 'evil' -o -name 'nvidia-smi' -o -name 'zeros' \
+     -o -name 'dup' -o -name 'hostname' -o -name 'loop-*' \) -print 2>/dev/null | head -5)
+[ -z "$escaped" ] && echo "ok no archive content written to /tmp or the repo" ||
+  fail "archive content written outside the cache dir: $escaped"
+[ -d "$XDG_CACHE_HOME" ] && echo "  (cache dir: $(find "$XDG_CACHE_HOME" -type f | wc -l) files)"
+
+echo "hostile: $fails failure(s)"
+[ $fails = 0 ]
