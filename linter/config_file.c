@@ -151,6 +151,12 @@ static const char *event_name(const yaml_event_t *e)
     }
 }
 
+/* What stands where a list or mapping was expected: "nothing" for an empty value. */
+static const char *found_collection(const struct reader *r)
+{
+    return r->ev.type == YAML_SCALAR_EVENT && scalar_null(r) ? "nothing" : event_name(&r->ev);
+}
+
 /* One scalar value; NULL (with the error set) otherwise. */
 static const char *read_scalar(struct reader *r, const char *what, struct gl_loc *loc)
 {
@@ -180,8 +186,7 @@ static bool read_list(struct reader *r, const char *what, bool scalar_ok, item_f
         return item(r, scalar_text(r), loc, ctx);
     if (r->ev.type != YAML_SEQUENCE_START_EVENT) {
         fail_at(r, loc, "expected a list of %s, found %s", what,
-                r->ev.type == YAML_SCALAR_EVENT && scalar_null(r) ? "nothing"
-                                                                  : event_name(&r->ev));
+                found_collection(r));
         return false;
     }
     for (;;) {
@@ -207,8 +212,7 @@ static bool read_map(struct reader *r, const char *what, pair_fn pair, void *ctx
         return false;
     if (r->ev.type != YAML_MAPPING_START_EVENT) {
         fail_at(r, ev_loc(r), "expected a mapping of %s, found %s", what,
-                r->ev.type == YAML_SCALAR_EVENT && scalar_null(r) ? "nothing"
-                                                                  : event_name(&r->ev));
+                found_collection(r));
         return false;
     }
     for (;;) {
@@ -440,8 +444,7 @@ static bool read_ignore_paths(struct reader *r)
     if (r->ev.type != YAML_SEQUENCE_START_EVENT) {
         fail_at(r, ev_loc(r), "expected a list of path patterns (or a mapping of path "
                               "patterns to rule ids), found %s",
-                r->ev.type == YAML_SCALAR_EVENT && scalar_null(r) ? "nothing"
-                                                                  : event_name(&r->ev));
+                found_collection(r));
         return false;
     }
     for (;;) {
