@@ -1,6 +1,6 @@
 # gpulint's own image: built in a full Debian 12 stage, shipped as debian:12-slim with the
-# binary, its man page and only the runtime libraries it links. gpulint lints this file
-# clean (tests/dogfood.sh).
+# binary, its man page and only the runtime libraries it links (libarchive is linked
+# statically: see CMakeLists.txt). gpulint lints this file clean (tests/dogfood.sh).
 #
 #   docker build -t gpulint .
 #   docker run --rm -v "$PWD:/src:ro" gpulint --format sarif .
@@ -9,6 +9,7 @@ RUN apt-get update \
  && apt-get install -y --no-install-recommends \
       gcc libc6-dev make cmake pkg-config \
       libarchive-dev libjson-c-dev libyaml-dev libpcre2-dev libzstd-dev libisal-dev \
+      zlib1g-dev libbz2-dev liblzma-dev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /usr/src/gpulint
 COPY . .
@@ -19,7 +20,7 @@ RUN cmake -S . -B /tmp/build -DCMAKE_BUILD_TYPE=Release -DGPULINT_TESTS=OFF \
 FROM debian:12-slim
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
-      libarchive13 libjson-c5 libyaml-0-2 libpcre2-8-0 libzstd1 libisal2 \
+      zlib1g libbz2-1.0 liblzma5 libjson-c5 libyaml-0-2 libpcre2-8-0 libzstd1 libisal2 \
  && rm -rf /var/lib/apt/lists/*
 COPY --from=build /opt/gpulint/bin/gpulint /usr/local/bin/gpulint
 COPY --from=build /opt/gpulint/share/man/man1/gpulint.1 /usr/local/share/man/man1/gpulint.1

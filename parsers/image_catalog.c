@@ -13,6 +13,7 @@
 
 #include "parsers/gz_isal.h"
 #include "parsers/image_cache.h"
+#include "parsers/image_filters.h"
 
 #define MAX_ENTRIES 200000
 #define MAX_LINK_HOPS 8
@@ -371,7 +372,7 @@ void gl_catalog_open(struct gl_catalog *c, struct gl_arena *a, const char *path,
     if (seekable)
         archive_read_support_filter_none(ar);
     else
-        archive_read_support_filter_all(ar);
+        gl_archive_support_image_filters(ar);
     archive_read_set_read_callback(ar, outer_fd_read);
     archive_read_set_skip_callback(ar, outer_fd_skip);
     archive_read_set_callback_data(ar, &o);

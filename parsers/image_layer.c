@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "parsers/gz_isal.h"
+#include "parsers/image_filters.h"
 #include "parsers/image_zstd.h"
 
 enum layer_comp { COMP_UNKNOWN, COMP_NONE, COMP_GZIP, COMP_ZSTD };
@@ -227,7 +228,7 @@ static void set_formats(struct archive *a, enum layer_comp comp)
     archive_read_support_format_tar(a);
     archive_read_support_format_empty(a);
     if (comp == COMP_UNKNOWN)
-        archive_read_support_filter_all(a);
+        gl_archive_support_image_filters(a);
     else
         archive_read_support_filter_none(a);
 }
