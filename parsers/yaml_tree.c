@@ -353,6 +353,55 @@ static void libyaml_error(struct loader *ld, const yaml_parser_t *p)
     set_error(ld->s, off, msg);
 }
 
+/* Parse text[0..len) into ld->s's documents. Returns libyaml's error kind (YAML_NO_ERROR
+ * when the stream ended cleanly); the first error is recorded in ld->s. */
+static yaml_error_type_t parse_stream(struct loader *ld, const char *text, size_t len)
+{
+    struct yt_stream *s = ld->s;
+    yaml_parser_t p;
+    if (!yaml_parser_initialize(&p)) {
+        set_error(s, 0, "expected memory for the YAML parser");
+        return YAML_MEMORY_ERROR;
+    }
+    yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
+    yaml_parser_set_encoding(&p, YAML_UTF8_ENCODING);
+    yaml_error_type_t kind = YAML_NO_ERROR;
+    bool done = false;
+    size_t docs_before = 0;
+    while (!done && !s->error) {
+        yaml_event_t ev;
+        if (!yaml_parser_parse(&p, &ev)) {
+            kind = p.error;
+            libyaml_error(ld, &p);
+            break;
+        }
+        switch (ev.type) {
+        case YAML_STREAM_END_EVENT: done = true; break;
+        case YAML_DOCUMENT_START_EVENT:
+            ld->anchors.gen++;
+            ld->anchors.n = 0;
+            docs_before = s->ndocs;
+            break;
+        case YAML_DOCUMENT_END_EVENT:
+            if (s->ndocs == docs_before) /* an empty document */
+                *GL_APPEND(s->arena, s->docs, s->ndocs, s->capdocs) = NULL;
+            break;
+        case YAML_SCALAR_EVENT: load_scalar(ld, &ev); break;
+        case YAML_ALIAS_EVENT: load_alias(ld, &ev); break;
+        case YAML_SEQUENCE_START_EVENT: load_collection(ld, &ev, YT_SEQ); break;
+        case YAML_MAPPING_START_EVENT: load_collection(ld, &ev, YT_MAP); break;
+        case YAML_SEQUENCE_END_EVENT:
+        case YAML_MAPPING_END_EVENT: pop(ld, &ev); break;
+        default: break;
+        }
+        yaml_event_delete(&ev);
+    }
+    if (s->error && kind == YAML_NO_ERROR)
+        kind = YAML_COMPOSER_ERROR; /* ours: an alias bomb, too deep, ... */
+    yaml_parser_delete(&p);
+    return kind;
+}
+
 int yt_load(struct yt_stream *s, struct gl_arena *a, const char *text, size_t len)
 {
     memset(s, 0, sizeof *s);
@@ -364,44 +413,26 @@ int yt_load(struct yt_stream *s, struct gl_arena *a, const char *text, size_t le
 
     struct loader ld = {.s = s};
     charmap_build(&ld.cm, text, len);
-    yaml_parser_t p;
-    if (!yaml_parser_initialize(&p)) {
-        set_error(s, 0, "expected memory for the YAML parser");
-        free(ld.cm.at);
-        return -1;
+    yaml_error_type_t kind = parse_stream(&ld, text, len);
+    /* libyaml checks the characters of a whole input chunk before it scans any of it,
+     * so one bad byte (a NUL, invalid UTF-8) deep in a file leaves no document at all.
+     * The lines before the bad one are parsed again on their own: the error stays where
+     * it was, and the documents before it can still be recognised and linted. */
+    size_t cut = s->error ? s->lines[s->error_loc.line - 1] : 0;
+    if (kind == YAML_READER_ERROR && cut > 0) {
+        struct gl_loc loc = s->error_loc;
+        const char *msg = s->error_msg;
+        s->error = false;
+        s->ndocs = 0;
+        s->alias_used = 0;
+        s->alias_exceeded = false;
+        ld.depth = 0;
+        ld.anchors.n = 0;
+        parse_stream(&ld, text, cut);
+        s->error = true;
+        s->error_loc = loc;
+        s->error_msg = msg;
     }
-    yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
-    yaml_parser_set_encoding(&p, YAML_UTF8_ENCODING);
-    bool done = false;
-    size_t docs_before = 0;
-    while (!done && !s->error) {
-        yaml_event_t ev;
-        if (!yaml_parser_parse(&p, &ev)) {
-            libyaml_error(&ld, &p);
-            break;
-        }
-        switch (ev.type) {
-        case YAML_STREAM_END_EVENT: done = true; break;
-        case YAML_DOCUMENT_START_EVENT:
-            ld.anchors.gen++;
-            ld.anchors.n = 0;
-            docs_before = s->ndocs;
-            break;
-        case YAML_DOCUMENT_END_EVENT:
-            if (s->ndocs == docs_before) /* an empty document */
-                *GL_APPEND(s->arena, s->docs, s->ndocs, s->capdocs) = NULL;
-            break;
-        case YAML_SCALAR_EVENT: load_scalar(&ld, &ev); break;
-        case YAML_ALIAS_EVENT: load_alias(&ld, &ev); break;
-        case YAML_SEQUENCE_START_EVENT: load_collection(&ld, &ev, YT_SEQ); break;
-        case YAML_MAPPING_START_EVENT: load_collection(&ld, &ev, YT_MAP); break;
-        case YAML_SEQUENCE_END_EVENT:
-        case YAML_MAPPING_END_EVENT: pop(&ld, &ev); break;
-        default: break;
-        }
-        yaml_event_delete(&ev);
-    }
-    yaml_parser_delete(&p);
     free(ld.cm.at);
     free(ld.anchors.slots);
     free(ld.stack);

@@ -179,7 +179,7 @@ printf 'Bootstrap: docker\nFrom: ubuntu:22.04\n%%post\n  echo a\0b\n' > "$in/nul
 printf 'Bootstrap: docker\nFrom: ubuntu:22.04\n%%post\n  echo \xff\n' > "$in/utf8/Singularity"
 printf 'services:\n  a:\n    image: x\0y\n' > "$in/nul/docker-compose.yml"
 printf 'services:\n  a:\n    image: "x\xff"\n' > "$in/utf8/docker-compose.yml"
-# (Kubernetes is recognised by content, which must load as YAML: --type kubernetes)
+# (Kubernetes is recognised by content: the documents before the bad line load and say so)
 printf 'apiVersion: v1\nkind: Pod\nmetadata: {name: a}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: a\0}\n' > "$in/nul/pod.yaml"
 printf 'apiVersion: v1\nkind: Pod\nmetadata: {name: a}\n---\nkind: Pod\nmetadata: {name: \xc3\x28}\n' > "$in/utf8/pod.yaml"
 printf 'job:\n  script:\n    - docker run a\0 ubuntu\n' > "$in/nul/.gitlab-ci.yml"
@@ -191,10 +191,8 @@ for kind in nul utf8; do
 done
 lint nul-compose 10 512 "gl900 $in/nul/docker-compose.yml 3 13 control characters" "$in/nul/docker-compose.yml"
 lint utf8-compose 10 512 "gl900 $in/utf8/docker-compose.yml 3 14 UTF-8" "$in/utf8/docker-compose.yml"
-goodfile=$work/good/pod.yaml
-lint nul-k8s 10 512 "gl900 $in/nul/pod.yaml 7 19 control characters" --type kubernetes "$in/nul/pod.yaml"
-lint utf8-k8s 10 512 "gl900 $in/utf8/pod.yaml 6 19 UTF-8" --type kubernetes "$in/utf8/pod.yaml"
-goodfile=$good
+lint nul-k8s 10 512 "gl900 $in/nul/pod.yaml 7 19 control characters" "$in/nul/pod.yaml"
+lint utf8-k8s 10 512 "gl900 $in/utf8/pod.yaml 6 19 UTF-8" "$in/utf8/pod.yaml"
 lint nul-ciyaml 10 512 "gl900 $in/nul/.gitlab-ci.yml 3 19 control characters" "$in/nul/.gitlab-ci.yml"
 lint utf8-ciyaml 10 512 "gl900 $in/utf8/.gitlab-ci.yml 3 18 UTF-8" "$in/utf8/.gitlab-ci.yml"
 

@@ -204,6 +204,32 @@ static void test_nul_and_bad_utf8(void **st)
     done(f);
 }
 
+/* A bad byte deep in the text: the error stays at it, and the lines before it still load
+ * (libyaml alone rejects the whole chunk before scanning any of it). */
+static void test_bad_byte_keeps_lines_before(void **st)
+{
+    (void)st;
+    static const char text[] = "kind: Pod\nspec:\n  image: ok\n---\nkind: Job\nname: x\0y\nz: 1\n";
+    struct fx *f = load(text, sizeof text - 1);
+    assert_int_equal(f->rc, -1);
+    assert_loc(f->s.error_loc, 6, 8);
+    assert_string_equal(f->s.error_msg, "control characters are not allowed");
+    assert_int_equal(f->s.ndocs, 2);
+    struct yt_node *kind = yt_get(&f->s, f->s.docs[0], "kind", NULL);
+    assert_non_null(kind);
+    assert_true(yt_scalar_is(kind, "Pod"));
+    kind = yt_get(&f->s, f->s.docs[1], "kind", NULL);
+    assert_non_null(kind);
+    assert_true(yt_scalar_is(kind, "Job"));
+    assert_null(yt_get(&f->s, f->s.docs[1], "name", NULL)); /* the bad line is not read */
+    done(f);
+    /* on the first line: nothing before it, no document */
+    f = load("a: \xff\n", 6);
+    assert_int_equal(f->rc, -1);
+    assert_int_equal(f->s.ndocs, 0);
+    done(f);
+}
+
 static void test_recursive_and_undefined_alias(void **st)
 {
     (void)st;
@@ -250,6 +276,7 @@ int main(void)
         cmocka_unit_test(test_deep_nesting_error),
         cmocka_unit_test(test_invalid_yaml_location),
         cmocka_unit_test(test_nul_and_bad_utf8),
+        cmocka_unit_test(test_bad_byte_keeps_lines_before),
         cmocka_unit_test(test_recursive_and_undefined_alias),
         cmocka_unit_test(test_pragmas),
     };
