@@ -8,17 +8,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:-1000}
 bin=${2:-build/gpulint}
-corpus=../shared/corpus/dockerfiles
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 
-srcs=()
-for f in "$corpus"/*; do [ "$(basename "$f")" = SOURCES.tsv ] || srcs+=("$f"); done
-copies=$(( (n + ${#srcs[@]} - 1) / ${#srcs[@]} ))
-for ((i = 0; i < copies; i++)); do
-  mkdir -p "$work/files/$i"
-  for f in "${srcs[@]}"; do cp "$f" "$work/files/$i/$(basename "$f").Dockerfile"; done
-done
-count=$(find "$work/files" -type f | wc -l)
+. bench/corpus_copies.sh
+count=$(corpus_copies "$n" "$work/files")
 bytes=$(du -sb "$work/files" | cut -f1)
 echo "files: $count ($bytes bytes)"
 
