@@ -20,7 +20,7 @@ packages=(
   libarchive-dev libjson-c-dev libyaml-dev libpcre2-dev libzstd-dev libisal-dev  # the build
   zlib1g-dev libbz2-dev liblzma-dev nettle-dev libxml2-dev  # libarchive.a's (nettle, xml2: tests)
   libcmocka-dev clang libclang-rt-14-dev valgrind                                # tests, fuzzing
-  umoci skopeo libarchive-tools zstd isal                                        # test images
+  umoci skopeo libarchive-tools zstd isal xz-utils bzip2                 # test images
   pre-commit libxml2-utils hyperfine time python3                    # CI tools, benches
 )
 missing=()

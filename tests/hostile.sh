@@ -364,6 +364,28 @@ with tarfile.open(sys.argv[1], "w", format=tarfile.PAX_FORMAT,
     tar -cf "$h/dhard.tar" gone.tar $(ls -A | grep -v '^gone.tar$') &&
     tar --delete -f "$h/dhard.tar" gone.tar )
   lint docker-layer-hardlink-missing 20 512 "gl900 $h/dhard.tar 0 0 (lacks|entry)" "$h/dhard.tar"
+  # docker-save layers in the other compressions moby reads (xz, bzip2) are read; a layer
+  # that looks like lrzip, which libarchive decodes by running the lrzip program, is
+  # GL900 and no program runs: a fake lrzip first in PATH would leave a mark.
+  recompress() { # recompress NAME CMD...: the docker archive with its layer through CMD
+    local name=$1; shift
+    mkdir -p "$h/$name" && tar -C "$h/$name" -xf "$img/docker-archive.tar"
+    "$@" < "$img/base.tar" > "$h/$name/$first.new" && mv "$h/$name/$first.new" "$h/$name/$first"
+    tar -C "$h/$name" -cf "$h/$name.tar" .
+  }
+  recompress dxz xz -c
+  recompress dbz2 bzip2 -c
+  recompress dlrz sh -c 'printf "LRZI\000\006"; head -c 200 /dev/zero'
+  lint docker-layer-xz 20 512 "clean $h/dxz.tar" "$h/dxz.tar"
+  lint docker-layer-bzip2 20 512 "clean $h/dbz2.tar" "$h/dbz2.tar"
+  mkdir -p "$work/fakebin"
+  for p in lrzip lzop grzip lz4 zstd gzip bzip2 xz lzip; do
+    printf '#!/bin/sh\ntouch "%s/ran-$(basename "$0")"\nexit 1\n' "$work" > "$work/fakebin/$p"
+    chmod +x "$work/fakebin/$p"
+  done
+  PATH=$work/fakebin:$PATH lint docker-layer-lrzip 20 512 "gl900 $h/dlrz.tar 0 0 layer" "$h/dlrz.tar"
+  ran=$(ls "$work" | grep '^ran-' || true)
+  [ -z "$ran" ] && echo "ok no program was run for an lrzip layer" || fail "gpulint ran ${ran#ran-}"
 
   # manifests and digests
   wrap missing-blob "$img/missing" "$img/base.tar.gz"
