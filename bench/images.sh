@@ -70,12 +70,18 @@ measure "bsdtar -tf layer.tar.zst" bsdtar -tf "$dir/layer.tar.zst"
 # the ratios that matter, each measured in one hyperfine run (alternating, several runs)
 if command -v hyperfine >/dev/null; then
   gln="$gpulint --no-config --no-cache --failure-threshold none"
+  # (--export-markdown to /dev/stdout would truncate a redirected log)
+  hf() { hyperfine "$@" --export-markdown "$dir/hf.md" >/dev/null 2>&1; cat "$dir/hf.md"; }
   echo
   echo "### same-run ratios (hyperfine; --no-cache: the layer is read every time)"
-  hyperfine -N -w 1 -r 5 --export-markdown /dev/stdout "$gln $dir/docker-save.tar" \
-    "sh -c \"tar -xOf $dir/docker-save.tar $layer | tar -t\"" 2>/dev/null
-  hyperfine -N -w 1 -r 3 --export-markdown /dev/stdout "$gln $dir/oci-gzip.tar" \
-    "sh -c \"igzip -dc $dir/layer.tar.gz > /dev/null\"" 2>/dev/null
-  hyperfine -N -w 1 -r 3 --export-markdown /dev/stdout "$gln $dir/oci-zstd.tar" \
-    "bsdtar -tf $dir/layer.tar.zst" 2>/dev/null
+  hf -N -w 1 -r 5 "$gln $dir/docker-save.tar" \
+    "sh -c \"tar -xOf $dir/docker-save.tar $layer | tar -t\""
+  hf -N -w 1 -r 3 "$gln $dir/oci-gzip.tar" \
+    "sh -c \"igzip -dc $dir/layer.tar.gz > /dev/null\""
+  hf -N -w 1 -r 3 "$gln $dir/oci-zstd.tar" \
+    "bsdtar -tf $dir/layer.tar.zst"
+  echo
+  echo "### warm cache (the layer indexes cached by the warm-up run)"
+  glc="$gpulint --no-config --failure-threshold none"
+  hf -N -w 2 -r 20 "$glc $dir/docker-save.tar" "$glc $dir/oci-gzip.tar" "$glc $dir/oci-zstd.tar"
 fi

@@ -56,9 +56,17 @@ image four copy1.tar copy2.tar copy3.tar copy4.tar
 image split20 split20/l*.tar
 
 gl="$gpulint --no-config --no-cache --failure-threshold none"
+# hf ARGS...: hyperfine, its Markdown table on stdout (--export-markdown to /dev/stdout
+# would truncate a redirected log), the JSON kept in hf.json for the ratios.
+hf() { hyperfine "$@" --export-markdown hf.md --export-json hf.json >/dev/null 2>&1; cat hf.md; }
+ratio() { # ratio EXPR: a Python expression over m[i], the mean seconds of command i
+  python3 -c "import json,sys; m=[r['mean'] for r in json.load(open('hf.json'))['results']]; print($1)"
+}
 echo "## 2 layers on 2 cores vs the two single layers (zstd, --no-cache)"
-hyperfine -N -w 1 -r 3 --export-markdown /dev/stdout \
-  "$gl --jobs 1 one-zstd.tar" "$gl --jobs 2 two-zstd.tar" "$gl --jobs 1 two-zstd.tar" 2>/dev/null
+hf -N -w 1 -r 3 "$gl --jobs 1 one-zstd.tar" "$gl --jobs 2 two-zstd.tar" "$gl --jobs 1 two-zstd.tar"
+echo
+ratio "f'two layers, --jobs 2: {m[1]/(2*m[0]):.2f}x the sum of two single layers; --jobs 1: {m[2]/(2*m[0]):.2f}x'"
+echo
 echo "## peak RSS, 1x vs 4x the size"
 echo "| image | seconds | peak RSS (MiB) |"
 echo "|---|---:|---:|"
@@ -68,8 +76,11 @@ for img in one-save.tar four-save.tar one-zstd.tar four-zstd.tar; do
   printf '| %s (%s) | %.2f | %.1f |\n' "$img" "$(du -h --apparent-size "$img" | cut -f1)" \
     "$secs" "$(echo "$kb / 1024" | bc -l)"
 done
+echo
 echo "## 1 vs 20 layers (the same files), plain docker-save and zstd"
-hyperfine -N -w 1 -r 10 --export-markdown /dev/stdout "$gl one-save.tar" "$gl split20-save.tar" \
-  2>/dev/null
-hyperfine -N -w 1 -r 3 --export-markdown /dev/stdout "$gl one-zstd.tar" "$gl split20-zstd.tar" \
-  2>/dev/null
+hf -N -w 1 -r 10 "$gl one-save.tar" "$gl split20-save.tar"
+echo
+ratio "f'plain: 20 layers take {m[1]/m[0]:.2f}x the time of 1 layer'"
+hf -N -w 1 -r 3 "$gl one-zstd.tar" "$gl split20-zstd.tar"
+echo
+ratio "f'zstd: 20 layers take {m[1]/m[0]:.2f}x the time of 1 layer'"
