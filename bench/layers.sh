@@ -8,7 +8,8 @@
 #   - a 2-layer zstd image (--jobs 2) against the sum of the two single decompressions;
 #   - 1x vs 4x image size: peak RSS must not grow with the size;
 #   - a 1-layer vs a 20-layer plain image (the same toolkit split in 20 layers).
-# Needs what bench/images.sh needs, plus hyperfine; about 30 GB in BENCH_DIR.
+# Needs what bench/images.sh needs, plus hyperfine; about 30 GB in BENCH_DIR while it
+# builds, about 20 GB once built (the intermediate layer copies are removed).
 set -euo pipefail
 gpulint=$(realpath "${1:-build/gpulint}")
 dir=${BENCH_DIR:-/tmp/gpulint-bench}
@@ -21,39 +22,44 @@ mkdir -p "$TMPDIR"
 sk() { skopeo --insecure-policy --tmpdir "$TMPDIR" "$@" >/dev/null; }
 cd "$dir"
 
-# layer copies: the toolkit plus one unique file, so every digest differs
-for i in 1 2 3 4; do
-  [ -e "copy$i.tar" ] && continue
-  cp layer.tar "copy$i.tar.part"
-  mkdir -p "u$i" && echo "copy $i" > "u$i/unique-$i"
-  tar -rf "copy$i.tar.part" -C "u$i" "unique-$i"
-  mv "copy$i.tar.part" "copy$i.tar"
-done
-# the toolkit split in 20 layers (by file, round robin): same bytes, 20 tars
-if [ ! -e split20/l20.tar ]; then
-  mkdir -p split20
-  tar -tf layer.tar | grep -v '/$' > split20/files
-  for k in $(seq 1 20); do
-    awk -v k="$k" 'NR % 20 == k % 20' split20/files > "split20/list$k"
-    tar -C / --no-recursion -cf "split20/l$k.tar" -T "split20/list$k"
+built=yes
+for n in one two four split20; do [ -e "$n-zstd.tar" ] || built=; done
+if [ -z "$built" ]; then
+  echo "building the layered images in $dir" >&2
+  # layer copies: the toolkit plus one unique file, so every digest differs
+  for i in 1 2 3 4; do
+    [ -e "copy$i.tar" ] && continue
+    cp layer.tar "copy$i.tar.part"
+    mkdir -p "u$i" && echo "copy $i" > "u$i/unique-$i"
+    tar -rf "copy$i.tar.part" -C "u$i" "unique-$i"
+    mv "copy$i.tar.part" "copy$i.tar"
   done
+  # the toolkit split in 20 layers (by file, round robin): same bytes, 20 tars
+  if [ ! -e split20/l20.tar ]; then
+    mkdir -p split20
+    tar -tf layer.tar | grep -v '/$' > split20/files
+    for k in $(seq 1 20); do
+      awk -v k="$k" 'NR % 20 == k % 20' split20/files > "split20/list$k"
+      tar -C / --no-recursion -cf "split20/l$k.tar" -T "split20/list$k"
+    done
+  fi
+  image() { # image NAME LAYER...: oci layout NAME, then docker-save and zstd archives
+    local name=$1; shift
+    [ -e "$name-zstd.tar" ] && return
+    rm -rf "oci-$name"
+    umoci init --layout "oci-$name" >/dev/null
+    umoci new --image "oci-$name:img" >/dev/null
+    for l in "$@"; do umoci raw add-layer --image "oci-$name:img" "$l" >/dev/null; done
+    sk copy "oci:oci-$name:img" "docker-archive:$name-save.tar:bench/$name:1"
+    sk copy --dest-compress-format zstd "oci:oci-$name:img" "oci-archive:$name-zstd.tar:$name"
+    rm -rf "oci-$name"
+  }
+  image one copy1.tar
+  image two copy1.tar copy2.tar
+  image four copy1.tar copy2.tar copy3.tar copy4.tar
+  image split20 split20/l*.tar
+  rm -rf copy?.tar u? split20 "$TMPDIR"/* # the images are all that is measured
 fi
-image() { # image NAME LAYER...: oci layout NAME, then docker-save and zstd archives
-  local name=$1; shift
-  [ -e "$name-zstd.tar" ] && return
-  rm -rf "oci-$name"
-  umoci init --layout "oci-$name" >/dev/null
-  umoci new --image "oci-$name:img" >/dev/null
-  for l in "$@"; do umoci raw add-layer --image "oci-$name:img" "$l" >/dev/null; done
-  sk copy "oci:oci-$name:img" "docker-archive:$name-save.tar:bench/$name:1"
-  sk copy --dest-compress-format zstd "oci:oci-$name:img" "oci-archive:$name-zstd.tar:$name"
-  rm -rf "oci-$name"
-}
-echo "building the layered images in $dir" >&2
-image one copy1.tar
-image two copy1.tar copy2.tar
-image four copy1.tar copy2.tar copy3.tar copy4.tar
-image split20 split20/l*.tar
 
 gl="$gpulint --no-config --no-cache --failure-threshold none"
 # hf ARGS...: hyperfine, its Markdown table on stdout (--export-markdown to /dev/stdout
