@@ -369,14 +369,15 @@ void gl_catalog_open(struct gl_catalog *c, struct gl_arena *a, const char *path,
     o.buf = xmalloc(GL_SRC_BUF);
     struct archive *ar = archive_read_new();
     archive_read_support_format_tar(ar);
+    int filters = 0;
     if (seekable)
         archive_read_support_filter_none(ar);
     else
-        gl_archive_support_image_filters(ar);
+        filters = gl_archive_support_image_filters(ar);
     archive_read_set_read_callback(ar, outer_fd_read);
     archive_read_set_skip_callback(ar, outer_fd_skip);
     archive_read_set_callback_data(ar, &o);
-    if (archive_read_open1(ar) != ARCHIVE_OK) {
+    if (filters != 0 || archive_read_open1(ar) != ARCHIVE_OK) {
         const char *msg = archive_error_string(ar);
         fail(c, gl_arena_printf(a, "entry 1 of the archive: %s", msg ? msg : "not a tar archive"));
     } else {

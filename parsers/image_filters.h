@@ -12,7 +12,9 @@
 
 struct archive;
 
-/* Enable plain, gzip, zstd, bzip2 and xz on `a` (a reader not yet opened). */
-void gl_archive_support_image_filters(struct archive *a);
+/* Enable plain, gzip, zstd, bzip2 and xz on `a` (a reader not yet opened). 0, or -1 when
+ * this libarchive lacks one of them built in: it would then run an external program
+ * (gzip -d, xz -d, ...) instead, which gpulint never does; the caller fails the input. */
+int gl_archive_support_image_filters(struct archive *a);
 
 #endif

@@ -223,14 +223,15 @@ static void add_entry(struct gl_layer_index *ix, struct archive *a, struct archi
     *GL_APPEND(&ix->arena, ix->entries, ix->n, ix->cap) = x;
 }
 
-static void set_formats(struct archive *a, enum layer_comp comp)
+/* 0, or -1 with the archive's error set */
+static int set_formats(struct archive *a, enum layer_comp comp)
 {
     archive_read_support_format_tar(a);
     archive_read_support_format_empty(a);
     if (comp == COMP_UNKNOWN)
-        gl_archive_support_image_filters(a);
-    else
-        archive_read_support_filter_none(a);
+        return gl_archive_support_image_filters(a);
+    archive_read_support_filter_none(a);
+    return 0;
 }
 
 int gl_layer_index_build(struct gl_layer_index *ix, struct gl_blob_reader *in,
@@ -254,9 +255,10 @@ int gl_layer_index_build(struct gl_layer_index *ix, struct gl_blob_reader *in,
     struct gl_gz_isal gz;
     struct gl_zstd zs;
     bool use_isal = comp == COMP_GZIP, use_zstd = comp == COMP_ZSTD;
-    set_formats(a, use_isal || use_zstd ? COMP_NONE : comp);
     int rc;
-    if (use_isal) {
+    if (set_formats(a, use_isal || use_zstd ? COMP_NONE : comp) != 0) {
+        rc = ARCHIVE_FATAL;
+    } else if (use_isal) {
         rc = gl_gz_isal_open(a, &gz, in);
     } else if (use_zstd) {
         rc = gl_zstd_open(a, &zs, in);

@@ -417,7 +417,8 @@ int yt_load(struct yt_stream *s, struct gl_arena *a, const char *text, size_t le
     /* libyaml checks the characters of a whole input chunk before it scans any of it,
      * so one bad byte (a NUL, invalid UTF-8) deep in a file leaves no document at all.
      * The lines before the bad one are parsed again on their own: the error stays where
-     * it was, and the documents before it can still be recognised and linted. */
+     * it was, and the documents before it can still be recognised and linted (the last
+     * one stays incomplete: input types lint only complete documents). */
     size_t cut = s->error ? s->lines[s->error_loc.line - 1] : 0;
     if (kind == YAML_READER_ERROR && cut > 0) {
         struct gl_loc loc = s->error_loc;
@@ -429,9 +430,15 @@ int yt_load(struct yt_stream *s, struct gl_arena *a, const char *text, size_t le
         ld.depth = 0;
         ld.anchors.n = 0;
         parse_stream(&ld, text, cut);
-        s->error = true;
-        s->error_loc = loc;
-        s->error_msg = msg;
+        /* the document the bad line belongs to is cut short, whatever libyaml closed */
+        if (s->ndocs && s->docs[s->ndocs - 1])
+            s->docs[s->ndocs - 1]->complete = false;
+        /* an error before the bad line (libyaml never reached it) is the first one */
+        if (!s->error || s->error_loc.line >= loc.line) {
+            s->error = true;
+            s->error_loc = loc;
+            s->error_msg = msg;
+        }
     }
     free(ld.cm.at);
     free(ld.anchors.slots);

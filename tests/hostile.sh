@@ -22,7 +22,7 @@ set -uo pipefail
 bin=$(realpath "${1:?usage: tests/hostile.sh path/to/gpulint}")
 here=$(cd "$(dirname "$0")/.." && pwd)
 gen=$here/tests/hostile
-for t in python3 timeout prlimit gzip zstd tar bsdtar /usr/bin/time; do
+for t in python3 timeout prlimit gzip zstd xz bzip2 tar bsdtar /usr/bin/time; do
   command -v "$t" >/dev/null || { echo "skip: $t missing"; exit 77; }
 done
 work=$(mktemp -d /tmp/gpulint-hostile.XXXXXX)
@@ -370,7 +370,8 @@ with tarfile.open(sys.argv[1], "w", format=tarfile.PAX_FORMAT,
   recompress() { # recompress NAME CMD...: the docker archive with its layer through CMD
     local name=$1; shift
     mkdir -p "$h/$name" && tar -C "$h/$name" -xf "$img/docker-archive.tar"
-    "$@" < "$img/base.tar" > "$h/$name/$first.new" && mv "$h/$name/$first.new" "$h/$name/$first"
+    { "$@" < "$img/base.tar" > "$h/$name/$first.new" && mv "$h/$name/$first.new" "$h/$name/$first"; } ||
+      fail "recompress $name"
     tar -C "$h/$name" -cf "$h/$name.tar" .
   }
   recompress dxz xz -c

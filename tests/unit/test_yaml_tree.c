@@ -222,9 +222,17 @@ static void test_bad_byte_keeps_lines_before(void **st)
     assert_non_null(kind);
     assert_true(yt_scalar_is(kind, "Job"));
     assert_null(yt_get(&f->s, f->s.docs[1], "name", NULL)); /* the bad line is not read */
+    assert_true(f->s.docs[0]->complete);
+    assert_false(f->s.docs[1]->complete); /* cut short by the bad line */
+    done(f);
+    /* a real error before the bad byte is the one reported */
+    static const char early[] = "a: *nope\nb: 1\nc: x\0\n";
+    f = load(early, sizeof early - 1);
+    assert_int_equal(f->rc, -1);
+    assert_loc(f->s.error_loc, 1, 4);
     done(f);
     /* on the first line: nothing before it, no document */
-    f = load("a: \xff\n", 6);
+    f = load("a: \xff\n", 5);
     assert_int_equal(f->rc, -1);
     assert_int_equal(f->s.ndocs, 0);
     done(f);
