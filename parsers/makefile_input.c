@@ -17,8 +17,10 @@
 #include "parsers/launch_shell.h"
 
 #define MK_MAX_DEPTH 8
-#define MK_MAX_OUT (1u << 20) /* bytes of variable values in one recipe line (beyond:
-                                 references are left opaque) */
+#define MK_MAX_OUT (1u << 20) /* bytes that expansions may add to the recipe lines of
+                                 one file, beyond their own text (then references are
+                                 left opaque): variables that refer to each other
+                                 several times grow exponentially with the depth */
 #define MK_MAX_VALUE (1u << 13) /* a value `+=` may grow to (beyond: opaque) */
 
 static bool by_name(const char *path, const char *base)
@@ -88,6 +90,7 @@ static struct mk_var *mk_slot(struct mk_vars *v, const char *name, size_t n, boo
 struct mk_out {
     struct gl_buf text;
     struct gl_srcmap map;
+    size_t limit; /* text.len beyond which references stay opaque */
     bool full;
 };
 
@@ -155,7 +158,7 @@ static size_t reference(struct mk_vars *vars, struct mk_out *o, const char *s, s
     for (size_t k = 0; simple && k < len; k++)
         simple = name_char(inner[k]);
     struct mk_var *v = simple ? mk_slot(vars, inner, len, false) : NULL;
-    if (o->text.len > MK_MAX_OUT)
+    if (o->text.len > o->limit)
         o->full = true; /* from here on every reference is opaque */
     if (v && !v->opaque && depth < MK_MAX_DEPTH && !o->full)
         expand(vars, o, v->value, v->vlen, NULL, ref, depth + 1);
@@ -194,6 +197,7 @@ struct mk_parser {
     struct mk_vars vars;
     struct gl_launch_scan scan;
     int cond_depth;
+    size_t expanded; /* bytes the recipe lines so far came to */
 };
 
 static size_t line_end(const char *t, size_t len, size_t i)
@@ -224,6 +228,8 @@ static size_t recipe(struct mk_parser *p, size_t i, uint32_t *line)
     struct mk_out o;
     gl_buf_init(&o.text);
     gl_srcmap_init(&o.map, &p->doc->arena);
+    size_t budget = len + MK_MAX_OUT;
+    o.limit = p->expanded < budget ? budget - p->expanded : 0;
     o.full = false;
     bool first = true;
     for (;;) {
@@ -245,6 +251,7 @@ static size_t recipe(struct mk_parser *p, size_t i, uint32_t *line)
             break;
         (*line)++;
     }
+    p->expanded += o.text.len;
     if (o.text.len) {
         const char *copy = gl_arena_strndup(&p->doc->arena, o.text.data, o.text.len);
         gl_launch_scan_text(&p->scan, copy, o.text.len, &o.map);

@@ -161,6 +161,15 @@ lint long-line-compose 60 1536 "clean $in/long/docker-compose.yml" "$in/long/doc
 # gap: the shell splitter has no cap on words per command).
 { printf '#!/bin/sh\ndocker run --rm ubuntu:22.04 '; yes x | head -c 2000000 | tr '\n' ' '; printf '\n'; } > "$in/long/words.sh"
 lint many-words-shell 60 1024 "clean $in/long/words.sh" "$in/long/words.sh"
+# make variables that refer to each other 8 times, 8 deep (16 MB each), in 2000 recipe
+# lines (fuzz_makefile found this: every line expanded to its own 1 MiB cap, 2 GB of shell
+# text in all); expansions now share one budget per file.
+{ printf 'A0 := x x x x\n'
+  for k in 1 2 3 4 5 6 7 8; do j=$((k - 1)); printf 'A%d := $(A%d) $(A%d) $(A%d) $(A%d) $(A%d) $(A%d) $(A%d) $(A%d)\n' $k $j $j $j $j $j $j $j $j; done
+  printf 'run:\n'
+  for k in $(seq 2000); do printf '\tdocker run --rm ubuntu:22.04 echo $(A8)\n'; done
+} > "$in/long/Makefile"
+lint make-expansion-bomb 10 512 "clean $in/long/Makefile" "$in/long/Makefile"
 rm -f "$in"/long/*
 
 # NUL bytes and invalid UTF-8 in every text format. YAML formats stop at the first bad
