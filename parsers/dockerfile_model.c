@@ -21,7 +21,13 @@ struct var {
 struct scope {
     struct var *vars;     /* ARGs and ENVs, newest first */
     struct var *env;      /* ENVs only: what a stage built FROM this one inherits */
+    size_t *budget;       /* the builder's expansion budget */
 };
+
+/* Bytes of variable values that expansion may substitute in one Dockerfile, beyond its
+ * own length. ARGs that refer to each other several times grow exponentially (eight of
+ * `ARG A1="${A0} ${A0} ..."` make 100 MB); once it is spent, a value is unknown. */
+#define DF_EXPAND_BUDGET (1u << 20)
 
 struct builder {
     struct gl_doc *doc;
@@ -31,6 +37,7 @@ struct builder {
     struct scope meta;      /* global ARGs (before the first FROM) */
     struct scope *scopes;   /* one per stage */
     size_t nscopes, capscopes;
+    size_t budget;          /* DF_EXPAND_BUDGET and the file's length, as it is spent */
 };
 
 static struct var *var_find(struct var *v, const char *name, size_t len)
@@ -41,17 +48,34 @@ static struct var *var_find(struct var *v, const char *name, size_t len)
     return NULL;
 }
 
+/* The value of a variable found in scope s, charged to the expansion budget; NULL when
+ * it is unknown or the budget is spent. */
+static const char *charged_value(struct scope *s, const struct var *v)
+{
+    if (!v || !v->value)
+        return NULL;
+    size_t n = strnlen(v->value, *s->budget + 1);
+    if (n > *s->budget) {
+        *s->budget = 0;
+        return NULL;
+    }
+    *s->budget -= n;
+    return v->value;
+}
+
 static const char *scope_lookup(void *ctx, const char *name, size_t len)
 {
-    struct var *v = var_find(((struct scope *)ctx)->vars, name, len);
-    return v ? v->value : NULL;
+    struct scope *s = ctx;
+    return charged_value(s, var_find(s->vars, name, len));
 }
 
 /* For RUN lines: a declared variable of unknown value is opaque, not unset. */
 static const char *run_lookup(void *ctx, const char *name, size_t len)
 {
-    struct var *v = var_find(((struct scope *)ctx)->vars, name, len);
-    return !v ? NULL : v->value ? v->value : sh_value_opaque;
+    struct scope *s = ctx;
+    struct var *v = var_find(s->vars, name, len);
+    const char *value = charged_value(s, v);
+    return !v ? NULL : value ? value : sh_value_opaque;
 }
 
 static struct var *var_push(struct gl_arena *a, struct var *list, const char *name,
@@ -171,6 +195,7 @@ static void begin_stage(struct builder *b, const struct df_instr *in)
     }
     struct scope *s = GL_APPEND(&b->doc->arena, b->scopes, b->nscopes, b->capscopes);
     s->vars = s->env = NULL;
+    s->budget = &b->budget;
 
     bool unresolved = true;
     const char *text = "";
@@ -311,7 +336,8 @@ void gl_parse_dockerfile_doc(struct gl_doc *doc, const struct gl_config *cfg)
         doc->error.message = gl_arena_strdup(&doc->arena, err.message);
         return;
     }
-    struct builder b = {.doc = doc, .cfg = cfg, .f = f};
+    struct builder b = {.doc = doc, .cfg = cfg, .f = f, .budget = doc->len + DF_EXPAND_BUDGET};
+    b.meta.budget = &b.budget;
     b.m = doc->df = gl_arena_alloc(&doc->arena, sizeof *doc->df);
     b.m->final_stage = -1;
     collect_pragmas(&b);

@@ -170,6 +170,18 @@ lint many-words-shell 60 1024 "clean $in/long/words.sh" "$in/long/words.sh"
   for k in $(seq 2000); do printf '\tdocker run --rm ubuntu:22.04 echo $(A8)\n'; done
 } > "$in/long/Makefile"
 lint make-expansion-bomb 10 512 "clean $in/long/Makefile" "$in/long/Makefile"
+# the same with Dockerfile ARGs (expanded where they are declared: A8 alone is 128 MiB; 20
+# ENVs of it took 52 s and 2.9 GB before one budget per file) and with shell variables
+{ printf 'FROM ubuntu:22.04\nARG A0="x x x x"\n'
+  for k in 1 2 3 4 5 6 7 8; do j=$((k - 1)); printf 'ARG A%d="${A%d} ${A%d} ${A%d} ${A%d} ${A%d} ${A%d} ${A%d} ${A%d}"\n' $k $j $j $j $j $j $j $j $j; done
+  for k in $(seq 200); do printf 'ENV B%d=${A8}\nRUN echo ${A7} $A8\n' $k; done
+} > "$in/long/Dockerfile"
+lint arg-expansion-bomb 10 512 "clean $in/long/Dockerfile" "$in/long/Dockerfile"
+{ printf '#!/bin/sh\nA0="x x x x"\n'
+  for k in 1 2 3 4 5 6 7 8; do j=$((k - 1)); printf 'A%d="$A%d $A%d $A%d $A%d $A%d $A%d $A%d $A%d"\n' $k $j $j $j $j $j $j $j $j; done
+  for k in $(seq 2000); do printf 'docker run --rm ubuntu:22.04 echo $A8\n'; done
+} > "$in/long/vars.sh"
+lint shell-var-bomb 10 512 "clean $in/long/vars.sh" "$in/long/vars.sh"
 rm -f "$in"/long/*
 
 # NUL bytes and invalid UTF-8 in every text format. YAML formats stop at the first bad
