@@ -92,17 +92,6 @@ void gl_lint_doc(struct gl_run *run, struct gl_doc *doc)
     gl_findings_filter(&run->findings, start, not_path_ignored, (void *)run->cfg);
 }
 
-static void doc_init(struct gl_doc *doc, const char *name, const char *data, size_t len,
-                     enum gl_input_kind kind)
-{
-    memset(doc, 0, sizeof *doc);
-    gl_arena_init(&doc->arena);
-    doc->path = name;
-    doc->kind = kind;
-    doc->text = data;
-    doc->len = len;
-}
-
 void gl_lint_buffer(struct gl_run *run, const char *name, const char *data, size_t len,
                     enum gl_input_kind kind, bool named)
 {
@@ -120,7 +109,7 @@ void gl_lint_buffer(struct gl_run *run, const char *name, const char *data, size
         return;
     }
     struct gl_doc doc;
-    doc_init(&doc, name, data, len, kind);
+    gl_doc_init(&doc, name, kind, data, len);
     type->parse(&doc, run->cfg);
     gl_cuda_derive(&doc, run->cfg); /* CUDA facts from the parsed model, before the rules */
     gl_lint_doc(run, &doc);
@@ -147,7 +136,7 @@ static void lint_binary(struct gl_run *run, const struct gl_input_type *type, co
                         const void *head, size_t head_len, bool named)
 {
     struct gl_doc doc;
-    doc_init(&doc, path, NULL, 0, type->kind);
+    gl_doc_init(&doc, path, type->kind, NULL, 0);
     type->parse_path(&doc, path, head, head_len, run->cfg);
     if (doc.error.set && doc.error.not_kind) {
         /* an archive that holds no image: the walk passes it by; a named one is unknown */

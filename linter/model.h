@@ -108,6 +108,11 @@ struct gl_doc {
     struct gl_lines lines;    /* doc->text's line index, for gl_doc_offset */
 };
 
+/* Set *doc up over text[0..len): zeroed, with a fresh arena (free it with
+ * gl_arena_free(&doc->arena)). */
+void gl_doc_init(struct gl_doc *doc, const char *path, enum gl_input_kind kind,
+                 const char *text, size_t len);
+
 /* The byte offset of a position in doc->text, or SIZE_MAX when there is no such byte
  * (no text, line 0, past the end of its line). O(log lines) after a first O(len) pass. */
 size_t gl_doc_offset(struct gl_doc *doc, struct gl_loc loc);

@@ -1,7 +1,18 @@
-/* model_doc.c: positions in a doc's text (see model.h). */
+/* model_doc.c: a doc's set-up and positions in its text (see model.h). */
 #include "linter/model.h"
 
 #include <string.h>
+
+void gl_doc_init(struct gl_doc *doc, const char *path, enum gl_input_kind kind,
+                 const char *text, size_t len)
+{
+    memset(doc, 0, sizeof *doc);
+    gl_arena_init(&doc->arena);
+    doc->path = path;
+    doc->kind = kind;
+    doc->text = text;
+    doc->len = len;
+}
 
 size_t gl_doc_offset(struct gl_doc *doc, struct gl_loc loc)
 {

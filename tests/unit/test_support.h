@@ -24,12 +24,7 @@
 static inline void test_doc_init(struct gl_doc *d, const char *path, enum gl_input_kind kind,
                                  const char *text, size_t len)
 {
-    memset(d, 0, sizeof *d);
-    gl_arena_init(&d->arena);
-    d->path = path;
-    d->kind = kind;
-    d->text = text;
-    d->len = len;
+    gl_doc_init(d, path, kind, text, len);
 }
 
 /* A doc from the heap; free it with test_doc_free. */
