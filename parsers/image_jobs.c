@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "parsers/image_cache.h"
-#include "parsers/image_prefetch.h"
+#include "parsers/image_side_hash.h"
 
 struct pool {
     struct gl_catalog *c;
@@ -45,26 +45,27 @@ static void run_one(struct gl_catalog *c, struct gl_layer_job *j)
      * archive stores it under) is not checked and its index is not cached. Any other
      * layer (compressed, or an OCI blob named by its digest) is read whole (a compressed stream cannot be skipped), its digest
      * checked, and only then cached: else a hostile archive could plant an index under
-     * a well-known base layer's digest. Whole reads go through a read-ahead thread that
-     * also hashes (image_prefetch.h), so hashing overlaps decompression. */
+     * a well-known base layer's digest. A second thread hashes what is read whole
+     * (image_side_hash.h), so hashing overlaps decompression. */
     unsigned char head[512];
     ssize_t nhead = size >= sizeof head ? pread(fd, head, sizeof head, (off_t)off) : 0;
     bool plain = nhead == (ssize_t)sizeof head && !memcmp(head + 257, "ustar", 5) &&
                  !j->media_type && !gl_has_prefix(j->blob->name, "blobs/");
     bool cacheable = c->cache_dir && j->digest && !plain;
     struct gl_fd_region region;
-    struct gl_prefetch ahead;
+    struct gl_side_hash side;
     struct gl_blob_reader r;
     struct gl_byte_src src = gl_fd_region_src(&region, fd, off, size);
-    bool prefetch = !plain && size > GL_PREFETCH_SLOT && gl_prefetch_start(&ahead, fd, off, size);
-    if (prefetch)
-        src = gl_prefetch_src(&ahead);
+    bool side_hashed =
+        !plain && size > GL_SIDE_HASH_READ && gl_side_hash_start(&side, fd, off, size);
+    if (side_hashed)
+        src = gl_side_hash_src(&side);
     else if (!plain)
         src.skip = NULL;
     gl_blob_reader_init(&r, src);
     gl_layer_index_build(ix, &r, j->media_type);
-    if (prefetch)
-        gl_prefetch_stop(&ahead);
+    if (side_hashed)
+        gl_side_hash_stop(&side);
     gl_fd_region_free(&region);
     if (c->mode == GL_CAT_DIR)
         close(fd);

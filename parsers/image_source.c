@@ -15,11 +15,8 @@ static ssize_t region_read(void *ctx, const void **buf)
     if (r->pos >= r->size)
         return 0;
     if (!r->buf)
-        r->buf = xmalloc(GL_REGION_READ);
-    /* a plain layer is read header by header, seeking past file data: a read much larger
-     * than a run of small files copies bytes that are skipped anyway */
-    size_t want = r->size - r->pos < GL_REGION_READ ? (size_t)(r->size - r->pos)
-                                                    : GL_REGION_READ;
+        r->buf = xmalloc(r->chunk);
+    size_t want = r->size - r->pos < r->chunk ? (size_t)(r->size - r->pos) : r->chunk;
     ssize_t n;
     do
         n = pread(r->fd, r->buf, want, (off_t)(r->off + r->pos));
@@ -50,6 +47,7 @@ struct gl_byte_src gl_fd_region_src(struct gl_fd_region *r, int fd, uint64_t off
     r->fd = fd;
     r->off = off;
     r->size = size;
+    r->chunk = GL_REGION_READ;
     return (struct gl_byte_src){.ctx = r, .read = region_read, .skip = region_skip};
 }
 

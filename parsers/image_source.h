@@ -7,11 +7,12 @@
  *    moves forward without reading, for sources that can seek.
  *  - gl_fd_region_src: bytes [off, off+size) of an open file, read with pread (so many
  *    threads can read regions of one file through their own sources), skippable.
+ *    Whole blobs read with their hash beside them: image_side_hash.h.
  *  - gl_blob_reader: wraps a source; computes the sha256 of every byte that passes (a
  *    source with a `hash` callback hashes for it; one that can skip is not hashed: a
  *    skipping reader has no digest, and hashing what it reads would be wasted), counts them, and lets the caller peek at the first
  *    bytes (to sniff the compression) without losing them.
- * Memory: a region source holds one buffer of GL_REGION_READ bytes; nothing else is kept.
+ * Memory: a region source holds one buffer of `chunk` bytes; nothing else is kept.
  */
 #ifndef GPULINT_IMAGE_SOURCE_H
 #define GPULINT_IMAGE_SOURCE_H
@@ -23,13 +24,15 @@
 #include "parsers/image_sha256.h"
 
 #define GL_SRC_BUF (256 * 1024)
+/* A plain layer is read header by header, seeking past file data: a read much larger
+ * than a run of small files copies bytes that are skipped anyway. */
 #define GL_REGION_READ (64 * 1024)
 
 struct gl_byte_src {
     void *ctx;
     ssize_t (*read)(void *ctx, const void **buf);
     int64_t (*skip)(void *ctx, int64_t n); /* bytes skipped, or -1; NULL: cannot skip */
-    /* NULL, or: the source hashes its bytes itself (image_prefetch.h); the sha256 state
+    /* NULL, or: the source hashes its bytes itself (image_side_hash.h); the sha256 state
      * of the whole blob once `read` returned 0, else NULL */
     const struct gl_sha256 *(*hash)(void *ctx);
 };
@@ -37,6 +40,7 @@ struct gl_byte_src {
 struct gl_fd_region {
     int fd;
     uint64_t off, size, pos;
+    size_t chunk; /* bytes per read: GL_REGION_READ unless set before the first read */
     char *buf;
 };
 
