@@ -42,6 +42,8 @@ const char gl_cli_usage[] =
     "      --cache-dir DIR         the layer-index cache (default: $XDG_CACHE_HOME/gpulint\n"
     "                              or ~/.cache/gpulint)\n"
     "      --no-cache              neither read nor write the layer-index cache\n"
+    "      --trust-digests         do not hash image layers to check their digests\n"
+    "                              (faster on few cores; nothing is then cached)\n"
     "      --no-color              no colour in the tty report\n"
     "      --list-rules            print the rule catalog\n"
     "      --explain ID            print a rule's rationale and an example\n"
@@ -53,7 +55,7 @@ const char gl_cli_usage[] =
 
 enum { OPT_THRESHOLD = 256, OPT_DRIVER, OPT_IGNORE, OPT_ENABLE, OPT_BUILD_ARG, OPT_TARGET,
        OPT_NO_COLOR, OPT_LIST_RULES, OPT_EXPLAIN, OPT_VERSION, OPT_CONFIG, OPT_NO_CONFIG,
-       OPT_PLATFORM, OPT_CACHE_DIR, OPT_NO_CACHE,
+       OPT_PLATFORM, OPT_CACHE_DIR, OPT_NO_CACHE, OPT_TRUST_DIGESTS,
        OPT_KNOWLEDGE, OPT_PRINT_KNOWLEDGE, OPT_PRINT_CONFIG };
 
 static const struct option long_options[] = {
@@ -76,6 +78,7 @@ static const struct option long_options[] = {
     {"platform", required_argument, 0, OPT_PLATFORM},
     {"cache-dir", required_argument, 0, OPT_CACHE_DIR},
     {"no-cache", no_argument, 0, OPT_NO_CACHE},
+    {"trust-digests", no_argument, 0, OPT_TRUST_DIGESTS},
     {"knowledge", required_argument, 0, OPT_KNOWLEDGE},
     {"print-knowledge", no_argument, 0, OPT_PRINT_KNOWLEDGE},
     {"print-config", no_argument, 0, OPT_PRINT_CONFIG},
@@ -230,6 +233,7 @@ int gl_cli_parse(int argc, char **argv, struct gl_config *cfg, struct gl_cli *cl
         case OPT_PLATFORM: cfg->platform = optarg; break;
         case OPT_CACHE_DIR: cfg->cache_dir = optarg; break;
         case OPT_NO_CACHE: cfg->no_cache = true; break;
+        case OPT_TRUST_DIGESTS: cfg->trust_digests = true; break;
         case OPT_KNOWLEDGE:
             cfg->knowledge_path = optarg;
             from_option(cfg, GL_SET_KNOWLEDGE, "--knowledge");

@@ -88,6 +88,7 @@ struct gl_config {
     const char *platform;    /* --platform for image indexes; NULL = every platform */
     const char *cache_dir;
     bool no_cache;
+    bool trust_digests;      /* --trust-digests: layers are not hashed, nor cached */
 
     /* Compiled patterns (gl_config_finish compiles the defaults for those not set). */
     struct gl_pattern *data_path;      /* GL303: dataset/weight paths copied into an image */

@@ -230,7 +230,8 @@ static void command_line_only(struct gl_buf *b, const struct gl_config *cfg)
     add_comment_text(b, cfg->no_cache    ? "(--no-cache: no cache)"
                         : cfg->cache_dir ? cfg->cache_dir
                                          : "($XDG_CACHE_HOME/gpulint or ~/.cache/gpulint)");
-    gl_buf_addc(b, '\n');
+    gl_buf_adds(b, cfg->trust_digests ? "\n#   --trust-digests (layers are not hashed)\n"
+                                      : "\n#   (layer digests are checked)\n");
 }
 
 void gl_config_print(FILE *out, const struct gl_config *cfg)

@@ -250,6 +250,7 @@ static void stream_layer(struct gl_catalog *c, struct gl_blob_reader *r,
     b->ix = ix;
     if (c->cache_dir && digest && gl_layer_cache_load(c->cache_dir, digest, ix))
         return;
+    r->no_hash = c->trust_digests; /* nothing was read yet: only peeked */
     gl_layer_index_build(ix, r, NULL);
     if (!ix->error && digest && ix->digest[0] && strcmp(ix->digest, digest))
         ix->error = gl_arena_printf(&ix->arena, "its content has digest %s", ix->digest);
@@ -335,13 +336,15 @@ static size_t read_archive(struct gl_catalog *c, struct archive *a, bool seekabl
 }
 
 void gl_catalog_open(struct gl_catalog *c, struct gl_arena *a, const char *path,
-                     const void *head, size_t head_len, const char *cache_dir)
+                     const void *head, size_t head_len, const char *cache_dir,
+                     bool trust_digests)
 {
     memset(c, 0, sizeof *c);
     c->a = a;
     c->path = path;
     c->fd = -1;
     c->cache_dir = cache_dir;
+    c->trust_digests = trust_digests;
     struct stat st;
     bool is_stdin = !strcmp(path, "-");
     if (!is_stdin && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {

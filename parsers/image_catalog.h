@@ -40,13 +40,16 @@ struct gl_catalog {
     int fd;                    /* GL_CAT_SEEKABLE: the archive, else -1 */
     uint64_t file_size;        /* GL_CAT_SEEKABLE: its size */
     const char *cache_dir;     /* NULL: no cache */
+    bool trust_digests;        /* layers are not hashed, nor cached (--trust-digests) */
     struct gl_catalog_blob **blobs; size_t n, cap; /* each blob stays where it is */
     const char *error;
 };
 
-/* Open and catalog `path` ("-": standard input, of which `head` was already read). */
+/* Open and catalog `path` ("-": standard input, of which `head` was already read).
+ * cache_dir: the layer-index cache, or NULL; trust_digests: see struct gl_catalog. */
 void gl_catalog_open(struct gl_catalog *c, struct gl_arena *a, const char *path,
-                     const void *head, size_t head_len, const char *cache_dir);
+                     const void *head, size_t head_len, const char *cache_dir,
+                     bool trust_digests);
 void gl_catalog_close(struct gl_catalog *c);
 
 /* The blob at `name`, following symlinks (bounded); NULL when absent. */

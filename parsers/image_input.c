@@ -247,7 +247,8 @@ static void parse_path(struct gl_doc *doc, const char *path, const void *head, s
     char cache_dir[4096];
     bool cached = gl_layer_cache_dir(cfg, cache_dir, sizeof cache_dir);
     struct gl_catalog cat;
-    gl_catalog_open(&cat, &doc->arena, path, head, head_len, cached ? cache_dir : NULL);
+    gl_catalog_open(&cat, &doc->arena, path, head, head_len, cached ? cache_dir : NULL,
+                    cfg->trust_digests);
     parse_image(doc, &cat, cfg);
     gl_catalog_close(&cat);
 }

@@ -46,23 +46,26 @@ static void run_one(struct gl_catalog *c, struct gl_layer_job *j)
      * layer (compressed, or an OCI blob named by its digest) is read whole (a compressed stream cannot be skipped), its digest
      * checked, and only then cached: else a hostile archive could plant an index under
      * a well-known base layer's digest. A second thread hashes what is read whole
-     * (image_side_hash.h), so hashing overlaps decompression. */
+     * (image_side_hash.h), so hashing overlaps decompression. With --trust-digests
+     * nothing is hashed and nothing cached. */
     unsigned char head[512];
     ssize_t nhead = size >= sizeof head ? pread(fd, head, sizeof head, (off_t)off) : 0;
     bool plain = nhead == (ssize_t)sizeof head && !memcmp(head + 257, "ustar", 5) &&
                  !j->media_type && !gl_has_prefix(j->blob->name, "blobs/");
-    bool cacheable = c->cache_dir && j->digest && !plain;
+    bool verify = !plain && !c->trust_digests;
+    bool cacheable = c->cache_dir && j->digest && verify;
     struct gl_fd_region region;
     struct gl_side_hash side;
     struct gl_blob_reader r;
     struct gl_byte_src src = gl_fd_region_src(&region, fd, off, size);
     bool side_hashed =
-        !plain && size > GL_SIDE_HASH_READ && gl_side_hash_start(&side, fd, off, size);
+        verify && size > GL_SIDE_HASH_READ && gl_side_hash_start(&side, fd, off, size);
     if (side_hashed)
         src = gl_side_hash_src(&side);
     else if (!plain)
         src.skip = NULL;
     gl_blob_reader_init(&r, src);
+    r.no_hash = c->trust_digests;
     gl_layer_index_build(ix, &r, j->media_type);
     if (side_hashed)
         gl_side_hash_stop(&side);

@@ -97,7 +97,7 @@ ssize_t gl_blob_reader_read(struct gl_blob_reader *r, const void **buf)
         }
     }
     if (n > 0) {
-        if (!r->src.hash && !r->src.skip)
+        if (!r->src.hash && !r->src.skip && !r->no_hash)
             gl_sha256_update(&r->hash, *buf, (size_t)n);
         r->consumed += (uint64_t)n;
     }
@@ -127,7 +127,7 @@ int gl_blob_reader_drain(struct gl_blob_reader *r)
 
 bool gl_blob_reader_digest(struct gl_blob_reader *r, char out[72])
 {
-    if (r->skipped || r->src.skip)
+    if (r->skipped || r->src.skip || r->no_hash)
         return false;
     unsigned char d[32];
     char hex[65];

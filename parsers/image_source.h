@@ -55,6 +55,7 @@ struct gl_blob_reader {
     bool skipped;          /* some bytes were skipped: the hash is not the blob's */
     bool failed;           /* the source reported an error */
     bool bomb;             /* the decompressor stopped at the output cap */
+    bool no_hash;          /* set before the first read: nothing is hashed, no digest */
     uint64_t consumed;     /* raw bytes read or skipped */
     const unsigned char *pending; size_t npending; /* peeked, not yet handed out */
 };
@@ -66,7 +67,8 @@ ssize_t gl_blob_reader_read(struct gl_blob_reader *r, const void **buf);
 int64_t gl_blob_reader_skip(struct gl_blob_reader *r, int64_t n); /* 0 when it cannot */
 /* Read the rest (hashing it); -1 on a source error. */
 int gl_blob_reader_drain(struct gl_blob_reader *r);
-/* "sha256:<hex>" of everything read, in out[72]; false for a source that can skip. */
+/* "sha256:<hex>" of everything read, in out[72]; false for a source that can skip or a
+ * reader told not to hash. */
 bool gl_blob_reader_digest(struct gl_blob_reader *r, char out[72]);
 
 #endif

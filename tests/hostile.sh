@@ -432,6 +432,12 @@ with tarfile.open(sys.argv[1], "w", format=tarfile.PAX_FORMAT,
   [ -z "$planted" ] && echo "ok wrong-digest-big: nothing cached under the claimed digest" ||
     fail "wrong-digest-big: an index was cached under the unverified digest: $planted"
   lint wrong-digest-archive 20 512 "gl900 $img/baddigest.tar 0 0 digest" "$img/baddigest.tar"
+  # --trust-digests: the layer is read but not hashed: no digest finding, nothing cached
+  lint wrong-digest-trusted 20 512 "clean $img/baddigest-big" --trust-digests "$img/baddigest-big"
+  planted=$(for blob in "$img"/baddigest-big/blobs/sha256/*; do
+    ls "$XDG_CACHE_HOME/gpulint/layers/sha256-$(basename "$blob").idx" 2>/dev/null; done)
+  [ -z "$planted" ] && echo "ok wrong-digest-trusted: nothing cached" ||
+    fail "wrong-digest-trusted: an unverified index was cached: $planted"
   # 10^6-deep JSON: index, manifest, config (each under its right digest)
   for k in deep-index deep-manifest deep-config; do
     wrap $k "$img/$k" "$img/base.tar.gz"

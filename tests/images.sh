@@ -92,6 +92,19 @@ diff -q "$work/expected" "$work/rebuilt" >/dev/null && pass "corrupt cache entri
   fail "corrupt cache trusted"
 run --cache-dir "$work/cache2" "$img/oci-zstd" >/dev/null
 ls "$work/cache2/layers/"*.idx >/dev/null 2>&1 && pass "--cache-dir" || fail "--cache-dir unused"
+# --trust-digests: the same findings, from files and stdin, but no layer is hashed, so
+# none is cached (a hostile archive could otherwise plant an index: hostile.sh)
+for f in oci-zstd.tar oci-archive.tar.gz; do
+  run --trust-digests --cache-dir "$work/cache3" "$img/$f" | findings > "$work/got"
+  diff -q "$work/expected" "$work/got" >/dev/null && pass "--trust-digests $f: same findings" ||
+    fail "--trust-digests $f differs"
+  "$gpulint" --trust-digests --cache-dir "$work/cache3" --driver 535 -f json - < "$img/$f" |
+    findings > "$work/got"
+  diff -q "$work/expected" "$work/got" >/dev/null && pass "--trust-digests stdin $f" ||
+    fail "--trust-digests stdin $f differs"
+done
+ls "$work/cache3/layers/"*.idx >/dev/null 2>&1 && fail "--trust-digests: an unverified index was cached" ||
+  pass "--trust-digests: nothing cached"
 
 # ---- hostile inputs ----
 h=$work/hostile; mkdir -p "$h/src"
