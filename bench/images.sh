@@ -79,7 +79,7 @@ if command -v hyperfine >/dev/null; then
   hf -N -w 1 -r 3 "$gln $dir/oci-gzip.tar" \
     "sh -c \"igzip -dc $dir/layer.tar.gz > /dev/null\""
   hf -N -w 1 -r 3 "$gln $dir/oci-zstd.tar" \
-    "bsdtar -tf $dir/layer.tar.zst"
+    "bsdtar -tf $dir/layer.tar.zst" "$gln --trust-digests $dir/oci-zstd.tar"
   echo
   echo "### warm cache (the layer indexes cached by the warm-up run)"
   glc="$gpulint --no-config --failure-threshold none"

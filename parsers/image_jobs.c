@@ -59,11 +59,13 @@ static void run_one(struct gl_catalog *c, struct gl_layer_job *j)
     struct gl_blob_reader r;
     struct gl_byte_src src = gl_fd_region_src(&region, fd, off, size);
     bool side_hashed =
-        verify && size > GL_SIDE_HASH_READ && gl_side_hash_start(&side, fd, off, size);
+        verify && size > GL_WHOLE_READ && gl_side_hash_start(&side, fd, off, size);
     if (side_hashed)
         src = gl_side_hash_src(&side);
-    else if (!plain)
+    else if (!plain) {
         src.skip = NULL;
+        region.chunk = GL_WHOLE_READ;
+    }
     gl_blob_reader_init(&r, src);
     r.no_hash = c->trust_digests;
     gl_layer_index_build(ix, &r, j->media_type);

@@ -10,7 +10,7 @@ static void *hasher(void *arg)
     struct gl_fd_region own;
     struct gl_byte_src src = gl_fd_region_src(&own, s->region.fd, s->region.off,
                                               s->region.size);
-    own.chunk = GL_SIDE_HASH_READ;
+    own.chunk = GL_WHOLE_READ;
     bool failed = false;
     for (;;) {
         pthread_mutex_lock(&s->lock);
@@ -75,7 +75,7 @@ bool gl_side_hash_start(struct gl_side_hash *s, int fd, uint64_t off, uint64_t s
 {
     memset(s, 0, sizeof *s);
     s->region_src = gl_fd_region_src(&s->region, fd, off, size);
-    s->region.chunk = GL_SIDE_HASH_READ;
+    s->region.chunk = GL_WHOLE_READ;
     gl_sha256_init(&s->hash);
     pthread_mutex_init(&s->lock, NULL);
     pthread_cond_init(&s->moved_cv, NULL);

@@ -4,7 +4,7 @@
  *
  * gl_side_hash_start() opens bytes [off, off+size) of fd for the caller (the
  * decompressor), which reads them through gl_side_hash_src() in runs of
- * GL_SIDE_HASH_READ bytes, and starts a thread that preads and hashes the same region
+ * GL_WHOLE_READ bytes, and starts a thread that preads and hashes the same region
  * into a buffer of its own. The two never wait for each other: the decoder's speed per
  * compressed byte swings with the data (fast through incompressible files, slow through
  * highly compressed ones) while hashing runs at a constant rate, so a ring shared by a
@@ -19,7 +19,7 @@
  * gl_side_hash_start() returns false (and starts nothing) when no thread can be made: the
  * caller then reads with gl_fd_region_src and the blob reader hashes inline.
  * gl_side_hash_stop() stops the thread (also midway) and frees the buffers.
- * Memory: two buffers of GL_SIDE_HASH_READ bytes while running.
+ * Memory: two buffers of GL_WHOLE_READ bytes while running.
  */
 #ifndef GPULINT_IMAGE_SIDE_HASH_H
 #define GPULINT_IMAGE_SIDE_HASH_H
@@ -30,7 +30,6 @@
 
 #include "parsers/image_source.h"
 
-#define GL_SIDE_HASH_READ (1024 * 1024)
 #define GL_SIDE_HASH_LEAD (64 * 1024 * 1024)
 
 struct gl_side_hash {

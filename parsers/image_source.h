@@ -27,6 +27,8 @@
 /* A plain layer is read header by header, seeking past file data: a read much larger
  * than a run of small files copies bytes that are skipped anyway. */
 #define GL_REGION_READ (64 * 1024)
+/* A blob read whole (compressed, or hashed) is read in runs of this size. */
+#define GL_WHOLE_READ (1024 * 1024)
 
 struct gl_byte_src {
     void *ctx;

@@ -91,7 +91,7 @@ static void read_whole(int fd, uint64_t off, uint64_t size, bool pause)
 static void whole_file(void **state)
 {
     (void)state;
-    uint64_t size = 3 * GL_SIDE_HASH_READ + 12345;
+    uint64_t size = 3 * GL_WHOLE_READ + 12345;
     int fd = make_file(size);
     read_whole(fd, 0, size, false);
     close(fd);
@@ -100,7 +100,7 @@ static void whole_file(void **state)
 static void region_inside_a_file(void **state)
 {
     (void)state;
-    uint64_t size = 5 * GL_SIDE_HASH_READ;
+    uint64_t size = 5 * GL_WHOLE_READ;
     int fd = make_file(size);
     read_whole(fd, 777, size - 777 - 4096, false);
     close(fd);
@@ -110,7 +110,7 @@ static void region_inside_a_file(void **state)
 static void past_the_lead(void **state)
 {
     (void)state;
-    uint64_t size = GL_SIDE_HASH_LEAD + 3 * GL_SIDE_HASH_READ + 1;
+    uint64_t size = GL_SIDE_HASH_LEAD + 3 * GL_WHOLE_READ + 1;
     int fd = make_file(size);
     read_whole(fd, 0, size, true);
     close(fd);
@@ -119,9 +119,9 @@ static void past_the_lead(void **state)
 static void short_file(void **state)
 {
     (void)state;
-    int fd = make_file(2 * GL_SIDE_HASH_READ);
+    int fd = make_file(2 * GL_WHOLE_READ);
     struct gl_side_hash s;
-    assert_true(gl_side_hash_start(&s, fd, 0, 4 * GL_SIDE_HASH_READ));
+    assert_true(gl_side_hash_start(&s, fd, 0, 4 * GL_WHOLE_READ));
     struct gl_blob_reader r;
     gl_blob_reader_init(&r, gl_side_hash_src(&s));
     assert_int_equal(gl_blob_reader_drain(&r), -1);
@@ -134,7 +134,7 @@ static void short_file(void **state)
 static void stop_midway(void **state)
 {
     (void)state;
-    uint64_t size = GL_SIDE_HASH_LEAD + 8 * GL_SIDE_HASH_READ;
+    uint64_t size = GL_SIDE_HASH_LEAD + 8 * GL_WHOLE_READ;
     int fd = make_file(size);
     struct gl_side_hash s;
     assert_true(gl_side_hash_start(&s, fd, 0, size));
