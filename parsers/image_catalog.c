@@ -250,7 +250,9 @@ static void stream_layer(struct gl_catalog *c, struct gl_blob_reader *r,
     b->ix = ix;
     if (c->cache_dir && digest && gl_layer_cache_load(c->cache_dir, digest, ix))
         return;
-    r->no_hash = c->trust_digests; /* nothing was read yet: only peeked */
+    /* (nothing was read yet, only peeked) a layer not named by its digest (docker save's
+     * <id>.tar) has nothing to be checked against: hashing it would be wasted */
+    r->no_hash = c->trust_digests || !digest;
     gl_layer_index_build(ix, r, NULL);
     if (!ix->error && digest && ix->digest[0] && strcmp(ix->digest, digest))
         ix->error = gl_arena_printf(&ix->arena, "its content has digest %s", ix->digest);

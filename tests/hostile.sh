@@ -432,6 +432,8 @@ with tarfile.open(sys.argv[1], "w", format=tarfile.PAX_FORMAT,
   [ -z "$planted" ] && echo "ok wrong-digest-big: nothing cached under the claimed digest" ||
     fail "wrong-digest-big: an index was cached under the unverified digest: $planted"
   lint wrong-digest-archive 20 512 "gl900 $img/baddigest.tar 0 0 digest" "$img/baddigest.tar"
+  # on stdin too: a layer named by its digest is hashed as it streams by
+  lint wrong-digest-stdin 20 512 "gl900 - 0 0 digest" - < "$img/baddigest.tar"
   # --trust-digests: the layer is read but not hashed: no digest finding, nothing cached
   lint wrong-digest-trusted 20 512 "clean $img/baddigest-big" --trust-digests "$img/baddigest-big"
   planted=$(for blob in "$img"/baddigest-big/blobs/sha256/*; do
