@@ -43,8 +43,9 @@ static void run_one(struct gl_catalog *c, struct gl_layer_job *j)
     /* A plain tar layer of a docker save archive is indexed by seeking past file data:
      * that is as fast as loading a cached index, so its digest (a diff_id, not a name the
      * archive stores it under) is not checked and its index is not cached. Any other
-     * layer (compressed, or an OCI blob named by its digest) is read whole (a compressed stream cannot be skipped), its digest
-     * checked, and only then cached: else a hostile archive could plant an index under
+     * layer (compressed, or an OCI blob named by its digest) is read whole (a compressed
+     * stream cannot be skipped), its digest checked, and only then cached: else a hostile
+     * archive could plant an index under
      * a well-known base layer's digest. A second thread hashes what is read whole
      * (image_side_hash.h), so hashing overlaps decompression. With --trust-digests
      * nothing is hashed and nothing cached. */

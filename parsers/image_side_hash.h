@@ -5,13 +5,14 @@
  * gl_side_hash_start() opens bytes [off, off+size) of fd for the caller (the
  * decompressor), which reads them through gl_side_hash_src() in runs of
  * GL_WHOLE_READ bytes, and starts a thread that preads and hashes the same region
- * into a buffer of its own. The two never wait for each other: the decoder's speed per
- * compressed byte swings with the data (fast through incompressible files, slow through
- * highly compressed ones) while hashing runs at a constant rate, so a ring shared by a
- * hashing reader and the decoder stalls one or the other most of the time (measured in
- * BENCHMARKS.md). The hasher only stays at most GL_SIDE_HASH_LEAD bytes ahead of the
- * decoder, so on a cold page cache it is the read-ahead the decoder's reads then find in
- * memory, and each byte comes from the disk once.
+ * into a buffer of its own. The decoder never waits for the hasher before the end (for
+ * the digest): the decoder's speed per compressed byte swings with the data (fast
+ * through incompressible files, slow through highly compressed ones, in runs of hundreds
+ * of MB) while hashing runs at a constant rate, so a ring shared by a hashing reader and
+ * the decoder stalls one or the other most of the time (measured in BENCHMARKS.md). The
+ * hasher only waits when it is GL_SIDE_HASH_LEAD bytes ahead of the decoder, so on a cold
+ * page cache it is the read-ahead whose pages the decoder's reads then find in memory,
+ * and each byte comes from the disk once.
  *
  * The source cannot skip. Its `hash` callback waits for the hasher and gives the sha256
  * state of the whole region once `read` returned 0 (NULL before that, or when either
