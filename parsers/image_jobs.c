@@ -45,10 +45,9 @@ static void run_one(struct gl_catalog *c, struct gl_layer_job *j)
      * archive stores it under) is not checked and its index is not cached. Any other
      * layer (compressed, or an OCI blob named by its digest) is read whole (a compressed
      * stream cannot be skipped), its digest checked, and only then cached: else a hostile
-     * archive could plant an index under
-     * a well-known base layer's digest. A second thread hashes what is read whole
-     * (image_side_hash.h), so hashing overlaps decompression. With --trust-digests
-     * nothing is hashed and nothing cached. */
+     * archive could plant an index under a well-known base layer's digest. A second
+     * thread hashes what is read whole (image_side_hash.h), so hashing overlaps
+     * decompression. With --trust-digests nothing is hashed and nothing cached. */
     unsigned char head[512];
     ssize_t nhead = size >= sizeof head ? pread(fd, head, sizeof head, (off_t)off) : 0;
     bool plain = nhead == (ssize_t)sizeof head && !memcmp(head + 257, "ustar", 5) &&
