@@ -26,6 +26,8 @@ image_seeds() {
     umoci config --image oci:seed --tag seed --config.env CUDA_VERSION=12.4.1 \
       --os linux --architecture amd64 && umoci gc --layout oci ) >/dev/null
   local sk="skopeo --insecure-policy --tmpdir $w"
+  # skopeo will not write into an existing docker-archive: regenerate them all
+  rm -f "$out/oci-archive.tar" "$out/docker-archive.tar" "$out/oci-zstd.tar"
   $sk copy -q "oci:$w/oci:seed" "oci-archive:$out/oci-archive.tar:example/seed:1" >/dev/null
   $sk copy -q "oci:$w/oci:seed" "docker-archive:$out/docker-archive.tar:example/seed:1" >/dev/null
   $sk copy -q --dest-compress-format zstd "oci:$w/oci:seed" "oci-archive:$out/oci-zstd.tar:seed" >/dev/null
