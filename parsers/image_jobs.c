@@ -47,11 +47,13 @@ static void run_one(struct gl_catalog *c, struct gl_layer_job *j)
      * stream cannot be skipped), its digest checked, and only then cached: else a hostile
      * archive could plant an index under a well-known base layer's digest. A second
      * thread hashes what is read whole (image_side_hash.h), so hashing overlaps
-     * decompression. With --trust-digests nothing is hashed and nothing cached. */
+     * decompression. With --trust-digests nothing is hashed or cached, so a plain tar
+     * blob is indexed by seeking whatever its name. */
     unsigned char head[512];
     ssize_t nhead = size >= sizeof head ? pread(fd, head, sizeof head, (off_t)off) : 0;
+    bool named = j->media_type || gl_has_prefix(j->blob->name, "blobs/");
     bool plain = nhead == (ssize_t)sizeof head && !memcmp(head + 257, "ustar", 5) &&
-                 !j->media_type && !gl_has_prefix(j->blob->name, "blobs/");
+                 (!named || c->trust_digests);
     bool verify = !plain && !c->trust_digests;
     bool cacheable = c->cache_dir && j->digest && verify;
     struct gl_fd_region region;
@@ -74,8 +76,7 @@ static void run_one(struct gl_catalog *c, struct gl_layer_job *j)
     gl_fd_region_free(&region);
     if (c->mode == GL_CAT_DIR)
         close(fd);
-    if (!ix->error && j->digest && ix->digest[0] && strcmp(ix->digest, j->digest) &&
-        (j->media_type || gl_has_prefix(j->blob->name, "blobs/")))
+    if (!ix->error && j->digest && ix->digest[0] && strcmp(ix->digest, j->digest) && named)
         ix->error = gl_arena_printf(&ix->arena, "its content has digest %s, not %s",
                                     ix->digest, j->digest);
     if (!ix->error && cacheable && !strcmp(ix->digest, j->digest))

@@ -105,6 +105,21 @@ for f in oci-zstd.tar oci-archive.tar.gz; do
 done
 ls "$work/cache3/layers/"*.idx >/dev/null 2>&1 && fail "--trust-digests: an unverified index was cached" ||
   pass "--trust-digests: nothing cached"
+# uncompressed OCI blobs (docker save >= 25 writes these): read whole and checked by
+# default, indexed by seeking with --trust-digests; the same findings either way
+mkdir -p "$work/dsave" && tar -C "$work/dsave" -xf "$img/docker-archive.tar"
+mapfile -t plain_layers < <(python3 -c 'import json,sys
+for l in json.load(open(sys.argv[1]))[0]["Layers"]: print(sys.argv[2] + "/" + l)' \
+  "$work/dsave/manifest.json" "$work/dsave")
+python3 "$here/tests/hostile/oci_layout.py" ok "$work/oci-plain" "${plain_layers[@]}"
+run --cache-dir "$work/cache4" "$work/oci-plain" | findings > "$work/plain-checked"
+run --trust-digests --cache-dir "$work/cache5" "$work/oci-plain" | findings > "$work/plain-trusted"
+grep -q '^GL203 ' "$work/plain-checked" && diff -q "$work/plain-checked" "$work/plain-trusted" >/dev/null &&
+  pass "uncompressed OCI blobs: the same findings with --trust-digests" ||
+  { fail "uncompressed OCI blobs"; diff -u "$work/plain-checked" "$work/plain-trusted"; }
+ls "$work/cache4/layers/"*.idx >/dev/null 2>&1 && ! ls "$work/cache5/layers/"*.idx >/dev/null 2>&1 &&
+  pass "uncompressed OCI blobs: cached when checked, not when trusted" ||
+  fail "uncompressed OCI blobs: cache entries"
 
 # ---- hostile inputs ----
 h=$work/hostile; mkdir -p "$h/src"
