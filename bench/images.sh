@@ -10,6 +10,7 @@
 # Needs umoci, skopeo, GNU time, igzip, zstd; about 4x the toolkit's size in $BENCH_DIR.
 set -euo pipefail
 gpulint=$(realpath "${1:-build/gpulint}")
+here=$(cd "$(dirname "$0")/.." && pwd)
 [ -d /usr/local/cuda/bin ] || { echo "skip: no CUDA toolkit under /usr/local/cuda"; exit 77; }
 for t in umoci skopeo igzip zstd bsdtar /usr/bin/time; do
   command -v $t >/dev/null || { echo "skip: $t missing"; exit 77; }
@@ -34,6 +35,10 @@ echo "building the images from $cuda ($(du -sh "$cuda" | cut -f1)) in $dir" >&2
   sk copy --dest-compress-format zstd oci:oci:cuda oci-archive:oci-zstd.tar:cuda
   igzip -c layer.tar > layer.tar.gz
   zstd -q -c layer.tar > layer.tar.zst )
+# uncompressed OCI blobs, as docker save >= 25 writes them (no tool here makes an OCI
+# layout with an uncompressed layer: the test suite's layout writer wraps the tar)
+[ -e "$dir/oci-plain/index.json" ] ||
+  python3 "$here/tests/hostile/oci_layout.py" ok "$dir/oci-plain" "$dir/layer.tar"
 
 measure() { # measure LABEL CMD...: "| label | wall s | CPU s | peak MiB |"
   local label=$1
@@ -80,6 +85,9 @@ if command -v hyperfine >/dev/null; then
     "sh -c \"igzip -dc $dir/layer.tar.gz > /dev/null\""
   hf -N -w 1 -r 3 "$gln $dir/oci-zstd.tar" \
     "bsdtar -tf $dir/layer.tar.zst" "$gln --trust-digests $dir/oci-zstd.tar"
+  echo
+  echo "### uncompressed OCI layer (docker save >= 25): checked and cached, or --trust-digests"
+  hf -N -w 1 -r 3 "$gln $dir/oci-plain" "$gln --trust-digests $dir/oci-plain"
   echo
   echo "### warm cache (the layer indexes cached by the warm-up run)"
   glc="$gpulint --no-config --failure-threshold none"
