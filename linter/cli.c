@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "linter/inputs.h"
+#include "linter/limits.h"
 #include "linter/rule.h"
 #include "linter/rule_doc.h"
 
@@ -42,8 +43,12 @@ const char gl_cli_usage[] =
     "      --cache-dir DIR         the layer-index cache (default: $XDG_CACHE_HOME/gpulint\n"
     "                              or ~/.cache/gpulint)\n"
     "      --no-cache              neither read nor write the layer-index cache\n"
+    "      --cache-max SIZE        the most the layer-index cache keeps on disk (256MiB);\n"
+    "                              least recently used entries go first\n"
     "      --trust-digests         do not hash image layers to check their digests\n"
     "                              (faster on few cores; nothing is then cached)\n"
+    "      --limit NAME=VALUE      change a resource limit (repeatable); --print-config\n"
+    "                              lists them with their defaults\n"
     "      --no-color              no colour in the tty report\n"
     "      --list-rules            print the rule catalog\n"
     "      --explain ID            print a rule's rationale and an example\n"
@@ -55,7 +60,7 @@ const char gl_cli_usage[] =
 
 enum { OPT_THRESHOLD = 256, OPT_DRIVER, OPT_IGNORE, OPT_ENABLE, OPT_BUILD_ARG, OPT_TARGET,
        OPT_NO_COLOR, OPT_LIST_RULES, OPT_EXPLAIN, OPT_VERSION, OPT_CONFIG, OPT_NO_CONFIG,
-       OPT_PLATFORM, OPT_CACHE_DIR, OPT_NO_CACHE, OPT_TRUST_DIGESTS,
+       OPT_PLATFORM, OPT_CACHE_DIR, OPT_NO_CACHE, OPT_TRUST_DIGESTS, OPT_CACHE_MAX, OPT_LIMIT,
        OPT_KNOWLEDGE, OPT_PRINT_KNOWLEDGE, OPT_PRINT_CONFIG };
 
 static const struct option long_options[] = {
@@ -79,6 +84,8 @@ static const struct option long_options[] = {
     {"cache-dir", required_argument, 0, OPT_CACHE_DIR},
     {"no-cache", no_argument, 0, OPT_NO_CACHE},
     {"trust-digests", no_argument, 0, OPT_TRUST_DIGESTS},
+    {"cache-max", required_argument, 0, OPT_CACHE_MAX},
+    {"limit", required_argument, 0, OPT_LIMIT},
     {"knowledge", required_argument, 0, OPT_KNOWLEDGE},
     {"print-knowledge", no_argument, 0, OPT_PRINT_KNOWLEDGE},
     {"print-config", no_argument, 0, OPT_PRINT_CONFIG},
@@ -164,6 +171,41 @@ static int parse_driver(struct gl_config *cfg, const char *s)
     return 0;
 }
 
+/* One limit from the command line; `opt` names the option in messages and origins. */
+static int set_limit(enum gl_limit_id id, const char *value, const char *opt)
+{
+    char origin[64];
+    snprintf(origin, sizeof origin, "command line (%s)", opt);
+    if (gl_limit_set(id, value, origin) == 0)
+        return 0;
+    fprintf(stderr, "gpulint: %s: `%s` is not %s\n", opt, value,
+            gl_limit_defs[id].unit == GL_LIMIT_BYTES
+                ? "a size of at least 1 byte (16MiB, 1GiB, 500MB or bytes)"
+                : "a whole number of at least 1");
+    return 2;
+}
+
+/* --limit NAME=VALUE */
+static int parse_limit(const char *arg)
+{
+    const char *eq = strchr(arg, '=');
+    char name[64];
+    size_t n = eq ? (size_t)(eq - arg) : 0;
+    enum gl_limit_id id = GL_LIMIT_COUNT;
+    if (eq && n < sizeof name) {
+        memcpy(name, arg, n);
+        name[n] = '\0';
+        id = gl_limit_named(name);
+    }
+    if (id == GL_LIMIT_COUNT) {
+        char names[512];
+        fprintf(stderr, "gpulint: --limit: expected NAME=VALUE with NAME one of %s\n",
+                gl_limit_names(names, sizeof names));
+        return 2;
+    }
+    return set_limit(id, eq + 1, "--limit");
+}
+
 int gl_cli_parse(int argc, char **argv, struct gl_config *cfg, struct gl_cli *cli)
 {
     memset(cli, 0, sizeof *cli);
@@ -234,6 +276,8 @@ int gl_cli_parse(int argc, char **argv, struct gl_config *cfg, struct gl_cli *cl
         case OPT_CACHE_DIR: cfg->cache_dir = optarg; break;
         case OPT_NO_CACHE: cfg->no_cache = true; break;
         case OPT_TRUST_DIGESTS: cfg->trust_digests = true; break;
+        case OPT_CACHE_MAX: rc = set_limit(GL_LIMIT_CACHE_SIZE, optarg, "--cache-max"); break;
+        case OPT_LIMIT: rc = parse_limit(optarg); break;
         case OPT_KNOWLEDGE:
             cfg->knowledge_path = optarg;
             from_option(cfg, GL_SET_KNOWLEDGE, "--knowledge");

@@ -9,7 +9,7 @@
 const char *const gl_setting_names[GL_SET_COUNT] = {
     "driver", "failure-threshold", "ignore", "enable", "severity", "ignore-paths",
     "data-paths", "data-file-size", "data-total-size", "dataset-args", "checkpoint-args",
-    "dataset-env", "checkpoint-env", "knowledge", "build-args",
+    "dataset-env", "checkpoint-env", "knowledge", "build-args", "limits",
 };
 
 void gl_config_init(struct gl_config *cfg)

@@ -9,6 +9,7 @@
 #include <yaml.h>
 
 #include "linter/glob.h"
+#include "linter/limits.h"
 #include "linter/rule.h"
 
 const char gl_config_file_name[] = ".gpulint.yaml";
@@ -306,6 +307,30 @@ static bool add_build_arg(struct reader *r, const char *key, struct gl_loc key_l
     return true;
 }
 
+static bool add_limit(struct reader *r, const char *key, struct gl_loc key_loc,
+                      const char *value, struct gl_loc value_loc, void *ctx)
+{
+    (void)ctx;
+    enum gl_limit_id id = gl_limit_named(key);
+    if (id == GL_LIMIT_COUNT) {
+        char names[512];
+        fail_at(r, key_loc, "expected a limit name (%s), found `%s`",
+                gl_limit_names(names, sizeof names), key);
+        return false;
+    }
+    const char *origin = gl_arena_printf(&r->cfg->arena, "%s:%u", r->file,
+                                         (unsigned)key_loc.line);
+    if (gl_limit_set(id, value, origin) != 0) {
+        fail_at(r, value_loc, "expected %s for limit `%s`, found `%s`",
+                gl_limit_defs[id].unit == GL_LIMIT_BYTES
+                    ? "a size of at least 1 byte (16MiB, 1GiB, 500MB or bytes)"
+                    : "a whole number of at least 1",
+                key, value);
+        return false;
+    }
+    return true;
+}
+
 /* Compile a pattern; NULL with the error set (at the pattern) when it is bad. */
 static struct gl_pattern *compile_at(struct reader *r, const char *re, struct gl_loc loc)
 {
@@ -469,50 +494,13 @@ static bool read_ignore_paths(struct reader *r)
 
 /* ---- sizes ---- */
 
-/* "100MiB", "1GiB", "500MB", "64 KiB", "1048576": bytes, at least 1. 0, or -1 when `text`
- * is no size or too large. */
-static int parse_size(const char *text, uint64_t *bytes)
-{
-    static const struct {
-        const char *unit;
-        uint64_t factor;
-    } units[] = {
-        {"", 1}, {"B", 1},
-        {"K", 1000}, {"KB", 1000}, {"KiB", UINT64_C(1) << 10},
-        {"M", 1000000}, {"MB", 1000000}, {"MiB", UINT64_C(1) << 20},
-        {"G", 1000000000}, {"GB", 1000000000}, {"GiB", UINT64_C(1) << 30},
-        {"T", UINT64_C(1000000000000)}, {"TB", UINT64_C(1000000000000)},
-        {"TiB", UINT64_C(1) << 40},
-    };
-    const char *p = text;
-    uint64_t n = 0;
-    if (*p < '0' || *p > '9')
-        return -1;
-    for (; *p >= '0' && *p <= '9'; p++) {
-        if (n > (UINT64_MAX - 9) / 10)
-            return -1;
-        n = n * 10 + (uint64_t)(*p - '0');
-    }
-    if (*p == ' ')
-        p++;
-    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
-        if (!gl_streq_nocase(p, units[i].unit))
-            continue;
-        if (n == 0 || n > UINT64_MAX / units[i].factor)
-            return -1;
-        *bytes = n * units[i].factor;
-        return 0;
-    }
-    return -1;
-}
-
 static bool read_size(struct reader *r, uint64_t *out)
 {
     struct gl_loc loc;
     const char *v = read_scalar(r, "a size (100MiB, 1GiB, 500MB or bytes)", &loc);
     if (!v)
         return false;
-    if (parse_size(v, out) != 0) {
+    if (gl_size_parse(v, out) != 0) {
         fail_at(r, loc, "expected a size of at least 1 byte (100MiB, 1GiB, 500MB or a number "
                         "of bytes), found `%s`", v);
         return false;
@@ -568,6 +556,7 @@ static bool read_setting(struct reader *r, enum gl_setting s, struct gl_loc key_
     case GL_SET_IGNORE_PATHS: return read_ignore_paths(r);
     case GL_SET_DATA_FILE_SIZE: return read_size(r, &cfg->data_file_bytes);
     case GL_SET_DATA_TOTAL_SIZE: return read_size(r, &cfg->data_total_bytes);
+    case GL_SET_LIMITS: return read_map(r, "limit names to values", add_limit, NULL);
     case GL_SET_COUNT: break;
     }
     return false;

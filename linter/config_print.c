@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "linter/inputs.h"
+#include "linter/limits.h"
 
 void gl_config_print_scalar(struct gl_buf *b, const char *s)
 {
@@ -37,18 +38,8 @@ void gl_config_print_scalar(struct gl_buf *b, const char *s)
 
 void gl_config_print_size(struct gl_buf *b, uint64_t bytes)
 {
-    static const struct {
-        const char *unit;
-        unsigned shift;
-    } units[] = {{"TiB", 40}, {"GiB", 30}, {"MiB", 20}, {"KiB", 10}};
-    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
-        uint64_t f = UINT64_C(1) << units[i].shift;
-        if (bytes && bytes % f == 0) {
-            gl_buf_printf(b, "%llu%s", (unsigned long long)(bytes / f), units[i].unit);
-            return;
-        }
-    }
-    gl_buf_printf(b, "%llu", (unsigned long long)bytes);
+    char text[32];
+    gl_buf_adds(b, gl_size_format(bytes, text, sizeof text));
 }
 
 /* A comment's text on one line: control characters become '?'. */
@@ -203,6 +194,23 @@ static void knowledge(struct gl_buf *b, const struct gl_config *cfg)
     gl_buf_free(&abs);
 }
 
+/* Every limit with its value; a changed one with where, a default one with what it bounds. */
+static void limits(struct gl_buf *b)
+{
+    gl_buf_printf(b, "%s:\n", gl_setting_names[GL_SET_LIMITS]);
+    for (size_t i = 0; i < GL_LIMIT_COUNT; i++) {
+        char value[32];
+        const char *origin = gl_limit_origin((enum gl_limit_id)i);
+        gl_buf_printf(b, "  %s: %s", gl_limit_defs[i].name,
+                      gl_limit_format((enum gl_limit_id)i, value, sizeof value));
+        gl_buf_adds(b, "  # ");
+        add_comment_text(b, origin ? origin : "default");
+        gl_buf_adds(b, ": ");
+        gl_buf_adds(b, gl_limit_defs[i].what);
+        gl_buf_addc(b, '\n');
+    }
+}
+
 static void pattern_list(struct gl_buf *b, const struct gl_config *cfg, enum gl_setting s,
                          const struct gl_pattern_list *l)
 {
@@ -292,6 +300,7 @@ void gl_config_print(FILE *out, const struct gl_config *cfg)
             break;
         case GL_SET_KNOWLEDGE: knowledge(&b, cfg); break;
         case GL_SET_BUILD_ARGS: build_args(&b, cfg); break;
+        case GL_SET_LIMITS: limits(&b); break;
         case GL_SET_COUNT: break;
         }
     }
