@@ -12,6 +12,7 @@
 
 #include "linter/check.h"
 #include "linter/cuda_derive.h"
+#include "linter/encoding.h"
 #include "linter/inputs.h"
 #include "linter/suppress.h"
 
@@ -75,7 +76,9 @@ void gl_lint_doc(struct gl_run *run, struct gl_doc *doc)
     run->files++;
     if (doc->error.set) {
         gl_run_engine_finding(run, "GL900", doc->path, doc->error.loc,
-                              "fix the syntax at this position",
+                              doc->error.fix                        ? doc->error.fix
+                              : gl_limit_said(doc->error.message) ? GL_LIMIT_FIX
+                                                                  : "fix the syntax at this position",
                               "cannot parse: %s", doc->error.message);
     } else {
         struct gl_check c = {.doc = doc, .cfg = run->cfg, .out = &run->findings};
@@ -92,13 +95,25 @@ void gl_lint_doc(struct gl_run *run, struct gl_doc *doc)
     gl_findings_filter(&run->findings, start, not_path_ignored, (void *)run->cfg);
 }
 
-void gl_lint_buffer(struct gl_run *run, const char *name, const char *data, size_t len,
-                    enum gl_input_kind kind, bool named)
+/* A text input gpulint refuses before any parser (encoding.h, or a limit it hit). */
+static void refuse_text(struct gl_run *run, const char *name, struct gl_loc loc, const char *fix,
+                        const char *message)
 {
+    gl_run_engine_finding(run, "GL900", name, loc, fix, "cannot parse: %s", message);
+    run->files++;
+}
+
+/* Lint text[0..len); `truncated`: the input went on past the limit input-size. */
+static void lint_text(struct gl_run *run, const char *name, const char *text, size_t len,
+                      enum gl_input_kind kind, bool named, bool truncated)
+{
+    struct gl_text_verdict v = gl_text_check(text, len);
+    const char *data = text + v.skip;
+    size_t dlen = len - v.skip;
     if (kind == GL_IN_UNKNOWN)
-        kind = gl_sniff(name, data, len, named);
+        kind = gl_sniff(name, data, dlen, named);
     const struct gl_input_type *type = gl_input_type_of(kind);
-    if (!type) {
+    if (!type && !(named && (v.bad || truncated))) {
         if (named) {
             char fix[512];
             snprintf(fix, sizeof fix, "name its kind with --type (one of: %s)",
@@ -108,12 +123,31 @@ void gl_lint_buffer(struct gl_run *run, const char *name, const char *data, size
         }
         return;
     }
+    if (v.bad) {
+        refuse_text(run, name, gl_text_loc(text, len, v.bad_off), v.fix, v.message);
+        return;
+    }
+    if (truncated) {
+        char msg[256];
+        refuse_text(run, name, gl_text_loc(text, len, len),
+                    GL_LIMIT_FIX,
+                    gl_limit_message(GL_LIMIT_INPUT_SIZE, msg, sizeof msg));
+        return;
+    }
     struct gl_doc doc;
-    gl_doc_init(&doc, name, kind, data, len);
+    gl_doc_init(&doc, name, kind, data, dlen);
     type->parse(&doc, run->cfg);
+    if (gl_arena_over(&doc.arena)) /* a parser that has no position of its own for it */
+        gl_doc_fail_limit(&doc, GL_LIMIT_PARSE_MEMORY, (struct gl_loc){1, 1});
     gl_cuda_derive(&doc, run->cfg); /* CUDA facts from the parsed model, before the rules */
     gl_lint_doc(run, &doc);
     gl_arena_free(&doc.arena);
+}
+
+void gl_lint_buffer(struct gl_run *run, const char *name, const char *data, size_t len,
+                    enum gl_input_kind kind, bool named)
+{
+    lint_text(run, name, data, len, kind, named, false);
 }
 
 /* ---- binary inputs (image archives, OCI layouts): parsed from their path, never read
@@ -166,44 +200,92 @@ static size_t read_head(int fd, unsigned char *buf, size_t cap)
     return got;
 }
 
-/* A file whose first bytes make it a binary input: lint it as one and return true. */
-static bool lint_if_binary(struct gl_run *run, const char *path, bool named)
+/* Read the rest of a text input from fd (after head[0..nhead)) under the limit
+ * input-size, and lint it. */
+static void read_and_lint(struct gl_run *run, int fd, const char *name, const void *head,
+                          size_t nhead, size_t size_hint, enum gl_input_kind kind, bool named)
 {
-    if (run->cfg->type && run->cfg->type != GL_IN_IMAGE)
-        return false;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0)
-        return false; /* the ordinary read reports the error */
-    unsigned char head[512];
-    size_t n = read_head(fd, head, sizeof head);
-    close(fd);
-    const struct gl_input_type *t = binary_type_of(head, n, NULL);
-    if (!t)
-        return false;
-    lint_binary(run, t, path, NULL, 0, named);
-    return true;
-}
-
-static void lint_file(struct gl_run *run, const char *path, bool named)
-{
-    if (lint_if_binary(run, path, named))
-        return;
     char *data;
     size_t len;
-    int e = gl_read_file(path, &data, &len);
+    bool over;
+    int e = gl_read_fd(fd, head, nhead, size_hint, (size_t)gl_limit(GL_LIMIT_INPUT_SIZE), &data,
+                       &len, &over);
     if (e) {
-        fprintf(stderr, "gpulint: %s: %s\n", path, strerror(e));
+        fprintf(stderr, "gpulint: %s: %s\n", name, strerror(e));
         run->unreadable = true;
         return;
     }
-    gl_lint_buffer(run, path, data, len, named ? run->cfg->type : GL_IN_UNKNOWN, named);
+    lint_text(run, name, data, len, kind, named, over);
     free(data);
+}
+
+/* What an open input is, when it is none gpulint reads (a device, a socket), else NULL. */
+static const char *not_readable_kind(mode_t mode)
+{
+    if (S_ISCHR(mode))
+        return "a character device";
+    if (S_ISBLK(mode))
+        return "a block device";
+    if (S_ISSOCK(mode))
+        return "a socket";
+    if (S_ISDIR(mode))
+        return "a directory";
+    return NULL;
+}
+
+/* Lint one file, opened once: a regular file is recognised by its first bytes (an image
+ * archive is then read by path); a FIFO or a pipe (`<(...)`) is a stream read once, as
+ * stdin is. A file found by the walk is opened without following a link and without
+ * waiting for a writer (it was a regular file when listed; anything else now is passed
+ * by). */
+static void lint_file(struct gl_run *run, const char *path, bool named)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC | (named ? 0 : O_NONBLOCK | O_NOFOLLOW));
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        fprintf(stderr, "gpulint: %s: %s\n", path, strerror(errno));
+        run->unreadable = true;
+        if (fd >= 0)
+            close(fd);
+        return;
+    }
+    const char *what = not_readable_kind(st.st_mode);
+    if (what || (!named && !S_ISREG(st.st_mode))) {
+        if (named) {
+            fprintf(stderr, "gpulint: %s: %s: not linted (name a file, a directory or -)\n",
+                    path, what);
+            run->unreadable = true;
+        }
+        close(fd);
+        return;
+    }
+    if (!named)
+        fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    unsigned char head[512];
+    size_t nhead = read_head(fd, head, sizeof head);
+    bool regular = S_ISREG(st.st_mode);
+    const struct gl_input_type *bin = NULL;
+    if (!run->cfg->type || run->cfg->type == GL_IN_IMAGE)
+        bin = binary_type_of(head, nhead, NULL);
+    if (bin && regular) {
+        close(fd);
+        lint_binary(run, bin, path, NULL, 0, named);
+        return;
+    }
+    if (bin) {
+        fprintf(stderr, "gpulint: %s: an image archive through a pipe: give it as - on "
+                        "standard input (gpulint - < %s) or as a file\n", path, path);
+        run->unreadable = true;
+        close(fd);
+        return;
+    }
+    read_and_lint(run, fd, path, head, nhead, regular ? (size_t)st.st_size : 0,
+                  named ? run->cfg->type : GL_IN_UNKNOWN, named);
+    close(fd);
 }
 
 static void read_stdin(struct gl_run *run)
 {
-    struct gl_buf b;
-    gl_buf_init(&b);
     unsigned char head[512];
     size_t nhead = read_head(STDIN_FILENO, head, sizeof head);
     const struct gl_input_type *bin = NULL;
@@ -213,19 +295,8 @@ static void read_stdin(struct gl_run *run)
         lint_binary(run, bin, "-", head, nhead, true);
         return;
     }
-    gl_buf_add(&b, head, nhead);
-    char chunk[65536];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, stdin)) > 0)
-        gl_buf_add(&b, chunk, n);
-    if (ferror(stdin)) {
-        fprintf(stderr, "gpulint: -: %s\n", strerror(errno));
-        run->unreadable = true;
-    } else {
-        gl_lint_buffer(run, "-", b.data ? b.data : "", b.len,
-                       run->cfg->type ? run->cfg->type : GL_IN_DOCKERFILE, true);
-    }
-    gl_buf_free(&b);
+    read_and_lint(run, STDIN_FILENO, "-", head, nhead, 0,
+                  run->cfg->type ? run->cfg->type : GL_IN_DOCKERFILE, true);
 }
 
 /* Directories the walk never enters: version control, dependencies, build outputs. */
@@ -309,10 +380,16 @@ void gl_lint_path(struct gl_run *run, const char *path)
     if (gl_path_ignored(&run->cfg->path_ignores, path))
         return; /* config ignore-paths applies to named paths too (pre-commit names files) */
     const struct gl_input_type *layout = S_ISDIR(st.st_mode) ? binary_type_of(NULL, 0, path) : NULL;
-    if (layout)
+    const char *what = S_ISDIR(st.st_mode) ? NULL : not_readable_kind(st.st_mode);
+    if (layout) {
         lint_binary(run, layout, path, NULL, 0, true);
-    else if (S_ISDIR(st.st_mode))
+    } else if (S_ISDIR(st.st_mode)) {
         walk(run, path, 0);
-    else
+    } else if (what) { /* never opened: opening a device can have effects of its own */
+        fprintf(stderr, "gpulint: %s: %s: not linted (name a file, a directory or -)\n", path,
+                what);
+        run->unreadable = true;
+    } else {
         lint_file(run, path, true);
+    }
 }

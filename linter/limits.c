@@ -141,6 +141,11 @@ const char *gl_limit_message(enum gl_limit_id id, char *buf, size_t cap)
     return buf;
 }
 
+bool gl_limit_said(const char *message)
+{
+    return message && !strncmp(message, "the limit `", strlen("the limit `"));
+}
+
 int gl_size_parse(const char *text, uint64_t *bytes)
 {
     static const struct {

@@ -77,6 +77,11 @@ const char *gl_limit_format(enum gl_limit_id id, char *buf, size_t cap);
 /* "the limit `NAME` (VALUE) was reached; raise it with --limit NAME=..." into buf. */
 const char *gl_limit_message(enum gl_limit_id id, char *buf, size_t cap);
 
+/* The fix hint of a GL900 for a limit reached. */
+#define GL_LIMIT_FIX "split the input, or raise the limit if the input is trusted"
+/* Does a parse error's message say a limit stopped the parse (gl_limit_message's text)? */
+bool gl_limit_said(const char *message);
+
 /* "100MiB", "1GiB", "500MB", "64 KiB", "1048576": bytes, at least 1. 0, or -1 when `text`
  * is no size or too large. */
 int gl_size_parse(const char *text, uint64_t *bytes);

@@ -76,11 +76,13 @@ struct gl_parse_error {
     bool set;
     struct gl_loc loc;
     const char *message; /* "expected ..." */
+    const char *fix;     /* NULL: "fix the syntax at this position" */
     bool not_kind;       /* the input is not of the kind it was taken for (a tar that is
                             no image): a file found by the walk is then skipped, a named
                             one is GL901 rather than GL900 */
 };
 
+#include "linter/limits.h"
 #include "linter/model_ref.h"
 #include "linter/model_cuda.h"
 #include "linter/model_dockerfile.h"
@@ -112,6 +114,11 @@ struct gl_doc {
  * gl_arena_free(&doc->arena)). */
 void gl_doc_init(struct gl_doc *doc, const char *path, enum gl_input_kind kind,
                  const char *text, size_t len);
+
+/* Stop at a limit: set doc->error (unless set) at loc with the limit's message. */
+void gl_doc_fail_limit(struct gl_doc *doc, enum gl_limit_id id, struct gl_loc loc);
+/* The position of byte `off` of text[0..len) (1-based line by '\n', byte column). */
+struct gl_loc gl_text_loc(const char *text, size_t len, size_t off);
 
 /* The byte offset of a position in doc->text, or SIZE_MAX when there is no such byte
  * (no text, line 0, past the end of its line). O(log lines) after a first O(len) pass. */

@@ -60,11 +60,7 @@ struct gl_arena_block {
 
 #define ARENA_BLOCK 65536
 
-void gl_arena_init(struct gl_arena *a)
-{
-    a->head = NULL;
-    a->total = 0;
-}
+void gl_arena_init(struct gl_arena *a) { *a = (struct gl_arena){0}; }
 
 void gl_arena_free(struct gl_arena *a)
 {
@@ -76,6 +72,7 @@ void gl_arena_free(struct gl_arena *a)
     }
     a->head = NULL;
     a->total = 0;
+    a->over = false; /* the limit stays */
 }
 
 void *gl_arena_alloc(struct gl_arena *a, size_t n)
@@ -99,6 +96,8 @@ void *gl_arena_alloc(struct gl_arena *a, size_t n)
     void *p = b->data + b->used;
     b->used += n;
     a->total += n;
+    if (a->limit && a->total > a->limit)
+        a->over = true;
     memset(p, 0, n);
     return p;
 }
@@ -131,7 +130,7 @@ char *gl_arena_printf(struct gl_arena *a, const char *fmt, ...)
 
 void *gl_arena_grow(struct gl_arena *a, void *old, size_t n, size_t size, size_t *cap)
 {
-    size_t ncap = *cap ? *cap * 2 : 8;
+    size_t ncap = *cap ? *cap * 2 : 2;
     void *p = gl_arena_alloc(a, ncap * size);
     if (n)
         memcpy(p, old, n * size);
@@ -232,6 +231,45 @@ bool gl_has_suffix(const char *s, const char *suffix)
     return n >= m && memcmp(s + n - m, suffix, m) == 0;
 }
 
+int gl_read_fd(int fd, const void *head, size_t nhead, size_t size_hint, size_t cap,
+               char **data, size_t *len, bool *over)
+{
+    size_t want = cap + 1, alloc = (size_hint && size_hint < want ? size_hint : 65536) + 1;
+    if (alloc < nhead + 1)
+        alloc = nhead + 1;
+    char *buf = xmalloc(alloc);
+    size_t n = nhead;
+    if (nhead)
+        memcpy(buf, head, nhead);
+    *over = false;
+    while (n < want) {
+        if (n + 1 >= alloc) {
+            alloc = alloc * 2 > want + 1 ? want + 1 : alloc * 2;
+            buf = xrealloc(buf, alloc);
+        }
+        size_t room = alloc - n - 1;
+        ssize_t r = read(fd, buf + n, room < want - n ? room : want - n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            int e = errno;
+            free(buf);
+            return e;
+        }
+        if (r == 0)
+            break;
+        n += (size_t)r;
+    }
+    if (n > cap) {
+        *over = true;
+        n = cap;
+    }
+    buf[n] = 0;
+    *data = buf;
+    *len = n;
+    return 0;
+}
+
 int gl_read_file(const char *path, char **data, size_t *len)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -247,30 +285,9 @@ int gl_read_file(const char *path, char **data, size_t *len)
         close(fd);
         return EISDIR;
     }
-    size_t cap = S_ISREG(st.st_mode) && st.st_size > 0 ? (size_t)st.st_size + 1 : 65536;
-    char *buf = xmalloc(cap);
-    size_t n = 0;
-    for (;;) {
-        if (n + 1 >= cap) {
-            cap *= 2;
-            buf = xrealloc(buf, cap);
-        }
-        ssize_t r = read(fd, buf + n, cap - n - 1);
-        if (r < 0) {
-            if (errno == EINTR)
-                continue;
-            int e = errno;
-            free(buf);
-            close(fd);
-            return e;
-        }
-        if (r == 0)
-            break;
-        n += (size_t)r;
-    }
+    bool over;
+    int e = gl_read_fd(fd, NULL, 0, S_ISREG(st.st_mode) ? (size_t)st.st_size : 0, SIZE_MAX - 2,
+                       data, len, &over);
     close(fd);
-    buf[n] = 0;
-    *data = buf;
-    *len = n;
-    return 0;
+    return e;
 }

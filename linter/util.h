@@ -34,11 +34,16 @@ struct gl_arena_block;
 struct gl_arena {
     struct gl_arena_block *head;
     size_t total; /* bytes handed out, for memory caps */
+    size_t limit; /* 0, or a cap on total: past it `over` is set (allocations still succeed;
+                     the parser's loops check gl_arena_over and stop) */
+    bool over;
 };
 
 void gl_arena_init(struct gl_arena *a);
 void gl_arena_free(struct gl_arena *a);
 void *gl_arena_alloc(struct gl_arena *a, size_t n);   /* zeroed, 16-byte aligned */
+/* Has the arena handed out more than its limit? */
+static inline bool gl_arena_over(const struct gl_arena *a) { return a->over; }
 char *gl_arena_strndup(struct gl_arena *a, const char *s, size_t n);
 char *gl_arena_strdup(struct gl_arena *a, const char *s);
 char *gl_arena_printf(struct gl_arena *a, const char *fmt, ...)
@@ -78,5 +83,11 @@ bool gl_has_suffix(const char *s, const char *suffix);
 
 /* Read a whole file into a heap buffer (NUL-terminated). Returns 0, or an errno value. */
 int gl_read_file(const char *path, char **data, size_t *len);
+/* Read fd to its end, or to `cap` bytes and one more (then *over is set and reading stops
+ * there: an endless stream costs cap bytes), into a heap buffer (NUL-terminated) that
+ * starts with head[0..nhead) (bytes already read from fd). `size_hint`: the expected
+ * size (a regular file's), 0 when unknown. Returns 0, or an errno value. */
+int gl_read_fd(int fd, const void *head, size_t nhead, size_t size_hint, size_t cap,
+               char **data, size_t *len, bool *over);
 
 #endif

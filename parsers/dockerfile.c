@@ -5,6 +5,8 @@
  */
 #include "parsers/dockerfile_internal.h"
 
+#include "linter/limits.h"
+
 #include <stdio.h>
 #include <string.h>
 
@@ -346,6 +348,11 @@ struct df_file *df_parse_ex(struct gl_arena *a, const char *data, size_t len, un
     df_textb_init(&c.lp.tb);
     bool ok = true;
     while (ok && next_line(&c)) {
+        if (gl_arena_over(a)) { /* the limit parse-memory: stop at this line */
+            err->loc = (struct gl_loc){c.lineno, 1};
+            gl_limit_message(GL_LIMIT_PARSE_MEMORY, err->message, sizeof err->message);
+            return NULL;
+        }
         size_t te = trim_newline_end(&c);
         size_t ts = skip_uspace(c.d, c.ls, te);
         if (directive_line(&c, ts, te)) {

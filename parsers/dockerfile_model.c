@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "linter/strmap.h"
 #include "linter/suppress.h"
 #include "parsers/dockerfile.h"
 #include "parsers/dockerfile_run.h"
@@ -38,6 +39,7 @@ struct builder {
     struct scope *scopes;   /* one per stage */
     size_t nscopes, capscopes;
     size_t budget;          /* DF_EXPAND_BUDGET and the file's length, as it is spent */
+    struct gl_strmap stage_names; /* lowercased name -> the first stage of that name */
 };
 
 static struct var *var_find(struct var *v, const char *name, size_t len)
@@ -162,9 +164,15 @@ static void declare_env(struct builder *b, struct scope *s, int stage, const str
 /* The stage a name refers to (`FROM build`, `COPY --from=build`, `--from=0`), or -1. */
 static int stage_named(const struct builder *b, const char *name, bool allow_index)
 {
-    for (size_t i = 0; i < b->m->nstages; i++)
-        if (b->m->stages[i].name && gl_streq_nocase(b->m->stages[i].name, name))
-            return (int)i;
+    size_t len = strlen(name), idx;
+    char small[256], *lower = len < sizeof small ? small : xmalloc(len + 1);
+    for (size_t i = 0; i <= len; i++)
+        lower[i] = (char)tolower((unsigned char)name[i]);
+    bool found = gl_strmap_get(&b->stage_names, lower, len, &idx);
+    if (lower != small)
+        free(lower);
+    if (found)
+        return (int)idx;
     if (allow_index && *name && strspn(name, "0123456789") == strlen(name)) {
         long n = strtol(name, NULL, 10);
         if (n >= 0 && (size_t)n < b->m->nstages)
@@ -205,10 +213,9 @@ static void begin_stage(struct builder *b, const struct df_instr *in)
         loc = in->args[0].loc;
     }
     /* the name of this stage is not yet visible to its own FROM */
-    const char *own = st->name;
-    st->name = NULL;
     int base = unresolved ? -1 : stage_named(b, text, false);
-    st->name = own;
+    if (st->name) /* the first stage of a name keeps it */
+        gl_strmap_put(&b->stage_names, st->name, strlen(st->name), (size_t)idx, NULL);
     st->ref = b->doc->nrefs;
     struct gl_ref *r;
     if (base >= 0) {
@@ -338,6 +345,7 @@ void gl_parse_dockerfile_doc(struct gl_doc *doc, const struct gl_config *cfg)
     }
     struct builder b = {.doc = doc, .cfg = cfg, .f = f, .budget = doc->len + DF_EXPAND_BUDGET};
     b.meta.budget = &b.budget;
+    gl_strmap_init(&b.stage_names, &doc->arena);
     b.m = doc->df = gl_arena_alloc(&doc->arena, sizeof *doc->df);
     b.m->final_stage = -1;
     collect_pragmas(&b);

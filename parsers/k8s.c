@@ -186,8 +186,9 @@ static size_t objects_of(struct yt_stream *s, struct yt_node *root, struct yt_no
     *out = NULL;
     if (!is_object(s, root))
         return 0;
+    struct yt_node *kind = yt_get(s, root, "kind", NULL);
     struct yt_node *items = yt_get(s, root, "items", NULL);
-    if (yt_is_seq(items) && gl_has_suffix(yt_get(s, root, "kind", NULL)->value, "List")) {
+    if (yt_is_scalar(kind) && yt_is_seq(items) && gl_has_suffix(kind->value, "List")) {
         for (size_t i = 0; i < items->nitems; i++) {
             struct yt_node *it = yt_item(s, items, i);
             if (is_object(s, it))

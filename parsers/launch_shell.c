@@ -255,8 +255,9 @@ void gl_launch_scan_text(struct gl_launch_scan *s, const char *text, size_t len,
     struct sh_cmd *cmds;
     size_t n;
     struct sh_error err;
-    if (sh_split(&s->doc->arena, text, len, map, &o, &cmds, &n, &err) < 0 && s->report_errors &&
-        !s->doc->error.set && err.set) {
+    /* (a limit that stopped the split is reported wherever the text came from) */
+    if (sh_split(&s->doc->arena, text, len, map, &o, &cmds, &n, &err) < 0 &&
+        (s->report_errors || gl_limit_said(err.message)) && !s->doc->error.set && err.set) {
         s->doc->error.set = true;
         s->doc->error.loc = err.loc;
         s->doc->error.message = err.message;

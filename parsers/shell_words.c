@@ -486,6 +486,15 @@ static size_t scan_operator(const struct sh_lexer *lx, char *op, bool *redir)
 
 /* ---- the main loop ---- */
 
+/* The arena and the current command's word arrays together past the arena's limit (the
+ * limit parse-memory for a document's arena)? */
+static bool over_memory(const struct builder *b)
+{
+    const struct gl_arena *a = b->lx.a;
+    size_t words = b->capw * sizeof *b->w + b->capwi * sizeof *b->wi;
+    return gl_arena_over(a) || (a->limit && a->total + words > a->limit);
+}
+
 static void run(struct builder *b)
 {
     struct sh_lexer *lx = &b->lx;
@@ -498,6 +507,12 @@ static void run(struct builder *b)
         if (c < 0)
             break;
         size_t at = lx->i;
+        if (over_memory(b)) { /* the limit parse-memory: stop at this token */
+            char msg[256];
+            shl_error(lx, at, gl_arena_strdup(lx->a, gl_limit_message(GL_LIMIT_PARSE_MEMORY, msg,
+                                                                      sizeof msg)));
+            break;
+        }
         char op[4];
         bool redir = false;
         if (c == '#') {

@@ -188,6 +188,16 @@ static void set_error(struct yt_stream *s, size_t off, const char *msg)
     s->error_msg = msg;
 }
 
+/* Stop at a limit: the error names it. */
+static void set_limit_error(struct yt_stream *s, size_t off, enum gl_limit_id id)
+{
+    if (s->error)
+        return;
+    char msg[256];
+    set_error(s, off, gl_arena_strdup(s->arena, gl_limit_message(id, msg, sizeof msg)));
+    s->error_fix = GL_LIMIT_FIX;
+}
+
 static const char *copy_str(struct gl_arena *a, const yaml_char_t *p)
 {
     return p ? gl_arena_strdup(a, (const char *)p) : NULL;
@@ -238,8 +248,8 @@ static void attach(struct loader *ld, struct yt_node *n)
 
 static bool push(struct loader *ld, struct yt_node *n)
 {
-    if (ld->depth >= YT_MAX_DEPTH) {
-        set_error(ld->s, n->start, "expected at most 10000 nested collections");
+    if (ld->depth >= gl_limit(GL_LIMIT_NESTING_DEPTH)) {
+        set_limit_error(ld->s, n->start, GL_LIMIT_NESTING_DEPTH);
         return false;
     }
     if (ld->depth == ld->capstack) {
@@ -394,6 +404,8 @@ static yaml_error_type_t parse_stream(struct loader *ld, const char *text, size_
         case YAML_MAPPING_END_EVENT: pop(ld, &ev); break;
         default: break;
         }
+        if (gl_arena_over(s->arena))
+            set_limit_error(s, ev.start_mark.index, GL_LIMIT_PARSE_MEMORY);
         yaml_event_delete(&ev);
     }
     if (s->error && kind == YAML_NO_ERROR)
@@ -408,7 +420,7 @@ int yt_load(struct yt_stream *s, struct gl_arena *a, const char *text, size_t le
     s->arena = a;
     s->text = text;
     s->len = len;
-    s->alias_budget = YT_ALIAS_BUDGET;
+    s->alias_budget = gl_limit(GL_LIMIT_YAML_ALIAS_NODES);
     lines_build(s);
 
     struct loader ld = {.s = s};
@@ -465,7 +477,10 @@ bool yt_charge(struct yt_stream *s, uint64_t n, struct gl_loc at)
 struct yt_node *yt_deref(struct yt_stream *s, struct yt_node *n)
 {
     if (n && n->kind == YT_ALIAS) {
-        if (!yt_charge(s, 1, n->loc))
+        /* an alias to a scalar is one node, as cheap as the alias itself: it is always
+         * followed, so a scalar read twice reads the same (a budget spent in between
+         * cannot turn a `kind` that was there into a missing one) */
+        if (!n->target || (n->target->kind != YT_SCALAR && !yt_charge(s, 1, n->loc)))
             return NULL;
         n = n->target; /* never an alias itself: aliases carry no anchors */
     }
@@ -633,6 +648,7 @@ bool yt_sniff(const char *data, size_t len, bool (*judge)(struct yt_stream *s))
 {
     struct gl_arena a;
     gl_arena_init(&a);
+    a.limit = (size_t)gl_limit(GL_LIMIT_PARSE_MEMORY);
     struct yt_stream s;
     yt_load(&s, &a, data, len);
     bool yes = judge(&s);
@@ -902,10 +918,14 @@ void yt_report(struct gl_doc *doc, const struct yt_stream *s)
         doc->error.set = true;
         doc->error.loc = s->error_loc;
         doc->error.message = s->error_msg;
+        doc->error.fix = s->error_fix;
     } else if (s->alias_exceeded) {
         doc->error.set = true;
         doc->error.loc = s->alias_loc;
-        doc->error.message = "expected fewer alias expansions: more than 1000000 nodes reached "
-                             "through aliases (an alias bomb?)";
+        char msg[256];
+        doc->error.message = gl_arena_strdup(
+            &doc->arena, gl_limit_message(GL_LIMIT_YAML_ALIAS_NODES, msg, sizeof msg));
+        doc->error.fix = "an alias bomb? Expand fewer aliases, or raise the limit if the "
+                         "input is trusted";
     }
 }

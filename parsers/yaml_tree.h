@@ -10,12 +10,15 @@
  * Hostile input:
  *  - aliases are kept as YT_ALIAS nodes pointing at the anchored node (never copied).
  *    Consumers follow them with yt_deref(), which charges the stream's alias budget one
- *    unit per alias followed; walkers that descend into an aliased subtree charge one
- *    unit per node visited there with yt_charge(). When the budget (YT_ALIAS_BUDGET
- *    nodes) runs out, both return NULL/false, and s->alias_exceeded and s->alias_loc
- *    say where: a billion-laughs file costs at most the budget. An alias to a node that
+ *    unit per alias to a collection followed; walkers that descend into an aliased
+ *    subtree charge one unit per node visited there with yt_charge(). When the budget
+ *    (the limit yaml-alias-nodes, limits.h) runs out, both return NULL/false, and
+ *    s->alias_exceeded and s->alias_loc say where: a billion-laughs file costs at most
+ *    the budget. An alias to a scalar costs nothing and is always followed: reading a
+ *    scalar twice gives the same node whatever was spent in between. An alias to a node that
  *    is still open (a recursive structure) is an error.
- *  - nesting deeper than YT_MAX_DEPTH collections is an error; the loader is iterative
+ *  - nesting deeper than the limit nesting-depth is an error; so is a tree that takes
+ *    more than the limit parse-memory from its arena; the loader is iterative
  *    (an explicit stack), nothing recurses on input depth.
  *  - libyaml errors (bad syntax, invalid UTF-8, control characters, NUL bytes) set
  *    s->error at the first bad byte with libyaml's message.
@@ -42,8 +45,6 @@
 #include "linter/srcmap.h"
 #include "linter/util.h"
 
-#define YT_MAX_DEPTH 10000
-#define YT_ALIAS_BUDGET 1000000u
 
 enum yt_kind { YT_SCALAR, YT_MAP, YT_SEQ, YT_ALIAS };
 enum yt_style { YT_PLAIN, YT_SINGLE, YT_DOUBLE, YT_LITERAL, YT_FOLDED };
@@ -94,6 +95,7 @@ struct yt_stream {
     bool error;
     struct gl_loc error_loc;
     const char *error_msg;
+    const char *error_fix;   /* NULL, or how to get past a limit that stopped the load */
     /* line starts, for offset -> loc */
     size_t *lines;
     size_t nlines;
