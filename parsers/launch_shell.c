@@ -262,7 +262,7 @@ void gl_launch_scan_text(struct gl_launch_scan *s, const char *text, size_t len,
         s->doc->error.loc = err.loc;
         s->doc->error.message = err.message;
     }
-    for (size_t k = 0; k < n; k++) {
+    for (size_t k = 0; k < n && !gl_arena_over(&s->doc->arena); k++) {
         const struct sh_cmd *c = &cmds[k];
         if (!c->nwords && !c->nassigns)
             continue;

@@ -17,6 +17,7 @@
 struct charmap {
     size_t *at; /* byte offset of character k * CHECK_EVERY */
     size_t n;
+    size_t last_ch, last_off; /* the last conversion: marks mostly come in order */
 };
 
 static void charmap_build(struct charmap *cm, const char *text, size_t len)
@@ -24,6 +25,7 @@ static void charmap_build(struct charmap *cm, const char *text, size_t len)
     size_t cap = len / CHECK_EVERY + 2, chars = 0;
     cm->at = xmalloc(cap * sizeof *cm->at);
     cm->n = 0;
+    cm->last_ch = cm->last_off = 0;
     for (size_t i = 0; i < len; i++) {
         if (((unsigned char)text[i] & 0xC0) == 0x80)
             continue;
@@ -35,19 +37,26 @@ static void charmap_build(struct charmap *cm, const char *text, size_t len)
         cm->at[cm->n++] = 0;
 }
 
-static size_t charmap_byte(const struct charmap *cm, const char *text, size_t len, size_t ch)
+static size_t charmap_byte(struct charmap *cm, const char *text, size_t len, size_t ch)
 {
     size_t k = ch / CHECK_EVERY;
     if (k >= cm->n)
         return len;
-    size_t off = cm->at[k], rest = ch % CHECK_EVERY;
+    /* from the last conversion when it lies between the checkpoint and ch */
+    bool from_last = cm->last_ch <= ch && cm->last_ch >= k * CHECK_EVERY && cm->last_off < len;
+    size_t off = from_last ? cm->last_off : cm->at[k];
+    size_t rest = ch - (from_last ? cm->last_ch : k * CHECK_EVERY);
     while (rest && off < len) {
         off++;
         while (off < len && ((unsigned char)text[off] & 0xC0) == 0x80)
             off++;
         rest--;
     }
-    return off < len ? off : len;
+    if (off >= len)
+        return len;
+    cm->last_ch = ch;
+    cm->last_off = off;
+    return off;
 }
 
 static void lines_build(struct yt_stream *s)
