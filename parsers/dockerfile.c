@@ -351,7 +351,8 @@ struct df_file *df_parse_ex(struct gl_arena *a, const char *data, size_t len, un
         if (gl_arena_over(a)) { /* the limit parse-memory: stop at this line */
             err->loc = (struct gl_loc){c.lineno, 1};
             gl_limit_message(GL_LIMIT_PARSE_MEMORY, err->message, sizeof err->message);
-            return NULL;
+            ok = false;
+            break;
         }
         size_t te = trim_newline_end(&c);
         size_t ts = skip_uspace(c.d, c.ls, te);

@@ -211,6 +211,10 @@ void gl_parse_k8s_doc(struct gl_doc *doc, const struct gl_config *cfg)
             struct yt_node *root = s.docs[d];
             if (!root || !root->complete)
                 continue;
+            if (gl_arena_over(&doc->arena)) { /* stop at the document it was reached in */
+                gl_doc_fail_limit(doc, GL_LIMIT_PARSE_MEMORY, root->loc);
+                break;
+            }
             struct yt_node **objs;
             size_t n = objects_of(&s, root, &objs, &doc->arena);
             for (size_t i = 0; i < n; i++) {
