@@ -1,6 +1,7 @@
 /* test_report_formats.c: the machine-readable reporters on findings built by hand, so the
  * cases no input parser produces yet are covered too: image findings (line 0, platform,
- * layer, path), hostile bytes, duplicates. Also report_text.h and fingerprint.h.
+ * layer, path), hostile bytes, duplicates. Also report_text.h and fingerprint.h (escape.h
+ * has its own test_escape.c).
  * SARIF output is validated by Microsoft's validator when it is installed
  * (tests/lib/sarif_validator.sh), else that test is skipped. */
 #include <setjmp.h>
@@ -41,27 +42,6 @@ static void expect_text(void (*fn)(struct gl_buf *, const char *), const char *i
 }
 
 #define FFFD "\xEF\xBF\xBD"
-
-static void test_utf8_replaces_invalid_sequences(void **state)
-{
-    (void)state;
-    expect_text(gl_text_utf8, "caf\xC3\xA9 \xE2\x9C\x93 \xF0\x9F\x9A\x80", "caf\xC3\xA9 \xE2\x9C\x93 \xF0\x9F\x9A\x80");
-    expect_text(gl_text_utf8, "a\xFF" "b", "a" FFFD "b");
-    expect_text(gl_text_utf8, "\xC0\x80", FFFD FFFD);              /* overlong NUL */
-    expect_text(gl_text_utf8, "\xED\xA0\x80", FFFD FFFD FFFD);     /* a surrogate */
-    expect_text(gl_text_utf8, "\xF4\x90\x80\x80", FFFD FFFD FFFD FFFD); /* > U+10FFFF */
-    expect_text(gl_text_utf8, "\xE2\x82", FFFD FFFD);              /* truncated at the end */
-    expect_text(gl_text_utf8, "\x80x", FFFD "x");                  /* stray continuation */
-    expect_text(gl_text_utf8, "", "");
-}
-
-static void test_xml_escapes_everything_xml_cannot_hold(void **state)
-{
-    (void)state;
-    expect_text(gl_text_xml, "<a href=\"x\">&'</a>", "&lt;a href=&quot;x&quot;&gt;&amp;&apos;&lt;/a&gt;");
-    expect_text(gl_text_xml, "a\tb\nc\rd", "a&#9;b&#10;c&#13;d");
-    expect_text(gl_text_xml, "\x01\x1F\xEF\xBF\xBE\xFF", FFFD FFFD FFFD FFFD);
-}
 
 static void test_sentence_and_uri(void **state)
 {
@@ -217,7 +197,7 @@ static void test_checkstyle_escapes_and_image_finding(void **state)
     char *text = render(gl_report_checkstyle, &f);
     assert_non_null(strstr(text, "<file name=\"odd dir/Dockerfile\">"));
     assert_non_null(strstr(text, "has &quot;no&quot; tag (fix: do the &lt;right&gt; thing &amp; more)"));
-    assert_non_null(strstr(text, "not pinned " FFFD "&lt;by&gt; digest"));
+    assert_non_null(strstr(text, "not pinned \\x01&lt;by&gt; digest"));
     assert_non_null(strstr(text, "<file name=\"images/train.tar\">\n    <error severity=\"warning\""));
     assert_null(strstr(text, "\x01"));
     assert_null(strstr(text, "\xFF"));
@@ -248,16 +228,68 @@ static void test_gitlab_image_finding(void **state)
     gl_findings_free(&f);
 }
 
+/* A finding whose file, message and fix hold every kind of hostile byte. */
+static void hostile_findings(struct gl_findings *f)
+{
+    add_finding(f, "GL205", "we\x1b[31mird\rname\xE2\x80\xAE", 2, 32,
+                "NVIDIA_DRIVER_CAPABILITIES=util\x1b]0;pwn\x07ity \xC2\x9B" "2J \xE2\x81\xA6\x7f\xFF\b");
+}
+
+static void tty_plain(FILE *out, const struct gl_run *run) { gl_report_tty(out, run, false); }
+
+static void test_tty_escapes_hostile_bytes(void **state)
+{
+    (void)state;
+    struct gl_findings f = {0};
+    hostile_findings(&f);
+    char *text = render(tty_plain, &f);
+    assert_non_null(strstr(text, "we\\x1b[31mird\\x0dname\\u202e:2:32: error: "
+                                 "NVIDIA_DRIVER_CAPABILITIES=util\\x1b]0;pwn\\x07ity \\u009b2J "
+                                 "\\u2066\\x7f\\xff\\x08 [GL205 "));
+    for (const unsigned char *p = (const unsigned char *)text; *p; p++)
+        if (*p < 0x20 && *p != '\n')
+            fail_msg("raw control byte 0x%02x in the tty report", *p);
+    assert_null(strstr(text, "\xE2\x80\xAE"));
+    free(text);
+    gl_findings_free(&f);
+}
+
+static void test_json_keeps_hostile_values_exact(void **state)
+{
+    (void)state;
+    struct gl_findings f = {0};
+    hostile_findings(&f);
+    char *text = render(gl_report_json, &f);
+    /* no raw control, C1 or bidi byte in the file; valid UTF-8 */
+    assert_null(strstr(text, "\x1b"));
+    assert_null(strstr(text, "\xC2\x9B"));
+    assert_null(strstr(text, "\xE2\x80\xAE"));
+    assert_null(strstr(text, "\x7f"));
+    assert_null(strstr(text, "\xFF"));
+    assert_non_null(strstr(text, "\\u009b2J \\u2066\\u007f" FFFD "\\b"));
+    json_object *root = json_tokener_parse(text);
+    assert_non_null(root);
+    json_object *f0 = json_object_array_get_idx(json_object_object_get(root, "findings"), 0);
+    assert_string_equal(json_object_get_string(json_object_object_get(f0, "file")),
+                        "we\x1b[31mird\rname\xE2\x80\xAE");
+    assert_string_equal(json_object_get_string(json_object_object_get(f0, "message")),
+                        "NVIDIA_DRIVER_CAPABILITIES=util\x1b]0;pwn\x07ity \xC2\x9B" "2J "
+                        "\xE2\x81\xA6\x7f" FFFD "\b");
+    json_object_put(root);
+    free(text);
+    gl_findings_free(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_utf8_replaces_invalid_sequences),
-        cmocka_unit_test(test_xml_escapes_everything_xml_cannot_hold),
         cmocka_unit_test(test_sentence_and_uri),
         cmocka_unit_test(test_fingerprints_ignore_lines),
         cmocka_unit_test(test_sarif_image_finding),
         cmocka_unit_test(test_checkstyle_escapes_and_image_finding),
         cmocka_unit_test(test_gitlab_image_finding),
+        cmocka_unit_test(test_tty_escapes_hostile_bytes),
+        cmocka_unit_test(test_json_keeps_hostile_values_exact),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
