@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "linter/escape.h"
 #include "linter/inputs.h"
 #include "linter/rule.h"
 #include "linter/rule_doc.h"
@@ -94,7 +95,7 @@ static int add_ids(struct gl_config *cfg, const char ***list, size_t *n, const c
     for (char *id = strtok_r(copy, ",", &save); id; id = strtok_r(NULL, ",", &save)) {
         const struct gl_rule *rule = gl_rule_find(id);
         if (!rule) {
-            fprintf(stderr, "gpulint: %s: no rule `%s` (see --list-rules)\n", opt, id);
+            gl_eprintf("%s: no rule `%s` (see --list-rules)", opt, id);
             return 2;
         }
         const char **grown = gl_arena_alloc(&cfg->arena, (*n + 1) * sizeof *grown);
@@ -147,8 +148,7 @@ static int parse_format(struct gl_config *cfg, const char *s)
     else if (!strcmp(s, "gitlab"))
         cfg->format = GL_FMT_GITLAB;
     else {
-        fprintf(stderr, "gpulint: --format: unknown format `%s` "
-                        "(tty, json, sarif, checkstyle, gitlab)\n", s);
+        gl_eprintf("--format: unknown format `%s` (tty, json, sarif, checkstyle, gitlab)", s);
         return 2;
     }
     return 0;
@@ -157,8 +157,7 @@ static int parse_format(struct gl_config *cfg, const char *s)
 static int parse_driver(struct gl_config *cfg, const char *s)
 {
     if (gl_config_set_driver(&cfg->driver, s, "--driver") != 0) {
-        fprintf(stderr, "gpulint: --driver: `%s` is not a driver version "
-                        "(535, R535, 535.104.05 or host)\n", s);
+        gl_eprintf("--driver: `%s` is not a driver version (535, R535, 535.104.05 or host)", s);
         return 2;
     }
     return 0;
@@ -179,8 +178,8 @@ int gl_cli_parse(int argc, char **argv, struct gl_config *cfg, struct gl_cli *cl
         case 'o': cfg->output = optarg; break;
         case OPT_THRESHOLD:
             if (gl_severity_parse(optarg, &cfg->failure_threshold) != 0) {
-                fprintf(stderr, "gpulint: --failure-threshold: `%s` is not one of error, "
-                                "warning, info, style, none\n", optarg);
+                gl_eprintf("--failure-threshold: `%s` is not one of error, warning, info, "
+                           "style, none", optarg);
                 rc = 2;
             }
             from_option(cfg, GL_SET_FAILURE_THRESHOLD, "--failure-threshold");
@@ -200,8 +199,7 @@ int gl_cli_parse(int argc, char **argv, struct gl_config *cfg, struct gl_cli *cl
         case 't': {
             const struct gl_input_type *t = gl_input_type_named(optarg);
             if (!t) {
-                fprintf(stderr, "gpulint: --type: unknown type `%s` (%s)\n", optarg,
-                        gl_input_type_names());
+                gl_eprintf("--type: unknown type `%s` (%s)", optarg, gl_input_type_names());
                 rc = 2;
             } else {
                 cfg->type = t->kind;
@@ -217,8 +215,7 @@ int gl_cli_parse(int argc, char **argv, struct gl_config *cfg, struct gl_cli *cl
             char *end;
             long n = strtol(optarg, &end, 10);
             if (*end || n < 1 || n > 1024) {
-                fprintf(stderr, "gpulint: --jobs: `%s` is not a number from 1 to 1024\n",
-                        optarg);
+                gl_eprintf("--jobs: `%s` is not a number from 1 to 1024", optarg);
                 rc = 2;
             }
             cfg->jobs = (int)n;
@@ -267,7 +264,7 @@ static int explain(FILE *out, const char *id)
 {
     const struct gl_rule *r = gl_rule_find(id);
     if (!r) {
-        fprintf(stderr, "gpulint: --explain: no rule `%s` (see --list-rules)\n", id);
+        gl_eprintf("--explain: no rule `%s` (see --list-rules)", id);
         return 2;
     }
     struct gl_buf text;

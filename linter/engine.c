@@ -12,6 +12,7 @@
 
 #include "linter/check.h"
 #include "linter/cuda_derive.h"
+#include "linter/escape.h"
 #include "linter/inputs.h"
 #include "linter/suppress.h"
 
@@ -192,7 +193,7 @@ static void lint_file(struct gl_run *run, const char *path, bool named)
     size_t len;
     int e = gl_read_file(path, &data, &len);
     if (e) {
-        fprintf(stderr, "gpulint: %s: %s\n", path, strerror(e));
+        gl_eprintf("%s: %s", path, strerror(e));
         run->unreadable = true;
         return;
     }
@@ -219,7 +220,7 @@ static void read_stdin(struct gl_run *run)
     while ((n = fread(chunk, 1, sizeof chunk, stdin)) > 0)
         gl_buf_add(&b, chunk, n);
     if (ferror(stdin)) {
-        fprintf(stderr, "gpulint: -: %s\n", strerror(errno));
+        gl_eprintf("-: %s", strerror(errno));
         run->unreadable = true;
     } else {
         gl_lint_buffer(run, "-", b.data ? b.data : "", b.len,
@@ -250,7 +251,7 @@ static void walk(struct gl_run *run, const char *dir, int depth)
         return;
     DIR *d = opendir(dir);
     if (!d) {
-        fprintf(stderr, "gpulint: %s: %s\n", dir, strerror(errno));
+        gl_eprintf("%s: %s", dir, strerror(errno));
         run->unreadable = true;
         return;
     }
@@ -302,7 +303,7 @@ void gl_lint_path(struct gl_run *run, const char *path)
     }
     struct stat st;
     if (stat(path, &st) != 0) {
-        fprintf(stderr, "gpulint: %s: %s\n", path, strerror(errno));
+        gl_eprintf("%s: %s", path, strerror(errno));
         run->unreadable = true;
         return;
     }
