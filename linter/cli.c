@@ -52,7 +52,7 @@ const char gl_cli_usage[] =
     "  -h, --help                  print this help\n"
     "\n"
     "Exit status: 0 no finding at or above the threshold, 1 findings at or above it,\n"
-    "2 usage error or unreadable path.\n";
+    "2 usage error, unreadable path, or a report that could not be written.\n";
 
 enum { OPT_THRESHOLD = 256, OPT_DRIVER, OPT_IGNORE, OPT_ENABLE, OPT_BUILD_ARG, OPT_TARGET,
        OPT_NO_COLOR, OPT_LIST_RULES, OPT_EXPLAIN, OPT_VERSION, OPT_CONFIG, OPT_NO_CONFIG,
