@@ -19,81 +19,97 @@
 
 #define FFFD "\xEF\xBF\xBD"
 
-/* gl_escape of in[0..len) for `to`, compared with want. */
-static void expect_n(const char *in, size_t len, enum gl_escape_target to, const char *want)
-{
-    struct gl_buf b;
-    gl_buf_init(&b);
-    gl_escape(&b, in, len, to);
-    if (strcmp(gl_buf_str(&b), want) != 0)
-        fail_msg("target %d: got \"%s\", want \"%s\"", (int)to, gl_buf_str(&b), want);
-    gl_buf_free(&b);
-}
+struct esc_case {
+    const char *in, *want;
+};
 
-static void expect(const char *in, enum gl_escape_target to, const char *want)
+/* gl_escape of each case for `to`, compared with its want. */
+static void expect_all(const struct esc_case *c, size_t n, enum gl_escape_target to)
 {
-    expect_n(in, strlen(in), to, want);
+    for (size_t i = 0; i < n; i++) {
+        struct gl_buf b;
+        gl_buf_init(&b);
+        gl_escape(&b, c[i].in, strlen(c[i].in), to);
+        if (strcmp(gl_buf_str(&b), c[i].want) != 0)
+            fail_msg("target %d, case %zu: got \"%s\", want \"%s\"", (int)to, i,
+                     gl_buf_str(&b), c[i].want);
+        gl_buf_free(&b);
+    }
 }
-
-static void text(const char *in, const char *want) { expect(in, GL_ESCAPE_TEXT, want); }
+#define EXPECT_ALL(cases, to) expect_all(cases, sizeof cases / sizeof *cases, to)
 
 static void test_text_c0_and_del(void **state)
 {
     (void)state;
-    text("lat\x1b[31mest", "lat\\x1b[31mest");                   /* ESC / CSI */
-    text("util\x1b]0;pwn\x07ity", "util\\x1b]0;pwn\\x07ity");    /* OSC title, BEL */
-    text("\x1b]8;;http://x\x1b\\y", "\\x1b]8;;http://x\\x1b\\y"); /* OSC 8 link, ST */
-    text("ok\rEVIL", "ok\\x0dEVIL");                              /* CR */
-    text("abc\b\b\bxyz", "abc\\x08\\x08\\x08xyz");               /* BS */
-    text("a\tb\nc", "a\\x09b\\x0ac");
-    text("del\x7f", "del\\x7f");
-    expect_n("a\0b", 3, GL_ESCAPE_TEXT, "a\\x00b");
-    text("", "");
+    static const struct esc_case cases[] = {
+        {"lat\x1b[31mest", "lat\\x1b[31mest"},                   /* ESC / CSI */
+        {"util\x1b]0;pwn\x07ity", "util\\x1b]0;pwn\\x07ity"},    /* OSC title, BEL */
+        {"\x1b]8;;http://x\x1b\\y", "\\x1b]8;;http://x\\x1b\\y"}, /* OSC 8 link, ST */
+        {"ok\rEVIL", "ok\\x0dEVIL"},                              /* CR */
+        {"abc\b\b\bxyz", "abc\\x08\\x08\\x08xyz"},               /* BS */
+        {"a\tb\nc", "a\\x09b\\x0ac"},
+        {"del\x7f", "del\\x7f"},
+        {"", ""},
+    };
+    EXPECT_ALL(cases, GL_ESCAPE_TEXT);
+    struct gl_buf b; /* a NUL inside the bytes */
+    gl_buf_init(&b);
+    gl_escape(&b, "a\0b", 3, GL_ESCAPE_TEXT);
+    assert_string_equal(gl_buf_str(&b), "a\\x00b");
+    gl_buf_free(&b);
 }
 
 static void test_text_c1(void **state)
 {
     (void)state;
-    text("\xC2\x80", "\\u0080");
-    text("x\xC2\x9B" "31m", "x\\u009b31m"); /* CSI */
-    text("\xC2\x9D" "0;t\xC2\x9C", "\\u009d0;t\\u009c"); /* OSC ... ST */
-    text("\xC2\x85", "\\u0085");                      /* NEL */
-    text("\xC2\x9F", "\\u009f");
-    text("\xC2\xA0", "\xC2\xA0"); /* U+00A0, the first after C1, is kept */
+    static const struct esc_case cases[] = {
+        {"\xC2\x80", "\\u0080"},
+        {"x\xC2\x9B" "31m", "x\\u009b31m"},                   /* CSI */
+        {"\xC2\x9D" "0;t\xC2\x9C", "\\u009d0;t\\u009c"},      /* OSC ... ST */
+        {"\xC2\x85", "\\u0085"},                              /* NEL */
+        {"\xC2\x9F", "\\u009f"},
+        {"\xC2\xA0", "\xC2\xA0"}, /* U+00A0, the first after C1, is kept */
+    };
+    EXPECT_ALL(cases, GL_ESCAPE_TEXT);
 }
 
 static void test_text_bidi_and_format(void **state)
 {
     (void)state;
-    text("nvidia/cuda:12\xE2\x80\xAE" "abc", "nvidia/cuda:12\\u202eabc"); /* RLO */
-    text("\xE2\x81\xA6x\xE2\x81\xA9", "\\u2066x\\u2069");                 /* LRI ... PDI */
-    text("\xE2\x80\xAA\xE2\x80\xAB\xE2\x80\xAC\xE2\x80\xAD",
-         "\\u202a\\u202b\\u202c\\u202d");
-    text("\xE2\x81\xA7\xE2\x81\xA8", "\\u2067\\u2068");
-    text("\xE2\x80\x8E\xE2\x80\x8F\xD8\x9C", "\\u200e\\u200f\\u061c"); /* LRM RLM ALM */
-    text("\xE2\x80\xA8\xE2\x80\xA9", "\\u2028\\u2029");               /* LS PS */
-    /* neighbours that are not controls: ZWJ (emoji), U+202F, U+2065 */
-    text("\xE2\x80\x8D\xE2\x80\xAF\xE2\x81\xA5", "\xE2\x80\x8D\xE2\x80\xAF\xE2\x81\xA5");
+    static const struct esc_case cases[] = {
+        {"nvidia/cuda:12\xE2\x80\xAE" "abc", "nvidia/cuda:12\\u202eabc"}, /* RLO */
+        {"\xE2\x81\xA6x\xE2\x81\xA9", "\\u2066x\\u2069"},                 /* LRI ... PDI */
+        {"\xE2\x80\xAA\xE2\x80\xAB\xE2\x80\xAC\xE2\x80\xAD", "\\u202a\\u202b\\u202c\\u202d"},
+        {"\xE2\x81\xA7\xE2\x81\xA8", "\\u2067\\u2068"},
+        {"\xE2\x80\x8E\xE2\x80\x8F\xD8\x9C", "\\u200e\\u200f\\u061c"}, /* LRM RLM ALM */
+        {"\xE2\x80\xA8\xE2\x80\xA9", "\\u2028\\u2029"},               /* LS PS */
+        /* neighbours that are not controls: ZWJ (emoji), U+202F, U+2065 */
+        {"\xE2\x80\x8D\xE2\x80\xAF\xE2\x81\xA5", "\xE2\x80\x8D\xE2\x80\xAF\xE2\x81\xA5"},
+    };
+    EXPECT_ALL(cases, GL_ESCAPE_TEXT);
 }
 
 static void test_text_invalid_utf8(void **state)
 {
     (void)state;
-    text("a\xFF" "b", "a\\xffb");
-    text("\x80x", "\\x80x");                         /* stray continuation */
-    text("ab\xE2\x82", "ab\\xe2\\x82");              /* truncated at the end */
-    text("\xE2\x82x", "\\xe2\\x82x");                /* truncated in the middle */
-    text("\xF0\x9F\x9A", "\\xf0\\x9f\\x9a");          /* 4-byte form cut short */
-    text("\xC0\xAF", "\\xc0\\xaf");                  /* overlong '/' */
-    text("\xC1\xBF", "\\xc1\\xbf");
-    text("\xE0\x80\xAF", "\\xe0\\x80\\xaf");          /* overlong, 3 bytes */
-    text("\xF0\x80\x80\xAF", "\\xf0\\x80\\x80\\xaf"); /* overlong, 4 bytes */
-    text("\xED\xA0\x80", "\\xed\\xa0\\x80");          /* a surrogate */
-    text("\xF4\x90\x80\x80", "\\xf4\\x90\\x80\\x80"); /* past U+10FFFF */
-    text("\xF5\x80", "\\xf5\\x80");
-    text("\xC0\x80", "\\xc0\\x80");                  /* overlong NUL */
-    /* a cut-off sequence does not swallow what follows it */
-    text("\xE2\x80\x1b[2J", "\\xe2\\x80\\x1b[2J");
+    static const struct esc_case cases[] = {
+        {"a\xFF" "b", "a\\xffb"},
+        {"\x80x", "\\x80x"},                         /* stray continuation */
+        {"ab\xE2\x82", "ab\\xe2\\x82"},              /* truncated at the end */
+        {"\xE2\x82x", "\\xe2\\x82x"},                /* truncated in the middle */
+        {"\xF0\x9F\x9A", "\\xf0\\x9f\\x9a"},          /* 4-byte form cut short */
+        {"\xC0\xAF", "\\xc0\\xaf"},                  /* overlong '/' */
+        {"\xC1\xBF", "\\xc1\\xbf"},
+        {"\xE0\x80\xAF", "\\xe0\\x80\\xaf"},          /* overlong, 3 bytes */
+        {"\xF0\x80\x80\xAF", "\\xf0\\x80\\x80\\xaf"}, /* overlong, 4 bytes */
+        {"\xED\xA0\x80", "\\xed\\xa0\\x80"},          /* a surrogate */
+        {"\xF4\x90\x80\x80", "\\xf4\\x90\\x80\\x80"}, /* past U+10FFFF */
+        {"\xF5\x80", "\\xf5\\x80"},
+        {"\xC0\x80", "\\xc0\\x80"},                  /* overlong NUL */
+        /* a cut-off sequence does not swallow what follows it */
+        {"\xE2\x80\x1b[2J", "\\xe2\\x80\\x1b[2J"},
+    };
+    EXPECT_ALL(cases, GL_ESCAPE_TEXT);
 }
 
 static void test_valid_utf8_kept(void **state)
@@ -101,58 +117,64 @@ static void test_valid_utf8_kept(void **state)
     (void)state;
     static const char *const kept[] = {
         "driver \xE2\x89\xA5 550.54.15", "caf\xC3\xA9", "\xE6\x97\xA5\xE6\x9C\xAC\xE8\xAA\x9E",
-        "\xF0\x9F\x9A\x80", "\xF4\x8F\xBF\xBF", "\xEF\xBF\xBD", "C:\\path\\x1b", "plain ascii ~",
+        "\xF0\x9F\x9A\x80", "\xF4\x8F\xBF\xBF", "\xEF\xBF\xBD",
+        "C:\\path\\x1b", /* a backslash is kept in TEXT */
     };
     for (size_t i = 0; i < sizeof kept / sizeof *kept; i++) {
-        text(kept[i], kept[i]);
-        expect(kept[i], GL_ESCAPE_JSON, kept[i]);
+        const struct esc_case same = {kept[i], kept[i]};
+        expect_all(&same, 1, GL_ESCAPE_TEXT);
+        expect_all(&same, 1, GL_ESCAPE_JSON);
         assert_true(gl_escape_plain(kept[i]));
     }
-    assert_false(gl_escape_plain("a\x1b"));
-    assert_false(gl_escape_plain("a\x7f"));
-    assert_false(gl_escape_plain("\xC2\x9B"));
-    assert_false(gl_escape_plain("\xE2\x80\xAE"));
-    assert_false(gl_escape_plain("\xE2\x82"));
-    assert_false(gl_escape_plain("\xC0\xAF"));
+    static const char *const escaped[] = {"a\x1b", "a\x7f", "\xC2\x9B", "\xE2\x80\xAE",
+                                          "\xE2\x82", "\xC0\xAF"};
+    for (size_t i = 0; i < sizeof escaped / sizeof *escaped; i++)
+        assert_false(gl_escape_plain(escaped[i]));
 }
 
 static void test_quoted(void **state)
 {
     (void)state;
-    expect("a\"b\\c", GL_ESCAPE_QUOTED, "a\\\"b\\\\c");
-    expect("t\x1b]0;x\x07", GL_ESCAPE_QUOTED, "t\\x1b]0;x\\x07");
-    expect("tab\there", GL_ESCAPE_QUOTED, "tab\\x09here");
-    expect("\xC2\x9B\xE2\x80\xAE", GL_ESCAPE_QUOTED, "\\u009b\\u202e");
-    expect("a\xFF\xE2\x82", GL_ESCAPE_QUOTED, "a" FFFD FFFD FFFD);
-    expect("\xC3\xA9", GL_ESCAPE_QUOTED, "\xC3\xA9");
+    static const struct esc_case cases[] = {
+        {"a\"b\\c", "a\\\"b\\\\c"},
+        {"t\x1b]0;x\x07", "t\\x1b]0;x\\x07"},
+        {"tab\there", "tab\\x09here"},
+        {"\xC2\x9B\xE2\x80\xAE", "\\u009b\\u202e"},
+        {"a\xFF\xE2\x82", "a" FFFD FFFD FFFD},
+        {"\xC3\xA9", "\xC3\xA9"},
+    };
+    EXPECT_ALL(cases, GL_ESCAPE_QUOTED);
 }
 
 static void test_json(void **state)
 {
     (void)state;
-    /* a serialised document: C0 is whitespace between tokens (json-c escaped the rest) */
-    expect("{\n  \"m\": \"x\\u001b]0;t\\u0007\"\n}", GL_ESCAPE_JSON,
-           "{\n  \"m\": \"x\\u001b]0;t\\u0007\"\n}");
-    expect("\"a\x7f\"", GL_ESCAPE_JSON, "\"a\\u007f\"");
-    expect("\"\xC2\x9B\xC2\x85\"", GL_ESCAPE_JSON, "\"\\u009b\\u0085\"");
-    expect("\"\xE2\x80\xAE\xE2\x81\xA6\"", GL_ESCAPE_JSON, "\"\\u202e\\u2066\"");
-    expect("\"a\xFF\xE2\x82\"", GL_ESCAPE_JSON, "\"a" FFFD FFFD FFFD "\"");
-    expect("\"\xC0\xAF\"", GL_ESCAPE_JSON, "\"" FFFD FFFD "\"");
-    expect("\"\xE2\x89\xA5\"", GL_ESCAPE_JSON, "\"\xE2\x89\xA5\"");
+    static const struct esc_case cases[] = {
+        /* a serialised document: C0 is whitespace between tokens (json-c escaped the rest) */
+        {"{\n  \"m\": \"x\\u001b]0;t\\u0007\"\n}", "{\n  \"m\": \"x\\u001b]0;t\\u0007\"\n}"},
+        {"\"a\x7f\"", "\"a\\u007f\""},
+        {"\"\xC2\x9B\xC2\x85\"", "\"\\u009b\\u0085\""},
+        {"\"\xE2\x80\xAE\xE2\x81\xA6\"", "\"\\u202e\\u2066\""},
+        {"\"a\xFF\xE2\x82\"", "\"a" FFFD FFFD FFFD "\""},
+        {"\"\xC0\xAF\"", "\"" FFFD FFFD "\""},
+    };
+    EXPECT_ALL(cases, GL_ESCAPE_JSON);
 }
 
 static void test_xml(void **state)
 {
     (void)state;
-    expect("<a href=\"x\">&'</a>", GL_ESCAPE_XML,
-           "&lt;a href=&quot;x&quot;&gt;&amp;&apos;&lt;/a&gt;");
-    expect("a\tb\nc\rd", GL_ESCAPE_XML, "a&#9;b&#10;c&#13;d");
-    expect("x\x1b[31m\x01\x1f", GL_ESCAPE_XML, "x\\x1b[31m\\x01\\x1f"); /* no XML 1.0 form */
-    expect("\x7f\xC2\x9B", GL_ESCAPE_XML, "&#x7F;&#x9B;");
-    expect("\xE2\x80\xAE\xE2\x81\xA6", GL_ESCAPE_XML, "&#x202E;&#x2066;");
-    expect("\xEF\xBF\xBE\xEF\xBF\xBF", GL_ESCAPE_XML, "\\ufffe\\uffff");
-    expect("\xFF\xE2\x82", GL_ESCAPE_XML, FFFD FFFD FFFD);
-    expect("caf\xC3\xA9 \xE2\x89\xA5", GL_ESCAPE_XML, "caf\xC3\xA9 \xE2\x89\xA5");
+    static const struct esc_case cases[] = {
+        {"<a href=\"x\">&'</a>", "&lt;a href=&quot;x&quot;&gt;&amp;&apos;&lt;/a&gt;"},
+        {"a\tb\nc\rd", "a&#9;b&#10;c&#13;d"},
+        {"x\x1b[31m\x01\x1f", "x\\x1b[31m\\x01\\x1f"}, /* no XML 1.0 form */
+        {"\x7f\xC2\x9B", "&#x7F;&#x9B;"},
+        {"\xE2\x80\xAE\xE2\x81\xA6", "&#x202E;&#x2066;"},
+        {"\xEF\xBF\xBE\xEF\xBF\xBF", "\\ufffe\\uffff"},
+        {"\xFF\xE2\x82", FFFD FFFD FFFD},
+        {"caf\xC3\xA9 \xE2\x89\xA5", "caf\xC3\xA9 \xE2\x89\xA5"},
+    };
+    EXPECT_ALL(cases, GL_ESCAPE_XML);
 }
 
 /* gl_escape_write escapes in pieces: a character across a piece boundary stays whole. */
