@@ -163,6 +163,38 @@ static int parse_driver(struct gl_config *cfg, const char *s)
     return 0;
 }
 
+/* How many long options start with the name in `arg` ("--name" or "--name=value"). */
+static int long_option_matches(const char *arg)
+{
+    const char *name = arg + 2;
+    size_t len = strcspn(name, "=");
+    int n = 0;
+    for (const struct option *o = long_options; o->name; o++)
+        n += strncmp(o->name, name, len) == 0;
+    return n;
+}
+
+/* getopt's own message for a bad option, through gl_eprintf (getopt would print the
+ * option's bytes raw): `c` is ':' for a missing argument, '?' for an unknown option. */
+static void option_error(int c, char **argv)
+{
+    const char *arg = argv[optind - 1];
+    bool is_long = arg[0] == '-' && arg[1] == '-';
+    if (c == ':' && is_long)
+        gl_eprintf("option '%s' requires an argument", arg);
+    else if (c == ':')
+        gl_eprintf("option requires an argument -- '%c'", optopt);
+    else if (!is_long)
+        gl_eprintf("invalid option -- '%c'", optopt);
+    else if (optopt)
+        gl_eprintf("option '%s' doesn't allow an argument", arg);
+    else if (long_option_matches(arg) > 1)
+        gl_eprintf("option '%s' is ambiguous", arg);
+    else
+        gl_eprintf("unrecognized option '%s'", arg);
+    fputs("Try `gpulint --help`.\n", stderr);
+}
+
 int gl_cli_parse(int argc, char **argv, struct gl_config *cfg, struct gl_cli *cli)
 {
     memset(cli, 0, sizeof *cli);
@@ -172,7 +204,8 @@ int gl_cli_parse(int argc, char **argv, struct gl_config *cfg, struct gl_cli *cl
                  !(ci && !strcmp(ci, "true"));
     int c, rc = 0;
     optind = 1;
-    while (rc == 0 && (c = getopt_long(argc, argv, "f:o:t:j:h", long_options, NULL)) != -1) {
+    opterr = 0; /* option_error says it */
+    while (rc == 0 && (c = getopt_long(argc, argv, ":f:o:t:j:h", long_options, NULL)) != -1) {
         switch (c) {
         case 'f': rc = parse_format(cfg, optarg); break;
         case 'o': cfg->output = optarg; break;
@@ -243,7 +276,7 @@ int gl_cli_parse(int argc, char **argv, struct gl_config *cfg, struct gl_cli *cl
     }
     if (rc) {
         if (c == '?' || c == ':')
-            fprintf(stderr, "Try `gpulint --help`.\n");
+            option_error(c, argv);
         return 2;
     }
     cli->paths = (const char **)argv + optind;

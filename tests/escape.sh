@@ -109,6 +109,20 @@ has "stderr --target" "$tmp/err" '--target st\x1b[2Jage: no such stage'
 clean_text "$tmp/err" && ok || bad "usage error holds raw control bytes"
 has "stderr --format" "$tmp/err" 'unknown format `js\x1b[2Jon`'
 
+# getopt's messages quote the option too: printed by gpulint, escaped
+for opt in "--fo$(printf '\033')]0;x" "-$(printf '\033')" "--no-color=$(printf '\033')" "--no"; do
+  "$bin" "$opt" > /dev/null 2>> "$tmp/opterr"; rc=$?
+  [ $rc = 2 ] && ok || bad "bad option: exit $rc, expected 2"
+done
+"$bin" --format > /dev/null 2>> "$tmp/opterr"
+clean_text "$tmp/opterr" && ok || bad "an option error holds raw control bytes"
+has "unrecognized option" "$tmp/opterr" "gpulint: unrecognized option '--fo\x1b]0;x'"
+has "invalid option" "$tmp/opterr" "gpulint: invalid option -- '\x1b'"
+has "option with an argument" "$tmp/opterr" "gpulint: option '--no-color=\x1b' doesn't allow an argument"
+has "ambiguous option" "$tmp/opterr" "gpulint: option '--no' is ambiguous"
+has "missing argument" "$tmp/opterr" "gpulint: option '--format' requires an argument"
+has "help hint" "$tmp/opterr" 'Try `gpulint --help`.'
+
 # ---- --print-config: values from the config file and the command line ----
 printf 'build-args: {A: "x\\e]0;t\\a\\u202Ey\\x85"}\n' > "$tmp/pc.yaml"
 "$bin" --config "$tmp/pc.yaml" --print-config --output "$(printf 'r\033[2J')" \
