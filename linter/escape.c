@@ -52,18 +52,12 @@ static void visible(struct gl_buf *b, uint32_t cp)
         gl_buf_printf(b, "\\u%04x", (unsigned)cp);
 }
 
-static void control(struct gl_buf *b, const unsigned char *s, size_t n, uint32_t cp,
-                    enum gl_escape_target to)
+static void control(struct gl_buf *b, uint32_t cp, enum gl_escape_target to)
 {
     switch (to) {
     case GL_ESCAPE_TEXT:
     case GL_ESCAPE_QUOTED: visible(b, cp); break;
-    case GL_ESCAPE_JSON:
-        if (cp < 0x20)
-            gl_buf_add(b, s, n); /* whitespace between tokens: json-c escaped the rest */
-        else
-            gl_buf_printf(b, "\\u%04x", (unsigned)cp);
-        break;
+    case GL_ESCAPE_JSON: gl_buf_printf(b, "\\u%04x", (unsigned)cp); break;
     case GL_ESCAPE_XML:
         if (cp == '\t' || cp == '\n' || cp == '\r')
             gl_buf_printf(b, "&#%u;", (unsigned)cp);
@@ -100,10 +94,33 @@ static void printable(struct gl_buf *b, const unsigned char *s, size_t n, uint32
     gl_buf_add(b, s, n);
 }
 
-/* Escape the character at s (of `left` bytes); returns how many bytes it took. */
+/* An ASCII byte `to` copies as it is. In a serialised JSON text C0 is whitespace
+ * between tokens: json-c escaped it inside strings. */
+static bool ascii_kept(unsigned char c, enum gl_escape_target to)
+{
+    if (c >= 0x7F)
+        return false;
+    if (c < 0x20)
+        return to == GL_ESCAPE_JSON;
+    switch (to) {
+    case GL_ESCAPE_QUOTED: return c != '"' && c != '\\';
+    case GL_ESCAPE_XML: return !strchr("&<>\"'", c);
+    default: return true;
+    }
+}
+
+/* Escape the run of kept ASCII bytes (up to 4 KiB, so gl_escape_write stays in pieces),
+ * or else the one character, at s (of `left` bytes); returns how many bytes it took. */
 static size_t escape_one(struct gl_buf *b, const unsigned char *s, size_t left,
                          enum gl_escape_target to)
 {
+    size_t run = 0;
+    while (run < left && run < 4096 && ascii_kept(s[run], to))
+        run++;
+    if (run) {
+        gl_buf_add(b, s, run);
+        return run;
+    }
     uint32_t cp;
     size_t n = utf8_decode(s, left, &cp);
     if (n == 0) {
@@ -114,7 +131,7 @@ static size_t escape_one(struct gl_buf *b, const unsigned char *s, size_t left,
         return 1;
     }
     if (is_control(cp))
-        control(b, s, n, cp, to);
+        control(b, cp, to);
     else
         printable(b, s, n, cp, to);
     return n;
