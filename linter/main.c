@@ -102,7 +102,7 @@ static void hold_closed_std_fds(void)
         if (fcntl(fd, F_GETFD) != -1 || errno != EBADF)
             continue;
         stdout_was_closed |= fd == STDOUT_FILENO;
-        int null = open("/dev/null", O_WRONLY | O_CLOEXEC);
+        int null = open("/dev/null", O_WRONLY);
         if (null >= 0 && null != fd) {
             dup2(null, fd);
             close(null);
