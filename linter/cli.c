@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "linter/escape.h"
 #include "linter/inputs.h"
 #include "linter/limits.h"
 #include "linter/rule.h"
@@ -56,7 +57,7 @@ const char gl_cli_usage[] =
     "  -h, --help                  print this help\n"
     "\n"
     "Exit status: 0 no finding at or above the threshold, 1 findings at or above it,\n"
-    "2 usage error or unreadable path.\n";
+    "2 usage error, unreadable path, or a report that could not be written.\n";
 
 enum { OPT_THRESHOLD = 256, OPT_DRIVER, OPT_IGNORE, OPT_ENABLE, OPT_BUILD_ARG, OPT_TARGET,
        OPT_NO_COLOR, OPT_LIST_RULES, OPT_EXPLAIN, OPT_VERSION, OPT_CONFIG, OPT_NO_CONFIG,
@@ -101,7 +102,7 @@ static int add_ids(struct gl_config *cfg, const char ***list, size_t *n, const c
     for (char *id = strtok_r(copy, ",", &save); id; id = strtok_r(NULL, ",", &save)) {
         const struct gl_rule *rule = gl_rule_find(id);
         if (!rule) {
-            fprintf(stderr, "gpulint: %s: no rule `%s` (see --list-rules)\n", opt, id);
+            gl_eprintf("%s: no rule `%s` (see --list-rules)", opt, id);
             return 2;
         }
         const char **grown = gl_arena_alloc(&cfg->arena, (*n + 1) * sizeof *grown);
@@ -154,8 +155,7 @@ static int parse_format(struct gl_config *cfg, const char *s)
     else if (!strcmp(s, "gitlab"))
         cfg->format = GL_FMT_GITLAB;
     else {
-        fprintf(stderr, "gpulint: --format: unknown format `%s` "
-                        "(tty, json, sarif, checkstyle, gitlab)\n", s);
+        gl_eprintf("--format: unknown format `%s` (tty, json, sarif, checkstyle, gitlab)", s);
         return 2;
     }
     return 0;
@@ -164,8 +164,7 @@ static int parse_format(struct gl_config *cfg, const char *s)
 static int parse_driver(struct gl_config *cfg, const char *s)
 {
     if (gl_config_set_driver(&cfg->driver, s, "--driver") != 0) {
-        fprintf(stderr, "gpulint: --driver: `%s` is not a driver version "
-                        "(535, R535, 535.104.05 or host)\n", s);
+        gl_eprintf("--driver: `%s` is not a driver version (535, R535, 535.104.05 or host)", s);
         return 2;
     }
     return 0;
@@ -178,10 +177,10 @@ static int set_limit(enum gl_limit_id id, const char *value, const char *opt)
     snprintf(origin, sizeof origin, "command line (%s)", opt);
     if (gl_limit_set(id, value, origin) == 0)
         return 0;
-    fprintf(stderr, "gpulint: %s: `%s` is not %s\n", opt, value,
-            gl_limit_defs[id].unit == GL_LIMIT_BYTES
-                ? "a size of at least 1 byte (16MiB, 1GiB, 500MB or bytes)"
-                : "a whole number of at least 1");
+    gl_eprintf("%s: `%s` is not %s", opt, value,
+               gl_limit_defs[id].unit == GL_LIMIT_BYTES
+                   ? "a size of at least 1 byte (16MiB, 1GiB, 500MB or bytes)"
+                   : "a whole number of at least 1");
     return 2;
 }
 
@@ -199,11 +198,43 @@ static int parse_limit(const char *arg)
     }
     if (id == GL_LIMIT_COUNT) {
         char names[512];
-        fprintf(stderr, "gpulint: --limit: expected NAME=VALUE with NAME one of %s\n",
-                gl_limit_names(names, sizeof names));
+        gl_eprintf("--limit: expected NAME=VALUE with NAME one of %s",
+                   gl_limit_names(names, sizeof names));
         return 2;
     }
     return set_limit(id, eq + 1, "--limit");
+}
+
+/* How many long options start with the name in `arg` ("--name" or "--name=value"). */
+static int long_option_matches(const char *arg)
+{
+    const char *name = arg + 2;
+    size_t len = strcspn(name, "=");
+    int n = 0;
+    for (const struct option *o = long_options; o->name; o++)
+        n += strncmp(o->name, name, len) == 0;
+    return n;
+}
+
+/* getopt's own message for a bad option, through gl_eprintf (getopt would print the
+ * option's bytes raw): `c` is ':' for a missing argument, '?' for an unknown option. */
+static void option_error(int c, char **argv)
+{
+    const char *arg = argv[optind - 1];
+    bool is_long = arg[0] == '-' && arg[1] == '-';
+    if (c == ':' && is_long)
+        gl_eprintf("option '%s' requires an argument", arg);
+    else if (c == ':')
+        gl_eprintf("option requires an argument -- '%c'", optopt);
+    else if (!is_long)
+        gl_eprintf("invalid option -- '%c'", optopt);
+    else if (optopt)
+        gl_eprintf("option '%s' doesn't allow an argument", arg);
+    else if (long_option_matches(arg) > 1)
+        gl_eprintf("option '%s' is ambiguous", arg);
+    else
+        gl_eprintf("unrecognized option '%s'", arg);
+    fputs("Try `gpulint --help`.\n", stderr);
 }
 
 int gl_cli_parse(int argc, char **argv, struct gl_config *cfg, struct gl_cli *cli)
@@ -215,14 +246,15 @@ int gl_cli_parse(int argc, char **argv, struct gl_config *cfg, struct gl_cli *cl
                  !(ci && !strcmp(ci, "true"));
     int c, rc = 0;
     optind = 1;
-    while (rc == 0 && (c = getopt_long(argc, argv, "f:o:t:j:h", long_options, NULL)) != -1) {
+    opterr = 0; /* option_error says it */
+    while (rc == 0 && (c = getopt_long(argc, argv, ":f:o:t:j:h", long_options, NULL)) != -1) {
         switch (c) {
         case 'f': rc = parse_format(cfg, optarg); break;
         case 'o': cfg->output = optarg; break;
         case OPT_THRESHOLD:
             if (gl_severity_parse(optarg, &cfg->failure_threshold) != 0) {
-                fprintf(stderr, "gpulint: --failure-threshold: `%s` is not one of error, "
-                                "warning, info, style, none\n", optarg);
+                gl_eprintf("--failure-threshold: `%s` is not one of error, warning, info, "
+                           "style, none", optarg);
                 rc = 2;
             }
             from_option(cfg, GL_SET_FAILURE_THRESHOLD, "--failure-threshold");
@@ -242,8 +274,7 @@ int gl_cli_parse(int argc, char **argv, struct gl_config *cfg, struct gl_cli *cl
         case 't': {
             const struct gl_input_type *t = gl_input_type_named(optarg);
             if (!t) {
-                fprintf(stderr, "gpulint: --type: unknown type `%s` (%s)\n", optarg,
-                        gl_input_type_names());
+                gl_eprintf("--type: unknown type `%s` (%s)", optarg, gl_input_type_names());
                 rc = 2;
             } else {
                 cfg->type = t->kind;
@@ -259,8 +290,7 @@ int gl_cli_parse(int argc, char **argv, struct gl_config *cfg, struct gl_cli *cl
             char *end;
             long n = strtol(optarg, &end, 10);
             if (*end || n < 1 || n > 1024) {
-                fprintf(stderr, "gpulint: --jobs: `%s` is not a number from 1 to 1024\n",
-                        optarg);
+                gl_eprintf("--jobs: `%s` is not a number from 1 to 1024", optarg);
                 rc = 2;
             }
             cfg->jobs = (int)n;
@@ -290,7 +320,7 @@ int gl_cli_parse(int argc, char **argv, struct gl_config *cfg, struct gl_cli *cl
     }
     if (rc) {
         if (c == '?' || c == ':')
-            fprintf(stderr, "Try `gpulint --help`.\n");
+            option_error(c, argv);
         return 2;
     }
     cli->paths = (const char **)argv + optind;
@@ -311,7 +341,7 @@ static int explain(FILE *out, const char *id)
 {
     const struct gl_rule *r = gl_rule_find(id);
     if (!r) {
-        fprintf(stderr, "gpulint: --explain: no rule `%s` (see --list-rules)\n", id);
+        gl_eprintf("--explain: no rule `%s` (see --list-rules)", id);
         return 2;
     }
     struct gl_buf text;

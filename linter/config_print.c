@@ -5,16 +5,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "linter/escape.h"
 #include "linter/inputs.h"
 #include "linter/limits.h"
 
 void gl_config_print_scalar(struct gl_buf *b, const char *s)
 {
-    bool plain_quotes = true;
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-        if (*p < 0x20 || *p == 0x7f)
-            plain_quotes = false;
-    if (plain_quotes) {
+    if (gl_escape_plain(s)) {
         gl_buf_addc(b, '\'');
         for (const char *p = s; *p; p++) {
             if (*p == '\'')
@@ -25,14 +22,7 @@ void gl_config_print_scalar(struct gl_buf *b, const char *s)
         return;
     }
     gl_buf_addc(b, '"');
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            gl_buf_printf(b, "\\%c", *p);
-        else if (*p < 0x20 || *p == 0x7f)
-            gl_buf_printf(b, "\\x%02x", *p);
-        else
-            gl_buf_addc(b, (char)*p);
-    }
+    gl_escape_str(b, s, GL_ESCAPE_QUOTED);
     gl_buf_addc(b, '"');
 }
 
@@ -42,11 +32,10 @@ void gl_config_print_size(struct gl_buf *b, uint64_t bytes)
     gl_buf_adds(b, gl_size_format(bytes, text, sizeof text));
 }
 
-/* A comment's text on one line: control characters become '?'. */
+/* A comment's text on one line: control characters as visible escapes. */
 static void add_comment_text(struct gl_buf *b, const char *s)
 {
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++)
-        gl_buf_addc(b, *p < 0x20 || *p == 0x7f ? '?' : (char)*p);
+    gl_escape_str(b, s, GL_ESCAPE_TEXT);
 }
 
 static void origin_comment(struct gl_buf *b, const struct gl_config *cfg, enum gl_setting s)

@@ -7,11 +7,12 @@
  * `command line (--driver)`. A setting without a value (no target driver, the built-in
  * knowledge table) is printed as a comment. The output is a config file that `--config`
  * reads back into the same settings: strings are quoted (single quotes, or double quotes
- * with escapes when they hold control characters), `knowledge:` is printed as an absolute
- * path. `ignore-paths:` globs are printed as written and stay relative to the directory
- * of the file that gave them (a comment names it): save the output there to keep their
- * meaning. Options that only the command line sets (--format, --jobs, ...) follow as
- * comments.
+ * with escapes when they hold control or bidi characters or invalid UTF-8: escape.h,
+ * GL_ESCAPE_QUOTED), `knowledge:` is printed as an absolute path. Text in comments (file
+ * names, --output, ...) is escaped as GL_ESCAPE_TEXT. `ignore-paths:` globs are printed
+ * as written and stay relative to the directory of the file that gave them (a comment
+ * names it): save the output there to keep their meaning. Options that only the command
+ * line sets (--format, --jobs, ...) follow as comments.
  */
 #ifndef GPULINT_CONFIG_PRINT_H
 #define GPULINT_CONFIG_PRINT_H
@@ -23,7 +24,8 @@
 /* Print cfg (after gl_config_finish) to out. */
 void gl_config_print(FILE *out, const struct gl_config *cfg);
 
-/* Write `s` as one YAML scalar that libyaml reads back as exactly `s` (for tests). */
+/* Write `s` as one YAML scalar that libyaml reads back as exactly `s` (invalid UTF-8,
+ * which YAML cannot hold, reads back as U+FFFD). */
 void gl_config_print_scalar(struct gl_buf *b, const char *s);
 
 /* Write a byte count as the config reads it: "100MiB", "1GiB", else bytes. */

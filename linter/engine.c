@@ -13,6 +13,7 @@
 #include "linter/check.h"
 #include "linter/cuda_derive.h"
 #include "linter/encoding.h"
+#include "linter/escape.h"
 #include "linter/inputs.h"
 #include "linter/suppress.h"
 
@@ -211,7 +212,7 @@ static void read_and_lint(struct gl_run *run, int fd, const char *name, const vo
     int e = gl_read_fd(fd, head, nhead, size_hint, (size_t)gl_limit(GL_LIMIT_INPUT_SIZE), &data,
                        &len, &over);
     if (e) {
-        fprintf(stderr, "gpulint: %s: %s\n", name, strerror(e));
+        gl_eprintf("%s: %s", name, strerror(e));
         run->unreadable = true;
         return;
     }
@@ -243,7 +244,7 @@ static void lint_file(struct gl_run *run, const char *path, bool named)
     int fd = open(path, O_RDONLY | O_CLOEXEC | (named ? 0 : O_NONBLOCK | O_NOFOLLOW));
     struct stat st;
     if (fd < 0 || fstat(fd, &st) != 0) {
-        fprintf(stderr, "gpulint: %s: %s\n", path, strerror(errno));
+        gl_eprintf("%s: %s", path, strerror(errno));
         run->unreadable = true;
         if (fd >= 0)
             close(fd);
@@ -252,7 +253,7 @@ static void lint_file(struct gl_run *run, const char *path, bool named)
     const char *what = not_readable_kind(st.st_mode);
     if (what || (!named && !S_ISREG(st.st_mode))) {
         if (named) {
-            fprintf(stderr, "gpulint: %s: %s: not linted (name a file, a directory or -)\n",
+            gl_eprintf("%s: %s: not linted (name a file, a directory or -)",
                     path, what);
             run->unreadable = true;
         }
@@ -273,8 +274,8 @@ static void lint_file(struct gl_run *run, const char *path, bool named)
         return;
     }
     if (bin) {
-        fprintf(stderr, "gpulint: %s: an image archive through a pipe: give it as - on "
-                        "standard input (gpulint - < %s) or as a file\n", path, path);
+        gl_eprintf("%s: an image archive through a pipe: give it as - on "
+                        "standard input (gpulint - < %s) or as a file", path, path);
         run->unreadable = true;
         close(fd);
         return;
@@ -321,7 +322,7 @@ static void walk(struct gl_run *run, const char *dir, int depth)
         return;
     DIR *d = opendir(dir);
     if (!d) {
-        fprintf(stderr, "gpulint: %s: %s\n", dir, strerror(errno));
+        gl_eprintf("%s: %s", dir, strerror(errno));
         run->unreadable = true;
         return;
     }
@@ -373,7 +374,7 @@ void gl_lint_path(struct gl_run *run, const char *path)
     }
     struct stat st;
     if (stat(path, &st) != 0) {
-        fprintf(stderr, "gpulint: %s: %s\n", path, strerror(errno));
+        gl_eprintf("%s: %s", path, strerror(errno));
         run->unreadable = true;
         return;
     }
@@ -386,7 +387,7 @@ void gl_lint_path(struct gl_run *run, const char *path)
     } else if (S_ISDIR(st.st_mode)) {
         walk(run, path, 0);
     } else if (what) { /* never opened: opening a device can have effects of its own */
-        fprintf(stderr, "gpulint: %s: %s: not linted (name a file, a directory or -)\n", path,
+        gl_eprintf("%s: %s: not linted (name a file, a directory or -)", path,
                 what);
         run->unreadable = true;
     } else {

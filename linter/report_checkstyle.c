@@ -11,13 +11,14 @@
  *
  * One <file> per file, in the findings' sorted order. Severities: error, warning, and
  * info for info and style. An image finding (line 0) has no line or column attribute.
- * Every attribute goes through gl_text_xml, so any bytes a finding holds still make
- * well-formed XML.
+ * Every attribute goes through gl_escape (GL_ESCAPE_XML), so any bytes a finding holds
+ * still make well-formed XML.
  */
 #include "linter/report.h"
 
 #include <string.h>
 
+#include "linter/escape.h"
 #include "linter/report_text.h"
 #include "linter/rule.h"
 
@@ -36,10 +37,10 @@ static void add_error(struct gl_buf *b, const struct gl_finding *f)
     if (f->loc.line > 0)
         gl_buf_printf(b, " line=\"%u\" column=\"%u\"", f->loc.line, f->loc.col);
     gl_buf_printf(b, " severity=\"%s\" message=\"", checkstyle_severity(f->severity));
-    gl_text_xml(b, f->message);
+    gl_escape_str(b, f->message, GL_ESCAPE_XML);
     if (f->fix && *f->fix) {
         gl_buf_adds(b, " (fix: ");
-        gl_text_xml(b, f->fix);
+        gl_escape_str(b, f->fix, GL_ESCAPE_XML);
         gl_buf_addc(b, ')');
     }
     gl_buf_printf(b, "\" source=\"gpulint.%s\"/>\n", f->rule->id);
@@ -57,19 +58,16 @@ void gl_report_checkstyle(FILE *out, const struct gl_run *run)
             if (open_file)
                 gl_buf_adds(&b, "  </file>\n");
             gl_buf_adds(&b, "  <file name=\"");
-            gl_text_xml(&b, gl_text_report_path(f->file));
+            gl_escape_str(&b, gl_text_report_path(f->file), GL_ESCAPE_XML);
             gl_buf_adds(&b, "\">\n");
             open_file = f->file;
         }
         add_error(&b, f);
-        if (b.len > 65536) {
-            fwrite(b.data, 1, b.len, out);
-            b.len = 0;
-        }
+        gl_text_flush(out, &b, 65536);
     }
     if (open_file)
         gl_buf_adds(&b, "  </file>\n");
     gl_buf_adds(&b, "</checkstyle>\n");
-    fwrite(b.data, 1, b.len, out);
+    gl_text_flush(out, &b, 0);
     gl_buf_free(&b);
 }

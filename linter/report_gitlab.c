@@ -27,20 +27,12 @@ static const char *gitlab_severity(enum gl_severity s)
     }
 }
 
-static json_object *string_utf8(struct gl_buf *scratch, const char *s)
-{
-    scratch->len = 0;
-    gl_text_utf8(scratch, s);
-    return json_object_new_string_len(gl_buf_str(scratch), (int)scratch->len);
-}
-
 static json_object *issue_object(struct gl_buf *scratch, const struct gl_finding *f,
                                  const char *fingerprint)
 {
     json_object *o = json_object_new_object();
     scratch->len = 0;
-    gl_buf_printf(scratch, "%s: ", f->rule->name);
-    gl_text_utf8(scratch, f->message);
+    gl_buf_printf(scratch, "%s: %s", f->rule->name, f->message);
     json_object_object_add(o, "description",
                            json_object_new_string_len(gl_buf_str(scratch), (int)scratch->len));
     json_object_object_add(o, "check_name", json_object_new_string(f->rule->id));
@@ -49,7 +41,7 @@ static json_object *issue_object(struct gl_buf *scratch, const struct gl_finding
     json_object *lines = json_object_new_object();
     json_object_object_add(lines, "begin", json_object_new_int64(f->loc.line ? f->loc.line : 1));
     json_object *loc = json_object_new_object();
-    json_object_object_add(loc, "path", string_utf8(scratch, gl_text_report_path(f->file)));
+    json_object_object_add(loc, "path", json_object_new_string(gl_text_report_path(f->file)));
     json_object_object_add(loc, "lines", lines);
     json_object_object_add(o, "location", loc);
     return o;
@@ -64,11 +56,7 @@ void gl_report_gitlab(FILE *out, const struct gl_run *run)
     json_object *arr = json_object_new_array_ext((int)run->findings.n);
     for (size_t i = 0; i < run->findings.n; i++)
         json_object_array_add(arr, issue_object(&scratch, &run->findings.items[i], fps.hex[i]));
-    fputs(json_object_to_json_string_ext(arr, JSON_C_TO_STRING_PRETTY |
-                                                  JSON_C_TO_STRING_SPACED |
-                                                  JSON_C_TO_STRING_NOSLASHESCAPE),
-          out);
-    fputc('\n', out);
+    gl_text_write_json(out, arr);
     json_object_put(arr);
     gl_buf_free(&scratch);
     gl_fingerprints_free(&fps);

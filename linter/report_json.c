@@ -6,18 +6,14 @@
 #include "linter/report_text.h"
 #include "linter/rule.h"
 
-/* A JSON string of s: invalid UTF-8 (file names, quoted input) becomes U+FFFD. */
-static json_object *utf8_string(struct gl_buf *b, const char *s)
+/* A JSON string of s (NULL: ""); gl_text_write_json makes it valid UTF-8. */
+static json_object *string_of(const char *s)
 {
-    b->len = 0;
-    gl_text_utf8(b, s ? s : "");
-    return json_object_new_string(gl_buf_str(b));
+    return json_object_new_string(s ? s : "");
 }
 
 void gl_report_json(FILE *out, const struct gl_run *run)
 {
-    struct gl_buf b;
-    gl_buf_init(&b);
     json_object *root = json_object_new_object();
     json_object_object_add(root, "tool", json_object_new_string("gpulint"));
     json_object_object_add(root, "version", json_object_new_string(GPULINT_VERSION));
@@ -29,11 +25,11 @@ void gl_report_json(FILE *out, const struct gl_run *run)
         json_object_object_add(o, "name", json_object_new_string(f->rule->name));
         json_object_object_add(o, "severity",
                                json_object_new_string(gl_severity_name(f->severity)));
-        json_object_object_add(o, "file", utf8_string(&b, f->file));
+        json_object_object_add(o, "file", string_of(f->file));
         json_object_object_add(o, "line", json_object_new_int64(f->loc.line));
         json_object_object_add(o, "column", json_object_new_int64(f->loc.col));
-        json_object_object_add(o, "message", utf8_string(&b, f->message));
-        json_object_object_add(o, "fix", utf8_string(&b, f->fix));
+        json_object_object_add(o, "message", string_of(f->message));
+        json_object_object_add(o, "fix", string_of(f->fix));
         json_object_array_add(arr, o);
     }
     json_object_object_add(root, "findings", arr);
@@ -46,11 +42,6 @@ void gl_report_json(FILE *out, const struct gl_run *run)
     json_object_object_add(sum, "warnings", json_object_new_int64((int64_t)s.warnings));
     json_object_object_add(sum, "infos", json_object_new_int64((int64_t)s.infos));
     json_object_object_add(root, "summary", sum);
-    fputs(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-                                                   JSON_C_TO_STRING_SPACED |
-                                                   JSON_C_TO_STRING_NOSLASHESCAPE),
-          out);
-    fputc('\n', out);
+    gl_text_write_json(out, root);
     json_object_put(root);
-    gl_buf_free(&b);
 }

@@ -30,17 +30,6 @@
 #define GL_INFORMATION_URI "https://github.com/gpulint/gpulint"
 #define GL_RULE_HELP_URI GL_INFORMATION_URI "/blob/main/docs/rules/"
 
-/* A JSON string holding valid UTF-8, whatever bytes `s` has. */
-static json_object *string_utf8(const char *s)
-{
-    struct gl_buf b;
-    gl_buf_init(&b);
-    gl_text_utf8(&b, s ? s : "");
-    json_object *o = json_object_new_string_len(gl_buf_str(&b), (int)b.len);
-    gl_buf_free(&b);
-    return o;
-}
-
 /* {"text": "<s>."}: SARIF messages are full sentences. */
 static json_object *message_object(const char *s)
 {
@@ -76,8 +65,8 @@ static json_object *rule_descriptor(const struct gl_rule *r)
     gl_rule_doc_text(&text, r);
     gl_rule_doc_markdown(&markdown, r);
     json_object *help = json_object_new_object();
-    json_object_object_add(help, "text", string_utf8(gl_buf_str(&text)));
-    json_object_object_add(help, "markdown", string_utf8(gl_buf_str(&markdown)));
+    json_object_object_add(help, "text", json_object_new_string(gl_buf_str(&text)));
+    json_object_object_add(help, "markdown", json_object_new_string(gl_buf_str(&markdown)));
     gl_buf_free(&text);
     gl_buf_free(&markdown);
     json_object_object_add(d, "help", help);
@@ -140,8 +129,8 @@ static json_object *image_logical_location(const struct gl_finding *f)
     while (name.len && name.data[name.len - 1] == ' ')
         name.data[--name.len] = 0;
     json_object *l = json_object_new_object();
-    json_object_object_add(l, "name", string_utf8(f->image_path ? f->image_path : ""));
-    json_object_object_add(l, "fullyQualifiedName", string_utf8(gl_buf_str(&name)));
+    json_object_object_add(l, "name", json_object_new_string(f->image_path ? f->image_path : ""));
+    json_object_object_add(l, "fullyQualifiedName", json_object_new_string(gl_buf_str(&name)));
     json_object_object_add(l, "kind", json_object_new_string("resource"));
     gl_buf_free(&name);
     return l;
@@ -228,11 +217,7 @@ void gl_report_sarif(FILE *out, const struct gl_run *run)
     json_object_array_add(runs, run_obj);
     json_object_object_add(root, "runs", runs);
 
-    fputs(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-                                                   JSON_C_TO_STRING_SPACED |
-                                                   JSON_C_TO_STRING_NOSLASHESCAPE),
-          out);
-    fputc('\n', out);
+    gl_text_write_json(out, root);
     json_object_put(root);
     gl_fingerprints_free(&fps);
 }

@@ -2,18 +2,20 @@
  * report_text.h: text helpers the machine-readable reporters share.
  *
  * Findings carry text taken from hostile input (image names, paths inside archives):
- * any bytes, invalid UTF-8 included. A report must stay well-formed whatever they hold,
- * so each helper appends to a gl_buf a form that is valid for its target:
+ * any bytes, invalid UTF-8 and control characters included. A report must stay
+ * well-formed whatever they hold; escape.h decides how (the XML reporter escapes each
+ * attribute with GL_ESCAPE_XML; the JSON ones write the whole serialised document
+ * through GL_ESCAPE_JSON with gl_text_write_json).
  *
- *  - gl_text_utf8: the string with every invalid UTF-8 sequence (stray continuation
- *    bytes, overlong forms, surrogates, code points past U+10FFFF, truncated sequences)
- *    replaced by U+FFFD. json-c escapes control characters itself but passes bytes
- *    through, so JSON strings go through this first.
- *  - gl_text_xml: the same, then escaped for an XML attribute or text node: & < > " '
- *    as entities, tab/newline/CR as character references, and the characters XML 1.0
- *    cannot hold at all (other C0 controls, U+FFFE, U+FFFF) as U+FFFD.
- *  - gl_text_sentence: gl_text_utf8 of the string, ended with a period unless it
- *    already ends with `.`, `!` or `?` (SARIF viewers expect full sentences).
+ *  - gl_text_write_json: the JSON text of `root` (json-c, pretty, spaced, `/` not
+ *    escaped) and a newline, written to out through GL_ESCAPE_JSON: valid UTF-8 (invalid
+ *    sequences as U+FFFD) with every control and bidi character as a \u escape. A write
+ *    error is left on the stream (ferror).
+ *  - gl_text_flush: write b's contents to out and empty b, once b holds `at_least`
+ *    bytes (0: whatever it holds). Reporters build their text in a gl_buf and flush it
+ *    in pieces; a write error is left on the stream (ferror).
+ *  - gl_text_sentence: the string, ended with a period unless it already ends with `.`,
+ *    `!` or `?` (SARIF viewers expect full sentences).
  *  - gl_text_uri: a file path as a URI reference: a relative path stays relative
  *    (leading "./" dropped), an absolute path becomes file:///...; every byte outside
  *    RFC 3986 unreserved characters and `/` is percent-encoded.
@@ -24,10 +26,14 @@
 #ifndef GPULINT_REPORT_TEXT_H
 #define GPULINT_REPORT_TEXT_H
 
+#include <stdio.h>
+
 #include "linter/util.h"
 
-void gl_text_utf8(struct gl_buf *b, const char *s);
-void gl_text_xml(struct gl_buf *b, const char *s);
+struct json_object;
+
+void gl_text_write_json(FILE *out, struct json_object *root);
+void gl_text_flush(FILE *out, struct gl_buf *b, size_t at_least);
 void gl_text_sentence(struct gl_buf *b, const char *s);
 void gl_text_uri(struct gl_buf *b, const char *path);
 const char *gl_text_report_path(const char *file);

@@ -1,7 +1,16 @@
-/* report_tty.c: the human-readable report (see report.h). */
+/* report_tty.c: the human-readable report (see report.h). The file, message and fix of a
+ * finding come from inputs: they go through gl_escape (GL_ESCAPE_TEXT), so only the
+ * report's own colour sequences reach the terminal. */
 #include "linter/report.h"
 
+#include "linter/escape.h"
+#include "linter/report_text.h"
 #include "linter/rule.h"
+
+struct style {
+    const char *bold, *dim, *reset;
+    bool color;
+};
 
 static const char *sev_color(enum gl_severity s)
 {
@@ -13,23 +22,40 @@ static const char *sev_color(enum gl_severity s)
     }
 }
 
+/* `file:line:col: severity: message [ID name]` and the fix hint. */
+static void add_finding(struct gl_buf *b, const struct gl_finding *f, const struct style *st)
+{
+    gl_buf_adds(b, st->bold);
+    gl_escape_str(b, f->file, GL_ESCAPE_TEXT);
+    gl_buf_printf(b, ":%u:%u:%s %s%s%s: ", f->loc.line, f->loc.col, st->reset,
+                  st->color ? sev_color(f->severity) : "", gl_severity_name(f->severity),
+                  st->reset);
+    gl_escape_str(b, f->message, GL_ESCAPE_TEXT);
+    gl_buf_printf(b, " [%s %s]\n", f->rule->id, f->rule->name);
+    if (f->fix && *f->fix) {
+        gl_buf_printf(b, "  %sfix:%s ", st->dim, st->reset);
+        gl_escape_str(b, f->fix, GL_ESCAPE_TEXT);
+        gl_buf_addc(b, '\n');
+    }
+}
+
 void gl_report_tty(FILE *out, const struct gl_run *run, bool color)
 {
-    const char *bold = color ? "\033[1m" : "", *dim = color ? "\033[2m" : "",
-               *reset = color ? "\033[0m" : "";
+    const struct style st = {color ? "\033[1m" : "", color ? "\033[2m" : "",
+                             color ? "\033[0m" : "", color};
+    struct gl_buf b;
+    gl_buf_init(&b);
     for (size_t i = 0; i < run->findings.n; i++) {
-        const struct gl_finding *f = &run->findings.items[i];
-        fprintf(out, "%s%s:%u:%u:%s %s%s%s: %s [%s %s]\n", bold, f->file, f->loc.line,
-                f->loc.col, reset, color ? sev_color(f->severity) : "",
-                gl_severity_name(f->severity), reset, f->message, f->rule->id, f->rule->name);
-        if (f->fix && *f->fix)
-            fprintf(out, "  %sfix:%s %s\n", dim, reset, f->fix);
+        add_finding(&b, &run->findings.items[i], &st);
+        gl_text_flush(out, &b, 65536);
     }
     struct gl_summary s;
     gl_summary_count(&run->findings, run->files, &s);
-    fprintf(out, "%s%zu finding%s (%zu error%s, %zu warning%s, %zu info%s) in %zu file%s%s\n",
-            run->findings.n ? "\n" : "", s.findings, s.findings == 1 ? "" : "s", s.errors,
-            s.errors == 1 ? "" : "s", s.warnings, s.warnings == 1 ? "" : "s", s.infos,
-            s.infos == 1 ? "" : "s", s.files, s.files == 1 ? "" : "s",
-            run->cfg->driver.set ? "" : "; driver checks skipped: no target driver");
+    gl_buf_printf(&b, "%s%zu finding%s (%zu error%s, %zu warning%s, %zu info%s) in %zu file%s%s\n",
+                  run->findings.n ? "\n" : "", s.findings, s.findings == 1 ? "" : "s", s.errors,
+                  s.errors == 1 ? "" : "s", s.warnings, s.warnings == 1 ? "" : "s", s.infos,
+                  s.infos == 1 ? "" : "s", s.files, s.files == 1 ? "" : "s",
+                  run->cfg->driver.set ? "" : "; driver checks skipped: no target driver");
+    gl_text_flush(out, &b, 0);
+    gl_buf_free(&b);
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "linter/escape.h"
 #include "linter/strmap.h"
 #include "linter/suppress.h"
 #include "parsers/dockerfile.h"
@@ -321,8 +322,8 @@ static void choose_final(struct builder *b)
         if (t >= 0)
             m->final_stage = t;
         else
-            fprintf(stderr, "gpulint: %s: --target %s: no such stage; the last stage is "
-                            "taken as the final one\n", b->doc->path, b->cfg->target);
+            gl_eprintf("%s: --target %s: no such stage; the last stage is "
+                       "taken as the final one", b->doc->path, b->cfg->target);
     }
     for (int s = m->final_stage; s >= 0; s = m->stages[s].base_stage) {
         if (m->stages[s].shipped)

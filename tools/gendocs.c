@@ -118,7 +118,19 @@ static void man_page(struct gl_buf *b)
     man_options(b, usage);
     gl_buf_adds(b, ".SH EXIT STATUS\n.TP\n.B 0\nno finding at or above the failure threshold\n"
                    ".TP\n.B 1\nfindings at or above the failure threshold\n"
-                   ".TP\n.B 2\na usage error or an unreadable path\n");
+                   ".TP\n.B 2\na usage error, an unreadable path, or a report that could "
+                   "not be written (a full disk, a closed standard output, a reader that "
+                   "went away: SIGPIPE is ignored and the write error reported)\n");
+    gl_buf_adds(b, ".SH OUTPUT\nText taken from inputs (file names, names inside image "
+                   "archives, tags, environment values, config values) is escaped wherever "
+                   "it is printed. In the tty report, on standard error and in "
+                   "\\fB\\-\\-print\\-config\\fR comments, control characters and DEL become "
+                   "\\fB\\ex1b\\fR, C1 controls and the bidi and line separator characters "
+                   "\\fB\\eu202e\\fR, bytes of invalid UTF\\-8 \\fB\\exff\\fR; a backslash is "
+                   "left as it is. JSON, SARIF and GitLab reports carry the exact values "
+                   "(\\fB\\eu\\fR escapes; invalid UTF\\-8 as U+FFFD); checkstyle XML uses "
+                   "character references, and visible \\fB\\ex01\\fR text for what XML 1.0 "
+                   "cannot hold.\n");
     gl_buf_adds(b, ".SH RULES\nSeverities are defaults; \\fB\\-\\-explain\\fR \\fIID\\fR "
                    "prints a rule's rationale and an example.\n");
     for (size_t i = 0; i < gl_rule_count; i++) {

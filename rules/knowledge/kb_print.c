@@ -5,25 +5,26 @@
 
 #include <string.h>
 
+#include "linter/escape.h"
+
 static const char *const kind_names[] = {"unknown", "new-feature", "production", "long-term-support",
                                          "evaluation"};
 
+/* A value as it is, or in double quotes when it holds a space, a quote, or what escape.h
+ * escapes (no control or bidi character reaches a terminal). */
 static void print_text(FILE *out, const char *s)
 {
-    bool plain = *s != 0;
-    for (const char *p = s; *p && plain; p++)
-        plain = (unsigned char)*p > 0x20 && *p != '"';
-    if (plain) {
+    if (*s && !strpbrk(s, " \"") && gl_escape_plain(s)) {
         fputs(s, out);
         return;
     }
-    fputc('"', out);
-    for (; *s; s++) {
-        if (*s == '"' || *s == '\\')
-            fputc('\\', out);
-        fputc((unsigned char)*s < 0x20 ? ' ' : *s, out); /* no control bytes to a terminal */
-    }
-    fputc('"', out);
+    struct gl_buf b;
+    gl_buf_init(&b);
+    gl_buf_addc(&b, '"');
+    gl_escape_str(&b, s, GL_ESCAPE_QUOTED);
+    gl_buf_addc(&b, '"');
+    fwrite(b.data, 1, b.len, out);
+    gl_buf_free(&b);
 }
 
 static void print_row(FILE *out, const struct kb_spec *spec, const char *row)

@@ -25,14 +25,17 @@ def expect(cond, what):
 
 
 def clean(text, xml=False):
-    """The text as a report must carry it: invalid UTF-8 (read as surrogate escapes) as
-    U+FFFD, and in XML the control characters XML cannot hold as U+FFFD too."""
+    """The text as a report must carry it (linter/escape.h): invalid UTF-8 (read as
+    surrogate escapes) as U+FFFD, and in XML the characters XML 1.0 cannot hold as the
+    visible text escape (\\x01, \\ufffe)."""
     out = []
     for ch in text:
         if 0xDC80 <= ord(ch) <= 0xDCFF:
             ch = "\ufffd"
         elif xml and ord(ch) < 0x20 and ch not in "\t\n\r":
-            ch = "\ufffd"
+            ch = "\\x%02x" % ord(ch)
+        elif xml and ord(ch) in (0xFFFE, 0xFFFF):
+            ch = "\\u%04x" % ord(ch)
         out.append(ch)
     return "".join(out)
 

@@ -1,6 +1,7 @@
 /* test_report_formats.c: the machine-readable reporters on findings built by hand, so the
  * cases no input parser produces yet are covered too: image findings (line 0, platform,
- * layer, path), hostile bytes, duplicates. Also report_text.h and fingerprint.h.
+ * layer, path), hostile bytes, duplicates. Also report_text.h and fingerprint.h (escape.h
+ * has its own test_escape.c).
  * SARIF output is validated by Microsoft's validator when it is installed
  * (tests/lib/sarif_validator.sh), else that test is skipped. */
 #include <setjmp.h>
@@ -15,6 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "linter/escape.h"
 #include "linter/fingerprint.h"
 #include "linter/report.h"
 #include "linter/report_text.h"
@@ -41,27 +43,6 @@ static void expect_text(void (*fn)(struct gl_buf *, const char *), const char *i
 }
 
 #define FFFD "\xEF\xBF\xBD"
-
-static void test_utf8_replaces_invalid_sequences(void **state)
-{
-    (void)state;
-    expect_text(gl_text_utf8, "caf\xC3\xA9 \xE2\x9C\x93 \xF0\x9F\x9A\x80", "caf\xC3\xA9 \xE2\x9C\x93 \xF0\x9F\x9A\x80");
-    expect_text(gl_text_utf8, "a\xFF" "b", "a" FFFD "b");
-    expect_text(gl_text_utf8, "\xC0\x80", FFFD FFFD);              /* overlong NUL */
-    expect_text(gl_text_utf8, "\xED\xA0\x80", FFFD FFFD FFFD);     /* a surrogate */
-    expect_text(gl_text_utf8, "\xF4\x90\x80\x80", FFFD FFFD FFFD FFFD); /* > U+10FFFF */
-    expect_text(gl_text_utf8, "\xE2\x82", FFFD FFFD);              /* truncated at the end */
-    expect_text(gl_text_utf8, "\x80x", FFFD "x");                  /* stray continuation */
-    expect_text(gl_text_utf8, "", "");
-}
-
-static void test_xml_escapes_everything_xml_cannot_hold(void **state)
-{
-    (void)state;
-    expect_text(gl_text_xml, "<a href=\"x\">&'</a>", "&lt;a href=&quot;x&quot;&gt;&amp;&apos;&lt;/a&gt;");
-    expect_text(gl_text_xml, "a\tb\nc\rd", "a&#9;b&#10;c&#13;d");
-    expect_text(gl_text_xml, "\x01\x1F\xEF\xBF\xBE\xFF", FFFD FFFD FFFD FFFD);
-}
 
 static void test_sentence_and_uri(void **state)
 {
@@ -149,6 +130,20 @@ static char *render(void (*report)(FILE *, const struct gl_run *), struct gl_fin
     return text;
 }
 
+/* Every line of a report is printable as it is: no raw control byte (but the newlines
+ * between lines), DEL, C1 or bidi character, no invalid UTF-8 (escape.h's own test). */
+static void assert_printable(const char *text)
+{
+    for (const char *line = text; *line;) {
+        size_t n = strcspn(line, "\n");
+        char *copy = xstrndup(line, n);
+        if (!gl_escape_plain(copy))
+            fail_msg("a raw control, bidi or invalid byte in: %s", copy);
+        free(copy);
+        line += n + (line[n] == '\n');
+    }
+}
+
 static void sample_findings(struct gl_findings *f)
 {
     add_finding(f, "GL101", "./odd dir/Dockerfile", 2, 6, "image `nvidia/cuda` has \"no\" tag");
@@ -217,10 +212,9 @@ static void test_checkstyle_escapes_and_image_finding(void **state)
     char *text = render(gl_report_checkstyle, &f);
     assert_non_null(strstr(text, "<file name=\"odd dir/Dockerfile\">"));
     assert_non_null(strstr(text, "has &quot;no&quot; tag (fix: do the &lt;right&gt; thing &amp; more)"));
-    assert_non_null(strstr(text, "not pinned " FFFD "&lt;by&gt; digest"));
+    assert_non_null(strstr(text, "not pinned \\x01&lt;by&gt; digest"));
     assert_non_null(strstr(text, "<file name=\"images/train.tar\">\n    <error severity=\"warning\""));
-    assert_null(strstr(text, "\x01"));
-    assert_null(strstr(text, "\xFF"));
+    assert_printable(text);
     free(text);
     gl_findings_free(&f);
 }
@@ -248,16 +242,52 @@ static void test_gitlab_image_finding(void **state)
     gl_findings_free(&f);
 }
 
+/* A finding whose file, message and fix hold every kind of hostile byte. */
+static void hostile_findings(struct gl_findings *f)
+{
+    add_finding(f, "GL205", "we\x1b[31mird\rname\xE2\x80\xAE", 2, 32,
+                "NVIDIA_DRIVER_CAPABILITIES=util\x1b]0;pwn\x07ity \xC2\x9B" "2J \xE2\x81\xA6\x7f\xFF\b");
+}
+
+static void tty_plain(FILE *out, const struct gl_run *run) { gl_report_tty(out, run, false); }
+
+/* tty: every hostile byte visible as an escape. JSON: none raw in the file, and the
+ * parsed strings are the exact values (invalid UTF-8 as U+FFFD). */
+static void test_hostile_bytes_in_tty_and_json(void **state)
+{
+    (void)state;
+    struct gl_findings f = {0};
+    hostile_findings(&f);
+    char *tty = render(tty_plain, &f), *json = render(gl_report_json, &f);
+    assert_printable(tty);
+    assert_non_null(strstr(tty, "we\\x1b[31mird\\x0dname\\u202e:2:32: error: "
+                                "NVIDIA_DRIVER_CAPABILITIES=util\\x1b]0;pwn\\x07ity \\u009b2J "
+                                "\\u2066\\x7f\\xff\\x08 [GL205 "));
+    assert_printable(json);
+    assert_non_null(strstr(json, "\\u009b2J \\u2066\\u007f" FFFD "\\b"));
+    json_object *root = json_tokener_parse(json);
+    assert_non_null(root);
+    json_object *f0 = json_object_array_get_idx(json_object_object_get(root, "findings"), 0);
+    assert_string_equal(json_object_get_string(json_object_object_get(f0, "file")),
+                        "we\x1b[31mird\rname\xE2\x80\xAE");
+    assert_string_equal(json_object_get_string(json_object_object_get(f0, "message")),
+                        "NVIDIA_DRIVER_CAPABILITIES=util\x1b]0;pwn\x07ity \xC2\x9B" "2J "
+                        "\xE2\x81\xA6\x7f" FFFD "\b");
+    json_object_put(root);
+    free(tty);
+    free(json);
+    gl_findings_free(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_utf8_replaces_invalid_sequences),
-        cmocka_unit_test(test_xml_escapes_everything_xml_cannot_hold),
         cmocka_unit_test(test_sentence_and_uri),
         cmocka_unit_test(test_fingerprints_ignore_lines),
         cmocka_unit_test(test_sarif_image_finding),
         cmocka_unit_test(test_checkstyle_escapes_and_image_finding),
         cmocka_unit_test(test_gitlab_image_finding),
+        cmocka_unit_test(test_hostile_bytes_in_tty_and_json),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
