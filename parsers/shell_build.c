@@ -9,27 +9,131 @@ static bool is_ifs(int c) { return c == ' ' || c == '\t' || c == '\n'; }
 
 /* ---- nested constructs, skipped iteratively ---- */
 
+/* Here-documents opened inside a construct (`$(cat <<EOF ...)`): their bodies start at the
+ * next newline and are skipped whole, so a quote or a parenthesis in a body is text. */
+#define HD_PENDING 8
+#define HD_DELIM 256
+struct hd_pending {
+    size_t n;
+    struct {
+        char delim[HD_DELIM];
+        size_t len;
+        bool strip_tabs; /* <<- */
+    } d[HD_PENDING];
+};
+
+static bool hd_word_end(char c) { return strchr(" \t\n;|&()<>", c) != NULL; }
+
+/* `<<` at i (not `<<<`): record its delimiter (quotes removed); the offset after it. */
+static size_t hd_open(const struct sh_lexer *lx, size_t i, struct hd_pending *hd)
+{
+    const char *s = lx->s;
+    size_t len = lx->len, k = i + 2;
+    bool strip = k < len && s[k] == '-';
+    k += strip;
+    while (k < len && (s[k] == ' ' || s[k] == '\t'))
+        k++;
+    char word[HD_DELIM];
+    size_t n = 0;
+    char quote = 0;
+    for (; k < len && (quote || !hd_word_end(s[k])); k++) {
+        char c = s[k];
+        if (quote ? c == quote : (c == '\'' || c == '"')) {
+            quote = quote ? 0 : c;
+            continue;
+        }
+        if (!quote && c == lx->esc && k + 1 < len)
+            c = s[++k];
+        if (n + 1 < sizeof word)
+            word[n++] = c;
+    }
+    if (n && n + 1 < sizeof word && hd->n < HD_PENDING) {
+        memcpy(hd->d[hd->n].delim, word, n);
+        hd->d[hd->n].len = n;
+        hd->d[hd->n].strip_tabs = strip;
+        hd->n++;
+    }
+    return k;
+}
+
+/* The bodies of the pending here-documents, from `i` (the start of the line after the
+ * one that opened them); the offset after the last delimiter line (len if none ends). */
+static size_t hd_skip_bodies(const struct sh_lexer *lx, size_t i, struct hd_pending *hd)
+{
+    const char *s = lx->s;
+    size_t len = lx->len;
+    for (size_t h = 0; h < hd->n && i < len; h++) {
+        for (;;) {
+            const char *nl = memchr(s + i, '\n', len - i);
+            size_t e = nl ? (size_t)(nl - s) : len, b = i;
+            while (hd->d[h].strip_tabs && b < e && s[b] == '\t')
+                b++;
+            i = nl ? e + 1 : len;
+            if (e - b == hd->d[h].len && !memcmp(s + b, hd->d[h].delim, e - b))
+                break;
+            if (!nl)
+                break;
+        }
+    }
+    hd->n = 0;
+    return i;
+}
+
 bool shl_skip_construct(const struct sh_lexer *lx, size_t i, char open, size_t *end)
 {
     const char *s = lx->s;
     size_t len = lx->len;
     char esc = lx->esc;
-    struct gl_buf st; /* stack of openers */
+    struct gl_buf st; /* stack of openers; 'A' for $(( arithmetic )) */
     gl_buf_init(&st);
     gl_buf_addc(&st, open);
     size_t ndq = open == '"'; /* '"' entries on the stack */
+    size_t narith = 0;        /* 'A' entries on the stack: no here-documents there */
+    struct hd_pending hd = {0};
     bool ok = false;
     while (i < len) {
         char top = st.data[st.len - 1];
         char c = s[i];
         bool dollar_open = c == '$' && i + 1 < len && (s[i + 1] == '(' || s[i + 1] == '{');
+        bool command_context = (top == '(' || top == '`') && !narith;
         if (c == esc) {
             i += 2;
+            continue;
+        }
+        if (dollar_open && s[i + 1] == '(' && i + 2 < len && s[i + 2] == '(') {
+            gl_buf_addc(&st, 'A');
+            narith++;
+            i += 3;
             continue;
         }
         if (dollar_open) {
             gl_buf_addc(&st, s[i + 1]);
             i += 2;
+            continue;
+        }
+        if (top == 'A') {
+            if (c == ')' && i + 1 < len && s[i + 1] == ')') {
+                st.len--;
+                narith--;
+                i += 2;
+            } else {
+                if (c == '(')
+                    gl_buf_addc(&st, '(');
+                i++;
+            }
+            if (st.len == 0) {
+                *end = i;
+                ok = true;
+                break;
+            }
+            continue;
+        }
+        if (command_context && c == '<' && i + 2 < len && s[i + 1] == '<' && s[i + 2] != '<') {
+            i = hd_open(lx, i, &hd);
+            continue;
+        }
+        if (command_context && c == '\n' && hd.n) {
+            i = hd_skip_bodies(lx, i + 1, &hd);
             continue;
         }
         if (top == '"') {

@@ -284,6 +284,11 @@ lint deep-k8s 20 512 "gl900 $in/deep/pod.yaml 3 10006 nesting-depth" "$in/deep/p
 { printf 'job:\n  script: '; deep 1000000 '{'; echo; } > "$in/deep/.gitlab-ci.yml"
 lint deep-ciyaml 20 512 "gl900 $in/deep/.gitlab-ci.yml 2 10009 nesting-depth" "$in/deep/.gitlab-ci.yml"
 
+# Fault isolation: a here-document inside $(...) whose body holds a quote used to run the
+# substitution to the end of the file (GL900, and no finding after it); bash -n accepts it
+printf '#!/bin/bash\nx=$(cat <<EOF\nhello "world\nEOF\n)\ndocker run --gpus all nvidia/cuda:latest nvidia-smi\n' > "$in/long/hd.sh"
+lint heredoc-in-substitution 10 512 "clean $in/long/hd.sh -- finding GL101 $in/long/hd.sh 6 35" "$in/long/hd.sh"
+
 # ================= encodings and special files =================
 # UTF-16 is refused (GL900 at 1:1: save as UTF-8), with or without its byte order mark; a
 # UTF-8 byte order mark is skipped (columns count from after it); CRLF is a line end; a lone

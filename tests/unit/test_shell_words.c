@@ -799,6 +799,34 @@ static void test_garbage_never_crashes(void **state)
     }
 }
 
+
+/* Here-documents inside $(...), `...` and <(...): their bodies are text to the end of the
+ * delimiter line, so a quote or a parenthesis in a body neither ends nor opens anything
+ * (bash -n accepts all of these; the body used to run away and hide what followed). */
+static void test_heredoc_inside_substitution(void **state)
+{
+    (void)state;
+    static const char *const texts[] = {
+        "x=$(cat <<EOF\nhello \"world\nEOF\n)\ndocker run img\n",
+        "x=$(cat <<'EOF'\nit's ) here\nEOF\n)\ndocker run img\n",
+        "x=$(cat <<-EOF\n\tit's\n\tEOF\n)\ndocker run img\n",
+        "x=`cat <<EOF\n\"\nEOF\n`\ndocker run img\n",
+        "diff <(cat <<A <<B\n(\nA\n'\nB\n) y\ndocker run img\n",
+        "x=$(cat <<\"E O\"\n$(\nE O\n)\ndocker run img\n",
+    };
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+        print_message("%s", texts[i]);
+        assert_int_equal(split(texts[i]), 0);
+        assert_false(E.set);
+        assert_string_equal(words(&C[N - 1]), "docker|run|img");
+    }
+    /* arithmetic shifts are no here-documents */
+    assert_int_equal(split("x=$(( 1 << 2 ))\ny=$(echo \"a\")\ndocker run img\n"), 0);
+    assert_string_equal(words(&C[N - 1]), "docker|run|img");
+    /* a body that never ends leaves the substitution open: still an error */
+    assert_int_equal(split("x=$(cat <<EOF\n)\n"), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -857,6 +885,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_deep_command_substitution, setup, teardown),
         cmocka_unit_test_setup_teardown(test_deep_nesting_everything, setup, teardown),
         cmocka_unit_test_setup_teardown(test_garbage_never_crashes, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_heredoc_inside_substitution, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
