@@ -19,6 +19,7 @@
 #include "linter/limits.h"
 #include "parsers/image_sha256.h"
 
+#define FIXED_LEN (4 + 4 + 8 + 8) /* magic, version, payload and frame lengths */
 #define SUM_LEN 32
 #define MAX_PAYLOAD (1ull << 32)
 
@@ -190,9 +191,9 @@ static void checksum(const void *p, size_t n, unsigned char sum[SUM_LEN])
 static bool unpack(const unsigned char *f, size_t n, const char *digest, unsigned char **raw,
                    size_t *raw_len)
 {
-    if (n < 24 + SUM_LEN)
+    if (n < FIXED_LEN + SUM_LEN)
         return false;
-    struct cursor c = {f + 8, 16, false};
+    struct cursor c = {f + 8, FIXED_LEN - 8, false};
     uint64_t rlen = get_uint(&c, 8), clen = get_uint(&c, 8);
     if (rlen > MAX_PAYLOAD || clen > MAX_PAYLOAD)
         return false;
