@@ -256,6 +256,23 @@ static void bound_holds(void **state)
         assert_int_equal(exists(entry_of(digest_n(i))), i >= 13);
 }
 
+/* Only a store walks the directory: hits under a bound the cache is over remove
+ * nothing; the next store then brings it within. */
+static void only_stores_evict(void **state)
+{
+    (void)state;
+    for (unsigned i = 0; i < 3; i++)
+        store_in(dir, digest_n(i));
+    set_bound(size_of(entry_of(digest_n(0))) + 1); /* room for one entry */
+    for (unsigned i = 0; i < 3; i++)
+        assert_true(load_ok(dir, digest_n(i)));
+    for (unsigned i = 0; i < 3; i++)
+        assert_true(exists(entry_of(digest_n(i))));
+    store_in(dir, digest_n(3));
+    for (unsigned i = 0; i < 4; i++)
+        assert_int_equal(exists(entry_of(digest_n(i))), i == 3);
+}
+
 static void oversize_entry_not_stored(void **state)
 {
     (void)state;
@@ -431,6 +448,7 @@ int main(void)
         T(entry_bound_to_its_digest),
         T(eviction_least_recently_used),
         T(bound_holds),
+        T(only_stores_evict),
         T(oversize_entry_not_stored),
         T(stale_temporary_files_removed),
         T(planted_entry_link_not_followed),
