@@ -1,9 +1,14 @@
-/* image_cache.c: the zstd-compressed layer-index cache (see image_cache.h). */
+/*
+ * image_cache.c: the layer-index cache's entries: their format, load and store (see
+ * image_cache.h; the directory checks are in image_cache_dir.c, the size bound in
+ * image_cache_evict.c).
+ */
 #include "parsers/image_cache.h"
+#include "parsers/image_cache_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,27 +16,12 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "linter/limits.h"
 #include "parsers/image_sha256.h"
 
-#define HEADER_LEN (4 + 4 + 8 + 8 + 32)
+#define FIXED_LEN (4 + 4 + 8 + 8) /* magic, version, payload and frame lengths */
+#define SUM_LEN 32
 #define MAX_PAYLOAD (1ull << 32)
-
-bool gl_layer_cache_dir(const struct gl_config *cfg, char *out, size_t outlen)
-{
-    if (cfg->no_cache)
-        return false;
-    int n;
-    const char *xdg = getenv("XDG_CACHE_HOME"), *home = getenv("HOME");
-    if (cfg->cache_dir && *cfg->cache_dir)
-        n = snprintf(out, outlen, "%s", cfg->cache_dir);
-    else if (xdg && *xdg == '/')
-        n = snprintf(out, outlen, "%s/gpulint", xdg);
-    else if (home && *home == '/')
-        n = snprintf(out, outlen, "%s/.cache/gpulint", home);
-    else
-        return false;
-    return n > 0 && (size_t)n < outlen;
-}
 
 /* "<algo>-<hex>.idx" for a well-formed digest, else false. */
 static bool entry_name(const char *digest, char *out, size_t outlen)
@@ -45,7 +35,8 @@ static bool entry_name(const char *digest, char *out, size_t outlen)
     size_t hexlen = strlen(colon + 1);
     if (hexlen < 32 || hexlen > 128 || strspn(colon + 1, "0123456789abcdef") != hexlen)
         return false;
-    int n = snprintf(out, outlen, "%.*s-%s.idx", (int)(colon - digest), digest, colon + 1);
+    int n = snprintf(out, outlen, "%.*s-%s" GL_CACHE_ENTRY_SUFFIX, (int)(colon - digest), digest,
+                     colon + 1);
     return n > 0 && (size_t)n < outlen;
 }
 
@@ -173,49 +164,91 @@ static bool write_all(int fd, const void *buf, size_t n)
     return true;
 }
 
-static bool load_file(int fd, struct gl_layer_index *ix)
+/* What precedes the zstd frame: magic, format version, payload and frame lengths, and
+ * the digest the entry is stored under. The checksum covers it, so an entry copied or
+ * renamed under another digest's name is a miss. */
+static void put_header(struct gl_buf *h, const char *digest, uint64_t raw_len,
+                       uint64_t comp_len)
 {
-    unsigned char h[HEADER_LEN];
+    gl_buf_add(h, "GLIX", 4);
+    put_u32(h, GL_CACHE_VERSION);
+    put_u64(h, raw_len);
+    put_u64(h, comp_len);
+    put_str(h, digest, strlen(digest));
+}
+
+static void checksum(const void *p, size_t n, unsigned char sum[SUM_LEN])
+{
+    struct gl_sha256 s;
+    gl_sha256_init(&s);
+    gl_sha256_update(&s, p, n);
+    gl_sha256_final(&s, sum);
+}
+
+/* The payload of a whole entry file f[n] if it is one for `digest`: its header is the
+ * one put_header() writes for that digest and its lengths, its checksum matches, the
+ * frame decompresses to the payload length. Into raw (malloc'd); false otherwise. */
+static bool unpack(const unsigned char *f, size_t n, const char *digest, unsigned char **raw,
+                   size_t *raw_len)
+{
+    if (n < FIXED_LEN + SUM_LEN)
+        return false;
+    struct cursor c = {f + 8, FIXED_LEN - 8, false};
+    uint64_t rlen = get_uint(&c, 8), clen = get_uint(&c, 8);
+    if (rlen > MAX_PAYLOAD || clen > MAX_PAYLOAD)
+        return false;
+    struct gl_buf h;
+    gl_buf_init(&h);
+    put_header(&h, digest, rlen, clen);
+    unsigned char sum[SUM_LEN];
+    bool ok = n == h.len + clen + SUM_LEN && !memcmp(f, h.data, h.len);
+    if (ok) {
+        checksum(f, n - SUM_LEN, sum);
+        ok = !memcmp(sum, f + n - SUM_LEN, SUM_LEN);
+    }
+    if (ok) {
+        *raw = xmalloc(rlen + 1);
+        size_t got = ZSTD_decompress(*raw, (size_t)rlen, f + h.len, (size_t)clen);
+        ok = !ZSTD_isError(got) && got == rlen;
+        *raw_len = got;
+    }
+    gl_buf_free(&h);
+    return ok;
+}
+
+/* Parse the entry open at fd; false on anything wrong. An entry larger than the cache
+ * bound is never stored, so one is not read either. */
+static bool load_file(int fd, const char *digest, struct gl_layer_index *ix)
+{
     struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || !read_all(fd, h, sizeof h) ||
-        memcmp(h, "GLIX", 4))
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) ||
+        (uint64_t)st.st_size > gl_limit(GL_LIMIT_CACHE_SIZE))
         return false;
-    struct cursor c = {h + 4, sizeof h - 4, false};
-    uint64_t version = get_uint(&c, 4), raw_len = get_uint(&c, 8), comp_len = get_uint(&c, 8);
-    if (version != GL_CACHE_VERSION || raw_len > MAX_PAYLOAD || comp_len > MAX_PAYLOAD ||
-        (uint64_t)st.st_size != HEADER_LEN + comp_len)
-        return false;
-    unsigned char *comp = xmalloc(comp_len + 1), *raw = xmalloc(raw_len + 1);
-    bool ok = read_all(fd, comp, (size_t)comp_len);
-    if (ok) {
-        unsigned char sum[32];
-        struct gl_sha256 s;
-        gl_sha256_init(&s);
-        gl_sha256_update(&s, comp, (size_t)comp_len);
-        gl_sha256_final(&s, sum);
-        ok = !memcmp(sum, h + 24, 32);
-    }
-    if (ok) {
-        size_t got = ZSTD_decompress(raw, (size_t)raw_len, comp, (size_t)comp_len);
-        ok = !ZSTD_isError(got) && got == raw_len && gl_layer_index_parse(ix, raw, got);
-    }
-    free(comp);
+    size_t n = (size_t)st.st_size, raw_len = 0;
+    unsigned char *f = xmalloc(n + 1), *raw = NULL;
+    bool ok = read_all(fd, f, n) && unpack(f, n, digest, &raw, &raw_len) &&
+              gl_layer_index_parse(ix, raw, raw_len);
     free(raw);
+    free(f);
     return ok;
 }
 
 bool gl_layer_cache_load(const char *dir, const char *digest, struct gl_layer_index *ix)
 {
-    char name[200], path[4096];
+    char name[200];
     if (!digest || !entry_name(digest, name, sizeof name))
         return false;
-    int n = snprintf(path, sizeof path, "%s/layers/%s", dir, name);
-    if (n <= 0 || (size_t)n >= sizeof path)
+    int layers = gl_cache_open_layers(dir, false, NULL);
+    if (layers < 0)
         return false;
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-    if (fd < 0)
+    /* O_NONBLOCK: a FIFO planted under the name must not hang the open */
+    int fd = openat(layers, name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
+    close(layers);
+    if (fd < 0) /* (absent, evicted, or a symbolic link: a miss) */
         return false;
-    bool ok = load_file(fd, ix);
+    bool ok = load_file(fd, digest, ix);
+    if (ok)
+        futimens(fd, NULL); /* recency, for eviction */
     close(fd);
     if (!ok) {
         gl_layer_index_free(ix);
@@ -227,66 +260,64 @@ bool gl_layer_cache_load(const char *dir, const char *digest, struct gl_layer_in
     return true;
 }
 
-/* mkdir -p for the cache dir and its layers/ subdirectory (mode 0700). */
-static bool make_dirs(const char *path)
+/* The whole entry file for ix under `digest` into out: header, zstd frame, checksum. */
+static bool pack(const struct gl_layer_index *ix, const char *digest, struct gl_buf *out)
 {
-    char buf[4096];
-    size_t n = strlen(path);
-    if (n >= sizeof buf)
-        return false;
-    memcpy(buf, path, n + 1);
-    for (size_t i = 1; i <= n; i++) {
-        if (buf[i] != '/' && buf[i] != 0)
-            continue;
-        char keep = buf[i];
-        buf[i] = 0;
-        if (mkdir(buf, 0700) != 0 && errno != EEXIST)
-            return false;
-        buf[i] = keep;
-    }
-    return true;
-}
-
-void gl_layer_cache_store(const char *dir, const char *digest, const struct gl_layer_index *ix)
-{
-    char name[200], layers[3800], path[4096], tmp[4096];
-    if (ix->error || !digest || !entry_name(digest, name, sizeof name))
-        return;
-    int n = snprintf(layers, sizeof layers, "%s/layers", dir);
-    if (n <= 0 || (size_t)n >= sizeof layers || !make_dirs(layers))
-        return;
-    if (snprintf(path, sizeof path, "%s/%s", layers, name) >= (int)sizeof path ||
-        snprintf(tmp, sizeof tmp, "%s/.tmp-%ld-%lx-%s", layers, (long)getpid(),
-                 (unsigned long)pthread_self(), name) >= (int)sizeof tmp)
-        return;
-
     struct gl_buf raw;
     gl_buf_init(&raw);
     gl_layer_index_serialize(ix, &raw);
     size_t bound = ZSTD_compressBound(raw.len);
-    unsigned char *comp = xmalloc(bound + HEADER_LEN);
-    size_t clen = ZSTD_compress(comp + HEADER_LEN, bound, raw.data ? raw.data : "", raw.len, 3);
-    if (!ZSTD_isError(clen)) {
-        struct gl_buf h;
-        gl_buf_init(&h);
-        gl_buf_add(&h, "GLIX", 4);
-        put_u32(&h, GL_CACHE_VERSION);
-        put_u64(&h, raw.len);
-        put_u64(&h, clen);
-        struct gl_sha256 s;
-        gl_sha256_init(&s);
-        gl_sha256_update(&s, comp + HEADER_LEN, clen);
-        gl_sha256_final(&s, (unsigned char *)comp + 24);
-        memcpy(comp, h.data, 24);
-        gl_buf_free(&h);
-        int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
-        if (fd >= 0) {
-            bool ok = write_all(fd, comp, HEADER_LEN + clen);
-            ok = close(fd) == 0 && ok;
-            if (!ok || rename(tmp, path) != 0)
-                unlink(tmp);
-        }
+    unsigned char *comp = xmalloc(bound);
+    size_t clen = ZSTD_compress(comp, bound, raw.data ? raw.data : "", raw.len, 3);
+    bool ok = !ZSTD_isError(clen);
+    if (ok) {
+        unsigned char sum[SUM_LEN];
+        put_header(out, digest, raw.len, clen);
+        gl_buf_add(out, comp, clen);
+        checksum(out->data, out->len, sum);
+        gl_buf_add(out, sum, SUM_LEN);
     }
     free(comp);
     gl_buf_free(&raw);
+    return ok;
+}
+
+/* Write data to a new temporary file in layers/, then rename it to `name`: a reader
+ * sees the old entry or the new one, never half of one. rename() replaces a symbolic
+ * link planted under the name, it never writes through it. No fsync: after a crash a
+ * short or empty entry fails its checksum and is a miss. */
+static void write_entry(int layers, const char *name, const struct gl_buf *data)
+{
+    static atomic_uint seq;
+    char tmp[300];
+    int n = snprintf(tmp, sizeof tmp, GL_CACHE_TEMP_PREFIX "%ld-%u-%s", (long)getpid(),
+                     atomic_fetch_add(&seq, 1), name);
+    if (n <= 0 || (size_t)n >= sizeof tmp)
+        return;
+    int fd = openat(layers, tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0600);
+    if (fd < 0)
+        return;
+    bool ok = write_all(fd, data->data, data->len);
+    ok = close(fd) == 0 && ok;
+    if (!ok || renameat(layers, tmp, layers, name) != 0)
+        unlinkat(layers, tmp, 0);
+}
+
+void gl_layer_cache_store(const char *dir, const char *digest, const struct gl_layer_index *ix)
+{
+    char name[200];
+    if (ix->error || !digest || !entry_name(digest, name, sizeof name))
+        return;
+    uint64_t bound = gl_limit(GL_LIMIT_CACHE_SIZE);
+    struct gl_buf data;
+    gl_buf_init(&data);
+    if (pack(ix, digest, &data) && data.len <= bound) { /* larger than the bound: not kept */
+        int layers = gl_cache_open_layers(dir, true, NULL);
+        if (layers >= 0) {
+            write_entry(layers, name, &data);
+            gl_cache_evict(layers, bound);
+            close(layers);
+        }
+    }
+    gl_buf_free(&data);
 }
