@@ -20,7 +20,7 @@ seeds=()
 case $target in
   fuzz_dockerfile) seeds=(fixtures ../shared/corpus/dockerfiles ../shared/corpus/buildkit-parser) ;;
   fuzz_shell|fuzz_makefile|fuzz_markdown) seeds=(fixtures ../shared/corpus/runlines ../shared/corpus/apptainer) ;;
-  fuzz_compose|fuzz_kubernetes|fuzz_ciyaml) seeds=(fixtures ../shared/corpus/compose ../shared/corpus/k8s) ;;
+  fuzz_compose|fuzz_kubernetes|fuzz_ciyaml|fuzz_yaml) seeds=(fixtures ../shared/corpus/compose ../shared/corpus/k8s) ;;
   fuzz_apptainer_def) seeds=(../shared/corpus/apptainer) ;;
   fuzz_image|fuzz_config) # small archives made by real tools, config files (generated)
     bash tests/hostile/fuzz_seeds.sh "$target" "$build/seeds-$target" >/dev/null
