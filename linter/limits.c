@@ -26,6 +26,8 @@ const struct gl_limit_def gl_limit_defs[GL_LIMIT_COUNT] = {
                                   "distinct manifests (platforms) of one image"},
     [GL_LIMIT_IMAGE_LAYERS] = {"image-layers", GL_LIMIT_NUMBER, 1000,
                                "layers of one image manifest"},
+    [GL_LIMIT_ARCHIVE_ENTRIES] = {"archive-entries", GL_LIMIT_NUMBER, 200000,
+                                  "entries of one image archive (the outer tar)"},
     [GL_LIMIT_LAYER_ENTRIES] = {"layer-entries", GL_LIMIT_NUMBER, 4u << 20,
                                 "entries of one image layer"},
     [GL_LIMIT_IMAGE_FILES] = {"image-files", GL_LIMIT_NUMBER, 1u << 20,
