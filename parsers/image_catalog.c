@@ -123,11 +123,12 @@ static struct gl_catalog_blob *dir_blob(struct gl_catalog *c, const char *name)
 }
 
 int gl_catalog_blob_open(struct gl_catalog *c, const struct gl_catalog_blob *b,
-                         struct gl_blob_span *s)
+                         struct gl_blob_span *s, const char **why)
 {
     *s = (struct gl_blob_span){c->fd, false, b->off, b->size};
+    *why = b->sparse ? "a sparse archive entry (never read)" : "cannot be opened";
     if (c->mode != GL_CAT_DIR)
-        return c->fd >= 0 ? 0 : -1;
+        return c->fd >= 0 && !b->sparse ? 0 : -1;
     struct stat st;
     s->fd = open_below(c->fd, b->name);
     if (s->fd < 0 || fstat(s->fd, &st) != 0) {
@@ -185,10 +186,8 @@ static char *read_json(struct gl_catalog *c, const struct gl_catalog_blob *b, si
                                limit_text(c->a, GL_LIMIT_IMAGE_JSON_SIZE));
         return NULL;
     }
-    if (gl_catalog_blob_open(c, b, &s) != 0) {
-        *why = "cannot be opened";
+    if (gl_catalog_blob_open(c, b, &s, why) != 0)
         return NULL;
-    }
     size_t size = (size_t)(s.size < b->size ? s.size : b->size), got = 0;
     char *text = xmalloc(size + 1);
     while (got < size) {
@@ -426,7 +425,8 @@ static void add_entry(struct gl_catalog *c, struct archive *a, struct archive_en
         return;
     }
     b->off = (uint64_t)archive_filter_bytes(a, 0);
-    if (b->off > c->file_size || b->size > c->file_size - b->off)
+    b->sparse = archive_entry_sparse_count(e) > 0; /* (its size is not what it stores) */
+    if (!b->sparse && (b->off > c->file_size || b->size > c->file_size - b->off))
         fail(c, gl_arena_printf(c->a, "entry %zu `%s`: truncated: the archive ends inside its "
                                 "data", entry, gl_image_quote(c->a, name)));
 }

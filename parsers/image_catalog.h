@@ -39,6 +39,8 @@ struct gl_catalog_blob {
     const char *link;          /* symlink target resolved against the entry's dir, or NULL */
     size_t entry;              /* 1-based position in the archive */
     uint64_t off, size;        /* GL_CAT_SEEKABLE: where the data is */
+    bool sparse;               /* GL_CAT_SEEKABLE: a sparse entry, whose data is not at
+                                  [off, off+size): never read */
     char *json; size_t json_len;    /* GL_CAT_STREAM: a JSON document kept as it passed */
     const char *not_json;           /* GL_CAT_STREAM: why no document was kept, or NULL */
     struct gl_layer_index *ix;      /* GL_CAT_STREAM: the layer, indexed as it passed */
@@ -78,9 +80,10 @@ struct gl_blob_span {
     bool owned;
     uint64_t off, size;
 };
-/* 0, or -1 when the blob cannot be opened (GL_CAT_DIR: gone, or no regular file). */
+/* 0, or -1 with *why when the blob cannot be read (GL_CAT_DIR: gone, or no regular
+ * file; a sparse archive entry). */
 int gl_catalog_blob_open(struct gl_catalog *c, const struct gl_catalog_blob *b,
-                         struct gl_blob_span *s);
+                         struct gl_blob_span *s, const char **why);
 void gl_catalog_blob_close(struct gl_blob_span *s);
 
 /* Is the head of a file (its first bytes) an archive gpulint reads as an image:

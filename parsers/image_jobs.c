@@ -23,8 +23,9 @@ static void run_one(struct gl_catalog *c, struct gl_layer_job *j)
     if (c->cache_dir && j->digest && gl_layer_cache_load(c->cache_dir, j->digest, ix))
         return;
     struct gl_blob_span span;
-    if (gl_catalog_blob_open(c, j->blob, &span) != 0) {
-        ix->error = gl_arena_printf(&ix->arena, "cannot open the blob");
+    const char *why;
+    if (gl_catalog_blob_open(c, j->blob, &span, &why) != 0) {
+        ix->error = gl_arena_printf(&ix->arena, "the blob: %s", why);
         return;
     }
     int fd = span.fd;

@@ -85,8 +85,13 @@ size_t gl_image_view_build(struct gl_arena *a, const struct gl_layer_index *cons
 {
     *full = false;
     struct marks m = {0};
-    struct gl_image_file *files = NULL;
     size_t n = 0, cap = 0;
+    for (size_t li = 0; li < nlayers; li++)
+        cap += layers[li]->n;
+    if (cap > max_files)
+        cap = max_files;
+    /* allocated once: an arena array grown by doubling would leave its old copies */
+    struct gl_image_file *files = gl_arena_alloc(a, (cap ? cap : 1) * sizeof *files);
     for (size_t li = nlayers; li-- > 0 && !*full;) {
         const struct gl_layer_index *ix = layers[li];
         int L = (int)li;
@@ -105,7 +110,7 @@ size_t gl_image_view_build(struct gl_arena *a, const struct gl_layer_index *cons
             s->seen = L;
             if (e->type != GL_FILE_DIR)
                 s->nondir = L;
-            struct gl_image_file *f = GL_APPEND(a, files, n, cap);
+            struct gl_image_file *f = &files[n++];
             f->path = gl_arena_strdup(a, e->path);
             f->type = (enum gl_file_type)e->type;
             f->size = e->size;
