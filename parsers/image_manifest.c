@@ -115,6 +115,7 @@ struct resolver {
     struct gl_image_plan *plan;
     struct gl_map seen;     /* documents read: see DONE */
     struct gl_map pairs;    /* "<document> <platform>" and "<target>\n<tag>" already met */
+    size_t manifests;       /* distinct manifests met (read or not) */
     bool full;              /* image-manifests was reached: the walk stopped */
 };
 
@@ -184,7 +185,7 @@ static struct gl_image_target *target_of(struct resolver *r, const char *doc)
 /* One more distinct manifest: false (and the walk stops) past image-manifests. */
 static bool room_for_manifest(struct resolver *r, const char *where, const char *platform)
 {
-    if (r->plan->ntargets < gl_limit(GL_LIMIT_IMAGE_MANIFESTS))
+    if (r->manifests++ < gl_limit(GL_LIMIT_IMAGE_MANIFESTS))
         return true;
     problem(r, platform, gl_arena_printf(r->a, "%s: one manifest too many, the rest of the "
                                          "index is not read: %s", where,
@@ -285,7 +286,8 @@ struct site {
 static void walk_index(struct resolver *r, struct gl_json idx, const char *tag,
                        const char *what, size_t depth);
 
-/* The document a descriptor names, read and followed (doc: its blob path). */
+/* The document a descriptor names, read and followed (doc: its blob path). Every
+ * distinct document but an index counts towards image-manifests, read or not. */
 static void follow(struct resolver *r, const struct site *at, const char *doc,
                    const char *digest, const char *platform, const char *tag)
 {
@@ -294,24 +296,25 @@ static void follow(struct resolver *r, const struct site *at, const char *doc,
     size_t len;
     const char *why = NULL;
     char *text = r->fetch(r->ctx, doc, &len, &why);
-    if (!text) {
-        if (why || !at->partial_ok) /* else a platform of the index that was not saved */
-            problem(r, platform, why ? gl_arena_printf(a, "%s: blob `%s`: %s", where, doc, why)
-                                     : gl_arena_printf(a, "%s names blob `%s`, which the "
-                                                       "archive lacks", where, doc));
-        return;
-    }
-    const char *bad = gl_image_json_error(a, text, len);
-    struct gl_json o = gl_json_root(text);
-    if (bad)
-        problem(r, platform, gl_arena_printf(a, "%s: blob `%s`: %s", where, doc, bad));
-    else if (is_index(o) && at->depth + 1 > gl_limit(GL_LIMIT_IMAGE_INDEX_DEPTH))
+    if (!text && !why && at->partial_ok)
+        return; /* a platform of the index that was not saved */
+    const char *bad = text ? gl_image_json_error(a, text, len) : NULL;
+    struct gl_json o = text && !bad ? gl_json_root(text) : (struct gl_json){NULL};
+    if (is_index(o) && at->depth + 1 > gl_limit(GL_LIMIT_IMAGE_INDEX_DEPTH))
         problem(r, platform, gl_arena_printf(a, "%s: index `%s` is nested %zu deep, not read: "
                                              "%s", where, doc, at->depth + 1,
                                              limit_text(a, GL_LIMIT_IMAGE_INDEX_DEPTH)));
     else if (is_index(o))
         walk_index(r, o, tag, doc, at->depth + 1);
-    else if (room_for_manifest(r, where, platform))
+    else if (!room_for_manifest(r, where, platform))
+        ;
+    else if (!text)
+        problem(r, platform, why ? gl_arena_printf(a, "%s: blob `%s`: %s", where, doc, why)
+                                 : gl_arena_printf(a, "%s names blob `%s`, which the archive "
+                                                   "lacks", where, doc));
+    else if (bad)
+        problem(r, platform, gl_arena_printf(a, "%s: blob `%s`: %s", where, doc, bad));
+    else
         add_manifest(r, o, doc, digest, platform, tag);
     free(text);
 }
@@ -482,7 +485,7 @@ void gl_image_plan_resolve(struct gl_arena *a, gl_blob_fetch fetch, void *ctx,
                            const char *only_platform, struct gl_image_plan *plan)
 {
     memset(plan, 0, sizeof *plan);
-    struct resolver r = {a, fetch, ctx, only_platform, plan, {0}, {0}, false};
+    struct resolver r = {a, fetch, ctx, only_platform, plan, {0}, {0}, 0, false};
     gl_map_init(&r.seen);
     gl_map_init(&r.pairs);
     if (walk_top(&r, "manifest.json") == 0 && walk_top(&r, "index.json") == 0) {
