@@ -33,7 +33,7 @@ const struct gl_limit_def gl_limit_defs[GL_LIMIT_COUNT] = {
     [GL_LIMIT_IMAGE_FILES] = {"image-files", GL_LIMIT_NUMBER, 1u << 20,
                               "files kept in one image platform's merged view"},
     [GL_LIMIT_NAME_LENGTH] = {"name-length", GL_LIMIT_BYTES, 4 * KiB,
-                              "bytes of one path inside an image archive or layout"},
+                              "bytes of one path inside an image archive, layout or layer, or of one tag"},
     [GL_LIMIT_CAPTURE_SIZE] = {"capture-size", GL_LIMIT_BYTES, 64 * KiB,
                                "bytes of one image file read for its content"},
     [GL_LIMIT_EXPANSION_SIZE] = {"expansion-size", GL_LIMIT_BYTES, 1 * MiB,

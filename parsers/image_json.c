@@ -5,20 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "linter/text.h"
+
 static bool is_ws(char c)
 {
     return c == ' ' || c == '\t' || c == '\n' || c == '\r';
-}
-
-static int hex_value(char c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
 }
 
 /* ---- the check ---- */
@@ -60,7 +51,7 @@ static int check_escape(struct checker *c)
     if (e != 'u')
         return bad(c, "a bad escape in a string");
     for (int k = 1; k <= 4; k++)
-        if (c->i + (size_t)k >= c->n || hex_value(c->s[c->i + (size_t)k]) < 0)
+        if (c->i + (size_t)k >= c->n || gl_hex_value(c->s[c->i + (size_t)k]) < 0)
             return bad(c, "a bad \\u escape in a string");
     c->i += 5;
     return 0;
@@ -293,12 +284,12 @@ static const char *decode(const char *p, char out[4], size_t *n)
     }
     uint32_t u = 0;
     for (int k = 2; k < 6; k++)
-        u = u << 4 | (uint32_t)hex_value(p[k]);
+        u = u << 4 | (uint32_t)gl_hex_value(p[k]);
     p += 6;
     if (u >= 0xd800 && u < 0xdc00 && p[0] == '\\' && p[1] == 'u') {
         uint32_t lo = 0;
         for (int k = 2; k < 6; k++)
-            lo = lo << 4 | (uint32_t)hex_value(p[k]);
+            lo = lo << 4 | (uint32_t)gl_hex_value(p[k]);
         if (lo >= 0xdc00 && lo < 0xe000) {
             u = 0x10000 + ((u - 0xd800) << 10) + (lo - 0xdc00);
             p += 6;

@@ -55,11 +55,12 @@ run() {
   local cap=()
   if [ $asan = 1 ]; then secs=$((secs * 5)); else cap=(prlimit --as=$((mem << 20)) --); fi
   local t0=$SECONDS
-  timeout -k 5 "$secs" /usr/bin/time -f %M -o "$work/rss" "${cap[@]}" \
+  timeout -k 5 "$secs" /usr/bin/time -f '%e %M' -o "$work/rss" "${cap[@]}" \
     "$bin" --driver 535 --jobs 2 --format json "$@" "$goodfile" > "$work/out" 2> "$work/err"
   rc=$?
-  secs_used=$((SECONDS - t0))
-  rss_mb=$(( $(tail -n 1 "$work/rss" 2>/dev/null | grep -E '^[0-9]+$' || echo 0) / 1024 ))
+  local measured; measured=$(tail -n 1 "$work/rss" 2>/dev/null | grep -E '^[0-9.]+ [0-9]+$')
+  if [ -n "$measured" ]; then secs_used=${measured% *}; rss_mb=$(( ${measured#* } / 1024 ))
+  else secs_used=$((SECONDS - t0)); rss_mb=0; fi
   if [ $rc = 124 ] || [ $rc = 137 ]; then echo "  timed out after ${secs}s"; fi
   if [ $asan = 1 ] && [ "$rss_mb" -gt $((2 * mem + 256)) ]; then
     echo "  peak RSS ${rss_mb} MB over the ASan cap $((2 * mem + 256)) MB"; rc=99

@@ -17,6 +17,15 @@ static int check(const char *text, size_t depth, struct gl_json_error *e)
     return gl_json_check(text, strlen(text), depth, e);
 }
 
+/* The root of a document that must pass the check. */
+static struct gl_json checked(const char *text)
+{
+    struct gl_json_error e;
+    if (check(text, 64, &e) != 0)
+        fail_msg("rejected %s: %s at %zu", text, e.what, e.offset);
+    return gl_json_root(text);
+}
+
 static void accepts_json(void **state)
 {
     (void)state;
@@ -26,10 +35,8 @@ static void accepts_json(void **state)
         "[\"\\\"\\\\\\/\\b\\f\\n\\r\\t\\u00e9\"]",
         "[\"\xff\xfe bytes that are no UTF-8\"]", /* taken as they are, as Go does */
     };
-    struct gl_json_error e;
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++)
-        if (check(ok[i], 64, &e) != 0)
-            fail_msg("rejected %s: %s at %zu", ok[i], e.what, e.offset);
+        checked(ok[i]);
 }
 
 static void rejects_bad_json_at_the_bad_byte(void **state)
@@ -80,11 +87,9 @@ static void cursors_walk_objects_and_arrays(void **state)
     (void)state;
     const char *doc = "{\"list\": [[1,[2]], {\"x\":[3]}, \"s\", -4e2 ],"
                       " \"a\": 1, \"\\u0061b\": \"esc\", \"a\": \"last\", \"o\": {}}";
-    struct gl_json_error e;
-    assert_int_equal(check(doc, 64, &e), 0);
     struct gl_arena a;
     gl_arena_init(&a);
-    struct gl_json root = gl_json_root(doc), list = gl_json_get(root, "list");
+    struct gl_json root = checked(doc), list = gl_json_get(root, "list");
     assert_int_equal(gl_json_kind(list), '[');
     assert_int_equal(gl_json_count(list), 4);
     struct gl_json el = gl_json_first(list);
@@ -113,11 +118,9 @@ static void strings_are_unescaped(void **state)
     (void)state;
     const char *doc = "[\"a\\nb\\u00e9\\ud83d\\ude00\\/\\\"\", \"lone \\ud800!\", "
                       "\"cut\\u0000here\", \"\"]";
-    struct gl_json_error e;
-    assert_int_equal(check(doc, 8, &e), 0);
     struct gl_arena a;
     gl_arena_init(&a);
-    struct gl_json s = gl_json_first(gl_json_root(doc));
+    struct gl_json s = gl_json_first(checked(doc));
     assert_string_equal(gl_json_string(&a, s), "a\nb\xc3\xa9\xf0\x9f\x98\x80/\"");
     s = gl_json_next(s);
     assert_string_equal(gl_json_string(&a, s), "lone \xef\xbf\xbd!"); /* U+FFFD, as Go */

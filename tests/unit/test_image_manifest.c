@@ -27,6 +27,7 @@ struct doc {
 
 static struct doc docs[16];
 static size_t ndocs;
+static struct gl_arena arena; /* each test's, freed after it */
 
 static void put(const char *name, const char *text, const char *why)
 {
@@ -63,6 +64,14 @@ static int setup(void **state)
     (void)state;
     ndocs = 0;
     gl_limits_reset();
+    gl_arena_init(&arena);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    gl_arena_free(&arena);
     return 0;
 }
 
@@ -132,14 +141,13 @@ static void assert_problem(const struct gl_image_plan *plan, const char *needle)
 static void manifest_named_again_is_one_target(void **state)
 {
     (void)state;
-    struct gl_arena a;
-    gl_arena_init(&a);
-    const char *d[] = {desc_of(&a, 'a', "amd64", "t:1"), desc_of(&a, 'a', "amd64", "t:1"),
-                       desc_of(&a, 'a', "arm64", "t:2"), desc_of(&a, 'a', NULL, NULL)};
-    put("index.json", index_of(&a, d, 4), NULL);
-    put(BLOB("a"), manifest(&a, 2), NULL);
+    struct gl_arena *a = &arena;
+    const char *d[] = {desc_of(a, 'a', "amd64", "t:1"), desc_of(a, 'a', "amd64", "t:1"),
+                       desc_of(a, 'a', "arm64", "t:2"), desc_of(a, 'a', NULL, NULL)};
+    put("index.json", index_of(a, d, 4), NULL);
+    put(BLOB("a"), manifest(a, 2), NULL);
     struct gl_image_plan plan;
-    resolve(&a, &plan);
+    resolve(a, &plan);
     assert_null(plan.error);
     assert_int_equal(plan.nproblems, 0);
     assert_int_equal(plan.ntargets, 1);
@@ -148,76 +156,69 @@ static void manifest_named_again_is_one_target(void **state)
     assert_int_equal(plan.targets[0].ntags, 2);
     assert_string_equal(plan.targets[0].manifest, D("a"));
     assert_int_equal(plan.targets[0].nlayers, 2);
-    gl_arena_free(&a);
 }
 
 static void many_platforms_of_one_manifest_are_counted(void **state)
 {
     (void)state;
-    struct gl_arena a;
-    gl_arena_init(&a);
+    struct gl_arena *a = &arena;
     const char *archs[] = {"a", "b", "c", "d", "e", "f", "e"};
     const char *d[7];
     for (size_t i = 0; i < 7; i++)
-        d[i] = desc_of(&a, 'a', archs[i], NULL);
-    put("index.json", index_of(&a, d, 7), NULL);
-    put(BLOB("a"), manifest(&a, 1), NULL);
+        d[i] = desc_of(a, 'a', archs[i], NULL);
+    put("index.json", index_of(a, d, 7), NULL);
+    put(BLOB("a"), manifest(a, 1), NULL);
     struct gl_image_plan plan;
-    resolve(&a, &plan);
+    resolve(a, &plan);
     assert_int_equal(plan.ntargets, 1);
     assert_string_equal(plan.targets[0].platform,
                         "linux/a, linux/b, linux/c, linux/d and 2 more");
-    gl_arena_free(&a);
 }
 
 /* Nested indexes: each read once; deeper than image-index-depth is a problem. */
 static void nested_indexes_read_once_and_bounded(void **state)
 {
     (void)state;
-    struct gl_arena a;
-    gl_arena_init(&a);
-    const char *leaf[] = {desc_of(&a, 'a', "amd64", NULL)};
-    const char *to2[] = {desc_of(&a, '2', NULL, NULL), desc_of(&a, '2', NULL, NULL)};
-    const char *to3[] = {desc_of(&a, '3', NULL, NULL)};
-    put("index.json", index_of(&a, to2, 2), NULL);
-    put(BLOB("2"), index_of(&a, to3, 1), NULL);
-    put(BLOB("3"), index_of(&a, leaf, 1), NULL);
-    put(BLOB("a"), manifest(&a, 1), NULL);
+    struct gl_arena *a = &arena;
+    const char *leaf[] = {desc_of(a, 'a', "amd64", NULL)};
+    const char *to2[] = {desc_of(a, '2', NULL, NULL), desc_of(a, '2', NULL, NULL)};
+    const char *to3[] = {desc_of(a, '3', NULL, NULL)};
+    put("index.json", index_of(a, to2, 2), NULL);
+    put(BLOB("2"), index_of(a, to3, 1), NULL);
+    put(BLOB("3"), index_of(a, leaf, 1), NULL);
+    put(BLOB("a"), manifest(a, 1), NULL);
     struct gl_image_plan plan;
-    resolve(&a, &plan);
+    resolve(a, &plan);
     assert_int_equal(plan.ntargets, 1);
     assert_int_equal(fetched(BLOB("2")), 1);
     assert_int_equal(plan.nproblems, 0);
     assert_int_equal(gl_limit_set(GL_LIMIT_IMAGE_INDEX_DEPTH, "1", "test"), 0);
-    resolve(&a, &plan);
+    resolve(a, &plan);
     assert_int_equal(plan.ntargets, 0);
     assert_int_equal(plan.nproblems, 1);
     assert_problem(&plan, "is nested 2 deep, not read: the limit `image-index-depth` (1)");
-    gl_arena_free(&a);
 }
 
 static void distinct_manifests_and_layers_are_bounded(void **state)
 {
     (void)state;
-    struct gl_arena a;
-    gl_arena_init(&a);
-    const char *d[] = {desc_of(&a, 'a', "amd64", NULL), desc_of(&a, 'b', "arm64", NULL),
-                       desc_of(&a, 'd', "s390x", NULL)};
-    put("index.json", index_of(&a, d, 3), NULL);
-    put(BLOB("a"), manifest(&a, 1), NULL);
-    put(BLOB("b"), manifest(&a, 3), NULL);
-    put(BLOB("d"), manifest(&a, 1), NULL);
+    struct gl_arena *a = &arena;
+    const char *d[] = {desc_of(a, 'a', "amd64", NULL), desc_of(a, 'b', "arm64", NULL),
+                       desc_of(a, 'd', "s390x", NULL)};
+    put("index.json", index_of(a, d, 3), NULL);
+    put(BLOB("a"), manifest(a, 1), NULL);
+    put(BLOB("b"), manifest(a, 3), NULL);
+    put(BLOB("d"), manifest(a, 1), NULL);
     assert_int_equal(gl_limit_set(GL_LIMIT_IMAGE_LAYERS, "2", "test"), 0);
     assert_int_equal(gl_limit_set(GL_LIMIT_IMAGE_MANIFESTS, "2", "test"), 0);
     struct gl_image_plan plan;
-    resolve(&a, &plan);
+    resolve(a, &plan);
     assert_int_equal(plan.ntargets, 1);
     assert_string_equal(plan.targets[0].platform, "linux/amd64");
     assert_problem(&plan, "3 layers: the limit `image-layers` (2)");
     assert_problem(&plan, "one manifest too many, the rest of the index is not read: the "
                           "limit `image-manifests` (2)");
     assert_string_equal(plan.problems[1].platform, "linux/s390x");
-    gl_arena_free(&a);
 }
 
 /* One platform's manifest refused, another's missing: problems of those platforms; a
@@ -225,16 +226,15 @@ static void distinct_manifests_and_layers_are_bounded(void **state)
 static void a_broken_platform_is_its_own_problem(void **state)
 {
     (void)state;
-    struct gl_arena a;
-    gl_arena_init(&a);
-    const char *d[] = {desc_of(&a, 'a', "amd64", NULL), desc_of(&a, 'b', "arm64", NULL),
-                       desc_of(&a, 'd', "ppc64le", NULL), desc_of(&a, 'e', "riscv64", NULL)};
-    put("index.json", index_of(&a, d, 4), NULL);
-    put(BLOB("a"), manifest(&a, 1), NULL);
+    struct gl_arena *a = &arena;
+    const char *d[] = {desc_of(a, 'a', "amd64", NULL), desc_of(a, 'b', "arm64", NULL),
+                       desc_of(a, 'd', "ppc64le", NULL), desc_of(a, 'e', "riscv64", NULL)};
+    put("index.json", index_of(a, d, 4), NULL);
+    put(BLOB("a"), manifest(a, 1), NULL);
     put(BLOB("b"), NULL, "5000000 bytes: the limit `image-json-size` (4MiB) was reached");
     put(BLOB("d"), "{\"config\": [", NULL);
     struct gl_image_plan plan;
-    resolve(&a, &plan);
+    resolve(a, &plan);
     assert_null(plan.error);
     assert_int_equal(plan.ntargets, 1);
     assert_int_equal(plan.nproblems, 2);
@@ -242,26 +242,23 @@ static void a_broken_platform_is_its_own_problem(void **state)
     assert_problem(&plan, "index.json manifests[1]: blob `" BLOB("b") "`: 5000000 bytes");
     assert_string_equal(plan.problems[1].platform, "linux/ppc64le");
     assert_problem(&plan, "not valid JSON: expected a value at byte 12");
-    gl_arena_free(&a);
 }
 
 static void long_tags_are_dropped(void **state)
 {
     (void)state;
-    struct gl_arena a;
-    gl_arena_init(&a);
-    const char *d[] = {desc_of(&a, 'a', "amd64", "short:1"),
-                       desc_of(&a, 'a', "amd64", "a-tag-longer-than-16:1")};
-    put("index.json", index_of(&a, d, 2), NULL);
-    put(BLOB("a"), manifest(&a, 1), NULL);
+    struct gl_arena *a = &arena;
+    const char *d[] = {desc_of(a, 'a', "amd64", "short:1"),
+                       desc_of(a, 'a', "amd64", "a-tag-longer-than-16:1")};
+    put("index.json", index_of(a, d, 2), NULL);
+    put(BLOB("a"), manifest(a, 1), NULL);
     assert_int_equal(gl_limit_set(GL_LIMIT_NAME_LENGTH, "16", "test"), 0);
     struct gl_image_plan plan;
-    resolve(&a, &plan);
+    resolve(a, &plan);
     assert_int_equal(plan.ntargets, 1);
     assert_int_equal(plan.targets[0].ntags, 1);
     assert_string_equal(plan.targets[0].tags[0], "short:1");
     assert_problem(&plan, "a tag of 22 bytes, dropped: the limit `name-length` (16)");
-    gl_arena_free(&a);
 }
 
 /* docker save's manifest.json: one target per Config, tags merged; a bad top-level
@@ -269,28 +266,26 @@ static void long_tags_are_dropped(void **state)
 static void docker_manifest_by_config(void **state)
 {
     (void)state;
-    struct gl_arena a;
-    gl_arena_init(&a);
+    struct gl_arena *a = &arena;
     put("manifest.json",
         "[{\"Config\":\"c.json\",\"RepoTags\":[\"x:1\"],\"Layers\":[\"l/layer.tar\"]},"
         " {\"Config\":\"c.json\",\"RepoTags\":[\"x:2\",\"x:1\"],\"Layers\":[\"l/layer.tar\"]},"
         " {\"Config\":\"d.json\",\"Layers\":[\"blobs/sha256/" HEX("e") "\"]}]", NULL);
     struct gl_image_plan plan;
-    resolve(&a, &plan);
+    resolve(a, &plan);
     assert_int_equal(plan.ntargets, 2);
     assert_int_equal(plan.targets[0].ntags, 2);
     assert_null(plan.targets[0].layers[0].digest);
     assert_string_equal(plan.targets[1].layers[0].digest, D("e"));
     ndocs = 0;
     put("manifest.json", "{\"not\": \"a list\"}", NULL);
-    resolve(&a, &plan);
+    resolve(a, &plan);
     assert_string_equal(plan.error, "manifest.json: expected a JSON array of images");
     ndocs = 0;
     put("index.json", NULL, "7000000 bytes: the limit `image-json-size` (4MiB) was reached");
-    resolve(&a, &plan);
+    resolve(a, &plan);
     assert_string_equal(plan.error, "index.json: 7000000 bytes: the limit `image-json-size` "
                                     "(4MiB) was reached");
-    gl_arena_free(&a);
 }
 
 static void digests_and_layout_names(void **state)
@@ -324,15 +319,14 @@ static void digests_and_layout_names(void **state)
 static void configs(void **state)
 {
     (void)state;
-    struct gl_arena a;
-    gl_arena_init(&a);
+    struct gl_arena *a = &arena;
     const char *json = "{\"os\":\"linux\",\"architecture\":\"arm64\",\"variant\":\"v8\","
                        "\"config\":{\"Env\":[\"A=1\",7,\"B=2\"]},\"history\":[{\"created_by\":"
                        "\"RUN x\"},{\"empty_layer\":true}],\"rootfs\":{\"diff_ids\":[\"" D("d")
                        "\"]}}";
     struct gl_image_config c;
     const char *err = NULL;
-    assert_int_equal(gl_image_config_parse(&a, json, strlen(json), &c, &err), 0);
+    assert_int_equal(gl_image_config_parse(a, json, strlen(json), &c, &err), 0);
     assert_string_equal(c.platform, "linux/arm64/v8");
     assert_int_equal(c.nenv, 2);
     assert_string_equal(c.env[1], "B=2");
@@ -340,26 +334,25 @@ static void configs(void **state)
     assert_string_equal(c.created_by[0], "RUN x");
     assert_true(c.empty_layer[1]);
     assert_string_equal(c.diff_ids[0], D("d"));
-    assert_int_equal(gl_image_config_parse(&a, "[1]", 3, &c, &err), -1);
+    assert_int_equal(gl_image_config_parse(a, "[1]", 3, &c, &err), -1);
     assert_string_equal(err, "the image config is not a JSON object");
     assert_int_equal(gl_limit_set(GL_LIMIT_NESTING_DEPTH, "2", "test"), 0);
-    assert_int_equal(gl_image_config_parse(&a, "{\"a\":{\"b\":{}}}", 13, &c, &err), -1);
+    assert_int_equal(gl_image_config_parse(a, "{\"a\":{\"b\":{}}}", 13, &c, &err), -1);
     assert_non_null(strstr(err, "the limit `nesting-depth` (2)"));
-    gl_arena_free(&a);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup(manifest_named_again_is_one_target, setup),
-        cmocka_unit_test_setup(many_platforms_of_one_manifest_are_counted, setup),
-        cmocka_unit_test_setup(nested_indexes_read_once_and_bounded, setup),
-        cmocka_unit_test_setup(distinct_manifests_and_layers_are_bounded, setup),
-        cmocka_unit_test_setup(a_broken_platform_is_its_own_problem, setup),
-        cmocka_unit_test_setup(long_tags_are_dropped, setup),
-        cmocka_unit_test_setup(docker_manifest_by_config, setup),
-        cmocka_unit_test_setup(digests_and_layout_names, setup),
-        cmocka_unit_test_setup(configs, setup),
+        cmocka_unit_test_setup_teardown(manifest_named_again_is_one_target, setup, teardown),
+        cmocka_unit_test_setup_teardown(many_platforms_of_one_manifest_are_counted, setup, teardown),
+        cmocka_unit_test_setup_teardown(nested_indexes_read_once_and_bounded, setup, teardown),
+        cmocka_unit_test_setup_teardown(distinct_manifests_and_layers_are_bounded, setup, teardown),
+        cmocka_unit_test_setup_teardown(a_broken_platform_is_its_own_problem, setup, teardown),
+        cmocka_unit_test_setup_teardown(long_tags_are_dropped, setup, teardown),
+        cmocka_unit_test_setup_teardown(docker_manifest_by_config, setup, teardown),
+        cmocka_unit_test_setup_teardown(digests_and_layout_names, setup, teardown),
+        cmocka_unit_test_setup_teardown(configs, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
