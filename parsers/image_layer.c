@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
@@ -25,6 +26,8 @@ void gl_layer_index_init(struct gl_layer_index *ix)
 
 void gl_layer_index_free(struct gl_layer_index *ix)
 {
+    if (ix->entries_on_heap)
+        free(ix->entries);
     gl_arena_free(&ix->arena);
     memset(ix, 0, sizeof *ix);
 }
@@ -207,6 +210,21 @@ static bool entry_fits(struct gl_layer_index *ix, struct archive_entry *e, size_
     return !ix->error;
 }
 
+/* Add x to the index's entries (an index being built keeps them on the heap). */
+static void append(struct gl_layer_index *ix, const struct gl_layer_entry *x)
+{
+    if (ix->n == ix->cap) {
+        if (!ix->entries_on_heap && ix->n) { /* (an index of arena entries: not built here) */
+            *GL_APPEND(&ix->arena, ix->entries, ix->n, ix->cap) = *x;
+            return;
+        }
+        ix->cap = ix->cap ? ix->cap * 2 : 256;
+        ix->entries = xrealloc(ix->entries, ix->cap * sizeof *ix->entries);
+        ix->entries_on_heap = true;
+    }
+    ix->entries[ix->n++] = *x;
+}
+
 /* Record one tar entry; whiteouts become deletions of the path they name. */
 static void add_entry(struct gl_layer_index *ix, struct archive *a, struct archive_entry *e,
                       const char *raw_path, bool *read_data)
@@ -250,7 +268,7 @@ static void add_entry(struct gl_layer_index *ix, struct archive *a, struct archi
             *read_data = true;
         }
     }
-    *GL_APPEND(&ix->arena, ix->entries, ix->n, ix->cap) = x;
+    append(ix, &x);
 }
 
 /* 0, or -1 with the archive's error set */

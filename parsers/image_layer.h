@@ -19,8 +19,8 @@
  * the limit: more than `layer-entries` entries; a path, or a link target, longer than
  * `name-length` (a layer is read whole or not at all: an entry is never skipped, so a
  * file cannot hide behind a long name).
- * Memory: the index lives in ix->arena: bounded by the number of entries, never by file
- * sizes. Each call is independent: threads may build different indexes at once.
+ * Memory: the index lives in ix->arena (the entry array on the heap): bounded by the
+ * number of entries, never by file sizes. Each call is independent: threads may build different indexes at once.
  */
 #ifndef GPULINT_IMAGE_LAYER_H
 #define GPULINT_IMAGE_LAYER_H
@@ -47,8 +47,10 @@ struct gl_layer_entry {
 
 struct gl_layer_index {
     struct gl_arena arena;
-    struct gl_layer_entry *entries;
+    struct gl_layer_entry *entries; /* in the arena, or (entries_on_heap) grown by realloc
+                                       (no dead copies left behind as it doubles) */
     size_t n, cap;
+    bool entries_on_heap;
     char digest[72];         /* sha256 of the compressed stream when read whole, else "" */
     const char *error;       /* NULL, or what went wrong (in the arena) */
     bool from_cache;

@@ -84,12 +84,14 @@ size_t gl_image_view_build(struct gl_arena *a, const struct gl_layer_index *cons
                            bool *full)
 {
     *full = false;
-    struct marks m = {0};
-    size_t n = 0, cap = 0;
+    size_t n = 0, cap = 0, slots = 1024;
     for (size_t li = 0; li < nlayers; li++)
         cap += layers[li]->n;
     if (cap > max_files)
         cap = max_files;
+    while (slots < 2 * cap)
+        slots *= 2; /* sized for the files at once: no table left behind as it grows */
+    struct marks m = {xcalloc(slots, sizeof *m.slots), slots, 0};
     /* allocated once: an arena array grown by doubling would leave its old copies */
     struct gl_image_file *files = gl_arena_alloc(a, (cap ? cap : 1) * sizeof *files);
     for (size_t li = nlayers; li-- > 0 && !*full;) {
