@@ -43,12 +43,6 @@ static void fail(struct gl_catalog *c, const char *msg)
         c->error = msg;
 }
 
-static const char *limit_text(struct gl_arena *a, enum gl_limit_id id)
-{
-    char buf[160];
-    return gl_arena_strdup(a, gl_limit_message(id, buf, sizeof buf));
-}
-
 static struct gl_catalog_blob *new_blob(struct gl_catalog *c, const char *name)
 {
     struct gl_catalog_blob *b = gl_arena_alloc(c->a, sizeof *b);
@@ -65,9 +59,11 @@ bool gl_image_layout_name_ok(const char *name)
     if (!strcmp(name, "index.json") || !strcmp(name, "manifest.json") ||
         !strcmp(name, "oci-layout"))
         return true;
+    if (!gl_has_prefix(name, "blobs/") || strlen(name) > NAME_PART_MAX * 2)
+        return false;
     const char *alg = name + 6, *slash = strchr(alg, '/');
     char digest[NAME_PART_MAX * 2 + 2];
-    if (!gl_has_prefix(name, "blobs/") || !slash || strlen(name) > NAME_PART_MAX * 2)
+    if (!slash)
         return false;
     snprintf(digest, sizeof digest, "%.*s:%s", (int)(slash - alg), alg, slash + 1);
     return gl_image_digest_valid(digest);
@@ -183,7 +179,7 @@ static char *read_json(struct gl_catalog *c, const struct gl_catalog_blob *b, si
     struct gl_blob_span s;
     if (b->size > gl_limit(GL_LIMIT_IMAGE_JSON_SIZE)) {
         *why = gl_arena_printf(c->a, "%llu bytes: %s", (unsigned long long)b->size,
-                               limit_text(c->a, GL_LIMIT_IMAGE_JSON_SIZE));
+                               gl_image_limit_text(c->a, GL_LIMIT_IMAGE_JSON_SIZE));
         return NULL;
     }
     if (gl_catalog_blob_open(c, b, &s, why) != 0)
@@ -365,7 +361,7 @@ static void stream_entry(struct gl_catalog *c, struct archive *a, struct gl_cata
     size_t nhead = gl_blob_reader_peek(&r, &head, 512);
     if (looks_json(head, nhead) && b->size > gl_limit(GL_LIMIT_IMAGE_JSON_SIZE)) {
         b->not_json = gl_arena_printf(c->a, "%llu bytes: %s", (unsigned long long)b->size,
-                                      limit_text(c->a, GL_LIMIT_IMAGE_JSON_SIZE));
+                                      gl_image_limit_text(c->a, GL_LIMIT_IMAGE_JSON_SIZE));
     } else if (looks_json(head, nhead)) {
         if (!slurp_json(c, &r, b->size, b))
             fail(c, gl_arena_printf(c->a, "entry %zu `%s`: truncated", b->entry,
@@ -385,7 +381,7 @@ static bool name_fits(struct gl_catalog *c, const char *name, size_t entry)
         return true;
     fail(c, gl_arena_printf(c->a, "entry %zu `%s`: a name of %zu bytes: %s", entry,
                             gl_image_quote(c->a, name), n,
-                            limit_text(c->a, GL_LIMIT_NAME_LENGTH)));
+                            gl_image_limit_text(c->a, GL_LIMIT_NAME_LENGTH)));
     return false;
 }
 
@@ -441,7 +437,7 @@ static size_t read_archive(struct gl_catalog *c, struct archive *a, bool seekabl
         if (++entry > gl_limit(GL_LIMIT_ARCHIVE_ENTRIES)) {
             fail(c, gl_arena_printf(c->a, "entry %zu of the archive: one entry too many, "
                                     "stopped: %s", entry,
-                                    limit_text(c->a, GL_LIMIT_ARCHIVE_ENTRIES)));
+                                    gl_image_limit_text(c->a, GL_LIMIT_ARCHIVE_ENTRIES)));
             return entry;
         }
         add_entry(c, a, e, entry, seekable);

@@ -113,9 +113,8 @@ static void target_problem(struct reading *rd, const struct gl_image_target *t,
 static void platform_problem(struct reading *rd, const struct gl_image_target *t,
                              const char *what, enum gl_limit_id id)
 {
-    char limit[160];
-    target_problem(rd, t, gl_arena_printf(&rd->doc->arena, "%s: %s", what,
-                                          gl_limit_message(id, limit, sizeof limit)));
+    struct gl_arena *a = &rd->doc->arena;
+    target_problem(rd, t, gl_arena_printf(a, "%s: %s", what, gl_image_limit_text(a, id)));
 }
 
 /* One platform's layers (history attached), env and files: false when its view would
@@ -260,10 +259,10 @@ static bool target_indexes(struct reading *rd, const struct gl_image_target *t,
         if (ix[k] && !ix[k]->error)
             continue;
         const char *why = ix[k] ? ix[k]->error : "not a tar stream";
+        const char *name = gl_image_quote(a, t->layers[k].name);
         target_problem(rd, t, b->entry ? gl_arena_printf(a, "layer `%s` (archive entry %zu): "
-                                                         "%s", t->layers[k].name, b->entry, why)
-                                       : gl_arena_printf(a, "layer `%s`: %s",
-                                                         t->layers[k].name, why));
+                                                         "%s", name, b->entry, why)
+                                       : gl_arena_printf(a, "layer `%s`: %s", name, why));
         return false;
     }
     return true;

@@ -186,9 +186,8 @@ static void set_error(struct gl_layer_index *ix, size_t entry, const char *path,
 static void set_limit_error(struct gl_layer_index *ix, size_t entry, const char *path,
                             const char *what, enum gl_limit_id id)
 {
-    char limit[160];
-    gl_limit_message(id, limit, sizeof limit);
-    set_error(ix, entry, path, gl_arena_printf(&ix->arena, "%s: %s", what, limit));
+    set_error(ix, entry, path, gl_arena_printf(&ix->arena, "%s: %s", what,
+                                               gl_image_limit_text(&ix->arena, id)));
 }
 
 /* Can this entry be recorded within the limits? (else ix->error says which) */

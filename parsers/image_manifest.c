@@ -77,7 +77,7 @@ static bool too_long(const char *name)
     return strlen(name) > gl_limit(GL_LIMIT_NAME_LENGTH);
 }
 
-static const char *limit_text(struct gl_arena *a, enum gl_limit_id id)
+const char *gl_image_limit_text(struct gl_arena *a, enum gl_limit_id id)
 {
     char buf[160];
     return gl_arena_strdup(a, gl_limit_message(id, buf, sizeof buf));
@@ -90,7 +90,7 @@ const char *gl_image_json_error(struct gl_arena *a, const char *json, size_t len
         return NULL;
     if (e.too_deep)
         return gl_arena_printf(a, "collections nested too deep at byte %zu: %s", e.offset,
-                               limit_text(a, GL_LIMIT_NESTING_DEPTH));
+                               gl_image_limit_text(a, GL_LIMIT_NESTING_DEPTH));
     return gl_arena_printf(a, "not valid JSON: %s at byte %zu", e.what, e.offset);
 }
 
@@ -139,7 +139,7 @@ static void add_tag(struct resolver *r, struct gl_image_target *t, const char *t
     if (too_long(tag)) {
         problem(r, platform, gl_arena_printf(r->a, "%s: a tag of %zu bytes, dropped: %s",
                                              t->manifest, strlen(tag),
-                                             limit_text(r->a, GL_LIMIT_NAME_LENGTH)));
+                                             gl_image_limit_text(r->a, GL_LIMIT_NAME_LENGTH)));
         return;
     }
     bool added;
@@ -189,7 +189,7 @@ static bool room_for_manifest(struct resolver *r, const char *where, const char 
         return true;
     problem(r, platform, gl_arena_printf(r->a, "%s: one manifest too many, the rest of the "
                                          "index is not read: %s", where,
-                                         limit_text(r->a, GL_LIMIT_IMAGE_MANIFESTS)));
+                                         gl_image_limit_text(r->a, GL_LIMIT_IMAGE_MANIFESTS)));
     r->full = true;
     return false;
 }
@@ -200,7 +200,7 @@ static bool layers_fit(struct resolver *r, size_t n, const char *where, const ch
     if (n <= gl_limit(GL_LIMIT_IMAGE_LAYERS))
         return true;
     problem(r, platform, gl_arena_printf(r->a, "%s: %zu layers: %s", where, n,
-                                         limit_text(r->a, GL_LIMIT_IMAGE_LAYERS)));
+                                         gl_image_limit_text(r->a, GL_LIMIT_IMAGE_LAYERS)));
     return false;
 }
 
@@ -286,6 +286,16 @@ struct site {
 static void walk_index(struct resolver *r, struct gl_json idx, const char *tag,
                        const char *what, size_t depth);
 
+/* Why the document doc could not be taken: absent (why and bad NULL), refused by the
+ * fetch (why), or no valid JSON (bad). */
+static const char *unreadable(struct gl_arena *a, const char *where, const char *doc,
+                              const char *why, const char *bad)
+{
+    if (!why && !bad)
+        return gl_arena_printf(a, "%s names blob `%s`, which the archive lacks", where, doc);
+    return gl_arena_printf(a, "%s: blob `%s`: %s", where, doc, bad ? bad : why);
+}
+
 /* The document a descriptor names, read and followed (doc: its blob path). Every
  * distinct document but an index counts towards image-manifests, read or not. */
 static void follow(struct resolver *r, const struct site *at, const char *doc,
@@ -300,22 +310,17 @@ static void follow(struct resolver *r, const struct site *at, const char *doc,
         return; /* a platform of the index that was not saved */
     const char *bad = text ? gl_image_json_error(a, text, len) : NULL;
     struct gl_json o = text && !bad ? gl_json_root(text) : (struct gl_json){NULL};
-    if (is_index(o) && at->depth + 1 > gl_limit(GL_LIMIT_IMAGE_INDEX_DEPTH))
-        problem(r, platform, gl_arena_printf(a, "%s: index `%s` is nested %zu deep, not read: "
-                                             "%s", where, doc, at->depth + 1,
-                                             limit_text(a, GL_LIMIT_IMAGE_INDEX_DEPTH)));
+    size_t depth = at->depth + 1;
+    if (is_index(o) && depth <= gl_limit(GL_LIMIT_IMAGE_INDEX_DEPTH))
+        walk_index(r, o, tag, doc, depth);
     else if (is_index(o))
-        walk_index(r, o, tag, doc, at->depth + 1);
-    else if (!room_for_manifest(r, where, platform))
-        ;
-    else if (!text)
-        problem(r, platform, why ? gl_arena_printf(a, "%s: blob `%s`: %s", where, doc, why)
-                                 : gl_arena_printf(a, "%s names blob `%s`, which the archive "
-                                                   "lacks", where, doc));
-    else if (bad)
-        problem(r, platform, gl_arena_printf(a, "%s: blob `%s`: %s", where, doc, bad));
-    else
+        problem(r, platform, gl_arena_printf(a, "%s: index `%s` is nested %zu deep, not read: "
+                                             "%s", where, doc, depth,
+                                             gl_image_limit_text(a, GL_LIMIT_IMAGE_INDEX_DEPTH)));
+    else if (room_for_manifest(r, where, platform) && o.at)
         add_manifest(r, o, doc, digest, platform, tag);
+    else if (!r->full)
+        problem(r, platform, unreadable(a, where, doc, why, bad));
     free(text);
 }
 
@@ -399,7 +404,7 @@ static struct gl_image_layer_ref *docker_layers(struct resolver *r, struct gl_js
         if (too_long(name)) {
             problem(r, NULL, gl_arena_printf(a, "%s: layer `%s`: %s", docker_where(a, i),
                                              gl_image_quote(a, name),
-                                             limit_text(a, GL_LIMIT_NAME_LENGTH)));
+                                             gl_image_limit_text(a, GL_LIMIT_NAME_LENGTH)));
             return NULL;
         }
         const char *digest = gl_has_prefix(name, "blobs/sha256/")
@@ -419,7 +424,7 @@ static void docker_entry(struct resolver *r, struct gl_json m, size_t i)
     if (!cfg || !layers.at || too_long(cfg)) {
         fail(r, cfg && layers.at ? gl_arena_printf(a, "%s: Config `%s`: %s", docker_where(a, i),
                                                    gl_image_quote(a, cfg),
-                                                   limit_text(a, GL_LIMIT_NAME_LENGTH))
+                                                   gl_image_limit_text(a, GL_LIMIT_NAME_LENGTH))
                                  : gl_arena_printf(a, "%s: expected `Config` and `Layers`",
                                                    docker_where(a, i)));
         return;

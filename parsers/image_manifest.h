@@ -32,6 +32,7 @@
 #ifndef GPULINT_IMAGE_MANIFEST_H
 #define GPULINT_IMAGE_MANIFEST_H
 
+#include "linter/limits.h"
 #include "linter/model.h"
 
 /* The JSON document at `name`, in a heap buffer the caller frees (NUL-terminated), or
@@ -67,6 +68,8 @@ struct gl_image_plan {
 bool gl_image_digest_valid(const char *digest);
 /* Blob path of a valid digest ("sha256:ab.." -> "blobs/sha256/ab.."), else NULL. */
 const char *gl_image_blob_path(struct gl_arena *a, const char *digest);
+/* gl_limit_message() of a limit, into the arena. */
+const char *gl_image_limit_text(struct gl_arena *a, enum gl_limit_id id);
 /* A name as messages quote it: itself, or for a long one its first 64 bytes, "..." and
  * its length. */
 const char *gl_image_quote(struct gl_arena *a, const char *name);

@@ -314,6 +314,9 @@ static void digests_and_layout_names(void **state)
     assert_false(gl_image_layout_name_ok(BLOB("f") "/x"));
     assert_false(gl_image_layout_name_ok("blobs/" BLOB("f")));
     assert_false(gl_image_layout_name_ok("l/layer.tar"));
+    assert_false(gl_image_layout_name_ok("ab"));     /* shorter than "blobs/" */
+    assert_false(gl_image_layout_name_ok("blobs"));
+    assert_false(gl_image_layout_name_ok("blobs/sha256"));
 }
 
 static void configs(void **state)
