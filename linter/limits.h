@@ -38,6 +38,7 @@ enum gl_limit_id {
     GL_LIMIT_IMAGE_INDEX_DEPTH, /* indexes nested in indexes */
     GL_LIMIT_IMAGE_MANIFESTS,   /* distinct manifests (platforms) of one image input */
     GL_LIMIT_IMAGE_LAYERS,      /* layers of one manifest */
+    GL_LIMIT_ARCHIVE_ENTRIES,   /* entries of one image archive (the outer tar) */
     GL_LIMIT_LAYER_ENTRIES,     /* entries of one layer */
     GL_LIMIT_IMAGE_FILES,       /* files an image's merged view keeps */
     GL_LIMIT_NAME_LENGTH,       /* bytes of one path inside an archive or layout */

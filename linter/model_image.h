@@ -2,7 +2,10 @@
  * model_image.h: an image archive's final filesystem view and config (part of the model).
  *
  * Filled by the image-archive parser: every file of the final view (after whiteouts),
- * the layer that brought it, and the few small files' contents rules need.
+ * the layer that brought it, and the few small files' contents rules need. A platform
+ * that could not be read (a missing or corrupt layer, a bad manifest, a limit) is not
+ * among the platforms: it is one of the `problems`, each a GL900 of its own, and the
+ * other platforms are linted.
  */
 #ifndef GPULINT_MODEL_IMAGE_H
 #define GPULINT_MODEL_IMAGE_H
@@ -33,9 +36,16 @@ struct gl_image_platform {
     const char **history;     size_t nhistory;      /* config history created_by */
 };
 
+/* What could not be read, and of which platform (NULL: none is known). */
+struct gl_image_problem {
+    const char *platform;
+    const char *message;
+};
+
 struct gl_image_model {
     const char **tags;        size_t ntags;         /* repo tags the archive names */
     struct gl_image_platform *platforms; size_t nplatforms;
+    struct gl_image_problem *problems; size_t nproblems, capproblems;
 };
 
 #endif

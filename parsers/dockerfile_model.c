@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "linter/escape.h"
-#include "linter/strmap.h"
+#include "linter/hashmap.h"
 #include "linter/suppress.h"
 #include "parsers/dockerfile.h"
 #include "parsers/dockerfile_run.h"
@@ -40,7 +40,7 @@ struct builder {
     struct scope *scopes;   /* one per stage */
     size_t nscopes, capscopes;
     size_t budget;          /* DF_EXPAND_BUDGET and the file's length, as it is spent */
-    struct gl_strmap stage_names; /* lowercased name -> the first stage of that name */
+    struct gl_map stage_names; /* lowercased name -> 1 + the first stage of that name */
 };
 
 static struct var *var_find(struct var *v, const char *name, size_t len)
@@ -165,15 +165,15 @@ static void declare_env(struct builder *b, struct scope *s, int stage, const str
 /* The stage a name refers to (`FROM build`, `COPY --from=build`, `--from=0`), or -1. */
 static int stage_named(const struct builder *b, const char *name, bool allow_index)
 {
-    size_t len = strlen(name), idx;
+    size_t len = strlen(name);
     char small[256], *lower = len < sizeof small ? small : xmalloc(len + 1);
     for (size_t i = 0; i <= len; i++)
         lower[i] = (char)tolower((unsigned char)name[i]);
-    bool found = gl_strmap_get(&b->stage_names, lower, len, &idx);
+    uintptr_t found = (uintptr_t)gl_map_get(&b->stage_names, lower, len);
     if (lower != small)
         free(lower);
     if (found)
-        return (int)idx;
+        return (int)(found - 1);
     if (allow_index && *name && strspn(name, "0123456789") == strlen(name)) {
         long n = strtol(name, NULL, 10);
         if (n >= 0 && (size_t)n < b->m->nstages)
@@ -215,8 +215,11 @@ static void begin_stage(struct builder *b, const struct df_instr *in)
     }
     /* the name of this stage is not yet visible to its own FROM */
     int base = unresolved ? -1 : stage_named(b, text, false);
-    if (st->name) /* the first stage of a name keeps it */
-        gl_strmap_put(&b->stage_names, st->name, strlen(st->name), (size_t)idx, NULL);
+    if (st->name) { /* the first stage of a name keeps it */
+        void **slot = gl_map_puts(&b->stage_names, st->name, NULL);
+        if (!*slot)
+            *slot = (void *)(uintptr_t)(idx + 1);
+    }
     st->ref = b->doc->nrefs;
     struct gl_ref *r;
     if (base >= 0) {
@@ -346,13 +349,17 @@ void gl_parse_dockerfile_doc(struct gl_doc *doc, const struct gl_config *cfg)
     }
     struct builder b = {.doc = doc, .cfg = cfg, .f = f, .budget = doc->len + DF_EXPAND_BUDGET};
     b.meta.budget = &b.budget;
-    gl_strmap_init(&b.stage_names, &doc->arena);
+    gl_map_init(&b.stage_names);
     b.m = doc->df = gl_arena_alloc(&doc->arena, sizeof *doc->df);
     b.m->final_stage = -1;
     collect_pragmas(&b);
 
     for (size_t i = 0; i < f->ninstrs; i++) {
         const struct df_instr *in = &f->instrs[i];
+        if (gl_arena_over(&doc->arena)) { /* the limit parse-memory: stop at this one */
+            gl_doc_fail_limit(doc, GL_LIMIT_PARSE_MEMORY, in->loc);
+            break;
+        }
         if (!strcmp(in->keyword, "from")) {
             begin_stage(&b, in);
             continue;
@@ -375,4 +382,5 @@ void gl_parse_dockerfile_doc(struct gl_doc *doc, const struct gl_config *cfg)
             gl_dockerfile_run(doc, stage, (int)i, in, f->escape, run_lookup, s);
     }
     choose_final(&b);
+    gl_map_free(&b.stage_names);
 }

@@ -11,12 +11,14 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "linter/limits.h"
 #include "parsers/gz_isal.h"
 #include "parsers/image_cache.h"
 #include "parsers/image_filters.h"
+#include "parsers/image_manifest.h"
 
-#define MAX_ENTRIES 200000
-#define MAX_LINK_HOPS 8
+#define MAX_LINK_HOPS 8   /* symlinks followed from one name (a loop stops there) */
+#define NAME_PART_MAX 255 /* bytes of one path component (NAME_MAX) */
 
 bool gl_image_head_is_archive(const unsigned char *p, size_t n)
 {
@@ -41,67 +43,114 @@ static void fail(struct gl_catalog *c, const char *msg)
         c->error = msg;
 }
 
-static struct gl_catalog_blob *find_exact(struct gl_catalog *c, const char *name)
-{
-    for (size_t i = c->n; i-- > 0;) /* the last entry of a name wins, as in tar */
-        if (!strcmp(c->blobs[i]->name, name))
-            return c->blobs[i];
-    return NULL;
-}
-
-static struct gl_catalog_blob *new_blob(struct gl_catalog *c)
+static struct gl_catalog_blob *new_blob(struct gl_catalog *c, const char *name)
 {
     struct gl_catalog_blob *b = gl_arena_alloc(c->a, sizeof *b);
+    b->name = name;
     *GL_APPEND(c->a, c->blobs, c->n, c->cap) = b;
+    *gl_map_puts(&c->names, name, NULL) = b; /* the last entry of a name wins, as in tar */
     return b;
 }
 
-/* ---- OCI layout directories: blobs are files, looked up on demand ---- */
+/* ---- OCI layout directories: blobs are files below the layout's descriptor ---- */
+
+bool gl_image_layout_name_ok(const char *name)
+{
+    if (!strcmp(name, "index.json") || !strcmp(name, "manifest.json") ||
+        !strcmp(name, "oci-layout"))
+        return true;
+    if (!gl_has_prefix(name, "blobs/") || strlen(name) > NAME_PART_MAX * 2)
+        return false;
+    const char *alg = name + 6, *slash = strchr(alg, '/');
+    char digest[NAME_PART_MAX * 2 + 2];
+    if (!slash)
+        return false;
+    snprintf(digest, sizeof digest, "%.*s:%s", (int)(slash - alg), alg, slash + 1);
+    return gl_image_digest_valid(digest);
+}
+
+/* Open `name` below the directory dirfd one component at a time, following no symbolic
+ * link: a regular file's descriptor, or -1. (O_NONBLOCK: a FIFO does not hang the open.) */
+static int open_below(int dirfd, const char *name)
+{
+    int cur = dirfd;
+    for (const char *p = name;;) {
+        const char *slash = strchr(p, '/');
+        size_t n = slash ? (size_t)(slash - p) : strlen(p);
+        char part[NAME_PART_MAX + 1];
+        int fd = -1;
+        if (n > 0 && n <= NAME_PART_MAX) {
+            memcpy(part, p, n);
+            part[n] = 0;
+            fd = openat(cur, part, O_RDONLY | O_NOFOLLOW | O_CLOEXEC |
+                                       (slash ? O_DIRECTORY : O_NONBLOCK));
+        }
+        if (cur != dirfd)
+            close(cur);
+        cur = fd;
+        if (fd < 0 || !slash)
+            break;
+        p = slash + 1;
+    }
+    struct stat st;
+    if (cur >= 0 && (fstat(cur, &st) != 0 || !S_ISREG(st.st_mode))) {
+        close(cur);
+        cur = -1;
+    }
+    return cur;
+}
 
 static struct gl_catalog_blob *dir_blob(struct gl_catalog *c, const char *name)
 {
-    struct gl_catalog_blob *b = find_exact(c, name);
-    if (b)
+    struct gl_catalog_blob *b = gl_map_gets(&c->names, name);
+    if (b || !gl_image_layout_name_ok(name))
         return b;
-    char *path = gl_arena_printf(c->a, "%s/%s", c->path, name);
+    int fd = open_below(c->fd, name);
     struct stat st;
-    if (!*name || lstat(path, &st) != 0 || !S_ISREG(st.st_mode))
-        return NULL; /* absent, or a symlink: a layout's blobs are never followed out */
-    b = new_blob(c);
-    b->name = gl_arena_strdup(c->a, name);
-    b->size = (uint64_t)st.st_size;
-    if (st.st_size <= (off_t)GL_JSON_MAX) {
-        int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-        if (fd >= 0) {
-            char *buf = gl_arena_alloc(c->a, (size_t)st.st_size + 1);
-            size_t got = 0;
-            while (got < (size_t)st.st_size) {
-                ssize_t k = read(fd, buf + got, (size_t)st.st_size - got);
-                if (k <= 0)
-                    break;
-                got += (size_t)k;
-            }
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        if (fd >= 0)
             close(fd);
-            size_t i = 0;
-            while (i < got && strchr(" \t\r\n", buf[i]))
-                i++;
-            if (i < got && (buf[i] == '{' || buf[i] == '[')) {
-                b->json = buf;
-                b->json_len = got;
-            }
-        }
+        return NULL;
     }
+    close(fd);
+    b = new_blob(c, gl_arena_strdup(c->a, name));
+    b->size = (uint64_t)st.st_size;
     return b;
 }
 
-/* ---- archives ---- */
+int gl_catalog_blob_open(struct gl_catalog *c, const struct gl_catalog_blob *b,
+                         struct gl_blob_span *s, const char **why)
+{
+    *s = (struct gl_blob_span){c->fd, false, b->off, b->size};
+    *why = b->sparse ? "a sparse archive entry (never read)" : "cannot be opened";
+    if (c->mode != GL_CAT_DIR)
+        return c->fd >= 0 && !b->sparse ? 0 : -1;
+    struct stat st;
+    s->fd = open_below(c->fd, b->name);
+    if (s->fd < 0 || fstat(s->fd, &st) != 0) {
+        gl_catalog_blob_close(s);
+        return -1;
+    }
+    *s = (struct gl_blob_span){s->fd, true, 0, (uint64_t)st.st_size};
+    return 0;
+}
+
+void gl_catalog_blob_close(struct gl_blob_span *s)
+{
+    if (s->owned && s->fd >= 0)
+        close(s->fd);
+    s->fd = -1;
+    s->owned = false;
+}
+
+/* ---- looking blobs up, reading JSON documents ---- */
 
 struct gl_catalog_blob *gl_catalog_find(struct gl_catalog *c, const char *name)
 {
     const char *cur = name;
     for (int hop = 0; hop <= MAX_LINK_HOPS; hop++) {
         struct gl_catalog_blob *b = c->mode == GL_CAT_DIR ? dir_blob(c, cur)
-                                                          : find_exact(c, cur);
+                                                          : gl_map_gets(&c->names, cur);
         if (!b || !b->link)
             return b;
         cur = b->link;
@@ -123,18 +172,61 @@ static bool digest_ok(const char *name, const char *data, size_t len)
     return !strcmp(hex, name + 13);
 }
 
-const char *gl_catalog_json(void *catalog, const char *name, size_t *len)
+/* A seekable archive's or a layout's document, read now (at most image-json-size). */
+static char *read_json(struct gl_catalog *c, const struct gl_catalog_blob *b, size_t *len,
+                       const char **why)
+{
+    struct gl_blob_span s;
+    if (b->size > gl_limit(GL_LIMIT_IMAGE_JSON_SIZE)) {
+        *why = gl_arena_printf(c->a, "%llu bytes: %s", (unsigned long long)b->size,
+                               gl_image_limit_text(c->a, GL_LIMIT_IMAGE_JSON_SIZE));
+        return NULL;
+    }
+    if (gl_catalog_blob_open(c, b, &s, why) != 0)
+        return NULL;
+    size_t size = (size_t)(s.size < b->size ? s.size : b->size), got = 0;
+    char *text = xmalloc(size + 1);
+    while (got < size) {
+        ssize_t k = pread(s.fd, text + got, size - got, (off_t)(s.off + got));
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            break;
+        got += (size_t)k;
+    }
+    gl_catalog_blob_close(&s);
+    text[got] = 0;
+    *len = got;
+    return text;
+}
+
+/* A stream's document, kept as it passed: a heap copy. */
+static char *kept_json(const struct gl_catalog_blob *b, size_t *len, const char **why)
+{
+    if (!b->json) {
+        *why = b->not_json ? b->not_json : "a layer, not a JSON document";
+        return NULL;
+    }
+    char *text = xmalloc(b->json_len + 1);
+    memcpy(text, b->json, b->json_len + 1);
+    *len = b->json_len;
+    return text;
+}
+
+char *gl_catalog_json(void *catalog, const char *name, size_t *len, const char **why)
 {
     struct gl_catalog *c = catalog;
     struct gl_catalog_blob *b = gl_catalog_find(c, name);
-    if (!b || !b->json)
+    *why = NULL;
+    if (!b)
         return NULL;
-    if (!digest_ok(name, b->json, b->json_len)) {
-        fail(c, gl_arena_printf(c->a, "blob `%s` does not match its sha256 digest", name));
+    char *text = c->mode == GL_CAT_STREAM ? kept_json(b, len, why) : read_json(c, b, len, why);
+    if (text && !digest_ok(name, text, *len)) {
+        free(text);
+        *why = "its content does not match its sha256 digest";
         return NULL;
     }
-    *len = b->json_len;
-    return b->json;
+    return text;
 }
 
 struct outer {
@@ -208,12 +300,7 @@ static bool looks_json(const unsigned char *p, size_t n)
     return i < n && (p[i] == '{' || p[i] == '[');
 }
 
-static bool looks_layer(const unsigned char *p, size_t n)
-{
-    return gl_image_head_is_archive(p, n);
-}
-
-/* Read the rest of a JSON document into the arena (capped). */
+/* Read the rest of a streamed JSON document into the arena (size: its length). */
 static bool slurp_json(struct gl_catalog *c, struct gl_blob_reader *r, uint64_t size,
                        struct gl_catalog_blob *b)
 {
@@ -234,17 +321,22 @@ static bool slurp_json(struct gl_catalog *c, struct gl_blob_reader *r, uint64_t 
     return true;
 }
 
+/* The digest a blob's name says ("blobs/sha256/<hex>" -> "sha256:<hex>"), or NULL. */
+static const char *digest_of_name(struct gl_arena *a, const char *name)
+{
+    const char *slash = gl_has_prefix(name, "blobs/") ? strchr(name + 6, '/') : NULL;
+    if (!slash)
+        return NULL;
+    const char *d = gl_arena_printf(a, "%.*s:%s", (int)(slash - name - 6), name + 6, slash + 1);
+    return gl_image_digest_valid(d) ? d : NULL;
+}
+
 /* Index a layer that streams by (GL_CAT_STREAM), through the cache when its name says
  * its digest. */
 static void stream_layer(struct gl_catalog *c, struct gl_blob_reader *r,
                          struct gl_catalog_blob *b)
 {
-    const char *digest = NULL;
-    if (gl_has_prefix(b->name, "blobs/") && strchr(b->name + 6, '/')) {
-        const char *slash = strchr(b->name + 6, '/');
-        digest = gl_arena_printf(c->a, "%.*s:%s", (int)(slash - b->name - 6), b->name + 6,
-                                 slash + 1);
-    }
+    const char *digest = digest_of_name(c->a, b->name);
     struct gl_layer_index *ix = gl_arena_alloc(c->a, sizeof *ix);
     gl_layer_index_init(ix);
     b->ix = ix;
@@ -260,53 +352,79 @@ static void stream_layer(struct gl_catalog *c, struct gl_blob_reader *r,
         gl_layer_cache_store(c->cache_dir, digest, ix);
 }
 
-static void add_entry(struct gl_catalog *c, struct archive *a, struct archive_entry *e,
-                      size_t entry, bool seekable)
+/* A streamed entry's data: a JSON document kept, a layer indexed, or passed by. */
+static void stream_entry(struct gl_catalog *c, struct archive *a, struct gl_catalog_blob *b)
 {
-    const char *raw = archive_entry_pathname(e);
-    char *name = gl_image_path_normalize(c->a, raw ? raw : "");
-    unsigned type = archive_entry_filetype(e);
-    const char *hard = archive_entry_hardlink(e);
-    if (!*name || (type != AE_IFREG && type != AE_IFLNK && !hard))
-        return;
-    struct gl_catalog_blob *b = new_blob(c);
-    b->name = name;
-    b->entry = entry;
-    if (hard) {
-        b->link = gl_image_path_normalize(c->a, hard);
-        return;
-    }
-    if (type == AE_IFLNK) {
-        const char *t = archive_entry_symlink(e);
-        const char *slash = strrchr(name, '/');
-        if (!t)
-            t = "";
-        b->link = *t == '/' || !slash
-                      ? gl_image_path_normalize(c->a, t)
-                      : gl_image_path_normalize(
-                            c->a, gl_arena_printf(c->a, "%.*s/%s", (int)(slash - name), name, t));
-        return;
-    }
-    int64_t size = archive_entry_size(e);
-    b->size = size > 0 ? (uint64_t)size : 0;
-    if (seekable) {
-        b->off = (uint64_t)archive_filter_bytes(a, 0);
-        if (b->off > c->file_size || b->size > c->file_size - b->off) {
-            fail(c, gl_arena_printf(c->a, "entry %zu `%s`: truncated: the archive ends "
-                                    "inside its data", entry, name));
-            return;
-        }
-    }
     struct gl_blob_reader r;
     gl_blob_reader_init(&r, (struct gl_byte_src){.ctx = a, .read = entry_read});
     const unsigned char *head;
     size_t nhead = gl_blob_reader_peek(&r, &head, 512);
-    if (looks_json(head, nhead) && b->size <= GL_JSON_MAX) {
+    if (looks_json(head, nhead) && b->size > gl_limit(GL_LIMIT_IMAGE_JSON_SIZE)) {
+        b->not_json = gl_arena_printf(c->a, "%llu bytes: %s", (unsigned long long)b->size,
+                                      gl_image_limit_text(c->a, GL_LIMIT_IMAGE_JSON_SIZE));
+    } else if (looks_json(head, nhead)) {
         if (!slurp_json(c, &r, b->size, b))
-            fail(c, gl_arena_printf(c->a, "entry %zu `%s`: truncated", entry, name));
-    } else if (!seekable && (looks_layer(head, nhead) || (nhead == 0 && !r.failed))) {
+            fail(c, gl_arena_printf(c->a, "entry %zu `%s`: truncated", b->entry,
+                                    gl_image_quote(c->a, b->name)));
+    } else if (gl_image_head_is_archive(head, nhead) || (nhead == 0 && !r.failed)) {
         stream_layer(c, &r, b);
+    } else {
+        b->not_json = "not a JSON document";
     }
+}
+
+/* Is a name of the archive within name-length? (else the catalog stops, naming it) */
+static bool name_fits(struct gl_catalog *c, const char *name, size_t entry)
+{
+    size_t n = strlen(name);
+    if (n <= gl_limit(GL_LIMIT_NAME_LENGTH))
+        return true;
+    fail(c, gl_arena_printf(c->a, "entry %zu `%s`: a name of %zu bytes: %s", entry,
+                            gl_image_quote(c->a, name), n,
+                            gl_image_limit_text(c->a, GL_LIMIT_NAME_LENGTH)));
+    return false;
+}
+
+/* A symlink's target, resolved against the directory of the entry `name`. */
+static const char *link_target(struct gl_arena *a, const char *name, const char *t)
+{
+    const char *slash = strrchr(name, '/');
+    if (*t == '/' || !slash)
+        return gl_image_path_normalize(a, t);
+    return gl_image_path_normalize(a, gl_arena_printf(a, "%.*s/%s", (int)(slash - name),
+                                                      name, t));
+}
+
+static void add_entry(struct gl_catalog *c, struct archive *a, struct archive_entry *e,
+                      size_t entry, bool seekable)
+{
+    const char *raw = archive_entry_pathname(e), *hard = archive_entry_hardlink(e);
+    const char *sym = archive_entry_symlink(e);
+    unsigned type = archive_entry_filetype(e);
+    if (!name_fits(c, raw ? raw : "", entry) || (hard && !name_fits(c, hard, entry)) ||
+        (type == AE_IFLNK && sym && !name_fits(c, sym, entry)))
+        return;
+    char *name = gl_image_path_normalize(c->a, raw ? raw : "");
+    if (!*name || (type != AE_IFREG && type != AE_IFLNK && !hard))
+        return;
+    struct gl_catalog_blob *b = new_blob(c, name);
+    b->entry = entry;
+    if (hard || type == AE_IFLNK) {
+        b->link = hard ? gl_image_path_normalize(c->a, hard)
+                       : link_target(c->a, name, sym ? sym : "");
+        return;
+    }
+    int64_t size = archive_entry_size(e);
+    b->size = size > 0 ? (uint64_t)size : 0;
+    if (!seekable) {
+        stream_entry(c, a, b);
+        return;
+    }
+    b->off = (uint64_t)archive_filter_bytes(a, 0);
+    b->sparse = archive_entry_sparse_count(e) > 0; /* (its size is not what it stores) */
+    if (!b->sparse && (b->off > c->file_size || b->size > c->file_size - b->off))
+        fail(c, gl_arena_printf(c->a, "entry %zu `%s`: truncated: the archive ends inside its "
+                                "data", entry, gl_image_quote(c->a, name)));
 }
 
 /* Returns the number of the entry reached. */
@@ -316,9 +434,10 @@ static size_t read_archive(struct gl_catalog *c, struct archive *a, bool seekabl
     size_t entry = 0;
     int r;
     while ((r = archive_read_next_header(a, &e)) == ARCHIVE_OK || r == ARCHIVE_WARN) {
-        if (++entry > MAX_ENTRIES) {
-            fail(c, gl_arena_printf(c->a, "entry %zu: more than %d entries, stopped", entry,
-                                    MAX_ENTRIES));
+        if (++entry > gl_limit(GL_LIMIT_ARCHIVE_ENTRIES)) {
+            fail(c, gl_arena_printf(c->a, "entry %zu of the archive: one entry too many, "
+                                    "stopped: %s", entry,
+                                    gl_image_limit_text(c->a, GL_LIMIT_ARCHIVE_ENTRIES)));
             return entry;
         }
         add_entry(c, a, e, entry, seekable);
@@ -349,8 +468,12 @@ void gl_catalog_open(struct gl_catalog *c, struct gl_arena *a, const char *path,
     c->trust_digests = trust_digests;
     struct stat st;
     bool is_stdin = !strcmp(path, "-");
+    gl_map_init(&c->names);
     if (!is_stdin && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
         c->mode = GL_CAT_DIR;
+        c->fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        if (c->fd < 0)
+            fail(c, gl_arena_printf(a, "cannot open: %s", strerror(errno)));
         return;
     }
     struct outer o = {.fd = 0, .head = head, .head_len = head_len};
@@ -411,4 +534,5 @@ void gl_catalog_close(struct gl_catalog *c)
     if (c->fd >= 0)
         close(c->fd);
     c->fd = -1;
+    gl_map_free(&c->names);
 }

@@ -1,10 +1,11 @@
 /* image_cuda.c: CUDA versions from image files (see image_cuda.h). */
 #include "parsers/image_cuda.h"
 
-#include <json-c/json.h>
 #include <string.h>
 
 #include "linter/cuda_derive.h"
+#include "linter/limits.h"
+#include "parsers/image_json.h"
 
 /* Copy the leading "X.Y[.Z]" of s (digits and dots, at most `parts` parts) into the arena;
  * NULL when s does not start with X.Y. */
@@ -24,18 +25,12 @@ static const char *version_at(struct gl_arena *a, const char *s, int parts)
 
 static const char *version_json(struct gl_arena *a, const char *text, size_t len)
 {
-    struct json_tokener *t = json_tokener_new_ex(16);
-    struct json_object *o = t ? json_tokener_parse_ex(t, text, (int)len) : NULL, *cuda, *v;
-    const char *out = NULL;
-    if (o && json_object_is_type(o, json_type_object) &&
-        json_object_object_get_ex(o, "cuda", &cuda) &&
-        json_object_is_type(cuda, json_type_object) &&
-        json_object_object_get_ex(cuda, "version", &v) && json_object_is_type(v, json_type_string))
-        out = version_at(a, json_object_get_string(v), 3);
-    json_object_put(o);
-    if (t)
-        json_tokener_free(t);
-    return out;
+    struct gl_json_error err;
+    if (gl_json_check(text, len, gl_limit(GL_LIMIT_NESTING_DEPTH), &err) != 0)
+        return NULL;
+    struct gl_json cuda = gl_json_get_kind(gl_json_root(text), "cuda", '{');
+    const char *v = gl_json_get_string(a, cuda, "version");
+    return v ? version_at(a, v, 3) : NULL;
 }
 
 static const char *after(const char *text, const char *needle)

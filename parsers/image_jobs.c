@@ -1,12 +1,10 @@
 /* image_jobs.c: parallel, cached layer indexing (see image_jobs.h). */
 #include "parsers/image_jobs.h"
 
-#include <fcntl.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include "parsers/image_cache.h"
@@ -24,22 +22,14 @@ static void run_one(struct gl_catalog *c, struct gl_layer_job *j)
     struct gl_layer_index *ix = &j->ix;
     if (c->cache_dir && j->digest && gl_layer_cache_load(c->cache_dir, j->digest, ix))
         return;
-    int fd = c->fd;
-    uint64_t off = j->blob->off, size = j->blob->size;
-    if (c->mode == GL_CAT_DIR) {
-        char path[4096];
-        snprintf(path, sizeof path, "%s/%s", c->path, j->blob->name);
-        fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-        struct stat st;
-        if (fd < 0 || fstat(fd, &st) != 0) {
-            ix->error = gl_arena_printf(&ix->arena, "cannot open the blob");
-            if (fd >= 0)
-                close(fd);
-            return;
-        }
-        off = 0;
-        size = (uint64_t)st.st_size;
+    struct gl_blob_span span;
+    const char *why;
+    if (gl_catalog_blob_open(c, j->blob, &span, &why) != 0) {
+        ix->error = gl_arena_printf(&ix->arena, "the blob: %s", why);
+        return;
     }
+    int fd = span.fd;
+    uint64_t off = span.off, size = span.size;
     /* A plain tar layer of a docker save archive is indexed by seeking past file data:
      * that is as fast as loading a cached index, so its digest (a diff_id, not a name the
      * archive stores it under) is not checked and its index is not cached. Any other
@@ -74,8 +64,7 @@ static void run_one(struct gl_catalog *c, struct gl_layer_job *j)
     if (side_hashed)
         gl_side_hash_stop(&side);
     gl_fd_region_free(&region);
-    if (c->mode == GL_CAT_DIR)
-        close(fd);
+    gl_catalog_blob_close(&span);
     if (!ix->error && j->digest && ix->digest[0] && strcmp(ix->digest, j->digest) && named)
         ix->error = gl_arena_printf(&ix->arena, "its content has digest %s, not %s",
                                     ix->digest, j->digest);

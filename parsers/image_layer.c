@@ -6,11 +6,14 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
+#include "linter/limits.h"
 #include "parsers/gz_isal.h"
 #include "parsers/image_filters.h"
+#include "parsers/image_manifest.h"
 #include "parsers/image_zstd.h"
 
 enum layer_comp { COMP_UNKNOWN, COMP_NONE, COMP_GZIP, COMP_ZSTD };
@@ -23,6 +26,8 @@ void gl_layer_index_init(struct gl_layer_index *ix)
 
 void gl_layer_index_free(struct gl_layer_index *ix)
 {
+    if (ix->entries_on_heap)
+        free(ix->entries);
     gl_arena_free(&ix->arena);
     memset(ix, 0, sizeof *ix);
 }
@@ -172,9 +177,51 @@ static void set_error(struct gl_layer_index *ix, size_t entry, const char *path,
                       const char *what)
 {
     if (path)
-        ix->error = gl_arena_printf(&ix->arena, "entry %zu (`%s`): %s", entry, path, what);
+        ix->error = gl_arena_printf(&ix->arena, "entry %zu (`%s`): %s", entry,
+                                    gl_image_quote(&ix->arena, path), what);
     else
         ix->error = gl_arena_printf(&ix->arena, "entry %zu: %s", entry, what);
+}
+
+static void set_limit_error(struct gl_layer_index *ix, size_t entry, const char *path,
+                            const char *what, enum gl_limit_id id)
+{
+    set_error(ix, entry, path, gl_arena_printf(&ix->arena, "%s: %s", what,
+                                               gl_image_limit_text(&ix->arena, id)));
+}
+
+/* Can this entry be recorded within the limits? (else ix->error says which) */
+static bool entry_fits(struct gl_layer_index *ix, struct archive_entry *e, size_t entry,
+                       const char *name)
+{
+    uint64_t max = gl_limit(GL_LIMIT_NAME_LENGTH);
+    const char *hard = archive_entry_hardlink(e), *sym = archive_entry_symlink(e);
+    const char *link = hard ? hard : sym;
+    if (ix->n >= gl_limit(GL_LIMIT_LAYER_ENTRIES))
+        set_limit_error(ix, entry, NULL, "one entry too many, stopped", GL_LIMIT_LAYER_ENTRIES);
+    else if (strlen(name) > max)
+        set_limit_error(ix, entry, name, gl_arena_printf(&ix->arena, "a name of %zu bytes",
+                                                         strlen(name)), GL_LIMIT_NAME_LENGTH);
+    else if (link && strlen(link) > max)
+        set_limit_error(ix, entry, name, gl_arena_printf(&ix->arena, "a link target of %zu "
+                                                         "bytes", strlen(link)),
+                        GL_LIMIT_NAME_LENGTH);
+    return !ix->error;
+}
+
+/* Add x to the index's entries (an index being built keeps them on the heap). */
+static void append(struct gl_layer_index *ix, const struct gl_layer_entry *x)
+{
+    if (ix->n == ix->cap) {
+        if (!ix->entries_on_heap && ix->n) { /* (an index of arena entries: not built here) */
+            *GL_APPEND(&ix->arena, ix->entries, ix->n, ix->cap) = *x;
+            return;
+        }
+        ix->cap = ix->cap ? ix->cap * 2 : 256;
+        ix->entries = xrealloc(ix->entries, ix->cap * sizeof *ix->entries);
+        ix->entries_on_heap = true;
+    }
+    ix->entries[ix->n++] = *x;
 }
 
 /* Record one tar entry; whiteouts become deletions of the path they name. */
@@ -208,7 +255,7 @@ static void add_entry(struct gl_layer_index *ix, struct archive *a, struct archi
             x.link = gl_arena_strdup(&ix->arena, t ? t : "");
         } else if (x.type == GL_FILE_HARDLINK) {
             x.link = gl_image_path_normalize(&ix->arena, archive_entry_hardlink(e));
-        } else if (x.type == GL_FILE_REG && x.size <= GL_CAPTURE_MAX &&
+        } else if (x.type == GL_FILE_REG && x.size <= gl_limit(GL_LIMIT_CAPTURE_SIZE) &&
                    gl_image_wants_content(path)) {
             char *buf = gl_arena_alloc(&ix->arena, (size_t)x.size + 1);
             la_ssize_t got = archive_read_data(a, buf, (size_t)x.size);
@@ -220,7 +267,7 @@ static void add_entry(struct gl_layer_index *ix, struct archive *a, struct archi
             *read_data = true;
         }
     }
-    *GL_APPEND(&ix->arena, ix->entries, ix->n, ix->cap) = x;
+    append(ix, &x);
 }
 
 /* 0, or -1 with the archive's error set */
@@ -281,10 +328,8 @@ int gl_layer_index_build(struct gl_layer_index *ix, struct gl_blob_reader *in,
             entry++;
             const char *name = archive_entry_pathname(e);
             snprintf(cur, sizeof cur, "%s", name ? name : "");
-            if (ix->n >= GL_LAYER_MAX_ENTRIES) {
-                set_error(ix, entry, NULL, "too many entries in one layer, stopped");
+            if (!entry_fits(ix, e, entry, name ? name : ""))
                 break;
-            }
             bool read_data;
             add_entry(ix, a, e, name ? name : "", &read_data);
             if (archive_read_data_skip(a) != ARCHIVE_OK) {

@@ -6,26 +6,32 @@
  * normalized path (no leading "/" or "./", ".." clamped at the root: never outside the
  * view), type, size, link target, whether it is a whiteout (`.wh.<name>`: `path` is then
  * the path it deletes) or an opaque marker (`.wh..wh..opq`: `path` is the directory),
- * and the content of the few small files rules need (gl_image_wants_content, at most
- * GL_CAPTURE_MAX bytes). File data is skipped, by seeking when the source can (plain
+ * and the content of the few small files rules need (gl_image_wants_content; a file
+ * larger than the limit `capture-size` is listed but not read: it gives no content).
+ * File data is skipped, by seeking when the source can (plain
  * layers in a seekable archive). gzip goes through ISA-L (gz_isal.h), zstd through
  * libzstd's streaming API (image_zstd.h), unknown compressions through libarchive's
  * filters.
  * When the whole compressed stream was read, ix->digest is its "sha256:<hex>".
- * Failures (truncated stream, corrupt data, decompression bomb, too many entries) leave
- * ix->error set to a message naming the entry ("entry 12 (`usr/lib/x`): ..."); the
- * entries read before stay valid.
- * Memory: the index lives in ix->arena: bounded by the number of entries, never by file
- * sizes. Each call is independent: threads may build different indexes at once.
+ * Failures (truncated stream, corrupt data, decompression bomb) leave ix->error set to
+ * a message naming the entry ("entry 12 (`usr/lib/x`): ..."); the entries read before
+ * stay valid. Limits (linter/limits.h) stop the reading the same way, the message naming
+ * the limit: more than `layer-entries` entries; a path, or a link target, longer than
+ * `name-length` (a layer is read whole or not at all: an entry is never skipped, so a
+ * file cannot hide behind a long name).
+ * Memory: the index lives in ix->arena (the entry array on the heap): bounded by the
+ * number of entries, never by file sizes. Each call is independent: threads may build different indexes at once.
  */
 #ifndef GPULINT_IMAGE_LAYER_H
 #define GPULINT_IMAGE_LAYER_H
 
+#include "linter/limits.h"
 #include "linter/model.h"
 #include "parsers/image_source.h"
 
-#define GL_CAPTURE_MAX (64 * 1024)
-#define GL_LAYER_MAX_ENTRIES (4u << 20)
+/* The old names of two limits, still read by the cache's parser (image_cache.c). */
+#define GL_CAPTURE_MAX gl_limit(GL_LIMIT_CAPTURE_SIZE)
+#define GL_LAYER_MAX_ENTRIES gl_limit(GL_LIMIT_LAYER_ENTRIES)
 
 enum gl_whiteout { GL_WH_NONE = 0, GL_WH_FILE = 1, GL_WH_OPAQUE = 2 };
 
@@ -41,8 +47,10 @@ struct gl_layer_entry {
 
 struct gl_layer_index {
     struct gl_arena arena;
-    struct gl_layer_entry *entries;
+    struct gl_layer_entry *entries; /* in the arena, or (entries_on_heap) grown by realloc
+                                       (no dead copies left behind as it doubles) */
     size_t n, cap;
+    bool entries_on_heap;
     char digest[72];         /* sha256 of the compressed stream when read whole, else "" */
     const char *error;       /* NULL, or what went wrong (in the arena) */
     bool from_cache;

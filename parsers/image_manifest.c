@@ -2,76 +2,254 @@
  * image_manifest.h). */
 #include "parsers/image_manifest.h"
 
-#include <json-c/json.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
-#define MAX_INDEX_DEPTH 4
+#include "linter/limits.h"
+#include "parsers/image_json.h"
+#include "linter/hashmap.h"
 
-static struct json_object *parse_json(const char *text, size_t len)
+#define NAMED_MAX 4
+#define QUOTE_MAX 100
+
+/* ---- digests and names ---- */
+
+static bool lower_alnum(char c)
 {
-    if (!text)
-        return NULL;
-    struct json_tokener *t = json_tokener_new_ex(64);
-    if (!t)
-        return NULL;
-    struct json_object *o = json_tokener_parse_ex(t, text, (int)(len > 0x7fffffff ? 0x7fffffff : len));
-    if (json_tokener_get_error(t) != json_tokener_success) {
-        json_object_put(o);
-        o = NULL;
+    return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+}
+
+static bool algorithm_valid(const char *s, size_t n)
+{
+    bool after_sep = true; /* a component must start here */
+    for (size_t i = 0; i < n; i++) {
+        if (lower_alnum(s[i]))
+            after_sep = false;
+        else if (!after_sep && strchr("+._-", s[i]))
+            after_sep = true;
+        else
+            return false;
     }
-    json_tokener_free(t);
-    return o;
+    return n > 0 && !after_sep;
 }
 
-static const char *get_str(struct gl_arena *a, struct json_object *o, const char *key)
+static bool encoded_valid(const char *alg, size_t alen, const char *enc)
 {
-    struct json_object *v;
-    if (!o || !json_object_is_type(o, json_type_object) ||
-        !json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
-        return NULL;
-    return gl_arena_strdup(a, json_object_get_string(v));
+    size_t hexlen = alen == 6 && !memcmp(alg, "sha256", 6)   ? 64
+                    : alen == 6 && !memcmp(alg, "sha512", 6) ? 128
+                                                             : 0;
+    size_t n = 0;
+    for (; enc[n]; n++) {
+        char c = enc[n];
+        bool hex = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+        bool any = hex || (c >= 'A' && c <= 'Z') || (c >= 'g' && c <= 'z') || c == '=' ||
+                   c == '_' || c == '-';
+        if (hexlen ? !hex : !any)
+            return false;
+    }
+    return n > 0 && (!hexlen || n == hexlen);
 }
 
-static struct json_object *get_typed(struct json_object *o, const char *key, json_type type)
+bool gl_image_digest_valid(const char *digest)
 {
-    struct json_object *v;
-    if (!o || !json_object_is_type(o, json_type_object) ||
-        !json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, type))
-        return NULL;
-    return v;
-}
-
-static size_t arr_len(struct json_object *o)
-{
-    return o && json_object_is_type(o, json_type_array) ? json_object_array_length(o) : 0;
+    const char *colon = digest ? strchr(digest, ':') : NULL;
+    return colon && algorithm_valid(digest, (size_t)(colon - digest)) &&
+           encoded_valid(digest, (size_t)(colon - digest), colon + 1);
 }
 
 const char *gl_image_blob_path(struct gl_arena *a, const char *digest)
 {
-    if (!digest)
+    if (!gl_image_digest_valid(digest))
         return NULL;
     const char *colon = strchr(digest, ':');
-    if (!colon || colon == digest || !colon[1] || strchr(colon + 1, '/') ||
-        strchr(digest, '/') || strstr(digest, ".."))
-        return NULL;
     return gl_arena_printf(a, "blobs/%.*s/%s", (int)(colon - digest), digest, colon + 1);
 }
 
-static void add_tag(struct gl_arena *a, struct gl_image_target *t, const char *tag, size_t *cap)
+const char *gl_image_quote(struct gl_arena *a, const char *name)
+{
+    size_t n = strlen(name);
+    return n <= QUOTE_MAX ? name : gl_arena_printf(a, "%.64s... (%zu bytes)", name, n);
+}
+
+static bool too_long(const char *name)
+{
+    return strlen(name) > gl_limit(GL_LIMIT_NAME_LENGTH);
+}
+
+const char *gl_image_limit_text(struct gl_arena *a, enum gl_limit_id id)
+{
+    char buf[160];
+    return gl_arena_strdup(a, gl_limit_message(id, buf, sizeof buf));
+}
+
+const char *gl_image_json_error(struct gl_arena *a, const char *json, size_t len)
+{
+    struct gl_json_error e;
+    if (gl_json_check(json, len, gl_limit(GL_LIMIT_NESTING_DEPTH), &e) == 0)
+        return NULL;
+    if (e.too_deep)
+        return gl_arena_printf(a, "collections nested too deep at byte %zu: %s", e.offset,
+                               gl_image_limit_text(a, GL_LIMIT_NESTING_DEPTH));
+    return gl_arena_printf(a, "not valid JSON: %s at byte %zu", e.what, e.offset);
+}
+
+void gl_image_plan_problem(struct gl_arena *a, struct gl_image_plan *plan,
+                           const char *platform, const char *message)
+{
+    *GL_APPEND(a, plan->problems, plan->nproblems, plan->capproblems) =
+        (struct gl_image_problem){platform, message};
+}
+
+/* ---- the walk ---- */
+
+/* What r->seen holds for a document: a target's index + 1, or DONE (an index, or a
+ * document that could not be read: nothing more to do when named again). */
+#define DONE ((void *)UINTPTR_MAX)
+
+struct resolver {
+    struct gl_arena *a;
+    gl_blob_fetch fetch;
+    void *ctx;
+    const char *only;
+    struct gl_image_plan *plan;
+    struct gl_map seen;     /* documents read: see DONE */
+    struct gl_map pairs;    /* "<document> <platform>" and "<target>\n<tag>" already met */
+    size_t manifests;       /* distinct manifests met (read or not) */
+    bool full;              /* image-manifests was reached: the walk stopped */
+};
+
+static void fail(struct resolver *r, const char *msg)
+{
+    if (!r->plan->error)
+        r->plan->error = msg;
+}
+
+static void problem(struct resolver *r, const char *platform, const char *msg)
+{
+    gl_image_plan_problem(r->a, r->plan, platform, msg);
+}
+
+/* Add a tag to t (dropped, with a problem, when longer than name-length). */
+static void add_tag(struct resolver *r, struct gl_image_target *t, const char *tag,
+                    const char *platform)
 {
     if (!tag || !*tag)
         return;
-    for (size_t i = 0; i < t->ntags; i++)
-        if (!strcmp(t->tags[i], tag))
-            return;
-    *GL_APPEND(a, t->tags, t->ntags, *cap) = tag;
+    if (too_long(tag)) {
+        problem(r, platform, gl_arena_printf(r->a, "%s: a tag of %zu bytes, dropped: %s",
+                                             t->manifest, strlen(tag),
+                                             gl_image_limit_text(r->a, GL_LIMIT_NAME_LENGTH)));
+        return;
+    }
+    bool added;
+    gl_map_puts(&r->pairs, gl_arena_printf(r->a, "%s\n%s", t->manifest, tag), &added);
+    if (added)
+        *GL_APPEND(r->a, t->tags, t->ntags, t->captags) = tag;
 }
 
-static const char *platform_of(struct gl_arena *a, struct json_object *p)
+/* Record that a descriptor of `platform` names target t (stored under `doc`). */
+static void add_named(struct resolver *r, struct gl_image_target *t, const char *doc,
+                      const char *platform)
 {
-    const char *os = get_str(a, p, "os"), *arch = get_str(a, p, "architecture");
-    const char *variant = get_str(a, p, "variant");
-    if (!os || !arch)
+    if (!platform)
+        return;
+    bool added;
+    gl_map_puts(&r->pairs, gl_arena_printf(r->a, "%s %s", doc, platform), &added);
+    if (!added)
+        return;
+    if (t->nnamed < NAMED_MAX)
+        t->named[t->nnamed++] = platform;
+    else
+        t->more_named++;
+}
+
+static struct gl_image_target *new_target(struct resolver *r, const char *doc,
+                                          const char *manifest)
+{
+    struct gl_image_target *t = GL_APPEND(r->a, r->plan->targets, r->plan->ntargets,
+                                          r->plan->cap);
+    memset(t, 0, sizeof *t);
+    t->manifest = manifest;
+    *gl_map_puts(&r->seen, doc, NULL) = (void *)(uintptr_t)r->plan->ntargets;
+    return t;
+}
+
+/* The target stored under doc, or NULL (not a target, or never seen). */
+static struct gl_image_target *target_of(struct resolver *r, const char *doc)
+{
+    void *v = gl_map_gets(&r->seen, doc);
+    return v && v != DONE ? &r->plan->targets[(uintptr_t)v - 1] : NULL;
+}
+
+/* One more distinct manifest: false (and the walk stops) past image-manifests. */
+static bool room_for_manifest(struct resolver *r, const char *where, const char *platform)
+{
+    if (r->manifests++ < gl_limit(GL_LIMIT_IMAGE_MANIFESTS))
+        return true;
+    problem(r, platform, gl_arena_printf(r->a, "%s: one manifest too many, the rest of the "
+                                         "index is not read: %s", where,
+                                         gl_image_limit_text(r->a, GL_LIMIT_IMAGE_MANIFESTS)));
+    r->full = true;
+    return false;
+}
+
+/* Can a list of n layers be one image's? (problem when not) */
+static bool layers_fit(struct resolver *r, size_t n, const char *where, const char *platform)
+{
+    if (n <= gl_limit(GL_LIMIT_IMAGE_LAYERS))
+        return true;
+    problem(r, platform, gl_arena_printf(r->a, "%s: %zu layers: %s", where, n,
+                                         gl_image_limit_text(r->a, GL_LIMIT_IMAGE_LAYERS)));
+    return false;
+}
+
+/* An OCI image manifest (stored under doc) -> one target. */
+static void add_manifest(struct resolver *r, struct gl_json m, const char *doc,
+                         const char *digest, const char *platform, const char *tag)
+{
+    struct gl_arena *a = r->a;
+    struct gl_json layers = gl_json_get_kind(m, "layers", '[');
+    const char *cfg = gl_image_blob_path(a, gl_json_get_string(
+                                               a, gl_json_get_kind(m, "config", '{'), "digest"));
+    if (!cfg || !layers.at) {
+        problem(r, platform, gl_arena_printf(a, "%s: expected an image manifest with "
+                                             "`config` and `layers`", doc));
+        return;
+    }
+    size_t n = gl_json_count(layers), k = 0;
+    if (!layers_fit(r, n, doc, platform))
+        return;
+    struct gl_image_layer_ref *refs = gl_arena_alloc(a, (n ? n : 1) * sizeof *refs);
+    for (struct gl_json d = gl_json_first(layers); d.at; d = gl_json_next(d), k++) {
+        const char *ld = gl_json_get_string(a, d, "digest");
+        const char *name = gl_image_blob_path(a, ld);
+        if (!name) {
+            problem(r, platform, gl_arena_printf(a, "%s: layer %zu has no valid `digest`",
+                                                 doc, k));
+            return;
+        }
+        refs[k] = (struct gl_image_layer_ref){name, ld, gl_json_get_string(a, d, "mediaType")};
+    }
+    struct gl_image_target *t = new_target(r, doc, digest);
+    t->config_name = cfg;
+    t->layers = refs;
+    t->nlayers = n;
+    add_named(r, t, doc, platform);
+    add_tag(r, t, tag, platform);
+}
+
+static bool is_index(struct gl_json o)
+{
+    return gl_json_get_kind(o, "manifests", '[').at != NULL;
+}
+
+static const char *platform_of(struct gl_arena *a, struct gl_json p)
+{
+    const char *os = gl_json_get_string(a, p, "os");
+    const char *arch = gl_json_get_string(a, p, "architecture");
+    const char *variant = gl_json_get_string(a, p, "variant");
+    if (!os || !arch || too_long(os) || too_long(arch) || (variant && too_long(variant)))
         return NULL;
     return variant ? gl_arena_printf(a, "%s/%s/%s", os, arch, variant)
                    : gl_arena_printf(a, "%s/%s", os, arch);
@@ -86,225 +264,282 @@ static bool platform_wanted(const char *only, const char *p)
     return !strncmp(p, only, n) && (p[n] == 0 || p[n] == '/');
 }
 
-struct resolver {
-    struct gl_arena *a;
-    gl_blob_fetch fetch;
-    void *ctx;
-    const char *only;
-    struct gl_image_plan *plan;
-};
-
-static void fail(struct resolver *r, const char *msg)
-{
-    if (!r->plan->error)
-        r->plan->error = msg;
-}
-
-/* An OCI image manifest -> one target. */
-static void add_manifest(struct resolver *r, struct json_object *m, const char *platform,
-                         const char *tag, const char *what)
-{
-    struct json_object *cfg = get_typed(m, "config", json_type_object);
-    struct json_object *layers = get_typed(m, "layers", json_type_array);
-    const char *cfg_name = gl_image_blob_path(r->a, get_str(r->a, cfg, "digest"));
-    if (!cfg_name || !layers) {
-        fail(r, gl_arena_printf(r->a, "%s: expected an image manifest with `config` and "
-                                "`layers`", what));
-        return;
-    }
-    struct gl_image_target *t = GL_APPEND(r->a, r->plan->targets, r->plan->ntargets,
-                                          r->plan->cap);
-    memset(t, 0, sizeof *t);
-    t->platform = platform;
-    t->config_name = cfg_name;
-    size_t n = arr_len(layers), tagcap = 0;
-    t->layers = gl_arena_alloc(r->a, (n ? n : 1) * sizeof *t->layers);
-    for (size_t i = 0; i < n; i++) {
-        struct json_object *d = json_object_array_get_idx(layers, i);
-        const char *digest = get_str(r->a, d, "digest");
-        const char *name = gl_image_blob_path(r->a, digest);
-        if (!name) {
-            fail(r, gl_arena_printf(r->a, "%s: layer %zu has no valid `digest`", what, i));
-            return;
-        }
-        t->layers[t->nlayers++] = (struct gl_image_layer_ref){
-            name, digest, get_str(r->a, d, "mediaType")};
-    }
-    add_tag(r->a, t, tag, &tagcap);
-}
-
-static bool is_index(struct json_object *o)
-{
-    return get_typed(o, "manifests", json_type_array) != NULL;
-}
-
 /* A tag named by an index descriptor's annotations. */
-static const char *tag_of(struct gl_arena *a, struct json_object *desc, const char *inherited)
+static const char *tag_of(struct gl_arena *a, struct gl_json desc, const char *inherited)
 {
-    struct json_object *ann = get_typed(desc, "annotations", json_type_object);
-    const char *full = get_str(a, ann, "io.containerd.image.name");
+    struct gl_json ann = gl_json_get_kind(desc, "annotations", '{');
+    const char *full = gl_json_get_string(a, ann, "io.containerd.image.name");
     if (full)
         return full;
-    const char *ref = get_str(a, ann, "org.opencontainers.image.ref.name");
+    const char *ref = gl_json_get_string(a, ann, "org.opencontainers.image.ref.name");
     return ref ? ref : inherited;
 }
 
-static void walk_index(struct resolver *r, struct json_object *idx, const char *tag,
-                       const char *what, int depth)
+/* Where a descriptor stands, for messages. */
+struct site {
+    const char *index;   /* the index document */
+    size_t i;            /* its position in `manifests` */
+    size_t depth;        /* of the index: 0 for index.json */
+    bool partial_ok;     /* an absent blob is a platform that was not saved */
+};
+
+static void walk_index(struct resolver *r, struct gl_json idx, const char *tag,
+                       const char *what, size_t depth);
+
+/* Why the document doc could not be taken: absent (why and bad NULL), refused by the
+ * fetch (why), or no valid JSON (bad). */
+static const char *unreadable(struct gl_arena *a, const char *where, const char *doc,
+                              const char *why, const char *bad)
 {
-    if (depth > MAX_INDEX_DEPTH) {
-        fail(r, gl_arena_printf(r->a, "%s: indexes nested deeper than %d", what,
-                                MAX_INDEX_DEPTH));
+    if (!why && !bad)
+        return gl_arena_printf(a, "%s names blob `%s`, which the archive lacks", where, doc);
+    return gl_arena_printf(a, "%s: blob `%s`: %s", where, doc, bad ? bad : why);
+}
+
+/* The document a descriptor names, read and followed (doc: its blob path). Every
+ * distinct document but an index counts towards image-manifests, read or not. */
+static void follow(struct resolver *r, const struct site *at, const char *doc,
+                   const char *digest, const char *platform, const char *tag)
+{
+    struct gl_arena *a = r->a;
+    const char *where = gl_arena_printf(a, "%s manifests[%zu]", at->index, at->i);
+    size_t len;
+    const char *why = NULL;
+    char *text = r->fetch(r->ctx, doc, &len, &why);
+    if (!text && !why && at->partial_ok)
+        return; /* a platform of the index that was not saved */
+    const char *bad = text ? gl_image_json_error(a, text, len) : NULL;
+    struct gl_json o = text && !bad ? gl_json_root(text) : (struct gl_json){NULL};
+    size_t depth = at->depth + 1;
+    if (is_index(o) && depth <= gl_limit(GL_LIMIT_IMAGE_INDEX_DEPTH))
+        walk_index(r, o, tag, doc, depth);
+    else if (is_index(o))
+        problem(r, platform, gl_arena_printf(a, "%s: index `%s` is nested %zu deep, not read: "
+                                             "%s", where, doc, depth,
+                                             gl_image_limit_text(a, GL_LIMIT_IMAGE_INDEX_DEPTH)));
+    else if (room_for_manifest(r, where, platform) && o.at)
+        add_manifest(r, o, doc, digest, platform, tag);
+    else if (!r->full)
+        problem(r, platform, unreadable(a, where, doc, why, bad));
+    free(text);
+}
+
+static void walk_descriptor(struct resolver *r, struct gl_json d, const struct site *at,
+                            const char *tag)
+{
+    struct gl_arena *a = r->a;
+    const char *platform = platform_of(a, gl_json_get_kind(d, "platform", '{'));
+    if (platform && !strcmp(platform, "unknown/unknown"))
+        return; /* attestation manifests (buildx) */
+    if (!platform_wanted(r->only, platform))
+        return;
+    const char *digest = gl_json_get_string(a, d, "digest");
+    const char *doc = gl_image_blob_path(a, digest);
+    const char *dtag = tag_of(a, d, tag);
+    if (!doc) {
+        problem(r, platform, gl_arena_printf(a, "%s manifests[%zu]: no valid `digest`",
+                                             at->index, at->i));
         return;
     }
-    struct json_object *list = get_typed(idx, "manifests", json_type_array);
-    size_t n = arr_len(list);
-    for (size_t i = 0; i < n; i++) {
-        struct json_object *d = json_object_array_get_idx(list, i);
-        const char *digest = get_str(r->a, d, "digest");
-        const char *name = gl_image_blob_path(r->a, digest);
-        const char *platform = platform_of(r->a, get_typed(d, "platform", json_type_object));
-        const char *dtag = tag_of(r->a, d, tag);
-        if (platform && (!strcmp(platform, "unknown/unknown")))
-            continue; /* attestation manifests (buildx) */
-        if (!platform_wanted(r->only, platform))
-            continue;
-        const char *where = gl_arena_printf(r->a, "%s manifests[%zu]", what, i);
-        if (!name) {
-            fail(r, gl_arena_printf(r->a, "%s: no valid `digest`", where));
-            continue;
-        }
-        size_t len;
-        const char *text = r->fetch(r->ctx, name, &len);
-        if (!text) {
-            /* a multi-platform index of which only some platforms were saved */
-            if (depth > 0 || n > 1)
-                continue;
-            fail(r, gl_arena_printf(r->a, "%s names blob `%s`, which the archive lacks",
-                                    where, name));
-            continue;
-        }
-        struct json_object *o = parse_json(text, len);
-        if (!o) {
-            fail(r, gl_arena_printf(r->a, "%s: blob `%s` is not valid JSON", where, name));
-            continue;
-        }
-        if (is_index(o))
-            walk_index(r, o, dtag, name, depth + 1);
-        else
-            add_manifest(r, o, platform, dtag, name);
-        json_object_put(o);
+    bool added;
+    void **seen = gl_map_puts(&r->seen, doc, &added);
+    if (added) {
+        *seen = DONE; /* (until it proves to be a manifest: new_target) */
+        follow(r, at, doc, digest, platform, dtag);
+        return;
+    }
+    struct gl_image_target *t = target_of(r, doc);
+    if (t) { /* a manifest named again: one more platform and tag of the same image */
+        add_named(r, t, doc, platform);
+        add_tag(r, t, dtag, platform);
     }
 }
 
-/* Docker's manifest.json. */
-static void walk_docker_manifest(struct resolver *r, struct json_object *list)
+static void walk_index(struct resolver *r, struct gl_json idx, const char *tag,
+                       const char *what, size_t depth)
 {
-    size_t n = arr_len(list);
-    for (size_t i = 0; i < n; i++) {
-        struct json_object *m = json_object_array_get_idx(list, i);
-        const char *cfg = get_str(r->a, m, "Config");
-        struct json_object *layers = get_typed(m, "Layers", json_type_array);
-        if (!cfg || !layers) {
-            fail(r, gl_arena_printf(r->a, "manifest.json[%zu]: expected `Config` and "
-                                    "`Layers`", i));
+    struct gl_json list = gl_json_get_kind(idx, "manifests", '[');
+    struct gl_json first = gl_json_first(list);
+    bool several = first.at && gl_json_next(first).at;
+    struct site at = {what, 0, depth, depth > 0 || several};
+    for (struct gl_json d = gl_json_first(list); d.at && !r->full; d = gl_json_next(d), at.i++)
+        walk_descriptor(r, d, &at, tag);
+}
+
+/* "linux/amd64, linux/arm64 and 2 more" from the platforms that name a target. */
+static void name_platform(struct gl_arena *a, struct gl_image_target *t)
+{
+    if (!t->nnamed)
+        return;
+    struct gl_buf b;
+    gl_buf_init(&b);
+    for (size_t i = 0; i < t->nnamed; i++)
+        gl_buf_printf(&b, "%s%s", i ? ", " : "", t->named[i]);
+    if (t->more_named)
+        gl_buf_printf(&b, " and %zu more", t->more_named);
+    t->platform = gl_arena_strdup(a, gl_buf_str(&b));
+    gl_buf_free(&b);
+}
+
+/* ---- Docker's manifest.json ---- */
+
+static const char *docker_where(struct gl_arena *a, size_t i)
+{
+    return gl_arena_printf(a, "manifest.json[%zu]", i);
+}
+
+/* The layer paths of one manifest.json entry, or NULL (a problem said why). */
+static struct gl_image_layer_ref *docker_layers(struct resolver *r, struct gl_json layers,
+                                                size_t i, size_t *n)
+{
+    struct gl_arena *a = r->a;
+    size_t count = gl_json_count(layers), k = 0;
+    if (!layers_fit(r, count, docker_where(a, i), NULL))
+        return NULL;
+    struct gl_image_layer_ref *refs = gl_arena_alloc(a, (count ? count : 1) * sizeof *refs);
+    for (struct gl_json l = gl_json_first(layers); l.at; l = gl_json_next(l)) {
+        const char *name = gl_json_string(a, l);
+        if (!name)
             continue;
+        if (too_long(name)) {
+            problem(r, NULL, gl_arena_printf(a, "%s: layer `%s`: %s", docker_where(a, i),
+                                             gl_image_quote(a, name),
+                                             gl_image_limit_text(a, GL_LIMIT_NAME_LENGTH)));
+            return NULL;
         }
-        struct gl_image_target *t = GL_APPEND(r->a, r->plan->targets, r->plan->ntargets,
-                                              r->plan->cap);
-        memset(t, 0, sizeof *t);
-        t->config_name = cfg;
-        size_t nl = arr_len(layers), tagcap = 0;
-        t->layers = gl_arena_alloc(r->a, (nl ? nl : 1) * sizeof *t->layers);
-        for (size_t k = 0; k < nl; k++) {
-            struct json_object *l = json_object_array_get_idx(layers, k);
-            if (!json_object_is_type(l, json_type_string))
-                continue;
-            const char *name = gl_arena_strdup(r->a, json_object_get_string(l));
-            const char *digest = NULL;
-            if (gl_has_prefix(name, "blobs/sha256/"))
-                digest = gl_arena_printf(r->a, "sha256:%s", name + 13);
-            t->layers[t->nlayers++] = (struct gl_image_layer_ref){name, digest, NULL};
-        }
-        struct json_object *tags = get_typed(m, "RepoTags", json_type_array);
-        for (size_t k = 0; k < arr_len(tags); k++) {
-            struct json_object *tg = json_object_array_get_idx(tags, k);
-            if (json_object_is_type(tg, json_type_string))
-                add_tag(r->a, t, gl_arena_strdup(r->a, json_object_get_string(tg)), &tagcap);
-        }
+        const char *digest = gl_has_prefix(name, "blobs/sha256/")
+                                 ? gl_arena_printf(a, "sha256:%s", name + 13) : NULL;
+        refs[k++] = (struct gl_image_layer_ref){name, digest, NULL};
     }
+    *n = k;
+    return refs;
+}
+
+/* One entry of manifest.json: a target per distinct Config. */
+static void docker_entry(struct resolver *r, struct gl_json m, size_t i)
+{
+    struct gl_arena *a = r->a;
+    const char *cfg = gl_json_get_string(a, m, "Config");
+    struct gl_json layers = gl_json_get_kind(m, "Layers", '[');
+    if (!cfg || !layers.at || too_long(cfg)) {
+        fail(r, cfg && layers.at ? gl_arena_printf(a, "%s: Config `%s`: %s", docker_where(a, i),
+                                                   gl_image_quote(a, cfg),
+                                                   gl_image_limit_text(a, GL_LIMIT_NAME_LENGTH))
+                                 : gl_arena_printf(a, "%s: expected `Config` and `Layers`",
+                                                   docker_where(a, i)));
+        return;
+    }
+    struct gl_image_target *t = target_of(r, cfg);
+    if (!t && gl_map_gets(&r->seen, cfg))
+        return; /* refused before */
+    if (!t) {
+        *gl_map_puts(&r->seen, cfg, NULL) = DONE;
+        size_t n = 0;
+        struct gl_image_layer_ref *refs = docker_layers(r, layers, i, &n);
+        if (!refs || !room_for_manifest(r, docker_where(a, i), NULL))
+            return;
+        t = new_target(r, cfg, docker_where(a, i));
+        t->config_name = cfg;
+        t->layers = refs;
+        t->nlayers = n;
+    }
+    struct gl_json tags = gl_json_get_kind(m, "RepoTags", '[');
+    for (struct gl_json tg = gl_json_first(tags); tg.at; tg = gl_json_next(tg))
+        add_tag(r, t, gl_json_string(a, tg), NULL);
+}
+
+static void walk_docker_manifest(struct resolver *r, struct gl_json list)
+{
+    size_t i = 0;
+    for (struct gl_json m = gl_json_first(list); m.at && !r->full; m = gl_json_next(m), i++)
+        docker_entry(r, m, i);
+}
+
+/* ---- the top ---- */
+
+/* Read a top-level document (manifest.json, index.json): 1 read and walked, 0 absent,
+ * -1 failed (plan->error). */
+static int walk_top(struct resolver *r, const char *name)
+{
+    size_t len;
+    const char *why = NULL;
+    char *text = r->fetch(r->ctx, name, &len, &why);
+    if (!text) {
+        if (why)
+            fail(r, gl_arena_printf(r->a, "%s: %s", name, why));
+        return why ? -1 : 0;
+    }
+    const char *bad = gl_image_json_error(r->a, text, len);
+    struct gl_json o = gl_json_root(text);
+    bool docker = !strcmp(name, "manifest.json");
+    if (bad)
+        fail(r, gl_arena_printf(r->a, "%s: %s", name, bad));
+    else if (docker && gl_json_kind(o) != '[')
+        fail(r, "manifest.json: expected a JSON array of images");
+    else if (!docker && !is_index(o))
+        fail(r, "index.json: expected an OCI index with `manifests`");
+    else if (docker)
+        walk_docker_manifest(r, o);
+    else
+        walk_index(r, o, NULL, "index.json", 0);
+    free(text);
+    return bad ? -1 : 1;
 }
 
 void gl_image_plan_resolve(struct gl_arena *a, gl_blob_fetch fetch, void *ctx,
                            const char *only_platform, struct gl_image_plan *plan)
 {
     memset(plan, 0, sizeof *plan);
-    struct resolver r = {a, fetch, ctx, only_platform, plan};
-    size_t len;
-    const char *text = fetch(ctx, "manifest.json", &len);
-    if (text) {
-        struct json_object *o = parse_json(text, len);
-        if (!o || !json_object_is_type(o, json_type_array))
-            fail(&r, "manifest.json: expected a JSON array of images");
-        else
-            walk_docker_manifest(&r, o);
-        json_object_put(o);
-        return;
-    }
-    text = fetch(ctx, "index.json", &len);
-    if (!text) {
+    struct resolver r = {a, fetch, ctx, only_platform, plan, {0}, {0}, 0, false};
+    gl_map_init(&r.seen);
+    gl_map_init(&r.pairs);
+    if (walk_top(&r, "manifest.json") == 0 && walk_top(&r, "index.json") == 0) {
         fail(&r, "neither manifest.json nor index.json: not a docker save or OCI image");
         plan->not_image = true;
-        return;
     }
-    struct json_object *o = parse_json(text, len);
-    if (!o || !is_index(o))
-        fail(&r, "index.json: expected an OCI index with `manifests`");
-    else
-        walk_index(&r, o, NULL, "index.json", 0);
-    json_object_put(o);
+    for (size_t i = 0; i < plan->ntargets; i++)
+        name_platform(a, &plan->targets[i]);
+    gl_map_free(&r.seen);
+    gl_map_free(&r.pairs);
+}
+
+/* ---- configs ---- */
+
+/* The strings of an array (others skipped), into *out; returns their number. */
+static size_t strings_of(struct gl_arena *a, struct gl_json arr, const char ***out)
+{
+    size_t n = gl_json_count(arr), k = 0;
+    *out = gl_arena_alloc(a, (n ? n : 1) * sizeof **out);
+    for (struct gl_json e = gl_json_first(arr); e.at; e = gl_json_next(e)) {
+        const char *s = gl_json_string(a, e);
+        if (s)
+            (*out)[k++] = s;
+    }
+    return k;
 }
 
 int gl_image_config_parse(struct gl_arena *a, const char *json, size_t len,
                           struct gl_image_config *out, const char **error)
 {
     memset(out, 0, sizeof *out);
-    struct json_object *o = parse_json(json, len);
-    if (!o || !json_object_is_type(o, json_type_object)) {
-        json_object_put(o);
-        *error = "the image config is not a JSON object";
+    const char *bad = gl_image_json_error(a, json, len);
+    struct gl_json o = bad ? (struct gl_json){NULL} : gl_json_root(json);
+    if (gl_json_kind(o) != '{') {
+        *error = bad ? bad : "the image config is not a JSON object";
         return -1;
     }
     out->platform = platform_of(a, o);
-    struct json_object *env = get_typed(get_typed(o, "config", json_type_object), "Env",
-                                        json_type_array);
-    size_t n = arr_len(env);
-    out->env = gl_arena_alloc(a, (n ? n : 1) * sizeof *out->env);
-    for (size_t i = 0; i < n; i++) {
-        struct json_object *e = json_object_array_get_idx(env, i);
-        if (json_object_is_type(e, json_type_string))
-            out->env[out->nenv++] = gl_arena_strdup(a, json_object_get_string(e));
-    }
-    struct json_object *hist = get_typed(o, "history", json_type_array);
-    n = arr_len(hist);
+    out->nenv = strings_of(a, gl_json_get_kind(gl_json_get_kind(o, "config", '{'), "Env", '['),
+                           &out->env);
+    struct gl_json hist = gl_json_get_kind(o, "history", '[');
+    size_t n = gl_json_count(hist);
     out->created_by = gl_arena_alloc(a, (n ? n : 1) * sizeof *out->created_by);
     out->empty_layer = gl_arena_alloc(a, (n ? n : 1) * sizeof *out->empty_layer);
-    for (size_t i = 0; i < n; i++) {
-        struct json_object *h = json_object_array_get_idx(hist, i), *el;
-        out->created_by[i] = get_str(a, h, "created_by");
-        out->empty_layer[i] = (el = get_typed(h, "empty_layer", json_type_boolean)) &&
-                              json_object_get_boolean(el);
-        out->ncreated_by++;
+    for (struct gl_json h = gl_json_first(hist); h.at; h = gl_json_next(h)) {
+        out->created_by[out->ncreated_by] = gl_json_get_string(a, h, "created_by");
+        out->empty_layer[out->ncreated_by++] = gl_json_kind(gl_json_get(h, "empty_layer")) == 't';
     }
-    struct json_object *diff = get_typed(get_typed(o, "rootfs", json_type_object), "diff_ids",
-                                         json_type_array);
-    n = arr_len(diff);
-    out->diff_ids = gl_arena_alloc(a, (n ? n : 1) * sizeof *out->diff_ids);
-    for (size_t i = 0; i < n; i++) {
-        struct json_object *d = json_object_array_get_idx(diff, i);
-        if (json_object_is_type(d, json_type_string))
-            out->diff_ids[out->ndiff_ids++] = gl_arena_strdup(a, json_object_get_string(d));
-    }
-    json_object_put(o);
+    out->ndiff_ids = strings_of(
+        a, gl_json_get_kind(gl_json_get_kind(o, "rootfs", '{'), "diff_ids", '['), &out->diff_ids);
     return 0;
 }

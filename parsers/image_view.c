@@ -4,6 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "linter/hashmap.h"
+
 /* What the layers above (and the current one) did at a path; -1 = nothing. Since layers
  * are visited top-down, the first layer to set a field is the highest one. */
 struct mark {
@@ -18,22 +20,8 @@ struct marks {
     size_t cap, n;
 };
 
-/* FNV-1a, extended one byte at a time (so every prefix of a path hashes in one pass) */
-#define HASH_START 1469598103934665603ull
-static uint64_t hash_step(uint64_t h, char c)
-{
-    return (h ^ (unsigned char)c) * 1099511628211ull;
-}
-
-static uint64_t hash_of(const char *s, size_t n)
-{
-    uint64_t h = HASH_START;
-    for (size_t i = 0; i < n; i++)
-        h = hash_step(h, s[i]);
-    return h;
-}
-
-/* The mark of key[0..len) whose hash is h (hash_of). */
+/* The mark of key[0..len) whose hash is h (gl_hash_bytes: every prefix of a path is
+ * hashed in one pass with gl_hash_step). */
 static struct mark *find(struct marks *m, const char *key, size_t len, uint64_t h, bool create)
 {
     if (create && (m->n + 1) * 2 > m->cap) {
@@ -50,7 +38,7 @@ static struct mark *find(struct marks *m, const char *key, size_t len, uint64_t 
     }
     if (!m->cap)
         return NULL;
-    for (size_t i = h & (m->cap - 1);; i = (i + 1) & (m->cap - 1)) {
+    for (size_t i = gl_hash_slot(h, m->cap);; i = (i + 1) & (m->cap - 1)) {
         struct mark *s = &m->slots[i];
         if (!s->key) {
             if (!create)
@@ -68,14 +56,14 @@ static struct mark *find(struct marks *m, const char *key, size_t len, uint64_t 
 static bool hidden(struct marks *m, const char *path, int layer)
 {
     size_t n = strlen(path);
-    struct mark *self = find(m, path, n, hash_of(path, n), false);
+    struct mark *self = find(m, path, n, gl_hash_bytes(path, n), false);
     if (self && self->whiteout > layer)
         return true;
-    struct mark *root = find(m, path, 0, HASH_START, false); /* an opaque marker at the top */
+    uint64_t h = gl_hash_start(); /* of path[0..i) */
+    struct mark *root = find(m, path, 0, h, false); /* an opaque marker at the top */
     if (root && root->opaque > layer)
         return true;
-    uint64_t h = HASH_START; /* of path[0..i) */
-    for (size_t i = 0; i < n; h = hash_step(h, path[i]), i++) {
+    for (size_t i = 0; i < n; h = gl_hash_step(h, path[i]), i++) {
         if (path[i] != '/')
             continue;
         struct mark *anc = find(m, path, i, h, false);
@@ -92,12 +80,21 @@ static int by_path(const void *a, const void *b)
 }
 
 size_t gl_image_view_build(struct gl_arena *a, const struct gl_layer_index *const *layers,
-                           size_t nlayers, struct gl_image_file **out)
+                           size_t nlayers, size_t max_files, struct gl_image_file **out,
+                           bool *full)
 {
-    struct marks m = {0};
-    struct gl_image_file *files = NULL;
-    size_t n = 0, cap = 0;
-    for (size_t li = nlayers; li-- > 0;) {
+    *full = false;
+    size_t n = 0, cap = 0, slots = 1024;
+    for (size_t li = 0; li < nlayers; li++)
+        cap += layers[li]->n;
+    if (cap > max_files)
+        cap = max_files;
+    while (slots < 2 * cap)
+        slots *= 2; /* sized for the files at once: no table left behind as it grows */
+    struct marks m = {xcalloc(slots, sizeof *m.slots), slots, 0};
+    /* allocated once: an arena array grown by doubling would leave its old copies */
+    struct gl_image_file *files = gl_arena_alloc(a, (cap ? cap : 1) * sizeof *files);
+    for (size_t li = nlayers; li-- > 0 && !*full;) {
         const struct gl_layer_index *ix = layers[li];
         int L = (int)li;
         for (size_t i = ix->n; i-- > 0;) {
@@ -105,13 +102,17 @@ size_t gl_image_view_build(struct gl_arena *a, const struct gl_layer_index *cons
             if (e->whiteout || hidden(&m, e->path, L))
                 continue;
             size_t len = strlen(e->path);
-            struct mark *s = find(&m, e->path, len, hash_of(e->path, len), true);
+            struct mark *s = find(&m, e->path, len, gl_hash_bytes(e->path, len), true);
             if (s->seen >= 0)
                 continue; /* an upper layer, or a later duplicate here, already has it */
+            if (n >= max_files) {
+                *full = true;
+                break;
+            }
             s->seen = L;
             if (e->type != GL_FILE_DIR)
                 s->nondir = L;
-            struct gl_image_file *f = GL_APPEND(a, files, n, cap);
+            struct gl_image_file *f = &files[n++];
             f->path = gl_arena_strdup(a, e->path);
             f->type = (enum gl_file_type)e->type;
             f->size = e->size;
@@ -127,7 +128,7 @@ size_t gl_image_view_build(struct gl_arena *a, const struct gl_layer_index *cons
             if (!e->whiteout)
                 continue;
             size_t len = strlen(e->path);
-            struct mark *s = find(&m, e->path, len, hash_of(e->path, len), true);
+            struct mark *s = find(&m, e->path, len, gl_hash_bytes(e->path, len), true);
             if (e->whiteout == GL_WH_FILE && s->whiteout < 0)
                 s->whiteout = L;
             if (e->whiteout == GL_WH_OPAQUE && s->opaque < 0)

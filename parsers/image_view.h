@@ -10,6 +10,9 @@
  * (never followed). The result is sorted by path, allocated from `a`; each file keeps the
  * index of the layer that brought it. Linear in the number of entries (hash look-ups of
  * each entry's ancestors).
+ * At most max_files files are kept (the limit `image-files` for one platform): past it
+ * the merge stops, *full is set, and the files kept so far are returned (the caller
+ * reports the platform, not a partial view).
  */
 #ifndef GPULINT_IMAGE_VIEW_H
 #define GPULINT_IMAGE_VIEW_H
@@ -17,6 +20,7 @@
 #include "parsers/image_layer.h"
 
 size_t gl_image_view_build(struct gl_arena *a, const struct gl_layer_index *const *layers,
-                           size_t nlayers, struct gl_image_file **out);
+                           size_t nlayers, size_t max_files, struct gl_image_file **out,
+                           bool *full);
 
 #endif

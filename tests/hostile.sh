@@ -55,11 +55,12 @@ run() {
   local cap=()
   if [ $asan = 1 ]; then secs=$((secs * 5)); else cap=(prlimit --as=$((mem << 20)) --); fi
   local t0=$SECONDS
-  timeout -k 5 "$secs" /usr/bin/time -f %M -o "$work/rss" "${cap[@]}" \
+  timeout -k 5 "$secs" /usr/bin/time -f '%e %M' -o "$work/rss" "${cap[@]}" \
     "$bin" --driver 535 --jobs 2 --format json "$@" "$goodfile" > "$work/out" 2> "$work/err"
   rc=$?
-  secs_used=$((SECONDS - t0))
-  rss_mb=$(( $(tail -n 1 "$work/rss" 2>/dev/null | grep -E '^[0-9]+$' || echo 0) / 1024 ))
+  local measured; measured=$(tail -n 1 "$work/rss" 2>/dev/null | grep -E '^[0-9.]+ [0-9]+$')
+  if [ -n "$measured" ]; then secs_used=${measured% *}; rss_mb=$(( ${measured#* } / 1024 ))
+  else secs_used=$((SECONDS - t0)); rss_mb=0; fi
   if [ $rc = 124 ] || [ $rc = 137 ]; then echo "  timed out after ${secs}s"; fi
   # the bound every input must keep (README, Limits): 64 MiB of resident memory
   if [ $asan = 0 ] && [ "$rss_mb" -gt 64 ]; then
@@ -72,10 +73,13 @@ run() {
 
 # verify NAME EXPECT...: check the JSON report. EXPECT: "gl900 FILE LINE COL REGEX" (LINE
 # or COL "*": any), "clean FILE" (no GL900 for FILE), "finding RULE FILE LINE COL",
-# "absent REGEX" (no message matches), one per word group separated by "--".
+# "absent REGEX" (no message matches), "count RULE FILE N" (exactly N findings of RULE in
+# FILE), "has RULE FILE REGEX" (a finding of RULE in FILE matches), "maxlen N" (no message
+# is longer than N bytes), "rss N" (the peak RSS was at most N MB; not checked under
+# ASan), one per word group separated by "--".
 verify() {
-  python3 - "$work/out" "$goodfile" "$@" <<'PY'
-import json, re, sys
+  RSS_MB=$rss_mb ASAN=$asan python3 - "$work/out" "$goodfile" "$@" <<'PY'
+import json, os, re, sys
 out, good, name, specs = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4:]
 try:
     d = json.load(open(out))
@@ -125,7 +129,23 @@ for g in groups:
         pat = " ".join(g[1:])
         for f in fs:
             if re.search(pat, f["message"]):
-                errs.append(f"a finding matches /{pat}/: {f['message']}")
+                errs.append(f"a finding matches /{pat}/: {f['message'][:300]}")
+    elif g[0] == "count":
+        n = sum(1 for f in fs if f["rule"] == g[1] and f["file"] == g[2])
+        if n != int(g[3]):
+            errs.append(f"expected {g[3]} {g[1]} in {g[2]}, got {n}")
+    elif g[0] == "has":
+        pat = " ".join(g[3:])
+        if not any(f["rule"] == g[1] and f["file"] == g[2] and re.search(pat, f["message"]) for f in fs):
+            errs.append(f"expected a {g[1]} in {g[2]} matching /{pat}/, got " +
+                        "; ".join(f"{f['rule']} {f['message'][:200]}" for f in fs if f["file"] == g[2])[:1500])
+    elif g[0] == "rss":
+        if os.environ["ASAN"] != "1" and int(os.environ["RSS_MB"]) > int(g[1]):
+            errs.append(f"peak RSS {os.environ['RSS_MB']} MB, over {g[1]} MB")
+    elif g[0] == "maxlen":
+        for f in fs:
+            if len(f["message"]) > int(g[1]):
+                errs.append(f"a {f['rule']} message of {len(f['message'])} bytes: {f['message'][:200]}...")
     else:
         errs.append(f"bad spec {g}")
 if errs:
@@ -532,6 +552,109 @@ with tarfile.open(sys.argv[1], "w", format=tarfile.PAX_FORMAT,
   lint json-deep-config-archive 20 512 "gl900 $img/deep-config.tar 0 0 ." "$img/deep-config.tar"
   wrap config-nul "$img/config-nul" "$img/base.tar.gz"
   lint json-config-nul 20 512 "clean $img/config-nul" "$img/config-nul"
+
+  # ---- image limits: fan-out, sizes, names, escapes, fault isolation, entry counts ----
+  # (each asserts its exact outcome; the limit it hits is named in the GL900)
+  lim=$work/lim; mkdir -p "$lim"
+  # a manifest named 10^4 times is read and linted once: one GL201, not 10^4
+  wrap fanout=10000 "$lim/fanout" "$img/base.tar.gz"
+  tar -C "$lim/fanout" -cf "$lim/fanout.tar" .
+  lint fanout-manifest-10k 20 64 "clean $lim/fanout.tar -- count GL201 $lim/fanout.tar 1 -- rss 64" "$lim/fanout.tar"
+  # 4 nested indexes, each naming the next 50 times: 50^5 paths to one manifest in a 61 KB
+  # archive (each index is read once; the old walk took 2.2 GB at 12^5)
+  wrap nested=4,50 "$lim/fan5" "$img/base.tar.gz"
+  tar -C "$lim/fan5" -cf "$lim/fan5.tar" .
+  echo "  nested fan-out archive: $(stat -c %s "$lim/fan5.tar") bytes"
+  lint fanout-nested-61k 20 64 "clean $lim/fan5.tar -- count GL201 $lim/fan5.tar 1 -- rss 64" "$lim/fan5.tar"
+  # indexes nested 20 deep, each naming the next 3 times: one GL900 naming the depth limit
+  wrap nested=20,3 "$lim/deep20" "$img/base.tar.gz"
+  lint index-depth-20 20 64 "gl900 $lim/deep20 0 0 nested 5 deep.*the limit \`image-index-depth\` \(4\) -- count GL900 $lim/deep20 1" "$lim/deep20"
+  # a 5 MiB manifest (valid, under its digest): refused, naming the limit
+  wrap big-manifest=5242880 "$lim/bigman" "$img/base.tar.gz"
+  lint manifest-5mib 20 64 "gl900 $lim/bigman 0 0 5242880 bytes: the limit \`image-json-size\` \(4MiB\)" "$lim/bigman"
+  # a 1 MB tag (ref.name): dropped with a GL900 saying so; the image is still linted
+  wrap big-tag=1048576 "$lim/bigtag" "$img/base.tar.gz"
+  lint tag-1mb 20 64 "gl900 $lim/bigtag 0 0 a tag of 1048576 bytes, dropped: the limit \`name-length\` -- has GL201 $lim/bigtag CUDA.12\.4\.1 -- maxlen 2000" "$lim/bigtag"
+  # a layer with a 100 512-byte path (GNU tar: 500 nested directories of 200 bytes)
+  mkdir -p "$lim/long/usr/bin" && echo smi > "$lim/long/usr/bin/nvidia-smi"
+  ( cd "$lim/long" && d=$(head -c 200 /dev/zero | tr '\0' d) &&
+    for i in $(seq 500); do mkdir "$d" && cd "$d" || exit 1; done && echo smi > nvidia-smi ) ||
+    fail "making the long path"
+  mklayer "$lim/long" "$lim/long.tar" && gzip -c "$lim/long.tar" > "$lim/long.tar.gz"
+  rm -rf "$lim/long" "$lim/long.tar"
+  wrap ok "$lim/longname" "$lim/long.tar.gz"
+  lint path-100k 20 64 "gl900 $lim/longname 0 0 platform linux/amd64: layer .*entry [0-9]+ \(\`[./]*d+\.\.\. \([0-9]+ bytes\)\`\): a name of [0-9]+ bytes: the limit \`name-length\` \(4KiB\) -- maxlen 2000" "$lim/longname"
+
+  # blobs no manifest names are never read: 6 JSON-looking 15 MiB blobs (the old catalog
+  # kept every one in memory) and a sparse 16 GiB zero blob (tar -S) beside an image
+  mkdir -p "$lim/unref" && tar -C "$lim/unref" -xf "$img/oci-archive.tar"
+  for i in 1 2 3 4 5 6; do
+    { printf '{"x":"'; head -c 15M /dev/zero | tr '\0' x; printf '"}'; } > "$lim/unref/blobs/sha256/junk$i"
+  done
+  truncate -s 16G "$lim/unref/blobs/sha256/zeros"
+  tar -S -C "$lim/unref" -cf "$lim/unref.tar" . && rm -rf "$lim/unref"
+  lint unreferenced-blobs 10 64 "clean $lim/unref.tar -- rss 64" "$lim/unref.tar"
+
+  # an OCI layout must never be read outside its directory. Outside it: an image whose
+  # layer says CUDA 12.6.3 and holds usr/bin/nvidia-smi (findings if it were read).
+  out=$lim/outside; mkdir -p "$out/src/usr/local/cuda-12.6" "$out/src/usr/bin"
+  echo '{"cuda":{"version":"12.6.3"}}' > "$out/src/usr/local/cuda-12.6/version.json"
+  echo smi > "$out/src/usr/bin/nvidia-smi"
+  mklayer "$out/src" "$out/layer.tar"
+  wrap ok "$out/img" "$out/layer.tar"
+  planted='absent 12\.6\.3 -- absent nvidia-smi'
+  obl=$(ls "$out/img/blobs/sha256")
+  # index.json naming ../ and absolute paths as digests
+  mkdir -p "$lim/dotdot/blobs/sha256" && cp "$out/img/oci-layout" "$lim/dotdot/"
+  idx=$(python3 -c 'import json,sys; m=json.load(open(sys.argv[1]))["manifests"][0]; print(m["digest"][7:])' "$out/img/index.json")
+  printf '{"schemaVersion":2,"manifests":[{"mediaType":"application/vnd.oci.image.manifest.v1+json","digest":"sha256:../../outside/img/blobs/sha256/%s","size":1},{"mediaType":"application/vnd.oci.image.manifest.v1+json","digest":"sha256:%s/img/blobs/sha256/%s","size":1}]}' \
+    "$idx" "$out" "$idx" > "$lim/dotdot/index.json"
+  lint layout-index-dotdot 20 64 "gl900 $lim/dotdot 0 0 index.json manifests\[[01]\]: no valid \`digest\` -- $planted" "$lim/dotdot"
+  # a layout (docker save >= 25 writes manifest.json too) whose manifest.json names ../
+  mkdir -p "$lim/dotdot2" && cp -r "$img/oci/oci-layout" "$lim/dotdot2/"
+  cfgblob=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["config"]["digest"][7:])' "$out/img/blobs/sha256/$idx")
+  lblob=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["layers"][0]["digest"][7:])' "$out/img/blobs/sha256/$idx")
+  printf '[{"Config":"../outside/img/blobs/sha256/%s","RepoTags":["x:1"],"Layers":["../outside/img/blobs/sha256/%s"]}]' \
+    "$cfgblob" "$lblob" > "$lim/dotdot2/manifest.json"
+  lint layout-manifest-dotdot 20 64 "gl900 $lim/dotdot2 0 0 config \`../outside/img/blobs/sha256/[0-9a-f]+\`: the archive lacks it -- $planted" "$lim/dotdot2"
+  # blobs/sha256 a symlink to the outside image's blobs; a blob that is a symlink out
+  mkdir -p "$lim/symdir/blobs" && cp "$out/img/index.json" "$out/img/oci-layout" "$lim/symdir/"
+  ln -s "$out/img/blobs/sha256" "$lim/symdir/blobs/sha256"
+  lint layout-symlinked-dir 20 64 "gl900 $lim/symdir 0 0 names blob \`blobs/sha256/$idx\`, which the archive lacks -- $planted" "$lim/symdir"
+  mkdir -p "$lim/symblob" && cp -r "$out/img/." "$lim/symblob/"
+  ln -sf "$out/img/blobs/sha256/$lblob" "$lim/symblob/blobs/sha256/$lblob"
+  lint layout-symlinked-blob 20 64 "gl900 $lim/symblob 0 0 layer \`blobs/sha256/$lblob\`, which the archive lacks -- $planted" "$lim/symblob"
+  [ -n "$obl" ] || fail "the outside image has no blobs"
+
+  # one broken platform of two: its GL900 alone; the healthy one's findings stay
+  mkdir -p "$lim/arm/etc" && echo arm > "$lim/arm/etc/arm-only"
+  mklayer "$lim/arm" "$lim/arm.tar" && gzip -c "$lim/arm.tar" > "$lim/arm.tar.gz"
+  armdig=$(sha256sum "$lim/arm.tar.gz" | cut -c1-64)
+  wrap two-platform "$lim/two-missing" "$img/base.tar.gz" "$lim/arm.tar.gz"
+  rm "$lim/two-missing/blobs/sha256/$armdig"
+  lint platform-layer-missing 20 64 "gl900 $lim/two-missing 0 0 platform linux/arm64: the manifest names layer \`blobs/sha256/$armdig\`, which the archive lacks -- count GL900 $lim/two-missing 1 -- has GL201 $lim/two-missing CUDA.12\.4\.1" "$lim/two-missing"
+  wrap two-platform "$lim/two-corrupt" "$img/base.tar.gz" "$lim/arm.tar.gz"
+  head -c 100 "$lim/arm.tar.gz" > "$lim/two-corrupt/blobs/sha256/$armdig"
+  tar -C "$lim/two-corrupt" -cf "$lim/two-corrupt.tar" .
+  lint platform-layer-corrupt 20 64 "gl900 $lim/two-corrupt.tar 0 0 platform linux/arm64: layer \`blobs/sha256/$armdig\` \(archive entry [0-9]+\): -- count GL900 $lim/two-corrupt.tar 1 -- has GL201 $lim/two-corrupt.tar CUDA.12\.4\.1" "$lim/two-corrupt.tar"
+
+  # millions of tiny entries (bsdtar from an mtree spec: no files on disk). The limits
+  # stop the reading where they are reached; memory stays that of the entries kept.
+  entries() { # entries PREFIX N OUT: a gzip layer of N empty directories PREFIX/<i>
+    python3 -c 'import sys
+p, n = sys.argv[1], int(sys.argv[2])
+sys.stdout.write("#mtree\n" + "".join(f"{p}/{i} type=dir mode=0755 uid=0 gid=0 time=0\n" for i in range(n)))' "$1" "$2" |
+      bsdtar -cf - @- | gzip -1 > "$3"
+  }
+  entries d 1000000 "$lim/1m.tar.gz"
+  wrap ok "$lim/many" "$lim/1m.tar.gz"
+  lint layer-entries-1m 30 256 "gl900 $lim/many 0 0 platform linux/amd64: layer .*entry 100001: one entry too many, stopped: the limit \`layer-entries\` \(100000\) -- rss 64" \
+    --limit layer-entries=100000 "$lim/many"
+  entries a 150000 "$lim/a.tar.gz"; entries b 150000 "$lim/b.tar.gz"
+  wrap ok "$lim/wide" "$lim/a.tar.gz" "$lim/b.tar.gz"
+  lint image-files-300k 30 256 "gl900 $lim/wide 0 0 platform linux/amd64: its files \(merged from 2 layers\) are too many, stopped: the limit \`image-files\` \(200000\) -- rss 128" \
+    --limit image-files=200000 "$lim/wide"
+  rm -rf "$lim"
 fi
 
 # ================= nothing written outside the cache dir =================

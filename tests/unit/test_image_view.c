@@ -86,7 +86,9 @@ static void whiteouts(void **state)
     struct gl_arena a;
     gl_arena_init(&a);
     struct gl_image_file *f;
-    size_t n = gl_image_view_build(&a, layers, 3, &f);
+    bool full;
+    size_t n = gl_image_view_build(&a, layers, 3, SIZE_MAX, &f, &full);
+    assert_false(full);
     assert_non_null(lookup(f, n, "a/keep"));
     assert_null(lookup(f, n, "a/gone"));
     assert_null(lookup(f, n, "d/x/y"));
@@ -103,6 +105,33 @@ static void whiteouts(void **state)
     gl_layer_index_free(&l0);
     gl_layer_index_free(&l1);
     gl_layer_index_free(&l2);
+}
+
+/* The view keeps at most max_files files (image-files), and says when it stopped; files
+ * that replace, or are hidden by, others do not count. */
+static void view_stops_at_max_files(void **state)
+{
+    (void)state;
+    struct gl_layer_index l0, l1;
+    gl_layer_index_init(&l0);
+    gl_layer_index_init(&l1);
+    add(&l0, "a", GL_FILE_REG, 0);
+    add(&l0, "b", GL_FILE_REG, 0);
+    add(&l1, "a", GL_FILE_REG, 0);   /* replaces l0's a */
+    add(&l1, "b", GL_FILE_OTHER, GL_WH_FILE);
+    add(&l1, "c", GL_FILE_REG, 0);
+    const struct gl_layer_index *layers[] = {&l0, &l1};
+    struct gl_arena a;
+    gl_arena_init(&a);
+    struct gl_image_file *f;
+    bool full;
+    assert_int_equal(gl_image_view_build(&a, layers, 2, 2, &f, &full), 2); /* a, c */
+    assert_false(full);
+    assert_int_equal(gl_image_view_build(&a, layers, 2, 1, &f, &full), 1);
+    assert_true(full);
+    gl_arena_free(&a);
+    gl_layer_index_free(&l0);
+    gl_layer_index_free(&l1);
 }
 
 static void sha256_vectors(void **state)
@@ -130,7 +159,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(normalize), cmocka_unit_test(wanted_files),
-        cmocka_unit_test(whiteouts), cmocka_unit_test(sha256_vectors),
+        cmocka_unit_test(whiteouts), cmocka_unit_test(view_stops_at_max_files),
+        cmocka_unit_test(sha256_vectors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
