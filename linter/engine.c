@@ -167,12 +167,13 @@ static const struct gl_input_type *binary_type_of(const unsigned char *head, siz
     return NULL;
 }
 
+/* A binary input at `path`, or on the stream stream_fd (>= 0) after head[0..head_len). */
 static void lint_binary(struct gl_run *run, const struct gl_input_type *type, const char *path,
-                        const void *head, size_t head_len, bool named)
+                        int stream_fd, const void *head, size_t head_len, bool named)
 {
     struct gl_doc doc;
     gl_doc_init(&doc, path, type->kind, NULL, 0);
-    type->parse_path(&doc, path, head, head_len, run->cfg);
+    type->parse_path(&doc, path, stream_fd, head, head_len, run->cfg);
     if (doc.error.set && doc.error.not_kind) {
         /* an archive that holds no image: the walk passes it by; a named one is unknown */
         if (named)
@@ -270,13 +271,11 @@ static void lint_file(struct gl_run *run, const char *path, bool named)
         bin = binary_type_of(head, nhead, NULL);
     if (bin && regular) {
         close(fd);
-        lint_binary(run, bin, path, NULL, 0, named);
+        lint_binary(run, bin, path, -1, NULL, 0, named);
         return;
     }
-    if (bin) {
-        gl_eprintf("%s: an image archive through a pipe: give it as - on "
-                        "standard input (gpulint - < %s) or as a file", path, path);
-        run->unreadable = true;
+    if (bin) { /* an image through a FIFO or <(...): a stream, as on standard input */
+        lint_binary(run, bin, path, fd, head, nhead, named);
         close(fd);
         return;
     }
@@ -293,7 +292,7 @@ static void read_stdin(struct gl_run *run)
     if (!run->cfg->type || run->cfg->type == GL_IN_IMAGE)
         bin = binary_type_of(head, nhead, NULL);
     if (bin) {
-        lint_binary(run, bin, "-", head, nhead, true);
+        lint_binary(run, bin, "-", STDIN_FILENO, head, nhead, true);
         return;
     }
     read_and_lint(run, STDIN_FILENO, "-", head, nhead, 0,
@@ -351,7 +350,7 @@ static void walk(struct gl_run *run, const char *dir, int depth)
             if (S_ISDIR(st.st_mode)) {
                 const struct gl_input_type *t = binary_type_of(NULL, 0, path);
                 if (t)
-                    lint_binary(run, t, path, NULL, 0, false);
+                    lint_binary(run, t, path, -1, NULL, 0, false);
                 else if (!skipped_dir(names[i]))
                     walk(run, path, depth + 1);
             } else if (S_ISREG(st.st_mode)) {
@@ -383,7 +382,7 @@ void gl_lint_path(struct gl_run *run, const char *path)
     const struct gl_input_type *layout = S_ISDIR(st.st_mode) ? binary_type_of(NULL, 0, path) : NULL;
     const char *what = S_ISDIR(st.st_mode) ? NULL : not_readable_kind(st.st_mode);
     if (layout) {
-        lint_binary(run, layout, path, NULL, 0, true);
+        lint_binary(run, layout, path, -1, NULL, 0, true);
     } else if (S_ISDIR(st.st_mode)) {
         walk(run, path, 0);
     } else if (what) { /* never opened: opening a device can have effects of its own */

@@ -44,9 +44,11 @@ struct gl_input_type {
     bool (*by_magic)(const unsigned char *head, size_t len);
     /* Is this directory one input of this type (an OCI image layout)? */
     bool (*dir_input)(const char *dir);
-    /* Build the model of doc from `path` (a file, a directory, or "-" for standard input,
-     * of which the engine already read `head`); same error contract as `parse`. */
-    void (*parse_path)(struct gl_doc *doc, const char *path, const void *head,
+    /* Build the model of doc from `path` (a file or a directory), or, when stream_fd >= 0,
+     * from the stream open on stream_fd (standard input, a FIFO, `<(...)`; `path` then
+     * names it), of which the engine already read `head`; same error contract as
+     * `parse`. */
+    void (*parse_path)(struct gl_doc *doc, const char *path, int stream_fd, const void *head,
                        size_t head_len, const struct gl_config *cfg);
 };
 

@@ -457,7 +457,7 @@ static size_t read_archive(struct gl_catalog *c, struct archive *a, bool seekabl
 }
 
 void gl_catalog_open(struct gl_catalog *c, struct gl_arena *a, const char *path,
-                     const void *head, size_t head_len, const char *cache_dir,
+                     int stream_fd, const void *head, size_t head_len, const char *cache_dir,
                      bool trust_digests)
 {
     memset(c, 0, sizeof *c);
@@ -467,7 +467,7 @@ void gl_catalog_open(struct gl_catalog *c, struct gl_arena *a, const char *path,
     c->cache_dir = cache_dir;
     c->trust_digests = trust_digests;
     struct stat st;
-    bool is_stdin = !strcmp(path, "-");
+    bool is_stdin = stream_fd >= 0; /* a stream: read once from stream_fd */
     gl_map_init(&c->names);
     if (!is_stdin && stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
         c->mode = GL_CAT_DIR;
@@ -476,7 +476,7 @@ void gl_catalog_open(struct gl_catalog *c, struct gl_arena *a, const char *path,
             fail(c, gl_arena_printf(a, "cannot open: %s", strerror(errno)));
         return;
     }
-    struct outer o = {.fd = 0, .head = head, .head_len = head_len};
+    struct outer o = {.fd = is_stdin ? stream_fd : -1, .head = head, .head_len = head_len};
     if (!is_stdin) {
         o.fd = open(path, O_RDONLY | O_CLOEXEC);
         if (o.fd < 0) {

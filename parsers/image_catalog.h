@@ -61,10 +61,12 @@ struct gl_catalog {
     const char *error;
 };
 
-/* Open and catalog `path` ("-": standard input, of which `head` was already read).
- * cache_dir: the layer-index cache, or NULL; trust_digests: see struct gl_catalog. */
+/* Open and catalog `path`, or the stream open on stream_fd when it is >= 0 (standard
+ * input, a FIFO; `path` names it; `head` was already read from it: it is read once, never
+ * reopened). cache_dir: the layer-index cache, or NULL; trust_digests: see struct
+ * gl_catalog. */
 void gl_catalog_open(struct gl_catalog *c, struct gl_arena *a, const char *path,
-                     const void *head, size_t head_len, const char *cache_dir,
+                     int stream_fd, const void *head, size_t head_len, const char *cache_dir,
                      bool trust_digests);
 void gl_catalog_close(struct gl_catalog *c);
 

@@ -349,13 +349,13 @@ static void parse_image(struct gl_doc *doc, struct gl_catalog *cat, const struct
     gl_map_free(&rd.configs);
 }
 
-static void parse_path(struct gl_doc *doc, const char *path, const void *head, size_t head_len,
-                       const struct gl_config *cfg)
+static void parse_path(struct gl_doc *doc, const char *path, int stream_fd, const void *head,
+                       size_t head_len, const struct gl_config *cfg)
 {
     char cache_dir[4096];
     bool cached = gl_layer_cache_dir(cfg, cache_dir, sizeof cache_dir);
     struct gl_catalog cat;
-    gl_catalog_open(&cat, &doc->arena, path, head, head_len, cached ? cache_dir : NULL,
+    gl_catalog_open(&cat, &doc->arena, path, stream_fd, head, head_len, cached ? cache_dir : NULL,
                     cfg->trust_digests);
     parse_image(doc, &cat, cfg);
     gl_catalog_close(&cat);

@@ -398,6 +398,15 @@ else
   sk copy "oci:$img/oci:h" "docker-archive:$img/docker-archive.tar:hostile:1"
   lint image-good 20 512 "clean $img/oci-archive.tar -- clean $img/docker-archive.tar" \
     "$img/oci-archive.tar" "$img/docker-archive.tar"
+  # an image through a FIFO or <(...): one stream, read once (it was refused: the first
+  # open had taken its head)
+  mkfifo "$img/fifo"
+  { cat "$img/oci-archive.tar" > "$img/fifo" & } 2>/dev/null
+  lint image-fifo 20 512 "clean $img/fifo -- has GL201 $img/fifo CUDA 12.4.1" "$img/fifo"
+  wait
+  exec 8< <(cat "$img/docker-archive.tar")
+  lint image-process-substitution 20 512 "clean /dev/fd/8 -- has GL201 /dev/fd/8 CUDA 12.4.1" /dev/fd/8
+  exec 8<&-
 
   # truncated gzip and zstd layers
   head -c $(( $(stat -c %s "$img/base.tar.gz") / 2 )) "$img/base.tar.gz" > "$img/trunc.gz"

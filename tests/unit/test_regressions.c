@@ -59,7 +59,7 @@ static void expect_outer_bomb(const char *filter)
     struct gl_arena arena;
     gl_arena_init(&arena);
     struct gl_catalog c;
-    gl_catalog_open(&c, &arena, path, NULL, 0, NULL, false);
+    gl_catalog_open(&c, &arena, path, -1, NULL, 0, NULL, false);
     assert_int_equal(c.mode, GL_CAT_STREAM);
     assert_non_null(c.error);
     if (!strstr(c.error, "decompression bomb"))
@@ -95,7 +95,7 @@ static void outer_small_zero_archive_is_not_a_bomb(void **state)
     struct gl_arena arena;
     gl_arena_init(&arena);
     struct gl_catalog c;
-    gl_catalog_open(&c, &arena, path, NULL, 0, NULL, false);
+    gl_catalog_open(&c, &arena, path, -1, NULL, 0, NULL, false);
     assert_null(c.error); /* one entry, no image documents: the plan says so, not the catalog */
     assert_int_equal(c.n, 1);
     gl_catalog_close(&c);
