@@ -32,6 +32,8 @@ const struct gl_limit_def gl_limit_defs[GL_LIMIT_COUNT] = {
                                 "entries of one image layer"},
     [GL_LIMIT_IMAGE_FILES] = {"image-files", GL_LIMIT_NUMBER, 1u << 20,
                               "files kept in one image platform's merged view"},
+    [GL_LIMIT_IMAGE_MEMORY] = {"image-memory", GL_LIMIT_BYTES, 32 * MiB,
+                               "memory an image's layer indexes and file views hold at once"},
     [GL_LIMIT_NAME_LENGTH] = {"name-length", GL_LIMIT_BYTES, 4 * KiB,
                               "bytes of one path inside an image archive, layout or layer, or of one tag"},
     [GL_LIMIT_CAPTURE_SIZE] = {"capture-size", GL_LIMIT_BYTES, 64 * KiB,

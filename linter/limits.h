@@ -41,6 +41,7 @@ enum gl_limit_id {
     GL_LIMIT_ARCHIVE_ENTRIES,   /* entries of one image archive (the outer tar) */
     GL_LIMIT_LAYER_ENTRIES,     /* entries of one layer */
     GL_LIMIT_IMAGE_FILES,       /* files an image's merged view keeps */
+    GL_LIMIT_IMAGE_MEMORY,      /* bytes of layer indexes and views held at once */
     GL_LIMIT_NAME_LENGTH,       /* bytes of one path inside an archive or layout */
     GL_LIMIT_CAPTURE_SIZE,      /* bytes of one image file read for its content */
     GL_LIMIT_EXPANSION_SIZE,    /* bytes variable expansions may add, per file */

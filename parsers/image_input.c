@@ -18,6 +18,7 @@
 #include "linter/inputs.h"
 #include "parsers/image_cache.h"
 #include "parsers/image_cuda.h"
+#include "parsers/image_budget.h"
 #include "parsers/image_jobs.h"
 #include "parsers/image_manifest.h"
 #include "linter/hashmap.h"
@@ -57,6 +58,7 @@ struct reading {
     const struct gl_config *cfg;
     struct gl_image_plan plan;
     struct gl_map tags, env, configs;
+    size_t views_charged; /* the platforms' views, charged to the image budget */
 };
 
 static void add_tag_ref(struct reading *rd, const char *tag)
@@ -124,13 +126,16 @@ static bool fill_platform(struct reading *rd, struct gl_image_platform *p,
                           const struct gl_layer_index *const *ix)
 {
     struct gl_arena *a = &rd->doc->arena;
-    bool full;
+    enum gl_limit_id stopped;
     p->nfiles = gl_image_view_build(a, ix, t->nlayers, gl_limit(GL_LIMIT_IMAGE_FILES),
-                                    &p->files, &full);
-    if (full) {
-        platform_problem(rd, t, gl_arena_printf(a, "its files (merged from %zu layers) are "
-                                                "too many, stopped", t->nlayers),
-                         GL_LIMIT_IMAGE_FILES);
+                                    &p->files, &stopped, &rd->views_charged);
+    if (stopped != GL_LIMIT_COUNT) {
+        platform_problem(rd, t, gl_arena_printf(a, "its files (merged from %zu layers) %s, "
+                                                "stopped", t->nlayers,
+                                                stopped == GL_LIMIT_IMAGE_FILES
+                                                    ? "are too many"
+                                                    : "take too much memory"),
+                         stopped);
         return false;
     }
     p->name = t->platform ? t->platform : "unknown";
@@ -344,6 +349,7 @@ static void parse_image(struct gl_doc *doc, struct gl_catalog *cat, const struct
     gl_map_init(&rd.env);
     gl_map_init(&rd.configs);
     read_image(&rd);
+    gl_image_budget_release(&rd.views_charged); /* no other image is read while rules run */
     gl_map_free(&rd.tags);
     gl_map_free(&rd.env);
     gl_map_free(&rd.configs);

@@ -20,8 +20,10 @@ struct pool {
 static void run_one(struct gl_catalog *c, struct gl_layer_job *j)
 {
     struct gl_layer_index *ix = &j->ix;
-    if (c->cache_dir && j->digest && gl_layer_cache_load(c->cache_dir, j->digest, ix))
+    if (c->cache_dir && j->digest && gl_layer_cache_load(c->cache_dir, j->digest, ix)) {
+        gl_layer_index_charge(ix); /* (over the image budget: ix->error says so) */
         return;
+    }
     struct gl_blob_span span;
     const char *why;
     if (gl_catalog_blob_open(c, j->blob, &span, &why) != 0) {

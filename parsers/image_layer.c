@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "linter/limits.h"
+#include "parsers/image_budget.h"
 #include "parsers/gz_isal.h"
 #include "parsers/image_filters.h"
 #include "parsers/image_manifest.h"
@@ -26,6 +27,7 @@ void gl_layer_index_init(struct gl_layer_index *ix)
 
 void gl_layer_index_free(struct gl_layer_index *ix)
 {
+    gl_image_budget_release(&ix->charged);
     if (ix->entries_on_heap)
         free(ix->entries);
     gl_arena_free(&ix->arena);
@@ -190,6 +192,17 @@ static void set_limit_error(struct gl_layer_index *ix, size_t entry, const char 
                                                gl_image_limit_text(&ix->arena, id)));
 }
 
+bool gl_layer_index_charge(struct gl_layer_index *ix)
+{
+    size_t bytes = ix->arena.total + ix->cap * sizeof *ix->entries;
+    if (gl_image_budget_charge(&ix->charged, bytes))
+        return true;
+    if (!ix->error)
+        ix->error = gl_arena_printf(&ix->arena, "entry %zu: %s", ix->n + 1,
+                                    gl_image_limit_text(&ix->arena, GL_LIMIT_IMAGE_MEMORY));
+    return false;
+}
+
 /* Can this entry be recorded within the limits? (else ix->error says which) */
 static bool entry_fits(struct gl_layer_index *ix, struct archive_entry *e, size_t entry,
                        const char *name)
@@ -199,6 +212,8 @@ static bool entry_fits(struct gl_layer_index *ix, struct archive_entry *e, size_
     const char *link = hard ? hard : sym;
     if (ix->n >= gl_limit(GL_LIMIT_LAYER_ENTRIES))
         set_limit_error(ix, entry, NULL, "one entry too many, stopped", GL_LIMIT_LAYER_ENTRIES);
+    else if (ix->n % 256 == 0)
+        gl_layer_index_charge(ix); /* the image budget: an error names image-memory */
     else if (strlen(name) > max)
         set_limit_error(ix, entry, name, gl_arena_printf(&ix->arena, "a name of %zu bytes",
                                                          strlen(name)), GL_LIMIT_NAME_LENGTH);
@@ -362,5 +377,7 @@ int gl_layer_index_build(struct gl_layer_index *ix, struct gl_blob_reader *in,
         gl_gz_isal_free(&gz);
     if (use_zstd)
         gl_zstd_free(&zs);
+    if (!ix->error)
+        gl_layer_index_charge(ix); /* its final size (over the image budget: an error) */
     return ix->error ? -1 : 0;
 }

@@ -54,9 +54,13 @@ struct gl_layer_index {
     char digest[72];         /* sha256 of the compressed stream when read whole, else "" */
     const char *error;       /* NULL, or what went wrong (in the arena) */
     bool from_cache;
+    size_t charged;          /* bytes charged to the image budget (image_budget.h) */
 };
 
 void gl_layer_index_init(struct gl_layer_index *ix);
+/* Charge the index's size so far to the image budget (image_budget.h); false, with
+ * ix->error set, when the budget is passed. */
+bool gl_layer_index_charge(struct gl_layer_index *ix);
 void gl_layer_index_free(struct gl_layer_index *ix);
 
 /* Index the layer read from `in` (media_type may be NULL). Returns 0, or -1 with ix->error. */

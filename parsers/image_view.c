@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "linter/hashmap.h"
+#include "parsers/image_budget.h"
 
 /* What the layers above (and the current one) did at a path; -1 = nothing. Since layers
  * are visited top-down, the first layer to set a field is the highest one. */
@@ -81,9 +82,11 @@ static int by_path(const void *a, const void *b)
 
 size_t gl_image_view_build(struct gl_arena *a, const struct gl_layer_index *const *layers,
                            size_t nlayers, size_t max_files, struct gl_image_file **out,
-                           bool *full)
+                           enum gl_limit_id *stopped, size_t *charged)
 {
-    *full = false;
+    *stopped = GL_LIMIT_COUNT;
+    size_t before = a->total, base = *charged;
+    bool stop = false;
     size_t n = 0, cap = 0, slots = 1024;
     for (size_t li = 0; li < nlayers; li++)
         cap += layers[li]->n;
@@ -94,7 +97,7 @@ size_t gl_image_view_build(struct gl_arena *a, const struct gl_layer_index *cons
     struct marks m = {xcalloc(slots, sizeof *m.slots), slots, 0};
     /* allocated once: an arena array grown by doubling would leave its old copies */
     struct gl_image_file *files = gl_arena_alloc(a, (cap ? cap : 1) * sizeof *files);
-    for (size_t li = nlayers; li-- > 0 && !*full;) {
+    for (size_t li = nlayers; li-- > 0 && !stop;) {
         const struct gl_layer_index *ix = layers[li];
         int L = (int)li;
         for (size_t i = ix->n; i-- > 0;) {
@@ -106,7 +109,15 @@ size_t gl_image_view_build(struct gl_arena *a, const struct gl_layer_index *cons
             if (s->seen >= 0)
                 continue; /* an upper layer, or a later duplicate here, already has it */
             if (n >= max_files) {
-                *full = true;
+                *stopped = GL_LIMIT_IMAGE_FILES;
+                stop = true;
+                break;
+            }
+            if (n % 256 == 0 && /* the view so far, with the table it is merged through */
+                !gl_image_budget_charge(charged, base + (a->total - before) +
+                                                     m.cap * sizeof *m.slots)) {
+                *stopped = GL_LIMIT_IMAGE_MEMORY;
+                stop = true;
                 break;
             }
             s->seen = L;
@@ -136,6 +147,7 @@ size_t gl_image_view_build(struct gl_arena *a, const struct gl_layer_index *cons
         }
     }
     free(m.slots);
+    gl_image_budget_charge(charged, base + (a->total - before)); /* the table is gone */
     if (n)
         qsort(files, n, sizeof *files, by_path);
     *out = files;

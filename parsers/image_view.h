@@ -10,17 +10,20 @@
  * (never followed). The result is sorted by path, allocated from `a`; each file keeps the
  * index of the layer that brought it. Linear in the number of entries (hash look-ups of
  * each entry's ancestors).
- * At most max_files files are kept (the limit `image-files` for one platform): past it
- * the merge stops, *full is set, and the files kept so far are returned (the caller
- * reports the platform, not a partial view).
+ * At most max_files files are kept (the limit `image-files` for one platform), and the
+ * view's memory is charged to the image budget through *charged (image_budget.h; the
+ * caller releases it when the view goes): past either the merge stops, *stopped names the
+ * limit, and the files kept so far are returned (the caller reports the platform, not a
+ * partial view). *stopped is GL_LIMIT_COUNT when the view is whole.
  */
 #ifndef GPULINT_IMAGE_VIEW_H
 #define GPULINT_IMAGE_VIEW_H
 
+#include "linter/limits.h"
 #include "parsers/image_layer.h"
 
 size_t gl_image_view_build(struct gl_arena *a, const struct gl_layer_index *const *layers,
                            size_t nlayers, size_t max_files, struct gl_image_file **out,
-                           bool *full);
+                           enum gl_limit_id *stopped, size_t *charged);
 
 #endif

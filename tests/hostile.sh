@@ -661,8 +661,13 @@ sys.stdout.write("#mtree\n" + "".join(f"{p}/{i} type=dir mode=0755 uid=0 gid=0 t
     --limit layer-entries=100000 "$lim/many"
   entries a 150000 "$lim/a.tar.gz"; entries b 150000 "$lim/b.tar.gz"
   wrap ok "$lim/wide" "$lim/a.tar.gz" "$lim/b.tar.gz"
-  lint image-files-300k 30 256 "gl900 $lim/wide 0 0 platform linux/amd64: its files \(merged from 2 layers\) are too many, stopped: the limit \`image-files\` \(200000\) -- rss 128" \
-    --limit image-files=200000 "$lim/wide"
+  lint image-files-300k 30 256 "gl900 $lim/wide 0 0 platform linux/amd64: its files \(merged from 2 layers\) are too many, stopped: the limit \`image-files\` \(100000\) -- rss 64" \
+    --limit image-files=100000 --limit image-memory=1GiB "$lim/wide"
+  # at the defaults the image budget (image-memory, 32 MiB) stops both first: under 64 MB
+  lint image-memory-wide 30 256 "gl900 $lim/wide 0 0 platform linux/amd64: .*the limit \`image-memory\` \(32MiB\) -- rss 64" \
+    "$lim/wide"
+  lint image-memory-layer 30 256 "gl900 $lim/many 0 0 platform linux/amd64: layer .*the limit \`image-memory\` \(32MiB\) -- rss 64" \
+    "$lim/many"
   rm -rf "$lim"
 fi
 

@@ -4,9 +4,11 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
+#include "parsers/image_budget.h"
 #include "parsers/image_sha256.h"
 #include "parsers/image_view.h"
 
@@ -86,9 +88,12 @@ static void whiteouts(void **state)
     struct gl_arena a;
     gl_arena_init(&a);
     struct gl_image_file *f;
-    bool full;
-    size_t n = gl_image_view_build(&a, layers, 3, SIZE_MAX, &f, &full);
-    assert_false(full);
+    enum gl_limit_id stopped;
+    size_t charged = 0;
+    size_t n = gl_image_view_build(&a, layers, 3, SIZE_MAX, &f, &stopped, &charged);
+    assert_int_equal(stopped, GL_LIMIT_COUNT);
+    assert_true(charged > 0 && gl_image_budget_used() >= charged);
+    gl_image_budget_release(&charged);
     assert_non_null(lookup(f, n, "a/keep"));
     assert_null(lookup(f, n, "a/gone"));
     assert_null(lookup(f, n, "d/x/y"));
@@ -124,14 +129,49 @@ static void view_stops_at_max_files(void **state)
     struct gl_arena a;
     gl_arena_init(&a);
     struct gl_image_file *f;
-    bool full;
-    assert_int_equal(gl_image_view_build(&a, layers, 2, 2, &f, &full), 2); /* a, c */
-    assert_false(full);
-    assert_int_equal(gl_image_view_build(&a, layers, 2, 1, &f, &full), 1);
-    assert_true(full);
+    enum gl_limit_id stopped;
+    size_t charged = 0;
+    assert_int_equal(gl_image_view_build(&a, layers, 2, 2, &f, &stopped, &charged), 2); /* a, c */
+    assert_int_equal(stopped, GL_LIMIT_COUNT);
+    assert_int_equal(gl_image_view_build(&a, layers, 2, 1, &f, &stopped, &charged), 1);
+    assert_int_equal(stopped, GL_LIMIT_IMAGE_FILES);
+    gl_image_budget_release(&charged);
     gl_arena_free(&a);
     gl_layer_index_free(&l0);
     gl_layer_index_free(&l1);
+}
+
+/* The view charges its memory to the image budget (image-memory) as it grows, and stops
+ * when the budget is passed; released, the budget is whole again. */
+static void view_stops_at_image_memory(void **state)
+{
+    (void)state;
+    struct gl_layer_index l0;
+    gl_layer_index_init(&l0);
+    char name[32];
+    for (int i = 0; i < 5000; i++) {
+        snprintf(name, sizeof name, "dir/file%05d", i);
+        add(&l0, name, GL_FILE_REG, 0);
+    }
+    const struct gl_layer_index *layers[] = {&l0};
+    struct gl_arena a;
+    gl_arena_init(&a);
+    struct gl_image_file *f;
+    enum gl_limit_id stopped;
+    size_t charged = 0, before = gl_image_budget_used();
+    assert_int_equal(gl_limit_set(GL_LIMIT_IMAGE_MEMORY, "64KiB", NULL), 0);
+    size_t n = gl_image_view_build(&a, layers, 1, SIZE_MAX, &f, &stopped, &charged);
+    assert_int_equal(stopped, GL_LIMIT_IMAGE_MEMORY);
+    assert_true(n < 5000); /* (the arrays sized for every file may pass it at once) */
+    gl_image_budget_release(&charged);
+    assert_int_equal(gl_image_budget_used(), before);
+    gl_limits_reset();
+    n = gl_image_view_build(&a, layers, 1, SIZE_MAX, &f, &stopped, &charged);
+    assert_int_equal(stopped, GL_LIMIT_COUNT);
+    assert_int_equal(n, 5000);
+    gl_image_budget_release(&charged);
+    gl_arena_free(&a);
+    gl_layer_index_free(&l0);
 }
 
 static void sha256_vectors(void **state)
@@ -160,6 +200,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(normalize), cmocka_unit_test(wanted_files),
         cmocka_unit_test(whiteouts), cmocka_unit_test(view_stops_at_max_files),
+        cmocka_unit_test(view_stops_at_image_memory),
         cmocka_unit_test(sha256_vectors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
