@@ -4,7 +4,8 @@
 # Each step is linted in one process; GNU time gives wall time and peak RSS. Linear time
 # keeps the µs per item flat; the bounds keep the peak RSS under 64 MiB (a step that
 # passes the limit parse-memory ends in a GL900 naming it, and says so in the last column).
-# Image index fan-out is in the hostile suite (tests/hostile.sh) and BENCHMARKS.md.
+# Index entries: an OCI layout whose index.json names its one manifest N times
+# (tests/hostile/oci_layout.py fanout=N; read and linted once).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=$(realpath "${1:-build/gpulint}")
@@ -38,14 +39,21 @@ PY
 
 echo "| shape | items | MB | wall ms | µs per item | peak RSS MiB | outcome |"
 echo "|---|---:|---:|---:|---:|---:|---|"
-for shape in stages documents services commands; do
+mkdir -p "$work/layer/etc"; echo x > "$work/layer/etc/x"
+tar -C "$work/layer" -cf "$work/layer.tar" .
+for shape in stages documents services commands index-entries; do
   for n in 100 10000 100000; do
     case $shape in stages) f=$work/Dockerfile ;; documents) f=$work/pods.yaml ;;
-                   services) f=$work/compose.yaml ;; commands) f=$work/run.sh ;; esac
-    gen $shape $n "$f"
+                   services) f=$work/compose.yaml ;; commands) f=$work/run.sh ;;
+                   index-entries) f=$work/layout ;; esac
+    if [ $shape = index-entries ]; then
+      rm -rf "$f"; python3 tests/hostile/oci_layout.py "fanout=$n" "$f" "$work/layer.tar"
+    else
+      gen $shape $n "$f"
+    fi
     /usr/bin/time -f '%e %M' -o "$work/t" "$bin" --no-config --format json \
-      --failure-threshold none "$f" > "$work/out" 2>/dev/null || true
-    python3 - "$work/t" "$work/out" "$shape" "$n" "$(stat -c %s "$f")" <<'PY'
+      --failure-threshold none --no-cache "$f" > "$work/out" 2>/dev/null || true
+    python3 - "$work/t" "$work/out" "$shape" "$n" "$(du -sb --apparent-size "$f" | cut -f1)" <<'PY'
 import json, sys
 secs, rss = open(sys.argv[1]).read().split()[-2:]
 d = json.load(open(sys.argv[2]))

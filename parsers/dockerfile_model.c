@@ -27,9 +27,10 @@ struct scope {
 };
 
 /* Bytes of variable values that expansion may substitute in one Dockerfile, beyond its
- * own length. ARGs that refer to each other several times grow exponentially (eight of
- * `ARG A1="${A0} ${A0} ..."` make 100 MB); once it is spent, a value is unknown. */
-#define DF_EXPAND_BUDGET (1u << 20)
+ * own length: the limit expansion-size. ARGs that refer to each other several times grow
+ * exponentially (eight of `ARG A1="${A0} ${A0} ..."` make 100 MB); once it is spent, a
+ * value is unknown (opaque: never judged), not an error. */
+#define DF_EXPAND_BUDGET ((size_t)gl_limit(GL_LIMIT_EXPANSION_SIZE))
 
 struct builder {
     struct gl_doc *doc;

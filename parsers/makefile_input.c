@@ -17,10 +17,10 @@
 #include "parsers/launch_shell.h"
 
 #define MK_MAX_DEPTH 8
-#define MK_MAX_OUT (1u << 20) /* bytes that expansions may add to the recipe lines of
-                                 one file, beyond their own text (then references are
-                                 left opaque): variables that refer to each other
-                                 several times grow exponentially with the depth */
+/* Bytes that expansions may add to the recipe lines of one file, beyond their own text:
+ * the limit expansion-size (then references are left opaque): variables that refer to
+ * each other several times grow exponentially with the depth. */
+#define MK_MAX_OUT ((size_t)gl_limit(GL_LIMIT_EXPANSION_SIZE))
 #define MK_MAX_VALUE (1u << 13) /* a value `+=` may grow to (beyond: opaque) */
 
 static bool by_name(const char *path, const char *base)
