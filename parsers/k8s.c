@@ -212,7 +212,8 @@ void gl_parse_k8s_doc(struct gl_doc *doc, const struct gl_config *cfg)
             if (!root || !root->complete)
                 continue;
             if (gl_arena_over(&doc->arena)) { /* stop at the document it was reached in */
-                gl_doc_fail_limit(doc, GL_LIMIT_PARSE_MEMORY, root->loc);
+                if (!s.error) /* (else the load stopped at it: yt_report says where) */
+                    gl_doc_fail_limit(doc, GL_LIMIT_PARSE_MEMORY, root->loc);
                 break;
             }
             struct yt_node **objs;
