@@ -1,9 +1,9 @@
 # bench/corpus_copies.sh: sourced by the Dockerfile benches.
-# corpus_copies N DIR: ../shared/corpus/dockerfiles copied into DIR/0, DIR/1, ... until
+# corpus_copies N DIR: tests/corpus/files/dockerfiles copied into DIR/0, DIR/1, ... until
 # there are at least N files (whole copies of the corpus); prints the file count, or
 # fails (in a command substitution, set -e does not reach inside: every step checks).
 corpus_copies() {
-  local n=$1 out=$2 corpus=../shared/corpus/dockerfiles srcs=() f i
+  local n=$1 out=$2 corpus=tests/corpus/files/dockerfiles srcs=() f i
   for f in "$corpus"/*; do [ "$(basename "$f")" = SOURCES.tsv ] || srcs+=("$f"); done
   local copies=$(( (n + ${#srcs[@]} - 1) / ${#srcs[@]} ))
   for ((i = 0; i < copies; i++)); do

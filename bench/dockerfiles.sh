@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/dockerfiles.sh: lint ../shared/corpus/dockerfiles replicated to about N files
+# bench/dockerfiles.sh: lint tests/corpus/files/dockerfiles replicated to about N files
 # (default 1000) in one process; report wall time and peak RSS, and the same files
 # through dockerfilelint (npm) as the peer, in the same run.
 #

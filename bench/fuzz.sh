@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench/fuzz.sh TARGET SECONDS: run one libFuzzer target (fuzz_dockerfile, fuzz_shell,
-# fuzz_imageref, ...) for SECONDS, seeded from fixtures/ and ../shared/corpus/.
+# fuzz_imageref, ...) for SECONDS, seeded from fixtures/ and tests/corpus/files/.
 # Crashes land in tests/fuzz/crashes/; make each one a regression test.
 # GPULINT_FUZZ_BUILD: the build directory (default build-fuzz).
 set -euo pipefail
@@ -18,10 +18,10 @@ corpus=tests/fuzz/corpus-$target
 mkdir -p "$corpus" tests/fuzz/crashes
 seeds=()
 case $target in
-  fuzz_dockerfile) seeds=(fixtures ../shared/corpus/dockerfiles ../shared/corpus/buildkit-parser) ;;
-  fuzz_shell|fuzz_makefile|fuzz_markdown) seeds=(fixtures ../shared/corpus/runlines ../shared/corpus/apptainer) ;;
-  fuzz_compose|fuzz_kubernetes|fuzz_ciyaml|fuzz_yaml) seeds=(fixtures ../shared/corpus/compose ../shared/corpus/k8s) ;;
-  fuzz_apptainer_def) seeds=(../shared/corpus/apptainer) ;;
+  fuzz_dockerfile) seeds=(fixtures tests/corpus/files/dockerfiles tests/corpus/files/buildkit-parser) ;;
+  fuzz_shell|fuzz_makefile|fuzz_markdown) seeds=(fixtures tests/corpus/files/runlines tests/corpus/files/apptainer) ;;
+  fuzz_compose|fuzz_kubernetes|fuzz_ciyaml|fuzz_yaml) seeds=(fixtures tests/corpus/files/compose tests/corpus/files/k8s) ;;
+  fuzz_apptainer_def) seeds=(tests/corpus/files/apptainer) ;;
   fuzz_image|fuzz_config) # small archives made by real tools, config files (generated)
     bash tests/hostile/fuzz_seeds.sh "$target" "$build/seeds-$target" >/dev/null
     seeds=("$build/seeds-$target") ;;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench/scaling.sh [GPULINT]: does linting time grow linearly with the input?
-# ../shared/corpus/dockerfiles at 1x, 10x and 100x its size, each linted in one process
+# tests/corpus/files/dockerfiles at 1x, 10x and 100x its size, each linted in one process
 # (hyperfine, wall and CPU, several runs; GNU time for peak RSS). Prints a Markdown
 # table: linear growth keeps the time per file and the time per MB constant, and the
 # peak RSS flat. (Layer scaling, 2 vs 20 layers, is in bench/layers.sh.)
@@ -12,7 +12,7 @@ for t in hyperfine /usr/bin/time python3; do
 done
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 . bench/corpus_copies.sh
-base=$(find ../shared/corpus/dockerfiles -type f ! -name SOURCES.tsv | wc -l)
+base=$(find tests/corpus/files/dockerfiles -type f ! -name SOURCES.tsv | wc -l)
 
 echo "| corpus | files | MB | wall ms (mean ± σ) | CPU ms | µs per file | ms per MB | peak RSS MiB |"
 echo "|---|---:|---:|---:|---:|---:|---:|---:|"

@@ -1,6 +1,6 @@
 /*
  * test_buildkit_conformance.c: the Dockerfile parser against BuildKit's own parser tests
- * (shared corpus buildkit-parser/): dumps byte for byte, negative cases, line numbers,
+ * (tests/corpus/files/buildkit-parser/, copied from moby/buildkit): dumps byte for byte, negative cases, line numbers,
  * heredocs, and every real-world Dockerfile of the corpus parsing without error.
  */
 #include <setjmp.h>
@@ -18,20 +18,14 @@
 
 #include "parsers/dockerfile.h"
 
-#define BK GPULINT_SHARED_DIR "/corpus/buildkit-parser"
+#define BK GPULINT_CORPUS_DIR "/buildkit-parser"
 
-static bool have_shared(void)
-{
-    struct stat st;
-    return stat(BK, &st) == 0 && S_ISDIR(st.st_mode);
-}
-
-#define NEED_SHARED()                                                                 \
+/* The conformance files are part of the repository: their absence is a failure. */
+#define NEED_CORPUS()                                                                 \
     do {                                                                              \
-        if (!have_shared()) {                                                         \
-            print_message("shared corpus %s missing: skipping\n", BK);                \
-            skip();                                                                   \
-        }                                                                             \
+        struct stat st_;                                                              \
+        if (stat(BK, &st_) != 0 || !S_ISDIR(st_.st_mode))                             \
+            fail_msg("the BuildKit conformance files %s are missing", BK);            \
     } while (0)
 
 static int cmp_names(const void *a, const void *b)
@@ -82,7 +76,7 @@ static struct df_file *parse_path(struct gl_arena *a, const char *path, struct d
 static void test_testfiles(void **state)
 {
     (void)state;
-    NEED_SHARED();
+    NEED_CORPUS();
     size_t n, failures = 0;
     char **cases = list_dir(BK "/testfiles", &n);
     assert_true(n >= 33);
@@ -122,7 +116,7 @@ static void test_testfiles(void **state)
 static void test_negative(void **state)
 {
     (void)state;
-    NEED_SHARED();
+    NEED_CORPUS();
     size_t n, failures = 0;
     char **cases = list_dir(BK "/testfiles-negative", &n);
     assert_true(n >= 4);
@@ -147,7 +141,7 @@ static void test_negative(void **state)
 static void test_line_numbers(void **state)
 {
     (void)state;
-    NEED_SHARED();
+    NEED_CORPUS();
     struct gl_arena a;
     gl_arena_init(&a);
     struct df_error err;
@@ -199,7 +193,7 @@ static bool heredocs_match(const struct df_instr *in, json_object *exp, const ch
 static void test_heredoc_cases(void **state)
 {
     (void)state;
-    NEED_SHARED();
+    NEED_CORPUS();
     static const char *const cases[] = {"test-parse-extracts-heredoc", "test-parse-json-heredoc"};
     size_t failures = 0;
     for (size_t c = 0; c < 2; c++) {
@@ -259,15 +253,15 @@ static size_t parse_all(const char *dir, bool nested)
 static void test_extracted_from_go(void **state)
 {
     (void)state;
-    NEED_SHARED();
+    NEED_CORPUS();
     assert_int_equal(parse_all(BK "/extracted-from-go", true), 0);
 }
 
 static void test_corpus_dockerfiles(void **state)
 {
     (void)state;
-    NEED_SHARED();
-    assert_int_equal(parse_all(GPULINT_SHARED_DIR "/corpus/dockerfiles", false), 0);
+    NEED_CORPUS();
+    assert_int_equal(parse_all(GPULINT_CORPUS_DIR "/dockerfiles", false), 0);
 }
 
 int main(void)

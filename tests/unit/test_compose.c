@@ -370,7 +370,7 @@ static void corpus_file(const char *name, const char *path, const char *text, si
 static void test_corpus(void **st)
 {
     (void)st;
-    assert_true(test_each_yaml_file(GPULINT_SHARED_DIR "/corpus/compose", corpus_file) >= 16);
+    assert_true(test_each_yaml_file(GPULINT_CORPUS_DIR "/compose", corpus_file) >= 16);
 }
 
 int main(void)

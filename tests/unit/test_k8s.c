@@ -347,7 +347,7 @@ static void corpus_file(const char *name, const char *path, const char *text, si
 static void test_corpus(void **st)
 {
     (void)st;
-    assert_true(test_each_yaml_file(GPULINT_SHARED_DIR "/corpus/k8s", corpus_file) >= 28);
+    assert_true(test_each_yaml_file(GPULINT_CORPUS_DIR "/k8s", corpus_file) >= 28);
 }
 
 int main(void)

@@ -1,4 +1,4 @@
-/* test_launch_corpus.c: every real file of shared/corpus/runlines and corpus/apptainer
+/* test_launch_corpus.c: every real file of tests/corpus/files/runlines and apptainer
  * through the launch parsers: none may fail to parse (GL900), and the traps the corpus
  * README names must hold. Prints the launches found per file (run with -v... the output
  * is always printed: it is the record of what the parsers see). */
@@ -36,7 +36,7 @@ static char *data_of_file;
 static const struct gl_input_type *load(const char *dir, const char *base)
 {
     char path[4096];
-    snprintf(path, sizeof path, "%s/corpus/%s/%s", GPULINT_SHARED_DIR, dir, base);
+    snprintf(path, sizeof path, "%s/%s/%s", GPULINT_CORPUS_DIR, dir, base);
     size_t len;
     free(data_of_file);
     data_of_file = NULL;
@@ -67,7 +67,7 @@ static void report(const char *dir, const char *base, const struct gl_input_type
 static void each_file(const char *dir)
 {
     char path[4096];
-    snprintf(path, sizeof path, "%s/corpus/%s", GPULINT_SHARED_DIR, dir);
+    snprintf(path, sizeof path, "%s/%s", GPULINT_CORPUS_DIR, dir);
     struct dirent **names;
     int n = scandir(path, &names, NULL, alphasort);
     assert_true(n > 0);
