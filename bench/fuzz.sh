@@ -25,7 +25,7 @@ case $target in
   fuzz_image|fuzz_config) # small archives made by real tools, config files (generated)
     bash tests/hostile/fuzz_seeds.sh "$target" "$build/seeds-$target" >/dev/null
     seeds=("$build/seeds-$target") ;;
-  fuzz_knowledge) seeds=(rules/knowledge) ;;
+  fuzz_knowledge) seeds=(knowledge) ;;
   fuzz_image_json) # the JSON documents of a small image made by umoci (examples/image)
     d=$build/seeds-$target; rm -rf "$d"; mkdir -p "$d/x"
     examples/image/build.sh "$d/img.tar" >/dev/null && tar -C "$d/x" -xf "$d/img.tar"

@@ -39,10 +39,10 @@ function(gpulint_registry out dir struct prefix header table count)
 endfunction()
 
 function(gpulint_rule_table out)
-  gpulint_registry(${out} rules gl_rule gl_rule_ "linter/rule.h" gl_rule_table gl_rule_count)
+  gpulint_registry(${out} rules gl_rule gl_rule_ "linter/core/rule.h" gl_rule_table gl_rule_count)
 endfunction()
 
 function(gpulint_input_table out)
-  gpulint_registry(${out} parsers gl_input_type gl_input_ "linter/inputs.h" gl_input_table
+  gpulint_registry(${out} parsers gl_input_type gl_input_ "linter/core/inputs.h" gl_input_table
                    gl_input_count)
 endfunction()

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# docker_flags.sh: the `docker run` option table (parsers/docker_run_flags.c) against the
+# docker_flags.sh: the `docker run` option table (parsers/shell/docker_run_flags.c) against the
 # docker CLI installed here. Every option `docker run --help` lists must be in the table
 # with the same shorthand and the same arity (takes a value or not); entries the table
 # has beyond this docker (older or newer CLIs, hidden aliases, podman) are only listed.
@@ -7,7 +7,7 @@
 # Exit 77 (skipped) when docker is not installed.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
-table="$here/parsers/docker_run_flags.c"
+table="$here/parsers/shell/docker_run_flags.c"
 command -v docker >/dev/null 2>&1 || { echo "docker not installed: skipped"; exit 77; }
 help=$(docker run --help 2>/dev/null) || { echo "docker run --help failed: skipped"; exit 77; }
 

@@ -6,7 +6,7 @@
 # and CR, FROM tags with a colour sequence and a bidi override, a COPY of a data path with
 # OSC, an isolate, C1 CSI, DEL and an invalid byte, an inline ignore with a bidi override,
 # a docker run line with escapes in --gpus and --data, an OCI image whose layer holds an
-# entry named with ESC, BEL, RLO and an invalid byte. Asserted (linter/escape.h):
+# entry named with ESC, BEL, RLO and an invalid byte. Asserted (linter/core/escape.h):
 #   - tty (--no-color, and in colour on a pty): no byte < 0x20 but \n, no DEL, no C1, no
 #     bidi character, valid UTF-8, the escapes visible; in colour only the reporter's own
 #     SGR sequences; the same for stderr lines quoting an input, for --print-config
@@ -137,8 +137,8 @@ has "print-config comment" "$tmp/pc" '--output r\x1b[2J'
 
 # ---- --print-knowledge: values from a --knowledge file ----
 sed 's|note: table lists R535 / R570 / R580|note: "table\\e]0;pwn\\a lists\\u202e\\x9b"|' \
-  rules/knowledge/cuda_facts.yaml > "$tmp/kb.yaml"
-if cmp -s rules/knowledge/cuda_facts.yaml "$tmp/kb.yaml"; then
+  knowledge/cuda_facts.yaml > "$tmp/kb.yaml"
+if cmp -s knowledge/cuda_facts.yaml "$tmp/kb.yaml"; then
   bad "--print-knowledge: the note to rewrite is no longer in cuda_facts.yaml"
 else
   "$bin" --knowledge "$tmp/kb.yaml" --print-knowledge > "$tmp/kb" 2>&1

@@ -3,7 +3,7 @@
  *
  *     gpulint-gendocs DIR     writes DIR/gpulint.1 and DIR/rules/<ID>.md
  *
- * The man page's OPTIONS are the --help text (gl_cli_usage in linter/cli.c), its RULES
+ * The man page's OPTIONS are the --help text (gl_cli_usage in linter/cli/cli.c), its RULES
  * the registry (rule.h); each docs/rules/<ID>.md is gl_rule_doc_markdown(), the same
  * text SARIF carries as a rule's help, and the same strings --explain prints. The
  * committed docs/ are this program's output: `cmake --build BUILD --target docs`
@@ -15,11 +15,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "linter/inputs.h"
-#include "linter/rule.h"
-#include "linter/rule_doc.h"
+#include "linter/core/inputs.h"
+#include "linter/core/rule.h"
+#include "linter/report/rule_doc.h"
 
-/* The --help text, a printf format taking the input type names (linter/cli.c). */
+/* The --help text, a printf format taking the input type names (linter/cli/cli.c). */
 extern const char gl_cli_usage[];
 
 /* Text for a roff line: backslashes and hyphens escaped, no line starting with . or '. */

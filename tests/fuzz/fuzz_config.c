@@ -1,11 +1,11 @@
-/* libFuzzer target: bytes as a `.gpulint.yaml` config file (linter/config_file.h), then
+/* libFuzzer target: bytes as a `.gpulint.yaml` config file (linter/config/config_file.h), then
  * the configuration finished (patterns compiled) as main() does. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "linter/config.h"
-#include "linter/config_file.h"
+#include "linter/core/config.h"
+#include "linter/config/config_file.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

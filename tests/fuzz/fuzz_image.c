@@ -1,7 +1,7 @@
 /* libFuzzer target: bytes as an image archive, read as gpulint reads a file named on the
  * command line (written to a memfd, linted by path: the seekable tar catalog, or the
  * streaming pass for gzip / zstd outer archives), and the same bytes as one layer blob
- * (parsers/image_layer.h) read from memory, with and without a media type. No cache. */
+ * (parsers/image/image_layer.h) read from memory, with and without a media type. No cache. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,12 +9,12 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "linter/config.h"
-#include "linter/driver_target.h"
-#include "linter/engine.h"
-#include "parsers/image_catalog.h"
-#include "parsers/image_layer.h"
-#include "rules/knowledge/kb.h"
+#include "linter/core/config.h"
+#include "knowledge/driver_target.h"
+#include "linter/cli/engine.h"
+#include "parsers/image/image_catalog.h"
+#include "parsers/image/image_layer.h"
+#include "knowledge/kb.h"
 
 static struct gl_config cfg;
 static int memfd = -1;

@@ -1,11 +1,11 @@
-/* libFuzzer target: the image JSON reader (parsers/image_json.h) on its own: check a
+/* libFuzzer target: the image JSON reader (parsers/image/image_json.h) on its own: check a
  * document, then walk every value through cursors and copy every string, as the manifest,
  * index and config readers do. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "parsers/image_json.h"
+#include "parsers/image/image_json.h"
 
 #define MAX_VISITS 100000
 

@@ -1,7 +1,7 @@
 /* libFuzzer target: image references. */
 #include <stdint.h>
 
-#include "parsers/imageref.h"
+#include "linter/core/imageref.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

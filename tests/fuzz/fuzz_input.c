@@ -4,9 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "linter/config.h"
-#include "linter/engine.h"
-#include "linter/inputs.h"
+#include "linter/core/config.h"
+#include "linter/cli/engine.h"
+#include "linter/core/inputs.h"
 
 static struct gl_config cfg;
 

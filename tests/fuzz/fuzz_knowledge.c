@@ -1,4 +1,4 @@
-/* libFuzzer target: bytes as a CUDA knowledge file (--knowledge, rules/knowledge/kb.h).
+/* libFuzzer target: bytes as a CUDA knowledge file (--knowledge, knowledge/kb.h).
  * When it loads: the table printed as --print-knowledge does, the driver target resolved
  * against it, and a GPU Dockerfile and launch linted with it, so that every rule meets
  * hostile table contents. */
@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "linter/config.h"
-#include "linter/driver_target.h"
-#include "linter/engine.h"
-#include "linter/inputs.h"
-#include "rules/knowledge/kb.h"
+#include "linter/core/config.h"
+#include "knowledge/driver_target.h"
+#include "linter/cli/engine.h"
+#include "linter/core/inputs.h"
+#include "knowledge/kb.h"
 
 static FILE *sink;
 

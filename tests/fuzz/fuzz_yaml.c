@@ -1,11 +1,11 @@
-/* libFuzzer target: the one YAML reader (parsers/yaml_tree.h) on its own: load a stream,
+/* libFuzzer target: the one YAML reader (parsers/yaml/yaml_tree.h) on its own: load a stream,
  * then visit every node through the queries the readers use (merge keys, aliases under
  * the budget, scalar positions), as compose, Kubernetes and CI YAML do. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "parsers/yaml_tree.h"
+#include "parsers/yaml/yaml_tree.h"
 
 #define MAX_VISITS 100000
 

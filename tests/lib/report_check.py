@@ -25,7 +25,7 @@ def expect(cond, what):
 
 
 def clean(text, xml=False):
-    """The text as a report must carry it (linter/escape.h): invalid UTF-8 (read as
+    """The text as a report must carry it (linter/core/escape.h): invalid UTF-8 (read as
     surrogate escapes) as U+FFFD, and in XML the characters XML 1.0 cannot hold as the
     visible text escape (\\x01, \\ufffe)."""
     out = []

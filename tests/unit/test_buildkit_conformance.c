@@ -16,7 +16,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "parsers/dockerfile.h"
+#include "parsers/dockerfile/dockerfile.h"
 
 #define BK GPULINT_CORPUS_DIR "/buildkit-parser"
 

@@ -1,4 +1,4 @@
-/* test_ciyaml.c: CI YAML scripts -> launches (parsers/ciyaml.c), positions through the
+/* test_ciyaml.c: CI YAML scripts -> launches (parsers/launch/ciyaml.c), positions through the
  * block scalar's srcmap. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "linter/inputs.h"
+#include "linter/core/inputs.h"
 
 static struct gl_doc *parse(const char *path, const char *text)
 {

@@ -1,4 +1,4 @@
-/* test_compose.c: compose services -> launches (parsers/compose.h), with exact positions. */
+/* test_compose.c: compose services -> launches (parsers/launch/compose.h), with exact positions. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "linter/inputs.h"
-#include "parsers/compose.h"
+#include "linter/core/inputs.h"
+#include "parsers/launch/compose.h"
 #include "tests/unit/test_support.h"
 
 static struct gl_doc *parse(const char *text)

@@ -1,4 +1,4 @@
-/* test_config_file.c: .gpulint.yaml (linter/config_file.h): every key, every error with
+/* test_config_file.c: .gpulint.yaml (linter/config/config_file.h): every key, every error with
  * its file:line:col, discovery upward, and the command line applied over the file. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,12 +12,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "linter/cli.h"
-#include "linter/config_file.h"
-#include "linter/config_print.h"
-#include "linter/engine.h"
-#include "linter/rule.h"
-#include "rules/knowledge/kb.h"
+#include "linter/cli/cli.h"
+#include "linter/config/config_file.h"
+#include "linter/config/config_print.h"
+#include "linter/cli/engine.h"
+#include "linter/core/rule.h"
+#include "knowledge/kb.h"
 
 static struct gl_config cfg;
 static char err[1024];

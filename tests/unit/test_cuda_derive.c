@@ -11,10 +11,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "linter/config.h"
-#include "linter/cuda_derive.h"
-#include "parsers/dockerfile_model.h"
-#include "rules/cuda_check.h"
+#include "linter/core/config.h"
+#include "knowledge/cuda_derive.h"
+#include "parsers/dockerfile/dockerfile_model.h"
+#include "rules/gl2xx/cuda_check.h"
 
 static struct gl_config cfg;
 static struct gl_doc doc;

@@ -7,8 +7,8 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "linter/config.h"
-#include "parsers/dockerfile_model.h"
+#include "linter/core/config.h"
+#include "parsers/dockerfile/dockerfile_model.h"
 #include "tests/unit/test_support.h"
 
 static struct gl_config cfg;

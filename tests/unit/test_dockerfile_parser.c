@@ -13,7 +13,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "parsers/dockerfile.h"
+#include "parsers/dockerfile/dockerfile.h"
 
 static struct gl_arena arena;
 

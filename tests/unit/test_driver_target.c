@@ -11,7 +11,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "linter/driver_target.h"
+#include "knowledge/driver_target.h"
 
 static struct gl_arena arena;
 

@@ -15,7 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "linter/escape.h"
+#include "linter/core/escape.h"
 
 #define FFFD "\xEF\xBF\xBD"
 

@@ -1,5 +1,5 @@
 /* test_gl4_rules.c: the GL4xx launch rules over launches built by hand (the model, not a
- * parser), and the helpers of linter/launch_paths.h. Each test builds one gl_doc through
+ * parser), and the helpers of rules/gl4xx/launch_paths.h. Each test builds one gl_doc through
  * the small constructors below, runs one rule, and checks the findings and their places. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "linter/check.h"
-#include "linter/launch_paths.h"
-#include "parsers/imageref.h"
+#include "rules/check.h"
+#include "rules/gl4xx/launch_paths.h"
+#include "linter/core/imageref.h"
 
 /* ---- constructors ---- */
 

@@ -1,5 +1,5 @@
-/* test_glob.c: path globs (linter/glob.h) and `ignore-paths:` matching with its base
- * directory (linter/path_ignore.h). */
+/* test_glob.c: path globs (linter/core/glob.h) and `ignore-paths:` matching with its base
+ * directory (linter/core/path_ignore.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,8 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "linter/glob.h"
-#include "linter/path_ignore.h"
+#include "linter/core/glob.h"
+#include "linter/core/path_ignore.h"
 
 #define MATCH(g, p) assert_true(gl_glob_match((g), (p)))
 #define NO_MATCH(g, p) assert_false(gl_glob_match((g), (p)))

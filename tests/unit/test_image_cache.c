@@ -16,9 +16,9 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "linter/config.h"
-#include "linter/limits.h"
-#include "parsers/image_cache.h"
+#include "linter/core/config.h"
+#include "linter/core/limits.h"
+#include "parsers/image/image_cache.h"
 
 #define HEX "0123456789abcdef0123456789abcdef0123456789abcdef0123456789ab"
 #define DIGEST "sha256:" HEX "cdef"

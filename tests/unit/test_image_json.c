@@ -1,5 +1,5 @@
-/* Unit tests: parsers/image_json.h (the check, the cursors, unescaping) and
- * linter/hashmap.h (the string map). */
+/* Unit tests: parsers/image/image_json.h (the check, the cursors, unescaping) and
+ * linter/core/hashmap.h (the string map). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,8 +9,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "parsers/image_json.h"
-#include "linter/hashmap.h"
+#include "parsers/image/image_json.h"
+#include "linter/core/hashmap.h"
 
 static int check(const char *text, size_t depth, struct gl_json_error *e)
 {

@@ -1,4 +1,4 @@
-/* Unit tests: parsers/image_manifest.h (resolving an image's documents: deduplication by
+/* Unit tests: parsers/image/image_manifest.h (resolving an image's documents: deduplication by
  * digest, the limits, one problem per broken platform; digests; configs) and the names an
  * OCI layout directory may open (image_catalog.h). Documents come from an in-memory
  * table that counts how often each is fetched. */
@@ -11,9 +11,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "linter/limits.h"
-#include "parsers/image_catalog.h"
-#include "parsers/image_manifest.h"
+#include "linter/core/limits.h"
+#include "parsers/image/image_catalog.h"
+#include "parsers/image/image_manifest.h"
 
 #define HEX(c) c c c c c c c c c c c c c c c c c c c c c c c c c c c c c c c c \
                c c c c c c c c c c c c c c c c c c c c c c c c c c c c c c c c

@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "parsers/image_side_hash.h"
+#include "parsers/image/image_side_hash.h"
 
 /* A temporary file of `size` bytes: byte i is a function of i (so order is checked). */
 static int make_file(uint64_t size)

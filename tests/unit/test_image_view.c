@@ -8,9 +8,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "parsers/image_budget.h"
-#include "parsers/image_sha256.h"
-#include "parsers/image_view.h"
+#include "parsers/image/image_budget.h"
+#include "parsers/image/image_sha256.h"
+#include "parsers/image/image_view.h"
 
 static void normalize(void **state)
 {

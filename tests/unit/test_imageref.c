@@ -1,4 +1,4 @@
-/* test_imageref.c: image reference parsing (parsers/imageref.h).
+/* test_imageref.c: image reference parsing (linter/core/imageref.h).
  * Most cases come from distribution/reference's own tests (normalize_test.go,
  * reference_test.go), read through ParseNormalizedNamed; the rest are GPU references. */
 #include <setjmp.h>
@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "parsers/imageref.h"
+#include "linter/core/imageref.h"
 
 #define HEX16 "ffffffffffffffff"
 #define HEX64 HEX16 HEX16 HEX16 HEX16

@@ -1,4 +1,4 @@
-/* test_k8s.c: Kubernetes pod specs -> launches (parsers/k8s.h), with exact positions. */
+/* test_k8s.c: Kubernetes pod specs -> launches (parsers/launch/k8s.h), with exact positions. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -8,8 +8,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "linter/inputs.h"
-#include "parsers/k8s.h"
+#include "linter/core/inputs.h"
+#include "parsers/launch/k8s.h"
 #include "tests/unit/test_support.h"
 
 static struct gl_doc *parse_len(const char *text, size_t len)

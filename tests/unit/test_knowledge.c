@@ -6,14 +6,14 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "rules/knowledge/kb.h"
-#include "rules/knowledge/kb_schema.h"
+#include "knowledge/kb.h"
+#include "knowledge/kb_schema.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#define PROJECT_FACTS GPULINT_SOURCE_DIR "/rules/knowledge/cuda_facts.yaml"
+#define PROJECT_FACTS GPULINT_SOURCE_DIR "/knowledge/cuda_facts.yaml"
 
 /* ---- compiled table vs the facts files ---- */
 

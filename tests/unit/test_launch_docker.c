@@ -1,5 +1,5 @@
 /* test_launch_docker.c: docker/podman/apptainer command lines into launches
- * (parsers/launch_shell.h), with exact positions. */
+ * (parsers/launch/launch_shell.h), with exact positions. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

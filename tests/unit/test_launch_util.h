@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "linter/inputs.h"
-#include "parsers/launch_shell.h"
+#include "linter/core/inputs.h"
+#include "parsers/launch/launch_shell.h"
 #include "tests/unit/test_support.h"
 
 static struct gl_doc D;

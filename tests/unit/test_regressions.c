@@ -16,7 +16,7 @@
 #include <archive.h>
 #include <archive_entry.h>
 
-#include "parsers/image_catalog.h"
+#include "parsers/image/image_catalog.h"
 
 /* A tar archive of one entry `zeros` of `size` zero bytes, compressed by libarchive's
  * `filter` ("gzip" at level 9, or "zstd"), written to a temp file; returns its path. */

@@ -16,11 +16,11 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "linter/escape.h"
-#include "linter/fingerprint.h"
-#include "linter/report.h"
-#include "linter/report_text.h"
-#include "linter/rule.h"
+#include "linter/core/escape.h"
+#include "linter/report/fingerprint.h"
+#include "linter/report/report.h"
+#include "linter/report/report_text.h"
+#include "linter/core/rule.h"
 
 /* ---- report_text.h ---- */
 

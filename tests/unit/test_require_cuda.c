@@ -6,7 +6,7 @@
 #include <cmocka.h>
 #include <string.h>
 
-#include "rules/cuda_require.h"
+#include "rules/gl2xx/cuda_require.h"
 
 static const struct gl_require_target r535 = {"535.104.05", "12.2", true};
 

@@ -1,4 +1,4 @@
-/* test_shell_words.c: the shell word splitter (parsers/shell_words.h). */
+/* test_shell_words.c: the shell word splitter (parsers/shell/shell_words.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "parsers/shell_words.h"
+#include "parsers/shell/shell_words.h"
 
 static struct gl_arena A;
 static struct sh_cmd *C;

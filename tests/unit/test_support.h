@@ -17,8 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "linter/model.h"
-#include "linter/util.h"
+#include "linter/core/model.h"
+#include "linter/core/util.h"
 
 /* Set *d up (zeroed, fresh arena) over text[0..len). */
 static inline void test_doc_init(struct gl_doc *d, const char *path, enum gl_input_kind kind,

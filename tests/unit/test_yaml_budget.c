@@ -17,9 +17,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "linter/config.h"
-#include "linter/inputs.h"
-#include "linter/limits.h"
+#include "linter/core/config.h"
+#include "linter/core/inputs.h"
+#include "linter/core/limits.h"
 #include "tests/unit/test_support.h"
 
 #define SWEEP 300

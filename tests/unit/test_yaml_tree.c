@@ -1,4 +1,4 @@
-/* test_yaml_tree.c: the safe YAML loader (parsers/yaml_tree.h). */
+/* test_yaml_tree.c: the safe YAML loader (parsers/yaml/yaml_tree.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "parsers/yaml_tree.h"
+#include "parsers/yaml/yaml_tree.h"
 #include "tests/unit/test_support.h"
 
 struct fx {

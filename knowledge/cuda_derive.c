@@ -1,0 +1,254 @@
+/* cuda_derive.c: CUDA facts from references and env; the entry point (see cuda_derive.h). */
+#include "knowledge/cuda_derive_internal.h"
+
+#include <string.h>
+
+void cd_ctx_init(struct cd_ctx *c, struct gl_doc *doc, const struct gl_kb *kb,
+                 const char *text, size_t len)
+{
+    *c = (struct cd_ctx){.doc = doc, .kb = kb, .text = text, .len = text ? len : 0};
+    gl_lines_init(&c->lines, &doc->arena, text, c->len);
+}
+
+bool cd_find_written(struct cd_ctx *c, struct gl_loc at, size_t slack, const char *needle,
+                     size_t n, struct gl_loc *out)
+{
+    size_t from = gl_lines_offset(&c->lines, at), end = gl_lines_line_end(&c->lines, at);
+    if (from == SIZE_MAX || !n)
+        return false;
+    for (size_t i = from; i <= from + slack && i + n <= end; i++)
+        if (!memcmp(c->text + i, needle, n)) {
+            *out = (struct gl_loc){at.line, at.col + (uint32_t)(i - from)};
+            return true;
+        }
+    return false;
+}
+
+struct gl_loc cd_written_loc(struct cd_ctx *c, struct gl_loc at, size_t word_len,
+                             const char *needle, size_t n)
+{
+    struct gl_loc found;
+    return cd_find_written(c, at, word_len + 8, needle, n, &found) ? found : at;
+}
+
+struct gl_cuda_fact *gl_cuda_add_fact(struct gl_doc *doc, enum gl_cuda_source kind,
+                                      const char *version, const char *label,
+                                      struct gl_loc loc)
+{
+    struct gl_cuda_fact *f = GL_APPEND(&doc->arena, doc->cuda, doc->ncuda, doc->capcuda);
+    memset(f, 0, sizeof *f);
+    f->kind = kind;
+    f->version = version;
+    f->label = label;
+    f->loc = loc;
+    f->stage = f->launch = f->ref = f->instr = -1;
+    return f;
+}
+
+/* ---- tags ---- */
+
+static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+bool gl_cuda_token_version(const char *t, size_t n, char *out, size_t out_size,
+                           size_t *digits_off)
+{
+    if (out_size < 16)
+        return false;
+    if (n > 4 && !memcmp(t, "cuda", 4)) {
+        size_t i = 4;
+        if (t[i] == '-')
+            i++;
+        size_t vl = n - i;
+        if (!vl || vl >= out_size || !is_digit(t[i]))
+            return false;
+        memcpy(out, t + i, vl);
+        out[vl] = '\0';
+        if (!gl_version_valid(out))
+            return false;
+        unsigned major;
+        if (!gl_version_field(out, 0, &major) || major < 1 || major > 99)
+            return false;
+        *digits_off = i;
+        return true;
+    }
+    /* cuXYZ / cuXYZW: two major digits, one minor digit, one patch digit */
+    if (n < 5 || n > 6 || t[0] != 'c' || t[1] != 'u')
+        return false;
+    for (size_t i = 2; i < n; i++)
+        if (!is_digit(t[i]))
+            return false;
+    if (t[2] != '1')
+        return false;
+    if (n == 5)
+        snprintf(out, out_size, "%c%c.%c", t[2], t[3], t[4]);
+    else
+        snprintf(out, out_size, "%c%c.%c.%c", t[2], t[3], t[4], t[5]);
+    *digits_off = 2;
+    return true;
+}
+
+bool gl_cuda_ref_is_jetson(const struct gl_imageref *ref)
+{
+    for (const char *p = ref->path; p && *p;) {
+        const char *slash = strchr(p, '/');
+        size_t n = slash ? (size_t)(slash - p) : strlen(p);
+        if ((n >= 3 && !memcmp(p, "l4t", 3)) || (n >= 4 && !memcmp(p + n - 4, "-l4t", 4)))
+            return true;
+        p = slash ? slash + 1 : p + n;
+    }
+    return ref->tag && (gl_has_prefix(ref->tag, "l4t") || gl_imageref_tag_has_token(ref->tag, "l4t"));
+}
+
+static bool is_nvidia_cuda_repo(const struct gl_imageref *ref)
+{
+    if (gl_imageref_is_docker_hub(ref))
+        return gl_imageref_repo_has_prefix(ref, "nvidia/cuda");
+    return gl_imageref_repo_is(ref, "nvcr.io/nvidia/cuda") ||
+           gl_imageref_repo_is(ref, "nvcr.io/nvidia/cudagl");
+}
+
+/* The fact's position: the tag bytes [off, off+n) when they are written there, else the
+ * reference itself (a tag that came through an ARG). */
+static const char *role_label(const struct gl_ref *r)
+{
+    switch (r->role) {
+    case GL_REF_FROM:
+    case GL_REF_DEF_FROM: return "base tag";
+    case GL_REF_ARCHIVE: return "image tag";
+    default: return "image tag";
+    }
+}
+
+static struct gl_cuda_fact *ref_fact(struct cd_ctx *c, size_t ri, enum gl_cuda_source kind,
+                                     const char *version, const char *label,
+                                     struct gl_loc loc)
+{
+    const struct gl_ref *r = &c->doc->refs[ri];
+    struct gl_cuda_fact *f = gl_cuda_add_fact(c->doc, kind, version, label, loc);
+    f->ref = (int)ri;
+    f->stage = r->df_stage;
+    f->launch = r->launch;
+    return f;
+}
+
+/* NGC framework name: the path below nvidia/ ("pytorch", "clara/bionemo"). */
+static const char *ngc_name(const struct gl_imageref *p)
+{
+    const char *s = p->path;
+    return gl_has_prefix(s, "nvidia/") ? s + strlen("nvidia/") : s;
+}
+
+static void derive_ref(struct cd_ctx *c, size_t ri)
+{
+    struct gl_doc *doc = c->doc;
+    const struct gl_ref *r = &doc->refs[ri];
+    if (!r->ok || r->unresolved || r->scratch || r->stage || r->local ||
+        r->role == GL_REF_BUILD_OUTPUT || r->role == GL_REF_COPY_FROM)
+        return;
+    const struct gl_imageref *p = &r->parsed;
+    if (!p->tag || gl_cuda_ref_is_jetson(p))
+        return;
+    struct gl_arena *a = &doc->arena;
+    if (is_nvidia_cuda_repo(p)) {
+        size_t n = gl_version_prefix_len(p->tag);
+        if (n && (p->tag[n] == '\0' || p->tag[n] == '-')) {
+            const char *v = gl_arena_strndup(a, p->tag, n);
+            unsigned major;
+            if (gl_version_valid(v) && gl_version_field(v, 0, &major) && major >= 1) {
+                ref_fact(c, ri, GL_CUDA_BASE_TAG, v,
+                         gl_arena_printf(a, "%s %s:%s", role_label(r), p->familiar, p->tag),
+                         gl_ref_tag_loc(r, 0, 0));
+                return;
+            }
+        }
+    }
+    size_t tok_len = 0;
+    long tok = gl_imageref_cuda_token(p->tag, &tok_len);
+    char tok_version[32] = "";
+    size_t digits = 0;
+    bool have_tok = tok >= 0 && gl_cuda_token_version(p->tag + tok, tok_len, tok_version,
+                                                      sizeof tok_version, &digits);
+    if (gl_imageref_in_namespace(p, "nvcr.io/nvidia") && !gl_imageref_nvidia_infra(p)) {
+        const struct gl_kb_ngc_release *rel = gl_kb_ngc_release(c->kb, p->tag);
+        int same = 0;
+        if (rel && rel->cuda && gl_version_valid(rel->cuda) &&
+            (!have_tok || (gl_version_compare(rel->cuda, tok_version, 2, &same) && same == 0))) {
+            ref_fact(c, ri, GL_CUDA_NGC_TAG, rel->cuda,
+                     gl_arena_printf(a, "NGC %s %s", ngc_name(p), rel->tag),
+                     gl_ref_tag_loc(r, 0, 0));
+            return;
+        }
+    }
+    if (have_tok) {
+        size_t off = (size_t)tok + digits;
+        ref_fact(c, ri, GL_CUDA_TAG, gl_arena_strdup(a, tok_version),
+                 gl_arena_printf(a, "%s %s:%s", role_label(r), p->familiar, p->tag),
+                 gl_ref_tag_loc(r, off, tok_len - digits));
+    }
+}
+
+void gl_cuda_derive_ref(struct gl_doc *doc, const struct gl_kb *kb, size_t ref)
+{
+    if (ref >= doc->nrefs)
+        return;
+    struct cd_ctx c;
+    cd_ctx_init(&c, doc, kb ? kb : gl_kb_builtin(), doc->text, doc->len);
+    derive_ref(&c, ref);
+}
+
+/* ---- env ---- */
+
+void gl_cuda_derive_env(struct gl_doc *doc, const struct gl_env *e)
+{
+    if (!e->key || !e->value)
+        return;
+    bool image = e->origin == GL_ENV_IMAGE_CONFIG;
+    if (!strcmp(e->key, "CUDA_VERSION") && e->origin != GL_ENV_LAUNCH) {
+        size_t n = gl_version_prefix_len(e->value);
+        /* "12.4.1" (nvidia/cuda images); trailing text such as "-1" is not a version */
+        if (!n || e->value[n] != '\0' || !gl_version_valid(e->value))
+            return;
+        struct gl_cuda_fact *f = gl_cuda_add_fact(
+            doc, image ? GL_CUDA_IMAGE_ENV : GL_CUDA_ENV, e->value,
+            image ? "image config ENV CUDA_VERSION" : "ENV CUDA_VERSION", e->value_loc);
+        f->stage = e->stage;
+        f->launch = e->launch;
+    } else if (!strcmp(e->key, "NVIDIA_REQUIRE_CUDA") && *e->value) {
+        const char *label = image ? "image config NVIDIA_REQUIRE_CUDA"
+                            : e->origin == GL_ENV_LAUNCH ? "launch env NVIDIA_REQUIRE_CUDA"
+                                                         : "ENV NVIDIA_REQUIRE_CUDA";
+        struct gl_cuda_fact *f = gl_cuda_add_fact(doc, GL_CUDA_REQUIRE, NULL, label,
+                                                  e->value_loc);
+        f->require = e->value;
+        f->stage = e->stage;
+        f->launch = e->launch;
+    }
+}
+
+/* ---- entry ---- */
+
+struct gl_cuda_fact *cd_add(struct cd_ctx *c, enum gl_cuda_source kind, const char *version,
+                            const char *label, const char *framework, struct gl_loc loc,
+                            int stage)
+{
+    struct gl_cuda_fact *f = gl_cuda_add_fact(c->doc, kind, version, label, loc);
+    f->framework = framework;
+    f->stage = stage;
+    return f;
+}
+
+void gl_cuda_derive(struct gl_doc *doc, const struct gl_config *cfg)
+{
+    if (doc->error.set)
+        return;
+    struct cd_ctx c;
+    cd_ctx_init(&c, doc, cfg && cfg->kb ? cfg->kb : gl_kb_builtin(), doc->text, doc->len);
+    for (size_t i = 0; i < doc->nrefs; i++)
+        derive_ref(&c, i);
+    for (size_t i = 0; i < doc->nenv; i++)
+        gl_cuda_derive_env(doc, &doc->env[i]);
+    if (doc->df) {
+        cd_derive_pkgs(&c);
+        cd_derive_requirements(&c);
+    }
+}

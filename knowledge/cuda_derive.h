@@ -1,0 +1,73 @@
+/*
+ * cuda_derive.h: derive CUDA facts (doc->cuda, model_cuda.h) from the parsed model.
+ *
+ * The engine calls gl_cuda_derive() on every doc after parsing and before the rules: it
+ * reads what parsers put in the model (image references, ENV, package installs, package
+ * indexes, launches) and adds one gl_cuda_fact per token that names a CUDA version, with
+ * the exact position of that token. Rules (GL201/GL202/GL204, GL205, GL407) only read the
+ * facts. Sources and their kinds (enum gl_cuda_source):
+ *
+ *   GL_CUDA_BASE_TAG    nvidia/cuda*, nvcr.io/nvidia/cuda* tags: the leading X.Y[.Z]
+ *                       (every flavor and OS); loc = the version bytes of the tag
+ *   GL_CUDA_NGC_TAG     nvcr.io/nvidia/<any>:YY.MM-... through the knowledge base's release
+ *                       table (every framework of a release shares its CUDA);
+ *                       label "NGC pytorch 24.05"; loc = the YY.MM bytes
+ *   GL_CUDA_TAG         a cudaX.Y[.Z] / cuda-X.Y / cuXYZ token in any other tag
+ *                       (pytorch/pytorch:2.3.0-cuda12.1-..., ...-cu126-...); loc = digits
+ *   GL_CUDA_ENV         Dockerfile ENV CUDA_VERSION=X.Y.Z (GL_CUDA_IMAGE_ENV for an image
+ *                       config's env, through gl_cuda_derive_env)
+ *   GL_CUDA_REQUIRE     NVIDIA_REQUIRE_CUDA (Dockerfile ENV, launch env, image config):
+ *                       `require` holds the expression, version is NULL
+ *   GL_CUDA_OS_PACKAGE  apt/yum/dnf/zypper packages cuda-X-Y, cuda-toolkit-X-Y,
+ *                       cuda-runtime-X-Y, cuda-libraries[-dev]-X-Y, cuda-cudart[-dev]-X-Y, ...
+ *   GL_CUDA_FRAMEWORK   pip/uv torch|torchvision|torchaudio==V+cuNNN (loc: the '+'),
+ *                       --index-url/--extra-index-url/-f .../whl/cuNNN for the torch
+ *                       packages of that command (loc: the cuNNN), jax[cudaNN],
+ *                       jax-cudaNN-plugin, tensorflow[and-cuda]==V / tensorflow-gpu==V
+ *                       (TF's tested CUDA), conda/mamba/micromamba pytorch-cuda=,
+ *                       cudatoolkit=, cuda-version=, cuda-toolkit= (loc: the version)
+ *   GL_CUDA_PIP_NVIDIA  nvidia-*-cu11/-cu12/-cu13 wheels (version is the major only)
+ *
+ * Requirements files named by `pip install -r FILE` are read when FILE lies inside the
+ * build context (the Dockerfile's directory; no "..", no absolute paths, symlinks must
+ * stay inside; regular files up to 1 MiB); their facts carry `file` and `via_loc`.
+ * Not sources: PyPI-default wheels (no +cuNNN), third-party wheel indexes, a bare `-gpu`
+ * tag, Jetson/L4T images, local build outputs. Global ARGs used in FROM are seen through
+ * the resolved reference (one fact, at the FROM's tag).
+ *
+ * Version strings are "X.Y.Z", "X.Y" or "X" (major only); malformed versions give no fact.
+ * Other producers (the image-archive parser) add facts with gl_cuda_add_fact() and feed
+ * config env through gl_cuda_derive_env().
+ */
+#ifndef GPULINT_CUDA_DERIVE_H
+#define GPULINT_CUDA_DERIVE_H
+
+#include "linter/core/config.h"
+#include "linter/core/model.h"
+#include "knowledge/kb.h"
+
+/* Derive every fact of the doc (idempotent only on a doc without facts: call once). */
+void gl_cuda_derive(struct gl_doc *doc, const struct gl_config *cfg);
+
+/* Append a fact (strings are not copied: pass arena strings or literals). stage, launch
+ * and ref start at -1, file at NULL; the caller sets them. */
+struct gl_cuda_fact *gl_cuda_add_fact(struct gl_doc *doc, enum gl_cuda_source kind,
+                                      const char *version, const char *label,
+                                      struct gl_loc loc);
+
+/* Facts of one image reference doc->refs[ref] (tag versions, NGC releases, tag tokens). */
+void gl_cuda_derive_ref(struct gl_doc *doc, const struct gl_kb *kb, size_t ref);
+
+/* Facts of one environment variable (CUDA_VERSION, NVIDIA_REQUIRE_CUDA). */
+void gl_cuda_derive_env(struct gl_doc *doc, const struct gl_env *e);
+
+/* Jetson / L4T images (out of the CUDA driver checks). */
+bool gl_cuda_ref_is_jetson(const struct gl_imageref *ref);
+
+/* "cuda12.1" -> "12.1", "cuda-12.4.1" -> "12.4.1", "cu121" -> "12.1", "cu1281" -> "12.8.1",
+ * "cuda12" -> "12". *digits_off gets the offset of the version digits in the token.
+ * False for anything else. out needs >= 16 bytes. */
+bool gl_cuda_token_version(const char *token, size_t len, char *out, size_t out_size,
+                           size_t *digits_off);
+
+#endif

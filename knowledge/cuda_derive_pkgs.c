@@ -1,0 +1,419 @@
+/* cuda_derive_pkgs.c: CUDA facts from package installs and package indexes
+ * (see cuda_derive.h for the sources, cuda_derive_internal.h for the helpers). */
+#include "knowledge/cuda_derive_internal.h"
+
+#include <ctype.h>
+#include <string.h>
+
+static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/* A parsed package spec: name[extras] op version ... (pip) or name=version=build (conda). */
+struct spec {
+    char name[128];          /* lowercased, '_' -> '-' */
+    const char *extras;      /* inside the brackets, not NUL-terminated */
+    size_t extras_len;
+    char op[4];              /* "==", "=", ">=", ... ("" when no version) */
+    const char *version;     /* in the spec text, not NUL-terminated */
+    size_t version_len;
+};
+
+static bool parse_spec(const char *s, struct spec *out)
+{
+    memset(out, 0, sizeof *out);
+    size_t i = 0, n = 0;
+    while (s[i] == ' ' || s[i] == '\t')
+        i++;
+    while (s[i] && (isalnum((unsigned char)s[i]) || s[i] == '-' || s[i] == '_' || s[i] == '.')) {
+        if (n + 1 >= sizeof out->name)
+            return false;
+        out->name[n++] = s[i] == '_' ? '-' : (char)tolower((unsigned char)s[i]);
+        i++;
+    }
+    if (!n)
+        return false;
+    while (s[i] == ' ')
+        i++;
+    if (s[i] == '[') {
+        const char *close = strchr(s + i, ']');
+        if (!close)
+            return false;
+        out->extras = s + i + 1;
+        out->extras_len = (size_t)(close - s) - i - 1;
+        i = (size_t)(close - s) + 1;
+    }
+    while (s[i] == ' ')
+        i++;
+    size_t o = 0;
+    while (s[i] && strchr("=<>~!", s[i]) && o + 1 < sizeof out->op)
+        out->op[o++] = s[i++];
+    while (s[i] == ' ')
+        i++;
+    if (o) {
+        out->version = s + i;
+        while (s[i] && s[i] != ',' && s[i] != ';' && s[i] != ' ' && s[i] != '\t')
+            i++;
+        out->version_len = (size_t)(out->version - s) <= i ? i - (size_t)(out->version - s) : 0;
+    }
+    return true;
+}
+
+static bool op_is_pin(const char *op) { return !strcmp(op, "==") || !strcmp(op, "==="); }
+
+bool cd_is_torch_pkg(const char *name)
+{
+    return !strcmp(name, "torch") || !strcmp(name, "torchvision") || !strcmp(name, "torchaudio");
+}
+
+static const char *label_of(struct cd_ctx *c, const char *spec)
+{
+    size_t n = strcspn(spec, "; \t");
+    return gl_arena_strndup(&c->doc->arena, spec, n);
+}
+
+/* torch==2.1.0+cu121: the variant after '+'. */
+static struct gl_cuda_fact *torch_pin(struct cd_ctx *c, const struct spec *sp, const char *spec,
+                                      struct gl_loc loc, int stage)
+{
+    if (!op_is_pin(sp->op) || !sp->version_len)
+        return NULL;
+    const char *plus = memchr(sp->version, '+', sp->version_len);
+    if (!plus)
+        return NULL;
+    size_t vlen = sp->version_len - (size_t)(plus + 1 - sp->version);
+    char variant[24], cuda[24];
+    if (vlen >= sizeof variant)
+        return NULL;
+    memcpy(variant, plus + 1, vlen);
+    variant[vlen] = '\0';
+    if (!gl_torch_variant_cuda(variant, cuda, sizeof cuda))
+        return NULL;
+    struct gl_loc at = cd_written_loc(c, loc, strlen(spec), plus, vlen + 1);
+    return cd_add(c, GL_CUDA_FRAMEWORK, gl_arena_strdup(&c->doc->arena, cuda),
+                  label_of(c, spec), gl_arena_strdup(&c->doc->arena, sp->name), at, stage);
+}
+
+/* nvidia-cublas-cu12: the major of the -cuNN suffix. */
+static struct gl_cuda_fact *nvidia_wheel(struct cd_ctx *c, const struct spec *sp,
+                                         const char *spec, struct gl_loc loc, int stage)
+{
+    size_t n = strlen(sp->name);
+    const char *dash = strrchr(sp->name, '-');
+    if (n < 12 || !dash || dash[1] != 'c' || dash[2] != 'u' || !is_digit(dash[3]))
+        return NULL;
+    unsigned major = gl_kb_pip_cuda_major(c->kb, sp->name, NULL);
+    if (!major)
+        return NULL;
+    char suffix[16];
+    snprintf(suffix, sizeof suffix, "cu%u", major);
+    struct gl_loc at = cd_written_loc(c, loc, strlen(spec), suffix, strlen(suffix));
+    /* the suffix is the last one in the name: search from the dash's offset */
+    size_t off = (size_t)(dash + 1 - sp->name);
+    struct gl_loc from = {loc.line, loc.col + (uint32_t)off};
+    struct gl_loc found;
+    if (cd_find_written(c, from, 4, suffix, strlen(suffix), &found))
+        at = found;
+    return cd_add(c, GL_CUDA_PIP_NVIDIA, gl_arena_printf(&c->doc->arena, "%u", major),
+                  label_of(c, spec), NULL, at, stage);
+}
+
+/* jax[cuda12], jax[cuda12_pip], jax-cuda12-plugin, jaxlib==0.4.23+cuda12.cudnn89. */
+static struct gl_cuda_fact *jax_pkg(struct cd_ctx *c, const struct spec *sp, const char *spec,
+                                    struct gl_loc loc, int stage)
+{
+    char extra[32];
+    const char *found_text = NULL;
+    size_t found_len = 0;
+    unsigned major = 0;
+    if (!strcmp(sp->name, "jax") && sp->extras) {
+        for (size_t i = 0; i < sp->extras_len && !major;) {
+            size_t j = i;
+            while (j < sp->extras_len && sp->extras[j] != ',')
+                j++;
+            size_t s0 = i, e0 = j;
+            while (s0 < e0 && sp->extras[s0] == ' ')
+                s0++;
+            while (e0 > s0 && sp->extras[e0 - 1] == ' ')
+                e0--;
+            if (e0 - s0 < sizeof extra) {
+                memcpy(extra, sp->extras + s0, e0 - s0);
+                extra[e0 - s0] = '\0';
+                const struct gl_kb_jax *row = gl_kb_jax_extra(c->kb, extra);
+                if (row && row->cuda_major) {
+                    major = row->cuda_major;
+                    found_text = sp->extras + s0;
+                    found_len = e0 - s0;
+                }
+            }
+            i = j + 1;
+        }
+    } else if (gl_has_prefix(sp->name, "jax-cuda") &&
+               (gl_has_suffix(sp->name, "-plugin") || gl_has_suffix(sp->name, "-pjrt"))) {
+        const char *d = sp->name + strlen("jax-cuda");
+        if (is_digit(d[0]) && is_digit(d[1]) && d[2] == '-') {
+            major = (unsigned)((d[0] - '0') * 10 + (d[1] - '0'));
+            found_text = spec + strcspn(spec, "cC"); /* "cuda12" inside the name */
+            found_len = 6;
+        }
+    } else if (!strcmp(sp->name, "jaxlib") && op_is_pin(sp->op) && sp->version_len) {
+        const char *plus = memchr(sp->version, '+', sp->version_len);
+        if (plus && (size_t)(sp->version + sp->version_len - plus) > 6 &&
+            !memcmp(plus, "+cuda", 5) && is_digit(plus[5])) {
+            major = (unsigned)(plus[5] - '0');
+            if (is_digit(plus[6]))
+                major = major * 10 + (unsigned)(plus[6] - '0');
+            found_text = plus;
+            found_len = is_digit(plus[6]) ? 7 : 6;
+        }
+    }
+    if (!major || major > 99)
+        return NULL;
+    struct gl_loc at = found_text ? cd_written_loc(c, loc, strlen(spec), found_text, found_len)
+                                  : loc;
+    return cd_add(c, GL_CUDA_FRAMEWORK, gl_arena_printf(&c->doc->arena, "%u", major),
+                  label_of(c, spec), "jax", at, stage);
+}
+
+/* tensorflow[and-cuda]==2.15.1, tensorflow-gpu==1.15.0: TF's tested CUDA. */
+static struct gl_cuda_fact *tf_pkg(struct cd_ctx *c, const struct spec *sp, const char *spec,
+                                   struct gl_loc loc, int stage)
+{
+    bool and_cuda = !strcmp(sp->name, "tensorflow") && sp->extras &&
+                    memmem(sp->extras, sp->extras_len, "and-cuda", 8);
+    bool gpu = !strcmp(sp->name, "tensorflow-gpu");
+    if ((!and_cuda && !gpu) || !op_is_pin(sp->op) || !sp->version_len || sp->version_len > 30)
+        return NULL;
+    char v[32];
+    memcpy(v, sp->version, sp->version_len);
+    v[sp->version_len] = '\0';
+    if (!gl_version_valid(v))
+        return NULL;
+    enum gl_kb_match how;
+    const struct gl_kb_tf *row = gl_kb_tf_lookup(c->kb, v, &how);
+    if (!row || !row->cuda || (how != GL_KB_EXACT && how != GL_KB_SAME_MINOR))
+        return NULL;
+    struct gl_loc at = cd_written_loc(c, loc, strlen(spec), sp->version, sp->version_len);
+    return cd_add(c, GL_CUDA_FRAMEWORK, row->cuda, label_of(c, spec), "tensorflow", at, stage);
+}
+
+/* conda pytorch-cuda=12.1, cudatoolkit=11.8, cuda-version=12.4, cuda-toolkit=12.4. */
+static struct gl_cuda_fact *conda_pkg(struct cd_ctx *c, const struct spec *sp,
+                                      const char *spec, struct gl_loc loc, int stage)
+{
+    static const char *const names[] = {"pytorch-cuda", "cudatoolkit", "cuda-version",
+                                         "cuda-toolkit"};
+    bool known = false;
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        known = known || !strcmp(sp->name, names[i]);
+    if (!known || (strcmp(sp->op, "=") && strcmp(sp->op, "==")) || !sp->version_len)
+        return NULL;
+    char v[32];
+    size_t n = sp->version_len < sizeof v ? sp->version_len : sizeof v - 1;
+    memcpy(v, sp->version, n);
+    v[n] = '\0';
+    size_t vl = gl_version_prefix_len(v);
+    const char *rest = v + vl;
+    if (!vl || !(*rest == '\0' || !strcmp(rest, ".*") || !strcmp(rest, "*") || *rest == '='))
+        return NULL;
+    v[vl] = '\0';
+    if (v[vl - 1] == '.')
+        v[--vl] = '\0';
+    if (!gl_version_valid(v))
+        return NULL;
+    struct gl_loc at = cd_written_loc(c, loc, strlen(spec), sp->version, vl);
+    return cd_add(c, GL_CUDA_FRAMEWORK, gl_arena_strdup(&c->doc->arena, v), label_of(c, spec),
+                  gl_arena_strdup(&c->doc->arena, sp->name), at, stage);
+}
+
+static bool is_conda(const char *m)
+{
+    return !strcmp(m, "conda") || !strcmp(m, "mamba") || !strcmp(m, "micromamba");
+}
+
+static bool is_pip(const char *m) { return !strcmp(m, "pip") || !strcmp(m, "uv"); }
+
+struct gl_cuda_fact *cd_pkg_spec(struct cd_ctx *c, const char *manager, const char *spec,
+                                 struct gl_loc loc, int stage)
+{
+    struct spec sp;
+    if (!parse_spec(spec, &sp))
+        return NULL;
+    if (is_conda(manager))
+        return conda_pkg(c, &sp, spec, loc, stage);
+    if (!is_pip(manager))
+        return NULL;
+    if (cd_is_torch_pkg(sp.name))
+        return torch_pin(c, &sp, spec, loc, stage);
+    if (gl_has_prefix(sp.name, "nvidia-"))
+        return nvidia_wheel(c, &sp, spec, loc, stage);
+    if (gl_has_prefix(sp.name, "jax"))
+        return jax_pkg(c, &sp, spec, loc, stage);
+    if (gl_has_prefix(sp.name, "tensorflow"))
+        return tf_pkg(c, &sp, spec, loc, stage);
+    return NULL;
+}
+
+/* ---- OS packages: cuda-toolkit-12-6 ---- */
+
+static const char *const os_managers[] = {"apt-get", "apt", "aptitude", "yum", "dnf",
+                                          "microdnf", "tdnf", "zypper"};
+
+static bool is_os_manager(const char *m)
+{
+    for (size_t i = 0; i < sizeof os_managers / sizeof os_managers[0]; i++)
+        if (!strcmp(m, os_managers[i]))
+            return true;
+    return false;
+}
+
+/* "cuda-toolkit-12-6" -> "12.6" with the offset of "12-6" in the name. */
+static bool os_package_cuda(const char *name, char *out, size_t out_size, size_t *off,
+                            size_t *len)
+{
+    static const char *const middles[] = {
+        "", "toolkit", "runtime", "libraries", "libraries-dev", "libraries-static", "cudart",
+        "cudart-dev", "compiler", "nvcc", "minimal-build", "command-line-tools", "tools",
+        "nvrtc", "nvrtc-dev", "cupti", "cupti-dev", "core", "visual-tools"};
+    size_t n = strlen(name);
+    if (!gl_has_prefix(name, "cuda-") || n > 64)
+        return false;
+    /* the last two '-'-separated fields must be 1-2 digit numbers */
+    size_t e = n, fields[2][2];
+    for (int k = 1; k >= 0; k--) {
+        size_t s = e;
+        while (s > 0 && is_digit(name[s - 1]))
+            s--;
+        if (s == e || e - s > 2 || s == 0 || name[s - 1] != '-')
+            return false;
+        fields[k][0] = s;
+        fields[k][1] = e;
+        e = s - 1;
+    }
+    /* name[5 .. e) is the middle ("" for cuda-12-6, where e == 4) */
+    size_t mid_len = e >= 5 ? e - 5 : 0;
+    if (e < 4)
+        return false;
+    bool ok = false;
+    for (size_t i = 0; i < sizeof middles / sizeof middles[0] && !ok; i++)
+        ok = strlen(middles[i]) == mid_len && !memcmp(name + 5, middles[i], mid_len) &&
+             (mid_len || e == 4);
+    if (!ok)
+        return false;
+    snprintf(out, out_size, "%.*s.%.*s", (int)(fields[0][1] - fields[0][0]), name + fields[0][0],
+             (int)(fields[1][1] - fields[1][0]), name + fields[1][0]);
+    *off = fields[0][0];
+    *len = fields[1][1] - fields[0][0];
+    return name[*off] != '0';
+}
+
+/* ---- indexes ---- */
+
+bool cd_torch_index_cuda(const char *url, char *out, size_t out_size, size_t *off, size_t *len)
+{
+    const char *whl = strstr(url, "/whl/");
+    if (!whl)
+        return false;
+    for (const char *p = whl + 4; (p = strstr(p, "/cu"));) {
+        const char *d = p + 3;
+        size_t nd = 0;
+        while (is_digit(d[nd]))
+            nd++;
+        char end = d[nd];
+        if ((nd == 3 || nd == 2) && (end == '\0' || end == '/' || end == '?' || end == '#')) {
+            char token[8];
+            snprintf(token, sizeof token, "cu%.*s", (int)nd, d);
+            if (gl_torch_variant_cuda(token, out, out_size)) {
+                *off = (size_t)(p + 1 - url);
+                *len = nd + 2;
+                return true;
+            }
+        }
+        p = d;
+    }
+    return false;
+}
+
+/* The command of the stage that holds the word written at `loc`, or NULL. */
+static const struct gl_cmd *cmd_at(const struct gl_dockerfile_model *m, int stage,
+                                   struct gl_loc loc)
+{
+    for (size_t i = 0; i < m->ncmds; i++) {
+        const struct gl_cmd *cmd = &m->cmds[i];
+        if (cmd->stage != stage || !cmd->nwords || cmd->words[0].loc.line > loc.line ||
+            cmd->words[cmd->nwords - 1].loc.line < loc.line)
+            continue;
+        for (size_t k = 0; k < cmd->nwords; k++) {
+            const struct gl_word *w = &cmd->words[k];
+            if (w->loc.line == loc.line && w->loc.col <= loc.col &&
+                loc.col <= w->loc.col + strlen(w->text) + 2)
+                return cmd;
+        }
+    }
+    return NULL;
+}
+
+static bool cmd_has_word_at(const struct gl_cmd *cmd, struct gl_loc loc)
+{
+    for (size_t k = 0; k < cmd->nwords; k++)
+        if (cmd->words[k].loc.line == loc.line && cmd->words[k].loc.col <= loc.col &&
+            loc.col <= cmd->words[k].loc.col + strlen(cmd->words[k].text) + 2)
+            return true;
+    return false;
+}
+
+/* Does the command install torch packages (or a requirements file)? */
+static bool cmd_installs_torch(const struct gl_dockerfile_model *m, const struct gl_cmd *cmd)
+{
+    for (size_t i = 0; i < m->npkgs; i++) {
+        const struct gl_pkg *p = &m->pkgs[i];
+        if (p->stage != cmd->stage || p->instr != cmd->instr || !is_pip(p->manager) ||
+            !cmd_has_word_at(cmd, p->loc))
+            continue;
+        struct spec sp;
+        if (p->requirements || (parse_spec(p->spec, &sp) && cd_is_torch_pkg(sp.name)))
+            return true;
+    }
+    return false;
+}
+
+static void derive_index(struct cd_ctx *c, const struct gl_pkg_index *x)
+{
+    const struct gl_dockerfile_model *m = c->doc->df;
+    char cuda[24];
+    size_t off, len;
+    if (!x->url || !is_pip(x->manager) || !cd_torch_index_cuda(x->url, cuda, sizeof cuda, &off, &len))
+        return;
+    const struct gl_cmd *cmd = cmd_at(m, x->stage, x->loc);
+    if (!cmd || !cmd_installs_torch(m, cmd))
+        return;
+    struct gl_loc at = cd_written_loc(c, x->loc, strlen(x->url), x->url + off, len);
+    struct gl_cuda_fact *f =
+        cd_add(c, GL_CUDA_FRAMEWORK, gl_arena_strdup(&c->doc->arena, cuda),
+               gl_arena_printf(&c->doc->arena, "PyTorch wheel index %s", x->url), "torch", at,
+               x->stage);
+    f->instr = cmd->instr;
+}
+
+void cd_derive_pkgs(struct cd_ctx *c)
+{
+    const struct gl_dockerfile_model *m = c->doc->df;
+    for (size_t i = 0; i < m->npkgs; i++) {
+        const struct gl_pkg *p = &m->pkgs[i];
+        if (p->requirements || p->group || !p->spec || !p->name)
+            continue;
+        if (is_os_manager(p->manager)) {
+            char v[16];
+            size_t off, len;
+            if (!os_package_cuda(p->name, v, sizeof v, &off, &len))
+                continue;
+            struct gl_loc at = cd_written_loc(c, p->loc, strlen(p->spec), p->name + off, len);
+            cd_add(c, GL_CUDA_OS_PACKAGE, gl_arena_strdup(&c->doc->arena, v), p->name, NULL, at,
+                   p->stage)->instr = p->instr;
+        } else {
+            struct gl_cuda_fact *f = cd_pkg_spec(c, p->manager, p->spec, p->loc, p->stage);
+            if (f)
+                f->instr = p->instr;
+        }
+    }
+    for (size_t i = 0; i < m->nindexes; i++)
+        derive_index(c, &m->indexes[i]);
+}

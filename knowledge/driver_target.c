@@ -1,0 +1,305 @@
+/* driver_target.c: --driver spellings, branch and host resolution (see driver_target.h). */
+#include "knowledge/driver_target.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+#define PROC_VERSION_FILE "/proc/driver/nvidia/version"
+#define HOST_READ_CAP 65536
+#define SMI_TIMEOUT_MS 5000
+
+static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+/* digits ('.' digits){fields-1} with 1..6 digits per field; returns the field count
+ * (0 when malformed). */
+static unsigned dotted_fields(const char *s, size_t n)
+{
+    unsigned fields = 0;
+    size_t i = 0;
+    while (i < n) {
+        size_t start = i;
+        while (i < n && is_digit(s[i]))
+            i++;
+        if (i == start || i - start > 6)
+            return 0;
+        fields++;
+        if (i == n)
+            break;
+        if (s[i] != '.' || i + 1 == n)
+            return 0;
+        i++;
+    }
+    return fields;
+}
+
+int gl_driver_target_parse(struct gl_driver_target *d, const char *text, const char *origin)
+{
+    if (!text)
+        return -1;
+    if (!strcmp(text, "host")) {
+        *d = (struct gl_driver_target){.set = true, .text = text, .origin = origin};
+        return 0;
+    }
+    const char *v = (text[0] == 'R' || text[0] == 'r') ? text + 1 : text;
+    size_t n = strlen(v);
+    unsigned fields = dotted_fields(v, n);
+    bool branch = fields == 1 && n >= 2 && n <= 4 && v[0] != '0';
+    bool version = v == text && (fields == 2 || fields == 3) && v[0] != '0';
+    if (!branch && !version)
+        return -1;
+    *d = (struct gl_driver_target){
+        .set = true, .text = text, .version = v, .branch_only = branch, .origin = origin};
+    return 0;
+}
+
+static bool take_version(const char *s, size_t n, char *out, size_t out_size)
+{
+    unsigned fields = dotted_fields(s, n);
+    if (fields < 2 || fields > 3 || n + 1 > out_size)
+        return false;
+    memcpy(out, s, n);
+    out[n] = '\0';
+    return true;
+}
+
+bool gl_driver_parse_proc_version(const char *text, size_t len, char *out, size_t out_size)
+{
+    /* the first line; the version is the first dotted number after "Kernel Module" (or,
+     * for other layouts, the first dotted number of the line) */
+    size_t end = 0;
+    while (end < len && text[end] != '\n')
+        end++;
+    static const char marker[] = "Kernel Module";
+    size_t from = 0;
+    for (size_t i = 0; i + sizeof marker - 1 <= end; i++)
+        if (!memcmp(text + i, marker, sizeof marker - 1)) {
+            from = i + sizeof marker - 1;
+            break;
+        }
+    for (size_t i = from; i < end;) {
+        if (!is_digit(text[i]) || (i > 0 && text[i - 1] != ' ' && text[i - 1] != '\t')) {
+            i++;
+            continue;
+        }
+        size_t j = i;
+        while (j < end && (is_digit(text[j]) || text[j] == '.'))
+            j++;
+        if ((j == end || text[j] == ' ' || text[j] == '\t' || text[j] == '\r') &&
+            take_version(text + i, j - i, out, out_size))
+            return true;
+        i = j;
+    }
+    return false;
+}
+
+bool gl_driver_parse_smi_output(const char *text, size_t len, char *out, size_t out_size)
+{
+    size_t i = 0;
+    while (i < len && (text[i] == ' ' || text[i] == '\t'))
+        i++;
+    size_t j = i;
+    while (j < len && (is_digit(text[j]) || text[j] == '.'))
+        j++;
+    size_t k = j;
+    while (k < len && (text[k] == ' ' || text[k] == '\t' || text[k] == '\r'))
+        k++;
+    if (k < len && text[k] != '\n')
+        return false;
+    return take_version(text + i, j - i, out, out_size);
+}
+
+/* Read at most HOST_READ_CAP bytes of a regular file (procfs reports size 0). */
+static bool read_small_file(const char *path, char *buf, size_t cap, size_t *len)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+    if (fd < 0)
+        return false;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        close(fd);
+        return false;
+    }
+    size_t n = 0;
+    while (n < cap) {
+        ssize_t r = read(fd, buf + n, cap - n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        n += (size_t)r;
+    }
+    close(fd);
+    *len = n;
+    return true;
+}
+
+static long elapsed_ms(const struct timespec *start)
+{
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return (long)(now.tv_sec - start->tv_sec) * 1000 + (now.tv_nsec - start->tv_nsec) / 1000000;
+}
+
+/* Run `prog --query-gpu=driver_version --format=csv,noheader` and capture its stdout.
+ * False when it cannot be run, times out, or fails. */
+static bool run_smi(const char *prog, char *buf, size_t cap, size_t *len)
+{
+    int pipefd[2];
+    if (pipe(pipefd) != 0)
+        return false;
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_adddup2(&fa, pipefd[1], STDOUT_FILENO);
+    posix_spawn_file_actions_addclose(&fa, pipefd[0]);
+    posix_spawn_file_actions_addclose(&fa, pipefd[1]);
+    posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+    char *const argv[] = {(char *)prog, "--query-gpu=driver_version", "--format=csv,noheader",
+                          NULL};
+    pid_t pid;
+    int rc = posix_spawnp(&pid, prog, &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    close(pipefd[1]);
+    if (rc != 0) {
+        close(pipefd[0]);
+        return false;
+    }
+    size_t n = 0;
+    bool timed_out = false;
+    struct timespec start;
+    clock_gettime(CLOCK_MONOTONIC, &start);
+    for (;;) {
+        long left = SMI_TIMEOUT_MS - elapsed_ms(&start);
+        if (left <= 0) {
+            timed_out = true;
+            break;
+        }
+        struct pollfd p = {.fd = pipefd[0], .events = POLLIN};
+        int pr = poll(&p, 1, (int)left);
+        if (pr < 0 && errno == EINTR)
+            continue;
+        if (pr <= 0) {
+            timed_out = pr == 0;
+            break;
+        }
+        char chunk[512];
+        ssize_t r = read(pipefd[0], chunk, sizeof chunk);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        size_t take = (size_t)r < cap - n ? (size_t)r : cap - n;
+        memcpy(buf + n, chunk, take);
+        n += take;
+    }
+    close(pipefd[0]);
+    if (timed_out)
+        kill(pid, SIGKILL);
+    int status = 0;
+    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+        ;
+    *len = n;
+    return !timed_out && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+/* The local driver version: the version file, else nvidia-smi. */
+static bool host_version(char *out, size_t out_size, const char **how, char *note,
+                         size_t note_size)
+{
+    char *buf = xmalloc(HOST_READ_CAP);
+    size_t len = 0;
+    const char *file = getenv("GPULINT_DRIVER_VERSION_FILE");
+    if (!file || !*file)
+        file = PROC_VERSION_FILE;
+    bool ok = false;
+    if (read_small_file(file, buf, HOST_READ_CAP, &len)) {
+        ok = gl_driver_parse_proc_version(buf, len, out, out_size);
+        *how = "host, " PROC_VERSION_FILE;
+        if (!ok)
+            snprintf(note, note_size, "%s holds no driver version", file);
+    } else {
+        snprintf(note, note_size, "%s: %s", file, strerror(errno));
+    }
+    const char *smi = getenv("GPULINT_NVIDIA_SMI");
+    if (!smi)
+        smi = "nvidia-smi";
+    if (!ok && *smi && strcmp(smi, "none")) {
+        size_t used = strlen(note);
+        if (run_smi(smi, buf, HOST_READ_CAP, &len)) {
+            ok = gl_driver_parse_smi_output(buf, len, out, out_size);
+            *how = "host, nvidia-smi";
+            if (!ok)
+                snprintf(note + used, note_size - used, "; nvidia-smi printed no driver version");
+        } else {
+            snprintf(note + used, note_size - used, "; nvidia-smi could not be run");
+        }
+    }
+    free(buf);
+    return ok;
+}
+
+int gl_driver_target_resolve(struct gl_driver_target *d, const struct gl_kb *kb,
+                             struct gl_arena *a, char *note, size_t note_size)
+{
+    if (note_size)
+        note[0] = '\0';
+    if (!d->set)
+        return 0;
+    if (!strcmp(d->text, "host")) {
+        char v[64];
+        const char *how = "host";
+        if (!host_version(v, sizeof v, &how, note, note_size)) {
+            d->set = false;
+            d->version = NULL;
+            return 0;
+        }
+        d->version = gl_arena_strdup(a, v);
+        d->origin = how;
+        d->branch_only = false;
+        return 0;
+    }
+    if (d->branch_only) {
+        unsigned number = (unsigned)strtoul(d->version, NULL, 10);
+        const struct gl_kb_branch *b = gl_kb_branch_lookup(kb, number);
+        if (b && b->first_driver)
+            d->version = b->first_driver;
+        /* a branch the table does not know stays "NNN" = NNN.0.0: still its lowest */
+    }
+    return 0;
+}
+
+const char *gl_driver_target_version(const struct gl_driver_target *d)
+{
+    if (!d->set || !d->version || !gl_version_valid(d->version))
+        return NULL;
+    return d->version;
+}
+
+const char *gl_driver_target_describe(const struct gl_driver_target *d, char *buf, size_t n)
+{
+    const char *v = gl_driver_target_version(d);
+    if (!v)
+        snprintf(buf, n, "(none)");
+    else if (d->branch_only && strchr(v, '.'))
+        snprintf(buf, n, "R%s (taken as %s, its first release)",
+                 d->text[0] == 'R' || d->text[0] == 'r' ? d->text + 1 : d->text, v);
+    else if (d->branch_only)
+        snprintf(buf, n, "R%s (a branch the knowledge table does not list)", v);
+    else if (d->text && !strcmp(d->text, "host"))
+        snprintf(buf, n, "%s (this host)", v);
+    else
+        snprintf(buf, n, "%s", v);
+    return buf;
+}

@@ -1,0 +1,274 @@
+/* kb_query.c: lookups over the knowledge tables (see kb.h). All are linear scans. */
+#include "knowledge/kb.h"
+
+#include <stdio.h>
+#include <string.h>
+
+static void set_how(enum gl_kb_match *how, enum gl_kb_match value)
+{
+    if (how)
+        *how = value;
+}
+
+/* a <=> b over `fields` fields; malformed sorts low (the tables hold valid versions). */
+static int vcmp(const char *a, const char *b, unsigned fields)
+{
+    int r;
+    return gl_version_compare(a, b, fields, &r) ? r : -2;
+}
+
+const struct gl_kb_toolkit *gl_kb_toolkit_lookup(const struct gl_kb *kb, const char *cuda,
+                                                 enum gl_kb_match *how)
+{
+    set_how(how, GL_KB_NONE);
+    if (!kb || !gl_version_valid(cuda))
+        return NULL;
+    const struct gl_kb_toolkit *same_minor = NULL;
+    for (size_t i = 0; i < kb->n_toolkits; i++) {
+        const struct gl_kb_toolkit *t = &kb->toolkits[i];
+        int c = vcmp(t->cuda, cuda, 0);
+        if (c == 0) {
+            set_how(how, GL_KB_EXACT);
+            return t;
+        }
+        if (c < 0 && vcmp(t->cuda, cuda, 2) == 0 && (!same_minor || vcmp(t->cuda, same_minor->cuda, 0) > 0))
+            same_minor = t;
+    }
+    if (same_minor) {
+        set_how(how, GL_KB_SAME_MINOR);
+        return same_minor;
+    }
+    const struct gl_kb_toolkit *newest = gl_kb_toolkit_newest(kb);
+    if (newest && vcmp(cuda, newest->cuda, 0) > 0) {
+        set_how(how, GL_KB_NEWER_THAN_TABLE);
+        return newest;
+    }
+    return NULL;
+}
+
+const struct gl_kb_toolkit *gl_kb_toolkit_newest(const struct gl_kb *kb)
+{
+    const struct gl_kb_toolkit *newest = NULL;
+    for (size_t i = 0; kb && i < kb->n_toolkits; i++) {
+        if (!newest || vcmp(kb->toolkits[i].cuda, newest->cuda, 0) > 0)
+            newest = &kb->toolkits[i];
+    }
+    return newest;
+}
+
+const struct gl_kb_mvc *gl_kb_mvc_for_major(const struct gl_kb *kb, unsigned cuda_major)
+{
+    for (size_t i = 0; kb && i < kb->n_mvc; i++) {
+        if (kb->mvc[i].cuda_major == cuda_major)
+            return &kb->mvc[i];
+    }
+    return NULL;
+}
+
+const struct gl_kb_branch *gl_kb_branch_lookup(const struct gl_kb *kb, unsigned number)
+{
+    for (size_t i = 0; kb && number && i < kb->n_branches; i++) {
+        if (kb->branches[i].number == number)
+            return &kb->branches[i];
+    }
+    return NULL;
+}
+
+const struct gl_kb_branch *gl_kb_branch_for_driver(const struct gl_kb *kb, const char *driver)
+{
+    return gl_kb_branch_lookup(kb, gl_driver_branch_of(driver));
+}
+
+const char *gl_kb_driver_max_cuda(const struct gl_kb *kb, const char *driver, bool *exact)
+{
+    unsigned branch = gl_driver_branch_of(driver);
+    const struct gl_kb_branch *below = NULL;
+    if (exact)
+        *exact = false;
+    for (size_t i = 0; kb && branch && i < kb->n_branches; i++) {
+        const struct gl_kb_branch *b = &kb->branches[i];
+        if (!b->max_cuda || b->number > branch)
+            continue;
+        if (b->number == branch) {
+            if (exact)
+                *exact = true;
+            return b->max_cuda;
+        }
+        if (!below || b->number > below->number)
+            below = b;
+    }
+    return below ? below->max_cuda : NULL;
+}
+
+const struct gl_kb_fwdcompat *gl_kb_image_fwdcompat(const struct gl_kb *kb, const char *cuda)
+{
+    for (size_t i = 0; kb && i < kb->n_fwdcompat; i++) {
+        const struct gl_kb_fwdcompat *f = &kb->fwdcompat[i];
+        int lo = vcmp(cuda, f->first, f->fields), hi = vcmp(cuda, f->last, f->fields);
+        if (lo >= 0 && lo != -2 && hi <= 0 && hi != -2)
+            return f;
+    }
+    return NULL;
+}
+
+const struct gl_kb_image_flavor *gl_kb_image_flavor(const struct gl_kb *kb, const char *flavor)
+{
+    for (size_t i = 0; kb && flavor && i < kb->n_flavors; i++) {
+        const char *name = kb->flavors[i].name;
+        size_t n = strlen(name);
+        if (strcmp(name, flavor) == 0 ||
+            (n > 0 && name[n - 1] == '*' && strncmp(name, flavor, n - 1) == 0))
+            return &kb->flavors[i];
+    }
+    return NULL;
+}
+
+const struct gl_kb_image_os *gl_kb_image_os(const struct gl_kb *kb, const char *token)
+{
+    for (size_t i = 0; kb && token && i < kb->n_os_tokens; i++) {
+        if (strcmp(kb->os_tokens[i].token, token) == 0)
+            return &kb->os_tokens[i];
+    }
+    return NULL;
+}
+
+const char *gl_kb_image_cudart(const struct gl_kb *kb, const char *cuda)
+{
+    for (size_t i = 0; kb && i < kb->n_cudart; i++) {
+        if (vcmp(kb->cudart[i].cuda, cuda, 0) == 0)
+            return kb->cudart[i].cudart;
+    }
+    return NULL;
+}
+
+const struct gl_kb_ngc_container *gl_kb_ngc_container(const struct gl_kb *kb, const char *name)
+{
+    for (size_t i = 0; kb && name && i < kb->n_ngc_containers; i++) {
+        if (strcmp(kb->ngc_containers[i].name, name) == 0)
+            return &kb->ngc_containers[i];
+    }
+    return NULL;
+}
+
+const struct gl_kb_ngc_release *gl_kb_ngc_release(const struct gl_kb *kb, const char *tag)
+{
+    if (!kb || !tag || strnlen(tag, 6) < 5 || (tag[5] != 0 && tag[5] != '-'))
+        return NULL;
+    for (size_t i = 0; i < kb->n_ngc_releases; i++) {
+        if (strncmp(kb->ngc_releases[i].tag, tag, 5) == 0 && kb->ngc_releases[i].tag[5] == 0)
+            return &kb->ngc_releases[i];
+    }
+    return NULL;
+}
+
+bool gl_torch_variant_cuda(const char *variant, char *out, size_t out_size)
+{
+    if (!variant || strncmp(variant, "cu", 2) != 0 || out_size < 16)
+        return false;
+    const char *d = variant + 2;
+    size_t n = strlen(d);
+    if (n < 2 || n > 3 || strspn(d, "0123456789") != n || d[0] == '0')
+        return false;
+    snprintf(out, out_size, "%.*s.%c", (int)(n - 1), d, d[n - 1]);
+    return true;
+}
+
+enum gl_kb_torch_status gl_kb_torch_lookup(const struct gl_kb *kb, const char *version,
+                                           const char *variant, char *cuda, size_t cuda_size,
+                                           const struct gl_kb_torch **row)
+{
+    if (row)
+        *row = NULL;
+    if (!kb || !version)
+        return GL_TORCH_BAD_INPUT;
+    char base[64];
+    const char *plus = strchr(version, '+');
+    size_t n = plus ? (size_t)(plus - version) : strlen(version);
+    if (n >= sizeof base)
+        return GL_TORCH_BAD_INPUT;
+    memcpy(base, version, n);
+    base[n] = 0;
+    if (!variant)
+        variant = plus ? plus + 1 : NULL;
+    if (!gl_version_valid(base) || !gl_torch_variant_cuda(variant, cuda, cuda_size))
+        return GL_TORCH_BAD_INPUT;
+    for (size_t i = 0; i < kb->n_torch; i++) {
+        const struct gl_kb_torch *t = &kb->torch[i];
+        if (vcmp(t->torch, base, 2) != 0)
+            continue;
+        if (row)
+            *row = t;
+        for (size_t k = 0; k < t->variants.count; k++) {
+            if (strcmp(t->variants.items[k], variant) == 0)
+                return GL_TORCH_VARIANT_BUILT;
+        }
+        return GL_TORCH_VARIANT_NOT_BUILT;
+    }
+    return GL_TORCH_UNKNOWN_RELEASE;
+}
+
+const struct gl_kb_tf *gl_kb_tf_lookup(const struct gl_kb *kb, const char *version,
+                                       enum gl_kb_match *how)
+{
+    set_how(how, GL_KB_NONE);
+    if (!kb || !gl_version_valid(version))
+        return NULL;
+    const struct gl_kb_tf *newest = NULL;
+    for (size_t i = 0; i < kb->n_tf; i++) {
+        const struct gl_kb_tf *t = &kb->tf[i];
+        if (vcmp(version, t->first, 2) >= 0 && vcmp(version, t->last, 2) <= 0) {
+            set_how(how, GL_KB_EXACT);
+            return t;
+        }
+        if (!newest || vcmp(t->last, newest->last, 0) > 0)
+            newest = t;
+    }
+    if (newest && vcmp(version, newest->last, 2) > 0) {
+        set_how(how, GL_KB_NEWER_THAN_TABLE);
+        return newest;
+    }
+    return NULL;
+}
+
+const struct gl_kb_jax *gl_kb_jax_extra(const struct gl_kb *kb, const char *extra)
+{
+    if (!kb || !extra)
+        return NULL;
+    size_t n = strlen(extra);
+    if (gl_has_prefix(extra, "jax[") && n > 5 && extra[n - 1] == ']') {
+        extra += 4;
+        n -= 5;
+    }
+    for (size_t i = 0; i < kb->n_jax; i++) {
+        if (strlen(kb->jax[i].extra) == n && strncmp(kb->jax[i].extra, extra, n) == 0)
+            return &kb->jax[i];
+    }
+    return NULL;
+}
+
+unsigned gl_kb_pip_cuda_major(const struct gl_kb *kb, const char *name, const char *version)
+{
+    char norm[128];
+    size_t n = name ? strlen(name) : 0;
+    if (!kb || n == 0 || n >= sizeof norm)
+        return 0;
+    /* PyPI names: case-insensitive, runs of '-', '_', '.' are equal */
+    for (size_t i = 0; i <= n; i++) {
+        char c = name[i];
+        norm[i] = (c == '_' || c == '.') ? '-' : (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;
+    }
+    if (!gl_has_prefix(norm, "nvidia-"))
+        return 0;
+    for (size_t i = 0; i < kb->n_pip; i++) {
+        if (gl_has_suffix(norm, kb->pip[i].suffix))
+            return kb->pip[i].cuda_major;
+    }
+    unsigned major;
+    if (!version || !gl_version_field(version, 0, &major))
+        return 0;
+    for (size_t i = 0; i < kb->n_pip; i++) {
+        if (kb->pip[i].unsuffixed && kb->pip[i].cuda_major == major)
+            return major;
+    }
+    return 0;
+}

@@ -1,0 +1,395 @@
+/* engine.c: read, recognise, parse, check, suppress (see engine.h). */
+#include "linter/cli/engine.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "rules/check.h"
+#include "knowledge/cuda_derive.h"
+#include "linter/core/encoding.h"
+#include "linter/core/escape.h"
+#include "linter/core/inputs.h"
+#include "linter/core/suppress.h"
+
+void gl_run_init(struct gl_run *run, const struct gl_config *cfg)
+{
+    memset(run, 0, sizeof *run);
+    run->cfg = cfg;
+}
+
+void gl_run_free(struct gl_run *run) { gl_findings_free(&run->findings); }
+
+void gl_run_engine_finding(struct gl_run *run, const char *rule_id, const char *file,
+                           struct gl_loc loc, const char *fix, const char *fmt, ...)
+{
+    const struct gl_rule *rule = gl_rule_find(rule_id);
+    if (!rule || !gl_config_rule_enabled(run->cfg, rule->id, rule->optional))
+        return;
+    struct gl_finding *f = gl_findings_add(&run->findings);
+    f->rule = rule;
+    f->severity = gl_config_severity(run->cfg, rule->id, rule->severity);
+    f->file = xstrdup(file);
+    f->loc = loc;
+    struct gl_buf b;
+    gl_buf_init(&b);
+    va_list ap;
+    va_start(ap, fmt);
+    gl_buf_vprintf(&b, fmt, ap);
+    va_end(ap);
+    f->message = b.data ? b.data : xstrdup("");
+    f->fix = xstrdup(fix ? fix : rule->fix ? rule->fix : "");
+}
+
+static void report_unknown_ignores(struct gl_run *run, const struct gl_doc *doc)
+{
+    for (size_t i = 0; i < doc->nignores; i++) {
+        const struct gl_ignore *ig = &doc->ignores[i];
+        for (size_t k = 0; k < ig->nids; k++)
+            if (!gl_rule_find(ig->ids[k]))
+                gl_run_engine_finding(run, "GL902", doc->path, ig->id_locs[k],
+                                      "name a rule listed by `gpulint --list-rules`",
+                                      "inline ignore names `%s`, which is no gpulint rule",
+                                      ig->ids[k]);
+    }
+}
+
+static bool not_suppressed(const struct gl_finding *f, void *doc)
+{
+    return !gl_suppressed(doc, f);
+}
+
+/* config `ignore-paths:` globs that drop some rules' findings in some files */
+static bool not_path_ignored(const struct gl_finding *f, void *cfg)
+{
+    const struct gl_config *c = cfg;
+    return !gl_path_rule_ignored(&c->path_ignores, f->file, f->rule->id);
+}
+
+void gl_lint_doc(struct gl_run *run, struct gl_doc *doc)
+{
+    size_t start = run->findings.n;
+    run->files++;
+    if (doc->error.set) {
+        gl_run_engine_finding(run, "GL900", doc->path, doc->error.loc,
+                              doc->error.fix                        ? doc->error.fix
+                              : gl_limit_said(doc->error.message) ? GL_LIMIT_FIX
+                                                                  : "fix the syntax at this position",
+                              "cannot parse: %s", doc->error.message);
+    } else {
+        struct gl_check c = {.doc = doc, .cfg = run->cfg, .out = &run->findings};
+        for (size_t i = 0; i < gl_rule_count; i++) {
+            const struct gl_rule *r = gl_rule_table[i];
+            if (!r->check || !gl_config_rule_enabled(run->cfg, r->id, r->optional))
+                continue;
+            c.rule = r;
+            r->check(&c);
+        }
+    }
+    report_unknown_ignores(run, doc);
+    gl_findings_filter(&run->findings, start, not_suppressed, doc);
+    gl_findings_filter(&run->findings, start, not_path_ignored, (void *)run->cfg);
+}
+
+/* A text input gpulint refuses before any parser (encoding.h, or a limit it hit). */
+static void refuse_text(struct gl_run *run, const char *name, struct gl_loc loc, const char *fix,
+                        const char *message)
+{
+    gl_run_engine_finding(run, "GL900", name, loc, fix, "cannot parse: %s", message);
+    run->files++;
+}
+
+/* Lint text[0..len); `truncated`: the input went on past the limit input-size. */
+static void lint_text(struct gl_run *run, const char *name, const char *text, size_t len,
+                      enum gl_input_kind kind, bool named, bool truncated)
+{
+    struct gl_text_verdict v = gl_text_check(text, len);
+    const char *data = text + v.skip;
+    size_t dlen = len - v.skip;
+    if (kind == GL_IN_UNKNOWN)
+        kind = gl_sniff(name, data, dlen, named);
+    const struct gl_input_type *type = gl_input_type_of(kind);
+    if (!type && !(named && (v.bad || truncated))) {
+        if (named) {
+            char fix[512];
+            snprintf(fix, sizeof fix, "name its kind with --type (one of: %s)",
+                     gl_input_type_names());
+            gl_run_engine_finding(run, "GL901", name, (struct gl_loc){1, 1}, fix,
+                                  "`%s` is of no input type gpulint knows", name);
+        }
+        return;
+    }
+    if (v.bad) {
+        refuse_text(run, name, gl_text_loc(text, len, v.bad_off), v.fix, v.message);
+        return;
+    }
+    if (truncated) {
+        char msg[256];
+        refuse_text(run, name, gl_text_loc(text, len, len),
+                    GL_LIMIT_FIX,
+                    gl_limit_message(GL_LIMIT_INPUT_SIZE, msg, sizeof msg));
+        return;
+    }
+    struct gl_doc doc;
+    gl_doc_init(&doc, name, kind, data, dlen);
+    type->parse(&doc, run->cfg);
+    if (gl_arena_over(&doc.arena)) /* a parser that has no position of its own for it */
+        gl_doc_fail_limit(&doc, GL_LIMIT_PARSE_MEMORY, (struct gl_loc){1, 1});
+    gl_cuda_derive(&doc, run->cfg); /* CUDA facts from the parsed model, before the rules */
+    gl_lint_doc(run, &doc);
+    gl_arena_free(&doc.arena);
+}
+
+void gl_lint_buffer(struct gl_run *run, const char *name, const char *data, size_t len,
+                    enum gl_input_kind kind, bool named)
+{
+    lint_text(run, name, data, len, kind, named, false);
+}
+
+/* ---- binary inputs (image archives, OCI layouts): parsed from their path, never read
+ * into memory; recognised by magic bytes before anything else is read ---- */
+
+static const struct gl_input_type *binary_type_of(const unsigned char *head, size_t len,
+                                                  const char *dir)
+{
+    for (size_t i = 0; i < gl_input_count; i++) {
+        const struct gl_input_type *t = gl_input_table[i];
+        if (!t->parse_path)
+            continue;
+        if (dir ? t->dir_input && t->dir_input(dir) : t->by_magic && t->by_magic(head, len))
+            return t;
+    }
+    return NULL;
+}
+
+/* A binary input at `path`, or on the stream stream_fd (>= 0) after head[0..head_len). */
+static void lint_binary(struct gl_run *run, const struct gl_input_type *type, const char *path,
+                        int stream_fd, const void *head, size_t head_len, bool named)
+{
+    struct gl_doc doc;
+    gl_doc_init(&doc, path, type->kind, NULL, 0);
+    type->parse_path(&doc, path, stream_fd, head, head_len, run->cfg);
+    if (doc.error.set && doc.error.not_kind) {
+        /* an archive that holds no image: the walk passes it by; a named one is unknown */
+        if (named)
+            gl_run_engine_finding(run, "GL901", path, (struct gl_loc){1, 1},
+                                  "name an image archive (docker save, skopeo copy ... "
+                                  "oci-archive:) or an OCI layout directory",
+                                  "`%s` is an archive but no image: %s", path, doc.error.message);
+    } else {
+        gl_lint_doc(run, &doc);
+    }
+    gl_arena_free(&doc.arena);
+}
+
+/* Read up to `cap` first bytes of fd (fewer at its end). */
+static size_t read_head(int fd, unsigned char *buf, size_t cap)
+{
+    size_t got = 0;
+    while (got < cap) {
+        ssize_t k = read(fd, buf + got, cap - got);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            break;
+        got += (size_t)k;
+    }
+    return got;
+}
+
+/* Read the rest of a text input from fd (after head[0..nhead)) under the limit
+ * input-size, and lint it. */
+static void read_and_lint(struct gl_run *run, int fd, const char *name, const void *head,
+                          size_t nhead, size_t size_hint, enum gl_input_kind kind, bool named)
+{
+    char *data;
+    size_t len;
+    bool over;
+    int e = gl_read_fd(fd, head, nhead, size_hint, (size_t)gl_limit(GL_LIMIT_INPUT_SIZE), &data,
+                       &len, &over);
+    if (e) {
+        gl_eprintf("%s: %s", name, strerror(e));
+        run->unreadable = true;
+        return;
+    }
+    lint_text(run, name, data, len, kind, named, over);
+    free(data);
+}
+
+/* What an open input is, when it is none gpulint reads (a device, a socket), else NULL. */
+static const char *not_readable_kind(mode_t mode)
+{
+    if (S_ISCHR(mode))
+        return "a character device";
+    if (S_ISBLK(mode))
+        return "a block device";
+    if (S_ISSOCK(mode))
+        return "a socket";
+    if (S_ISDIR(mode))
+        return "a directory";
+    return NULL;
+}
+
+/* Lint one file, opened once: a regular file is recognised by its first bytes (an image
+ * archive is then read by path); a FIFO or a pipe (`<(...)`) is a stream read once, as
+ * stdin is. A file found by the walk is opened without following a link and without
+ * waiting for a writer (it was a regular file when listed; anything else now is passed
+ * by). */
+static void lint_file(struct gl_run *run, const char *path, bool named)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC | (named ? 0 : O_NONBLOCK | O_NOFOLLOW));
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0) {
+        gl_eprintf("%s: %s", path, strerror(errno));
+        run->unreadable = true;
+        if (fd >= 0)
+            close(fd);
+        return;
+    }
+    const char *what = not_readable_kind(st.st_mode);
+    if (what || (!named && !S_ISREG(st.st_mode))) {
+        if (named) {
+            gl_eprintf("%s: %s: not linted (name a file, a directory or -)",
+                    path, what);
+            run->unreadable = true;
+        }
+        close(fd);
+        return;
+    }
+    if (!named)
+        fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+    unsigned char head[512];
+    size_t nhead = read_head(fd, head, sizeof head);
+    bool regular = S_ISREG(st.st_mode);
+    const struct gl_input_type *bin = NULL;
+    if (!run->cfg->type || run->cfg->type == GL_IN_IMAGE)
+        bin = binary_type_of(head, nhead, NULL);
+    if (bin && regular) {
+        close(fd);
+        lint_binary(run, bin, path, -1, NULL, 0, named);
+        return;
+    }
+    if (bin) { /* an image through a FIFO or <(...): a stream, as on standard input */
+        lint_binary(run, bin, path, fd, head, nhead, named);
+        close(fd);
+        return;
+    }
+    read_and_lint(run, fd, path, head, nhead, regular ? (size_t)st.st_size : 0,
+                  named ? run->cfg->type : GL_IN_UNKNOWN, named);
+    close(fd);
+}
+
+static void read_stdin(struct gl_run *run)
+{
+    unsigned char head[512];
+    size_t nhead = read_head(STDIN_FILENO, head, sizeof head);
+    const struct gl_input_type *bin = NULL;
+    if (!run->cfg->type || run->cfg->type == GL_IN_IMAGE)
+        bin = binary_type_of(head, nhead, NULL);
+    if (bin) {
+        lint_binary(run, bin, "-", STDIN_FILENO, head, nhead, true);
+        return;
+    }
+    read_and_lint(run, STDIN_FILENO, "-", head, nhead, 0,
+                  run->cfg->type ? run->cfg->type : GL_IN_DOCKERFILE, true);
+}
+
+/* Directories the walk never enters: version control, dependencies, build outputs. */
+static bool skipped_dir(const char *name)
+{
+    static const char *const skip[] = {".git", ".hg", ".svn", "node_modules", "__pycache__",
+                                       ".venv", "venv", ".tox", ".mypy_cache", "build"};
+    for (size_t i = 0; i < sizeof skip / sizeof skip[0]; i++)
+        if (!strcmp(name, skip[i]))
+            return true;
+    return gl_has_prefix(name, "build-") || gl_has_prefix(name, "cmake-build-");
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+    return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void walk(struct gl_run *run, const char *dir, int depth)
+{
+    if (depth > 64)
+        return;
+    DIR *d = opendir(dir);
+    if (!d) {
+        gl_eprintf("%s: %s", dir, strerror(errno));
+        run->unreadable = true;
+        return;
+    }
+    char **names = NULL;
+    size_t n = 0, cap = 0;
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+            continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 32;
+            names = xrealloc(names, cap * sizeof *names);
+        }
+        names[n++] = xstrdup(e->d_name);
+    }
+    closedir(d);
+    qsort(names, n, sizeof *names, name_cmp);
+    size_t dlen = strlen(dir);
+    for (size_t i = 0; i < n; i++) {
+        char *path = xmalloc(dlen + strlen(names[i]) + 2);
+        sprintf(path, "%s%s%s", dir, dlen && dir[dlen - 1] == '/' ? "" : "/", names[i]);
+        struct stat st;
+        if (gl_path_ignored(&run->cfg->path_ignores, path)) {
+            /* config ignore-paths: neither linted nor walked into */
+        } else if (lstat(path, &st) == 0) {
+            if (S_ISDIR(st.st_mode)) {
+                const struct gl_input_type *t = binary_type_of(NULL, 0, path);
+                if (t)
+                    lint_binary(run, t, path, -1, NULL, 0, false);
+                else if (!skipped_dir(names[i]))
+                    walk(run, path, depth + 1);
+            } else if (S_ISREG(st.st_mode)) {
+                bool read_it;
+                if (gl_sniff_name(path, &read_it) != GL_IN_UNKNOWN || read_it)
+                    lint_file(run, path, false);
+            }
+        }
+        free(path);
+        free(names[i]);
+    }
+    free(names);
+}
+
+void gl_lint_path(struct gl_run *run, const char *path)
+{
+    if (!strcmp(path, "-")) {
+        read_stdin(run);
+        return;
+    }
+    struct stat st;
+    if (stat(path, &st) != 0) {
+        gl_eprintf("%s: %s", path, strerror(errno));
+        run->unreadable = true;
+        return;
+    }
+    if (gl_path_ignored(&run->cfg->path_ignores, path))
+        return; /* config ignore-paths applies to named paths too (pre-commit names files) */
+    const struct gl_input_type *layout = S_ISDIR(st.st_mode) ? binary_type_of(NULL, 0, path) : NULL;
+    const char *what = S_ISDIR(st.st_mode) ? NULL : not_readable_kind(st.st_mode);
+    if (layout) {
+        lint_binary(run, layout, path, -1, NULL, 0, true);
+    } else if (S_ISDIR(st.st_mode)) {
+        walk(run, path, 0);
+    } else if (what) { /* never opened: opening a device can have effects of its own */
+        gl_eprintf("%s: %s: not linted (name a file, a directory or -)", path,
+                what);
+        run->unreadable = true;
+    } else {
+        lint_file(run, path, true);
+    }
+}

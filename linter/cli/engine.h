@@ -1,0 +1,40 @@
+/*
+ * engine.h: lint inputs into findings.
+ *
+ * For each input: read it, recognise it (inputs.h), parse it into a doc (the model), run
+ * every enabled rule over the doc, turn a parse failure into GL900 and an unknown
+ * inline-ignore id into GL902, drop what inline ignores suppress, free the doc. Findings
+ * accumulate in run->findings; the caller sorts and reports them.
+ */
+#ifndef GPULINT_ENGINE_H
+#define GPULINT_ENGINE_H
+
+#include "linter/core/config.h"
+#include "linter/core/finding.h"
+
+struct gl_run {
+    const struct gl_config *cfg;
+    struct gl_findings findings;
+    size_t files;            /* inputs linted */
+    bool unreadable;         /* a named path could not be read (exit status 2) */
+    bool driver_checks_ran;  /* a CUDA/driver check had a target to compare with */
+};
+
+void gl_run_init(struct gl_run *run, const struct gl_config *cfg);
+void gl_run_free(struct gl_run *run);
+
+/* Lint a path named by the user: a file, a directory (walked), or "-" for stdin. */
+void gl_lint_path(struct gl_run *run, const char *path);
+/* Lint bytes already in memory, read as `kind` (GL_IN_UNKNOWN: sniff from name/content). */
+void gl_lint_buffer(struct gl_run *run, const char *name, const char *data, size_t len,
+                    enum gl_input_kind kind, bool named);
+
+/* Lint one parsed doc: run the rules, GL900/GL902, suppression. Exposed for tests. */
+void gl_lint_doc(struct gl_run *run, struct gl_doc *doc);
+
+/* Report a problem with an input that is not a finding of a rule (GL900/GL901). */
+void gl_run_engine_finding(struct gl_run *run, const char *rule_id, const char *file,
+                           struct gl_loc loc, const char *fix, const char *fmt, ...)
+    __attribute__((format(printf, 6, 7)));
+
+#endif

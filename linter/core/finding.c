@@ -1,0 +1,97 @@
+/* finding.c: the findings list (see finding.h). */
+#include "linter/core/finding.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "linter/core/rule.h"
+
+static const char *const severity_names[] = {"style", "info", "warning", "error", "none"};
+
+const char *gl_severity_name(enum gl_severity s)
+{
+    return s <= GL_SEV_NONE ? severity_names[s] : "?";
+}
+
+int gl_severity_parse(const char *s, enum gl_severity *out)
+{
+    for (int i = 0; i <= GL_SEV_NONE; i++)
+        if (gl_streq_nocase(s, severity_names[i])) {
+            *out = (enum gl_severity)i;
+            return 0;
+        }
+    return -1;
+}
+
+static void finding_free(struct gl_finding *x)
+{
+    free(x->file);
+    free(x->message);
+    free(x->fix);
+    free(x->platform);
+    free(x->layer);
+    free(x->image_path);
+}
+
+void gl_findings_free(struct gl_findings *f)
+{
+    for (size_t i = 0; i < f->n; i++)
+        finding_free(&f->items[i]);
+    free(f->items);
+    f->items = NULL;
+    f->n = f->cap = 0;
+}
+
+struct gl_finding *gl_findings_add(struct gl_findings *f)
+{
+    if (f->n == f->cap) {
+        f->cap = f->cap ? f->cap * 2 : 64;
+        f->items = xrealloc(f->items, f->cap * sizeof *f->items);
+    }
+    struct gl_finding *x = &f->items[f->n++];
+    memset(x, 0, sizeof *x);
+    return x;
+}
+
+void gl_findings_filter(struct gl_findings *f, size_t from,
+                        bool (*keep)(const struct gl_finding *, void *), void *ctx)
+{
+    size_t w = from;
+    for (size_t r = from; r < f->n; r++) {
+        if (keep(&f->items[r], ctx))
+            f->items[w++] = f->items[r];
+        else
+            finding_free(&f->items[r]);
+    }
+    f->n = w;
+}
+
+static int cmp_str(const char *a, const char *b)
+{
+    return strcmp(a ? a : "", b ? b : "");
+}
+
+static int finding_cmp(const void *pa, const void *pb)
+{
+    const struct gl_finding *a = pa, *b = pb;
+    int c = strcmp(a->file, b->file);
+    if (c)
+        return c;
+    if (a->loc.line != b->loc.line)
+        return a->loc.line < b->loc.line ? -1 : 1;
+    if (a->loc.col != b->loc.col)
+        return a->loc.col < b->loc.col ? -1 : 1;
+    if ((c = strcmp(a->rule->id, b->rule->id)))
+        return c;
+    if ((c = cmp_str(a->platform, b->platform)))
+        return c;
+    if ((c = cmp_str(a->image_path, b->image_path)))
+        return c;
+    return strcmp(a->message, b->message);
+}
+
+void gl_findings_sort(struct gl_findings *f)
+{
+    if (f->n > 1)
+        qsort(f->items, f->n, sizeof *f->items, finding_cmp);
+}

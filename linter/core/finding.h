@@ -1,0 +1,51 @@
+/*
+ * finding.h: severities, findings and the list the engine collects them in.
+ *
+ * A finding outlives the doc it came from (docs are freed as soon as they are linted, to
+ * keep memory bounded over thousands of files), so its strings are its own heap copies.
+ */
+#ifndef GPULINT_FINDING_H
+#define GPULINT_FINDING_H
+
+#include "linter/core/util.h"
+
+enum gl_severity {
+    GL_SEV_STYLE = 0,
+    GL_SEV_INFO,
+    GL_SEV_WARNING,
+    GL_SEV_ERROR,
+    GL_SEV_NONE, /* as a failure threshold: never fail */
+};
+
+const char *gl_severity_name(enum gl_severity s);
+/* "error", "warning", "info", "style", "none" -> 0 and *out; else -1. */
+int gl_severity_parse(const char *s, enum gl_severity *out);
+
+struct gl_rule;
+
+struct gl_finding {
+    const struct gl_rule *rule;
+    enum gl_severity severity;
+    char *file;
+    struct gl_loc loc;     /* line 0 for image findings */
+    char *message;
+    char *fix;
+    char *platform;        /* image findings: "linux/amd64", else NULL */
+    char *layer;           /* image findings: the layer digest, else NULL */
+    char *image_path;      /* image findings: the file in the image, else NULL */
+};
+
+struct gl_findings {
+    struct gl_finding *items;
+    size_t n, cap;
+};
+
+void gl_findings_free(struct gl_findings *f);
+struct gl_finding *gl_findings_add(struct gl_findings *f);
+/* Remove items [from, n) for which keep() is false, preserving order. */
+void gl_findings_filter(struct gl_findings *f, size_t from,
+                        bool (*keep)(const struct gl_finding *, void *), void *ctx);
+/* Sort by file, line, column, rule id. */
+void gl_findings_sort(struct gl_findings *f);
+
+#endif

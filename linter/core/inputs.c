@@ -1,0 +1,95 @@
+/* inputs.c: input-type look-ups and recognition (see inputs.h). */
+#include "linter/core/inputs.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* gl_input_table in the order types are tried: priority, then name. */
+static const struct gl_input_type *const *ordered(void)
+{
+    static const struct gl_input_type **order;
+    if (!order) {
+        const struct gl_input_type **o = xcalloc(gl_input_count + 1, sizeof *o);
+        for (size_t i = 0; i < gl_input_count; i++) {
+            size_t k = i;
+            while (k > 0 && (o[k - 1]->priority > gl_input_table[i]->priority ||
+                             (o[k - 1]->priority == gl_input_table[i]->priority &&
+                              strcmp(o[k - 1]->name, gl_input_table[i]->name) > 0))) {
+                o[k] = o[k - 1];
+                k--;
+            }
+            o[k] = gl_input_table[i];
+        }
+        order = o;
+    }
+    return order;
+}
+
+const struct gl_input_type *gl_input_type_of(enum gl_input_kind kind)
+{
+    for (size_t i = 0; i < gl_input_count; i++)
+        if (gl_input_table[i]->kind == kind)
+            return gl_input_table[i];
+    return NULL;
+}
+
+const struct gl_input_type *gl_input_type_named(const char *name)
+{
+    for (size_t i = 0; i < gl_input_count; i++)
+        if (gl_streq_nocase(gl_input_table[i]->name, name))
+            return gl_input_table[i];
+    return NULL;
+}
+
+const char *gl_input_type_names(void)
+{
+    static char names[512];
+    if (!names[0]) {
+        const struct gl_input_type *const *o = ordered();
+        for (size_t i = 0; i < gl_input_count; i++) {
+            if (i)
+                strncat(names, ", ", sizeof names - strlen(names) - 1);
+            strncat(names, o[i]->name, sizeof names - strlen(names) - 1);
+        }
+    }
+    return names;
+}
+
+static const char *base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
+enum gl_input_kind gl_sniff_name(const char *path, bool *read_it)
+{
+    const struct gl_input_type *const *o = ordered();
+    const char *base = base_name(path);
+    *read_it = false;
+    for (size_t i = 0; i < gl_input_count; i++) {
+        if (o[i]->by_name && o[i]->by_name(path, base))
+            return o[i]->kind;
+        if (o[i]->candidate && o[i]->candidate(path, base))
+            *read_it = true;
+    }
+    return GL_IN_UNKNOWN;
+}
+
+enum gl_input_kind gl_sniff(const char *path, const char *data, size_t len, bool named)
+{
+    bool read_it;
+    enum gl_input_kind k = gl_sniff_name(path, &read_it);
+    if (k != GL_IN_UNKNOWN)
+        return k;
+    const struct gl_input_type *const *o = ordered();
+    const char *base = base_name(path);
+    for (size_t i = 0; i < gl_input_count; i++) {
+        if (!o[i]->by_content)
+            continue;
+        if (!named && !(o[i]->candidate && o[i]->candidate(path, base)))
+            continue;
+        if (o[i]->by_content(path, data, len))
+            return o[i]->kind;
+    }
+    return GL_IN_UNKNOWN;
+}

@@ -1,0 +1,25 @@
+/*
+ * lines.h: line/column positions to byte offsets in a text, through a line index built
+ * on first use (O(len) once, then O(log lines) a look-up). For checking that a value
+ * stands in a file as written, and for finding the exact bytes of a token.
+ */
+#ifndef GPULINT_LINES_H
+#define GPULINT_LINES_H
+
+#include "linter/core/util.h"
+
+struct gl_lines {
+    const char *text;
+    size_t len;
+    struct gl_arena *arena;  /* where the index lives */
+    uint32_t *starts;        /* offset of each line; NULL until first used */
+    size_t n;
+};
+
+void gl_lines_init(struct gl_lines *l, struct gl_arena *arena, const char *text, size_t len);
+/* Offset of loc's byte, or SIZE_MAX when there is none (line 0, past its line's end). */
+size_t gl_lines_offset(struct gl_lines *l, struct gl_loc loc);
+/* Offset just past the last byte of loc's line (its '\n' or the end); SIZE_MAX if none. */
+size_t gl_lines_line_end(struct gl_lines *l, struct gl_loc loc);
+
+#endif

@@ -1,0 +1,129 @@
+/*
+ * model.h: the facts parsers produce and rules read.
+ *
+ * One input (a file, a directory of an OCI layout, an image archive, stdin) becomes one
+ * gl_doc. Parsers fill it; rules only read it. Everything in a doc lives in doc->arena
+ * and is freed with the doc. Each fact keeps the 1-based line and byte column of the
+ * token it came from (line 0 for facts read from an image's files), so a rule can point
+ * a finding at the exact token.
+ *
+ * The facts, by family (each family has its own header, included here):
+ *   model_ref.h        image references, wherever they are written
+ *   model_dockerfile.h build stages, package installs, COPY/ADD sources, RUN commands
+ *   model_launch.h     container launches (docker run, compose, Kubernetes, apptainer)
+ *   model_cuda.h       CUDA requirements with provenance
+ *   model_image.h      an image archive's filesystem view and config
+ * plus, in this file, the doc itself, environment variables and inline ignores.
+ */
+#ifndef GPULINT_MODEL_H
+#define GPULINT_MODEL_H
+
+#include "linter/core/lines.h"
+#include "linter/core/util.h"
+
+/* What kind of input a doc is. Rules usually need not care: they read facts. */
+enum gl_input_kind {
+    GL_IN_UNKNOWN = 0,
+    GL_IN_DOCKERFILE,
+    GL_IN_SHELL,       /* shell script */
+    GL_IN_MAKEFILE,
+    GL_IN_MARKDOWN,
+    GL_IN_CIYAML,      /* GitHub Actions / GitLab CI */
+    GL_IN_COMPOSE,
+    GL_IN_K8S,
+    GL_IN_APPTAINER_DEF,
+    GL_IN_IMAGE,       /* image archive or OCI layout directory */
+    GL_IN_KIND_COUNT
+};
+
+/* A word of a command line (RUN, docker run, a pod's command), after quote removal and
+ * variable resolution. `opaque` words hold values gpulint could not know (a `$(...)`,
+ * an unresolved variable, an array): no finding may depend on their content. */
+struct gl_word {
+    const char *text;
+    struct gl_loc loc; /* first byte of the word as written */
+    bool opaque;
+};
+
+/* An environment variable set for an image or a launch. */
+enum gl_env_origin {
+    GL_ENV_DOCKERFILE,   /* ENV in a stage */
+    GL_ENV_IMAGE_CONFIG, /* an image archive's config */
+    GL_ENV_LAUNCH,       /* -e, compose environment, pod env */
+};
+
+struct gl_env {
+    const char *key, *value; /* value NULL when unknown (opaque, from --env-file, ...) */
+    struct gl_loc key_loc, value_loc;
+    enum gl_env_origin origin;
+    int stage;  /* Dockerfile stage index, else -1 */
+    int launch; /* launch index, else -1 */
+};
+
+/* An inline ignore: `# gpulint ignore=GL101,GL403` covers the lines [first, last] of the
+ * statement that follows it; `# gpulint global ignore=GL411` covers the whole file
+ * (first = 0, last = UINT32_MAX). Ids are as written (GL902 reports unknown ones). */
+struct gl_ignore {
+    uint32_t first, last;
+    const char **ids;
+    size_t nids;
+    struct gl_loc loc; /* the pragma itself */
+    struct gl_loc *id_locs;
+};
+
+/* The first bad byte of an input that could not be parsed (becomes a GL900 finding). */
+struct gl_parse_error {
+    bool set;
+    struct gl_loc loc;
+    const char *message; /* "expected ..." */
+    const char *fix;     /* NULL: "fix the syntax at this position" */
+    bool not_kind;       /* the input is not of the kind it was taken for (a tar that is
+                            no image): a file found by the walk is then skipped, a named
+                            one is GL901 rather than GL900 */
+};
+
+#include "linter/core/limits.h"
+#include "linter/core/model_ref.h"
+#include "linter/core/model_cuda.h"
+#include "linter/core/model_dockerfile.h"
+#include "linter/core/model_launch.h"
+#include "linter/core/model_image.h"
+
+struct gl_doc {
+    const char *path;         /* as given on the command line or found by the walk */
+    enum gl_input_kind kind;
+    struct gl_arena arena;
+    const char *text;         /* the file's bytes (NUL-terminated), NULL for images */
+    size_t len;
+
+    struct gl_ref *refs;       size_t nrefs, caprefs;
+    struct gl_env *env;        size_t nenv, capenv;
+    struct gl_cuda_fact *cuda; size_t ncuda, capcuda;
+    struct gl_launch *launches; size_t nlaunches, caplaunches;
+    struct gl_ignore *ignores; size_t nignores, capignores;
+
+    struct gl_dockerfile_model *df; /* GL_IN_DOCKERFILE */
+    struct gl_image_model *image;   /* GL_IN_IMAGE */
+
+    struct gl_parse_error error;
+
+    struct gl_lines lines;    /* doc->text's line index, for gl_doc_offset */
+};
+
+/* Set *doc up over text[0..len): zeroed, with a fresh arena (free it with
+ * gl_arena_free(&doc->arena)). */
+void gl_doc_init(struct gl_doc *doc, const char *path, enum gl_input_kind kind,
+                 const char *text, size_t len);
+
+/* Stop at a limit: set doc->error (unless set) at loc with the limit's message. */
+void gl_doc_fail_limit(struct gl_doc *doc, enum gl_limit_id id, struct gl_loc loc);
+/* The position of byte `off` of text[0..len) (1-based line by '\n', byte column). */
+struct gl_loc gl_text_loc(const char *text, size_t len, size_t off);
+
+/* The byte offset of a position in doc->text, or SIZE_MAX when there is no such byte
+ * (no text, line 0, past the end of its line). O(log lines) after a first O(len) pass. */
+size_t gl_doc_offset(struct gl_doc *doc, struct gl_loc loc);
+/* Does `text` stand in doc->text exactly as written at loc (all on that line)? */
+bool gl_doc_text_at(struct gl_doc *doc, struct gl_loc loc, const char *text);
+
+#endif

@@ -1,0 +1,56 @@
+/* model_doc.c: a doc's set-up and positions in its text (see model.h). */
+#include "linter/core/model.h"
+
+#include <string.h>
+
+void gl_doc_init(struct gl_doc *doc, const char *path, enum gl_input_kind kind,
+                 const char *text, size_t len)
+{
+    memset(doc, 0, sizeof *doc);
+    gl_arena_init(&doc->arena);
+    doc->arena.limit = (size_t)gl_limit(GL_LIMIT_PARSE_MEMORY);
+    doc->path = path;
+    doc->kind = kind;
+    doc->text = text;
+    doc->len = len;
+}
+
+void gl_doc_fail_limit(struct gl_doc *doc, enum gl_limit_id id, struct gl_loc loc)
+{
+    if (doc->error.set)
+        return;
+    char msg[256];
+    doc->error.set = true;
+    doc->error.loc = loc;
+    doc->error.message = gl_arena_strdup(&doc->arena, gl_limit_message(id, msg, sizeof msg));
+    doc->error.fix = GL_LIMIT_FIX;
+}
+
+struct gl_loc gl_text_loc(const char *text, size_t len, size_t off)
+{
+    if (off > len)
+        off = len;
+    uint32_t line = 1;
+    size_t start = 0;
+    for (const char *p = text, *end = text + off; (p = memchr(p, '\n', (size_t)(end - p)));
+         p++) {
+        line++;
+        start = (size_t)(p - text) + 1;
+    }
+    return (struct gl_loc){line, (uint32_t)(off - start + 1)};
+}
+
+size_t gl_doc_offset(struct gl_doc *doc, struct gl_loc loc)
+{
+    if (doc->lines.text != doc->text)
+        gl_lines_init(&doc->lines, &doc->arena, doc->text, doc->len);
+    return gl_lines_offset(&doc->lines, loc);
+}
+
+bool gl_doc_text_at(struct gl_doc *doc, struct gl_loc loc, const char *text)
+{
+    size_t off = gl_doc_offset(doc, loc), n = strlen(text);
+    if (off == SIZE_MAX || off + n > doc->len)
+        return false;
+    return memcmp(doc->text + off, text, n) == 0 && !memchr(text, '\n', n);
+}

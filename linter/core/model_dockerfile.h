@@ -1,0 +1,81 @@
+/*
+ * model_dockerfile.h: build stages and what they put into an image (part of the model).
+ *
+ * Built by parsers/dockerfile/dockerfile_model.c from the syntax tree, after ARG substitution
+ * (global ARGs before the first FROM, stage ARGs, --build-arg). A stage is `shipped`
+ * when it is the final stage (the last one, or the --target) or a stage the final one
+ * is built FROM, directly or through other stages: what a shipped stage installs ends
+ * up in the image users run.
+ */
+#ifndef GPULINT_MODEL_DOCKERFILE_H
+#define GPULINT_MODEL_DOCKERFILE_H
+
+struct gl_stage {
+    int index;
+    const char *name;        /* `AS name`, lowercased; NULL when unnamed */
+    struct gl_loc name_loc;
+    size_t ref;              /* its FROM in doc->refs */
+    int base_stage;          /* the earlier stage it is built FROM, else -1 */
+    bool final;              /* the stage `docker build` outputs */
+    bool shipped;            /* final, or in the final stage's FROM chain */
+    uint32_t first_line, last_line;
+};
+
+/* A package installed by a package manager in a RUN line. */
+struct gl_pkg {
+    const char *manager;     /* "apt-get", "apt", "yum", "dnf", "microdnf", "apk", "zypper",
+                                "conda", "mamba", "micromamba", "pip", "uv" */
+    const char *name;        /* as written, without the version: "cuda-toolkit-12-6" */
+    const char *version;     /* "2.1.0+cu121" from `torch==2.1.0+cu121`, or NULL */
+    const char *spec;        /* the whole word: "torch==2.1.0+cu121" */
+    struct gl_loc loc;
+    int stage;
+    int instr;               /* the instruction (index in the file) that installs it */
+    bool group;              /* `dnf groupinstall "Development Tools"` */
+    bool requirements;       /* `pip install -r FILE`: name is the file */
+};
+
+/* A source of a COPY or ADD from the build context (not --from another stage). */
+struct gl_copy_src {
+    const char *path;
+    struct gl_loc loc;
+    int stage;
+    int instr;               /* the COPY/ADD instruction (index in the file) */
+    bool add;                /* ADD rather than COPY */
+    bool url;                /* an ADD of a URL */
+};
+
+/* A command of a RUN line (one simple command: `a && b` gives two), split into shell
+ * words. Heredoc bodies run as scripts are split too. */
+struct gl_cmd {
+    struct gl_word *words;
+    size_t nwords;
+    int stage;
+    int instr;               /* the RUN instruction (index in the file) */
+};
+
+/* A package index or find-links given to pip/uv/conda (`--index-url .../whl/cu121`). */
+struct gl_pkg_index {
+    const char *manager;
+    const char *url;         /* or conda channel */
+    struct gl_loc loc;
+    int stage;
+};
+
+struct gl_dockerfile_model {
+    struct gl_stage *stages;        size_t nstages, capstages;
+    struct gl_pkg *pkgs;            size_t npkgs, cappkgs;
+    struct gl_copy_src *copies;     size_t ncopies, capcopies;
+    struct gl_cmd *cmds;            size_t ncmds, capcmds;
+    struct gl_pkg_index *indexes;   size_t nindexes, capindexes;
+    int final_stage;                /* index of the final stage, -1 when there is none */
+};
+
+struct gl_doc;
+/* The reference at the root of a stage's FROM chain: the image it is really built on
+ * (scratch or an image; NULL when the doc has no such stage). */
+const struct gl_ref *gl_df_stage_root_ref(const struct gl_doc *doc, int stage);
+/* Is the stage shipped (the final stage or in its FROM chain)? False for -1. */
+bool gl_df_stage_shipped(const struct gl_doc *doc, int stage);
+
+#endif

@@ -1,0 +1,253 @@
+/* model_ref.c: queries over parsed image references (see model_ref.h). */
+#include "linter/core/model.h"
+
+#include <string.h>
+
+#define DEFAULT_DOMAIN "docker.io"
+
+static struct gl_loc loc_at(struct gl_loc loc, size_t offset)
+{
+    uint32_t col = offset >= (size_t)(UINT32_MAX - loc.col) ? UINT32_MAX
+                                                            : loc.col + (uint32_t)offset;
+    return (struct gl_loc){loc.line, col};
+}
+
+/* ---- matching helpers ---- */
+
+bool gl_imageref_is_docker_hub(const struct gl_imageref *ref)
+{
+    return ref->domain && strcmp(ref->domain, DEFAULT_DOMAIN) == 0;
+}
+
+const char *gl_imageref_full_name(struct gl_arena *a, const struct gl_imageref *ref)
+{
+    if (!ref->domain)
+        return ref->path;
+    return gl_arena_printf(a, "%s/%s", ref->domain, ref->path);
+}
+
+/* One spelling of the repository name: head, or head + "/" + tail when tail is set. */
+struct spelling {
+    const char *head, *tail;
+    size_t head_len, len;
+};
+
+static struct spelling spelling_of(const char *head, const char *tail)
+{
+    struct spelling sp = {head, tail, strlen(head), 0};
+    sp.len = sp.head_len + (tail ? 1 + strlen(tail) : 0);
+    return sp;
+}
+
+static char spelling_at(const struct spelling *sp, size_t i)
+{
+    if (i < sp->head_len)
+        return sp->head[i];
+    if (i == sp->head_len)
+        return sp->tail ? '/' : '\0';
+    return i < sp->len ? sp->tail[i - sp->head_len - 1] : '\0';
+}
+
+enum match_mode { MATCH_EXACT, MATCH_PREFIX, MATCH_NAMESPACE };
+
+/* Compare the spelling with pat[0..n) in the given mode. */
+static bool spelling_matches(const struct spelling *sp, const char *pat, size_t n,
+                             enum match_mode mode)
+{
+    if (sp->len < n)
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (spelling_at(sp, i) != pat[i])
+            return false;
+    switch (mode) {
+    case MATCH_EXACT:
+        return sp->len == n;
+    case MATCH_PREFIX:
+        return true;
+    case MATCH_NAMESPACE:
+        return sp->len > n + 1 && spelling_at(sp, n) == '/';
+    }
+    return false;
+}
+
+/* Try every accepted spelling: familiar, bare path on Docker Hub, domain/path. */
+static bool repo_matches(const struct gl_imageref *ref, const char *pat, size_t n,
+                         enum match_mode mode)
+{
+    if (!ref->path || !ref->familiar || !pat)
+        return false;
+    struct spelling familiar = spelling_of(ref->familiar, NULL);
+    if (spelling_matches(&familiar, pat, n, mode))
+        return true;
+    struct spelling path = spelling_of(ref->path, NULL);
+    if (gl_imageref_is_docker_hub(ref) && spelling_matches(&path, pat, n, mode))
+        return true;
+    if (!ref->domain)
+        return false;
+    struct spelling full = spelling_of(ref->domain, ref->path);
+    return spelling_matches(&full, pat, n, mode);
+}
+
+bool gl_imageref_repo_is(const struct gl_imageref *ref, const char *name)
+{
+    return name && repo_matches(ref, name, strlen(name), MATCH_EXACT);
+}
+
+bool gl_imageref_repo_has_prefix(const struct gl_imageref *ref, const char *prefix)
+{
+    return prefix && repo_matches(ref, prefix, strlen(prefix), MATCH_PREFIX);
+}
+
+bool gl_imageref_in_namespace(const struct gl_imageref *ref, const char *ns)
+{
+    if (!ns)
+        return false;
+    size_t n = strlen(ns);
+    while (n > 0 && ns[n - 1] == '/') /* "nvcr.io/nvidia" and "nvcr.io/nvidia/" agree */
+        n--;
+    return n > 0 && repo_matches(ref, ns, n, MATCH_NAMESPACE);
+}
+
+bool gl_imageref_is_unpinned_latest(const struct gl_imageref *ref)
+{
+    return !ref->digest && (!ref->tag || strcmp(ref->tag, "latest") == 0);
+}
+
+/* ---- tag tokens ---- */
+
+static bool is_token_separator(char c) { return c == '-' || c == '_'; }
+
+size_t gl_imageref_tag_tokens(struct gl_arena *a, const char *tag,
+                              struct gl_imageref_token **out)
+{
+    struct gl_imageref_token *tokens = NULL;
+    size_t n = 0, cap = 0;
+    for (size_t i = 0; tag && tag[i];) {
+        if (is_token_separator(tag[i])) {
+            i++;
+            continue;
+        }
+        size_t start = i;
+        while (tag[i] && !is_token_separator(tag[i]))
+            i++;
+        struct gl_imageref_token *t = GL_APPEND(a, tokens, n, cap);
+        t->text = gl_arena_strndup(a, tag + start, i - start);
+        t->offset = start;
+        t->len = i - start;
+    }
+    *out = tokens;
+    return n;
+}
+
+bool gl_imageref_tag_has_token(const char *tag, const char *token)
+{
+    if (!tag || !token || !*token)
+        return false;
+    size_t tl = strlen(token);
+    for (size_t i = 0; tag[i];) {
+        if (is_token_separator(tag[i])) {
+            i++;
+            continue;
+        }
+        size_t start = i;
+        while (tag[i] && !is_token_separator(tag[i]))
+            i++;
+        if (i - start == tl && memcmp(tag + start, token, tl) == 0)
+            return true;
+    }
+    return false;
+}
+
+struct gl_loc gl_imageref_tag_loc_at(const struct gl_imageref *ref, size_t offset)
+{
+    if (!ref->tag)
+        return (struct gl_loc){0, 0};
+    return ref->exact ? loc_at(ref->tag_loc, offset) : ref->tag_loc;
+}
+
+bool gl_imageref_nvidia_infra(const struct gl_imageref *ref)
+{
+    /* RULES.md: NVIDIA's cluster infrastructure, which runs no CUDA workload */
+    static const char *const infra[] = {
+        "nvcr.io/nvidia/k8s-device-plugin", "nvcr.io/nvidia/gpu-operator",
+        "nvcr.io/nvidia/k8s/dcgm-exporter", "nvcr.io/nvidia/k8s/container-toolkit",
+        "nvcr.io/nvidia/k8s-driver-manager", "nvcr.io/nvidia/gpu-feature-discovery",
+        "nvcr.io/nvidia/driver"};
+    for (size_t i = 0; i < sizeof infra / sizeof infra[0]; i++)
+        if (gl_imageref_repo_is(ref, infra[i]))
+            return true;
+    return gl_imageref_in_namespace(ref, "nvcr.io/nvidia/cloud-native");
+}
+
+/* cuda12.1, cuda12, cuda-12.1, cuda12.5.0 (a version after "cuda"), cu121 (3+ digits). */
+static size_t cuda_token_len(const char *t, size_t n)
+{
+    size_t i;
+    if (n > 4 && !memcmp(t, "cuda", 4)) {
+        i = 4;
+        if (i < n && t[i] == '-')
+            i++;
+        size_t d = i;
+        while (i < n && ((t[i] >= '0' && t[i] <= '9') || t[i] == '.'))
+            i++;
+        return i > d && t[d] != '.' ? i : 0;
+    }
+    if (n >= 5 && t[0] == 'c' && t[1] == 'u') {
+        for (i = 2; i < n && t[i] >= '0' && t[i] <= '9'; i++)
+            ;
+        return i - 2 >= 3 && i - 2 <= 4 ? i : 0;
+    }
+    return 0;
+}
+
+long gl_imageref_cuda_token(const char *tag, size_t *len)
+{
+    if (!tag)
+        return -1;
+    size_t n = strlen(tag);
+    for (size_t s = 0; s < n;) {
+        size_t e = s;
+        while (e < n && tag[e] != '-' && tag[e] != '_')
+            e++;
+        /* "cuda-12.1" spans a separator: try the token with the next one */
+        size_t l = cuda_token_len(tag + s, (e < n && e - s == 4) ? n - s : e - s);
+        if (l && (s + l == n || tag[s + l] == '-' || tag[s + l] == '_' ||
+                  (e - s == 4 && l > 5))) {
+            *len = l;
+            return (long)s;
+        }
+        s = e + 1;
+    }
+    return -1;
+}
+
+bool gl_imageref_cuda_bearing(const struct gl_imageref *ref)
+{
+    if (gl_imageref_repo_has_prefix(ref, "nvidia/cuda"))
+        return true;
+    if (gl_imageref_in_namespace(ref, "nvcr.io/nvidia"))
+        return !gl_imageref_nvidia_infra(ref);
+    if (gl_imageref_repo_is(ref, "pytorch/pytorch"))
+        return true;
+    if (gl_imageref_repo_is(ref, "tensorflow/tensorflow") && ref->tag &&
+        strstr(ref->tag, "gpu"))
+        return true;
+    size_t len;
+    return gl_imageref_cuda_token(ref->tag, &len) >= 0;
+}
+
+struct gl_loc gl_ref_tag_loc(const struct gl_ref *r, size_t off, size_t n)
+{
+    const char *tag = r->ok ? r->parsed.tag : NULL;
+    if (!tag || off >= strlen(tag))
+        return r->loc;
+    if (r->parsed.exact)
+        return gl_imageref_tag_loc_at(&r->parsed, off);
+    if (!n || off + n > strlen(tag))
+        n = strlen(tag) - off;
+    const char *hit = r->written ? memmem(r->written, r->written_len, tag + off, n) : NULL;
+    /* only when the bytes occur once: otherwise there is no telling which is meant */
+    if (!hit || memmem(hit + 1, r->written_len - (size_t)(hit + 1 - r->written), tag + off, n))
+        return r->loc;
+    return loc_at(r->loc, (size_t)(hit - r->written));
+}

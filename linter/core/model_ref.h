@@ -1,0 +1,126 @@
+/*
+ * model_ref.h: image references (part of the model, see model.h).
+ *
+ * Every place an input names an image adds one gl_ref: a FROM, a COPY --from image, a
+ * docker run image, a compose or pod `image:`, an apptainer `docker://` URI, a `.def`
+ * `From:`, the tag an image archive carries. The GL1xx rules and the CUDA rules read
+ * these; the role tells where the reference stands.
+ */
+#ifndef GPULINT_MODEL_REF_H
+#define GPULINT_MODEL_REF_H
+
+/* A parsed reference. All strings are NUL-terminated, allocated from the caller's arena,
+ * and NULL when absent. */
+struct gl_imageref {
+    const char *raw;      /* the reference as written */
+    const char *domain;   /* "docker.io" for Docker Hub (also for index.docker.io and no
+                             domain at all), "nvcr.io", "localhost:5000", "[::1]:5000";
+                             NULL only in the "foo_bar.com/x" quirk above */
+    const char *path;     /* normalized repository path: "library/ubuntu", "nvidia/cuda" */
+    const char *tag;      /* "12.4.1-devel-ubuntu22.04"; NULL when absent ("latest" is
+                             NOT filled in) */
+    const char *digest;   /* "sha256:<64 hex>" or NULL */
+    const char *familiar; /* the short name users write, without tag/digest: "ubuntu",
+                             "nvidia/cuda", "nvcr.io/nvidia/pytorch", "library/a/b" */
+    struct gl_loc loc;        /* position of raw[0] (as given by the caller) */
+    struct gl_loc tag_loc;    /* first byte of the tag text (after ':'), {0,0} if no tag */
+    struct gl_loc digest_loc; /* first byte of the digest text (after '@'), {0,0} if none */
+    bool exact;               /* raw stands in the file as written at loc, so byte offsets
+                                 of raw map to columns; false when it came from a variable,
+                                 quotes or a continuation: positions then all point at loc */
+};
+
+enum gl_ref_role {
+    GL_REF_FROM,          /* Dockerfile FROM */
+    GL_REF_COPY_FROM,     /* COPY --from=<image>, RUN --mount=from=<image> */
+    GL_REF_LAUNCH,        /* the image a launch starts */
+    GL_REF_BUILD_OUTPUT,  /* compose image: beside build: (names what is built) */
+    GL_REF_DEF_FROM,      /* apptainer .def From: */
+    GL_REF_ARCHIVE,       /* the tag an image archive carries */
+};
+
+struct gl_ref {
+    const char *text;          /* the reference after variable resolution */
+    struct gl_loc loc;         /* first byte of the reference as written */
+    enum gl_ref_role role;
+    struct gl_imageref parsed; /* valid when `ok` */
+    bool ok;                   /* parsed as a registry reference */
+    bool unresolved;           /* held a variable gpulint could not resolve */
+    bool scratch;              /* FROM scratch */
+    bool stage;                /* names an earlier build stage, not an image */
+    bool local;                /* a local file or directory (.sif, sandbox dir) */
+    int df_stage;              /* the Dockerfile stage this FROM starts, else -1 */
+    int launch;                /* the launch that starts it, else -1 */
+    const char *platform;      /* image findings: the platform ("linux/amd64"), else NULL */
+    const char *written;       /* the reference as it stands in the file at loc, up to the
+                                  first blank or quote ("nvidia/cuda:${CUDA}-devel"); NULL
+                                  when unknown */
+    size_t written_len;
+};
+
+/* ---- queries (linter/core/model_ref.c) ---- */
+
+/* True when the reference is on Docker Hub (domain "docker.io"). */
+bool gl_imageref_is_docker_hub(const struct gl_imageref *ref);
+
+/* The canonical name without tag or digest: "docker.io/library/ubuntu". */
+const char *gl_imageref_full_name(struct gl_arena *a, const struct gl_imageref *ref);
+
+/* True when `name` names this repository in any accepted spelling: the familiar form
+ * ("ubuntu", "nvidia/cuda", "nvcr.io/nvidia/pytorch"), the full name
+ * ("docker.io/library/ubuntu"), or for Docker Hub the bare path ("library/ubuntu").
+ * Compares exactly (case-sensitive, no tag/digest in `name`). */
+bool gl_imageref_repo_is(const struct gl_imageref *ref, const char *name);
+
+/* True when one of those spellings starts with `prefix`: gl_imageref_repo_has_prefix(
+ * ref, "nvidia/cuda") is true for nvidia/cuda and nvidia/cuda-arm64 (RULES "nvidia/cuda*"). */
+bool gl_imageref_repo_has_prefix(const struct gl_imageref *ref, const char *prefix);
+
+/* True when the repository lies under the namespace `ns`, on a path-component boundary:
+ * gl_imageref_in_namespace(ref, "nvcr.io/nvidia") (with or without a trailing '/') is true
+ * for nvcr.io/nvidia/pytorch and nvcr.io/nvidia/clara/x, false for nvcr.io/nvidian/x and
+ * for nvcr.io/nvidia itself. */
+bool gl_imageref_in_namespace(const struct gl_imageref *ref, const char *ns);
+
+/* True when the tag is absent or is "latest" (and there is no digest to pin it). */
+bool gl_imageref_is_unpinned_latest(const struct gl_imageref *ref);
+
+/* ---- tag tokens ----
+ * A tag splits into tokens at '-' and '_' (dots stay inside tokens, so versions survive):
+ * "12.4.1-cudnn-devel-ubuntu22.04" -> "12.4.1" "cudnn" "devel" "ubuntu22.04";
+ * "2.1.0-cuda12.1-cudnn8-runtime" -> ... "cuda12.1" ...; "24.05-py3" -> "24.05" "py3".
+ * Empty tokens (from "a--b") are skipped. */
+struct gl_imageref_token {
+    const char *text; /* arena copy, NUL-terminated */
+    size_t offset;    /* byte offset of the token in the tag */
+    size_t len;
+};
+
+/* Split `tag` (may be NULL: no tokens). Returns the count; *out is an arena array. */
+size_t gl_imageref_tag_tokens(struct gl_arena *a, const char *tag,
+                              struct gl_imageref_token **out);
+
+/* True when `tag` (may be NULL) has a token equal to `token` (e.g. "devel"). No allocation. */
+bool gl_imageref_tag_has_token(const char *tag, const char *token);
+
+/* Location of byte `offset` of the tag ({0,0} when there is no tag). */
+struct gl_loc gl_imageref_tag_loc_at(const struct gl_imageref *ref, size_t offset);
+
+/* Is the reference of a CUDA-bearing family (RULES.md GL204): nvidia/cuda*,
+ * nvcr.io/nvidia/... (less NVIDIA's infrastructure images: k8s-device-plugin, gpu-operator,
+ * k8s/..., cloud-native/...), pytorch/pytorch, tensorflow/tensorflow with a gpu tag, or any
+ * image whose tag carries a CUDA token (cuda12.1, cuda-12.1, cu121)? */
+bool gl_imageref_cuda_bearing(const struct gl_imageref *ref);
+/* The offset in the tag of a token such as "cuda12.1", "cuda-12.1" or "cu121"
+ * (-1 when none); *len gets its length. */
+long gl_imageref_cuda_token(const char *tag, size_t *len);
+/* NVIDIA's infrastructure images under nvcr.io/nvidia/ that run no CUDA workload. */
+bool gl_imageref_nvidia_infra(const struct gl_imageref *ref);
+
+/* Where bytes [off, off+n) of a reference's tag are written (n = 0: to the tag's end):
+ * exactly, when the reference is written literally; else where those bytes appear
+ * literally in the written reference (`FROM nvidia/cuda:${CUDA}-devel-...`: the `devel`);
+ * else at the reference itself. */
+struct gl_loc gl_ref_tag_loc(const struct gl_ref *r, size_t off, size_t n);
+
+#endif

@@ -1,0 +1,47 @@
+/* srcmap.c: derived-text offsets to original positions (see srcmap.h). */
+#include "linter/core/srcmap.h"
+
+void gl_srcmap_init(struct gl_srcmap *m, struct gl_arena *arena)
+{
+    m->segs = NULL;
+    m->n = m->cap = 0;
+    m->arena = arena;
+}
+
+void gl_srcmap_add(struct gl_srcmap *m, size_t off, uint32_t line, uint32_t col)
+{
+    if (m->n && m->segs[m->n - 1].off == off) {
+        m->segs[m->n - 1].at = (struct gl_loc){line, col};
+        return;
+    }
+    struct gl_srcmap_seg *s = GL_APPEND(m->arena, m->segs, m->n, m->cap);
+    s->off = off;
+    s->at = (struct gl_loc){line, col};
+}
+
+struct gl_loc gl_srcmap_loc(const struct gl_srcmap *m, size_t off)
+{
+    if (!m->n)
+        return (struct gl_loc){0, 0};
+    size_t lo = 0, hi = m->n; /* find the last segment with seg.off <= off */
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (m->segs[mid].off <= off)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    const struct gl_srcmap_seg *s = &m->segs[lo];
+    if (off < s->off)
+        return s->at;
+    return (struct gl_loc){s->at.line, s->at.col + (uint32_t)(off - s->off)};
+}
+
+void gl_srcmap_identity(struct gl_srcmap *m, const char *text, size_t len, uint32_t line,
+                        uint32_t col)
+{
+    gl_srcmap_add(m, 0, line, col);
+    for (size_t i = 0; i < len; i++)
+        if (text[i] == '\n')
+            gl_srcmap_add(m, i + 1, ++line, 1);
+}

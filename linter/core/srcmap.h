@@ -1,0 +1,39 @@
+/*
+ * srcmap.h: map offsets of a derived text back to positions in the original file.
+ *
+ * Parsers often work on text that is not a contiguous slice of the file: a Dockerfile
+ * RUN line joined across continuations, a Markdown code block without its prompts, a
+ * YAML block scalar without its indentation. A gl_srcmap records, for each piece of the
+ * derived text, where that piece starts in the original file; within a piece, offsets
+ * advance column by column on one line. gl_srcmap_loc(map, off) gives the exact line and
+ * column of any byte of the derived text, so findings point at the original token.
+ *
+ * Build it while building the text: call gl_srcmap_add(map, text_offset, line, col) each
+ * time the next byte of the text comes from a new place (a new line, a skipped prefix).
+ */
+#ifndef GPULINT_SRCMAP_H
+#define GPULINT_SRCMAP_H
+
+#include "linter/core/util.h"
+
+struct gl_srcmap_seg {
+    size_t off;      /* offset in the derived text where this piece starts */
+    struct gl_loc at; /* where that byte is in the original file */
+};
+
+struct gl_srcmap {
+    struct gl_srcmap_seg *segs;
+    size_t n, cap;
+    struct gl_arena *arena;
+};
+
+void gl_srcmap_init(struct gl_srcmap *m, struct gl_arena *arena);
+/* Offsets must be added in increasing order; a piece at the same offset replaces the last. */
+void gl_srcmap_add(struct gl_srcmap *m, size_t off, uint32_t line, uint32_t col);
+/* Position of byte `off` of the derived text ({0,0} for an empty map). */
+struct gl_loc gl_srcmap_loc(const struct gl_srcmap *m, size_t off);
+/* An identity map for a text that is the file itself from (line, col) on. */
+void gl_srcmap_identity(struct gl_srcmap *m, const char *text, size_t len, uint32_t line,
+                        uint32_t col);
+
+#endif

@@ -1,0 +1,293 @@
+/* util.c: allocation, arenas, buffers and string helpers (see util.h). */
+#include "linter/core/util.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static void out_of_memory(size_t n)
+{
+    fprintf(stderr, "gpulint: out of memory (%zu bytes)\n", n);
+    abort();
+}
+
+void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p)
+        out_of_memory(n);
+    return p;
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+    void *p = calloc(n ? n : 1, size ? size : 1);
+    if (!p)
+        out_of_memory(n * size);
+    return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n ? n : 1);
+    if (!q)
+        out_of_memory(n);
+    return q;
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+    char *p = xmalloc(n + 1);
+    memcpy(p, s, n);
+    p[n] = 0;
+    return p;
+}
+
+char *xstrdup(const char *s) { return xstrndup(s, strlen(s)); }
+
+/* ---- arena ---- */
+
+struct gl_arena_block {
+    struct gl_arena_block *next;
+    size_t used, size;
+    _Alignas(16) unsigned char data[];
+};
+
+#define ARENA_BLOCK 65536
+
+void gl_arena_init(struct gl_arena *a) { *a = (struct gl_arena){0}; }
+
+void gl_arena_free(struct gl_arena *a)
+{
+    struct gl_arena_block *b = a->head;
+    while (b) {
+        struct gl_arena_block *next = b->next;
+        free(b);
+        b = next;
+    }
+    a->head = NULL;
+    a->total = 0;
+    a->over = false; /* the limit stays */
+}
+
+void *gl_arena_alloc(struct gl_arena *a, size_t n)
+{
+    n = (n + 15) & ~(size_t)15;
+    struct gl_arena_block *b = a->head;
+    if (!b || b->size - b->used < n) {
+        size_t size = n > ARENA_BLOCK / 4 ? n : ARENA_BLOCK;
+        b = xmalloc(sizeof *b + size);
+        b->size = size;
+        b->used = 0;
+        if (size == ARENA_BLOCK || !a->head) {
+            b->next = a->head;
+            a->head = b;
+        } else {
+            /* a large one-off block goes behind the current one, which keeps its room */
+            b->next = a->head->next;
+            a->head->next = b;
+        }
+    }
+    void *p = b->data + b->used;
+    b->used += n;
+    a->total += n;
+    if (a->limit && a->total > a->limit)
+        a->over = true;
+    memset(p, 0, n);
+    return p;
+}
+
+char *gl_arena_strndup(struct gl_arena *a, const char *s, size_t n)
+{
+    char *p = gl_arena_alloc(a, n + 1);
+    memcpy(p, s, n);
+    p[n] = 0;
+    return p;
+}
+
+char *gl_arena_strdup(struct gl_arena *a, const char *s)
+{
+    return gl_arena_strndup(a, s, strlen(s));
+}
+
+char *gl_arena_printf(struct gl_arena *a, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *p = gl_arena_alloc(a, (size_t)n + 1);
+    va_start(ap, fmt);
+    vsnprintf(p, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    return p;
+}
+
+void *gl_arena_grow(struct gl_arena *a, void *old, size_t n, size_t size, size_t *cap)
+{
+    size_t ncap = *cap ? *cap * 2 : 2;
+    void *p = gl_arena_alloc(a, ncap * size);
+    if (n)
+        memcpy(p, old, n * size);
+    *cap = ncap;
+    return p;
+}
+
+/* ---- buffer ---- */
+
+void gl_buf_init(struct gl_buf *b)
+{
+    b->data = NULL;
+    b->len = b->cap = 0;
+}
+
+void gl_buf_free(struct gl_buf *b)
+{
+    free(b->data);
+    gl_buf_init(b);
+}
+
+void gl_buf_reserve(struct gl_buf *b, size_t extra)
+{
+    if (b->len + extra + 1 <= b->cap)
+        return;
+    size_t ncap = b->cap ? b->cap * 2 : 256;
+    while (ncap < b->len + extra + 1)
+        ncap *= 2;
+    b->data = xrealloc(b->data, ncap);
+    b->cap = ncap;
+}
+
+void gl_buf_add(struct gl_buf *b, const void *p, size_t n)
+{
+    gl_buf_reserve(b, n);
+    memcpy(b->data + b->len, p, n);
+    b->len += n;
+    b->data[b->len] = 0;
+}
+
+void gl_buf_addc(struct gl_buf *b, char c) { gl_buf_add(b, &c, 1); }
+
+void gl_buf_adds(struct gl_buf *b, const char *s) { gl_buf_add(b, s, strlen(s)); }
+
+void gl_buf_vprintf(struct gl_buf *b, const char *fmt, va_list ap)
+{
+    va_list ap2;
+    va_copy(ap2, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap2);
+    va_end(ap2);
+    gl_buf_reserve(b, (size_t)n);
+    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+    b->len += (size_t)n;
+}
+
+void gl_buf_printf(struct gl_buf *b, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    gl_buf_vprintf(b, fmt, ap);
+    va_end(ap);
+}
+
+const char *gl_buf_str(struct gl_buf *b)
+{
+    if (!b->data)
+        gl_buf_reserve(b, 0), b->data[0] = 0;
+    return b->data;
+}
+
+/* ---- strings ---- */
+
+bool gl_streq_nocase(const char *a, const char *b)
+{
+    for (; *a && *b; a++, b++)
+        if (tolower((unsigned char)*a) != tolower((unsigned char)*b))
+            return false;
+    return *a == *b;
+}
+
+bool gl_strn_eq_nocase(const char *a, size_t alen, const char *b)
+{
+    size_t i = 0;
+    for (; i < alen && b[i]; i++)
+        if (tolower((unsigned char)a[i]) != tolower((unsigned char)b[i]))
+            return false;
+    return i == alen && b[i] == 0;
+}
+
+bool gl_has_prefix(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+bool gl_has_suffix(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && memcmp(s + n - m, suffix, m) == 0;
+}
+
+int gl_read_fd(int fd, const void *head, size_t nhead, size_t size_hint, size_t cap,
+               char **data, size_t *len, bool *over)
+{
+    size_t want = cap + 1, alloc = (size_hint && size_hint < want ? size_hint : 65536) + 1;
+    if (alloc < nhead + 1)
+        alloc = nhead + 1;
+    char *buf = xmalloc(alloc);
+    size_t n = nhead;
+    if (nhead)
+        memcpy(buf, head, nhead);
+    *over = false;
+    while (n < want) {
+        if (n + 1 >= alloc) {
+            alloc = alloc * 2 > want + 1 ? want + 1 : alloc * 2;
+            buf = xrealloc(buf, alloc);
+        }
+        size_t room = alloc - n - 1;
+        ssize_t r = read(fd, buf + n, room < want - n ? room : want - n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0) {
+            int e = errno;
+            free(buf);
+            return e;
+        }
+        if (r == 0)
+            break;
+        n += (size_t)r;
+    }
+    if (n > cap) {
+        *over = true;
+        n = cap;
+    }
+    buf[n] = 0;
+    *data = buf;
+    *len = n;
+    return 0;
+}
+
+int gl_read_file(const char *path, char **data, size_t *len)
+{
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return errno;
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int e = errno;
+        close(fd);
+        return e;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        close(fd);
+        return EISDIR;
+    }
+    bool over;
+    int e = gl_read_fd(fd, NULL, 0, S_ISREG(st.st_mode) ? (size_t)st.st_size : 0, SIZE_MAX - 2,
+                       data, len, &over);
+    close(fd);
+    return e;
+}

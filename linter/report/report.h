@@ -1,0 +1,29 @@
+/*
+ * report.h: reporters turn the sorted findings of a run into one output format.
+ * A reporter knows only findings and the run's counts, never the model.
+ */
+#ifndef GPULINT_REPORT_H
+#define GPULINT_REPORT_H
+
+#include <stdio.h>
+
+#include "linter/cli/engine.h"
+
+struct gl_summary {
+    size_t files, findings, errors, warnings, infos; /* style findings count as infos */
+};
+
+void gl_summary_count(const struct gl_findings *f, size_t files, struct gl_summary *out);
+
+/* `file:line:col: severity: message [ID name]` and the fix hint on the next line. */
+void gl_report_tty(FILE *out, const struct gl_run *run, bool color);
+/* The JSON object of DESIGN.md. */
+void gl_report_json(FILE *out, const struct gl_run *run);
+/* SARIF 2.1.0 for GitHub code scanning (report_sarif.c says what goes where). */
+void gl_report_sarif(FILE *out, const struct gl_run *run);
+/* Checkstyle XML. */
+void gl_report_checkstyle(FILE *out, const struct gl_run *run);
+/* GitLab Code Quality JSON. */
+void gl_report_gitlab(FILE *out, const struct gl_run *run);
+
+#endif

@@ -1,0 +1,18 @@
+/* report_summary.c: the counts every reporter prints (see report.h). */
+#include "linter/report/report.h"
+
+#include <string.h>
+
+void gl_summary_count(const struct gl_findings *f, size_t files, struct gl_summary *out)
+{
+    memset(out, 0, sizeof *out);
+    out->files = files;
+    out->findings = f->n;
+    for (size_t i = 0; i < f->n; i++) {
+        switch (f->items[i].severity) {
+        case GL_SEV_ERROR: out->errors++; break;
+        case GL_SEV_WARNING: out->warnings++; break;
+        default: out->infos++; break;
+        }
+    }
+}

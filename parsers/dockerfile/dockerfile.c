@@ -1,0 +1,395 @@
+/*
+ * dockerfile.c: the line-level half of the Dockerfile parser (see dockerfile.h): reading
+ * lines like BuildKit's scanner, parser directives, comments, continuation lines, and
+ * heredoc bodies. Each logical line is handed to df_parse_instr (dockerfile_instr.c).
+ */
+#include "parsers/dockerfile/dockerfile_internal.h"
+
+#include "linter/core/limits.h"
+
+#include <stdio.h>
+#include <string.h>
+
+struct ctx {
+    struct gl_arena *a;
+    const char *d;
+    size_t n;
+    unsigned flags;
+    struct df_error *err;
+    struct df_file *f;
+    size_t icap, ccap, dcap;
+    /* the current line */
+    size_t pos;      /* start of the next line */
+    uint32_t lineno; /* 1-based number of the current line */
+    size_t line0;    /* offset of column 1 */
+    size_t ls, le;   /* content start (after a BOM on line 1) and end (before '\n') */
+    bool failed;     /* an error was set while reading */
+    bool directives_done;
+    struct df_lineparse lp;
+};
+
+static struct gl_loc loc_of(const struct ctx *c, size_t off)
+{
+    return (struct gl_loc){c->lineno, (uint32_t)(off - c->line0 + 1)};
+}
+
+static bool set_error(struct ctx *c, struct gl_loc loc, const char *fmt, const char *arg)
+{
+    c->err->loc = loc;
+    snprintf(c->err->message, sizeof c->err->message, fmt, arg);
+    c->failed = true;
+    return false;
+}
+
+/* Advance to the next line; false at the end of input or on a too long line. */
+static bool next_line(struct ctx *c)
+{
+    if (c->failed || c->pos >= c->n)
+        return false;
+    c->line0 = c->ls = c->pos;
+    const char *nl = memchr(c->d + c->pos, '\n', c->n - c->pos);
+    c->le = nl ? (size_t)(nl - c->d) : c->n;
+    c->pos = nl ? c->le + 1 : c->n;
+    c->lineno++;
+    if (c->lineno == 1 && c->le - c->ls >= 3 && memcmp(c->d, "\xEF\xBB\xBF", 3) == 0)
+        c->ls += 3;
+    if (c->le - c->line0 > DF_MAX_LINE && !(c->flags & DF_PARSE_NO_LINE_LIMIT)) {
+        return set_error(c, loc_of(c, c->line0 + DF_MAX_LINE),
+                         "dockerfile line greater than max allowed size of %s bytes", "65535");
+    }
+    return true;
+}
+
+/* End of the line without trailing '\r' and '\n' bytes. */
+static size_t trim_newline_end(const struct ctx *c)
+{
+    size_t e = c->le;
+    while (e > c->ls && c->d[e - 1] == '\r')
+        e--;
+    return e;
+}
+
+static size_t skip_uspace(const char *d, size_t s, size_t e)
+{
+    while (s < e) {
+        uint32_t r;
+        size_t w = df_utf8_decode(d + s, e - s, &r);
+        if (!df_is_uspace(r))
+            break;
+        s += w;
+    }
+    return s;
+}
+
+static void add_comment(struct ctx *c, size_t hash, size_t end)
+{
+    struct df_comment *cm = GL_APPEND(c->a, c->f->comments, c->f->ncomments, c->ccap);
+    cm->text = gl_arena_strndup(c->a, c->d + hash + 1, end - hash - 1);
+    cm->len = end - hash - 1;
+    cm->loc = loc_of(c, hash);
+}
+
+static bool is_re_space(char ch) /* RE2 \s */
+{
+    return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\f' || ch == '\r';
+}
+
+static bool is_alpha(char ch) { return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z'); }
+
+/* `^#\s*([a-zA-Z][a-zA-Z0-9]*)\s*=\s*(.+?)\s*$` on d[s, e). */
+static bool match_directive(const char *d, size_t s, size_t e, size_t *ks, size_t *ke,
+                            size_t *vs, size_t *ve)
+{
+    size_t p = s;
+    if (p >= e || d[p] != '#')
+        return false;
+    p++;
+    while (p < e && is_re_space(d[p]))
+        p++;
+    if (p >= e || !is_alpha(d[p]))
+        return false;
+    *ks = p;
+    while (p < e && (is_alpha(d[p]) || (d[p] >= '0' && d[p] <= '9')))
+        p++;
+    *ke = p;
+    while (p < e && is_re_space(d[p]))
+        p++;
+    if (p >= e || d[p] != '=')
+        return false;
+    p++;
+    if (p >= e)
+        return false;
+    size_t q = p, r = e;
+    while (q < e && is_re_space(d[q]))
+        q++;
+    while (r > q && is_re_space(d[r - 1]))
+        r--;
+    if (q == r) { /* only spaces: the lazy group takes the last one */
+        q = e - 1;
+        r = e;
+    }
+    *vs = q;
+    *ve = r;
+    return true;
+}
+
+/* A first line that may be a parser directive: true if it was one (or on error). */
+static bool directive_line(struct ctx *c, size_t ts, size_t te)
+{
+    size_t ks, ke, vs, ve;
+    if (c->directives_done)
+        return false;
+    if (!match_directive(c->d, ts, te, &ks, &ke, &vs, &ve)) {
+        c->directives_done = true;
+        return false;
+    }
+    const char *name = NULL;
+    static const char *const valid[] = {"syntax", "escape", "check"};
+    for (size_t i = 0; i < 3; i++)
+        if (gl_strn_eq_nocase(c->d + ks, ke - ks, valid[i]))
+            name = valid[i];
+    if (!name) {
+        c->directives_done = true;
+        return false;
+    }
+    for (size_t i = 0; i < c->f->ndirectives; i++)
+        if (strcmp(c->f->directives[i].name, name) == 0)
+            return !set_error(c, loc_of(c, ts), "only one %s parser directive can be used", name);
+    struct df_directive *dv = GL_APPEND(c->a, c->f->directives, c->f->ndirectives, c->dcap);
+    dv->name = name;
+    dv->value = gl_arena_strndup(c->a, c->d + vs, ve - vs);
+    dv->loc = loc_of(c, ts);
+    dv->value_loc = loc_of(c, vs);
+    if (name[0] == 'e') {
+        if (ve - vs != 1 || (c->d[vs] != '\\' && c->d[vs] != '`'))
+            return !set_error(c, loc_of(c, vs),
+                              "invalid escape token '%s' does not match ` or \\", dv->value);
+        c->f->escape = c->d[vs];
+        c->lp.escape = c->d[vs];
+    }
+    return true;
+}
+
+/* BuildKit's lineContinuationRegex on d[s, *e): strips it and returns true if present. */
+static bool strip_continuation(const char *d, size_t s, size_t *e, char esc)
+{
+    size_t q = *e;
+    while (q > s && (d[q - 1] == ' ' || d[q - 1] == '\t'))
+        q--;
+    if (q == s || d[q - 1] != esc)
+        return false;
+    size_t k = q - 1;
+    if (k > s && d[k - 1] == esc)
+        return false;
+    *e = k;
+    return true;
+}
+
+/* Heredocs of the instruction's line: words that look like <<NAME, in order. */
+static bool find_heredocs(struct ctx *c, struct df_instr *in)
+{
+    struct df_shlex lx = {.escape = '\\', .raw_quotes = true, .raw_escapes = true,
+                          .skip_unset = true};
+    struct df_shword *w;
+    size_t nw;
+    if (!df_shlex_process(&lx, c->a, in->line, in->line_len, NULL, NULL, &w, &nw))
+        return true; /* BuildKit ignores the error: no heredocs */
+    size_t hcap = 0;
+    for (size_t i = 0; i < nw; i++) {
+        const char *t = w[i].text;
+        size_t n = w[i].len, p = 0;
+        while (p < n && t[p] >= '0' && t[p] <= '9')
+            p++;
+        size_t digits = p;
+        if (n - p < 2 || t[p] != '<' || t[p + 1] != '<')
+            continue;
+        p += 2;
+        bool chomp = p < n && t[p] == '-';
+        p += chomp;
+        while (p < n && is_re_space(t[p]))
+            p++;
+        if (p == n || memchr(t + p, '<', n - p))
+            continue;
+        struct gl_loc wl = gl_srcmap_loc(&in->line_map, w[i].src);
+        struct df_shlex plain = {.escape = '\\', .skip_unset = true};
+        struct df_shlex quoted = {.escape = '\\', .raw_quotes = true, .skip_unset = true};
+        struct df_shword *w1, *w2;
+        size_t n1, n2;
+        if (!df_shlex_process(&plain, c->a, t + p, n - p, NULL, NULL, &w1, &n1))
+            return set_error(c, wl, "bad heredoc delimiter: %s", plain.err_msg);
+        if (n1 != 1)
+            continue;
+        if (!df_shlex_process(&quoted, c->a, t + p, n - p, NULL, NULL, &w2, &n2))
+            return set_error(c, wl, "bad heredoc delimiter: %s", quoted.err_msg);
+        if (n2 != n1)
+            return set_error(c, wl, "internal lexing of heredoc produced inconsistent results%s", "");
+        size_t q1 = 0, q2 = 0;
+        for (size_t k = 0; k < w1[0].len; k++)
+            q1 += w1[0].text[k] == '\'' || w1[0].text[k] == '"';
+        for (size_t k = 0; k < w2[0].len; k++)
+            q2 += w2[0].text[k] == '\'' || w2[0].text[k] == '"';
+        struct df_heredoc *h = GL_APPEND(c->a, in->heredocs, in->nheredocs, hcap);
+        h->name = w1[0].text;
+        h->chomp = chomp;
+        h->expand = q1 == q2;
+        h->loc = wl;
+        h->fd = 0;
+        for (size_t k = 0; k < digits; k++) {
+            uint64_t dgt = (uint64_t)(t[k] - '0');
+            h->fd = h->fd > (UINT64_MAX - dgt) / 10 ? UINT64_MAX : h->fd * 10 + dgt;
+        }
+    }
+    return true;
+}
+
+static bool read_heredoc_bodies(struct ctx *c, struct df_instr *in)
+{
+    for (size_t i = 0; i < in->nheredocs; i++) {
+        struct df_heredoc *h = &in->heredocs[i];
+        size_t body = c->pos, nlen = strlen(h->name);
+        h->body = (struct gl_loc){c->lineno + 1, 1};
+        bool done = false;
+        while (next_line(c)) {
+            size_t s = c->line0, e = trim_newline_end(c);
+            if (h->chomp)
+                while (s < e && c->d[s] == '\t')
+                    s++;
+            if (e - s == nlen && memcmp(c->d + s, h->name, nlen) == 0) {
+                h->content = gl_arena_strndup(c->a, c->d + body, c->line0 - body);
+                h->content_len = c->line0 - body;
+                h->end_line = c->lineno;
+                done = true;
+                break;
+            }
+        }
+        if (c->failed)
+            return false;
+        if (!done)
+            return set_error(c, h->loc, "unterminated heredoc: no line \"%.150s\" before the end of the file", h->name);
+    }
+    return true;
+}
+
+static bool can_have_heredocs(const struct df_instr *in)
+{
+    if (strcmp(in->keyword, "onbuild") == 0 && in->child)
+        in = in->child;
+    return !in->json && (strcmp(in->keyword, "run") == 0 || strcmp(in->keyword, "copy") == 0 ||
+                         strcmp(in->keyword, "add") == 0);
+}
+
+/* One instruction starting on the current line (content d[ts, ce), continued if cont). */
+static bool instruction(struct ctx *c, size_t ts, size_t ce, bool cont)
+{
+    struct df_instr *in = GL_APPEND(c->a, c->f->instrs, c->f->ninstrs, c->icap);
+    memset(in, 0, sizeof *in);
+    struct gl_buf line;
+    gl_buf_init(&line);
+    gl_srcmap_init(&in->line_map, c->a);
+    in->start_line = c->lineno;
+    in->start_off = ts;
+    struct gl_loc l = loc_of(c, ts);
+    gl_srcmap_add(&in->line_map, 0, l.line, l.col);
+    gl_buf_add(&line, c->d + ts, ce - ts);
+    size_t last_end = c->le;
+    while (cont && next_line(c)) {
+        size_t te = trim_newline_end(c);
+        size_t fs = skip_uspace(c->d, c->ls, te);
+        if (fs < te && c->d[fs] == '#') {
+            add_comment(c, fs, te);
+            continue;
+        }
+        if (fs == te)
+            continue;
+        cont = strip_continuation(c->d, c->ls, &te, c->lp.escape);
+        l = loc_of(c, c->ls);
+        gl_srcmap_add(&in->line_map, line.len, l.line, l.col);
+        gl_buf_add(&line, c->d + c->ls, te - c->ls);
+        last_end = c->le;
+    }
+    if (c->failed) {
+        gl_buf_free(&line);
+        return false;
+    }
+    in->line = gl_arena_strndup(c->a, line.data ? line.data : "", line.len);
+    in->line_len = line.len;
+    gl_buf_free(&line);
+    in->end_line = c->lineno;
+    if (!df_parse_instr(&c->lp, in, c->err))
+        return false;
+    if (can_have_heredocs(in) && memmem(in->line, in->line_len, "<<", 2)) {
+        if (!find_heredocs(c, in) || !read_heredoc_bodies(c, in))
+            return false;
+        if (in->nheredocs)
+            last_end = c->le;
+        in->end_line = c->lineno;
+    }
+    in->end_off = last_end;
+    for (struct df_instr *ch = in->child; ch; ch = ch->child) {
+        ch->end_line = in->end_line;
+        ch->end_off = in->end_off;
+    }
+    return true;
+}
+
+struct df_file *df_parse_ex(struct gl_arena *a, const char *data, size_t len, unsigned flags,
+                            struct df_error *err)
+{
+    struct df_error dummy;
+    if (!err)
+        err = &dummy;
+    memset(err, 0, sizeof *err);
+    struct ctx c = {.a = a, .d = data ? data : "", .n = data ? len : 0, .flags = flags,
+                    .err = err};
+    c.f = gl_arena_alloc(a, sizeof *c.f);
+    c.f->escape = '\\';
+    c.lp.arena = a;
+    c.lp.escape = '\\';
+    df_textb_init(&c.lp.tb);
+    bool ok = true;
+    while (ok && next_line(&c)) {
+        if (gl_arena_over(a)) { /* the limit parse-memory: stop at this line */
+            err->loc = (struct gl_loc){c.lineno, 1};
+            gl_limit_message(GL_LIMIT_PARSE_MEMORY, err->message, sizeof err->message);
+            ok = false;
+            break;
+        }
+        size_t te = trim_newline_end(&c);
+        size_t ts = skip_uspace(c.d, c.ls, te);
+        if (directive_line(&c, ts, te)) {
+            ok = !c.failed;
+            continue;
+        }
+        if (ts < te && c.d[ts] == '#') {
+            add_comment(&c, ts, te);
+            continue;
+        }
+        size_t ce = te;
+        bool cont = strip_continuation(c.d, ts, &ce, c.lp.escape);
+        if (!cont && ce == ts)
+            continue;
+        ok = instruction(&c, ts, ce, cont);
+    }
+    df_textb_free(&c.lp.tb);
+    if (!ok || c.failed)
+        return NULL;
+    if (!c.f->ninstrs) {
+        err->loc = (struct gl_loc){c.lineno ? c.lineno : 1, 1};
+        snprintf(err->message, sizeof err->message,
+                 "file with no instructions (expected an instruction such as FROM)");
+        return NULL;
+    }
+    return c.f;
+}
+
+struct df_file *df_parse(struct gl_arena *a, const char *data, size_t len, struct df_error *err)
+{
+    return df_parse_ex(a, data, len, 0, err);
+}
+
+struct gl_loc df_arg_loc(const struct df_instr *in, size_t argi, size_t offset)
+{
+    if (!in || argi >= in->nargs)
+        return (struct gl_loc){0, 0};
+    return gl_srcmap_loc(&in->args[argi].map, offset);
+}

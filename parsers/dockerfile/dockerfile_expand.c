@@ -1,0 +1,460 @@
+/*
+ * dockerfile_expand.c: BuildKit's shell word lexer (frontend/dockerfile/shell Lex) in C.
+ *
+ * One processor serves two callers: the heredoc detector (ProcessWords with RawQuotes,
+ * RawEscapes and SkipUnsetEnv, no variables set) and df_expand_word (ProcessWord with a
+ * caller's variables). It works on runes like Go's text/scanner (an invalid byte is
+ * U+FFFD, a leading BOM is skipped). Nested ${a:-${b}} recursion is capped at
+ * SHLEX_MAX_DEPTH levels (an error beyond), so input cannot blow the stack.
+ */
+#include "parsers/dockerfile/dockerfile_internal.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define SHLEX_MAX_DEPTH 64
+#define SH_EOF (-1)
+
+struct rd {
+    const char *s;
+    size_t n, pos;
+};
+
+static int32_t peek_w(struct rd *r, size_t *w)
+{
+    if (r->pos == 0 && r->n >= 3 && memcmp(r->s, "\xEF\xBB\xBF", 3) == 0)
+        r->pos = 3; /* text/scanner ignores a BOM at the very start */
+    if (r->pos >= r->n) {
+        *w = 0;
+        return SH_EOF;
+    }
+    uint32_t c;
+    *w = df_utf8_decode(r->s + r->pos, r->n - r->pos, &c);
+    return (int32_t)c;
+}
+
+static int32_t peek(struct rd *r)
+{
+    size_t w;
+    return peek_w(r, &w);
+}
+
+static int32_t next(struct rd *r)
+{
+    size_t w;
+    int32_t c = peek_w(r, &w);
+    r->pos += w;
+    return c;
+}
+
+static void put_rune(struct gl_buf *b, int32_t c)
+{
+    char u[4];
+    gl_buf_add(b, u, df_utf8_encode((uint32_t)c, u));
+}
+
+/* ---- word splitting (wordsStruct) ---- */
+struct wacc {
+    struct gl_arena *a;
+    struct gl_buf word;
+    bool in_word, have_start;
+    size_t start;
+    struct df_shword *list;
+    size_t n, cap;
+};
+
+static void w_emit(struct wacc *w)
+{
+    struct df_shword *sw = GL_APPEND(w->a, w->list, w->n, w->cap);
+    sw->text = gl_arena_strndup(w->a, w->word.data ? w->word.data : "", w->word.len);
+    sw->len = w->word.len;
+    sw->src = w->start;
+    w->word.len = 0;
+    w->in_word = w->have_start = false;
+}
+
+static void w_mark(struct wacc *w, size_t src)
+{
+    if (!w->have_start) {
+        w->start = src;
+        w->have_start = true;
+    }
+}
+
+static void w_raw_char(struct wacc *w, int32_t c, size_t src)
+{
+    w_mark(w, src);
+    put_rune(&w->word, c);
+    w->in_word = true;
+}
+
+static void w_char(struct wacc *w, int32_t c, size_t src)
+{
+    bool sp = df_is_uspace((uint32_t)c);
+    if (sp && w->in_word) {
+        if (w->word.len)
+            w_emit(w);
+    } else if (!sp) {
+        w_raw_char(w, c, src);
+    }
+}
+
+static void w_string(struct wacc *w, const char *s, size_t n, size_t src)
+{
+    for (size_t i = 0; i < n;) {
+        uint32_t c;
+        i += df_utf8_decode(s + i, n - i, &c);
+        w_char(w, (int32_t)c, src);
+    }
+}
+
+static void w_raw_string(struct wacc *w, const char *s, size_t n, size_t src)
+{
+    w_mark(w, src);
+    gl_buf_add(&w->word, s, n);
+    w->in_word = true;
+}
+
+/* ---- the lexer ---- */
+struct sh {
+    struct df_shlex *lx;
+    struct rd r;
+};
+
+static bool fail(struct sh *sh, const char *msg)
+{
+    sh->lx->err_off = sh->r.pos;
+    sh->lx->err_msg = msg;
+    return false;
+}
+
+static bool stop_on(struct sh *sh, int32_t stop, int depth, struct gl_buf *out, struct wacc *w);
+
+static bool is_name_letter(int32_t c)
+{
+    if (c < 0x80)
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+    /* approximation of unicode.IsLetter for non-ASCII */
+    if (c == 0xAA || c == 0xB5 || c == 0xBA)
+        return true;
+    if (c < 0xC0 || c == 0xD7 || c == 0xF7 || df_is_uspace((uint32_t)c))
+        return false;
+    if ((c >= 0x2000 && c <= 0x2BFF) || (c >= 0x3000 && c <= 0x303F) ||
+        (c >= 0xE000 && c <= 0xF8FF) || (c >= 0xFE00 && c <= 0xFE6F) ||
+        (c >= 0xFF00 && c <= 0xFF20) || c == 0xFFFD || c == 0xFEFF)
+        return false;
+    return true;
+}
+
+static bool is_digit(int32_t c) { return c >= '0' && c <= '9'; }
+
+static void read_name(struct sh *sh, struct gl_buf *name)
+{
+    name->len = 0;
+    int32_t c = peek(&sh->r);
+    if (c != SH_EOF && is_digit(c)) {
+        while ((c = peek(&sh->r)) != SH_EOF && is_digit(c))
+            put_rune(name, next(&sh->r));
+        return;
+    }
+    if (c > 0 && c < 0x80 && strchr("@*#?-$!0", (int)c)) {
+        put_rune(name, next(&sh->r));
+        return;
+    }
+    while ((c = peek(&sh->r)) != SH_EOF) {
+        if (!is_name_letter(c) && !is_digit(c) && c != '_')
+            break;
+        put_rune(name, next(&sh->r));
+    }
+}
+
+/* Value of a variable: NULL if unset. */
+static const char *get_env(struct sh *sh, const struct gl_buf *name)
+{
+    if (!sh->lx->lookup)
+        return NULL;
+    return sh->lx->lookup(sh->lx->ctx, name->data ? name->data : "", name->len);
+}
+
+static bool dollar_curly(struct sh *sh, int depth, struct gl_buf *out)
+{
+    int32_t c = peek(&sh->r);
+    if (c == SH_EOF)
+        return fail(sh, "syntax error: missing '}'");
+    if (c == '{' || c == '}' || c == ':')
+        return fail(sh, "syntax error: bad substitution");
+    struct gl_buf name;
+    gl_buf_init(&name);
+    read_name(sh, &name);
+    const char *val = get_env(sh, &name);
+    bool ok = true;
+    int32_t ch = next(&sh->r);
+    if (ch == '}') {
+        if (val)
+            gl_buf_adds(out, val);
+        else if (sh->lx->skip_unset)
+            gl_buf_printf(out, "${%.*s}", (int)name.len, name.data ? name.data : "");
+        else
+            sh->lx->unresolved = true;
+        gl_buf_free(&name);
+        return true;
+    }
+    bool colon = ch == ':';
+    int32_t mod = colon ? next(&sh->r) : ch;
+    bool twice = false;
+    if ((mod == '#' || mod == '%') && !colon && peek(&sh->r) == mod) {
+        next(&sh->r);
+        twice = true;
+    }
+    if (mod <= 0 || mod >= 0x80 || !strchr(colon ? "-+?" : "-+?#%", (int)mod)) {
+        gl_buf_free(&name);
+        if (mod == SH_EOF)
+            return fail(sh, "syntax error: missing '}'");
+        return fail(sh, colon ? "unsupported modifier in substitution"
+                              : "missing ':' in substitution");
+    }
+    struct gl_buf word;
+    gl_buf_init(&word);
+    if (!stop_on(sh, '}', depth + 1, &word, NULL)) {
+        if (peek(&sh->r) == SH_EOF)
+            sh->lx->err_msg = "syntax error: missing '}'";
+        ok = false;
+        goto done;
+    }
+    const char *w = word.data ? word.data : "";
+    size_t wl = word.len;
+    if (!val && sh->lx->skip_unset) {
+        gl_buf_printf(out, "${%.*s%s%c%s%.*s}", (int)name.len, name.data ? name.data : "",
+                      colon ? ":" : "", (char)mod, twice ? (mod == '#' ? "#" : "%") : "",
+                      (int)wl, w);
+        goto done;
+    }
+    bool empty = !val || !*val;
+    switch (mod) {
+    case '-':
+        if (colon ? empty : !val)
+            gl_buf_add(out, w, wl);
+        else
+            gl_buf_adds(out, val);
+        break;
+    case '+':
+        if (colon ? !empty : val != NULL)
+            gl_buf_add(out, w, wl);
+        break;
+    case '?':
+        if (colon ? empty : !val) {
+            ok = fail(sh, wl ? "variable is unset or empty (${VAR?message})"
+                             : "variable is not allowed to be unset or empty");
+            goto done;
+        }
+        gl_buf_adds(out, val);
+        break;
+    default: { /* '#' and '%': literal prefix / suffix removal */
+        if (!val) {
+            sh->lx->unresolved = true;
+            break;
+        }
+        size_t vl = strlen(val);
+        if (wl <= vl && mod == '#' && memcmp(val, w, wl) == 0)
+            gl_buf_add(out, val + wl, vl - wl);
+        else if (wl <= vl && mod == '%' && memcmp(val + vl - wl, w, wl) == 0)
+            gl_buf_add(out, val, vl - wl);
+        else
+            gl_buf_add(out, val, vl);
+        break;
+    }
+    }
+done:
+    gl_buf_free(&word);
+    gl_buf_free(&name);
+    return ok;
+}
+
+static bool dollar(struct sh *sh, int depth, struct gl_buf *out)
+{
+    if (depth > SHLEX_MAX_DEPTH)
+        return fail(sh, "variable substitutions nested too deeply");
+    next(&sh->r); /* '$' */
+    if (peek(&sh->r) == '{') {
+        next(&sh->r);
+        return dollar_curly(sh, depth, out);
+    }
+    struct gl_buf name;
+    gl_buf_init(&name);
+    read_name(sh, &name);
+    if (!name.len) {
+        gl_buf_addc(out, '$');
+    } else {
+        const char *val = get_env(sh, &name);
+        if (val)
+            gl_buf_adds(out, val);
+        else if (sh->lx->skip_unset)
+            gl_buf_printf(out, "$%.*s", (int)name.len, name.data);
+        else
+            sh->lx->unresolved = true;
+    }
+    gl_buf_free(&name);
+    return true;
+}
+
+static bool single_quote(struct sh *sh, struct gl_buf *out)
+{
+    int32_t c = next(&sh->r);
+    if (sh->lx->raw_quotes)
+        put_rune(out, c);
+    for (;;) {
+        c = next(&sh->r);
+        if (c == SH_EOF)
+            return fail(sh, "unexpected end of statement while looking for matching single-quote");
+        if (c == '\'') {
+            if (sh->lx->raw_quotes)
+                put_rune(out, c);
+            return true;
+        }
+        put_rune(out, c);
+    }
+}
+
+static bool double_quote(struct sh *sh, int depth, struct gl_buf *out)
+{
+    int32_t c = next(&sh->r);
+    if (sh->lx->raw_quotes)
+        put_rune(out, c);
+    for (;;) {
+        c = peek(&sh->r);
+        if (c == SH_EOF)
+            return fail(sh, "unexpected end of statement while looking for matching double-quote");
+        if (c == '"') {
+            next(&sh->r);
+            if (sh->lx->raw_quotes)
+                put_rune(out, c);
+            return true;
+        }
+        if (c == '$') {
+            if (!dollar(sh, depth + 1, out))
+                return false;
+            continue;
+        }
+        c = next(&sh->r);
+        if (c == (int32_t)sh->lx->escape) {
+            if (sh->lx->raw_escapes)
+                put_rune(out, c);
+            int32_t p = peek(&sh->r);
+            if (p == SH_EOF)
+                continue;
+            if (p == '"' || p == '$' || p == (int32_t)sh->lx->escape)
+                c = next(&sh->r);
+        }
+        put_rune(out, c);
+    }
+}
+
+static bool stop_on(struct sh *sh, int32_t stop, int depth, struct gl_buf *out, struct wacc *w)
+{
+    if (depth > SHLEX_MAX_DEPTH)
+        return fail(sh, "variable substitutions nested too deeply");
+    struct gl_buf tmp;
+    gl_buf_init(&tmp);
+    int32_t c;
+    while ((c = peek(&sh->r)) != SH_EOF) {
+        size_t src = sh->r.pos;
+        if (stop != SH_EOF && c == stop) {
+            next(&sh->r);
+            gl_buf_free(&tmp);
+            return true;
+        }
+        if (c == '<') { /* processPossibleHeredoc: "<<" keeps the blanks after it */
+            next(&sh->r);
+            tmp.len = 0;
+            gl_buf_addc(&tmp, '<');
+            if (peek(&sh->r) == '<') {
+                gl_buf_addc(&tmp, (char)next(&sh->r));
+                while ((c = peek(&sh->r)) == ' ' || c == '\t')
+                    gl_buf_addc(&tmp, (char)next(&sh->r));
+            }
+            gl_buf_add(out, tmp.data, tmp.len);
+            if (w)
+                w_raw_string(w, tmp.data, tmp.len, src);
+            continue;
+        }
+        if (c == '\'' || c == '"' || c == '$') {
+            tmp.len = 0;
+            bool ok = c == '\'' ? single_quote(sh, &tmp)
+                      : c == '"' ? double_quote(sh, depth, &tmp)
+                                 : dollar(sh, depth + 1, &tmp);
+            if (!ok) {
+                gl_buf_free(&tmp);
+                return false;
+            }
+            gl_buf_add(out, tmp.data ? tmp.data : "", tmp.len);
+            if (w && c == '$')
+                w_string(w, tmp.data ? tmp.data : "", tmp.len, src);
+            else if (w)
+                w_raw_string(w, tmp.data ? tmp.data : "", tmp.len, src);
+            continue;
+        }
+        c = next(&sh->r);
+        if (c == (int32_t)sh->lx->escape) {
+            if (sh->lx->raw_escapes) {
+                if (w)
+                    w_raw_char(w, c, src);
+                put_rune(out, c);
+            }
+            c = next(&sh->r);
+            if (c == SH_EOF)
+                break;
+            if (w)
+                w_raw_char(w, c, src);
+        } else if (w) {
+            w_char(w, c, src);
+        }
+        put_rune(out, c);
+    }
+    gl_buf_free(&tmp);
+    if (stop != SH_EOF)
+        return fail(sh, "unexpected end of statement while looking for matching }");
+    return true;
+}
+
+bool df_shlex_process(struct df_shlex *lx, struct gl_arena *a, const char *s, size_t n,
+                      char **result, size_t *result_len, struct df_shword **words,
+                      size_t *nwords)
+{
+    struct sh sh = {lx, {s, n, 0}};
+    struct wacc w = {.a = a};
+    gl_buf_init(&w.word);
+    struct gl_buf out;
+    gl_buf_init(&out);
+    lx->unresolved = false;
+    lx->err_msg = NULL;
+    lx->err_off = 0;
+    bool ok = stop_on(&sh, SH_EOF, 0, &out, words ? &w : NULL);
+    if (ok && words && w.word.len)
+        w_emit(&w);
+    if (ok && result) {
+        *result = gl_arena_strndup(a, out.data ? out.data : "", out.len);
+        *result_len = out.len;
+    }
+    if (words) {
+        *words = ok ? w.list : NULL;
+        *nwords = ok ? w.n : 0;
+    }
+    gl_buf_free(&out);
+    gl_buf_free(&w.word);
+    return ok;
+}
+
+bool df_expand_word(struct gl_arena *a, const char *word, size_t len, char escape,
+                    df_lookup_fn lookup, void *ctx, char **out, size_t *out_len,
+                    bool *unresolved, struct df_error *err)
+{
+    struct df_shlex lx = {.escape = (unsigned char)escape, .lookup = lookup, .ctx = ctx};
+    bool ok = df_shlex_process(&lx, a, word, len, out, out_len, NULL, NULL);
+    if (unresolved)
+        *unresolved = ok && lx.unresolved;
+    if (!ok && err) {
+        err->loc = (struct gl_loc){0, (uint32_t)lx.err_off + 1};
+        snprintf(err->message, sizeof err->message, "%s", lx.err_msg);
+    }
+    return ok;
+}

@@ -1,0 +1,55 @@
+/* dockerfile_input.c: how gpulint recognises a Dockerfile (see linter/core/inputs.h). */
+#include <string.h>
+
+#include "linter/core/inputs.h"
+#include "parsers/dockerfile/dockerfile_model.h"
+
+static bool by_name(const char *path, const char *b)
+{
+    (void)path;
+    if (!strcmp(b, "Dockerfile") || !strcmp(b, "Containerfile") || !strcmp(b, "dockerfile") ||
+        !strcmp(b, "containerfile"))
+        return true;
+    if (gl_has_prefix(b, "Dockerfile.") || gl_has_prefix(b, "Containerfile.") ||
+        gl_has_prefix(b, "Dockerfile_") || gl_has_prefix(b, "Dockerfile-"))
+        return true;
+    return gl_has_suffix(b, ".Dockerfile") || gl_has_suffix(b, ".dockerfile") ||
+           gl_has_suffix(b, ".Containerfile") || gl_has_suffix(b, ".containerfile");
+}
+
+/* A file whose first instruction (after comments, parser directives and blank lines) is
+ * FROM or ARG: only Dockerfiles start so. Consulted for files the user names. */
+static bool by_content(const char *path, const char *data, size_t len)
+{
+    (void)path;
+    static const char *const first[] = {"FROM", "ARG"};
+    size_t i = 0;
+    while (i < len) {
+        while (i < len && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' ||
+                           data[i] == '\n'))
+            i++;
+        if (i < len && data[i] == '#') {
+            while (i < len && data[i] != '\n')
+                i++;
+            continue;
+        }
+        for (size_t k = 0; k < sizeof first / sizeof first[0]; k++) {
+            size_t n = strlen(first[k]);
+            if (i + n < len && gl_strn_eq_nocase(data + i, n, first[k]) &&
+                (data[i + n] == ' ' || data[i + n] == '\t'))
+                return true;
+        }
+        return false;
+    }
+    return false;
+}
+
+const struct gl_input_type gl_input_dockerfile = {
+    .kind = GL_IN_DOCKERFILE,
+    .name = "dockerfile",
+    .priority = 10,
+    .by_name = by_name,
+    .candidate = NULL,
+    .by_content = by_content,
+    .parse = gl_parse_dockerfile_doc,
+};

@@ -1,0 +1,508 @@
+/*
+ * dockerfile_instr.c: one logical line -> keyword, flags and node values, following
+ * BuildKit's splitCommand/extractBuilderFlags and the per-keyword line parsers
+ * (line_parsers.go) rule for rule, including their quirks (byte-wise space tests in
+ * flags and HEALTHCHECK, U+FFFD for invalid UTF-8 in ENV/LABEL/ARG words, an empty
+ * value for unknown keywords). ONBUILD nesting is a loop, not recursion.
+ */
+#include "parsers/dockerfile/dockerfile_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct argv {
+    struct df_arg *v;
+    size_t n, cap;
+};
+
+/* Go's strings.TrimSpace on line[*s, *e). */
+static void trim_uspace(const char *L, size_t *s, size_t *e)
+{
+    while (*s < *e) {
+        uint32_t r;
+        size_t w = df_utf8_decode(L + *s, *e - *s, &r);
+        if (!df_is_uspace(r))
+            break;
+        *s += w;
+    }
+    while (*e > *s) {
+        size_t st = *e - 1, lim = *e - *s > 4 ? *e - 4 : *s;
+        while (st > lim && ((unsigned char)L[st] & 0xC0) == 0x80)
+            st--;
+        uint32_t r;
+        size_t w = df_utf8_decode(L + st, *e - st, &r);
+        if (w != *e - st) /* invalid: Go sees one RuneError byte */
+            break;
+        if (!df_is_uspace(r))
+            break;
+        *e = st;
+    }
+}
+
+/* unicode.ToLower for the common scripts (ASCII, Latin-1, Latin Extended-A, Greek,
+ * Cyrillic, and the two runes that lower to ASCII: KELVIN SIGN and I WITH DOT). */
+static uint32_t go_lower_rune(uint32_t r)
+{
+    if (r >= 'A' && r <= 'Z')
+        return r + 32;
+    if (r < 0x80)
+        return r;
+    if ((r >= 0xC0 && r <= 0xDE && r != 0xD7) || (r >= 0x391 && r <= 0x3AB && r != 0x3A2) ||
+        (r >= 0x410 && r <= 0x42F))
+        return r + 32;
+    if (r >= 0x400 && r <= 0x40F)
+        return r + 80;
+    if (r == 0x212A)
+        return 'k';
+    if (r == 0x130)
+        return 'i';
+    if (r >= 0x100 && r <= 0x17F && r != 0x130 && r != 0x131 && r != 0x138 && r != 0x149 &&
+        r != 0x17F) {
+        bool odd_upper = (r >= 0x139 && r <= 0x148) || (r >= 0x179 && r <= 0x17E);
+        if (odd_upper ? (r & 1) : !(r & 1))
+            return r == 0x178 ? 0xFF : r + 1;
+    }
+    return r;
+}
+
+static const char *go_lower(struct gl_arena *a, const char *s, size_t n)
+{
+    struct gl_buf b;
+    gl_buf_init(&b);
+    for (size_t i = 0; i < n;) {
+        uint32_t r;
+        i += df_utf8_decode(s + i, n - i, &r);
+        char u[4];
+        gl_buf_add(&b, u, df_utf8_encode(go_lower_rune(r), u));
+    }
+    const char *out = gl_arena_strndup(a, b.data ? b.data : "", b.len);
+    gl_buf_free(&b);
+    return out;
+}
+
+static bool fail_at(const struct df_instr *in, size_t off, struct df_error *err,
+                    const char *msg)
+{
+    err->loc = gl_srcmap_loc(&in->line_map, off);
+    snprintf(err->message, sizeof err->message, "%s", msg);
+    return false;
+}
+
+/* An argument that is line[s, e) as is. */
+static void arg_span(struct df_lineparse *lp, struct df_instr *in, struct argv *av, size_t s,
+                     size_t e)
+{
+    df_textb_reset(&lp->tb);
+    df_textb_run(&lp->tb, in->line, s, e - s);
+    struct df_arg *a = GL_APPEND(lp->arena, av->v, av->n, av->cap);
+    df_textb_finish(&lp->tb, lp->arena, &in->line_map, s, &a->value, &a->len, &a->map);
+    a->loc = gl_srcmap_loc(&in->line_map, s);
+}
+
+/* An argument that is bytes [from, to) of a text with map m. */
+static void arg_slice(struct df_lineparse *lp, struct argv *av, const char *text,
+                      const struct gl_srcmap *m, size_t from, size_t to)
+{
+    struct df_arg *a = GL_APPEND(lp->arena, av->v, av->n, av->cap);
+    a->value = gl_arena_strndup(lp->arena, text + from, to - from);
+    a->len = to - from;
+    a->loc = gl_srcmap_loc(m, from);
+    size_t first = 0, n = 1;
+    while (first < m->n && m->segs[first].off <= from)
+        first++;
+    while (first + n - 1 < m->n && m->segs[first + n - 1].off < to)
+        n++;
+    struct gl_srcmap_seg stack[8], *segs = n <= 8 ? stack : xmalloc(n * sizeof *segs);
+    segs[0] = (struct gl_srcmap_seg){0, a->loc};
+    for (size_t i = 1; i < n; i++)
+        segs[i] = (struct gl_srcmap_seg){m->segs[first + i - 1].off - from, m->segs[first + i - 1].at};
+    df_map_commit(lp->arena, &a->map, segs, n);
+    if (segs != stack)
+        free(segs);
+}
+
+/* Append the rune at line[pos] (width w) to the scratch text, U+FFFD if invalid. */
+static void add_rune(struct df_lineparse *lp, const char *L, size_t pos, size_t w, uint32_t r)
+{
+    if (r == DF_RUNE_ERROR && w == 1)
+        df_textb_made(&lp->tb, "\xEF\xBF\xBD", 3, pos);
+    else
+        df_textb_run(&lp->tb, L, pos, w);
+}
+
+/* Go's string(rune(b)) for one byte: bytes >= 0x80 become two-byte UTF-8. */
+static void add_byte_rune(struct df_lineparse *lp, const char *L, size_t pos)
+{
+    unsigned char b = (unsigned char)L[pos];
+    if (b < 0x80) {
+        df_textb_run(&lp->tb, L, pos, 1);
+    } else {
+        char u[4];
+        df_textb_made(&lp->tb, u, df_utf8_encode(b, u), pos);
+    }
+}
+
+static bool tb_is(const struct df_lineparse *lp, const char *s)
+{
+    size_t n = strlen(s);
+    return lp->tb.buf.len == n && memcmp(lp->tb.buf.data, s, n) == 0;
+}
+
+static void emit_flag(struct df_lineparse *lp, struct df_instr *in, size_t *cap, size_t start)
+{
+    struct df_flag *f = GL_APPEND(lp->arena, in->flags, in->nflags, *cap);
+    df_textb_finish(&lp->tb, lp->arena, &in->line_map, start, &f->text, &f->len, &f->map);
+    f->loc = gl_srcmap_loc(&in->line_map, start);
+    df_textb_reset(&lp->tb);
+}
+
+/* extractBuilderFlags on line[s, e): returns where the arguments start. */
+static size_t extract_flags(struct df_lineparse *lp, struct df_instr *in, size_t s, size_t e)
+{
+    enum { SPACES, WORD, QUOTE } phase = SPACES;
+    const char *L = in->line;
+    size_t cap = 0, start = s;
+    bool blank_ok = false;
+    char quote = 0, esc = lp->escape;
+    df_textb_reset(&lp->tb);
+    for (size_t pos = s; pos <= e; pos++) {
+        char ch = pos < e ? L[pos] : 0;
+        if (phase == SPACES) {
+            if (pos == e)
+                break;
+            if (df_is_byte_space((unsigned char)ch))
+                continue;
+            if (ch != '-' || pos + 1 == e || L[pos + 1] != '-')
+                return pos;
+            phase = WORD;
+            start = pos;
+        }
+        if (pos == e) {
+            if (!tb_is(lp, "--") && (blank_ok || lp->tb.buf.len))
+                emit_flag(lp, in, &cap, start);
+            break;
+        }
+        if (phase == WORD) {
+            if (df_is_byte_space((unsigned char)ch)) {
+                phase = SPACES;
+                if (tb_is(lp, "--"))
+                    return pos;
+                if (blank_ok || lp->tb.buf.len)
+                    emit_flag(lp, in, &cap, start);
+                df_textb_reset(&lp->tb);
+                blank_ok = false;
+                continue;
+            }
+            if (ch == '\'' || ch == '"') {
+                quote = ch;
+                blank_ok = true;
+                phase = QUOTE;
+                continue;
+            }
+            if (ch == esc) {
+                if (pos + 1 == e)
+                    continue;
+                pos++;
+            }
+            add_byte_rune(lp, L, pos);
+            continue;
+        }
+        /* QUOTE */
+        if (ch == quote) {
+            phase = WORD;
+            continue;
+        }
+        if (ch == esc) {
+            if (pos + 1 == e) {
+                phase = WORD;
+                continue;
+            }
+            pos++;
+        }
+        add_byte_rune(lp, L, pos);
+    }
+    return e;
+}
+
+/* parseWords: words (quotes and escapes kept) of line[s, e) into av. */
+static void parse_words(struct df_lineparse *lp, struct df_instr *in, struct argv *av, size_t s,
+                        size_t e)
+{
+    enum { SPACES, WORD, QUOTE } phase = SPACES;
+    const char *L = in->line;
+    bool blank_ok = false;
+    uint32_t quote = 0, ch = 0, esc = (unsigned char)lp->escape;
+    size_t w = 0, start = s;
+    df_textb_reset(&lp->tb);
+    for (size_t pos = s; pos <= e; pos += w) {
+        if (pos != e)
+            w = df_utf8_decode(L + pos, e - pos, &ch);
+        if (phase == SPACES) {
+            if (pos == e)
+                break;
+            if (df_is_uspace(ch))
+                continue;
+            phase = WORD;
+            start = pos;
+        }
+        if (pos == e) {
+            if (blank_ok || lp->tb.buf.len) {
+                struct df_arg *a = GL_APPEND(lp->arena, av->v, av->n, av->cap);
+                df_textb_finish(&lp->tb, lp->arena, &in->line_map, start, &a->value, &a->len, &a->map);
+                a->loc = gl_srcmap_loc(&in->line_map, start);
+            }
+            break;
+        }
+        if (phase == WORD) {
+            if (df_is_uspace(ch)) {
+                phase = SPACES;
+                if (blank_ok || lp->tb.buf.len) {
+                    struct df_arg *a = GL_APPEND(lp->arena, av->v, av->n, av->cap);
+                    df_textb_finish(&lp->tb, lp->arena, &in->line_map, start, &a->value, &a->len,
+                                    &a->map);
+                    a->loc = gl_srcmap_loc(&in->line_map, start);
+                }
+                df_textb_reset(&lp->tb);
+                blank_ok = false;
+                continue;
+            }
+            if (ch == '\'' || ch == '"') {
+                quote = ch;
+                blank_ok = true;
+                phase = QUOTE;
+            }
+            if (ch == esc) {
+                if (pos + w == e)
+                    continue;
+                add_rune(lp, L, pos, w, ch);
+                pos += w;
+                w = df_utf8_decode(L + pos, e - pos, &ch);
+            }
+            add_rune(lp, L, pos, w, ch);
+            continue;
+        }
+        /* QUOTE */
+        if (ch == quote)
+            phase = WORD;
+        if (ch == esc && quote != '\'') {
+            if (pos + w == e) {
+                phase = WORD;
+                continue;
+            }
+            add_rune(lp, L, pos, w, ch);
+            pos += w;
+            w = df_utf8_decode(L + pos, e - pos, &ch);
+        }
+        add_rune(lp, L, pos, w, ch);
+    }
+}
+
+static void ws_delimited(struct df_lineparse *lp, struct df_instr *in, struct argv *av, size_t s,
+                         size_t e)
+{
+    const char *L = in->line;
+    size_t p = s;
+    while (p < e) {
+        size_t q = p;
+        while (q < e && !df_is_ws((unsigned char)L[q]))
+            q++;
+        arg_span(lp, in, av, p, q);
+        if (q == e)
+            break;
+        while (q < e && df_is_ws((unsigned char)L[q]))
+            q++;
+        p = q;
+        if (p == e) /* a trailing separator gives a last empty string */
+            arg_span(lp, in, av, p, p);
+    }
+}
+
+/* parseMaybeJSON (to_list = false) or parseMaybeJSONToList. */
+static bool maybe_json(struct df_lineparse *lp, struct df_instr *in, struct argv *av, size_t s,
+                       size_t e, bool to_list, struct df_error *err)
+{
+    if (s == e && !to_list)
+        return true;
+    if (s < e && in->line[s] == '[') {
+        size_t bad = 0, n0 = av->n;
+        enum df_json_result r = df_json_strings(lp, in, s, e, &av->v, &av->n, &av->cap, &bad);
+        if (r == DF_JSON_OK) {
+            in->json = true;
+            return true;
+        }
+        av->n = n0;
+        if (r == DF_JSON_NOT_STRINGS)
+            return fail_at(in, bad, err,
+                           "when using JSON array syntax, arrays must be comprised of strings only");
+    }
+    if (to_list)
+        ws_delimited(lp, in, av, s, e);
+    else
+        arg_span(lp, in, av, s, e);
+    return true;
+}
+
+/* parseNameVal (ENV, LABEL): key, value, sep triples. */
+static bool name_val(struct df_lineparse *lp, struct df_instr *in, struct argv *av, size_t s,
+                     size_t e, const char *what, struct df_error *err)
+{
+    struct argv words = {0};
+    parse_words(lp, in, &words, s, e);
+    if (!words.n)
+        return true;
+    size_t kcap = 0;
+    if (!memchr(words.v[0].value, '=', words.v[0].len)) {
+        size_t k = s;
+        while (k < e && !df_is_ws((unsigned char)in->line[k]))
+            k++;
+        if (k == e) {
+            char msg[64];
+            snprintf(msg, sizeof msg, "%s must have two arguments (expected a value here)", what);
+            return fail_at(in, e, err, msg);
+        }
+        size_t v = k;
+        while (v < e && df_is_ws((unsigned char)in->line[v]))
+            v++;
+        struct df_kv *kv = GL_APPEND(lp->arena, in->kvs, in->nkvs, kcap);
+        kv->key = av->n;
+        arg_span(lp, in, av, s, k);
+        kv->value = av->n;
+        arg_span(lp, in, av, v, e);
+        kv->sep = av->n;
+        arg_span(lp, in, av, v, v);
+        kv->equals = false;
+        return true;
+    }
+    for (size_t i = 0; i < words.n; i++) {
+        const struct df_arg *w = &words.v[i];
+        const char *eq = memchr(w->value, '=', w->len);
+        if (!eq) {
+            char msg[200];
+            snprintf(msg, sizeof msg,
+                     "Syntax error - can't find = in \"%.80s\". Must be of the form: name=value",
+                     w->value);
+            err->loc = w->loc;
+            snprintf(err->message, sizeof err->message, "%s", msg);
+            return false;
+        }
+        size_t k = (size_t)(eq - w->value);
+        struct df_kv *kv = GL_APPEND(lp->arena, in->kvs, in->nkvs, kcap);
+        kv->equals = true;
+        kv->key = av->n;
+        arg_slice(lp, av, w->value, &w->map, 0, k);
+        kv->value = av->n;
+        arg_slice(lp, av, w->value, &w->map, k + 1, w->len);
+        kv->sep = av->n;
+        arg_slice(lp, av, w->value, &w->map, k, k + 1);
+    }
+    return true;
+}
+
+static bool health(struct df_lineparse *lp, struct df_instr *in, struct argv *av, size_t s,
+                   size_t e, struct df_error *err)
+{
+    const char *L = in->line;
+    size_t sep = s;
+    while (sep < e && !df_is_byte_space((unsigned char)L[sep]))
+        sep++;
+    size_t nx = sep;
+    while (nx < e && df_is_byte_space((unsigned char)L[nx]))
+        nx++;
+    if (sep == s)
+        return true;
+    arg_span(lp, in, av, s, sep);
+    return maybe_json(lp, in, av, nx, e, false, err);
+}
+
+enum kind { K_IGNORE, K_LIST, K_WORDS, K_MAYBE_JSON, K_NAME_VAL, K_SPLIT, K_HEALTH, K_STRING,
+            K_ONBUILD };
+
+static enum kind kind_of(const char *kw)
+{
+    static const struct { const char *name; enum kind k; } table[] = {
+        {"add", K_LIST}, {"arg", K_WORDS}, {"cmd", K_MAYBE_JSON}, {"copy", K_LIST},
+        {"entrypoint", K_MAYBE_JSON}, {"env", K_NAME_VAL}, {"expose", K_SPLIT},
+        {"from", K_SPLIT}, {"healthcheck", K_HEALTH}, {"label", K_NAME_VAL},
+        {"maintainer", K_STRING}, {"onbuild", K_ONBUILD}, {"run", K_MAYBE_JSON},
+        {"shell", K_MAYBE_JSON}, {"stopsignal", K_STRING}, {"user", K_STRING},
+        {"volume", K_LIST}, {"workdir", K_STRING},
+    };
+    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+        if (strcmp(kw, table[i].name) == 0)
+            return table[i].k;
+    return K_IGNORE;
+}
+
+bool df_parse_instr(struct df_lineparse *lp, struct df_instr *in, struct df_error *err)
+{
+    size_t s = 0, e = in->line_len;
+    struct df_instr *cur = in;
+    for (;;) {
+        const char *L = cur->line;
+        trim_uspace(L, &s, &e);
+        size_t k = s;
+        while (k < e && !df_is_ws((unsigned char)L[k]))
+            k++;
+        cur->keyword_orig = gl_arena_strndup(lp->arena, L + s, k - s);
+        cur->keyword = go_lower(lp->arena, L + s, k - s);
+        cur->loc = gl_srcmap_loc(&cur->line_map, s);
+        size_t as = e, ae = e;
+        if (k < e) {
+            size_t r = k;
+            while (r < e && df_is_ws((unsigned char)L[r]))
+                r++;
+            as = extract_flags(lp, cur, r, e);
+        }
+        trim_uspace(L, &as, &ae);
+        struct argv av = {0};
+        bool ok = true;
+        switch (kind_of(cur->keyword)) {
+        case K_IGNORE:
+            arg_span(lp, cur, &av, as, as);
+            break;
+        case K_LIST:
+            ok = maybe_json(lp, cur, &av, as, ae, true, err);
+            break;
+        case K_WORDS:
+            parse_words(lp, cur, &av, as, ae);
+            break;
+        case K_MAYBE_JSON:
+            ok = maybe_json(lp, cur, &av, as, ae, false, err);
+            break;
+        case K_NAME_VAL:
+            ok = name_val(lp, cur, &av, as, ae, cur->keyword[0] == 'e' ? "ENV" : "LABEL", err);
+            break;
+        case K_SPLIT:
+            ws_delimited(lp, cur, &av, as, ae);
+            break;
+        case K_HEALTH:
+            ok = health(lp, cur, &av, as, ae, err);
+            break;
+        case K_STRING:
+            if (as < ae)
+                arg_span(lp, cur, &av, as, ae);
+            break;
+        case K_ONBUILD:
+            if (as < ae) {
+                struct df_instr *child = gl_arena_alloc(lp->arena, sizeof *child);
+                child->line = cur->line;
+                child->line_len = cur->line_len;
+                child->line_map = cur->line_map;
+                child->start_line = cur->start_line;
+                child->end_line = cur->end_line;
+                child->start_off = cur->start_off;
+                child->end_off = cur->end_off;
+                cur->child = child;
+                cur = child;
+                s = as;
+                e = ae;
+                continue;
+            }
+            break;
+        }
+        cur->args = av.v;
+        cur->nargs = av.n;
+        return ok;
+    }
+}

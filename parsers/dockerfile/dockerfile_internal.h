@@ -1,0 +1,103 @@
+/*
+ * dockerfile_internal.h: pieces shared by the parsers/dockerfile_*.c files (not a public
+ * API; see parsers/dockerfile/dockerfile.h for that).
+ *
+ *  - UTF-8 decoding the way Go does it (an invalid byte is U+FFFD of width 1) and Go's
+ *    unicode.IsSpace, because BuildKit splits and trims with them;
+ *  - df_textb: builds a derived string (an argument, a flag) piece by piece from offsets
+ *    of the logical line, then turns that into a gl_srcmap into the original file;
+ *  - the instruction parser (dockerfile_instr.c), the JSON array decoder
+ *    (dockerfile_json.c) and BuildKit's shell word lexer (dockerfile_expand.c).
+ */
+#ifndef GPULINT_PARSERS_DOCKERFILE_INTERNAL_H
+#define GPULINT_PARSERS_DOCKERFILE_INTERNAL_H
+
+#include "parsers/dockerfile/dockerfile.h"
+
+#define DF_RUNE_ERROR 0xFFFDu
+
+/* Decode one rune at s[0..n) (n > 0); returns its width (1 for an invalid byte, *r = U+FFFD). */
+size_t df_utf8_decode(const char *s, size_t n, uint32_t *r);
+/* Encode r (which must be a valid scalar value or U+FFFD) into out; returns 1..4. */
+size_t df_utf8_encode(uint32_t r, char out[4]);
+/* Go's unicode.IsSpace. */
+bool df_is_uspace(uint32_t r);
+/* unicode.IsSpace(rune(b)) for a single byte, as BuildKit's byte loops do. */
+bool df_is_byte_space(unsigned char b);
+/* [\t\v\f\r ]: BuildKit's reWhitespace. */
+bool df_is_ws(unsigned char c);
+
+/* ---- derived text with positions ---- */
+struct df_piece {
+    size_t out;   /* offset in the derived text */
+    size_t src;   /* offset in the logical line */
+};
+
+struct df_textb {
+    struct gl_buf buf;
+    struct df_piece *pieces;
+    size_t npieces, cap;
+    struct gl_srcmap_seg *segs; /* scratch for df_textb_finish */
+    size_t nsegs, segcap;
+};
+
+/* Set map to exactly the n segments segs (copied into the arena). */
+void df_map_commit(struct gl_arena *a, struct gl_srcmap *map, const struct gl_srcmap_seg *segs,
+                   size_t n);
+
+void df_textb_init(struct df_textb *t);
+void df_textb_free(struct df_textb *t);
+void df_textb_reset(struct df_textb *t);
+/* Append line[off, off+n) (bytes taken from the logical line at that offset). */
+void df_textb_run(struct df_textb *t, const char *line, size_t off, size_t n);
+/* Append bytes produced by the source byte(s) at src (each byte maps to src). */
+void df_textb_made(struct df_textb *t, const char *bytes, size_t n, size_t src);
+/* Copy the text into the arena and build its map into the file through line_map; an
+ * empty text maps to where empty_src is. */
+void df_textb_finish(struct df_textb *t, struct gl_arena *a, const struct gl_srcmap *line_map,
+                     size_t empty_src, const char **text, size_t *len, struct gl_srcmap *map);
+
+/* ---- the instruction parser (dockerfile_instr.c) ---- */
+struct df_lineparse {
+    struct gl_arena *arena;
+    char escape;
+    struct df_textb tb;   /* scratch */
+};
+
+/* Parse the logical line in->line (in->line_map set) into in: keyword, flags, args,
+ * json, kvs, child. Returns false with err on a BuildKit parse error. */
+bool df_parse_instr(struct df_lineparse *lp, struct df_instr *in, struct df_error *err);
+
+/* ---- JSON array of strings (dockerfile_json.c) ---- */
+enum df_json_result { DF_JSON_OK, DF_JSON_SYNTAX, DF_JSON_NOT_STRINGS };
+/* Decode the JSON array starting at line[off] (a '['), as Go's json.Decoder would: the
+ * first value only, trailing text ignored. On OK, the strings are appended to *args (an
+ * arena array). On DF_JSON_NOT_STRINGS *bad is the offset of the first non-string. */
+enum df_json_result df_json_strings(struct df_lineparse *lp, const struct df_instr *in,
+                                    size_t off, size_t end, struct df_arg **args,
+                                    size_t *nargs, size_t *cap, size_t *bad);
+
+/* ---- BuildKit's shell lexer (dockerfile_expand.c) ---- */
+struct df_shword {
+    const char *text;
+    size_t len;
+    size_t src;   /* offset in the input where the word starts */
+};
+
+struct df_shlex {
+    uint32_t escape;
+    bool raw_quotes, raw_escapes, skip_unset;
+    df_lookup_fn lookup;   /* NULL: nothing is set */
+    void *ctx;
+    bool unresolved;       /* out: an unset variable was used */
+    size_t err_off;        /* out: where processing failed */
+    const char *err_msg;   /* out */
+};
+
+/* Process s[0..n) like Lex.process: the whole processed word into *result (if not NULL,
+ * arena), the split words into *words (if not NULL, arena array). False on error. */
+bool df_shlex_process(struct df_shlex *lx, struct gl_arena *a, const char *s, size_t n,
+                      char **result, size_t *result_len, struct df_shword **words,
+                      size_t *nwords);
+
+#endif

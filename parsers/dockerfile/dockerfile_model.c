@@ -1,0 +1,387 @@
+/* dockerfile_model.c: Dockerfile syntax tree into the model (see dockerfile_model.h). */
+#include "parsers/dockerfile/dockerfile_model.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "linter/core/escape.h"
+#include "linter/core/hashmap.h"
+#include "linter/core/suppress.h"
+#include "parsers/dockerfile/dockerfile.h"
+#include "parsers/dockerfile/dockerfile_run.h"
+#include "linter/core/imageref.h"
+#include "parsers/shell/shell_words.h"
+
+/* A variable visible to expansion: global ARGs, or a stage's ARGs and ENVs. */
+struct var {
+    const char *name, *value; /* value NULL: declared, value unknown */
+    struct var *next;
+};
+
+struct scope {
+    struct var *vars;     /* ARGs and ENVs, newest first */
+    struct var *env;      /* ENVs only: what a stage built FROM this one inherits */
+    size_t *budget;       /* the builder's expansion budget */
+};
+
+/* Bytes of variable values that expansion may substitute in one Dockerfile, beyond its
+ * own length: the limit expansion-size. ARGs that refer to each other several times grow
+ * exponentially (eight of `ARG A1="${A0} ${A0} ..."` make 100 MB); once it is spent, a
+ * value is unknown (opaque: never judged), not an error. */
+#define DF_EXPAND_BUDGET ((size_t)gl_limit(GL_LIMIT_EXPANSION_SIZE))
+
+struct builder {
+    struct gl_doc *doc;
+    const struct gl_config *cfg;
+    struct gl_dockerfile_model *m;
+    const struct df_file *f;
+    struct scope meta;      /* global ARGs (before the first FROM) */
+    struct scope *scopes;   /* one per stage */
+    size_t nscopes, capscopes;
+    size_t budget;          /* DF_EXPAND_BUDGET and the file's length, as it is spent */
+    struct gl_map stage_names; /* lowercased name -> 1 + the first stage of that name */
+};
+
+static struct var *var_find(struct var *v, const char *name, size_t len)
+{
+    for (; v; v = v->next)
+        if (strlen(v->name) == len && memcmp(v->name, name, len) == 0)
+            return v;
+    return NULL;
+}
+
+/* The value of a variable found in scope s, charged to the expansion budget; NULL when
+ * it is unknown or the budget is spent. */
+static const char *charged_value(struct scope *s, const struct var *v)
+{
+    if (!v || !v->value)
+        return NULL;
+    size_t n = strnlen(v->value, *s->budget + 1);
+    if (n > *s->budget) {
+        *s->budget = 0;
+        return NULL;
+    }
+    *s->budget -= n;
+    return v->value;
+}
+
+static const char *scope_lookup(void *ctx, const char *name, size_t len)
+{
+    struct scope *s = ctx;
+    return charged_value(s, var_find(s->vars, name, len));
+}
+
+/* For RUN lines: a declared variable of unknown value is opaque, not unset. */
+static const char *run_lookup(void *ctx, const char *name, size_t len)
+{
+    struct scope *s = ctx;
+    struct var *v = var_find(s->vars, name, len);
+    const char *value = charged_value(s, v);
+    return !v ? NULL : value ? value : sh_value_opaque;
+}
+
+static struct var *var_push(struct gl_arena *a, struct var *list, const char *name,
+                            const char *value)
+{
+    struct var *v = gl_arena_alloc(a, sizeof *v);
+    v->name = name;
+    v->value = value;
+    v->next = list;
+    return v;
+}
+
+static const struct gl_kv *build_arg(const struct gl_config *cfg, const char *name)
+{
+    for (size_t i = cfg->nbuild_args; i-- > 0;)
+        if (!strcmp(cfg->build_args[i].key, name))
+            return &cfg->build_args[i];
+    return NULL;
+}
+
+/* Expand a word through a scope. Returns the text (best effort when *unresolved). */
+static const char *expand(struct builder *b, struct scope *s, const char *word, size_t len,
+                          bool *unresolved)
+{
+    char *out;
+    size_t out_len;
+    struct df_error err;
+    *unresolved = false;
+    if (!df_expand_word(&b->doc->arena, word, len, b->f->escape, scope_lookup, s, &out,
+                        &out_len, unresolved, &err)) {
+        *unresolved = true;
+        return gl_arena_strndup(&b->doc->arena, word, len);
+    }
+    return out;
+}
+
+/* `ARG a=1 b`: a --build-arg wins, then the default, then (in a stage) the value of the
+ * global ARG of the same name. Unknown values stay NULL. */
+static void declare_args(struct builder *b, struct scope *s, const struct df_instr *in,
+                         bool global)
+{
+    for (size_t i = 0; i < in->nargs; i++) {
+        const char *w = in->args[i].value;
+        const char *eq = memchr(w, '=', in->args[i].len);
+        size_t nlen = eq ? (size_t)(eq - w) : in->args[i].len;
+        const char *name = gl_arena_strndup(&b->doc->arena, w, nlen);
+        const char *value = NULL;
+        const struct gl_kv *ba = build_arg(b->cfg, name);
+        bool unresolved = false;
+        if (ba && ba->value) {
+            value = ba->value;
+        } else if (eq) {
+            value = expand(b, s, eq + 1, in->args[i].len - nlen - 1, &unresolved);
+            if (unresolved)
+                value = NULL;
+        } else if (!global) {
+            struct var *g = var_find(b->meta.vars, name, nlen);
+            value = g ? g->value : NULL;
+        }
+        s->vars = var_push(&b->doc->arena, s->vars, name, value);
+    }
+}
+
+static void declare_env(struct builder *b, struct scope *s, int stage, const struct df_instr *in)
+{
+    for (size_t i = 0; i < in->nkvs; i++) {
+        const struct df_arg *k = &in->args[in->kvs[i].key], *v = &in->args[in->kvs[i].value];
+        bool unresolved;
+        const char *value = expand(b, s, v->value, v->len, &unresolved);
+        const char *key = gl_arena_strndup(&b->doc->arena, k->value, k->len);
+        struct gl_env *e = GL_APPEND(&b->doc->arena, b->doc->env, b->doc->nenv, b->doc->capenv);
+        e->key = key;
+        e->value = unresolved ? NULL : value;
+        e->key_loc = k->loc;
+        e->value_loc = v->loc;
+        e->origin = GL_ENV_DOCKERFILE;
+        e->stage = stage;
+        e->launch = -1;
+        s->vars = var_push(&b->doc->arena, s->vars, key, e->value);
+        s->env = var_push(&b->doc->arena, s->env, key, e->value);
+    }
+}
+
+/* The stage a name refers to (`FROM build`, `COPY --from=build`, `--from=0`), or -1. */
+static int stage_named(const struct builder *b, const char *name, bool allow_index)
+{
+    size_t len = strlen(name);
+    char small[256], *lower = len < sizeof small ? small : xmalloc(len + 1);
+    for (size_t i = 0; i <= len; i++)
+        lower[i] = (char)tolower((unsigned char)name[i]);
+    uintptr_t found = (uintptr_t)gl_map_get(&b->stage_names, lower, len);
+    if (lower != small)
+        free(lower);
+    if (found)
+        return (int)(found - 1);
+    if (allow_index && *name && strspn(name, "0123456789") == strlen(name)) {
+        long n = strtol(name, NULL, 10);
+        if (n >= 0 && (size_t)n < b->m->nstages)
+            return (int)n;
+    }
+    return -1;
+}
+
+
+static void lowercase(char *s)
+{
+    for (; *s; s++)
+        *s = (char)tolower((unsigned char)*s);
+}
+
+static void begin_stage(struct builder *b, const struct df_instr *in)
+{
+    int idx = (int)b->m->nstages;
+    struct gl_stage *st = GL_APPEND(&b->doc->arena, b->m->stages, b->m->nstages, b->m->capstages);
+    st->index = idx;
+    st->base_stage = -1;
+    st->first_line = st->last_line = in->start_line;
+    if (in->nargs >= 3 && gl_streq_nocase(in->args[1].value, "as")) {
+        char *name = gl_arena_strndup(&b->doc->arena, in->args[2].value, in->args[2].len);
+        lowercase(name);
+        st->name = name;
+        st->name_loc = in->args[2].loc;
+    }
+    struct scope *s = GL_APPEND(&b->doc->arena, b->scopes, b->nscopes, b->capscopes);
+    s->vars = s->env = NULL;
+    s->budget = &b->budget;
+
+    bool unresolved = true;
+    const char *text = "";
+    struct gl_loc loc = in->loc;
+    if (in->nargs >= 1) {
+        text = expand(b, &b->meta, in->args[0].value, in->args[0].len, &unresolved);
+        loc = in->args[0].loc;
+    }
+    /* the name of this stage is not yet visible to its own FROM */
+    int base = unresolved ? -1 : stage_named(b, text, false);
+    if (st->name) { /* the first stage of a name keeps it */
+        void **slot = gl_map_puts(&b->stage_names, st->name, NULL);
+        if (!*slot)
+            *slot = (void *)(uintptr_t)(idx + 1);
+    }
+    st->ref = b->doc->nrefs;
+    struct gl_ref *r;
+    if (base >= 0) {
+        r = gl_ref_add(b->doc, text, loc, GL_REF_FROM, true);
+        r->unresolved = false;
+        r->stage = true;
+        st->base_stage = base;
+        /* ENV is inherited through FROM <stage> */
+        for (struct var *v = b->scopes[base].env; v; v = v->next) {
+            s->vars = var_push(&b->doc->arena, s->vars, v->name, v->value);
+            s->env = var_push(&b->doc->arena, s->env, v->name, v->value);
+        }
+    } else if (!unresolved && gl_streq_nocase(text, "scratch")) {
+        r = gl_ref_add(b->doc, text, loc, GL_REF_FROM, true);
+        r->unresolved = false;
+        r->scratch = true;
+    } else {
+        r = gl_ref_add(b->doc, text, loc, GL_REF_FROM, unresolved);
+    }
+    r->df_stage = idx;
+    for (size_t i = 0; i < in->nflags; i++)
+        if (gl_has_prefix(in->flags[i].text, "--platform="))
+            r->platform = in->flags[i].text + strlen("--platform=");
+}
+
+static const char *flag_value(const struct df_instr *in, const char *name, size_t *which)
+{
+    size_t n = strlen(name);
+    for (size_t i = 0; i < in->nflags; i++)
+        if (in->flags[i].len > n + 3 && !memcmp(in->flags[i].text, "--", 2) &&
+            !memcmp(in->flags[i].text + 2, name, n) && in->flags[i].text[n + 2] == '=') {
+            *which = i;
+            return in->flags[i].text + n + 3;
+        }
+    return NULL;
+}
+
+static bool is_url(const char *s)
+{
+    return gl_has_prefix(s, "http://") || gl_has_prefix(s, "https://") ||
+           gl_has_prefix(s, "git@") || gl_has_prefix(s, "git://");
+}
+
+static void copy_or_add(struct builder *b, struct scope *s, int stage, int instr,
+                        const struct df_instr *in)
+{
+    size_t fi;
+    const char *from = flag_value(in, "from", &fi);
+    if (from) {
+        bool unresolved;
+        const char *text = expand(b, s, from, strlen(from), &unresolved);
+        if (unresolved || stage_named(b, text, true) >= 0)
+            return;
+        struct gl_loc loc = gl_srcmap_loc(&in->flags[fi].map, strlen("--from="));
+        struct gl_ref *r = gl_ref_add(b->doc, text, loc, GL_REF_COPY_FROM, false);
+        r->df_stage = stage;
+        return; /* sources are in that image, not in the build context */
+    }
+    if (in->nargs < 2)
+        return;
+    for (size_t i = 0; i + 1 < in->nargs; i++) {
+        const struct df_arg *a = &in->args[i];
+        if (a->len >= 2 && a->value[0] == '<' && a->value[1] == '<')
+            continue; /* a heredoc is written inline, not copied from the context */
+        bool unresolved;
+        const char *path = expand(b, s, a->value, a->len, &unresolved);
+        struct gl_copy_src *c =
+            GL_APPEND(&b->doc->arena, b->m->copies, b->m->ncopies, b->m->capcopies);
+        c->path = path;
+        c->loc = a->loc;
+        c->stage = stage;
+        c->instr = instr;
+        c->add = !strcmp(in->keyword, "add");
+        c->url = is_url(path);
+    }
+}
+
+/* A pragma covers the instruction that follows it (all of its lines). */
+static void collect_pragmas(struct builder *b)
+{
+    const struct df_file *f = b->f;
+    size_t next = 0;
+    for (size_t i = 0; i < f->ncomments; i++) {
+        const struct df_comment *c = &f->comments[i];
+        while (next < f->ninstrs && f->instrs[next].start_line <= c->loc.line)
+            next++;
+        uint32_t first = c->loc.line + 1, last = c->loc.line + 1;
+        if (next < f->ninstrs) {
+            first = f->instrs[next].start_line;
+            last = f->instrs[next].end_line;
+        }
+        gl_pragma_parse(b->doc, c->text, c->len, (struct gl_loc){c->loc.line, c->loc.col + 1},
+                        first, last);
+    }
+}
+
+static void choose_final(struct builder *b)
+{
+    struct gl_dockerfile_model *m = b->m;
+    m->final_stage = m->nstages ? (int)m->nstages - 1 : -1;
+    if (b->cfg->target) {
+        int t = stage_named(b, b->cfg->target, false);
+        if (t >= 0)
+            m->final_stage = t;
+        else
+            gl_eprintf("%s: --target %s: no such stage; the last stage is "
+                       "taken as the final one", b->doc->path, b->cfg->target);
+    }
+    for (int s = m->final_stage; s >= 0; s = m->stages[s].base_stage) {
+        if (m->stages[s].shipped)
+            break; /* a cycle cannot happen (bases are earlier stages), but be safe */
+        m->stages[s].shipped = true;
+    }
+    if (m->final_stage >= 0)
+        m->stages[m->final_stage].final = true;
+}
+
+void gl_parse_dockerfile_doc(struct gl_doc *doc, const struct gl_config *cfg)
+{
+    struct df_error err;
+    const struct df_file *f = df_parse(&doc->arena, doc->text, doc->len, &err);
+    if (!f) {
+        doc->error.set = true;
+        doc->error.loc = err.loc;
+        doc->error.message = gl_arena_strdup(&doc->arena, err.message);
+        return;
+    }
+    struct builder b = {.doc = doc, .cfg = cfg, .f = f, .budget = doc->len + DF_EXPAND_BUDGET};
+    b.meta.budget = &b.budget;
+    gl_map_init(&b.stage_names);
+    b.m = doc->df = gl_arena_alloc(&doc->arena, sizeof *doc->df);
+    b.m->final_stage = -1;
+    collect_pragmas(&b);
+
+    for (size_t i = 0; i < f->ninstrs; i++) {
+        const struct df_instr *in = &f->instrs[i];
+        if (gl_arena_over(&doc->arena)) { /* the limit parse-memory: stop at this one */
+            gl_doc_fail_limit(doc, GL_LIMIT_PARSE_MEMORY, in->loc);
+            break;
+        }
+        if (!strcmp(in->keyword, "from")) {
+            begin_stage(&b, in);
+            continue;
+        }
+        if (!b.m->nstages) {
+            if (!strcmp(in->keyword, "arg"))
+                declare_args(&b, &b.meta, in, true);
+            continue;
+        }
+        int stage = (int)b.m->nstages - 1;
+        struct scope *s = &b.scopes[stage];
+        b.m->stages[stage].last_line = in->end_line;
+        if (!strcmp(in->keyword, "arg"))
+            declare_args(&b, s, in, false);
+        else if (!strcmp(in->keyword, "env"))
+            declare_env(&b, s, stage, in);
+        else if (!strcmp(in->keyword, "copy") || !strcmp(in->keyword, "add"))
+            copy_or_add(&b, s, stage, (int)i, in);
+        else if (!strcmp(in->keyword, "run"))
+            gl_dockerfile_run(doc, stage, (int)i, in, f->escape, run_lookup, s);
+    }
+    choose_final(&b);
+    gl_map_free(&b.stage_names);
+}

@@ -1,0 +1,120 @@
+/* dockerfile_run.c: RUN into commands and package installs (see dockerfile_run.h). */
+#include "parsers/dockerfile/dockerfile_run.h"
+
+#include <string.h>
+
+#include "parsers/shell/pkg_install.h"
+#include "parsers/shell/shell_words.h"
+
+struct run_ctx {
+    struct gl_doc *doc;
+    int stage, instr;
+    struct sh_opts opts;
+};
+
+static void add_cmd(struct run_ctx *r, struct gl_word *words, size_t n)
+{
+    struct gl_dockerfile_model *m = r->doc->df;
+    struct gl_cmd *c = GL_APPEND(&r->doc->arena, m->cmds, m->ncmds, m->capcmds);
+    c->words = words;
+    c->nwords = n;
+    c->stage = r->stage;
+    c->instr = r->instr;
+    size_t first = m->npkgs;
+    gl_pkg_install_scan(r->doc, r->stage, words, n);
+    for (size_t i = first; i < m->npkgs; i++)
+        m->pkgs[i].instr = r->instr;
+}
+
+static void exec_form(struct run_ctx *r, const struct df_instr *in)
+{
+    struct gl_word *w = gl_arena_alloc(&r->doc->arena, (in->nargs ? in->nargs : 1) * sizeof *w);
+    for (size_t i = 0; i < in->nargs; i++)
+        w[i] = (struct gl_word){in->args[i].value, in->args[i].loc, false};
+    add_cmd(r, w, in->nargs);
+}
+
+static bool is_shell(const struct gl_word *w)
+{
+    static const char *const shells[] = {"sh", "bash", "dash", "ash", "zsh", "ksh"};
+    if (w->opaque)
+        return false;
+    const char *b = strrchr(w->text, '/');
+    b = b ? b + 1 : w->text;
+    for (size_t i = 0; i < sizeof shells / sizeof shells[0]; i++)
+        if (!strcmp(b, shells[i]))
+            return true;
+    return false;
+}
+
+/* Commands of a shell text: each, and the script of each `sh -c '...'` in it. */
+static void add_commands(struct run_ctx *r, struct sh_cmd *cmds, size_t n, int depth)
+{
+    for (size_t i = 0; i < n; i++) {
+        struct sh_cmd *c = &cmds[i];
+        if (!c->nwords)
+            continue;
+        add_cmd(r, c->words, c->nwords);
+        long sc = sh_dash_c_index(c);
+        if (sc >= 0 && !c->words[sc].opaque && depth < 4) {
+            struct sh_cmd *inner;
+            size_t ninner;
+            struct sh_error err;
+            sh_split_word_again(&r->doc->arena, c, (size_t)sc, &r->opts, &inner, &ninner, &err);
+            add_commands(r, inner, ninner, depth + 1);
+        }
+    }
+}
+
+static void split_text(struct run_ctx *r, const char *text, size_t len,
+                       const struct gl_srcmap *map)
+{
+    struct sh_cmd *cmds;
+    size_t n;
+    struct sh_error err;
+    /* an unterminated quote fails the build, not the lint: the commands up to it count */
+    sh_split(&r->doc->arena, text, len, map, &r->opts, &cmds, &n, &err);
+    add_commands(r, cmds, n, 0);
+}
+
+/* `RUN <<EOF` or `RUN bash <<EOF`: the heredocs are the script. */
+static bool heredocs_are_script(struct run_ctx *r, const struct df_instr *in)
+{
+    struct sh_cmd *cmds;
+    size_t n;
+    struct sh_error err;
+    sh_split(&r->doc->arena, in->args[0].value, in->args[0].len, &in->args[0].map, NULL, &cmds,
+             &n, &err);
+    /* a command of redirections alone (`<<EOF`) yields no command at all */
+    return n == 0 || cmds[0].nwords == 0 || (cmds[0].nwords == 1 && is_shell(&cmds[0].words[0]));
+}
+
+void gl_dockerfile_run(struct gl_doc *doc, int stage, int instr, const struct df_instr *in,
+                       char escape, df_lookup_fn lookup, void *ctx)
+{
+    struct run_ctx r = {.doc = doc, .stage = stage, .instr = instr};
+    r.opts.lookup = lookup;
+    r.opts.ctx = ctx;
+    r.opts.escape = escape;
+    r.opts.track_assignments = true;
+    struct sh_vars vars;
+    sh_vars_init(&vars, &doc->arena);
+    r.opts.vars = &vars;
+    if (in->json) {
+        exec_form(&r, in);
+        return;
+    }
+    if (!in->nargs)
+        return;
+    if (in->nheredocs && heredocs_are_script(&r, in)) {
+        for (size_t i = 0; i < in->nheredocs; i++) {
+            const struct df_heredoc *h = &in->heredocs[i];
+            struct gl_srcmap map;
+            gl_srcmap_init(&map, &doc->arena);
+            gl_srcmap_identity(&map, h->content, h->content_len, h->body.line, h->body.col);
+            split_text(&r, h->content, h->content_len, &map);
+        }
+        return;
+    }
+    split_text(&r, in->args[0].value, in->args[0].len, &in->args[0].map);
+}

@@ -1,0 +1,109 @@
+/* image_jobs.c: parallel, cached layer indexing (see image_jobs.h). */
+#include "parsers/image/image_jobs.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "parsers/image/image_cache.h"
+#include "parsers/image/image_side_hash.h"
+
+struct pool {
+    struct gl_catalog *c;
+    struct gl_layer_job *list;
+    size_t n, next;
+    pthread_mutex_t lock;
+};
+
+static void run_one(struct gl_catalog *c, struct gl_layer_job *j)
+{
+    struct gl_layer_index *ix = &j->ix;
+    if (c->cache_dir && j->digest && gl_layer_cache_load(c->cache_dir, j->digest, ix)) {
+        gl_layer_index_charge(ix); /* (over the image budget: ix->error says so) */
+        return;
+    }
+    struct gl_blob_span span;
+    const char *why;
+    if (gl_catalog_blob_open(c, j->blob, &span, &why) != 0) {
+        ix->error = gl_arena_printf(&ix->arena, "the blob: %s", why);
+        return;
+    }
+    int fd = span.fd;
+    uint64_t off = span.off, size = span.size;
+    /* A plain tar layer of a docker save archive is indexed by seeking past file data:
+     * that is as fast as loading a cached index, so its digest (a diff_id, not a name the
+     * archive stores it under) is not checked and its index is not cached. Any other
+     * layer (compressed, or an OCI blob named by its digest) is read whole (a compressed
+     * stream cannot be skipped), its digest checked, and only then cached: else a hostile
+     * archive could plant an index under a well-known base layer's digest. A second
+     * thread hashes what is read whole (image_side_hash.h), so hashing overlaps
+     * decompression. With --trust-digests nothing is hashed or cached, so a plain tar
+     * blob is indexed by seeking whatever its name. */
+    unsigned char head[512];
+    ssize_t nhead = size >= sizeof head ? pread(fd, head, sizeof head, (off_t)off) : 0;
+    bool named = j->media_type || gl_has_prefix(j->blob->name, "blobs/");
+    bool plain = nhead == (ssize_t)sizeof head && !memcmp(head + 257, "ustar", 5) &&
+                 (!named || c->trust_digests);
+    bool verify = !plain && !c->trust_digests;
+    bool cacheable = c->cache_dir && j->digest && verify;
+    struct gl_fd_region region;
+    struct gl_side_hash side;
+    struct gl_blob_reader r;
+    struct gl_byte_src src = gl_fd_region_src(&region, fd, off, size);
+    bool side_hashed =
+        verify && size > GL_WHOLE_READ && gl_side_hash_start(&side, fd, off, size);
+    if (side_hashed)
+        src = gl_side_hash_src(&side);
+    else if (!plain) {
+        src.skip = NULL;
+        region.chunk = GL_WHOLE_READ;
+    }
+    gl_blob_reader_init(&r, src);
+    r.no_hash = !verify; /* (a plain layer is skipped through: never hashed anyway) */
+    gl_layer_index_build(ix, &r, j->media_type);
+    if (side_hashed)
+        gl_side_hash_stop(&side);
+    gl_fd_region_free(&region);
+    gl_catalog_blob_close(&span);
+    if (!ix->error && j->digest && ix->digest[0] && strcmp(ix->digest, j->digest) && named)
+        ix->error = gl_arena_printf(&ix->arena, "its content has digest %s, not %s",
+                                    ix->digest, j->digest);
+    if (!ix->error && cacheable && !strcmp(ix->digest, j->digest))
+        gl_layer_cache_store(c->cache_dir, j->digest, ix);
+}
+
+static void *worker(void *arg)
+{
+    struct pool *p = arg;
+    for (;;) {
+        pthread_mutex_lock(&p->lock);
+        size_t i = p->next < p->n ? p->next++ : p->n;
+        pthread_mutex_unlock(&p->lock);
+        if (i >= p->n)
+            return NULL;
+        run_one(p->c, &p->list[i]);
+    }
+}
+
+void gl_layer_jobs_run(struct gl_catalog *c, struct gl_layer_job *list, size_t n, int jobs)
+{
+    for (size_t i = 0; i < n; i++)
+        gl_layer_index_init(&list[i].ix);
+    struct pool p = {.c = c, .list = list, .n = n};
+    pthread_mutex_init(&p.lock, NULL);
+    size_t threads = jobs < 1 ? 1 : (size_t)jobs;
+    if (threads > n)
+        threads = n;
+    pthread_t *tid = xcalloc(threads ? threads : 1, sizeof *tid);
+    size_t started = 0;
+    for (size_t i = 1; i < threads; i++)
+        if (pthread_create(&tid[started], NULL, worker, &p) == 0)
+            started++;
+    worker(&p); /* this thread works too */
+    for (size_t i = 0; i < started; i++)
+        pthread_join(tid[i], NULL);
+    free(tid);
+    pthread_mutex_destroy(&p.lock);
+}

@@ -1,0 +1,155 @@
+/* image_view.c: layers + whiteouts -> the final view (see image_view.h). */
+#include "parsers/image/image_view.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "linter/core/hashmap.h"
+#include "parsers/image/image_budget.h"
+
+/* What the layers above (and the current one) did at a path; -1 = nothing. Since layers
+ * are visited top-down, the first layer to set a field is the highest one. */
+struct mark {
+    const char *key;
+    size_t len;
+    uint64_t hash;
+    int seen, nondir, whiteout, opaque;
+};
+
+struct marks {
+    struct mark *slots;
+    size_t cap, n;
+};
+
+/* The mark of key[0..len) whose hash is h (gl_hash_bytes: every prefix of a path is
+ * hashed in one pass with gl_hash_step). */
+static struct mark *find(struct marks *m, const char *key, size_t len, uint64_t h, bool create)
+{
+    if (create && (m->n + 1) * 2 > m->cap) {
+        struct marks g = {xcalloc(m->cap ? m->cap * 2 : 1024, sizeof *g.slots),
+                          m->cap ? m->cap * 2 : 1024, 0};
+        for (size_t i = 0; i < m->cap; i++)
+            if (m->slots[i].key) {
+                struct mark *s = find(&g, m->slots[i].key, m->slots[i].len,
+                                      m->slots[i].hash, true);
+                *s = m->slots[i];
+            }
+        free(m->slots);
+        *m = g;
+    }
+    if (!m->cap)
+        return NULL;
+    for (size_t i = gl_hash_slot(h, m->cap);; i = (i + 1) & (m->cap - 1)) {
+        struct mark *s = &m->slots[i];
+        if (!s->key) {
+            if (!create)
+                return NULL;
+            *s = (struct mark){key, len, h, -1, -1, -1, -1};
+            m->n++;
+            return s;
+        }
+        if (s->hash == h && s->len == len && !memcmp(s->key, key, len))
+            return s;
+    }
+}
+
+/* Is path hidden from layer `layer` by what the layers above it did? */
+static bool hidden(struct marks *m, const char *path, int layer)
+{
+    size_t n = strlen(path);
+    struct mark *self = find(m, path, n, gl_hash_bytes(path, n), false);
+    if (self && self->whiteout > layer)
+        return true;
+    uint64_t h = gl_hash_start(); /* of path[0..i) */
+    struct mark *root = find(m, path, 0, h, false); /* an opaque marker at the top */
+    if (root && root->opaque > layer)
+        return true;
+    for (size_t i = 0; i < n; h = gl_hash_step(h, path[i]), i++) {
+        if (path[i] != '/')
+            continue;
+        struct mark *anc = find(m, path, i, h, false);
+        if (anc && (anc->whiteout > layer || anc->opaque > layer || anc->nondir > layer))
+            return true;
+    }
+    return false;
+}
+
+static int by_path(const void *a, const void *b)
+{
+    return strcmp(((const struct gl_image_file *)a)->path,
+                  ((const struct gl_image_file *)b)->path);
+}
+
+size_t gl_image_view_build(struct gl_arena *a, const struct gl_layer_index *const *layers,
+                           size_t nlayers, size_t max_files, struct gl_image_file **out,
+                           enum gl_limit_id *stopped, size_t *charged)
+{
+    *stopped = GL_LIMIT_COUNT;
+    size_t before = a->total, base = *charged;
+    bool stop = false;
+    size_t n = 0, cap = 0, slots = 1024;
+    for (size_t li = 0; li < nlayers; li++)
+        cap += layers[li]->n;
+    if (cap > max_files)
+        cap = max_files;
+    while (slots < 2 * cap)
+        slots *= 2; /* sized for the files at once: no table left behind as it grows */
+    struct marks m = {xcalloc(slots, sizeof *m.slots), slots, 0};
+    /* allocated once: an arena array grown by doubling would leave its old copies */
+    struct gl_image_file *files = gl_arena_alloc(a, (cap ? cap : 1) * sizeof *files);
+    for (size_t li = nlayers; li-- > 0 && !stop;) {
+        const struct gl_layer_index *ix = layers[li];
+        int L = (int)li;
+        for (size_t i = ix->n; i-- > 0;) {
+            const struct gl_layer_entry *e = &ix->entries[i];
+            if (e->whiteout || hidden(&m, e->path, L))
+                continue;
+            size_t len = strlen(e->path);
+            struct mark *s = find(&m, e->path, len, gl_hash_bytes(e->path, len), true);
+            if (s->seen >= 0)
+                continue; /* an upper layer, or a later duplicate here, already has it */
+            if (n >= max_files) {
+                *stopped = GL_LIMIT_IMAGE_FILES;
+                stop = true;
+                break;
+            }
+            if (n % 256 == 0 && /* the view so far, with the table it is merged through */
+                !gl_image_budget_charge(charged, base + (a->total - before) +
+                                                     m.cap * sizeof *m.slots)) {
+                *stopped = GL_LIMIT_IMAGE_MEMORY;
+                stop = true;
+                break;
+            }
+            s->seen = L;
+            if (e->type != GL_FILE_DIR)
+                s->nondir = L;
+            struct gl_image_file *f = &files[n++];
+            f->path = gl_arena_strdup(a, e->path);
+            f->type = (enum gl_file_type)e->type;
+            f->size = e->size;
+            f->link = e->link ? gl_arena_strdup(a, e->link) : NULL;
+            f->layer = L;
+            if (e->content) {
+                f->content = gl_arena_strndup(a, e->content, e->content_len);
+                f->content_len = e->content_len;
+            }
+        }
+        for (size_t i = 0; i < ix->n; i++) {
+            const struct gl_layer_entry *e = &ix->entries[i];
+            if (!e->whiteout)
+                continue;
+            size_t len = strlen(e->path);
+            struct mark *s = find(&m, e->path, len, gl_hash_bytes(e->path, len), true);
+            if (e->whiteout == GL_WH_FILE && s->whiteout < 0)
+                s->whiteout = L;
+            if (e->whiteout == GL_WH_OPAQUE && s->opaque < 0)
+                s->opaque = L;
+        }
+    }
+    free(m.slots);
+    gl_image_budget_charge(charged, base + (a->total - before)); /* the table is gone */
+    if (n)
+        qsort(files, n, sizeof *files, by_path);
+    *out = files;
+    return n;
+}

@@ -1,0 +1,130 @@
+/*
+ * ciyaml.c: CI YAML (GitHub Actions workflows, GitLab CI) -> the launches of their
+ * shell scripts.
+ *
+ * Recognition (gl_input_ciyaml), by name only: a .yml or .yaml file directly in
+ * .github/workflows/, and .gitlab-ci.yml or .gitlab-ci.yaml.
+ * GitHub Actions: every jobs.<id>.steps[].run text (each step is its own shell: a fresh
+ * variable table). GitLab CI: in `default:` and in every job (a top-level mapping that
+ * is not a global keyword), before_script, script and after_script, each a string or a
+ * list of strings (nested lists from !reference flattened once); the scripts of one job
+ * share one variable table (they run in one shell). Each text goes with its srcmap
+ * (parsers/yaml/yaml_tree.h: exact for `|` block scalars) to gl_launches_from_shell.
+ * Inline ignores: yt_add_pragmas.
+ */
+#include <string.h>
+
+#include "linter/core/inputs.h"
+#include "parsers/launch/launch_shell.h"
+#include "parsers/yaml/yaml_tree.h"
+
+struct ci {
+    struct gl_doc *doc;
+    struct yt_stream *s;
+};
+
+static void run_text(struct ci *c, struct yt_node *n, struct sh_vars *vars)
+{
+    if (!yt_is_scalar(n) || yt_is_null(n))
+        return;
+    struct gl_srcmap m;
+    gl_srcmap_init(&m, &c->doc->arena);
+    yt_scalar_srcmap(c->s, n, &m);
+    gl_launches_from_shell(c->doc, n->value, n->len, &m, vars);
+}
+
+static void github(struct ci *c, struct yt_node *root)
+{
+    struct yt_pair *jobs;
+    size_t n = yt_pairs(c->s, yt_get(c->s, root, "jobs", NULL), &jobs);
+    for (size_t j = 0; j < n; j++) {
+        struct yt_node *steps = yt_get(c->s, jobs[j].value, "steps", NULL);
+        for (size_t i = 0; yt_is_seq(steps) && i < steps->nitems; i++)
+            run_text(c, yt_get(c->s, yt_item(c->s, steps, i), "run", NULL), NULL);
+    }
+}
+
+static bool gitlab_keyword(const char *k)
+{
+    static const char *const kw[] = {"stages", "variables", "include", "workflow", "image",
+                                     "services", "cache", "before_script", "after_script",
+                                     "types", "pages:deploy"};
+    for (size_t i = 0; i < sizeof kw / sizeof kw[0]; i++)
+        if (!strcmp(k, kw[i]))
+            return true;
+    return false;
+}
+
+static void gitlab_job(struct ci *c, struct yt_node *job)
+{
+    struct sh_vars vars;
+    sh_vars_init(&vars, &c->doc->arena);
+    static const char *const parts[] = {"before_script", "script", "after_script"};
+    for (size_t p = 0; p < 3; p++) {
+        struct yt_node *v = yt_get(c->s, job, parts[p], NULL);
+        if (yt_is_scalar(v))
+            run_text(c, v, &vars);
+        for (size_t i = 0; yt_is_seq(v) && i < v->nitems; i++) {
+            struct yt_node *it = yt_item(c->s, v, i);
+            if (yt_is_scalar(it))
+                run_text(c, it, &vars);
+            for (size_t k = 0; yt_is_seq(it) && k < it->nitems; k++)
+                run_text(c, yt_item(c->s, it, k), &vars);
+        }
+    }
+}
+
+static void gitlab(struct ci *c, struct yt_node *root)
+{
+    struct yt_pair *p;
+    size_t n = yt_pairs(c->s, root, &p);
+    for (size_t i = 0; i < n; i++) {
+        struct yt_node *k = yt_deref(c->s, p[i].key);
+        if (!yt_is_scalar(k) || !yt_is_map(p[i].value) || gitlab_keyword(k->value))
+            continue;
+        gitlab_job(c, p[i].value);
+    }
+}
+
+static bool is_github(const char *path)
+{
+    return strstr(path, ".github/workflows/") != NULL;
+}
+
+static void parse(struct gl_doc *doc, const struct gl_config *cfg)
+{
+    (void)cfg;
+    struct yt_stream s;
+    yt_load(&s, &doc->arena, doc->text, doc->len);
+    struct ci c = {doc, &s};
+    struct yt_node *root = s.ndocs && s.docs[0] && s.docs[0]->complete ? s.docs[0] : NULL;
+    if (yt_is_map(root)) {
+        if (is_github(doc->path) || yt_get(&s, root, "jobs", NULL))
+            github(&c, root);
+        else
+            gitlab(&c, root);
+    }
+    yt_add_pragmas(doc, &s);
+    yt_report(doc, &s);
+}
+
+static bool by_name(const char *path, const char *b)
+{
+    bool yaml = gl_has_suffix(b, ".yml") || gl_has_suffix(b, ".yaml");
+    if (!yaml)
+        return false;
+    if (!strcmp(b, ".gitlab-ci.yml") || !strcmp(b, ".gitlab-ci.yaml"))
+        return true;
+    return is_github(path) && (path + strlen(path) - strlen(b) >= path + 18) &&
+           !strchr(strstr(path, ".github/workflows/") + 18, '/');
+}
+
+const struct gl_input_type gl_input_ciyaml = {
+    .kind = GL_IN_CIYAML,
+    .name = "ciyaml",
+    .priority = 15,
+    .by_name = by_name,
+    .candidate = NULL,
+    .by_content = NULL,
+    .parse = parse,
+};

@@ -1,0 +1,46 @@
+/*
+ * compose.h: docker compose files (the compose specification) -> launches.
+ *
+ * Recognition (gl_input_compose): by name docker-compose*.yml|yaml, compose*.yml|yaml,
+ * *.compose.yml|yaml; by content, for .yml and .yaml candidates: a first document whose
+ * top-level `services:` is a mapping holding at least one service mapping with image,
+ * build, command, entrypoint, deploy, volumes, environment, gpus, runtime or devices,
+ * and with no `apiVersion`/`kind` (Kubernetes) nor `jobs`/`on` (GitHub workflows).
+ *
+ * Every service is one gl_launch (kind GL_LAUNCH_COMPOSE, tool "compose", loc and name
+ * = the service key, group = the file path: the services of one file run at the same
+ * time; profile = its `profiles` joined with ","):
+ *  - image: a gl_ref (GL_REF_LAUNCH; GL_REF_BUILD_OUTPUT beside `build:`), loc = first
+ *    byte of the reference; a service with neither image nor build is an override
+ *    fragment (launch.fragment). build.args are not followed.
+ *  - command/entrypoint: argv = entrypoint words then command words; a string is split
+ *    as shell words (parsers/shell/shell_words.h), a list gives one word per item; the script
+ *    of `sh -c SCRIPT` is spliced in (compose_common.h).
+ *  - volumes (short `src:dst[:ro]`, `vol:/dst`, `/dst`; long type/source/target/
+ *    read_only), tmpfs; for a short volume without `:ro`, ro_loc is just after it.
+ *  - GPUs: deploy.resources.reservations.devices (GL_GPU_COMPOSE_DEVICE: count, device_ids,
+ *    capabilities, an option whose name holds "mem" in .memory; invalid when both count
+ *    and device_ids are set or capabilities are missing; a device whose driver is not
+ *    nvidia and whose capabilities name no gpu/compute/utility/graphics/video/display
+ *    is not a GPU), service `gpus:` (GL_GPU_COMPOSE_GPUS), `devices:` CDI names
+ *    (GL_GPU_CDI) and /dev/nvidiaN (GL_GPU_DEVICE_NODE), `runtime: nvidia`
+ *    (GL_GPU_RUNTIME), environment NVIDIA_VISIBLE_DEVICES (GL_GPU_ENV_VISIBLE).
+ *  - shm_size (bytes; -1 with shm_loc set when the size is unknown), ipc,
+ *    ulimits.memlock (-1, a number, or "soft:hard" from {soft, hard}), environment
+ *    (list or map; `KEY` alone and interpolations without a value give value NULL),
+ *    working_dir.
+ * Interpolation: ${VAR:-d} and ${VAR-d} give d, ${VAR:+a}/${VAR+a} give nothing, $$ gives
+ * $; other variables are unknown (no .env file is read): the value is opaque (an image
+ * ref is then `unresolved`, a word opaque, an env value NULL).
+ * Anchors, aliases and merge keys are applied (parsers/yaml/yaml_tree.h); `x-` keys are
+ * extensions and skipped. Inline ignores: yt_add_pragmas.
+ */
+#ifndef GPULINT_PARSERS_COMPOSE_H
+#define GPULINT_PARSERS_COMPOSE_H
+
+#include "linter/core/config.h"
+#include "linter/core/model.h"
+
+void gl_parse_compose_doc(struct gl_doc *doc, const struct gl_config *cfg);
+
+#endif

@@ -1,0 +1,264 @@
+/* k8s.c: Kubernetes objects, the walk for pod specs, recognition (see k8s.h). */
+#include "parsers/launch/k8s.h"
+
+#include <string.h>
+#include <strings.h>
+
+#include "linter/core/inputs.h"
+#include "parsers/launch/k8s_internal.h"
+
+/* ---- MPS claims ---- */
+
+/* Does the subtree hold `strategy: MPS`? (*pinned: a defaultPinnedDeviceMemoryLimit) */
+static bool says_mps(struct yt_stream *s, struct yt_node *root, bool *pinned)
+{
+    struct yt_node *stack[256];
+    size_t n = 0;
+    bool mps = false;
+    stack[n++] = root;
+    while (n) {
+        struct yt_node *m = yt_deref(s, stack[--n]);
+        if (!m)
+            break;
+        if (m->kind == YT_MAP) {
+            for (size_t i = 0; i < m->npairs; i++) {
+                struct yt_node *k = m->pairs[i].key, *v = yt_deref(s, m->pairs[i].value);
+                if (yt_scalar_is(k, "strategy") && yt_is_scalar(v) && !strcasecmp(v->value, "MPS"))
+                    mps = true;
+                if (yt_scalar_is(k, "defaultPinnedDeviceMemoryLimit") ||
+                    yt_scalar_is(k, "defaultPerDevicePinnedMemoryLimit"))
+                    *pinned = true;
+                if (v && v->kind != YT_SCALAR && n < 256)
+                    stack[n++] = v;
+            }
+        } else if (m->kind == YT_SEQ) {
+            for (size_t i = 0; i < m->nitems && n < 256; i++)
+                stack[n++] = m->items[i];
+        }
+    }
+    return mps;
+}
+
+static void note_mps_claim(struct k8s *k, struct yt_node *obj)
+{
+    struct yt_node *kind = yt_get(k->s, obj, "kind", NULL);
+    if (!yt_scalar_is(kind, "ResourceClaimTemplate") && !yt_scalar_is(kind, "ResourceClaim"))
+        return;
+    struct yt_node *name = yt_get(k->s, yt_get(k->s, obj, "metadata", NULL), "name", NULL);
+    bool pinned = false;
+    if (yt_is_scalar(name) && says_mps(k->s, yt_get(k->s, obj, "spec", NULL), &pinned)) {
+        struct k8s_mps_claim *c = GL_APPEND(&k->doc->arena, k->mps, k->nmps, k->capmps);
+        c->name = name->value;
+        c->mem_capped = pinned;
+    }
+}
+
+/* ---- annotations ---- */
+
+/* gpulint.io/ignore on the metadata of `m`: a gl_ignore over m's lines. */
+static void annotation_ignore(struct k8s *k, struct yt_node *m, const char ***ids, size_t *nids)
+{
+    struct yt_node *ann =
+        yt_get(k->s, yt_get(k->s, m, "metadata", NULL), "annotations", NULL);
+    struct yt_node *v = yt_get(k->s, ann, "gpulint.io/ignore", NULL);
+    if (!yt_is_scalar(v))
+        return;
+    struct gl_doc *doc = k->doc;
+    struct gl_ignore *ig = GL_APPEND(&doc->arena, doc->ignores, doc->nignores, doc->capignores);
+    memset(ig, 0, sizeof *ig);
+    ig->first = m->loc.line;
+    ig->last = m->last_line;
+    ig->loc = v->loc;
+    size_t cap = 0, capl = 0, nl = 0;
+    for (size_t i = 0; i < v->len;) {
+        while (i < v->len && (v->value[i] == ',' || v->value[i] == ' '))
+            i++;
+        size_t j = i;
+        while (j < v->len && v->value[j] != ',' && v->value[j] != ' ')
+            j++;
+        if (j > i) {
+            *GL_APPEND(&doc->arena, ig->ids, ig->nids, cap) =
+                gl_arena_strndup(&doc->arena, v->value + i, j - i);
+            *GL_APPEND(&doc->arena, ig->id_locs, nl, capl) = yt_scalar_loc_at(k->s, v, i);
+        }
+        i = j;
+    }
+    /* the launches inside get the outer ids and these */
+    const char **all = gl_arena_alloc(&doc->arena, (*nids + ig->nids + 1) * sizeof *all);
+    for (size_t i = 0; i < *nids; i++)
+        all[i] = (*ids)[i];
+    for (size_t i = 0; i < ig->nids; i++)
+        all[*nids + i] = ig->ids[i];
+    *ids = all;
+    *nids += ig->nids;
+}
+
+/* ---- the walk ---- */
+
+struct found_pod {
+    struct yt_node *spec;
+    size_t first_launch, end_launch;
+    bool gpu;
+};
+
+struct frame {
+    struct yt_node *node;
+    bool via_alias;
+    const char **ids;
+    size_t nids;
+};
+
+static bool is_pod_spec(struct k8s *k, struct yt_node *m)
+{
+    struct yt_node *c = yt_get(k->s, m, "containers", NULL);
+    if (!yt_is_seq(c) || !c->nitems)
+        return false;
+    for (size_t i = 0; i < c->nitems; i++)
+        if (!yt_is_map(yt_item(k->s, c, i)))
+            return false;
+    return true;
+}
+
+static void object(struct k8s *k, struct yt_node *obj)
+{
+    struct gl_arena *a = &k->doc->arena;
+    struct found_pod *pods = NULL;
+    size_t npods = 0, cappods = 0;
+    struct frame *stack = NULL;
+    size_t depth = 0, cap = 0;
+    struct frame root = {obj, false, NULL, 0};
+    annotation_ignore(k, obj, &root.ids, &root.nids);
+    *GL_APPEND(a, stack, depth, cap) = root;
+    while (depth) {
+        struct frame f = stack[--depth];
+        bool alias = f.via_alias || f.node->kind == YT_ALIAS;
+        struct yt_node *n = yt_deref(k->s, f.node);
+        if (!n || (alias && !yt_charge(k->s, 1, f.node->loc)))
+            break;
+        if (n->kind == YT_SEQ) {
+            for (size_t i = n->nitems; i-- > 0;)
+                *GL_APPEND(a, stack, depth, cap) = (struct frame){n->items[i], alias, f.ids,
+                                                                   f.nids};
+            continue;
+        }
+        if (n->kind != YT_MAP)
+            continue;
+        if (is_pod_spec(k, n)) {
+            struct found_pod *p = GL_APPEND(a, pods, npods, cappods);
+            p->spec = n;
+            p->first_launch = k->doc->nlaunches;
+            p->gpu = k8s_pod(k, n, f.ids, f.nids);
+            p->end_launch = k->doc->nlaunches;
+            continue;
+        }
+        const char **ids = f.ids;
+        size_t nids = f.nids;
+        if (n != obj && yt_is_map(yt_get(k->s, n, "spec", NULL)))
+            annotation_ignore(k, n, &ids, &nids); /* a template's metadata */
+        for (size_t i = n->npairs; i-- > 0;) {
+            struct yt_node *v = n->pairs[i].value;
+            if (v->kind == YT_SCALAR)
+                continue;
+            *GL_APPEND(a, stack, depth, cap) = (struct frame){v, alias, ids, nids};
+        }
+    }
+    bool any_gpu = false;
+    for (size_t i = 0; i < npods; i++)
+        any_gpu |= pods[i].gpu;
+    for (size_t i = 0; any_gpu && i < npods; i++)
+        for (size_t l = pods[i].first_launch; !pods[i].gpu && l < pods[i].end_launch; l++)
+            k->doc->launches[l].secondary_role = true;
+}
+
+static bool is_object(struct yt_stream *s, struct yt_node *n)
+{
+    if (!yt_is_map(n) || !yt_is_scalar(yt_get(s, n, "kind", NULL)))
+        return false;
+    return yt_get(s, n, "apiVersion", NULL) || yt_get(s, n, "spec", NULL) ||
+           yt_get(s, n, "items", NULL);
+}
+
+/* The objects of a document: itself, or the items of a List. */
+static size_t objects_of(struct yt_stream *s, struct yt_node *root, struct yt_node ***out,
+                         struct gl_arena *a)
+{
+    size_t n = 0, cap = 0;
+    *out = NULL;
+    if (!is_object(s, root))
+        return 0;
+    struct yt_node *kind = yt_get(s, root, "kind", NULL);
+    struct yt_node *items = yt_get(s, root, "items", NULL);
+    if (yt_is_scalar(kind) && yt_is_seq(items) && gl_has_suffix(kind->value, "List")) {
+        for (size_t i = 0; i < items->nitems; i++) {
+            struct yt_node *it = yt_item(s, items, i);
+            if (is_object(s, it))
+                *GL_APPEND(a, *out, n, cap) = it;
+        }
+        return n;
+    }
+    *GL_APPEND(a, *out, n, cap) = root;
+    return n;
+}
+
+void gl_parse_k8s_doc(struct gl_doc *doc, const struct gl_config *cfg)
+{
+    (void)cfg;
+    struct yt_stream s;
+    yt_load(&s, &doc->arena, doc->text, doc->len);
+    struct k8s k = {.doc = doc, .s = &s};
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t d = 0; d < s.ndocs; d++) {
+            struct yt_node *root = s.docs[d];
+            if (!root || !root->complete)
+                continue;
+            if (gl_arena_over(&doc->arena)) { /* stop at the document it was reached in */
+                if (!s.error) /* (else the load stopped at it: yt_report says where) */
+                    gl_doc_fail_limit(doc, GL_LIMIT_PARSE_MEMORY, root->loc);
+                break;
+            }
+            struct yt_node **objs;
+            size_t n = objects_of(&s, root, &objs, &doc->arena);
+            for (size_t i = 0; i < n; i++) {
+                if (pass == 0)
+                    note_mps_claim(&k, objs[i]);
+                else
+                    object(&k, objs[i]);
+            }
+        }
+    }
+    yt_add_pragmas(doc, &s);
+    yt_report(doc, &s);
+}
+
+/* ---- recognition ---- */
+
+static bool candidate(const char *path, const char *b)
+{
+    (void)path;
+    return gl_has_suffix(b, ".yml") || gl_has_suffix(b, ".yaml");
+}
+
+/* Some document is a Kubernetes object. */
+static bool k8s_stream(struct yt_stream *s)
+{
+    for (size_t d = 0; d < s->ndocs; d++)
+        if (s->docs[d] && is_object(s, s->docs[d]))
+            return true;
+    return false;
+}
+
+static bool by_content(const char *path, const char *data, size_t len)
+{
+    (void)path;
+    return memmem(data, len, "kind", 4) && yt_sniff(data, len, k8s_stream);
+}
+
+const struct gl_input_type gl_input_k8s = {
+    .kind = GL_IN_K8S,
+    .name = "kubernetes",
+    .priority = 21,
+    .by_name = NULL,
+    .candidate = candidate,
+    .by_content = by_content,
+    .parse = gl_parse_k8s_doc,
+};

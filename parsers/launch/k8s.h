@@ -1,0 +1,52 @@
+/*
+ * k8s.h: Kubernetes manifests -> launches.
+ *
+ * Recognition (gl_input_k8s): never by name; by content for .yml/.yaml candidates: some
+ * document is a mapping with `kind` and `apiVersion` (or `kind` and `spec`: a missing
+ * apiVersion is tolerated), or a `List` of such items.
+ *
+ * Pods: any mapping anywhere in an object with a `containers` sequence of mappings is a
+ * pod spec (Pod spec, every PodTemplateSpec: Deployment, Job, CronJob, Kubeflow replica
+ * specs, KubeRay head/worker groups, Katib trial specs, ...); it is not searched further.
+ * Each container and initContainer is one gl_launch (kind GL_LAUNCH_K8S, tool
+ * "kubernetes", loc and name = its `name` value, group = the file path: all pods of a
+ * file run at the same time):
+ *  - image -> gl_ref (GL_REF_LAUNCH); argv = command words then args words (k8s
+ *    `$(VAR)` references are replaced by literal env values; a reference to an env var
+ *    with an unknown value makes the word opaque; others stay as written, as Kubernetes
+ *    does); `sh -c SCRIPT` scripts are spliced in (compose_common.h).
+ *  - env: value, or NULL for valueFrom; NVIDIA_VISIBLE_DEVICES adds GL_GPU_ENV_VISIBLE.
+ *  - volumeMounts joined with the pod's volumes by name: hostPath -> BIND (source = path),
+ *    persistentVolumeClaim (source = claimName) / nfs / csi / other persistent kinds ->
+ *    VOLUME, emptyDir -> EMPTYDIR or EMPTYDIR_MEMORY (medium: Memory), configMap / secret /
+ *    projected / downwardAPI -> CONFIG, unknown name -> OTHER. target = mountPath (also
+ *    with subPath); readonly from the mount's readOnly (or a read-only PVC); loc = the
+ *    volumeMount item, ro_loc = its readOnly key or loc.
+ *  - resources: nvidia.com/gpu (and nvidia.com/gpu.shared) -> GL_GPU_K8S_RESOURCE,
+ *    nvidia.com/mig-* -> GL_GPU_K8S_MIG (mig, launch.mig), HAMi nvidia.com/gpumem,
+ *    gpumem-percentage (mem_capped) and gpucores -> GL_GPU_K8S_VENDOR (never invalid).
+ *    One request per resource name: value = the name, loc = its key in limits (else
+ *    requests), count = limit (else request), request/limit with their value locs.
+ *    invalid (GL412) for GPU and MIG resources: in requests but not limits, requests !=
+ *    limits, or a count that is not a whole number (0.5, 500m); invalid_loc at the value.
+ *  - resources.claims (DRA) -> GL_GPU_K8S_DRA (value = claim name, loc = its value).
+ *  - MPS: env CUDA_MPS_PINNED_DEVICE_MEM_LIMIT marks every GPU request of the container
+ *    mps and mem_capped; a DRA claim whose ResourceClaim(Template) in the same file says
+ *    `strategy: MPS` is mps (mem_capped with a defaultPinnedDeviceMemoryLimit). Both set
+ *    launch.mig (the model's "uses MIG or MPS").
+ *  - hostIPC: true -> ipc "host"; workingDir -> workdir.
+ *  - multi-role objects: when some pod specs of an object request GPUs and another pod
+ *    spec's containers request none, those launches get secondary_role.
+ * Inline ignores: YAML pragmas (yt_add_pragmas) and the annotation `gpulint.io/ignore:
+ * "GL410,GL411"` in an object's or template's metadata: a gl_ignore covering that
+ * mapping's lines, its ids also in the launches' ignore_ids.
+ */
+#ifndef GPULINT_PARSERS_K8S_H
+#define GPULINT_PARSERS_K8S_H
+
+#include "linter/core/config.h"
+#include "linter/core/model.h"
+
+void gl_parse_k8s_doc(struct gl_doc *doc, const struct gl_config *cfg);
+
+#endif

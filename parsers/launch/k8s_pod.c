@@ -1,0 +1,382 @@
+/* k8s_pod.c: the containers of one pod spec -> launches (see k8s.h). */
+#include <ctype.h>
+#include <string.h>
+
+#include "parsers/launch/compose_common.h"
+#include "parsers/launch/k8s_internal.h"
+
+struct pod {
+    struct k8s *k;
+    struct yt_node *spec;
+    int launch;
+    struct yt_node *env; /* the container's env list */
+};
+
+static const char *text(struct pod *p, struct yt_node *n)
+{
+    if (!yt_is_scalar(n))
+        return NULL;
+    return gl_arena_strndup(&p->k->doc->arena, n->value, n->len);
+}
+
+static struct yt_node *get(struct pod *p, struct yt_node *m, const char *key)
+{
+    return yt_get(p->k->s, m, key, NULL);
+}
+
+/* ---- argv with $(VAR) references ---- */
+
+/* Value of env var name[0..len) of the container: *known false when set but unknown. */
+static bool env_value(struct pod *p, const char *name, size_t len, const char **value)
+{
+    for (size_t i = 0; yt_is_seq(p->env) && i < p->env->nitems; i++) {
+        struct yt_node *e = yt_item(p->k->s, p->env, i);
+        struct yt_node *n = get(p, e, "name");
+        if (!yt_is_scalar(n) || n->len != len || memcmp(n->value, name, len))
+            continue;
+        struct yt_node *v = get(p, e, "value");
+        *value = yt_is_scalar(v) ? v->value : NULL;
+        return true;
+    }
+    return false;
+}
+
+static void add_word(struct pod *p, struct yl_argv *av, struct yt_node *n)
+{
+    struct gl_arena *a = &p->k->doc->arena;
+    if (!yt_is_scalar(n))
+        return;
+    struct gl_srcmap *m = gl_arena_alloc(a, sizeof *m);
+    gl_srcmap_init(m, a);
+    yt_scalar_srcmap(p->k->s, n, m);
+    struct gl_loc loc = gl_srcmap_loc(m, 0);
+    if (!memchr(n->value, '$', n->len)) {
+        yl_argv_word(a, av, n->value, n->len, loc, m, false);
+        return;
+    }
+    struct gl_buf b;
+    gl_buf_init(&b);
+    bool opaque = false, changed = false;
+    for (size_t i = 0; i < n->len;) {
+        if (n->value[i] == '$' && i + 1 < n->len && n->value[i + 1] == '$') {
+            gl_buf_addc(&b, '$'); /* $$ escapes a reference */
+            i += 2;
+            changed = true;
+            continue;
+        }
+        if (n->value[i] == '$' && i + 1 < n->len && n->value[i + 1] == '(') {
+            const char *close = memchr(n->value + i + 2, ')', n->len - i - 2);
+            const char *value = NULL;
+            if (close && env_value(p, n->value + i + 2, (size_t)(close - n->value) - i - 2,
+                                   &value)) {
+                if (value)
+                    gl_buf_adds(&b, value);
+                else
+                    opaque = true;
+                changed = true;
+                i = (size_t)(close - n->value) + 1;
+                continue;
+            }
+        }
+        gl_buf_addc(&b, n->value[i++]);
+    }
+    if (!changed) {
+        yl_argv_word(a, av, n->value, n->len, loc, m, false);
+    } else {
+        const char *t = gl_arena_strndup(a, gl_buf_str(&b), b.len);
+        yl_argv_word(a, av, t, b.len, loc, NULL, opaque);
+    }
+    gl_buf_free(&b);
+}
+
+static void add_words(struct pod *p, struct yl_argv *av, struct yt_node *list)
+{
+    for (size_t i = 0; yt_is_seq(list) && i < list->nitems; i++)
+        add_word(p, av, yt_item(p->k->s, list, i));
+}
+
+/* ---- env ---- */
+
+static bool add_env(struct pod *p)
+{
+    bool mps = false;
+    for (size_t i = 0; yt_is_seq(p->env) && i < p->env->nitems; i++) {
+        struct yt_node *e = yt_item(p->k->s, p->env, i);
+        struct yt_node *name = get(p, e, "name");
+        if (!yt_is_scalar(name))
+            continue;
+        struct yt_node *vk = NULL;
+        struct yt_node *v = yt_get(p->k->s, e, "value", &vk);
+        const char *value = yt_is_scalar(v) ? text(p, v) : NULL;
+        if (vk && yt_is_null(v))
+            value = "";
+        struct gl_loc vloc = yt_is_scalar(v) ? yt_scalar_loc_at(p->k->s, v, 0) : name->loc;
+        yl_add_env(p->k->doc, p->launch, name->value, name->loc, value, vloc);
+        if (!strcmp(name->value, "NVIDIA_VISIBLE_DEVICES"))
+            yl_add_gpu(p->k->doc, p->launch, GL_GPU_ENV_VISIBLE, value, vloc);
+        if (!strcmp(name->value, "CUDA_MPS_PINNED_DEVICE_MEM_LIMIT"))
+            mps = true;
+    }
+    return mps;
+}
+
+/* ---- volumes ---- */
+
+static void add_mounts(struct pod *p, struct yt_node *ctr)
+{
+    struct gl_doc *doc = p->k->doc;
+    struct yt_node *vols = get(p, p->spec, "volumes");
+    struct yt_node *mounts = get(p, ctr, "volumeMounts");
+    for (size_t i = 0; yt_is_seq(mounts) && i < mounts->nitems; i++) {
+        struct yt_node *vm = yt_item(p->k->s, mounts, i);
+        if (!yt_is_map(vm))
+            continue;
+        struct gl_mount *m = yl_add_mount(doc, p->launch);
+        m->loc = m->ro_loc = vm->loc;
+        m->type = GL_MOUNT_OTHER;
+        m->target = text(p, get(p, vm, "mountPath"));
+        struct yt_node *rk = NULL;
+        struct yt_node *ro = yt_get(p->k->s, vm, "readOnly", &rk);
+        if (rk) {
+            m->readonly = yt_is_true(ro);
+            m->ro_loc = rk->loc;
+        }
+        struct yt_node *name = get(p, vm, "name");
+        for (size_t j = 0; yt_is_seq(vols) && yt_is_scalar(name) && j < vols->nitems; j++) {
+            struct yt_node *v = yt_item(p->k->s, vols, j);
+            struct yt_node *vn = get(p, v, "name");
+            if (!yt_is_scalar(vn) || strcmp(vn->value, name->value))
+                continue;
+            struct yt_node *x;
+            if ((x = get(p, v, "hostPath"))) {
+                m->type = GL_MOUNT_BIND;
+                m->source = text(p, get(p, x, "path"));
+            } else if ((x = get(p, v, "emptyDir"))) {
+                struct yt_node *medium = get(p, x, "medium");
+                m->type = yt_scalar_is(medium, "Memory") ? GL_MOUNT_EMPTYDIR_MEMORY
+                                                         : GL_MOUNT_EMPTYDIR;
+            } else if ((x = get(p, v, "persistentVolumeClaim"))) {
+                m->type = GL_MOUNT_VOLUME;
+                m->source = text(p, get(p, x, "claimName"));
+                if (yt_is_true(get(p, x, "readOnly")))
+                    m->readonly = true;
+            } else if (get(p, v, "configMap") || get(p, v, "secret") || get(p, v, "projected") ||
+                       get(p, v, "downwardAPI")) {
+                m->type = GL_MOUNT_CONFIG;
+            } else {
+                /* nfs, csi, ephemeral, iscsi, cephfs, ...: persistent or external storage */
+                static const char *const persistent[] = {
+                    "nfs", "csi", "ephemeral", "iscsi", "cephfs", "rbd", "glusterfs",
+                    "azureDisk", "azureFile", "gcePersistentDisk", "awsElasticBlockStore",
+                    "fc", "flexVolume", "cinder", "portworxVolume", "vsphereVolume", "image"};
+                for (size_t q = 0; q < sizeof persistent / sizeof persistent[0]; q++)
+                    if (yt_get(p->k->s, v, persistent[q], NULL))
+                        m->type = GL_MOUNT_VOLUME;
+            }
+            break;
+        }
+    }
+}
+
+/* ---- resources ---- */
+
+static bool whole_number(const char *s)
+{
+    if (!s || !*s)
+        return false;
+    for (; *s; s++)
+        if (!isdigit((unsigned char)*s))
+            return false;
+    return true;
+}
+
+enum res_kind { RES_NONE, RES_GPU, RES_MIG, RES_VENDOR, RES_VENDOR_MEM };
+
+static enum res_kind resource_kind(const char *k)
+{
+    if (!strcmp(k, "nvidia.com/gpu") || !strcmp(k, "nvidia.com/gpu.shared"))
+        return RES_GPU;
+    if (gl_has_prefix(k, "nvidia.com/mig-"))
+        return RES_MIG;
+    if (!strcmp(k, "nvidia.com/gpumem") || !strcmp(k, "nvidia.com/gpumem-percentage"))
+        return RES_VENDOR_MEM;
+    if (!strcmp(k, "nvidia.com/gpucores"))
+        return RES_VENDOR;
+    return RES_NONE;
+}
+
+static struct gl_gpu_request *find_gpu(struct pod *p, const char *name)
+{
+    struct gl_launch *l = &p->k->doc->launches[p->launch];
+    for (size_t i = 0; i < l->ngpus; i++)
+        if (l->gpus[i].kind != GL_GPU_K8S_DRA && l->gpus[i].kind != GL_GPU_ENV_VISIBLE &&
+            !strcmp(l->gpus[i].value, name))
+            return &l->gpus[i];
+    return NULL;
+}
+
+static void add_resource_list(struct pod *p, struct yt_node *list, bool limits)
+{
+    struct yt_pair *pairs;
+    size_t n = yt_pairs(p->k->s, list, &pairs);
+    for (size_t i = 0; i < n; i++) {
+        struct yt_node *k = yt_deref(p->k->s, pairs[i].key);
+        if (!yt_is_scalar(k))
+            continue;
+        enum res_kind rk = resource_kind(k->value);
+        if (rk == RES_NONE)
+            continue;
+        struct gl_gpu_request *g = find_gpu(p, k->value);
+        if (!g) {
+            enum gl_gpu_kind kind = rk == RES_GPU   ? GL_GPU_K8S_RESOURCE
+                                    : rk == RES_MIG ? GL_GPU_K8S_MIG
+                                                    : GL_GPU_K8S_VENDOR;
+            g = yl_add_gpu(p->k->doc, p->launch, kind, k->value, k->loc);
+            g->mig = rk == RES_MIG;
+            g->mem_capped = rk == RES_VENDOR_MEM;
+            if (g->mig)
+                p->k->doc->launches[p->launch].mig = true;
+        }
+        struct yt_node *v = pairs[i].value;
+        const char *val = text(p, v);
+        struct gl_loc vloc = yt_is_scalar(v) ? yt_scalar_loc_at(p->k->s, v, 0) : k->loc;
+        if (limits) {
+            g->limit = val;
+            g->limit_loc = vloc;
+            g->loc = k->loc;
+        } else {
+            g->request = val;
+            g->request_loc = vloc;
+        }
+        g->count = g->limit ? g->limit : g->request;
+    }
+}
+
+static void judge_resources(struct pod *p)
+{
+    struct gl_launch *l = &p->k->doc->launches[p->launch];
+    for (size_t i = 0; i < l->ngpus; i++) {
+        struct gl_gpu_request *g = &l->gpus[i];
+        if (g->kind != GL_GPU_K8S_RESOURCE && g->kind != GL_GPU_K8S_MIG)
+            continue;
+        if (g->request && !g->limit) {
+            g->invalid = "a GPU resource in requests must also be in limits";
+            g->invalid_loc = g->request_loc;
+        } else if (g->request && g->limit && strcmp(g->request, g->limit)) {
+            g->invalid = "GPU requests and limits differ (they must be equal)";
+            g->invalid_loc = g->request_loc;
+        } else if (g->limit && !whole_number(g->limit)) {
+            g->invalid = "a GPU count must be a whole number";
+            g->invalid_loc = g->limit_loc;
+        } else if (g->request && !whole_number(g->request)) {
+            g->invalid = "a GPU count must be a whole number";
+            g->invalid_loc = g->request_loc;
+        }
+    }
+}
+
+/* The MPS entry of the pod's resourceClaims entry `name`, or NULL. */
+static const struct k8s_mps_claim *claim_mps(struct pod *p, const char *name)
+{
+    struct yt_node *rc = get(p, p->spec, "resourceClaims");
+    for (size_t i = 0; yt_is_seq(rc) && i < rc->nitems; i++) {
+        struct yt_node *c = yt_item(p->k->s, rc, i);
+        if (!yt_scalar_is(get(p, c, "name"), name))
+            continue;
+        struct yt_node *t = get(p, c, "resourceClaimTemplateName");
+        if (!t)
+            t = get(p, c, "resourceClaimName");
+        if (!t) { /* older source: {resourceClaimTemplateName} */
+            struct yt_node *src = get(p, c, "source");
+            t = get(p, src, "resourceClaimTemplateName");
+            if (!t)
+                t = get(p, src, "resourceClaimName");
+        }
+        for (size_t j = 0; yt_is_scalar(t) && j < p->k->nmps; j++)
+            if (!strcmp(p->k->mps[j].name, t->value))
+                return &p->k->mps[j];
+    }
+    return NULL;
+}
+
+static void add_claims(struct pod *p, struct yt_node *res)
+{
+    struct yt_node *claims = get(p, res, "claims");
+    for (size_t i = 0; yt_is_seq(claims) && i < claims->nitems; i++) {
+        struct yt_node *c = yt_item(p->k->s, claims, i);
+        struct yt_node *name = get(p, c, "name");
+        if (!yt_is_scalar(name))
+            continue;
+        struct gl_gpu_request *g =
+            yl_add_gpu(p->k->doc, p->launch, GL_GPU_K8S_DRA, name->value, name->loc);
+        const struct k8s_mps_claim *mps = claim_mps(p, name->value);
+        if (mps) {
+            g->mps = true;
+            g->mem_capped = mps->mem_capped;
+            p->k->doc->launches[p->launch].mig = true;
+        }
+    }
+}
+
+/* ---- a container ---- */
+
+static bool add_container(struct pod *p, struct yt_node *ctr, const char **ids, size_t nids)
+{
+    struct gl_doc *doc = p->k->doc;
+    struct yt_node *name = get(p, ctr, "name");
+    struct gl_loc loc = yt_is_scalar(name) ? name->loc : ctr->loc;
+    p->launch = yl_begin(doc, GL_LAUNCH_K8S, "kubernetes", loc, text(p, name));
+    doc->launches[p->launch].ignore_ids = ids;
+    doc->launches[p->launch].nignore_ids = nids;
+    struct yt_node *image = get(p, ctr, "image");
+    if (yt_is_scalar(image) && image->len)
+        yl_set_image(doc, p->launch, text(p, image), yt_scalar_loc_at(p->k->s, image, 0),
+                     GL_REF_LAUNCH, false);
+    p->env = get(p, ctr, "env");
+    struct yl_argv av = {0};
+    add_words(p, &av, get(p, ctr, "command"));
+    add_words(p, &av, get(p, ctr, "args"));
+    yl_argv_finish(doc, p->launch, &av);
+    bool mps = add_env(p);
+    add_mounts(p, ctr);
+    struct yt_node *res = get(p, ctr, "resources");
+    add_resource_list(p, get(p, res, "limits"), true);
+    add_resource_list(p, get(p, res, "requests"), false);
+    judge_resources(p);
+    add_claims(p, res);
+    struct gl_launch *l = &doc->launches[p->launch];
+    l->workdir = text(p, get(p, ctr, "workingDir"));
+    struct yt_node *ipc_key = NULL;
+    struct yt_node *ipc = yt_get(p->k->s, p->spec, "hostIPC", &ipc_key);
+    if (yt_is_true(ipc)) {
+        l->ipc = "host";
+        l->ipc_loc = ipc_key->loc;
+    }
+    bool gpu = false;
+    for (size_t i = 0; i < l->ngpus; i++) {
+        if (mps) {
+            l->gpus[i].mps = true;
+            l->gpus[i].mem_capped = true;
+            l->mig = true;
+        }
+        if (l->gpus[i].kind != GL_GPU_ENV_VISIBLE)
+            gpu = true;
+    }
+    return gpu;
+}
+
+bool k8s_pod(struct k8s *k, struct yt_node *spec, const char **ids, size_t nids)
+{
+    struct pod p = {.k = k, .spec = spec, .launch = -1};
+    bool gpu = false;
+    static const char *const lists[] = {"initContainers", "containers"};
+    for (size_t li = 0; li < 2; li++) {
+        struct yt_node *ctrs = get(&p, spec, lists[li]);
+        for (size_t i = 0; yt_is_seq(ctrs) && i < ctrs->nitems; i++) {
+            struct yt_node *c = yt_item(k->s, ctrs, i);
+            if (yt_is_map(c))
+                gpu |= add_container(&p, c, ids, nids);
+        }
+    }
+    return gpu;
+}

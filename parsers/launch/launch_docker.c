@@ -1,0 +1,101 @@
+/* launch_docker.c: `docker run` / `docker create` / `podman run` / `nvidia-docker run`
+ * command lines into launches (see launch_shell.h). */
+#include <string.h>
+
+#include "parsers/launch/launch_internal.h"
+
+static bool named(const struct gl_cli_flag *f, const char *name)
+{
+    return f && !strcmp(f->name, name);
+}
+
+static void apply(struct launch_build *b, const struct gl_cli_flag *f, const struct lv *flag,
+                  const struct lv *val)
+{
+    struct gl_launch *l = b->l;
+    if (!f)
+        return;
+    if (named(f, "detach")) {
+        l->detached = !val || value_true(val->text);
+        return;
+    }
+    if (named(f, "rm")) {
+        l->remove = !val || value_true(val->text);
+        return;
+    }
+    if (!val)
+        return;
+    if (named(f, "gpus")) {
+        value_gpus(b, val);
+    } else if (named(f, "device")) {
+        value_device(b, val);
+    } else if (named(f, "runtime")) {
+        if (lv_is(val, "nvidia")) {
+            launch_add_gpu(b, GL_GPU_RUNTIME, val);
+            b->nvidia_runtime = true;
+        }
+    } else if (named(f, "volume")) {
+        value_volume(b, val);
+    } else if (named(f, "mount")) {
+        value_mount(b, val);
+    } else if (named(f, "tmpfs")) {
+        value_tmpfs(b, val);
+    } else if (named(f, "shm-size")) {
+        /* a size gpulint cannot know counts as large enough: no finding rests on it */
+        l->shm_bytes = val->opaque ? INT64_MAX : value_size_bytes(val->text, val->len);
+        l->shm_loc = lv_loc(val, 0);
+    } else if (named(f, "ipc")) {
+        l->ipc = val->text;
+        l->ipc_loc = lv_loc(val, 0);
+    } else if (named(f, "ulimit")) {
+        value_ulimit(b, val);
+    } else if (named(f, "env")) {
+        launch_add_env(b, val);
+    } else if (named(f, "workdir")) {
+        l->workdir = val->text;
+    } else if (named(f, "name")) {
+        l->name = val->text;
+    }
+    (void)flag;
+}
+
+void launch_docker(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t tool_wi,
+                   size_t first, const char *tool)
+{
+    struct launch_build b;
+    launch_begin(&b, scan, GL_LAUNCH_DOCKER_RUN, tool, cmd->words[tool_wi].loc);
+    if (!strcmp(tool, "nvidia-docker")) {
+        /* nvidia-docker (v2) adds --runtime=nvidia to run and create */
+        struct lv w = lv_word(&b.doc->arena, cmd, tool_wi);
+        launch_add_gpu(&b, GL_GPU_RUNTIME, &w);
+        b.nvidia_runtime = true;
+    }
+    bool ambiguous;
+    size_t image = launch_walk_opts(&b, cmd, first, gl_docker_run_flags, apply, &ambiguous);
+    if (image < cmd->nwords) {
+        struct lv img = lv_word(&b.doc->arena, cmd, image);
+        launch_set_image(&b, &img);
+        launch_set_argv(&b, cmd, image + 1);
+    }
+    if (ambiguous || (image >= cmd->nwords && b.l->opts_opaque))
+        b.l->argv_opaque = true;
+    if (!strcmp(cmd->sep, "&"))
+        b.l->detached = true;
+    if (b.l->detached)
+        b.l->group = scan->group;
+    if (b.nvidia_runtime && b.visible_env >= 0) {
+        const struct gl_env *e = &b.doc->env[b.visible_env];
+        struct gl_gpu_request *g = launch_add_gpu(&b, GL_GPU_ENV_VISIBLE,
+                                                  &(struct lv){.cmd = cmd, .text = ""});
+        g->value = e->value ? e->value : e->key; /* -e NVIDIA_VISIBLE_DEVICES: unknown */
+        g->loc = g->memory_loc = g->invalid_loc = e->value_loc;
+        if (e->value) {
+            if (!strcmp(e->value, "all"))
+                g->count = "all";
+            else if (gl_has_prefix(e->value, "MIG-")) {
+                g->mig = true;
+                b.l->mig = true;
+            }
+        }
+    }
+}

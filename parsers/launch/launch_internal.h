@@ -1,0 +1,91 @@
+/*
+ * launch_internal.h: the pieces shared by the launch parsers (launch_*.c), not a public
+ * API. See launch_shell.h for what the launches hold.
+ *
+ *  - struct lv: a value cut out of one shell word (`/a:/b` of `--volume=/a:/b`), so that
+ *    any byte of it can be located in the original file (sh_word_byte_loc).
+ *  - launch building (launch_model.c): a new launch, its image ref, env, argv.
+ *  - option values (launch_values.c): --gpus CSV, -v, --mount, --tmpfs, --device,
+ *    --ulimit, sizes such as `8g`.
+ *  - the two command-line families: launch_docker.c and launch_apptainer.c.
+ */
+#ifndef GPULINT_PARSERS_LAUNCH_INTERNAL_H
+#define GPULINT_PARSERS_LAUNCH_INTERNAL_H
+
+#include "parsers/shell/docker_run_flags.h"
+#include "parsers/launch/launch_shell.h"
+
+/* Bytes [off, off+len) of word wi of cmd; text is a NUL-terminated arena copy. */
+struct lv {
+    const struct sh_cmd *cmd;
+    size_t wi, off;
+    const char *text;
+    size_t len;
+    bool opaque;
+};
+
+struct lv lv_word(struct gl_arena *a, const struct sh_cmd *cmd, size_t wi);
+struct lv lv_sub(struct gl_arena *a, const struct lv *v, size_t start, size_t len);
+struct gl_loc lv_loc(const struct lv *v, size_t k);   /* byte k of the value */
+struct gl_loc lv_end_loc(const struct lv *v);         /* just after the last byte */
+bool lv_is(const struct lv *v, const char *s);
+
+/* One launch being built: `l` stays valid until the next launch is added. */
+struct launch_build {
+    struct gl_launch_scan *scan;
+    struct gl_doc *doc;
+    int index;
+    struct gl_launch *l;
+    bool nvidia_runtime;   /* --runtime nvidia or nvidia-docker */
+    int visible_env;       /* doc->env index of NVIDIA_VISIBLE_DEVICES, -1 */
+};
+
+void launch_begin(struct launch_build *b, struct gl_launch_scan *scan, enum gl_launch_kind kind,
+                  const char *tool, struct gl_loc loc);
+/* Record the image (a ref in doc->refs, or ref -1 when the word is opaque). For apptainer
+ * the URI schemes and local files are handled (see launch_shell.h). */
+void launch_set_image(struct launch_build *b, const struct lv *img);
+void launch_set_apptainer_image(struct launch_build *b, const struct lv *img);
+/* An env entry KEY=VALUE (or KEY alone: value unknown). Returns its doc->env index. */
+int launch_add_env(struct launch_build *b, const struct lv *kv);
+/* argv = words [from, nwords) of cmd, with `sh -c SCRIPT` scripts spliced in. */
+void launch_set_argv(struct launch_build *b, const struct sh_cmd *cmd, size_t from);
+struct gl_mount *launch_add_mount(struct launch_build *b);
+struct gl_gpu_request *launch_add_gpu(struct launch_build *b, enum gl_gpu_kind kind,
+                                      const struct lv *v);
+
+/* Option values (launch_values.c). */
+void value_gpus(struct launch_build *b, const struct lv *v);
+void value_volume(struct launch_build *b, const struct lv *v);
+void value_mount(struct launch_build *b, const struct lv *v);
+void value_tmpfs(struct launch_build *b, const struct lv *v);
+void value_device(struct launch_build *b, const struct lv *v);
+void value_ulimit(struct launch_build *b, const struct lv *v);
+void value_apptainer_bind(struct launch_build *b, const struct lv *v);
+/* docker's units.RAMInBytes: "64m", "1g", "8G", "2GiB", "1073741824" -> bytes; -1 if bad. */
+int64_t value_size_bytes(const char *s, size_t len);
+/* Is the text a path (bind source) rather than a volume name: / . ~ $ first? */
+bool value_is_host_path(const char *s, size_t len);
+
+/* The option walk both families share (launch_opts.c): pflag rules (`--name=value`,
+ * `--name value`, bundles `-itd`, `-v/a:/b`, `-e=X`, `--` ends the options). `apply` gets
+ * each option (f NULL for an unknown one, which is taken as taking no value) with its
+ * value (NULL for a flag without `=value`). Returns the index of the first operand (the
+ * image) or cmd->nwords when none. An unquoted opaque word among the options (it may be
+ * any number of words) sets opts_opaque; when what follows it cannot tell whether it was
+ * options or the image, it is taken as the image and *ambiguous is set. */
+typedef void (*launch_opt_fn)(struct launch_build *b, const struct gl_cli_flag *f,
+                              const struct lv *flag, const struct lv *value);
+size_t launch_walk_opts(struct launch_build *b, const struct sh_cmd *cmd, size_t i,
+                        const struct gl_cli_flag *table, launch_opt_fn apply, bool *ambiguous);
+
+/* The families: parse cmd from word `first` (the word after the subcommand). */
+void launch_docker(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t tool_wi,
+                   size_t first, const char *tool);
+void launch_apptainer(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t tool_wi,
+                      size_t first, const char *tool, bool instance_start);
+
+/* Boolean option value: "false", "0" -> false; anything else true. */
+bool value_true(const char *s);
+
+#endif

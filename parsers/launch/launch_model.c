@@ -1,0 +1,220 @@
+/* launch_model.c: building one launch: values cut from words, the image, env, argv
+ * (see launch_internal.h). */
+#include <string.h>
+
+#include "linter/core/imageref.h"
+#include "parsers/launch/launch_internal.h"
+
+struct lv lv_word(struct gl_arena *a, const struct sh_cmd *cmd, size_t wi)
+{
+    (void)a;
+    return (struct lv){cmd, wi, 0, cmd->words[wi].text, cmd->info[wi].len, cmd->words[wi].opaque};
+}
+
+struct lv lv_sub(struct gl_arena *a, const struct lv *v, size_t start, size_t len)
+{
+    if (start > v->len)
+        start = v->len;
+    if (len > v->len - start)
+        len = v->len - start;
+    return (struct lv){v->cmd, v->wi, v->off + start, gl_arena_strndup(a, v->text + start, len),
+                       len, v->opaque};
+}
+
+struct gl_loc lv_loc(const struct lv *v, size_t k)
+{
+    return sh_word_byte_loc(v->cmd, v->wi, v->off + k);
+}
+
+struct gl_loc lv_end_loc(const struct lv *v)
+{
+    if (!v->len)
+        return lv_loc(v, 0);
+    struct gl_loc l = lv_loc(v, v->len - 1);
+    l.col++;
+    return l;
+}
+
+bool lv_is(const struct lv *v, const char *s)
+{
+    return strlen(s) == v->len && memcmp(v->text, s, v->len) == 0;
+}
+
+bool value_true(const char *s)
+{
+    return !(!strcmp(s, "false") || !strcmp(s, "0") || !strcmp(s, "False") ||
+             !strcmp(s, "FALSE"));
+}
+
+void launch_begin(struct launch_build *b, struct gl_launch_scan *scan, enum gl_launch_kind kind,
+                  const char *tool, struct gl_loc loc)
+{
+    struct gl_doc *doc = scan->doc;
+    b->scan = scan;
+    b->doc = doc;
+    b->index = (int)doc->nlaunches;
+    b->l = GL_APPEND(&doc->arena, doc->launches, doc->nlaunches, doc->caplaunches);
+    memset(b->l, 0, sizeof *b->l);
+    b->l->kind = kind;
+    b->l->tool = tool;
+    b->l->loc = loc;
+    b->l->ref = -1;
+    b->l->shm_bytes = -1;
+    b->nvidia_runtime = false;
+    b->visible_env = -1;
+}
+
+/* The launch's image, `skip` bytes into the value (past "docker://"). */
+static struct gl_ref *add_ref(struct launch_build *b, const struct lv *img, size_t skip)
+{
+    b->l->ref = (int)b->doc->nrefs;
+    struct gl_ref *r = gl_ref_add(b->doc, img->text + skip, lv_loc(img, skip), GL_REF_LAUNCH, false);
+    r->launch = b->index;
+    return r;
+}
+
+void launch_set_image(struct launch_build *b, const struct lv *img)
+{
+    if (img->opaque)
+        return;
+    add_ref(b, img, 0);
+}
+
+static bool has_suffix_nocase(const char *s, const char *suf)
+{
+    size_t n = strlen(s), m = strlen(suf);
+    return n >= m && gl_streq_nocase(s + n - m, suf);
+}
+
+void launch_set_apptainer_image(struct launch_build *b, const struct lv *img)
+{
+    static const char *const registry[] = {"docker://", "oras://"};
+    static const char *const local_files[] = {".sif", ".simg", ".img", ".sqsh", ".sqfs",
+                                              ".squashfs", ".ext3"};
+    if (img->opaque || !img->len)
+        return;
+    const char *t = img->text;
+    for (size_t k = 0; k < sizeof registry / sizeof registry[0]; k++)
+        if (gl_has_prefix(t, registry[k])) {
+            add_ref(b, img, strlen(registry[k]));
+            return;
+        }
+    if (gl_has_prefix(t, "instance://"))
+        return; /* a running instance, not an image */
+    if (strstr(t, "://") || gl_has_prefix(t, "docker-daemon:") ||
+        gl_has_prefix(t, "docker-archive:") || gl_has_prefix(t, "oci-archive:") ||
+        gl_has_prefix(t, "oci:")) {
+        add_ref(b, img, 0); /* library://, shub://, http://...: no registry ref (ok is false) */
+        return;
+    }
+    struct gl_ref *r = add_ref(b, img, 0);
+    r->local = true;
+    for (size_t k = 0; k < sizeof local_files / sizeof local_files[0]; k++)
+        if (has_suffix_nocase(t, local_files[k]))
+            return;
+    b->l->apptainer_sandbox = true;
+}
+
+int launch_add_env(struct launch_build *b, const struct lv *kv)
+{
+    const char *eq = memchr(kv->text, '=', kv->len);
+    size_t klen = eq ? (size_t)(eq - kv->text) : kv->len;
+    if (!klen)
+        return -1;
+    struct gl_doc *doc = b->doc;
+    struct gl_env *e = GL_APPEND(&doc->arena, doc->env, doc->nenv, doc->capenv);
+    memset(e, 0, sizeof *e);
+    e->key = gl_arena_strndup(&doc->arena, kv->text, klen);
+    e->key_loc = lv_loc(kv, 0);
+    e->origin = GL_ENV_LAUNCH;
+    e->stage = -1;
+    e->launch = b->index;
+    if (eq) {
+        size_t vs = klen + 1;
+        e->value_loc = vs < kv->len ? lv_loc(kv, vs) : lv_end_loc(kv);
+        if (!kv->opaque)
+            e->value = gl_arena_strndup(&doc->arena, kv->text + vs, kv->len - vs);
+    } else {
+        e->value_loc = e->key_loc; /* from the caller's environment: unknown */
+    }
+    int idx = (int)(doc->nenv - 1);
+    if (!strcmp(e->key, "NVIDIA_VISIBLE_DEVICES"))
+        b->visible_env = idx;
+    return idx;
+}
+
+struct argv_acc {
+    struct gl_word *w;
+    size_t n, cap;
+};
+
+static void argv_push(struct launch_build *b, struct argv_acc *acc, const struct sh_cmd *cmd,
+                      size_t k)
+{
+    *GL_APPEND(&b->doc->arena, acc->w, acc->n, acc->cap) = cmd->words[k];
+    if (cmd->words[k].opaque && cmd->info[k].may_split)
+        b->l->argv_opaque = true;
+}
+
+/* Words [from, n) of cmd; the script of `sh -c SCRIPT` is replaced by its words. */
+static void argv_add(struct launch_build *b, struct argv_acc *acc, const struct sh_cmd *cmd,
+                     size_t from, int depth)
+{
+    struct sh_cmd view = *cmd;
+    view.words += from;
+    view.info += from;
+    view.nwords -= from;
+    long sc = from < cmd->nwords ? sh_dash_c_index(&view) : -1;
+    size_t script = sc >= 0 ? from + (size_t)sc : cmd->nwords;
+    for (size_t k = from; k < cmd->nwords; k++) {
+        if (k != script) {
+            argv_push(b, acc, cmd, k);
+            continue;
+        }
+        if (cmd->words[k].opaque || depth >= 4) {
+            argv_push(b, acc, cmd, k);
+            b->l->argv_opaque = true;
+            continue;
+        }
+        struct sh_vars vars;
+        sh_vars_init(&vars, &b->doc->arena);
+        struct sh_opts o = {.track_assignments = true, .vars = &vars};
+        struct sh_cmd *inner;
+        size_t ninner;
+        struct sh_error err;
+        sh_split_word_again(&b->doc->arena, cmd, k, &o, &inner, &ninner, &err);
+        for (size_t i = 0; i < ninner; i++)
+            if (inner[i].nwords)
+                argv_add(b, acc, &inner[i], 0, depth + 1);
+    }
+}
+
+void launch_set_argv(struct launch_build *b, const struct sh_cmd *cmd, size_t from)
+{
+    struct argv_acc acc = {0};
+    if (from < cmd->nwords)
+        argv_add(b, &acc, cmd, from, 0);
+    b->l->argv = acc.w;
+    b->l->nargv = acc.n;
+}
+
+struct gl_mount *launch_add_mount(struct launch_build *b)
+{
+    struct gl_launch *l = b->l;
+    struct gl_mount *m = GL_APPEND(&b->doc->arena, l->mounts, l->nmounts, l->capmounts);
+    memset(m, 0, sizeof *m);
+    return m;
+}
+
+struct gl_gpu_request *launch_add_gpu(struct launch_build *b, enum gl_gpu_kind kind,
+                                      const struct lv *v)
+{
+    struct gl_launch *l = b->l;
+    struct gl_gpu_request *g = GL_APPEND(&b->doc->arena, l->gpus, l->ngpus, l->capgpus);
+    memset(g, 0, sizeof *g);
+    g->kind = kind;
+    g->value = v->text;
+    g->loc = lv_loc(v, 0);
+    g->memory_loc = g->invalid_loc = g->loc;
+    return g;
+}

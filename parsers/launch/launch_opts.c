@@ -1,0 +1,114 @@
+/* launch_opts.c: walking the options of a launch command line (see launch_internal.h). */
+#include <string.h>
+
+#include "linter/core/imageref.h"
+#include "parsers/launch/launch_internal.h"
+
+/* Could this word be an image reference such as `nvcr.io/nvidia/pytorch:24.05-py3`? Only
+ * references with a '/' or a ':' count: a bare `bash` is more likely a command. */
+static bool looks_like_image(struct gl_arena *a, const struct gl_word *w)
+{
+    if (w->opaque || w->text[0] == '/' || w->text[0] == '.' || w->text[0] == '-')
+        return false;
+    if (!strchr(w->text, '/') && !strchr(w->text, ':'))
+        return false;
+    struct gl_imageref r;
+    return gl_imageref_parse(a, w->text, strlen(w->text), w->loc, &r, NULL) == 0;
+}
+
+/* Long option at word i: returns how many words it used. */
+static size_t long_opt(struct launch_build *b, const struct sh_cmd *cmd, size_t i,
+                       const struct gl_cli_flag *table, launch_opt_fn apply)
+{
+    struct gl_arena *a = &b->doc->arena;
+    struct lv w = lv_word(a, cmd, i);
+    const char *eq = memchr(w.text, '=', w.len);
+    size_t nlen = (eq ? (size_t)(eq - w.text) : w.len) - 2;
+    const struct gl_cli_flag *f = gl_cli_flag_long(table, w.text + 2, nlen);
+    struct lv flag = lv_sub(a, &w, 0, nlen + 2);
+    if (eq) {
+        struct lv val = lv_sub(a, &w, nlen + 3, w.len);
+        apply(b, f, &flag, &val);
+        return 1;
+    }
+    if (f && f->arity == GL_FLAG_VALUE) {
+        if (i + 1 >= cmd->nwords)
+            return 1;
+        struct lv val = lv_word(a, cmd, i + 1);
+        apply(b, f, &flag, &val);
+        return 2;
+    }
+    apply(b, f, &flag, NULL);
+    return 1;
+}
+
+/* Short options (a bundle) at word i: returns how many words they used. */
+static size_t short_opts(struct launch_build *b, const struct sh_cmd *cmd, size_t i,
+                         const struct gl_cli_flag *table, launch_opt_fn apply)
+{
+    struct gl_arena *a = &b->doc->arena;
+    struct lv w = lv_word(a, cmd, i);
+    for (size_t j = 1; j < w.len; j++) {
+        const struct gl_cli_flag *f = gl_cli_flag_short(table, w.text[j]);
+        struct lv flag = lv_sub(a, &w, j, 1);
+        if (!f) {
+            apply(b, NULL, &flag, NULL);
+            return 1; /* unknown letter: the CLI would stop here */
+        }
+        if (f->arity == GL_FLAG_VALUE) {
+            if (j + 1 < w.len) {
+                size_t vs = j + 1 + (w.text[j + 1] == '=');
+                struct lv val = lv_sub(a, &w, vs, w.len);
+                apply(b, f, &flag, &val);
+                return 1;
+            }
+            if (i + 1 >= cmd->nwords)
+                return 1;
+            struct lv val = lv_word(a, cmd, i + 1);
+            apply(b, f, &flag, &val);
+            return 2;
+        }
+        if (j + 1 < w.len && w.text[j + 1] == '=') { /* -d=false */
+            struct lv val = lv_sub(a, &w, j + 2, w.len);
+            apply(b, f, &flag, &val);
+            return 1;
+        }
+        apply(b, f, &flag, NULL);
+    }
+    return 1;
+}
+
+size_t launch_walk_opts(struct launch_build *b, const struct sh_cmd *cmd, size_t i,
+                        const struct gl_cli_flag *table, launch_opt_fn apply, bool *ambiguous)
+{
+    size_t n = cmd->nwords;
+    *ambiguous = false;
+    while (i < n) {
+        const struct gl_word *w = &cmd->words[i];
+        const char *t = w->text;
+        /* an unquoted opaque word that starts with the expansion (`$args`, `${X}`) may
+         * be any number of words; one that starts with literal text (`org/$NAME`) is at
+         * least one word that is no option */
+        if (w->opaque && cmd->info[i].may_split && t[0] == '$') {
+            b->l->opts_opaque = true;
+            if (i + 1 >= n)
+                return n; /* `docker run $args`: the image is somewhere in there */
+            const struct gl_word *next = &cmd->words[i + 1];
+            if ((next->text[0] == '-' && !next->opaque) || looks_like_image(&b->doc->arena, next)) {
+                i++;
+                continue;
+            }
+            *ambiguous = true;
+            return i;
+        }
+        if (!strcmp(t, "--"))
+            return i + 1;
+        if (t[0] == '-' && t[1] == '-' && t[2])
+            i += long_opt(b, cmd, i, table, apply);
+        else if (t[0] == '-' && t[1])
+            i += short_opts(b, cmd, i, table, apply);
+        else
+            return i;
+    }
+    return n;
+}

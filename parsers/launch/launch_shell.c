@@ -1,0 +1,312 @@
+/* launch_shell.c: find the launches in shell text (see launch_shell.h): wrappers such as
+ * sudo and srun, the docker and apptainer families, `sh -c` on the host, inline ignores. */
+#include "parsers/launch/launch_shell.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "linter/core/suppress.h"
+#include "parsers/launch/launch_internal.h"
+
+#define MAX_SH_C_DEPTH 4
+#define MAX_WRAPPERS 16
+
+void gl_launch_scan_init(struct gl_launch_scan *s, struct gl_doc *doc, struct sh_vars *vars)
+{
+    memset(s, 0, sizeof *s);
+    s->doc = doc;
+    s->vars = vars;
+    s->group = doc->path;
+}
+
+void gl_launches_from_shell(struct gl_doc *doc, const char *text, size_t len,
+                            const struct gl_srcmap *map, struct sh_vars *vars)
+{
+    struct gl_launch_scan s;
+    gl_launch_scan_init(&s, doc, vars);
+    gl_launch_scan_text(&s, text, len, map);
+}
+
+static const char *base_name(const char *w)
+{
+    const char *s = strrchr(w, '/');
+    return s ? s + 1 : w;
+}
+
+static bool is_assignment(const char *t)
+{
+    size_t i = 0;
+    if (!((t[0] >= 'A' && t[0] <= 'Z') || (t[0] >= 'a' && t[0] <= 'z') || t[0] == '_'))
+        return false;
+    while ((t[i] >= 'A' && t[i] <= 'Z') || (t[i] >= 'a' && t[i] <= 'z') || t[i] == '_' ||
+           (t[i] >= '0' && t[i] <= '9'))
+        i++;
+    return t[i] == '=';
+}
+
+/* Does option word t (of a wrapper) take the next word as its value? `shorts` lists the
+ * letters that take one, `longs` the long names (NULL-terminated). */
+static bool takes_value(const char *t, const char *shorts, const char *const *longs)
+{
+    if (t[0] == '-' && t[1] == '-') {
+        if (strchr(t, '='))
+            return false;
+        for (size_t k = 0; longs[k]; k++)
+            if (!strcmp(t + 2, longs[k]))
+                return true;
+        return false;
+    }
+    size_t n = strlen(t);
+    for (size_t j = 1; j < n; j++)
+        if (strchr(shorts, t[j]))
+            return j + 1 == n; /* the value is the rest of the word, or the next word */
+    return false;
+}
+
+/* Skip the options of a wrapper from word i; returns the index of the wrapped command. */
+static size_t skip_opts(const struct sh_cmd *cmd, size_t i, const char *shorts,
+                        const char *const *longs, bool assignments)
+{
+    while (i < cmd->nwords && !cmd->words[i].opaque) {
+        const char *t = cmd->words[i].text;
+        if (!strcmp(t, "--"))
+            return i + 1;
+        if (t[0] == '-' && t[1]) {
+            i += takes_value(t, shorts, longs) ? 2 : 1;
+            continue;
+        }
+        if (assignments && is_assignment(t)) {
+            i++;
+            continue;
+        }
+        break;
+    }
+    return i;
+}
+
+static const char *const sudo_long[] = {"user", "group", "chdir", "host", "prompt", "role",
+                                        "type", "command-timeout", "other-user", "close-from",
+                                        "chroot", NULL};
+static const char *const time_long[] = {"format", "output", NULL};
+static const char *const env_long[] = {"unset", "chdir", "split-string", NULL};
+static const char *const none_long[] = {NULL};
+static const char *const timeout_long[] = {"signal", "kill-after", NULL};
+static const char *const nice_long[] = {"adjustment", NULL};
+/* srun: long options take a value unless they are one of these */
+static const char *const srun_bool_long[] = {
+    "exclusive", "pty", "overcommit", "unbuffered", "label", "kill-on-bad-exit", "no-kill",
+    "quiet", "verbose", "help", "usage", "test-only", "contiguous", "disable-status",
+    "preserve-env", "no-allocate", "hold", "immediate", "spread-job", "use-min-nodes", "x11",
+    "container-mount-home", "no-container-mount-home", "container-remap-root",
+    "no-container-remap-root", "container-writable", "container-readonly",
+    "no-container-entrypoint", "container-entrypoint", "exact", "oversubscribe", "reboot",
+    "send-libs", "whole", "multi-prog", "mpi-none", NULL};
+
+static bool in_list(const char *s, const char *const *list)
+{
+    for (size_t k = 0; list[k]; k++)
+        if (!strcmp(s, list[k]))
+            return true;
+    return false;
+}
+
+static size_t skip_srun(const struct sh_cmd *cmd, size_t i)
+{
+    static const char shorts[] = "AbBcCdDeGiJLmMnNopqrStTwWx";
+    while (i < cmd->nwords && !cmd->words[i].opaque) {
+        const char *t = cmd->words[i].text;
+        if (!strcmp(t, "--"))
+            return i + 1;
+        if (t[0] == '-' && t[1] == '-') {
+            i += (strchr(t, '=') || in_list(t + 2, srun_bool_long)) ? 1 : 2;
+            continue;
+        }
+        if (t[0] == '-' && t[1]) {
+            i += takes_value(t, shorts, none_long) ? 2 : 1;
+            continue;
+        }
+        break;
+    }
+    return i;
+}
+
+/* The index of the command that wrappers (sudo, env, time, srun, ...) run. */
+static size_t skip_wrappers(const struct sh_cmd *cmd, size_t i)
+{
+    for (int round = 0; round < MAX_WRAPPERS && i < cmd->nwords; round++) {
+        if (cmd->words[i].opaque)
+            return i;
+        const char *w = base_name(cmd->words[i].text);
+        if (!strcmp(w, "sudo"))
+            i = skip_opts(cmd, i + 1, "ugCDhprtTU", sudo_long, true);
+        else if (!strcmp(w, "exec"))
+            i = skip_opts(cmd, i + 1, "a", none_long, false);
+        else if (!strcmp(w, "time"))
+            i = skip_opts(cmd, i + 1, "fo", time_long, false);
+        else if (!strcmp(w, "env"))
+            i = skip_opts(cmd, i + 1, "uCS", env_long, true);
+        else if (!strcmp(w, "nohup") || !strcmp(w, "command"))
+            i = skip_opts(cmd, i + 1, "", none_long, false);
+        else if (!strcmp(w, "nice"))
+            i = skip_opts(cmd, i + 1, "n", nice_long, false);
+        else if (!strcmp(w, "timeout")) {
+            i = skip_opts(cmd, i + 1, "sk", timeout_long, false);
+            i++; /* the duration */
+        } else if (!strcmp(w, "srun"))
+            i = skip_srun(cmd, i + 1);
+        else
+            return i;
+    }
+    return i;
+}
+
+static const char *const docker_global_long[] = {"host", "context", "config", "log-level",
+                                                 "tlscacert", "tlscert", "tlskey", "url",
+                                                 "connection", "root", "runroot",
+                                                 "storage-driver", "cgroup-manager",
+                                                 "events-backend", "identity", "module",
+                                                 NULL};
+
+static void shell_cmd(struct gl_launch_scan *s, const struct sh_cmd *cmd, int depth);
+
+/* `sh -c SCRIPT` on the host: the launches in SCRIPT. */
+static void host_sh_c(struct gl_launch_scan *s, const struct sh_cmd *cmd, size_t i, int depth)
+{
+    struct sh_cmd view = *cmd;
+    view.words += i;
+    view.info += i;
+    view.nwords -= i;
+    long sc = sh_dash_c_index(&view);
+    if (sc < 0 || view.words[sc].opaque || depth >= MAX_SH_C_DEPTH)
+        return;
+    struct sh_vars fresh;
+    struct sh_opts o = {.track_assignments = true, .vars = s->vars};
+    if (!o.vars) {
+        sh_vars_init(&fresh, &s->doc->arena);
+        o.vars = &fresh;
+    }
+    struct sh_cmd *inner;
+    size_t n;
+    struct sh_error err;
+    sh_split_word_again(&s->doc->arena, &view, (size_t)sc, &o, &inner, &n, &err);
+    for (size_t k = 0; k < n; k++)
+        shell_cmd(s, &inner[k], depth + 1);
+}
+
+static void shell_cmd(struct gl_launch_scan *s, const struct sh_cmd *cmd, int depth)
+{
+    size_t n = cmd->nwords;
+    size_t i = skip_wrappers(cmd, 0);
+    if (i >= n || cmd->words[i].opaque)
+        return;
+    const char *tool = base_name(cmd->words[i].text);
+    if (!strcmp(tool, "docker") || !strcmp(tool, "podman") || !strcmp(tool, "nvidia-docker")) {
+        size_t j = skip_opts(cmd, i + 1, "Hcl", docker_global_long, false);
+        if (j < n && !strcmp(cmd->words[j].text, "container"))
+            j++;
+        if (j < n && (!strcmp(cmd->words[j].text, "run") || !strcmp(cmd->words[j].text, "create")))
+            launch_docker(s, cmd, i, j + 1,
+                          !strcmp(tool, "docker")   ? "docker"
+                          : !strcmp(tool, "podman") ? "podman"
+                                                    : "nvidia-docker");
+        return;
+    }
+    if (!strcmp(tool, "apptainer") || !strcmp(tool, "singularity")) {
+        size_t j = skip_opts(cmd, i + 1, "", none_long, false);
+        const char *t = !strcmp(tool, "apptainer") ? "apptainer" : "singularity";
+        if (j >= n)
+            return;
+        const char *sub = cmd->words[j].text;
+        if (!strcmp(sub, "exec") || !strcmp(sub, "run") || !strcmp(sub, "shell"))
+            launch_apptainer(s, cmd, i, j + 1, t, false);
+        else if (!strcmp(sub, "instance") && j + 1 < n && !strcmp(cmd->words[j + 1].text, "start"))
+            launch_apptainer(s, cmd, i, j + 2, t, true);
+        return;
+    }
+    host_sh_c(s, cmd, i, depth);
+}
+
+/* The last line of a command: that of its last word's last byte, or of a redirection. */
+static uint32_t last_line(const struct sh_cmd *cmd)
+{
+    uint32_t last = cmd->loc.line;
+    if (cmd->nwords) {
+        size_t k = cmd->nwords - 1;
+        size_t len = cmd->info[k].len;
+        struct gl_loc l = sh_word_byte_loc(cmd, k, len ? len - 1 : 0);
+        if (l.line > last)
+            last = l.line;
+    }
+    for (size_t r = 0; r < cmd->nredirs; r++)
+        if (cmd->redirs[r].target.loc.line > last)
+            last = cmd->redirs[r].target.loc.line;
+    return last;
+}
+
+void gl_launch_scan_text(struct gl_launch_scan *s, const char *text, size_t len,
+                         const struct gl_srcmap *map)
+{
+    struct sh_vars fresh;
+    struct sh_opts o = {.track_assignments = true, .vars = s->vars};
+    if (!o.vars) {
+        sh_vars_init(&fresh, &s->doc->arena);
+        o.vars = &fresh;
+    }
+    struct sh_cmd *cmds;
+    size_t n;
+    struct sh_error err;
+    /* (a limit that stopped the split is reported wherever the text came from) */
+    if (sh_split(&s->doc->arena, text, len, map, &o, &cmds, &n, &err) < 0 &&
+        (s->report_errors || gl_limit_said(err.message)) && !s->doc->error.set && err.set) {
+        s->doc->error.set = true;
+        s->doc->error.loc = err.loc;
+        s->doc->error.message = err.message;
+    }
+    for (size_t k = 0; k < n && !gl_arena_over(&s->doc->arena); k++) {
+        const struct sh_cmd *c = &cmds[k];
+        if (!c->nwords && !c->nassigns)
+            continue;
+        struct gl_line_range *r = GL_APPEND(&s->doc->arena, s->ranges, s->nranges, s->capranges);
+        r->first = c->loc.line;
+        r->last = last_line(c);
+        if (c->nwords)
+            shell_cmd(s, c, 0);
+    }
+}
+
+static int range_cmp(const void *a, const void *b)
+{
+    const struct gl_line_range *x = a, *y = b;
+    return x->first < y->first ? -1 : x->first > y->first ? 1 : 0;
+}
+
+void gl_launch_scan_pragmas(struct gl_launch_scan *s)
+{
+    struct gl_doc *doc = s->doc;
+    const char *t = doc->text;
+    size_t len = doc->len, i = 0, next = 0;
+    if (!t)
+        return;
+    if (s->nranges > 1)
+        qsort(s->ranges, s->nranges, sizeof *s->ranges, range_cmp);
+    for (uint32_t line = 1; i < len; line++) {
+        size_t eol = i;
+        while (eol < len && t[eol] != '\n')
+            eol++;
+        size_t p = i;
+        while (p < eol && (t[p] == ' ' || t[p] == '\t'))
+            p++;
+        if (p < eol && t[p] == '#' && memmem(t + p, eol - p, "gpulint", 7)) {
+            while (next < s->nranges && s->ranges[next].first <= line)
+                next++;
+            uint32_t first = line + 1, last = line + 1;
+            if (next < s->nranges) {
+                first = s->ranges[next].first;
+                last = s->ranges[next].last < first ? first : s->ranges[next].last;
+            }
+            gl_pragma_parse(doc, t + p + 1, eol - p - 1,
+                            (struct gl_loc){line, (uint32_t)(p - i) + 2}, first, last);
+        }
+        i = eol + 1;
+    }
+}

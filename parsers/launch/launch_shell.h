@@ -1,0 +1,91 @@
+/*
+ * launch_shell.h: container launches written as shell command lines.
+ *
+ * Shell text (a script, a Makefile recipe line, a Markdown code block, a CI `run:` block)
+ * is split with parsers/shell/shell_words.h; every simple command that starts a container
+ * becomes one gl_launch in doc->launches, its image one gl_ref (role GL_REF_LAUNCH) in
+ * doc->refs and its `-e` variables gl_env entries (origin GL_ENV_LAUNCH) in doc->env.
+ *
+ * Recognised launches (also after the wrappers `sudo [opts]`, `exec`, `time`, `env
+ * [opts] A=B`, `nohup`, `nice`, `timeout`, `srun [opts]`, `command`, and inside
+ * `sh|bash -c '...'` on the host):
+ *   docker|podman|nvidia-docker [global opts] run|create ...; docker container run|create
+ *     The real flag table (parsers/shell/docker_run_flags.h) says which flags take a value, so
+ *     that bundles (`-itd`, `-itv /a:/b`), `--flag=value` and `--flag value` are read as
+ *     docker reads them and the image and the command are found exactly.
+ *   apptainer|singularity [global opts] exec|run|shell|instance start ...
+ *
+ * The facts of one launch (linter/core/model_launch.h), with these conventions:
+ *  - loc: the tool word (`docker`); ref: the image in doc->refs, -1 when the image word is
+ *    opaque or absent. An apptainer `docker://`/`oras://` image is parsed as a registry
+ *    reference (ref text without the scheme, loc after it); `library://...` is a ref that
+ *    is not ok; a `*.sif`/`*.simg`/`*.img` is a ref with local = true; any other path is a
+ *    sandbox directory (local = true and launch.apptainer_sandbox).
+ *  - argv: the words after the image (for `instance start`: after the instance name).
+ *    A container command `sh|bash [opts] -c SCRIPT [args]` has the words of SCRIPT
+ *    spliced in place of the SCRIPT word (all its simple commands, in order, separators
+ *    dropped; nested `sh -c` likewise): so `img sh -c "python t.py --output_dir /out"`
+ *    has argv `sh -c python t.py --output_dir /out`, each with its exact location.
+ *    argv_opaque: some argv word may stand for several words (an unquoted opaque
+ *    variable) or the SCRIPT word is opaque.
+ *  - opts_opaque: an unquoted opaque variable stands among the options (`docker run $args
+ *    img`): the launch may have options gpulint cannot see, so no finding may rest on
+ *    what it lacks. `docker run $args` alone: ref -1, argv_opaque and opts_opaque.
+ *  - gpus: `--gpus` (GL_GPU_FLAG, parsed as docker's CSV: quoting, count/device/
+ *    capabilities/driver/options, `invalid` set for what the CLI or daemon rejects, a
+ *    `:10gb` device qualifier or `memory=` key in `memory`), `--device nvidia.com/gpu=X`
+ *    (GL_GPU_CDI), `--device /dev/nvidiaN` (GL_GPU_DEVICE_NODE), `--runtime nvidia` and
+ *    `nvidia-docker` itself (GL_GPU_RUNTIME), `-e NVIDIA_VISIBLE_DEVICES=..` with the
+ *    nvidia runtime (GL_GPU_ENV_VISIBLE), apptainer `--nv`/`--nvccli`.
+ *  - mounts: -v/--volume, --mount, --tmpfs; apptainer -B/--bind and --mount.
+ *  - shm_bytes: `--shm-size` in bytes (docker's units: 64m, 1g, 8G, 2GiB, bytes); -1 when
+ *    absent or unreadable, INT64_MAX when given as an unknown variable (large enough:
+ *    no finding rests on it). env: `-e K=V`, `--env K` (value NULL: the caller's),
+ *    `--env-file` records nothing; apptainer `--env A=1,B=2` and APPTAINERENV_X=v.
+ *  - detached: `-d`/`--detach`, or the command ends with `&`. Detached launches get
+ *    group = the scan's group (the file path by default): they run at the same time as
+ *    each other. Foreground launches run one after another: group NULL.
+ *
+ * Positions: every location is that of the original file (through `map`, see
+ * linter/core/srcmap.h; map NULL means the text is the file from line 1 col 1).
+ */
+#ifndef GPULINT_PARSERS_LAUNCH_SHELL_H
+#define GPULINT_PARSERS_LAUNCH_SHELL_H
+
+#include "linter/core/model.h"
+#include "linter/core/srcmap.h"
+#include "parsers/shell/shell_words.h"
+
+/* Split shell text and append the launches it holds to doc (see above). `vars` is the
+ * variable table shared with earlier texts of the same file (NULL: a fresh one). Shell
+ * syntax errors are not reported: the commands up to them count. */
+void gl_launches_from_shell(struct gl_doc *doc, const char *text, size_t len,
+                            const struct gl_srcmap *map, struct sh_vars *vars);
+
+/* ---- for input parsers that want more (scripts, Makefiles, Markdown) ---- */
+
+/* The original lines [first, last] of one top-level command (for inline ignores). */
+struct gl_line_range {
+    uint32_t first, last;
+};
+
+struct gl_launch_scan {
+    struct gl_doc *doc;
+    struct sh_vars *vars;     /* shared table; NULL: a fresh one per text */
+    const char *group;        /* group of detached launches (gl_launch_scan_init: doc->path) */
+    bool report_errors;       /* a shell syntax error sets doc->error (the first one) */
+    struct gl_line_range *ranges; /* every top-level command seen, in text order */
+    size_t nranges, capranges;
+};
+
+void gl_launch_scan_init(struct gl_launch_scan *s, struct gl_doc *doc, struct sh_vars *vars);
+/* Add the launches of one shell text. */
+void gl_launch_scan_text(struct gl_launch_scan *s, const char *text, size_t len,
+                         const struct gl_srcmap *map);
+/* Record the inline ignores of doc->text: every line whose first non-blank byte is `#`
+ * and that reads `# gpulint ignore=...` covers the lines of the first command that starts
+ * after it (all the lines of a launch), or the next line when no command follows;
+ * `# gpulint global ignore=...` covers the file. */
+void gl_launch_scan_pragmas(struct gl_launch_scan *s);
+
+#endif

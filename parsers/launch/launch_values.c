@@ -1,0 +1,491 @@
+/* launch_values.c: the values of launch options: --gpus, -v, --mount, --tmpfs, --device,
+ * --ulimit, apptainer --bind, sizes (see launch_internal.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "parsers/launch/launch_internal.h"
+
+/* ---- docker's CSV (encoding/csv as the docker CLI uses it) ---- */
+
+struct csv_field {
+    struct lv v;     /* the field's bytes in the value (without quotes when quoted) */
+    const char *text;/* decoded ("" -> ") */
+    size_t len;
+};
+
+struct csv {
+    struct csv_field *f;
+    size_t n, cap;
+    const char *error; /* NULL when the CSV is valid */
+    size_t error_at;
+};
+
+static void csv_read(struct gl_arena *a, const struct lv *v, struct csv *c)
+{
+    memset(c, 0, sizeof *c);
+    const char *s = v->text;
+    size_t n = v->len, i = 0;
+    if (!n) {
+        c->error = "empty value";
+        return;
+    }
+    for (;;) {
+        struct csv_field *f = GL_APPEND(a, c->f, c->n, c->cap);
+        size_t j;
+        if (i < n && s[i] == '"') {
+            char *dec = gl_arena_alloc(a, n - i + 1);
+            size_t dl = 0;
+            j = i + 1;
+            while (j < n) {
+                if (s[j] == '"') {
+                    if (j + 1 < n && s[j + 1] == '"') {
+                        dec[dl++] = '"';
+                        j += 2;
+                        continue;
+                    }
+                    break;
+                }
+                dec[dl++] = s[j++];
+            }
+            if (j >= n || (j + 1 < n && s[j + 1] != ',')) {
+                c->error = "extraneous or missing \" in quoted-field";
+                c->error_at = j >= n ? i : j + 1;
+                c->n--;
+                return;
+            }
+            f->v = lv_sub(a, v, i + 1, j - i - 1);
+            f->text = dec;
+            f->len = dl;
+            j++; /* the closing quote */
+        } else {
+            j = i;
+            while (j < n && s[j] != ',') {
+                if (s[j] == '"') {
+                    c->error = "bare \" in non-quoted-field";
+                    c->error_at = j;
+                    c->n--;
+                    return;
+                }
+                j++;
+            }
+            f->v = lv_sub(a, v, i, j - i);
+            f->text = f->v.text;
+            f->len = j - i;
+        }
+        if (j >= n)
+            return;
+        i = j + 1; /* past the comma */
+    }
+}
+
+static bool field_key(const struct csv_field *f, const char *key, const char **val, size_t *vlen)
+{
+    size_t k = strlen(key);
+    if (f->len > k && !memcmp(f->text, key, k) && f->text[k] == '=') {
+        *val = f->text + k + 1;
+        *vlen = f->len - k - 1;
+        return true;
+    }
+    return false;
+}
+
+/* Room for the items of a comma list s[0..n) (one more than its commas). */
+static const char **list_alloc(struct gl_arena *a, const char *s, size_t n, size_t *count)
+{
+    size_t items = 1;
+    for (size_t i = 0; i < n; i++)
+        items += s[i] == ',';
+    *count = 0;
+    return gl_arena_alloc(a, items * sizeof(const char *));
+}
+
+static void push_one(struct gl_arena *a, const char ***arr, size_t *n, const char *s, size_t len)
+{
+    const char **one = gl_arena_alloc(a, sizeof *one);
+    *one = gl_arena_strndup(a, s, len);
+    *arr = one;
+    *n = 1;
+}
+
+/* ---- --gpus ---- */
+
+static void set_invalid(struct gl_gpu_request *g, const char *why, struct gl_loc at)
+{
+    if (!g->invalid) {
+        g->invalid = why;
+        g->invalid_loc = at;
+    }
+}
+
+static bool is_integer(const char *s, size_t n)
+{
+    size_t i = (n && (s[0] == '-' || s[0] == '+')) ? 1 : 0;
+    if (i == n)
+        return false;
+    for (; i < n; i++)
+        if (s[i] < '0' || s[i] > '9')
+            return false;
+    return true;
+}
+
+static void gpu_count(struct launch_build *b, struct gl_gpu_request *g, const char *s, size_t n,
+                      struct gl_loc at)
+{
+    g->count = gl_arena_strndup(&b->doc->arena, s, n);
+    if (!(n == 3 && !memcmp(s, "all", 3)) && !is_integer(s, n))
+        set_invalid(g, "count must be an integer", at);
+}
+
+static void gpu_devices(struct launch_build *b, struct gl_gpu_request *g,
+                        const struct csv_field *f, size_t vstart)
+{
+    struct gl_arena *a = &b->doc->arena;
+    size_t i = vstart;
+    const char **ids = list_alloc(a, f->text + vstart, f->len - vstart, &g->ndevice_ids);
+    g->device_ids = ids;
+    while (i <= f->len) {
+        size_t j = i;
+        while (j < f->len && f->text[j] != ',')
+            j++;
+        const char *id = f->text + i;
+        size_t idlen = j - i;
+        const char *colon = memchr(id, ':', idlen);
+        if (colon) { /* device=0:10gb: a memory qualifier docker does not enforce */
+            size_t q = (size_t)(colon - f->text) + 1;
+            g->memory = gl_arena_strndup(a, f->text + q, j - q);
+            g->memory_loc = lv_loc(&f->v, q);
+            idlen = (size_t)(colon - id);
+        }
+        ids[g->ndevice_ids++] = gl_arena_strndup(a, id, idlen);
+        if (idlen >= 4 && !memcmp(id, "MIG-", 4)) {
+            g->mig = true;
+            b->l->mig = true;
+        }
+        i = j + 1;
+    }
+}
+
+void value_gpus(struct launch_build *b, const struct lv *v)
+{
+    struct gl_arena *a = &b->doc->arena;
+    struct gl_gpu_request *g = launch_add_gpu(b, GL_GPU_FLAG, v);
+    if (v->opaque)
+        return;
+    struct csv c;
+    csv_read(a, v, &c);
+    if (c.error) {
+        set_invalid(g, gl_arena_printf(a, "cannot parse the GPU request: %s", c.error),
+                    lv_loc(v, c.error_at));
+        return;
+    }
+    const char *seen[8];
+    size_t nseen = 0;
+    bool have_count = false;
+    struct gl_loc count_loc = g->loc;
+    for (size_t i = 0; i < c.n; i++) {
+        const struct csv_field *f = &c.f[i];
+        const char *eq = memchr(f->text, '=', f->len);
+        size_t klen = eq ? (size_t)(eq - f->text) : f->len;
+        char *key = gl_arena_strndup(a, f->text, klen);
+        struct gl_loc at = lv_loc(&f->v, 0);
+        for (size_t k = 0; k < nseen; k++)
+            if (!strcmp(seen[k], key))
+                set_invalid(g, gl_arena_printf(a, "gpu request key '%s' can be specified only "
+                                                  "once", key), at);
+        if (nseen < 8)
+            seen[nseen++] = key;
+        if (!eq) { /* a bare field is a count */
+            if (nseen < 8)
+                seen[nseen++] = "count";
+            have_count = true;
+            count_loc = at;
+            gpu_count(b, g, f->text, f->len, at);
+            continue;
+        }
+        const char *val = eq + 1;
+        size_t vlen = f->len - klen - 1;
+        if (!strcmp(key, "count")) {
+            have_count = true;
+            count_loc = at;
+            gpu_count(b, g, val, vlen, lv_loc(&f->v, klen + 1));
+        } else if (!strcmp(key, "device")) {
+            gpu_devices(b, g, f, klen + 1);
+        } else if (!strcmp(key, "capabilities")) {
+            const char **caps = list_alloc(a, val, vlen, &g->ncapabilities);
+            g->capabilities = caps;
+            for (size_t s = 0, e; s <= vlen; s = e + 1) {
+                for (e = s; e < vlen && val[e] != ','; e++)
+                    ;
+                caps[g->ncapabilities++] = gl_arena_strndup(a, val + s, e - s);
+            }
+        } else if (!strcmp(key, "driver")) {
+            /* the device driver ("nvidia"): nothing to record */
+        } else if (!strcmp(key, "options")) {
+            if (memmem(val, vlen, "mem", 3)) {
+                g->memory = gl_arena_strndup(a, val, vlen);
+                g->memory_loc = lv_loc(&f->v, klen + 1);
+            }
+        } else if (!strcmp(key, "memory")) {
+            /* not a docker key (the CLI rejects it), but what it says is GL406's case */
+            g->memory = gl_arena_strndup(a, val, vlen);
+            g->memory_loc = lv_loc(&f->v, klen + 1);
+        } else {
+            set_invalid(g, gl_arena_printf(a, "unexpected key '%s' in '%.*s'", key, (int)f->len,
+                                           f->text), at);
+        }
+    }
+    if (have_count && g->ndevice_ids)
+        set_invalid(g, "cannot set both Count and DeviceIDs on device request", count_loc);
+}
+
+/* ---- sizes ---- */
+
+int64_t value_size_bytes(const char *s, size_t n)
+{
+    size_t i = 0;
+    double v = 0;
+    if (i >= n || s[i] < '0' || s[i] > '9')
+        return -1;
+    while (i < n && s[i] >= '0' && s[i] <= '9' && v < 1e30)
+        v = v * 10 + (s[i++] - '0');
+    if (i < n && s[i] == '.') {
+        i++;
+        double scale = 0.1;
+        if (i >= n || s[i] < '0' || s[i] > '9')
+            return -1;
+        while (i < n && s[i] >= '0' && s[i] <= '9') {
+            v += (s[i++] - '0') * scale;
+            scale /= 10;
+        }
+    }
+    if (i < n && s[i] == ' ')
+        i++;
+    double mult = 1;
+    if (i < n) {
+        static const char units[] = "kmgtp";
+        const char *u = strchr(units, s[i] | 0x20);
+        if (u && s[i] != 0) {
+            for (const char *p = units; p <= u; p++)
+                mult *= 1024;
+            i++;
+        }
+    }
+    if (i < n && (s[i] == 'i' || s[i] == 'I') && mult > 1)
+        i++;
+    if (i < n && (s[i] == 'b' || s[i] == 'B'))
+        i++;
+    if (i != n)
+        return -1;
+    v *= mult;
+    return v >= 9.2e18 ? INT64_MAX : (int64_t)v;
+}
+
+/* ---- mounts ---- */
+
+bool value_is_host_path(const char *s, size_t len)
+{
+    return len && (s[0] == '/' || s[0] == '.' || s[0] == '~' || s[0] == '$');
+}
+
+/* Offsets of the ':' of a -v value that are not inside ${...} or $(...). */
+static size_t colons(const char *s, size_t n, size_t *at, size_t max)
+{
+    size_t k = 0;
+    int depth = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (s[i] == '$' && i + 1 < n && (s[i + 1] == '{' || s[i + 1] == '(')) {
+            depth++;
+            i++;
+        } else if ((s[i] == '}' || s[i] == ')') && depth > 0) {
+            depth--;
+        } else if (s[i] == ':' && !depth && k < max) {
+            at[k++] = i;
+        }
+    }
+    return k;
+}
+
+/* Is s[0..n) a docker -v mode list ("ro", "rw,z", "ro,rslave")? *ro_at gets the offset of
+ * "ro" in it (or n when none). */
+static bool mode_list(const char *s, size_t n, size_t *ro_at)
+{
+    static const char *const modes[] = {"ro", "rw", "z", "Z", "shared", "rshared", "slave",
+                                        "rslave", "private", "rprivate", "nocopy", "consistent",
+                                        "cached", "delegated", "U", "O", "exec", "noexec",
+                                        "suid", "nosuid", "dev", "nodev", "idmap"};
+    *ro_at = n;
+    if (!n)
+        return false;
+    for (size_t i = 0, j; i <= n; i = j + 1) {
+        for (j = i; j < n && s[j] != ','; j++)
+            ;
+        bool ok = false;
+        for (size_t k = 0; k < sizeof modes / sizeof modes[0]; k++)
+            if (strlen(modes[k]) == j - i && !memcmp(modes[k], s + i, j - i))
+                ok = true;
+        if (!ok)
+            return false;
+        if (j - i == 2 && !memcmp(s + i, "ro", 2))
+            *ro_at = i;
+    }
+    return true;
+}
+
+static void mount_mode(struct gl_mount *m, const struct lv *v, size_t mode_off, size_t mode_len)
+{
+    size_t ro_at;
+    if (mode_list(v->text + mode_off, mode_len, &ro_at) && ro_at < mode_len) {
+        m->readonly = true;
+        m->ro_loc = lv_loc(v, mode_off + ro_at);
+    }
+}
+
+void value_volume(struct launch_build *b, const struct lv *v)
+{
+    struct gl_arena *a = &b->doc->arena;
+    const char *s = v->text;
+    size_t at[4], n = colons(s, v->len, at, 4);
+    struct gl_mount *m = launch_add_mount(b);
+    m->loc = lv_loc(v, 0);
+    m->ro_loc = lv_end_loc(v);
+    size_t ro_at;
+    if (n == 0 || (n == 1 && mode_list(s + at[0] + 1, v->len - at[0] - 1, &ro_at))) {
+        /* -v /ctr (anonymous volume), -v /ctr:ro */
+        m->type = GL_MOUNT_VOLUME;
+        m->target = gl_arena_strndup(a, s, n ? at[0] : v->len);
+        if (n)
+            mount_mode(m, v, at[0] + 1, v->len - at[0] - 1);
+        return;
+    }
+    m->source = gl_arena_strndup(a, s, at[0]);
+    m->type = value_is_host_path(s, at[0]) ? GL_MOUNT_BIND : GL_MOUNT_VOLUME;
+    size_t tend = n >= 2 ? at[1] : v->len;
+    m->target = gl_arena_strndup(a, s + at[0] + 1, tend - at[0] - 1);
+    if (n >= 2)
+        mount_mode(m, v, at[n - 1] + 1, v->len - at[n - 1] - 1);
+}
+
+void value_mount(struct launch_build *b, const struct lv *v)
+{
+    struct gl_arena *a = &b->doc->arena;
+    struct gl_mount *m = launch_add_mount(b);
+    m->type = GL_MOUNT_VOLUME; /* docker's default type */
+    m->loc = lv_loc(v, 0);
+    m->ro_loc = lv_end_loc(v);
+    struct csv c;
+    csv_read(a, v, &c);
+    for (size_t i = 0; i < c.n; i++) {
+        const struct csv_field *f = &c.f[i];
+        const char *val;
+        size_t vl;
+        if (field_key(f, "type", &val, &vl)) {
+            m->type = vl == 4 && !memcmp(val, "bind", 4)     ? GL_MOUNT_BIND
+                      : vl == 6 && !memcmp(val, "volume", 6) ? GL_MOUNT_VOLUME
+                      : vl == 5 && !memcmp(val, "tmpfs", 5)  ? GL_MOUNT_TMPFS
+                                                             : GL_MOUNT_OTHER;
+        } else if (field_key(f, "source", &val, &vl) || field_key(f, "src", &val, &vl)) {
+            m->source = gl_arena_strndup(a, val, vl);
+        } else if (field_key(f, "target", &val, &vl) || field_key(f, "destination", &val, &vl) ||
+                   field_key(f, "dst", &val, &vl)) {
+            m->target = gl_arena_strndup(a, val, vl);
+        } else if (field_key(f, "readonly", &val, &vl) || field_key(f, "ro", &val, &vl)) {
+            m->readonly = value_true(gl_arena_strndup(a, val, vl));
+            m->ro_loc = lv_loc(&f->v, 0);
+        } else if ((f->len == 8 && !memcmp(f->text, "readonly", 8)) ||
+                   (f->len == 2 && !memcmp(f->text, "ro", 2))) {
+            m->readonly = true;
+            m->ro_loc = lv_loc(&f->v, 0);
+        }
+    }
+}
+
+void value_tmpfs(struct launch_build *b, const struct lv *v)
+{
+    struct gl_mount *m = launch_add_mount(b);
+    const char *colon = memchr(v->text, ':', v->len);
+    size_t tl = colon ? (size_t)(colon - v->text) : v->len;
+    m->type = GL_MOUNT_TMPFS;
+    m->target = gl_arena_strndup(&b->doc->arena, v->text, tl);
+    m->loc = lv_loc(v, 0);
+    m->ro_loc = lv_end_loc(v);
+    if (colon) {
+        const char *o = colon + 1;
+        size_t ol = v->len - tl - 1;
+        for (size_t i = 0, j; i <= ol; i = j + 1) {
+            for (j = i; j < ol && o[j] != ','; j++)
+                ;
+            if (j - i == 2 && !memcmp(o + i, "ro", 2)) {
+                m->readonly = true;
+                m->ro_loc = lv_loc(v, tl + 1 + i);
+            }
+        }
+    }
+}
+
+void value_apptainer_bind(struct launch_build *b, const struct lv *v)
+{
+    struct gl_arena *a = &b->doc->arena;
+    for (size_t i = 0, j; i < v->len; i = j + 1) {
+        for (j = i; j < v->len && v->text[j] != ','; j++)
+            ;
+        if (j == i)
+            continue;
+        struct lv spec = lv_sub(a, v, i, j - i);
+        size_t at[4], n = colons(spec.text, spec.len, at, 4);
+        struct gl_mount *m = launch_add_mount(b);
+        m->type = GL_MOUNT_BIND;
+        m->loc = lv_loc(&spec, 0);
+        m->ro_loc = lv_end_loc(&spec);
+        size_t send = n ? at[0] : spec.len;
+        m->source = gl_arena_strndup(a, spec.text, send);
+        if (n == 0) {
+            m->target = m->source;
+            continue;
+        }
+        size_t tend = n >= 2 ? at[1] : spec.len;
+        m->target = gl_arena_strndup(a, spec.text + at[0] + 1, tend - at[0] - 1);
+        if (n >= 2)
+            mount_mode(m, &spec, at[1] + 1, spec.len - at[1] - 1);
+    }
+}
+
+/* ---- --device, --ulimit ---- */
+
+void value_device(struct launch_build *b, const struct lv *v)
+{
+    struct gl_arena *a = &b->doc->arena;
+    const char *s = v->text;
+    if (v->opaque)
+        return;
+    const char *eq = memchr(s, '=', v->len);
+    if (gl_has_prefix(s, "nvidia.com/") && eq) {
+        struct gl_gpu_request *g = launch_add_gpu(b, GL_GPU_CDI, v);
+        size_t vs = (size_t)(eq - s) + 1;
+        if (!strcmp(s + vs, "all"))
+            g->count = "all";
+        else
+            push_one(a, &g->device_ids, &g->ndevice_ids, s + vs, v->len - vs);
+        if (memmem(s, vs, "mig", 3) || gl_has_prefix(s + vs, "MIG-")) {
+            g->mig = true;
+            b->l->mig = true;
+        }
+        return;
+    }
+    if (gl_has_prefix(s, "/dev/nvidia")) {
+        size_t i = 11, d = i;
+        while (d < v->len && s[d] >= '0' && s[d] <= '9')
+            d++;
+        if (d > i && (d == v->len || s[d] == ':')) {
+            struct gl_gpu_request *g = launch_add_gpu(b, GL_GPU_DEVICE_NODE, v);
+            push_one(a, &g->device_ids, &g->ndevice_ids, s + i, d - i);
+        }
+    }
+}
+
+void value_ulimit(struct launch_build *b, const struct lv *v)
+{
+    if (gl_has_prefix(v->text, "memlock=")) {
+        b->l->memlock = v->text + 8;
+        b->l->memlock_loc = lv_loc(v, 8);
+    }
+}

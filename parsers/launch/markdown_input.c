@@ -1,0 +1,256 @@
+/* markdown_input.c: launches in Markdown code blocks (see linter/core/inputs.h).
+ *
+ * `*.md`, `*.mdx`, `*.markdown`. Read (RULES.md): fenced blocks (``` or ~~~, also indented
+ * inside lists) tagged sh, bash, shell, zsh, console, shell-session, sh-session; and
+ * untagged fences whose first word is docker, podman, nvidia-docker, apptainer,
+ * singularity, srun or sudo (comment lines before it are skipped: a `# Launch:` line
+ * does not hide the command). Inline code in prose is never read.
+ * Prompts: in console/shell-session blocks, and in any read block whose first line starts
+ * with `$ `, only the lines starting with `$ ` (prompt stripped) and the lines that
+ * continue them (after a trailing `\`) are commands; the rest is output.
+ * The blocks of one file share their shell variables (a README sets IMAGE=... in one block
+ * and runs it in the next). Every position is that of the Markdown file. */
+#include <string.h>
+
+#include "linter/core/inputs.h"
+#include "parsers/launch/launch_shell.h"
+
+static bool by_name(const char *path, const char *base)
+{
+    (void)path;
+    return gl_has_suffix(base, ".md") || gl_has_suffix(base, ".mdx") ||
+           gl_has_suffix(base, ".markdown");
+}
+
+struct line {
+    size_t start, end; /* [start, end) without the newline */
+};
+
+static bool next_line(const char *t, size_t len, size_t *i, struct line *l)
+{
+    if (*i >= len)
+        return false;
+    l->start = *i;
+    size_t e = *i;
+    while (e < len && t[e] != '\n')
+        e++;
+    l->end = e;
+    *i = e + 1;
+    return true;
+}
+
+struct fence {
+    char ch;
+    size_t count, indent;
+    const char *info;
+    size_t info_len;
+};
+
+/* Is the line a fence opening? (up to 16 columns of indent: lists nest) */
+static bool fence_open(const char *t, const struct line *l, struct fence *f)
+{
+    size_t p = l->start;
+    while (p < l->end && t[p] == ' ' && p - l->start < 16)
+        p++;
+    if (p >= l->end || (t[p] != '`' && t[p] != '~'))
+        return false;
+    size_t q = p;
+    while (q < l->end && t[q] == t[p])
+        q++;
+    if (q - p < 3)
+        return false;
+    f->ch = t[p];
+    f->count = q - p;
+    f->indent = p - l->start;
+    while (q < l->end && (t[q] == ' ' || t[q] == '\t'))
+        q++;
+    size_t e = q;
+    while (e < l->end && t[e] != ' ' && t[e] != '\t' && t[e] != '\r' && t[e] != '`')
+        e++;
+    if (f->ch == '`' && memchr(t + q, '`', l->end - q))
+        return false; /* inline code, not a fence */
+    while (q < e && (t[q] == '{' || t[q] == '.'))
+        q++;
+    while (e > q && (t[e - 1] == '}' || t[e - 1] == ','))
+        e--;
+    f->info = t + q;
+    f->info_len = e - q;
+    return true;
+}
+
+static bool fence_close(const char *t, const struct line *l, const struct fence *f)
+{
+    size_t p = l->start;
+    while (p < l->end && t[p] == ' ' && p - l->start < 16)
+        p++;
+    size_t q = p;
+    while (q < l->end && t[q] == f->ch)
+        q++;
+    if (q - p < f->count)
+        return false;
+    while (q < l->end && (t[q] == ' ' || t[q] == '\t' || t[q] == '\r'))
+        q++;
+    return q == l->end;
+}
+
+static bool info_is(const struct fence *f, const char *const *names)
+{
+    for (size_t k = 0; names[k]; k++)
+        if (strlen(names[k]) == f->info_len && gl_strn_eq_nocase(f->info, f->info_len, names[k]))
+            return true;
+    return false;
+}
+
+/* Content of line l with the fence's indentation removed: its first byte. */
+static size_t content_start(const char *t, const struct line *l, size_t indent)
+{
+    size_t p = l->start;
+    while (p < l->end && t[p] == ' ' && p - l->start < indent)
+        p++;
+    return p;
+}
+
+static bool blank(const char *t, size_t s, size_t e)
+{
+    for (; s < e; s++)
+        if (t[s] != ' ' && t[s] != '\t' && t[s] != '\r')
+            return false;
+    return true;
+}
+
+static bool prompt_at(const char *t, size_t s, size_t e)
+{
+    return e - s >= 2 && t[s] == '$' && t[s + 1] == ' ';
+}
+
+/* The first word of the first non-blank line of the block starts a launch? */
+static bool starts_with_launcher(const char *t, size_t s, size_t e)
+{
+    static const char *const first[] = {"docker", "podman", "nvidia-docker", "apptainer",
+                                        "singularity", "srun", "sudo"};
+    while (s < e && (t[s] == ' ' || t[s] == '\t'))
+        s++;
+    if (prompt_at(t, s, e))
+        s += 2;
+    size_t w = s;
+    while (w < e && t[w] != ' ' && t[w] != '\t' && t[w] != '\r')
+        w++;
+    for (size_t k = 0; k < sizeof first / sizeof first[0]; k++)
+        if (strlen(first[k]) == w - s && !memcmp(t + s, first[k], w - s))
+            return true;
+    return false;
+}
+
+struct block {
+    struct gl_buf text;
+    struct gl_srcmap map;
+};
+
+static void block_add(struct block *b, const char *t, size_t s, size_t e, uint32_t line,
+                      uint32_t col)
+{
+    gl_srcmap_add(&b->map, b->text.len, line, col);
+    gl_buf_add(&b->text, t + s, e - s);
+    gl_buf_addc(&b->text, '\n');
+}
+
+/* One fenced block: lines [first, close) of the file, `first_line` its line number. */
+static void read_block(struct gl_doc *doc, struct gl_launch_scan *scan, const struct fence *f,
+                       size_t from, size_t to, uint32_t first_line)
+{
+    static const char *const prompt_langs[] = {"console", "shell-session", "sh-session",
+                                               "shellsession", NULL};
+    const char *t = doc->text;
+    struct block b;
+    gl_buf_init(&b.text);
+    gl_srcmap_init(&b.map, &doc->arena);
+    bool prompts = info_is(f, prompt_langs);
+    size_t i = from;
+    struct line l;
+    bool first_seen = false, continued = false;
+    for (uint32_t line = first_line; i < to && next_line(t, to, &i, &l); line++) {
+        size_t s = content_start(t, &l, f->indent);
+        if (!first_seen && !blank(t, s, l.end)) {
+            first_seen = true;
+            if (prompt_at(t, s, l.end))
+                prompts = true;
+        }
+        if (!prompts) {
+            block_add(&b, t, s, l.end, line, (uint32_t)(s - l.start) + 1);
+            continue;
+        }
+        if (prompt_at(t, s, l.end))
+            s += 2;
+        else if (!continued)
+            continue; /* output */
+        block_add(&b, t, s, l.end, line, (uint32_t)(s - l.start) + 1);
+        size_t e = l.end;
+        while (e > s && (t[e - 1] == '\r' || t[e - 1] == ' ' || t[e - 1] == '\t'))
+            e--;
+        continued = e > s && t[e - 1] == '\\';
+    }
+    if (b.text.len) {
+        const char *copy = gl_arena_strndup(&doc->arena, b.text.data, b.text.len);
+        gl_launch_scan_text(scan, copy, b.text.len, &b.map);
+    }
+    gl_buf_free(&b.text);
+}
+
+static void parse(struct gl_doc *doc, const struct gl_config *cfg)
+{
+    static const char *const shell_langs[] = {"sh", "bash", "shell", "zsh", "console",
+                                              "shell-session", "sh-session", "shellsession",
+                                              NULL};
+    (void)cfg;
+    const char *t = doc->text;
+    size_t len = doc->len, i = 0;
+    struct sh_vars vars;
+    sh_vars_init(&vars, &doc->arena);
+    struct gl_launch_scan scan;
+    gl_launch_scan_init(&scan, doc, &vars);
+    struct line l;
+    for (uint32_t line = 1; next_line(t, len, &i, &l); line++) {
+        struct fence f;
+        if (!fence_open(t, &l, &f))
+            continue;
+        size_t body = i, body_end = len;
+        uint32_t body_line = line + 1;
+        while (next_line(t, len, &i, &l)) {
+            line++;
+            if (fence_close(t, &l, &f)) {
+                body_end = l.start;
+                break;
+            }
+        }
+        bool read = f.info_len && info_is(&f, shell_langs);
+        if (!f.info_len) {
+            /* the first non-blank line decides */
+            size_t k = body;
+            struct line bl;
+            while (next_line(t, body_end, &k, &bl)) {
+                size_t c = bl.start;
+                while (c < bl.end && (t[c] == ' ' || t[c] == '\t'))
+                    c++;
+                if (c < bl.end && t[c] == '#')
+                    continue; /* a comment line: the first command decides */
+                if (!blank(t, bl.start, bl.end)) {
+                    read = starts_with_launcher(t, bl.start, bl.end);
+                    break;
+                }
+            }
+        }
+        if (read)
+            read_block(doc, &scan, &f, body, body_end, body_line);
+    }
+    gl_launch_scan_pragmas(&scan);
+}
+
+const struct gl_input_type gl_input_markdown = {
+    .kind = GL_IN_MARKDOWN,
+    .name = "markdown",
+    .priority = 40,
+    .by_name = by_name,
+    .candidate = NULL,
+    .by_content = NULL,
+    .parse = parse,
+};

@@ -1,0 +1,84 @@
+/* script_input.c: shell scripts as an input type (see linter/core/inputs.h): `*.sh`, `*.bash`,
+ * and files whose `#!` line names sh, bash, dash, zsh, ksh or ash. Their launches come
+ * from launch_shell.h; a quote left open is a parse error (GL900). */
+#include <string.h>
+#include <sys/stat.h>
+
+#include "linter/core/inputs.h"
+#include "parsers/launch/launch_shell.h"
+
+/* Largest extensionless file the directory walk opens to look for a `#!` line. */
+#define SCRIPT_CANDIDATE_MAX (4u << 20)
+
+static bool by_name(const char *path, const char *base)
+{
+    (void)path;
+    return gl_has_suffix(base, ".sh") || gl_has_suffix(base, ".bash");
+}
+
+/* An executable regular file without an extension (bin/train, scripts/launch) may be a
+ * script: worth reading its first line. Nothing else is opened. */
+static bool candidate(const char *path, const char *base)
+{
+    if (!base[0] || base[0] == '.' || strchr(base, '.'))
+        return false;
+    struct stat st;
+    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > SCRIPT_CANDIDATE_MAX)
+        return false;
+    return (st.st_mode & (S_IXUSR | S_IXGRP | S_IXOTH)) != 0;
+}
+
+static bool by_content(const char *path, const char *data, size_t len)
+{
+    static const char *const shells[] = {"sh", "bash", "dash", "zsh", "ksh", "ash", "mksh"};
+    (void)path;
+    if (len < 3 || data[0] != '#' || data[1] != '!')
+        return false;
+    size_t i = 2, eol = 2;
+    while (eol < len && eol < 256 && data[eol] != '\n' && data[eol] != '\r')
+        eol++;
+    /* #!/bin/bash, #! /usr/bin/env bash, #!/usr/bin/env -S bash -e */
+    for (int word = 0; word < 4 && i < eol; word++) {
+        while (i < eol && (data[i] == ' ' || data[i] == '\t'))
+            i++;
+        size_t s = i;
+        while (i < eol && data[i] != ' ' && data[i] != '\t')
+            i++;
+        size_t b = s;
+        for (size_t k = s; k < i; k++)
+            if (data[k] == '/')
+                b = k + 1;
+        size_t n = i - b;
+        if (n == 3 && !memcmp(data + b, "env", 3))
+            continue;
+        if (n && data[b] == '-')
+            continue;
+        for (size_t k = 0; k < sizeof shells / sizeof shells[0]; k++)
+            if (strlen(shells[k]) == n && !memcmp(data + b, shells[k], n))
+                return true;
+        return false;
+    }
+    return false;
+}
+
+static void parse(struct gl_doc *doc, const struct gl_config *cfg)
+{
+    (void)cfg;
+    struct sh_vars vars;
+    sh_vars_init(&vars, &doc->arena);
+    struct gl_launch_scan s;
+    gl_launch_scan_init(&s, doc, &vars);
+    s.report_errors = true;
+    gl_launch_scan_text(&s, doc->text, doc->len, NULL);
+    gl_launch_scan_pragmas(&s);
+}
+
+const struct gl_input_type gl_input_shell = {
+    .kind = GL_IN_SHELL,
+    .name = "shell",
+    .priority = 50,
+    .by_name = by_name,
+    .candidate = candidate,
+    .by_content = by_content,
+    .parse = parse,
+};

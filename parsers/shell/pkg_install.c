@@ -1,0 +1,280 @@
+/* pkg_install.c: packages installed by a command (see pkg_install.h). */
+#include "parsers/shell/pkg_install.h"
+
+#include <string.h>
+
+/* A package manager's command line grammar, as far as gpulint needs it. */
+struct manager {
+    const char *name;                /* recorded in gl_pkg.manager */
+    const char *const *installs;     /* subcommands that install packages */
+    const char *const *valued;       /* options that take the next word as their value */
+    const char *const *index_opts;   /* options whose value is a package index or channel */
+    char version_sep;                /* '=' for apt and conda ("pkg=1.2"), 0 otherwise */
+};
+
+static const char *const apt_installs[] = {"install", NULL};
+static const char *const apt_valued[] = {"-o", "-t", "--target-release", "-c", "--config-file",
+                                         NULL};
+static const char *const rpm_installs[] = {"install", "groupinstall", "localinstall", NULL};
+static const char *const rpm_valued[] = {"--enablerepo", "--disablerepo", "-x", "--exclude",
+                                         "--setopt", "--releasever", "--installroot", "-c",
+                                         "--config", "--repo", "--repofrompath", "--nodocs=",
+                                         NULL};
+static const char *const apk_installs[] = {"add", NULL};
+static const char *const apk_valued[] = {"-X", "--repository", "-t", "--virtual", "-p",
+                                         "--root", "--arch", NULL};
+static const char *const zypper_installs[] = {"install", "in", NULL};
+static const char *const zypper_valued[] = {"-t", "--type", "-r", "--repo", "--from", NULL};
+static const char *const conda_installs[] = {"install", "create", NULL};
+static const char *const conda_valued[] = {"-c", "--channel", "-n", "--name", "-p", "--prefix",
+                                           "--file", "--override-channels=", "-r",
+                                           "--root-prefix", NULL};
+static const char *const pip_installs[] = {"install", NULL};
+static const char *const pip_valued[] = {
+    "-r", "--requirement", "-c", "--constraint", "-i", "--index-url", "--extra-index-url",
+    "-f", "--find-links", "--trusted-host", "-t", "--target", "--prefix", "--root", "-e",
+    "--editable", "--upgrade-strategy", "--platform", "--python-version", "--implementation",
+    "--abi", "--only-binary", "--no-binary", "--src", "--cache-dir", "--progress-bar", "--log",
+    "--proxy", "--timeout", "--retries", "-C", "--config-settings", "--python", "-p", NULL};
+
+static const char *const no_index[] = {NULL};
+static const char *const conda_index[] = {"-c", "--channel", NULL};
+static const char *const pip_index[] = {"-i", "--index-url", "--extra-index-url", "-f",
+                                        "--find-links", NULL};
+
+static const struct manager managers[] = {
+    {"apt-get", apt_installs, apt_valued, no_index, '='},
+    {"apt", apt_installs, apt_valued, no_index, '='},
+    {"aptitude", apt_installs, apt_valued, no_index, '='},
+    {"yum", rpm_installs, rpm_valued, no_index, 0},
+    {"dnf", rpm_installs, rpm_valued, no_index, 0},
+    {"microdnf", rpm_installs, rpm_valued, no_index, 0},
+    {"tdnf", rpm_installs, rpm_valued, no_index, 0},
+    {"apk", apk_installs, apk_valued, no_index, 0},
+    {"zypper", zypper_installs, zypper_valued, no_index, 0},
+    {"conda", conda_installs, conda_valued, conda_index, '='},
+    {"mamba", conda_installs, conda_valued, conda_index, '='},
+    {"micromamba", conda_installs, conda_valued, conda_index, '='},
+    {"pip", pip_installs, pip_valued, pip_index, 0},
+    {"uv", pip_installs, pip_valued, pip_index, 0},
+};
+
+static const struct manager *manager_named(const char *name)
+{
+    for (size_t k = 0; k < sizeof managers / sizeof managers[0]; k++)
+        if (!strcmp(name, managers[k].name))
+            return &managers[k];
+    return NULL;
+}
+
+static bool in_list(const char *const *list, const char *w)
+{
+    for (; *list; list++)
+        if (!strcmp(*list, w))
+            return true;
+    return false;
+}
+
+static const char *base_name(const char *s)
+{
+    const char *b = strrchr(s, '/');
+    return b ? b + 1 : s;
+}
+
+/* pip, pip3, pip3.11 */
+static bool is_pip(const char *w)
+{
+    if (!gl_has_prefix(w, "pip"))
+        return false;
+    return strspn(w + 3, "0123456789.") == strlen(w + 3);
+}
+
+/* python, python3, python3.11 */
+static bool is_python(const char *w)
+{
+    if (!gl_has_prefix(w, "python"))
+        return false;
+    return strspn(w + 6, "0123456789.") == strlen(w + 6);
+}
+
+/* Skip prefixes that run the real command: sudo [-opts], env [A=B], time, nice, exec. */
+static size_t skip_prefixes(const struct gl_word *w, size_t n, size_t i)
+{
+    while (i < n && !w[i].opaque) {
+        const char *b = base_name(w[i].text);
+        if (!strcmp(b, "sudo") || !strcmp(b, "env") || !strcmp(b, "time") ||
+            !strcmp(b, "nice") || !strcmp(b, "exec") || !strcmp(b, "command") ||
+            !strcmp(b, "nohup")) {
+            bool sudo = !strcmp(b, "sudo");
+            i++;
+            while (i < n && !w[i].opaque &&
+                   (w[i].text[0] == '-' || (strchr(w[i].text, '=') && w[i].text[0] != '='))) {
+                /* sudo -u user: the user is a value */
+                if (sudo && (!strcmp(w[i].text, "-u") || !strcmp(w[i].text, "-g")))
+                    i++;
+                i++;
+            }
+        } else {
+            break;
+        }
+    }
+    return i;
+}
+
+static const struct manager *find_manager(const struct gl_word *w, size_t n, size_t *i)
+{
+    if (*i >= n || w[*i].opaque)
+        return NULL;
+    const char *b = base_name(w[*i].text);
+    if (is_python(b) && *i + 2 < n && !strcmp(w[*i + 1].text, "-m") &&
+        !strcmp(w[*i + 2].text, "pip")) {
+        *i += 2;
+        return manager_named("pip");
+    }
+    if (is_pip(b))
+        return manager_named("pip");
+    if (!strcmp(b, "uv")) {
+        if (*i + 1 < n && !strcmp(w[*i + 1].text, "pip")) {
+            *i += 1;
+            return manager_named("uv");
+        }
+        return NULL;
+    }
+    return manager_named(b);
+}
+
+static void add_index(struct gl_doc *doc, int stage, const char *manager, const struct gl_word *w,
+                      const char *url, size_t off)
+{
+    struct gl_dockerfile_model *m = doc->df;
+    struct gl_pkg_index *x = GL_APPEND(&doc->arena, m->indexes, m->nindexes, m->capindexes);
+    x->manager = manager;
+    x->url = url;
+    x->loc = (struct gl_loc){w->loc.line, w->loc.col + (uint32_t)off};
+    x->stage = stage;
+}
+
+/* Split "name==1.2", "name[extra]>=1", "name=1.2" into name and version. */
+static void split_spec(struct gl_doc *doc, const struct manager *mgr, struct gl_pkg *p,
+                       const char *spec)
+{
+    size_t n = strlen(spec), cut = n, vstart = n;
+    for (size_t i = 0; i < n; i++) {
+        char c = spec[i];
+        if (c == '[' && cut == n) {
+            cut = i; /* extras: jax[cuda12] */
+            const char *close = strchr(spec + i, ']');
+            i = close ? (size_t)(close - spec) : n;
+            continue;
+        }
+        if (c == '=' || c == '<' || c == '>' || c == '~' || c == '!' ||
+            (c == ';' && !mgr->version_sep)) {
+            if (cut == n)
+                cut = i;
+            vstart = i;
+            while (vstart < n && strchr("=<>~! ", spec[vstart]))
+                vstart++;
+            break;
+        }
+    }
+    p->name = gl_arena_strndup(&doc->arena, spec, cut);
+    if (vstart < n) {
+        size_t vend = vstart;
+        while (vend < n && spec[vend] != ',' && spec[vend] != ';' && spec[vend] != ' ')
+            vend++;
+        p->version = gl_arena_strndup(&doc->arena, spec + vstart, vend - vstart);
+    }
+}
+
+static void add_pkg(struct gl_doc *doc, int stage, const struct manager *mgr,
+                    const struct gl_word *w, bool group, bool requirements)
+{
+    struct gl_dockerfile_model *m = doc->df;
+    struct gl_pkg *p = GL_APPEND(&doc->arena, m->pkgs, m->npkgs, m->cappkgs);
+    p->manager = mgr->name;
+    p->spec = w->text;
+    p->loc = w->loc;
+    p->stage = stage;
+    p->group = group;
+    p->requirements = requirements;
+    if (requirements || group)
+        p->name = w->text;
+    else
+        split_spec(doc, mgr, p, w->text);
+}
+
+static void scan_command(struct gl_doc *doc, int stage, const struct gl_word *w, size_t n)
+{
+    size_t i = skip_prefixes(w, n, 0);
+    const struct manager *mgr = find_manager(w, n, &i);
+    if (!mgr)
+        return;
+    i++;
+    /* options before the subcommand (apt-get -y install, conda -q install) */
+    bool group = false;
+    for (; i < n && !w[i].opaque; i++) {
+        const char *t = w[i].text;
+        if (t[0] == '-') {
+            if (in_list(mgr->valued, t))
+                i++;
+            continue;
+        }
+        if (in_list(mgr->installs, t)) {
+            group = !strcmp(t, "groupinstall");
+            break;
+        }
+        if (!strcmp(t, "group") && i + 1 < n && !strcmp(w[i + 1].text, "install")) {
+            group = true;
+            i++;
+            break;
+        }
+        if (!strcmp(t, "env") && i + 1 < n && !strcmp(w[i + 1].text, "create"))
+            return; /* conda env create -f environment.yml: a file, not packages */
+        return;     /* another subcommand: update, remove, ... */
+    }
+    if (i >= n)
+        return;
+    for (i++; i < n; i++) {
+        const struct gl_word *x = &w[i];
+        if (x->opaque)
+            continue;
+        const char *t = x->text;
+        if (t[0] == '-' && t[1]) {
+            const char *eq = strchr(t, '=');
+            char opt[64] = "";
+            size_t olen = eq ? (size_t)(eq - t) : strlen(t);
+            if (olen < sizeof opt)
+                memcpy(opt, t, olen), opt[olen] = 0;
+            bool takes = in_list(mgr->valued, opt);
+            const struct gl_word *val = NULL;
+            const char *vtext = NULL;
+            size_t voff = 0;
+            if (eq) {
+                val = x, vtext = eq + 1, voff = olen + 1;
+            } else if (takes && i + 1 < n) {
+                val = &w[++i], vtext = val->text;
+            }
+            if (val && !val->opaque && takes) {
+                if (in_list(mgr->index_opts, opt))
+                    add_index(doc, stage, mgr->name, val, vtext, voff);
+                if (!strcmp(opt, "-r") || !strcmp(opt, "--requirement")) {
+                    struct gl_word rw = {vtext, {val->loc.line, val->loc.col + (uint32_t)voff},
+                                         false};
+                    add_pkg(doc, stage, mgr, &rw, false, true);
+                }
+            }
+            continue;
+        }
+        if (!*t)
+            continue;
+        add_pkg(doc, stage, mgr, x, group, false);
+    }
+}
+
+void gl_pkg_install_scan(struct gl_doc *doc, int stage, const struct gl_word *words,
+                         size_t nwords)
+{
+    if (!doc->df || !nwords)
+        return;
+    scan_command(doc, stage, words, nwords);
+}

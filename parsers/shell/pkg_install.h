@@ -1,0 +1,27 @@
+/*
+ * pkg_install.h: which packages a command installs.
+ *
+ * Given one simple command split into words (a RUN line's `apt-get install -y gcc`),
+ * recognise the package managers gpulint cares about and record each package they are
+ * told to install (doc->df->pkgs) and each package index or channel they are given
+ * (doc->df->indexes), with the word's position:
+ *
+ *   apt-get / apt / aptitude install      yum / dnf / microdnf / tdnf install, groupinstall,
+ *   apk add                               group install; zypper install / in
+ *   conda / mamba / micromamba install / create (channels from -c / --channel)
+ *   pip / pip3 / pipX.Y / python[3] -m pip / uv pip install (-r files, --index-url,
+ *   --extra-index-url, --find-links)
+ *
+ * Options are skipped, and so are the values of options that take one (`-o X`, `-c ch`,
+ * `--virtual NAME`). Prefixes `sudo`, `env`, `time`, `nice`, `exec`, `command` and
+ * assignments are looked through. Opaque words (unknown values) are never packages.
+ */
+#ifndef GPULINT_PARSERS_PKG_INSTALL_H
+#define GPULINT_PARSERS_PKG_INSTALL_H
+
+#include "linter/core/model.h"
+
+void gl_pkg_install_scan(struct gl_doc *doc, int stage, const struct gl_word *words,
+                         size_t nwords);
+
+#endif

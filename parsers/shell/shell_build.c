@@ -1,0 +1,319 @@
+/* shell_build.c: building one word of the shell lexer (bytes with their origin, field
+ * splitting, opaque parts) and skipping nested constructs (see shell_internal.h). */
+#include "parsers/shell/shell_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static bool is_ifs(int c) { return c == ' ' || c == '\t' || c == '\n'; }
+
+/* ---- nested constructs, skipped iteratively ---- */
+
+/* Here-documents opened inside a construct (`$(cat <<EOF ...)`): their bodies start at the
+ * next newline and are skipped whole, so a quote or a parenthesis in a body is text. */
+#define HD_PENDING 8
+#define HD_DELIM 256
+struct hd_pending {
+    size_t n;
+    struct {
+        char delim[HD_DELIM];
+        size_t len;
+        bool strip_tabs; /* <<- */
+    } d[HD_PENDING];
+};
+
+static bool hd_word_end(char c) { return strchr(" \t\n;|&()<>", c) != NULL; }
+
+/* `<<` at i (not `<<<`): record its delimiter (quotes removed); the offset after it. */
+static size_t hd_open(const struct sh_lexer *lx, size_t i, struct hd_pending *hd)
+{
+    const char *s = lx->s;
+    size_t len = lx->len, k = i + 2;
+    bool strip = k < len && s[k] == '-';
+    k += strip;
+    while (k < len && (s[k] == ' ' || s[k] == '\t'))
+        k++;
+    char word[HD_DELIM];
+    size_t n = 0;
+    char quote = 0;
+    for (; k < len && (quote || !hd_word_end(s[k])); k++) {
+        char c = s[k];
+        if (quote ? c == quote : (c == '\'' || c == '"')) {
+            quote = quote ? 0 : c;
+            continue;
+        }
+        if (!quote && c == lx->esc && k + 1 < len)
+            c = s[++k];
+        if (n + 1 < sizeof word)
+            word[n++] = c;
+    }
+    if (n && n + 1 < sizeof word && hd->n < HD_PENDING) {
+        memcpy(hd->d[hd->n].delim, word, n);
+        hd->d[hd->n].len = n;
+        hd->d[hd->n].strip_tabs = strip;
+        hd->n++;
+    }
+    return k;
+}
+
+/* The bodies of the pending here-documents, from `i` (the start of the line after the
+ * one that opened them); the offset after the last delimiter line (len if none ends). */
+static size_t hd_skip_bodies(const struct sh_lexer *lx, size_t i, struct hd_pending *hd)
+{
+    const char *s = lx->s;
+    size_t len = lx->len;
+    for (size_t h = 0; h < hd->n && i < len; h++) {
+        for (;;) {
+            const char *nl = memchr(s + i, '\n', len - i);
+            size_t e = nl ? (size_t)(nl - s) : len, b = i;
+            while (hd->d[h].strip_tabs && b < e && s[b] == '\t')
+                b++;
+            i = nl ? e + 1 : len;
+            if (e - b == hd->d[h].len && !memcmp(s + b, hd->d[h].delim, e - b))
+                break;
+            if (!nl)
+                break;
+        }
+    }
+    hd->n = 0;
+    return i;
+}
+
+bool shl_skip_construct(const struct sh_lexer *lx, size_t i, char open, size_t *end)
+{
+    const char *s = lx->s;
+    size_t len = lx->len;
+    char esc = lx->esc;
+    struct gl_buf st; /* stack of openers; 'A' for $(( arithmetic )) */
+    gl_buf_init(&st);
+    gl_buf_addc(&st, open);
+    size_t ndq = open == '"'; /* '"' entries on the stack */
+    size_t narith = 0;        /* 'A' entries on the stack: no here-documents there */
+    struct hd_pending hd = {0};
+    bool ok = false;
+    while (i < len) {
+        char top = st.data[st.len - 1];
+        char c = s[i];
+        bool dollar_open = c == '$' && i + 1 < len && (s[i + 1] == '(' || s[i + 1] == '{');
+        bool command_context = (top == '(' || top == '`') && !narith;
+        if (c == esc) {
+            i += 2;
+            continue;
+        }
+        if (dollar_open && s[i + 1] == '(' && i + 2 < len && s[i + 2] == '(') {
+            gl_buf_addc(&st, 'A');
+            narith++;
+            i += 3;
+            continue;
+        }
+        if (dollar_open) {
+            gl_buf_addc(&st, s[i + 1]);
+            i += 2;
+            continue;
+        }
+        if (top == 'A') {
+            if (c == ')' && i + 1 < len && s[i + 1] == ')') {
+                st.len--;
+                narith--;
+                i += 2;
+            } else {
+                if (c == '(')
+                    gl_buf_addc(&st, '(');
+                i++;
+            }
+            if (st.len == 0) {
+                *end = i;
+                ok = true;
+                break;
+            }
+            continue;
+        }
+        if (command_context && c == '<' && i + 2 < len && s[i + 1] == '<' && s[i + 2] != '<') {
+            i = hd_open(lx, i, &hd);
+            continue;
+        }
+        if (command_context && c == '\n' && hd.n) {
+            i = hd_skip_bodies(lx, i + 1, &hd);
+            continue;
+        }
+        if (top == '"') {
+            if (c == '"') {
+                st.len--;
+                ndq--;
+            } else if (c == '`' && esc != '`') {
+                gl_buf_addc(&st, '`');
+            }
+            i++;
+        } else if (c == '\'' && !(top == '{' && ndq)) {
+            const char *q = memchr(s + i + 1, '\'', len - i - 1);
+            if (!q)
+                break;
+            i = (size_t)(q - s) + 1;
+        } else if (c == '"') {
+            gl_buf_addc(&st, '"');
+            ndq++;
+            i++;
+        } else if (c == '`' && esc != '`') {
+            if (top == '`')
+                st.len--;
+            else
+                gl_buf_addc(&st, '`');
+            i++;
+        } else if (top == '(' && c == '(') {
+            gl_buf_addc(&st, '(');
+            i++;
+        } else if ((top == '(' && c == ')') || (top == '{' && c == '}')) {
+            st.len--;
+            i++;
+        } else if (top == '(' && c == '#' && (i == 0 || strchr(" \t\n;|&(", s[i - 1]))) {
+            const char *nl = memchr(s + i, '\n', len - i);
+            i = nl ? (size_t)(nl - s) : len;
+        } else {
+            i++;
+        }
+        if (st.len == 0) {
+            *end = i;
+            ok = true;
+            break;
+        }
+    }
+    gl_buf_free(&st);
+    return ok;
+}
+
+/* ---- building a word ---- */
+
+static void reset_field(struct shl_wbuild *wb, size_t src)
+{
+    wb->text.len = 0;
+    wb->nspans = 0;
+    wb->src = src;
+    wb->content = wb->opaque = wb->quoted = wb->may_split = false;
+}
+
+void shl_wb_begin(struct sh_lexer *lx, size_t src, bool nosplit)
+{
+    reset_field(&lx->wb, src);
+    lx->wb.nosplit = nosplit;
+    lx->wb.discard = 0;
+    lx->nfields = 0;
+}
+
+/* Append bytes taken from input offset src: literally (byte k from src+k) or all from
+ * the construct at src. */
+void shl_wb_add(struct sh_lexer *lx, const char *p, size_t n, size_t src, bool literal)
+{
+    struct shl_wbuild *wb = &lx->wb;
+    if (wb->discard || n == 0)
+        return;
+    size_t out = wb->text.len;
+    gl_buf_add(&wb->text, p, n);
+    struct sh_span *last = wb->nspans ? &wb->spans[wb->nspans - 1] : NULL;
+    if (last && last->literal == literal && last->out + last->len == out &&
+        (literal ? last->src + last->len == src : last->src == src)) {
+        last->len += n;
+        return;
+    }
+    if (wb->nspans == wb->capspans) {
+        wb->capspans = wb->capspans ? wb->capspans * 2 : 16;
+        wb->spans = xrealloc(wb->spans, wb->capspans * sizeof *wb->spans);
+    }
+    wb->spans[wb->nspans++] = (struct sh_span){out, src, n, literal};
+}
+
+void shl_wb_lit(struct sh_lexer *lx, size_t src)
+{
+    shl_wb_add(lx, lx->s + src, 1, src, true);
+    if (!lx->wb.discard)
+        lx->wb.content = true;
+}
+
+/* The input bytes [from, to) as they are, making the word opaque (an expansion gpulint
+ * cannot resolve); `unquoted` when field splitting would apply to it. */
+void shl_wb_opaque_raw(struct sh_lexer *lx, size_t from, size_t to, bool unquoted)
+{
+    if (lx->wb.discard)
+        return;
+    shl_wb_add(lx, lx->s + from, to - from, from, true);
+    lx->wb.content = lx->wb.opaque = true;
+    if (unquoted && !lx->wb.nosplit)
+        lx->wb.may_split = true;
+}
+
+static void push_field(struct sh_lexer *lx)
+{
+    struct shl_wbuild *wb = &lx->wb;
+    if (lx->nfields == lx->capfields) {
+        lx->capfields = lx->capfields ? lx->capfields * 2 : 8;
+        lx->fields = xrealloc(lx->fields, lx->capfields * sizeof *lx->fields);
+        lx->finfo = xrealloc(lx->finfo, lx->capfields * sizeof *lx->finfo);
+    }
+    struct gl_word *w = &lx->fields[lx->nfields];
+    struct sh_word_info *in = &lx->finfo[lx->nfields];
+    lx->nfields++;
+    w->text = gl_arena_strndup(lx->a, wb->text.data ? wb->text.data : "", wb->text.len);
+    w->loc = shl_loc(lx, wb->src);
+    w->opaque = wb->opaque;
+    struct sh_span *spans = NULL;
+    if (wb->nspans) {
+        spans = gl_arena_alloc(lx->a, wb->nspans * sizeof *spans);
+        memcpy(spans, wb->spans, wb->nspans * sizeof *spans);
+    }
+    *in = (struct sh_word_info){.len = wb->text.len, .src = wb->src, .spans = spans,
+                                .nspans = wb->nspans, .quoted = wb->quoted,
+                                .may_split = wb->may_split};
+}
+
+/* A field separator produced by field splitting; the next field starts at `next`. */
+void shl_wb_break(struct sh_lexer *lx, size_t next)
+{
+    if (lx->wb.discard)
+        return;
+    if (lx->wb.content)
+        push_field(lx);
+    reset_field(&lx->wb, next);
+}
+
+/* End the word: push its last field, mark the fields of a split word. */
+void shl_wb_finish(struct sh_lexer *lx)
+{
+    if (lx->wb.content)
+        push_field(lx);
+    if (lx->nfields > 1)
+        for (size_t k = 0; k < lx->nfields; k++)
+            lx->finfo[k].from_split = true;
+}
+
+/* A variable's value, substituted for the construct at input [from, to). */
+void shl_wb_value(struct sh_lexer *lx, const char *v, size_t n, size_t from, size_t to,
+                     bool split)
+{
+    if (lx->wb.discard)
+        return;
+    if (n > lx->budget) { /* expansion bomb: stop substituting */
+        shl_wb_opaque_raw(lx, from, to, split);
+        return;
+    }
+    lx->budget -= n;
+    if (!split || lx->wb.nosplit) {
+        shl_wb_add(lx, v, n, from, false);
+        if (n)
+            lx->wb.content = true;
+        return;
+    }
+    size_t k = 0;
+    while (k < n) {
+        if (is_ifs((unsigned char)v[k])) {
+            shl_wb_break(lx, from);
+            k++;
+            continue;
+        }
+        size_t run = k;
+        while (run < n && !is_ifs((unsigned char)v[run]))
+            run++;
+        shl_wb_add(lx, v + k, run - k, from, false);
+        lx->wb.content = true;
+        k = run;
+    }
+}
+

@@ -1,0 +1,116 @@
+/*
+ * shell_internal.h: the pieces of the shell word splitter shared by its files (not a
+ * public API; see shell_words.h for that).
+ *
+ *   shell_lex.c    the lexer: one word (quotes, escapes, expansions), assignment
+ *                  words, heredoc delimiters
+ *   shell_build.c  building a word's fields (origins of bytes, field splitting) and
+ *                  skipping nested constructs iteratively
+ *   shell_words.c  the command builder: operators, reserved words, redirections,
+ *                  heredoc bodies; sh_split
+ *   shell_track.c  which commands set variables (NAME=v, export, read, unset...)
+ *   shell_again.c  sh_split_word_again, sh_dash_c_index, sh_word_byte_loc
+ *   shell_vars.c   the variable table
+ *
+ * The lexer reads lx->s at lx->i. A word is built in lx->wb (heap scratch, reused) and
+ * each finished field (a word after field splitting) is appended to lx->fields as an
+ * arena gl_word plus sh_word_info.
+ */
+#ifndef GPULINT_PARSERS_SHELL_INTERNAL_H
+#define GPULINT_PARSERS_SHELL_INTERNAL_H
+
+#include "parsers/shell/shell_words.h"
+
+/* Nested ${...:-word} deeper than this is skipped and opaque (no deeper recursion). */
+#define SHL_MAX_DEPTH 32
+
+/* The word being built (one field at a time). */
+struct shl_wbuild {
+    struct gl_buf text;
+    struct sh_span *spans;
+    size_t nspans, capspans;
+    size_t src;       /* input offset of the current field's first byte */
+    bool content;     /* the field exists (a literal byte, a quote, a non-empty value) */
+    bool opaque, quoted, may_split;
+    bool nosplit;     /* assignment values, redirection targets: no field splitting */
+    int discard;      /* > 0: parts are parsed but not added (the unused ${x:-word}) */
+};
+
+struct sh_lexer {
+    struct gl_arena *a;
+    const char *s;
+    size_t len, i;
+    const struct gl_srcmap *map;
+    char esc;
+    const struct sh_opts *opts;
+    struct sh_vars *vars;
+    bool track;          /* record assignments */
+    bool assign_certain; /* an assignment made now (${x:=v}) is certain */
+    bool stop;           /* an error ended the text */
+    struct sh_error *err;
+    size_t budget;       /* bytes of variable values that may still be substituted */
+    struct shl_wbuild wb;
+    struct gl_word *fields; /* fields of the last word lexed (heap) */
+    struct sh_word_info *finfo;
+    size_t nfields, capfields;
+};
+
+void shl_init(struct sh_lexer *lx, struct gl_arena *a, const char *s, size_t len,
+              const struct gl_srcmap *map, const struct sh_opts *opts,
+              struct sh_vars *vars, struct sh_error *err);
+void shl_free(struct sh_lexer *lx);
+
+struct gl_loc shl_loc(const struct sh_lexer *lx, size_t off);
+/* Record the first error (at input offset `off`) and stop reading. */
+void shl_error(struct sh_lexer *lx, size_t off, const char *message);
+/* Position after any backslash-newline continuations at i. */
+size_t shl_skip_cont(const struct sh_lexer *lx, size_t i);
+/* The byte at lx->i after skipping continuations (lx->i moves past them), -1 at end. */
+int shl_cur(struct sh_lexer *lx);
+/* Does the byte at i end an unquoted word (blank, newline, operator char, end)? */
+bool shl_word_end_at(const struct sh_lexer *lx, size_t i);
+
+/* Find the end of a nested construct whose opener ('(' for $( $(( ( , '{' for ${,
+ * '`', '"') was just before i. Iterative; *end is the offset after the closer. */
+bool shl_skip_construct(const struct sh_lexer *lx, size_t i, char open, size_t *end);
+
+/* ---- building the current word (shell_build.c) ---- */
+/* Start a word whose first byte is at input offset src; clears lx->fields. */
+void shl_wb_begin(struct sh_lexer *lx, size_t src, bool nosplit);
+/* Append bytes from input offset src: byte k from src+k when `literal`, else all from
+ * the construct at src. Nothing is added while wb.discard > 0. */
+void shl_wb_add(struct sh_lexer *lx, const char *p, size_t n, size_t src, bool literal);
+/* The input byte at src, literally. */
+void shl_wb_lit(struct sh_lexer *lx, size_t src);
+/* Input bytes [from, to) as written, making the word opaque; `unquoted`: the part is
+ * subject to field splitting, so the word may stand for several words. */
+void shl_wb_opaque_raw(struct sh_lexer *lx, size_t from, size_t to, bool unquoted);
+/* A field separator from field splitting; the next field starts at input offset next. */
+void shl_wb_break(struct sh_lexer *lx, size_t next);
+/* End the word: push its last field, mark the fields of a split word. */
+void shl_wb_finish(struct sh_lexer *lx);
+/* A variable's value replacing the construct at input [from, to), field-split when
+ * `split`; beyond the expansion budget the construct stays as written, opaque. */
+void shl_wb_value(struct sh_lexer *lx, const char *v, size_t n, size_t from, size_t to,
+                  bool split);
+
+/* Lex one word at lx->i into lx->fields (0, 1 or several fields). `nosplit` turns field
+ * splitting off (redirection targets). */
+void shl_word(struct sh_lexer *lx, bool nosplit);
+/* Lex a heredoc delimiter word (quote removal only) into one field; *quoted set when
+ * any part was quoted. */
+void shl_heredoc_word(struct sh_lexer *lx, bool *quoted);
+/* Is there an assignment word `NAME=` / `NAME+=` at lx->i? */
+bool shl_at_assignment(const struct sh_lexer *lx);
+/* Lex the assignment word at lx->i into *out. */
+void shl_assignment(struct sh_lexer *lx, struct sh_assign *out);
+
+/* Record the variables command `c` sets (when it ends; `certain`: it runs
+ * unconditionally in the current shell). */
+void shl_track_command(struct sh_vars *vars, const struct sh_cmd *c, bool certain);
+
+/* Does the field hold exactly the literal source text `kw` (unquoted, unexpanded)? */
+bool shl_field_is_literal(const struct gl_word *w, const struct sh_word_info *info,
+                          const char *kw);
+
+#endif

@@ -1,0 +1,96 @@
+/* shell_track.c: the variables a finished command sets (see shell_internal.h):
+ * NAME=value alone, export/declare/typeset/readonly/local NAME=value, unset, read,
+ * getopts. */
+#include "parsers/shell/shell_internal.h"
+
+#include <string.h>
+
+static bool word_is(const struct gl_word *w, const char *s) { return strcmp(w->text, s) == 0; }
+
+static bool name_prefix(const char *t, size_t *nlen)
+{
+    size_t k = 0;
+    if (!((t[0] >= 'a' && t[0] <= 'z') || (t[0] >= 'A' && t[0] <= 'Z') || t[0] == '_'))
+        return false;
+    while ((t[k] >= 'a' && t[k] <= 'z') || (t[k] >= 'A' && t[k] <= 'Z') || t[k] == '_' ||
+           (t[k] >= '0' && t[k] <= '9'))
+        k++;
+    *nlen = k;
+    return true;
+}
+
+/* export/declare/typeset/readonly/local NAME=value... */
+static void track_declaration(struct sh_vars *vars, const struct sh_cmd *c, bool certain)
+{
+    bool array = false;
+    for (size_t k = 1; k < c->nwords; k++) {
+        const char *t = c->words[k].text;
+        size_t nlen;
+        if (t[0] == '-' || t[0] == '+') {
+            array |= strchr(t, 'a') || strchr(t, 'A');
+            continue;
+        }
+        if (!name_prefix(t, &nlen))
+            continue;
+        bool append = t[nlen] == '+' && t[nlen + 1] == '=';
+        if (t[nlen] != '=' && !append) {
+            if (word_is(&c->words[0], "local"))
+                sh_vars_assign(vars, t, nlen, NULL, 0, false);
+            continue;
+        }
+        const char *v = t + nlen + (append ? 2 : 1);
+        size_t vlen = c->info[k].len - (size_t)(v - t);
+        sh_vars_assign(vars, t, nlen, v, vlen,
+                       certain && !append && !array && !c->words[k].opaque &&
+                           !c->info[k].from_split);
+    }
+}
+
+/* read [-options] NAME...: the names become opaque. */
+static void track_read(struct sh_vars *vars, const struct sh_cmd *c)
+{
+    for (size_t k = 1; k < c->nwords; k++) {
+        const char *t = c->words[k].text;
+        size_t nlen;
+        if (t[0] == '-') {
+            size_t n = strlen(t);
+            if (n > 1 && strchr("adinNptu", t[n - 1]))
+                k++; /* the option's argument */
+            continue;
+        }
+        if (name_prefix(t, &nlen) && !t[nlen])
+            sh_vars_assign(vars, t, nlen, NULL, 0, false);
+    }
+}
+
+void shl_track_command(struct sh_vars *vars, const struct sh_cmd *c, bool certain)
+{
+    if (c->nwords == 0) {
+        for (size_t k = 0; k < c->nassigns; k++) {
+            const struct sh_assign *as = &c->assigns[k];
+            sh_vars_assign(vars, as->name, strlen(as->name), as->value, as->value_len,
+                           certain && !as->opaque && !as->append);
+        }
+        return;
+    }
+    const struct gl_word *w0 = &c->words[0];
+    if (word_is(w0, "export") || word_is(w0, "declare") || word_is(w0, "typeset") ||
+        word_is(w0, "readonly") || word_is(w0, "local")) {
+        track_declaration(vars, c, certain);
+    } else if (word_is(w0, "unset")) {
+        for (size_t k = 1; k < c->nwords; k++) {
+            size_t nlen;
+            const char *t = c->words[k].text;
+            if (name_prefix(t, &nlen) && !t[nlen])
+                sh_vars_unset(vars, t, nlen, certain);
+        }
+    } else if (word_is(w0, "read")) {
+        track_read(vars, c);
+    } else if (word_is(w0, "getopts") && c->nwords > 2) {
+        size_t nlen;
+        const char *t = c->words[2].text;
+        if (name_prefix(t, &nlen) && !t[nlen])
+            sh_vars_assign(vars, t, nlen, NULL, 0, false);
+    }
+}
+

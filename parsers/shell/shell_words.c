@@ -1,0 +1,593 @@
+/* shell_words.c: the command builder of the shell word splitter: operators, reserved
+ * words, redirections, heredoc bodies and assignment tracking (see shell_words.h). */
+#include "parsers/shell/shell_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* An open compound command. */
+enum ctx_kind {
+    C_IF,
+    C_LOOP,
+    C_CASE,
+    C_BRACE,        /* { ... } */
+    C_SUBSHELL,     /* ( ... ) */
+    C_FUNC_PENDING, /* after `name()` or `function name`: the body comes next */
+    C_FUNC,         /* a function body, closed by `closer` */
+};
+
+struct ctx {
+    unsigned char kind;
+    char closer;    /* C_FUNC: '}' or ')' */
+    bool case_body; /* C_CASE: in a pattern's commands (else reading patterns) */
+};
+
+/* What the next word is, in a compound command's header. */
+enum expect {
+    E_NONE,
+    E_FOR_NAME,  /* for NAME */
+    E_FOR_IN,    /* for x `in` (or `do`, or a separator) */
+    E_FOR_WORDS, /* for x in WORDS... up to a separator */
+    E_CASE_WORD, /* case WORD */
+    E_CASE_IN,   /* case x `in` */
+    E_FUNC_NAME, /* function NAME */
+};
+
+#define HD_CURRENT ((size_t)-1) /* the heredoc's command is still being built */
+#define HD_DROPPED ((size_t)-2) /* its command was not kept */
+
+struct heredoc {
+    const char *delim;
+    size_t dlen;
+    bool strip_tabs;
+    size_t cmd, redir;
+};
+
+struct builder {
+    struct sh_lexer lx;
+    /* the command being built (heap) */
+    struct gl_word *w;
+    struct sh_word_info *wi;
+    size_t nw, capw, capwi;
+    struct sh_assign *as;
+    size_t nas, capas;
+    struct sh_redir *rd;
+    size_t nrd, caprd;
+    bool started;
+    size_t start;
+    /* results (heap until the end) */
+    struct sh_cmd *cmds;
+    size_t ncmds, capcmds;
+    /* grammar */
+    struct ctx *st;
+    size_t nst, capst;
+    int depth;   /* C_IF, C_LOOP, C_CASE, C_FUNC entries on the stack */
+    size_t nsub; /* C_SUBSHELL entries */
+    enum expect expect;
+    char prev_sep[4];
+    struct heredoc *hd;
+    size_t nhd, caphd;
+    const struct gl_srcmap *origin;
+    size_t total_words;  /* over all commands, for the cap below */
+};
+
+/* More words than this in one text is no script a person wrote: stop with an error so
+ * that memory stays bounded (each word costs about 200 bytes of model). */
+#define SH_MAX_WORDS (1u << 20)
+
+static void *grow(void *p, size_t n, size_t *cap, size_t size)
+{
+    if (n < *cap)
+        return p;
+    *cap = *cap ? *cap * 2 : 16;
+    return xrealloc(p, *cap * size);
+}
+
+static void *arena_copy(struct gl_arena *a, const void *p, size_t n, size_t size)
+{
+    if (!n)
+        return NULL;
+    void *q = gl_arena_alloc(a, n * size);
+    memcpy(q, p, n * size);
+    return q;
+}
+
+static bool sep_is(const char *sep, const char *a, const char *b, const char *c)
+{
+    return strcmp(sep, a) == 0 || strcmp(sep, b) == 0 || (c && strcmp(sep, c) == 0);
+}
+
+/* ---- the context stack ---- */
+
+static struct ctx *top(struct builder *b) { return b->nst ? &b->st[b->nst - 1] : NULL; }
+static bool counts_depth(unsigned char k) { return k == C_IF || k == C_LOOP || k == C_CASE || k == C_FUNC; }
+
+static void push(struct builder *b, enum ctx_kind kind, char closer)
+{
+    b->st = grow(b->st, b->nst, &b->capst, sizeof *b->st);
+    b->st[b->nst++] = (struct ctx){(unsigned char)kind, closer, false};
+    b->depth += counts_depth(kind);
+    b->nsub += kind == C_SUBSHELL;
+}
+
+/* Pop the top context if it is `kind` (closed by `closer` for C_FUNC). */
+static void pop_if(struct builder *b, enum ctx_kind kind, char closer)
+{
+    struct ctx *t = top(b);
+    if (!t || t->kind != kind || (kind == C_FUNC && t->closer != closer))
+        return;
+    b->depth -= counts_depth(t->kind);
+    b->nsub -= t->kind == C_SUBSHELL;
+    b->nst--;
+}
+
+/* `{` or `(` opening a group; a pending function takes it as its body. */
+static void open_group(struct builder *b, enum ctx_kind kind, char closer)
+{
+    struct ctx *t = top(b);
+    if (t && t->kind == C_FUNC_PENDING) {
+        b->nst--;
+        push(b, C_FUNC, closer);
+        return;
+    }
+    push(b, kind, 0);
+}
+
+static void close_group(struct builder *b, char closer)
+{
+    struct ctx *t = top(b);
+    if (t && t->kind == C_FUNC)
+        pop_if(b, C_FUNC, closer);
+    else
+        pop_if(b, closer == '}' ? C_BRACE : C_SUBSHELL, 0);
+}
+
+/* ---- assignment tracking ---- */
+
+static bool certain_now(const struct builder *b)
+{
+    return b->depth == 0 && b->nsub == 0 && !sep_is(b->prev_sep, "&&", "||", "|") &&
+           strcmp(b->prev_sep, "|&") != 0;
+}
+
+/* ---- commands ---- */
+
+static bool cmd_empty(const struct builder *b) { return !b->nw && !b->nas && !b->nrd; }
+
+static void mark_start(struct builder *b, size_t at)
+{
+    if (!b->started) {
+        b->started = true;
+        b->start = at;
+    }
+}
+
+/* End the command being built with `sep`. */
+static void finish(struct builder *b, const char *sep)
+{
+    size_t kept = HD_DROPPED;
+    if (b->nw || b->nas) {
+        b->cmds = grow(b->cmds, b->ncmds, &b->capcmds, sizeof *b->cmds);
+        struct sh_cmd *c = &b->cmds[b->ncmds];
+        struct gl_arena *a = b->lx.a;
+        memset(c, 0, sizeof *c);
+        c->words = arena_copy(a, b->w, b->nw, sizeof *b->w);
+        c->info = arena_copy(a, b->wi, b->nw, sizeof *b->wi);
+        c->nwords = b->nw;
+        c->assigns = arena_copy(a, b->as, b->nas, sizeof *b->as);
+        c->nassigns = b->nas;
+        c->redirs = arena_copy(a, b->rd, b->nrd, sizeof *b->rd);
+        c->nredirs = b->nrd;
+        c->loc = shl_loc(&b->lx, b->start);
+        snprintf(c->sep, sizeof c->sep, "%s", sep);
+        c->depth = b->depth;
+        c->subshell = b->nsub > 0;
+        c->origin = b->origin;
+        kept = b->ncmds++;
+        if (b->lx.track)
+            shl_track_command(b->lx.vars, c,
+                              certain_now(b) && !sep_is(sep, "|", "&", "|&"));
+        snprintf(b->prev_sep, sizeof b->prev_sep, "%s", sep);
+    } else if (strcmp(sep, "\n") != 0) {
+        snprintf(b->prev_sep, sizeof b->prev_sep, "%s", sep);
+    }
+    for (size_t k = 0; k < b->nhd; k++)
+        if (b->hd[k].cmd == HD_CURRENT)
+            b->hd[k].cmd = kept;
+    b->nw = b->nas = b->nrd = 0;
+    b->started = false;
+}
+
+/* Read the bodies of the heredocs named on the line that just ended (lx.i is at the
+ * start of the next line). */
+static void read_heredocs(struct builder *b)
+{
+    struct sh_lexer *lx = &b->lx;
+    for (size_t k = 0; k < b->nhd; k++) {
+        struct heredoc *h = &b->hd[k];
+        size_t body = lx->i, end = body;
+        while (lx->i < lx->len) {
+            size_t line = lx->i;
+            const char *nl = memchr(lx->s + line, '\n', lx->len - line);
+            size_t eol = nl ? (size_t)(nl - lx->s) : lx->len;
+            lx->i = nl ? eol + 1 : eol;
+            size_t from = line, to = eol;
+            if (h->strip_tabs)
+                while (from < to && lx->s[from] == '\t')
+                    from++;
+            if (to > from && lx->s[to - 1] == '\r')
+                to--;
+            if (to - from == h->dlen && memcmp(lx->s + from, h->delim, h->dlen) == 0)
+                break;
+            end = lx->i;
+        }
+        if (h->cmd < HD_DROPPED) {
+            struct sh_redir *r = &b->cmds[h->cmd].redirs[h->redir];
+            r->body = gl_arena_strndup(lx->a, lx->s + body, end - body);
+            r->body_len = end - body;
+            r->body_loc = shl_loc(lx, body);
+        }
+    }
+    b->nhd = 0;
+}
+
+static void add_redirect(struct builder *b, size_t at, int fd, const char *op)
+{
+    struct sh_lexer *lx = &b->lx;
+    mark_start(b, at);
+    b->rd = grow(b->rd, b->nrd, &b->caprd, sizeof *b->rd);
+    struct sh_redir *r = &b->rd[b->nrd];
+    memset(r, 0, sizeof *r);
+    r->fd = fd;
+    snprintf(r->op, sizeof r->op, "%s", op);
+    r->loc = shl_loc(lx, at);
+    int c = shl_cur(lx);
+    while (c == ' ' || c == '\t') {
+        lx->i++;
+        c = shl_cur(lx);
+    }
+    bool heredoc = strcmp(op, "<<") == 0 || strcmp(op, "<<-") == 0;
+    if (c < 0 || shl_word_end_at(lx, lx->i)) { /* no target: a syntax error, skipped */
+        r->target = (struct gl_word){"", shl_loc(lx, lx->i), false};
+        b->nrd++;
+        return;
+    }
+    if (heredoc)
+        shl_heredoc_word(lx, &r->quoted_delim);
+    else
+        shl_word(lx, true);
+    if (lx->nfields)
+        r->target = lx->fields[0];
+    else
+        r->target = (struct gl_word){"", shl_loc(lx, lx->i), false};
+    if (heredoc) {
+        b->hd = grow(b->hd, b->nhd, &b->caphd, sizeof *b->hd);
+        b->hd[b->nhd++] = (struct heredoc){r->target.text, lx->nfields ? lx->finfo[0].len : 0,
+                                           op[2] == '-', HD_CURRENT, b->nrd};
+    }
+    b->nrd++;
+}
+
+/* ---- reserved words ---- */
+
+static bool is_keyword(const struct sh_lexer *lx, const char *kw)
+{
+    return lx->nfields == 1 && shl_field_is_literal(&lx->fields[0], &lx->finfo[0], kw);
+}
+
+/* A word at the start of a command that is a reserved word: act on it, return true. */
+static bool reserved_word(struct builder *b)
+{
+    struct sh_lexer *lx = &b->lx;
+    if (lx->nfields != 1 || lx->fields[0].opaque || lx->finfo[0].quoted)
+        return false;
+    if (is_keyword(lx, "if")) push(b, C_IF, 0);
+    else if (is_keyword(lx, "while") || is_keyword(lx, "until")) push(b, C_LOOP, 0);
+    else if (is_keyword(lx, "for") || is_keyword(lx, "select")) {
+        push(b, C_LOOP, 0);
+        b->expect = E_FOR_NAME;
+    } else if (is_keyword(lx, "case")) {
+        push(b, C_CASE, 0);
+        b->expect = E_CASE_WORD;
+    } else if (is_keyword(lx, "function")) b->expect = E_FUNC_NAME;
+    else if (is_keyword(lx, "fi")) pop_if(b, C_IF, 0);
+    else if (is_keyword(lx, "done")) pop_if(b, C_LOOP, 0);
+    else if (is_keyword(lx, "esac")) pop_if(b, C_CASE, 0);
+    else if (is_keyword(lx, "{")) open_group(b, C_BRACE, '}');
+    else if (is_keyword(lx, "}")) close_group(b, '}');
+    else if (!is_keyword(lx, "then") && !is_keyword(lx, "else") && !is_keyword(lx, "elif") &&
+             !is_keyword(lx, "do") && !is_keyword(lx, "!") && !is_keyword(lx, "time"))
+        return false;
+    return true;
+}
+
+/* A word in a compound command's header (for/case/function), or a case pattern. */
+static bool header_word(struct builder *b)
+{
+    struct sh_lexer *lx = &b->lx;
+    struct ctx *t = top(b);
+    switch (b->expect) {
+    case E_FOR_NAME:
+        shl_word(lx, true);
+        if (lx->nfields && b->lx.track)
+            sh_vars_assign(lx->vars, lx->fields[0].text, lx->finfo[0].len, NULL, 0, false);
+        b->expect = E_FOR_IN;
+        return true;
+    case E_FOR_IN:
+        shl_word(lx, false);
+        b->expect = is_keyword(lx, "in") ? E_FOR_WORDS : E_NONE;
+        return true;
+    case E_FOR_WORDS:
+        shl_word(lx, false);
+        return true;
+    case E_CASE_WORD:
+        shl_word(lx, true);
+        b->expect = E_CASE_IN;
+        return true;
+    case E_CASE_IN:
+        shl_word(lx, true);
+        b->expect = E_NONE;
+        if (t && t->kind == C_CASE)
+            t->case_body = false;
+        return true;
+    case E_FUNC_NAME:
+        shl_word(lx, true);
+        b->expect = E_NONE;
+        push(b, C_FUNC_PENDING, 0);
+        return true;
+    case E_NONE:
+        break;
+    }
+    if (t && t->kind == C_CASE && !t->case_body) { /* a pattern, or esac */
+        shl_word(lx, true);
+        if (is_keyword(lx, "esac"))
+            pop_if(b, C_CASE, 0);
+        return true;
+    }
+    return false;
+}
+
+static void word(struct builder *b, size_t at)
+{
+    struct sh_lexer *lx = &b->lx;
+    lx->assign_certain = certain_now(b);
+    if (header_word(b))
+        return;
+    bool first = !b->nw;
+    if (first && shl_at_assignment(lx)) {
+        mark_start(b, at);
+        b->as = grow(b->as, b->nas, &b->capas, sizeof *b->as);
+        shl_assignment(lx, &b->as[b->nas++]);
+        return;
+    }
+    shl_word(lx, false);
+    if (cmd_empty(b) && reserved_word(b))
+        return;
+    if ((b->total_words += lx->nfields) > SH_MAX_WORDS) {
+        shl_error(lx, at, "at most 1048576 words: the text is too large to be a script");
+        lx->i = lx->len; /* stop here: the commands so far are still returned */
+        return;
+    }
+    for (size_t k = 0; k < lx->nfields; k++) {
+        mark_start(b, at);
+        b->w = grow(b->w, b->nw, &b->capw, sizeof *b->w);
+        b->wi = grow(b->wi, b->nw, &b->capwi, sizeof *b->wi);
+        b->w[b->nw] = lx->fields[k];
+        b->wi[b->nw++] = lx->finfo[k];
+    }
+}
+
+/* ---- operators ---- */
+
+static int next_nonblank(const struct sh_lexer *lx, size_t i)
+{
+    for (;;) {
+        i = shl_skip_cont(lx, i);
+        if (i >= lx->len)
+            return -1;
+        if (lx->s[i] != ' ' && lx->s[i] != '\t')
+            return (unsigned char)lx->s[i];
+        i++;
+    }
+}
+
+static void open_paren(struct builder *b)
+{
+    struct sh_lexer *lx = &b->lx;
+    struct ctx *t = top(b);
+    if (t && t->kind == C_CASE && !t->case_body)
+        return; /* (pattern) */
+    if (b->nw == 1 && !b->nas && !b->nrd && next_nonblank(lx, lx->i) == ')') {
+        b->nw = 0; /* name() body */
+        b->started = false;
+        lx->i = (size_t)((const char *)memchr(lx->s + lx->i, ')', lx->len - lx->i) - lx->s) + 1;
+        push(b, C_FUNC_PENDING, 0);
+        return;
+    }
+    if (!cmd_empty(b))
+        return; /* a syntax error: skipped */
+    if (t && t->kind == C_FUNC_PENDING && next_nonblank(lx, lx->i) == ')') {
+        lx->i = (size_t)((const char *)memchr(lx->s + lx->i, ')', lx->len - lx->i) - lx->s) + 1;
+        return; /* function name () */
+    }
+    if (lx->i < lx->len && lx->s[lx->i] == '(') { /* (( arithmetic )) */
+        size_t end, open = lx->i - 1;
+        if (!shl_skip_construct(lx, lx->i, '(', &end)) {
+            shl_error(lx, open, "expected )) closing this ((");
+            return;
+        }
+        lx->i = end;
+        return;
+    }
+    open_group(b, C_SUBSHELL, ')');
+}
+
+static void operator(struct builder *b, const char *op)
+{
+    struct ctx *t = top(b);
+    bool list_sep = strcmp(op, ";") == 0 || strcmp(op, "\n") == 0;
+    struct sh_lexer *lx = &b->lx;
+    if (b->expect == E_FOR_NAME && strcmp(op, "(") == 0) { /* for (( ...; ...; ... )) */
+        size_t end;
+        if (!shl_skip_construct(lx, lx->i, '(', &end))
+            shl_error(lx, lx->i - 1, "expected )) closing this for ((");
+        else
+            lx->i = end;
+        b->expect = E_FOR_IN;
+        return;
+    }
+    if (b->expect == E_FOR_IN || b->expect == E_FOR_WORDS) {
+        if (list_sep)
+            b->expect = E_NONE;
+        return;
+    }
+    if (b->expect != E_NONE)
+        return; /* newlines inside a header */
+    if (strcmp(op, "(") == 0) {
+        open_paren(b);
+    } else if (strcmp(op, ")") == 0) {
+        if (t && t->kind == C_CASE && !t->case_body) {
+            t->case_body = true;
+            return;
+        }
+        finish(b, ")");
+        close_group(b, ')');
+    } else if (op[0] == ';' && op[1] != 0) { /* ;; ;& ;;& */
+        finish(b, op);
+        if (t && t->kind == C_CASE)
+            t->case_body = false;
+    } else if (t && t->kind == C_CASE && !t->case_body) {
+        return; /* `|` between patterns, newlines before them */
+    } else {
+        finish(b, op);
+    }
+}
+
+/* The longest operator or redirection at lx->i; returns its length, *redir when it is
+ * a redirection. */
+static size_t scan_operator(const struct sh_lexer *lx, char *op, bool *redir)
+{
+    static const char *const ops[] = {";;&", ";;", ";&", ";", "&&", "&>>", "&>", "&",
+                                      "||", "|&", "|", "(", ")", "<<<", "<<-", "<<",
+                                      "<&", "<>", "<", ">>", ">&", ">|", ">", NULL};
+    const char *s = lx->s + lx->i;
+    size_t left = lx->len - lx->i;
+    for (size_t k = 0; ops[k]; k++) {
+        size_t n = strlen(ops[k]);
+        if (n <= left && memcmp(s, ops[k], n) == 0) {
+            memcpy(op, ops[k], n + 1);
+            *redir = strchr(ops[k], '<') || strchr(ops[k], '>');
+            return n;
+        }
+    }
+    return 0;
+}
+
+/* ---- the main loop ---- */
+
+/* The arena and the current command's word arrays together past the arena's limit (the
+ * limit parse-memory for a document's arena)? */
+static bool over_memory(const struct builder *b)
+{
+    const struct gl_arena *a = b->lx.a;
+    size_t words = b->capw * sizeof *b->w + b->capwi * sizeof *b->wi;
+    return gl_arena_over(a) || (a->limit && a->total + words > a->limit);
+}
+
+static void run(struct builder *b)
+{
+    struct sh_lexer *lx = &b->lx;
+    for (;;) {
+        int c = shl_cur(lx);
+        while (c == ' ' || c == '\t' || (c == '\r' && shl_word_end_at(lx, lx->i))) {
+            lx->i++;
+            c = shl_cur(lx);
+        }
+        if (c < 0)
+            break;
+        size_t at = lx->i;
+        if (over_memory(b)) { /* the limit parse-memory: stop at this token */
+            char msg[256];
+            shl_error(lx, at, gl_arena_strdup(lx->a, gl_limit_message(GL_LIMIT_PARSE_MEMORY, msg,
+                                                                      sizeof msg)));
+            break;
+        }
+        char op[4];
+        bool redir = false;
+        if (c == '#') {
+            const char *nl = memchr(lx->s + at, '\n', lx->len - at);
+            lx->i = nl ? (size_t)(nl - lx->s) : lx->len;
+        } else if (c == '\n') {
+            lx->i++;
+            operator(b, "\n");
+            if (b->nhd)
+                read_heredocs(b);
+        } else if ((c == '<' || c == '>') && at + 1 < lx->len && lx->s[at + 1] == '(') {
+            word(b, at); /* process substitution */
+        } else if (strchr(";&|()<>", c) && c) {
+            size_t n = scan_operator(lx, op, &redir);
+            lx->i += n;
+            if (redir)
+                add_redirect(b, at, -1, op);
+            else
+                operator(b, op);
+        } else if (c >= '0' && c <= '9') {
+            size_t k = at;
+            while (k < lx->len && lx->s[k] >= '0' && lx->s[k] <= '9')
+                k++;
+            if (k < lx->len && (lx->s[k] == '<' || lx->s[k] == '>') &&
+                !(k + 1 < lx->len && lx->s[k + 1] == '(') && k - at < 9) {
+                int fd = atoi(lx->s + at);
+                lx->i = k;
+                size_t n = scan_operator(lx, op, &redir);
+                lx->i += n;
+                add_redirect(b, at, fd, op);
+            } else {
+                word(b, at);
+            }
+        } else {
+            word(b, at);
+        }
+    }
+    finish(b, "");
+}
+
+int sh_split(struct gl_arena *a, const char *text, size_t len, const struct gl_srcmap *map,
+             const struct sh_opts *opts, struct sh_cmd **cmds, size_t *ncmds,
+             struct sh_error *err)
+{
+    struct sh_error local_err;
+    if (!err)
+        err = &local_err;
+    memset(err, 0, sizeof *err);
+    if (!text)
+        len = 0;
+    if (!map) {
+        struct gl_srcmap *m = gl_arena_alloc(a, sizeof *m);
+        gl_srcmap_init(m, a);
+        gl_srcmap_identity(m, text ? text : "", len, 1, 1);
+        map = m;
+    }
+    struct sh_vars *vars = opts ? opts->vars : NULL;
+    if (!vars) {
+        vars = gl_arena_alloc(a, sizeof *vars);
+        sh_vars_init(vars, a);
+    }
+    struct builder b;
+    memset(&b, 0, sizeof b);
+    b.origin = map;
+    shl_init(&b.lx, a, text ? text : "", len, map, opts, vars, err);
+    run(&b);
+    *cmds = arena_copy(a, b.cmds, b.ncmds, sizeof *b.cmds);
+    *ncmds = b.ncmds;
+    shl_free(&b.lx);
+    free(b.w);
+    free(b.wi);
+    free(b.as);
+    free(b.rd);
+    free(b.cmds);
+    free(b.st);
+    free(b.hd);
+    return err->set ? -1 : 0;
+}

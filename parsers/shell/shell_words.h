@@ -1,0 +1,213 @@
+/*
+ * shell_words.h: split shell text into simple commands and words, as a POSIX shell
+ * (bash, for the few bash forms gpulint meets) would, with the exact original position
+ * of every word.
+ *
+ * Used for Dockerfile RUN lines and RUN heredoc bodies, shell scripts, Makefile recipe
+ * lines, Markdown code blocks and CI YAML `run:` blocks. No command is ever executed.
+ *
+ * What is recognised:
+ *  - quoting: '...', "..." (where `\` escapes $ ` " \ and newline), `\x` outside quotes,
+ *    bash $'...' (C escapes) and $"..."; backslash-newline is removed everywhere except in
+ *    single quotes, comments and heredoc bodies (a word may span lines; positions stay
+ *    exact); `#` at the start of a word comments to the end of the line (a trailing `\`
+ *    in a comment does not continue it); a `\r` right before a newline is a blank.
+ *  - operators `;` `&` `&&` `||` `|` `|&` `(` `)` `;;` `;&` `;;&` and newlines end commands;
+ *    the reserved words if then else elif fi for select while until do done case esac in
+ *    function { } ! time are recognised where the shell recognises them and never appear
+ *    as words (`if docker run x; then` gives the command `docker run x`); for/select
+ *    headers, case subjects and case patterns are not commands; `((...))` is skipped;
+ *    `name() {` and `function name {` open function bodies.
+ *  - redirections `[n]< > >> >| <> <& >& &> &>> <<< << <<-` are taken out of the words into
+ *    sh_cmd.redirs; a heredoc's body lines (up to the delimiter line, leading tabs
+ *    ignored for `<<-`) are consumed after the line that names it and are never split
+ *    as commands; the raw body is kept in the redirection.
+ *  - expansions: $NAME ${NAME} ${NAME:-w} ${NAME-w} ${NAME:+w} ${NAME+w} ${NAME:=w}
+ *    ${NAME=w} ${NAME:?w} ${NAME?w}. A variable's value comes first from the variable
+ *    table (assignments seen earlier in this text or in earlier texts sharing the table),
+ *    else from opts->lookup. Decisions (RULES.md): a variable never assigned and unknown
+ *    to lookup is opaque when expanded bare ($HOME, $1) but takes the default in
+ *    ${NAME:-w}/${NAME-w}, positional parameters (${2:-all}) included; a variable
+ *    assigned inside if/case/loops/functions/subshells, after && or ||, in a pipeline or
+ *    a background command, assigned with += or as an array, by `read`/`getopts`, as a
+ *    for-loop variable, or assigned twice with different values is opaque from then on.
+ *    $(...), `...`, $((...)), ${#x}, ${x%...} and other operators, arrays (${a[@]}),
+ *    special parameters ($@ $* $# $? $$ $! $-) and process substitution <(...) are opaque.
+ *    A word containing an opaque part is opaque as a whole; its text is still the best
+ *    literal guess (the opaque part's source text). Field splitting is done on unquoted
+ *    expansions with a known value (space, tab, newline): `docker run $args` with a known
+ *    `args` gives several words (sh_word_info.from_split; the later ones located at the
+ *    `$`); an unquoted opaque expansion gives one opaque word with may_split set (it may
+ *    stand for any number of words). An unquoted expansion that is empty gives no word.
+ *    No pathname (glob), tilde or brace expansion is done: such words stay literal.
+ *  - assignments: `NAME=v` / `NAME+=v` prefixing a command are in sh_cmd.assigns (and
+ *    affect only that command); a command made only of assignments, and the arguments of
+ *    export, declare, typeset, readonly and local, set variables in the table (when
+ *    opts->track_assignments) once the command ends; `unset` removes them.
+ *
+ * Positions: every word carries the gl_loc of its first byte as written (the opening
+ * quote, the `$`); a command's loc is that of its first token. Locations come from
+ * `map` (derived text -> original file) or, when map is NULL, from the text itself
+ * starting at line 1 col 1. sh_word_info records, for each byte of a word's text, which
+ * byte of the input produced it, so that sh_split_word_again can split the string of
+ * `sh -c '...'` again with exact positions.
+ *
+ * Robustness: the text may contain NUL bytes and invalid UTF-8 (bytes are bytes; word
+ * texts are NUL-terminated but may contain NULs: use sh_word_info.len). Time and memory
+ * are linear in the input; expansion output is capped (beyond the cap expansions become
+ * opaque); nothing recurses on input-controlled depth (nested ${...:-...} deeper than a
+ * small cap and any $( ... ) nesting are skipped iteratively and made opaque).
+ *
+ * Errors: an unterminated quote, $(, ${, `...` or $'...' sets *err to the location of
+ * its opening character with a message saying what was expected, and sh_split returns
+ * -1; the commands up to there (the last one holding the rest of the text as an opaque
+ * word) are still returned. Anything else the shell would reject (a stray `fi`, `)`)
+ * is skipped silently.
+ */
+#ifndef GPULINT_PARSERS_SHELL_WORDS_H
+#define GPULINT_PARSERS_SHELL_WORDS_H
+
+#include "linter/core/model.h"
+#include "linter/core/srcmap.h"
+#include "linter/core/util.h"
+
+/* What opts->lookup returns for a variable that is set but whose value is unknown (an
+ * ARG without default, say). NULL means "not set": defaults apply, bare use is opaque. */
+extern const char sh_value_opaque[];
+
+/* ---- the variable table ---- */
+
+enum sh_var_state {
+    SH_VAR_UNSET = 0, /* never assigned (or unset): defaults apply */
+    SH_VAR_KNOWN,     /* value known */
+    SH_VAR_OPAQUE,    /* assigned, value unknown */
+};
+
+struct sh_var {
+    const char *name;
+    size_t name_len;
+    const char *value; /* NULL unless SH_VAR_KNOWN */
+    size_t value_len;
+    enum sh_var_state state;
+};
+
+/* Variables assigned so far. Persists across sh_split calls that share it (a script in
+ * pieces: Markdown blocks, Makefile recipe lines). Memory comes from `arena`. */
+struct sh_vars {
+    struct gl_arena *arena;
+    struct sh_var *slots; /* open addressing; NULL name = empty slot */
+    size_t cap, n;
+};
+
+void sh_vars_init(struct sh_vars *v, struct gl_arena *arena);
+/* State of a variable; *value and *value_len are set when SH_VAR_KNOWN. */
+enum sh_var_state sh_vars_get(const struct sh_vars *v, const char *name, size_t len,
+                              const char **value, size_t *value_len);
+/* Record an assignment. `value` NULL or `certain` false makes it opaque; a second
+ * assignment with a different value makes it opaque; opaque stays opaque. */
+void sh_vars_assign(struct sh_vars *v, const char *name, size_t len, const char *value,
+                    size_t value_len, bool certain);
+/* `unset NAME`: certain -> unset again (defaults apply), else opaque. */
+void sh_vars_unset(struct sh_vars *v, const char *name, size_t len, bool certain);
+
+/* ---- options and results ---- */
+
+struct sh_opts {
+    /* Value of a variable the table does not know (Dockerfile ARG/ENV): a string, NULL
+     * for "not set", or sh_value_opaque. May be NULL. */
+    const char *(*lookup)(void *ctx, const char *name, size_t len);
+    void *ctx;
+    bool track_assignments; /* record assignments into the table (scripts: yes) */
+    char escape;            /* the escape character: '\\' (0 means '\\') */
+    struct sh_vars *vars;   /* shared table; NULL: a fresh one for this call */
+};
+
+/* Bytes [out, out+len) of a word's text came from input bytes [src, src+len) when
+ * `literal`; otherwise (a variable's value, a C escape) all of them came from the one
+ * construct starting at input byte src. Input offsets are offsets into the text given
+ * to sh_split (map them with sh_cmd.origin). */
+struct sh_span {
+    size_t out, src, len;
+    bool literal;
+};
+
+struct sh_word_info {
+    size_t len;                  /* length of the word's text (it may contain NULs) */
+    size_t src;                  /* input offset of the word's first byte as written (for
+                                  * the later fields of a split word: the expansion) */
+    const struct sh_span *spans; /* in order of `out`, covering [0, len) */
+    size_t nspans;
+    bool quoted;    /* some part was quoted or escaped */
+    bool may_split; /* holds an unquoted opaque expansion: may stand for 0..n words */
+    bool from_split;/* one of the fields of a field-split word */
+};
+
+struct sh_assign {
+    const char *name;
+    const char *value;      /* after quote removal and expansion; best literal if opaque */
+    size_t value_len;
+    struct gl_loc loc;      /* the name */
+    struct gl_loc value_loc;/* the first byte after '=' */
+    bool opaque;            /* value unknown (opaque expansion, array, ...) */
+    bool append;            /* NAME+=value */
+    bool array;             /* NAME=(...) */
+};
+
+struct sh_redir {
+    int fd;                 /* explicit descriptor (2 in 2>&1), -1 when not written */
+    char op[4];             /* "<" ">" ">>" ">|" "<>" "<&" ">&" "&>" "&>>" "<<" "<<-" "<<<" */
+    struct gl_word target;  /* file, descriptor, here-string or heredoc delimiter */
+    struct gl_loc loc;      /* the operator (or the fd before it) */
+    /* heredocs (<< and <<-) only: */
+    bool quoted_delim;      /* <<'EOF': the body is not expanded by the shell */
+    const char *body;       /* raw body lines (NULL if the text ended first) */
+    size_t body_len;
+    struct gl_loc body_loc; /* first byte of the body */
+};
+
+struct sh_cmd {
+    struct gl_word *words;      /* after quote removal and expansion, reserved words out */
+    struct sh_word_info *info;  /* parallel to words */
+    size_t nwords;
+    struct sh_assign *assigns;  /* NAME=value prefixes */
+    size_t nassigns;
+    struct sh_redir *redirs;
+    size_t nredirs;
+    struct gl_loc loc;          /* first token of the command */
+    /* What ends the command: ";" "&&" "||" "|" "|&" "&" "\n" ";;" ";&" ";;&" ")" ("" at
+     * the end of the text, or before a reserved word such as `then`, `done`, `}`). */
+    char sep[4];
+    int depth;                  /* nesting in if/loop/case/function bodies, 0 at top */
+    bool subshell;              /* inside ( ... ) */
+    const struct gl_srcmap *origin; /* input offsets -> original positions */
+};
+
+struct sh_error {
+    bool set;
+    struct gl_loc loc;   /* the opening quote or construct */
+    size_t offset;       /* the same, as an offset in the text */
+    const char *message; /* "expected ..." (static string) */
+};
+
+/* Split text[0..len) into simple commands. Results are allocated from `a`. Returns 0,
+ * or -1 with *err set (best-effort commands are still returned). `map` may be NULL; opts
+ * may be NULL (no lookup, no tracking); err may be NULL. */
+int sh_split(struct gl_arena *a, const char *text, size_t len, const struct gl_srcmap *map,
+             const struct sh_opts *opts, struct sh_cmd **cmds, size_t *ncmds,
+             struct sh_error *err);
+
+/* Split the text of word `wi` of `cmd` again as shell text (the script of `sh -c`),
+ * every position mapped back through the word's spans to the original file. */
+int sh_split_word_again(struct gl_arena *a, const struct sh_cmd *cmd, size_t wi,
+                        const struct sh_opts *opts, struct sh_cmd **cmds, size_t *ncmds,
+                        struct sh_error *err);
+
+/* Index of the script word of `sh|bash|dash|zsh|ksh|ash|mksh [options] -c SCRIPT ...`
+ * (also `/bin/sh`, `-ec`, `-xc`, `-o pipefail -c`), or -1. The word may be opaque (a
+ * `sh -c "$CMD"`): callers check. */
+long sh_dash_c_index(const struct sh_cmd *cmd);
+
+/* Original position of byte `off` of word `wi`'s text. */
+struct gl_loc sh_word_byte_loc(const struct sh_cmd *cmd, size_t wi, size_t off);
+
+#endif

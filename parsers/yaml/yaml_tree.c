@@ -1,0 +1,940 @@
+/* yaml_tree.c: a safe YAML loader on libyaml events, and queries (see yaml_tree.h). */
+#include "parsers/yaml/yaml_tree.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "linter/core/suppress.h"
+#include "linter/core/text.h"
+
+/* ---- positions ---- */
+
+/* libyaml marks count characters; convert a character index to a byte offset with a
+ * checkpoint every CHECK_EVERY characters (input is valid UTF-8 wherever libyaml got). */
+#define CHECK_EVERY 256
+
+struct charmap {
+    size_t *at; /* byte offset of character k * CHECK_EVERY */
+    size_t n;
+    size_t last_ch, last_off; /* the last conversion: marks mostly come in order */
+};
+
+static void charmap_build(struct charmap *cm, const char *text, size_t len)
+{
+    size_t cap = len / CHECK_EVERY + 2, chars = 0;
+    cm->at = xmalloc(cap * sizeof *cm->at);
+    cm->n = 0;
+    cm->last_ch = cm->last_off = 0;
+    for (size_t i = 0; i < len; i++) {
+        if (((unsigned char)text[i] & 0xC0) == 0x80)
+            continue;
+        if (chars % CHECK_EVERY == 0 && cm->n < cap)
+            cm->at[cm->n++] = i;
+        chars++;
+    }
+    if (!cm->n)
+        cm->at[cm->n++] = 0;
+}
+
+static size_t charmap_byte(struct charmap *cm, const char *text, size_t len, size_t ch)
+{
+    size_t k = ch / CHECK_EVERY;
+    if (k >= cm->n)
+        return len;
+    /* from the last conversion when it lies between the checkpoint and ch */
+    bool from_last = cm->last_ch <= ch && cm->last_ch >= k * CHECK_EVERY && cm->last_off < len;
+    size_t off = from_last ? cm->last_off : cm->at[k];
+    size_t rest = ch - (from_last ? cm->last_ch : k * CHECK_EVERY);
+    while (rest && off < len) {
+        off++;
+        while (off < len && ((unsigned char)text[off] & 0xC0) == 0x80)
+            off++;
+        rest--;
+    }
+    if (off >= len)
+        return len;
+    cm->last_ch = ch;
+    cm->last_off = off;
+    return off;
+}
+
+static void lines_build(struct yt_stream *s)
+{
+    size_t n = 1;
+    for (size_t i = 0; i < s->len; i++)
+        n += s->text[i] == '\n';
+    s->lines = gl_arena_alloc(s->arena, n * sizeof *s->lines);
+    s->nlines = 0;
+    s->lines[s->nlines++] = 0;
+    for (size_t i = 0; i < s->len; i++)
+        if (s->text[i] == '\n')
+            s->lines[s->nlines++] = i + 1;
+}
+
+struct gl_loc yt_loc_of(const struct yt_stream *s, size_t off)
+{
+    if (!s->nlines)
+        return (struct gl_loc){1, 1};
+    if (off > s->len)
+        off = s->len;
+    size_t lo = 0, hi = s->nlines;
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (s->lines[mid] <= off)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    size_t col = off - s->lines[lo] + 1;
+    return (struct gl_loc){(uint32_t)(lo + 1), col > UINT32_MAX ? UINT32_MAX : (uint32_t)col};
+}
+
+/* Bytes [b, e) of line `line` (1-based) without its line break. */
+static bool line_span(const struct yt_stream *s, uint32_t line, size_t *b, size_t *e)
+{
+    if (line == 0 || line > s->nlines)
+        return false;
+    *b = s->lines[line - 1];
+    *e = line < s->nlines ? s->lines[line] - 1 : s->len;
+    if (*e > *b && s->text[*e - 1] == '\r')
+        (*e)--;
+    return true;
+}
+
+/* ---- anchors (per document: a slot of an older generation is empty) ---- */
+
+struct anchor_slot {
+    const char *name;
+    struct yt_node *node;
+    unsigned gen;
+};
+
+struct anchors {
+    struct anchor_slot *slots;
+    size_t cap, n;
+    unsigned gen;
+};
+
+static size_t hash_str(const char *s)
+{
+    size_t h = 1469598103934665603ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+static void anchors_put(struct anchors *t, const char *name, struct yt_node *node);
+
+static void anchors_grow(struct anchors *t)
+{
+    struct anchor_slot *old = t->slots;
+    size_t oldcap = t->cap;
+    t->cap = oldcap ? oldcap * 2 : 64;
+    t->slots = xcalloc(t->cap, sizeof *t->slots);
+    t->n = 0;
+    for (size_t i = 0; i < oldcap; i++)
+        if (old[i].name && old[i].gen == t->gen)
+            anchors_put(t, old[i].name, old[i].node);
+    free(old);
+}
+
+static void anchors_put(struct anchors *t, const char *name, struct yt_node *node)
+{
+    if ((t->n + 1) * 2 > t->cap)
+        anchors_grow(t);
+    size_t i = hash_str(name) & (t->cap - 1);
+    for (;; i = (i + 1) & (t->cap - 1)) {
+        struct anchor_slot *sl = &t->slots[i];
+        if (!sl->name || sl->gen != t->gen) {
+            *sl = (struct anchor_slot){name, node, t->gen};
+            t->n++;
+            return;
+        }
+        if (!strcmp(sl->name, name)) {
+            sl->node = node; /* a redefined anchor: later aliases see the new node */
+            return;
+        }
+    }
+}
+
+static struct yt_node *anchors_get(const struct anchors *t, const char *name)
+{
+    if (!t->cap)
+        return NULL;
+    size_t i = hash_str(name) & (t->cap - 1);
+    for (;; i = (i + 1) & (t->cap - 1)) {
+        const struct anchor_slot *sl = &t->slots[i];
+        if (!sl->name || sl->gen != t->gen)
+            return NULL;
+        if (!strcmp(sl->name, name))
+            return sl->node;
+    }
+}
+
+/* ---- the loader ---- */
+
+struct loader {
+    struct yt_stream *s;
+    struct charmap cm;
+    struct anchors anchors;
+    struct yt_node **stack;
+    struct yt_node **keys; /* pending key of each open mapping */
+    size_t depth, capstack;
+};
+
+static size_t mark_off(struct loader *ld, yaml_mark_t m)
+{
+    return charmap_byte(&ld->cm, ld->s->text, ld->s->len, m.index);
+}
+
+static void set_error(struct yt_stream *s, size_t off, const char *msg)
+{
+    if (s->error)
+        return;
+    s->error = true;
+    s->error_loc = yt_loc_of(s, off);
+    s->error_msg = msg;
+}
+
+/* Stop at a limit: the error names it. */
+static void set_limit_error(struct yt_stream *s, size_t off, enum gl_limit_id id)
+{
+    if (s->error)
+        return;
+    char msg[256];
+    set_error(s, off, gl_arena_strdup(s->arena, gl_limit_message(id, msg, sizeof msg)));
+    s->error_fix = GL_LIMIT_FIX;
+}
+
+static const char *copy_str(struct gl_arena *a, const yaml_char_t *p)
+{
+    return p ? gl_arena_strdup(a, (const char *)p) : NULL;
+}
+
+/* Line of the last non-blank byte in [start, end) (the start line when none). */
+static uint32_t last_content_line(const struct yt_stream *s, size_t start, size_t end)
+{
+    size_t e = end;
+    while (e > start && (s->text[e - 1] == ' ' || s->text[e - 1] == '\t' ||
+                         s->text[e - 1] == '\n' || s->text[e - 1] == '\r'))
+        e--;
+    return yt_loc_of(s, e > start ? e - 1 : start).line;
+}
+
+static struct yt_node *new_node(struct loader *ld, enum yt_kind kind, const yaml_event_t *ev)
+{
+    struct yt_node *n = gl_arena_alloc(ld->s->arena, sizeof *n);
+    n->kind = kind;
+    n->start = mark_off(ld, ev->start_mark);
+    n->end = mark_off(ld, ev->end_mark);
+    if (n->end < n->start)
+        n->end = n->start;
+    n->loc = yt_loc_of(ld->s, n->start);
+    n->last_line = n->loc.line;
+    return n;
+}
+
+static void attach(struct loader *ld, struct yt_node *n)
+{
+    struct yt_stream *s = ld->s;
+    if (!ld->depth) {
+        *GL_APPEND(s->arena, s->docs, s->ndocs, s->capdocs) = n;
+        return;
+    }
+    struct yt_node *top = ld->stack[ld->depth - 1];
+    if (top->kind == YT_SEQ) {
+        *GL_APPEND(s->arena, top->items, top->nitems, top->capitems) = n;
+    } else if (!ld->keys[ld->depth - 1]) {
+        ld->keys[ld->depth - 1] = n;
+    } else {
+        struct yt_pair *p = GL_APPEND(s->arena, top->pairs, top->npairs, top->cappairs);
+        p->key = ld->keys[ld->depth - 1];
+        p->value = n;
+        ld->keys[ld->depth - 1] = NULL;
+    }
+}
+
+static bool push(struct loader *ld, struct yt_node *n)
+{
+    if (ld->depth >= gl_limit(GL_LIMIT_NESTING_DEPTH)) {
+        set_limit_error(ld->s, n->start, GL_LIMIT_NESTING_DEPTH);
+        return false;
+    }
+    if (ld->depth == ld->capstack) {
+        ld->capstack = ld->capstack ? ld->capstack * 2 : 64;
+        ld->stack = xrealloc(ld->stack, ld->capstack * sizeof *ld->stack);
+        ld->keys = xrealloc(ld->keys, ld->capstack * sizeof *ld->keys);
+    }
+    ld->stack[ld->depth] = n;
+    ld->keys[ld->depth] = NULL;
+    ld->depth++;
+    return true;
+}
+
+static void pop(struct loader *ld, const yaml_event_t *ev)
+{
+    if (!ld->depth)
+        return;
+    struct yt_node *n = ld->stack[--ld->depth];
+    size_t end = mark_off(ld, ev->end_mark);
+    uint32_t last = n->loc.line;
+    size_t count = n->kind == YT_MAP ? n->npairs : n->nitems;
+    for (size_t i = 0; i < count; i++) {
+        const struct yt_node *c = n->kind == YT_MAP ? n->pairs[i].value : n->items[i];
+        if (c->last_line > last)
+            last = c->last_line;
+        if (n->kind == YT_MAP && n->pairs[i].key->last_line > last)
+            last = n->pairs[i].key->last_line;
+        if (!n->flow && i == count - 1)
+            end = c->end; /* a block collection ends with its last child */
+    }
+    n->end = end < n->start ? n->start : end;
+    if (!count)
+        last = last_content_line(ld->s, n->start, n->end);
+    n->last_line = last;
+    n->complete = true;
+}
+
+static void load_scalar(struct loader *ld, const yaml_event_t *ev)
+{
+    struct yt_node *n = new_node(ld, YT_SCALAR, ev);
+    size_t len = ev->data.scalar.length;
+    char *v = gl_arena_alloc(ld->s->arena, len + 1);
+    memcpy(v, ev->data.scalar.value, len);
+    n->value = v;
+    n->len = len;
+    n->tag = copy_str(ld->s->arena, ev->data.scalar.tag);
+    n->anchor = copy_str(ld->s->arena, ev->data.scalar.anchor);
+    switch (ev->data.scalar.style) {
+    case YAML_SINGLE_QUOTED_SCALAR_STYLE: n->style = YT_SINGLE; break;
+    case YAML_DOUBLE_QUOTED_SCALAR_STYLE: n->style = YT_DOUBLE; break;
+    case YAML_LITERAL_SCALAR_STYLE: n->style = YT_LITERAL; break;
+    case YAML_FOLDED_SCALAR_STYLE: n->style = YT_FOLDED; break;
+    default: n->style = YT_PLAIN; break;
+    }
+    n->last_line = last_content_line(ld->s, n->start, n->end);
+    n->complete = true;
+    if (n->anchor)
+        anchors_put(&ld->anchors, n->anchor, n);
+    attach(ld, n);
+}
+
+static bool load_alias(struct loader *ld, const yaml_event_t *ev)
+{
+    struct yt_node *n = new_node(ld, YT_ALIAS, ev);
+    n->target = anchors_get(&ld->anchors, (const char *)ev->data.alias.anchor);
+    if (!n->target) {
+        set_error(ld->s, n->start, "expected an alias to a defined anchor");
+        return false;
+    }
+    if (!n->target->complete) {
+        set_error(ld->s, n->start,
+                  "expected an alias to a complete node, not to one that encloses it");
+        return false;
+    }
+    attach(ld, n);
+    return true;
+}
+
+static bool load_collection(struct loader *ld, const yaml_event_t *ev, enum yt_kind kind)
+{
+    struct yt_node *n = new_node(ld, kind, ev);
+    const yaml_char_t *tag =
+        kind == YT_MAP ? ev->data.mapping_start.tag : ev->data.sequence_start.tag;
+    const yaml_char_t *anchor =
+        kind == YT_MAP ? ev->data.mapping_start.anchor : ev->data.sequence_start.anchor;
+    n->tag = copy_str(ld->s->arena, tag);
+    n->anchor = copy_str(ld->s->arena, anchor);
+    n->flow = kind == YT_MAP ? ev->data.mapping_start.style == YAML_FLOW_MAPPING_STYLE
+                             : ev->data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE;
+    if (n->anchor)
+        anchors_put(&ld->anchors, n->anchor, n);
+    attach(ld, n);
+    return push(ld, n);
+}
+
+static void libyaml_error(struct loader *ld, const yaml_parser_t *p)
+{
+    size_t off;
+    if (p->error == YAML_READER_ERROR)
+        off = p->problem_offset;
+    else if (p->error == YAML_SCANNER_ERROR || p->error == YAML_PARSER_ERROR)
+        off = mark_off(ld, p->problem_mark);
+    else
+        off = 0;
+    const char *problem = p->problem ? p->problem : "invalid YAML";
+    const char *msg;
+    if (p->context)
+        msg = gl_arena_printf(ld->s->arena, "%s %s", p->context, problem);
+    else
+        msg = gl_arena_strdup(ld->s->arena, problem);
+    set_error(ld->s, off, msg);
+}
+
+/* Parse text[0..len) into ld->s's documents. Returns libyaml's error kind (YAML_NO_ERROR
+ * when the stream ended cleanly); the first error is recorded in ld->s. */
+static yaml_error_type_t parse_stream(struct loader *ld, const char *text, size_t len)
+{
+    struct yt_stream *s = ld->s;
+    yaml_parser_t p;
+    if (!yaml_parser_initialize(&p)) {
+        set_error(s, 0, "expected memory for the YAML parser");
+        return YAML_MEMORY_ERROR;
+    }
+    yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
+    yaml_parser_set_encoding(&p, YAML_UTF8_ENCODING);
+    yaml_error_type_t kind = YAML_NO_ERROR;
+    bool done = false;
+    size_t docs_before = 0;
+    while (!done && !s->error) {
+        yaml_event_t ev;
+        if (!yaml_parser_parse(&p, &ev)) {
+            kind = p.error;
+            libyaml_error(ld, &p);
+            break;
+        }
+        switch (ev.type) {
+        case YAML_STREAM_END_EVENT: done = true; break;
+        case YAML_DOCUMENT_START_EVENT:
+            ld->anchors.gen++;
+            ld->anchors.n = 0;
+            docs_before = s->ndocs;
+            break;
+        case YAML_DOCUMENT_END_EVENT:
+            if (s->ndocs == docs_before) /* an empty document */
+                *GL_APPEND(s->arena, s->docs, s->ndocs, s->capdocs) = NULL;
+            break;
+        case YAML_SCALAR_EVENT: load_scalar(ld, &ev); break;
+        case YAML_ALIAS_EVENT: load_alias(ld, &ev); break;
+        case YAML_SEQUENCE_START_EVENT: load_collection(ld, &ev, YT_SEQ); break;
+        case YAML_MAPPING_START_EVENT: load_collection(ld, &ev, YT_MAP); break;
+        case YAML_SEQUENCE_END_EVENT:
+        case YAML_MAPPING_END_EVENT: pop(ld, &ev); break;
+        default: break;
+        }
+        if (gl_arena_over(s->arena))
+            set_limit_error(s, ev.start_mark.index, GL_LIMIT_PARSE_MEMORY);
+        yaml_event_delete(&ev);
+    }
+    if (s->error && kind == YAML_NO_ERROR)
+        kind = YAML_COMPOSER_ERROR; /* ours: an alias bomb, too deep, ... */
+    yaml_parser_delete(&p);
+    return kind;
+}
+
+int yt_load(struct yt_stream *s, struct gl_arena *a, const char *text, size_t len)
+{
+    memset(s, 0, sizeof *s);
+    s->arena = a;
+    s->text = text;
+    s->len = len;
+    s->alias_budget = gl_limit(GL_LIMIT_YAML_ALIAS_NODES);
+    lines_build(s);
+
+    struct loader ld = {.s = s};
+    charmap_build(&ld.cm, text, len);
+    yaml_error_type_t kind = parse_stream(&ld, text, len);
+    /* libyaml checks the characters of a whole input chunk before it scans any of it,
+     * so one bad byte (a NUL, invalid UTF-8) deep in a file leaves no document at all.
+     * The lines before the bad one are parsed again on their own: the error stays where
+     * it was, and the documents before it can still be recognised and linted (the last
+     * one stays incomplete: input types lint only complete documents). */
+    size_t cut = s->error ? s->lines[s->error_loc.line - 1] : 0;
+    if (kind == YAML_READER_ERROR && cut > 0) {
+        struct gl_loc loc = s->error_loc;
+        const char *msg = s->error_msg;
+        s->error = false;
+        s->ndocs = 0;
+        s->alias_used = 0;
+        s->alias_exceeded = false;
+        ld.depth = 0;
+        ld.anchors.n = 0;
+        parse_stream(&ld, text, cut);
+        /* the document the bad line belongs to is cut short, whatever libyaml closed */
+        if (s->ndocs && s->docs[s->ndocs - 1])
+            s->docs[s->ndocs - 1]->complete = false;
+        /* an error before the bad line (libyaml never reached it) is the first one */
+        if (!s->error || s->error_loc.line >= loc.line) {
+            s->error = true;
+            s->error_loc = loc;
+            s->error_msg = msg;
+        }
+    }
+    free(ld.cm.at);
+    free(ld.anchors.slots);
+    free(ld.stack);
+    free(ld.keys);
+    return s->error ? -1 : 0;
+}
+
+/* ---- queries ---- */
+
+bool yt_charge(struct yt_stream *s, uint64_t n, struct gl_loc at)
+{
+    if (s->alias_exceeded)
+        return false;
+    s->alias_used += n;
+    if (s->alias_used > s->alias_budget) {
+        s->alias_exceeded = true;
+        s->alias_loc = at;
+        return false;
+    }
+    return true;
+}
+
+struct yt_node *yt_deref(struct yt_stream *s, struct yt_node *n)
+{
+    if (n && n->kind == YT_ALIAS) {
+        /* an alias to a scalar is one node, as cheap as the alias itself: it is always
+         * followed, so a scalar read twice reads the same (a budget spent in between
+         * cannot turn a `kind` that was there into a missing one) */
+        if (!n->target || (n->target->kind != YT_SCALAR && !yt_charge(s, 1, n->loc)))
+            return NULL;
+        n = n->target; /* never an alias itself: aliases carry no anchors */
+    }
+    return n;
+}
+
+bool yt_is_map(const struct yt_node *n) { return n && n->kind == YT_MAP; }
+bool yt_is_seq(const struct yt_node *n) { return n && n->kind == YT_SEQ; }
+bool yt_is_scalar(const struct yt_node *n) { return n && n->kind == YT_SCALAR; }
+
+bool yt_is_null(const struct yt_node *n)
+{
+    if (!n)
+        return true;
+    if (n->kind != YT_SCALAR || n->style != YT_PLAIN)
+        return false;
+    return n->len == 0 || yt_scalar_is(n, "~") || yt_scalar_is(n, "null") ||
+           yt_scalar_is(n, "Null") || yt_scalar_is(n, "NULL");
+}
+
+bool yt_scalar_is(const struct yt_node *n, const char *str)
+{
+    return n && n->kind == YT_SCALAR && n->len == strlen(str) && !memcmp(n->value, str, n->len);
+}
+
+bool yt_is_true(const struct yt_node *n)
+{
+    if (!yt_is_scalar(n))
+        return false;
+    static const char *const yes[] = {"true", "True", "TRUE", "yes", "Yes", "YES", "on", "On",
+                                      "ON"};
+    for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++)
+        if (yt_scalar_is(n, yes[i]))
+            return true;
+    return false;
+}
+
+static bool is_merge_key(const struct yt_node *k)
+{
+    return k && k->kind == YT_SCALAR &&
+           ((k->style == YT_PLAIN && yt_scalar_is(k, "<<")) ||
+            (k->tag && !strcmp(k->tag, "tag:yaml.org,2002:merge")));
+}
+
+#define MERGE_VISITS 256
+
+/* The mappings whose pairs `map` holds, in lookup order: map itself, then what it
+ * merges (depth first). At most MERGE_VISITS; returns the count. */
+static size_t merge_order(struct yt_stream *s, struct yt_node *map, struct yt_node **out)
+{
+    struct yt_node *todo[MERGE_VISITS];
+    size_t ntodo = 0, nout = 0;
+    todo[ntodo++] = map;
+    while (ntodo && nout < MERGE_VISITS) {
+        struct yt_node *m = todo[--ntodo];
+        out[nout++] = m;
+        /* push merge sources in reverse so that the first is visited first */
+        for (size_t i = m->npairs; i-- > 0;) {
+            if (!is_merge_key(m->pairs[i].key))
+                continue;
+            struct yt_node *v = yt_deref(s, m->pairs[i].value);
+            if (yt_is_map(v)) {
+                if (ntodo < MERGE_VISITS)
+                    todo[ntodo++] = v;
+            } else if (yt_is_seq(v)) {
+                for (size_t j = v->nitems; j-- > 0;) {
+                    struct yt_node *src = yt_deref(s, v->items[j]);
+                    if (yt_is_map(src) && ntodo < MERGE_VISITS)
+                        todo[ntodo++] = src;
+                }
+            }
+        }
+    }
+    return nout;
+}
+
+static bool has_merge(const struct yt_node *map)
+{
+    for (size_t i = 0; i < map->npairs; i++)
+        if (is_merge_key(map->pairs[i].key))
+            return true;
+    return false;
+}
+
+struct yt_node *yt_get(struct yt_stream *s, struct yt_node *map, const char *key,
+                       struct yt_node **key_out)
+{
+    map = yt_deref(s, map);
+    if (!yt_is_map(map))
+        return NULL;
+    struct yt_node *order[MERGE_VISITS];
+    size_t n = 1;
+    order[0] = map;
+    if (has_merge(map))
+        n = merge_order(s, map, order);
+    for (size_t m = 0; m < n; m++) {
+        for (size_t i = 0; i < order[m]->npairs; i++) {
+            struct yt_pair *p = &order[m]->pairs[i];
+            if (is_merge_key(p->key))
+                continue;
+            struct yt_node *k = p->key->kind == YT_ALIAS ? yt_deref(s, p->key) : p->key;
+            if (yt_scalar_is(k, key)) {
+                if (key_out)
+                    *key_out = p->key;
+                return yt_deref(s, p->value);
+            }
+        }
+    }
+    return NULL;
+}
+
+/* Set of key strings already present (for yt_pairs with merges). */
+struct keyset {
+    const char **v;
+    size_t cap;
+};
+
+static bool keyset_add(struct keyset *ks, const char *k)
+{
+    size_t i = hash_str(k) & (ks->cap - 1);
+    for (; ks->v[i]; i = (i + 1) & (ks->cap - 1))
+        if (!strcmp(ks->v[i], k))
+            return false;
+    ks->v[i] = k;
+    return true;
+}
+
+size_t yt_pairs(struct yt_stream *s, struct yt_node *map, struct yt_pair **out)
+{
+    *out = NULL;
+    map = yt_deref(s, map);
+    if (!yt_is_map(map))
+        return 0;
+    struct yt_node *order[MERGE_VISITS];
+    size_t nm = has_merge(map) ? merge_order(s, map, order) : (order[0] = map, 1);
+    size_t total = 0;
+    for (size_t m = 0; m < nm; m++)
+        total += order[m]->npairs;
+    struct yt_pair *res = gl_arena_alloc(s->arena, (total ? total : 1) * sizeof *res);
+    struct keyset ks = {NULL, 16};
+    if (nm > 1) {
+        while (ks.cap < total * 2)
+            ks.cap *= 2;
+        ks.v = xcalloc(ks.cap, sizeof *ks.v);
+    }
+    size_t n = 0;
+    for (size_t m = 0; m < nm; m++) {
+        for (size_t i = 0; i < order[m]->npairs; i++) {
+            struct yt_pair p = order[m]->pairs[i];
+            if (is_merge_key(p.key))
+                continue;
+            struct yt_node *k = p.key->kind == YT_ALIAS ? yt_deref(s, p.key) : p.key;
+            if (nm > 1 && yt_is_scalar(k) && !keyset_add(&ks, k->value))
+                continue; /* shadowed by an earlier key */
+            p.value = yt_deref(s, p.value);
+            res[n++] = p;
+        }
+    }
+    free(ks.v);
+    *out = res;
+    return n;
+}
+
+bool yt_sniff(const char *data, size_t len, bool (*judge)(struct yt_stream *s))
+{
+    struct gl_arena a;
+    gl_arena_init(&a);
+    a.limit = (size_t)gl_limit(GL_LIMIT_PARSE_MEMORY);
+    struct yt_stream s;
+    yt_load(&s, &a, data, len);
+    bool yes = judge(&s);
+    gl_arena_free(&a);
+    return yes;
+}
+
+struct yt_node *yt_item(struct yt_stream *s, struct yt_node *seq, size_t i)
+{
+    if (!yt_is_seq(seq) || i >= seq->nitems)
+        return NULL;
+    return yt_deref(s, seq->items[i]);
+}
+
+/* ---- scalar positions ---- */
+
+static size_t utf8_len(unsigned long cp)
+{
+    return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+}
+
+/* Bytes of the value produced by the double-quoted escape at src[i] == '\\'; *used gets
+ * the source bytes it takes. */
+static size_t escape_out(const char *src, size_t i, size_t end, size_t *used)
+{
+    if (i + 1 >= end) {
+        *used = 1;
+        return 0;
+    }
+    char c = src[i + 1];
+    size_t digits = c == 'x' ? 2 : c == 'u' ? 4 : c == 'U' ? 8 : 0;
+    if (digits) {
+        unsigned long cp = 0;
+        size_t k = 0;
+        for (; k < digits && i + 2 + k < end && gl_hex_value(src[i + 2 + k]) >= 0; k++)
+            cp = cp * 16 + (unsigned long)gl_hex_value(src[i + 2 + k]);
+        *used = 2 + k;
+        return utf8_len(cp);
+    }
+    *used = 2;
+    if (c == 'N' || c == '_')
+        return 2;
+    if (c == 'L' || c == 'P')
+        return 3;
+    return 1;
+}
+
+/* Literal block: value line k is source line (header + 1 + k); its content ends where
+ * the source line ends, so its column is the source length minus the value length. */
+static void literal_map(const struct yt_stream *s, const struct yt_node *n, struct gl_srcmap *m)
+{
+    size_t o = 0;
+    uint32_t line = n->loc.line + 1;
+    while (o < n->len) {
+        const char *nl = memchr(n->value + o, '\n', n->len - o);
+        size_t l = nl ? (size_t)(nl - (n->value + o)) : n->len - o;
+        size_t b, e;
+        if (!line_span(s, line, &b, &e))
+            break;
+        size_t src_len = e - b;
+        gl_srcmap_add(m, o, line, src_len >= l ? (uint32_t)(src_len - l + 1) : 1);
+        o += l + 1;
+        line++;
+    }
+}
+
+/* Folded block: content lines joined by one separator; indentation is the smallest of
+ * the non-blank lines. */
+static void folded_map(const struct yt_stream *s, const struct yt_node *n, struct gl_srcmap *m)
+{
+    size_t indent = SIZE_MAX;
+    for (uint32_t line = n->loc.line + 1; line <= n->last_line; line++) {
+        size_t b, e, k = 0;
+        if (!line_span(s, line, &b, &e))
+            break;
+        while (b + k < e && s->text[b + k] == ' ')
+            k++;
+        if (b + k < e && k < indent)
+            indent = k;
+    }
+    if (indent == SIZE_MAX)
+        return;
+    size_t p = 0;
+    for (uint32_t line = n->loc.line + 1; line <= n->last_line && p < n->len; line++) {
+        size_t b, e;
+        if (!line_span(s, line, &b, &e))
+            break;
+        if (e - b <= indent) { /* blank line: a kept line break */
+            if (n->value[p] == '\n')
+                p++;
+            continue;
+        }
+        gl_srcmap_add(m, p, line, (uint32_t)indent + 1);
+        p += e - b - indent;
+        if (p < n->len && (n->value[p] == ' ' || n->value[p] == '\n'))
+            p++;
+    }
+}
+
+/* Flow scalars (plain, quoted), one source line at a time. */
+static void flow_map(const struct yt_stream *s, const struct yt_node *n, struct gl_srcmap *m)
+{
+    bool quoted = n->style == YT_SINGLE || n->style == YT_DOUBLE;
+    size_t sp = n->start + (quoted ? 1 : 0);
+    size_t end = n->end > n->start && quoted ? n->end - 1 : n->end;
+    if (end > s->len)
+        end = s->len;
+    size_t vp = 0;
+    bool first = true;
+    while (sp < end && vp <= n->len) {
+        const char *nl = memchr(s->text + sp, '\n', end - sp);
+        size_t le = nl ? (size_t)(nl - s->text) : end;
+        size_t b = sp;
+        if (!first)
+            while (b < le && (s->text[b] == ' ' || s->text[b] == '\t'))
+                b++;
+        size_t e = le;
+        if (nl) /* a folded line loses its trailing blanks */
+            while (e > b && (s->text[e - 1] == ' ' || s->text[e - 1] == '\t' ||
+                             s->text[e - 1] == '\r'))
+                e--;
+        if (e == b && !first) {
+            if (vp < n->len && n->value[vp] == '\n')
+                vp++;
+        } else {
+            struct gl_loc at = yt_loc_of(s, b);
+            gl_srcmap_add(m, vp, at.line, at.col);
+            for (size_t i = b; i < e;) {
+                size_t used = 1, out = 1;
+                if (n->style == YT_SINGLE && s->text[i] == '\'' && i + 1 < e &&
+                    s->text[i + 1] == '\'')
+                    used = 2;
+                else if (n->style == YT_DOUBLE && s->text[i] == '\\')
+                    out = escape_out(s->text, i, e, &used);
+                i += used;
+                vp += out;
+                if (used != out && i < e) {
+                    struct gl_loc next = yt_loc_of(s, i);
+                    gl_srcmap_add(m, vp, next.line, next.col);
+                }
+            }
+            if (nl && vp < n->len && (n->value[vp] == ' ' || n->value[vp] == '\n'))
+                vp++;
+        }
+        first = false;
+        if (!nl)
+            break;
+        sp = le + 1;
+    }
+}
+
+void yt_scalar_srcmap(const struct yt_stream *s, const struct yt_node *n, struct gl_srcmap *m)
+{
+    if (!n)
+        return;
+    if (n->kind != YT_SCALAR) {
+        gl_srcmap_add(m, 0, n->loc.line, n->loc.col);
+        return;
+    }
+    size_t before = m->n;
+    if (n->style == YT_LITERAL)
+        literal_map(s, n, m);
+    else if (n->style == YT_FOLDED)
+        folded_map(s, n, m);
+    else
+        flow_map(s, n, m);
+    if (m->n == before) /* nothing mapped: point at the scalar */
+        gl_srcmap_add(m, 0, n->loc.line, n->loc.col);
+}
+
+struct gl_loc yt_scalar_loc_at(const struct yt_stream *s, const struct yt_node *n, size_t off)
+{
+    if (!n)
+        return (struct gl_loc){0, 0};
+    if (n->kind == YT_SCALAR && n->style == YT_PLAIN && n->last_line == n->loc.line)
+        return (struct gl_loc){n->loc.line, n->loc.col + (uint32_t)off};
+    struct gl_srcmap m;
+    gl_srcmap_init(&m, s->arena);
+    yt_scalar_srcmap(s, n, &m);
+    return gl_srcmap_loc(&m, off);
+}
+
+/* ---- pragmas ---- */
+
+void yt_add_pragmas(struct gl_doc *doc, struct yt_stream *s)
+{
+    if (!memchr(s->text, '#', s->len))
+        return;
+    size_t nl = s->nlines + 2;
+    uint32_t *span_end = xcalloc(nl, sizeof *span_end); /* last line of nodes starting here */
+    bool *in_block = xcalloc(nl, sizeof *in_block);     /* a block scalar's content line */
+    struct yt_node **stack = NULL;
+    size_t depth = 0, cap = 0;
+    for (size_t d = 0; d < s->ndocs; d++) {
+        if (!s->docs[d])
+            continue;
+        if (depth == cap) {
+            cap = cap ? cap * 2 : 64;
+            stack = xrealloc(stack, cap * sizeof *stack);
+        }
+        stack[depth++] = s->docs[d];
+        while (depth) {
+            struct yt_node *n = stack[--depth];
+            /* entries (pairs, sequence items) are what a pragma covers, not collections */
+            if (n->kind == YT_SEQ)
+                for (size_t i = 0; i < n->nitems; i++) {
+                    uint32_t il = n->items[i]->loc.line;
+                    if (il < nl && n->items[i]->last_line > span_end[il])
+                        span_end[il] = n->items[i]->last_line;
+                }
+            if (n->kind == YT_SCALAR && (n->style == YT_LITERAL || n->style == YT_FOLDED))
+                for (uint32_t l = n->loc.line + 1; l <= n->last_line && l < nl; l++)
+                    in_block[l] = true;
+            size_t count = n->kind == YT_MAP ? n->npairs * 2 : n->kind == YT_SEQ ? n->nitems : 0;
+            if (depth + count > cap) {
+                while (depth + count > cap)
+                    cap *= 2;
+                stack = xrealloc(stack, cap * sizeof *stack);
+            }
+            for (size_t i = 0; n->kind == YT_MAP && i < n->npairs; i++) {
+                struct yt_pair *p = &n->pairs[i];
+                uint32_t kl = p->key->loc.line;
+                if (kl < nl && p->value->last_line > span_end[kl])
+                    span_end[kl] = p->value->last_line;
+                stack[depth++] = p->key;
+                stack[depth++] = p->value;
+            }
+            for (size_t i = 0; n->kind == YT_SEQ && i < n->nitems; i++)
+                stack[depth++] = n->items[i];
+        }
+    }
+    free(stack);
+    for (uint32_t line = 1; line <= s->nlines; line++) {
+        size_t b, e;
+        if (in_block[line] || !line_span(s, line, &b, &e))
+            continue;
+        while (b < e && (s->text[b] == ' ' || s->text[b] == '\t'))
+            b++;
+        if (b >= e || s->text[b] != '#')
+            continue;
+        /* the node that starts on the next line holding anything but comments */
+        uint32_t next = line + 1;
+        for (; next <= s->nlines; next++) {
+            size_t nb = 0, ne = 0;
+            if (!line_span(s, next, &nb, &ne))
+                continue;
+            while (nb < ne && (s->text[nb] == ' ' || s->text[nb] == '\t'))
+                nb++;
+            if (nb < ne && s->text[nb] != '#')
+                break;
+        }
+        uint32_t last = next;
+        if (next < nl && span_end[next] > last)
+            last = span_end[next];
+        struct gl_loc at = yt_loc_of(s, b + 1);
+        gl_pragma_parse(doc, s->text + b + 1, e - b - 1, at, next, last);
+    }
+    free(span_end);
+    free(in_block);
+}
+
+void yt_report(struct gl_doc *doc, const struct yt_stream *s)
+{
+    if (doc->error.set)
+        return;
+    if (s->error) {
+        doc->error.set = true;
+        doc->error.loc = s->error_loc;
+        doc->error.message = s->error_msg;
+        doc->error.fix = s->error_fix;
+    } else if (s->alias_exceeded) {
+        doc->error.set = true;
+        doc->error.loc = s->alias_loc;
+        char msg[256];
+        doc->error.message = gl_arena_strdup(
+            &doc->arena, gl_limit_message(GL_LIMIT_YAML_ALIAS_NODES, msg, sizeof msg));
+        doc->error.fix = "an alias bomb? Expand fewer aliases, or raise the limit if the "
+                         "input is trusted";
+    }
+}

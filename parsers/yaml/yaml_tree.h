@@ -1,0 +1,153 @@
+/*
+ * yaml_tree.h: a safe YAML loader (libyaml events -> an arena node tree) and queries.
+ *
+ * yt_load() reads a whole stream (one or more documents) into a tree of yt_node:
+ * scalars (value with its length, style, tag, position), mappings (ordered key/value
+ * pairs; keys keep their positions) and sequences. Everything comes from the caller's
+ * arena. Positions are gl_loc (1-based line by '\n', 1-based BYTE column) plus byte
+ * offsets into the input.
+ *
+ * Hostile input:
+ *  - aliases are kept as YT_ALIAS nodes pointing at the anchored node (never copied).
+ *    Consumers follow them with yt_deref(), which charges the stream's alias budget one
+ *    unit per alias to a collection followed; walkers that descend into an aliased
+ *    subtree charge one unit per node visited there with yt_charge(). When the budget
+ *    (the limit yaml-alias-nodes, limits.h) runs out, both return NULL/false, and
+ *    s->alias_exceeded and s->alias_loc say where: a billion-laughs file costs at most
+ *    the budget. An alias to a scalar costs nothing and is always followed: reading a
+ *    scalar twice gives the same node whatever was spent in between. An alias to a node that
+ *    is still open (a recursive structure) is an error.
+ *  - nesting deeper than the limit nesting-depth is an error; so is a tree that takes
+ *    more than the limit parse-memory from its arena; the loader is iterative
+ *    (an explicit stack), nothing recurses on input depth.
+ *  - libyaml errors (bad syntax, invalid UTF-8, control characters, NUL bytes) set
+ *    s->error at the first bad byte with libyaml's message.
+ *
+ * Merge keys: yt_get() looks a key up in a mapping's own pairs first, then in the
+ * mappings merged by `<<: *a` or `<<: [*a, *b]` (in order, merges of merges too).
+ * yt_pairs() gives the effective pairs of a mapping (own ones, then merged ones whose
+ * keys are not already present), merge keys themselves left out.
+ *
+ * yt_scalar_srcmap() maps the bytes of a scalar's value to their original positions:
+ * exact for plain and quoted one-line scalars and for literal block scalars (`|`);
+ * line by line for folded (`>`) and multi-line flow scalars (each source line's first
+ * content byte is exact; a double-quoted escape shifts the rest of its line).
+ *
+ * yt_add_pragmas() records `# gpulint ignore=...` comments (whole-line comments outside
+ * block scalars) in doc->ignores, each covering the lines of the node that starts on
+ * the next non-blank, non-comment line: the longest entry (a mapping pair from its key
+ * to the end of its value, or a sequence item) starting on that line.
+ */
+#ifndef GPULINT_PARSERS_YAML_TREE_H
+#define GPULINT_PARSERS_YAML_TREE_H
+
+#include "linter/core/model.h"
+#include "linter/core/srcmap.h"
+#include "linter/core/util.h"
+
+
+enum yt_kind { YT_SCALAR, YT_MAP, YT_SEQ, YT_ALIAS };
+enum yt_style { YT_PLAIN, YT_SINGLE, YT_DOUBLE, YT_LITERAL, YT_FOLDED };
+
+struct yt_node;
+
+struct yt_pair {
+    struct yt_node *key, *value;
+};
+
+struct yt_node {
+    enum yt_kind kind;
+    struct gl_loc loc;       /* first byte of the node (a block scalar: its `|`/`>`) */
+    size_t start, end;       /* byte offsets [start, end) in the input */
+    uint32_t last_line;      /* last line holding content of this node */
+    const char *tag;         /* as written (libyaml expands shorthands), NULL when none */
+    const char *anchor;      /* NULL when none */
+    /* YT_SCALAR */
+    const char *value;       /* NUL-terminated; may contain NULs (use len) */
+    size_t len;
+    enum yt_style style;
+    /* YT_MAP */
+    struct yt_pair *pairs;
+    size_t npairs, cappairs;
+    /* YT_SEQ */
+    struct yt_node **items;
+    size_t nitems, capitems;
+    /* YT_ALIAS */
+    struct yt_node *target;
+    bool flow;               /* a flow collection ([...] / {...}) */
+    /* loader state */
+    bool complete;
+};
+
+struct yt_stream {
+    struct gl_arena *arena;
+    const char *text;
+    size_t len;
+    struct yt_node **docs;   /* root node of each document (an empty document is a null
+                                scalar); a root that is not `complete` was cut short by
+                                an error */
+    size_t ndocs, capdocs;
+    /* alias budget */
+    uint64_t alias_used, alias_budget;
+    bool alias_exceeded;
+    struct gl_loc alias_loc;
+    /* the first error */
+    bool error;
+    struct gl_loc error_loc;
+    const char *error_msg;
+    const char *error_fix;   /* NULL, or how to get past a limit that stopped the load */
+    /* line starts, for offset -> loc */
+    size_t *lines;
+    size_t nlines;
+};
+
+/* Load text[0..len) (need not be NUL-terminated). Returns 0, or -1 with s->error set;
+ * the documents completed before the error are kept. */
+int yt_load(struct yt_stream *s, struct gl_arena *a, const char *text, size_t len);
+
+/* For an input type's by_content: loads data[0..len) into a scratch arena (freed before
+ * returning) and returns what `judge` says of the stream (called even when the load
+ * failed part way: it sees the documents read before the error). */
+bool yt_sniff(const char *data, size_t len, bool (*judge)(struct yt_stream *s));
+
+/* Position of a byte offset of the input. */
+struct gl_loc yt_loc_of(const struct yt_stream *s, size_t off);
+
+/* Follow aliases (charging the budget); NULL for NULL or when the budget is spent. */
+struct yt_node *yt_deref(struct yt_stream *s, struct yt_node *n);
+/* Charge n visited nodes; false once the budget is spent. */
+bool yt_charge(struct yt_stream *s, uint64_t n, struct gl_loc at);
+
+/* Type tests on a dereferenced node (NULL-safe). */
+bool yt_is_map(const struct yt_node *n);
+bool yt_is_seq(const struct yt_node *n);
+bool yt_is_scalar(const struct yt_node *n);
+/* A plain scalar `null`, `Null`, `NULL`, `~` or empty, or a missing node. */
+bool yt_is_null(const struct yt_node *n);
+/* Scalar equal to str. */
+bool yt_scalar_is(const struct yt_node *n, const char *str);
+/* Plain/quoted `true` (and yes/on for YAML 1.1 readers such as compose). */
+bool yt_is_true(const struct yt_node *n);
+
+/* Value of `key` in mapping `map` (merge keys applied), dereferenced; NULL when absent.
+ * *key_out (may be NULL) gets the key node. */
+struct yt_node *yt_get(struct yt_stream *s, struct yt_node *map, const char *key,
+                       struct yt_node **key_out);
+/* Effective pairs (own, then merged), values dereferenced; arena array; returns count. */
+size_t yt_pairs(struct yt_stream *s, struct yt_node *map, struct yt_pair **out);
+/* Item i of a sequence, dereferenced. */
+struct yt_node *yt_item(struct yt_stream *s, struct yt_node *seq, size_t i);
+
+/* Map a scalar's value bytes to original positions (see the top of this file). */
+void yt_scalar_srcmap(const struct yt_stream *s, const struct yt_node *n, struct gl_srcmap *m);
+/* Position of byte `off` of a scalar's value (builds a srcmap for multi-line scalars). */
+struct gl_loc yt_scalar_loc_at(const struct yt_stream *s, const struct yt_node *n, size_t off);
+
+/* Record the gpulint pragmas of the stream's text in doc->ignores. */
+void yt_add_pragmas(struct gl_doc *doc, struct yt_stream *s);
+
+/* Set doc->error from the stream's load error or alias-budget exhaustion (if any, and
+ * only if doc->error is not set yet). */
+void yt_report(struct gl_doc *doc, const struct yt_stream *s);
+
+#endif

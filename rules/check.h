@@ -1,0 +1,42 @@
+/*
+ * check.h: what a rule's check function gets, and how it reports.
+ *
+ * A rule reads c->doc (the model) and c->cfg, and calls gl_report() for each finding:
+ * the location of the offending token, a fix hint (NULL for the rule's default), and a
+ * one-line message naming the bad value. The engine applies severity overrides,
+ * suppression and sorting; a rule never prints.
+ */
+#ifndef GPULINT_CHECK_H
+#define GPULINT_CHECK_H
+
+#include "linter/core/config.h"
+#include "linter/core/model.h"
+#include "linter/core/rule.h"
+
+struct gl_check {
+    const struct gl_doc *doc;
+    const struct gl_config *cfg;
+    const struct gl_rule *rule;
+    struct gl_findings *out;
+};
+
+/* Report at the rule's default severity. */
+void gl_report(struct gl_check *c, struct gl_loc loc, const char *fix, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* Report at a severity the rule chose (rules with two severities, GL101 and GL201). */
+void gl_report_sev(struct gl_check *c, enum gl_severity sev, struct gl_loc loc,
+                   const char *fix, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+/* An image finding: line 0; names the platform, the layer that brought the file, and
+ * the path in the image (the message should name them too). */
+struct gl_image_site {
+    const char *platform;
+    const char *layer;
+    const char *path;
+};
+void gl_report_image(struct gl_check *c, enum gl_severity sev, const struct gl_image_site *at,
+                     const char *fix, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+
+#endif

@@ -1,0 +1,58 @@
+/* GL101 image-latest-tag: a reference with no tag or `latest`, and no digest. */
+#include "rules/check.h"
+
+/* NVIDIA publishes no `latest` for these: the pull itself fails. */
+static bool no_latest_published(const struct gl_imageref *r)
+{
+    return gl_imageref_repo_has_prefix(r, "nvidia/cuda") ||
+           gl_imageref_in_namespace(r, "nvcr.io/nvidia");
+}
+
+/* References that name an image to pull (not a stage, scratch, a build output, a file). */
+static bool pulled(const struct gl_ref *r)
+{
+    return r->ok && !r->unresolved && !r->stage && !r->scratch && !r->local &&
+           r->role != GL_REF_BUILD_OUTPUT;
+}
+
+static void check(struct gl_check *c)
+{
+    for (size_t i = 0; i < c->doc->nrefs; i++) {
+        const struct gl_ref *r = &c->doc->refs[i];
+        if (!pulled(r) || !gl_imageref_is_unpinned_latest(&r->parsed))
+            continue;
+        const struct gl_imageref *p = &r->parsed;
+        bool fatal = no_latest_published(p);
+        struct gl_loc at = p->tag ? p->tag_loc : r->loc;
+        const char *what = p->tag ? "uses the tag `latest`" : "has no tag, so it means `latest`";
+        if (fatal)
+            gl_report_sev(c, GL_SEV_ERROR, at,
+                          "pin a published version tag, e.g. nvidia/cuda:12.4.1-runtime-ubuntu22.04 "
+                          "or nvcr.io/nvidia/pytorch:24.05-py3",
+                          "image `%s` %s, which NVIDIA does not publish: the pull fails with "
+                          "`manifest unknown`", r->text, what);
+        else
+            gl_report(c, at, NULL, "image `%s` %s: what runs changes whenever it is re-pushed",
+                      r->text, what);
+    }
+}
+
+const struct gl_rule gl_rule_GL101 = {
+    .id = "GL101",
+    .name = "image-latest-tag",
+    .severity = GL_SEV_WARNING,
+    .summary = "an image reference has no tag or the tag `latest`, and no digest "
+               "(error for nvidia/cuda* and nvcr.io/nvidia/*, which publish no `latest`)",
+    .explanation =
+        "`latest` is whatever was pushed last: the CUDA version, the framework and the driver "
+        "the image needs change under you, and a build or a launch that worked yesterday "
+        "fails today. NVIDIA's nvidia/cuda and nvcr.io/nvidia/* repositories publish no "
+        "`latest` tag at all, so a reference without a tag fails at pull time with "
+        "`manifest unknown` (an error). A reference pinned by digest is fine. `FROM scratch`, "
+        "`FROM <earlier stage>` and references whose variables cannot be resolved are not "
+        "checked.",
+    .bad = "FROM nvidia/cuda\nFROM python:latest",
+    .good = "FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\nFROM python:3.11-slim",
+    .fix = "pin a version tag (or a digest)",
+    .check = check,
+};

@@ -1,0 +1,32 @@
+/* GL102 deprecated-cuda-repo: the per-architecture nvidia/cuda repositories. */
+#include "rules/check.h"
+
+static void check(struct gl_check *c)
+{
+    static const char *const deprecated[] = {"nvidia/cuda-arm64", "nvidia/cuda-ppc64le"};
+    for (size_t i = 0; i < c->doc->nrefs; i++) {
+        const struct gl_ref *r = &c->doc->refs[i];
+        if (!r->ok || r->unresolved || r->stage)
+            continue;
+        for (size_t k = 0; k < sizeof deprecated / sizeof deprecated[0]; k++)
+            if (gl_imageref_repo_is(&r->parsed, deprecated[k]))
+                gl_report(c, r->loc, NULL,
+                          "`%s` is a deprecated per-architecture repository that gets no new "
+                          "CUDA releases", r->text);
+    }
+}
+
+const struct gl_rule gl_rule_GL102 = {
+    .id = "GL102",
+    .name = "deprecated-cuda-repo",
+    .severity = GL_SEV_WARNING,
+    .summary = "nvidia/cuda-arm64 or nvidia/cuda-ppc64le instead of the multi-arch nvidia/cuda",
+    .explanation =
+        "NVIDIA used to publish separate repositories per CPU architecture. They are "
+        "deprecated and receive no new CUDA releases; nvidia/cuda is a multi-architecture "
+        "image and the platform is chosen with --platform (or by the host).",
+    .bad = "FROM nvidia/cuda-arm64:11.4.0-runtime-ubuntu20.04",
+    .good = "FROM --platform=linux/arm64 nvidia/cuda:12.4.1-runtime-ubuntu22.04",
+    .fix = "use the multi-arch nvidia/cuda with --platform",
+    .check = check,
+};

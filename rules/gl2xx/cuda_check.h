@@ -1,0 +1,79 @@
+/*
+ * cuda_check.h: what the CUDA rules (GL201 cuda-exceeds-driver, GL202
+ * framework-cuda-mismatch, GL204 cuda-version-unknown) share: whether a fact counts,
+ * where it is reported and how messages name it, and the judgement of one CUDA version
+ * against a target driver from the knowledge base.
+ *
+ * The judgement (gl_cuda_judge), in order:
+ *   1. major only ("12" from nvidia-*-cu12, jax[cuda12]): only the major's minor-version
+ *      compatibility (MVC) floor decides: below it, FAIL.
+ *   2. a Table-3 row for the version (exact, or the newest of the same major.minor below
+ *      it): target >= the row's driver -> OK; else target >= the MVC floor -> MVC (runs
+ *      without PTX JIT of newer code); else FAIL (also for 10.x, which has no MVC).
+ *   3. newer than every row: the MVC floor decides when the target is below it (FAIL),
+ *      else UNKNOWN (never guessed); same for gaps and versions older than the table,
+ *      which are OK when the driver's native CUDA covers them.
+ *   Independently of the rows, a CUDA major newer than the newest CUDA the target driver
+ *   supports natively (exactly known) cannot run under MVC: FAIL.
+ *   4. an NGC release whose notes list the target's branch for forward compatibility
+ *      (data-center GPUs, through the CUDA compat package the container ships) turns
+ *      MVC or FAIL into FWD_COMPAT.
+ */
+#ifndef GPULINT_RULES_CUDA_CHECK_H
+#define GPULINT_RULES_CUDA_CHECK_H
+
+#include "rules/check.h"
+#include "knowledge/kb.h"
+
+enum gl_judge_verdict {
+    GL_JUDGE_OK,
+    GL_JUDGE_UNKNOWN,     /* the table cannot tell (newer than the table, gaps) */
+    GL_JUDGE_MVC,         /* between the MVC floor and the Table-3 driver */
+    GL_JUDGE_FWD_COMPAT,  /* too old, but the NGC release lists this branch for fwd compat */
+    GL_JUDGE_FAIL,        /* CUDA initialisation fails */
+};
+
+struct gl_judgement {
+    enum gl_judge_verdict verdict;
+    const char *need;             /* Table-3 driver of the version's row, NULL */
+    const char *row_cuda;         /* that row's version ("12.4.1"), NULL */
+    bool row_exact;               /* the row is for exactly this version */
+    const char *floor;            /* MVC floor of the major, NULL when there is none */
+    bool has_mvc;                 /* the major has minor-version compatibility */
+    bool newer_than_table;
+    bool major_only;
+    bool new_major;               /* the major is newer than the driver's native CUDA major */
+    const char *driver_max_cuda;  /* newest CUDA the target supports natively, NULL */
+    const char *fwd_driver;       /* the NGC forward-compat driver that covers the target */
+};
+
+void gl_cuda_judge(const struct gl_kb *kb, const char *cuda, const char *driver,
+                   const struct gl_kb_ngc_release *ngc, struct gl_judgement *out);
+
+/* The knowledge base in use for this check. */
+const struct gl_kb *gl_cuda_kb(const struct gl_check *c);
+
+/* Does the fact belong to an image that runs: a shipped Dockerfile stage, a launch, or
+ * an image archive / .def base (no stage, no launch)? */
+bool gl_cuda_fact_counts(const struct gl_doc *doc, const struct gl_cuda_fact *f);
+
+/* Where the finding for a fact goes: its token, or for a fact read from another file
+ * the place the doc names that file. */
+struct gl_loc gl_cuda_fact_report_loc(const struct gl_cuda_fact *f);
+
+/* "base tag nvidia/cuda:12.4.1-base-ubuntu22.04, line 1" or
+ * "torch==2.1.0+cu121, requirements.txt:3:7". */
+const char *gl_cuda_fact_where(const struct gl_cuda_fact *f, char *buf, size_t n);
+
+/* One finding per rule per Dockerfile instruction: flags indexed by fact instr
+ * (calloc'd, free it). gl_cuda_instr_claim() is true the first time an instruction is
+ * claimed (and for facts outside any instruction). Linear in the number of facts. */
+bool *gl_cuda_instr_flags(const struct gl_doc *doc);
+bool gl_cuda_instr_claim(bool *flags, const struct gl_cuda_fact *f);
+
+/* Do two facts describe the same image (the shipped Dockerfile image, one launch, one
+ * archive)? */
+bool gl_cuda_same_subject(const struct gl_doc *doc, const struct gl_cuda_fact *a,
+                          const struct gl_cuda_fact *b);
+
+#endif

@@ -1,0 +1,127 @@
+/* GL203 driver-in-image: the image installs or ships the NVIDIA user-mode driver. */
+#include <string.h>
+
+#include "rules/check.h"
+#include "rules/gl3xx/image_site.h"
+
+static bool os_package_manager(const char *m)
+{
+    return strcmp(m, "pip") && strcmp(m, "uv") && strcmp(m, "conda") && strcmp(m, "mamba") &&
+           strcmp(m, "micromamba");
+}
+
+/* nvidia-driver-*, cuda-drivers, nvidia-utils-*, libnvidia-compute-* (and the bare
+ * names, and RPM module streams such as nvidia-driver:latest-dkms). */
+static bool driver_package(const char *name)
+{
+    static const char *const stems[] = {"nvidia-driver", "cuda-drivers", "nvidia-utils",
+                                        "libnvidia-compute"};
+    for (size_t i = 0; i < sizeof stems / sizeof stems[0]; i++) {
+        size_t n = strlen(stems[i]);
+        if (!strncmp(name, stems[i], n) &&
+            (name[n] == 0 || name[n] == '-' || name[n] == ':' || name[n] == '='))
+            return true;
+    }
+    return false;
+}
+
+/* Offset of an NVIDIA-Linux-*.run installer's name in a word (a path or URL), or -1. */
+static long installer_offset(const char *w)
+{
+    const char *slash = strrchr(w, '/');
+    const char *base = slash ? slash + 1 : w;
+    if (gl_has_prefix(base, "NVIDIA-Linux-") && gl_has_suffix(base, ".run"))
+        return base - w;
+    return -1;
+}
+
+static const char fix[] =
+    "remove it: the NVIDIA Container Toolkit injects the host's driver (docker run --gpus, "
+    "the Kubernetes device plugin); keep only the CUDA toolkit/runtime in the image";
+
+/* An image file of the user-mode driver: libcuda.so.<ver>, libnvidia-ml.so.<ver>,
+ * nvidia-smi, outside the toolkit's stubs/ and the forward-compat compat/ directories. */
+static bool driver_file(const struct gl_image_file *f)
+{
+    if (f->type == GL_FILE_DIR || gl_image_in_dir_named(f->path, "stubs") ||
+        gl_image_in_dir_named(f->path, "compat"))
+        return false;
+    const char *base = gl_image_base(f->path);
+    if (!strcmp(base, "nvidia-smi"))
+        return true;
+    static const char *const libs[] = {"libcuda.so.", "libnvidia-ml.so."};
+    for (size_t i = 0; i < sizeof libs / sizeof libs[0]; i++)
+        if (gl_has_prefix(base, libs[i]) && base[strlen(libs[i])] >= '0' &&
+            base[strlen(libs[i])] <= '9')
+            return true;
+    return false;
+}
+
+static void check(struct gl_check *c)
+{
+    /* one finding per platform, at the first driver file of its final view */
+    gl_report_first_image_file(c, driver_file, fix, "the image ships the NVIDIA driver",
+                               "; it breaks on every host whose kernel module differs",
+                               " and more driver files; it breaks on every host whose kernel "
+                               "module differs");
+    const struct gl_dockerfile_model *m = c->doc->df;
+    if (!m)
+        return;
+    int reported = -1; /* one finding per instruction: the first offending token */
+    for (size_t i = 0; i < m->npkgs; i++) {
+        const struct gl_pkg *p = &m->pkgs[i];
+        if (p->instr == reported || !gl_df_stage_shipped(c->doc, p->stage) ||
+            !os_package_manager(p->manager) || p->requirements || !driver_package(p->name))
+            continue;
+        gl_report(c, p->loc, fix,
+                  "`%s install %s` bakes the NVIDIA driver into the image: it breaks on "
+                  "every host whose kernel module differs", p->manager, p->spec);
+        reported = p->instr;
+    }
+    for (size_t i = 0; i < m->ncmds; i++) {
+        const struct gl_cmd *cmd = &m->cmds[i];
+        if (cmd->instr == reported || !gl_df_stage_shipped(c->doc, cmd->stage))
+            continue;
+        for (size_t k = 0; k < cmd->nwords; k++) {
+            const struct gl_word *w = &cmd->words[k];
+            long off = w->opaque ? -1 : installer_offset(w->text);
+            if (off >= 0) {
+                gl_report(c, (struct gl_loc){w->loc.line, w->loc.col + (uint32_t)off}, fix,
+                          "`%s` is the NVIDIA driver installer: the driver does not belong "
+                          "in the image", w->text + off);
+                reported = cmd->instr;
+                break;
+            }
+        }
+    }
+    for (size_t i = 0; i < m->ncopies; i++) {
+        const struct gl_copy_src *s = &m->copies[i];
+        long off = installer_offset(s->path);
+        if (off >= 0 && gl_df_stage_shipped(c->doc, s->stage))
+            gl_report(c, s->loc, fix, "`%s` copies the NVIDIA driver installer into the image",
+                      s->path + off);
+    }
+}
+
+const struct gl_rule gl_rule_GL203 = {
+    .id = "GL203",
+    .name = "driver-in-image",
+    .severity = GL_SEV_ERROR,
+    .summary = "the image installs or ships the NVIDIA user-mode driver (nvidia-driver-*, "
+               "cuda-drivers, nvidia-utils-*, libnvidia-compute-*, NVIDIA-Linux-*.run, "
+               "libcuda.so.<ver>)",
+    .explanation =
+        "The user-mode driver (libcuda.so, libnvidia-ml.so, nvidia-smi) must match the "
+        "kernel module of the host the container runs on, version for version. The NVIDIA "
+        "Container Toolkit injects the host's copy at start; a copy baked into the image "
+        "shadows it, and the container fails with \"driver/library version mismatch\" (or "
+        "CUDA error 803) on every host with another driver. `cuda-drivers` and the "
+        "`nvidia-driver-*` packages also pull in X and kernel pieces the image never uses. "
+        "Only stages that end up in the shipped image are checked.",
+    .bad = "FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\n"
+           "RUN apt-get update && apt-get install -y cuda-drivers",
+    .good = "FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\n"
+            "# the driver comes from the host: docker run --gpus all ...",
+    .fix = "remove the driver from the image; the container toolkit injects the host's",
+    .check = check,
+};

@@ -1,0 +1,92 @@
+/* GL303 dataset-in-image: datasets, checkpoints or weights copied into the image. */
+#include <string.h>
+
+#include "rules/check.h"
+#include "rules/gl3xx/image_site.h"
+
+#define DEFAULT_FILE_BYTES (100ull << 20)
+#define DEFAULT_TOTAL_BYTES (1ull << 30)
+
+static const char data_tail[] = "; every pull copies it and it is read through OverlayFS";
+
+/* Data files (the configured path patterns) of the final view: each file at or over the
+ * per-file threshold, or, when none is, the biggest once their total reaches the total
+ * threshold. */
+static void check_image(struct gl_check *c)
+{
+    const struct gl_image_model *im = c->doc->image;
+    if (!im || !c->cfg->data_path)
+        return;
+    uint64_t one = c->cfg->data_file_bytes ? c->cfg->data_file_bytes : DEFAULT_FILE_BYTES;
+    uint64_t all = c->cfg->data_total_bytes ? c->cfg->data_total_bytes : DEFAULT_TOTAL_BYTES;
+    for (size_t i = 0; i < im->nplatforms; i++) {
+        const struct gl_image_platform *p = &im->platforms[i];
+        uint64_t total = 0;
+        size_t count = 0;
+        bool big = false;
+        const struct gl_image_file *biggest = NULL;
+        for (size_t k = 0; k < p->nfiles; k++) {
+            const struct gl_image_file *f = &p->files[k];
+            if (f->type != GL_FILE_REG ||
+                !gl_pattern_match(c->cfg->data_path, f->path, strlen(f->path)))
+                continue;
+            total += f->size;
+            count++;
+            if (!biggest || f->size > biggest->size)
+                biggest = f;
+            if (f->size >= one) {
+                gl_report_image_file(c, p, f, NULL, "the image holds data",
+                                     ", %.1f MiB%s", (double)f->size / (1 << 20),
+                                     data_tail);
+                big = true;
+            }
+        }
+        if (!big && biggest && total >= all) {
+            gl_report_image_file(c, p, biggest, NULL, "the image holds data",
+                                 ", the largest of %zu data files totalling %.1f GiB%s", count,
+                                 (double)total / (1 << 30), data_tail);
+        }
+    }
+}
+
+static void check(struct gl_check *c)
+{
+    check_image(c);
+    const struct gl_dockerfile_model *m = c->doc->df;
+    if (!m || !c->cfg->data_path)
+        return;
+    for (size_t i = 0; i < m->ncopies; i++) {
+        const struct gl_copy_src *s = &m->copies[i];
+        if (!gl_df_stage_shipped(c->doc, s->stage))
+            continue;
+        /* match the path without a trailing slash too: `COPY data/ /data` */
+        size_t n = strlen(s->path);
+        if (!gl_pattern_match(c->cfg->data_path, s->path, n))
+            continue;
+        gl_report(c, s->loc, NULL,
+                  "`%s %s` bakes data into the image: every rebuild and pull copies it, "
+                  "and it is read through OverlayFS", s->add ? "ADD" : "COPY", s->path);
+    }
+}
+
+const struct gl_rule gl_rule_GL303 = {
+    .id = "GL303",
+    .name = "dataset-in-image",
+    .severity = GL_SEV_WARNING,
+    .summary = "COPY/ADD brings dataset, checkpoint or weight paths into the image (data/, "
+               "datasets/, checkpoints/, *.ckpt, *.pt, *.safetensors, ...), or an image's "
+               "layers hold such files over a size threshold",
+    .explanation =
+        "Datasets and weights in an image make every layer push, pull and cache miss move "
+        "gigabytes, tie the data's version to the code's, and are read through the "
+        "container's OverlayFS instead of a local or network filesystem. Mount them at run "
+        "time instead (`docker run -v /datasets/imagenet:/data:ro`, a Kubernetes volume), "
+        "and keep them out of the build context with .dockerignore. The path patterns are "
+        "configurable.",
+    .bad = "FROM pytorch/pytorch:2.3.0-cuda12.1-cudnn8-runtime\nCOPY data/ /workspace/data/\n"
+           "COPY model.safetensors /workspace/",
+    .good = "FROM pytorch/pytorch:2.3.0-cuda12.1-cudnn8-runtime\n"
+            "# docker run -v /datasets:/workspace/data:ro -v /models:/workspace/models:ro ...",
+    .fix = "mount the data read-only at run time and add it to .dockerignore",
+    .check = check,
+};

@@ -1,0 +1,41 @@
+/* GL402 checkpoint-not-bind-mounted: a checkpoint/output path is under no mount. */
+#include "rules/check.h"
+#include "rules/gl4xx/launch_paths.h"
+
+/* Only launches whose mounts are all known (see GL401). */
+static bool judge(struct gl_check *c, const struct gl_path_use *u, void *ctx)
+{
+    (void)ctx;
+    if (u->mount)
+        return false;
+    gl_report(c, u->path->loc, NULL,
+              "output path `%s` (%s) is under no mount of %s: writes pay "
+              "copy-on-write and are lost with the container%s",
+              u->path->path, u->path->name, gl_launch_label(&u->facts->arena, u->launch),
+              u->launch->remove ? " (at once: --rm)" : "");
+    return true;
+}
+
+static void check(struct gl_check *c)
+{
+    gl_check_path_uses(c, GL_PATH_CHECKPOINT, GL_PATHS_MOUNTS_COMPLETE, judge, NULL);
+}
+
+const struct gl_rule gl_rule_GL402 = {
+    .id = "GL402",
+    .name = "checkpoint-not-bind-mounted",
+    .severity = GL_SEV_ERROR,
+    .summary = "a checkpoint/output path is not under any mount",
+    .explanation =
+        "Checkpoints, logs and results written to a path no mount covers go into the "
+        "container's writable layer: every write pays OverlayFS copy-on-write, and the "
+        "files vanish when the container is removed (at once with `--rm`, with the pod in "
+        "Kubernetes). A day of training is lost with them. Argument and env names are "
+        "configurable (`checkpoint-args`, `checkpoint-env` in .gpulint.yaml).",
+    .bad = "docker run --rm --gpus all trainer python train.py --output_dir /out",
+    .good = "docker run --rm --gpus all -v /scratch/run1:/out trainer \\\n"
+            "    python train.py --output_dir /out",
+    .fix = "mount a host directory or a volume there: -v /host/out:/out (compose `volumes:`, "
+           "Kubernetes a PVC volumeMount)",
+    .check = check,
+};

@@ -1,0 +1,47 @@
+/* GL407 gpu-image-without-gpu-request: a CUDA image launched with no GPU. */
+#include "rules/check.h"
+#include "rules/gl4xx/launch_paths.h"
+
+static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
+{
+    const struct gl_launch *l = &c->doc->launches[i];
+    /* apptainer without --nv is GL408; a fragment's base may request the GPU; a CPU
+     * head/master beside GPU workers is deliberate */
+    if (l->kind == GL_LAUNCH_APPTAINER || l->fragment || l->secondary_role || l->ngpus > 0 ||
+        l->apptainer_nv || !gl_launch_options_known(l) || !gl_launch_needs_cuda(f, i))
+        return;
+    const struct gl_ref *r = gl_launch_ref(c->doc, l);
+    const char *fix = l->kind == GL_LAUNCH_K8S
+                          ? "add `nvidia.com/gpu: 1` to resources.limits (or a MIG / DRA "
+                            "request)"
+                      : l->kind == GL_LAUNCH_COMPOSE
+                          ? "add `gpus: all` or a deploy.resources.reservations.devices "
+                            "entry with capabilities: [gpu]"
+                          : "add --gpus all (or --device nvidia.com/gpu=all with CDI)";
+    gl_report(c, gl_launch_image_loc(c->doc, l), fix,
+              "CUDA image `%s` is launched by %s with no GPU request: it runs on the CPU "
+              "or fails to find a device",
+              r ? r->text : "?", gl_launch_label(&f->arena, l));
+}
+
+static void check(struct gl_check *c) { gl_check_launches(c, judge); }
+
+const struct gl_rule gl_rule_GL407 = {
+    .id = "GL407",
+    .name = "gpu-image-without-gpu-request",
+    .severity = GL_SEV_WARNING,
+    .summary = "a CUDA image is launched with no GPU request",
+    .explanation =
+        "An image that needs CUDA (a CUDA version is derivable, or its family is CUDA-bearing: "
+        "nvidia/cuda, nvcr.io/nvidia/*, pytorch/pytorch, ...) started without `--gpus`, a CDI "
+        "device, the nvidia runtime, a compose GPU reservation or `gpus:`, or a Kubernetes "
+        "GPU/MIG/vendor resource or DRA claim gets no GPU: frameworks silently fall back to "
+        "the CPU, or fail with \"no CUDA-capable device\". Not for NVIDIA's infrastructure "
+        "images, compose override fragments, or a role of a multi-role object (RayCluster "
+        "head, PyTorchJob master) whose other roles request GPUs.",
+    .bad = "docker run --rm nvcr.io/nvidia/pytorch:24.05-py3 python train.py",
+    .good = "docker run --rm --gpus all nvcr.io/nvidia/pytorch:24.05-py3 python train.py",
+    .fix = "request a GPU: --gpus all, compose `gpus: all`, Kubernetes `nvidia.com/gpu: 1` "
+           "in limits",
+    .check = check,
+};

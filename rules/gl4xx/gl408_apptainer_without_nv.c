@@ -1,0 +1,46 @@
+/* GL408 apptainer-without-nv: apptainer/singularity runs a CUDA image without --nv. */
+#include "rules/check.h"
+#include "rules/gl4xx/launch_paths.h"
+
+static bool nv_requested(const struct gl_launch *l)
+{
+    if (l->apptainer_nv)
+        return true;
+    for (size_t k = 0; k < l->ngpus; k++)
+        if (l->gpus[k].kind == GL_GPU_APPTAINER_NV)
+            return true;
+    return false;
+}
+
+static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
+{
+    const struct gl_launch *l = &c->doc->launches[i];
+    if (l->kind != GL_LAUNCH_APPTAINER || nv_requested(l) || !gl_launch_options_known(l) ||
+        !gl_launch_needs_cuda(f, i))
+        return;
+    const struct gl_ref *r = gl_launch_ref(c->doc, l);
+    gl_report(c, gl_launch_image_loc(c->doc, l), NULL,
+              "%s runs the CUDA image `%s` without --nv: the host driver libraries and "
+              "/dev/nvidia* are not bound in, so CUDA finds no device",
+              l->tool ? l->tool : "apptainer", r ? r->text : "?");
+}
+
+static void check(struct gl_check *c) { gl_check_launches(c, judge); }
+
+const struct gl_rule gl_rule_GL408 = {
+    .id = "GL408",
+    .name = "apptainer-without-nv",
+    .severity = GL_SEV_ERROR,
+    .summary = "apptainer/singularity exec/run/shell/instance start of a GPU image without --nv "
+               "or --nvccli",
+    .explanation =
+        "Unlike Docker's runtime hook, apptainer binds the NVIDIA driver libraries and device "
+        "nodes only when asked: `--nv` (or `--nvccli`, through nvidia-container-cli). Without "
+        "it a CUDA image starts, then every CUDA call fails with \"no CUDA-capable device is "
+        "detected\" or libcuda.so is missing. A local `.sif` whose contents gpulint cannot "
+        "see is not judged.",
+    .bad = "apptainer exec docker://nvcr.io/nvidia/pytorch:24.05-py3 python train.py",
+    .good = "apptainer exec --nv docker://nvcr.io/nvidia/pytorch:24.05-py3 python train.py",
+    .fix = "add --nv (or --nvccli)",
+    .check = check,
+};

@@ -1,0 +1,493 @@
+/* launch_paths.c: dataset/checkpoint paths, mounts and facts of a launch (see launch_paths.h). */
+#include "rules/gl4xx/launch_paths.h"
+
+#include "rules/check.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- names ---- */
+
+/* Does `name` match the list as written, or with `_` and `-` swapped either way? */
+static bool name_matches(struct gl_arena *a, const struct gl_pattern_list *l, const char *name)
+{
+    if (!l || l->n == 0 || !*name)
+        return false;
+    if (gl_pattern_list_match(l, name))
+        return true;
+    if (!strpbrk(name, "-_"))
+        return false;
+    char *dashes = gl_arena_strdup(a, name), *unders = gl_arena_strdup(a, name);
+    for (size_t i = 0; dashes[i]; i++) {
+        if (dashes[i] == '_')
+            dashes[i] = '-';
+        if (unders[i] == '-' && i > 1) /* keep the leading `--` of an option */
+            unders[i] = '_';
+    }
+    return gl_pattern_list_match(l, dashes) || gl_pattern_list_match(l, unders);
+}
+
+/* ---- paths ---- */
+
+const char *gl_path_normalize(struct gl_arena *a, const char *path)
+{
+    if (!path || path[0] != '/')
+        return NULL;
+    size_t n = strlen(path);
+    char *out = gl_arena_alloc(a, n + 2);
+    size_t len = 0;
+    const char *p = path;
+    while (*p) {
+        while (*p == '/')
+            p++;
+        size_t seg = strcspn(p, "/");
+        if (seg == 0)
+            break;
+        if (seg == 1 && p[0] == '.') {
+            /* "." stays where it is */
+        } else if (seg == 2 && p[0] == '.' && p[1] == '.') {
+            while (len > 0 && out[len - 1] != '/')
+                len--;
+            if (len > 0)
+                len--; /* drop the '/' before the removed component */
+        } else {
+            out[len++] = '/';
+            memcpy(out + len, p, seg);
+            len += seg;
+        }
+        p += seg;
+    }
+    if (len == 0)
+        out[len++] = '/';
+    out[len] = '\0';
+    return out;
+}
+
+/* The absolute, normalized path `value` names in the launch, or NULL when it names no
+ * path gpulint can place (see launch_paths.h). */
+static const char *value_path(struct gl_arena *a, const struct gl_launch *l, const char *value)
+{
+    if (!value || !*value || value[0] == '-' || value[0] == '~' || strchr(value, '$') ||
+        strstr(value, "://"))
+        return NULL;
+    if (value[0] == '/')
+        return gl_path_normalize(a, value);
+    if (!strchr(value, '/') || !l->workdir || l->workdir[0] != '/' || strchr(l->workdir, '$'))
+        return NULL;
+    return gl_path_normalize(a, gl_arena_printf(a, "%s/%s", l->workdir, value));
+}
+
+/* ---- the facts of a doc's launches ---- */
+
+void gl_launch_facts_init(struct gl_launch_facts *f, const struct gl_doc *doc,
+                          const struct gl_config *cfg)
+{
+    memset(f, 0, sizeof *f);
+    f->doc = doc;
+    f->cfg = cfg;
+    gl_arena_init(&f->arena);
+    size_t n = doc->nlaunches;
+    f->env_start = gl_arena_alloc(&f->arena, (n + 2) * sizeof *f->env_start);
+    f->has_cuda = gl_arena_alloc(&f->arena, (n + 1) * sizeof *f->has_cuda);
+    f->mounts = gl_arena_alloc(&f->arena, (n + 1) * sizeof *f->mounts);
+    /* counting sort of the launch env entries by launch, keeping their order */
+    for (size_t i = 0; i < doc->nenv; i++) {
+        const struct gl_env *e = &doc->env[i];
+        if (e->origin == GL_ENV_LAUNCH && e->launch >= 0 && (size_t)e->launch < n)
+            f->env_start[e->launch + 1]++;
+    }
+    for (size_t i = 0; i < n; i++)
+        f->env_start[i + 1] += f->env_start[i];
+    f->env_items = gl_arena_alloc(&f->arena, (f->env_start[n] + 1) * sizeof *f->env_items);
+    size_t *fill = gl_arena_alloc(&f->arena, (n + 1) * sizeof *fill);
+    for (size_t i = 0; i < doc->nenv; i++) {
+        const struct gl_env *e = &doc->env[i];
+        if (e->origin == GL_ENV_LAUNCH && e->launch >= 0 && (size_t)e->launch < n)
+            f->env_items[f->env_start[e->launch] + fill[e->launch]++] = i;
+    }
+    for (size_t i = 0; i < doc->ncuda; i++) {
+        int l = doc->cuda[i].launch;
+        if (l >= 0 && (size_t)l < n)
+            f->has_cuda[l] = true;
+    }
+}
+
+void gl_launch_facts_free(struct gl_launch_facts *f) { gl_arena_free(&f->arena); }
+
+size_t gl_launch_env_count(const struct gl_launch_facts *f, size_t launch)
+{
+    return f->env_start[launch + 1] - f->env_start[launch];
+}
+
+const struct gl_env *gl_launch_env(const struct gl_launch_facts *f, size_t launch, size_t k)
+{
+    return &f->doc->env[f->env_items[f->env_start[launch] + k]];
+}
+
+/* ---- dataset and checkpoint paths ---- */
+
+struct path_list {
+    struct gl_launch_path *items;
+    size_t n, cap;
+};
+
+static void add_path(struct gl_launch_facts *f, struct path_list *out,
+                     const struct gl_launch *l, const char *name, const char *value,
+                     struct gl_loc loc, bool env)
+{
+    struct gl_arena *a = &f->arena;
+    const struct gl_config *cfg = f->cfg;
+    const struct gl_pattern_list *data = env ? &cfg->dataset_env : &cfg->dataset_args;
+    const struct gl_pattern_list *ckpt = env ? &cfg->checkpoint_env : &cfg->checkpoint_args;
+    enum gl_path_role role;
+    if (name_matches(a, data, name))
+        role = GL_PATH_DATASET;
+    else if (name_matches(a, ckpt, name))
+        role = GL_PATH_CHECKPOINT;
+    else
+        return;
+    const char *path = value_path(a, l, value);
+    if (!path)
+        return;
+    struct gl_launch_path *p = GL_APPEND(a, out->items, out->n, out->cap);
+    *p = (struct gl_launch_path){.role = role, .name = name, .value = value, .path = path,
+                                 .loc = loc, .from_env = env};
+}
+
+size_t gl_launch_paths(struct gl_launch_facts *f, size_t launch, struct gl_launch_path **out)
+{
+    struct path_list list = {0};
+    const struct gl_launch *l = &f->doc->launches[launch];
+    for (size_t i = 0; i < l->nargv; i++) {
+        const struct gl_word *w = &l->argv[i];
+        if (w->opaque || !w->text || w->text[0] != '-' || w->text[1] == '\0')
+            continue;
+        const char *eq = strchr(w->text, '=');
+        if (eq) {
+            const char *name = gl_arena_strndup(&f->arena, w->text, (size_t)(eq - w->text));
+            add_path(f, &list, l, name, eq + 1, w->loc, false);
+        } else if (i + 1 < l->nargv && !l->argv[i + 1].opaque) {
+            add_path(f, &list, l, w->text, l->argv[i + 1].text, l->argv[i + 1].loc, false);
+        }
+    }
+    for (size_t k = 0; k < gl_launch_env_count(f, launch); k++) {
+        const struct gl_env *e = gl_launch_env(f, launch, k);
+        if (e->key && e->value)
+            add_path(f, &list, l, e->key, e->value, e->value_loc, true);
+    }
+    *out = list.items;
+    return list.n;
+}
+
+/* ---- mounts ---- */
+
+struct mount_key {
+    const char *target; /* normalized */
+    size_t len;
+    size_t index;       /* in launch->mounts */
+};
+
+struct gl_mount_index {
+    struct mount_key *keys; /* sorted by length, then target, then index */
+    size_t n;
+};
+
+static int key_cmp(const void *x, const void *y)
+{
+    const struct mount_key *a = x, *b = y;
+    if (a->len != b->len)
+        return a->len < b->len ? -1 : 1;
+    int c = memcmp(a->target, b->target, a->len);
+    return c ? c : (a->index > b->index) - (a->index < b->index);
+}
+
+static struct gl_mount_index *mount_index(struct gl_launch_facts *f, size_t launch)
+{
+    if (f->mounts[launch])
+        return f->mounts[launch];
+    const struct gl_launch *l = &f->doc->launches[launch];
+    struct gl_mount_index *mi = gl_arena_alloc(&f->arena, sizeof *mi);
+    mi->keys = gl_arena_alloc(&f->arena, (l->nmounts + 1) * sizeof *mi->keys);
+    for (size_t i = 0; i < l->nmounts; i++) {
+        const char *t = gl_path_normalize(&f->arena, l->mounts[i].target);
+        if (t)
+            mi->keys[mi->n++] = (struct mount_key){t, strlen(t), i};
+    }
+    qsort(mi->keys, mi->n, sizeof *mi->keys, key_cmp);
+    f->mounts[launch] = mi;
+    return mi;
+}
+
+/* The first key at or after `from` whose (len, target) is not below (len, s[0..len)) when
+ * `s` is given, or whose len is not below `len` when `s` is NULL: a lower bound. With
+ * `strict`, the first key strictly above instead (an upper bound). */
+static size_t bound(const struct gl_mount_index *mi, size_t from, size_t len, const char *s,
+                    bool strict)
+{
+    size_t lo = from, hi = mi->n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        const struct mount_key *k = &mi->keys[mid];
+        int c = k->len != len ? (k->len < len ? -1 : 1) : s ? memcmp(k->target, s, len) : 0;
+        if (c < 0 || (strict && c == 0))
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* The last mount (highest index) whose target is exactly path[0..len), or NULL. Byte
+ * comparisons happen only among targets of that very length. */
+static const struct mount_key *exact(const struct gl_mount_index *mi, const char *path,
+                                     size_t len)
+{
+    size_t first = bound(mi, 0, len, NULL, false);
+    if (first == mi->n || mi->keys[first].len != len)
+        return NULL;
+    size_t after = bound(mi, first, len, path, true);
+    if (after == first)
+        return NULL;
+    const struct mount_key *k = &mi->keys[after - 1];
+    return memcmp(k->target, path, len) ? NULL : k;
+}
+
+const struct gl_mount *gl_launch_mount_for(struct gl_launch_facts *f, size_t launch,
+                                           const char *path)
+{
+    const struct gl_mount_index *mi = mount_index(f, launch);
+    if (mi->n == 0 || path[0] != '/')
+        return NULL;
+    /* the path itself, then each prefix ending before a '/', longest first, then "/" */
+    size_t len = strlen(path);
+    for (;;) {
+        const struct mount_key *k = exact(mi, path, len ? len : 1);
+        if (k)
+            return &f->doc->launches[launch].mounts[k->index];
+        if (len <= 1)
+            return NULL;
+        while (len > 0 && path[len - 1] != '/')
+            len--;
+        if (len > 1)
+            len--; /* drop the '/' itself: "/a/b" -> "/a" */
+        else
+            len = 0; /* the root */
+    }
+}
+
+/* ---- facts ---- */
+
+const struct gl_ref *gl_launch_ref(const struct gl_doc *doc, const struct gl_launch *l)
+{
+    if (l->ref < 0 || (size_t)l->ref >= doc->nrefs)
+        return NULL;
+    return &doc->refs[l->ref];
+}
+
+struct gl_loc gl_launch_image_loc(const struct gl_doc *doc, const struct gl_launch *l)
+{
+    const struct gl_ref *r = gl_launch_ref(doc, l);
+    return r ? r->loc : l->loc;
+}
+
+bool gl_launch_uses_gpu(const struct gl_launch *l)
+{
+    if (l->apptainer_nv)
+        return true;
+    for (size_t i = 0; i < l->ngpus; i++) {
+        const struct gl_gpu_request *g = &l->gpus[i];
+        if (g->kind == GL_GPU_ENV_VISIBLE &&
+            (!g->value || !*g->value || !strcmp(g->value, "void") || !strcmp(g->value, "none")))
+            continue;
+        return true;
+    }
+    return false;
+}
+
+bool gl_launch_needs_cuda(const struct gl_launch_facts *f, size_t launch)
+{
+    const struct gl_ref *r = gl_launch_ref(f->doc, &f->doc->launches[launch]);
+    if (r && r->ok && gl_imageref_nvidia_infra(&r->parsed))
+        return false;
+    if (r && r->ok && !r->unresolved && !r->local && gl_imageref_cuda_bearing(&r->parsed))
+        return true;
+    return f->has_cuda[launch];
+}
+
+bool gl_launch_options_known(const struct gl_launch *l) { return !l->opts_opaque; }
+
+bool gl_launch_mounts_complete(const struct gl_launch *l)
+{
+    return l->kind != GL_LAUNCH_APPTAINER && !l->fragment && gl_launch_options_known(l);
+}
+
+/* The last path component of the `len` bytes at `word`; *len gets its length. */
+static const char *base_name(const char *word, size_t *len)
+{
+    for (size_t i = *len; i > 0; i--)
+        if (word[i - 1] == '/') {
+            *len -= i;
+            return word + i;
+        }
+    return word;
+}
+
+/* Is the `len` bytes at `word` one of `names` (after dropping a directory)? */
+static bool named(const char *word, size_t len, const char *const *names)
+{
+    word = base_name(word, &len);
+    for (size_t i = 0; names[i]; i++)
+        if (strlen(names[i]) == len && !strncmp(word, names[i], len))
+            return true;
+    return false;
+}
+
+/* python, python3, python3.10, torchrun, accelerate, deepspeed, horovodrun... */
+static bool pytorch_launcher(const char *word, size_t len)
+{
+    static const char *const names[] = {"torchrun", "accelerate", "deepspeed", "horovodrun",
+                                        "lightning", "composer", NULL};
+    const char *b = base_name(word, &len);
+    if (len >= 6 && !strncmp(b, "python", 6)) {
+        size_t k = 6;
+        while (k < len && ((b[k] >= '0' && b[k] <= '9') || b[k] == '.'))
+            k++;
+        return k == len;
+    }
+    return named(b, len, names);
+}
+
+/* Wrappers in front of the real command: the command is searched for among their words. */
+static bool wrapper(const char *word, size_t len)
+{
+    static const char *const names[] = {"env", "nohup", "time", "exec", "mpirun", "mpiexec",
+                                        "srun", "numactl", "taskset", "nice", "stdbuf",
+                                        "tini", "dumb-init", "gosu", "su-exec", NULL};
+    return named(word, len, names);
+}
+
+/* Is the `len` bytes at `s` a VAR=value assignment? */
+static bool assignment(const char *s, size_t len)
+{
+    const char *eq = memchr(s, '=', len);
+    if (!eq || eq == s)
+        return false;
+    for (const char *p = s; p < eq; p++)
+        if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || *p == '_' ||
+              (p > s && *p >= '0' && *p <= '9')))
+            return false;
+    return true;
+}
+
+/* Does a `sh -c` string run a PyTorch-style command: is a command word of it (the first
+ * word, or one after `&&`, `||`, `;`, `|`, `(`, a newline, an assignment or a wrapper)
+ * such a launcher? A light scan over whitespace-separated words, not a shell parser. */
+static bool script_runs_pytorch(const char *s)
+{
+    bool command_position = true;
+    const char *p = s;
+    while (*p) {
+        if (*p == ' ' || *p == '\t' || *p == '"' || *p == '\'') {
+            p++;
+            continue;
+        }
+        size_t n = strcspn(p, " \t\n;&|()\"'");
+        if (n == 0) { /* an operator or a newline */
+            command_position = true;
+            p++;
+            continue;
+        }
+        if (command_position) {
+            if (pytorch_launcher(p, n))
+                return true;
+            command_position = assignment(p, n) || wrapper(p, n);
+        }
+        p += n;
+    }
+    return false;
+}
+
+static bool word_known(const struct gl_word *w) { return !w->opaque && w->text; }
+
+bool gl_launch_pytorch_style(const struct gl_launch *l)
+{
+    size_t i = 0;
+    while (i < l->nargv && word_known(&l->argv[i]) &&
+           (assignment(l->argv[i].text, strlen(l->argv[i].text)) ||
+            wrapper(l->argv[i].text, strlen(l->argv[i].text))))
+        i++;
+    if (i >= l->nargv || !word_known(&l->argv[i]))
+        return false;
+    const char *first = l->argv[i].text;
+    size_t first_len = strlen(first);
+    if (pytorch_launcher(first, first_len))
+        return true;
+    /* behind a launcher with options (mpirun -np 4 python ...): search its words */
+    if (i > 0 && wrapper(l->argv[i - 1].text, strlen(l->argv[i - 1].text)))
+        for (size_t k = i; k < l->nargv; k++)
+            if (word_known(&l->argv[k]) &&
+                pytorch_launcher(l->argv[k].text, strlen(l->argv[k].text)))
+                return true;
+    static const char *const shells[] = {"sh", "bash", "zsh", "dash", NULL};
+    if (named(first, first_len, shells))
+        for (size_t k = i + 1; k + 1 < l->nargv; k++) {
+            const char *opt = l->argv[k].text;
+            if (!word_known(&l->argv[k]) || opt[0] != '-')
+                break;
+            if (strchr(opt, 'c'))
+                return word_known(&l->argv[k + 1]) && script_runs_pytorch(l->argv[k + 1].text);
+        }
+    return false;
+}
+
+const char *gl_launch_label(struct gl_arena *a, const struct gl_launch *l)
+{
+    switch (l->kind) {
+    case GL_LAUNCH_COMPOSE:
+        return gl_arena_printf(a, "service `%s`", l->name ? l->name : "?");
+    case GL_LAUNCH_K8S:
+        return gl_arena_printf(a, "container `%s`", l->name ? l->name : "?");
+    case GL_LAUNCH_APPTAINER:
+        return gl_arena_printf(a, "%s at line %u", l->tool ? l->tool : "apptainer",
+                               (unsigned)l->loc.line);
+    case GL_LAUNCH_DOCKER_RUN:
+        break;
+    }
+    return gl_arena_printf(a, "`%s run` at line %u", l->tool ? l->tool : "docker",
+                           (unsigned)l->loc.line);
+}
+
+/* ---- the walks of a check ---- */
+
+void gl_check_launches(struct gl_check *c, gl_launch_judge judge)
+{
+    struct gl_launch_facts f;
+    gl_launch_facts_init(&f, c->doc, c->cfg);
+    for (size_t i = 0; i < c->doc->nlaunches; i++)
+        judge(c, &f, i);
+    gl_launch_facts_free(&f);
+}
+
+void gl_check_path_uses(struct gl_check *c, enum gl_path_role role, enum gl_path_scope scope,
+                        gl_path_judge judge, void *ctx)
+{
+    struct gl_launch_facts f;
+    gl_launch_facts_init(&f, c->doc, c->cfg);
+    for (size_t i = 0; i < c->doc->nlaunches; i++) {
+        const struct gl_launch *l = &c->doc->launches[i];
+        if (scope == GL_PATHS_MOUNTS_COMPLETE && !gl_launch_mounts_complete(l))
+            continue;
+        struct gl_launch_path *paths;
+        size_t n = gl_launch_paths(&f, i, &paths);
+        for (size_t k = 0; k < n; k++) {
+            if (paths[k].role != role)
+                continue;
+            struct gl_path_use use = {.facts = &f, .index = i, .launch = l, .path = &paths[k],
+                                      .mount = gl_launch_mount_for(&f, i, paths[k].path),
+                                      .paths = paths, .npaths = n};
+            if (judge(c, &use, ctx))
+                break;
+        }
+    }
+    gl_launch_facts_free(&f);
+}
