@@ -3,48 +3,6 @@
 
 #include <string.h>
 
-void cd_ctx_init(struct cd_ctx *c, struct gl_doc *doc, const struct gl_kb *kb,
-                 const char *text, size_t len)
-{
-    *c = (struct cd_ctx){.doc = doc, .kb = kb, .text = text, .len = text ? len : 0};
-    gl_lines_init(&c->lines, &doc->arena, text, c->len);
-}
-
-bool cd_find_written(struct cd_ctx *c, struct gl_loc at, size_t slack, const char *needle,
-                     size_t n, struct gl_loc *out)
-{
-    size_t from = gl_lines_offset(&c->lines, at), end = gl_lines_line_end(&c->lines, at);
-    if (from == SIZE_MAX || !n)
-        return false;
-    for (size_t i = from; i <= from + slack && i + n <= end; i++)
-        if (!memcmp(c->text + i, needle, n)) {
-            *out = (struct gl_loc){at.line, at.col + (uint32_t)(i - from)};
-            return true;
-        }
-    return false;
-}
-
-struct gl_loc cd_written_loc(struct cd_ctx *c, struct gl_loc at, size_t word_len,
-                             const char *needle, size_t n)
-{
-    struct gl_loc found;
-    return cd_find_written(c, at, word_len + 8, needle, n, &found) ? found : at;
-}
-
-struct gl_cuda_fact *gl_cuda_add_fact(struct gl_doc *doc, enum gl_cuda_source kind,
-                                      const char *version, const char *label,
-                                      struct gl_loc loc)
-{
-    struct gl_cuda_fact *f = GL_APPEND(&doc->arena, doc->cuda, doc->ncuda, doc->capcuda);
-    memset(f, 0, sizeof *f);
-    f->kind = kind;
-    f->version = version;
-    f->label = label;
-    f->loc = loc;
-    f->stage = f->launch = f->ref = f->instr = -1;
-    return f;
-}
-
 /* ---- tags ---- */
 
 static bool is_digit(char c) { return c >= '0' && c <= '9'; }
@@ -226,16 +184,6 @@ void gl_cuda_derive_env(struct gl_doc *doc, const struct gl_env *e)
 }
 
 /* ---- entry ---- */
-
-struct gl_cuda_fact *cd_add(struct cd_ctx *c, enum gl_cuda_source kind, const char *version,
-                            const char *label, const char *framework, struct gl_loc loc,
-                            int stage)
-{
-    struct gl_cuda_fact *f = gl_cuda_add_fact(c->doc, kind, version, label, loc);
-    f->framework = framework;
-    f->stage = stage;
-    return f;
-}
 
 void gl_cuda_derive(struct gl_doc *doc, const struct gl_config *cfg)
 {

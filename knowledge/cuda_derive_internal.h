@@ -1,9 +1,12 @@
 /*
  * cuda_derive_internal.h: what the parts of the CUDA derivation share (not an API).
  *
- *   cuda_derive.c       entry point, references, env, the position helper
+ *   cuda_derive_ctx.c   the context, positions of written values, adding facts
  *   cuda_derive_pkgs.c  package installs and package indexes of a Dockerfile
  *   cuda_derive_reqs.c  requirements files named by `pip install -r`
+ *   cuda_derive.c       entry point, references, env
+ *
+ * Each file uses only those listed above it.
  */
 #ifndef GPULINT_CUDA_DERIVE_INTERNAL_H
 #define GPULINT_CUDA_DERIVE_INTERNAL_H

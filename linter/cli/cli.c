@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "knowledge/driver_target.h"
 #include "linter/core/escape.h"
 #include "linter/core/inputs.h"
 #include "linter/core/limits.h"
@@ -163,7 +164,7 @@ static int parse_format(struct gl_config *cfg, const char *s)
 
 static int parse_driver(struct gl_config *cfg, const char *s)
 {
-    if (gl_config_set_driver(&cfg->driver, s, "--driver") != 0) {
+    if (gl_driver_target_parse(&cfg->driver, s, "--driver") != 0) {
         gl_eprintf("--driver: `%s` is not a driver version (535, R535, 535.104.05 or host)", s);
         return 2;
     }

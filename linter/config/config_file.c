@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <yaml.h>
 
+#include "knowledge/driver_target.h"
 #include "linter/core/glob.h"
 #include "linter/core/limits.h"
 #include "linter/core/rule.h"
@@ -518,7 +519,7 @@ static bool read_setting(struct reader *r, enum gl_setting s, struct gl_loc key_
     case GL_SET_DRIVER:
         if (!(v = read_scalar(r, "a driver version (535, R535 or 535.104.05)", &loc)))
             return false;
-        if (gl_config_set_driver(&cfg->driver, v,
+        if (gl_driver_target_parse(&cfg->driver, v,
                                  gl_arena_printf(&cfg->arena, "config %s", r->file)) != 0) {
             fail_at(r, loc, "expected a driver version (535, R535 or 535.104.05), found `%s`", v);
             return false;

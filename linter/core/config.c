@@ -1,7 +1,6 @@
 /* config.c: defaults and queries of the run configuration (see config.h). */
 #include "linter/core/config.h"
 
-#include "knowledge/driver_target.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -107,11 +106,6 @@ int gl_config_finish(struct gl_config *cfg)
                              GL_DEFAULT_CHECKPOINT_ENV))
         return -1;
     return 0;
-}
-
-int gl_config_set_driver(struct gl_driver_target *d, const char *text, const char *origin)
-{
-    return gl_driver_target_parse(d, text, origin);
 }
 
 static bool listed(const char **ids, size_t n, const char *id)

@@ -19,7 +19,8 @@ struct gl_kv {
     const char *key, *value;
 };
 
-/* The target driver given by --driver or the config file. */
+/* The target driver given by --driver or the config file (set and resolved by
+ * knowledge/driver_target.h, which knows driver versions). */
 struct gl_driver_target {
     bool set;
     const char *text;        /* as given: "535", "R535", "535.104.05", "host" */
@@ -150,12 +151,6 @@ void gl_config_note_origin(struct gl_config *cfg, enum gl_setting s, const char 
 #define GL_DEFAULT_DATASET_ENV "^(DATA_DIR|DATASET_DIR|DATA_PATH|DATASET_PATH|DATA_ROOT)$"
 #define GL_DEFAULT_CHECKPOINT_ENV                                                          \
     "^(CHECKPOINT_DIR|CKPT_DIR|OUTPUT_DIR|OUT_DIR|SAVE_DIR|RESULTS_DIR)$"
-
-/* Set the target driver from `text` ("535", "R535", "535.104.05", "host"; see
- * driver_target.h); `origin` names where it came from. 0, or -1 when `text` is no driver
- * version (nothing is changed). Branches and host are resolved later, once the knowledge
- * base is loaded (gl_driver_target_resolve). */
-int gl_config_set_driver(struct gl_driver_target *d, const char *text, const char *origin);
 
 /* Is the rule on for this run (optional rules need --enable; --ignore turns any off)? */
 bool gl_config_rule_enabled(const struct gl_config *cfg, const char *id, bool optional);

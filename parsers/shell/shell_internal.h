@@ -60,7 +60,12 @@ void shl_init(struct sh_lexer *lx, struct gl_arena *a, const char *s, size_t len
               struct sh_vars *vars, struct sh_error *err);
 void shl_free(struct sh_lexer *lx);
 
-struct gl_loc shl_loc(const struct sh_lexer *lx, size_t off);
+/* The position in the original text of input offset `off` (the lexer and the word
+ * builder both report positions). */
+static inline struct gl_loc shl_loc(const struct sh_lexer *lx, size_t off)
+{
+    return gl_srcmap_loc(lx->map, off);
+}
 /* Record the first error (at input offset `off`) and stop reading. */
 void shl_error(struct sh_lexer *lx, size_t off, const char *message);
 /* Position after any backslash-newline continuations at i. */

@@ -47,11 +47,6 @@ void shl_free(struct sh_lexer *lx)
     free(lx->finfo);
 }
 
-struct gl_loc shl_loc(const struct sh_lexer *lx, size_t off)
-{
-    return gl_srcmap_loc(lx->map, off);
-}
-
 void shl_error(struct sh_lexer *lx, size_t off, const char *message)
 {
     if (lx->err && !lx->err->set) {

@@ -27,7 +27,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     gl_config_init(&cfg);
     cfg.no_cache = true;
     cfg.jobs = 1;
-    gl_config_set_driver(&cfg.driver, "535.104.05", "--driver");
+    gl_driver_target_parse(&cfg.driver, "535.104.05", "--driver");
     gl_config_finish(&cfg);
     cfg.kb = gl_kb_builtin();
     char note[256];

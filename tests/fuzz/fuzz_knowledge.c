@@ -38,7 +38,7 @@ static void lint_with(const struct gl_kb *kb, const char *driver)
 {
     struct gl_config cfg;
     gl_config_init(&cfg);
-    gl_config_set_driver(&cfg.driver, driver, "--driver");
+    gl_driver_target_parse(&cfg.driver, driver, "--driver");
     gl_config_finish(&cfg);
     cfg.kb = kb;
     char note[512];
