@@ -22,6 +22,7 @@ packages=(
   libcmocka-dev clang libclang-rt-14-dev valgrind                                # tests, fuzzing
   umoci skopeo libarchive-tools zstd isal xz-utils bzip2                 # test images
   pre-commit libxml2-utils hyperfine time python3                    # CI tools, benches
+  man-db dpkg-dev debootstrap                     # install and Debian package tests
 )
 missing=()
 for p in "${packages[@]}"; do
@@ -56,7 +57,9 @@ fi
 
 # ---- 2. build -------------------------------------------------------------------
 step "building build/gpulint"
-cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
+# Warnings are errors for the test run (CI, development), not for a user's build.
+werror=OFF; [ "$mode" = test ] && werror=ON
+cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DGPULINT_WERROR=$werror >/dev/null
 cmake --build build -j"$jobs"
 
 # ---- 3. lint the bundled examples (they have problems to find: exit 1 is expected) --
@@ -85,8 +88,13 @@ ctest --test-dir build --output-on-failure -j"$jobs" -LE valgrind
 step "golden cases under valgrind memcheck (tests/valgrind.sh)"
 ctest --test-dir build --output-on-failure -L valgrind
 
+step "test suite, Release build with clang (as a packager builds it)"
+CC=clang cmake -S . -B build-clang -DCMAKE_BUILD_TYPE=Release -DGPULINT_WERROR=ON >/dev/null
+cmake --build build-clang -j"$jobs"
+ctest --test-dir build-clang --output-on-failure -j"$jobs" -LE valgrind -E 'script/deb$'
+
 step "test suite under AddressSanitizer + UndefinedBehaviorSanitizer"
-cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DGPULINT_SANITIZE=ON >/dev/null
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DGPULINT_SANITIZE=ON -DGPULINT_WERROR=ON >/dev/null
 cmake --build build-asan -j"$jobs"
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
   ctest --test-dir build-asan --output-on-failure -j"$jobs" -LE valgrind

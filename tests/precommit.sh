@@ -74,5 +74,26 @@ expect gpulint-shell skip Dockerfile compose.yaml
 # launches in shell scripts fail the hook once gpulint reads shell (--type shell)
 if "$bin" --help | grep -qE -- '--type .*[(,] ?shell[,)]'; then expect gpulint-shell fail bad.sh; fi
 
+# gpulint-docker (language: docker_image) names the image of this version, and runs it
+# where a container engine answers; the project's Dockerfile builds that image.
+version=$("$bin" --version | awk '{print $2; exit}')
+image=$(awk '/^- *id: gpulint-docker$/{d=1} d && $1 == "entry:" {print $2; exit}' "$src/.pre-commit-hooks.yaml")
+if [ "$image" = "gpulint/gpulint:$version" ]; then
+  echo "ok   gpulint-docker runs the image of this version ($image)"; passed=$((passed+1))
+else
+  echo "FAIL gpulint-docker's image is \`$image\`, not gpulint/gpulint:$version"; failed=$((failed+1))
+fi
+if command -v docker >/dev/null && docker info >/dev/null 2>&1; then
+  if docker build -q -t "gpulint/gpulint:$version" "$src" >/dev/null 2>&1; then
+    expect gpulint-docker pass Dockerfile compose.yaml run.sh
+    expect gpulint-docker fail svc/Dockerfile.gpu
+    expect gpulint-docker fail svc/docker-compose.yml
+  else
+    echo "FAIL docker build of the project's Dockerfile"; failed=$((failed+1))
+  fi
+else
+  echo "SKIP gpulint-docker under pre-commit: no container engine answers here (docker info fails)"
+fi
+
 echo "precommit: $passed passed, $failed failed"
 [ $failed = 0 ]

@@ -65,7 +65,8 @@ static struct df_file *parse_path(struct gl_arena *a, const char *path, struct d
     char *data;
     size_t len;
     if (gl_read_file(path, &data, &len) != 0) {
-        snprintf(err->message, sizeof err->message, "cannot read %s", path);
+        /* the path is cut to fit the message (%.200s: no truncation warning) */
+        snprintf(err->message, sizeof err->message, "cannot read %.200s", path);
         return NULL;
     }
     char *copy = gl_arena_strndup(a, data, len);

@@ -289,8 +289,8 @@ static void stale_temporary_files_removed(void **state)
     (void)state;
     mkdir_layers(dir);
     char stale[PATH_CAP], fresh[PATH_CAP], other[PATH_CAP];
-    snprintf(stale, sizeof stale, "%s/layers/.tmp-99999-0-sha256-%s.idx", dir, DIGEST + 7);
-    snprintf(fresh, sizeof fresh, "%s/layers/.tmp-99998-0-sha256-%s.idx", dir, DIGEST + 7);
+    snprintf(stale, sizeof stale, "%s/layers/.tmp-99999-0-sha256-%s.idx", dir, &DIGEST[7]);
+    snprintf(fresh, sizeof fresh, "%s/layers/.tmp-99998-0-sha256-%s.idx", dir, &DIGEST[7]);
     snprintf(other, sizeof other, "%s/layers/README", dir);
     const char *files[] = {stale, fresh, other};
     for (int i = 0; i < 3; i++) {
