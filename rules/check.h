@@ -35,8 +35,10 @@ struct gl_image_site {
     const char *layer;
     const char *path;
 };
+/* Its message is head, said and tail put together, where `said` repeats the platform and
+ * layer in words (" (linux/amd64, layer sha256:0123456789ab)"; "" when it does not): the
+ * tty report prints the site before the message and leaves `said` out (finding.h). */
 void gl_report_image(struct gl_check *c, enum gl_severity sev, const struct gl_image_site *at,
-                     const char *fix, const char *fmt, ...)
-    __attribute__((format(printf, 5, 6)));
+                     const char *fix, const char *head, const char *said, const char *tail);
 
 #endif

@@ -159,6 +159,10 @@ printf 'data-file-size: 1MiB\n' > "$tmp/img/file.yaml"
 check "image: data-file-size" 0 "$bin" --format json --config "$tmp/img/file.yaml" "$tmp/img/oci"
 has "GL303 over data-file-size" '"rule": "GL303"'
 has "GL303 names the file and its size" 'data/shard.bin.*2\.0 MiB'
+# the tty report puts an image finding at its place in the image, not at :0:0
+check "image: tty" 0 "$bin" --no-color --config "$tmp/img/file.yaml" "$tmp/img/oci"
+has "tty image location" '/img/oci: linux/amd64 layer sha256:[0-9a-f]{12} /data/shard\.bin: warning: the image holds data: `/data/shard\.bin`, 2\.0 MiB; .*\[GL303 dataset-in-image\]$'
+hasnt "tty image finding at :0:0" ':0:0:'
 printf 'data-total-size: 2MiB\n' > "$tmp/img/total.yaml"
 check "image: data-total-size" 0 "$bin" --format json --config "$tmp/img/total.yaml" "$tmp/img/oci"
 has "GL303 over data-total-size" 'data/shard.bin.*the largest of 1 data files'

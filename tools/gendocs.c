@@ -121,7 +121,17 @@ static void man_page(struct gl_buf *b)
                    ".TP\n.B 2\na usage error, an unreadable path, or a report that could "
                    "not be written (a full disk, a closed standard output, a reader that "
                    "went away: SIGPIPE is ignored and the write error reported)\n");
-    gl_buf_adds(b, ".SH OUTPUT\nText taken from inputs (file names, names inside image "
+    gl_buf_adds(b, ".SH OUTPUT\nThe tty report (the default) prints each finding as "
+                   "\\fIfile\\fB:\\fIline\\fB:\\fIcol\\fB: \\fIseverity\\fB: \\fImessage\\fR "
+                   "[\\fIID name\\fR] and its fix hint on the next line. A finding inside an "
+                   "image has no line: it is at \\fIfile\\fB: \\fIplatform\\fR "
+                   "\\fBlayer\\fR \\fIdigest\\fR \\fI/path\\fB:\\fR instead (each part when "
+                   "known; the digest cut to 12 hex digits):\n.RS\n.nf\n"
+                   "image.tar: linux/amd64 layer sha256:ba37ee26bc84 /usr/bin/nvidia\\-smi: "
+                   "error: ...\n.fi\n.RE\n"
+                   "Its message then leaves out the words that repeat that place. The other "
+                   "formats keep the whole message; JSON gives such a finding line 0.\n.PP\n");
+    gl_buf_adds(b, "Text taken from inputs (file names, names inside image "
                    "archives, tags, environment values, config values) is escaped wherever "
                    "it is printed. In the tty report, on standard error and in "
                    "\\fB\\-\\-print\\-config\\fR comments, control characters and DEL become "

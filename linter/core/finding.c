@@ -1,6 +1,7 @@
 /* finding.c: the findings list (see finding.h). */
 #include "linter/core/finding.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -21,6 +22,18 @@ int gl_severity_parse(const char *s, enum gl_severity *out)
             return 0;
         }
     return -1;
+}
+
+const char *gl_finding_short_layer(const char *digest, char *buf, size_t len)
+{
+    if (!digest)
+        return "?";
+    const char *colon = strchr(digest, ':');
+    if (colon && strlen(colon + 1) > 12)
+        snprintf(buf, len, "%.*s%.12s", (int)(colon - digest + 1), digest, colon + 1);
+    else
+        snprintf(buf, len, "%s", digest);
+    return buf;
 }
 
 static void finding_free(struct gl_finding *x)

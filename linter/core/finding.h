@@ -33,7 +33,16 @@ struct gl_finding {
     char *platform;        /* image findings: "linux/amd64", else NULL */
     char *layer;           /* image findings: the layer digest, else NULL */
     char *image_path;      /* image findings: the file in the image, else NULL */
+    /* Image findings: message[said_at, said_at + said_len) repeats the platform and layer
+     * in words (" (linux/amd64, layer sha256:0123456789ab)", "platform linux/arm64: ").
+     * Every report keeps the message whole but the tty one, which prints the image
+     * location before the message and leaves these bytes out. said_len 0: none. */
+    size_t said_at, said_len;
 };
+
+/* A layer digest as findings name it, into buf (>= 24 bytes): "sha256:" and its first 12
+ * hex digits, or the digest as it is when it is not longer; "?" for NULL. */
+const char *gl_finding_short_layer(const char *digest, char *buf, size_t len);
 
 struct gl_findings {
     struct gl_finding *items;

@@ -15,7 +15,9 @@ struct gl_summary {
 
 void gl_summary_count(const struct gl_findings *f, size_t files, struct gl_summary *out);
 
-/* `file:line:col: severity: message [ID name]` and the fix hint on the next line. */
+/* `file:line:col: severity: message [ID name]` and the fix hint on the next line; an
+ * image finding (line 0) is at `file: platform layer sha256:0123456789ab /path` instead
+ * (what of it is known), its message without the words that repeat that place. */
 void gl_report_tty(FILE *out, const struct gl_run *run, bool color);
 /* The JSON object of DESIGN.md. */
 void gl_report_json(FILE *out, const struct gl_run *run);

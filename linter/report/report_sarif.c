@@ -3,7 +3,9 @@
  *
  * One run. tool.driver lists every rule of the registry (so ruleIndex is the rule's
  * index in gl_rule_table), each with its summary, explanation and the --explain text as
- * help (text and markdown, from rule_doc.h). A result has its ruleId and ruleIndex, a
+ * help (text and markdown, from rule_doc.h), and as helpUri its page docs/rules/<ID>.md
+ * under GPULINT_DOCS_URL (a CMake cache variable); the driver's informationUri is the
+ * README (GPULINT_README_URL, derived from it). A result has its ruleId and ruleIndex, a
  * level (error, warning; info and style are `note`), the message with the fix hint, one
  * location, and partialFingerprints["gpulint/v1"] (fingerprint.h).
  *
@@ -27,8 +29,6 @@
 #include "linter/report/rule_doc.h"
 
 #define GL_SARIF_SCHEMA "https://json.schemastore.org/sarif-2.1.0.json"
-#define GL_INFORMATION_URI "https://github.com/gpulint/gpulint"
-#define GL_RULE_HELP_URI GL_INFORMATION_URI "/blob/main/docs/rules/"
 
 /* {"text": "<s>."}: SARIF messages are full sentences. */
 static json_object *message_object(const char *s)
@@ -73,7 +73,7 @@ static json_object *rule_descriptor(const struct gl_rule *r)
 
     struct gl_buf uri;
     gl_buf_init(&uri);
-    gl_buf_printf(&uri, "%s%s.md", GL_RULE_HELP_URI, r->id);
+    gl_buf_printf(&uri, "%s%s.md", GPULINT_DOCS_URL, r->id);
     json_object_object_add(d, "helpUri", json_object_new_string(gl_buf_str(&uri)));
     gl_buf_free(&uri);
 
@@ -95,7 +95,7 @@ static json_object *tool_object(void)
     json_object_object_add(driver, "name", json_object_new_string("gpulint"));
     json_object_object_add(driver, "version", json_object_new_string(GPULINT_VERSION));
     json_object_object_add(driver, "semanticVersion", json_object_new_string(GPULINT_VERSION));
-    json_object_object_add(driver, "informationUri", json_object_new_string(GL_INFORMATION_URI));
+    json_object_object_add(driver, "informationUri", json_object_new_string(GPULINT_README_URL));
     json_object *rules = json_object_new_array_ext((int)gl_rule_count);
     for (size_t i = 0; i < gl_rule_count; i++)
         json_object_array_add(rules, rule_descriptor(gl_rule_table[i]));

@@ -1,7 +1,10 @@
 /* report_tty.c: the human-readable report (see report.h). The file, message and fix of a
- * finding come from inputs: they go through gl_escape (GL_ESCAPE_TEXT), so only the
- * report's own colour sequences reach the terminal. */
+ * finding (and an image finding's platform, layer and path) come from inputs: they go
+ * through gl_escape (GL_ESCAPE_TEXT), so only the report's own colour sequences reach the
+ * terminal. */
 #include "linter/report/report.h"
+
+#include <string.h>
 
 #include "linter/core/escape.h"
 #include "linter/report/report_text.h"
@@ -22,15 +25,55 @@ static const char *sev_color(enum gl_severity s)
     }
 }
 
-/* `file:line:col: severity: message [ID name]` and the fix hint. */
+/* Where a finding is: `file:line:col`; for an image finding (line 0) the file and, when
+ * it has one, its place in the image: `image.tar: linux/amd64 layer sha256:0123456789ab
+ * /usr/bin/nvidia-smi` (each part only when known). */
+static void add_where(struct gl_buf *b, const struct gl_finding *f)
+{
+    gl_escape_str(b, f->file, GL_ESCAPE_TEXT);
+    if (f->loc.line > 0) {
+        gl_buf_printf(b, ":%u:%u", f->loc.line, f->loc.col);
+        return;
+    }
+    const char *sep = ": ";
+    if (f->platform) {
+        gl_buf_adds(b, sep);
+        gl_escape_str(b, f->platform, GL_ESCAPE_TEXT);
+        sep = " ";
+    }
+    if (f->layer) {
+        char layer[96];
+        gl_buf_printf(b, "%slayer ", sep);
+        gl_escape_str(b, gl_finding_short_layer(f->layer, layer, sizeof layer), GL_ESCAPE_TEXT);
+        sep = " ";
+    }
+    if (f->image_path) {
+        gl_buf_printf(b, "%s%s", sep, f->image_path[0] == '/' ? "" : "/");
+        gl_escape_str(b, f->image_path, GL_ESCAPE_TEXT);
+    }
+}
+
+/* The message, less the words that repeat the image location add_where printed. */
+static void add_message(struct gl_buf *b, const struct gl_finding *f)
+{
+    size_t len = strlen(f->message);
+    if (f->loc.line > 0 || f->said_len == 0 || f->said_at + f->said_len > len) {
+        gl_escape(b, f->message, len, GL_ESCAPE_TEXT);
+        return;
+    }
+    gl_escape(b, f->message, f->said_at, GL_ESCAPE_TEXT);
+    size_t rest = f->said_at + f->said_len;
+    gl_escape(b, f->message + rest, len - rest, GL_ESCAPE_TEXT);
+}
+
+/* `where: severity: message [ID name]` and the fix hint. */
 static void add_finding(struct gl_buf *b, const struct gl_finding *f, const struct style *st)
 {
     gl_buf_adds(b, st->bold);
-    gl_escape_str(b, f->file, GL_ESCAPE_TEXT);
-    gl_buf_printf(b, ":%u:%u:%s %s%s%s: ", f->loc.line, f->loc.col, st->reset,
-                  st->color ? sev_color(f->severity) : "", gl_severity_name(f->severity),
-                  st->reset);
-    gl_escape_str(b, f->message, GL_ESCAPE_TEXT);
+    add_where(b, f);
+    gl_buf_printf(b, ":%s %s%s%s: ", st->reset, st->color ? sev_color(f->severity) : "",
+                  gl_severity_name(f->severity), st->reset);
+    add_message(b, f);
     gl_buf_printf(b, " [%s %s]\n", f->rule->id, f->rule->name);
     if (f->fix && *f->fix) {
         gl_buf_printf(b, "  %sfix:%s ", st->dim, st->reset);

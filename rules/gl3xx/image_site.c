@@ -2,7 +2,6 @@
 #include "rules/gl3xx/image_site.h"
 
 #include <stdarg.h>
-#include <stdio.h>
 #include <string.h>
 
 struct gl_image_site gl_image_site_of(const struct gl_image_platform *p,
@@ -11,18 +10,6 @@ struct gl_image_site gl_image_site_of(const struct gl_image_platform *p,
     const char *layer = f->layer >= 0 && (size_t)f->layer < p->nlayers
                             ? p->layers[f->layer].digest : NULL;
     return (struct gl_image_site){p->name, layer, f->path};
-}
-
-const char *gl_image_short_layer(const char *digest, char *buf, size_t len)
-{
-    if (!digest)
-        return "?";
-    const char *colon = strchr(digest, ':');
-    if (colon && strlen(colon + 1) > 12)
-        snprintf(buf, len, "%.*s%.12s", (int)(colon - digest + 1), digest, colon + 1);
-    else
-        snprintf(buf, len, "%s", digest);
-    return buf;
 }
 
 bool gl_image_in_dir_named(const char *path, const char *dir)
@@ -46,15 +33,21 @@ void gl_report_image_file(struct gl_check *c, const struct gl_image_platform *p,
 {
     struct gl_image_site at = gl_image_site_of(p, f);
     char layer[96];
-    gl_image_short_layer(at.layer, layer, sizeof layer);
-    struct gl_buf tail;
+    struct gl_buf head, said, tail;
+    gl_buf_init(&head);
+    gl_buf_init(&said);
     gl_buf_init(&tail);
+    gl_buf_printf(&head, "%s: `/%s`", lead, f->path);
+    gl_buf_printf(&said, " (%s, layer %s)", p->name,
+                  gl_finding_short_layer(at.layer, layer, sizeof layer));
     va_list ap;
     va_start(ap, tail_fmt);
     gl_buf_vprintf(&tail, tail_fmt, ap);
     va_end(ap);
-    gl_report_image(c, c->rule->severity, &at, fix, "%s: `/%s` (%s, layer %s)%s", lead, f->path,
-                    p->name, layer, gl_buf_str(&tail));
+    gl_report_image(c, c->rule->severity, &at, fix, gl_buf_str(&head), gl_buf_str(&said),
+                    gl_buf_str(&tail));
+    gl_buf_free(&head);
+    gl_buf_free(&said);
     gl_buf_free(&tail);
 }
 

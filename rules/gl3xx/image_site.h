@@ -2,12 +2,12 @@
  * image_site.h: helpers for the image parts of rules (files of an image's final view).
  *
  * gl_image_site_of() names where a file is, for gl_report_image: the platform, the digest
- * of the layer that brought it, and its path. gl_image_short_layer() shortens a layer
- * digest for messages ("sha256:0123456789ab"). gl_image_in_dir_named() tells whether a
+ * of the layer that brought it, and its path. gl_image_in_dir_named() tells whether a
  * path has a directory component equal to `dir` ("stubs", "compat").
  *
  * gl_report_image_file() reports one file in the words every image finding uses:
- * "<lead>: `/<path>` (<platform>, layer <short digest>)<tail>".
+ * "<lead>: `/<path>` (<platform>, layer <short digest>)<tail>", the parenthesis being
+ * what the tty report leaves out (check.h: gl_report_image).
  * gl_report_first_image_file() reports, for each platform of the doc's image, the first
  * file a rule's predicate accepts: one finding per platform.
  */
@@ -18,8 +18,6 @@
 
 struct gl_image_site gl_image_site_of(const struct gl_image_platform *p,
                                       const struct gl_image_file *f);
-/* Into buf (>= 24 bytes): "sha256:" and 12 hex digits, or the digest as it is. */
-const char *gl_image_short_layer(const char *digest, char *buf, size_t len);
 bool gl_image_in_dir_named(const char *path, const char *dir);
 /* The last component of a path. */
 const char *gl_image_base(const char *path);

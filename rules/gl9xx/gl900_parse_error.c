@@ -9,10 +9,14 @@ static void check(struct gl_check *c)
     for (size_t i = 0; im && i < im->nproblems; i++) {
         const struct gl_image_problem *p = &im->problems[i];
         struct gl_image_site at = {p->platform, NULL, NULL};
+        struct gl_buf said;
+        gl_buf_init(&said);
+        if (p->platform)
+            gl_buf_printf(&said, "platform %s: ", p->platform);
         gl_report_image(c, c->rule->severity, &at,
                         "repair or export the image again; its other platforms were linted",
-                        "cannot parse: %s%s%s%s", p->platform ? "platform " : "",
-                        p->platform ? p->platform : "", p->platform ? ": " : "", p->message);
+                        "cannot parse: ", gl_buf_str(&said), p->message);
+        gl_buf_free(&said);
     }
 }
 

@@ -279,6 +279,59 @@ static void test_hostile_bytes_in_tty_and_json(void **state)
     gl_findings_free(&f);
 }
 
+/* tty: an image finding is at `file: platform layer <short digest> /path`, its message
+ * less the words that repeat that place (only the tty leaves them out); a line-0 finding
+ * with no place in the image is at `file:` alone. Never `:0:0`. */
+static void test_tty_image_findings(void **state)
+{
+    (void)state;
+    static const char said[] = " (linux/amd64, layer sha256:0123456789ab)";
+    const char *msg = "the image ships the NVIDIA driver: `/usr/bin/nvidia-smi`"
+                      " (linux/amd64, layer sha256:0123456789ab) and more driver files";
+    struct gl_findings f = {0};
+    add_finding(&f, "GL203", "./img.tar", 0, 0, msg);
+    struct gl_finding *x = &f.items[0];
+    x->platform = xstrdup("linux/amd64");
+    x->layer = xstrdup("sha256:0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef");
+    x->image_path = xstrdup("usr/bin/nvidia-smi");
+    x->said_at = (size_t)(strstr(msg, said) - msg);
+    x->said_len = sizeof said - 1;
+    add_finding(&f, "GL900", "img.tar", 0, 0, "cannot parse: platform linux/arm64: layer `x` lacks");
+    x = &f.items[1];
+    x->platform = xstrdup("linux/arm64");
+    x->said_at = strlen("cannot parse: ");
+    x->said_len = strlen("platform linux/arm64: ");
+    add_finding(&f, "GL900", "bad.tar", 0, 0, "cannot parse: not an image");
+    add_image_finding(&f); /* no words to leave out: the message is whole */
+
+    static const char *const tty_lines[] = {
+        "img.tar: linux/amd64 layer sha256:0123456789ab /usr/bin/nvidia-smi: error: the image "
+        "ships the NVIDIA driver: `/usr/bin/nvidia-smi` and more driver files [GL203 driver-in-image]\n",
+        "\nimg.tar: linux/arm64: error: cannot parse: layer `x` lacks [GL900 ",
+        "\nbad.tar: error: cannot parse: not an image [GL900 ",
+        "\nimages/train.tar: linux/amd64 layer sha256:abc /data/w\\xff.safetensors: warning: "
+        "layer sha256:abc holds `/data/w\\xff.safetensors` (2 GiB) [GL303 ",
+    };
+    /* the other reports keep the message whole (and JSON its line 0) */
+    static const char *const json_parts[] = {
+        "`/usr/bin/nvidia-smi` (linux/amd64, layer sha256:0123456789ab) and",
+        "cannot parse: platform linux/arm64: layer",
+        "\"line\": 0,",
+    };
+    char *tty = render(tty_plain, &f), *json = render(gl_report_json, &f);
+    assert_printable(tty);
+    for (size_t i = 0; i < sizeof tty_lines / sizeof *tty_lines; i++)
+        if (!strstr(tty, tty_lines[i]))
+            fail_msg("the tty report lacks %s in:\n%s", tty_lines[i], tty);
+    assert_null(strstr(tty, ":0:"));
+    for (size_t i = 0; i < sizeof json_parts / sizeof *json_parts; i++)
+        if (!strstr(json, json_parts[i]))
+            fail_msg("the JSON report lacks %s", json_parts[i]);
+    free(tty);
+    free(json);
+    gl_findings_free(&f);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -288,6 +341,7 @@ int main(void)
         cmocka_unit_test(test_checkstyle_escapes_and_image_finding),
         cmocka_unit_test(test_gitlab_image_finding),
         cmocka_unit_test(test_hostile_bytes_in_tty_and_json),
+        cmocka_unit_test(test_tty_image_findings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
