@@ -50,6 +50,40 @@ enum gl_gpu_kind {
     GL_GPU_DEVICE_NODE,       /* --device /dev/nvidiaN (a GPU passed as a device node) */
 };
 
+/* What a key of a docker --gpus field names (a bare field, "2", is a count). */
+enum gl_gpu_key {
+    GL_GPU_KEY_COUNT,
+    GL_GPU_KEY_DEVICE,
+    GL_GPU_KEY_CAPABILITIES,
+    GL_GPU_KEY_DRIVER,
+    GL_GPU_KEY_OPTIONS,
+    GL_GPU_KEY_MEMORY,        /* not a docker key, but the memory it names is GL406's */
+    GL_GPU_KEY_OTHER,         /* a key docker's --gpus does not read */
+};
+
+/* One field of a docker --gpus value as docker's CSV splits it: `device=0,2` unquoted is
+ * the two fields `device=0` and `2`. */
+struct gl_gpu_field {
+    enum gl_gpu_key key;
+    const char *name;         /* the key as written ("device"); a bare field: all of it ("2") */
+    const char *text;         /* the whole field, CSV quotes removed; len bytes (NUL bytes
+                                 may be among them), then a NUL */
+    size_t len;
+    const char *value;        /* in text: after the first '=' (a bare field: all of it) */
+    size_t value_len;
+    struct gl_loc loc;        /* the field's first byte */
+    struct gl_loc value_loc;  /* the value's first byte */
+    bool repeated;            /* an earlier field gave the same key: its name, or "count"
+                                 for a bare field; the first 8 keys are remembered */
+};
+
+/* A docker --gpus value read as docker's CSV (kind GL_GPU_FLAG; all zero when opaque). */
+struct gl_gpu_csv {
+    const char *error;        /* encoding/csv's reason the value is not CSV, NULL when it is */
+    struct gl_loc error_loc;  /* the byte it stopped at */
+    const struct gl_gpu_field *fields; size_t nfields; /* in the order written */
+};
+
 struct gl_gpu_request {
     enum gl_gpu_kind kind;
     const char *value;        /* as written: "all", "device=0,2", "2", "nvidia.com/gpu" */
@@ -65,8 +99,10 @@ struct gl_gpu_request {
     bool mig;                 /* MIG device/resource */
     bool mps;                 /* MPS configured for this request */
     bool mem_capped;          /* an enforced memory cap (HAMi gpumem, MPS limit) */
-    const char *invalid;      /* why the runtime rejects it (GL412), NULL when valid */
-    struct gl_loc invalid_loc;
+    struct gl_gpu_csv csv;    /* docker --gpus: its fields as written */
+    /* a compose device mapping: where its keys are written, line 0 when absent (the
+       values are count, device_ids and capabilities above) */
+    struct gl_loc count_key_loc, device_ids_key_loc, capabilities_key_loc;
 };
 
 struct gl_launch {

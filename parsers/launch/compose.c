@@ -336,14 +336,12 @@ static void gpu_device(struct cz *c, struct yt_node *d, enum gl_gpu_kind kind)
     g->ndevice_ids = nid;
     g->capabilities = capv;
     g->ncapabilities = ncap;
-    if (count_key && ids_key) {
-        g->invalid = "a GPU device sets both count and device_ids";
-        struct yt_node *later = count_key->start > ids_key->start ? count_key : ids_key;
-        g->invalid_loc = later->loc;
-    } else if (kind == GL_GPU_COMPOSE_DEVICE && !ncap) {
-        g->invalid = "a GPU device without capabilities (add capabilities: [gpu])";
-        g->invalid_loc = caps_key ? caps_key->loc : d->loc;
-    }
+    if (count_key)
+        g->count_key_loc = count_key->loc;
+    if (ids_key)
+        g->device_ids_key_loc = ids_key->loc;
+    if (caps_key)
+        g->capabilities_key_loc = caps_key->loc;
     struct yt_pair *opts;
     size_t nopts = yt_pairs(c->s, get(c, d, "options"), &opts);
     for (size_t i = 0; i < nopts; i++) {

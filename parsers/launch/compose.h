@@ -19,8 +19,8 @@
  *  - volumes (short `src:dst[:ro]`, `vol:/dst`, `/dst`; long type/source/target/
  *    read_only), tmpfs; for a short volume without `:ro`, ro_loc is just after it.
  *  - GPUs: deploy.resources.reservations.devices (GL_GPU_COMPOSE_DEVICE: count, device_ids,
- *    capabilities, an option whose name holds "mem" in .memory; invalid when both count
- *    and device_ids are set or capabilities are missing; a device whose driver is not
+ *    capabilities, an option whose name holds "mem" in .memory, and where the count,
+ *    device_ids and capabilities keys are written, if they are; a device whose driver is not
  *    nvidia and whose capabilities name no gpu/compute/utility/graphics/video/display
  *    is not a GPU), service `gpus:` (GL_GPU_COMPOSE_GPUS), `devices:` CDI names
  *    (GL_GPU_CDI) and /dev/nvidiaN (GL_GPU_DEVICE_NODE), `runtime: nvidia`

@@ -171,7 +171,6 @@ struct gl_gpu_request *yl_add_gpu(struct gl_doc *doc, int launch, enum gl_gpu_ki
     g->kind = kind;
     g->value = value;
     g->loc = loc;
-    g->invalid_loc = loc;
     g->memory_loc = loc;
     return g;
 }

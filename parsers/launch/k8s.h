@@ -24,11 +24,10 @@
  *    volumeMount item, ro_loc = its readOnly key or loc.
  *  - resources: nvidia.com/gpu (and nvidia.com/gpu.shared) -> GL_GPU_K8S_RESOURCE,
  *    nvidia.com/mig-* -> GL_GPU_K8S_MIG (mig, launch.mig), HAMi nvidia.com/gpumem,
- *    gpumem-percentage (mem_capped) and gpucores -> GL_GPU_K8S_VENDOR (never invalid).
+ *    gpumem-percentage (mem_capped) and gpucores -> GL_GPU_K8S_VENDOR.
  *    One request per resource name: value = the name, loc = its key in limits (else
- *    requests), count = limit (else request), request/limit with their value locs.
- *    invalid (GL412) for GPU and MIG resources: in requests but not limits, requests !=
- *    limits, or a count that is not a whole number (0.5, 500m); invalid_loc at the value.
+ *    requests), count = limit (else request), request/limit as written ("0.5", "500m")
+ *    with their value locs; whether the runtime accepts them is GL412's to say.
  *  - resources.claims (DRA) -> GL_GPU_K8S_DRA (value = claim name, loc = its value).
  *  - MPS: env CUDA_MPS_PINNED_DEVICE_MEM_LIMIT marks every GPU request of the container
  *    mps and mem_capped; a DRA claim whose ResourceClaim(Template) in the same file says

@@ -1,5 +1,4 @@
 /* k8s_pod.c: the containers of one pod spec -> launches (see k8s.h). */
-#include <ctype.h>
 #include <string.h>
 
 #include "parsers/launch/compose_common.h"
@@ -180,16 +179,6 @@ static void add_mounts(struct pod *p, struct yt_node *ctr)
 
 /* ---- resources ---- */
 
-static bool whole_number(const char *s)
-{
-    if (!s || !*s)
-        return false;
-    for (; *s; s++)
-        if (!isdigit((unsigned char)*s))
-            return false;
-    return true;
-}
-
 enum res_kind { RES_NONE, RES_GPU, RES_MIG, RES_VENDOR, RES_VENDOR_MEM };
 
 static enum res_kind resource_kind(const char *k)
@@ -249,29 +238,6 @@ static void add_resource_list(struct pod *p, struct yt_node *list, bool limits)
             g->request_loc = vloc;
         }
         g->count = g->limit ? g->limit : g->request;
-    }
-}
-
-static void judge_resources(struct pod *p)
-{
-    struct gl_launch *l = &p->k->doc->launches[p->launch];
-    for (size_t i = 0; i < l->ngpus; i++) {
-        struct gl_gpu_request *g = &l->gpus[i];
-        if (g->kind != GL_GPU_K8S_RESOURCE && g->kind != GL_GPU_K8S_MIG)
-            continue;
-        if (g->request && !g->limit) {
-            g->invalid = "a GPU resource in requests must also be in limits";
-            g->invalid_loc = g->request_loc;
-        } else if (g->request && g->limit && strcmp(g->request, g->limit)) {
-            g->invalid = "GPU requests and limits differ (they must be equal)";
-            g->invalid_loc = g->request_loc;
-        } else if (g->limit && !whole_number(g->limit)) {
-            g->invalid = "a GPU count must be a whole number";
-            g->invalid_loc = g->limit_loc;
-        } else if (g->request && !whole_number(g->request)) {
-            g->invalid = "a GPU count must be a whole number";
-            g->invalid_loc = g->request_loc;
-        }
     }
 }
 
@@ -342,7 +308,6 @@ static bool add_container(struct pod *p, struct yt_node *ctr, const char **ids, 
     struct yt_node *res = get(p, ctr, "resources");
     add_resource_list(p, get(p, res, "limits"), true);
     add_resource_list(p, get(p, res, "requests"), false);
-    judge_resources(p);
     add_claims(p, res);
     struct gl_launch *l = &doc->launches[p->launch];
     l->workdir = text(p, get(p, ctr, "workingDir"));

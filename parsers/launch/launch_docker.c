@@ -88,7 +88,7 @@ void launch_docker(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t
         struct gl_gpu_request *g = launch_add_gpu(&b, GL_GPU_ENV_VISIBLE,
                                                   &(struct lv){.cmd = cmd, .text = ""});
         g->value = e->value ? e->value : e->key; /* -e NVIDIA_VISIBLE_DEVICES: unknown */
-        g->loc = g->memory_loc = g->invalid_loc = e->value_loc;
+        g->loc = g->memory_loc = e->value_loc;
         if (e->value) {
             if (!strcmp(e->value, "all"))
                 g->count = "all";

@@ -215,6 +215,6 @@ struct gl_gpu_request *launch_add_gpu(struct launch_build *b, enum gl_gpu_kind k
     g->kind = kind;
     g->value = v->text;
     g->loc = lv_loc(v, 0);
-    g->memory_loc = g->invalid_loc = g->loc;
+    g->memory_loc = g->loc;
     return g;
 }

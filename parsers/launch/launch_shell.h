@@ -32,7 +32,7 @@
  *    img`): the launch may have options gpulint cannot see, so no finding may rest on
  *    what it lacks. `docker run $args` alone: ref -1, argv_opaque and opts_opaque.
  *  - gpus: `--gpus` (GL_GPU_FLAG, parsed as docker's CSV: quoting, count/device/
- *    capabilities/driver/options, `invalid` set for what the CLI or daemon rejects, a
+ *    capabilities/driver/options, each field as written in `csv` (or why it is not CSV), a
  *    `:10gb` device qualifier or `memory=` key in `memory`), `--device nvidia.com/gpu=X`
  *    (GL_GPU_CDI), `--device /dev/nvidiaN` (GL_GPU_DEVICE_NODE), `--runtime nvidia` and
  *    `nvidia-docker` itself (GL_GPU_RUNTIME), `-e NVIDIA_VISIBLE_DEVICES=..` with the

@@ -109,33 +109,6 @@ static void push_one(struct gl_arena *a, const char ***arr, size_t *n, const cha
 
 /* ---- --gpus ---- */
 
-static void set_invalid(struct gl_gpu_request *g, const char *why, struct gl_loc at)
-{
-    if (!g->invalid) {
-        g->invalid = why;
-        g->invalid_loc = at;
-    }
-}
-
-static bool is_integer(const char *s, size_t n)
-{
-    size_t i = (n && (s[0] == '-' || s[0] == '+')) ? 1 : 0;
-    if (i == n)
-        return false;
-    for (; i < n; i++)
-        if (s[i] < '0' || s[i] > '9')
-            return false;
-    return true;
-}
-
-static void gpu_count(struct launch_build *b, struct gl_gpu_request *g, const char *s, size_t n,
-                      struct gl_loc at)
-{
-    g->count = gl_arena_strndup(&b->doc->arena, s, n);
-    if (!(n == 3 && !memcmp(s, "all", 3)) && !is_integer(s, n))
-        set_invalid(g, "count must be an integer", at);
-}
-
 static void gpu_devices(struct launch_build *b, struct gl_gpu_request *g,
                         const struct csv_field *f, size_t vstart)
 {
@@ -165,6 +138,105 @@ static void gpu_devices(struct launch_build *b, struct gl_gpu_request *g,
     }
 }
 
+/* capabilities=compute,utility: the list. */
+static void gpu_capabilities(struct gl_arena *a, struct gl_gpu_request *g,
+                             const struct gl_gpu_field *f)
+{
+    const char *val = f->value;
+    size_t vlen = f->value_len;
+    const char **caps = list_alloc(a, val, vlen, &g->ncapabilities);
+    g->capabilities = caps;
+    for (size_t s = 0, e; s <= vlen; s = e + 1) {
+        for (e = s; e < vlen && val[e] != ','; e++)
+            ;
+        caps[g->ncapabilities++] = gl_arena_strndup(a, val + s, e - s);
+    }
+}
+
+/* What the key of a field names (a bare field is a count). */
+static enum gl_gpu_key gpu_key(const char *name, bool bare)
+{
+    static const struct {
+        const char *name;
+        enum gl_gpu_key key;
+    } keys[] = {
+        {"count", GL_GPU_KEY_COUNT},   {"device", GL_GPU_KEY_DEVICE},
+        {"driver", GL_GPU_KEY_DRIVER}, {"capabilities", GL_GPU_KEY_CAPABILITIES},
+        {"memory", GL_GPU_KEY_MEMORY}, {"options", GL_GPU_KEY_OPTIONS},
+    };
+    if (bare)
+        return GL_GPU_KEY_COUNT;
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (!strcmp(name, keys[i].name))
+            return keys[i].key;
+    return GL_GPU_KEY_OTHER;
+}
+
+/* The keys given so far (the first 8): a bare field gives its text and "count". */
+struct gpu_keys_seen {
+    const char *name[8];
+    size_t n;
+};
+
+/* Was the key `name` given before? It is remembered either way (and "count" after a bare
+ * field), while there is room. */
+static bool gpu_key_repeated(struct gpu_keys_seen *seen, const char *name, bool bare)
+{
+    bool repeated = false;
+    for (size_t k = 0; k < seen->n; k++)
+        repeated |= !strcmp(seen->name[k], name);
+    if (seen->n < 8)
+        seen->name[seen->n++] = name;
+    if (bare && seen->n < 8)
+        seen->name[seen->n++] = "count";
+    return repeated;
+}
+
+/* The fact of CSV field c (but .repeated): its key, text, value and where they are.
+ * Returns whether the field is bare (no '=': a count). */
+static bool gpu_field(struct gl_arena *a, const struct csv_field *c, struct gl_gpu_field *f)
+{
+    const char *eq = memchr(c->text, '=', c->len);
+    size_t klen = eq ? (size_t)(eq - c->text) : c->len;
+    f->name = gl_arena_strndup(a, c->text, klen);
+    f->key = gpu_key(f->name, !eq);
+    f->text = c->text;
+    f->len = c->len;
+    f->value = eq ? eq + 1 : c->text;
+    f->value_len = eq ? c->len - klen - 1 : c->len;
+    f->loc = lv_loc(&c->v, 0);
+    f->value_loc = eq ? lv_loc(&c->v, klen + 1) : f->loc;
+    return !eq;
+}
+
+/* What field f (CSV field c) sets on the request. */
+static void gpu_apply(struct launch_build *b, struct gl_gpu_request *g,
+                      const struct csv_field *c, const struct gl_gpu_field *f)
+{
+    struct gl_arena *a = &b->doc->arena;
+    switch (f->key) {
+    case GL_GPU_KEY_COUNT:
+        g->count = gl_arena_strndup(a, f->value, f->value_len);
+        break;
+    case GL_GPU_KEY_DEVICE:
+        gpu_devices(b, g, c, (size_t)(f->value - f->text));
+        break;
+    case GL_GPU_KEY_CAPABILITIES:
+        gpu_capabilities(a, g, f);
+        break;
+    case GL_GPU_KEY_OPTIONS: /* a memory option */
+    case GL_GPU_KEY_MEMORY:  /* not a docker key (the CLI rejects it): GL406's case */
+        if (f->key == GL_GPU_KEY_MEMORY || memmem(f->value, f->value_len, "mem", 3)) {
+            g->memory = gl_arena_strndup(a, f->value, f->value_len);
+            g->memory_loc = f->value_loc;
+        }
+        break;
+    case GL_GPU_KEY_DRIVER: /* the device driver ("nvidia"): nothing to record */
+    case GL_GPU_KEY_OTHER:
+        break;
+    }
+}
+
 void value_gpus(struct launch_build *b, const struct lv *v)
 {
     struct gl_arena *a = &b->doc->arena;
@@ -174,68 +246,20 @@ void value_gpus(struct launch_build *b, const struct lv *v)
     struct csv c;
     csv_read(a, v, &c);
     if (c.error) {
-        set_invalid(g, gl_arena_printf(a, "cannot parse the GPU request: %s", c.error),
-                    lv_loc(v, c.error_at));
+        g->csv.error = c.error;
+        g->csv.error_loc = lv_loc(v, c.error_at);
         return;
     }
-    const char *seen[8];
-    size_t nseen = 0;
-    bool have_count = false;
-    struct gl_loc count_loc = g->loc;
+    struct gpu_keys_seen seen = {0};
+    struct gl_gpu_field *fields = gl_arena_alloc(a, (c.n ? c.n : 1) * sizeof *fields);
+    g->csv.fields = fields;
+    g->csv.nfields = c.n;
     for (size_t i = 0; i < c.n; i++) {
-        const struct csv_field *f = &c.f[i];
-        const char *eq = memchr(f->text, '=', f->len);
-        size_t klen = eq ? (size_t)(eq - f->text) : f->len;
-        char *key = gl_arena_strndup(a, f->text, klen);
-        struct gl_loc at = lv_loc(&f->v, 0);
-        for (size_t k = 0; k < nseen; k++)
-            if (!strcmp(seen[k], key))
-                set_invalid(g, gl_arena_printf(a, "gpu request key '%s' can be specified only "
-                                                  "once", key), at);
-        if (nseen < 8)
-            seen[nseen++] = key;
-        if (!eq) { /* a bare field is a count */
-            if (nseen < 8)
-                seen[nseen++] = "count";
-            have_count = true;
-            count_loc = at;
-            gpu_count(b, g, f->text, f->len, at);
-            continue;
-        }
-        const char *val = eq + 1;
-        size_t vlen = f->len - klen - 1;
-        if (!strcmp(key, "count")) {
-            have_count = true;
-            count_loc = at;
-            gpu_count(b, g, val, vlen, lv_loc(&f->v, klen + 1));
-        } else if (!strcmp(key, "device")) {
-            gpu_devices(b, g, f, klen + 1);
-        } else if (!strcmp(key, "capabilities")) {
-            const char **caps = list_alloc(a, val, vlen, &g->ncapabilities);
-            g->capabilities = caps;
-            for (size_t s = 0, e; s <= vlen; s = e + 1) {
-                for (e = s; e < vlen && val[e] != ','; e++)
-                    ;
-                caps[g->ncapabilities++] = gl_arena_strndup(a, val + s, e - s);
-            }
-        } else if (!strcmp(key, "driver")) {
-            /* the device driver ("nvidia"): nothing to record */
-        } else if (!strcmp(key, "options")) {
-            if (memmem(val, vlen, "mem", 3)) {
-                g->memory = gl_arena_strndup(a, val, vlen);
-                g->memory_loc = lv_loc(&f->v, klen + 1);
-            }
-        } else if (!strcmp(key, "memory")) {
-            /* not a docker key (the CLI rejects it), but what it says is GL406's case */
-            g->memory = gl_arena_strndup(a, val, vlen);
-            g->memory_loc = lv_loc(&f->v, klen + 1);
-        } else {
-            set_invalid(g, gl_arena_printf(a, "unexpected key '%s' in '%.*s'", key, (int)f->len,
-                                           f->text), at);
-        }
+        struct gl_gpu_field *f = &fields[i];
+        bool bare = gpu_field(a, &c.f[i], f);
+        f->repeated = gpu_key_repeated(&seen, f->name, bare);
+        gpu_apply(b, g, &c.f[i], f);
     }
-    if (have_count && g->ndevice_ids)
-        set_invalid(g, "cannot set both Count and DeviceIDs on device request", count_loc);
 }
 
 /* ---- sizes ---- */

@@ -4,55 +4,99 @@
 #include "rules/check.h"
 #include "rules/gl4xx/launch_paths.h"
 
-/* A Kubernetes quantity that is a whole number of devices ("1", "8"). */
+/* A whole number of devices as Kubernetes reads a quantity ("1", "8"; not "0.5", "500m"). */
 static bool whole_count(const char *q)
 {
     size_t n = strspn(q, "0123456789");
     return n > 0 && q[n] == '\0';
 }
 
-/* Kubernetes device resources: limits required, requests equal to limits, whole counts.
- * Sets *at and returns the reason, or NULL when valid. */
-static const char *k8s_problem(struct gl_arena *a, const struct gl_gpu_request *g,
-                               struct gl_loc *at)
+/* Kubernetes GPU and MIG resources: set in limits, requests (when given) equal to limits,
+ * whole counts. Sets *at and returns the reason, or NULL when accepted. */
+static const char *k8s_problem(const struct gl_gpu_request *g, struct gl_loc *at)
 {
     if (g->kind != GL_GPU_K8S_RESOURCE && g->kind != GL_GPU_K8S_MIG)
         return NULL;
-    const char *res = g->value ? g->value : "nvidia.com/gpu";
-    if (g->limit && !whole_count(g->limit)) {
-        *at = g->limit_loc;
-        return gl_arena_printf(a, "`%s: %s` in limits is not a whole number of devices "
-                                  "(GPUs are not divisible this way)", res, g->limit);
-    }
-    if (g->request && !whole_count(g->request)) {
-        *at = g->request_loc;
-        return gl_arena_printf(a, "`%s: %s` in requests is not a whole number of devices "
-                                  "(GPUs are not divisible this way)", res, g->request);
-    }
     if (g->request && !g->limit) {
         *at = g->request_loc;
-        return gl_arena_printf(a, "`%s: %s` is in requests but not in limits: extended "
-                                  "resources must be set in limits", res, g->request);
+        return "a GPU resource in requests must also be in limits";
     }
-    if (g->request && g->limit && strcmp(g->request, g->limit)) {
+    if (g->request && strcmp(g->request, g->limit)) {
         *at = g->request_loc;
-        return gl_arena_printf(a, "`%s` requests %s but limits %s: extended resources need "
-                                  "requests equal to limits", res, g->request, g->limit);
+        return "GPU requests and limits differ (they must be equal)";
+    }
+    if (g->limit && !whole_count(g->limit)) { /* requests, if any, are the same */
+        *at = g->limit_loc;
+        return "a GPU count must be a whole number";
     }
     return NULL;
 }
 
-/* Compose device reservations: count and device_ids exclude each other. */
-static const char *compose_problem(struct gl_arena *a, const struct gl_gpu_request *g,
-                                   struct gl_loc *at)
+/* A compose device mapping: count and device_ids exclude each other; a device of
+ * deploy.resources.reservations.devices needs capabilities. */
+static const char *compose_problem(const struct gl_gpu_request *g, struct gl_loc *at)
 {
-    if (g->kind != GL_GPU_COMPOSE_DEVICE)
+    if (g->kind != GL_GPU_COMPOSE_DEVICE && g->kind != GL_GPU_COMPOSE_GPUS)
         return NULL;
-    *at = g->loc;
-    if (g->count && g->ndevice_ids)
-        return gl_arena_printf(a, "compose GPU device sets both `count: %s` and `device_ids`: "
-                                  "Docker rejects the pair", g->count);
+    struct gl_loc c = g->count_key_loc, d = g->device_ids_key_loc;
+    if (c.line && d.line) { /* at the later of the two keys */
+        *at = c.line > d.line || (c.line == d.line && c.col > d.col) ? c : d;
+        return "a GPU device sets both count and device_ids";
+    }
+    if (g->kind == GL_GPU_COMPOSE_DEVICE && !g->ncapabilities) {
+        *at = g->capabilities_key_loc.line ? g->capabilities_key_loc : g->loc;
+        return "a GPU device without capabilities (add capabilities: [gpu])";
+    }
     return NULL;
+}
+
+/* A docker --gpus count: "all" or an integer. */
+static bool docker_count(const char *s, size_t n)
+{
+    if (n == 3 && !memcmp(s, "all", 3))
+        return true;
+    size_t i = (n && (s[0] == '-' || s[0] == '+')) ? 1 : 0;
+    if (i == n)
+        return false;
+    for (; i < n; i++)
+        if (s[i] < '0' || s[i] > '9')
+            return false;
+    return true;
+}
+
+/* docker --gpus as the CLI and the daemon read its CSV fields: the first field they
+ * refuse, in the order written, else a count beside device IDs. */
+static const char *flag_problem(struct gl_arena *a, const struct gl_gpu_request *g,
+                                struct gl_loc *at)
+{
+    if (g->kind != GL_GPU_FLAG)
+        return NULL;
+    if (g->csv.error) {
+        *at = g->csv.error_loc;
+        return gl_arena_printf(a, "cannot parse the GPU request: %s", g->csv.error);
+    }
+    const struct gl_gpu_field *count = NULL;
+    for (size_t i = 0; i < g->csv.nfields; i++) {
+        const struct gl_gpu_field *f = &g->csv.fields[i];
+        *at = f->loc;
+        if (f->repeated)
+            return gl_arena_printf(a, "gpu request key '%s' can be specified only once",
+                                   f->name);
+        if (f->key == GL_GPU_KEY_OTHER)
+            return gl_arena_printf(a, "unexpected key '%s' in '%.*s'", f->name, (int)f->len,
+                                   f->text);
+        if (f->key != GL_GPU_KEY_COUNT)
+            continue;
+        count = f;
+        if (!docker_count(f->value, f->value_len)) {
+            *at = f->value_loc;
+            return "count must be an integer";
+        }
+    }
+    if (!count || !g->ndevice_ids)
+        return NULL;
+    *at = count->loc;
+    return "cannot set both Count and DeviceIDs on device request";
 }
 
 static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
@@ -64,16 +108,12 @@ static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
         const char *why = NULL;
         if (g->kind == GL_GPU_K8S_VENDOR || g->mem_capped)
             continue; /* HAMi and other vendor keys: enforced caps, not device counts */
-        if (g->invalid) {
-            why = g->invalid;
-            at = g->invalid_loc.line ? g->invalid_loc : g->loc;
-        } else if (!(why = k8s_problem(&f->arena, g, &at))) {
-            why = compose_problem(&f->arena, g, &at);
-        }
+        if (!(why = k8s_problem(g, &at)) && !(why = compose_problem(g, &at)))
+            why = flag_problem(&f->arena, g, &at);
         if (!why)
             continue;
-        gl_report(c, at, NULL, "GPU request `%s` is rejected: %s", g->value ? g->value : "?",
-                  why);
+        gl_report(c, at.line ? at : g->loc, NULL, "GPU request `%s` is rejected: %s",
+                  g->value ? g->value : "?", why);
         return;
     }
 }

@@ -140,7 +140,7 @@ static void test_deploy_devices(void **st)
     assert_string_equal(l->gpus[0].count, "all");
     assert_loc(l->gpus[0].loc, 8, 15);
     assert_int_equal(l->gpus[0].ncapabilities, 1);
-    assert_null(l->gpus[0].invalid);
+    assert_null(test_gl412(d, 0, NULL));
     test_doc_free(d);
 }
 
@@ -152,8 +152,11 @@ static void test_device_count_and_ids_invalid(void **st)
                              "            - count: 1\n              device_ids: ['0', '2']\n"
                              "              capabilities: [gpu]\n");
     struct gl_gpu_request *g = &d->launches[0].gpus[0];
-    assert_non_null(g->invalid);
-    assert_loc(g->invalid_loc, 9, 15);
+    struct gl_loc at;
+    assert_non_null(test_gl412(d, 0, &at));
+    assert_loc(at, 9, 15);
+    assert_loc(g->count_key_loc, 8, 15); /* the facts it rests on */
+    assert_loc(g->device_ids_key_loc, 9, 15);
     assert_int_equal(g->ndevice_ids, 2);
     assert_string_equal(g->device_ids[1], "2");
     test_doc_free(d);
@@ -166,8 +169,11 @@ static void test_device_without_capabilities_invalid(void **st)
                              "        reservations:\n          devices:\n"
                              "            - driver: nvidia\n              count: 1\n");
     struct gl_gpu_request *g = &d->launches[0].gpus[0];
-    assert_non_null(g->invalid);
-    assert_loc(g->invalid_loc, 8, 15);
+    struct gl_loc at;
+    assert_non_null(test_gl412(d, 0, &at));
+    assert_loc(at, 8, 15);
+    assert_int_equal(g->ncapabilities, 0); /* the facts it rests on */
+    assert_int_equal(g->capabilities_key_loc.line, 0);
     test_doc_free(d);
 }
 
@@ -178,7 +184,7 @@ static void test_compute_utility_valid(void **st)
                              "        reservations:\n          devices:\n"
                              "            - capabilities: [compute, utility]\n");
     assert_int_equal(d->launches[0].ngpus, 1);
-    assert_null(d->launches[0].gpus[0].invalid);
+    assert_null(test_gl412(d, 0, NULL));
     test_doc_free(d);
 }
 
@@ -238,7 +244,7 @@ static void test_gpus_list(void **st)
     struct gl_gpu_request *g = &d->launches[0].gpus[0];
     assert_int_equal(g->kind, GL_GPU_COMPOSE_GPUS);
     assert_int_equal(g->ndevice_ids, 1);
-    assert_null(g->invalid);
+    assert_null(test_gl412(d, 0, NULL));
     test_doc_free(d);
 }
 

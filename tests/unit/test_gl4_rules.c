@@ -632,9 +632,18 @@ static void test_gl412(void **state)
     (void)state;
     struct gl_doc *d = new_doc();
     struct gl_launch *l = add_launch(d, GL_LAUNCH_DOCKER_RUN, 2, CUDA_IMAGE);
-    struct gl_gpu_request *g = add_gpu(d, l, GL_GPU_FLAG, "device=0,2", NULL, 14);
-    g->invalid = "unquoted: reads as device=0 and count 2";
-    g->invalid_loc = (struct gl_loc){2, 14};
+    struct gl_gpu_request *g = add_gpu(d, l, GL_GPU_FLAG, "device=0,2", "2", 5);
+    static const char *ids[] = {"0"};
+    static const struct gl_gpu_field fields[] = { /* unquoted: device=0 and a count 2 */
+        {.key = GL_GPU_KEY_DEVICE, .name = "device", .text = "device=0", .len = 8,
+         .value = "0", .value_len = 1, .loc = {2, 5}, .value_loc = {2, 12}},
+        {.key = GL_GPU_KEY_COUNT, .name = "2", .text = "2", .len = 1, .value = "2",
+         .value_len = 1, .loc = {2, 14}, .value_loc = {2, 14}},
+    };
+    g->device_ids = ids;
+    g->ndevice_ids = 1;
+    g->csv.fields = fields;
+    g->csv.nfields = 2;
     assert_int_equal(run("GL412", d), 1);
     assert_at(0, 2, 14, "device=0,2");
 
@@ -644,7 +653,7 @@ static void test_gl412(void **state)
     g->request = "1";
     g->request_loc = (struct gl_loc){9, 27};
     assert_int_equal(run("GL412", d), 1);
-    assert_at(0, 9, 27, "not in limits");
+    assert_at(0, 9, 27, "must also be in limits");
 
     d = new_doc();
     l = add_launch(d, GL_LAUNCH_K8S, 2, CUDA_IMAGE);
@@ -652,7 +661,7 @@ static void test_gl412(void **state)
     g->limit = "0.5";
     g->limit_loc = (struct gl_loc){7, 27};
     assert_int_equal(run("GL412", d), 1);
-    assert_at(0, 7, 27, "0.5");
+    assert_at(0, 7, 27, "whole number");
 
     d = new_doc();
     l = add_launch(d, GL_LAUNCH_K8S, 2, CUDA_IMAGE);

@@ -59,7 +59,7 @@ static void test_gpu_limits(void **st)
     assert_loc(g->limit_loc, 11, 27);
     assert_string_equal(g->count, "2");
     assert_null(g->request);
-    assert_null(g->invalid);
+    assert_null(test_gl412(d, 0, NULL));
     test_doc_free(d);
 }
 
@@ -69,8 +69,9 @@ static void test_requests_without_limits(void **st)
     struct gl_doc *d = parse(POD "    - name: c\n      image: x:1\n      resources:\n"
                                  "        requests:\n          nvidia.com/gpu: 1\n");
     struct gl_gpu_request *g = &d->launches[0].gpus[0];
-    assert_non_null(g->invalid);
-    assert_loc(g->invalid_loc, 11, 27);
+    struct gl_loc at;
+    assert_non_null(test_gl412(d, 0, &at));
+    assert_loc(at, 11, 27);
     assert_loc(g->loc, 11, 11);
     test_doc_free(d);
 }
@@ -85,8 +86,9 @@ static void test_requests_differ_from_limits(void **st)
     struct gl_gpu_request *g = &d->launches[0].gpus[0];
     assert_string_equal(g->request, "1");
     assert_string_equal(g->limit, "2");
-    assert_non_null(g->invalid);
-    assert_loc(g->invalid_loc, 13, 27);
+    struct gl_loc at;
+    assert_non_null(test_gl412(d, 0, &at));
+    assert_loc(at, 13, 27);
     assert_loc(g->loc, 11, 11);
     test_doc_free(d);
 }
@@ -98,8 +100,9 @@ static void test_half_gpu(void **st)
                                  "        limits:\n          nvidia.com/gpu: 0.5\n");
     struct gl_gpu_request *g = &d->launches[0].gpus[0];
     assert_string_equal(g->count, "0.5");
-    assert_non_null(g->invalid);
-    assert_loc(g->invalid_loc, 11, 27);
+    struct gl_loc at;
+    assert_non_null(test_gl412(d, 0, &at));
+    assert_loc(at, 11, 27);
     test_doc_free(d);
 }
 
@@ -112,7 +115,7 @@ static void test_mig(void **st)
     assert_int_equal(g->kind, GL_GPU_K8S_MIG);
     assert_true(g->mig);
     assert_true(d->launches[0].mig);
-    assert_null(g->invalid);
+    assert_null(test_gl412(d, 0, NULL));
     test_doc_free(d);
 }
 
@@ -128,7 +131,7 @@ static void test_hami_vendor(void **st)
     assert_int_equal(l->gpus[1].kind, GL_GPU_K8S_VENDOR);
     assert_string_equal(l->gpus[1].value, "nvidia.com/gpumem");
     assert_true(l->gpus[1].mem_capped);
-    assert_null(l->gpus[1].invalid); /* requests != limits never matters for HAMi */
+    assert_null(test_gl412(d, 0, NULL)); /* requests != limits never matters for HAMi */
     assert_loc(l->gpus[1].loc, 12, 11);
     assert_false(l->gpus[2].mem_capped);
     test_doc_free(d);

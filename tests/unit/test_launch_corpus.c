@@ -148,8 +148,8 @@ static void t_fixtures(void **s)
         assert_int_equal(D.nrefs, want[i].refs);
         if (!strcmp(want[i].file, "train.sh")) {
             assert_true(L(0)->detached && L(1)->detached && !L(2)->detached);
-            assert_null(L(0)->gpus[0].invalid);
-            assert_non_null(L(1)->gpus[0].invalid);
+            assert_null(test_gl412(&D, 4, NULL));     /* L(0): --gpus '"device=0,1"' */
+            assert_non_null(test_gl412(&D, 5, NULL)); /* L(1): --gpus device=0,1 */
             assert_string_equal(argv_of(2), "sh|-c|python|train.py|--data|/data|--output_dir|/out");
             assert_int_equal(D.nignores, 1);
             assert_int_equal(D.ignores[0].first, 7);

@@ -79,13 +79,13 @@ static void t_gpus_all(void **s)
     assert_string_equal(gpu(0, 0)->value, "all");
     assert_string_equal(gpu(0, 0)->count, "all");
     assert_loc(gpu(0, 0)->loc, 1, 19);
-    assert_null(gpu(0, 0)->invalid);
+    assert_null(test_gl412(&D, 1, NULL));
     assert_string_equal(gpu(1, 0)->count, "2");
     assert_loc(gpu(1, 0)->loc, 2, 19);
     assert_int_equal(gpu(2, 0)->ndevice_ids, 1);
     assert_string_equal(gpu(2, 0)->device_ids[0], "1");
     assert_null(gpu(2, 0)->count);
-    assert_null(gpu(2, 0)->invalid);
+    assert_null(test_gl412(&D, 3, NULL));
 }
 
 static void t_gpus_quoted_devices(void **s)
@@ -93,7 +93,8 @@ static void t_gpus_quoted_devices(void **s)
     (void)s;
     sh("docker run --gpus '\"device=0,2\"' img\n");
     const struct gl_gpu_request *g = gpu(0, 0);
-    assert_null(g->invalid);
+    assert_null(test_gl412(&D, 1, NULL));
+    assert_int_equal(g->csv.nfields, 1);
     assert_int_equal(g->ndevice_ids, 2);
     assert_string_equal(g->device_ids[0], "0");
     assert_string_equal(g->device_ids[1], "2");
@@ -105,9 +106,14 @@ static void t_gpus_unquoted_devices_invalid(void **s)
     (void)s;
     sh("docker run --gpus device=0,2 img\n");
     const struct gl_gpu_request *g = gpu(0, 0);
-    assert_non_null(g->invalid);
-    assert_non_null(strstr(g->invalid, "cannot set both Count and DeviceIDs"));
-    assert_loc(g->invalid_loc, 1, 28); /* the stray "2" */
+    struct gl_loc at;
+    const char *why = test_gl412(&D, 1, &at);
+    assert_non_null(why);
+    assert_non_null(strstr(why, "cannot set both Count and DeviceIDs"));
+    assert_loc(at, 1, 28); /* the stray "2" */
+    assert_int_equal(g->csv.nfields, 2); /* the facts it rests on: a bare count field */
+    assert_int_equal(g->csv.fields[1].key, GL_GPU_KEY_COUNT);
+    assert_loc(g->csv.fields[1].loc, 1, 28);
     assert_string_equal(g->count, "2");
     assert_int_equal(g->ndevice_ids, 1);
 }
@@ -117,11 +123,23 @@ static void t_gpus_key_twice_and_bad(void **s)
     (void)s;
     sh("docker run --gpus '\"device=0\",device=1' a\ndocker run --gpus count=x a\n"
        "docker run --gpus foo=1 a\ndocker run --gpus 'de\"v' a\n");
-    assert_non_null(strstr(gpu(0, 0)->invalid, "only once"));
-    assert_string_equal(gpu(1, 0)->invalid, "count must be an integer");
-    assert_non_null(strstr(gpu(2, 0)->invalid, "unexpected key"));
-    assert_non_null(strstr(gpu(3, 0)->invalid, "bare \""));
-    assert_loc(gpu(3, 0)->invalid_loc, 4, 22);
+    const char *why[4];
+    struct gl_loc at;
+    for (uint32_t i = 0; i < 4; i++) { /* launch i on line i + 1 */
+        const char *m = test_gl412(&D, i + 1, &at);
+        assert_non_null(m);
+        why[i] = gl_arena_strdup(&D.arena, m);
+    }
+    assert_non_null(strstr(why[0], "only once"));
+    assert_true(gl_has_suffix(why[1], "rejected: count must be an integer"));
+    assert_non_null(strstr(why[2], "unexpected key"));
+    assert_non_null(strstr(why[3], "bare \""));
+    assert_loc(at, 4, 22);
+    /* the facts they rest on */
+    assert_true(gpu(0, 0)->csv.fields[1].repeated);
+    assert_string_equal(gpu(1, 0)->csv.fields[0].value, "x");
+    assert_int_equal(gpu(2, 0)->csv.fields[0].key, GL_GPU_KEY_OTHER);
+    assert_loc(gpu(3, 0)->csv.error_loc, 4, 22);
 }
 
 static void t_gpus_memory_and_caps(void **s)
@@ -133,7 +151,7 @@ static void t_gpus_memory_and_caps(void **s)
     assert_string_equal(gpu(0, 0)->memory, "10gb");
     assert_loc(gpu(0, 0)->memory_loc, 1, 28);
     assert_string_equal(gpu(0, 0)->device_ids[0], "0");
-    assert_null(gpu(0, 0)->invalid);
+    assert_null(test_gl412(&D, 1, NULL));
     assert_int_equal(gpu(1, 0)->ncapabilities, 2);
     assert_string_equal(gpu(1, 0)->capabilities[1], "utility");
     assert_string_equal(gpu(1, 0)->count, "1");

@@ -8,6 +8,8 @@
  *    prints both on a mismatch.
  *  - test_each_yaml_file: every .yml / .yaml file of a directory, read whole, handed to a
  *    callback (the test is skipped when the directory is missing).
+ *  - test_gl412: the verdict of rule GL412 (gpu-request-invalid) on the GPU requests a
+ *    parser read: parsers record facts only, the rule decides.
  */
 #ifndef GPULINT_TESTS_TEST_SUPPORT_H
 #define GPULINT_TESTS_TEST_SUPPORT_H
@@ -17,8 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "linter/core/config.h"
 #include "linter/core/model.h"
 #include "linter/core/util.h"
+#include "rules/check.h"
 
 /* Set *d up (zeroed, fresh arena) over text[0..len). */
 static inline void test_doc_init(struct gl_doc *d, const char *path, enum gl_input_kind kind,
@@ -76,6 +80,34 @@ static inline size_t test_each_yaml_file(const char *dir,
     }
     closedir(dp);
     return files;
+}
+
+/* Run rule GL412 over the doc with the default configuration: the message of its first
+ * finding on `line` (any line when 0), its position in *at (when at is not NULL); NULL
+ * when it finds nothing there. The message stays valid until the next call. */
+static inline const char *test_gl412(const struct gl_doc *d, uint32_t line, struct gl_loc *at)
+{
+    static char msg[1024];
+    struct gl_config cfg;
+    struct gl_findings out = {0};
+    const char *found = NULL;
+    gl_config_init(&cfg);
+    assert_int_equal(gl_config_finish(&cfg), 0);
+    const struct gl_rule *r = gl_rule_find("GL412");
+    assert_non_null(r);
+    struct gl_check c = {.doc = d, .cfg = &cfg, .rule = r, .out = &out};
+    r->check(&c);
+    for (size_t i = 0; i < out.n && !found; i++) {
+        if (line && out.items[i].loc.line != line)
+            continue;
+        snprintf(msg, sizeof msg, "%s", out.items[i].message);
+        found = msg;
+        if (at)
+            *at = out.items[i].loc;
+    }
+    gl_findings_free(&out);
+    gl_config_free(&cfg);
+    return found;
 }
 
 #endif
