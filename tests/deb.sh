@@ -24,7 +24,8 @@ done
 tools=${GPULINT_TOOLS_DIR:-$HOME/.cache/gpulint-tools}
 tarball=$tools/debian12-minbase.tgz
 mirror=${GPULINT_DEBIAN_MIRROR:-http://deb.debian.org/debian}
-tmp=$(mktemp -d); root=$tmp/root
+# under /tmp/gpulint-*: tests/hostile.sh, running beside, knows it holds no escaped entry
+tmp=$(mktemp -d /tmp/gpulint-deb.XXXXXX); root=$tmp/root
 cleanup() {
   for m in "$root/proc"; do mountpoint -q "$m" 2>/dev/null && umount "$m"; done
   rm -rf "$tmp"
