@@ -148,6 +148,12 @@ blob=$(ls "$h/baddigest/blobs/sha256" | head -1)
 for b in "$h"/baddigest/blobs/sha256/*; do
   if tar -tf "$b" >/dev/null 2>&1; then printf 'Z' | dd of="$b" bs=1 seek=600 conv=notrunc 2>/dev/null; break; fi
 done
+# the same damage in the first tar header: the layer no longer parses, and the blob's
+# digest, checked on the blob read again, is still what is reported
+cp -r "$h/good" "$h/baddigest-header"
+for b in "$h"/baddigest-header/blobs/sha256/*; do
+  if tar -tf "$b" >/dev/null 2>&1; then printf '\001' | dd of="$b" bs=1 seek=0 conv=notrunc 2>/dev/null; break; fi
+done
 # a decompression bomb: 1 GiB of zeros in one file, gzip'd to about 1 MiB
 truncate -s 1G "$h/zeros" && tar -C "$h" -cf - zeros | gzip -9 > "$h/bomb.gz"; rm -f "$h/zeros"
 python3 "$here/fixtures/images/hostile.py" ok "$h/bomb" "$h/bomb.gz"
@@ -171,6 +177,7 @@ expect tzst "entry"
 expect missing "lacks"
 expect badcfg "does not match its sha256"
 expect baddigest "digest"
+expect baddigest-header "its content has digest sha256:[0-9a-f]*, not sha256:"
 expect bomb "decompression bomb"
 expect outer-trunc.tar "entry"
 expect dloop.tar "lacks"

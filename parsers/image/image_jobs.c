@@ -17,6 +17,24 @@ struct pool {
     pthread_mutex_t lock;
 };
 
+/* A layer that failed to parse, read again whole: when its blob does not have the digest
+ * it is named by, the damaged blob is the cause to report, not the parse error it led to
+ * (which of the two a reading meets first depends on where the damage is). */
+static void blame_digest(struct gl_layer_index *ix, int fd, uint64_t off, uint64_t size,
+                         const char *want)
+{
+    struct gl_fd_region region;
+    struct gl_byte_src src = gl_fd_region_src(&region, fd, off, size);
+    src.skip = NULL;
+    region.chunk = GL_WHOLE_READ;
+    struct gl_blob_reader r;
+    gl_blob_reader_init(&r, src);
+    char got[72];
+    if (gl_blob_reader_drain(&r) == 0 && gl_blob_reader_digest(&r, got) && strcmp(got, want))
+        ix->error = gl_arena_printf(&ix->arena, "its content has digest %s, not %s", got, want);
+    gl_fd_region_free(&region);
+}
+
 static void run_one(struct gl_catalog *c, struct gl_layer_job *j)
 {
     struct gl_layer_index *ix = &j->ix;
@@ -66,6 +84,8 @@ static void run_one(struct gl_catalog *c, struct gl_layer_job *j)
     if (side_hashed)
         gl_side_hash_stop(&side);
     gl_fd_region_free(&region);
+    if (ix->error && verify && named && j->digest)
+        blame_digest(ix, fd, off, size, j->digest);
     gl_catalog_blob_close(&span);
     if (!ix->error && j->digest && ix->digest[0] && strcmp(ix->digest, j->digest) && named)
         ix->error = gl_arena_printf(&ix->arena, "its content has digest %s, not %s",
