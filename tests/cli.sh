@@ -63,6 +63,21 @@ hasnt "walk skips .git" '\.git/Dockerfile'
 hasnt "walk skips build/" '/build/Dockerfile'
 hasnt "walk skips node_modules" 'node_modules'
 hasnt "walk ignores unknown files" 'notes.txt'
+# vendored and third-party trees are not the project's: skipped, unless named
+mkdir -p "$tmp/proj2/vendor/x" "$tmp/proj2/third_party" "$tmp/proj2/lib/site-packages/p" \
+         "$tmp/proj2/testdata/golden" "$tmp/proj2/golden" "$tmp/proj2/app"
+for d in vendor/x third_party lib/site-packages/p testdata/golden golden app; do
+  cp "$tmp/err.Dockerfile" "$tmp/proj2/$d/Dockerfile"
+done
+check "walk of a tree with vendored code" 1 "$bin" --format json "$tmp/proj2"
+has "only the project's Dockerfiles" '"files": 2'
+hasnt "walk skips vendor/" '/vendor/'
+hasnt "walk skips third_party/" '/third_party/'
+hasnt "walk skips site-packages/" '/site-packages/'
+hasnt "walk skips testdata/golden/" '/testdata/golden/'
+has "a golden/ elsewhere is walked" '/proj2/golden/Dockerfile'
+check "a vendored tree named on the command line is walked" 1 "$bin" --format json "$tmp/proj2/vendor"
+has "vendor/ named: linted" '/vendor/x/Dockerfile'
 check "named unknown file is GL901" 0 "$bin" "$tmp/proj/notes.txt"
 has "GL901" 'warning: .*notes.txt.* is of no input type gpulint knows \[GL901 unknown-input\]'
 check "cwd default" 1 bash -c "cd '$tmp/proj' && '$bin' --format json"
@@ -101,8 +116,8 @@ check "default ARG is clean" 0 "$bin" "$tmp/arg.Dockerfile"
 
 # ---- the config file: ignore-paths, enable, thresholds, --print-config ----
 cp_=$tmp/cfgproj
-mkdir -p "$cp_/vendor/lib" "$cp_/svc" "$cp_/legacy/a"
-cp "$tmp/err.Dockerfile" "$cp_/vendor/lib/Dockerfile"
+mkdir -p "$cp_/generated/lib" "$cp_/svc" "$cp_/legacy/a"
+cp "$tmp/err.Dockerfile" "$cp_/generated/lib/Dockerfile"
 cp "$tmp/err.Dockerfile" "$cp_/svc/Dockerfile"
 cp "$tmp/err.Dockerfile" "$cp_/legacy/a/Dockerfile"
 printf 'FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\n' > "$cp_/svc/clean.Dockerfile"
@@ -110,13 +125,13 @@ cat > "$cp_/.gpulint.yaml" <<'YAML'
 # globs are relative to this file's directory
 enable: [GL103]
 ignore-paths:
-  - vendor
+  - generated
   - 'legacy/**': [GL101, GL204]
   - '**/clean.Dockerfile': GL999
 YAML
 check "ignore-paths: walk" 1 bash -c "cd '$cp_' && '$bin' --format json"
 has "files outside the ignored dir" '"files": 3'
-hasnt "an ignored directory is not walked" 'vendor/'
+hasnt "an ignored directory is not walked" 'generated/'
 has "GL103 enabled by the config" '"rule": "GL103"'
 has "rules still fire outside the glob" '"file": "./svc/Dockerfile",'
 python3 - "$tmp/out" <<'PY' && pass=$((pass+1)) || { echo "FAIL ignore-paths rules"; fail=$((fail+1)); }
@@ -128,11 +143,11 @@ gl902 = [f for f in d["findings"] if f["rule"] == "GL902"]
 assert len(gl902) == 1 and gl902[0]["line"] == 6 and "GL999" in gl902[0]["message"], gl902
 PY
 check "ignore-paths from a subdirectory (config found upward)" 1 \
-  bash -c "cd '$cp_/svc' && '$bin' --format json . ../vendor/lib/Dockerfile ../legacy/a/Dockerfile"
+  bash -c "cd '$cp_/svc' && '$bin' --format json . ../generated/lib/Dockerfile ../legacy/a/Dockerfile"
 has "named files below an ignored dir are skipped" '"files": 3'
-hasnt "vendor never linted" 'vendor/lib'
+hasnt "generated never linted" 'generated/lib'
 check "ignore-paths: a named ignored file is not linted" 0 \
-  bash -c "cd '$cp_' && '$bin' --format json vendor/lib/Dockerfile ./vendor//lib/Dockerfile"
+  bash -c "cd '$cp_' && '$bin' --format json generated/lib/Dockerfile ./generated//lib/Dockerfile"
 has "nothing linted" '"files": 0'
 check "--no-config: everything linted, GL103 off" 1 bash -c "cd '$cp_' && '$bin' --no-config --format json"
 has "all four" '"files": 4'

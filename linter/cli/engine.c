@@ -299,14 +299,22 @@ static void read_stdin(struct gl_run *run)
                   run->cfg->type ? run->cfg->type : GL_IN_DOCKERFILE, true);
 }
 
-/* Directories the walk never enters: version control, dependencies, build outputs. */
-static bool skipped_dir(const char *name)
+/* Directories the walk never enters: version control, build outputs, and trees that are
+ * not the project's own (dependencies, vendored and third-party code, generated golden
+ * test data). A path named on the command line is walked whatever its name. `dir` is
+ * the directory that holds `name`. */
+static bool skipped_dir(const char *dir, const char *name)
 {
     static const char *const skip[] = {".git", ".hg", ".svn", "node_modules", "__pycache__",
-                                       ".venv", "venv", ".tox", ".mypy_cache", "build"};
+                                       ".venv", "venv", ".tox", ".mypy_cache", "build",
+                                       "vendor", "third_party", "site-packages"};
     for (size_t i = 0; i < sizeof skip / sizeof skip[0]; i++)
         if (!strcmp(name, skip[i]))
             return true;
+    if (!strcmp(name, "golden")) { /* testdata/golden */
+        const char *slash = strrchr(dir, '/');
+        return !strcmp(slash ? slash + 1 : dir, "testdata");
+    }
     return gl_has_prefix(name, "build-") || gl_has_prefix(name, "cmake-build-");
 }
 
@@ -351,7 +359,7 @@ static void walk(struct gl_run *run, const char *dir, int depth)
                 const struct gl_input_type *t = binary_type_of(NULL, 0, path);
                 if (t)
                     lint_binary(run, t, path, -1, NULL, 0, false);
-                else if (!skipped_dir(names[i]))
+                else if (!skipped_dir(dir, names[i]))
                     walk(run, path, depth + 1);
             } else if (S_ISREG(st.st_mode)) {
                 bool read_it;
