@@ -180,7 +180,8 @@ static void host_sh_c(struct gl_launch_scan *s, const struct sh_cmd *cmd, size_t
     if (sc < 0 || view.words[sc].opaque || depth >= MAX_SH_C_DEPTH)
         return;
     struct sh_vars fresh;
-    struct sh_opts o = {.track_assignments = true, .vars = s->vars};
+    struct sh_opts o = {.track_assignments = true, .vars = s->vars,
+                        .placeholders = s->placeholders};
     if (!o.vars) {
         sh_vars_init(&fresh, &s->doc->arena);
         o.vars = &fresh;
@@ -247,7 +248,8 @@ void gl_launch_scan_text(struct gl_launch_scan *s, const char *text, size_t len,
                          const struct gl_srcmap *map)
 {
     struct sh_vars fresh;
-    struct sh_opts o = {.track_assignments = true, .vars = s->vars};
+    struct sh_opts o = {.track_assignments = true, .vars = s->vars,
+                        .placeholders = s->placeholders};
     if (!o.vars) {
         sh_vars_init(&fresh, &s->doc->arena);
         o.vars = &fresh;

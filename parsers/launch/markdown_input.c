@@ -208,6 +208,7 @@ static void parse(struct gl_doc *doc, const struct gl_config *cfg)
     sh_vars_init(&vars, &doc->arena);
     struct gl_launch_scan scan;
     gl_launch_scan_init(&scan, doc, &vars);
+    scan.placeholders = true; /* `<path to data>` in docs is text to fill in */
     struct line l;
     for (uint32_t line = 1; next_line(t, len, &i, &l); line++) {
         struct fence f;

@@ -72,6 +72,9 @@ void shl_error(struct sh_lexer *lx, size_t off, const char *message);
 size_t shl_skip_cont(const struct sh_lexer *lx, size_t i);
 /* The byte at lx->i after skipping continuations (lx->i moves past them), -1 at end. */
 int shl_cur(struct sh_lexer *lx);
+/* With opts->placeholders: the offset after the placeholder `<...>` that starts at i, or
+ * 0 when none starts there (see sh_opts). */
+size_t shl_placeholder_end(const struct sh_lexer *lx, size_t i);
 /* Does the byte at i end an unquoted word (blank, newline, operator char, end)? */
 bool shl_word_end_at(const struct sh_lexer *lx, size_t i);
 

@@ -79,6 +79,24 @@ int shl_cur(struct sh_lexer *lx)
     return lx->i < lx->len ? (unsigned char)lx->s[lx->i] : -1;
 }
 
+/* Longest placeholder text read as one (a longer `<...` is a redirection after all). */
+#define SHL_PLACEHOLDER_MAX 128
+
+size_t shl_placeholder_end(const struct sh_lexer *lx, size_t i)
+{
+    const char *s = lx->s;
+    if (!lx->opts || !lx->opts->placeholders || i + 2 >= lx->len || s[i] != '<' ||
+        !((s[i + 1] >= 'a' && s[i + 1] <= 'z') || (s[i + 1] >= 'A' && s[i + 1] <= 'Z')))
+        return 0;
+    for (size_t k = i + 2; k < lx->len && k - i <= SHL_PLACEHOLDER_MAX; k++) {
+        if (s[k] == '>') /* `<in.txt >out.txt` is two redirections */
+            return s[k - 1] == ' ' || s[k - 1] == '\t' ? 0 : k + 1;
+        if (!s[k] || s[k] == '\n' || s[k] == '<' || strchr("'\"`$;&|()", s[k]))
+            return 0;
+    }
+    return 0;
+}
+
 bool shl_word_end_at(const struct sh_lexer *lx, size_t i)
 {
     if (i >= lx->len)
@@ -379,6 +397,12 @@ static void lex_parts(struct sh_lexer *lx, enum lex_mode mode, int depth)
         if (c < 0)
             return;
         size_t at = lx->i;
+        size_t placeholder = mode == M_WORD ? shl_placeholder_end(lx, at) : 0;
+        if (placeholder) { /* documentation's `<...>`: an opaque part of the word */
+            shl_wb_opaque_raw(lx, at, placeholder, false);
+            lx->i = placeholder;
+            continue;
+        }
         if (mode == M_WORD && shl_word_end_at(lx, at))
             return;
         if ((mode == M_DQ && c == '"') || ((mode == M_BRACE || mode == M_BRACE_DQ) && c == '}'))

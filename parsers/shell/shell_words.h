@@ -120,6 +120,10 @@ struct sh_opts {
     bool track_assignments; /* record assignments into the table (scripts: yes) */
     char escape;            /* the escape character: '\\' (0 means '\\') */
     struct sh_vars *vars;   /* shared table; NULL: a fresh one for this call */
+    /* Documentation (Markdown and the like): angle-bracket text that starts with a letter
+     * and closes on the same line (`<path to imagenet>`, `<image>`, `<your-registry>/app`)
+     * is a placeholder, an opaque part of a word, never a redirection. */
+    bool placeholders;
 };
 
 /* Bytes [out, out+len) of a word's text came from input bytes [src, src+len) when

@@ -61,6 +61,28 @@ static const char *words(const struct sh_cmd *c)
         assert_int_equal((l).col, (cl));                                               \
     } while (0)
 
+/* ---- placeholders in documentation ---- */
+
+static void test_placeholders(void **state)
+{
+    (void)state;
+    struct sh_opts o = {.placeholders = true};
+    const char *t = "docker run -v <path to imagenet>:/data <image> x.py <in.txt >out.txt";
+    assert_int_equal(split_len(t, strlen(t), &o), 0);
+    assert_int_equal(N, 1);
+    assert_int_equal(C[0].nwords, 6);
+    assert_string_equal(C[0].words[3].text, "<path to imagenet>:/data");
+    assert_true(C[0].words[3].opaque);
+    assert_loc(C[0].words[3].loc, 1, 15);
+    assert_string_equal(C[0].words[4].text, "<image>");
+    assert_true(C[0].words[4].opaque);
+    assert_int_equal(C[0].nredirs, 2); /* `<in.txt >out.txt`: blank before `>` */
+    /* without the option (a shell script), `<` is a redirection */
+    assert_int_equal(split("docker run <image> x.py"), 0);
+    assert_string_equal(words(&C[0]), "docker|run"); /* <image, then >x.py */
+    assert_int_equal(C[0].nredirs, 2);
+}
+
 /* ---- quoting and escapes ---- */
 
 static void test_simple_words_and_locs(void **state)
@@ -864,6 +886,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_assignments_not_tracked_without_option, setup, teardown),
         cmocka_unit_test_setup_teardown(test_prefix_assignment, setup, teardown),
         cmocka_unit_test_setup_teardown(test_shared_vars_table, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_placeholders, setup, teardown),
         cmocka_unit_test_setup_teardown(test_expansion_bomb_bounded, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sh_c_resplit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sh_c_resplit_escapes_and_lines, setup, teardown),
