@@ -47,6 +47,8 @@ bool gl_cuda_token_version(const char *t, size_t n, char *out, size_t out_size,
 
 bool gl_cuda_ref_is_jetson(const struct gl_imageref *ref)
 {
+    if (gl_imageref_is_docker_hub(ref) && gl_imageref_in_namespace(ref, "dustynv"))
+        return true; /* dusty-nv's jetson-containers */
     for (const char *p = ref->path; p && *p;) {
         const char *slash = strchr(p, '/');
         size_t n = slash ? (size_t)(slash - p) : strlen(p);

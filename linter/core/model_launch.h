@@ -136,6 +136,8 @@ struct gl_launch {
     bool apptainer_nv;        /* apptainer --nv / --nvccli */
     bool apptainer_sandbox;   /* image is a sandbox directory */
     const char **ignore_ids;  size_t nignore_ids;  /* k8s annotation gpulint.io/ignore */
+    const char *object_kind;  /* k8s: the kind of the object holding the pod template
+                                 (Deployment, ServingRuntime, TrainingRuntime), else NULL */
 };
 
 #endif

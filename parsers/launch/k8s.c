@@ -162,9 +162,13 @@ static void object(struct k8s *k, struct yt_node *obj)
             *GL_APPEND(a, stack, depth, cap) = (struct frame){v, alias, ids, nids};
         }
     }
+    struct yt_node *kind = yt_get(k->s, obj, "kind", NULL);
     bool any_gpu = false;
-    for (size_t i = 0; i < npods; i++)
+    for (size_t i = 0; i < npods; i++) {
         any_gpu |= pods[i].gpu;
+        for (size_t l = pods[i].first_launch; yt_is_scalar(kind) && l < pods[i].end_launch; l++)
+            k->doc->launches[l].object_kind = kind->value;
+    }
     for (size_t i = 0; any_gpu && i < npods; i++)
         for (size_t l = pods[i].first_launch; !pods[i].gpu && l < pods[i].end_launch; l++)
             k->doc->launches[l].secondary_role = true;

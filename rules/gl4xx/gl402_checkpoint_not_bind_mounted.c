@@ -31,7 +31,10 @@ const struct gl_rule gl_rule_GL402 = {
         "container's writable layer: every write pays OverlayFS copy-on-write, and the "
         "files vanish when the container is removed (at once with `--rm`, with the pod in "
         "Kubernetes). A day of training is lost with them. Argument and env names are "
-        "configurable (`checkpoint-args`, `checkpoint-env` in .gpulint.yaml).",
+        "configurable (`checkpoint-args`, `checkpoint-env` in .gpulint.yaml). In a serving "
+        "launch (tritonserver, torchserve, vLLM, TGI, SGLang, Ollama, KServe runtimes) "
+        "`--model-dir`, `--model-repository` and `--model-store` name the model it reads, "
+        "not a checkpoint.",
     .bad = "docker run --rm --gpus all trainer python train.py --output_dir /out",
     .good = "docker run --rm --gpus all -v /scratch/run1:/out trainer \\\n"
             "    python train.py --output_dir /out",

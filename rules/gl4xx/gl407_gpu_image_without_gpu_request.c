@@ -1,5 +1,6 @@
 /* GL407 gpu-image-without-gpu-request: a CUDA image launched with no GPU. */
 #include "rules/check.h"
+#include "rules/gl4xx/launch_kind.h"
 #include "rules/gl4xx/launch_paths.h"
 
 static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
@@ -7,9 +8,10 @@ static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
     const struct gl_launch *l = &c->doc->launches[i];
     /* apptainer without --nv is GL408; a fragment's base may request the GPU; a CPU
      * head/master beside GPU workers is deliberate */
-    if (l->kind == GL_LAUNCH_APPTAINER || l->fragment || l->secondary_role || l->ngpus > 0 ||
-        l->apptainer_nv || !gl_launch_options_known(l) || !gl_launch_needs_cuda(f, i))
-        return;
+    if (l->kind == GL_LAUNCH_APPTAINER || l->fragment || l->secondary_role ||
+        gl_launch_requests_gpu(l) || gl_launch_runtime_template(l) ||
+        !gl_launch_options_known(l) || !gl_launch_needs_cuda(f, i))
+        return; /* (a runtime template gets its GPUs from the job that uses it) */
     const struct gl_ref *r = gl_launch_ref(c->doc, l);
     const char *fix = l->kind == GL_LAUNCH_K8S
                           ? "add `nvidia.com/gpu: 1` to resources.limits (or a MIG / DRA "
@@ -38,7 +40,9 @@ const struct gl_rule gl_rule_GL407 = {
         "GPU/MIG/vendor resource or DRA claim gets no GPU: frameworks silently fall back to "
         "the CPU, or fail with \"no CUDA-capable device\". Not for NVIDIA's infrastructure "
         "images, compose override fragments, or a role of a multi-role object (RayCluster "
-        "head, PyTorchJob master) whose other roles request GPUs.",
+        "head, PyTorchJob master) whose other roles request GPUs, nor for runtime templates "
+        "(Kubeflow TrainingRuntime, KServe ServingRuntime) that get GPUs from their user. "
+        "`nvidia.com/gpu: 0` is no GPU request.",
     .bad = "docker run --rm nvcr.io/nvidia/pytorch:24.05-py3 python train.py",
     .good = "docker run --rm --gpus all nvcr.io/nvidia/pytorch:24.05-py3 python train.py",
     .fix = "request a GPU: --gpus all, compose `gpus: all`, Kubernetes `nvidia.com/gpu: 1` "

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "rules/check.h"
+#include "rules/gl4xx/launch_kind.h"
 #include "rules/gl4xx/launch_paths.h"
 
 #define ONE_GIB ((int64_t)1 << 30)
@@ -29,7 +30,8 @@ static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
     /* apptainer uses the host's /dev/shm; a fragment's base may set shm */
     if (l->kind == GL_LAUNCH_APPTAINER || l->fragment || !gl_launch_options_known(l) ||
         ipc_shares(l->ipc) || l->shm_bytes >= ONE_GIB || shm_mounted(l) ||
-        !gl_launch_uses_gpu(l) || !gl_launch_pytorch_style(l))
+        !gl_launch_uses_gpu(l) || !gl_launch_pytorch_style(l) || gl_launch_smoke_test(l) ||
+        gl_launch_runtime_template(l))
         return;
     const char *fix = l->kind == GL_LAUNCH_K8S ? "mount an emptyDir {medium: Memory} at /dev/shm"
                       : l->kind == GL_LAUNCH_COMPOSE ? "add `ipc: host` or `shm_size: 8gb`"
@@ -60,7 +62,9 @@ const struct gl_rule gl_rule_GL410 = {
         "</torch_...>\" as soon as batches grow. Set `--ipc=host` or `--shm-size` of at least "
         "1g (compose `ipc: host` / `shm_size`; Kubernetes an emptyDir {medium: Memory} "
         "mounted at /dev/shm). Only launches of python, torchrun, accelerate, deepspeed "
-        "and similar commands are judged; apptainer uses the host's /dev/shm.",
+        "and similar commands are judged, not smoke tests (a `python -c` that only imports "
+        "and prints) nor runtime templates (Kubeflow TrainingRuntime, KServe "
+        "ServingRuntime); apptainer uses the host's /dev/shm.",
     .bad = "docker run --gpus all nvcr.io/nvidia/pytorch:24.05-py3 python train.py",
     .good = "docker run --gpus all --ipc=host nvcr.io/nvidia/pytorch:24.05-py3 python train.py",
     .fix = "--ipc=host, or --shm-size=8g (compose ipc/shm_size, a Memory emptyDir on /dev/shm)",

@@ -1,5 +1,6 @@
 /* GL411 memlock-not-raised: a GPU launch keeps the default locked-memory limit. */
 #include "rules/check.h"
+#include "rules/gl4xx/launch_kind.h"
 #include "rules/gl4xx/launch_paths.h"
 
 static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
@@ -8,7 +9,8 @@ static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
     /* apptainer keeps the caller's ulimits; a pod spec has no ulimits to set (the node's
      * runtime decides); a fragment's base may set them */
     if (l->kind == GL_LAUNCH_APPTAINER || l->kind == GL_LAUNCH_K8S || l->fragment ||
-        l->memlock || !gl_launch_options_known(l) || !gl_launch_uses_gpu(l))
+        l->memlock || !gl_launch_options_known(l) || !gl_launch_uses_gpu(l) ||
+        gl_launch_smoke_test(l))
         return;
     gl_report(c, l->loc,
               l->kind == GL_LAUNCH_COMPOSE ? "add `ulimits: {memlock: -1}`"
@@ -31,7 +33,8 @@ const struct gl_rule gl_rule_GL411 = {
         "inherit a small RLIMIT_MEMLOCK (often 64 KiB or 8 MiB), so large pinned "
         "allocations fail or fall back to pageable memory. NVIDIA's containers ask for "
         "`--ulimit memlock=-1`. Kubernetes pods (no ulimit setting) and apptainer (the "
-        "caller's limits) are not judged.",
+        "caller's limits) are not judged, nor smoke tests (`nvidia-smi`, `deviceQuery`, a "
+        "`python -c` that only imports and prints).",
     .bad = "docker run --gpus all nvcr.io/nvidia/pytorch:24.05-py3 python train.py",
     .good = "docker run --gpus all --ulimit memlock=-1 --ulimit stack=67108864 \\\n"
             "    nvcr.io/nvidia/pytorch:24.05-py3 python train.py",

@@ -2,12 +2,15 @@
 #include <string.h>
 
 #include "rules/check.h"
+#include "rules/gl4xx/launch_kind.h"
 #include "rules/gl4xx/launch_paths.h"
 
 static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
 {
     (void)f;
     const struct gl_launch *l = &c->doc->launches[i];
+    if (gl_launch_jetson(c->doc, l))
+        return; /* on Jetson (L4T) `--runtime nvidia` is the documented way to the GPU */
     if (l->tool && !strcmp(l->tool, "nvidia-docker")) {
         gl_report(c, l->loc, NULL,
                   "`nvidia-docker` is the deprecated wrapper of the legacy nvidia runtime");
@@ -38,7 +41,8 @@ const struct gl_rule gl_rule_GL413 = {
         "runtime registered in the daemon's configuration, select devices only through "
         "NVIDIA_VISIBLE_DEVICES (which the image may set to `all`), and nvidia-docker is no "
         "longer shipped. `--gpus` and CDI (`--device nvidia.com/gpu=all`) say what the "
-        "container gets on the command line itself.",
+        "container gets on the command line itself. Not on Jetson (L4T) images, where "
+        "`--runtime nvidia` is the documented way to the GPU.",
     .bad = "nvidia-docker run nvcr.io/nvidia/pytorch:24.05-py3\n"
            "docker run --runtime=nvidia -e NVIDIA_VISIBLE_DEVICES=0 img",
     .good = "docker run --gpus all nvcr.io/nvidia/pytorch:24.05-py3\n"

@@ -1,6 +1,9 @@
 /* launch_paths.c: dataset/checkpoint paths, mounts and facts of a launch (see launch_paths.h). */
 #include "rules/gl4xx/launch_paths.h"
 
+#include "rules/gl4xx/launch_argv.h"
+#include "rules/gl4xx/launch_kind.h"
+
 #include "rules/check.h"
 
 #include <stdlib.h>
@@ -142,8 +145,9 @@ static void add_path(struct gl_launch_facts *f, struct path_list *out,
     enum gl_path_role role;
     if (name_matches(a, data, name))
         role = GL_PATH_DATASET;
-    else if (name_matches(a, ckpt, name))
-        role = GL_PATH_CHECKPOINT;
+    else if (name_matches(a, ckpt, name) && !(!env && gl_serving_model_arg(name) &&
+                                              gl_launch_serving(f->doc, l)))
+        role = GL_PATH_CHECKPOINT; /* (a server's --model-dir is the model it reads) */
     else
         return;
     const char *path = value_path(a, l, value);
@@ -277,17 +281,28 @@ const struct gl_mount *gl_launch_mount_for(struct gl_launch_facts *f, size_t lau
 
 /* ---- facts ---- */
 
-const struct gl_ref *gl_launch_ref(const struct gl_doc *doc, const struct gl_launch *l)
-{
-    if (l->ref < 0 || (size_t)l->ref >= doc->nrefs)
-        return NULL;
-    return &doc->refs[l->ref];
-}
-
 struct gl_loc gl_launch_image_loc(const struct gl_doc *doc, const struct gl_launch *l)
 {
     const struct gl_ref *r = gl_launch_ref(doc, l);
     return r ? r->loc : l->loc;
+}
+
+bool gl_gpu_request_zero(const struct gl_gpu_request *g)
+{
+    const char *n = g->count;
+    if (!n || !*n)
+        return false;
+    while (*n == '0')
+        n++;
+    return !*n;
+}
+
+bool gl_launch_requests_gpu(const struct gl_launch *l)
+{
+    for (size_t i = 0; i < l->ngpus; i++)
+        if (!gl_gpu_request_zero(&l->gpus[i]))
+            return true;
+    return l->apptainer_nv;
 }
 
 bool gl_launch_uses_gpu(const struct gl_launch *l)
@@ -296,6 +311,8 @@ bool gl_launch_uses_gpu(const struct gl_launch *l)
         return true;
     for (size_t i = 0; i < l->ngpus; i++) {
         const struct gl_gpu_request *g = &l->gpus[i];
+        if (gl_gpu_request_zero(g))
+            continue; /* `nvidia.com/gpu: 0`, `--gpus 0`: no GPU */
         if (g->kind == GL_GPU_ENV_VISIBLE &&
             (!g->value || !*g->value || !strcmp(g->value, "void") || !strcmp(g->value, "none")))
             continue;
@@ -322,61 +339,19 @@ bool gl_launch_mounts_complete(const struct gl_launch *l)
 }
 
 /* The last path component of the `len` bytes at `word`; *len gets its length. */
-static const char *base_name(const char *word, size_t *len)
-{
-    for (size_t i = *len; i > 0; i--)
-        if (word[i - 1] == '/') {
-            *len -= i;
-            return word + i;
-        }
-    return word;
-}
-
-/* Is the `len` bytes at `word` one of `names` (after dropping a directory)? */
-static bool named(const char *word, size_t len, const char *const *names)
-{
-    word = base_name(word, &len);
-    for (size_t i = 0; names[i]; i++)
-        if (strlen(names[i]) == len && !strncmp(word, names[i], len))
-            return true;
-    return false;
-}
-
 /* python, python3, python3.10, torchrun, accelerate, deepspeed, horovodrun... */
 static bool pytorch_launcher(const char *word, size_t len)
 {
     static const char *const names[] = {"torchrun", "accelerate", "deepspeed", "horovodrun",
                                         "lightning", "composer", NULL};
-    const char *b = base_name(word, &len);
+    const char *b = gl_word_base(word, &len);
     if (len >= 6 && !strncmp(b, "python", 6)) {
         size_t k = 6;
         while (k < len && ((b[k] >= '0' && b[k] <= '9') || b[k] == '.'))
             k++;
         return k == len;
     }
-    return named(b, len, names);
-}
-
-/* Wrappers in front of the real command: the command is searched for among their words. */
-static bool wrapper(const char *word, size_t len)
-{
-    static const char *const names[] = {"env", "nohup", "time", "exec", "mpirun", "mpiexec",
-                                        "srun", "numactl", "taskset", "nice", "stdbuf",
-                                        "tini", "dumb-init", "gosu", "su-exec", NULL};
-    return named(word, len, names);
-}
-
-/* Is the `len` bytes at `s` a VAR=value assignment? */
-static bool assignment(const char *s, size_t len)
-{
-    const char *eq = memchr(s, '=', len);
-    if (!eq || eq == s)
-        return false;
-    for (const char *p = s; p < eq; p++)
-        if (!((*p >= 'A' && *p <= 'Z') || (*p >= 'a' && *p <= 'z') || *p == '_' ||
-              (p > s && *p >= '0' && *p <= '9')))
-            return false;
-    return true;
+    return gl_word_in(b, len, names);
 }
 
 /* Does a `sh -c` string run a PyTorch-style command: is a command word of it (the first
@@ -400,42 +375,36 @@ static bool script_runs_pytorch(const char *s)
         if (command_position) {
             if (pytorch_launcher(p, n))
                 return true;
-            command_position = assignment(p, n) || wrapper(p, n);
+            command_position = gl_word_assignment(p, n) || gl_word_wrapper(p, n);
         }
         p += n;
     }
     return false;
 }
 
-static bool word_known(const struct gl_word *w) { return !w->opaque && w->text; }
-
 bool gl_launch_pytorch_style(const struct gl_launch *l)
 {
-    size_t i = 0;
-    while (i < l->nargv && word_known(&l->argv[i]) &&
-           (assignment(l->argv[i].text, strlen(l->argv[i].text)) ||
-            wrapper(l->argv[i].text, strlen(l->argv[i].text))))
-        i++;
-    if (i >= l->nargv || !word_known(&l->argv[i]))
+    size_t i = gl_launch_command_index(l);
+    if (i >= l->nargv)
         return false;
     const char *first = l->argv[i].text;
     size_t first_len = strlen(first);
     if (pytorch_launcher(first, first_len))
         return true;
     /* behind a launcher with options (mpirun -np 4 python ...): search its words */
-    if (i > 0 && wrapper(l->argv[i - 1].text, strlen(l->argv[i - 1].text)))
+    if (i > 0 && gl_word_wrapper(l->argv[i - 1].text, strlen(l->argv[i - 1].text)))
         for (size_t k = i; k < l->nargv; k++)
-            if (word_known(&l->argv[k]) &&
+            if (gl_word_known(&l->argv[k]) &&
                 pytorch_launcher(l->argv[k].text, strlen(l->argv[k].text)))
                 return true;
     static const char *const shells[] = {"sh", "bash", "zsh", "dash", NULL};
-    if (named(first, first_len, shells))
+    if (gl_word_in(first, first_len, shells))
         for (size_t k = i + 1; k + 1 < l->nargv; k++) {
             const char *opt = l->argv[k].text;
-            if (!word_known(&l->argv[k]) || opt[0] != '-')
+            if (!gl_word_known(&l->argv[k]) || opt[0] != '-')
                 break;
             if (strchr(opt, 'c'))
-                return word_known(&l->argv[k + 1]) && script_runs_pytorch(l->argv[k + 1].text);
+                return gl_word_known(&l->argv[k + 1]) && script_runs_pytorch(l->argv[k + 1].text);
         }
     return false;
 }

@@ -25,6 +25,7 @@
 
 #include "linter/core/config.h"
 #include "linter/core/model.h"
+#include "rules/gl4xx/launch_argv.h"
 
 struct gl_check;
 struct gl_mount_index;
@@ -77,12 +78,16 @@ const struct gl_mount *gl_launch_mount_for(struct gl_launch_facts *f, size_t lau
 
 /* The image the launch starts (NULL when unknown) and the location to report image
  * findings at (the image word; the launch itself when there is no image). */
-const struct gl_ref *gl_launch_ref(const struct gl_doc *doc, const struct gl_launch *l);
 struct gl_loc gl_launch_image_loc(const struct gl_doc *doc, const struct gl_launch *l);
 
-/* Does the launch request a GPU in any way (a gl_gpu_request other than
+/* Does the launch get a GPU (a gl_gpu_request other than a zero count and
  * NVIDIA_VISIBLE_DEVICES=void/none/empty, or apptainer --nv)? */
 bool gl_launch_uses_gpu(const struct gl_launch *l);
+/* A GPU request for no GPU (`nvidia.com/gpu: 0`, `--gpus 0`): no GPU request at all. */
+bool gl_gpu_request_zero(const struct gl_gpu_request *g);
+/* Does the launch ask for a GPU in any way (a zero count does not; a void
+ * NVIDIA_VISIBLE_DEVICES does, as it is GL205's to judge)? */
+bool gl_launch_requests_gpu(const struct gl_launch *l);
 
 /* Does the launched image need CUDA: a known reference of a CUDA-bearing family (not one
  * of NVIDIA's infrastructure images), or a CUDA fact recorded for this launch? */

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* launch_kind.c: smoke tests, serving launches, runtime templates, Jetson (see
+ * launch_kind.h). */
+#include "rules/gl4xx/launch_kind.h"
+
+#include <string.h>
+
+#include "knowledge/cuda_derive.h"
+#include "rules/gl4xx/launch_argv.h"
+
+static bool kind_is(const struct gl_launch *l, const char *const *kinds)
+{
+    for (size_t i = 0; l->object_kind && kinds[i]; i++)
+        if (!strcmp(l->object_kind, kinds[i]))
+            return true;
+    return false;
+}
+
+/* Is the Python program `s` (a -c argument) only imports, prints and asserts? Statements
+ * are split at `;` and newlines; a string holding either would only make it "not a smoke
+ * test", which is the safe side. */
+static bool python_prints_only(const char *s)
+{
+    static const char *const starts[] = {"import ", "from ", "print(", "print (", "assert ",
+                                         NULL};
+    bool any = false;
+    while (*s) {
+        while (*s == ' ' || *s == '\t' || *s == ';' || *s == '\n')
+            s++;
+        if (!*s)
+            break;
+        size_t n = strcspn(s, ";\n"), k = 0;
+        while (starts[k] && strncmp(s, starts[k], strlen(starts[k])))
+            k++;
+        if (!starts[k])
+            return false;
+        any = true;
+        s += n;
+    }
+    return any;
+}
+
+bool gl_launch_smoke_test(const struct gl_launch *l)
+{
+    static const char *const tools[] = {"nvidia-smi", "deviceQuery", "deviceQueryDrv",
+                                        "bandwidthTest", NULL};
+    static const char *const pythons[] = {"python", "python3", NULL};
+    size_t i = gl_launch_command_index(l);
+    if (l->argv_opaque || i >= l->nargv)
+        return false;
+    const char *cmd = l->argv[i].text;
+    if (gl_word_named(cmd, tools))
+        return true;
+    if (!gl_word_named(cmd, pythons) || l->nargv != i + 3) /* python -c PROGRAM */
+        return false;
+    const struct gl_word *opt = &l->argv[i + 1], *prog = &l->argv[i + 2];
+    return !opt->opaque && !prog->opaque && opt->text && prog->text &&
+           !strcmp(opt->text, "-c") && python_prints_only(prog->text);
+}
+
+static bool image_named(const struct gl_doc *doc, const struct gl_launch *l,
+                        const char *const *last, const char *const *first)
+{
+    const struct gl_ref *r = gl_launch_ref(doc, l);
+    if (!r || !r->ok || r->unresolved || !r->parsed.path)
+        return false;
+    const char *path = r->parsed.path, *slash = strchr(path, '/'), *end = strrchr(path, '/');
+    const char *tail = end ? end + 1 : path;
+    for (size_t i = 0; last[i]; i++)
+        if (!strcmp(tail, last[i]))
+            return true;
+    for (size_t i = 0; first[i] && slash; i++)
+        if (strlen(first[i]) == (size_t)(slash - path) && !strncmp(path, first[i], slash - path))
+            return true;
+    return false;
+}
+
+bool gl_launch_serving(const struct gl_doc *doc, const struct gl_launch *l)
+{
+    static const char *const kinds[] = {"ServingRuntime", "ClusterServingRuntime",
+                                        "InferenceService", NULL};
+    static const char *const images[] = {"tritonserver", "torchserve", "vllm-openai",
+                                         "text-generation-inference", "sglang", "ollama",
+                                         NULL};
+    static const char *const namespaces[] = {"kserve", NULL};
+    static const char *const commands[] = {"tritonserver", "torchserve",
+                                           "text-generation-launcher", NULL};
+    if (kind_is(l, kinds) || image_named(doc, l, images, namespaces))
+        return true;
+    size_t i = gl_launch_command_index(l);
+    return i < l->nargv && gl_word_named(l->argv[i].text, commands);
+}
+
+bool gl_serving_model_arg(const char *name)
+{
+    static const char *const names[] = {"--model-dir", "--model_dir", "--model-repository",
+                                        "--model_repository", "--model-store",
+                                        "--model_store", NULL};
+    for (size_t i = 0; names[i]; i++)
+        if (!strcmp(name, names[i]))
+            return true;
+    return false;
+}
+
+bool gl_launch_runtime_template(const struct gl_launch *l)
+{
+    static const char *const kinds[] = {"TrainingRuntime", "ClusterTrainingRuntime",
+                                        "ServingRuntime", "ClusterServingRuntime", NULL};
+    return kind_is(l, kinds);
+}
+
+bool gl_launch_jetson(const struct gl_doc *doc, const struct gl_launch *l)
+{
+    const struct gl_ref *r = gl_launch_ref(doc, l);
+    return r && r->ok && !r->unresolved && gl_cuda_ref_is_jetson(&r->parsed);
+}

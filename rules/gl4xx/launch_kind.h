@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * launch_kind.h: what kind of job a launch runs, where RULES.md's decisions make the
+ * GL4xx rules judge it differently:
+ *
+ *  - a smoke test (`nvidia-smi` with any flags, `deviceQuery`, `bandwidthTest`, or a
+ *    `python -c` one-liner that only imports, prints and asserts): GL410 and GL411 never
+ *    fire on it;
+ *  - a serving launch (a Kubernetes ServingRuntime, ClusterServingRuntime or
+ *    InferenceService; an image or command of tritonserver, torchserve, kserve/...,
+ *    vllm/vllm-openai, text-generation-inference, sglang, ollama): its --model-dir,
+ *    --model_dir, --model-repository, --model-store name the model it reads, not a
+ *    checkpoint it writes;
+ *  - a runtime template (Kubeflow TrainingRuntime / ClusterTrainingRuntime, KServe
+ *    ServingRuntime / ClusterServingRuntime): its GPU resources come from the job or
+ *    service that uses it, so GL407 and GL410 never fire on it;
+ *  - a Jetson launch (an L4T image: `l4t-*`, `nvcr.io/nvidia/l4t-*`, `dustynv/...`), where
+ *    `--runtime nvidia` is the documented way to the GPU (no GL413).
+ */
+#ifndef GPULINT_RULES_LAUNCH_KIND_H
+#define GPULINT_RULES_LAUNCH_KIND_H
+
+#include "linter/core/model.h"
+
+bool gl_launch_smoke_test(const struct gl_launch *l);
+bool gl_launch_serving(const struct gl_doc *doc, const struct gl_launch *l);
+/* Does argument `name` of a serving launch name the model it serves? */
+bool gl_serving_model_arg(const char *name);
+bool gl_launch_runtime_template(const struct gl_launch *l);
+bool gl_launch_jetson(const struct gl_doc *doc, const struct gl_launch *l);
+
+#endif
