@@ -78,6 +78,34 @@ hasnt "walk skips testdata/golden/" '/testdata/golden/'
 has "a golden/ elsewhere is walked" '/proj2/golden/Dockerfile'
 check "a vendored tree named on the command line is walked" 1 "$bin" --format json "$tmp/proj2/vendor"
 has "vendor/ named: linted" '/vendor/x/Dockerfile'
+# typing by content (RULES.md, second round): names that say nothing known are read,
+# and their first bytes decide; standard input too
+t4=$tmp/typed; mkdir -p "$t4/ci" "$t4/docs"
+printf 'all:\n\tdocker run nvidia/cuda nvidia-smi\n' > "$t4/Makefile.gpu"
+cp "$t4/Makefile.gpu" "$t4/gpu.Makefile"; cp "$t4/Makefile.gpu" "$t4/build.mak"
+printf '# comment\n# syntax=docker/dockerfile:1\nARG X=1\nFROM nvidia/cuda\n' > "$t4/nccl-mpi-ubuntu20.04"
+printf '#!/bin/bash\n#SBATCH --gres=gpu:1\nsrun docker run nvidia/cuda nvidia-smi\n' > "$t4/job.sbatch"
+printf '#SBATCH --gres=gpu:1\ndocker run nvidia/cuda nvidia-smi\n' > "$t4/train.slurm"
+printf '#SBATCH -N 1\ndocker run nvidia/cuda nvidia-smi\n' > "$t4/batchjob"
+printf '#!/bin/bash\ndocker run nvidia/cuda nvidia-smi\n' > "$t4/runit"
+printf 'on: push\njobs:\n  a:\n    runs-on: x\n    steps:\n      - run: docker run nvidia/cuda nvidia-smi\n' > "$t4/ci/gpu.yml"
+printf 'stages: [test]\nt:\n  stage: test\n  script:\n    - docker run nvidia/cuda nvidia-smi\n' > "$t4/ci/pipeline.yaml"
+printf 'this is a note: nothing to lint\n' > "$t4/NOTES"
+printf 'name: docs\nnav: [index.md]\n' > "$t4/docs/mkdocs.yml"
+printf 'PNG\0\0\0' > "$t4/logo.png"
+check "typing by content: a walk" 1 "$bin" --format json "$t4"
+for f in Makefile.gpu gpu.Makefile build.mak nccl-mpi-ubuntu20.04 job.sbatch train.slurm batchjob runit ci/gpu.yml ci/pipeline.yaml; do
+  has "typed by name or content: $f" "\"file\": \"[^\"]*/typed/$f\""
+done
+has "only those are linted" '"files": 10'
+hasnt "a note that says nothing is not linted" 'NOTES'
+hasnt "YAML of no kind gpulint reads is not linted" 'mkdocs'
+check "stdin: compose by content" 1 bash -c "printf 'services:\n  a:\n    image: nvidia/cuda\n' | '$bin' -"
+has "stdin compose: GL101 at the image" '^-:3:12: error: .*\[GL101'
+check "stdin: Kubernetes by content" 1 bash -c "printf 'apiVersion: v1\nkind: Pod\nmetadata: {name: x}\nspec:\n  containers:\n  - name: a\n    image: nvidia/cuda\n' | '$bin' -"
+has "stdin k8s: GL101 at the image" '^-:7:12: error: .*\[GL101'
+check "stdin: a script by its #! line" 1 bash -c "printf '#!/bin/sh\ndocker run nvidia/cuda x\n' | '$bin' -"
+has "stdin script: GL101" '^-:2:12: error: .*\[GL101'
 check "named unknown file is GL901" 0 "$bin" "$tmp/proj/notes.txt"
 has "GL901" 'warning: .*notes.txt.* is of no input type gpulint knows \[GL901 unknown-input\]'
 check "cwd default" 1 bash -c "cd '$tmp/proj' && '$bin' --format json"

@@ -113,6 +113,8 @@ static void lint_text(struct gl_run *run, const char *name, const char *text, si
     size_t dlen = len - v.skip;
     if (kind == GL_IN_UNKNOWN)
         kind = gl_sniff(name, data, dlen, named);
+    if (kind == GL_IN_UNKNOWN && !strcmp(name, "-"))
+        kind = GL_IN_DOCKERFILE; /* standard input that says nothing else: a Dockerfile */
     const struct gl_input_type *type = gl_input_type_of(kind);
     if (!type && !(named && (v.bad || truncated))) {
         if (named) {
@@ -295,8 +297,7 @@ static void read_stdin(struct gl_run *run)
         lint_binary(run, bin, "-", STDIN_FILENO, head, nhead, true);
         return;
     }
-    read_and_lint(run, STDIN_FILENO, "-", head, nhead, 0,
-                  run->cfg->type ? run->cfg->type : GL_IN_DOCKERFILE, true);
+    read_and_lint(run, STDIN_FILENO, "-", head, nhead, 0, run->cfg->type, true);
 }
 
 /* Directories the walk never enters: version control, build outputs, and trees that are

@@ -3,6 +3,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* gl_input_table in the order types are tried: priority, then name. */
 static const struct gl_input_type *const *ordered(void)
@@ -53,6 +54,17 @@ const char *gl_input_type_names(void)
         }
     }
     return names;
+}
+
+bool gl_input_bare_candidate(const char *path, const char *base)
+{
+    if (!base[0] || base[0] == '.')
+        return false;
+    const char *dot = strrchr(base, '.');
+    if (dot && !strpbrk(dot + 1, "0123456789"))
+        return false; /* an extension that says what the file is */
+    struct stat st;
+    return stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= GL_BARE_CANDIDATE_MAX;
 }
 
 static const char *base_name(const char *path)

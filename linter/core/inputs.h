@@ -61,6 +61,12 @@ const struct gl_input_type *gl_input_type_named(const char *name);
 /* Names accepted by --type, comma separated (for messages). */
 const char *gl_input_type_names(void);
 
+/* Is a file found by the walk worth reading because its name says nothing (no extension,
+ * or one with a digit: `nccl-mpi-ubuntu20.04`, `train-cuda12.1`) and it is a small regular
+ * file (at most GL_BARE_CANDIDATE_MAX bytes)? Its first bytes then decide what it is. */
+#define GL_BARE_CANDIDATE_MAX (256u << 10)
+bool gl_input_bare_candidate(const char *path, const char *base);
+
 /* What a file is; GL_IN_UNKNOWN when it is none of gpulint's inputs. `named`: the user
  * named it (content is then always consulted). */
 enum gl_input_kind gl_sniff(const char *path, const char *data, size_t len, bool named);

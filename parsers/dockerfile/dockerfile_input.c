@@ -18,7 +18,8 @@ static bool by_name(const char *path, const char *b)
 }
 
 /* A file whose first instruction (after comments, parser directives and blank lines) is
- * FROM or ARG: only Dockerfiles start so. Consulted for files the user names. */
+ * FROM or ARG: only Dockerfiles start so. Consulted for files the user names, standard
+ * input, and files of the walk whose name says nothing (`nccl-mpi-ubuntu20.04`). */
 static bool by_content(const char *path, const char *data, size_t len)
 {
     (void)path;
@@ -49,7 +50,7 @@ const struct gl_input_type gl_input_dockerfile = {
     .name = "dockerfile",
     .priority = 10,
     .by_name = by_name,
-    .candidate = NULL,
+    .candidate = gl_input_bare_candidate,
     .by_content = by_content,
     .parse = gl_parse_dockerfile_doc,
 };

@@ -22,8 +22,7 @@ static bool by_name(const char *path, const char *base)
 
 static bool candidate(const char *path, const char *base)
 {
-    (void)path;
-    return gl_has_suffix(base, ".def");
+    return gl_has_suffix(base, ".def") || gl_input_bare_candidate(path, base);
 }
 
 /* Is line [s, e) `key:` (case-insensitive, after blanks)? *v gets the value's start. */

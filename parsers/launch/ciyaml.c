@@ -2,8 +2,11 @@
  * ciyaml.c: CI YAML (GitHub Actions workflows, GitLab CI) -> the launches of their
  * shell scripts.
  *
- * Recognition (gl_input_ciyaml), by name only: a .yml or .yaml file directly in
- * .github/workflows/, and .gitlab-ci.yml or .gitlab-ci.yaml.
+ * Recognition (gl_input_ciyaml): by name, a .yml or .yaml file directly in
+ * .github/workflows/, and .gitlab-ci.yml or .gitlab-ci.yaml; by content, any other YAML
+ * file whose first document is a GitHub workflow (`jobs:` holding a job with `runs-on`
+ * or `steps`) or a GitLab pipeline (`stages:`, or a job with `script` and `image` or
+ * `stage`), with no Kubernetes (`apiVersion`, `kind`) or compose (`services`) key.
  * GitHub Actions: every jobs.<id>.steps[].run text (each step is its own shell: a fresh
  * variable table). GitLab CI: in `default:` and in every job (a top-level mapping that
  * is not a global keyword), before_script, script and after_script, each a string or a
@@ -119,12 +122,66 @@ static bool by_name(const char *path, const char *b)
            !strchr(strstr(path, ".github/workflows/") + 18, '/');
 }
 
+static bool yaml_ext(const char *b)
+{
+    return gl_has_suffix(b, ".yml") || gl_has_suffix(b, ".yaml");
+}
+
+static bool candidate(const char *path, const char *b)
+{
+    (void)path;
+    return yaml_ext(b);
+}
+
+/* Does some value of mapping `m` hold one of `keys` (and, when `also` is given, one of
+ * those too)? */
+static bool some_job_has(struct yt_stream *s, struct yt_node *m, const char *const *keys,
+                         const char *const *also)
+{
+    struct yt_pair *p;
+    size_t n = yt_pairs(s, m, &p);
+    for (size_t i = 0; i < n; i++) {
+        struct yt_node *job = yt_deref(s, p[i].value);
+        if (!yt_is_map(job))
+            continue;
+        bool hit = false, hit2 = !also;
+        for (size_t k = 0; keys[k]; k++)
+            hit |= yt_get(s, job, keys[k], NULL) != NULL;
+        for (size_t k = 0; also && also[k]; k++)
+            hit2 |= yt_get(s, job, also[k], NULL) != NULL;
+        if (hit && hit2)
+            return true;
+    }
+    return false;
+}
+
+static bool ci_stream(struct yt_stream *s)
+{
+    static const char *const gh[] = {"runs-on", "steps", NULL};
+    static const char *const gl[] = {"script", NULL}, *const gl2[] = {"image", "stage", NULL};
+    struct yt_node *root = s->ndocs ? s->docs[0] : NULL;
+    if (!yt_is_map(root) || yt_get(s, root, "apiVersion", NULL) ||
+        yt_get(s, root, "kind", NULL) || yt_get(s, root, "services", NULL))
+        return false;
+    struct yt_node *jobs = yt_get(s, root, "jobs", NULL);
+    if (yt_is_map(jobs))
+        return some_job_has(s, jobs, gh, NULL);
+    return yt_is_seq(yt_get(s, root, "stages", NULL)) || some_job_has(s, root, gl, gl2);
+}
+
+static bool by_content(const char *path, const char *data, size_t len)
+{
+    (void)path;
+    return (memmem(data, len, "jobs", 4) || memmem(data, len, "script", 6)) &&
+           yt_sniff(data, len, ci_stream);
+}
+
 const struct gl_input_type gl_input_ciyaml = {
     .kind = GL_IN_CIYAML,
     .name = "ciyaml",
     .priority = 15,
     .by_name = by_name,
-    .candidate = NULL,
-    .by_content = NULL,
+    .candidate = candidate,
+    .by_content = by_content,
     .parse = parse,
 };

@@ -27,7 +27,43 @@ static bool by_name(const char *path, const char *base)
 {
     (void)path;
     return !strcmp(base, "Makefile") || !strcmp(base, "makefile") ||
-           !strcmp(base, "GNUmakefile") || gl_has_suffix(base, ".mk");
+           !strcmp(base, "GNUmakefile") || gl_has_suffix(base, ".mk") ||
+           gl_has_suffix(base, ".mak") || gl_has_prefix(base, "Makefile.") ||
+           gl_has_prefix(base, "makefile.") || gl_has_suffix(base, ".Makefile") ||
+           gl_has_suffix(base, ".makefile");
+}
+
+/* Is line [s, e) a rule line: at column 0, `targets:` (not `:=`, not a comment or a
+ * recipe)? */
+static bool rule_line(const char *t, size_t s, size_t e)
+{
+    if (s == e || t[s] == '#' || t[s] == '\t' || t[s] == ' ')
+        return false;
+    for (size_t i = s; i < e; i++) {
+        if (t[i] == '=' || t[i] == '#')
+            return false;
+        if (t[i] == ':')
+            return i + 1 >= e || (t[i + 1] != '=' && t[i + 1] != ':');
+    }
+    return false;
+}
+
+/* Makefile rules with tab-indented recipes: a rule line whose next line (blank lines and
+ * comments aside) starts with a tab. Only make reads such text. */
+static bool by_content(const char *path, const char *data, size_t len)
+{
+    (void)path;
+    bool after_rule = false;
+    for (size_t i = 0; i < len && i < 65536;) {
+        const char *nl = memchr(data + i, '\n', len - i);
+        size_t e = nl ? (size_t)(nl - data) : len;
+        if (after_rule && e > i && data[i] == '\t')
+            return true;
+        if (e > i && data[i] != '#')
+            after_rule = rule_line(data, i, e);
+        i = e + 1;
+    }
+    return false;
 }
 
 /* ---- the make variable table (open addressing, last definition wins) ---- */
@@ -417,7 +453,7 @@ const struct gl_input_type gl_input_makefile = {
     .name = "makefile",
     .priority = 40,
     .by_name = by_name,
-    .candidate = NULL,
-    .by_content = NULL,
+    .candidate = gl_input_bare_candidate,
+    .by_content = by_content,
     .parse = parse,
 };

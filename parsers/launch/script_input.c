@@ -13,13 +13,16 @@
 static bool by_name(const char *path, const char *base)
 {
     (void)path;
-    return gl_has_suffix(base, ".sh") || gl_has_suffix(base, ".bash");
+    return gl_has_suffix(base, ".sh") || gl_has_suffix(base, ".bash") ||
+           gl_has_suffix(base, ".sbatch") || gl_has_suffix(base, ".slurm");
 }
 
 /* An executable regular file without an extension (bin/train, scripts/launch) may be a
- * script: worth reading its first line. Nothing else is opened. */
+ * script: worth reading its first line; so is any small file whose name says nothing. */
 static bool candidate(const char *path, const char *base)
 {
+    if (gl_input_bare_candidate(path, base))
+        return true;
     if (!base[0] || base[0] == '.' || strchr(base, '.'))
         return false;
     struct stat st;
@@ -28,10 +31,22 @@ static bool candidate(const char *path, const char *base)
     return (st.st_mode & (S_IXUSR | S_IXGRP | S_IXOTH)) != 0;
 }
 
+/* A Slurm batch script without a `#!` line: its first line that is not blank is an
+ * `#SBATCH` directive. */
+static bool sbatch_first(const char *data, size_t len)
+{
+    size_t i = 0;
+    while (i < len && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n'))
+        i++;
+    return len - i >= 7 && !memcmp(data + i, "#SBATCH", 7);
+}
+
 static bool by_content(const char *path, const char *data, size_t len)
 {
     static const char *const shells[] = {"sh", "bash", "dash", "zsh", "ksh", "ash", "mksh"};
     (void)path;
+    if (sbatch_first(data, len))
+        return true;
     if (len < 3 || data[0] != '#' || data[1] != '!')
         return false;
     size_t i = 2, eol = 2;
