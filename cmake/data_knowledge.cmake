@@ -1,5 +1,6 @@
 # The CUDA knowledge base compiled into the binary.
-# tools/kb_gen loads knowledge/cuda_facts.yaml with the run-time loader and writes
+# tools/kb_gen loads knowledge/cuda_facts.yaml with the run-time loader (which reads YAML
+# with parsers/yaml/yaml_tree.c, hence the core files that uses) and writes
 # static const tables to generated/kb_builtin.c (which defines gl_kb_builtin()); that file
 # joins the core library through GPULINT_GENERATED_SOURCES. Included from the top-level
 # CMakeLists.txt, so it shares its scope.
@@ -11,6 +12,12 @@ set(GPULINT_KB_LOADER_SOURCES
     ${CMAKE_SOURCE_DIR}/knowledge/kb_yaml.c
     ${CMAKE_SOURCE_DIR}/knowledge/kb_version.c
     ${CMAKE_SOURCE_DIR}/knowledge/kb_query.c
+    ${CMAKE_SOURCE_DIR}/parsers/yaml/yaml_tree.c
+    ${CMAKE_SOURCE_DIR}/linter/core/hashmap.c
+    ${CMAKE_SOURCE_DIR}/linter/core/limits.c
+    ${CMAKE_SOURCE_DIR}/linter/core/srcmap.c
+    ${CMAKE_SOURCE_DIR}/linter/core/suppress.c
+    ${CMAKE_SOURCE_DIR}/linter/core/text.c
     ${CMAKE_SOURCE_DIR}/linter/core/util.c)
 
 add_executable(gpulint_kb_gen ${CMAKE_SOURCE_DIR}/tools/kb_gen.c ${GPULINT_KB_LOADER_SOURCES})

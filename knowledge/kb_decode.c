@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void *kb_alloc_rows(struct kb_loader *ld, yaml_node_t *at, size_t count, size_t size)
+void *kb_alloc_rows(struct kb_loader *ld, struct yt_node *at, size_t count, size_t size)
 {
     if (size && count > ((size_t)1 << 40) / size) {
         kb_yaml_fail(&ld->y, at, "table too large");
@@ -25,28 +25,28 @@ static bool source_known(struct kb_loader *ld, const char *key)
     return bsearch(&key, ld->source_keys, ld->n_source_keys, sizeof *ld->source_keys, cmp_key) != NULL;
 }
 
-bool kb_decode_list(struct kb_loader *ld, yaml_node_t *node, struct gl_kb_strlist *out)
+bool kb_decode_list(struct kb_loader *ld, struct yt_node *node, struct gl_kb_strlist *out)
 {
     out->items = NULL;
     out->count = 0;
-    if (kb_yaml_is_null(node))
+    if (yt_is_null(node))
         return true;
     bool ok;
-    if (node->type == YAML_SCALAR_NODE) {
+    if (yt_is_scalar(node)) {
         const char **items = gl_arena_alloc(ld->arena, sizeof *items);
         items[0] = kb_yaml_str(&ld->y, node, ld->arena, &ok);
         out->items = items;
         out->count = 1;
         return ok;
     }
-    if (node->type != YAML_SEQUENCE_NODE)
+    if (!yt_is_seq(node))
         return kb_yaml_fail(&ld->y, node, "expected a list of values");
     size_t n = kb_yaml_seq_size(node);
     const char **items = kb_alloc_rows(ld, node, n, sizeof *items);
     if (!items)
         return false;
     for (size_t i = 0; i < n; i++) {
-        yaml_node_t *item = kb_yaml_seq_item(&ld->y, node, i);
+        struct yt_node *item = kb_yaml_seq_item(node, i);
         items[i] = kb_yaml_str(&ld->y, item, ld->arena, &ok);
         if (!ok)
             return false;
@@ -68,7 +68,7 @@ static bool parse_branch(const char *s, unsigned *out)
 }
 
 /* Source keys: one key or a list of keys, each a key of `sources`; joined by commas. */
-static bool decode_source(struct kb_loader *ld, yaml_node_t *node, const char **out)
+static bool decode_source(struct kb_loader *ld, struct yt_node *node, const char **out)
 {
     struct gl_kb_strlist keys;
     if (!kb_decode_list(ld, node, &keys))
@@ -96,7 +96,7 @@ static void set_flag(void *row, size_t offset)
 }
 
 static bool decode_field(struct kb_loader *ld, const struct kb_spec *spec, const struct kb_field *f,
-                         yaml_node_t *node, void *row)
+                         struct yt_node *node, void *row)
 {
     void *dst = (char *)row + f->offset;
     struct kb_yaml *y = &ld->y;
@@ -170,9 +170,10 @@ static bool decode_field(struct kb_loader *ld, const struct kb_spec *spec, const
     }
 }
 
-bool kb_decode_row(struct kb_loader *ld, const struct kb_spec *spec, yaml_node_t *node, void *row)
+bool kb_decode_row(struct kb_loader *ld, const struct kb_spec *spec, struct yt_node *node,
+                   void *row)
 {
-    if (!node || node->type != YAML_MAPPING_NODE)
+    if (!yt_is_map(node))
         return kb_yaml_fail(&ld->y, node, "%s: expected a mapping of fields", spec->name);
     for (size_t k = 0; k < spec->n_fields; k++) {
         if (spec->fields[k].key && spec->fields[k].type == KBF_BOOL)
@@ -181,11 +182,11 @@ bool kb_decode_row(struct kb_loader *ld, const struct kb_spec *spec, yaml_node_t
     uint64_t seen = 0; /* fields are at most 64 per spec */
     size_t n = kb_yaml_map_size(node);
     for (size_t i = 0; i < n; i++) {
-        yaml_node_t *key = kb_yaml_map_key(&ld->y, node, i);
-        yaml_node_t *value = kb_yaml_map_value(&ld->y, node, i);
+        struct yt_node *key = kb_yaml_map_key(node, i);
+        struct yt_node *value = kb_yaml_map_value(node, i);
         for (size_t k = 0; k < spec->n_fields && k < 64; k++) {
             const struct kb_field *f = &spec->fields[k];
-            if (!f->key || !kb_yaml_scalar_is(key, f->key))
+            if (!f->key || !yt_scalar_is(key, f->key))
                 continue;
             if (seen & ((uint64_t)1 << k))
                 return kb_yaml_fail(&ld->y, key, "duplicate key '%s'", f->key);
@@ -208,17 +209,17 @@ bool kb_decode_row(struct kb_loader *ld, const struct kb_spec *spec, yaml_node_t
     return !spec->post || spec->post(ld, node, row);
 }
 
-bool kb_decode_rows(struct kb_loader *ld, const struct kb_spec *spec, yaml_node_t *node,
+bool kb_decode_rows(struct kb_loader *ld, const struct kb_spec *spec, struct yt_node *node,
                     void **rows, size_t *count)
 {
-    if (!node || node->type != YAML_SEQUENCE_NODE)
+    if (!yt_is_seq(node))
         return kb_yaml_fail(&ld->y, node, "%s: expected a list of rows", spec->name);
     size_t n = kb_yaml_seq_size(node);
     char *out = kb_alloc_rows(ld, node, n, spec->row_size);
     if (!out)
         return false;
     for (size_t i = 0; i < n; i++) {
-        if (!kb_decode_row(ld, spec, kb_yaml_seq_item(&ld->y, node, i), out + i * spec->row_size))
+        if (!kb_decode_row(ld, spec, kb_yaml_seq_item(node, i), out + i * spec->row_size))
             return false;
     }
     *rows = out;

@@ -19,8 +19,9 @@
 /* ---- small text helpers ---- */
 
 /* Split "a / b / c" into names: calls fn for each trimmed piece. */
-static bool split_names(struct kb_loader *ld, yaml_node_t *at, const char *text,
-                        bool (*fn)(struct kb_loader *, yaml_node_t *, const char *, void *), void *ctx)
+static bool split_names(struct kb_loader *ld, struct yt_node *at, const char *text,
+                        bool (*fn)(struct kb_loader *, struct yt_node *, const char *, void *),
+                        void *ctx)
 {
     const char *p = text;
     for (;;) {
@@ -43,26 +44,26 @@ static size_t count_names(const char *text)
 }
 
 /* Key of pair i of a mapping as a string (fails for non-scalar keys). */
-static const char *pair_key(struct kb_loader *ld, yaml_node_t *map, size_t i)
+static const char *pair_key(struct kb_loader *ld, struct yt_node *map, size_t i)
 {
     bool ok;
-    yaml_node_t *key = kb_yaml_map_key(&ld->y, map, i);
+    struct yt_node *key = kb_yaml_map_key(map, i);
     const char *s = kb_yaml_str(&ld->y, key, ld->arena, &ok);
     if (ok && !s)
         kb_yaml_fail(&ld->y, key, "empty key");
     return ok ? s : NULL;
 }
 
-static bool expect_mapping(struct kb_loader *ld, yaml_node_t *node, const char *what)
+static bool expect_mapping(struct kb_loader *ld, struct yt_node *node, const char *what)
 {
-    if (node && node->type == YAML_MAPPING_NODE)
+    if (yt_is_map(node))
         return true;
     return kb_yaml_fail(&ld->y, node, "%s: expected a mapping", what);
 }
 
 /* Room for one row of `row_size` bytes per pair of the mapping `node` (`what` names it in
  * errors); *n gets the pair count. NULL after an error. */
-static void *mapping_rows(struct kb_loader *ld, yaml_node_t *node, const char *what,
+static void *mapping_rows(struct kb_loader *ld, struct yt_node *node, const char *what,
                           size_t row_size, size_t *n)
 {
     if (!expect_mapping(ld, node, what))
@@ -81,9 +82,9 @@ struct name_sink {
 
 /* The rows of a "name / name / ...: description" mapping (image flavors, JAX extras):
  * room for a row of `row_size` bytes per name, and `add` called for each name. */
-static bool decode_named_descriptions(struct kb_loader *ld, yaml_node_t *node, const char *what,
+static bool decode_named_descriptions(struct kb_loader *ld, struct yt_node *node, const char *what,
                                       size_t row_size,
-                                      bool (*add)(struct kb_loader *, yaml_node_t *, const char *,
+                                      bool (*add)(struct kb_loader *, struct yt_node *, const char *,
                                                   void *),
                                       void **rows, size_t *count)
 {
@@ -99,7 +100,7 @@ static bool decode_named_descriptions(struct kb_loader *ld, yaml_node_t *node, c
         return false;
     for (size_t i = 0; i < n; i++) {
         bool ok;
-        yaml_node_t *value = kb_yaml_map_value(&ld->y, node, i);
+        struct yt_node *value = kb_yaml_map_value(node, i);
         sink.value = kb_yaml_str(&ld->y, value, ld->arena, &ok);
         if (!ok || !split_names(ld, value, keys[i], add, &sink))
             return false;
@@ -126,7 +127,7 @@ static int cmp_str(const void *a, const void *b)
     return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-static bool decode_sources(struct kb_loader *ld, yaml_node_t *node, void **rows, size_t *count)
+static bool decode_sources(struct kb_loader *ld, struct yt_node *node, void **rows, size_t *count)
 {
     size_t n = 0;
     struct gl_kb_source *src = mapping_rows(ld, node, "sources", sizeof *src, &n);
@@ -135,7 +136,7 @@ static bool decode_sources(struct kb_loader *ld, yaml_node_t *node, void **rows,
         return false;
     for (size_t i = 0; i < n; i++) {
         src[i].key = keys[i] = pair_key(ld, node, i);
-        if (!keys[i] || !kb_decode_row(ld, &kb_specs[0], kb_yaml_map_value(&ld->y, node, i), &src[i]))
+        if (!keys[i] || !kb_decode_row(ld, &kb_specs[0], kb_yaml_map_value(node, i), &src[i]))
             return false;
     }
     qsort(keys, n, sizeof *keys, cmp_str);
@@ -157,7 +158,7 @@ static const struct kb_field meta_fields[] = {
     FIELD("purpose", KBF_STR, struct gl_kb_meta, purpose, false),
 };
 
-static bool post_meta(struct kb_loader *ld, yaml_node_t *node, void *row)
+static bool post_meta(struct kb_loader *ld, struct yt_node *node, void *row)
 {
     const char *d = ((struct gl_kb_meta *)row)->date;
     static const char shape[] = "dddd-dd-dd";
@@ -165,7 +166,7 @@ static bool post_meta(struct kb_loader *ld, yaml_node_t *node, void *row)
     for (size_t i = 0; ok && shape[i]; i++)
         ok = shape[i] == 'd' ? (d[i] >= '0' && d[i] <= '9') : d[i] == shape[i];
     if (!ok)
-        return kb_yaml_fail(&ld->y, kb_yaml_get(&ld->y, node, "collected"),
+        return kb_yaml_fail(&ld->y, kb_yaml_get(node, "collected"),
                             "collected: expected a date like 2026-11-22");
     return true;
 }
@@ -183,7 +184,7 @@ static const struct kb_field toolkit_fields[] = {
     FIELD("unverified", KBF_FLAG, struct gl_kb_toolkit, unverified, false),
 };
 
-static bool post_toolkit(struct kb_loader *ld, yaml_node_t *node, void *row)
+static bool post_toolkit(struct kb_loader *ld, struct yt_node *node, void *row)
 {
     struct gl_kb_toolkit *t = row;
     (void)ld;
@@ -205,7 +206,7 @@ static const struct kb_field mvc_fields[] = {
     FIELD("windows_min_driver_unverified", KBF_FLAG, struct gl_kb_mvc, windows_unverified, false),
 };
 
-static bool post_mvc(struct kb_loader *ld, yaml_node_t *node, void *row)
+static bool post_mvc(struct kb_loader *ld, struct yt_node *node, void *row)
 {
     const struct gl_kb_mvc *m = row;
     if (m->supported && !m->linux_min_driver)
@@ -234,7 +235,7 @@ static const struct {
     {"Evaluation", GL_BRANCH_EVALUATION},
 };
 
-static bool post_branch(struct kb_loader *ld, yaml_node_t *node, void *row)
+static bool post_branch(struct kb_loader *ld, struct yt_node *node, void *row)
 {
     struct gl_kb_branch *b = row;
     (void)ld;
@@ -265,7 +266,7 @@ static const struct kb_field flavor_fields[] = {
     FIELD(NULL, KBF_STR, struct gl_kb_image_flavor, description, false),
 };
 
-static bool add_flavor(struct kb_loader *ld, yaml_node_t *at, const char *name, void *ctx)
+static bool add_flavor(struct kb_loader *ld, struct yt_node *at, const char *name, void *ctx)
 {
     struct name_sink *s = ctx;
     struct gl_kb_image_flavor *f = (struct gl_kb_image_flavor *)s->rows + s->n++;
@@ -276,7 +277,7 @@ static bool add_flavor(struct kb_loader *ld, yaml_node_t *at, const char *name, 
     return true;
 }
 
-static bool decode_flavors(struct kb_loader *ld, yaml_node_t *node, void **rows, size_t *count)
+static bool decode_flavors(struct kb_loader *ld, struct yt_node *node, void **rows, size_t *count)
 {
     return decode_named_descriptions(ld, node, "flavors", sizeof(struct gl_kb_image_flavor),
                                      add_flavor, rows, count);
@@ -289,20 +290,20 @@ static const struct kb_field os_fields[] = {
 };
 
 /* os_tokens: family -> list of "token" or "token (note)"; non-list entries are remarks. */
-static bool decode_os_tokens(struct kb_loader *ld, yaml_node_t *node, void **rows, size_t *count)
+static bool decode_os_tokens(struct kb_loader *ld, struct yt_node *node, void **rows, size_t *count)
 {
     if (!expect_mapping(ld, node, "os_tokens"))
         return false;
     size_t n = kb_yaml_map_size(node), total = 0;
     for (size_t i = 0; i < n; i++)
-        total += kb_yaml_seq_size(kb_yaml_map_value(&ld->y, node, i));
+        total += kb_yaml_seq_size(kb_yaml_map_value(node, i));
     struct gl_kb_image_os *os = kb_alloc_rows(ld, node, total, sizeof *os);
     if (!os)
         return false;
     size_t k = 0;
     for (size_t i = 0; i < n; i++) {
-        yaml_node_t *value = kb_yaml_map_value(&ld->y, node, i);
-        if (value->type != YAML_SEQUENCE_NODE)
+        struct yt_node *value = kb_yaml_map_value(node, i);
+        if (!yt_is_seq(value))
             continue;
         const char *family = pair_key(ld, node, i);
         struct gl_kb_strlist list;
@@ -331,7 +332,7 @@ static const struct kb_field cudart_fields[] = {
     FIELD(NULL, KBF_STR, struct gl_kb_cudart, cudart, false),
 };
 
-static bool decode_cudart(struct kb_loader *ld, yaml_node_t *node, void **rows, size_t *count)
+static bool decode_cudart(struct kb_loader *ld, struct yt_node *node, void **rows, size_t *count)
 {
     size_t n = 0;
     struct gl_kb_cudart *c = mapping_rows(ld, node, "cudart_version_by_cuda", sizeof *c, &n);
@@ -343,8 +344,8 @@ static bool decode_cudart(struct kb_loader *ld, yaml_node_t *node, void **rows, 
         if (!c[i].cuda)
             return false;
         if (!gl_version_valid(c[i].cuda))
-            return kb_yaml_fail(&ld->y, kb_yaml_map_key(&ld->y, node, i), "expected a CUDA version");
-        c[i].cudart = kb_yaml_str(&ld->y, kb_yaml_map_value(&ld->y, node, i), ld->arena, &ok);
+            return kb_yaml_fail(&ld->y, kb_yaml_map_key(node, i), "expected a CUDA version");
+        c[i].cudart = kb_yaml_str(&ld->y, kb_yaml_map_value(node, i), ld->arena, &ok);
         if (!ok)
             return false;
     }
@@ -380,7 +381,7 @@ static bool parse_cuda_pattern(struct kb_loader *ld, struct gl_kb_fwdcompat *f)
     return gl_version_valid(f->first) && gl_version_valid(f->last);
 }
 
-static bool decode_fwdcompat(struct kb_loader *ld, yaml_node_t *node, void **rows, size_t *count)
+static bool decode_fwdcompat(struct kb_loader *ld, struct yt_node *node, void **rows, size_t *count)
 {
     size_t n = 0;
     struct gl_kb_fwdcompat *f =
@@ -392,9 +393,9 @@ static bool decode_fwdcompat(struct kb_loader *ld, yaml_node_t *node, void **row
         if (!f[i].pattern)
             return false;
         if (!parse_cuda_pattern(ld, &f[i]))
-            return kb_yaml_fail(&ld->y, kb_yaml_map_key(&ld->y, node, i),
+            return kb_yaml_fail(&ld->y, kb_yaml_map_key(node, i),
                                 "expected a CUDA version, X.Y.x or a range A-B");
-        if (!kb_decode_list(ld, kb_yaml_map_value(&ld->y, node, i), &f[i].branches))
+        if (!kb_decode_list(ld, kb_yaml_map_value(node, i), &f[i].branches))
             return false;
     }
     *rows = f;
@@ -410,15 +411,16 @@ static const struct kb_field ngc_container_fields[] = {
 };
 
 /* tag_formats: container -> "nvcr.io/nvidia/<container>:..."; other keys are remarks. */
-static bool decode_ngc_containers(struct kb_loader *ld, yaml_node_t *node, void **rows, size_t *count)
+static bool decode_ngc_containers(struct kb_loader *ld, struct yt_node *node, void **rows,
+                                  size_t *count)
 {
     size_t n = 0, k = 0;
     struct gl_kb_ngc_container *c = mapping_rows(ld, node, "ngc_containers.tag_formats", sizeof *c, &n);
     if (!c)
         return false;
     for (size_t i = 0; i < n; i++) {
-        yaml_node_t *value = kb_yaml_map_value(&ld->y, node, i);
-        if (value->type != YAML_SCALAR_NODE)
+        struct yt_node *value = kb_yaml_map_value(node, i);
+        if (!yt_is_scalar(value))
             continue;
         bool ok;
         const char *format = kb_yaml_str(&ld->y, value, ld->arena, &ok);
@@ -459,11 +461,11 @@ static bool is_yy_mm(const char *t)
            mm >= 1 && mm <= 12;
 }
 
-static bool post_ngc_release(struct kb_loader *ld, yaml_node_t *node, void *row)
+static bool post_ngc_release(struct kb_loader *ld, struct yt_node *node, void *row)
 {
     struct gl_kb_ngc_release *r = row;
     if (!is_yy_mm(r->tag))
-        return kb_yaml_fail(&ld->y, kb_yaml_get(&ld->y, node, "tag"), "tag: expected YY.MM like 24.05");
+        return kb_yaml_fail(&ld->y, kb_yaml_get(node, "tag"), "tag: expected YY.MM like 24.05");
     if (r->cuda_text && strcmp(r->cuda_text, r->cuda) == 0)
         r->cuda_text = NULL; /* only kept when it says more than the version */
     return true;
@@ -480,13 +482,13 @@ static const struct kb_field torch_fields[] = {
     FIELD("unverified", KBF_FLAG, struct gl_kb_torch, unverified, false),
 };
 
-static bool post_torch(struct kb_loader *ld, yaml_node_t *node, void *row)
+static bool post_torch(struct kb_loader *ld, struct yt_node *node, void *row)
 {
     const struct gl_kb_torch *t = row;
     char cuda[16];
     for (size_t i = 0; i < t->variants.count; i++) {
         if (!gl_torch_variant_cuda(t->variants.items[i], cuda, sizeof cuda))
-            return kb_yaml_fail(&ld->y, kb_yaml_get(&ld->y, node, "wheel_variants"),
+            return kb_yaml_fail(&ld->y, kb_yaml_get(node, "wheel_variants"),
                                 "wheel_variants: expected cuNNN, found '%.40s'", t->variants.items[i]);
     }
     return true;
@@ -515,7 +517,7 @@ static const char *strip_tf_prefix(const char *s)
 }
 
 /* "2.18.0", "tensorflow_gpu-1.15.0", "tensorflow_gpu-1.5.0 .. gpu-1.11.0". */
-static bool post_tf(struct kb_loader *ld, yaml_node_t *node, void *row)
+static bool post_tf(struct kb_loader *ld, struct yt_node *node, void *row)
 {
     struct gl_kb_tf *t = row;
     t->package = gl_has_prefix(t->name, "tensorflow_gpu-") ? "tensorflow_gpu" : "tensorflow";
@@ -524,7 +526,7 @@ static bool post_tf(struct kb_loader *ld, yaml_node_t *node, void *row)
     t->first = range ? gl_arena_strndup(ld->arena, first, (size_t)(range - first)) : first;
     t->last = range ? strip_tf_prefix(range + 4) : t->first;
     if (!gl_version_valid(t->first) || !gl_version_valid(t->last))
-        return kb_yaml_fail(&ld->y, kb_yaml_get(&ld->y, node, "tensorflow"),
+        return kb_yaml_fail(&ld->y, kb_yaml_get(node, "tensorflow"),
                             "tensorflow: expected a version or 'A .. B', found '%.80s'", t->name);
     return true;
 }
@@ -550,7 +552,7 @@ static unsigned number_after(struct kb_loader *ld, const char *s, const char *pr
     return v;
 }
 
-static bool add_jax_extra(struct kb_loader *ld, yaml_node_t *at, const char *name, void *ctx)
+static bool add_jax_extra(struct kb_loader *ld, struct yt_node *at, const char *name, void *ctx)
 {
     struct name_sink *s = ctx;
     size_t len = strlen(name);
@@ -566,7 +568,7 @@ static bool add_jax_extra(struct kb_loader *ld, yaml_node_t *at, const char *nam
     return true;
 }
 
-static bool decode_jax(struct kb_loader *ld, yaml_node_t *node, void **rows, size_t *count)
+static bool decode_jax(struct kb_loader *ld, struct yt_node *node, void **rows, size_t *count)
 {
     return decode_named_descriptions(ld, node, "jax_cuda.extras", sizeof(struct gl_kb_jax),
                                      add_jax_extra, rows, count);
@@ -588,7 +590,7 @@ static const struct kb_field pip_fields[] = {
 
 /* nvidia_pip_packages: "cudaNN" -> description of that major's wheels ("unsuffixed
  * names: ..." when the major dropped the -cuNN suffix); other keys are remarks. */
-static bool decode_pip(struct kb_loader *ld, yaml_node_t *node, void **rows, size_t *count)
+static bool decode_pip(struct kb_loader *ld, struct yt_node *node, void **rows, size_t *count)
 {
     size_t n = 0, k = 0;
     struct gl_kb_pip *p = mapping_rows(ld, node, "nvidia_pip_packages", sizeof *p, &n);
@@ -604,7 +606,7 @@ static bool decode_pip(struct kb_loader *ld, yaml_node_t *node, void **rows, siz
         bool ok;
         p[k].cuda_major = major;
         p[k].suffix = gl_arena_printf(ld->arena, "-cu%u", major);
-        p[k].description = kb_yaml_str(&ld->y, kb_yaml_map_value(&ld->y, node, i), ld->arena, &ok);
+        p[k].description = kb_yaml_str(&ld->y, kb_yaml_map_value(node, i), ld->arena, &ok);
         if (!ok)
             return false;
         p[k].unsuffixed = p[k].description && gl_has_prefix(p[k].description, "unsuffixed");
@@ -697,25 +699,26 @@ const void *kb_spec_rows(const struct kb_spec *spec, const struct gl_kb *kb, siz
 /* ---- loading ---- */
 
 /* The node at spec->path; NULL (no error) if some key is absent. */
-static yaml_node_t *resolve_path(struct kb_loader *ld, const struct kb_spec *spec, yaml_node_t *root)
+static struct yt_node *resolve_path(struct kb_loader *ld, const struct kb_spec *spec,
+                                    struct yt_node *root)
 {
-    yaml_node_t *node = root;
+    struct yt_node *node = root;
     for (size_t i = 0; node && i < KB_PATH_MAX && spec->path[i]; i++) {
-        if (node->type != YAML_MAPPING_NODE) {
+        if (!yt_is_map(node)) {
             kb_yaml_fail(&ld->y, node, "%s: expected a mapping", spec->path[i - (i > 0)]);
             return NULL;
         }
-        node = kb_yaml_get(&ld->y, node, spec->path[i]);
+        node = kb_yaml_get(node, spec->path[i]);
     }
     return node;
 }
 
-static bool load_spec(struct kb_loader *ld, const struct kb_spec *spec, yaml_node_t *root)
+static bool load_spec(struct kb_loader *ld, const struct kb_spec *spec, struct yt_node *root)
 {
-    yaml_node_t *node = resolve_path(ld, spec, root);
+    struct yt_node *node = resolve_path(ld, spec, root);
     if (ld->y.failed)
         return false;
-    if (!node || kb_yaml_is_null(node)) {
+    if (!node || yt_is_null(node)) {
         if (spec->required)
             return kb_yaml_fail(&ld->y, root, "missing required section '%s'", spec->path[0]);
         return true;
@@ -743,8 +746,8 @@ int gl_kb_load_text(const char *text, size_t len, struct gl_kb **out, struct gl_
     gl_arena_init(arena);
     struct kb_loader ld = {.arena = arena, .kb = gl_arena_alloc(arena, sizeof(struct gl_kb))};
     bool ok = kb_yaml_open(&ld.y, text, len, err);
-    yaml_node_t *root = ok ? kb_yaml_root(&ld.y) : NULL;
-    if (ok && root->type != YAML_MAPPING_NODE)
+    struct yt_node *root = ok ? kb_yaml_root(&ld.y) : NULL;
+    if (ok && !yt_is_map(root))
         ok = kb_yaml_fail(&ld.y, root, "expected a mapping of knowledge tables at the top");
     for (size_t i = 0; ok && i < kb_n_specs; i++)
         ok = load_spec(&ld, &kb_specs[i], root);

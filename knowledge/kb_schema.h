@@ -47,9 +47,9 @@ enum kb_shape {
 
 struct kb_loader;
 /* Custom decoder: fill *rows (arena) and *count from node. */
-typedef bool (*kb_custom_fn)(struct kb_loader *ld, yaml_node_t *node, void **rows, size_t *count);
+typedef bool (*kb_custom_fn)(struct kb_loader *ld, struct yt_node *node, void **rows, size_t *count);
 /* Per-row fixup after generic decoding (derive members, cross-check). */
-typedef bool (*kb_post_fn)(struct kb_loader *ld, yaml_node_t *row_node, void *row);
+typedef bool (*kb_post_fn)(struct kb_loader *ld, struct yt_node *row_node, void *row);
 
 #define KB_NO_FIELD ((size_t)-1)
 #define KB_PATH_MAX 4
@@ -81,12 +81,13 @@ struct kb_loader {
 };
 
 /* Generic decoding by field tables (kb_decode.c). */
-bool kb_decode_row(struct kb_loader *ld, const struct kb_spec *spec, yaml_node_t *node, void *row);
-bool kb_decode_rows(struct kb_loader *ld, const struct kb_spec *spec, yaml_node_t *node,
+bool kb_decode_row(struct kb_loader *ld, const struct kb_spec *spec, struct yt_node *node,
+                   void *row);
+bool kb_decode_rows(struct kb_loader *ld, const struct kb_spec *spec, struct yt_node *node,
                     void **rows, size_t *count);
-bool kb_decode_list(struct kb_loader *ld, yaml_node_t *node, struct gl_kb_strlist *out);
+bool kb_decode_list(struct kb_loader *ld, struct yt_node *node, struct gl_kb_strlist *out);
 /* Allocate count zeroed rows of size (fails cleanly on absurd sizes). */
-void *kb_alloc_rows(struct kb_loader *ld, yaml_node_t *at, size_t count, size_t size);
+void *kb_alloc_rows(struct kb_loader *ld, struct yt_node *at, size_t count, size_t size);
 
 extern const struct kb_spec kb_specs[];
 extern const size_t kb_n_specs;

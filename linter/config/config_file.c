@@ -1,4 +1,5 @@
-/* config_file.c: .gpulint.yaml with libyaml's event parser (see config_file.h). */
+/* config_file.c: .gpulint.yaml read through the YAML reader (parsers/yaml/yaml_tree.h)
+ * into the run configuration (see config_file.h). */
 #include "linter/config/config_file.h"
 
 #include <errno.h>
@@ -6,78 +7,40 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <yaml.h>
 
 #include "knowledge/driver_target.h"
+#include "linter/config/config_pos.h"
 #include "linter/core/glob.h"
 #include "linter/core/limits.h"
 #include "linter/core/rule.h"
+#include "parsers/yaml/yaml_tree.h"
 
 const char gl_config_file_name[] = ".gpulint.yaml";
 
+/* The file is loaded whole (yt_load_exact: the tree holds what libyaml read before its
+ * first error), then walked in document order: a problem the walk meets before the
+ * place where the load stopped is reported, as if the file were read event by event.
+ * Settings nest 4 collections deep at most (ignore-paths: [{glob: [ids]}]), so a deeper
+ * one is refused where the walk meets its first excess level, before the place where a
+ * bound of MAX_DEPTH stops the load: the bound changes no message, and keeps libyaml
+ * (quadratic in the depth of flow collections) linear on a hostile file. */
+#define MAX_DEPTH 64
+
 struct reader {
-    yaml_parser_t parser;
-    yaml_event_t ev;
-    bool have_ev;
+    const struct yt_stream *s;
+    struct gl_config_pos pos;
     struct gl_config *cfg;
     const char *file;
-    const char *text;
-    size_t len;
     char *err;
     size_t errlen;
     bool failed;
-    /* a line cursor for turning libyaml's character columns into byte columns; marks
-     * arrive in file order, so it only moves forward (no quadratic rescans) */
-    size_t line_no, line_start;
 };
 
 /* ---- positions and errors ---- */
 
-/* The byte offset where 0-based line `line` starts. */
-static size_t line_offset(struct reader *r, size_t line)
+static struct gl_loc at(struct reader *r, const struct yt_node *n)
 {
-    if (line < r->line_no) {
-        r->line_no = 0;
-        r->line_start = 0;
-    }
-    size_t off = r->line_start;
-    while (r->line_no < line && off < r->len) {
-        char c = r->text[off++];
-        if (c == '\n' || (c == '\r' && (off >= r->len || r->text[off] != '\n'))) {
-            r->line_no++;
-            r->line_start = off;
-        }
-    }
-    return r->line_start;
-}
-
-/* The 1-based line and byte column of a libyaml mark (0-based line, character column). */
-static struct gl_loc mark_loc(struct reader *r, yaml_mark_t m)
-{
-    size_t off = line_offset(r, m.line);
-    if (m.line == 0 && r->len >= 3 && !memcmp(r->text, "\xEF\xBB\xBF", 3))
-        off = 3; /* libyaml does not count the byte-order mark */
-    size_t start = r->line_start;
-    for (size_t chars = 0; chars < m.column && off < r->len; chars++) {
-        off++;
-        while (off < r->len && ((unsigned char)r->text[off] & 0xC0) == 0x80)
-            off++;
-    }
-    return (struct gl_loc){(uint32_t)(r->line_no + 1), (uint32_t)(off - start + 1)};
-}
-
-/* The 1-based line and byte column of a byte offset (reader errors give those). */
-static struct gl_loc offset_loc(const char *text, size_t len, size_t off)
-{
-    struct gl_loc loc = {1, 1};
-    size_t line_start = 0;
-    for (size_t i = 0; i < off && i < len; i++)
-        if (text[i] == '\n') {
-            loc.line++;
-            line_start = i + 1;
-        }
-    loc.col = (uint32_t)((off < len ? off : len) - line_start + 1);
-    return loc;
+    return n->past_end ? gl_config_pos_past_end(&r->pos) : gl_config_pos_at(&r->pos, n->start);
 }
 
 static void fail_at(struct reader *r, struct gl_loc loc, const char *fmt, ...)
@@ -97,142 +60,174 @@ static void fail_at(struct reader *r, struct gl_loc loc, const char *fmt, ...)
     va_end(ap);
 }
 
-/* ---- events ---- */
-
-static struct gl_loc ev_loc(struct reader *r) { return mark_loc(r, r->ev.start_mark); }
-
-/* The next event; false (with the error set) on a YAML error or an alias. */
-static bool next(struct reader *r)
+static bool fail_alias(struct reader *r, struct gl_loc loc)
 {
-    if (r->failed)
-        return false;
-    if (r->have_ev)
-        yaml_event_delete(&r->ev);
-    r->have_ev = false;
-    if (!yaml_parser_parse(&r->parser, &r->ev)) {
-        const yaml_parser_t *p = &r->parser;
-        struct gl_loc loc = p->error == YAML_READER_ERROR
-                                ? offset_loc(r->text, r->len, p->problem_offset)
-                                : mark_loc(r, p->problem_mark);
-        fail_at(r, loc, "invalid YAML: %s%s%s", p->problem ? p->problem : "syntax error",
-                p->context ? " " : "", p->context ? p->context : "");
-        return false;
-    }
-    r->have_ev = true;
-    if (r->ev.type == YAML_ALIAS_EVENT) {
-        fail_at(r, ev_loc(r), "expected a value, found an alias (aliases are not allowed)");
-        return false;
-    }
+    fail_at(r, loc, "expected a value, found an alias (aliases are not allowed)");
+    return false;
+}
+
+/* The walk reached the place where the load stopped: its error. */
+static bool fail_stream(struct reader *r)
+{
+    const struct yt_stream *s = r->s;
+    const struct yt_cause *c = &s->cause;
+    if (!s->error)
+        return false; /* not reached: only an error stops a load short */
+    struct gl_loc loc = c->kind == YT_ERR_READER ? s->error_loc /* a byte offset already */
+                        : c->past_end            ? gl_config_pos_past_end(&r->pos)
+                                                 : gl_config_pos_at(&r->pos, c->off);
+    if (c->kind == YT_ERR_UNDEFINED_ALIAS) /* an alias all the same */
+        return fail_alias(r, loc);
+    const char *problem = c->kind == YT_ERR_LIMIT ? s->error_msg : c->problem;
+    fail_at(r, loc, "invalid YAML: %s%s%s", problem ? problem : "syntax error",
+            c->context ? " " : "", c->context ? c->context : "");
+    return false;
+}
+
+/* ---- the tree ---- */
+
+/* What reading the next node meets: false (with the error set) where the load stopped
+ * (n is NULL) or at an alias. */
+static bool arrived(struct reader *r, const struct yt_node *n)
+{
+    if (!n)
+        return fail_stream(r);
+    if (n->kind == YT_ALIAS)
+        return fail_alias(r, at(r, n));
     return true;
 }
 
-static const char *scalar_text(struct reader *r)
+/* After the last item or pair of a collection: its end, or where the load stopped. */
+static bool ended(struct reader *r, const struct yt_node *n)
 {
-    return gl_arena_strndup(&r->cfg->arena, (const char *)r->ev.data.scalar.value,
-                            r->ev.data.scalar.length);
+    return n->complete || fail_stream(r);
 }
 
-/* Is the current scalar a YAML null (`key:` with nothing, `~`, `null`) written plain? */
-static bool scalar_null(const struct reader *r)
+static const char *scalar_text(struct reader *r, const struct yt_node *n)
 {
-    const yaml_event_t *e = &r->ev;
-    if (e->data.scalar.style != YAML_PLAIN_SCALAR_STYLE)
+    return gl_arena_strndup(&r->cfg->arena, n->value, n->len);
+}
+
+static const char *node_name(const struct yt_node *n)
+{
+    return n->kind == YT_SEQ ? "a list" : n->kind == YT_MAP ? "a mapping" : "a scalar";
+}
+
+/* What stands where something else was expected: "nothing" for a null. */
+static const char *found(const struct yt_node *n)
+{
+    return yt_is_null(n) ? "nothing" : node_name(n);
+}
+
+typedef bool (*node_fn)(struct reader *r, struct yt_node *n, void *ctx);
+typedef bool (*entry_fn)(struct reader *r, struct yt_node *key, struct yt_node *value,
+                         void *ctx);
+
+/* Each item of a sequence, then its end. */
+static bool each_item(struct reader *r, struct yt_node *seq, node_fn fn, void *ctx)
+{
+    for (size_t i = 0; i < seq->nitems; i++)
+        if (!arrived(r, seq->items[i]) || !fn(r, seq->items[i], ctx))
+            return false;
+    return ended(r, seq);
+}
+
+/* Each pair of a mapping, then its end. A key the load stopped after comes with a NULL
+ * value (reading it meets the load's error). */
+static bool each_pair(struct reader *r, struct yt_node *map, entry_fn fn, void *ctx)
+{
+    for (size_t i = 0; i < map->npairs; i++)
+        if (!arrived(r, map->pairs[i].key) ||
+            !fn(r, map->pairs[i].key, map->pairs[i].value, ctx))
+            return false;
+    struct yt_node *key = map->complete ? NULL : yt_pending_key(r->s, map);
+    if (key && (!arrived(r, key) || !fn(r, key, NULL, ctx)))
         return false;
-    const char *v = (const char *)e->data.scalar.value;
-    return e->data.scalar.length == 0 || !strcmp(v, "~") || !strcmp(v, "null") ||
-           !strcmp(v, "Null") || !strcmp(v, "NULL");
-}
-
-static const char *event_name(const yaml_event_t *e)
-{
-    switch (e->type) {
-    case YAML_SEQUENCE_START_EVENT: return "a list";
-    case YAML_MAPPING_START_EVENT: return "a mapping";
-    case YAML_SCALAR_EVENT: return "a scalar";
-    default: return "the end of a block";
-    }
-}
-
-/* What stands where a list or mapping was expected: "nothing" for an empty value. */
-static const char *found_collection(const struct reader *r)
-{
-    return r->ev.type == YAML_SCALAR_EVENT && scalar_null(r) ? "nothing" : event_name(&r->ev);
+    return ended(r, map);
 }
 
 /* One scalar value; NULL (with the error set) otherwise. */
-static const char *read_scalar(struct reader *r, const char *what, struct gl_loc *loc)
+static const char *read_scalar(struct reader *r, const struct yt_node *n, const char *what,
+                               struct gl_loc *loc)
 {
-    if (!next(r))
+    if (!arrived(r, n))
         return NULL;
-    *loc = ev_loc(r);
-    if (r->ev.type != YAML_SCALAR_EVENT || scalar_null(r)) {
-        fail_at(r, *loc, "expected %s, found %s", what,
-                r->ev.type == YAML_SCALAR_EVENT ? "nothing" : event_name(&r->ev));
+    *loc = at(r, n);
+    if (n->kind != YT_SCALAR || yt_is_null(n)) {
+        fail_at(r, *loc, "expected %s, found %s", what, found(n));
         return NULL;
     }
-    return scalar_text(r);
+    return scalar_text(r, n);
 }
 
 typedef bool (*item_fn)(struct reader *r, const char *value, struct gl_loc loc, void *ctx);
 typedef bool (*pair_fn)(struct reader *r, const char *key, struct gl_loc key_loc,
                         const char *value, struct gl_loc value_loc, void *ctx);
 
-/* A list of scalars (a lone scalar too when `scalar_ok`), each handed to `item`. */
-static bool read_list(struct reader *r, const char *what, bool scalar_ok, item_fn item,
-                      void *ctx)
+/* read_list's walk: what the items are, and who takes each. */
+struct list_walk {
+    const char *what;
+    item_fn item;
+    void *ctx;
+};
+
+static bool list_item(struct reader *r, struct yt_node *n, void *ctx)
 {
-    if (!next(r))
+    const struct list_walk *w = ctx;
+    struct gl_loc loc;
+    const char *v = read_scalar(r, n, w->what, &loc);
+    return v && w->item(r, v, loc, w->ctx);
+}
+
+/* A list of scalars (a lone scalar too when `scalar_ok`), each handed to `item`. */
+static bool read_list(struct reader *r, struct yt_node *n, const char *what, bool scalar_ok,
+                      item_fn item, void *ctx)
+{
+    if (!arrived(r, n))
         return false;
-    struct gl_loc loc = ev_loc(r);
-    if (scalar_ok && r->ev.type == YAML_SCALAR_EVENT && !scalar_null(r))
-        return item(r, scalar_text(r), loc, ctx);
-    if (r->ev.type != YAML_SEQUENCE_START_EVENT) {
-        fail_at(r, loc, "expected a list of %s, found %s", what,
-                found_collection(r));
+    struct gl_loc loc = at(r, n);
+    if (scalar_ok && n->kind == YT_SCALAR && !yt_is_null(n))
+        return item(r, scalar_text(r, n), loc, ctx);
+    if (n->kind != YT_SEQ) {
+        fail_at(r, loc, "expected a list of %s, found %s", what, found(n));
         return false;
     }
-    for (;;) {
-        if (!next(r))
-            return false;
-        if (r->ev.type == YAML_SEQUENCE_END_EVENT)
-            return true;
-        loc = ev_loc(r);
-        if (r->ev.type != YAML_SCALAR_EVENT || scalar_null(r)) {
-            fail_at(r, loc, "expected %s, found %s", what,
-                    r->ev.type == YAML_SCALAR_EVENT ? "nothing" : event_name(&r->ev));
-            return false;
-        }
-        if (!item(r, scalar_text(r), loc, ctx))
-            return false;
+    struct list_walk w = {what, item, ctx};
+    return each_item(r, n, list_item, &w);
+}
+
+/* read_map's walk: what the pairs are, and who takes each. */
+struct map_walk {
+    const char *what;
+    pair_fn pair;
+    void *ctx;
+};
+
+static bool map_entry(struct reader *r, struct yt_node *key, struct yt_node *value, void *ctx)
+{
+    const struct map_walk *w = ctx;
+    struct gl_loc key_loc = at(r, key), value_loc;
+    if (key->kind != YT_SCALAR) {
+        fail_at(r, key_loc, "expected a key of %s, found %s", w->what, node_name(key));
+        return false;
     }
+    const char *k = scalar_text(r, key);
+    const char *v = read_scalar(r, value, "a scalar value", &value_loc);
+    return v && w->pair(r, k, key_loc, v, value_loc, w->ctx);
 }
 
 /* A mapping of scalar keys to scalar values, each pair handed to `pair`. */
-static bool read_map(struct reader *r, const char *what, pair_fn pair, void *ctx)
+static bool read_map(struct reader *r, struct yt_node *n, const char *what, pair_fn pair,
+                     void *ctx)
 {
-    if (!next(r))
+    if (!arrived(r, n))
         return false;
-    if (r->ev.type != YAML_MAPPING_START_EVENT) {
-        fail_at(r, ev_loc(r), "expected a mapping of %s, found %s", what,
-                found_collection(r));
+    if (n->kind != YT_MAP) {
+        fail_at(r, at(r, n), "expected a mapping of %s, found %s", what, found(n));
         return false;
     }
-    for (;;) {
-        if (!next(r))
-            return false;
-        if (r->ev.type == YAML_MAPPING_END_EVENT)
-            return true;
-        struct gl_loc key_loc = ev_loc(r);
-        if (r->ev.type != YAML_SCALAR_EVENT) {
-            fail_at(r, key_loc, "expected a key of %s, found %s", what, event_name(&r->ev));
-            return false;
-        }
-        const char *key = scalar_text(r);
-        struct gl_loc value_loc;
-        const char *value = read_scalar(r, "a scalar value", &value_loc);
-        if (!value || !pair(r, key, key_loc, value, value_loc, ctx))
-            return false;
-    }
+    struct map_walk w = {what, pair, ctx};
+    return each_pair(r, n, map_entry, &w);
 }
 
 /* ---- settings ---- */
@@ -370,11 +365,11 @@ static bool add_data_path(struct reader *r, const char *value, struct gl_loc loc
     return true;
 }
 
-static bool read_data_paths(struct reader *r, struct gl_loc key_loc)
+static bool read_data_paths(struct reader *r, struct yt_node *n, struct gl_loc key_loc)
 {
     struct data_paths dp = {0};
     gl_buf_init(&dp.joined);
-    bool ok = read_list(r, "patterns", true, add_data_path, &dp);
+    bool ok = read_list(r, n, "patterns", true, add_data_path, &dp);
     if (ok) {
         r->cfg->data_path_sources = dp.sources;
         r->cfg->ndata_path_sources = dp.n;
@@ -431,74 +426,63 @@ static bool add_path_rule(struct reader *r, const char *value, struct gl_loc loc
     return true;
 }
 
-/* The pairs of a mapping `glob: [rule ids]` (its MAPPING-START already read). A glob whose
- * ids all name no rule drops nothing (the ids are reported as GL902). */
-static bool read_path_rules(struct reader *r)
+static bool path_rule_entry(struct reader *r, struct yt_node *key, struct yt_node *value,
+                            void *ctx)
 {
-    for (;;) {
-        if (!next(r))
-            return false;
-        if (r->ev.type == YAML_MAPPING_END_EVENT)
-            return true;
-        struct gl_loc loc = ev_loc(r);
-        if (r->ev.type != YAML_SCALAR_EVENT || scalar_null(r)) {
-            fail_at(r, loc, "expected a path pattern, found %s",
-                    r->ev.type == YAML_SCALAR_EVENT ? "nothing" : event_name(&r->ev));
-            return false;
-        }
-        const char *glob = checked_glob(r, scalar_text(r), loc);
-        if (!glob)
-            return false;
-        struct gl_path_ignore *item =
-            gl_path_ignores_add(&r->cfg->path_ignores, &r->cfg->arena, glob, false);
-        if (!read_list(r, "rule ids", true, add_path_rule, item))
-            return false;
-    }
+    (void)ctx;
+    struct gl_loc loc;
+    const char *glob = read_scalar(r, key, "a path pattern", &loc);
+    if (!glob || !checked_glob(r, glob, loc))
+        return false;
+    struct gl_path_ignore *item =
+        gl_path_ignores_add(&r->cfg->path_ignores, &r->cfg->arena, glob, false);
+    return read_list(r, value, "rule ids", true, add_path_rule, item);
+}
+
+/* The pairs of a mapping `glob: [rule ids]`. A glob whose ids all name no rule drops
+ * nothing (the ids are reported as GL902). */
+static bool read_path_rules(struct reader *r, struct yt_node *map)
+{
+    return each_pair(r, map, path_rule_entry, NULL);
+}
+
+static bool ignore_paths_item(struct reader *r, struct yt_node *n, void *ctx)
+{
+    (void)ctx;
+    if (n->kind == YT_MAP)
+        return read_path_rules(r, n);
+    if (n->kind == YT_SCALAR && !yt_is_null(n))
+        return add_whole_path(r, scalar_text(r, n), at(r, n), NULL);
+    fail_at(r, at(r, n), "expected a path pattern or `pattern: [rule ids]`, found %s", found(n));
+    return false;
 }
 
 /* `ignore-paths:` a list of globs (paths not linted) whose items may also be `glob: [rule
  * ids]` pairs, or a mapping of globs to rule ids (those rules' findings are dropped). */
-static bool read_ignore_paths(struct reader *r)
+static bool read_ignore_paths(struct reader *r, struct yt_node *n)
 {
     struct gl_config *cfg = r->cfg;
     if (!cfg->path_ignores.base && !cfg->path_ignores.cwd)
         gl_path_ignores_set_base(&cfg->path_ignores, &cfg->arena, r->file);
-    if (!next(r))
+    if (!arrived(r, n))
         return false;
-    if (r->ev.type == YAML_MAPPING_START_EVENT)
-        return read_path_rules(r);
-    if (r->ev.type != YAML_SEQUENCE_START_EVENT) {
-        fail_at(r, ev_loc(r), "expected a list of path patterns (or a mapping of path "
-                              "patterns to rule ids), found %s",
-                found_collection(r));
+    if (n->kind == YT_MAP)
+        return read_path_rules(r, n);
+    if (n->kind != YT_SEQ) {
+        fail_at(r, at(r, n), "expected a list of path patterns (or a mapping of path "
+                             "patterns to rule ids), found %s",
+                found(n));
         return false;
     }
-    for (;;) {
-        if (!next(r))
-            return false;
-        if (r->ev.type == YAML_SEQUENCE_END_EVENT)
-            return true;
-        struct gl_loc loc = ev_loc(r);
-        if (r->ev.type == YAML_MAPPING_START_EVENT) {
-            if (!read_path_rules(r))
-                return false;
-        } else if (r->ev.type == YAML_SCALAR_EVENT && !scalar_null(r)) {
-            if (!add_whole_path(r, scalar_text(r), loc, NULL))
-                return false;
-        } else {
-            fail_at(r, loc, "expected a path pattern or `pattern: [rule ids]`, found %s",
-                    r->ev.type == YAML_SCALAR_EVENT ? "nothing" : event_name(&r->ev));
-            return false;
-        }
-    }
+    return each_item(r, n, ignore_paths_item, NULL);
 }
 
 /* ---- sizes ---- */
 
-static bool read_size(struct reader *r, uint64_t *out)
+static bool read_size(struct reader *r, struct yt_node *n, uint64_t *out)
 {
     struct gl_loc loc;
-    const char *v = read_scalar(r, "a size (100MiB, 1GiB, 500MB or bytes)", &loc);
+    const char *v = read_scalar(r, n, "a size (100MiB, 1GiB, 500MB or bytes)", &loc);
     if (!v)
         return false;
     if (gl_size_parse(v, out) != 0) {
@@ -510,14 +494,15 @@ static bool read_size(struct reader *r, uint64_t *out)
 }
 
 /* Read the value of one setting. */
-static bool read_setting(struct reader *r, enum gl_setting s, struct gl_loc key_loc)
+static bool read_setting(struct reader *r, enum gl_setting s, struct gl_loc key_loc,
+                         struct yt_node *n)
 {
     struct gl_config *cfg = r->cfg;
     struct gl_loc loc;
     const char *v;
     switch (s) {
     case GL_SET_DRIVER:
-        if (!(v = read_scalar(r, "a driver version (535, R535 or 535.104.05)", &loc)))
+        if (!(v = read_scalar(r, n, "a driver version (535, R535 or 535.104.05)", &loc)))
             return false;
         if (gl_driver_target_parse(&cfg->driver, v,
                                  gl_arena_printf(&cfg->arena, "config %s", r->file)) != 0) {
@@ -526,16 +511,16 @@ static bool read_setting(struct reader *r, enum gl_setting s, struct gl_loc key_
         }
         return true;
     case GL_SET_FAILURE_THRESHOLD:
-        if (!(v = read_scalar(r, "a severity", &loc)))
+        if (!(v = read_scalar(r, n, "a severity", &loc)))
             return false;
         if (gl_severity_parse(v, &cfg->failure_threshold) != 0) {
             fail_at(r, loc, "expected error, warning, info, style or none, found `%s`", v);
             return false;
         }
         return true;
-    case GL_SET_IGNORE: return read_list(r, "rule ids", false, add_listed_id, NULL);
-    case GL_SET_ENABLE: return read_list(r, "rule ids", false, add_listed_id, cfg);
-    case GL_SET_SEVERITY: return read_map(r, "rule ids to severities", add_override, NULL);
+    case GL_SET_IGNORE: return read_list(r, n, "rule ids", false, add_listed_id, NULL);
+    case GL_SET_ENABLE: return read_list(r, n, "rule ids", false, add_listed_id, cfg);
+    case GL_SET_SEVERITY: return read_map(r, n, "rule ids to severities", add_override, NULL);
     case GL_SET_DATASET_ARGS:
     case GL_SET_CHECKPOINT_ARGS:
     case GL_SET_DATASET_ENV:
@@ -545,19 +530,20 @@ static bool read_setting(struct reader *r, enum gl_setting s, struct gl_loc key_
                                     : s == GL_SET_DATASET_ENV     ? &cfg->dataset_env
                                                              : &cfg->checkpoint_env;
         l->set = true; /* an empty list means "no names" */
-        return read_list(r, "patterns", false, add_name_pattern, l);
+        return read_list(r, n, "patterns", false, add_name_pattern, l);
     }
-    case GL_SET_DATA_PATHS: return read_data_paths(r, key_loc);
+    case GL_SET_DATA_PATHS: return read_data_paths(r, n, key_loc);
     case GL_SET_KNOWLEDGE:
-        if (!(v = read_scalar(r, "a file path", &loc)))
+        if (!(v = read_scalar(r, n, "a file path", &loc)))
             return false;
         cfg->knowledge_path = beside_file(r, v);
         return true;
-    case GL_SET_BUILD_ARGS: return read_map(r, "build argument names to values", add_build_arg, NULL);
-    case GL_SET_IGNORE_PATHS: return read_ignore_paths(r);
-    case GL_SET_DATA_FILE_SIZE: return read_size(r, &cfg->data_file_bytes);
-    case GL_SET_DATA_TOTAL_SIZE: return read_size(r, &cfg->data_total_bytes);
-    case GL_SET_LIMITS: return read_map(r, "limit names to values", add_limit, NULL);
+    case GL_SET_BUILD_ARGS:
+        return read_map(r, n, "build argument names to values", add_build_arg, NULL);
+    case GL_SET_IGNORE_PATHS: return read_ignore_paths(r, n);
+    case GL_SET_DATA_FILE_SIZE: return read_size(r, n, &cfg->data_file_bytes);
+    case GL_SET_DATA_TOTAL_SIZE: return read_size(r, n, &cfg->data_total_bytes);
+    case GL_SET_LIMITS: return read_map(r, n, "limit names to values", add_limit, NULL);
     case GL_SET_COUNT: break;
     }
     return false;
@@ -576,86 +562,79 @@ static const char *setting_list(struct gl_arena *a)
     return s;
 }
 
-static bool read_settings(struct reader *r)
+static bool setting_entry(struct reader *r, struct yt_node *key, struct yt_node *value,
+                          void *ctx)
 {
-    bool seen[GL_SET_COUNT] = {0};
-    for (;;) {
-        if (!next(r))
-            return false;
-        if (r->ev.type == YAML_MAPPING_END_EVENT)
-            return true;
-        struct gl_loc key_loc = ev_loc(r);
-        if (r->ev.type != YAML_SCALAR_EVENT) {
-            fail_at(r, key_loc, "expected a setting name, found %s", event_name(&r->ev));
-            return false;
-        }
-        const char *key = scalar_text(r);
-        size_t s = 0;
-        while (s < GL_SET_COUNT && strcmp(key, gl_setting_names[s]))
-            s++;
-        if (s == GL_SET_COUNT) {
-            fail_at(r, key_loc, "unknown setting `%s` (expected %s)", key,
-                    setting_list(&r->cfg->arena));
-            return false;
-        }
-        if (seen[s]) {
-            fail_at(r, key_loc, "setting `%s` is given twice", key);
-            return false;
-        }
-        seen[s] = true;
-        if (!read_setting(r, (enum gl_setting)s, key_loc))
-            return false;
-        gl_config_note_origin(r->cfg, (enum gl_setting)s,
-                              gl_arena_printf(&r->cfg->arena, "%s:%u", r->file,
-                                              (unsigned)key_loc.line));
+    bool *seen = ctx;
+    struct gl_loc key_loc = at(r, key);
+    if (key->kind != YT_SCALAR) {
+        fail_at(r, key_loc, "expected a setting name, found %s", node_name(key));
+        return false;
     }
+    const char *name = scalar_text(r, key);
+    size_t s = 0;
+    while (s < GL_SET_COUNT && strcmp(name, gl_setting_names[s]))
+        s++;
+    if (s == GL_SET_COUNT) {
+        fail_at(r, key_loc, "unknown setting `%s` (expected %s)", name,
+                setting_list(&r->cfg->arena));
+        return false;
+    }
+    if (seen[s]) {
+        fail_at(r, key_loc, "setting `%s` is given twice", name);
+        return false;
+    }
+    seen[s] = true;
+    if (!read_setting(r, (enum gl_setting)s, key_loc, value))
+        return false;
+    gl_config_note_origin(r->cfg, (enum gl_setting)s,
+                          gl_arena_printf(&r->cfg->arena, "%s:%u", r->file,
+                                          (unsigned)key_loc.line));
+    return true;
 }
 
+/* One document: a mapping of settings, or nothing at all. */
 static bool read_document(struct reader *r)
 {
-    if (!next(r) || r->ev.type != YAML_STREAM_START_EVENT || !next(r))
+    const struct yt_stream *s = r->s;
+    if (!s->ndoc_starts)
+        return !s->error || fail_stream(r); /* empty, or only comments */
+    struct yt_node *root = s->ndocs ? s->docs[0] : NULL;
+    bool seen[GL_SET_COUNT] = {0};
+    if (!arrived(r, root))
         return false;
-    if (r->ev.type == YAML_STREAM_END_EVENT)
-        return true; /* empty, or only comments */
-    if (!next(r)) /* past DOCUMENT-START */
-        return false;
-    if (r->ev.type == YAML_SCALAR_EVENT && scalar_null(r)) {
+    if (yt_is_null(root)) {
         /* an empty document */
-    } else if (r->ev.type != YAML_MAPPING_START_EVENT) {
-        fail_at(r, ev_loc(r), "expected a mapping of settings (`key: value` lines), found %s",
-                event_name(&r->ev));
+    } else if (root->kind != YT_MAP) {
+        fail_at(r, at(r, root), "expected a mapping of settings (`key: value` lines), found %s",
+                node_name(root));
         return false;
-    } else if (!read_settings(r)) {
-        return false;
-    }
-    if (!next(r) || !next(r)) /* DOCUMENT-END, then STREAM-END */
-        return false;
-    if (r->ev.type != YAML_STREAM_END_EVENT) {
-        fail_at(r, ev_loc(r), "expected one YAML document, found another");
+    } else if (!each_pair(r, root, setting_entry, seen)) {
         return false;
     }
-    return true;
+    if (s->ndoc_starts > 1) {
+        fail_at(r, gl_config_pos_at(&r->pos, s->doc_starts[1]),
+                "expected one YAML document, found another");
+        return false;
+    }
+    return !s->error || fail_stream(r);
 }
 
 int gl_config_file_parse(struct gl_config *cfg, const char *file, const char *text, size_t len,
                          char *err, size_t errlen)
 {
-    struct reader r = {.cfg = cfg, .file = file, .text = text, .len = len, .err = err,
-                       .errlen = errlen};
+    struct gl_arena tree;
+    gl_arena_init(&tree);
+    struct yt_stream s;
+    yt_load_exact(&s, &tree, text, len, MAX_DEPTH);
+    struct reader r = {.s = &s, .cfg = cfg, .file = file, .err = err, .errlen = errlen};
+    gl_config_pos_init(&r.pos, &s);
     if (errlen)
         err[0] = '\0';
-    if (!yaml_parser_initialize(&r.parser)) {
-        snprintf(err, errlen, "%s: cannot start the YAML parser", file);
-        return -1;
-    }
-    yaml_parser_set_input_string(&r.parser, (const unsigned char *)text, len);
-    yaml_parser_set_encoding(&r.parser, YAML_UTF8_ENCODING);
     bool ok = read_document(&r) && !r.failed;
     if (!ok && !r.failed)
         snprintf(err, errlen, "%s: invalid YAML", file);
-    if (r.have_ev)
-        yaml_event_delete(&r.ev);
-    yaml_parser_delete(&r.parser);
+    gl_arena_free(&tree);
     if (ok)
         cfg->config_file = gl_arena_strdup(&cfg->arena, file);
     return ok ? 0 : -1;

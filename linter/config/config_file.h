@@ -1,5 +1,6 @@
 /*
- * config_file.h: `.gpulint.yaml`, read with libyaml into the run configuration.
+ * config_file.h: `.gpulint.yaml`, read with the YAML reader (parsers/yaml/yaml_tree.h)
+ * into the run configuration.
  *
  * The file is one YAML mapping; every key is optional:
  *

@@ -181,6 +181,8 @@ struct loader {
     struct yt_node **stack;
     struct yt_node **keys; /* pending key of each open mapping */
     size_t depth, capstack;
+    bool exact;            /* yt_load_exact */
+    size_t max_depth;      /* the limit nesting-depth, or yt_load_exact's bound (0: none) */
 };
 
 static size_t mark_off(struct loader *ld, yaml_mark_t m)
@@ -188,12 +190,45 @@ static size_t mark_off(struct loader *ld, yaml_mark_t m)
     return charmap_byte(&ld->cm, ld->s->text, ld->s->len, m.index);
 }
 
-static void set_error(struct yt_stream *s, size_t off, const char *msg)
+size_t yt_break_len(const char *t, size_t n)
+{
+    const unsigned char *u = (const unsigned char *)t;
+    if (n && u[0] == '\r')
+        return n > 1 && u[1] == '\n' ? 2 : 1;
+    if (n && u[0] == '\n')
+        return 1;
+    if (n > 1 && u[0] == 0xC2 && u[1] == 0x85)
+        return 2;
+    if (n > 2 && u[0] == 0xE2 && u[1] == 0x80 && (u[2] == 0xA8 || u[2] == 0xA9))
+        return 3;
+    return 0;
+}
+
+/* Does the text end with a line break? */
+static bool ends_with_break(const struct yt_stream *s)
+{
+    for (size_t k = 1; k <= 3 && k <= s->len; k++)
+        if (yt_break_len(s->text + s->len - k, k) == k)
+            return true;
+    return false;
+}
+
+/* A mark libyaml moved to a new line at the end of the input (its column is 0 where the
+ * last line holds something). */
+static bool mark_past_end(struct loader *ld, yaml_mark_t m)
+{
+    const struct yt_stream *s = ld->s;
+    return m.column == 0 && s->len && mark_off(ld, m) >= s->len && !ends_with_break(s);
+}
+
+static void set_error(struct yt_stream *s, size_t off, enum yt_error_kind kind, const char *msg)
 {
     if (s->error)
         return;
     s->error = true;
     s->error_loc = yt_loc_of(s, off);
+    s->cause.off = off;
+    s->cause.kind = kind;
     s->error_msg = msg;
 }
 
@@ -203,7 +238,8 @@ static void set_limit_error(struct yt_stream *s, size_t off, enum gl_limit_id id
     if (s->error)
         return;
     char msg[256];
-    set_error(s, off, gl_arena_strdup(s->arena, gl_limit_message(id, msg, sizeof msg)));
+    set_error(s, off, YT_ERR_LIMIT,
+              gl_arena_strdup(s->arena, gl_limit_message(id, msg, sizeof msg)));
     s->error_fix = GL_LIMIT_FIX;
 }
 
@@ -232,6 +268,7 @@ static struct yt_node *new_node(struct loader *ld, enum yt_kind kind, const yaml
         n->end = n->start;
     n->loc = yt_loc_of(ld->s, n->start);
     n->last_line = n->loc.line;
+    n->past_end = mark_past_end(ld, ev->start_mark);
     return n;
 }
 
@@ -257,8 +294,13 @@ static void attach(struct loader *ld, struct yt_node *n)
 
 static bool push(struct loader *ld, struct yt_node *n)
 {
-    if (ld->depth >= gl_limit(GL_LIMIT_NESTING_DEPTH)) {
-        set_limit_error(ld->s, n->start, GL_LIMIT_NESTING_DEPTH);
+    if (ld->max_depth && ld->depth >= ld->max_depth) {
+        if (!ld->exact)
+            set_limit_error(ld->s, n->start, GL_LIMIT_NESTING_DEPTH);
+        else
+            set_error(ld->s, n->start, YT_ERR_LIMIT,
+                      gl_arena_printf(ld->s->arena, "expected collections nested at most %zu deep",
+                                      ld->max_depth));
         return false;
     }
     if (ld->depth == ld->capstack) {
@@ -325,11 +367,12 @@ static bool load_alias(struct loader *ld, const yaml_event_t *ev)
     struct yt_node *n = new_node(ld, YT_ALIAS, ev);
     n->target = anchors_get(&ld->anchors, (const char *)ev->data.alias.anchor);
     if (!n->target) {
-        set_error(ld->s, n->start, "expected an alias to a defined anchor");
+        set_error(ld->s, n->start, YT_ERR_UNDEFINED_ALIAS,
+                  "expected an alias to a defined anchor");
         return false;
     }
-    if (!n->target->complete) {
-        set_error(ld->s, n->start,
+    if (!n->target->complete && !ld->exact) {
+        set_error(ld->s, n->start, YT_ERR_ENCLOSING_ALIAS,
                   "expected an alias to a complete node, not to one that encloses it");
         return false;
     }
@@ -356,20 +399,37 @@ static bool load_collection(struct loader *ld, const yaml_event_t *ev, enum yt_k
 
 static void libyaml_error(struct loader *ld, const yaml_parser_t *p)
 {
-    size_t off;
-    if (p->error == YAML_READER_ERROR)
+    size_t off = 0;
+    enum yt_error_kind kind = YT_ERR_MEMORY;
+    if (p->error == YAML_READER_ERROR) {
         off = p->problem_offset;
-    else if (p->error == YAML_SCANNER_ERROR || p->error == YAML_PARSER_ERROR)
+        kind = YT_ERR_READER;
+    } else if (p->error == YAML_SCANNER_ERROR || p->error == YAML_PARSER_ERROR) {
         off = mark_off(ld, p->problem_mark);
-    else
-        off = 0;
+        kind = YT_ERR_SYNTAX;
+    }
     const char *problem = p->problem ? p->problem : "invalid YAML";
     const char *msg;
     if (p->context)
         msg = gl_arena_printf(ld->s->arena, "%s %s", p->context, problem);
     else
         msg = gl_arena_strdup(ld->s->arena, problem);
-    set_error(ld->s, off, msg);
+    set_error(ld->s, off, kind, msg);
+    ld->s->cause.problem = p->problem; /* libyaml's static strings */
+    ld->s->cause.context = p->context;
+    ld->s->cause.past_end = kind == YT_ERR_SYNTAX && mark_past_end(ld, p->problem_mark);
+}
+
+/* Keep the key each still-open mapping read without its value (yt_pending_key). */
+static void keep_pending(struct loader *ld)
+{
+    struct yt_stream *s = ld->s;
+    s->npending = 0;
+    size_t cap = 0;
+    for (size_t d = 0; d < ld->depth; d++)
+        if (ld->keys[d])
+            *GL_APPEND(s->arena, s->pending, s->npending, cap) =
+                (struct yt_pending){ld->stack[d], ld->keys[d]};
 }
 
 /* Parse text[0..len) into ld->s's documents. Returns libyaml's error kind (YAML_NO_ERROR
@@ -379,7 +439,7 @@ static yaml_error_type_t parse_stream(struct loader *ld, const char *text, size_
     struct yt_stream *s = ld->s;
     yaml_parser_t p;
     if (!yaml_parser_initialize(&p)) {
-        set_error(s, 0, "expected memory for the YAML parser");
+        set_error(s, 0, YT_ERR_MEMORY, "expected memory for the YAML parser");
         return YAML_MEMORY_ERROR;
     }
     yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
@@ -400,10 +460,14 @@ static yaml_error_type_t parse_stream(struct loader *ld, const char *text, size_
             ld->anchors.gen++;
             ld->anchors.n = 0;
             docs_before = s->ndocs;
+            if (ld->exact)
+                *GL_APPEND(s->arena, s->doc_starts, s->ndoc_starts, s->capdoc_starts) =
+                    mark_off(ld, ev.start_mark);
             break;
         case YAML_DOCUMENT_END_EVENT:
             if (s->ndocs == docs_before) /* an empty document */
                 *GL_APPEND(s->arena, s->docs, s->ndocs, s->capdocs) = NULL;
+            s->ndoc_ends++;
             break;
         case YAML_SCALAR_EVENT: load_scalar(ld, &ev); break;
         case YAML_ALIAS_EVENT: load_alias(ld, &ev); break;
@@ -419,11 +483,47 @@ static yaml_error_type_t parse_stream(struct loader *ld, const char *text, size_
     }
     if (s->error && kind == YAML_NO_ERROR)
         kind = YAML_COMPOSER_ERROR; /* ours: an alias bomb, too deep, ... */
+    if (ld->exact)
+        keep_pending(ld);
     yaml_parser_delete(&p);
     return kind;
 }
 
-int yt_load(struct yt_stream *s, struct gl_arena *a, const char *text, size_t len)
+/* The error of `from` in `to` (error_fix is left as it is). */
+static void copy_error(struct yt_stream *to, const struct yt_stream *from)
+{
+    to->error = from->error;
+    to->error_loc = from->error_loc;
+    to->error_msg = from->error_msg;
+    to->cause = from->cause;
+}
+
+/* libyaml checks the characters of a whole input chunk before it scans any of it, so
+ * one bad byte (a NUL, invalid UTF-8) deep in a file leaves no document at all. The
+ * lines before the bad one are parsed again on their own: the error stays where it was,
+ * and the documents before it can still be recognised and linted (the last one stays
+ * incomplete: input types lint only complete documents). */
+static void parse_before_bad_line(struct loader *ld, const char *text, size_t cut)
+{
+    struct yt_stream *s = ld->s;
+    struct yt_stream first = *s;
+    s->error = false;
+    s->ndocs = s->ndoc_ends = 0;
+    s->alias_used = 0;
+    s->alias_exceeded = false;
+    ld->depth = 0;
+    ld->anchors.n = 0;
+    parse_stream(ld, text, cut);
+    /* the document the bad line belongs to is cut short, whatever libyaml closed */
+    if (s->ndocs && s->docs[s->ndocs - 1])
+        s->docs[s->ndocs - 1]->complete = false;
+    /* an error before the bad line (libyaml never reached it) is the first one */
+    if (!s->error || s->error_loc.line >= first.error_loc.line)
+        copy_error(s, &first);
+}
+
+static int load(struct yt_stream *s, struct gl_arena *a, const char *text, size_t len,
+                bool exact, size_t max_depth)
 {
     memset(s, 0, sizeof *s);
     s->arena = a;
@@ -432,40 +532,68 @@ int yt_load(struct yt_stream *s, struct gl_arena *a, const char *text, size_t le
     s->alias_budget = gl_limit(GL_LIMIT_YAML_ALIAS_NODES);
     lines_build(s);
 
-    struct loader ld = {.s = s};
+    struct loader ld = {.s = s, .exact = exact};
+    ld.max_depth = exact ? max_depth : (size_t)gl_limit(GL_LIMIT_NESTING_DEPTH);
     charmap_build(&ld.cm, text, len);
     yaml_error_type_t kind = parse_stream(&ld, text, len);
-    /* libyaml checks the characters of a whole input chunk before it scans any of it,
-     * so one bad byte (a NUL, invalid UTF-8) deep in a file leaves no document at all.
-     * The lines before the bad one are parsed again on their own: the error stays where
-     * it was, and the documents before it can still be recognised and linted (the last
-     * one stays incomplete: input types lint only complete documents). */
     size_t cut = s->error ? s->lines[s->error_loc.line - 1] : 0;
-    if (kind == YAML_READER_ERROR && cut > 0) {
-        struct gl_loc loc = s->error_loc;
-        const char *msg = s->error_msg;
-        s->error = false;
-        s->ndocs = 0;
-        s->alias_used = 0;
-        s->alias_exceeded = false;
-        ld.depth = 0;
-        ld.anchors.n = 0;
-        parse_stream(&ld, text, cut);
-        /* the document the bad line belongs to is cut short, whatever libyaml closed */
-        if (s->ndocs && s->docs[s->ndocs - 1])
-            s->docs[s->ndocs - 1]->complete = false;
-        /* an error before the bad line (libyaml never reached it) is the first one */
-        if (!s->error || s->error_loc.line >= loc.line) {
-            s->error = true;
-            s->error_loc = loc;
-            s->error_msg = msg;
-        }
-    }
+    if (kind == YAML_READER_ERROR && cut > 0 && !exact)
+        parse_before_bad_line(&ld, text, cut);
     free(ld.cm.at);
     free(ld.anchors.slots);
     free(ld.stack);
     free(ld.keys);
     return s->error ? -1 : 0;
+}
+
+int yt_load(struct yt_stream *s, struct gl_arena *a, const char *text, size_t len)
+{
+    return load(s, a, text, len, false, 0);
+}
+
+int yt_load_exact(struct yt_stream *s, struct gl_arena *a, const char *text, size_t len,
+                  size_t max_depth)
+{
+    return load(s, a, text, len, true, max_depth);
+}
+
+struct yt_node *yt_pending_key(const struct yt_stream *s, const struct yt_node *map)
+{
+    for (size_t i = 0; i < s->npending; i++)
+        if (s->pending[i].map == map)
+            return s->pending[i].key;
+    return NULL;
+}
+
+bool yt_walk(const struct yt_stream *s, struct yt_node *n,
+             bool (*visit)(struct yt_node *n, void *ctx), void *ctx)
+{
+    if (!n)
+        return true;
+    struct yt_node **stack = xmalloc(sizeof *stack);
+    size_t depth = 0, cap = 1;
+    bool go = true;
+    stack[depth++] = n;
+    while (go && depth) {
+        n = stack[--depth];
+        go = visit(n, ctx);
+        size_t count = n->kind == YT_MAP ? n->npairs * 2 : n->kind == YT_SEQ ? n->nitems : 0;
+        struct yt_node *pending = n->complete ? NULL : yt_pending_key(s, n);
+        if (depth + count + 1 > cap) {
+            while (depth + count + 1 > cap)
+                cap *= 2;
+            stack = xrealloc(stack, cap * sizeof *stack);
+        }
+        /* pushed last first, so that they come off in document order */
+        if (pending)
+            stack[depth++] = pending;
+        for (size_t i = count; i-- > 0;)
+            stack[depth++] = n->kind == YT_SEQ ? n->items[i]
+                             : i % 2             ? n->pairs[i / 2].value
+                                                 : n->pairs[i / 2].key;
+    }
+    free(stack);
+    return go;
 }
 
 /* ---- queries ---- */

@@ -21,7 +21,23 @@
  *    more than the limit parse-memory from its arena; the loader is iterative
  *    (an explicit stack), nothing recurses on input depth.
  *  - libyaml errors (bad syntax, invalid UTF-8, control characters, NUL bytes) set
- *    s->error at the first bad byte with libyaml's message.
+ *    s->error at the first bad byte with libyaml's message; s->cause says what
+ *    stopped the load, and a libyaml error keeps libyaml's own words (problem,
+ *    context) for readers that word their messages themselves.
+ *
+ * The readers of the program's own files (the configuration file, the knowledge table)
+ * load with yt_load_exact(): they report problems in the order libyaml meets them, so
+ * the stream holds exactly the events libyaml gave before its first error; a mapping
+ * cut short after a key keeps that key (yt_pending_key), and each document's start is
+ * kept (s->doc_starts) to point at a second document. As in libyaml's document loader,
+ * an alias may point to a node that encloses it (those readers refuse every alias, and
+ * never follow one). These files are read before the limits are settled (the
+ * configuration file sets them), so the limit nesting-depth does not apply: the reader
+ * gives its own bound, or none (its walks, yt_walk, do not recurse).
+ *
+ * At the end of the input libyaml moves its position to a new line (when the last line
+ * is not empty): a node given there (an empty scalar) has `past_end` set, as has the
+ * cause of an error there; their offsets are the input's length.
  *
  * Merge keys: yt_get() looks a key up in a mapping's own pairs first, then in the
  * mappings merged by `<<: *a` or `<<: [*a, *b]` (in order, merges of merges too).
@@ -75,8 +91,34 @@ struct yt_node {
     /* YT_ALIAS */
     struct yt_node *target;
     bool flow;               /* a flow collection ([...] / {...}) */
+    bool past_end;           /* libyaml placed it on a new line after the input's end */
     /* loader state */
     bool complete;
+};
+
+/* What stopped a load (s->cause.kind). */
+enum yt_error_kind {
+    YT_ERR_NONE,
+    YT_ERR_READER,          /* a bad byte (libyaml's reader): invalid UTF-8, NUL, ... */
+    YT_ERR_SYNTAX,          /* libyaml's scanner or parser */
+    YT_ERR_MEMORY,          /* libyaml ran out of memory */
+    YT_ERR_UNDEFINED_ALIAS, /* an alias to an anchor not (yet) defined in its document */
+    YT_ERR_ENCLOSING_ALIAS, /* an alias to a node that encloses it */
+    YT_ERR_LIMIT,           /* a limit (nesting-depth, parse-memory) */
+};
+
+/* What stopped a load, in detail (s->cause). */
+struct yt_cause {
+    enum yt_error_kind kind;
+    size_t off;              /* byte offset of error_loc */
+    bool past_end;           /* libyaml placed it on a new line after the input's end */
+    const char *problem, *context; /* libyaml's words (READER, SYNTAX; a NULL problem for
+                                MEMORY); context may be NULL */
+};
+
+/* A mapping that a load stopped inside after reading a key, and that key. */
+struct yt_pending {
+    struct yt_node *map, *key;
 };
 
 struct yt_stream {
@@ -96,6 +138,16 @@ struct yt_stream {
     struct gl_loc error_loc;
     const char *error_msg;
     const char *error_fix;   /* NULL, or how to get past a limit that stopped the load */
+    struct yt_cause cause;
+    /* yt_load_exact only: the mappings the load stopped inside after a key
+       (yt_pending_key) */
+    struct yt_pending *pending;
+    size_t npending;
+    /* yt_load_exact only: byte offset where each document starts (its `---`, or its
+       first token when the start is implicit), one per document begun */
+    size_t *doc_starts;
+    size_t ndoc_starts, capdoc_starts;
+    size_t ndoc_ends;        /* documents whose end libyaml reached */
     /* line starts, for offset -> loc */
     size_t *lines;
     size_t nlines;
@@ -104,6 +156,28 @@ struct yt_stream {
 /* Load text[0..len) (need not be NUL-terminated). Returns 0, or -1 with s->error set;
  * the documents completed before the error are kept. */
 int yt_load(struct yt_stream *s, struct gl_arena *a, const char *text, size_t len);
+
+/* As yt_load, for a reader of the program's own files (see the top of this file): no
+ * second pass over the lines before a bad byte, aliases to enclosing nodes, pending keys
+ * and s->doc_starts kept; a collection nested more than max_depth deep stops the load
+ * (YT_ERR_LIMIT), 0 for no bound (libyaml takes time quadratic in the depth of flow
+ * collections). */
+int yt_load_exact(struct yt_stream *s, struct gl_arena *a, const char *text, size_t len,
+                  size_t max_depth);
+
+/* Bytes of the line break at t[0..n) as libyaml reads it (CR LF, CR, LF, NEL, LS, PS), 0
+ * for none. */
+size_t yt_break_len(const char *t, size_t n);
+
+/* After yt_load_exact: the key a mapping cut short by the load's error had read without
+ * its value; NULL when none (the mapping is complete, or stopped between pairs). */
+struct yt_node *yt_pending_key(const struct yt_stream *s, const struct yt_node *map);
+
+/* Visit n and every node under it in document order (a collection, then its items, or
+ * each key and then its value, then a mapping's pending key), without recursion; aliases
+ * are visited, not followed. Stops when visit returns false; returns false then. */
+bool yt_walk(const struct yt_stream *s, struct yt_node *n,
+             bool (*visit)(struct yt_node *n, void *ctx), void *ctx);
 
 /* For an input type's by_content: loads data[0..len) into a scratch arena (freed before
  * returning) and returns what `judge` says of the stream (called even when the load

@@ -252,6 +252,108 @@ static void test_recursive_and_undefined_alias(void **st)
     done(f);
 }
 
+/* ---- yt_load_exact: what libyaml gave before its first error, nothing more ---- */
+
+static struct fx *load_exact(const char *text, size_t len, size_t max_depth)
+{
+    struct fx *f = calloc(1, sizeof *f);
+    gl_arena_init(&f->a);
+    f->rc = yt_load_exact(&f->s, &f->a, text, len, max_depth);
+    return f;
+}
+
+static void test_exact_errors(void **st)
+{
+    (void)st;
+    /* a bad byte: no second pass, libyaml's words kept */
+    static const char bad[] = "a: 1\nb: x\0y\n";
+    struct fx *f = load_exact(bad, sizeof bad - 1, 0);
+    assert_int_equal(f->rc, -1);
+    assert_int_equal(f->s.cause.kind, YT_ERR_READER);
+    assert_int_equal(f->s.ndocs, 0);
+    assert_loc(f->s.error_loc, 2, 5);
+    assert_string_equal(f->s.cause.problem, "control characters are not allowed");
+    done(f);
+    /* a key whose value never came */
+    const char *t = "drivr: \"abc";
+    f = load_exact(t, strlen(t), 0);
+    assert_int_equal(f->s.cause.kind, YT_ERR_SYNTAX);
+    assert_string_equal(f->s.cause.problem, "found unexpected end of stream");
+    assert_string_equal(f->s.cause.context, "while scanning a quoted scalar");
+    assert_int_equal(f->s.docs[0]->npairs, 0);
+    assert_false(f->s.docs[0]->complete);
+    assert_true(yt_scalar_is(yt_pending_key(&f->s, f->s.docs[0]), "drivr"));
+    done(f);
+    /* nested deeper than the bound */
+    f = load_exact("[[[[x]]]]", 9, 2);
+    assert_int_equal(f->s.cause.kind, YT_ERR_LIMIT);
+    assert_loc(f->s.error_loc, 1, 3);
+    done(f);
+    f = load_exact("a: *nope\n", 9, 0);
+    assert_int_equal(f->s.cause.kind, YT_ERR_UNDEFINED_ALIAS);
+    done(f);
+}
+
+static void test_exact_documents_and_ends(void **st)
+{
+    (void)st;
+    const char *t = "a: 1\n--- b\n";
+    struct fx *f = load_exact(t, strlen(t), 0);
+    assert_int_equal(f->rc, 0);
+    assert_int_equal(f->s.ndoc_starts, 2);
+    assert_int_equal(f->s.doc_starts[1], 5); /* the `---` */
+    assert_int_equal(f->s.ndoc_ends, 2);
+    done(f);
+    /* the second root is read, but libyaml fails before that document's end */
+    t = "a: 1\n--- b: c\n";
+    f = load_exact(t, strlen(t), 0);
+    assert_int_equal(f->rc, -1);
+    assert_int_equal(f->s.ndocs, 2);
+    assert_int_equal(f->s.ndoc_ends, 1);
+    done(f);
+    /* at the end of the input libyaml moves to a new line */
+    t = "a: {b";
+    f = load_exact(t, strlen(t), 0);
+    struct yt_node *b = f->s.docs[0]->pairs[0].value;
+    assert_true(b->pairs[0].value->past_end);
+    assert_false(b->pairs[0].key->past_end);
+    assert_true(f->s.cause.past_end);
+    done(f);
+    f = load_exact("a:", 2, 0);
+    assert_false(f->s.docs[0]->pairs[0].value->past_end);
+    done(f);
+}
+
+static bool collect(struct yt_node *n, void *ctx)
+{
+    struct gl_buf *b = ctx;
+    gl_buf_adds(b, n->kind == YT_SCALAR ? n->value
+                   : n->kind == YT_MAP  ? "{"
+                   : n->kind == YT_SEQ  ? "["
+                                        : "*");
+    return true;
+}
+
+static void test_exact_aliases_and_walk(void **st)
+{
+    (void)st;
+    /* an alias to a node that encloses it, as libyaml's document loader allows */
+    struct fx *f = load_exact("a: &x [*x]\n", 11, 0);
+    assert_int_equal(f->rc, 0);
+    struct yt_node *seq = f->s.docs[0]->pairs[0].value;
+    assert_ptr_equal(seq->items[0]->target, seq);
+    done(f);
+    /* document order, aliases not followed, a pending key last */
+    const char *t = "d: &x e\na: [b, {c: *x}]\nf: \"g";
+    f = load_exact(t, strlen(t), 0);
+    struct gl_buf b;
+    gl_buf_init(&b);
+    assert_true(yt_walk(&f->s, f->s.docs[0], collect, &b));
+    assert_string_equal(gl_buf_str(&b), "{dea[b{c*f");
+    gl_buf_free(&b);
+    done(f);
+}
+
 static void test_pragmas(void **st)
 {
     (void)st;
@@ -288,6 +390,9 @@ int main(void)
         cmocka_unit_test(test_bad_byte_keeps_lines_before),
         cmocka_unit_test(test_recursive_and_undefined_alias),
         cmocka_unit_test(test_pragmas),
+        cmocka_unit_test(test_exact_errors),
+        cmocka_unit_test(test_exact_documents_and_ends),
+        cmocka_unit_test(test_exact_aliases_and_walk),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
