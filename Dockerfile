@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # gpulint's own image: built in a full Debian 12 stage, shipped as debian:12-slim with the
 # binary, its man page and only the runtime libraries it links (libarchive is linked
 # statically: see CMakeLists.txt). gpulint lints this file clean (tests/dogfood.sh).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # bootstrap.sh: from a fresh Debian 12 clone to a working gpulint.
 #
 #   ./bootstrap.sh        install what is missing, build build/gpulint, lint examples/

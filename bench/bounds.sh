@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # bench/bounds.sh [GPULINT]: the hostile shapes at 10^2, 10^4 and 10^5 items, in one run:
 # build stages, YAML documents (a Kubernetes stream), compose services, shell commands.
 # Each step is linted in one process; GNU time gives wall time and peak RSS. Linear time

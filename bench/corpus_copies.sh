@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # bench/corpus_copies.sh: sourced by the Dockerfile benches.
 # corpus_copies N DIR: tests/corpus/files/dockerfiles copied into DIR/0, DIR/1, ... until
 # there are at least N files (whole copies of the corpus); prints the file count, or

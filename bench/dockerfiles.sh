@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # bench/dockerfiles.sh: lint tests/corpus/files/dockerfiles replicated to about N files
 # (default 1000) in one process; report wall time and peak RSS, and the same files
 # through dockerfilelint (npm) as the peer, in the same run.

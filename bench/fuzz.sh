@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # bench/fuzz.sh TARGET SECONDS: run one libFuzzer target (fuzz_dockerfile, fuzz_shell,
 # fuzz_imageref, ...) for SECONDS, seeded from fixtures/ and tests/corpus/files/.
 # Crashes land in tests/fuzz/crashes/; make each one a regression test.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # bench/images.sh [GPULINT]: gpulint on a real CUDA toolkit image, beside the tools that
 # only list or decompress the same bytes.
 #

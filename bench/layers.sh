@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # bench/layers.sh [GPULINT]: scaling with layers, and memory independent of image size.
 #
 # From the CUDA toolkit layer that bench/images.sh builds (BENCH_DIR, default

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # bench/scaling.sh [GPULINT]: does linting time grow linearly with the input?
 # tests/corpus/files/dockerfiles at 1x, 10x and 100x its size, each linted in one process
 # (hyperfine, wall and CPU, several runs; GNU time for peak RSS). Prints a Markdown

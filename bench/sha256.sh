@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # bench/sha256.sh [MiB]: gpulint's SHA-256 against OpenSSL's (libcrypto EVP, SHA-NI where
 # the CPU has it) on the same bytes in one run; needs libssl-dev. Figures: BENCHMARKS.md.
 set -euo pipefail

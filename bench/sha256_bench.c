@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* sha256_bench.c: gpulint's SHA-256 (parsers/image/image_sha256.c) against OpenSSL's EVP
  * on the same bytes, 1 MiB updates as the image readers make them. Prints MB/s of each
  * and checks that both give the same digest. Built and run by bench/sha256.sh. */

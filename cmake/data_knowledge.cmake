@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The CUDA knowledge base compiled into the binary.
 # tools/kb_gen loads knowledge/cuda_facts.yaml with the run-time loader (which reads YAML
 # with parsers/yaml/yaml_tree.c, hence the core files that uses) and writes

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # The Debian package: `cpack -G DEB` in a build directory writes
 # gpulint_<version>_<arch>.deb with what `cmake --install` installs under /usr, and its
 # library dependencies computed by dpkg-shlibdeps from the binary (SHLIBDEPS).

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Generated registries: the rule table (rules/*.c) and the input-type table (parsers/*.c).
 #
 # A rule file defines `const struct gl_rule gl_rule_GLnnn = { ... };` at the start of a line;

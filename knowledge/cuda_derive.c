@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cuda_derive.c: CUDA facts from references and env; the entry point (see cuda_derive.h). */
 #include "knowledge/cuda_derive_internal.h"
 

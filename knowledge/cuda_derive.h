@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cuda_derive.h: derive CUDA facts (doc->cuda, model_cuda.h) from the parsed model.
  *

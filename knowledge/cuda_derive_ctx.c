@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cuda_derive_ctx.c: the derivation's context and how facts are added: positions of
  * written values, cd_add, gl_cuda_add_fact (see cuda_derive_internal.h). The other
  * parts of the derivation build on this file and never the other way round. */

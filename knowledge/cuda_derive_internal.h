@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cuda_derive_internal.h: what the parts of the CUDA derivation share (not an API).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cuda_derive_pkgs.c: CUDA facts from package installs and package indexes
  * (see cuda_derive.h for the sources, cuda_derive_internal.h for the helpers). */
 #include "knowledge/cuda_derive_internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cuda_derive_reqs.c: CUDA facts from requirements files named by `pip install -r FILE`
  * when FILE lies in the build context (see cuda_derive.h). */
 #include "knowledge/cuda_derive_internal.h"

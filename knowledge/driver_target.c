@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* driver_target.c: --driver spellings, branch and host resolution (see driver_target.h). */
 #include "knowledge/driver_target.h"
 

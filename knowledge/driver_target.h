@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * driver_target.h: the target NVIDIA driver the CUDA rules compare with (--driver, config
  * `driver:`).

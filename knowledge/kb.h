@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * kb.h: the CUDA knowledge base (toolkit/driver/container/framework facts) and its queries.
  *

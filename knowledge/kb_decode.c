@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* kb_decode.c: decode YAML mappings into knowledge rows by field tables (see kb_schema.h). */
 #include "knowledge/kb_schema.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * kb_load.c: the knowledge file's schema (kb_specs) and the loader that applies it.
  * Row tables are decoded generically (kb_decode.c); the mapping-shaped parts of the file

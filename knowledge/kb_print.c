@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* kb_print.c: gl_kb_print, the knowledge table in use as text (`--print-knowledge`).
  * Driven by the schema tables: one line per row, `name=value` for every member that is
  * set, in schema order; values with spaces are quoted. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* kb_query.c: lookups over the knowledge tables (see kb.h). All are linear scans. */
 #include "knowledge/kb.h"
 

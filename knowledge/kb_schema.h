@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * kb_schema.h: the shape of the knowledge file, as data (internal to knowledge/ and
  * tools/kb_gen).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* kb_version.c: dotted version strings, validated and compared numerically (see kb.h). */
 #include "knowledge/kb.h"
 

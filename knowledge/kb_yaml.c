@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* kb_yaml.c: the knowledge file as a yaml_tree, checked and walked with located errors
  * (see kb_yaml.h). */
 #include "knowledge/kb_yaml.h"

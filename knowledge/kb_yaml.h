@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * kb_yaml.h: the knowledge loader's view of a YAML file (internal to knowledge/).
  *

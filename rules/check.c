@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* check.c: how rules report findings (see check.h). */
 #include "rules/check.h"
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # tests/cache.sh GPULINT: the layer-index cache end to end, on images built with umoci.
 #
 # Six images share one base layer (a baked driver, CUDA 12.4) and each has a layer of its

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # --format checkstyle: every case of tests/lib/format_cases.sh (odd file names, XML
 # specials, control bytes, invalid UTF-8) must be well-formed XML (`xmllint --noout`)
 # with the Checkstyle structure and the JSON report's findings.

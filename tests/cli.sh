@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The command-line contract: exit status, options, stdin, directory walk, report shapes.
 set -uo pipefail
 bin=$(realpath "${1:?usage: cli.sh path/to/gpulint}")

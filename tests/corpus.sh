@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The real-world corpus in tests/corpus/files (copied from the project's shared corpus): no input may be a parse error (GL900) unless
 # it is listed as really invalid, and what gpulint reports there is pinned in
 # tests/corpus/<dir>.expected (rule file:line:col severity), reviewed by hand.

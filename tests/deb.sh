@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The Debian package: `cpack -G DEB` in the tested binary's build directory writes
 # gpulint_<version>_<arch>.deb; `apt-get install ./gpulint_*.deb` installs it, with the
 # libraries it depends on, into a clean Debian 12 root made by debootstrap; the installed

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # docker_flags.sh: the `docker run` option table (parsers/shell/docker_run_flags.c) against the
 # docker CLI installed here. Every option `docker run --help` lists must be in the table
 # with the same shorthand and the same arity (takes a value or not); entries the table

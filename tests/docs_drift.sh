@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # The committed docs (docs/gpulint.1, docs/rules/*.md) must be exactly what this build
 # generates from the rule registry and --help (tools/gendocs.c, built beside gpulint as
 # gpulint-gendocs); docs/rules/ holds one page per rule and no other; --explain prints

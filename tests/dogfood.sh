@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # gpulint's own Dockerfile: gpulint lints it clean (every default rule, any severity),
 # and its runtime stage installs the Debian package of every library the binary links
 # directly (readelf NEEDED -> dpkg -S), so the slim image can run it.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # tests/escape.sh GPULINT: bytes from inputs never reach a terminal raw, the machine
 # reports stay valid whatever the inputs hold, and a report that cannot be written exits 2.
 #

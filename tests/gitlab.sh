@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # --format gitlab: every case of tests/lib/format_cases.sh must be a GitLab Code Quality
 # array (description, check_name, fingerprint, severity, location.path/lines.begin) with
 # the JSON report's findings; fingerprints must be the same on a second run and unique.

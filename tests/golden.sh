@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Golden tests: run the real binary on every fixture and compare its JSON report.
 #
 # Layout (fixtures/images/ holds image recipes for tests/images.sh, not golden cases):

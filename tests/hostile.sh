@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # tests/hostile.sh GPULINT: hostile inputs against the real binary.
 #
 # Every input is generated here, in a temp dir, by real tools (tar, bsdtar, gzip, zstd,

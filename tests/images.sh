@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # tests/images.sh GPULINT: image archives end to end, on images built by real tools.
 #
 # fixtures/images/build.sh builds one image (a baked driver, nvcc, cc1, a 120 MiB

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # `DESTDIR=... cmake --install --prefix /usr`, as a packager runs it, puts the binary in
 # usr/bin/, the man page in usr/share/man/man1/, the README, the licence (`copyright`) and
 # one page per rule in usr/share/doc/gpulint/, the pre-commit hooks in usr/share/gpulint/;

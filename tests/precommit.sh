@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # .pre-commit-hooks.yaml works with pre-commit itself: `pre-commit try-repo` (offline:
 # the hook repository is a local git repository, the hooks are `language: system`) runs
 # each hook in a scratch project on good and bad files, with the tested gpulint on PATH.

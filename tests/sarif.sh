@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # --format sarif: every case of tests/lib/format_cases.sh is checked against the JSON
 # findings and validated by Microsoft's SARIF validator (rule kinds Sarif and Gh, the
 # GitHub code scanning ingestion rules) with zero errors and zero warnings; fingerprints

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # tests/sarif_links.sh GPULINT: the documentation a SARIF report links to exists. Every
 # rule's helpUri is one base (GPULINT_DOCS_URL) and the name of a file under docs/rules/
 # (<ID>.md, the rule's own page), and informationUri is the README beside docs/ when the

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # tests/valgrind.sh GPULINT: a subset of the golden cases (tests/golden.sh) under
 # valgrind memcheck: for every rule directory its first `fire` and first `pass` case, and
 # the first two cases of every other fixtures/ directory. Each run must be free of memory

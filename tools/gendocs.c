@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * gendocs.c: write gpulint's documentation from the sources the binary itself uses.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * kb_gen: build-time generator of the compiled-in CUDA knowledge base.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cli.c: command-line options into the config (see cli.h). */
 #include "linter/cli/cli.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* engine.c: read, recognise, parse, check, suppress (see engine.h). */
 #include "linter/cli/engine.h"
 

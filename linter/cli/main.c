@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* main.c: gpulint's entry point: options, lint every path, report, exit status. */
 #include <errno.h>
 #include <fcntl.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* config_file.c: .gpulint.yaml read through the YAML reader (parsers/yaml/yaml_tree.h)
  * into the run configuration (see config_file.h). */
 #include "linter/config/config_file.h"

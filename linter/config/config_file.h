@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * config_file.h: `.gpulint.yaml`, read with the YAML reader (parsers/yaml/yaml_tree.h)
  * into the run configuration.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* config_pos.c: the positions the `.gpulint.yaml` reader reports (see config_pos.h). */
 #include "linter/config/config_pos.h"
 

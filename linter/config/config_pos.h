@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * config_pos.h: the positions the `.gpulint.yaml` reader reports (internal to
  * linter/config).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* config_print.c: the merged configuration as a config file (see config_print.h). */
 #include "linter/config/config_print.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * config_print.h: `gpulint --print-config`: the merged configuration as YAML.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* config.c: defaults and queries of the run configuration (see config.h). */
 #include "linter/core/config.h"
 

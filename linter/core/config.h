@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * config.h: the configuration a run uses, merged from defaults, the config file and the
  * command line (later sources win).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* encoding.c: the bytes a text input may hold (see encoding.h). */
 #include "linter/core/encoding.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * encoding.h: what a text input's bytes must be before a parser sees them.
  *

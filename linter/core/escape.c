@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* escape.c: bytes from inputs made safe to print (see escape.h). */
 #include "linter/core/escape.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * escape.h: the one place that makes bytes taken from inputs safe to print.
  *

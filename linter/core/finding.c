@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* finding.c: the findings list (see finding.h). */
 #include "linter/core/finding.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * finding.h: severities, findings and the list the engine collects them in.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* glob.c: path globs (see glob.h). */
 #include "linter/core/glob.h"
 

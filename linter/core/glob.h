@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * glob.h: path globs for the config's `ignore-paths:` (no fnmatch: its flags and
  * locale-dependent classes make the same glob mean different things on different hosts).

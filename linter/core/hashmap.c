@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* hashmap.c: seeded string hashing and a string-keyed map (see hashmap.h). */
 #include "linter/core/hashmap.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * hashmap.h: the string-keyed hash map every reader uses, and the hash behind it.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* imageref.c: container image reference parsing and matching (see imageref.h). */
 #include "linter/core/imageref.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * imageref.h: container image references ("nvidia/cuda:12.4.1-devel-ubuntu22.04",
  * "nvcr.io/nvidia/pytorch:24.05-py3", "localhost:5000/x@sha256:...").

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* inputs.c: input-type look-ups and recognition (see inputs.h). */
 #include "linter/core/inputs.h"
 

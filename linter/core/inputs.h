@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * inputs.h: the kinds of input gpulint reads, how each is recognised, and its parser.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* limits.c: the named resource limits (see limits.h). */
 #include "linter/core/limits.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * limits.h: the one set of resource limits that keeps gpulint bounded on any input.
  *

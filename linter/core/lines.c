@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* lines.c: positions to offsets through a lazy line index (see lines.h). */
 #include "linter/core/lines.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * lines.h: line/column positions to byte offsets in a text, through a line index built
  * on first use (O(len) once, then O(log lines) a look-up). For checking that a value

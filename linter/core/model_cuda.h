@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * model_cuda.h: CUDA requirements with provenance (part of the model, see model.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* model_doc.c: a doc's set-up and positions in its text (see model.h). */
 #include "linter/core/model.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* model_dockerfile.c: queries over build stages (see model_dockerfile.h). */
 #include "linter/core/model.h"
 

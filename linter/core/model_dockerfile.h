@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * model_dockerfile.h: build stages and what they put into an image (part of the model).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * model_image.h: an image archive's final filesystem view and config (part of the model).
  *

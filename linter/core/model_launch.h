@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * model_launch.h: container launches (part of the model, see model.h).
  *

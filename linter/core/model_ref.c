@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* model_ref.c: queries over parsed image references (see model_ref.h). */
 #include "linter/core/model.h"
 

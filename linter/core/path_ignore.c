@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* path_ignore.c: `ignore-paths:` globs against the paths the engine lints (see
  * path_ignore.h). */
 #include "linter/core/path_ignore.h"

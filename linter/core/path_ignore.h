@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * path_ignore.h: the config's `ignore-paths:`: globs (glob.h) naming paths that are not
  * linted at all, or whose findings of some rules are dropped.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* pattern.c: PCRE2 with JIT (see pattern.h). */
 #define PCRE2_CODE_UNIT_WIDTH 8
 #include "linter/core/pattern.h"

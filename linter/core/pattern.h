@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * pattern.h: PCRE2 patterns compiled once (with JIT where available) and matched many
  * times. Configurable name patterns (datasets, checkpoints, ...) use this.

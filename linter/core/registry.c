@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* registry.c: look-ups in the generated rule table (see rule.h). */
 #include "linter/core/rule.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* srcmap.c: derived-text offsets to original positions (see srcmap.h). */
 #include "linter/core/srcmap.h"
 

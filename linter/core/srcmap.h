@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * srcmap.h: map offsets of a derived text back to positions in the original file.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* suppress.c: inline ignore pragmas (see suppress.h). */
 #include "linter/core/suppress.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* text.c: small character helpers shared by the parsers (see text.h). */
 #include "linter/core/text.h"
 

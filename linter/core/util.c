@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* util.c: allocation, arenas, buffers and string helpers (see util.h). */
 #include "linter/core/util.h"
 

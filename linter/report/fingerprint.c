@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* fingerprint.c: stable finding identities (see fingerprint.h). */
 #include "linter/report/fingerprint.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * fingerprint.h: stable identities for findings, so CI tools can tell a new finding from
  * one they have seen (SARIF partialFingerprints, GitLab Code Quality fingerprint).

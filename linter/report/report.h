@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * report.h: reporters turn the sorted findings of a run into one output format.
  * A reporter knows only findings and the run's counts, never the model.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * report_checkstyle.c: Checkstyle XML (see report.h), as reviewdog, Jenkins and most CI
  * dashboards read it:

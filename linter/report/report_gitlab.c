@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * report_gitlab.c: GitLab Code Quality JSON (see report.h): an array of
  *

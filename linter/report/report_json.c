@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* report_json.c: the JSON report, exactly the DESIGN.md schema (see report.h). */
 #include "linter/report/report.h"
 

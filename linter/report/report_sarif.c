@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * report_sarif.c: SARIF 2.1.0, as GitHub code scanning ingests it (see report.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* report_summary.c: the counts every reporter prints (see report.h). */
 #include "linter/report/report.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* report_text.c: well-formed text for reports (see report_text.h). */
 #include "linter/report/report_text.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * report_text.h: text helpers the machine-readable reporters share.
  *

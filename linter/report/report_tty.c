@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* report_tty.c: the human-readable report (see report.h). The file, message and fix of a
  * finding (and an image finding's platform, layer and path) come from inputs: they go
  * through gl_escape (GL_ESCAPE_TEXT), so only the report's own colour sequences reach the

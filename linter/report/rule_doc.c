@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* rule_doc.c: a rule's documentation from its registry entry (see rule_doc.h). */
 #include "linter/report/rule_doc.h"
 

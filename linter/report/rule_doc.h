@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * rule_doc.h: a rule's documentation, written from its registry entry (rule.h) alone.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * dockerfile.c: the line-level half of the Dockerfile parser (see dockerfile.h): reading
  * lines like BuildKit's scanner, parser directives, comments, continuation lines, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * dockerfile.h: a Dockerfile parser (syntax only) that accepts exactly what BuildKit's
  * parser (moby/buildkit frontend/dockerfile/parser) accepts and computes the same node

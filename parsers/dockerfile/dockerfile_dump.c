@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * dockerfile_dump.c: BuildKit's Node.Dump() for a parsed file, and Go's strconv.Quote.
  * unicode.IsPrint is approximated for non-ASCII (C1 controls, non-ASCII spaces, format

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * dockerfile_expand.c: BuildKit's shell word lexer (frontend/dockerfile/shell Lex) in C.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* dockerfile_input.c: how gpulint recognises a Dockerfile (see linter/core/inputs.h). */
 #include <string.h>
 

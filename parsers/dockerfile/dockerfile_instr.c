@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * dockerfile_instr.c: one logical line -> keyword, flags and node values, following
  * BuildKit's splitCommand/extractBuilderFlags and the per-keyword line parsers

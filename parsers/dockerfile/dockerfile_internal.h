@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * dockerfile_internal.h: pieces shared by the parsers/dockerfile_*.c files (not a public
  * API; see parsers/dockerfile/dockerfile.h for that).

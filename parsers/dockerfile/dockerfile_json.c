@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * dockerfile_json.c: the JSON exec form (CMD ["a", "b"]) as BuildKit decodes it with Go's
  * encoding/json Decoder: one value, trailing text ignored, strings decoded (invalid UTF-8

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* dockerfile_model.c: Dockerfile syntax tree into the model (see dockerfile_model.h). */
 #include "parsers/dockerfile/dockerfile_model.h"
 

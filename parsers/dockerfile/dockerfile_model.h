@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * dockerfile_model.h: a Dockerfile's syntax tree (dockerfile.h) into the model.
  *

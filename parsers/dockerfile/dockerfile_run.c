@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* dockerfile_run.c: RUN into commands and package installs (see dockerfile_run.h). */
 #include "parsers/dockerfile/dockerfile_run.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* dockerfile_text.c: UTF-8 and whitespace the way Go sees them, and derived strings with
  * source maps (see dockerfile_internal.h). */
 #include "parsers/dockerfile/dockerfile_internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* gz_isal.c: ISA-L inflate behind libarchive's read callbacks (see gz_isal.h). */
 #include "parsers/image/gz_isal.h"
 

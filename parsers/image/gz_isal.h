@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * gz_isal.h: gzip inflation with Intel ISA-L, feeding libarchive.
  *

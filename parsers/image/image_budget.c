@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* image_budget.c: the memory image file lists hold at once (see image_budget.h). */
 #include "parsers/image/image_budget.h"
 

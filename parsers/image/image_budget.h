@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * image_budget.h: the memory an image's file lists may hold at once (the limit
  * image-memory).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * image_cache.c: the layer-index cache's entries: their format, load and store (see
  * image_cache.h; the directory checks are in image_cache_dir.c, the size bound in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * image_cache.h: the layer-index cache, keyed by layer digest.
  *

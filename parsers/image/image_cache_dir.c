@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * image_cache_dir.c: where the layer-index cache lives, and whether it is safe to use.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * image_cache_evict.c: the layer-index cache's size bound (cache-size, limits.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * image_cache_internal.h: what the layer-index cache's files share (image_cache.c the
  * entry format, load and store; image_cache_dir.c the directory and its checks;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* image_catalog.c: read an archive's entries once (see image_catalog.h). */
 #include "parsers/image/image_catalog.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * image_catalog.h: the entries of an image archive or OCI layout directory, read once.
  *

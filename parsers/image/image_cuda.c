@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* image_cuda.c: CUDA versions from image files (see image_cuda.h). */
 #include "parsers/image/image_cuda.h"
 

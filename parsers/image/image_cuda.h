@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * image_cuda.h: CUDA facts from an image's files (GL_CUDA_IMAGE_FILE, and torch's CUDA
  * as GL_CUDA_FRAMEWORK), added to the doc through cuda_derive.h's gl_cuda_add_fact.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* image_filters.c: see image_filters.h. */
 #include "parsers/image/image_filters.h"
 

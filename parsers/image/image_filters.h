@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* image_filters.h: the decompressors libarchive may use on image bytes.
  *
  * Container tooling writes layers and archives plain or compressed with gzip, zstd,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * image_input.c: image archives and OCI layout directories as a gpulint input.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* image_jobs.c: parallel, cached layer indexing (see image_jobs.h). */
 #include "parsers/image/image_jobs.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * image_jobs.h: index the layers an image needs, in parallel, through the cache.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* image_json.c: check a JSON document, then walk it with cursors (see image_json.h). */
 #include "parsers/image/image_json.h"
 

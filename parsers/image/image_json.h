@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * image_json.h: an image's JSON documents (index.json, manifest.json, manifests, configs,
  * a captured version.json) read without building a tree.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* image_layer.c: stream a layer into its file index (see image_layer.h). */
 #include "parsers/image/image_layer.h"
 

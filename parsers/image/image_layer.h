@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * image_layer.h: one layer's file index, built by streaming the layer once.
  *

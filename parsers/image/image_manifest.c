@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* image_manifest.c: manifest.json, index.json, OCI manifests and configs (see
  * image_manifest.h). */
 #include "parsers/image/image_manifest.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * image_manifest.h: what an image archive's JSON documents say (image_json.h).
  *

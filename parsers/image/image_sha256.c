@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* image_sha256.c: SHA-256 (see image_sha256.h). */
 #include "parsers/image/image_sha256.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * image_sha256.h: SHA-256 (FIPS 180-4), to verify image blob and layer digests.
  *

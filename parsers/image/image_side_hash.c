@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* image_side_hash.c: a whole-blob source hashed by a thread of its own (see
  * image_side_hash.h). */
 #include "parsers/image/image_side_hash.h"

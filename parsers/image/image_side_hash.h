@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * image_side_hash.h: a blob byte source read whole, whose sha256 a second thread
  * computes by reading the same bytes of the file on its own.

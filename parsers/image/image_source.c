@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* image_source.c: blob byte streams (see image_source.h). */
 #include "parsers/image/image_source.h"
 

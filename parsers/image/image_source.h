@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * image_source.h: byte streams of image blobs (layers, configs), and a reader over them
  * that counts, hashes and peeks.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* image_view.c: layers + whiteouts -> the final view (see image_view.h). */
 #include "parsers/image/image_view.h"
 

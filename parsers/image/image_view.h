@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * image_view.h: the final filesystem view of an image from its layers' indexes.
  *

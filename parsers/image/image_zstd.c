@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* image_zstd.c: libzstd streaming decompression behind libarchive (see image_zstd.h). */
 #include "parsers/image/image_zstd.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * image_zstd.h: zstd decompression with libzstd's streaming API, feeding libarchive.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* apptainer_def_input.c: apptainer/singularity definition files (see linter/core/inputs.h).
  *
  * A `.def` file (or one named Singularity, Singularity.*, Apptainer) has a header per

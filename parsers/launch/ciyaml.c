@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * ciyaml.c: CI YAML (GitHub Actions workflows, GitLab CI) -> the launches of their
  * shell scripts.

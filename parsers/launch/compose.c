@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* compose.c: docker compose services -> launches (see compose.h). */
 #include "parsers/launch/compose.h"
 

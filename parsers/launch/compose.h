@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * compose.h: docker compose files (the compose specification) -> launches.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* compose_common.c: building launches from YAML (see compose_common.h). */
 #include "parsers/launch/compose_common.h"
 

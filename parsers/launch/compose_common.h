@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * compose_common.h: building launches from YAML (shared by compose and Kubernetes).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* k8s.c: Kubernetes objects, the walk for pod specs, recognition (see k8s.h). */
 #include "parsers/launch/k8s.h"
 

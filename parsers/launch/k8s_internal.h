@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * k8s_internal.h: the pieces of the Kubernetes parser (k8s.c: recognition, objects, the
  * walk for pod specs; k8s_pod.c: one pod spec's containers -> launches). Not public.

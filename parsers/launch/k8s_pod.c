@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* k8s_pod.c: the containers of one pod spec -> launches (see k8s.h). */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* launch_apptainer.c: `apptainer|singularity exec|run|shell|instance start` command lines
  * into launches (see launch_shell.h). */
 #include <string.h>

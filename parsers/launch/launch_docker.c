@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* launch_docker.c: `docker run` / `docker create` / `podman run` / `nvidia-docker run`
  * command lines into launches (see launch_shell.h). */
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * launch_internal.h: the pieces shared by the launch parsers (launch_*.c), not a public
  * API. See launch_shell.h for what the launches hold.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* launch_model.c: building one launch: values cut from words, the image, env, argv
  * (see launch_internal.h). */
 #include <string.h>

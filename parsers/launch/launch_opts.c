@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* launch_opts.c: walking the options of a launch command line (see launch_internal.h). */
 #include <string.h>
 

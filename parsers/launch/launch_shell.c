@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* launch_shell.c: find the launches in shell text (see launch_shell.h): wrappers such as
  * sudo and srun, the docker and apptainer families, `sh -c` on the host, inline ignores. */
 #include "parsers/launch/launch_shell.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* launch_values.c: the values of launch options: --gpus, -v, --mount, --tmpfs, --device,
  * --ulimit, apptainer --bind, sizes (see launch_internal.h). */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* makefile_input.c: launches in Makefile recipes (see linter/core/inputs.h).
  *
  * `Makefile`, `makefile`, `GNUmakefile`, `*.mk`. Recipe lines (tab-indented after a rule

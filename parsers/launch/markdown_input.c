@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* markdown_input.c: launches in Markdown code blocks (see linter/core/inputs.h).
  *
  * `*.md`, `*.mdx`, `*.markdown`. Read (RULES.md): fenced blocks (``` or ~~~, also indented

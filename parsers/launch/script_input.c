@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* script_input.c: shell scripts as an input type (see linter/core/inputs.h): `*.sh`, `*.bash`,
  * and files whose `#!` line names sh, bash, dash, zsh, ksh or ash. Their launches come
  * from launch_shell.h; a quote left open is a parse error (GL900). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* docker_run_flags.c: the `docker run` option table (see docker_run_flags.h).
  * One entry per line, in the form tests/docker_flags.sh reads. */
 #include "parsers/shell/docker_run_flags.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * docker_run_flags.h: the options of `docker run` (and `docker create`, `podman run`), as
  * data: for each, its long name, its one-letter shorthand and whether it takes a value.

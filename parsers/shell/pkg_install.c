@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* pkg_install.c: packages installed by a command (see pkg_install.h). */
 #include "parsers/shell/pkg_install.h"
 

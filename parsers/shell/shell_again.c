@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* shell_again.c: splitting a word again as shell text (the script of `sh -c`), finding
  * that word, and byte positions inside words (see shell_words.h). */
 #include "parsers/shell/shell_internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* shell_build.c: building one word of the shell lexer (bytes with their origin, field
  * splitting, opaque parts) and skipping nested constructs (see shell_internal.h). */
 #include "parsers/shell/shell_internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * shell_internal.h: the pieces of the shell word splitter shared by its files (not a
  * public API; see shell_words.h for that).

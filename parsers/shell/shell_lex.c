@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* shell_lex.c: the shell lexer: one word at a time, with quote removal, expansions,
  * field splitting and a per-byte record of where each byte came from (see
  * shell_internal.h). */

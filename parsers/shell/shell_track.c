@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* shell_track.c: the variables a finished command sets (see shell_internal.h):
  * NAME=value alone, export/declare/typeset/readonly/local NAME=value, unset, read,
  * getopts. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* shell_vars.c: the shell variable table (see shell_words.h). An open-addressing hash
  * table in the arena; it doubles when half full (old tables stay in the arena, so the
  * total is at most twice the final size). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* shell_words.c: the command builder of the shell word splitter: operators, reserved
  * words, redirections, heredoc bodies and assignment tracking (see shell_words.h). */
 #include "parsers/shell/shell_internal.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * shell_words.h: split shell text into simple commands and words, as a POSIX shell
  * (bash, for the few bash forms gpulint meets) would, with the exact original position

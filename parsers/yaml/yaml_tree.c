@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* yaml_tree.c: a safe YAML loader on libyaml events, and queries (see yaml_tree.h). */
 #include "parsers/yaml/yaml_tree.h"
 

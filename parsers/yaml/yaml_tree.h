@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * yaml_tree.h: a safe YAML loader (libyaml events -> an arena node tree) and queries.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* GL101 image-latest-tag: a reference with no tag or `latest`, and no digest. */
 #include "rules/check.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* GL102 deprecated-cuda-repo: the per-architecture nvidia/cuda repositories. */
 #include "rules/check.h"
 

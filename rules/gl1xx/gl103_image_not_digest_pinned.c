@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* GL103 image-not-digest-pinned (optional): a registry image without @sha256:. */
 #include "rules/check.h"
 

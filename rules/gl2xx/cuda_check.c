@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cuda_check.c: shared by the CUDA rules (see cuda_check.h). */
 #include "rules/gl2xx/cuda_check.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cuda_check.h: what the CUDA rules (GL201 cuda-exceeds-driver, GL202
  * framework-cuda-mismatch, GL204 cuda-version-unknown) share: whether a fact counts,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* cuda_require.c: NVIDIA_REQUIRE_CUDA in three-valued logic (see cuda_require.h). */
 #include "rules/gl2xx/cuda_require.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * cuda_require.h: evaluate an NVIDIA_REQUIRE_CUDA expression against a target driver the
  * way libnvidia-container's prestart check does (src/cli/dsl.c), in three-valued logic.

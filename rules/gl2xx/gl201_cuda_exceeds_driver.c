@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* GL201 cuda-exceeds-driver: a CUDA version the image needs is newer than the target
  * driver supports, or its NVIDIA_REQUIRE_CUDA cannot be met. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* GL202 framework-cuda-mismatch: a framework's CUDA build differs in major.minor from the
  * image's CUDA. */
 #include <stdio.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* GL203 driver-in-image: the image installs or ships the NVIDIA user-mode driver. */
 #include <string.h>
 

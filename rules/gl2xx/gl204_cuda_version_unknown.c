@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* GL204 cuda-version-unknown: a target driver is set, but an image of a CUDA-bearing family
  * gives no CUDA version the table knows, so GL201 could not check it. */
 #include <stdio.h>

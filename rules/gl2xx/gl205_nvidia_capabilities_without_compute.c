@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* GL205 nvidia-capabilities-without-compute: CUDA libraries are never injected. */
 #include <string.h>
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* GL301 devel-image-in-runtime: the shipped image is built on a devel flavor. */
 #include <stdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* GL302 build-tools-in-final-stage: compilers and -dev packages in the shipped image. */
 #include <stdio.h>
 #include <string.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* GL303 dataset-in-image: datasets, checkpoints or weights copied into the image. */
 #include <string.h>
 

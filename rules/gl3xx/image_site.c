@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* image_site.c: helpers for the image parts of rules (see image_site.h). */
 #include "rules/gl3xx/image_site.h"
 

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * image_site.h: helpers for the image parts of rules (files of an image's final view).
  *

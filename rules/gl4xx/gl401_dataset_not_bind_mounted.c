@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* GL401 dataset-not-bind-mounted: a dataset path the launch reads is under no mount. */
 #include "rules/check.h"
 #include "rules/gl4xx/launch_paths.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* GL402 checkpoint-not-bind-mounted: a checkpoint/output path is under no mount. */
 #include "rules/check.h"
 #include "rules/gl4xx/launch_paths.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* GL403 dataset-mount-writable: the mount serving a dataset path is not read-only. */
 #include "rules/check.h"
 #include "rules/gl4xx/launch_paths.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* GL404 checkpoint-mount-readonly: a checkpoint/output path is only under a read-only mount. */
 #include "rules/check.h"
 #include "rules/gl4xx/launch_paths.h"

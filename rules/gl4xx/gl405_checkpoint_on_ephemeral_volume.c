@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* GL405 checkpoint-on-ephemeral-volume: a checkpoint/output path is on emptyDir or tmpfs. */
 #include "rules/check.h"
 #include "rules/gl4xx/launch_paths.h"

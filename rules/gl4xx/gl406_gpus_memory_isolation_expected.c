@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* GL406 gpus-memory-isolation-expected: --gpus trusted to cap GPU memory, or concurrent
  * launches sharing a GPU device with nothing that caps memory. */
 #include <stdio.h>

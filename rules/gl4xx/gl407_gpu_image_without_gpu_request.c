@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* GL407 gpu-image-without-gpu-request: a CUDA image launched with no GPU. */
 #include "rules/check.h"
 #include "rules/gl4xx/launch_kind.h"

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* GL408 apptainer-without-nv: apptainer/singularity runs a CUDA image without --nv. */
 #include "rules/check.h"
 #include "rules/gl4xx/launch_paths.h"

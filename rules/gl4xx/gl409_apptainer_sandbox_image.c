@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* GL409 apptainer-sandbox-image: the image is a sandbox directory, not a .sif. */
 #include "rules/check.h"
 #include "rules/gl4xx/launch_paths.h"

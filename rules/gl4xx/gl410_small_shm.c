@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* GL410 small-shm: a PyTorch-style GPU job keeps the 64 MiB default /dev/shm. */
 #include <string.h>
 

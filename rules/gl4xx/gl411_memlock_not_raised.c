@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* GL411 memlock-not-raised: a GPU launch keeps the default locked-memory limit. */
 #include "rules/check.h"
 #include "rules/gl4xx/launch_kind.h"

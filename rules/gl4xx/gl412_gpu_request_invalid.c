@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* GL412 gpu-request-invalid: a GPU request the runtime rejects. */
 #include <string.h>
 

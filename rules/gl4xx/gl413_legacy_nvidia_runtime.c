@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* GL413 legacy-nvidia-runtime: nvidia-docker or --runtime=nvidia. */
 #include <string.h>
 

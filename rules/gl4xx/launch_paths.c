@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* launch_paths.c: dataset/checkpoint paths, mounts and facts of a launch (see launch_paths.h). */
 #include "rules/gl4xx/launch_paths.h"
 

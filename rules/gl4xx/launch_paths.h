@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * launch_paths.h: what the GL4xx rules ask of a launch (see model_launch.h).
  *

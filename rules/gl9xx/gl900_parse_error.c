@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* GL900 parse-error: raised by the engine when a parser gives up (see engine.c), and
  * here for each platform of an image that could not be read while the others were
  * (linter/core/model_image.h: problems). */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* GL901 unknown-input: raised by the engine for a named path of no known type. */
 #include "rules/check.h"
 

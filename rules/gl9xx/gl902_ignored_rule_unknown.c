@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* GL902 ignored-rule-unknown: raised by the engine for an ignore naming no rule. */
 #include "rules/check.h"
 

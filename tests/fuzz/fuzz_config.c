@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* libFuzzer target: bytes as a `.gpulint.yaml` config file (linter/config/config_file.h), then
  * the configuration finished (patterns compiled) as main() does. */
 #include <stdint.h>

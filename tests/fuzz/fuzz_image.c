@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* libFuzzer target: bytes as an image archive, read as gpulint reads a file named on the
  * command line (written to a memfd, linted by path: the seekable tar catalog, or the
  * streaming pass for gzip / zstd outer archives), and the same bytes as one layer blob

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* libFuzzer target: the image JSON reader (parsers/image/image_json.h) on its own: check a
  * document, then walk every value through cursors and copy every string, as the manifest,
  * index and config readers do. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* libFuzzer target: bytes as one input of type GPULINT_FUZZ_TYPE ("dockerfile", "shell",
  * "compose", ...), through the parser and every rule, as the engine runs them. */
 #include <stdint.h>

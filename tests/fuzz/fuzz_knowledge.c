@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* libFuzzer target: bytes as a CUDA knowledge file (--knowledge, knowledge/kb.h).
  * When it loads: the table printed as --print-knowledge does, the driver target resolved
  * against it, and a GPU Dockerfile and launch linted with it, so that every rule meets

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* libFuzzer target: the one YAML reader (parsers/yaml/yaml_tree.h) on its own: load a stream,
  * then visit every node through the queries the readers use (merge keys, aliases under
  * the budget, scalar positions), as compose, Kubernetes and CI YAML do. */

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # tests/hostile/fuzz_seeds.sh TARGET OUTDIR: seed inputs for a libFuzzer target of
 # bench/fuzz.sh, generated (nothing committed as bytes).
 #   fuzz_image   small image archives made by umoci + skopeo (oci-archive, docker-archive,

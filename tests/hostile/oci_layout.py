@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: Apache-2.0
 """tests/hostile/oci_layout.py KIND[=ARG] OUT LAYER...: wrap layer blobs (made by tar,
 bsdtar, gzip, zstd) into an OCI image layout directory OUT, computing every digest, so
 that tests/hostile.sh can break exactly one thing. Blobs are streamed (a bomb stays on

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Sourced by tests/sarif.sh, checkstyle.sh, gitlab.sh: the inputs every report format is
 # tried on, each linted twice (as FORMAT and as JSON) so the report can be checked
 # against the JSON findings by tests/lib/report_check.py.

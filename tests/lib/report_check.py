@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 """Check a gpulint report in another format against the JSON report of the same run.
 
 usage: report_check.py FORMAT REPORT JSON_REPORT

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: Apache-2.0
 # Sourced by the tests: locate Microsoft's SARIF validator (npm @microsoft/sarif-multitool,
 # installed by bootstrap.sh into $GPULINT_TOOLS_DIR, default ~/.cache/gpulint-tools).
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_buildkit_conformance.c: the Dockerfile parser against BuildKit's own parser tests
  * (tests/corpus/files/buildkit-parser/, copied from moby/buildkit): dumps byte for byte, negative cases, line numbers,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_ciyaml.c: CI YAML scripts -> launches (parsers/launch/ciyaml.c), positions through the
  * block scalar's srcmap. */
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_compose.c: compose services -> launches (parsers/launch/compose.h), with exact positions. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_config_file.c: .gpulint.yaml (linter/config/config_file.h): every key, every error with
  * its file:line:col, discovery upward, and the command line applied over the file. */
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_cuda_derive.c: CUDA facts derived from the model (sources, positions, requirements
  * files) and the GL201 judgement at every boundary of the knowledge table. */
 #include <setjmp.h>

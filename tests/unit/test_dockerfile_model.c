@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Dockerfile into the model: stages, ARG substitution, final/shipped, refs, env, copies,
  * RUN commands and packages, pragmas. */
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_dockerfile_parser.c: positions, escapes, line endings and hostile input for the
  * Dockerfile parser, and the BuildKit-compatible word expander.

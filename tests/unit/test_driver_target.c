@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_driver_target.c: --driver spellings, branch resolution, `host` with fake files and
  * a fake nvidia-smi. */
 #include <setjmp.h>

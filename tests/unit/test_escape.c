@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_escape.c: escape.h, the one escaping function every report and stderr line goes
  * through: each class of dangerous bytes (C0 with ESC/CSI, OSC, CR, BS; DEL; C1; bidi and
  * the other format characters; invalid, truncated and overlong UTF-8) in each target

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_gl4_rules.c: the GL4xx launch rules over launches built by hand (the model, not a
  * parser), and the helpers of rules/gl4xx/launch_paths.h. Each test builds one gl_doc through
  * the small constructors below, runs one rule, and checks the findings and their places. */

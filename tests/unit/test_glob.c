@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_glob.c: path globs (linter/core/glob.h) and `ignore-paths:` matching with its base
  * directory (linter/core/path_ignore.h). */
 #include <setjmp.h>

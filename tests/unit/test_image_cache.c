@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Unit tests: the layer-index cache. The round trip; truncated, corrupt, hostile-named
  * or misfiled entries are misses, never trusted; the size bound with least recently
  * used eviction; stale temporary files removed; the cache dir created 0700 and refused

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Unit tests: parsers/image/image_json.h (the check, the cursors, unescaping) and
  * linter/core/hashmap.h (the string map). */
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Unit tests: parsers/image/image_manifest.h (resolving an image's documents: deduplication by
  * digest, the limits, one problem per broken platform; digests; configs) and the names an
  * OCI layout directory may open (image_catalog.h). Documents come from an in-memory

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Unit tests: a blob read whole through image_side_hash gives the bytes in order and the
  * same digest as hashing them inline, also past the hasher's lead bound and from a region
  * inside a file; a short file or a stop midway gives no digest and no hang. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Unit tests: path normalization, small-file selection, whiteouts and opaque directories
  * in the final view, sha256. */
 #include <setjmp.h>

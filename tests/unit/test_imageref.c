@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_imageref.c: image reference parsing (linter/core/imageref.h).
  * Most cases come from distribution/reference's own tests (normalize_test.go,
  * reference_test.go), read through ParseNormalizedNamed; the rest are GPU references. */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_k8s.c: Kubernetes pod specs -> launches (parsers/launch/k8s.h), with exact positions. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_knowledge.c: the CUDA knowledge base: compiled table vs the facts file, lookups,
  * version comparison, and rejection of bad knowledge files. */
 #include <setjmp.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_launch_corpus.c: every real file of tests/corpus/files/runlines and apptainer
  * through the launch parsers: none may fail to parse (GL900), and the traps the corpus
  * README names must hold. Prints the launches found per file (run with -v... the output

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_launch_docker.c: docker/podman/apptainer command lines into launches
  * (parsers/launch/launch_shell.h), with exact positions. */
 #include <setjmp.h>

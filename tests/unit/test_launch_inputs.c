@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_launch_inputs.c: the input types that hold launches (shell scripts, Makefiles,
  * Markdown, apptainer .def files): recognition, positions in the original file, inline
  * ignores. */

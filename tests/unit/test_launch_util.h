@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_launch_util.h: helpers for the launch unit tests (test_launch_*.c): a doc built
  * from text, and the facts of its launches as short strings (assert_loc and the doc
  * helpers come from test_support.h). Include after cmocka.h. */

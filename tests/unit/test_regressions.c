@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* Regression tests for what the hostile-input suite (tests/hostile.sh) and the fuzz
  * campaigns (bench/fuzz.sh) found. One test per finding, named after it; the comment says
  * what went wrong. Larger cases (11 GiB bombs, 100 MB lines, crafted image archives) are

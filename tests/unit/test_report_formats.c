@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_report_formats.c: the machine-readable reporters on findings built by hand, so the
  * cases no input parser produces yet are covered too: image findings (line 0, platform,
  * layer, path), hostile bytes, duplicates. Also report_text.h and fingerprint.h (escape.h

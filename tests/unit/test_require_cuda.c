@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_require_cuda.c: NVIDIA_REQUIRE_CUDA evaluated as libnvidia-container does. */
 #include <setjmp.h>
 #include <stdarg.h>

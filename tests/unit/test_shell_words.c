@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_shell_words.c: the shell word splitter (parsers/shell/shell_words.h). */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /*
  * test_support.h: helpers shared by the unit tests (header only, so that every
  * tests/unit/test_*.c stays one program; include after cmocka.h).

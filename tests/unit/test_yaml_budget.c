@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_yaml_budget.c: every YAML reader stays sound whenever the alias budget runs out.
  *
  * The budget (limit yaml-alias-nodes) can run out at any alias a reader follows; from

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: Apache-2.0 */
 /* test_yaml_tree.c: the safe YAML loader (parsers/yaml/yaml_tree.h). */
 #include <setjmp.h>
 #include <stdarg.h>
