@@ -339,6 +339,24 @@ static void choose_final(struct builder *b)
         m->stages[m->final_stage].final = true;
 }
 
+/* The first instruction BuildKit does not know (`SUDO`, a stray shell line), or NULL:
+ * `docker build` stops there with "unknown instruction". */
+static const struct df_instr *unknown_instruction(const struct df_file *f)
+{
+    static const char *const known[] = {"add", "arg", "cmd", "copy", "entrypoint", "env",
+                                        "expose", "from", "healthcheck", "label",
+                                        "maintainer", "onbuild", "run", "shell",
+                                        "stopsignal", "user", "volume", "workdir", NULL};
+    for (size_t i = 0; i < f->ninstrs; i++) {
+        size_t k = 0;
+        while (known[k] && strcmp(f->instrs[i].keyword, known[k]))
+            k++;
+        if (!known[k])
+            return &f->instrs[i];
+    }
+    return NULL;
+}
+
 void gl_parse_dockerfile_doc(struct gl_doc *doc, const struct gl_config *cfg)
 {
     struct df_error err;
@@ -347,6 +365,19 @@ void gl_parse_dockerfile_doc(struct gl_doc *doc, const struct gl_config *cfg)
         doc->error.set = true;
         doc->error.loc = err.loc;
         doc->error.message = gl_arena_strdup(&doc->arena, err.message);
+        return;
+    }
+    const struct df_instr *unknown = unknown_instruction(f);
+    if (unknown) {
+        char *word = gl_arena_strdup(&doc->arena, unknown->keyword);
+        for (char *p = word; *p; p++)
+            if (*p >= 'a' && *p <= 'z')
+                *p = (char)(*p - 'a' + 'A');
+        doc->error.set = true;
+        doc->error.loc = unknown->loc;
+        doc->error.message = gl_arena_printf(&doc->arena, "unknown instruction: %s (docker "
+                                             "build stops here; expected FROM, RUN, COPY, "
+                                             "ENV, ARG, ...)", word);
         return;
     }
     struct builder b = {.doc = doc, .cfg = cfg, .f = f, .budget = doc->len + DF_EXPAND_BUDGET};
