@@ -99,6 +99,29 @@ static const char *ngc_name(const struct gl_imageref *p)
     return gl_has_prefix(s, "nvidia/") ? s + strlen("nvidia/") : s;
 }
 
+/* Is the tag's YY.MM (`27.01-py3`) a month after the table's newest? A container of a
+ * later month is built on at least the newest month's CUDA major: a major-only fact
+ * (judged by that major's driver floor, as the decisions of RULES.md ask). */
+static bool ngc_month_after_table(struct cd_ctx *c, size_t ri)
+{
+    const struct gl_ref *r = &c->doc->refs[ri];
+    const char *t = r->parsed.tag;
+    const struct gl_kb_ngc_release *newest = gl_kb_ngc_newest(c->kb);
+    bool month = t && strlen(t) >= 5 && is_digit(t[0]) && is_digit(t[1]) && t[2] == '.' &&
+                 is_digit(t[3]) && is_digit(t[4]) && (t[5] == 0 || t[5] == '-') &&
+                 (t[3] == '0' ? t[4] != '0' : t[3] == '1' && t[4] <= '2');
+    unsigned major;
+    if (!month || !newest || !newest->cuda || strncmp(t, newest->tag, 5) <= 0 ||
+        !gl_version_field(newest->cuda, 0, &major))
+        return false;
+    struct gl_arena *a = &c->doc->arena;
+    ref_fact(c, ri, GL_CUDA_NGC_TAG, gl_arena_printf(a, "%u", major),
+             gl_arena_printf(a, "NGC %s %.5s, newer than the table's %s", ngc_name(&r->parsed),
+                             t, newest->tag),
+             gl_ref_tag_loc(r, 0, 0));
+    return true;
+}
+
 static void derive_ref(struct cd_ctx *c, size_t ri)
 {
     struct gl_doc *doc = c->doc;
@@ -139,6 +162,8 @@ static void derive_ref(struct cd_ctx *c, size_t ri)
                      gl_ref_tag_loc(r, 0, 0));
             return;
         }
+        if (!rel && ngc_month_after_table(c, ri))
+            return;
     }
     if (have_tok) {
         size_t off = (size_t)tok + digits;

@@ -277,6 +277,8 @@ const struct gl_kb_ngc_container *gl_kb_ngc_container(const struct gl_kb *kb, co
 /* NGC release of a tag: "24.05", "24.05-py3", "22.11-tf1-py3" (all containers of one
  * YY.MM share the CUDA base). NULL if unknown or not of the YY.MM form. */
 const struct gl_kb_ngc_release *gl_kb_ngc_release(const struct gl_kb *kb, const char *tag);
+/* The newest NGC month of the table (YY.MM order), or NULL. */
+const struct gl_kb_ngc_release *gl_kb_ngc_newest(const struct gl_kb *kb);
 
 /* CUDA version of a torch local-version variant: "cu121" -> "12.1", "cu92" -> "9.2".
  * Writes into out (>= 16 bytes); false for "cpu", "rocm6.1" and malformed text. */

@@ -162,6 +162,15 @@ const struct gl_kb_ngc_release *gl_kb_ngc_release(const struct gl_kb *kb, const 
     return NULL;
 }
 
+const struct gl_kb_ngc_release *gl_kb_ngc_newest(const struct gl_kb *kb)
+{
+    const struct gl_kb_ngc_release *newest = NULL;
+    for (size_t i = 0; kb && i < kb->n_ngc_releases; i++)
+        if (!newest || strcmp(kb->ngc_releases[i].tag, newest->tag) > 0)
+            newest = &kb->ngc_releases[i];
+    return newest;
+}
+
 bool gl_torch_variant_cuda(const char *variant, char *out, size_t out_size)
 {
     if (!variant || strncmp(variant, "cu", 2) != 0 || out_size < 16)
