@@ -139,7 +139,7 @@ void gl_config_note_origin(struct gl_config *cfg, enum gl_setting s, const char 
 /* Default patterns (PCRE2). */
 #define GL_DEFAULT_DATA_PATH_PATTERN                                                       \
     "(^|/)(data|datasets|checkpoints)(/|$)"                                                \
-    "|\\.(ckpt|pt|pth|safetensors|parquet|tfrecord|npy|h5|arrow)$"
+    "|\\.(ckpt|pt|pth|safetensors|parquet|tfrecord|npy|h5|arrow|onnx|gguf|plan|engine)$"
 
 /* Default launch path names, matched against an argument name as written (`--data_dir`)
  * and with `_` and `-` swapped, so each spelling is covered. */

@@ -27,6 +27,35 @@ static bool named_versioned(const char *name, const char *stem)
     return name[n] == '-' && name[n + 1] && strspn(name + n + 1, "0123456789.") == strlen(name + n + 1);
 }
 
+/* The length of `name` without a trailing CUDA release suffix `-X-Y` (cuda-nvcc-12-4,
+ * libcublas-dev-12-4), else its whole length. */
+static size_t without_cuda_release(const char *name)
+{
+    size_t n = strlen(name), i = n, dashes = 0;
+    while (i > 0 && dashes < 2) {
+        size_t d = i;
+        while (d > 0 && name[d - 1] >= '0' && name[d - 1] <= '9')
+            d--;
+        if (d == i || d == 0 || name[d - 1] != '-')
+            return n;
+        i = d - 1;
+        dashes++;
+    }
+    return i;
+}
+
+/* Versioned CUDA development packages: cuda-nvcc-X-Y, cuda-toolkit-X-Y, and any
+ * `*-dev-X-Y` (cuda-cudart-dev-12-4, cuda-libraries-dev-12-4, libcublas-dev-12-4). */
+static bool cuda_dev_package(const char *name)
+{
+    size_t n = without_cuda_release(name);
+    if (n == strlen(name))
+        return false;
+    return (n == 9 && !strncmp(name, "cuda-nvcc", 9)) ||
+           (n == 12 && !strncmp(name, "cuda-toolkit", 12)) ||
+           (n > 4 && !strncmp(name + n - 4, "-dev", 4));
+}
+
 static bool build_tool(const struct gl_pkg *p)
 {
     static const char *const compilers[] = {"gcc", "g++", "clang", "gfortran", "cmake",
@@ -38,7 +67,8 @@ static bool build_tool(const struct gl_pkg *p)
     for (size_t i = 0; i < sizeof compilers / sizeof compilers[0]; i++)
         if (named_versioned(p->name, compilers[i]))
             return true;
-    return gl_has_suffix(p->name, "-dev") || gl_has_suffix(p->name, "-devel");
+    return gl_has_suffix(p->name, "-dev") || gl_has_suffix(p->name, "-devel") ||
+           cuda_dev_package(p->name);
 }
 
 /* The C compiler: cc1 (gcc's compiler proper) or a gcc / gcc-N driver in a bin dir. */

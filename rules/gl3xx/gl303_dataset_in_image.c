@@ -82,7 +82,8 @@ const struct gl_rule gl_rule_GL303 = {
         "gigabytes, tie the data's version to the code's, and are read through the "
         "container's OverlayFS instead of a local or network filesystem. Mount them at run "
         "time instead (`docker run -v /datasets/imagenet:/data:ro`, a Kubernetes volume), "
-        "and keep them out of the build context with .dockerignore. The path patterns are "
+        "and keep them out of the build context with .dockerignore. Serving artefacts count "
+        "too (`*.onnx`, `*.gguf`, TensorRT `*.plan` / `*.engine`). The path patterns are "
         "configurable.",
     .bad = "FROM pytorch/pytorch:2.3.0-cuda12.1-cudnn8-runtime\nCOPY data/ /workspace/data/\n"
            "COPY model.safetensors /workspace/",

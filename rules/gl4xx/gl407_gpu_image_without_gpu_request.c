@@ -11,6 +11,7 @@ static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
      * head/master beside GPU workers is deliberate */
     if (l->kind == GL_LAUNCH_APPTAINER || l->fragment || l->secondary_role ||
         gl_launch_requests_gpu(l) || gl_launch_runtime_template(l) ||
+        gl_launch_client_image(c->doc, l) ||
         !gl_launch_options_known(l) || !gl_launch_needs_cuda(f, i))
         return; /* (a runtime template gets its GPUs from the job that uses it) */
     const struct gl_ref *r = gl_launch_ref(c->doc, l);
@@ -42,7 +43,8 @@ const struct gl_rule gl_rule_GL407 = {
         "the CPU, or fail with \"no CUDA-capable device\". Not for NVIDIA's infrastructure "
         "images, compose override fragments, or a role of a multi-role object (RayCluster "
         "head, PyTorchJob master) whose other roles request GPUs, nor for runtime templates "
-        "(Kubeflow TrainingRuntime, KServe ServingRuntime) that get GPUs from their user. "
+        "(Kubeflow TrainingRuntime, KServe ServingRuntime) that get GPUs from their user, "
+        "nor for client and SDK images (`tritonserver:*-sdk`, `*-client`). "
         "`nvidia.com/gpu: 0` is no GPU request.",
     .bad = "docker run --rm nvcr.io/nvidia/pytorch:24.05-py3 python train.py",
     .good = "docker run --rm --gpus all nvcr.io/nvidia/pytorch:24.05-py3 python train.py",

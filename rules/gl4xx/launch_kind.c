@@ -109,6 +109,17 @@ bool gl_launch_runtime_template(const struct gl_launch *l)
     return kind_is(l, kinds);
 }
 
+bool gl_launch_client_image(const struct gl_doc *doc, const struct gl_launch *l)
+{
+    const struct gl_ref *r = gl_launch_ref(doc, l);
+    if (!r || !r->ok || r->unresolved || !r->parsed.path)
+        return false;
+    const char *tag = r->parsed.tag, *path = r->parsed.path;
+    return (tag && (gl_imageref_tag_has_token(tag, "sdk") ||
+                    gl_imageref_tag_has_token(tag, "client"))) ||
+           gl_has_suffix(path, "-sdk") || gl_has_suffix(path, "-client");
+}
+
 bool gl_launch_jetson(const struct gl_doc *doc, const struct gl_launch *l)
 {
     const struct gl_ref *r = gl_launch_ref(doc, l);

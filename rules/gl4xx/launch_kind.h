@@ -28,5 +28,8 @@ bool gl_launch_serving(const struct gl_doc *doc, const struct gl_launch *l);
 bool gl_serving_model_arg(const char *name);
 bool gl_launch_runtime_template(const struct gl_launch *l);
 bool gl_launch_jetson(const struct gl_doc *doc, const struct gl_launch *l);
+/* A client or SDK image (`tritonserver:24.05-py3-sdk`, a `-client` tag or repository):
+ * it talks to a GPU server and needs no GPU itself (no GL407). */
+bool gl_launch_client_image(const struct gl_doc *doc, const struct gl_launch *l);
 
 #endif
