@@ -94,12 +94,17 @@ printf 'stages: [test]\nt:\n  stage: test\n  script:\n    - docker run nvidia/cu
 printf 'this is a note: nothing to lint\n' > "$t4/NOTES"
 printf 'name: docs\nnav: [index.md]\n' > "$t4/docs/mkdocs.yml"
 printf 'PNG\0\0\0' > "$t4/logo.png"
+# Python programs without an extension (DeepSpeed's bin/ds): `from x import y` is no FROM
+printf '#!/usr/bin/env python3\nfrom deepspeed.launcher.runner import main\nmain()\n' > "$t4/ds"
+printf 'from torch import nn\nimport sys\n' > "$t4/model_def"
+printf '# a licence header\nfrom os import path\n' > "$t4/helper"
 check "typing by content: a walk" 1 "$bin" --format json "$t4"
 for f in Makefile.gpu gpu.Makefile build.mak nccl-mpi-ubuntu20.04 job.sbatch train.slurm batchjob runit ci/gpu.yml ci/pipeline.yaml; do
   has "typed by name or content: $f" "\"file\": \"[^\"]*/typed/$f\""
 done
 has "only those are linted" '"files": 10'
 hasnt "a note that says nothing is not linted" 'NOTES'
+hasnt "Python without an extension is not a Dockerfile" '/typed/(ds|model_def|helper)"'
 hasnt "YAML of no kind gpulint reads is not linted" 'mkdocs'
 check "stdin: compose by content" 1 bash -c "printf 'services:\n  a:\n    image: nvidia/cuda\n' | '$bin' -"
 has "stdin compose: GL101 at the image" '^-:3:12: error: .*\[GL101'

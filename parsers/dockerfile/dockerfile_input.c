@@ -18,13 +18,25 @@ static bool by_name(const char *path, const char *b)
            gl_has_suffix(b, ".Containerfile") || gl_has_suffix(b, ".containerfile");
 }
 
+/* Is the line at data[i] Python's `from MODULE import NAME` rather than `FROM image`? */
+static bool python_import(const char *data, size_t i, size_t len)
+{
+    const char *nl = memchr(data + i, '\n', len - i);
+    size_t e = nl ? (size_t)(nl - data) : len;
+    return memmem(data + i, e - i, " import ", 8) != NULL ||
+           (e - i >= 7 && !memcmp(data + e - 7, " import", 7));
+}
+
 /* A file whose first instruction (after comments, parser directives and blank lines) is
  * FROM or ARG: only Dockerfiles start so. Consulted for files the user names, standard
- * input, and files of the walk whose name says nothing (`nccl-mpi-ubuntu20.04`). */
+ * input, and files of the walk whose name says nothing (`nccl-mpi-ubuntu20.04`). A file
+ * with a `#!` line is a program, and `from x import y` is Python: neither is one. */
 static bool by_content(const char *path, const char *data, size_t len)
 {
     (void)path;
     static const char *const first[] = {"FROM", "ARG"};
+    if (len >= 2 && data[0] == '#' && data[1] == '!')
+        return false;
     size_t i = 0;
     while (i < len) {
         while (i < len && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' ||
@@ -39,7 +51,7 @@ static bool by_content(const char *path, const char *data, size_t len)
             size_t n = strlen(first[k]);
             if (i + n < len && gl_strn_eq_nocase(data + i, n, first[k]) &&
                 (data[i + n] == ' ' || data[i + n] == '\t'))
-                return true;
+                return k > 0 || !python_import(data, i, len);
         }
         return false;
     }
