@@ -87,9 +87,19 @@ static struct yt_node *find_extends(struct cz_layer *l, size_t from, size_t n, s
     return NULL;
 }
 
+/* Does out[from..n) repeat a service of out[0..from) (a cycle)? */
+static bool repeats(const struct cz_layer *out, size_t from, size_t n)
+{
+    for (size_t i = from; i < n; i++)
+        for (size_t k = 0; k < from; k++)
+            if (out[i].svc == out[k].svc)
+                return true;
+    return false;
+}
+
 size_t cz_extends(struct cz_project *p, struct cz_layer *out, size_t n, bool *partial)
 {
-    size_t from = 0;
+    size_t own = n, from = 0;
     for (int hop = 0;; hop++) {
         size_t at = 0;
         struct yt_node *key = NULL;
@@ -100,7 +110,11 @@ size_t cz_extends(struct cz_project *p, struct cz_layer *out, size_t n, bool *pa
         struct yt_node *svc = yt_is_map(e) ? yt_get(s, e, "service", NULL) : e;
         struct yt_node *file = yt_is_map(e) ? yt_get(s, e, "file", NULL) : NULL;
         struct yt_stream *bs = s;
-        if (hop >= CZ_MAX_HOPS || !yt_is_scalar(svc) || (file && !yt_is_scalar(file)) ||
+        if (hop >= CZ_MAX_HOPS) { /* too deep: nothing inherited is trusted */
+            *partial = true;
+            return own;
+        }
+        if (!yt_is_scalar(svc) || (file && !yt_is_scalar(file)) ||
             memchr(svc->value, '$', svc->len) ||
             (file && (memchr(file->value, '$', file->len) || !file->len))) {
             *partial = true;
@@ -120,6 +134,10 @@ size_t cz_extends(struct cz_project *p, struct cz_layer *out, size_t n, bool *pa
         for (size_t i = n; i < n + got; i++) {
             out[i].foreign = foreign;
             out[i].pin = pin;
+        }
+        if (repeats(out, n, n + got)) { /* a cycle: compose rejects it */
+            *partial = true;
+            return own;
         }
         from = n;
         n += got;

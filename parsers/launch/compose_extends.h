@@ -16,7 +16,8 @@
  * `extends`); files are loaded once per linted file, at most `input-size` bytes of them
  * in all. A base in another file has no position in this one: its values are placed at
  * the `extends:` key that leads to it (`pin`), so findings name the linted file. At most
- * CZ_MAX_HOPS hops are followed: a cycle, a deeper chain, a missing file or service, or
+ * CZ_MAX_HOPS hops are followed. A cycle or a deeper chain keeps only the service's own
+ * layers (nothing inherited is trusted); a missing file or service, or
  * a base file that does not parse leave the service `partial` (compose.c then treats it
  * as a fragment: no finding on what it lacks).
  */
