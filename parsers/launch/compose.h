@@ -8,8 +8,8 @@
  * build, command, entrypoint, deploy, volumes, environment, gpus, runtime or devices,
  * and with no `apiVersion`/`kind` (Kubernetes) nor `jobs`/`on` (GitHub workflows).
  *
- * Every document is read; a service is one gl_launch (kind GL_LAUNCH_COMPOSE, tool "compose", loc and name
- * = the service key, group = the file path: the services of one file run at the same
+ * Every document is read; a service is one gl_launch (kind GL_LAUNCH_COMPOSE, tool
+ * "compose", loc and name = the service key, group = the file path: the services of one file run at the same
  * time; profile = its `profiles` joined with ","):
  *  - image: a gl_ref (GL_REF_LAUNCH; GL_REF_BUILD_OUTPUT beside `build:`), loc = first
  *    byte of the reference; a service with neither image nor build is an override
