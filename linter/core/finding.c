@@ -106,6 +106,18 @@ static int finding_cmp(const void *pa, const void *pb)
 
 void gl_findings_sort(struct gl_findings *f)
 {
-    if (f->n > 1)
-        qsort(f->items, f->n, sizeof *f->items, finding_cmp);
+    if (f->n < 2)
+        return;
+    qsort(f->items, f->n, sizeof *f->items, finding_cmp);
+    /* the same finding twice (one fact reached two ways: a compose service and the
+       service that extends it in the same file) is reported once */
+    size_t w = 1;
+    for (size_t r = 1; r < f->n; r++) {
+        if (!finding_cmp(&f->items[w - 1], &f->items[r]) &&
+            !cmp_str(f->items[w - 1].fix, f->items[r].fix))
+            finding_free(&f->items[r]);
+        else
+            f->items[w++] = f->items[r];
+    }
+    f->n = w;
 }

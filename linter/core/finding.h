@@ -55,7 +55,8 @@ struct gl_finding *gl_findings_add(struct gl_findings *f);
 /* Remove items [from, n) for which keep() is false, preserving order. */
 void gl_findings_filter(struct gl_findings *f, size_t from,
                         bool (*keep)(const struct gl_finding *, void *), void *ctx);
-/* Sort by file, line, column, rule id. */
+/* Sort by file, line, column, rule id; a finding equal to another in all its words is
+ * dropped. */
 void gl_findings_sort(struct gl_findings *f);
 
 #endif

@@ -7,12 +7,19 @@
 
 #include "linter/core/inputs.h"
 #include "parsers/launch/compose_common.h"
+#include "parsers/launch/compose_env.h"
+#include "parsers/launch/compose_extends.h"
 #include "parsers/yaml/yaml_tree.h"
 
 struct cz {
     struct gl_doc *doc;
-    struct yt_stream *s;
+    struct yt_stream *s;        /* the stream of the layer being read */
+    const struct gl_loc *pin;   /* a base in another file: every position is this */
     int launch;
+    struct cz_env *env;
+    struct cz_layer *layers;    /* of the service being built */
+    size_t nlayers, layer;
+    struct gl_map seen;         /* env keys and volume targets -> layer + 1 */
 };
 
 /* An interpolated scalar value with the positions of its bytes. */
@@ -24,34 +31,11 @@ struct cz_val {
     struct gl_loc loc; /* first byte */
 };
 
-/* ---- interpolation ---- */
-
-/* Copy in[a, b) to out, mapping it through inmap (a segment per inmap segment). */
-static void emit_run(struct gl_buf *out, struct gl_srcmap *outmap, const struct gl_srcmap *inmap,
-                     const char *in, size_t a, size_t b)
+/* Where node n is, as the linted file can say it. */
+static struct gl_loc at(const struct cz *c, const struct yt_node *n)
 {
-    if (a >= b)
-        return;
-    size_t o = out->len;
-    struct gl_loc at = gl_srcmap_loc(inmap, a);
-    gl_srcmap_add(outmap, o, at.line, at.col);
-    size_t lo = 0, hi = inmap->n; /* first segment starting after a */
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (inmap->segs[mid].off <= a)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    for (size_t k = lo; k < inmap->n && inmap->segs[k].off < b; k++) {
-        size_t so = inmap->segs[k].off;
-        gl_srcmap_add(outmap, o + (so - a), inmap->segs[k].at.line, inmap->segs[k].at.col);
-    }
-    gl_buf_add(out, in + a, b - a);
+    return c->pin ? *c->pin : n->loc;
 }
-
-static bool name_start(char c) { return isalpha((unsigned char)c) || c == '_'; }
-static bool name_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
 
 static bool cz_value(struct cz *c, const struct yt_node *n, struct cz_val *v)
 {
@@ -64,79 +48,22 @@ static bool cz_value(struct cz *c, const struct yt_node *n, struct cz_val *v)
     gl_srcmap_init(&inmap, a);
     yt_scalar_srcmap(c->s, n, &inmap);
     v->loc = gl_srcmap_loc(&inmap, 0);
-    const char *in = n->value;
-    size_t len = n->len;
-    if (!memchr(in, '$', len)) {
-        v->text = in;
-        v->len = len;
+    if (!memchr(n->value, '$', n->len)) {
+        v->text = n->value;
+        v->len = n->len;
         v->map = inmap;
-        return true;
+    } else {
+        struct gl_buf out;
+        gl_buf_init(&out);
+        cz_interpolate(c->doc, c->env, n->value, n->len, &inmap, &out, &v->map, &v->opaque);
+        v->len = out.len;
+        v->text = gl_arena_strndup(a, out.len ? out.data : "", out.len);
+        gl_buf_free(&out);
     }
-    struct gl_buf out;
-    gl_buf_init(&out);
-    size_t i = 0, run = 0;
-    while (i < len) {
-        if (in[i] != '$' || i + 1 >= len) {
-            i++;
-            continue;
-        }
-        emit_run(&out, &v->map, &inmap, in, run, i);
-        if (in[i + 1] == '$') { /* $$ -> $ */
-            emit_run(&out, &v->map, &inmap, in, i, i + 1);
-            i += 2;
-        } else if (in[i + 1] == '{') {
-            size_t j = i + 2, depth = 1;
-            while (j < len && depth) {
-                if (in[j] == '{')
-                    depth++;
-                else if (in[j] == '}')
-                    depth--;
-                j++;
-            }
-            if (depth) { /* unterminated: literal */
-                emit_run(&out, &v->map, &inmap, in, i, len);
-                i = len;
-                run = len;
-                break;
-            }
-            size_t k = i + 2;
-            if (k < len && name_start(in[k]))
-                while (k < j - 1 && name_char(in[k]))
-                    k++;
-            size_t close = j - 1;
-            const char *op = in + k;
-            size_t oplen = close - k;
-            if (oplen >= 2 && op[0] == ':' && op[1] == '-')
-                emit_run(&out, &v->map, &inmap, in, k + 2, close);
-            else if (oplen >= 1 && op[0] == '-')
-                emit_run(&out, &v->map, &inmap, in, k + 1, close);
-            else if ((oplen >= 2 && op[0] == ':' && op[1] == '+') || (oplen >= 1 && op[0] == '+'))
-                ; /* unset: no alternative value */
-            else {
-                emit_run(&out, &v->map, &inmap, in, i, j);
-                v->opaque = true;
-            }
-            i = j;
-        } else if (name_start(in[i + 1])) {
-            size_t j = i + 1;
-            while (j < len && name_char(in[j]))
-                j++;
-            emit_run(&out, &v->map, &inmap, in, i, j);
-            v->opaque = true;
-            i = j;
-        } else {
-            emit_run(&out, &v->map, &inmap, in, i, i + 1);
-            i++;
-        }
-        run = i;
+    if (c->pin) {
+        gl_srcmap_init(&v->map, a);
+        v->loc = *c->pin;
     }
-    emit_run(&out, &v->map, &inmap, in, run, len);
-    v->len = out.len;
-    char *t = gl_arena_alloc(a, out.len + 1);
-    if (out.len)
-        memcpy(t, out.data, out.len);
-    v->text = t;
-    gl_buf_free(&out);
     if (!v->map.n)
         gl_srcmap_add(&v->map, 0, v->loc.line, v->loc.col);
     return true;
@@ -150,6 +77,44 @@ static struct gl_loc val_loc(const struct cz_val *v, size_t off)
 static struct yt_node *get(struct cz *c, struct yt_node *map, const char *key)
 {
     return yt_get(c->s, map, key, NULL);
+}
+
+/* ---- layers (compose_extends.h) ---- */
+
+static void use_layer(struct cz *c, size_t i)
+{
+    c->layer = i;
+    c->s = c->layers[i].s;
+    c->pin = c->layers[i].foreign ? &c->layers[i].pin : NULL;
+}
+
+/* svc[key] (or svc[key][sub]) from the first layer that has it; that layer is used. */
+static struct yt_node *lget(struct cz *c, const char *key, const char *sub)
+{
+    for (size_t i = 0; i < c->nlayers; i++) {
+        struct yt_stream *s = c->layers[i].s;
+        struct yt_node *v = yt_get(s, c->layers[i].svc, key, NULL);
+        if (v && sub)
+            v = yt_get(s, v, sub, NULL);
+        if (v) {
+            use_layer(c, i);
+            return v;
+        }
+    }
+    return NULL;
+}
+
+/* Is name[0..len) (an env key, a volume target) given by a layer before the current one?
+ * If not, it is the current layer's. */
+static bool overridden(struct cz *c, const char *name, size_t len)
+{
+    if (c->nlayers < 2)
+        return false;
+    void **slot = gl_map_put(&c->seen, name, len, NULL);
+    if (*slot && (size_t)(uintptr_t)*slot != c->layer + 1)
+        return true;
+    *slot = (void *)(uintptr_t)(c->layer + 1);
+    return false;
 }
 
 /* ---- command / entrypoint ---- */
@@ -237,8 +202,7 @@ static const char *text_of(struct cz *c, struct yt_node *n, bool *opaque)
 static void long_volume(struct cz *c, struct yt_node *n)
 {
     struct gl_mount *m = yl_add_mount(c->doc, c->launch);
-    m->loc = n->loc;
-    m->ro_loc = n->loc;
+    m->loc = m->ro_loc = at(c, n);
     const char *type = text_of(c, get(c, n, "type"), NULL);
     m->source = text_of(c, get(c, n, "source"), NULL);
     m->target = text_of(c, get(c, n, "target"), NULL);
@@ -252,11 +216,11 @@ static void long_volume(struct cz *c, struct yt_node *n)
     struct yt_node *ro = yt_get(c->s, n, "read_only", &k);
     if (k) {
         m->readonly = yt_is_true(ro);
-        m->ro_loc = k->loc;
+        m->ro_loc = at(c, k);
     }
 }
 
-static void add_volumes(struct cz *c, struct yt_node *svc)
+static void layer_volumes(struct cz *c, struct yt_node *svc)
 {
     struct yt_node *vols = get(c, svc, "volumes");
     for (size_t i = 0; yt_is_seq(vols) && i < vols->nitems; i++) {
@@ -279,6 +243,23 @@ static void add_volumes(struct cz *c, struct yt_node *svc)
         m->target = gl_arena_strndup(&c->doc->arena, v.text,
                                      colon ? (size_t)(colon - v.text) : v.len);
         m->loc = m->ro_loc = v.loc;
+    }
+}
+
+/* Volumes of every layer, merged by target: the first layer's mount of a target wins. */
+static void add_volumes(struct cz *c)
+{
+    for (size_t i = 0; i < c->nlayers; i++) {
+        use_layer(c, i);
+        struct gl_launch *l = &c->doc->launches[c->launch];
+        size_t before = l->nmounts, keep = before;
+        layer_volumes(c, c->layers[i].svc);
+        for (size_t k = before; k < l->nmounts; k++) {
+            const char *t = l->mounts[k].target;
+            if (!t || !overridden(c, t, strlen(t)))
+                l->mounts[keep++] = l->mounts[k];
+        }
+        l->nmounts = keep;
     }
 }
 
@@ -331,18 +312,18 @@ static void gpu_device(struct cz *c, struct yt_node *d, enum gl_gpu_kind kind)
             *GL_APPEND(a, idv, nid, capid) = t;
     }
     const char *value = count_text ? count_text : nid ? idv[0] : driver ? driver : "";
-    struct gl_gpu_request *g = yl_add_gpu(c->doc, c->launch, kind, value, d->loc);
+    struct gl_gpu_request *g = yl_add_gpu(c->doc, c->launch, kind, value, at(c, d));
     g->count = count_text;
     g->device_ids = idv;
     g->ndevice_ids = nid;
     g->capabilities = capv;
     g->ncapabilities = ncap;
     if (count_key)
-        g->count_key_loc = count_key->loc;
+        g->count_key_loc = at(c, count_key);
     if (ids_key)
-        g->device_ids_key_loc = ids_key->loc;
+        g->device_ids_key_loc = at(c, ids_key);
     if (caps_key)
-        g->capabilities_key_loc = caps_key->loc;
+        g->capabilities_key_loc = at(c, caps_key);
     struct yt_pair *opts;
     size_t nopts = yt_pairs(c->s, get(c, d, "options"), &opts);
     for (size_t i = 0; i < nopts; i++) {
@@ -352,12 +333,13 @@ static void gpu_device(struct cz *c, struct yt_node *d, enum gl_gpu_kind kind)
         g->memory = text_of(c, opts[i].value, NULL);
         if (!g->memory)
             g->memory = k->value;
-        g->memory_loc = k->loc;
+        g->memory_loc = at(c, k);
         break;
     }
 }
 
-static void add_gpus(struct cz *c, struct yt_node *svc)
+/* The device lists of one layer (compose appends them). */
+static void layer_devices(struct cz *c, struct yt_node *svc)
 {
     struct yt_node *deploy = get(c, svc, "deploy");
     struct yt_node *res = get(c, deploy, "resources");
@@ -367,19 +349,6 @@ static void add_gpus(struct cz *c, struct yt_node *svc)
         struct yt_node *d = yt_item(c->s, devs, i);
         if (yt_is_map(d))
             gpu_device(c, d, GL_GPU_COMPOSE_DEVICE);
-    }
-    struct yt_node *gpus = get(c, svc, "gpus");
-    if (yt_is_scalar(gpus) && !yt_is_null(gpus)) {
-        struct cz_val v;
-        cz_value(c, gpus, &v);
-        const char *t = gl_arena_strndup(&c->doc->arena, v.text, v.len);
-        struct gl_gpu_request *g = yl_add_gpu(c->doc, c->launch, GL_GPU_COMPOSE_GPUS, t, v.loc);
-        g->count = t;
-    }
-    for (size_t i = 0; yt_is_seq(gpus) && i < gpus->nitems; i++) {
-        struct yt_node *d = yt_item(c->s, gpus, i);
-        if (yt_is_map(d))
-            gpu_device(c, d, GL_GPU_COMPOSE_GPUS);
     }
     struct yt_node *devices = get(c, svc, "devices");
     for (size_t i = 0; yt_is_seq(devices) && i < devices->nitems; i++) {
@@ -393,9 +362,30 @@ static void add_gpus(struct cz *c, struct yt_node *svc)
         else if (yl_is_gpu_node(t))
             yl_add_gpu(c->doc, c->launch, GL_GPU_DEVICE_NODE, t, v.loc);
     }
-    struct yt_node *runtime = get(c, svc, "runtime");
+}
+
+static void add_gpus(struct cz *c)
+{
+    for (size_t i = 0; i < c->nlayers; i++) {
+        use_layer(c, i);
+        layer_devices(c, c->layers[i].svc);
+    }
+    struct yt_node *gpus = lget(c, "gpus", NULL);
+    if (yt_is_scalar(gpus) && !yt_is_null(gpus)) {
+        struct cz_val v;
+        cz_value(c, gpus, &v);
+        const char *t = gl_arena_strndup(&c->doc->arena, v.text, v.len);
+        struct gl_gpu_request *g = yl_add_gpu(c->doc, c->launch, GL_GPU_COMPOSE_GPUS, t, v.loc);
+        g->count = t;
+    }
+    for (size_t i = 0; yt_is_seq(gpus) && i < gpus->nitems; i++) {
+        struct yt_node *d = yt_item(c->s, gpus, i);
+        if (yt_is_map(d))
+            gpu_device(c, d, GL_GPU_COMPOSE_GPUS);
+    }
+    struct yt_node *runtime = lget(c, "runtime", NULL);
     if (yt_scalar_is(runtime, "nvidia"))
-        yl_add_gpu(c->doc, c->launch, GL_GPU_RUNTIME, "nvidia", runtime->loc);
+        yl_add_gpu(c->doc, c->launch, GL_GPU_RUNTIME, "nvidia", at(c, runtime));
 }
 
 /* ---- environment and the rest ---- */
@@ -403,6 +393,8 @@ static void add_gpus(struct cz *c, struct yt_node *svc)
 static void env_entry(struct cz *c, const char *key, struct gl_loc kloc, const char *value,
                       struct gl_loc vloc)
 {
+    if (overridden(c, key, strlen(key)))
+        return;
     yl_add_env(c->doc, c->launch, key, kloc, value, vloc);
     if (!strcmp(key, "NVIDIA_VISIBLE_DEVICES")) {
         struct gl_gpu_request *g =
@@ -411,7 +403,7 @@ static void env_entry(struct cz *c, const char *key, struct gl_loc kloc, const c
     }
 }
 
-static void add_env(struct cz *c, struct yt_node *svc)
+static void layer_env(struct cz *c, struct yt_node *svc)
 {
     struct gl_arena *a = &c->doc->arena;
     struct yt_node *env = get(c, svc, "environment");
@@ -435,31 +427,40 @@ static void add_env(struct cz *c, struct yt_node *svc)
             continue;
         struct cz_val v;
         const char *value = NULL;
-        struct gl_loc vloc = k->loc;
+        struct gl_loc vloc = at(c, k);
         if (!yt_is_null(pairs[i].value) && cz_value(c, pairs[i].value, &v)) {
             vloc = v.loc;
             if (!v.opaque)
                 value = gl_arena_strndup(a, v.text, v.len);
         }
-        env_entry(c, k->value, k->loc, value, vloc);
+        env_entry(c, k->value, at(c, k), value, vloc);
     }
 }
 
-static void add_misc(struct cz *c, struct yt_node *svc)
+/* Environment of every layer, merged by key: the first layer's value wins. */
+static void add_env(struct cz *c)
+{
+    for (size_t i = 0; i < c->nlayers; i++) {
+        use_layer(c, i);
+        layer_env(c, c->layers[i].svc);
+    }
+}
+
+static void add_misc(struct cz *c)
 {
     struct gl_launch *l = &c->doc->launches[c->launch];
     struct cz_val v;
-    struct yt_node *shm = get(c, svc, "shm_size");
+    struct yt_node *shm = lget(c, "shm_size", NULL);
     if (cz_value(c, shm, &v)) {
         l->shm_loc = v.loc;
         l->shm_bytes = v.opaque ? -1 : yl_size_bytes(v.text, v.len);
     }
-    struct yt_node *ipc = get(c, svc, "ipc");
+    struct yt_node *ipc = lget(c, "ipc", NULL);
     if (cz_value(c, ipc, &v)) {
         l->ipc = gl_arena_strndup(&c->doc->arena, v.text, v.len);
         l->ipc_loc = v.loc;
     }
-    struct yt_node *memlock = get(c, get(c, svc, "ulimits"), "memlock");
+    struct yt_node *memlock = lget(c, "ulimits", "memlock");
     if (cz_value(c, memlock, &v)) {
         l->memlock = gl_arena_strndup(&c->doc->arena, v.text, v.len);
         l->memlock_loc = v.loc;
@@ -468,10 +469,10 @@ static void add_misc(struct cz *c, struct yt_node *svc)
         const char *hard = text_of(c, get(c, memlock, "hard"), NULL);
         l->memlock = gl_arena_printf(&c->doc->arena, "%s:%s", soft ? soft : "",
                                      hard ? hard : "");
-        l->memlock_loc = memlock->loc;
+        l->memlock_loc = at(c, memlock);
     }
-    l->workdir = text_of(c, get(c, svc, "working_dir"), NULL);
-    struct yt_node *profiles = get(c, svc, "profiles");
+    l->workdir = text_of(c, lget(c, "working_dir", NULL), NULL);
+    struct yt_node *profiles = lget(c, "profiles", NULL);
     struct gl_buf b;
     gl_buf_init(&b);
     for (size_t i = 0; yt_is_seq(profiles) && i < profiles->nitems; i++) {
@@ -487,31 +488,92 @@ static void add_misc(struct cz *c, struct yt_node *svc)
     gl_buf_free(&b);
 }
 
-static void add_service(struct cz *c, struct yt_node *key, struct yt_node *svc)
+/* Does some layer have `build`? */
+static bool has_build(struct cz *c)
+{
+    for (size_t i = 0; i < c->nlayers; i++)
+        if (yt_get(c->layers[i].s, c->layers[i].svc, "build", NULL))
+            return true;
+    return false;
+}
+
+/* One service (key as first written) from its layers (compose_extends.h). */
+static void add_service(struct cz *c, struct yt_node *key, struct cz_layer *layers, size_t n,
+                        bool partial)
 {
     struct gl_doc *doc = c->doc;
     c->launch = yl_begin(doc, GL_LAUNCH_COMPOSE, "compose", key->loc, key->value);
-    if (!yt_is_map(svc)) {
+    c->layers = layers;
+    c->nlayers = n;
+    if (!n) {
         doc->launches[c->launch].fragment = true;
         return;
     }
-    struct yt_node *image = get(c, svc, "image");
-    struct yt_node *build_key = NULL;
-    yt_get(c->s, svc, "build", &build_key);
+    gl_map_init(&c->seen);
+    bool build = has_build(c);
+    struct yt_node *image = lget(c, "image", NULL);
     struct cz_val v;
     if (cz_value(c, image, &v) && v.len)
         yl_set_image(doc, c->launch, gl_arena_strndup(&doc->arena, v.text, v.len), v.loc,
-                     build_key ? GL_REF_BUILD_OUTPUT : GL_REF_LAUNCH, v.opaque);
-    if (!image && !build_key)
+                     build ? GL_REF_BUILD_OUTPUT : GL_REF_LAUNCH, v.opaque);
+    if ((!image && !build) || partial)
         doc->launches[c->launch].fragment = true;
     struct yl_argv av = {0};
-    add_command(c, &av, get(c, svc, "entrypoint"));
-    add_command(c, &av, get(c, svc, "command"));
+    add_command(c, &av, lget(c, "entrypoint", NULL));
+    add_command(c, &av, lget(c, "command", NULL));
     yl_argv_finish(doc, c->launch, &av);
-    add_volumes(c, svc);
-    add_env(c, svc);
-    add_gpus(c, svc);
-    add_misc(c, svc);
+    add_volumes(c);
+    add_env(c);
+    add_gpus(c);
+    add_misc(c);
+    gl_map_free(&c->seen);
+}
+
+/* GL900 at the second of two equal keys in one mapping (compose rejects the file). */
+static void duplicate_key(struct gl_doc *doc, struct yt_stream *s)
+{
+    struct yt_node *first = NULL;
+    struct yt_node *dup = yt_duplicate_key(s, &first);
+    if (!dup || doc->error.set)
+        return;
+    doc->error.set = true;
+    doc->error.loc = dup->loc;
+    doc->error.message = gl_arena_printf(&doc->arena,
+                                         "the key `%.*s` is given twice in one mapping (first "
+                                         "on line %u): compose rejects the file",
+                                         (int)(dup->len > 80 ? 80 : dup->len), dup->value,
+                                         (unsigned)first->loc.line);
+    doc->error.fix = "remove one of the two keys, or merge their values";
+}
+
+/* Every service of every document, once by name (a later document overrides). */
+static void add_services(struct cz *c, struct cz_project *p)
+{
+    struct yt_stream *s = c->s;
+    struct gl_map names;
+    gl_map_init(&names);
+    struct cz_layer layers[CZ_MAX_LAYERS];
+    for (size_t d = 0; d < s->ndocs; d++) {
+        struct yt_node *root = s->docs[d] && s->docs[d]->complete ? s->docs[d] : NULL;
+        struct yt_pair *svcs;
+        size_t n = yt_pairs(s, yt_get(s, root, "services", NULL), &svcs);
+        for (size_t i = 0; i < n; i++) {
+            struct yt_node *k = yt_deref(s, svcs[i].key);
+            bool added = false;
+            if (!yt_is_scalar(k) || gl_has_prefix(k->value, "x-"))
+                continue;
+            gl_map_put(&names, k->value, k->len, &added);
+            if (!added)
+                continue;
+            bool partial = false;
+            size_t nl = cz_service_layers(s, k->value, k->len, layers, CZ_MAX_LAYERS);
+            nl = cz_extends(p, layers, nl, &partial);
+            add_service(c, k, layers, nl, partial);
+            c->s = s;
+            c->pin = NULL;
+        }
+    }
+    gl_map_free(&names);
 }
 
 void gl_parse_compose_doc(struct gl_doc *doc, const struct gl_config *cfg)
@@ -519,16 +581,15 @@ void gl_parse_compose_doc(struct gl_doc *doc, const struct gl_config *cfg)
     (void)cfg;
     struct yt_stream s;
     yt_load(&s, &doc->arena, doc->text, doc->len);
-    struct cz c = {doc, &s, -1};
-    struct yt_node *root = s.ndocs && s.docs[0] && s.docs[0]->complete ? s.docs[0] : NULL;
-    struct yt_pair *svcs;
-    size_t n = yt_pairs(&s, get(&c, root, "services"), &svcs);
-    for (size_t i = 0; i < n; i++) {
-        struct yt_node *k = yt_deref(&s, svcs[i].key);
-        if (!yt_is_scalar(k) || gl_has_prefix(k->value, "x-"))
-            continue;
-        add_service(&c, k, svcs[i].value);
-    }
+    struct cz_env env;
+    cz_env_load(&env, doc);
+    struct cz_project p;
+    cz_project_init(&p, doc, &s);
+    struct cz c = {.doc = doc, .s = &s, .launch = -1, .env = &env};
+    add_services(&c, &p);
+    cz_project_free(&p);
+    cz_env_free(&env);
+    duplicate_key(doc, &s);
     yt_add_pragmas(doc, &s);
     yt_report(doc, &s);
 }
@@ -566,10 +627,9 @@ static bool looks_like_service(struct yt_stream *s, struct yt_node *svc)
     return false;
 }
 
-/* A first document that is a compose file: no Kubernetes or CI keys, a service. */
-static bool compose_stream(struct yt_stream *s)
+/* A document that is a compose file: no Kubernetes or CI keys, a service. */
+static bool compose_root(struct yt_stream *s, struct yt_node *root)
 {
-    struct yt_node *root = s->ndocs ? s->docs[0] : NULL;
     if (!yt_is_map(root) || yt_get(s, root, "apiVersion", NULL) ||
         yt_get(s, root, "kind", NULL) || yt_get(s, root, "jobs", NULL) ||
         yt_get(s, root, "on", NULL))
@@ -578,6 +638,14 @@ static bool compose_stream(struct yt_stream *s)
     size_t n = yt_pairs(s, yt_get(s, root, "services", NULL), &p);
     for (size_t i = 0; i < n; i++)
         if (yt_is_map(p[i].value) && looks_like_service(s, p[i].value))
+            return true;
+    return false;
+}
+
+static bool compose_stream(struct yt_stream *s)
+{
+    for (size_t d = 0; d < s->ndocs; d++)
+        if (compose_root(s, s->docs[d]))
             return true;
     return false;
 }

@@ -3,13 +3,13 @@
  * compose.h: docker compose files (the compose specification) -> launches.
  *
  * Recognition (gl_input_compose): by name docker-compose*.yml|yaml, compose*.yml|yaml,
- * *.compose.yml|yaml; by content, for .yml and .yaml candidates: a first document whose
+ * *.compose.yml|yaml; by content, for .yml and .yaml candidates: a document whose
  * top-level `services:` is a mapping holding at least one service mapping with image,
  * build, command, entrypoint, deploy, volumes, environment, gpus, runtime or devices,
  * and with no `apiVersion`/`kind` (Kubernetes) nor `jobs`/`on` (GitHub workflows).
  *
- * Every service is one gl_launch (kind GL_LAUNCH_COMPOSE, tool "compose", loc and name
- * = the service key, group = the file path: the services of one file run at the same
+ * Every document is read; a service is one gl_launch (kind GL_LAUNCH_COMPOSE, tool
+ * "compose", loc and name = the service key, group = the file path: the services of one file run at the same
  * time; profile = its `profiles` joined with ","):
  *  - image: a gl_ref (GL_REF_LAUNCH; GL_REF_BUILD_OUTPUT beside `build:`), loc = first
  *    byte of the reference; a service with neither image nor build is an override
@@ -30,9 +30,16 @@
  *    ulimits.memlock (-1, a number, or "soft:hard" from {soft, hard}), environment
  *    (list or map; `KEY` alone and interpolations without a value give value NULL),
  *    working_dir.
- * Interpolation: ${VAR:-d} and ${VAR-d} give d, ${VAR:+a}/${VAR+a} give nothing, $$ gives
- * $; other variables are unknown (no .env file is read): the value is opaque (an image
- * ref is then `unresolved`, a word opaque, an env value NULL).
+ * built from its layers (compose_extends.h: later documents override earlier ones,
+ * `extends` is followed in the same file and in `file:`; a cycle, a missing base or a
+ * chain deeper than 8 makes the service a fragment).
+ * Interpolation (compose_env.h): variables come from the `.env` beside the file only
+ * (never the process environment); ${VAR:-d} and ${VAR-d} give d when VAR is unset;
+ * an unset variable without a default is unknown: the value is opaque (an image ref is
+ * then `unresolved`, a word opaque, an env value NULL).
+ * A key given twice in one mapping is GL900 at the second (yt_duplicate_key).
+ * `include:` is not followed: an included file is linted on its own (the walk finds
+ * it), and its services are not peers of this file's for GL406.
  * Anchors, aliases and merge keys are applied (parsers/yaml/yaml_tree.h); `x-` keys are
  * extensions and skipped. Inline ignores: yt_add_pragmas.
  */

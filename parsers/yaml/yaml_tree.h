@@ -218,6 +218,11 @@ void yt_scalar_srcmap(const struct yt_stream *s, const struct yt_node *n, struct
 /* Position of byte `off` of a scalar's value (builds a srcmap for multi-line scalars). */
 struct gl_loc yt_scalar_loc_at(const struct yt_stream *s, const struct yt_node *n, size_t off);
 
+/* The second of two equal scalar keys of one mapping (the earliest such in the stream),
+ * NULL when none; *first (may be NULL) gets the key it repeats. Aliases are not followed;
+ * merge keys (`<<`) do not count (yaml_dupkey.c). */
+struct yt_node *yt_duplicate_key(const struct yt_stream *s, struct yt_node **first);
+
 /* Record the gpulint pragmas of the stream's text in doc->ignores. */
 void yt_add_pragmas(struct gl_doc *doc, struct yt_stream *s);
 
