@@ -132,7 +132,10 @@ void cz_env_load(struct cz_env *e, struct gl_doc *doc)
     gl_map_init(&e->vars);
     size_t len = 0;
     bool over = false;
-    char *t = cz_read_beside(doc, ".env", (size_t)gl_limit(GL_LIMIT_INPUT_SIZE), &len, &over);
+    /* A .env is read up to `expansion-size` (what interpolation may add to the file at
+     * most anyway): variables defined past it are unknown, so opaque, never judged. */
+    char *t = cz_read_beside(doc, ".env", (size_t)gl_limit(GL_LIMIT_EXPANSION_SIZE), &len,
+                             &over);
     if (!t)
         return;
     if (over) /* keep whole lines only */
