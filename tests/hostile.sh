@@ -242,6 +242,22 @@ lint arg-expansion-bomb 10 512 "clean $in/long/Dockerfile" "$in/long/Dockerfile"
   for k in $(seq 2000); do printf 'docker run --rm ubuntu:22.04 echo $A8\n'; done
 } > "$in/long/vars.sh"
 lint shell-var-bomb 10 512 "clean $in/long/vars.sh" "$in/long/vars.sh"
+# a 26 MB .env beside a compose file whose 200 services extend each other in a chain:
+# the .env is read up to expansion-size, the chain stops at its depth bound
+python3 - "$in/long" <<'PY'
+import sys
+d = sys.argv[1]
+with open(d + "/.env", "w") as f:
+    for i in range(600000):
+        f.write(f"VAR{i}=value_{i}_" + "x" * 20 + "\n")
+with open(d + "/docker-compose.yml", "w") as f:
+    f.write("services:\n")
+    for i in range(200):
+        nxt = f"extends: s{i + 1}" if i < 199 else "command: [\"true\"]"
+        f.write(f"  s{i}:\n    image: ubuntu:22.04\n    {nxt}\n    environment:\n      A: ${{VAR{i}}}\n")
+PY
+lint compose-env-huge 10 64 "clean $in/long/docker-compose.yml -- rss 64" "$in/long/docker-compose.yml"
+rm -f "$in/long/.env"
 rm -f "$in"/long/*
 
 # NUL bytes and invalid UTF-8 in every text format. A NUL byte is GL900 at it in every
