@@ -1,0 +1,45 @@
+/*
+ * project.h: the images a whole run's inputs make, and the findings they make moot.
+ *
+ * RULES.md "Images built by the project" and "Kustomize" are facts of the run, not of one
+ * input: a script may run an image that a sibling script builds, and a manifest may name
+ * an image that a kustomization two directories up rewrites. The engine lints one input
+ * at a time and frees it, so these facts cannot be known when the rules look at an
+ * input. Instead:
+ *  - each parser records the images its input makes (doc->project, model_ref.h: a build
+ *    command's tag, a kustomization's `images:` name);
+ *  - a rule that judges a finding on an image reference says which of those facts would
+ *    make it moot (gl_finding_on_image, rules/check.h);
+ *  - the engine gathers every input's facts here (gl_project_gather, after the input is
+ *    parsed without error), and when the whole run is read, drops the findings that one
+ *    of them makes moot (gl_project_apply).
+ * Patterns are matched as gl_project_pattern_names says (model_ref.h). Memory: one heap
+ * copy of each distinct pattern, at most the limit project-images of them; beyond it
+ * further patterns are not kept (their findings stay). Time: a finding is compared with
+ * the patterns filed under its repository's last component, and with the few whose last
+ * component holds an unresolved part.
+ */
+#ifndef GPULINT_CLI_PROJECT_H
+#define GPULINT_CLI_PROJECT_H
+
+#include "linter/core/finding.h"
+#include "linter/core/hashmap.h"
+#include "linter/core/model.h"
+
+struct gl_project_pattern; /* one distinct pattern and the facts it stands for */
+
+struct gl_project_set {
+    struct gl_map by_key;             /* last component -> list of patterns */
+    struct gl_project_pattern *globs; /* patterns whose last component is not literal */
+    struct gl_map seen;               /* pattern text -> its entry */
+    size_t n;
+};
+
+void gl_project_init(struct gl_project_set *s);
+void gl_project_free(struct gl_project_set *s);
+/* Keep the facts of one parsed input. */
+void gl_project_gather(struct gl_project_set *s, const struct gl_doc *doc);
+/* Drop findings[from..n) that an image of the set makes moot. */
+void gl_project_apply(const struct gl_project_set *s, struct gl_findings *findings, size_t from);
+
+#endif
