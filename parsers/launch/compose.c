@@ -19,6 +19,7 @@ struct cz_val {
     const char *text;
     size_t len;
     bool opaque;
+    const char *pattern; /* the text with each unresolved part as one '*' (model_ref.h) */
     struct gl_srcmap map;
     struct gl_loc loc; /* first byte */
 };
@@ -52,6 +53,17 @@ static void emit_run(struct gl_buf *out, struct gl_srcmap *outmap, const struct 
 static bool name_start(char c) { return isalpha((unsigned char)c) || c == '_'; }
 static bool name_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
 
+/* emit_run, and the same bytes into the pattern (pat), or one '*' for an `opaque` part. */
+static void emit(struct gl_buf *out, struct gl_buf *pat, struct gl_srcmap *outmap,
+                 const struct gl_srcmap *inmap, const char *in, size_t a, size_t b, bool opaque)
+{
+    emit_run(out, outmap, inmap, in, a, b);
+    if (!opaque)
+        gl_buf_add(pat, in + a, b > a ? b - a : 0);
+    else if (!pat->len || pat->data[pat->len - 1] != '*')
+        gl_buf_addc(pat, '*');
+}
+
 static bool cz_value(struct cz *c, const struct yt_node *n, struct cz_val *v)
 {
     struct gl_arena *a = &c->doc->arena;
@@ -66,22 +78,23 @@ static bool cz_value(struct cz *c, const struct yt_node *n, struct cz_val *v)
     const char *in = n->value;
     size_t len = n->len;
     if (!memchr(in, '$', len)) {
-        v->text = in;
+        v->text = v->pattern = in;
         v->len = len;
         v->map = inmap;
         return true;
     }
-    struct gl_buf out;
+    struct gl_buf out, pat;
     gl_buf_init(&out);
+    gl_buf_init(&pat);
     size_t i = 0, run = 0;
     while (i < len) {
         if (in[i] != '$' || i + 1 >= len) {
             i++;
             continue;
         }
-        emit_run(&out, &v->map, &inmap, in, run, i);
+        emit(&out, &pat, &v->map, &inmap, in, run, i, false);
         if (in[i + 1] == '$') { /* $$ -> $ */
-            emit_run(&out, &v->map, &inmap, in, i, i + 1);
+            emit(&out, &pat, &v->map, &inmap, in, i, i + 1, false);
             i += 2;
         } else if (in[i + 1] == '{') {
             size_t j = i + 2, depth = 1;
@@ -93,7 +106,7 @@ static bool cz_value(struct cz *c, const struct yt_node *n, struct cz_val *v)
                 j++;
             }
             if (depth) { /* unterminated: literal */
-                emit_run(&out, &v->map, &inmap, in, i, len);
+                emit(&out, &pat, &v->map, &inmap, in, i, len, false);
                 i = len;
                 run = len;
                 break;
@@ -106,13 +119,13 @@ static bool cz_value(struct cz *c, const struct yt_node *n, struct cz_val *v)
             const char *op = in + k;
             size_t oplen = close - k;
             if (oplen >= 2 && op[0] == ':' && op[1] == '-')
-                emit_run(&out, &v->map, &inmap, in, k + 2, close);
+                emit(&out, &pat, &v->map, &inmap, in, k + 2, close, false);
             else if (oplen >= 1 && op[0] == '-')
-                emit_run(&out, &v->map, &inmap, in, k + 1, close);
+                emit(&out, &pat, &v->map, &inmap, in, k + 1, close, false);
             else if ((oplen >= 2 && op[0] == ':' && op[1] == '+') || (oplen >= 1 && op[0] == '+'))
                 ; /* unset: no alternative value */
             else {
-                emit_run(&out, &v->map, &inmap, in, i, j);
+                emit(&out, &pat, &v->map, &inmap, in, i, j, true);
                 v->opaque = true;
             }
             i = j;
@@ -120,22 +133,24 @@ static bool cz_value(struct cz *c, const struct yt_node *n, struct cz_val *v)
             size_t j = i + 1;
             while (j < len && name_char(in[j]))
                 j++;
-            emit_run(&out, &v->map, &inmap, in, i, j);
+            emit(&out, &pat, &v->map, &inmap, in, i, j, true);
             v->opaque = true;
             i = j;
         } else {
-            emit_run(&out, &v->map, &inmap, in, i, i + 1);
+            emit(&out, &pat, &v->map, &inmap, in, i, i + 1, false);
             i++;
         }
         run = i;
     }
-    emit_run(&out, &v->map, &inmap, in, run, len);
+    emit(&out, &pat, &v->map, &inmap, in, run, len, false);
     v->len = out.len;
     char *t = gl_arena_alloc(a, out.len + 1);
     if (out.len)
         memcpy(t, out.data, out.len);
     v->text = t;
+    v->pattern = gl_arena_strdup(a, gl_buf_str(&pat));
     gl_buf_free(&out);
+    gl_buf_free(&pat);
     if (!v->map.n)
         gl_srcmap_add(&v->map, 0, v->loc.line, v->loc.col);
     return true;
@@ -498,9 +513,13 @@ static void add_service(struct cz *c, struct yt_node *key, struct yt_node *svc)
     struct yt_node *build_key = NULL;
     yt_get(c->s, svc, "build", &build_key);
     struct cz_val v;
-    if (cz_value(c, image, &v) && v.len)
-        yl_set_image(doc, c->launch, gl_arena_strndup(&doc->arena, v.text, v.len), v.loc,
+    if (cz_value(c, image, &v) && v.len) {
+        const char *text = gl_arena_strndup(&doc->arena, v.text, v.len);
+        yl_set_image(doc, c->launch, text, v.loc,
                      build_key ? GL_REF_BUILD_OUTPUT : GL_REF_LAUNCH, v.opaque);
+        if (build_key) /* the image compose builds: a build output of the project */
+            gl_project_add(doc, GL_PROJECT_BUILT, text, v.pattern, v.loc, "compose build");
+    }
     if (!image && !build_key)
         doc->launches[c->launch].fragment = true;
     struct yl_argv av = {0};
