@@ -13,9 +13,10 @@
  *       (an unresolved value: both)
  * Option values are not tabled: a word `-t` / `--tag` takes the next word, whatever came
  * before (no value of another option is ever spelled `-t`); operands are the words that
- * do not start with '-' after the values of the few options that take one. An unquoted
- * unresolved word that may stand for several words (`docker build $ARGS .`) hides
- * whatever tags it holds. Each tag's pattern keeps its unresolved parts as '*'.
+ * do not start with '-' after the values of the few options that take one. A word that is
+ * exactly one unquoted unresolved expansion may stand for several words (`docker build
+ * $ARGS .`): it hides whatever tags it holds, and the operands after it are unknown.
+ * Each tag's pattern keeps its unresolved parts as '*'.
  */
 #include <string.h>
 
@@ -71,6 +72,14 @@ static void option_values(struct gl_doc *doc, const struct sh_cmd *cmd, size_t f
     }
 }
 
+/* Is word i exactly one unquoted unresolved expansion (`$ARGS`), which may stand for any
+ * number of words? (one inside a larger word, `repo:$(git describe)`, stays one word) */
+static bool may_be_words(const struct sh_cmd *cmd, size_t i)
+{
+    const struct sh_word_info *in = &cmd->info[i];
+    return in->may_split && in->nspans == 1 && in->spans[0].opaque;
+}
+
 /* Does option word w take the next word as its value (not `--x=y`)? */
 static bool takes_next(const char *w, const char *shorts, const char *const *longs)
 {
@@ -84,23 +93,23 @@ static bool takes_next(const char *w, const char *shorts, const char *const *lon
     return n == 2 && strchr(shorts, w[1]);
 }
 
-/* The operands from index `skip` on (0: the source, 1...: the targets) of a tag or commit
- * command; stops at an unquoted unresolved word that may stand for several. */
-static void operands(struct gl_doc *doc, const struct sh_cmd *cmd, size_t first, size_t skip,
-                     size_t max, const char *shorts, const char *const *longs,
-                     const char *tool)
+/* The operands after the first (the source image or container) of a tag or commit
+ * command, `max` of them at most; stops at an unquoted unresolved word that may stand for
+ * several. */
+static void operands(struct gl_doc *doc, const struct sh_cmd *cmd, size_t first, size_t max,
+                     const char *shorts, const char *const *longs, const char *tool)
 {
     size_t k = 0;
-    for (size_t i = first; i < cmd->nwords && k < skip + max; i++) {
+    for (size_t i = first; i < cmd->nwords && k <= max; i++) {
         const char *w = cmd->words[i].text;
-        if (cmd->info[i].may_split)
+        if (may_be_words(cmd, i))
             return;
         if (w[0] == '-' && w[1]) {
             if (takes_next(w, shorts, longs))
                 i++;
             continue;
         }
-        if (k++ >= skip) {
+        if (k++ >= 1) {
             struct lv v = lv_word(&doc->arena, cmd, i);
             add_tag(doc, &v, GL_PROJECT_BUILT, tool);
         }
@@ -129,10 +138,10 @@ void launch_build_docker(struct gl_launch_scan *scan, const struct sh_cmd *cmd, 
     else if (word_is(cmd, sub, "build"))
         option_values(doc, cmd, sub + 1, 't', "tag", "docker build");
     else if (word_is(cmd, sub, "tag") || (word_is(cmd, sub, "image") && word_is(cmd, sub + 1, "tag")))
-        operands(doc, cmd, sub + (word_is(cmd, sub, "tag") ? 1 : 2), 1, SIZE_MAX, "",
+        operands(doc, cmd, sub + (word_is(cmd, sub, "tag") ? 1 : 2), SIZE_MAX, "",
                  none_long, "docker tag");
     else if (word_is(cmd, sub, "commit"))
-        operands(doc, cmd, sub + 1, 1, 1, "acmf", commit_long, "docker commit");
+        operands(doc, cmd, sub + 1, 1, "acmf", commit_long, "docker commit");
 }
 
 void launch_build_buildah(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t sub)
@@ -142,9 +151,9 @@ void launch_build_buildah(struct gl_launch_scan *scan, const struct sh_cmd *cmd,
         word_is(cmd, sub, "build-using-dockerfile"))
         option_values(doc, cmd, sub + 1, 't', "tag", "buildah build");
     else if (word_is(cmd, sub, "tag"))
-        operands(doc, cmd, sub + 1, 1, SIZE_MAX, "", none_long, "buildah tag");
+        operands(doc, cmd, sub + 1, SIZE_MAX, "", none_long, "buildah tag");
     else if (word_is(cmd, sub, "commit"))
-        operands(doc, cmd, sub + 1, 1, 1, "f", commit_long, "buildah commit");
+        operands(doc, cmd, sub + 1, 1, "f", commit_long, "buildah commit");
 }
 
 void launch_build_kaniko(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t first)
@@ -162,7 +171,7 @@ void launch_build_kustomize(struct gl_launch_scan *scan, const struct sh_cmd *cm
     struct gl_doc *doc = scan->doc;
     for (size_t i = sub + 3; i < cmd->nwords; i++) {
         const char *w = cmd->words[i].text;
-        if (w[0] == '-' || cmd->info[i].may_split)
+        if (w[0] == '-' || may_be_words(cmd, i))
             continue;
         struct lv word = lv_word(&doc->arena, cmd, i);
         const char *eq = strchr(w, '=');
