@@ -7,7 +7,9 @@
 #         are plain golden cases. Each <case> has <case>.json beside it: the expected
 #         report (the "version" line is not compared). An optional <case>.args holds
 #         extra command-line arguments (one line, word-split). A <case> may be a
-#         directory: its files are linted as one run (tests/lib/golden_cases.sh).
+#         directory: its files are linted as one run (tests/lib/golden_cases.sh); a new
+#         directory case is one once its <case>.json exists (create it empty, then
+#         UPDATE=1).
 # UPDATE=1 bash tests/golden.sh build/gpulint   rewrites the .json files (review the diff!).
 set -uo pipefail
 bin=$(realpath "${1:?usage: golden.sh path/to/gpulint}")
