@@ -13,11 +13,16 @@
  *  - the engine gathers every input's facts here (gl_project_gather, after the input is
  *    parsed without error), and when the whole run is read, drops the findings that one
  *    of them makes moot (gl_project_apply).
- * Patterns are matched as gl_project_pattern_names says (model_ref.h). Memory: one heap
- * copy of each distinct pattern, at most the limit project-images of them; beyond it
- * further patterns are not kept (their findings stay). Time: a finding is compared with
- * the patterns filed under its repository's last component, and with the few whose last
- * component holds an unresolved part.
+ * Patterns are matched as gl_project_pattern_names says (model_ref.h). A literal pattern
+ * is filed under its normalised repository and tag (a build output) or repository (a
+ * kustomization's name), so that a finding finds it in one look-up however many there
+ * are; a pattern with unresolved parts is filed under the last component of its
+ * repository (or, when that holds an unresolved part too, among the `wild` ones), and a
+ * finding is compared with those of its own last component and the wild ones: at most
+ * GL_PROJECT_GLOBS_PER_KEY each (a further one is not kept: its findings stay).
+ * Memory: one heap copy of each distinct pattern of at most GL_PROJECT_PATTERN_MAX bytes
+ * (a longer one names no reference: its literal parts would not fit in one), at most the
+ * limit project-images of them; beyond it further patterns are not kept.
  */
 #ifndef GPULINT_CLI_PROJECT_H
 #define GPULINT_CLI_PROJECT_H
@@ -26,12 +31,17 @@
 #include "linter/core/hashmap.h"
 #include "linter/core/model.h"
 
+#define GL_PROJECT_GLOBS_PER_KEY 16
+#define GL_PROJECT_PATTERN_MAX 640
+
 struct gl_project_pattern; /* one distinct pattern and the facts it stands for */
 
 struct gl_project_set {
-    struct gl_map by_key;             /* last component -> list of patterns */
-    struct gl_project_pattern *globs; /* patterns whose last component is not literal */
-    struct gl_map seen;               /* pattern text -> its entry */
+    struct gl_map exact;             /* "b<domain>/<path>:<tag>", "k<domain>/<path>[:<tag>]"
+                                        of the literal patterns -> the pattern */
+    struct gl_map by_key;            /* last component -> the list of its globs */
+    struct gl_project_pattern *wild; /* globs whose last component is not all written */
+    struct gl_map seen;              /* pattern text -> the pattern (owns them all) */
     size_t n;
 };
 
