@@ -102,8 +102,10 @@ static void keep(struct gl_project_set *s, const struct gl_project_image *img)
             file_exact(s, e);
         return;
     }
-    if (s->n >= gl_limit(GL_LIMIT_PROJECT_IMAGES) || strlen(img->pattern) > GL_PROJECT_PATTERN_MAX)
-        return;
+    if (s->n >= gl_limit(GL_LIMIT_PROJECT_IMAGES) ||
+        strlen(img->pattern) > GL_PROJECT_PATTERN_MAX ||
+        !gl_project_pattern_names_some(img->pattern))
+        return; /* (`-t $IMAGE` names nothing: it takes no place) */
     e = xcalloc(1, sizeof *e);
     e->pattern = xstrdup(img->pattern);
     e->what = img->what;

@@ -172,7 +172,8 @@ size_t gl_project_pattern_key(const char *pattern, const char **start)
     return memchr(pattern + last, '*', end - last) ? 0 : end - last;
 }
 
-/* A '*' in the last component still leaves a letter or digit written there. */
+/* The last component holds a letter or digit written literally (all of it, or around a
+ * '*'). */
 static bool last_component_written(const char *c, size_t n)
 {
     for (size_t i = 0; i < n; i++)
@@ -192,16 +193,19 @@ static bool repo_glob_matches(const struct gl_imageref *ref, const char *pat, si
     return glob_match(pat, n, full, strlen(full));
 }
 
+bool gl_project_pattern_names_some(const char *pattern)
+{
+    size_t last, end = pattern_repo_end(pattern, &last);
+    return last_component_written(pattern + last, end - last);
+}
+
 bool gl_project_pattern_names(const char *pattern, bool by_tag, const struct gl_imageref *ref,
                               struct gl_arena *scratch)
 {
-    if (!pattern || !ref->path || !ref->familiar)
+    if (!pattern || !ref->path || !ref->familiar || !gl_project_pattern_names_some(pattern))
         return false;
     size_t last, end = pattern_repo_end(pattern, &last);
-    const char *lc = pattern + last;
     bool glob_repo = memchr(pattern, '*', end) != NULL;
-    if (end == last || (memchr(lc, '*', end - last) && !last_component_written(lc, end - last)))
-        return false;
     if (glob_repo) {
         if (!repo_glob_matches(ref, pattern, end, scratch))
             return false;

@@ -99,6 +99,9 @@ struct gl_project_image *gl_project_add(struct gl_doc *doc, unsigned what, const
  * '*' (`app$SUFFIX`) is unknown: any. `scratch` holds the parse of a literal pattern. */
 bool gl_project_pattern_names(const char *pattern, bool by_tag, const struct gl_imageref *ref,
                               struct gl_arena *scratch);
+/* Can the pattern name any reference at all? (the last component of its repository holds
+ * a letter or digit written literally: not `$IMAGE`, `$NAME:$TAG`, `$REG/$NAME`) */
+bool gl_project_pattern_names_some(const char *pattern);
 /* The last component of a pattern's repository (after its last '/', before its tag), as
  * [*start, *start + return): the key the engine files patterns under; 0 when the pattern
  * has no such component written literally (a '*' in it). */

@@ -620,6 +620,13 @@ static void test_project_patterns(void **state)
     assert_false(names("controller:v1", false, "controller:v2"));
     assert_false(names(NULL, false, "controller"));
 
+    assert_false(gl_project_pattern_names_some("*"));
+    assert_false(gl_project_pattern_names_some("*:*"));
+    assert_false(gl_project_pattern_names_some("reg.io/*"));
+    assert_true(gl_project_pattern_names_some("*/app:*"));
+    assert_true(gl_project_pattern_names_some("*-server"));
+    assert_true(gl_project_pattern_names_some("myimg"));
+
     const char *key;
     assert_int_equal(gl_project_pattern_key("ghcr.io/x/app:*", &key), 3);
     assert_memory_equal(key, "app", 3);
