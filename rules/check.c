@@ -3,6 +3,7 @@
 #include "rules/check.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* b's text, now the caller's to free ("" when b is empty). */
@@ -33,21 +34,36 @@ static struct gl_finding *add(struct gl_check *c, enum gl_severity sev, struct g
     return f;
 }
 
-void gl_report(struct gl_check *c, struct gl_loc loc, const char *fix, const char *fmt, ...)
+struct gl_finding *gl_report(struct gl_check *c, struct gl_loc loc, const char *fix,
+                             const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    add(c, c->rule->severity, loc, fix, vformat(fmt, ap));
+    struct gl_finding *f = add(c, c->rule->severity, loc, fix, vformat(fmt, ap));
     va_end(ap);
+    return f;
 }
 
-void gl_report_sev(struct gl_check *c, enum gl_severity sev, struct gl_loc loc,
-                   const char *fix, const char *fmt, ...)
+struct gl_finding *gl_report_sev(struct gl_check *c, enum gl_severity sev, struct gl_loc loc,
+                                 const char *fix, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    add(c, sev, loc, fix, vformat(fmt, ap));
+    struct gl_finding *f = add(c, sev, loc, fix, vformat(fmt, ap));
     va_end(ap);
+    return f;
+}
+
+void gl_finding_on_image(const struct gl_check *c, struct gl_finding *f, const struct gl_ref *r,
+                         unsigned moot_when)
+{
+    if (c->doc->kind != GL_IN_K8S)
+        moot_when &= ~(unsigned)(GL_PROJECT_RENAMED | GL_PROJECT_RETAGGED);
+    if (!f || !r || !r->ok || !r->text || !moot_when)
+        return;
+    free(f->image);
+    f->image = xstrdup(r->text);
+    f->moot_when = moot_when;
 }
 
 void gl_report_image(struct gl_check *c, enum gl_severity sev, const struct gl_image_site *at,

@@ -21,13 +21,21 @@ struct gl_check {
     struct gl_findings *out;
 };
 
-/* Report at the rule's default severity. */
-void gl_report(struct gl_check *c, struct gl_loc loc, const char *fix, const char *fmt, ...)
-    __attribute__((format(printf, 4, 5)));
+/* Report at the rule's default severity. Returns the finding (for gl_finding_on_image). */
+struct gl_finding *gl_report(struct gl_check *c, struct gl_loc loc, const char *fix,
+                             const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 /* Report at a severity the rule chose (rules with two severities, GL101 and GL201). */
-void gl_report_sev(struct gl_check *c, enum gl_severity sev, struct gl_loc loc,
-                   const char *fix, const char *fmt, ...)
+struct gl_finding *gl_report_sev(struct gl_check *c, enum gl_severity sev, struct gl_loc loc,
+                                 const char *fix, const char *fmt, ...)
     __attribute__((format(printf, 5, 6)));
+
+/* Finding f was judged on image reference r: it is moot, and the engine drops it once
+ * every input of the run is read, when an image the project makes names r (RULES.md
+ * "Images built by the project", "Kustomize"). `moot_when`: the GL_PROJECT_* facts
+ * (model_ref.h) that undo it; a kustomization's renaming and retagging count only in
+ * Kubernetes manifests, the bases it rewrites. */
+void gl_finding_on_image(const struct gl_check *c, struct gl_finding *f, const struct gl_ref *r,
+                         unsigned moot_when);
 
 /* An image finding: line 0; names the platform, the layer that brought the file, and
  * the path in the image (the message should name them too). */

@@ -98,6 +98,8 @@ printf 'PNG\0\0\0' > "$t4/logo.png"
 printf '#!/usr/bin/env python3\nfrom deepspeed.launcher.runner import main\nmain()\n' > "$t4/ds"
 printf 'from torch import nn\nimport sys\n' > "$t4/model_def"
 printf '# a licence header\nfrom os import path\n' > "$t4/helper"
+printf 'From https://github.com/x/y at commit abc (MIT):\nthe files below, verbatim\n' > "$t4/SOURCE"
+printf 'From the docs, verbatim.\n' > "$t4/NOTICE"
 check "typing by content: a walk" 1 "$bin" --format json "$t4"
 for f in Makefile.gpu gpu.Makefile build.mak nccl-mpi-ubuntu20.04 job.sbatch train.slurm batchjob runit ci/gpu.yml ci/pipeline.yaml; do
   has "typed by name or content: $f" "\"file\": \"[^\"]*/typed/$f\""
@@ -105,6 +107,7 @@ done
 has "only those are linted" '"files": 10'
 hasnt "a note that says nothing is not linted" 'NOTES'
 hasnt "Python without an extension is not a Dockerfile" '/typed/(ds|model_def|helper)"'
+hasnt "prose starting with From is not a Dockerfile" '/typed/(SOURCE|NOTICE)"'
 hasnt "YAML of no kind gpulint reads is not linted" 'mkdocs'
 check "stdin: compose by content" 1 bash -c "printf 'services:\n  a:\n    image: nvidia/cuda\n' | '$bin' -"
 has "stdin compose: GL101 at the image" '^-:3:12: error: .*\[GL101'

@@ -7,32 +7,21 @@
 #         fixtures/rules/<ID>/pass/<case> must produce none; other fixtures/golden/<case>
 #         are plain golden cases. Each <case> has <case>.json beside it: the expected
 #         report (the "version" line is not compared). An optional <case>.args holds
-#         extra command-line arguments (one line, word-split). A directory <case> with
-#         <case>.json beside it is one case (several files: a compose file with its .env
-#         or the file it extends): the directory is linted, as a walk.
+#         extra command-line arguments (one line, word-split). A <case> may be a
+#         directory: its files are linted as one run (tests/lib/golden_cases.sh); a new
+#         directory case is one once its <case>.json exists (create it empty, then
+#         UPDATE=1).
 # UPDATE=1 bash tests/golden.sh build/gpulint   rewrites the .json files (review the diff!).
 set -uo pipefail
 bin=$(realpath "${1:?usage: golden.sh path/to/gpulint}")
 cd "$(dirname "$0")/.."
+. tests/lib/golden_cases.sh
 pass=0 fail=0
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
 strip_version() { sed -E '/^  "version": /d' "$1"; }
 
-# Is f a file inside a directory case (a directory with <dir>.json beside it)?
-in_dir_case() {
-  local d
-  d=${1%/*}
-  while [ "$d" != fixtures ] && [ "$d" != . ]; do
-    [ -f "$d.json" ] && return 0
-    d=${d%/*}
-  done
-  return 1
-}
-
 while IFS= read -r -d '' f; do
-  case $f in *.json|*.args|*.md|*.out) continue ;; esac
-  in_dir_case "$f" && continue
   args=()
   [ -f "$f.args" ] && read -r -a args < "$f.args"
   (cd "$(dirname "$f")" && "$bin" --format json "${args[@]}" "$(basename "$f")") > "$tmp/out" 2> "$tmp/err"
@@ -58,10 +47,7 @@ while IFS= read -r -d '' f; do
     fi
   fi
   if [ $ok = 1 ]; then pass=$((pass+1)); else fail=$((fail+1)); fi
-done < <(find fixtures -path fixtures/images -prune -o \( -type f -o -type d \) -print0 |
-         while IFS= read -r -d '' p; do
-           if [ -f "$p" ] || [ -f "$p.json" ]; then printf '%s\0' "$p"; fi
-         done | sort -z)
+done < <(golden_cases fixtures)
 
 echo "golden: $pass passed, $fail failed"
 [ $fail = 0 ]

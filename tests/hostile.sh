@@ -260,6 +260,33 @@ lint compose-env-huge 10 64 "clean $in/long/docker-compose.yml -- rss 64" "$in/l
 rm -f "$in/long/.env"
 rm -f "$in"/long/*
 
+# Images the project makes (README, "Images the project makes"): 16 globs that every
+# reference is compared with, 40 more under one key (16 kept), then 20,000 literal build
+# tags of which the limit project-images keeps the first (10,000 less those 32); 20,000
+# launches, half of them of images built (the even ones, 5,016 of them past the limit),
+# half on another registry: one look-up each, linear time, bounded memory
+mkdir -p "$in/proj"
+python3 - "$in/proj" <<'PY'
+import sys
+d = sys.argv[1]
+with open(d + '/build.sh', 'w') as f:
+    f.write('#!/bin/sh\n')
+    for i in range(16):
+        f.write('docker build -t "${P}-%d:$V" .\n' % i)
+    for i in range(40):
+        f.write('docker build -t "r%d/${N}/img0:$V" .\n' % i)
+    for i in range(20000):
+        f.write('docker build -t img%d .\n' % i)
+for k in range(4):  # (5,000 launches a file: 20,000 in one pass the limit parse-memory)
+    with open(d + '/run%d.sh' % k, 'w') as f:
+        f.write('#!/bin/sh\n')
+        for i in range(5000 * k, 5000 * k + 5000, 2):
+            f.write('docker run --rm registry.example.com/ns/img%d\ndocker run --rm img%d\n'
+                    % (i + 1, i))
+PY
+lint project-images 20 512 "count GL101 $in/proj/run0.sh 2500 -- count GL101 $in/proj/run1.sh 2516 -- count GL101 $in/proj/run2.sh 5000 -- count GL101 $in/proj/run3.sh 5000" "$in/proj"
+rm -rf "$in/proj"
+
 # NUL bytes and invalid UTF-8 in every text format. A NUL byte is GL900 at it in every
 # format (it used to cut a token short without a word). Invalid UTF-8: YAML formats stop
 # at the first bad byte (GL900 at it); the Dockerfile, shell, Makefile, Markdown and

@@ -19,13 +19,12 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export XDG_CACHE_HOME=$tmp/cache
 wrap=(valgrind --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite,indirect -q)
 
-is_case() { case $1 in *.json|*.args|*.md|*.out) return 1 ;; esac; [ -f "$1" ]; }
+. tests/lib/golden_cases.sh
 first_cases() { # first_cases DIR N: the first N cases of DIR (sorted)
   local n=0 f
-  while IFS= read -r f; do
-    is_case "$f" || continue
+  while IFS= read -r -d '' f; do
     echo "$f"; n=$((n + 1)); [ $n -ge "$2" ] && break
-  done < <(find "$1" -type f | sort)
+  done < <(golden_cases "$1")
 }
 cases=()
 for d in fixtures/rules/*/; do

@@ -22,9 +22,16 @@ void gl_run_init(struct gl_run *run, const struct gl_config *cfg)
 {
     memset(run, 0, sizeof *run);
     run->cfg = cfg;
+    gl_project_init(&run->project);
 }
 
-void gl_run_free(struct gl_run *run) { gl_findings_free(&run->findings); }
+void gl_run_free(struct gl_run *run)
+{
+    gl_findings_free(&run->findings);
+    gl_project_free(&run->project);
+}
+
+void gl_run_finish(struct gl_run *run) { gl_project_apply(&run->project, &run->findings, 0); }
 
 void gl_run_engine_finding(struct gl_run *run, const char *rule_id, const char *file,
                            struct gl_loc loc, const char *fix, const char *fmt, ...)
@@ -93,6 +100,7 @@ void gl_lint_doc(struct gl_run *run, struct gl_doc *doc)
         }
     }
     report_unknown_ignores(run, doc);
+    gl_project_gather(&run->project, doc);
     gl_findings_filter(&run->findings, start, not_suppressed, doc);
     gl_findings_filter(&run->findings, start, not_path_ignored, (void *)run->cfg);
 }

@@ -4,12 +4,15 @@
  *
  * For each input: read it, recognise it (inputs.h), parse it into a doc (the model), run
  * every enabled rule over the doc, turn a parse failure into GL900 and an unknown
- * inline-ignore id into GL902, drop what inline ignores suppress, free the doc. Findings
- * accumulate in run->findings; the caller sorts and reports them.
+ * inline-ignore id into GL902, drop what inline ignores suppress, keep the images the
+ * input makes (project.h), free the doc. Findings accumulate in run->findings; once every
+ * input is read, gl_run_finish drops those that the images the whole run makes turn moot,
+ * and the caller sorts and reports the rest.
  */
 #ifndef GPULINT_ENGINE_H
 #define GPULINT_ENGINE_H
 
+#include "linter/cli/project.h"
 #include "linter/core/config.h"
 #include "linter/core/finding.h"
 
@@ -19,6 +22,7 @@ struct gl_run {
     size_t files;            /* inputs linted */
     bool unreadable;         /* a named path could not be read (exit status 2) */
     bool driver_checks_ran;  /* a CUDA/driver check had a target to compare with */
+    struct gl_project_set project; /* the images the run's inputs build or rewrite */
 };
 
 void gl_run_init(struct gl_run *run, const struct gl_config *cfg);
@@ -26,6 +30,9 @@ void gl_run_free(struct gl_run *run);
 
 /* Lint a path named by the user: a file, a directory (walked), or "-" for stdin. */
 void gl_lint_path(struct gl_run *run, const char *path);
+/* Every input is read: drop the findings that an image the run makes turns moot. */
+void gl_run_finish(struct gl_run *run);
+
 /* Lint bytes already in memory, read as `kind` (GL_IN_UNKNOWN: sniff from name/content). */
 void gl_lint_buffer(struct gl_run *run, const char *name, const char *data, size_t len,
                     enum gl_input_kind kind, bool named);

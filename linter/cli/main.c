@@ -173,6 +173,7 @@ static int lint_and_report(const struct gl_config *cfg, const struct gl_cli *cli
         gl_lint_path(&run, ".");
     for (size_t i = 0; i < cli->npaths; i++)
         gl_lint_path(&run, cli->paths[i]);
+    gl_run_finish(&run);
     gl_findings_sort(&run.findings);
     int status = run.unreadable ? 2 : fails(&run, cfg->failure_threshold) ? 1 : 0;
 

@@ -45,6 +45,7 @@ static void finding_free(struct gl_finding *x)
     free(x->platform);
     free(x->layer);
     free(x->image_path);
+    free(x->image);
 }
 
 void gl_findings_free(struct gl_findings *f)

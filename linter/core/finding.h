@@ -39,6 +39,12 @@ struct gl_finding {
      * Every report keeps the message whole but the tty one, which prints the image
      * location before the message and leaves these bytes out. said_len 0: none. */
     size_t said_at, said_len;
+    /* A finding judged on an image reference: the reference (as resolved) and the facts
+     * of the whole run that make it moot (GL_PROJECT_* bits, model_ref.h: the project
+     * builds the image, a kustomization renames or retags it). The engine drops it once
+     * every input is read, when an image the project makes names the reference. */
+    char *image;
+    unsigned moot_when;
 };
 
 /* A layer digest as findings name it, into buf (>= 24 bytes): "sha256:" and its first 12

@@ -43,6 +43,9 @@ const struct gl_limit_def gl_limit_defs[GL_LIMIT_COUNT] = {
                                  "bytes variable expansions may add, per file"},
     [GL_LIMIT_CACHE_SIZE] = {"cache-size", GL_LIMIT_BYTES, 256 * MiB,
                              "bytes the layer-index cache keeps on disk (--cache-max)"},
+    [GL_LIMIT_PROJECT_IMAGES] = {"project-images", GL_LIMIT_NUMBER, 10000,
+                                 "distinct image names a run's build commands and "
+                                 "kustomizations make (beyond: not matched)"},
 };
 
 static uint64_t values[GL_LIMIT_COUNT];

@@ -9,7 +9,8 @@
  * a finding at the exact token.
  *
  * The facts, by family (each family has its own header, included here):
- *   model_ref.h        image references, wherever they are written
+ *   model_ref.h        image references, wherever they are written; the images the
+ *                      project builds or a kustomization rewrites
  *   model_dockerfile.h build stages, package installs, COPY/ADD sources, RUN commands
  *   model_launch.h     container launches (docker run, compose, Kubernetes, apptainer)
  *   model_cuda.h       CUDA requirements with provenance
@@ -34,6 +35,7 @@ enum gl_input_kind {
     GL_IN_K8S,
     GL_IN_APPTAINER_DEF,
     GL_IN_IMAGE,       /* image archive or OCI layout directory */
+    GL_IN_KUSTOMIZE,   /* kustomization.yaml */
     GL_IN_KIND_COUNT
 };
 
@@ -102,6 +104,7 @@ struct gl_doc {
     struct gl_cuda_fact *cuda; size_t ncuda, capcuda;
     struct gl_launch *launches; size_t nlaunches, caplaunches;
     struct gl_ignore *ignores; size_t nignores, capignores;
+    struct gl_project_image *project; size_t nproject, capproject;
 
     struct gl_dockerfile_model *df; /* GL_IN_DOCKERFILE */
     struct gl_image_model *image;   /* GL_IN_IMAGE */

@@ -2,6 +2,8 @@
 /* model_ref.c: queries over parsed image references (see model_ref.h). */
 #include "linter/core/model.h"
 
+#include "linter/core/imageref.h"
+
 #include <string.h>
 
 #define DEFAULT_DOMAIN "docker.io"
@@ -112,6 +114,119 @@ bool gl_imageref_in_namespace(const struct gl_imageref *ref, const char *ns)
 bool gl_imageref_is_unpinned_latest(const struct gl_imageref *ref)
 {
     return !ref->digest && (!ref->tag || strcmp(ref->tag, "latest") == 0);
+}
+
+/* ---- patterns of images the project makes ---- */
+
+struct gl_project_image *gl_project_add(struct gl_doc *doc, unsigned what, const char *text,
+                                        const char *pattern, struct gl_loc loc,
+                                        const char *tool)
+{
+    struct gl_project_image *p =
+        GL_APPEND(&doc->arena, doc->project, doc->nproject, doc->capproject);
+    p->what = what;
+    p->text = gl_arena_strdup(&doc->arena, text);
+    p->pattern = pattern ? gl_arena_strdup(&doc->arena, pattern) : p->text;
+    p->loc = loc;
+    p->tool = tool;
+    return p;
+}
+
+/* Does text[0..n) match glob pat[0..m) ('*': any run of bytes)? Iterative, with one
+ * backtrack point: O(n * m) at worst. */
+static bool glob_match(const char *pat, size_t m, const char *text, size_t n)
+{
+    size_t p = 0, t = 0, star = SIZE_MAX, mark = 0;
+    while (t < n) {
+        if (p < m && pat[p] == '*') {
+            star = p++;
+            mark = t;
+        } else if (p < m && pat[p] == text[t]) {
+            p++;
+            t++;
+        } else if (star != SIZE_MAX) {
+            p = star + 1;
+            t = ++mark;
+        } else {
+            return false;
+        }
+    }
+    while (p < m && pat[p] == '*')
+        p++;
+    return p == m;
+}
+
+/* Where a pattern's repository ends (its tag's ':' or digest's '@', else its end), and
+ * where its last component starts. */
+static size_t pattern_repo_end(const char *pattern, size_t *last)
+{
+    const char *slash = strrchr(pattern, '/');
+    size_t from = slash ? (size_t)(slash - pattern) + 1 : 0;
+    *last = from;
+    return from + strcspn(pattern + from, ":@");
+}
+
+size_t gl_project_pattern_key(const char *pattern, const char **start)
+{
+    size_t last, end = pattern_repo_end(pattern, &last);
+    *start = pattern + last;
+    return memchr(pattern + last, '*', end - last) ? 0 : end - last;
+}
+
+/* The last component holds a letter or digit written literally (all of it, or around a
+ * '*'). */
+static bool last_component_written(const char *c, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if ((c[i] >= 'a' && c[i] <= 'z') || (c[i] >= '0' && c[i] <= '9'))
+            return true;
+    return false;
+}
+
+static bool repo_glob_matches(const struct gl_imageref *ref, const char *pat, size_t n,
+                              struct gl_arena *a)
+{
+    if (glob_match(pat, n, ref->familiar, strlen(ref->familiar)))
+        return true;
+    if (gl_imageref_is_docker_hub(ref) && glob_match(pat, n, ref->path, strlen(ref->path)))
+        return true;
+    const char *full = gl_imageref_full_name(a, ref);
+    return glob_match(pat, n, full, strlen(full));
+}
+
+bool gl_project_pattern_names_some(const char *pattern)
+{
+    size_t last, end = pattern_repo_end(pattern, &last);
+    return last_component_written(pattern + last, end - last);
+}
+
+bool gl_project_pattern_names(const char *pattern, bool by_tag, const struct gl_imageref *ref,
+                              struct gl_arena *scratch)
+{
+    if (!pattern || !ref->path || !ref->familiar || !gl_project_pattern_names_some(pattern))
+        return false;
+    size_t last, end = pattern_repo_end(pattern, &last);
+    bool glob_repo = memchr(pattern, '*', end) != NULL;
+    if (glob_repo) {
+        if (!repo_glob_matches(ref, pattern, end, scratch))
+            return false;
+    } else {
+        struct gl_imageref p;
+        if (gl_imageref_parse(scratch, pattern, end, (struct gl_loc){0, 0}, &p, NULL) != 0 ||
+            strcmp(p.path, ref->path) || !p.domain != !ref->domain ||
+            (p.domain && strcmp(p.domain, ref->domain)))
+            return false;
+    }
+    const char *tag = pattern[end] == ':' ? pattern + end + 1 : NULL;
+    size_t tag_len = tag ? strcspn(tag, "@") : 0;
+    if (!by_tag && !tag)
+        return true; /* a kustomization's name: any tag */
+    if (!tag && end > 0 && pattern[end - 1] == '*')
+        return true; /* `app$SUFFIX`: the tag may be in the unresolved part */
+    const char *have = ref->tag ? ref->tag : "latest";
+    if (!tag)
+        return !strcmp(have, "latest");
+    return glob_match(tag, tag_len, have, strlen(have));
 }
 
 /* ---- tag tokens ---- */

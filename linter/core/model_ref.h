@@ -38,6 +38,7 @@ enum gl_ref_role {
     GL_REF_BUILD_OUTPUT,  /* compose image: beside build: (names what is built) */
     GL_REF_DEF_FROM,      /* apptainer .def From: */
     GL_REF_ARCHIVE,       /* the tag an image archive carries */
+    GL_REF_KUSTOMIZE,     /* the image a kustomization's `images:` entry sets in its bases */
 };
 
 struct gl_ref {
@@ -58,6 +59,54 @@ struct gl_ref {
                                   when unknown */
     size_t written_len;
 };
+
+/* ---- images the project makes (RULES.md "Images built by the project", "Kustomize") ----
+ * The tag a build command gives (`docker build -t X`, `docker tag A X`, `buildah bud -t X`,
+ * compose `build:` with `image: X`, a build-push-action's `tags:`) says the project builds
+ * X itself; a kustomization's `images:` entry (or `kustomize edit set image`) says that
+ * images of its `name` are rewritten when the manifests are built. Each is one fact of the
+ * input it is written in; the engine gathers those of every input of the run, and a
+ * finding judged on a reference one of them names is moot (finding.h, moot_when). */
+enum gl_project_what {
+    GL_PROJECT_BUILT = 1,    /* a build output: the tag a build command gives */
+    GL_PROJECT_RENAMED = 2,  /* a kustomization gives images of this name another name */
+    GL_PROJECT_RETAGGED = 4, /* ... another tag or a digest */
+};
+
+struct gl_project_image {
+    unsigned what;        /* GL_PROJECT_* bits */
+    const char *text;     /* as resolved, unresolved parts as written ("$REG/app:$V") */
+    const char *pattern;  /* the same with each unresolved part as one '*' (so "$REG/app"
+                             becomes '*' followed by "/app") */
+    struct gl_loc loc;    /* its first byte as written */
+    const char *tool;     /* "docker build", "docker tag", "compose", "kustomization", ... */
+};
+
+struct gl_doc;
+
+/* Add one to doc->project: text and pattern are copied to the doc's arena (pattern NULL:
+ * the text, all of it literal). */
+struct gl_project_image *gl_project_add(struct gl_doc *doc, unsigned what, const char *text,
+                                        const char *pattern, struct gl_loc loc,
+                                        const char *tool);
+
+/* Does `pattern` (gl_project_image.pattern) name the reference `ref`? The repository is
+ * compared after normalisation (docker.io, library/); with `by_tag` the tag too, an absent
+ * tag on either side meaning `latest` (a build output is one tag), else any tag matches
+ * (a kustomization matches images by name) unless the pattern names one. A '*' matches
+ * any text, but the last component of the repository must hold a letter or digit written
+ * literally: `$REG/app:$V` names app:latest and ghcr.io/x/app:1.0, `${NAME}-server` names
+ * web-server, `$IMAGE` and `$NAME:$TAG` name nothing. A tag after a repository ending in
+ * '*' (`app$SUFFIX`) is unknown: any. `scratch` holds the parse of a literal pattern. */
+bool gl_project_pattern_names(const char *pattern, bool by_tag, const struct gl_imageref *ref,
+                              struct gl_arena *scratch);
+/* Can the pattern name any reference at all? (the last component of its repository holds
+ * a letter or digit written literally: not `$IMAGE`, `$NAME:$TAG`, `$REG/$NAME`) */
+bool gl_project_pattern_names_some(const char *pattern);
+/* The last component of a pattern's repository (after its last '/', before its tag), as
+ * [*start, *start + return): the key the engine files patterns under; 0 when the pattern
+ * has no such component written literally (a '*' in it). */
+size_t gl_project_pattern_key(const char *pattern, const char **start);
 
 /* ---- queries (linter/core/model_ref.c) ---- */
 

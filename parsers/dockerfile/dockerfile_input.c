@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* dockerfile_input.c: how gpulint recognises a Dockerfile (see linter/core/inputs.h). */
+#include <ctype.h>
 #include <string.h>
 
 #include "linter/core/inputs.h"
@@ -18,23 +19,63 @@ static bool by_name(const char *path, const char *b)
            gl_has_suffix(b, ".Containerfile") || gl_has_suffix(b, ".containerfile");
 }
 
-/* Is the line at data[i] Python's `from MODULE import NAME` rather than `FROM image`? */
-static bool python_import(const char *data, size_t i, size_t len)
+/* The words of the line at data[i] (up to 8; a trailing backslash continues nothing
+ * here: a first instruction that needs two lines is rare enough to be named). */
+struct line_words {
+    const char *w[8];
+    size_t n[8], count;
+};
+
+static void split_line(const char *data, size_t i, size_t len, struct line_words *lw)
 {
     const char *nl = memchr(data + i, '\n', len - i);
     size_t e = nl ? (size_t)(nl - data) : len;
-    return memmem(data + i, e - i, " import ", 8) != NULL ||
-           (e - i >= 7 && !memcmp(data + e - 7, " import", 7));
+    lw->count = 0;
+    while (i < e && lw->count < 8) {
+        while (i < e && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r'))
+            i++;
+        size_t s = i;
+        while (i < e && data[i] != ' ' && data[i] != '\t' && data[i] != '\r')
+            i++;
+        if (i > s) {
+            lw->w[lw->count] = data + s;
+            lw->n[lw->count++] = i - s;
+        }
+    }
+}
+
+static bool is_name(const char *w, size_t n)
+{
+    if (!n || !(isalpha((unsigned char)w[0]) || w[0] == '_'))
+        return false;
+    for (size_t k = 1; k < n && w[k] != '='; k++)
+        if (!(isalnum((unsigned char)w[k]) || w[k] == '_'))
+            return false;
+    return true;
+}
+
+/* `FROM [--flag=v ...] IMAGE [AS NAME]`: an image word (no `://`, not Python's
+ * `from x import y`, not prose such as "From https://..." or "from the docs, ..."). */
+static bool from_line(const struct line_words *lw)
+{
+    size_t k = 1;
+    while (k < lw->count && lw->n[k] > 2 && !memcmp(lw->w[k], "--", 2))
+        k++;
+    if (k >= lw->count || memmem(lw->w[k], lw->n[k], "://", 3) ||
+        strchr(",.;:!?", lw->w[k][lw->n[k] - 1]))
+        return false;
+    size_t rest = lw->count - k - 1;
+    return rest == 0 || (rest == 2 && gl_strn_eq_nocase(lw->w[k + 1], lw->n[k + 1], "as") &&
+                         lw->n[k + 1] == 2);
 }
 
 /* A file whose first instruction (after comments, parser directives and blank lines) is
- * FROM or ARG: only Dockerfiles start so. Consulted for files the user names, standard
- * input, and files of the walk whose name says nothing (`nccl-mpi-ubuntu20.04`). A file
- * with a `#!` line is a program, and `from x import y` is Python: neither is one. */
+ * a FROM or ARG instruction in its own syntax: only Dockerfiles start so. Consulted for
+ * files the user names, standard input, and files of the walk whose name says nothing
+ * (`nccl-mpi-ubuntu20.04`). A file with a `#!` line is a program. */
 static bool by_content(const char *path, const char *data, size_t len)
 {
     (void)path;
-    static const char *const first[] = {"FROM", "ARG"};
     if (len >= 2 && data[0] == '#' && data[1] == '!')
         return false;
     size_t i = 0;
@@ -47,12 +88,12 @@ static bool by_content(const char *path, const char *data, size_t len)
                 i++;
             continue;
         }
-        for (size_t k = 0; k < sizeof first / sizeof first[0]; k++) {
-            size_t n = strlen(first[k]);
-            if (i + n < len && gl_strn_eq_nocase(data + i, n, first[k]) &&
-                (data[i + n] == ' ' || data[i + n] == '\t'))
-                return k > 0 || !python_import(data, i, len);
-        }
+        struct line_words lw;
+        split_line(data, i, len, &lw);
+        if (lw.count >= 2 && lw.n[0] == 4 && gl_strn_eq_nocase(lw.w[0], 4, "FROM"))
+            return from_line(&lw);
+        if (lw.count >= 2 && lw.n[0] == 3 && gl_strn_eq_nocase(lw.w[0], 3, "ARG"))
+            return is_name(lw.w[1], lw.n[1]);
         return false;
     }
     return false;

@@ -14,6 +14,9 @@
  * list of strings (nested lists from !reference flattened once); the scripts of one job
  * share one variable table (they run in one shell). Each text goes with its srcmap
  * (parsers/yaml/yaml_tree.h: exact for `|` block scalars) to gl_launches_from_shell.
+ * A GitHub Actions step that `uses: docker/build-push-action` builds the images its
+ * `with: tags:` names (one a line or comma separated): each is a project image
+ * (GL_PROJECT_BUILT, model_ref.h), a `${{ ... }}` expression in it unresolved ('*').
  * Inline ignores: yt_add_pragmas.
  */
 #include <string.h>
@@ -37,14 +40,62 @@ static void run_text(struct ci *c, struct yt_node *n, struct sh_vars *vars)
     gl_launches_from_shell(c->doc, n->value, n->len, &m, vars);
 }
 
+/* One tag of a build-push-action's `tags:`, value bytes [from, to). */
+static void action_tag(struct ci *c, struct yt_node *tags, size_t from, size_t to)
+{
+    const char *v = tags->value;
+    while (from < to && (v[from] == ' ' || v[from] == '\t' || v[from] == '\r'))
+        from++;
+    while (to > from && (v[to - 1] == ' ' || v[to - 1] == '\t' || v[to - 1] == '\r'))
+        to--;
+    if (from == to)
+        return;
+    struct gl_buf pat;
+    gl_buf_init(&pat);
+    for (size_t i = from; i < to; i++) {
+        const char *close = i + 2 < to && !memcmp(v + i, "${{", 3)
+                                ? memmem(v + i + 3, to - i - 3, "}}", 2)
+                                : NULL;
+        if (!close) {
+            gl_buf_addc(&pat, v[i]);
+            continue;
+        }
+        if (!pat.len || pat.data[pat.len - 1] != '*')
+            gl_buf_addc(&pat, '*');
+        i = (size_t)(close - v) + 1;
+    }
+    struct gl_arena *a = &c->doc->arena;
+    gl_project_add(c->doc, GL_PROJECT_BUILT, gl_arena_strndup(a, v + from, to - from),
+                   gl_buf_str(&pat), yt_scalar_loc_at(c->s, tags, from), "docker/build-push-action");
+    gl_buf_free(&pat);
+}
+
+static void build_push_action(struct ci *c, struct yt_node *step)
+{
+    struct yt_node *uses = yt_get(c->s, step, "uses", NULL);
+    if (!yt_is_scalar(uses) || !gl_has_prefix(uses->value, "docker/build-push-action@"))
+        return;
+    struct yt_node *tags = yt_get(c->s, yt_get(c->s, step, "with", NULL), "tags", NULL);
+    if (!yt_is_scalar(tags))
+        return;
+    for (size_t i = 0, start = 0; i <= tags->len; i++)
+        if (i == tags->len || tags->value[i] == '\n' || tags->value[i] == ',') {
+            action_tag(c, tags, start, i);
+            start = i + 1;
+        }
+}
+
 static void github(struct ci *c, struct yt_node *root)
 {
     struct yt_pair *jobs;
     size_t n = yt_pairs(c->s, yt_get(c->s, root, "jobs", NULL), &jobs);
     for (size_t j = 0; j < n; j++) {
         struct yt_node *steps = yt_get(c->s, jobs[j].value, "steps", NULL);
-        for (size_t i = 0; yt_is_seq(steps) && i < steps->nitems; i++)
-            run_text(c, yt_get(c->s, yt_item(c->s, steps, i), "run", NULL), NULL);
+        for (size_t i = 0; yt_is_seq(steps) && i < steps->nitems; i++) {
+            struct yt_node *step = yt_item(c->s, steps, i);
+            run_text(c, yt_get(c->s, step, "run", NULL), NULL);
+            build_push_action(c, step);
+        }
     }
 }
 

@@ -37,6 +37,48 @@ static struct gl_loc at(const struct cz *c, const struct yt_node *n)
     return c->pin ? *c->pin : n->loc;
 }
 
+/* The image name an interpolated `image:` stands for, with each variable (whatever .env
+ * says of it) as one '*' and a `${VAR:-default}` as its default: a pattern of the build
+ * outputs it may name (linter/core/model_ref.h). Wider than the value: it can only make
+ * more references the project's own, never judge one. */
+static const char *build_pattern(struct gl_arena *a, const struct yt_node *n)
+{
+    struct gl_buf pat;
+    gl_buf_init(&pat);
+    const char *in = n->value;
+    size_t len = n->len;
+    for (size_t i = 0; i < len;) {
+        if (in[i] != '$' || i + 1 >= len || in[i + 1] == '$') {
+            gl_buf_addc(&pat, in[i]);
+            i += in[i] == '$' && i + 1 < len ? 2 : 1;
+            continue;
+        }
+        size_t j = i + 1;
+        const char *def = NULL;
+        size_t deflen = 0;
+        if (in[j] == '{') {
+            const char *close = memchr(in + j, '}', len - j);
+            const char *dash = memchr(in + j, '-', close ? (size_t)(close - in - j) : 0);
+            if (close && dash && dash > in + j && dash[-1] == ':') {
+                def = dash + 1;
+                deflen = (size_t)(close - def);
+            }
+            j = close ? (size_t)(close - in) + 1 : len;
+        } else {
+            while (j < len && (isalnum((unsigned char)in[j]) || in[j] == '_'))
+                j++;
+        }
+        if (def && !memchr(def, '$', deflen))
+            gl_buf_add(&pat, def, deflen);
+        else if (!pat.len || pat.data[pat.len - 1] != '*')
+            gl_buf_addc(&pat, '*');
+        i = j;
+    }
+    const char *out = gl_arena_strdup(a, gl_buf_str(&pat));
+    gl_buf_free(&pat);
+    return out;
+}
+
 static bool cz_value(struct cz *c, const struct yt_node *n, struct cz_val *v)
 {
     struct gl_arena *a = &c->doc->arena;
@@ -513,9 +555,15 @@ static void add_service(struct cz *c, struct yt_node *key, struct cz_layer *laye
     bool build = has_build(c);
     struct yt_node *image = lget(c, "image", NULL);
     struct cz_val v;
-    if (cz_value(c, image, &v) && v.len)
-        yl_set_image(doc, c->launch, gl_arena_strndup(&doc->arena, v.text, v.len), v.loc,
-                     build ? GL_REF_BUILD_OUTPUT : GL_REF_LAUNCH, v.opaque);
+    if (cz_value(c, image, &v) && v.len) {
+        const char *text = gl_arena_strndup(&doc->arena, v.text, v.len);
+        yl_set_image(doc, c->launch, text, v.loc, build ? GL_REF_BUILD_OUTPUT : GL_REF_LAUNCH,
+                     v.opaque);
+        if (build) /* the image compose builds: a build output of the project */
+            gl_project_add(doc, GL_PROJECT_BUILT, text,
+                           v.opaque ? build_pattern(&doc->arena, image) : NULL, v.loc,
+                           "compose build");
+    }
     if ((!image && !build) || partial)
         doc->launches[c->launch].fragment = true;
     struct yl_argv av = {0};

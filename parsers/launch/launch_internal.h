@@ -9,6 +9,7 @@
  *  - option values (launch_values.c): --gpus CSV, -v, --mount, --tmpfs, --device,
  *    --ulimit, sizes such as `8g`.
  *  - the two command-line families: launch_docker.c and launch_apptainer.c.
+ *  - the commands that make images (launch_build.c).
  */
 #ifndef GPULINT_PARSERS_LAUNCH_INTERNAL_H
 #define GPULINT_PARSERS_LAUNCH_INTERNAL_H
@@ -30,6 +31,10 @@ struct lv lv_sub(struct gl_arena *a, const struct lv *v, size_t start, size_t le
 struct gl_loc lv_loc(const struct lv *v, size_t k);   /* byte k of the value */
 struct gl_loc lv_end_loc(const struct lv *v);         /* just after the last byte */
 bool lv_is(const struct lv *v, const char *s);
+/* The value with each unresolved part (sh_span.opaque: `$TAG`, `$(git describe)`, a
+ * documentation `<placeholder>`) as one '*': the pattern of a project image
+ * (model_ref.h). An opaque value whose unresolved parts are not marked is all "*". */
+const char *lv_pattern(struct gl_arena *a, const struct lv *v);
 
 /* One launch being built: `l` stays valid until the next launch is added. */
 struct launch_build {
@@ -85,6 +90,13 @@ void launch_docker(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t
                    size_t first, const char *tool);
 void launch_apptainer(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t tool_wi,
                       size_t first, const char *tool, bool instance_start);
+
+/* Commands that make images (launch_build.c): `sub` is the index of the subcommand word
+ * (`build`, `buildx`, `tag`, `commit`, `edit`), `first` that of kaniko's first option. */
+void launch_build_docker(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t sub);
+void launch_build_buildah(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t sub);
+void launch_build_kaniko(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t first);
+void launch_build_kustomize(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t sub);
 
 /* Boolean option value: "false", "0" -> false; anything else true. */
 bool value_true(const char *s);

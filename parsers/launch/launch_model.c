@@ -41,6 +41,31 @@ bool lv_is(const struct lv *v, const char *s)
     return strlen(s) == v->len && memcmp(v->text, s, v->len) == 0;
 }
 
+const char *lv_pattern(struct gl_arena *a, const struct lv *v)
+{
+    if (!v->opaque)
+        return v->text;
+    const struct sh_word_info *in = &v->cmd->info[v->wi];
+    struct gl_buf b;
+    gl_buf_init(&b);
+    bool marked = false;
+    for (size_t k = 0; k < in->nspans; k++) {
+        const struct sh_span *sp = &in->spans[k];
+        size_t from = sp->out > v->off ? sp->out : v->off;
+        size_t to = sp->out + sp->len < v->off + v->len ? sp->out + sp->len : v->off + v->len;
+        if (from >= to)
+            continue;
+        if (!sp->opaque)
+            gl_buf_add(&b, v->cmd->words[v->wi].text + from, to - from);
+        else if (!b.len || b.data[b.len - 1] != '*')
+            gl_buf_addc(&b, '*');
+        marked |= sp->opaque;
+    }
+    const char *out = gl_arena_strdup(a, marked ? gl_buf_str(&b) : "*");
+    gl_buf_free(&b);
+    return out;
+}
+
 bool value_true(const char *s)
 {
     return !(!strcmp(s, "false") || !strcmp(s, "0") || !strcmp(s, "False") ||

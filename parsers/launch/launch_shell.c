@@ -168,6 +168,12 @@ static const char *const docker_global_long[] = {"host", "context", "config", "l
                                                  "events-backend", "identity", "module",
                                                  NULL};
 
+static const char *const buildah_global_long[] = {"cgroup-manager", "log-level", "registries-conf",
+                                                  "registries-conf-dir", "root", "runroot",
+                                                  "storage-driver", "storage-opt",
+                                                  "userns-gid-map", "userns-uid-map",
+                                                  "short-name-alias-conf", NULL};
+
 static void shell_cmd(struct gl_launch_scan *s, const struct sh_cmd *cmd, int depth);
 
 /* `sh -c SCRIPT` on the host: the launches in SCRIPT. */
@@ -202,15 +208,32 @@ static void shell_cmd(struct gl_launch_scan *s, const struct sh_cmd *cmd, int de
     if (i >= n || cmd->words[i].opaque)
         return;
     const char *tool = base_name(cmd->words[i].text);
-    if (!strcmp(tool, "docker") || !strcmp(tool, "podman") || !strcmp(tool, "nvidia-docker")) {
+    bool nerdctl = !strcmp(tool, "nerdctl"); /* read for the images it builds */
+    if (!strcmp(tool, "docker") || !strcmp(tool, "podman") || !strcmp(tool, "nvidia-docker") ||
+        nerdctl) {
         size_t j = skip_opts(cmd, i + 1, "Hcl", docker_global_long, false);
         if (j < n && !strcmp(cmd->words[j].text, "container"))
             j++;
-        if (j < n && (!strcmp(cmd->words[j].text, "run") || !strcmp(cmd->words[j].text, "create")))
+        if (j < n && !nerdctl &&
+            (!strcmp(cmd->words[j].text, "run") || !strcmp(cmd->words[j].text, "create")))
             launch_docker(s, cmd, i, j + 1,
                           !strcmp(tool, "docker")   ? "docker"
                           : !strcmp(tool, "podman") ? "podman"
                                                     : "nvidia-docker");
+        else
+            launch_build_docker(s, cmd, j);
+        return;
+    }
+    if (!strcmp(tool, "buildah")) {
+        launch_build_buildah(s, cmd, skip_opts(cmd, i + 1, "", buildah_global_long, false));
+        return;
+    }
+    if (!strcmp(tool, "executor") && strstr(cmd->words[i].text, "kaniko")) {
+        launch_build_kaniko(s, cmd, i + 1); /* /kaniko/executor */
+        return;
+    }
+    if (!strcmp(tool, "kustomize")) {
+        launch_build_kustomize(s, cmd, i + 1);
         return;
     }
     if (!strcmp(tool, "apptainer") || !strcmp(tool, "singularity")) {

@@ -15,6 +15,9 @@
  *     that bundles (`-itd`, `-itv /a:/b`), `--flag=value` and `--flag value` are read as
  *     docker reads them and the image and the command are found exactly.
  *   apptainer|singularity [global opts] exec|run|shell|instance start ...
+ * Commands that make images (docker/podman/nerdctl build, buildx build, tag, commit;
+ * buildah bud/build/tag/commit; kaniko's executor; kustomize edit set image) add no
+ * launch: the tags they give are project images of the doc (launch_build.c, model_ref.h).
  *
  * The facts of one launch (linter/core/model_launch.h), with these conventions:
  *  - loc: the tool word (`docker`); ref: the image in doc->refs, -1 when the image word is

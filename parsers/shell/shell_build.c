@@ -202,7 +202,8 @@ void shl_wb_begin(struct sh_lexer *lx, size_t src, bool nosplit)
 
 /* Append bytes taken from input offset src: literally (byte k from src+k) or all from
  * the construct at src. */
-void shl_wb_add(struct sh_lexer *lx, const char *p, size_t n, size_t src, bool literal)
+static void wb_add(struct sh_lexer *lx, const char *p, size_t n, size_t src, bool literal,
+                   bool opaque)
 {
     struct shl_wbuild *wb = &lx->wb;
     if (wb->discard || n == 0)
@@ -210,7 +211,8 @@ void shl_wb_add(struct sh_lexer *lx, const char *p, size_t n, size_t src, bool l
     size_t out = wb->text.len;
     gl_buf_add(&wb->text, p, n);
     struct sh_span *last = wb->nspans ? &wb->spans[wb->nspans - 1] : NULL;
-    if (last && last->literal == literal && last->out + last->len == out &&
+    if (last && last->literal == literal && last->opaque == opaque &&
+        last->out + last->len == out &&
         (literal ? last->src + last->len == src : last->src == src)) {
         last->len += n;
         return;
@@ -219,7 +221,12 @@ void shl_wb_add(struct sh_lexer *lx, const char *p, size_t n, size_t src, bool l
         wb->capspans = wb->capspans ? wb->capspans * 2 : 16;
         wb->spans = xrealloc(wb->spans, wb->capspans * sizeof *wb->spans);
     }
-    wb->spans[wb->nspans++] = (struct sh_span){out, src, n, literal};
+    wb->spans[wb->nspans++] = (struct sh_span){out, src, n, literal, opaque};
+}
+
+void shl_wb_add(struct sh_lexer *lx, const char *p, size_t n, size_t src, bool literal)
+{
+    wb_add(lx, p, n, src, literal, false);
 }
 
 void shl_wb_lit(struct sh_lexer *lx, size_t src)
@@ -235,7 +242,7 @@ void shl_wb_opaque_raw(struct sh_lexer *lx, size_t from, size_t to, bool unquote
 {
     if (lx->wb.discard)
         return;
-    shl_wb_add(lx, lx->s + from, to - from, from, true);
+    wb_add(lx, lx->s + from, to - from, from, true, true);
     lx->wb.content = lx->wb.opaque = true;
     if (unquoted && !lx->wb.nosplit)
         lx->wb.may_split = true;

@@ -130,10 +130,14 @@ struct sh_opts {
 /* Bytes [out, out+len) of a word's text came from input bytes [src, src+len) when
  * `literal`; otherwise (a variable's value, a C escape) all of them came from the one
  * construct starting at input byte src. Input offsets are offsets into the text given
- * to sh_split (map them with sh_cmd.origin). */
+ * to sh_split (map them with sh_cmd.origin). `opaque`: the bytes are an expansion (or a
+ * documentation placeholder) gpulint could not resolve, kept as written (`$TAG`,
+ * `${REGISTRY:+$REGISTRY/}`, `$(git rev-parse HEAD)`): an opaque word is opaque exactly
+ * in its opaque spans, and the rest of it is known. */
 struct sh_span {
     size_t out, src, len;
     bool literal;
+    bool opaque;
 };
 
 struct sh_word_info {

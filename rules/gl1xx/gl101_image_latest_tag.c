@@ -26,15 +26,22 @@ static void check(struct gl_check *c)
         bool fatal = no_latest_published(p);
         struct gl_loc at = p->tag ? p->tag_loc : r->loc;
         const char *what = p->tag ? "uses the tag `latest`" : "has no tag, so it means `latest`";
+        struct gl_finding *f;
         if (fatal)
-            gl_report_sev(c, GL_SEV_ERROR, at,
+            f = gl_report_sev(c, GL_SEV_ERROR, at,
                           "pin a published version tag, e.g. nvidia/cuda:12.4.1-runtime-ubuntu22.04 "
                           "or nvcr.io/nvidia/pytorch:24.05-py3",
                           "image `%s` %s, which NVIDIA does not publish: the pull fails with "
                           "`manifest unknown`", r->text, what);
         else
-            gl_report(c, at, NULL, "image `%s` %s: what runs changes whenever it is re-pushed",
-                      r->text, what);
+            f = gl_report(c, at, NULL,
+                          "image `%s` %s: what runs changes whenever it is re-pushed", r->text,
+                          what);
+        /* a build output of the project, or retagged by a kustomization (renamed too for
+         * the error: another registry may publish `latest`) */
+        gl_finding_on_image(c, f, r,
+                            GL_PROJECT_BUILT | GL_PROJECT_RETAGGED |
+                                (fatal ? GL_PROJECT_RENAMED : 0));
     }
 }
 
@@ -51,7 +58,10 @@ const struct gl_rule gl_rule_GL101 = {
         "`latest` tag at all, so a reference without a tag fails at pull time with "
         "`manifest unknown` (an error). A reference pinned by digest is fine. `FROM scratch`, "
         "`FROM <earlier stage>` and references whose variables cannot be resolved are not "
-        "checked.",
+        "checked, nor images the project builds itself (a `docker build -t`, `docker tag`, "
+        "`buildah bud -t`, compose `build:` or build-push-action tag in any input of the "
+        "run) or whose tag a kustomization of the run sets (its `images:` entry is judged "
+        "instead).",
     .bad = "FROM nvidia/cuda\nFROM python:latest",
     .good = "FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\nFROM python:3.11-slim",
     .fix = "pin a version tag (or a digest)",

@@ -11,9 +11,12 @@ static void check(struct gl_check *c)
             continue;
         for (size_t k = 0; k < sizeof deprecated / sizeof deprecated[0]; k++)
             if (gl_imageref_repo_is(&r->parsed, deprecated[k]))
-                gl_report(c, r->loc, NULL,
-                          "`%s` is a deprecated per-architecture repository that gets no new "
-                          "CUDA releases", r->text);
+                gl_finding_on_image(
+                    c,
+                    gl_report(c, r->loc, NULL,
+                              "`%s` is a deprecated per-architecture repository that gets no "
+                              "new CUDA releases", r->text),
+                    r, GL_PROJECT_RENAMED);
     }
 }
 

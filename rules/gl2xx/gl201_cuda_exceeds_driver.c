@@ -108,20 +108,21 @@ static bool check_version(struct gl_check *c, const struct gl_cuda_fact *f, cons
         snprintf(fails, sizeof fails,
                  "older, and CUDA %u has no minor-version compatibility: CUDA initialisation "
                  "fails (cudaErrorInsufficientDriver)", major);
+    struct gl_finding *out = NULL;
     switch (j.verdict) {
     case GL_JUDGE_FAIL:
-        gl_report_sev(c, GL_SEV_ERROR, loc, NULL, "CUDA %s (%s) %s; target %s is %s",
-                      f->version, where, need, target, fails);
+        out = gl_report_sev(c, GL_SEV_ERROR, loc, NULL, "CUDA %s (%s) %s; target %s is %s",
+                            f->version, where, need, target, fails);
         break;
     case GL_JUDGE_MVC:
-        gl_report_sev(c, GL_SEV_WARNING, loc, NULL,
+        out = gl_report_sev(c, GL_SEV_WARNING, loc, NULL,
                       "CUDA %s (%s) %s; target %s runs it only under minor-version "
                       "compatibility: no PTX JIT of newer code",
                       f->version, where, need, target);
         break;
     case GL_JUDGE_FWD_COMPAT: {
         bool other_fail = !j.has_mvc || (j.floor && gl_version_cmp(driver, j.floor) < 0);
-        gl_report_sev(c, GL_SEV_WARNING, loc, NULL,
+        out = gl_report_sev(c, GL_SEV_WARNING, loc, NULL,
                       "CUDA %s (%s) %s; target %s runs it only through forward compatibility "
                       "on data-center GPUs (the NGC %s release notes list %s or later R%u); on "
                       "other GPUs %s",
@@ -134,6 +135,10 @@ static bool check_version(struct gl_check *c, const struct gl_cuda_fact *f, cons
     }
     default: return false;
     }
+    /* an image a kustomization renames or retags is not the one its tag names */
+    if (f->ref >= 0 && (size_t)f->ref < c->doc->nrefs)
+        gl_finding_on_image(c, out, &c->doc->refs[f->ref],
+                            GL_PROJECT_RENAMED | GL_PROJECT_RETAGGED);
     return true;
 }
 
@@ -197,7 +202,9 @@ const struct gl_rule gl_rule_GL201 = {
         "`arch` count as possibly true): when no alternative can hold, or the expression is "
         "invalid, the container toolkit refuses to start the container (error). The target "
         "driver comes from --driver (535, R535 = its first release, 535.104.05, host) or the "
-        "config `driver:`; without one the rule is inactive.",
+        "config `driver:`; without one the rule is inactive. An image that a kustomization "
+        "of the run renames or retags is judged at that kustomization's `images:` entry, not "
+        "in the manifests it rewrites.",
     .bad = "# gpulint --driver 535.104.05\nFROM nvidia/cuda:12.4.1-runtime-ubuntu22.04",
     .good = "# gpulint --driver 535.104.05\nFROM nvidia/cuda:12.2.2-runtime-ubuntu22.04",
     .fix = FIX_DRIVER,

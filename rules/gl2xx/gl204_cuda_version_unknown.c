@@ -8,6 +8,10 @@
 #include "knowledge/driver_target.h"
 #include "rules/gl2xx/cuda_check.h"
 
+/* The image is the project's own build output, or a kustomization gives it another name
+ * or tag: its version is not what the reference says. */
+#define MOOT (GL_PROJECT_BUILT | GL_PROJECT_RENAMED | GL_PROJECT_RETAGGED)
+
 /* References that stand for an image that runs: a shipped FROM, a launch, a .def base,
  * an archive's tag. */
 static bool runs(const struct gl_doc *doc, const struct gl_ref *r)
@@ -20,6 +24,7 @@ static bool runs(const struct gl_doc *doc, const struct gl_ref *r)
         return r->launch < 0 || ((size_t)r->launch < doc->nlaunches &&
                                  !doc->launches[r->launch].fragment);
     case GL_REF_DEF_FROM:
+    case GL_REF_KUSTOMIZE:
     case GL_REF_ARCHIVE: return true;
     default: return false;
     }
@@ -49,9 +54,11 @@ static void check_refs(struct gl_check *c)
                               ? "`latest` names no CUDA release"
                               : "its tag is outside the knowledge tables";
         struct gl_loc loc = p->tag ? gl_ref_tag_loc(r, 0, 0) : r->loc;
-        gl_report(c, loc, NULL,
-                  "%s is a CUDA image but gives no CUDA version (%s): its driver needs were "
-                  "not checked", r->text, why);
+        gl_finding_on_image(c,
+                            gl_report(c, loc, NULL,
+                                      "%s is a CUDA image but gives no CUDA version (%s): its "
+                                      "driver needs were not checked", r->text, why),
+                            r, MOOT);
     }
 }
 
@@ -70,11 +77,14 @@ static void check_newer(struct gl_check *c, const char *driver)
             continue;
         char where[512];
         gl_cuda_fact_where(f, where, sizeof where);
-        gl_report(c, gl_cuda_fact_report_loc(f),
-                  "load a newer knowledge table with --knowledge FILE",
-                  "CUDA %s (%s) is newer than the knowledge table (%s): its exact driver row "
-                  "is unknown, so GL201 could not check it",
-                  f->version, where, gl_kb_date(kb));
+        struct gl_finding *out =
+            gl_report(c, gl_cuda_fact_report_loc(f),
+                      "load a newer knowledge table with --knowledge FILE",
+                      "CUDA %s (%s) is newer than the knowledge table (%s): its exact driver "
+                      "row is unknown, so GL201 could not check it",
+                      f->version, where, gl_kb_date(kb));
+        if (f->ref >= 0 && (size_t)f->ref < doc->nrefs)
+            gl_finding_on_image(c, out, &doc->refs[f->ref], MOOT);
     }
 }
 
@@ -100,8 +110,10 @@ const struct gl_rule gl_rule_GL204 = {
         "a cudaX.Y / cuXYZ token) whose reference gives no version (`latest`, a digest only, "
         "an NGC release or tag form outside the knowledge tables), or whose version is newer "
         "than the table, that check could not run: this note says so instead of staying "
-        "silent. Not for plain OS images, local build outputs, .sif files, compose override "
-        "fragments or Jetson/L4T images; only when a target driver is set.",
+        "silent. Not for plain OS images, local build outputs (images the project builds "
+        "itself), images a kustomization rewrites (its entry is judged instead), .sif "
+        "files, compose override fragments or Jetson/L4T images; only when a target driver "
+        "is set.",
     .bad = "# gpulint --driver 535\nFROM nvcr.io/nvidia/pytorch:20.06-py3",
     .good = "# gpulint --driver 535\nFROM nvcr.io/nvidia/pytorch:23.10-py3",
     .fix = "pin a tag that names the CUDA release (nvidia/cuda:X.Y.Z-..., an NGC YY.MM tag), "

@@ -22,10 +22,13 @@ static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
                           ? "add `gpus: all` or a deploy.resources.reservations.devices "
                             "entry with capabilities: [gpu]"
                           : "add --gpus all (or --device nvidia.com/gpu=all with CDI)";
-    gl_report(c, gl_launch_image_loc(c->doc, l), fix,
-              "CUDA image `%s` is launched by %s with no GPU request: it runs on the CPU "
-              "or fails to find a device",
-              r ? r->text : "?", gl_launch_label(&f->arena, l));
+    struct gl_finding *out =
+        gl_report(c, gl_launch_image_loc(c->doc, l), fix,
+                  "CUDA image `%s` is launched by %s with no GPU request: it runs on the CPU "
+                  "or fails to find a device",
+                  r ? r->text : "?", gl_launch_label(&f->arena, l));
+    /* a kustomization that renames or retags the image makes it another image */
+    gl_finding_on_image(c, out, r, GL_PROJECT_RENAMED | GL_PROJECT_RETAGGED);
 }
 
 static void check(struct gl_check *c) { gl_check_launches(c, judge); }
@@ -41,10 +44,11 @@ const struct gl_rule gl_rule_GL407 = {
         "device, the nvidia runtime, a compose GPU reservation or `gpus:`, or a Kubernetes "
         "GPU/MIG/vendor resource or DRA claim gets no GPU: frameworks silently fall back to "
         "the CPU, or fail with \"no CUDA-capable device\". Not for NVIDIA's infrastructure "
-        "images, compose override fragments, or a role of a multi-role object (RayCluster "
-        "head, PyTorchJob master) whose other roles request GPUs, nor for runtime templates "
+        "images, compose override fragments, a role of a multi-role object (RayCluster "
+        "head, PyTorchJob master) whose other roles request GPUs, runtime templates "
         "(Kubeflow TrainingRuntime, KServe ServingRuntime) that get GPUs from their user, "
-        "nor for client and SDK images (`tritonserver:*-sdk`, `*-client`). "
+        "client and SDK images (`tritonserver:*-sdk`, `*-client`), or an image that a "
+        "kustomization of the run renames or retags (what runs is another image). "
         "`nvidia.com/gpu: 0` is no GPU request.",
     .bad = "docker run --rm nvcr.io/nvidia/pytorch:24.05-py3 python train.py",
     .good = "docker run --rm --gpus all nvcr.io/nvidia/pytorch:24.05-py3 python train.py",

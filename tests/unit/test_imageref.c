@@ -572,6 +572,70 @@ static void test_repo_matching(void **state)
     gl_arena_free(&a);
 }
 
+/* Does the pattern of a project image name the reference? (model_ref.h) */
+static bool names(const char *pattern, bool by_tag, const char *ref_text)
+{
+    struct gl_arena a;
+    gl_arena_init(&a);
+    struct gl_imageref ref;
+    assert_int_equal(parse_str(&a, ref_text, &ref, NULL), 0);
+    bool is = gl_project_pattern_names(pattern, by_tag, &ref, &a);
+    gl_arena_free(&a);
+    return is;
+}
+
+static void test_project_patterns(void **state)
+{
+    (void)state;
+    /* literal build tags: repository and tag after normalisation, no tag = latest */
+    assert_true(names("myimg", true, "myimg"));
+    assert_true(names("myimg", true, "myimg:latest"));
+    assert_true(names("myimg", true, "docker.io/library/myimg:latest"));
+    assert_true(names("docker.io/library/myimg:latest", true, "myimg"));
+    assert_true(names("index.docker.io/acme/web:1.0", true, "acme/web:1.0"));
+    assert_false(names("myimg:1.0", true, "myimg:latest"));
+    assert_false(names("myimg", true, "myimg:1.0"));
+    assert_false(names("myimg", true, "acme/myimg"));
+    assert_false(names("ghcr.io/acme/web:latest", true, "acme/web:latest"));
+    assert_false(names("Bad/Name", true, "bad/name"));
+    /* unresolved parts: any text, but the last component must be written */
+    assert_true(names("myimg:*", true, "myimg:latest"));
+    assert_true(names("myimg:*", true, "myimg"));
+    assert_true(names("myimg:v*", true, "myimg:v1.2"));
+    assert_false(names("myimg:v*", true, "myimg:latest"));
+    assert_true(names("*/app:*", true, "app:latest"));         /* library/app */
+    assert_true(names("*/app:*", true, "ghcr.io/x/app:1.0"));
+    assert_false(names("*/app:*", true, "ghcr.io/x/other:1.0"));
+    assert_true(names("*/tools/app", true, "tools/app"));      /* docker.io/tools/app */
+    assert_true(names("*-server:*", true, "web-server:2"));
+    assert_false(names("*", true, "python:latest"));
+    assert_false(names("*:*", true, "python:latest"));
+    assert_false(names("*/*", true, "acme/web"));
+    assert_true(names("app*", true, "app:1.0"));  /* `app$SUFFIX`: the tag may be in it */
+    assert_true(names("app*", true, "app-gpu:1.0"));
+    /* kustomization names: any tag, unless the name holds one */
+    assert_true(names("controller", false, "controller:latest"));
+    assert_true(names("controller", false, "controller@sha256:" DBCC));
+    assert_true(names("nvidia/cuda", false, "docker.io/nvidia/cuda:12.4.1-base-ubuntu22.04"));
+    assert_false(names("controller", false, "acme/controller:v1"));
+    assert_false(names("controller:v1", false, "controller:v2"));
+    assert_false(names(NULL, false, "controller"));
+
+    assert_false(gl_project_pattern_names_some("*"));
+    assert_false(gl_project_pattern_names_some("*:*"));
+    assert_false(gl_project_pattern_names_some("reg.io/*"));
+    assert_true(gl_project_pattern_names_some("*/app:*"));
+    assert_true(gl_project_pattern_names_some("*-server"));
+    assert_true(gl_project_pattern_names_some("myimg"));
+
+    const char *key;
+    assert_int_equal(gl_project_pattern_key("ghcr.io/x/app:*", &key), 3);
+    assert_memory_equal(key, "app", 3);
+    assert_int_equal(gl_project_pattern_key("localhost:5000/app", &key), 3);
+    assert_int_equal(gl_project_pattern_key("*app", &key), 0);
+    assert_int_equal(gl_project_pattern_key("*", &key), 0);
+}
+
 static void test_tag_tokens(void **state)
 {
     (void)state;
@@ -618,7 +682,7 @@ int main(void)
         cmocka_unit_test(test_locations),      cmocka_unit_test(test_lengths),
         cmocka_unit_test(test_huge_input_is_linear), cmocka_unit_test(test_nul_and_binary),
         cmocka_unit_test(test_random_bytes),   cmocka_unit_test(test_repo_matching),
-        cmocka_unit_test(test_tag_tokens),
+        cmocka_unit_test(test_tag_tokens),     cmocka_unit_test(test_project_patterns),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

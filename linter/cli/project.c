@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* project.c: the images a run makes, and the findings they make moot (see project.h). */
+#include "linter/cli/project.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "linter/core/imageref.h"
+
+#define KUSTOMIZED (GL_PROJECT_RENAMED | GL_PROJECT_RETAGGED)
+
+struct gl_project_pattern {
+    char *pattern;
+    unsigned what;                   /* GL_PROJECT_* bits of every fact with this pattern */
+    char *built_key, *name_key;      /* its keys in `exact` (literal patterns), or NULL */
+    struct gl_project_pattern *next; /* the next glob of its key (or of `wild`) */
+};
+
+void gl_project_init(struct gl_project_set *s)
+{
+    memset(s, 0, sizeof *s);
+    gl_map_init(&s->exact);
+    gl_map_init(&s->by_key);
+    gl_map_init(&s->seen);
+}
+
+void gl_project_free(struct gl_project_set *s)
+{
+    for (size_t i = 0; i < s->seen.cap; i++) {
+        struct gl_project_pattern *e = s->seen.slots[i].key ? s->seen.slots[i].value : NULL;
+        if (!e)
+            continue;
+        free(e->pattern);
+        free(e->built_key);
+        free(e->name_key);
+        free(e);
+    }
+    gl_map_free(&s->exact);
+    gl_map_free(&s->by_key);
+    gl_map_free(&s->seen);
+    memset(s, 0, sizeof *s);
+}
+
+/* The key of a repository (and a tag, when `tag` is not NULL) in `exact`: "b" for a build
+ * output, "k" for a kustomization's name. */
+static char *exact_key(char kind, const struct gl_imageref *r, const char *tag)
+{
+    size_t n = strlen(r->path) + (r->domain ? strlen(r->domain) : 0) +
+               (tag ? strlen(tag) : 0) + 4;
+    char *k = xmalloc(n);
+    snprintf(k, n, "%c%s/%s%s%s", kind, r->domain ? r->domain : "", r->path, tag ? ":" : "",
+             tag ? tag : "");
+    return k;
+}
+
+/* File a literal pattern in `exact` under the keys its bits need (once each). */
+static void file_exact(struct gl_project_set *s, struct gl_project_pattern *e)
+{
+    struct gl_arena a;
+    gl_arena_init(&a);
+    struct gl_imageref r;
+    if (gl_imageref_parse(&a, e->pattern, strlen(e->pattern), (struct gl_loc){0, 0}, &r, NULL) ==
+            0 &&
+        !r.digest) {
+        if ((e->what & GL_PROJECT_BUILT) && !e->built_key) {
+            e->built_key = exact_key('b', &r, r.tag ? r.tag : "latest");
+            *gl_map_puts(&s->exact, e->built_key, NULL) = e;
+        }
+        if ((e->what & KUSTOMIZED) && !e->name_key) {
+            e->name_key = exact_key('k', &r, r.tag);
+            *gl_map_puts(&s->exact, e->name_key, NULL) = e;
+        }
+    }
+    gl_arena_free(&a);
+}
+
+/* File a pattern with unresolved parts in its list: under its key, or among the wild
+ * ones; false when that list is full. */
+static bool file_glob(struct gl_project_set *s, struct gl_project_pattern *e)
+{
+    const char *key;
+    size_t n = gl_project_pattern_key(e->pattern, &key);
+    struct gl_project_pattern **head =
+        n ? (struct gl_project_pattern **)gl_map_put(&s->by_key, key, n, NULL) : &s->wild;
+    size_t len = 0;
+    for (const struct gl_project_pattern *p = *head; p; p = p->next)
+        len++;
+    if (len >= GL_PROJECT_GLOBS_PER_KEY)
+        return false;
+    e->next = *head;
+    *head = e;
+    return true;
+}
+
+static void keep(struct gl_project_set *s, const struct gl_project_image *img)
+{
+    struct gl_project_pattern *e = gl_map_gets(&s->seen, img->pattern);
+    bool glob = strchr(img->pattern, '*') != NULL;
+    if (e) {
+        e->what |= img->what;
+        if (!glob)
+            file_exact(s, e);
+        return;
+    }
+    if (s->n >= gl_limit(GL_LIMIT_PROJECT_IMAGES) ||
+        strlen(img->pattern) > GL_PROJECT_PATTERN_MAX ||
+        !gl_project_pattern_names_some(img->pattern))
+        return; /* (`-t $IMAGE` names nothing: it takes no place) */
+    e = xcalloc(1, sizeof *e);
+    e->pattern = xstrdup(img->pattern);
+    e->what = img->what;
+    if (glob && !file_glob(s, e)) {
+        free(e->pattern);
+        free(e);
+        return;
+    }
+    *gl_map_puts(&s->seen, e->pattern, NULL) = e;
+    s->n++;
+    if (!glob)
+        file_exact(s, e);
+}
+
+void gl_project_gather(struct gl_project_set *s, const struct gl_doc *doc)
+{
+    if (doc->error.set)
+        return; /* an input that cannot be parsed does not run: it builds nothing */
+    for (size_t i = 0; i < doc->nproject; i++)
+        if (doc->project[i].pattern && doc->project[i].what)
+            keep(s, &doc->project[i]);
+}
+
+/* Does some glob of the list make a finding with moot_when moot for ref? */
+static bool list_moots(const struct gl_project_pattern *p, unsigned moot_when,
+                       const struct gl_imageref *ref, struct gl_arena *a)
+{
+    for (; p; p = p->next) {
+        unsigned what = p->what & moot_when;
+        if (((what & GL_PROJECT_BUILT) && gl_project_pattern_names(p->pattern, true, ref, a)) ||
+            ((what & KUSTOMIZED) && gl_project_pattern_names(p->pattern, false, ref, a)))
+            return true;
+    }
+    return false;
+}
+
+/* Is the literal pattern filed under ref's key of this kind one of moot_when's bits? */
+static bool exact_moots(const struct gl_project_set *s, char kind, const struct gl_imageref *ref,
+                        const char *tag, unsigned bits)
+{
+    char *k = exact_key(kind, ref, tag);
+    const struct gl_project_pattern *e = gl_map_gets(&s->exact, k);
+    free(k);
+    return e && (e->what & bits);
+}
+
+static bool moot(const struct gl_project_set *s, const struct gl_finding *f)
+{
+    if (!f->image || !f->moot_when || !s->n)
+        return false;
+    struct gl_arena a;
+    gl_arena_init(&a);
+    struct gl_imageref ref;
+    bool is = false;
+    unsigned m = f->moot_when;
+    if (gl_imageref_parse(&a, f->image, strlen(f->image), (struct gl_loc){0, 0}, &ref, NULL) ==
+        0) {
+        const char *tag = ref.tag ? ref.tag : "latest";
+        const char *slash = strrchr(ref.path, '/');
+        const char *last = slash ? slash + 1 : ref.path;
+        is = ((m & GL_PROJECT_BUILT) && exact_moots(s, 'b', &ref, tag, GL_PROJECT_BUILT)) ||
+             ((m & KUSTOMIZED) && (exact_moots(s, 'k', &ref, NULL, m & KUSTOMIZED) ||
+                                   exact_moots(s, 'k', &ref, tag, m & KUSTOMIZED))) ||
+             list_moots(gl_map_gets(&s->by_key, last), m, &ref, &a) ||
+             list_moots(s->wild, m, &ref, &a);
+    }
+    gl_arena_free(&a);
+    return is;
+}
+
+static bool not_moot(const struct gl_finding *f, void *set)
+{
+    return !moot(set, f);
+}
+
+void gl_project_apply(const struct gl_project_set *s, struct gl_findings *findings, size_t from)
+{
+    if (s->n)
+        gl_findings_filter(findings, from, not_moot, (void *)s);
+}

@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* launch_build.c: commands that make images, in shell text (see launch_shell.h): the tags
+ * they give become project images (model_ref.h) of the doc.
+ *
+ *   docker|podman|nerdctl|nvidia-docker build|buildx build|image build|builder build
+ *       -t X, --tag X, --tag=X, -tX, -t=X, -qt X         GL_PROJECT_BUILT
+ *   buildah bud|build|build-using-dockerfile -t X         GL_PROJECT_BUILT
+ *   docker|podman|nerdctl|buildah tag SRC X [X...]       GL_PROJECT_BUILT (each X)
+ *   docker|podman commit [opts] CONTAINER X; buildah commit [opts] CONTAINER X
+ *                                                        GL_PROJECT_BUILT
+ *   kaniko executor -d X, --destination X, --destination=X   GL_PROJECT_BUILT
+ *   kustomize edit set image NAME=NEW / NAME:TAG / NAME@DIGEST (several)
+ *       the NAME, GL_PROJECT_RENAMED and/or GL_PROJECT_RETAGGED as the new value says
+ *       (an unresolved value: both)
+ * Option values are not tabled: a word `-t` / `--tag` takes the next word, whatever came
+ * before (no value of another option is ever spelled `-t`); operands are the words that
+ * do not start with '-' after the values of the few options that take one. A word that is
+ * exactly one unquoted unresolved expansion may stand for several words (`docker build
+ * $ARGS .`): it hides whatever tags it holds, and the operands after it are unknown.
+ * Each tag's pattern keeps its unresolved parts as '*'.
+ */
+#include <string.h>
+
+#include "parsers/launch/launch_internal.h"
+
+static void add_tag(struct gl_doc *doc, const struct lv *v, unsigned what, const char *tool)
+{
+    if (!v->len)
+        return;
+    gl_project_add(doc, what, v->text, lv_pattern(&doc->arena, v), lv_loc(v, 0), tool);
+}
+
+/* Is word w a short-option bundle of boolean letters `bools` ending in `letter` with
+ * its value attached or next (`-t`, `-qt`, `-tX`, `-t=X`)? *val_off is where an attached
+ * value starts (0: the value is the next word). */
+static bool short_opt(const char *w, const char *bools, char letter, size_t *val_off)
+{
+    if (w[0] != '-' || w[1] == '-' || !w[1])
+        return false;
+    size_t i = 1;
+    while (w[i] && w[i] != letter && strchr(bools, w[i]))
+        i++;
+    if (w[i] != letter)
+        return false;
+    *val_off = w[i + 1] ? i + 1 + (w[i + 1] == '=') : 0;
+    return true;
+}
+
+/* The values of `-<letter>` / `--<name>` among words [first, n) of cmd. */
+static void option_values(struct gl_doc *doc, const struct sh_cmd *cmd, size_t first,
+                          char letter, const char *name, const char *tool)
+{
+    size_t nlen = strlen(name);
+    for (size_t i = first; i < cmd->nwords; i++) {
+        const char *w = cmd->words[i].text;
+        if (!strcmp(w, "--"))
+            return;
+        struct lv word = lv_word(&doc->arena, cmd, i);
+        size_t off = 0;
+        if (w[0] == '-' && w[1] == '-' && !strncmp(w + 2, name, nlen) &&
+            (w[2 + nlen] == '=' || !w[2 + nlen])) {
+            off = w[2 + nlen] == '=' ? 3 + nlen : 0;
+        } else if (!short_opt(w, "q", letter, &off)) {
+            continue;
+        }
+        if (off) {
+            struct lv v = lv_sub(&doc->arena, &word, off, word.len - off);
+            add_tag(doc, &v, GL_PROJECT_BUILT, tool);
+        } else if (i + 1 < cmd->nwords) {
+            struct lv v = lv_word(&doc->arena, cmd, ++i);
+            add_tag(doc, &v, GL_PROJECT_BUILT, tool);
+        }
+    }
+}
+
+/* Is word i exactly one unquoted unresolved expansion (`$ARGS`), which may stand for any
+ * number of words? (one inside a larger word, `repo:$(git describe)`, stays one word) */
+static bool may_be_words(const struct sh_cmd *cmd, size_t i)
+{
+    const struct sh_word_info *in = &cmd->info[i];
+    return in->may_split && in->nspans == 1 && in->spans[0].opaque;
+}
+
+/* Does option word w take the next word as its value (not `--x=y`)? */
+static bool takes_next(const char *w, const char *shorts, const char *const *longs)
+{
+    if (w[0] == '-' && w[1] == '-') {
+        for (size_t k = 0; longs[k]; k++)
+            if (!strcmp(w + 2, longs[k]))
+                return true;
+        return false;
+    }
+    size_t n = strlen(w);
+    return n == 2 && strchr(shorts, w[1]);
+}
+
+/* The operands after the first (the source image or container) of a tag or commit
+ * command, `max` of them at most; stops at an unquoted unresolved word that may stand for
+ * several. */
+static void operands(struct gl_doc *doc, const struct sh_cmd *cmd, size_t first, size_t max,
+                     const char *shorts, const char *const *longs, const char *tool)
+{
+    size_t k = 0;
+    for (size_t i = first; i < cmd->nwords && k <= max; i++) {
+        const char *w = cmd->words[i].text;
+        if (may_be_words(cmd, i))
+            return;
+        if (w[0] == '-' && w[1]) {
+            if (takes_next(w, shorts, longs))
+                i++;
+            continue;
+        }
+        if (k++ >= 1) {
+            struct lv v = lv_word(&doc->arena, cmd, i);
+            add_tag(doc, &v, GL_PROJECT_BUILT, tool);
+        }
+    }
+}
+
+static bool word_is(const struct sh_cmd *cmd, size_t i, const char *s)
+{
+    return i < cmd->nwords && !cmd->words[i].opaque && !strcmp(cmd->words[i].text, s);
+}
+
+static const char *const commit_long[] = {"author", "change", "message", "format", "iidfile",
+                                          "authfile", "cert-dir", "creds", "sign-by",
+                                          "signature-policy", "encryption-key", "manifest",
+                                          "timestamp", "config", NULL};
+static const char *const none_long[] = {NULL};
+
+void launch_build_docker(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t sub)
+{
+    struct gl_doc *doc = scan->doc;
+    bool buildx = word_is(cmd, sub, "buildx");
+    if ((buildx || word_is(cmd, sub, "image") || word_is(cmd, sub, "builder")) &&
+        (word_is(cmd, sub + 1, "build") || (buildx && word_is(cmd, sub + 1, "b"))))
+        option_values(doc, cmd, sub + 2, 't', "tag", buildx ? "docker buildx build"
+                                                            : "docker build");
+    else if (word_is(cmd, sub, "build"))
+        option_values(doc, cmd, sub + 1, 't', "tag", "docker build");
+    else if (word_is(cmd, sub, "tag") || (word_is(cmd, sub, "image") && word_is(cmd, sub + 1, "tag")))
+        operands(doc, cmd, sub + (word_is(cmd, sub, "tag") ? 1 : 2), SIZE_MAX, "",
+                 none_long, "docker tag");
+    else if (word_is(cmd, sub, "commit"))
+        operands(doc, cmd, sub + 1, 1, "acmf", commit_long, "docker commit");
+}
+
+void launch_build_buildah(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t sub)
+{
+    struct gl_doc *doc = scan->doc;
+    if (word_is(cmd, sub, "bud") || word_is(cmd, sub, "build") ||
+        word_is(cmd, sub, "build-using-dockerfile"))
+        option_values(doc, cmd, sub + 1, 't', "tag", "buildah build");
+    else if (word_is(cmd, sub, "tag"))
+        operands(doc, cmd, sub + 1, SIZE_MAX, "", none_long, "buildah tag");
+    else if (word_is(cmd, sub, "commit"))
+        operands(doc, cmd, sub + 1, 1, "f", commit_long, "buildah commit");
+}
+
+void launch_build_kaniko(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t first)
+{
+    option_values(scan->doc, cmd, first, 'd', "destination", "kaniko");
+}
+
+/* `kustomize edit set image NAME=NEW...`: NEW is [NAME2][:TAG][@DIGEST] or `*:TAG`;
+ * `NAME:TAG` and `NAME@DIGEST` alone retag NAME. */
+void launch_build_kustomize(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t sub)
+{
+    if (!word_is(cmd, sub, "edit") || !word_is(cmd, sub + 1, "set") ||
+        !word_is(cmd, sub + 2, "image"))
+        return;
+    struct gl_doc *doc = scan->doc;
+    for (size_t i = sub + 3; i < cmd->nwords; i++) {
+        const char *w = cmd->words[i].text;
+        if (w[0] == '-' || may_be_words(cmd, i))
+            continue;
+        struct lv word = lv_word(&doc->arena, cmd, i);
+        const char *eq = strchr(w, '=');
+        size_t name_len = eq ? (size_t)(eq - w) : strcspn(w, ":@");
+        const char *pattern = lv_pattern(&doc->arena, &word);
+        if (!name_len || memchr(pattern, '*', strcspn(pattern, "=")) != NULL)
+            continue; /* the name itself is unknown */
+        unsigned what = 0;
+        if (!eq) {
+            what = GL_PROJECT_RETAGGED;
+        } else {
+            struct lv v = lv_sub(&doc->arena, &word, name_len + 1, word.len - name_len - 1);
+            size_t n = strcspn(v.text, ":@");
+            if (v.opaque && strchr(lv_pattern(&doc->arena, &v), '*'))
+                what = GL_PROJECT_RENAMED | GL_PROJECT_RETAGGED; /* `controller=${IMG}` */
+            else /* `*:TAG` keeps the name */
+                what = (n && !(n == 1 && v.text[0] == '*') ? GL_PROJECT_RENAMED : 0) |
+                       (v.text[n] ? GL_PROJECT_RETAGGED : 0);
+        }
+        struct lv name = lv_sub(&doc->arena, &word, 0, name_len);
+        if (what)
+            gl_project_add(doc, what, name.text, name.text, lv_loc(&name, 0),
+                           "kustomize edit set image");
+    }
+}

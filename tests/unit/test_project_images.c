@@ -1,0 +1,303 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* test_project_images.c: images the project makes (RULES.md "Images built by the
+ * project", "Kustomize"): the facts parsers record (doc->project, model_ref.h) with their
+ * positions and patterns, kustomization entries as references, and the engine's pass
+ * that drops the findings they make moot (linter/cli/project.h). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "knowledge/kb.h"
+#include "linter/cli/engine.h"
+#include "tests/unit/test_launch_util.h"
+
+extern const struct gl_input_type gl_input_makefile, gl_input_compose, gl_input_ciyaml,
+    gl_input_kustomize, gl_input_markdown;
+
+/* Project image k as "what text pattern" (what: B built, N renamed, T retagged). */
+static const char *project_of(size_t k)
+{
+    static char buf[1024];
+    assert_true(k < D.nproject);
+    const struct gl_project_image *p = &D.project[k];
+    snprintf(buf, sizeof buf, "%s%s%s %s %s", p->what & GL_PROJECT_BUILT ? "B" : "",
+             p->what & GL_PROJECT_RENAMED ? "N" : "", p->what & GL_PROJECT_RETAGGED ? "T" : "",
+             p->text, p->pattern);
+    return buf;
+}
+
+static void t_docker_build_forms(void **s)
+{
+    (void)s;
+    sh("docker build -t myimg .\n"
+       "docker buildx build --platform linux/amd64 --tag=ghcr.io/acme/web:$VERSION .\n"
+       "sudo podman build -qt acme/tool:1 -f Containerfile .\n"
+       "docker image build -tacme/a:2 .\n"
+       "nerdctl build -t=acme/b .\n"
+       "docker build --tag \"${REGISTRY:+$REGISTRY/}svc:${TAG:-dev}\" .\n"
+       "docker build $ARGS .\n");
+    assert_int_equal(D.nproject, 6);
+    assert_string_equal(project_of(0), "B myimg myimg");
+    assert_loc(D.project[0].loc, 1, 17);
+    assert_string_equal(D.project[0].tool, "docker build");
+    assert_string_equal(project_of(1), "B ghcr.io/acme/web:$VERSION ghcr.io/acme/web:*");
+    assert_loc(D.project[1].loc, 2, 50);
+    assert_string_equal(D.project[1].tool, "docker buildx build");
+    assert_string_equal(project_of(2), "B acme/tool:1 acme/tool:1");
+    assert_loc(D.project[2].loc, 3, 23);
+    assert_string_equal(project_of(3), "B acme/a:2 acme/a:2");
+    assert_loc(D.project[3].loc, 4, 22);
+    assert_string_equal(project_of(4), "B acme/b acme/b");
+    assert_loc(D.project[4].loc, 5, 18);
+    /* REGISTRY never assigned: `:+` gives nothing; TAG takes its default */
+    assert_string_equal(project_of(5), "B svc:dev svc:dev");
+    assert_int_equal(D.nlaunches, 0);
+}
+
+static void t_tag_commit_buildah_kaniko(void **s)
+{
+    (void)s;
+    sh("docker tag myimg registry.example.com/team/myimg:$(git rev-parse --short HEAD)\n"
+       "podman tag src a/one a/two\n"
+       "docker commit -m 'snapshot' box acme/snap:1\n"
+       "buildah bud --layers -t acme/bud .\n"
+       "buildah --root /r build --tag acme/bb:3 .\n"
+       "buildah commit --format docker ctr acme/ctr\n"
+       "/kaniko/executor --context . --destination=reg.io/k:$CI_COMMIT_SHA -d reg.io/k:v1\n");
+    assert_int_equal(D.nproject, 9);
+    assert_string_equal(D.project[0].pattern, "registry.example.com/team/myimg:*");
+    assert_loc(D.project[0].loc, 1, 18);
+    assert_string_equal(D.project[0].tool, "docker tag");
+    assert_string_equal(project_of(1), "B a/one a/one");
+    assert_string_equal(project_of(2), "B a/two a/two");
+    assert_string_equal(project_of(3), "B acme/snap:1 acme/snap:1");
+    assert_string_equal(project_of(4), "B acme/bud acme/bud");
+    assert_string_equal(project_of(5), "B acme/bb:3 acme/bb:3");
+    assert_string_equal(project_of(6), "B acme/ctr acme/ctr");
+    assert_string_equal(D.project[7].pattern, "reg.io/k:*");
+    assert_string_equal(project_of(8), "B reg.io/k:v1 reg.io/k:v1");
+    assert_string_equal(D.project[8].tool, "kaniko");
+}
+
+static void t_kustomize_edit(void **s)
+{
+    (void)s;
+    sh("kustomize edit set image controller=${IMG} a=b/c:1 d:2 e=*:3 f=g $NAME=x\n");
+    assert_int_equal(D.nproject, 5);
+    assert_string_equal(project_of(0), "NT controller controller");
+    assert_loc(D.project[0].loc, 1, 26);
+    assert_string_equal(project_of(1), "NT a a");
+    assert_string_equal(project_of(2), "T d d");
+    assert_string_equal(project_of(3), "T e e");
+    assert_string_equal(project_of(4), "N f f");
+}
+
+static void t_makefile_recipe(void **s)
+{
+    (void)s;
+    parse_as(&gl_input_makefile, "Makefile",
+             "IMG ?= controller:latest\nCONTAINER_TOOL ?= docker\n"
+             "docker-build:\n\t$(CONTAINER_TOOL) build -t ${IMG} .\n");
+    assert_int_equal(D.nproject, 1);
+    assert_string_equal(project_of(0), "B controller:latest controller:latest");
+    assert_loc(D.project[0].loc, 4, 29);
+}
+
+static void t_compose_build(void **s)
+{
+    (void)s;
+    parse_as(&gl_input_compose, "compose.yaml",
+             "services:\n  app:\n    build: .\n    image: ${REGISTRY:-localhost}/trainer:${TAG}\n"
+             "  db:\n    image: postgres:16\n");
+    assert_int_equal(D.nproject, 1);
+    assert_string_equal(project_of(0), "B localhost/trainer:${TAG} localhost/trainer:*");
+    assert_loc(D.project[0].loc, 4, 12);
+}
+
+static void t_build_push_action(void **s)
+{
+    (void)s;
+    parse_as(&gl_input_ciyaml, ".github/workflows/release.yml",
+             "on: push\njobs:\n  b:\n    runs-on: x\n    steps:\n"
+             "      - uses: docker/build-push-action@v5\n        with:\n"
+             "          tags: |\n"
+             "            ghcr.io/${{ github.repository }}/op:latest\n"
+             "            acme/op:${{ github.sha }}, acme/op:latest\n"
+             "      - run: docker build -t ci-img .\n");
+    assert_int_equal(D.nproject, 4);
+    assert_string_equal(project_of(0), "B ghcr.io/${{ github.repository }}/op:latest "
+                                       "ghcr.io/*/op:latest");
+    assert_loc(D.project[0].loc, 9, 13);
+    assert_string_equal(project_of(1), "B acme/op:${{ github.sha }} acme/op:*");
+    assert_string_equal(project_of(2), "B acme/op:latest acme/op:latest");
+    assert_loc(D.project[2].loc, 10, 40);
+    assert_string_equal(project_of(3), "B ci-img ci-img");
+}
+
+static void t_markdown_block(void **s)
+{
+    (void)s;
+    parse_as(&gl_input_markdown, "README.md",
+             "Build:\n\n```bash\ndocker build -t <your-registry>/app .\n```\n");
+    assert_int_equal(D.nproject, 1);
+    assert_string_equal(D.project[0].pattern, "*/app");
+}
+
+static void t_kustomization(void **s)
+{
+    (void)s;
+    assert_true(gl_input_kustomize.by_name("a/kustomization.yaml", "kustomization.yaml"));
+    assert_true(gl_input_kustomize.by_name("kustomization.yml", "kustomization.yml"));
+    assert_true(gl_input_kustomize.by_name("Kustomization", "Kustomization"));
+    assert_false(gl_input_kustomize.by_name("kustomizeconfig.yaml", "kustomizeconfig.yaml"));
+    parse_as(&gl_input_kustomize, "kustomization.yaml",
+             "resources: [../base]\n"
+             "images:\n"
+             "  - name: controller\n    newName: ghcr.io/acme/controller\n    newTag: latest\n"
+             "  - name: nvidia/cuda\n    newTag: 12.2.2-runtime-ubuntu22.04\n"
+             "  - name: only-renamed\n    newName: mirror.io/only\n"
+             "  - name: pinned\n    digest: sha256:"
+             "dbcc1c35ac38df41fd2f5e4130b32ffdb93ebae8b3dbe638c23575912276fc9c\n"
+             "  - name: templated\n    newTag: ${TAG}\n"
+             "  - name: ${NAME}\n    newTag: v1\n"
+             "  - name: untouched\n");
+    assert_false(D.error.set);
+    assert_int_equal(D.nproject, 5);
+    assert_string_equal(project_of(0), "NT controller controller");
+    assert_loc(D.project[0].loc, 3, 11);
+    assert_string_equal(D.project[0].tool, "kustomization");
+    assert_string_equal(project_of(1), "T nvidia/cuda nvidia/cuda");
+    assert_string_equal(project_of(2), "N only-renamed only-renamed");
+    assert_string_equal(project_of(3), "T pinned pinned");
+    assert_string_equal(project_of(4), "T templated templated");
+    assert_int_equal(D.nrefs, 5);
+    assert_string_equal(D.refs[0].text, "ghcr.io/acme/controller:latest");
+    assert_int_equal(D.refs[0].role, GL_REF_KUSTOMIZE);
+    assert_true(D.refs[0].ok);
+    assert_loc(D.refs[0].loc, 5, 13);
+    assert_loc(D.refs[0].parsed.tag_loc, 5, 13);
+    assert_string_equal(D.refs[1].text, "nvidia/cuda:12.2.2-runtime-ubuntu22.04");
+    assert_loc(D.refs[1].loc, 7, 13);
+    /* newName alone keeps each base's tag: unknown here */
+    assert_string_equal(D.refs[2].text, "mirror.io/only");
+    assert_true(D.refs[2].unresolved);
+    assert_loc(D.refs[2].loc, 9, 14);
+    assert_true(D.refs[3].ok);
+    assert_non_null(D.refs[3].parsed.digest);
+    assert_loc(D.refs[3].loc, 11, 13);
+    assert_true(D.refs[4].unresolved);
+}
+
+static void t_kustomization_bad_yaml(void **s)
+{
+    (void)s;
+    parse_as(&gl_input_kustomize, "kustomization.yaml", "images:\n  - name: [a\n");
+    assert_true(D.error.set);
+    assert_int_equal(D.nproject, 0);
+}
+
+/* ---- the engine's pass over a whole run ---- */
+
+static struct gl_config cfg;
+
+static int run_setup(void **state)
+{
+    (void)state;
+    gl_config_init(&cfg);
+    assert_int_equal(gl_config_finish(&cfg), 0);
+    cfg.kb = gl_kb_builtin();
+    return 0;
+}
+
+static int run_teardown(void **state)
+{
+    (void)state;
+    gl_config_free(&cfg);
+    return 0;
+}
+
+/* Lint the inputs (name, text pairs, NULL-terminated) as one run: the rule ids and lines
+ * left, "GL101@run.sh:2 ...". */
+static const char *lint_run(const char *const *inputs)
+{
+    static char out[2048];
+    struct gl_run run;
+    gl_run_init(&run, &cfg);
+    for (size_t i = 0; inputs[i]; i += 2)
+        gl_lint_buffer(&run, inputs[i], inputs[i + 1], strlen(inputs[i + 1]), GL_IN_UNKNOWN,
+                       true);
+    gl_run_finish(&run);
+    gl_findings_sort(&run.findings);
+    size_t n = 0;
+    out[0] = 0;
+    for (size_t i = 0; i < run.findings.n && n < sizeof out; i++) {
+        const struct gl_finding *f = &run.findings.items[i];
+        n += (size_t)snprintf(out + n, sizeof out - n, "%s%s@%s:%u", i ? " " : "",
+                              f->rule->id, f->file, (unsigned)f->loc.line);
+    }
+    gl_run_free(&run);
+    return out;
+}
+
+static void t_run_sibling_build(void **s)
+{
+    (void)s;
+    const char *run_sh = "#!/bin/sh\ndocker run myimg\ndocker run python:latest\n";
+    const char *alone[] = {"run.sh", run_sh, NULL};
+    assert_string_equal(lint_run(alone), "GL101@run.sh:2 GL101@run.sh:3");
+    /* the build comes before or after the run: the run is read whole first */
+    const char *after[] = {"run.sh", run_sh, "build.sh", "docker build -t myimg .\n", NULL};
+    assert_string_equal(lint_run(after), "GL101@run.sh:3");
+    const char *other_tag[] = {"run.sh", run_sh, "build.sh", "docker build -t myimg:1 .\n",
+                               NULL};
+    assert_string_equal(lint_run(other_tag), "GL101@run.sh:2 GL101@run.sh:3");
+    /* a script that cannot be parsed runs nothing and builds nothing */
+    const char *broken[] = {"run.sh", run_sh, "build.sh", "docker build -t myimg .\necho \"\n",
+                            NULL};
+    assert_string_equal(lint_run(broken), "GL900@build.sh:2 GL101@run.sh:2 GL101@run.sh:3");
+}
+
+static void t_run_kustomize(void **s)
+{
+    (void)s;
+    const char *deploy = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec:\n"
+                         "  template:\n    spec:\n      containers:\n"
+                         "        - name: c\n          image: controller:latest\n";
+    const char *base[] = {"deployment.yaml", deploy, NULL};
+    assert_string_equal(lint_run(base), "GL101@deployment.yaml:9");
+    const char *retag[] = {"deployment.yaml", deploy, "kustomization.yaml",
+                           "images:\n- name: controller\n  newName: acme/c\n  newTag: latest\n",
+                           NULL};
+    assert_string_equal(lint_run(retag), "GL101@kustomization.yaml:4");
+    const char *pinned[] = {"deployment.yaml", deploy, "kustomization.yaml",
+                            "images:\n- name: controller\n  newTag: v1.2.0\n", NULL};
+    assert_string_equal(lint_run(pinned), "");
+    /* a new name alone keeps the base's tag: `latest` is still what runs */
+    const char *renamed[] = {"deployment.yaml", deploy, "kustomization.yaml",
+                             "images:\n- name: controller\n  newName: acme/c\n", NULL};
+    assert_string_equal(lint_run(renamed), "GL101@deployment.yaml:9");
+    /* kustomize rewrites manifests only: a script's `docker run controller` is judged */
+    const char *script[] = {"run.sh", "docker run controller:latest\n", "kustomization.yaml",
+                            "images:\n- name: controller\n  newTag: v1.2.0\n", NULL};
+    assert_string_equal(lint_run(script), "GL101@run.sh:1");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test_setup_teardown(t_docker_build_forms, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_tag_commit_buildah_kaniko, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_kustomize_edit, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_makefile_recipe, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_compose_build, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_build_push_action, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_markdown_block, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_kustomization, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_kustomization_bad_yaml, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_run_sibling_build, run_setup, run_teardown),
+        cmocka_unit_test_setup_teardown(t_run_kustomize, run_setup, run_teardown),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
