@@ -5,12 +5,21 @@
  * every enabled rule over the doc, turn a parse failure into GL900 and an unknown
  * inline-ignore id into GL902, drop what inline ignores suppress, free the doc. Findings
  * accumulate in run->findings; the caller sorts and reports them.
+ *
+ * Helm charts (chart.h) are one input each: the walk does not read their templates/ and
+ * charts/ file by file, and a named file or directory inside them stands for its chart.
+ * A chart is rendered once a run and its output linted as a rendered stream (GL_IN_HELM)
+ * whose findings move to the template lines they came from (gl_doc_origin), after the
+ * inline ignores are applied and before `ignore-paths`; a chart that is not rendered
+ * is one GL903 at its Chart.yaml. Standard input holding helm's output (a `# Source:`
+ * first line, after an optional `---`) is read the same way.
  */
 #ifndef GPULINT_ENGINE_H
 #define GPULINT_ENGINE_H
 
 #include "linter/core/config.h"
 #include "linter/core/finding.h"
+#include "linter/core/hashmap.h"
 
 struct gl_run {
     const struct gl_config *cfg;
@@ -18,6 +27,13 @@ struct gl_run {
     size_t files;            /* inputs linted */
     bool unreadable;         /* a named path could not be read (exit status 2) */
     bool driver_checks_ran;  /* a CUDA/driver check had a target to compare with */
+    /* Helm charts: the ones linted in this run (keys heap copies of their paths, kept in
+     * chart_names to be freed), and the helm that renders them (looked up once). */
+    struct gl_map charts;
+    char **chart_names; size_t ncharts, capcharts;
+    bool helm_looked_up;
+    char *helm;
+    const char *no_helm;     /* why there is none */
 };
 
 void gl_run_init(struct gl_run *run, const struct gl_config *cfg);

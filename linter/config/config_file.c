@@ -392,13 +392,22 @@ static bool read_data_paths(struct reader *r, struct gl_loc key_loc)
     return ok;
 }
 
-/* `knowledge:` relative to the config file's directory. */
+/* `knowledge:`, `helm:` and `helm-values:` paths relative to the config file's directory. */
 static const char *beside_file(struct reader *r, const char *path)
 {
     const char *slash = strrchr(r->file, '/');
     if (path[0] == '/' || !slash)
         return path;
     return gl_arena_printf(&r->cfg->arena, "%.*s/%s", (int)(slash - r->file), r->file, path);
+}
+
+/* `helm-values:` files, relative to the config file's directory. */
+static bool add_helm_values(struct reader *r, const char *value, struct gl_loc loc, void *ctx)
+{
+    (void)loc;
+    (void)ctx;
+    gl_config_add_helm_values(r->cfg, beside_file(r, value));
+    return true;
 }
 
 /* ---- ignore-paths ---- */
@@ -554,6 +563,12 @@ static bool read_setting(struct reader *r, enum gl_setting s, struct gl_loc key_
         cfg->knowledge_path = beside_file(r, v);
         return true;
     case GL_SET_BUILD_ARGS: return read_map(r, "build argument names to values", add_build_arg, NULL);
+    case GL_SET_HELM:
+        if (!(v = read_scalar(r, "a program (helm, or a path to it)", &loc)))
+            return false;
+        cfg->helm = strchr(v, '/') ? beside_file(r, v) : v;
+        return true;
+    case GL_SET_HELM_VALUES: return read_list(r, "values files", true, add_helm_values, NULL);
     case GL_SET_IGNORE_PATHS: return read_ignore_paths(r);
     case GL_SET_DATA_FILE_SIZE: return read_size(r, &cfg->data_file_bytes);
     case GL_SET_DATA_TOTAL_SIZE: return read_size(r, &cfg->data_total_bytes);
