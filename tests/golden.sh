@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Golden tests: run the real binary on every fixture and compare its JSON report.
 #
-# Layout (fixtures/images/ holds image recipes for tests/images.sh, not golden cases):
+# Layout (fixtures/images/ holds image recipes for tests/images.sh and fixtures/charts/
+# Helm charts for tests/helm.sh, not golden cases):
 #         fixtures/rules/<ID>/fire/<case> must produce at least one <ID> finding;
 #         fixtures/rules/<ID>/pass/<case> must produce none; other fixtures/golden/<case>
 #         are plain golden cases. Each <case> has <case>.json beside it: the expected
@@ -44,7 +45,7 @@ while IFS= read -r -d '' f; do
     fi
   fi
   if [ $ok = 1 ]; then pass=$((pass+1)); else fail=$((fail+1)); fi
-done < <(find fixtures -path fixtures/images -prune -o -type f -print0 | sort -z)
+done < <(find fixtures \( -path fixtures/images -o -path fixtures/charts \) -prune -o -type f -print0 | sort -z)
 
 echo "golden: $pass passed, $fail failed"
 [ $fail = 0 ]

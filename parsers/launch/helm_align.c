@@ -3,7 +3,8 @@
 
 #include <string.h>
 
-/* A line's body: the bytes after its indentation (spaces), without trailing blanks. */
+/* A line's body: the bytes after its indentation (spaces), without trailing blanks (nor
+ * the line's end). */
 static void body_of(const char *text, size_t start, size_t end, uint32_t *indent,
                     size_t *body, size_t *len)
 {
@@ -11,7 +12,7 @@ static void body_of(const char *text, size_t start, size_t end, uint32_t *indent
     while (b < end && text[b] == ' ')
         b++;
     size_t e = end;
-    while (e > b && (text[e - 1] == ' ' || text[e - 1] == '\t' || text[e - 1] == '\r'))
+    while (e > b && strchr(" \t\r\n", text[e - 1]))
         e--;
     *indent = (uint32_t)(b - start);
     *body = b;

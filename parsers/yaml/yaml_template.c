@@ -102,11 +102,12 @@ char *yt_template_blank(struct gl_arena *a, const char *text, size_t len)
     if (!out)
         return NULL;
     struct cursor c = {0};
+    size_t alone_to = 0; /* the expressions before this offset are alone on their lines */
     while (next_expr(text, len, &c, len, &s, &e)) {
         /* alone on its lines: only blanks before it, blanks and expressions after it
          * (looked at only for the first expression of a line: each line is read once) */
-        bool alone = blank(text, c.expr_line_start, s);
-        if (alone) {
+        bool alone = s < alone_to || blank(text, c.expr_line_start, s);
+        if (alone && s >= alone_to) {
             size_t le = e;
             while (le < len && text[le] != '\n')
                 le++;
@@ -115,6 +116,8 @@ char *yt_template_blank(struct gl_arena *a, const char *text, size_t len)
             while (next_expr(text, len, &after, le, &s2, &e2) && blank(text, rest, s2))
                 rest = e2;
             alone = blank(text, rest, le);
+            if (alone)
+                alone_to = rest;
         }
         for (size_t i = s; i < e; i++)
             if (out[i] != '\n')
