@@ -10,14 +10,6 @@ static char *taken(struct gl_buf *b)
     return b->data ? b->data : xstrdup("");
 }
 
-static char *vformat(const char *fmt, va_list ap)
-{
-    struct gl_buf b;
-    gl_buf_init(&b);
-    gl_buf_vprintf(&b, fmt, ap);
-    return taken(&b);
-}
-
 /* Adds a finding whose message is `message` (heap, now the finding's). */
 static struct gl_finding *add(struct gl_check *c, enum gl_severity sev, struct gl_loc loc,
                               const char *fix, char *message)
@@ -36,7 +28,7 @@ void gl_report(struct gl_check *c, struct gl_loc loc, const char *fix, const cha
 {
     va_list ap;
     va_start(ap, fmt);
-    add(c, c->rule->severity, loc, fix, vformat(fmt, ap));
+    add(c, c->rule->severity, loc, fix, xvasprintf(fmt, ap));
     va_end(ap);
 }
 
@@ -45,7 +37,7 @@ void gl_report_sev(struct gl_check *c, enum gl_severity sev, struct gl_loc loc,
 {
     va_list ap;
     va_start(ap, fmt);
-    add(c, sev, loc, fix, vformat(fmt, ap));
+    add(c, sev, loc, fix, xvasprintf(fmt, ap));
     va_end(ap);
 }
 

@@ -4,9 +4,9 @@
 # Part 1 needs no helm: a chart is one GL903 at its Chart.yaml and never a GL900, a
 # template named on the command line stands for its chart, a helm that cannot run is
 # said. Part 2 renders the charts with the helm found as $GPULINT_HELM, on PATH, or in
-# ~/.cache/gpulint-tools/bin (where `bootstrap.sh test` installs it) and checks the
-# findings against the template lines; without a helm it is skipped (exit 77 once part 1
-# passed).
+# $GPULINT_TOOLS_DIR/bin (default ~/.cache/gpulint-tools/bin, where `bootstrap.sh test`
+# installs it) and checks the findings against the template lines; without a helm it is
+# skipped (exit 77 once part 1 passed).
 set -uo pipefail
 bin=$(realpath "${1:?usage: helm.sh path/to/gpulint}")
 cd "$(dirname "$0")/.."
@@ -46,7 +46,7 @@ has "GL903 says so" 'cannot be run'
 
 # ---- part 2: with helm -----------------------------------------------------------
 helm=${GPULINT_HELM:-$(command -v helm || true)}
-[ -n "$helm" ] || helm=$HOME/.cache/gpulint-tools/bin/helm
+[ -n "$helm" ] || helm=${GPULINT_TOOLS_DIR:-$HOME/.cache/gpulint-tools}/bin/helm
 if ! [ -x "$helm" ] || ! "$helm" version >/dev/null 2>&1; then
   echo "helm: $pass passed, $fail failed; skip: no helm (bootstrap.sh test installs one)"
   [ "$fail" = 0 ] && exit 77

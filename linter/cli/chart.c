@@ -2,7 +2,6 @@
 #include "linter/cli/chart.h"
 
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,22 +157,7 @@ static char *first_error_line(const char *err)
     }
     if (!pick)
         return NULL;
-    struct gl_buf b;
-    gl_buf_init(&b);
-    gl_buf_printf(&b, "%.*s%s", (int)(n > WHY_MAX ? WHY_MAX : n), pick, n > WHY_MAX ? "..." : "");
-    return (char *)gl_buf_str(&b);
-}
-
-static char *heap_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *heap_printf(const char *fmt, ...)
-{
-    struct gl_buf b;
-    gl_buf_init(&b);
-    va_list ap;
-    va_start(ap, fmt);
-    gl_buf_vprintf(&b, fmt, ap);
-    va_end(ap);
-    return (char *)gl_buf_str(&b);
+    return xasprintf("%.*s%s", (int)(n > WHY_MAX ? WHY_MAX : n), pick, n > WHY_MAX ? "..." : "");
 }
 
 void gl_chart_render(const char *helm, const struct gl_config *cfg, const char *dir,
@@ -196,17 +180,17 @@ void gl_chart_render(const char *helm, const struct gl_config *cfg, const char *
     gl_spawn_capture(helm, argv, cap, HELM_ERR_CAP, RENDER_TIMEOUT_S * 1000, &r);
     free(argv);
     if (r.spawn_errno) {
-        out->why = heap_printf("`%s` could not be started: %s", helm, strerror(r.spawn_errno));
+        out->why = xasprintf("`%s` could not be started: %s", helm, strerror(r.spawn_errno));
     } else if (r.timed_out) {
-        out->why = heap_printf("`helm template` did not finish in %d s", RENDER_TIMEOUT_S);
+        out->why = xasprintf("`helm template` did not finish in %d s", RENDER_TIMEOUT_S);
     } else if (r.out_over) {
         char msg[256];
-        out->why = heap_printf("what it renders is too large: %s",
+        out->why = xasprintf("what it renders is too large: %s",
                                gl_limit_message(GL_LIMIT_INPUT_SIZE, msg, sizeof msg));
     } else if (r.exit_code != 0) {
         char *line = first_error_line(r.err);
-        out->why = line ? heap_printf("`helm template` failed: %s", line)
-                        : heap_printf("`helm template` failed with exit status %d", r.exit_code);
+        out->why = line ? xasprintf("`helm template` failed: %s", line)
+                        : xasprintf("`helm template` failed with exit status %d", r.exit_code);
         free(line);
     } else {
         out->text = r.out;

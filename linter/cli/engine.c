@@ -46,13 +46,10 @@ void gl_run_engine_finding(struct gl_run *run, const char *rule_id, const char *
     f->severity = gl_config_severity(run->cfg, rule->id, rule->severity);
     f->file = xstrdup(file);
     f->loc = loc;
-    struct gl_buf b;
-    gl_buf_init(&b);
     va_list ap;
     va_start(ap, fmt);
-    gl_buf_vprintf(&b, fmt, ap);
+    f->message = xvasprintf(fmt, ap);
     va_end(ap);
-    f->message = b.data ? b.data : xstrdup("");
     f->fix = xstrdup(fix ? fix : rule->fix ? rule->fix : "");
 }
 
