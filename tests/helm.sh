@@ -36,6 +36,9 @@ has "and how to lint it" 'helm template NAME fixtures/charts/gpu-trainer \| gpul
 check "a named template stands for its chart" 0 "${nohelm[@]}" "$bin" --no-config --format json \
   $charts/gpu-trainer/templates/job.yaml $charts/gpu-trainer/templates/_helpers.tpl
 same "the chart once, no GL900" "GL903 $charts/gpu-trainer/Chart.yaml:1:1"
+check "so do its Chart.yaml and values.yaml" 0 "${nohelm[@]}" "$bin" --no-config --format json \
+  $charts/gpu-serve/values.yaml $charts/gpu-serve/Chart.yaml
+same "not unknown inputs: the chart" "GL903 $charts/gpu-serve/Chart.yaml:1:1"
 check "a real chart (HAMi) without helm" 0 "${nohelm[@]}" "$bin" --no-config --format json $charts
 same "one GL903 per chart, no GL900 on its templates" "GL903 $charts/gpu-serve/Chart.yaml:1:1
 GL903 $charts/gpu-trainer/Chart.yaml:1:1
@@ -43,6 +46,26 @@ GL903 $charts/hami/Chart.yaml:1:1
 GL903 $charts/needs-values/Chart.yaml:1:1"
 check "--helm that cannot run" 0 lint --helm "$tmp/empty/helm" $charts/gpu-serve
 has "GL903 says so" 'cannot be run'
+
+# stand-ins for helm: how it is run, and what gpulint makes of a helm that misbehaves
+fake() { printf '#!/bin/sh\n%s\n' "$2" > "$tmp/$1"; chmod +x "$tmp/$1"; }
+fake args 'for a; do printf "[%s]" "$a"; done > "$(dirname "$0")/argv"'
+check "helm's arguments, no shell" 0 lint --helm "$tmp/args" --helm-values "$tmp/a b.yaml" \
+  --helm-values '$(x).yaml' $charts/gpu-serve
+if [ "$(cat "$tmp/argv")" = "[template][gpulint-lint][$charts/gpu-serve][-f][$tmp/a b.yaml][-f][\$(x).yaml]" ]
+then pass=$((pass+1)); else echo "FAIL helm's argv: $(cat "$tmp/argv")"; fail=$((fail+1)); fi
+same "empty output: nothing to lint" ""
+fake failing 'echo "walk.go:74: found symbolic link in path" >&2; echo "Error: boom" >&2; echo "more" >&2; exit 1'
+check "a failing helm" 0 lint --helm "$tmp/failing" $charts/gpu-serve
+same "one GL903" "GL903 $charts/gpu-serve/Chart.yaml:1:1"
+has "with its first Error: line" "failed: Error: boom\)"
+fake endless 'exec yes "# Source: gpu-serve/templates/deployment.yaml"'
+check "a helm that never stops writing" 0 lint --helm "$tmp/endless" --limit input-size=1MiB $charts/gpu-serve
+same "is stopped at input-size: GL903" "GL903 $charts/gpu-serve/Chart.yaml:1:1"
+fake hostile 'printf -- "---\\n# Source: x/../../../etc/passwd\\napiVersion: v1\\nkind: Pod\\nspec:\\n  containers:\\n  - name: c\\n    image: nvidia/cuda\\n"'
+check "a # Source: path out of the chart" 1 lint --helm "$tmp/hostile" $charts/gpu-serve
+same "is named, never read" "GL101 x/../../../etc/passwd:8:12
+GL407 x/../../../etc/passwd:8:12"
 
 # ---- part 2: with helm -----------------------------------------------------------
 helm=${GPULINT_HELM:-$(command -v helm || true)}

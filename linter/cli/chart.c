@@ -64,6 +64,13 @@ char *gl_chart_of(const char *path)
     for (size_t i = 0; path[i]; i++)
         if (part_at(path, i, "templates") && chart_prefix(path, i ? i - 1 : 0))
             chart = i ? i - 1 : 0;
+    /* else its Chart.yaml or values.yaml: a change there changes what it renders */
+    const char *base = strrchr(path, '/');
+    size_t dir = base ? (size_t)(base - path) : 0;
+    base = base ? base + 1 : path;
+    if (chart == SIZE_MAX && (!strcmp(base, "Chart.yaml") || !strcmp(base, "values.yaml")) &&
+        chart_prefix(path, dir))
+        chart = dir;
     if (chart == SIZE_MAX)
         return NULL;
     /* then up through .../charts/NAME as long as the directory above is a chart too */

@@ -20,8 +20,9 @@
 
 /* Does `dir` hold a Chart.yaml (a regular file)? */
 bool gl_chart_dir(const char *dir);
-/* The chart that `path` (a file or directory) is a template of, or part of a subchart
- * of: the outermost chart whose templates/ or charts/ holds it (heap), else NULL. */
+/* The chart that `path` (a file or directory) stands for: the outermost chart whose
+ * templates/ or charts/ holds it, or whose Chart.yaml or values.yaml it is (heap), else
+ * NULL. */
 char *gl_chart_of(const char *path);
 
 /* The helm program to run (heap), or NULL with *why saying why there is none. */
