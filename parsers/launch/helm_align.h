@@ -14,16 +14,21 @@
  *  - else (a line from an include, toYaml, a default): the resource's first line in the
  *    template, the line the first matched line of its section stands on (line 1 when
  *    none did), at its first column.
- * Blank lines and comments match as any line does (helm keeps comments). Work is at
- * most rendered lines x template lines byte comparisons, each rejected on its length or
- * first byte.
+ * Blank lines never match; comments match as any line does (helm keeps them). Lines are
+ * found by their text through a hash map, prefixes by trying the template's lines that
+ * have one, nearest first; those tries are bounded by ALIGN_WORK for each template and
+ * rendered line, so the work stays linear whatever the chart: once it is spent, the
+ * lines left go to the resource's first line.
  */
 #ifndef GPULINT_PARSERS_HELM_ALIGN_H
 #define GPULINT_PARSERS_HELM_ALIGN_H
 
 #include "linter/core/model.h"
 
+#include "linter/core/hashmap.h"
+
 #define MIN_LITERAL 3
+#define ALIGN_WORK 16
 
 /* A template's lines, ready for matching. */
 struct helm_tmpl {
@@ -35,11 +40,16 @@ struct helm_tmpl {
         uint32_t lit;    /* bytes of the body before its first `{{` (len when none) */
     } *lines;
     size_t n;
-    size_t cursor;       /* where the next section's search starts */
+    struct gl_map exact;    /* body -> the lines without expressions that have it */
+    uint32_t *prefixed;     /* the lines with a telling literal prefix, in order */
+    size_t nprefixed, capprefixed;
+    size_t cursor;          /* where the next search starts */
+    size_t budget;          /* prefix tries left */
 };
 
-/* Index text[0..len) (kept by reference) in `a`. */
+/* Index text[0..len) (kept by reference) in `a`; free the index with helm_tmpl_free. */
 void helm_tmpl_init(struct helm_tmpl *t, struct gl_arena *a, const char *text, size_t len);
+void helm_tmpl_free(struct helm_tmpl *t);
 
 /* Map the rendered lines [first, end) of one section (0-based line numbers of `text`,
  * whose line starts are starts[]; its last line ends at text_len) to the template `t`

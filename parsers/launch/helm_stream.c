@@ -142,6 +142,7 @@ static void map_source(struct gl_doc *doc, const struct source *src, const struc
     for (size_t s = src->first_section; s != SIZE_MAX; s = secs[s].next)
         helm_align(&t, doc->text, doc->len, starts, nlines, secs[s].source_line + 1, secs[s].end,
                    secs[s].file, out);
+    helm_tmpl_free(&t);
     /* the `# Source:` line itself: the template's first line */
     for (size_t s = src->first_section; s != SIZE_MAX; s = secs[s].next)
         out[secs[s].source_line] = (struct gl_render_line){.file = secs[s].file, .line = 1,

@@ -131,6 +131,7 @@ static void align(const char *tmpl, const char *rendered, struct gl_render_line 
             starts[n++] = (uint32_t)(i + 1);
     assert_true(n <= nout);
     helm_align(&t, rendered, len, starts, n, 0, n, 0, out);
+    helm_tmpl_free(&t);
     gl_arena_free(&a);
 }
 
