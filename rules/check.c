@@ -12,14 +12,6 @@ static char *taken(struct gl_buf *b)
     return b->data ? b->data : xstrdup("");
 }
 
-static char *vformat(const char *fmt, va_list ap)
-{
-    struct gl_buf b;
-    gl_buf_init(&b);
-    gl_buf_vprintf(&b, fmt, ap);
-    return taken(&b);
-}
-
 /* Adds a finding whose message is `message` (heap, now the finding's). */
 static struct gl_finding *add(struct gl_check *c, enum gl_severity sev, struct gl_loc loc,
                               const char *fix, char *message)
@@ -39,7 +31,7 @@ struct gl_finding *gl_report(struct gl_check *c, struct gl_loc loc, const char *
 {
     va_list ap;
     va_start(ap, fmt);
-    struct gl_finding *f = add(c, c->rule->severity, loc, fix, vformat(fmt, ap));
+    struct gl_finding *f = add(c, c->rule->severity, loc, fix, xvasprintf(fmt, ap));
     va_end(ap);
     return f;
 }
@@ -49,7 +41,7 @@ struct gl_finding *gl_report_sev(struct gl_check *c, enum gl_severity sev, struc
 {
     va_list ap;
     va_start(ap, fmt);
-    struct gl_finding *f = add(c, sev, loc, fix, vformat(fmt, ap));
+    struct gl_finding *f = add(c, sev, loc, fix, xvasprintf(fmt, ap));
     va_end(ap);
     return f;
 }

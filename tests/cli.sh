@@ -4,21 +4,8 @@
 set -uo pipefail
 bin=$(realpath "${1:?usage: cli.sh path/to/gpulint}")
 cd "$(dirname "$0")/.."
-pass=0 fail=0
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-check() { # check NAME EXPECTED-STATUS COMMAND... ; output in $tmp/out
-  local name=$1 want=$2; shift 2
-  "$@" > "$tmp/out" 2> "$tmp/err"; local rc=$?
-  if [ "$rc" = "$want" ]; then pass=$((pass+1)); else
-    echo "FAIL $name: exit $rc, expected $want"; cat "$tmp/out" "$tmp/err" | head -20; fail=$((fail+1)); fi
-}
-has() { # has NAME PATTERN: the last output matches the extended regex
-  if grep -qE -- "$2" "$tmp/out"; then pass=$((pass+1)); else
-    echo "FAIL $1: output lacks /$2/"; head -20 "$tmp/out"; fail=$((fail+1)); fi
-}
-hasnt() {
-  if grep -qE -- "$2" "$tmp/out"; then echo "FAIL $1: output has /$2/"; fail=$((fail+1)); else pass=$((pass+1)); fi
-}
+. tests/lib/checks.sh
 
 printf 'FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\n' > "$tmp/clean.Dockerfile"
 printf 'FROM python:latest\n' > "$tmp/warn.Dockerfile"

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: Apache-2.0
 # Golden tests: run the real binary on every fixture and compare its JSON report.
 #
-# Layout (fixtures/images/ holds image recipes for tests/images.sh, not golden cases):
+# Layout (fixtures/images/ holds image recipes for tests/images.sh and fixtures/charts/
+# Helm charts for tests/helm.sh, not golden cases):
 #         fixtures/rules/<ID>/fire/<case> must produce at least one <ID> finding;
 #         fixtures/rules/<ID>/pass/<case> must produce none; other fixtures/golden/<case>
 #         are plain golden cases. Each <case> has <case>.json beside it: the expected

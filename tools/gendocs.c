@@ -142,6 +142,28 @@ static void man_page(struct gl_buf *b)
                    "(\\fB\\eu\\fR escapes; invalid UTF\\-8 as U+FFFD); checkstyle XML uses "
                    "character references, and visible \\fB\\ex01\\fR text for what XML 1.0 "
                    "cannot hold.\n");
+    gl_buf_adds(b, ".SH HELM CHARTS\nA directory with a \\fBChart.yaml\\fR is a Helm chart, "
+                   "linted whole: its \\fBtemplates/\\fR and \\fBcharts/\\fR are not read "
+                   "file by file (a template named on the command line stands for its "
+                   "chart). gpulint renders it once with \\fBhelm template gpulint\\-lint "
+                   "\\fICHART\\fR [\\fB\\-f \\fIVALUES\\fR]... (the helm of "
+                   "\\fB\\-\\-helm\\fR, else the first \\fBhelm\\fR on \\fBPATH\\fR; "
+                   "the \\fB\\-\\-helm\\-values\\fR files; at most \\fBinput\\-size\\fR "
+                   "bytes of output, 60 seconds) and lints the Kubernetes objects it "
+                   "renders. Each finding names the template named by helm's "
+                   "\\fB# Source:\\fR comment, at the line where the offending key stands "
+                   "in the template as written, else at the resource's first line there. "
+                   "Without helm, or when \\fBhelm template\\fR fails, the chart is one "
+                   "GL903 finding at its Chart.yaml, with helm's first error line. A YAML "
+                   "file outside a chart whose \\fB{{ ... }}\\fR or \\fB{% ... %}\\fR "
+                   "expressions make it invalid YAML is one GL903, never a parse error.\n.PP\n"
+                   "\\fBhelm template \\fINAME CHART\\fB | gpulint \\-\\fR lints a rendered "
+                   "stream (standard input whose first line is \\fB# Source:\\fR, after an "
+                   "optional \\fB\\-\\-\\-\\fR; or \\fB\\-\\-type helm\\fR). Findings name "
+                   "the \\fB# Source:\\fR path as helm wrote it (\\fIchart\\fB/templates/"
+                   "\\fIx\\fB.yaml\\fR); when that path is a file under the working "
+                   "directory, lines are its lines as above, else lines as \\fBhelm "
+                   "template \\-\\-show\\-only\\fR prints that template.\n");
     gl_buf_adds(b, ".SH RULES\nSeverities are defaults; \\fB\\-\\-explain\\fR \\fIID\\fR "
                    "prints a rule's rationale and an example.\n");
     for (size_t i = 0; i < gl_rule_count; i++) {
@@ -158,11 +180,14 @@ static void man_page(struct gl_buf *b)
                    "anywhere in a file turns them off for the file. Kubernetes objects may "
                    "carry the annotation \\fBgpulint.io/ignore: \"GL410\"\\fR.\n");
     gl_buf_adds(b, ".SH ENVIRONMENT\n.TP\n.B NO_COLOR\nwhen set and not empty, no colour.\n"
-                   ".TP\n.B CI\n\\fBtrue\\fR: no colour.\n");
+                   ".TP\n.B CI\n\\fBtrue\\fR: no colour.\n"
+                   ".TP\n.B PATH\nwhere \\fBhelm\\fR is looked for (without "
+                   "\\fB\\-\\-helm\\fR).\n");
     gl_buf_adds(b, ".SH EXAMPLES\n.nf\n"
                    "gpulint \\-\\-driver 535 .\n"
                    "gpulint \\-\\-format sarif \\-\\-output gpulint.sarif .\n"
                    "docker save img \\-o img.tar && gpulint img.tar\n"
+                   "helm template trainer charts/trainer \\-f gpu.yaml | gpulint \\-\n"
                    ".fi\n");
     gl_buf_adds(b, ".SH SEE ALSO\nThe rule pages in docs/rules/ of the source tree.\n");
 }

@@ -40,6 +40,10 @@ const char gl_cli_usage[] =
     "  -t, --type TYPE             read named files and stdin as TYPE (%s)\n"
     "      --build-arg K=V         a Dockerfile build argument (repeatable)\n"
     "      --target STAGE          the Dockerfile stage that is built and shipped\n"
+    "      --helm PATH             the helm that renders Helm charts (default: helm on\n"
+    "                              PATH; without one, a chart is GL903, not linted)\n"
+    "      --helm-values FILE      a values file for every chart (helm template -f FILE;\n"
+    "                              repeatable)\n"
     "  -j, --jobs N                worker threads (default: the number of cores)\n"
     "      --platform OS/ARCH      lint only this platform of a multi-platform image\n"
     "                              (default: every platform)\n"
@@ -64,7 +68,7 @@ const char gl_cli_usage[] =
 enum { OPT_THRESHOLD = 256, OPT_DRIVER, OPT_IGNORE, OPT_ENABLE, OPT_BUILD_ARG, OPT_TARGET,
        OPT_NO_COLOR, OPT_LIST_RULES, OPT_EXPLAIN, OPT_VERSION, OPT_CONFIG, OPT_NO_CONFIG,
        OPT_PLATFORM, OPT_CACHE_DIR, OPT_NO_CACHE, OPT_TRUST_DIGESTS, OPT_CACHE_MAX, OPT_LIMIT,
-       OPT_KNOWLEDGE, OPT_PRINT_KNOWLEDGE, OPT_PRINT_CONFIG };
+       OPT_KNOWLEDGE, OPT_PRINT_KNOWLEDGE, OPT_PRINT_CONFIG, OPT_HELM, OPT_HELM_VALUES };
 
 static const struct option long_options[] = {
     {"format", required_argument, 0, 'f'},
@@ -92,6 +96,8 @@ static const struct option long_options[] = {
     {"knowledge", required_argument, 0, OPT_KNOWLEDGE},
     {"print-knowledge", no_argument, 0, OPT_PRINT_KNOWLEDGE},
     {"print-config", no_argument, 0, OPT_PRINT_CONFIG},
+    {"helm", required_argument, 0, OPT_HELM},
+    {"helm-values", required_argument, 0, OPT_HELM_VALUES},
     {"help", no_argument, 0, 'h'},
     {0, 0, 0, 0},
 };
@@ -316,6 +322,14 @@ int gl_cli_parse(int argc, char **argv, struct gl_config *cfg, struct gl_cli *cl
             break;
         case OPT_PRINT_KNOWLEDGE: cfg->print_knowledge = true; break;
         case OPT_PRINT_CONFIG: cfg->print_config = true; break;
+        case OPT_HELM:
+            cfg->helm = optarg;
+            from_option(cfg, GL_SET_HELM, "--helm");
+            break;
+        case OPT_HELM_VALUES:
+            gl_config_add_helm_values(cfg, optarg);
+            from_option(cfg, GL_SET_HELM_VALUES, "--helm-values");
+            break;
         case 'h': cli->command = GL_CMD_HELP; break;
         default: rc = 2; break;
         }

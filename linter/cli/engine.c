@@ -13,6 +13,7 @@
 
 #include "rules/check.h"
 #include "knowledge/cuda_derive.h"
+#include "linter/cli/chart.h"
 #include "linter/core/encoding.h"
 #include "linter/core/escape.h"
 #include "linter/core/inputs.h"
@@ -23,12 +24,18 @@ void gl_run_init(struct gl_run *run, const struct gl_config *cfg)
     memset(run, 0, sizeof *run);
     run->cfg = cfg;
     gl_project_init(&run->project);
+    gl_map_init(&run->charts);
 }
 
 void gl_run_free(struct gl_run *run)
 {
     gl_findings_free(&run->findings);
     gl_project_free(&run->project);
+    gl_map_free(&run->charts);
+    for (size_t i = 0; i < run->ncharts; i++)
+        free(run->chart_names[i]);
+    free(run->chart_names);
+    free(run->helm);
 }
 
 void gl_run_finish(struct gl_run *run) { gl_project_apply(&run->project, &run->findings, 0); }
@@ -44,13 +51,10 @@ void gl_run_engine_finding(struct gl_run *run, const char *rule_id, const char *
     f->severity = gl_config_severity(run->cfg, rule->id, rule->severity);
     f->file = xstrdup(file);
     f->loc = loc;
-    struct gl_buf b;
-    gl_buf_init(&b);
     va_list ap;
     va_start(ap, fmt);
-    gl_buf_vprintf(&b, fmt, ap);
+    f->message = xvasprintf(fmt, ap);
     va_end(ap);
-    f->message = b.data ? b.data : xstrdup("");
     f->fix = xstrdup(fix ? fix : rule->fix ? rule->fix : "");
 }
 
@@ -79,6 +83,22 @@ static bool not_path_ignored(const struct gl_finding *f, void *cfg)
     return !gl_path_rule_ignored(&c->path_ignores, f->file, f->rule->id);
 }
 
+/* A rendered stream's findings, from findings[start] on, to the template lines they came
+ * from (inline ignores were applied in the rendered text, where helm left them). */
+static void move_to_templates(struct gl_run *run, size_t start, const struct gl_doc *doc)
+{
+    for (size_t i = start; doc->render && i < run->findings.n; i++) {
+        struct gl_finding *f = &run->findings.items[i];
+        const char *file;
+        struct gl_loc loc;
+        if (gl_doc_origin(doc, f->loc, &file, &loc)) {
+            free(f->file);
+            f->file = xstrdup(file);
+            f->loc = loc;
+        }
+    }
+}
+
 void gl_lint_doc(struct gl_run *run, struct gl_doc *doc)
 {
     size_t start = run->findings.n;
@@ -102,6 +122,7 @@ void gl_lint_doc(struct gl_run *run, struct gl_doc *doc)
     report_unknown_ignores(run, doc);
     gl_project_gather(&run->project, doc);
     gl_findings_filter(&run->findings, start, not_suppressed, doc);
+    move_to_templates(run, start, doc);
     gl_findings_filter(&run->findings, start, not_path_ignored, (void *)run->cfg);
 }
 
@@ -113,9 +134,11 @@ static void refuse_text(struct gl_run *run, const char *name, struct gl_loc loc,
     run->files++;
 }
 
-/* Lint text[0..len); `truncated`: the input went on past the limit input-size. */
+/* Lint text[0..len); `truncated`: the input went on past the limit input-size;
+ * chart_dir: the chart whose rendered stream it is (doc->chart_dir), else NULL. */
 static void lint_text(struct gl_run *run, const char *name, const char *text, size_t len,
-                      enum gl_input_kind kind, bool named, bool truncated)
+                      enum gl_input_kind kind, bool named, bool truncated,
+                      const char *chart_dir)
 {
     struct gl_text_verdict v = gl_text_check(text, len);
     const char *data = text + v.skip;
@@ -148,6 +171,7 @@ static void lint_text(struct gl_run *run, const char *name, const char *text, si
     }
     struct gl_doc doc;
     gl_doc_init(&doc, name, kind, data, dlen);
+    doc.chart_dir = chart_dir;
     type->parse(&doc, run->cfg);
     if (gl_arena_over(&doc.arena)) /* a parser that has no position of its own for it */
         gl_doc_fail_limit(&doc, GL_LIMIT_PARSE_MEMORY, (struct gl_loc){1, 1});
@@ -159,7 +183,7 @@ static void lint_text(struct gl_run *run, const char *name, const char *text, si
 void gl_lint_buffer(struct gl_run *run, const char *name, const char *data, size_t len,
                     enum gl_input_kind kind, bool named)
 {
-    lint_text(run, name, data, len, kind, named, false);
+    lint_text(run, name, data, len, kind, named, false, NULL);
 }
 
 /* ---- binary inputs (image archives, OCI layouts): parsed from their path, never read
@@ -228,7 +252,10 @@ static void read_and_lint(struct gl_run *run, int fd, const char *name, const vo
         run->unreadable = true;
         return;
     }
-    lint_text(run, name, data, len, kind, named, over);
+    if (kind == GL_IN_UNKNOWN && !strcmp(name, "-") && /* standard input: helm's output? */
+        gl_input_type_of(GL_IN_HELM)->by_content(name, data, len))
+        kind = GL_IN_HELM; /* (else its content decides, as for any named file) */
+    lint_text(run, name, data, len, kind, named, over, NULL);
     free(data);
 }
 
@@ -309,6 +336,67 @@ static void read_stdin(struct gl_run *run)
     read_and_lint(run, STDIN_FILENO, "-", head, nhead, 0, run->cfg->type, true);
 }
 
+/* ---- Helm charts (chart.h) ---- */
+
+/* Is this the first time the run meets chart `dir` (by its real path)? */
+static bool first_visit(struct gl_run *run, const char *dir)
+{
+    char *key = realpath(dir, NULL);
+    if (!key)
+        key = xstrdup(dir);
+    bool added;
+    gl_map_puts(&run->charts, key, &added);
+    if (!added) {
+        free(key);
+        return false;
+    }
+    if (run->ncharts == run->capcharts) {
+        run->capcharts = run->capcharts ? 2 * run->capcharts : 8;
+        run->chart_names = xrealloc(run->chart_names, run->capcharts * sizeof *run->chart_names);
+    }
+    run->chart_names[run->ncharts++] = key;
+    return true;
+}
+
+/* A chart that was not rendered: a doc with the fact alone (GL903 at its Chart.yaml). */
+static void chart_not_rendered(struct gl_run *run, const char *dir, const char *chart_yaml,
+                               const char *why)
+{
+    struct gl_doc doc;
+    gl_doc_init(&doc, chart_yaml, GL_IN_HELM, NULL, 0);
+    doc.tmpl = (struct gl_template){
+        .kind = GL_TEMPLATE_CHART, .loc = {1, 1}, .chart = dir, .why = why};
+    gl_lint_doc(run, &doc);
+    gl_arena_free(&doc.arena);
+}
+
+/* Lint chart `dir` once a run: what helm renders of it, else GL903. */
+static void lint_chart(struct gl_run *run, const char *dir)
+{
+    if (!first_visit(run, dir))
+        return;
+    if (!run->helm_looked_up) {
+        run->helm = gl_helm_find(run->cfg, &run->no_helm);
+        run->helm_looked_up = true;
+    }
+    struct gl_buf chart_yaml;
+    gl_buf_init(&chart_yaml);
+    gl_buf_printf(&chart_yaml, "%s%sChart.yaml", dir, gl_has_suffix(dir, "/") ? "" : "/");
+    const char *name = gl_buf_str(&chart_yaml);
+    if (!run->helm) {
+        chart_not_rendered(run, dir, name, run->no_helm);
+    } else {
+        struct gl_rendered r;
+        gl_chart_render(run->helm, run->cfg, dir, &r);
+        if (r.why)
+            chart_not_rendered(run, dir, name, r.why);
+        else
+            lint_text(run, name, r.text, r.len, GL_IN_HELM, false, false, dir);
+        gl_rendered_free(&r);
+    }
+    gl_buf_free(&chart_yaml);
+}
+
 /* Directories the walk never enters: version control, build outputs, and trees that are
  * not the project's own (dependencies, vendored and third-party code, generated golden
  * test data). A path named on the command line is walked whatever its name. `dir` is
@@ -343,6 +431,10 @@ static void walk(struct gl_run *run, const char *dir, int depth)
         run->unreadable = true;
         return;
     }
+    /* a chart is linted whole; its templates/ and charts/ (subcharts) are not read */
+    bool chart = gl_chart_dir(dir);
+    if (chart)
+        lint_chart(run, dir);
     char **names = NULL;
     size_t n = 0, cap = 0;
     struct dirent *e;
@@ -369,7 +461,9 @@ static void walk(struct gl_run *run, const char *dir, int depth)
                 const struct gl_input_type *t = binary_type_of(NULL, 0, path);
                 if (t)
                     lint_binary(run, t, path, -1, NULL, 0, false);
-                else if (!skipped_dir(dir, names[i]))
+                else if (!skipped_dir(dir, names[i]) &&
+                         !(chart && (!strcmp(names[i], "templates") ||
+                                     !strcmp(names[i], "charts"))))
                     walk(run, path, depth + 1);
             } else if (S_ISREG(st.st_mode)) {
                 bool read_it;
@@ -397,6 +491,12 @@ void gl_lint_path(struct gl_run *run, const char *path)
     }
     if (gl_path_ignored(&run->cfg->path_ignores, path))
         return; /* config ignore-paths applies to named paths too (pre-commit names files) */
+    char *chart = gl_chart_of(path);
+    if (chart) { /* a template (or subchart) stands for its chart */
+        lint_chart(run, chart);
+        free(chart);
+        return;
+    }
     const struct gl_input_type *layout = S_ISDIR(st.st_mode) ? binary_type_of(NULL, 0, path) : NULL;
     const char *what = S_ISDIR(st.st_mode) ? NULL : not_readable_kind(st.st_mode);
     if (layout) {

@@ -8,6 +8,14 @@
  * input makes (project.h), free the doc. Findings accumulate in run->findings; once every
  * input is read, gl_run_finish drops those that the images the whole run makes turn moot,
  * and the caller sorts and reports the rest.
+ *
+ * Helm charts (chart.h) are one input each: the walk does not read their templates/ and
+ * charts/ file by file, and a named file or directory inside them stands for its chart.
+ * A chart is rendered once a run and its output linted as a rendered stream (GL_IN_HELM)
+ * whose findings move to the template lines they came from (gl_doc_origin), after the
+ * inline ignores are applied and before `ignore-paths`; a chart that is not rendered
+ * is one GL903 at its Chart.yaml. Standard input holding helm's output (a `# Source:`
+ * first line, after an optional `---`) is read the same way.
  */
 #ifndef GPULINT_ENGINE_H
 #define GPULINT_ENGINE_H
@@ -15,6 +23,7 @@
 #include "linter/cli/project.h"
 #include "linter/core/config.h"
 #include "linter/core/finding.h"
+#include "linter/core/hashmap.h"
 
 struct gl_run {
     const struct gl_config *cfg;
@@ -23,6 +32,13 @@ struct gl_run {
     bool unreadable;         /* a named path could not be read (exit status 2) */
     bool driver_checks_ran;  /* a CUDA/driver check had a target to compare with */
     struct gl_project_set project; /* the images the run's inputs build or rewrite */
+    /* Helm charts: the ones linted in this run (keys heap copies of their paths, kept in
+     * chart_names to be freed), and the helm that renders them (looked up once). */
+    struct gl_map charts;
+    char **chart_names; size_t ncharts, capcharts;
+    bool helm_looked_up;
+    char *helm;
+    const char *no_helm;     /* why there is none */
 };
 
 void gl_run_init(struct gl_run *run, const struct gl_config *cfg);

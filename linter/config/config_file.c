@@ -388,13 +388,22 @@ static bool read_data_paths(struct reader *r, struct yt_node *n, struct gl_loc k
     return ok;
 }
 
-/* `knowledge:` relative to the config file's directory. */
+/* `knowledge:`, `helm:` and `helm-values:` paths relative to the config file's directory. */
 static const char *beside_file(struct reader *r, const char *path)
 {
     const char *slash = strrchr(r->file, '/');
     if (path[0] == '/' || !slash)
         return path;
     return gl_arena_printf(&r->cfg->arena, "%.*s/%s", (int)(slash - r->file), r->file, path);
+}
+
+/* `helm-values:` files, relative to the config file's directory. */
+static bool add_helm_values(struct reader *r, const char *value, struct gl_loc loc, void *ctx)
+{
+    (void)loc;
+    (void)ctx;
+    gl_config_add_helm_values(r->cfg, beside_file(r, value));
+    return true;
 }
 
 /* ---- ignore-paths ---- */
@@ -545,6 +554,13 @@ static bool read_setting(struct reader *r, enum gl_setting s, struct gl_loc key_
     case GL_SET_DATA_FILE_SIZE: return read_size(r, n, &cfg->data_file_bytes);
     case GL_SET_DATA_TOTAL_SIZE: return read_size(r, n, &cfg->data_total_bytes);
     case GL_SET_LIMITS: return read_map(r, n, "limit names to values", add_limit, NULL);
+    case GL_SET_HELM:
+        if (!(v = read_scalar(r, n, "a program (helm, or a path to it)", &loc)))
+            return false;
+        cfg->helm = strchr(v, '/') ? beside_file(r, v) : v;
+        return true;
+    case GL_SET_HELM_VALUES:
+        return read_list(r, n, "values files", true, add_helm_values, NULL);
     case GL_SET_COUNT: break;
     }
     return false;

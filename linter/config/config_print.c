@@ -3,6 +3,7 @@
 #include "linter/config/config_print.h"
 
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -166,22 +167,49 @@ static void build_args(struct gl_buf *b, const struct gl_config *cfg)
     }
 }
 
-/* The knowledge path as an absolute path, so the printed file reads it from anywhere. */
+/* A path as an absolute one (into abs), so the printed file reads it from anywhere. */
+static const char *absolute(struct gl_buf *abs, const char *path)
+{
+    char cwd[PATH_MAX];
+    gl_buf_init(abs);
+    if (path[0] != '/' && getcwd(cwd, sizeof cwd))
+        gl_buf_printf(abs, "%s/", cwd);
+    gl_buf_adds(abs, path);
+    return gl_buf_str(abs);
+}
+
 static void knowledge(struct gl_buf *b, const struct gl_config *cfg)
 {
-    const char *path = cfg->knowledge_path;
-    if (!path) {
+    if (!cfg->knowledge_path) {
         unset_setting(b, GL_SET_KNOWLEDGE, "the built-in CUDA knowledge table");
         return;
     }
-    char cwd[PATH_MAX];
     struct gl_buf abs;
-    gl_buf_init(&abs);
-    if (path[0] != '/' && getcwd(cwd, sizeof cwd))
-        gl_buf_printf(&abs, "%s/", cwd);
-    gl_buf_adds(&abs, path);
-    scalar_setting(b, cfg, GL_SET_KNOWLEDGE, gl_buf_str(&abs), true);
+    scalar_setting(b, cfg, GL_SET_KNOWLEDGE, absolute(&abs, cfg->knowledge_path), true);
     gl_buf_free(&abs);
+}
+
+/* `helm:` (a name is looked up in PATH, a path made absolute) and `helm-values:`. */
+static void helm(struct gl_buf *b, const struct gl_config *cfg)
+{
+    if (!cfg->helm) {
+        unset_setting(b, GL_SET_HELM, "the first helm on PATH");
+    } else {
+        struct gl_buf abs;
+        gl_buf_init(&abs);
+        scalar_setting(b, cfg, GL_SET_HELM,
+                       strchr(cfg->helm, '/') ? absolute(&abs, cfg->helm) : cfg->helm, true);
+        gl_buf_free(&abs);
+    }
+    const char **files = xcalloc(cfg->nhelm_values + 1, sizeof *files);
+    struct gl_buf *abs = xcalloc(cfg->nhelm_values + 1, sizeof *abs);
+    for (size_t i = 0; i < cfg->nhelm_values; i++)
+        files[i] = absolute(&abs[i], cfg->helm_values[i]);
+    string_list(b, cfg, GL_SET_HELM_VALUES, files, cfg->nhelm_values, true);
+    for (size_t i = 0; i < cfg->nhelm_values; i++)
+        gl_buf_free(&abs[i]);
+    free(abs);
+    free(files);
 }
 
 /* Every limit with its value; a changed one with where, a default one with what it bounds. */
@@ -290,6 +318,8 @@ void gl_config_print(FILE *out, const struct gl_config *cfg)
             break;
         case GL_SET_KNOWLEDGE: knowledge(&b, cfg); break;
         case GL_SET_BUILD_ARGS: build_args(&b, cfg); break;
+        case GL_SET_HELM: helm(&b, cfg); break;
+        case GL_SET_HELM_VALUES: break; /* printed with helm: */
         case GL_SET_LIMITS: limits(&b); break;
         case GL_SET_COUNT: break;
         }

@@ -9,7 +9,8 @@
 const char *const gl_setting_names[GL_SET_COUNT] = {
     "driver", "failure-threshold", "ignore", "enable", "severity", "ignore-paths",
     "data-paths", "data-file-size", "data-total-size", "dataset-args", "checkpoint-args",
-    "dataset-env", "checkpoint-env", "knowledge", "build-args", "limits",
+    "dataset-env", "checkpoint-env", "knowledge", "build-args", "helm", "helm-values",
+    "limits",
 };
 
 void gl_config_init(struct gl_config *cfg)
@@ -23,10 +24,17 @@ void gl_config_init(struct gl_config *cfg)
     gl_arena_init(&cfg->arena);
 }
 
+void gl_config_add_helm_values(struct gl_config *cfg, const char *path)
+{
+    *GL_APPEND(&cfg->arena, cfg->helm_values, cfg->nhelm_values, cfg->caphelm_values) =
+        gl_arena_strdup(&cfg->arena, path);
+}
+
 void gl_config_note_origin(struct gl_config *cfg, enum gl_setting s, const char *origin)
 {
     const char *old = cfg->origin[s];
-    bool adds_up = s == GL_SET_IGNORE || s == GL_SET_ENABLE || s == GL_SET_BUILD_ARGS;
+    bool adds_up = s == GL_SET_IGNORE || s == GL_SET_ENABLE || s == GL_SET_BUILD_ARGS ||
+                   s == GL_SET_HELM_VALUES;
     if (adds_up && old && strstr(old, origin))
         return; /* named already (a repeated option) */
     cfg->origin[s] = adds_up && old ? gl_arena_printf(&cfg->arena, "%s, %s", old, origin)

@@ -63,7 +63,8 @@ enum gl_setting {
     GL_SET_DRIVER, GL_SET_FAILURE_THRESHOLD, GL_SET_IGNORE, GL_SET_ENABLE, GL_SET_SEVERITY,
     GL_SET_IGNORE_PATHS, GL_SET_DATA_PATHS, GL_SET_DATA_FILE_SIZE, GL_SET_DATA_TOTAL_SIZE,
     GL_SET_DATASET_ARGS, GL_SET_CHECKPOINT_ARGS, GL_SET_DATASET_ENV, GL_SET_CHECKPOINT_ENV,
-    GL_SET_KNOWLEDGE, GL_SET_BUILD_ARGS, GL_SET_LIMITS, GL_SET_COUNT
+    GL_SET_KNOWLEDGE, GL_SET_BUILD_ARGS, GL_SET_HELM, GL_SET_HELM_VALUES, GL_SET_LIMITS,
+    GL_SET_COUNT
 };
 extern const char *const gl_setting_names[GL_SET_COUNT];
 
@@ -110,6 +111,12 @@ struct gl_config {
     bool print_knowledge;       /* --print-knowledge: print the table in use and exit */
     bool print_config;          /* --print-config: print this configuration and exit */
 
+    /* Helm charts (linter/cli/chart.h): the helm to run (--helm, config `helm:`; NULL:
+     * the first on PATH), and values files given to `helm template -f` in order
+     * (--helm-values, config `helm-values:`; they add up). */
+    const char *helm;
+    const char **helm_values; size_t nhelm_values, caphelm_values;
+
     const char *config_file;    /* the .gpulint.yaml in use (--config FILE, or the nearest
                                    one upward from the working directory), NULL when none */
     bool no_config;             /* --no-config: read no config file */
@@ -128,6 +135,9 @@ void gl_config_free(struct gl_config *cfg);
 /* After every source is merged: compile patterns, fill defaults. 0, or -1 with a message
  * printed (a bad pattern). */
 int gl_config_finish(struct gl_config *cfg);
+
+/* Append a --helm-values file (copied into the config's arena). */
+void gl_config_add_helm_values(struct gl_config *cfg, const char *path);
 
 /* Record where setting `s` got (part of) its value; `origin` is copied. */
 void gl_config_note_origin(struct gl_config *cfg, enum gl_setting s, const char *origin);

@@ -15,6 +15,7 @@
  *   model_launch.h     container launches (docker run, compose, Kubernetes, apptainer)
  *   model_cuda.h       CUDA requirements with provenance
  *   model_image.h      an image archive's filesystem view and config
+ *   model_template.h   templates that were not rendered; rendered Helm streams
  * plus, in this file, the doc itself, environment variables and inline ignores.
  */
 #ifndef GPULINT_MODEL_H
@@ -36,6 +37,7 @@ enum gl_input_kind {
     GL_IN_APPTAINER_DEF,
     GL_IN_IMAGE,       /* image archive or OCI layout directory */
     GL_IN_KUSTOMIZE,   /* kustomization.yaml */
+    GL_IN_HELM,        /* a rendered Helm stream (helm template), positions in its templates */
     GL_IN_KIND_COUNT
 };
 
@@ -91,6 +93,7 @@ struct gl_parse_error {
 #include "linter/core/model_dockerfile.h"
 #include "linter/core/model_launch.h"
 #include "linter/core/model_image.h"
+#include "linter/core/model_template.h"
 
 struct gl_doc {
     const char *path;         /* as given on the command line or found by the walk */
@@ -110,6 +113,12 @@ struct gl_doc {
     struct gl_image_model *image;   /* GL_IN_IMAGE */
 
     struct gl_parse_error error;
+    struct gl_template tmpl;  /* a template that was not rendered (GL903), never an error */
+    /* A rendered Helm stream: where each line came from (NULL otherwise). chart_dir, set
+     * by whoever renders a chart before the parse: the directory its `# Source:` paths
+     * are in (NULL: they are read as written, from the working directory). */
+    struct gl_render *render;
+    const char *chart_dir;
 
     struct gl_lines lines;    /* doc->text's line index, for gl_doc_offset */
 };
@@ -118,6 +127,11 @@ struct gl_doc {
  * gl_arena_free(&doc->arena)). */
 void gl_doc_init(struct gl_doc *doc, const char *path, enum gl_input_kind kind,
                  const char *text, size_t len);
+
+/* Forget the facts parsed so far (references, env, CUDA facts, launches, the Dockerfile
+ * and image models), keeping the inline ignores: an input found to be a template is
+ * linted only once rendered. */
+void gl_doc_drop_facts(struct gl_doc *doc);
 
 /* Stop at a limit: set doc->error (unless set) at loc with the limit's message. */
 void gl_doc_fail_limit(struct gl_doc *doc, enum gl_limit_id id, struct gl_loc loc);
@@ -129,5 +143,10 @@ struct gl_loc gl_text_loc(const char *text, size_t len, size_t off);
 size_t gl_doc_offset(struct gl_doc *doc, struct gl_loc loc);
 /* Does `text` stand in doc->text exactly as written at loc (all on that line)? */
 bool gl_doc_text_at(struct gl_doc *doc, struct gl_loc loc, const char *text);
+
+/* Where a position of doc->text came from: in a rendered stream (doc->render), the
+ * template file and its position there (true); else false, *file and *out untouched. */
+bool gl_doc_origin(const struct gl_doc *doc, struct gl_loc at, const char **file,
+                   struct gl_loc *out);
 
 #endif

@@ -16,6 +16,13 @@ void gl_doc_init(struct gl_doc *doc, const char *path, enum gl_input_kind kind,
     doc->len = len;
 }
 
+void gl_doc_drop_facts(struct gl_doc *doc)
+{
+    doc->nrefs = doc->nenv = doc->ncuda = doc->nlaunches = 0;
+    doc->df = NULL;
+    doc->image = NULL;
+}
+
 void gl_doc_fail_limit(struct gl_doc *doc, enum gl_limit_id id, struct gl_loc loc)
 {
     if (doc->error.set)
@@ -54,4 +61,22 @@ bool gl_doc_text_at(struct gl_doc *doc, struct gl_loc loc, const char *text)
     if (off == SIZE_MAX || off + n > doc->len)
         return false;
     return memcmp(doc->text + off, text, n) == 0 && !memchr(text, '\n', n);
+}
+
+bool gl_doc_origin(const struct gl_doc *doc, struct gl_loc at, const char **file,
+                   struct gl_loc *out)
+{
+    const struct gl_render *r = doc->render;
+    if (!r || at.line == 0 || at.line > r->nlines)
+        return false;
+    const struct gl_render_line *l = &r->lines[at.line - 1];
+    if (l->file >= r->nfiles)
+        return false;
+    *file = r->files[l->file];
+    out->line = l->line;
+    if (at.col >= 1 && at.col <= l->exact_cols && (int64_t)at.col + l->shift >= 1)
+        out->col = (uint32_t)((int64_t)at.col + l->shift);
+    else
+        out->col = l->rest_col;
+    return true;
 }

@@ -92,6 +92,8 @@ struct gl_gpu_request {
     const char *count;        /* "all", "2", "0.5" (k8s limits), NULL */
     const char *request;      /* k8s: the requests value, NULL when absent */
     const char *limit;        /* k8s: the limits value, NULL when absent */
+    bool count_opaque;        /* k8s: the request or limit holds a template expression
+                                 (`{{ .Values.gpus }}`): its value is unknown */
     struct gl_loc request_loc, limit_loc;
     const char **device_ids;  size_t ndevice_ids;
     const char **capabilities; size_t ncapabilities;

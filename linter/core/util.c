@@ -116,6 +116,26 @@ char *gl_arena_strdup(struct gl_arena *a, const char *s)
     return gl_arena_strndup(a, s, strlen(s));
 }
 
+char *xvasprintf(const char *fmt, va_list ap)
+{
+    va_list again;
+    va_copy(again, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    char *p = xmalloc(n > 0 ? (size_t)n + 1 : 1);
+    vsnprintf(p, n > 0 ? (size_t)n + 1 : 1, fmt, again);
+    va_end(again);
+    return p;
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *p = xvasprintf(fmt, ap);
+    va_end(ap);
+    return p;
+}
+
 char *gl_arena_printf(struct gl_arena *a, const char *fmt, ...)
 {
     va_list ap;

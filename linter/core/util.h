@@ -28,6 +28,9 @@ void *xmalloc(size_t n);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
+/* A formatted string on the heap (the caller frees it). */
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *xvasprintf(const char *fmt, va_list ap);
 char *xstrndup(const char *s, size_t n);
 
 /* ---- arena ---- */

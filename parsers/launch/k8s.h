@@ -28,7 +28,9 @@
  *    gpumem-percentage (mem_capped) and gpucores -> GL_GPU_K8S_VENDOR.
  *    One request per resource name: value = the name, loc = its key in limits (else
  *    requests), count = limit (else request), request/limit as written ("0.5", "500m")
- *    with their value locs; whether the runtime accepts them is GL412's to say.
+ *    with their value locs (count_opaque when one holds a template expression, a
+ *    `{{ .Values.gpus }}` in a quoted value); whether the runtime accepts them is GL412's
+ *    to say.
  *  - resources.claims (DRA) -> GL_GPU_K8S_DRA (value = claim name, loc = its value).
  *  - MPS: env CUDA_MPS_PINNED_DEVICE_MEM_LIMIT marks every GPU request of the container
  *    mps and mem_capped; a DRA claim whose ResourceClaim(Template) in the same file says

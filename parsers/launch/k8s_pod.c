@@ -4,6 +4,7 @@
 
 #include "parsers/launch/compose_common.h"
 #include "parsers/launch/k8s_internal.h"
+#include "parsers/yaml/yaml_template.h"
 
 struct pod {
     struct k8s *k;
@@ -230,6 +231,9 @@ static void add_resource_list(struct pod *p, struct yt_node *list, bool limits)
         struct yt_node *v = pairs[i].value;
         const char *val = text(p, v);
         struct gl_loc vloc = yt_is_scalar(v) ? yt_scalar_loc_at(p->k->s, v, 0) : k->loc;
+        size_t ts, te;
+        if (val && yt_template_find(val, strlen(val), strlen(val), &ts, &te))
+            g->count_opaque = true;
         if (limits) {
             g->limit = val;
             g->limit_loc = vloc;

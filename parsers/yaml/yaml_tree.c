@@ -8,6 +8,10 @@
 
 #include "linter/core/suppress.h"
 #include "linter/core/text.h"
+#include "parsers/yaml/yaml_template.h"
+
+/* The most of a template expression a GL903 message shows. */
+#define TEMPLATE_SHOWN 60
 
 /* ---- positions ---- */
 
@@ -790,6 +794,12 @@ bool yt_sniff(const char *data, size_t len, bool (*judge)(struct yt_stream *s))
     struct yt_stream s;
     yt_load(&s, &a, data, len);
     bool yes = judge(&s);
+    /* a template is recognised by what it says once its expressions are blanked out */
+    const char *blanked = !yes && s.error ? yt_template_blank(&a, data, len) : NULL;
+    if (blanked) {
+        yt_load(&s, &a, blanked, len);
+        yes = judge(&s);
+    }
     gl_arena_free(&a);
     return yes;
 }
@@ -1048,9 +1058,38 @@ void yt_add_pragmas(struct gl_doc *doc, struct yt_stream *s)
     free(in_block);
 }
 
+/* A syntax error on or after a template expression: the input is a template (recorded
+ * for GL903, the facts read before the error dropped), not a parse error. */
+static bool template_error(struct gl_doc *doc, const struct yt_stream *s)
+{
+    if (s->error_fix || !s->error_loc.line || s->error_loc.line > s->nlines)
+        return false; /* a limit stopped the load: that is no template's doing */
+    size_t end = s->lines[s->error_loc.line - 1];
+    while (end < s->len && s->text[end] != '\n')
+        end++;
+    size_t start, stop;
+    if (!yt_template_find(s->text, s->len, end, &start, &stop))
+        return false;
+    size_t shown = stop - start;
+    const char *nl = memchr(s->text + start, '\n', shown);
+    if (nl)
+        shown = (size_t)(nl - (s->text + start));
+    bool cut = shown > TEMPLATE_SHOWN || nl;
+    if (shown > TEMPLATE_SHOWN)
+        shown = TEMPLATE_SHOWN;
+    gl_doc_drop_facts(doc);
+    doc->tmpl.kind = GL_TEMPLATE_FILE;
+    doc->tmpl.loc = yt_loc_of(s, start);
+    doc->tmpl.expr = gl_arena_printf(&doc->arena, "%.*s%s", (int)shown, s->text + start,
+                                     cut ? "..." : "");
+    return true;
+}
+
 void yt_report(struct gl_doc *doc, const struct yt_stream *s)
 {
     if (doc->error.set)
+        return;
+    if (s->error && template_error(doc, s))
         return;
     if (s->error) {
         doc->error.set = true;

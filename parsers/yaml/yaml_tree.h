@@ -182,7 +182,9 @@ bool yt_walk(const struct yt_stream *s, struct yt_node *n,
 
 /* For an input type's by_content: loads data[0..len) into a scratch arena (freed before
  * returning) and returns what `judge` says of the stream (called even when the load
- * failed part way: it sees the documents read before the error). */
+ * failed part way: it sees the documents read before the error). When it says no to a
+ * text that failed and holds template expressions, it judges the text again with them
+ * blanked out (yaml_template.h): a template is recognised as what it renders to. */
 bool yt_sniff(const char *data, size_t len, bool (*judge)(struct yt_stream *s));
 
 /* Position of a byte offset of the input. */
@@ -227,7 +229,9 @@ struct yt_node *yt_duplicate_key(const struct yt_stream *s, struct yt_node **fir
 void yt_add_pragmas(struct gl_doc *doc, struct yt_stream *s);
 
 /* Set doc->error from the stream's load error or alias-budget exhaustion (if any, and
- * only if doc->error is not set yet). */
+ * only if doc->error is not set yet). A syntax error on a line at or after a template
+ * expression (yaml_template.h) is no error: the doc is then a template (doc->tmpl, for
+ * GL903) and the facts read before the error are dropped (it is linted once rendered). */
 void yt_report(struct gl_doc *doc, const struct yt_stream *s);
 
 #endif

@@ -132,14 +132,19 @@ struct gl_loc gl_cuda_fact_report_loc(const struct gl_cuda_fact *f)
     return f->file ? f->via_loc : f->loc;
 }
 
-const char *gl_cuda_fact_where(const struct gl_cuda_fact *f, char *buf, size_t n)
+const char *gl_cuda_fact_where(const struct gl_doc *doc, const struct gl_cuda_fact *f,
+                               char *buf, size_t n)
 {
     const char *label = f->label ? f->label : "CUDA source";
+    const char *file;
+    struct gl_loc at = f->loc;
+    if (!f->file)
+        gl_doc_origin(doc, f->loc, &file, &at); /* a rendered stream: the template line */
     if (f->file)
         snprintf(buf, n, "%s, %s:%u:%u", label, f->file, (unsigned)f->loc.line,
                  (unsigned)f->loc.col);
-    else if (f->loc.line)
-        snprintf(buf, n, "%s, line %u", label, (unsigned)f->loc.line);
+    else if (at.line)
+        snprintf(buf, n, "%s, line %u", label, (unsigned)at.line);
     else
         snprintf(buf, n, "%s", label);
     return buf;

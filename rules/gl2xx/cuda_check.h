@@ -63,8 +63,10 @@ bool gl_cuda_fact_counts(const struct gl_doc *doc, const struct gl_cuda_fact *f)
 struct gl_loc gl_cuda_fact_report_loc(const struct gl_cuda_fact *f);
 
 /* "base tag nvidia/cuda:12.4.1-base-ubuntu22.04, line 1" or
- * "torch==2.1.0+cu121, requirements.txt:3:7". */
-const char *gl_cuda_fact_where(const struct gl_cuda_fact *f, char *buf, size_t n);
+ * "torch==2.1.0+cu121, requirements.txt:3:7". In a rendered Helm stream the line is the
+ * template's (gl_doc_origin), as the finding's own position is. */
+const char *gl_cuda_fact_where(const struct gl_doc *doc, const struct gl_cuda_fact *f,
+                               char *buf, size_t n);
 
 /* One finding per rule per Dockerfile instruction: flags indexed by fact instr
  * (calloc'd, free it). gl_cuda_instr_claim() is true the first time an instruction is

@@ -40,7 +40,7 @@ static bool check_require(struct gl_check *c, const struct gl_cuda_fact *f, cons
     struct gl_require_outcome o;
     enum gl_require_result r = gl_require_cuda_eval(f->require, &t, &o);
     char where[512];
-    gl_cuda_fact_where(f, where, sizeof where);
+    gl_cuda_fact_where(c->doc, f, where, sizeof where);
     if (r == GL_REQUIRE_UNMET) {
         gl_report(c, gl_cuda_fact_report_loc(f), FIX_DRIVER,
                   "NVIDIA_REQUIRE_CUDA=%s (%s) cannot be met by target %s (CUDA %s): no "
@@ -84,7 +84,7 @@ static bool check_version(struct gl_check *c, const struct gl_cuda_fact *f, cons
     unsigned major = 0;
     gl_version_field(f->version, 0, &major);
     char where[512], need[160], fails[256];
-    gl_cuda_fact_where(f, where, sizeof where);
+    gl_cuda_fact_where(c->doc, f, where, sizeof where);
     struct gl_loc loc = gl_cuda_fact_report_loc(f);
     if (j.need)
         snprintf(need, sizeof need, "needs driver ≥ %s", j.need);

@@ -82,8 +82,8 @@ static void check(struct gl_check *c)
             continue;
         gl_cuda_instr_claim(done, fw);
         char fw_where[512], img_where[512];
-        gl_cuda_fact_where(fw, fw_where, sizeof fw_where);
-        gl_cuda_fact_where(image, img_where, sizeof img_where);
+        gl_cuda_fact_where(c->doc, fw, fw_where, sizeof fw_where);
+        gl_cuda_fact_where(c->doc, image, img_where, sizeof img_where);
         int newer = 0;
         gl_version_compare(fw->version, image->version, 2, &newer);
         gl_report(c, gl_cuda_fact_report_loc(fw), NULL,

@@ -76,7 +76,7 @@ static void check_newer(struct gl_check *c, const char *driver)
         if (j.verdict != GL_JUDGE_UNKNOWN || !j.newer_than_table)
             continue;
         char where[512];
-        gl_cuda_fact_where(f, where, sizeof where);
+        gl_cuda_fact_where(c->doc, f, where, sizeof where);
         struct gl_finding *out =
             gl_report(c, gl_cuda_fact_report_loc(f),
                       "load a newer knowledge table with --knowledge FILE",

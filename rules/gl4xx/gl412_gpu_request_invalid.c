@@ -22,6 +22,8 @@ static const char *k8s_problem(const struct gl_gpu_request *g, struct gl_loc *at
         *at = g->request_loc;
         return "a GPU resource in requests must also be in limits";
     }
+    if (g->count_opaque)
+        return NULL; /* a template expression: its value is not known here */
     if (g->request && strcmp(g->request, g->limit)) {
         *at = g->request_loc;
         return "GPU requests and limits differ (they must be equal)";

@@ -8,9 +8,9 @@
 # for what only a whole run decides (an image one script builds and another runs). The
 # files inside a directory case are not cases of their own. <case>.args, <case>.json and
 # <case>.out are not cases; a Markdown file is one only with its <case>.json (a README.md
-# describing fixtures is not). fixtures/images/ holds image recipes, not cases.
+# describing fixtures is not). fixtures/images/ holds image recipes and fixtures/charts/ Helm charts (tests/helm.sh), not cases.
 golden_cases() {
-  find "$1" -path fixtures/images -prune -o \
+  find "$1" \( -path fixtures/images -o -path fixtures/charts \) -prune -o \
     -type d -exec sh -c 'test -f "$1.json"' _ {} \; -prune -print0 -o \
     -type f ! -name '*.json' ! -name '*.args' ! -name '*.out' \
     \( ! -name '*.md' -o -exec sh -c 'test -f "$1.json"' _ {} \; \) -print0 | sort -z

@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* GL903 template-not-rendered: a Helm chart or a templated YAML file whose resources were
+ * not linted (the fact is doc->tmpl, model_template.h). */
+#include "rules/check.h"
+
+#include <string.h>
+
+static void check(struct gl_check *c)
+{
+    const struct gl_template *t = &c->doc->tmpl;
+    if (t->kind == GL_TEMPLATE_CHART) {
+        struct gl_buf fix;
+        gl_buf_init(&fix);
+        gl_buf_printf(&fix, "lint what it renders: `helm template NAME %s | gpulint -`%s",
+                      t->chart, strstr(t->why, "helm` on PATH")
+                                    ? " (or put helm on PATH, or name it with --helm PATH)"
+                                    : " (give it values with --helm-values FILE)");
+        gl_report(c, t->loc, gl_buf_str(&fix),
+                  "Helm chart `%s` was not rendered (%s): its resources were not linted",
+                  t->chart, t->why);
+        gl_buf_free(&fix);
+    } else if (t->kind == GL_TEMPLATE_FILE) {
+        gl_report(c, t->loc, NULL,
+                  "this file is a template: `%s` makes it invalid YAML until it is "
+                  "rendered, so its resources were not linted",
+                  t->expr);
+    }
+}
+
+const struct gl_rule gl_rule_GL903 = {
+    .id = "GL903",
+    .name = "template-not-rendered",
+    .severity = GL_SEV_INFO,
+    .summary = "a Helm chart or a Go-/Jinja-templated YAML file could not be rendered: its "
+               "resources were not linted",
+    .explanation =
+        "A template is not a parse error: `{{ .Values.image }}` or `{% if gpu %}` make a "
+        "file invalid YAML only until it is rendered. gpulint renders every Helm chart it "
+        "finds (a directory with a Chart.yaml) with `helm template` when helm is on PATH "
+        "or named with --helm, and lints the Kubernetes objects it renders, each finding "
+        "at the line of the template it came from. This finding says where that did not "
+        "happen, once per chart (at its Chart.yaml) or per templated YAML file outside a "
+        "chart (at its first template expression): helm was not found, `helm template` "
+        "failed (the message gives helm's first error line: missing dependencies, a value "
+        "the chart requires), or the file is filled in by another tool (Jinja, envsubst "
+        "with Go templates). Nothing in it was checked, so a GPU request, an image tag or "
+        "a shared-memory mount there may still be wrong. Render it and lint the output: "
+        "`helm template NAME CHART | gpulint -` keeps helm's `# Source:` comments, so the "
+        "findings still name the template files.",
+    .bad = "# charts/trainer/templates/job.yaml, with no helm on PATH\n"
+           "image: {{ .Values.image }}",
+    .good = "helm template trainer charts/trainer -f values-gpu.yaml | gpulint -",
+    .fix = "lint what it renders: `helm template NAME CHART | gpulint -`, or the file the "
+           "tool that fills it in writes",
+    .check = check,
+};
