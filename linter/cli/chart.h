@@ -5,7 +5,7 @@
  * A chart is a directory holding a Chart.yaml. Its `templates/` are not YAML until
  * rendered, and its `charts/` (subcharts) render with it, so the walk lints neither
  * directory file by file: the engine renders the chart once and lints the stream
- * (engine.c, parsers/launch/helm_stream.c), or records why it could not (GL903).
+ * (engine.c, parsers/manifest/helm_stream.c), or records why it could not (GL903).
  *
  * Rendering runs `HELM template gpulint-lint CHARTDIR [-f VALUES]...` (no shell; the
  * --helm-values files in order), keeps at most `input-size` bytes of its output and the

@@ -12,7 +12,7 @@
  *
  *  - gl_render: this input is the output of `helm template`, and each of its lines came
  *    from a template file named by helm's `# Source:` comments. Set by the rendered-stream
- *    parser (parsers/launch/helm_stream.c); the engine moves every finding of the doc to
+ *    parser (parsers/manifest/helm_stream.c); the engine moves every finding of the doc to
  *    the template line it came from (gl_doc_origin, after inline ignores are applied in
  *    the rendered text).
  */

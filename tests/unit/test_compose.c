@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* test_compose.c: compose services -> launches (parsers/launch/compose.h), with exact positions. */
+/* test_compose.c: compose services -> launches (parsers/manifest/compose.h), with exact positions. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "linter/core/inputs.h"
-#include "parsers/launch/compose.h"
+#include "parsers/manifest/compose.h"
 #include "tests/unit/test_support.h"
 
 static struct gl_doc *parse(const char *text)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* test_k8s.c: Kubernetes pod specs -> launches (parsers/launch/k8s.h), with exact positions. */
+/* test_k8s.c: Kubernetes pod specs -> launches (parsers/manifest/k8s.h), with exact positions. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "linter/core/inputs.h"
-#include "parsers/launch/k8s.h"
+#include "parsers/manifest/k8s.h"
 #include "tests/unit/test_support.h"
 
 static struct gl_doc *parse_len(const char *text, size_t len)

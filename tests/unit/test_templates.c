@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* test_templates.c: template expressions in YAML (parsers/yaml/yaml_template.h), the
  * template fact the YAML reader records instead of a parse error, and rendered Helm lines
- * put back on their template lines (parsers/launch/helm_align.h, helm_stream.c). */
+ * put back on their template lines (parsers/manifest/helm_align.h, helm_stream.c). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "linter/core/inputs.h"
-#include "parsers/launch/helm_align.h"
-#include "parsers/launch/k8s.h"
+#include "parsers/manifest/helm_align.h"
+#include "parsers/manifest/k8s.h"
 #include "parsers/yaml/yaml_template.h"
 #include "test_support.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* helm_align.c: rendered lines back to their template lines (see helm_align.h). */
-#include "parsers/launch/helm_align.h"
+#include "parsers/manifest/helm_align.h"
 
 #include <string.h>
 

@@ -31,8 +31,8 @@
 #include "linter/core/hashmap.h"
 #include "linter/core/inputs.h"
 #include "linter/core/limits.h"
-#include "parsers/launch/helm_align.h"
-#include "parsers/launch/k8s.h"
+#include "parsers/manifest/helm_align.h"
+#include "parsers/manifest/k8s.h"
 
 static const char source_tag[] = "# Source: ";
 

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* compose_extends.c: a compose service's layers, `extends` followed (see compose_extends.h). */
-#include "parsers/launch/compose_extends.h"
+#include "parsers/manifest/compose_extends.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 #include "linter/core/limits.h"
-#include "parsers/launch/compose_env.h"
+#include "parsers/manifest/compose_env.h"
 
 void cz_project_init(struct cz_project *p, struct gl_doc *doc, struct yt_stream *s)
 {

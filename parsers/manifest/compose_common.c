@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* compose_common.c: building launches from YAML (see compose_common.h). */
-#include "parsers/launch/compose_common.h"
+#include "parsers/manifest/compose_common.h"
 
 #include <ctype.h>
 #include <string.h>

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* k8s.c: Kubernetes objects, the walk for pod specs, recognition (see k8s.h). */
-#include "parsers/launch/k8s.h"
+#include "parsers/manifest/k8s.h"
 
 #include <string.h>
 #include <strings.h>
 
 #include "linter/core/inputs.h"
-#include "parsers/launch/k8s_internal.h"
+#include "parsers/manifest/k8s_internal.h"
 
 /* ---- MPS claims ---- */
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* compose_env.c: compose's .env file and ${VAR} interpolation (see compose_env.h). */
-#include "parsers/launch/compose_env.h"
+#include "parsers/manifest/compose_env.h"
 
 #include <ctype.h>
 #include <errno.h>

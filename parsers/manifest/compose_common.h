@@ -2,7 +2,7 @@
 /*
  * compose_common.h: building launches from YAML (shared by compose and Kubernetes).
  *
- * Not a public API: the pieces parsers/launch/compose.c and parsers/k8s*.c share to turn YAML
+ * Not a public API: the pieces parsers/manifest/compose.c and parsers/k8s*.c share to turn YAML
  * nodes (parsers/yaml/yaml_tree.h) into the model (linter/core/model_launch.h).
  *
  *  - yl_begin: a new launch in doc->launches (ref -1, shm_bytes -1, group doc->path).

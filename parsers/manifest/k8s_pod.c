@@ -2,8 +2,8 @@
 /* k8s_pod.c: the containers of one pod spec -> launches (see k8s.h). */
 #include <string.h>
 
-#include "parsers/launch/compose_common.h"
-#include "parsers/launch/k8s_internal.h"
+#include "parsers/manifest/compose_common.h"
+#include "parsers/manifest/k8s_internal.h"
 #include "parsers/yaml/yaml_template.h"
 
 struct pod {

@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* compose.c: docker compose services -> launches (see compose.h). */
-#include "parsers/launch/compose.h"
+#include "parsers/manifest/compose.h"
 
 #include <ctype.h>
 #include <string.h>
 
 #include "linter/core/inputs.h"
-#include "parsers/launch/compose_common.h"
-#include "parsers/launch/compose_env.h"
-#include "parsers/launch/compose_extends.h"
+#include "parsers/manifest/compose_common.h"
+#include "parsers/manifest/compose_env.h"
+#include "parsers/manifest/compose_extends.h"
 #include "parsers/yaml/yaml_tree.h"
 
 struct cz {
