@@ -232,9 +232,44 @@ static bool is_conda(const char *m)
 
 static bool is_pip(const char *m) { return !strcmp(m, "pip") || !strcmp(m, "uv"); }
 
+/* A wheel named by its file or URL (`https://download.pytorch.org/whl/cu118/torch-2.1.0%2B
+ * cu118-cp310-cp310-linux_x86_64.whl`, `torch @ https://...whl`): the pin it stands for,
+ * "torch==2.1.0+cu118" (the wheel file name is `NAME-VERSION[-BUILD]-PY-ABI-PLATFORM.whl`,
+ * `%2B` a URL-encoded '+'), or NULL. */
+static const char *wheel_pin(struct gl_arena *a, const char *spec)
+{
+    const char *end = strstr(spec, ".whl");
+    if (!end)
+        return NULL;
+    const char *file = end;
+    while (file > spec && file[-1] != '/' && file[-1] != ' ' && file[-1] != '@')
+        file--;
+    const char *dash = memchr(file, '-', (size_t)(end - file));
+    if (!dash || dash == file)
+        return NULL;
+    struct gl_buf b;
+    gl_buf_init(&b);
+    gl_buf_add(&b, file, (size_t)(dash - file));
+    gl_buf_adds(&b, "==");
+    for (const char *p = dash + 1; p < end && *p != '-'; p++) {
+        if (p[0] == '%' && p + 2 < end && p[1] == '2' && (p[2] == 'B' || p[2] == 'b')) {
+            gl_buf_addc(&b, '+');
+            p += 2;
+        } else {
+            gl_buf_addc(&b, *p);
+        }
+    }
+    const char *pin = gl_arena_strdup(a, gl_buf_str(&b));
+    gl_buf_free(&b);
+    return pin;
+}
+
 struct gl_cuda_fact *cd_pkg_spec(struct cd_ctx *c, const char *manager, const char *spec,
                                  struct gl_loc loc, int stage)
 {
+    const char *pin = is_pip(manager) ? wheel_pin(&c->doc->arena, spec) : NULL;
+    if (pin)
+        spec = pin;
     struct spec sp;
     if (!parse_spec(spec, &sp))
         return NULL;
