@@ -20,7 +20,8 @@ static bool by_name(const char *path, const char *base)
 {
     (void)path;
     return gl_has_suffix(base, ".md") || gl_has_suffix(base, ".mdx") ||
-           gl_has_suffix(base, ".markdown");
+           gl_has_suffix(base, ".markdown") || gl_has_suffix(base, ".qmd") ||
+           gl_has_suffix(base, ".Rmd") || gl_has_suffix(base, ".rmd");
 }
 
 struct line {
@@ -94,10 +95,24 @@ static bool fence_close(const char *t, const struct line *l, const struct fence 
     return q == l->end;
 }
 
+/* Is the fence's language one of `names`? Quarto and R Markdown write it in braces with
+ * options: ```{bash}, ```{bash, echo=FALSE}, ```{.bash}. */
 static bool info_is(const struct fence *f, const char *const *names)
 {
+    const char *info = f->info;
+    size_t n = f->info_len;
+    if (n && info[0] == '{') {
+        info++;
+        n--;
+        if (n && info[0] == '.')
+            info++, n--;
+        size_t k = 0;
+        while (k < n && info[k] != '}' && info[k] != ',' && info[k] != ' ')
+            k++;
+        n = k;
+    }
     for (size_t k = 0; names[k]; k++)
-        if (strlen(names[k]) == f->info_len && gl_strn_eq_nocase(f->info, f->info_len, names[k]))
+        if (strlen(names[k]) == n && gl_strn_eq_nocase(info, n, names[k]))
             return true;
     return false;
 }
