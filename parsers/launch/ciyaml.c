@@ -4,7 +4,8 @@
  * shell scripts.
  *
  * Recognition (gl_input_ciyaml): by name, a .yml or .yaml file directly in
- * .github/workflows/, and .gitlab-ci.yml or .gitlab-ci.yaml; by content, any other YAML
+ * .github/workflows/, .gitlab-ci.yml or .gitlab-ci.yaml, and action.yml or action.yaml
+ * (a GitHub composite action: its runs.steps[].run texts); by content, any other YAML
  * file whose first document is a GitHub workflow (`jobs:` holding a job with `runs-on`
  * or `steps`) or a GitLab pipeline (`stages:`, or a job with `script` and `image` or
  * `stage`), with no Kubernetes (`apiVersion`, `kind`) or compose (`services`) key.
@@ -85,18 +86,23 @@ static void build_push_action(struct ci *c, struct yt_node *step)
         }
 }
 
+static void github_steps(struct ci *c, struct yt_node *steps)
+{
+    for (size_t i = 0; yt_is_seq(steps) && i < steps->nitems; i++) {
+        struct yt_node *step = yt_item(c->s, steps, i);
+        run_text(c, yt_get(c->s, step, "run", NULL), NULL);
+        build_push_action(c, step);
+    }
+}
+
 static void github(struct ci *c, struct yt_node *root)
 {
     struct yt_pair *jobs;
     size_t n = yt_pairs(c->s, yt_get(c->s, root, "jobs", NULL), &jobs);
-    for (size_t j = 0; j < n; j++) {
-        struct yt_node *steps = yt_get(c->s, jobs[j].value, "steps", NULL);
-        for (size_t i = 0; yt_is_seq(steps) && i < steps->nitems; i++) {
-            struct yt_node *step = yt_item(c->s, steps, i);
-            run_text(c, yt_get(c->s, step, "run", NULL), NULL);
-            build_push_action(c, step);
-        }
-    }
+    for (size_t j = 0; j < n; j++)
+        github_steps(c, yt_get(c->s, jobs[j].value, "steps", NULL));
+    /* a composite action (action.yml): runs.steps[] */
+    github_steps(c, yt_get(c->s, yt_get(c->s, root, "runs", NULL), "steps", NULL));
 }
 
 static bool gitlab_keyword(const char *k)
@@ -154,7 +160,8 @@ static void parse(struct gl_doc *doc, const struct gl_config *cfg)
     struct ci c = {doc, &s};
     struct yt_node *root = s.ndocs && s.docs[0] && s.docs[0]->complete ? s.docs[0] : NULL;
     if (yt_is_map(root)) {
-        if (is_github(doc->path) || yt_get(&s, root, "jobs", NULL))
+        if (is_github(doc->path) || yt_get(&s, root, "jobs", NULL) ||
+            yt_get(&s, root, "runs", NULL))
             github(&c, root);
         else
             gitlab(&c, root);
@@ -168,8 +175,9 @@ static bool by_name(const char *path, const char *b)
     bool yaml = gl_has_suffix(b, ".yml") || gl_has_suffix(b, ".yaml");
     if (!yaml)
         return false;
-    if (!strcmp(b, ".gitlab-ci.yml") || !strcmp(b, ".gitlab-ci.yaml"))
-        return true;
+    if (!strcmp(b, ".gitlab-ci.yml") || !strcmp(b, ".gitlab-ci.yaml") ||
+        !strcmp(b, "action.yml") || !strcmp(b, "action.yaml"))
+        return true; /* (action.yml: a GitHub composite action, runs.steps[].run) */
     return is_github(path) && (path + strlen(path) - strlen(b) >= path + 18) &&
            !strchr(strstr(path, ".github/workflows/") + 18, '/');
 }
