@@ -212,11 +212,12 @@ static void read_block(struct gl_doc *doc, struct gl_launch_scan *scan, const st
     gl_buf_free(&b.text);
 }
 
+static const char *const shell_langs[] = {"sh", "bash", "shell", "zsh", "console",
+                                          "shell-session", "sh-session", "shellsession",
+                                          NULL};
+
 static void parse(struct gl_doc *doc, const struct gl_config *cfg)
 {
-    static const char *const shell_langs[] = {"sh", "bash", "shell", "zsh", "console",
-                                              "shell-session", "sh-session", "shellsession",
-                                              NULL};
     (void)cfg;
     const char *t = doc->text;
     size_t len = doc->len, i = 0;
@@ -261,6 +262,98 @@ static void parse(struct gl_doc *doc, const struct gl_config *cfg)
     }
     gl_launch_scan_pragmas(&scan);
 }
+
+/* ---- reStructuredText: `.. code-block:: bash` (also `code::`, `sourcecode::`) ---- */
+
+static size_t indent_of(const char *t, const struct line *l)
+{
+    size_t p = l->start;
+    while (p < l->end && t[p] == ' ')
+        p++;
+    return p - l->start;
+}
+
+/* Is line l a code directive of a shell language? f gets the language; *indent the
+ * directive's own indentation. */
+static bool rst_directive(const char *t, const struct line *l, struct fence *f, size_t *indent)
+{
+    static const char *const names[] = {"code-block::", "code::", "sourcecode::", NULL};
+    size_t p = l->start + indent_of(t, l);
+    if (l->end - p < 3 || memcmp(t + p, ".. ", 3))
+        return false;
+    p += 3;
+    size_t k = 0;
+    while (names[k] && !(l->end - p >= strlen(names[k]) && !memcmp(t + p, names[k], strlen(names[k]))))
+        k++;
+    if (!names[k])
+        return false;
+    p += strlen(names[k]);
+    while (p < l->end && t[p] == ' ')
+        p++;
+    size_t e = p;
+    while (e < l->end && t[e] != ' ' && t[e] != '\r')
+        e++;
+    *f = (struct fence){.info = t + p, .info_len = e - p};
+    *indent = indent_of(t, l);
+    return info_is(f, shell_langs);
+}
+
+static void parse_rst(struct gl_doc *doc, const struct gl_config *cfg)
+{
+    (void)cfg;
+    const char *t = doc->text;
+    size_t len = doc->len, i = 0;
+    struct sh_vars vars;
+    sh_vars_init(&vars, &doc->arena);
+    struct gl_launch_scan scan;
+    gl_launch_scan_init(&scan, doc, &vars);
+    scan.placeholders = true;
+    struct line l;
+    for (uint32_t line = 1; next_line(t, len, &i, &l); line++) {
+        struct fence f;
+        size_t d;
+        if (!rst_directive(t, &l, &f, &d))
+            continue;
+        /* options (`:linenos:`) and blank lines, then the body: every line indented more
+         * than the directive, blank lines included, up to the first that is not */
+        size_t body = len, body_end = len, k = i;
+        uint32_t body_line = 0, kl = line;
+        struct line bl;
+        while (next_line(t, len, &k, &bl)) {
+            kl++;
+            bool empty = blank(t, bl.start, bl.end);
+            size_t ind = indent_of(t, &bl);
+            if (!empty && ind <= d) {
+                body_end = bl.start;
+                break;
+            }
+            if (body == len && !empty && t[bl.start + ind] != ':') {
+                body = bl.start;
+                body_line = kl;
+                f.indent = ind;
+            }
+        }
+        if (body < body_end)
+            read_block(doc, &scan, &f, body, body_end, body_line);
+    }
+    gl_launch_scan_pragmas(&scan);
+}
+
+static bool rst_by_name(const char *path, const char *base)
+{
+    (void)path;
+    return gl_has_suffix(base, ".rst");
+}
+
+const struct gl_input_type gl_input_rst = {
+    .kind = GL_IN_RST,
+    .name = "rst",
+    .priority = 41,
+    .by_name = rst_by_name,
+    .candidate = NULL,
+    .by_content = NULL,
+    .parse = parse_rst,
+};
 
 const struct gl_input_type gl_input_markdown = {
     .kind = GL_IN_MARKDOWN,
