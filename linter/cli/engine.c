@@ -409,10 +409,8 @@ static bool skipped_dir(const char *dir, const char *name)
     for (size_t i = 0; i < sizeof skip / sizeof skip[0]; i++)
         if (!strcmp(name, skip[i]))
             return true;
-    if (!strcmp(name, "golden")) { /* testdata/golden */
-        const char *slash = strrchr(dir, '/');
-        return !strcmp(slash ? slash + 1 : dir, "testdata");
-    }
+    if (!strcmp(name, "golden")) /* testdata/golden */
+        return !strcmp(gl_base_name(dir), "testdata");
     return gl_has_prefix(name, "build-") || gl_has_prefix(name, "cmake-build-");
 }
 

@@ -68,16 +68,10 @@ bool gl_input_bare_candidate(const char *path, const char *base)
     return stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= GL_BARE_CANDIDATE_MAX;
 }
 
-static const char *base_name(const char *path)
-{
-    const char *s = strrchr(path, '/');
-    return s ? s + 1 : path;
-}
-
 enum gl_input_kind gl_sniff_name(const char *path, bool *read_it)
 {
     const struct gl_input_type *const *o = ordered();
-    const char *base = base_name(path);
+    const char *base = gl_base_name(path);
     *read_it = false;
     for (size_t i = 0; i < gl_input_count; i++) {
         if (o[i]->by_name && o[i]->by_name(path, base))
@@ -95,7 +89,7 @@ enum gl_input_kind gl_sniff(const char *path, const char *data, size_t len, bool
     if (k != GL_IN_UNKNOWN)
         return k;
     const struct gl_input_type *const *o = ordered();
-    const char *base = base_name(path);
+    const char *base = gl_base_name(path);
     for (size_t i = 0; i < gl_input_count; i++) {
         if (!o[i]->by_content)
             continue;

@@ -252,6 +252,12 @@ bool gl_has_suffix(const char *s, const char *suffix)
     return n >= m && memcmp(s + n - m, suffix, m) == 0;
 }
 
+const char *gl_base_name(const char *path)
+{
+    const char *s = strrchr(path, '/');
+    return s ? s + 1 : path;
+}
+
 int gl_read_fd(int fd, const void *head, size_t nhead, size_t size_hint, size_t cap,
                char **data, size_t *len, bool *over)
 {

@@ -84,6 +84,8 @@ bool gl_streq_nocase(const char *a, const char *b);
 bool gl_strn_eq_nocase(const char *a, size_t alen, const char *b); /* a[0..alen) vs b */
 bool gl_has_prefix(const char *s, const char *prefix);
 bool gl_has_suffix(const char *s, const char *suffix);
+/* The last component of a path or word: what follows its last '/' (all of it without). */
+const char *gl_base_name(const char *path);
 
 /* Read a whole file into a heap buffer (NUL-terminated). Returns 0, or an errno value. */
 int gl_read_file(const char *path, char **data, size_t *len);

@@ -77,7 +77,7 @@ void gl_image_cuda_facts(struct gl_doc *doc, const struct gl_image_platform *p)
     const char *torch = NULL, *torch_label = NULL;
     for (size_t i = 0; i < p->nfiles; i++) {
         const struct gl_image_file *f = &p->files[i];
-        const char *base = strrchr(f->path, '/') ? strrchr(f->path, '/') + 1 : f->path;
+        const char *base = gl_base_name(f->path);
         const char *v = NULL;
         int rank = -1;
         if (f->content && !strcmp(base, "version.json"))

@@ -66,12 +66,6 @@ char *gl_image_path_normalize(struct gl_arena *a, const char *raw)
     return out;
 }
 
-static const char *base_of(const char *path)
-{
-    const char *s = strrchr(path, '/');
-    return s ? s + 1 : path;
-}
-
 /* The distribution name of a "<name>-<version>.dist-info" directory starts with prefix
  * (case-insensitive; '-' and '_' alike). */
 static bool dist_info_of(const char *dir, size_t len, const char *prefix)
@@ -91,7 +85,7 @@ static bool dist_info_of(const char *dir, size_t len, const char *prefix)
 
 bool gl_image_wants_content(const char *path)
 {
-    const char *base = base_of(path);
+    const char *base = gl_base_name(path);
     if (!strcmp(path, "etc/os-release") || !strcmp(path, "usr/lib/os-release"))
         return true;
     if (!strcmp(base, "version.py"))
@@ -249,7 +243,7 @@ static void add_entry(struct gl_layer_index *ix, struct archive *a, struct archi
     if (!*path)
         return; /* the root itself */
     struct gl_layer_entry x = {.path = path, .type = (uint8_t)type_of(e)};
-    const char *base = base_of(path);
+    const char *base = gl_base_name(path);
     if (gl_has_prefix(base, ".wh.")) {
         size_t dirlen = (size_t)(base - path);
         if (!strcmp(base, ".wh..wh..opq")) {

@@ -28,12 +28,6 @@ void gl_launches_from_shell(struct gl_doc *doc, const char *text, size_t len,
     gl_launch_scan_text(&s, text, len, map);
 }
 
-static const char *base_name(const char *w)
-{
-    const char *s = strrchr(w, '/');
-    return s ? s + 1 : w;
-}
-
 static bool is_assignment(const char *t)
 {
     size_t i = 0;
@@ -137,7 +131,7 @@ static size_t skip_wrappers(const struct sh_cmd *cmd, size_t i)
     for (int round = 0; round < MAX_WRAPPERS && i < cmd->nwords; round++) {
         if (cmd->words[i].opaque)
             return i;
-        const char *w = base_name(cmd->words[i].text);
+        const char *w = gl_base_name(cmd->words[i].text);
         if (!strcmp(w, "sudo"))
             i = skip_opts(cmd, i + 1, "ugCDhprtTU", sudo_long, true);
         else if (!strcmp(w, "exec"))
@@ -207,7 +201,7 @@ static void shell_cmd(struct gl_launch_scan *s, const struct sh_cmd *cmd, int de
     size_t i = skip_wrappers(cmd, 0);
     if (i >= n || cmd->words[i].opaque)
         return;
-    const char *tool = base_name(cmd->words[i].text);
+    const char *tool = gl_base_name(cmd->words[i].text);
     bool nerdctl = !strcmp(tool, "nerdctl"); /* read for the images it builds */
     if (!strcmp(tool, "docker") || !strcmp(tool, "podman") || !strcmp(tool, "nvidia-docker") ||
         nerdctl) {

@@ -76,12 +76,6 @@ static bool in_list(const char *const *list, const char *w)
     return false;
 }
 
-static const char *base_name(const char *s)
-{
-    const char *b = strrchr(s, '/');
-    return b ? b + 1 : s;
-}
-
 /* pip, pip3, pip3.11 */
 static bool is_pip(const char *w)
 {
@@ -102,7 +96,7 @@ static bool is_python(const char *w)
 static size_t skip_prefixes(const struct gl_word *w, size_t n, size_t i)
 {
     while (i < n && !w[i].opaque) {
-        const char *b = base_name(w[i].text);
+        const char *b = gl_base_name(w[i].text);
         if (!strcmp(b, "sudo") || !strcmp(b, "env") || !strcmp(b, "time") ||
             !strcmp(b, "nice") || !strcmp(b, "exec") || !strcmp(b, "command") ||
             !strcmp(b, "nohup")) {
@@ -126,7 +120,7 @@ static const struct manager *find_manager(const struct gl_word *w, size_t n, siz
 {
     if (*i >= n || w[*i].opaque)
         return NULL;
-    const char *b = base_name(w[*i].text);
+    const char *b = gl_base_name(w[*i].text);
     if (is_python(b) && *i + 2 < n && !strcmp(w[*i + 1].text, "-m") &&
         !strcmp(w[*i + 2].text, "pip")) {
         *i += 2;

@@ -47,7 +47,7 @@ static bool driver_file(const struct gl_image_file *f)
     if (f->type == GL_FILE_DIR || gl_image_in_dir_named(f->path, "stubs") ||
         gl_image_in_dir_named(f->path, "compat"))
         return false;
-    const char *base = gl_image_base(f->path);
+    const char *base = gl_base_name(f->path);
     if (!strcmp(base, "nvidia-smi"))
         return true;
     static const char *const libs[] = {"libcuda.so.", "libnvidia-ml.so."};

@@ -26,7 +26,7 @@ static bool devel_file(const struct gl_image_file *f)
 {
     if (f->type == GL_FILE_DIR)
         return false;
-    const char *base = gl_image_base(f->path);
+    const char *base = gl_base_name(f->path);
     if (!strcmp(base, "nvcc"))
         return true;
     return (!strcmp(base, "cuda.h") || !strcmp(base, "cuda_runtime.h")) &&

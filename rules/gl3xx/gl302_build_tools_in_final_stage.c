@@ -76,7 +76,7 @@ static bool compiler_file(const struct gl_image_file *f)
 {
     if (f->type != GL_FILE_REG && f->type != GL_FILE_SYMLINK && f->type != GL_FILE_HARDLINK)
         return false;
-    const char *base = gl_image_base(f->path);
+    const char *base = gl_base_name(f->path);
     if (!strcmp(base, "cc1"))
         return true;
     return named_versioned(base, "gcc") && gl_image_in_dir_named(f->path, "bin");

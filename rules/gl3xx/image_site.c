@@ -22,12 +22,6 @@ bool gl_image_in_dir_named(const char *path, const char *dir)
     return false;
 }
 
-const char *gl_image_base(const char *path)
-{
-    const char *s = strrchr(path, '/');
-    return s ? s + 1 : path;
-}
-
 void gl_report_image_file(struct gl_check *c, const struct gl_image_platform *p,
                           const struct gl_image_file *f, const char *fix, const char *lead,
                           const char *tail_fmt, ...)

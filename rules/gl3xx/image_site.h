@@ -20,8 +20,6 @@
 struct gl_image_site gl_image_site_of(const struct gl_image_platform *p,
                                       const struct gl_image_file *f);
 bool gl_image_in_dir_named(const char *path, const char *dir);
-/* The last component of a path. */
-const char *gl_image_base(const char *path);
 
 /* Reports file f of platform p at the rule's severity (fix NULL: the rule's default). */
 void gl_report_image_file(struct gl_check *c, const struct gl_image_platform *p,
