@@ -65,6 +65,10 @@ void gl_cuda_derive_env(struct gl_doc *doc, const struct gl_env *e);
 /* Jetson / L4T images (out of the CUDA driver checks). */
 bool gl_cuda_ref_is_jetson(const struct gl_imageref *ref);
 
+/* The length of a package name before its CUDA release suffix `-X-Y` (two fields of 1 or 2
+ * digits: cuda-toolkit-12-6, libcublas-dev-12-4), or the whole length when it has none. */
+size_t gl_cuda_release_stem(const char *name);
+
 /* "cuda12.1" -> "12.1", "cuda-12.4.1" -> "12.4.1", "cu121" -> "12.1", "cu1281" -> "12.8.1",
  * "cuda12" -> "12". *digits_off gets the offset of the version digits in the token.
  * False for anything else. out needs >= 16 bytes. */

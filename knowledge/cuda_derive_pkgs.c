@@ -302,6 +302,20 @@ static bool is_os_manager(const char *m)
 }
 
 /* "cuda-toolkit-12-6" -> "12.6" with the offset of "12-6" in the name. */
+size_t gl_cuda_release_stem(const char *name)
+{
+    size_t n = strlen(name), e = n;
+    for (int k = 0; k < 2; k++) {
+        size_t s = e;
+        while (s > 0 && is_digit(name[s - 1]))
+            s--;
+        if (s == e || e - s > 2 || s == 0 || name[s - 1] != '-')
+            return n;
+        e = s - 1;
+    }
+    return e;
+}
+
 static bool os_package_cuda(const char *name, char *out, size_t out_size, size_t *off,
                             size_t *len)
 {
@@ -312,18 +326,11 @@ static bool os_package_cuda(const char *name, char *out, size_t out_size, size_t
     size_t n = strlen(name);
     if (!gl_has_prefix(name, "cuda-") || n > 64)
         return false;
-    /* the last two '-'-separated fields must be 1-2 digit numbers */
-    size_t e = n, fields[2][2];
-    for (int k = 1; k >= 0; k--) {
-        size_t s = e;
-        while (s > 0 && is_digit(name[s - 1]))
-            s--;
-        if (s == e || e - s > 2 || s == 0 || name[s - 1] != '-')
-            return false;
-        fields[k][0] = s;
-        fields[k][1] = e;
-        e = s - 1;
-    }
+    size_t e = gl_cuda_release_stem(name); /* name[e] is the '-' before X-Y */
+    if (e == n)
+        return false;
+    const char *minor = strchr(name + e + 1, '-');
+    size_t fields[2][2] = {{e + 1, (size_t)(minor - name)}, {(size_t)(minor - name) + 1, n}};
     /* name[5 .. e) is the middle ("" for cuda-12-6, where e == 4) */
     size_t mid_len = e >= 5 ? e - 5 : 0;
     if (e < 4)

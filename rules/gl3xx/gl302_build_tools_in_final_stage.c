@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "knowledge/cuda_derive.h"
 #include "rules/check.h"
 #include "rules/gl3xx/image_site.h"
 
@@ -27,28 +28,11 @@ static bool named_versioned(const char *name, const char *stem)
     return name[n] == '-' && name[n + 1] && strspn(name + n + 1, "0123456789.") == strlen(name + n + 1);
 }
 
-/* The length of `name` without a trailing CUDA release suffix `-X-Y` (cuda-nvcc-12-4,
- * libcublas-dev-12-4), else its whole length. */
-static size_t without_cuda_release(const char *name)
-{
-    size_t n = strlen(name), i = n, dashes = 0;
-    while (i > 0 && dashes < 2) {
-        size_t d = i;
-        while (d > 0 && name[d - 1] >= '0' && name[d - 1] <= '9')
-            d--;
-        if (d == i || d == 0 || name[d - 1] != '-')
-            return n;
-        i = d - 1;
-        dashes++;
-    }
-    return i;
-}
-
 /* Versioned CUDA development packages: cuda-nvcc-X-Y, cuda-toolkit-X-Y, and any
  * `*-dev-X-Y` (cuda-cudart-dev-12-4, cuda-libraries-dev-12-4, libcublas-dev-12-4). */
 static bool cuda_dev_package(const char *name)
 {
-    size_t n = without_cuda_release(name);
+    size_t n = gl_cuda_release_stem(name);
     if (n == strlen(name))
         return false;
     return (n == 9 && !strncmp(name, "cuda-nvcc", 9)) ||
