@@ -143,9 +143,13 @@ static void lint_text(struct gl_run *run, const char *name, const char *text, si
     struct gl_text_verdict v = gl_text_check(text, len);
     const char *data = text + v.skip;
     size_t dlen = len - v.skip;
+    bool stdin_text = !strcmp(name, "-");
+    if (kind == GL_IN_UNKNOWN && stdin_text && /* standard input: helm's output? */
+        gl_input_type_of(GL_IN_HELM)->by_content(name, data, dlen))
+        kind = GL_IN_HELM;
     if (kind == GL_IN_UNKNOWN)
         kind = gl_sniff(name, data, dlen, named);
-    if (kind == GL_IN_UNKNOWN && !strcmp(name, "-"))
+    if (kind == GL_IN_UNKNOWN && stdin_text)
         kind = GL_IN_DOCKERFILE; /* standard input that says nothing else: a Dockerfile */
     const struct gl_input_type *type = gl_input_type_of(kind);
     if (!type && !(named && (v.bad || truncated))) {
@@ -252,9 +256,6 @@ static void read_and_lint(struct gl_run *run, int fd, const char *name, const vo
         run->unreadable = true;
         return;
     }
-    if (kind == GL_IN_UNKNOWN && !strcmp(name, "-") && /* standard input: helm's output? */
-        gl_input_type_of(GL_IN_HELM)->by_content(name, data, len))
-        kind = GL_IN_HELM; /* (else its content decides, as for any named file) */
     lint_text(run, name, data, len, kind, named, over, NULL);
     free(data);
 }

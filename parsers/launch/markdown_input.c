@@ -212,6 +212,15 @@ static void read_block(struct gl_doc *doc, struct gl_launch_scan *scan, const st
     gl_buf_free(&b.text);
 }
 
+/* One variable table for the whole document (its blocks run in one shell session, as a
+ * reader follows them), and `<path to data>` is text to fill in. */
+static void docs_scan_init(struct gl_doc *doc, struct sh_vars *vars, struct gl_launch_scan *scan)
+{
+    sh_vars_init(vars, &doc->arena);
+    gl_launch_scan_init(scan, doc, vars);
+    scan->placeholders = true;
+}
+
 static const char *const shell_langs[] = {"sh", "bash", "shell", "zsh", "console",
                                           "shell-session", "sh-session", "shellsession",
                                           NULL};
@@ -222,10 +231,8 @@ static void parse(struct gl_doc *doc, const struct gl_config *cfg)
     const char *t = doc->text;
     size_t len = doc->len, i = 0;
     struct sh_vars vars;
-    sh_vars_init(&vars, &doc->arena);
     struct gl_launch_scan scan;
-    gl_launch_scan_init(&scan, doc, &vars);
-    scan.placeholders = true; /* `<path to data>` in docs is text to fill in */
+    docs_scan_init(doc, &vars, &scan);
     struct line l;
     for (uint32_t line = 1; next_line(t, len, &i, &l); line++) {
         struct fence f;
@@ -304,10 +311,8 @@ static void parse_rst(struct gl_doc *doc, const struct gl_config *cfg)
     const char *t = doc->text;
     size_t len = doc->len, i = 0;
     struct sh_vars vars;
-    sh_vars_init(&vars, &doc->arena);
     struct gl_launch_scan scan;
-    gl_launch_scan_init(&scan, doc, &vars);
-    scan.placeholders = true;
+    docs_scan_init(doc, &vars, &scan);
     struct line l;
     for (uint32_t line = 1; next_line(t, len, &i, &l); line++) {
         struct fence f;

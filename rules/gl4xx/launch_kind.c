@@ -58,13 +58,20 @@ bool gl_launch_smoke_test(const struct gl_launch *l)
            !strcmp(opt->text, "-c") && python_prints_only(prog->text);
 }
 
+/* The parsed image the launch starts, when it is known (no variable left), else NULL. */
+static const struct gl_imageref *known_image(const struct gl_doc *doc, const struct gl_launch *l)
+{
+    const struct gl_ref *r = gl_launch_ref(doc, l);
+    return r && r->ok && !r->unresolved && r->parsed.path ? &r->parsed : NULL;
+}
+
 static bool image_named(const struct gl_doc *doc, const struct gl_launch *l,
                         const char *const *last, const char *const *first)
 {
-    const struct gl_ref *r = gl_launch_ref(doc, l);
-    if (!r || !r->ok || r->unresolved || !r->parsed.path)
+    const struct gl_imageref *ref = known_image(doc, l);
+    if (!ref)
         return false;
-    const char *path = r->parsed.path, *slash = strchr(path, '/'), *end = strrchr(path, '/');
+    const char *path = ref->path, *slash = strchr(path, '/'), *end = strrchr(path, '/');
     const char *tail = end ? end + 1 : path;
     for (size_t i = 0; last[i]; i++)
         if (!strcmp(tail, last[i]))
@@ -111,10 +118,10 @@ bool gl_launch_runtime_template(const struct gl_launch *l)
 
 bool gl_launch_client_image(const struct gl_doc *doc, const struct gl_launch *l)
 {
-    const struct gl_ref *r = gl_launch_ref(doc, l);
-    if (!r || !r->ok || r->unresolved || !r->parsed.path)
+    const struct gl_imageref *ref = known_image(doc, l);
+    if (!ref)
         return false;
-    const char *tag = r->parsed.tag, *path = r->parsed.path;
+    const char *tag = ref->tag, *path = ref->path;
     return (tag && (gl_imageref_tag_has_token(tag, "sdk") ||
                     gl_imageref_tag_has_token(tag, "client"))) ||
            gl_has_suffix(path, "-sdk") || gl_has_suffix(path, "-client");
@@ -122,6 +129,6 @@ bool gl_launch_client_image(const struct gl_doc *doc, const struct gl_launch *l)
 
 bool gl_launch_jetson(const struct gl_doc *doc, const struct gl_launch *l)
 {
-    const struct gl_ref *r = gl_launch_ref(doc, l);
-    return r && r->ok && !r->unresolved && gl_cuda_ref_is_jetson(&r->parsed);
+    const struct gl_imageref *ref = known_image(doc, l);
+    return ref && gl_cuda_ref_is_jetson(ref);
 }
