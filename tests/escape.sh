@@ -92,7 +92,7 @@ has "tty image entry" "$tmp/tty" '/data/w\x1b]0;pwn\x07\u202e\xff.safetensors'
 has "tty valid UTF-8 kept" "$tmp/tty" 'needs driver ≥ 550.54.15'
 # in colour, on a pty: only the reporter's own SGR sequences
 if command -v script >/dev/null; then
-  (cd "$in" && env -u NO_COLOR CI=false script -qec \
+  (cd "$in" && env -u NO_COLOR CI=false SHELL="$BASH" script -qec \
     "$(printf '%q ' "$bin" --driver 535 "${inputs[@]}")" /dev/null) > "$tmp/color" 2>&1
   grep -q $'\033\\[1;31merror' "$tmp/color" && ok || bad "colour: no SGR from the reporter"
   clean_text "$tmp/color" colour && ok || bad "colour tty report holds raw control bytes"
