@@ -65,11 +65,11 @@ static void test_row_counts(void **state)
 {
     (void)state;
     const struct gl_kb *kb = gl_kb_builtin();
-    assert_string_equal(gl_kb_date(kb), "2026-11-22");
+    assert_string_equal(gl_kb_date(kb), "2026-11-24");
     assert_int_equal(kb->n_toolkits, 60);
     assert_int_equal(kb->n_mvc, 4);
     assert_int_equal(kb->n_branches, 26);
-    assert_int_equal(kb->n_ngc_releases, 52);
+    assert_int_equal(kb->n_ngc_releases, 102);
     assert_int_equal(kb->n_ngc_containers, 3);
     assert_int_equal(kb->n_torch, 18);
     assert_int_equal(kb->n_tf, 26);
