@@ -8,6 +8,7 @@
 
 #include "linter/core/suppress.h"
 #include "parsers/launch/launch_internal.h"
+#include "parsers/yaml/yaml_tree.h"
 
 #define MAX_SH_C_DEPTH 4
 #define MAX_WRAPPERS 16
@@ -26,6 +27,17 @@ void gl_launches_from_shell(struct gl_doc *doc, const char *text, size_t len,
     struct gl_launch_scan s;
     gl_launch_scan_init(&s, doc, vars);
     gl_launch_scan_text(&s, text, len, map);
+}
+
+void gl_launches_from_yaml_scalar(struct gl_doc *doc, struct yt_stream *s, struct yt_node *n,
+                                  struct sh_vars *vars)
+{
+    if (!yt_is_scalar(n) || yt_is_null(n))
+        return;
+    struct gl_srcmap m;
+    gl_srcmap_init(&m, &doc->arena);
+    yt_scalar_srcmap(s, n, &m);
+    gl_launches_from_shell(doc, n->value, n->len, &m, vars);
 }
 
 static bool is_assignment(const char *t)
