@@ -194,7 +194,8 @@ static void host_sh_c(struct gl_launch_scan *s, const struct sh_cmd *cmd, size_t
         return;
     struct sh_vars fresh;
     struct sh_opts o = {.track_assignments = true, .vars = s->vars,
-                        .placeholders = s->placeholders};
+                        .placeholders = s->placeholders,
+                        .python_braces = s->python_braces};
     if (!o.vars) {
         sh_vars_init(&fresh, &s->doc->arena);
         o.vars = &fresh;
@@ -279,7 +280,8 @@ void gl_launch_scan_text(struct gl_launch_scan *s, const char *text, size_t len,
 {
     struct sh_vars fresh;
     struct sh_opts o = {.track_assignments = true, .vars = s->vars,
-                        .placeholders = s->placeholders};
+                        .placeholders = s->placeholders,
+                        .python_braces = s->python_braces};
     if (!o.vars) {
         sh_vars_init(&fresh, &s->doc->arena);
         o.vars = &fresh;

@@ -86,6 +86,7 @@ struct gl_launch_scan {
     const char *group;        /* group of detached launches (gl_launch_scan_init: doc->path) */
     bool report_errors;       /* a shell syntax error sets doc->error (the first one) */
     bool placeholders;        /* documentation: `<...>` is a placeholder (sh_opts) */
+    bool python_braces;       /* IPython `!` lines: `{expr}` is opaque (sh_opts) */
     struct gl_line_range *ranges; /* every top-level command seen, in text order */
     size_t nranges, capranges;
 };

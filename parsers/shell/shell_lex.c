@@ -105,6 +105,16 @@ size_t shl_placeholder_end(const struct sh_lexer *lx, size_t i)
     size_t tmpl = template_end(lx, i);
     if (tmpl)
         return tmpl;
+    if (lx->opts && lx->opts->python_braces && s[i] == '{') {
+        for (size_t k = i + 1, depth = 1; k < lx->len && k - i <= SHL_PLACEHOLDER_MAX; k++) {
+            if (!s[k] || s[k] == '\n')
+                return 0;
+            depth += s[k] == '{';
+            if (s[k] == '}' && !--depth)
+                return k > i + 1 ? k + 1 : 0;
+        }
+        return 0;
+    }
     if (!lx->opts || !lx->opts->placeholders || i + 2 >= lx->len || s[i] != '<' ||
         !((s[i + 1] >= 'a' && s[i + 1] <= 'z') || (s[i + 1] >= 'A' && s[i + 1] <= 'Z')))
         return 0;
