@@ -428,8 +428,10 @@ static void lex_parts(struct sh_lexer *lx, enum lex_mode mode, int depth)
             return;
         size_t at = lx->i;
         size_t placeholder = mode == M_WORD ? shl_placeholder_end(lx, at) : 0;
-        if (placeholder) { /* documentation's `<...>`: an opaque part of the word */
-            shl_wb_opaque_raw(lx, at, placeholder, false);
+        if (placeholder) { /* documentation's `<...>`: an opaque part of the word; a
+                              template's `{{ x }}` or IPython's `{x}`, substituted as
+                              text, may be any number of words, as `$x` may */
+            shl_wb_opaque_raw(lx, at, placeholder, lx->s[at] == '{');
             lx->i = placeholder;
             continue;
         }
