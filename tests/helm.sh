@@ -40,10 +40,10 @@ same "the chart once, no GL900" "GL903 $charts/gpu-trainer/Chart.yaml:1:1"
 check "so do its Chart.yaml and values.yaml" 0 "${nohelm[@]}" "$bin" --no-config --format json \
   $charts/gpu-serve/values.yaml $charts/gpu-serve/Chart.yaml
 same "not unknown inputs: the chart" "GL903 $charts/gpu-serve/Chart.yaml:1:1"
-check "a real chart (HAMi) without helm" 0 "${nohelm[@]}" "$bin" --no-config --format json $charts
-same "one GL903 per chart, no GL900 on its templates" "GL903 $charts/gpu-serve/Chart.yaml:1:1
+check "every chart without helm" 0 "${nohelm[@]}" "$bin" --no-config --format json $charts
+same "one GL903 per chart, no GL900 on its templates" "GL903 $charts/device-plugin/Chart.yaml:1:1
+GL903 $charts/gpu-serve/Chart.yaml:1:1
 GL903 $charts/gpu-trainer/Chart.yaml:1:1
-GL903 $charts/hami/Chart.yaml:1:1
 GL903 $charts/needs-values/Chart.yaml:1:1"
 check "--helm that cannot run" 0 lint --helm "$tmp/empty/helm" $charts/gpu-serve
 has "GL903 says so" 'cannot be run'
@@ -96,7 +96,7 @@ same "as with the options" "GL201 $charts/gpu-trainer/templates/job.yaml:13:19"
 
 check "a clean GPU chart" 0 lint --helm "$helm" --driver 535 $charts/gpu-serve
 same "must not fire" ""
-check "a real chart (HAMi, fixtures/charts/hami.SOURCE)" 0 lint --helm "$helm" --driver 535 $charts/hami
+check "an infrastructure chart (fixtures/charts/device-plugin.SOURCE)" 0 lint --helm "$helm" --driver 535 $charts/device-plugin
 same "renders, nothing to find" ""
 
 check "a chart helm cannot render" 0 lint --helm "$helm" $charts/needs-values
