@@ -281,18 +281,44 @@ struct gl_loc gl_imageref_tag_loc_at(const struct gl_imageref *ref, size_t offse
     return ref->exact ? loc_at(ref->tag_loc, offset) : ref->tag_loc;
 }
 
+/* Is path component [c, c+n) one of the NULL-terminated names? */
+static bool component_in(const char *c, size_t n, const char *const *names)
+{
+    for (size_t i = 0; names[i]; i++)
+        if (strlen(names[i]) == n && !memcmp(c, names[i], n))
+            return true;
+    return false;
+}
+
 bool gl_imageref_nvidia_infra(const struct gl_imageref *ref)
 {
-    /* RULES.md: NVIDIA's cluster infrastructure, which runs no CUDA workload */
-    static const char *const infra[] = {
-        "nvcr.io/nvidia/k8s-device-plugin", "nvcr.io/nvidia/gpu-operator",
-        "nvcr.io/nvidia/k8s/dcgm-exporter", "nvcr.io/nvidia/k8s/container-toolkit",
-        "nvcr.io/nvidia/k8s-driver-manager", "nvcr.io/nvidia/gpu-feature-discovery",
-        "nvcr.io/nvidia/driver"};
-    for (size_t i = 0; i < sizeof infra / sizeof infra[0]; i++)
-        if (gl_imageref_repo_is(ref, infra[i]))
+    /* RULES.md third round: NVIDIA's GPU plumbing, by name under any `nvidia/` path
+     * (nvcr.io/nvidia/, nvcr.io/nvidia/k8s/, nvcr.io/nvidia/cloud-native/, Docker Hub's
+     * nvidia/, a mirror's .../nvidia/), and every image under cloud-native/ or
+     * distroless/ there: they run no CUDA workload. */
+    static const char *const plumbing[] = {
+        "gpu-operator", "gpu-operator-validator", "k8s-device-plugin", "k8s-dra-driver-gpu",
+        "dcgm", "dcgm-exporter", "gpu-feature-discovery", "container-toolkit", "driver",
+        "vgpu-manager", "mig-manager", "k8s-mig-manager", "k8s-kata-manager",
+        "k8s-cc-manager", "kubevirt-gpu-device-plugin", "k8s-driver-manager",
+        "vgpu-device-manager", "nvidia-fs", "gpu-operator-bundle", NULL};
+    static const char *const trees[] = {"cloud-native", "distroless", NULL};
+    const char *p = ref->path;
+    if (!p)
+        return false;
+    bool under_nvidia = false;
+    while (*p) {
+        const char *slash = strchr(p, '/');
+        size_t n = slash ? (size_t)(slash - p) : strlen(p);
+        if (under_nvidia && (slash ? component_in(p, n, trees) : component_in(p, n, plumbing)))
             return true;
-    return gl_imageref_in_namespace(ref, "nvcr.io/nvidia/cloud-native");
+        if (n == 6 && !memcmp(p, "nvidia", 6))
+            under_nvidia = true;
+        if (!slash)
+            break;
+        p = slash + 1;
+    }
+    return false;
 }
 
 /* cuda12.1, cuda12, cuda-12.1, cuda12.5.0 (a version after "cuda"), cu121 (3+ digits). */
@@ -339,10 +365,12 @@ long gl_imageref_cuda_token(const char *tag, size_t *len)
 
 bool gl_imageref_cuda_bearing(const struct gl_imageref *ref)
 {
+    if (gl_imageref_nvidia_infra(ref))
+        return false;
     if (gl_imageref_repo_has_prefix(ref, "nvidia/cuda"))
         return true;
     if (gl_imageref_in_namespace(ref, "nvcr.io/nvidia"))
-        return !gl_imageref_nvidia_infra(ref);
+        return true;
     if (gl_imageref_repo_is(ref, "pytorch/pytorch"))
         return true;
     if (gl_imageref_repo_is(ref, "tensorflow/tensorflow") && ref->tag &&

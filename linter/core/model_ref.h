@@ -164,7 +164,9 @@ bool gl_imageref_cuda_bearing(const struct gl_imageref *ref);
 /* The offset in the tag of a token such as "cuda12.1", "cuda-12.1" or "cu121"
  * (-1 when none); *len gets its length. */
 long gl_imageref_cuda_token(const char *tag, size_t *len);
-/* NVIDIA's infrastructure images under nvcr.io/nvidia/ that run no CUDA workload. */
+/* NVIDIA's infrastructure images that run no CUDA workload (RULES.md third round): the GPU
+ * plumbing by name (k8s-device-plugin, gpu-operator, dcgm-exporter, driver, ...) anywhere
+ * under an `nvidia/` path component, and everything under its cloud-native/ or distroless/. */
 bool gl_imageref_nvidia_infra(const struct gl_imageref *ref);
 
 /* Where bytes [off, off+n) of a reference's tag are written (n = 0: to the tag's end):

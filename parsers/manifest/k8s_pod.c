@@ -229,10 +229,12 @@ static void add_resource_list(struct pod *p, struct yt_node *list, bool limits)
                 p->k->doc->launches[p->launch].mig = true;
         }
         struct yt_node *v = pairs[i].value;
-        const char *val = text(p, v);
+        /* a null quantity (`nvidia.com/gpu:`) is read by the API server as 0 */
+        const char *val = yt_is_null(v) ? "0" : text(p, v);
         struct gl_loc vloc = yt_is_scalar(v) ? yt_scalar_loc_at(p->k->s, v, 0) : k->loc;
         size_t ts, te;
-        if (val && yt_template_find(val, strlen(val), strlen(val), &ts, &te))
+        /* a template expression or an envsubst `$VAR` / `${VAR}`: the value is unknown */
+        if (val && (yt_template_find(val, strlen(val), strlen(val), &ts, &te) || strchr(val, '$')))
             g->count_opaque = true;
         if (limits) {
             g->limit = val;

@@ -332,6 +332,15 @@ bool gl_launch_needs_cuda(const struct gl_launch_facts *f, size_t launch)
     return f->has_cuda[launch];
 }
 
+bool gl_launch_infrastructure(const struct gl_launch_facts *f, size_t launch)
+{
+    const struct gl_launch *l = &f->doc->launches[launch];
+    const struct gl_ref *r = gl_launch_ref(f->doc, l);
+    if (r && r->ok && gl_imageref_nvidia_infra(&r->parsed))
+        return true;
+    return !gl_launch_requests_gpu(l) && !gl_launch_needs_cuda(f, launch);
+}
+
 bool gl_launch_options_known(const struct gl_launch *l) { return !l->opts_opaque; }
 
 bool gl_launch_mounts_complete(const struct gl_launch *l)
@@ -446,6 +455,8 @@ void gl_check_path_uses(struct gl_check *c, enum gl_path_role role, enum gl_path
     for (size_t i = 0; i < c->doc->nlaunches; i++) {
         const struct gl_launch *l = &c->doc->launches[i];
         if (scope == GL_PATHS_MOUNTS_COMPLETE && !gl_launch_mounts_complete(l))
+            continue;
+        if (gl_launch_infrastructure(&f, i))
             continue;
         struct gl_launch_path *paths;
         size_t n = gl_launch_paths(&f, i, &paths);

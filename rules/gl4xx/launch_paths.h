@@ -94,6 +94,12 @@ bool gl_launch_requests_gpu(const struct gl_launch *l);
  * of NVIDIA's infrastructure images), or a CUDA fact recorded for this launch? */
 bool gl_launch_needs_cuda(const struct gl_launch_facts *f, size_t launch);
 
+/* An infrastructure container (RULES.md second and third rounds): one of NVIDIA's GPU
+ * plumbing images, or a container that requests no GPU and runs no CUDA image (a database,
+ * a benchmark client, a metrics exporter). It is no dataset or checkpoint user: the path
+ * rules (GL401-GL405, gl_check_path_uses) pass it by. */
+bool gl_launch_infrastructure(const struct gl_launch_facts *f, size_t launch);
+
 /* Is every option of the launch known? False when options may hide in an opaque word
  * (`docker run $args ...`): rules that fire on something *missing* must then be silent. */
 bool gl_launch_options_known(const struct gl_launch *l);
@@ -138,7 +144,8 @@ enum gl_path_scope {
     GL_PATHS_MOUNTS_COMPLETE, /* only launches where gl_launch_mounts_complete() */
 };
 
-/* Calls `judge` for each path of role `role` of each launch in `scope`, in launch order
+/* Calls `judge` for each path of role `role` of each launch in `scope` (infrastructure
+ * containers left out), in launch order
  * then gl_launch_paths() order, until it reports one: at most one finding a launch. */
 void gl_check_path_uses(struct gl_check *c, enum gl_path_role role, enum gl_path_scope scope,
                         gl_path_judge judge, void *ctx);
