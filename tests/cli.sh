@@ -131,7 +131,7 @@ check "--explain" 0 "$bin" --explain gl301
 has "explain shows before/after" '^Before:'
 check "--explain unknown" 2 "$bin" --explain GL000
 check "--version" 0 "$bin" --version
-has "version" '^gpulint [0-9]+\.[0-9]+\.[0-9]+$'
+has "version" '^gpulint [0-9]+\.[0-9]+\.[0-9]+ \(CUDA knowledge table of [0-9]{4}-[0-9]{2}-[0-9]{2}\)$'
 check "--help" 0 "$bin" --help
 has "help" '^usage: gpulint'
 printf 'ARG BASE=nvidia/cuda:12.4.1-base-ubuntu22.04\nFROM ${BASE}\n' > "$tmp/arg.Dockerfile"
