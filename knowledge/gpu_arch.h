@@ -23,19 +23,12 @@
 #ifndef GPULINT_GPU_ARCH_H
 #define GPULINT_GPU_ARCH_H
 
+#include "linter/core/model.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 
-enum gl_arch_code {
-    GL_ARCH_SASS, /* sm_XY: machine code */
-    GL_ARCH_PTX,  /* compute_XY: JIT-compiled by the driver */
-};
-
-struct gl_arch {
-    unsigned sm;            /* 90 for sm_90 / compute_90 */
-    enum gl_arch_code code;
-    char suffix;            /* 0, 'a' (arch-specific) or 'f' (family-specific) */
-};
+/* struct gl_arch and enum gl_arch_code are part of the model (linter/core/model_cuda.h). */
 
 /* Does code `a` run on a GPU of SM number `target` (its compute capability)? */
 bool gl_arch_runs_on(const struct gl_arch *a, unsigned target);

@@ -259,3 +259,17 @@ const char *gl_gpu_target_describe(const struct gl_gpu_target_sm *t, char *buf, 
         snprintf(buf, n, "%s (%s, sm_%u)", t->name, fam, t->sm);
     return buf;
 }
+
+size_t gl_torch_arch_entries(const struct gl_kb_torch_arch *row, struct gl_arch *out, size_t max)
+{
+    size_t n = 0;
+    const struct gl_kb_strlist *lists[] = {&row->sass, &row->ptx};
+    for (size_t l = 0; l < 2; l++) {
+        for (size_t i = 0; i < lists[l]->count && n < max; i++) {
+            const char *s = lists[l]->items[i];
+            if (gl_arch_parse(s, strlen(s), &out[n]))
+                n++;
+        }
+    }
+    return n;
+}

@@ -45,6 +45,10 @@ bool gl_gpu_name_lookup(const struct gl_kb *kb, const char *name, unsigned *sms,
  * max, in order. False when a line is not a compute capability or there is none. */
 bool gl_gpu_parse_smi_output(const char *text, size_t len, unsigned *sms, size_t max, size_t *n);
 
+/* The arch entries of a torch wheel's row (its sass and ptx lists), up to max into out;
+ * returns how many. */
+size_t gl_torch_arch_entries(const struct gl_kb_torch_arch *row, struct gl_arch *out, size_t max);
+
 /* How messages name a target: "H100 (Hopper, sm_90)", "sm_86 (Ampere (GA10x))",
  * "this host's GPU (Ada Lovelace, sm_89)". Written into buf, which is returned. */
 const char *gl_gpu_target_describe(const struct gl_gpu_target_sm *t, char *buf, size_t n);
