@@ -86,6 +86,8 @@ struct gl_launch_scan {
     struct gl_doc *doc;
     struct slurm_req *batch;  /* the `#SBATCH` options of the text being read, NULL */
     bool in_step;             /* reading what an `srun` runs (its `sh -c` script) */
+    struct slurm_req *alloc;  /* an interactive `salloc [opts]` seen earlier in the scan
+                                 (a README's session): the allocation of later sruns */
     struct sh_vars *vars;     /* shared table; NULL: a fresh one per text */
     const char *group;        /* group of detached launches (gl_launch_scan_init: doc->path) */
     bool report_errors;       /* a shell syntax error sets doc->error (the first one) */

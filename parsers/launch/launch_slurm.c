@@ -172,6 +172,34 @@ void slurm_container(struct launch_build *b, const struct slurm_req *r)
         b->l->workdir = r->workdir.v.text;
 }
 
+/* Keep an interactive allocation for later texts of the scan: its values are located
+ * through their command's map, which the caller may free with its text (a Markdown
+ * block), so they get a copy of the command and of its map. */
+static void keep_alloc(struct gl_launch_scan *s, const struct sh_cmd *cmd,
+                       const struct slurm_req *r)
+{
+    struct gl_arena *a = &s->doc->arena;
+    struct sh_cmd *c = gl_arena_alloc(a, sizeof *c);
+    *c = *cmd;
+    if (cmd->origin) {
+        struct gl_srcmap *m = gl_arena_alloc(a, sizeof *m);
+        *m = *cmd->origin;
+        c->origin = m;
+    }
+    struct slurm_req *k = gl_arena_alloc(a, sizeof *k);
+    *k = *r;
+    struct slurm_opt *const opts[] = {&k->gres, &k->gpus, &k->gpus_per_node,
+                                      &k->gpus_per_task, &k->nodes, &k->ntasks,
+                                      &k->ntasks_per_node};
+    for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++) {
+        opts[i]->v.cmd = c;
+        opts[i]->flag.cmd = c;
+    }
+    memset(&k->image, 0, sizeof k->image); /* pyxis options of salloc are its own step's */
+    k->nmounts = 0;
+    s->alloc = k;
+}
+
 size_t slurm_step(struct gl_launch_scan *s, const struct sh_cmd *cmd, size_t i,
                   struct slurm_req *out, bool *in_alloc)
 {
@@ -184,12 +212,14 @@ size_t slurm_step(struct gl_launch_scan *s, const struct sh_cmd *cmd, size_t i,
     size_t next = slurm_read_opts(a, cmd, i + 1, bit, &mine);
     if (bit == GL_SLURM_SRUN && *in_alloc) {
         slurm_req_merge(out, out, &mine);
-    } else if (bit == GL_SLURM_SRUN && s->batch) {
-        slurm_req_merge(out, s->batch, &mine);
+    } else if (bit == GL_SLURM_SRUN && (s->batch || s->alloc)) {
+        slurm_req_merge(out, s->batch ? s->batch : s->alloc, &mine);
         *in_alloc = true;
     } else {
         *out = mine;
         *in_alloc = bit != GL_SLURM_SRUN; /* salloc and sbatch make the allocation */
+        if (bit == GL_SLURM_SALLOC && next >= cmd->nwords) /* an interactive session */
+            keep_alloc(s, cmd, &mine);
     }
     return next;
 }

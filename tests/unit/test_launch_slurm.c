@@ -9,6 +9,8 @@
 
 #include "tests/unit/test_launch_util.h"
 
+extern const struct gl_input_type gl_input_markdown;
+
 static void t_batch_request(void **s)
 {
     (void)s;
@@ -176,6 +178,18 @@ static void t_directives_end(void **s)
     assert_true(L(0)->gpus_outside);
 }
 
+static void t_salloc_session(void **s)
+{
+    (void)s;
+    /* an interactive allocation, then its sruns (Markdown blocks: two texts of one scan) */
+    parse_as(&gl_input_markdown, "README.md",
+             "```bash\nsalloc -N1 --gres=gpu:2\n```\n\n```bash\nsrun python t.py\n```\n");
+    assert_int_equal(D.nlaunches, 1);
+    assert_false(L(0)->gpus_outside);
+    assert_string_equal(gpu(0, 0)->count, "2");
+    assert_loc(gpu(0, 0)->loc, 2, 23);
+}
+
 static void t_hostile(void **s)
 {
     (void)s;
@@ -195,6 +209,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(t_srun_wraps_containers, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_enroot, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_directives_end, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_salloc_session, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_hostile, doc_setup, doc_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
