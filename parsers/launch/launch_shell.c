@@ -280,9 +280,13 @@ static void shell_cmd(struct gl_launch_scan *s, const struct sh_cmd *cmd, int de
             launch_apptainer(s, cmd, i, j + 1, t, false);
         else if (!strcmp(sub, "instance") && j + 1 < n && !strcmp(cmd->words[j + 1].text, "start"))
             launch_apptainer(s, cmd, i, j + 2, t, true);
-        if (srun_wi < n) /* srun apptainer exec: the step's GPUs are the container's */
-            for (size_t k = before; k < s->doc->nlaunches; k++)
-                slurm_attach(s, k, &req);
+        /* srun apptainer exec: the step's GPUs are the container's; run by the batch
+         * script itself: the batch step's */
+        const struct slurm_req *step = srun_wi < n                ? &req
+                                       : s->batch && !s->in_step ? s->batch
+                                                                 : NULL;
+        for (size_t k = before; step && k < s->doc->nlaunches; k++)
+            slurm_attach(s, k, step);
         return;
     }
     if (!strcmp(tool, "enroot")) {

@@ -38,7 +38,7 @@ static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
                   tool, r ? r->text : "?");
     else if (g)
         gl_report(c, l->loc, NULL,
-                  "the Slurm step asks for GPUs (`%s` at line %u) but %s runs `%s` without "
+                  "the Slurm job asks for GPUs (`%s` at line %u) but %s runs `%s` without "
                   "--nv: the driver libraries and /dev/nvidia* are not bound in, so the "
                   "container sees no GPU",
                   g->value, (unsigned)g->loc.line, tool, r ? r->text : "its image");
