@@ -24,6 +24,7 @@ packages=(
   umoci skopeo libarchive-tools zstd isal xz-utils bzip2                 # test images
   pre-commit libxml2-utils hyperfine time python3                    # CI tools, benches
   man-db dpkg-dev debootstrap                     # install and Debian package tests
+  slurm-client                             # tests/slurm_options.sh: sbatch/srun/salloc --help
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -15,6 +15,9 @@ enum gl_launch_kind {
     GL_LAUNCH_COMPOSE,        /* a compose service */
     GL_LAUNCH_K8S,            /* a container of a pod template */
     GL_LAUNCH_APPTAINER,      /* apptainer/singularity exec|run|shell|instance start */
+    GL_LAUNCH_SLURM,          /* a Slurm step: `srun` (with a pyxis --container-image, or on
+                                 the host: bare_metal), a batch script's pyxis container */
+    GL_LAUNCH_ENROOT,         /* enroot start */
 };
 
 enum gl_mount_type {
@@ -49,6 +52,12 @@ enum gl_gpu_kind {
     GL_GPU_APPTAINER_NV,      /* --nv / --nvccli */
     GL_GPU_ENV_VISIBLE,       /* NVIDIA_VISIBLE_DEVICES set on a launch */
     GL_GPU_DEVICE_NODE,       /* --device /dev/nvidiaN (a GPU passed as a device node) */
+    GL_GPU_SLURM,             /* a Slurm GPU request: --gres=gpu[:type]:N, -G/--gpus,
+                                 --gpus-per-node, --gpus-per-task; count: whole GPUs per node
+                                 ("4"), NULL when the options do not tell (see slurm_opts.h);
+                                 value: the option as written ("--gres=gpu:4"); loc: its count
+                                 (or the option), on the `#SBATCH`/`salloc` line it came from
+                                 when the step inherits it */
 };
 
 /* What a key of a docker --gpus field names (a bare field, "2", is a count). */
@@ -139,6 +148,16 @@ struct gl_launch {
     bool apptainer_nv;        /* apptainer --nv / --nvccli */
     bool apptainer_sandbox;   /* image is a sandbox directory */
     const char **ignore_ids;  size_t nignore_ids;  /* k8s annotation gpulint.io/ignore */
+    bool bare_metal;          /* a Slurm step without a container: its command runs on the
+                                 host (no image, no mounts to judge) */
+    bool host_ipc;            /* the runtime keeps the host's /dev/shm and the caller's
+                                 ulimits (pyxis/enroot as apptainer): no GL410, GL411 */
+    bool gpus_outside;        /* a Slurm step outside any allocation the file shows (no
+                                 #SBATCH, salloc or sbatch): its GPUs may come from an
+                                 allocation gpulint cannot see (no GL407) */
+    const char *tasks_per_node; /* srun: processes started per node (--ntasks-per-node, or
+                                 --ntasks on one node), NULL when not literal or not given */
+    struct gl_loc tasks_loc;
     const char *object_kind;  /* k8s: the kind of the object holding the pod template
                                  (Deployment, ServingRuntime, TrainingRuntime), else NULL */
 };

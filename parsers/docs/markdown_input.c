@@ -6,8 +6,8 @@
  * untagged fences whose first word is docker, podman, nvidia-docker, apptainer,
  * singularity, srun or sudo (comment lines before it are skipped: a `# Launch:` line
  * does not hide the command). Inline code in prose is never read.
- * Prompts: in console/shell-session blocks, and in any read block whose first line starts
- * with `$ `, only the lines starting with `$ ` (prompt stripped) and the lines that
+ * Prompts: in console/shell-session blocks, and in any read block whose first line that is
+ * no `#` comment starts with `$ `, only the lines starting with `$ ` (prompt stripped) and the lines that
  * continue them (after a trailing `\`) are commands; the rest is output.
  * The blocks of one file share their shell variables (a README sets IMAGE=... in one block
  * and runs it in the next). Every position is that of the Markdown file. */
@@ -186,7 +186,7 @@ static void read_block(struct gl_doc *doc, struct gl_launch_scan *scan, const st
     bool first_seen = false, continued = false;
     for (uint32_t line = first_line; i < to && next_line(t, to, &i, &l); line++) {
         size_t s = content_start(t, &l, f->indent);
-        if (!first_seen && !blank(t, s, l.end)) {
+        if (!first_seen && !blank(t, s, l.end) && t[s] != '#') {
             first_seen = true;
             if (prompt_at(t, s, l.end))
                 prompts = true;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* launch_shell.c: find the launches in shell text (see launch_shell.h): wrappers such as
- * sudo and srun, the docker and apptainer families, `sh -c` on the host, inline ignores. */
+ * sudo and env, Slurm steps (launch_slurm.c), the docker and apptainer families, `sh -c` on
+ * the host, inline ignores. */
 #include "parsers/launch/launch_shell.h"
 
 #include <stdlib.h>
@@ -8,6 +9,7 @@
 
 #include "linter/core/suppress.h"
 #include "parsers/launch/launch_internal.h"
+#include "parsers/launch/launch_slurm.h"
 #include "parsers/yaml/yaml_tree.h"
 
 #define MAX_SH_C_DEPTH 4
@@ -99,45 +101,7 @@ static const char *const env_long[] = {"unset", "chdir", "split-string", NULL};
 static const char *const none_long[] = {NULL};
 static const char *const timeout_long[] = {"signal", "kill-after", NULL};
 static const char *const nice_long[] = {"adjustment", NULL};
-/* srun: long options take a value unless they are one of these */
-static const char *const srun_bool_long[] = {
-    "exclusive", "pty", "overcommit", "unbuffered", "label", "kill-on-bad-exit", "no-kill",
-    "quiet", "verbose", "help", "usage", "test-only", "contiguous", "disable-status",
-    "preserve-env", "no-allocate", "hold", "immediate", "spread-job", "use-min-nodes", "x11",
-    "container-mount-home", "no-container-mount-home", "container-remap-root",
-    "no-container-remap-root", "container-writable", "container-readonly",
-    "no-container-entrypoint", "container-entrypoint", "exact", "oversubscribe", "reboot",
-    "send-libs", "whole", "multi-prog", "mpi-none", NULL};
-
-static bool in_list(const char *s, const char *const *list)
-{
-    for (size_t k = 0; list[k]; k++)
-        if (!strcmp(s, list[k]))
-            return true;
-    return false;
-}
-
-static size_t skip_srun(const struct sh_cmd *cmd, size_t i)
-{
-    static const char shorts[] = "AbBcCdDeGiJLmMnNopqrStTwWx";
-    while (i < cmd->nwords && !cmd->words[i].opaque) {
-        const char *t = cmd->words[i].text;
-        if (!strcmp(t, "--"))
-            return i + 1;
-        if (t[0] == '-' && t[1] == '-') {
-            i += (strchr(t, '=') || in_list(t + 2, srun_bool_long)) ? 1 : 2;
-            continue;
-        }
-        if (t[0] == '-' && t[1]) {
-            i += takes_value(t, shorts, none_long) ? 2 : 1;
-            continue;
-        }
-        break;
-    }
-    return i;
-}
-
-/* The index of the command that wrappers (sudo, env, time, srun, ...) run. */
+/* The index of the command that wrappers (sudo, env, time, ...) run. */
 static size_t skip_wrappers(const struct sh_cmd *cmd, size_t i)
 {
     for (int round = 0; round < MAX_WRAPPERS && i < cmd->nwords; round++) {
@@ -159,9 +123,7 @@ static size_t skip_wrappers(const struct sh_cmd *cmd, size_t i)
         else if (!strcmp(w, "timeout")) {
             i = skip_opts(cmd, i + 1, "sk", timeout_long, false);
             i++; /* the duration */
-        } else if (!strcmp(w, "srun"))
-            i = skip_srun(cmd, i + 1);
-        else
+        } else
             return i;
     }
     return i;
@@ -208,12 +170,90 @@ static void host_sh_c(struct gl_launch_scan *s, const struct sh_cmd *cmd, size_t
         shell_cmd(s, &inner[k], depth + 1);
 }
 
+static void scan_split(struct gl_launch_scan *s, const char *text, size_t len,
+                       const struct gl_srcmap *map, int depth);
+
+/* `sbatch --wrap=SCRIPT`: SCRIPT is a batch script with the options of the sbatch line. */
+static void sbatch_wrap(struct gl_launch_scan *s, const struct slurm_req *req, int depth)
+{
+    const struct lv *v = &req->wrap_value.v;
+    if (v->opaque || depth >= MAX_SH_C_DEPTH || v->len > (1u << 16))
+        return;
+    struct gl_arena *a = &s->doc->arena;
+    struct gl_srcmap *map = gl_arena_alloc(a, sizeof *map); /* the words keep it */
+    gl_srcmap_init(map, a);
+    struct gl_loc prev = {0, 0};
+    for (size_t k = 0; k < v->len; k++) {
+        struct gl_loc l = lv_loc(v, k);
+        if (!k || l.line != prev.line || l.col != prev.col + 1 || v->text[k - 1] == '\n')
+            gl_srcmap_add(map, k, l.line, l.col);
+        prev = l;
+    }
+    if (req->image.v.text)
+        slurm_batch_container(s, req, lv_loc(&req->image.flag, 0));
+    struct slurm_req *outer = s->batch, *mine = gl_arena_alloc(a, sizeof *mine);
+    *mine = *req;
+    mine->wrap = false;
+    s->batch = mine;
+    scan_split(s, v->text, v->len, map, depth + 1);
+    s->batch = outer;
+}
+
+/* A command a batch step runs on its first node that starts processes on its GPUs. */
+static bool process_launcher(const struct sh_cmd *cmd, size_t i)
+{
+    static const char *const names[] = {"torchrun", "deepspeed", "accelerate", "mpirun",
+                                        "mpiexec", NULL};
+    const char *w = gl_base_name(cmd->words[i].text);
+    for (size_t k = 0; names[k]; k++)
+        if (!strcmp(w, names[k]))
+            return true;
+    return gl_has_prefix(w, "python") && i + 2 < cmd->nwords &&
+           !strcmp(cmd->words[i + 1].text, "-m") &&
+           gl_has_prefix(cmd->words[i + 2].text, "torch.distributed.");
+}
+
+/* srun/salloc/sbatch at word *i: their options into req; *i becomes the command they run.
+ * Returns false when nothing is left to read (sbatch --wrap read, a script submitted). */
+static bool slurm_prefix(struct gl_launch_scan *s, const struct sh_cmd *cmd, size_t *i,
+                         struct slurm_req *req, size_t *srun_wi, bool *in_alloc, int depth)
+{
+    for (int round = 0; round < 4 && *i < cmd->nwords && !cmd->words[*i].opaque; round++) {
+        const char *w = gl_base_name(cmd->words[*i].text);
+        bool srun = !strcmp(w, "srun");
+        if (!srun && strcmp(w, "salloc") && strcmp(w, "sbatch"))
+            break;
+        if (srun)
+            *srun_wi = *i;
+        *i = skip_wrappers(cmd, slurm_step(s, cmd, *i, req, in_alloc));
+        if (!strcmp(w, "sbatch")) {
+            if (req->wrap)
+                sbatch_wrap(s, req, depth);
+            return false;
+        }
+    }
+    return true;
+}
+
 static void shell_cmd(struct gl_launch_scan *s, const struct sh_cmd *cmd, int depth)
 {
     size_t n = cmd->nwords;
     size_t i = skip_wrappers(cmd, 0);
     if (i >= n || cmd->words[i].opaque)
         return;
+    struct slurm_req req;
+    memset(&req, 0, sizeof req);
+    size_t srun_wi = n, before = s->doc->nlaunches;
+    bool in_alloc = false;
+    if (!slurm_prefix(s, cmd, &i, &req, &srun_wi, &in_alloc, depth) || i >= n ||
+        cmd->words[i].opaque)
+        return;
+    if (srun_wi == n && s->batch && !s->in_step && process_launcher(cmd, i)) {
+        in_alloc = true; /* torchrun in the batch step itself */
+        launch_slurm_step(s, cmd, i, i, s->batch, true);
+        s->doc->launches[s->doc->nlaunches - 1].tool = "sbatch";
+        return;
+    }
     const char *tool = gl_base_name(cmd->words[i].text);
     bool nerdctl = !strcmp(tool, "nerdctl"); /* read for the images it builds */
     if (!strcmp(tool, "docker") || !strcmp(tool, "podman") || !strcmp(tool, "nvidia-docker") ||
@@ -253,9 +293,26 @@ static void shell_cmd(struct gl_launch_scan *s, const struct sh_cmd *cmd, int de
             launch_apptainer(s, cmd, i, j + 1, t, false);
         else if (!strcmp(sub, "instance") && j + 1 < n && !strcmp(cmd->words[j + 1].text, "start"))
             launch_apptainer(s, cmd, i, j + 2, t, true);
+        /* srun apptainer exec: the step's GPUs are the container's; run by the batch
+         * script itself: the batch step's */
+        const struct slurm_req *step = srun_wi < n                ? &req
+                                       : s->batch && !s->in_step ? s->batch
+                                                                 : NULL;
+        for (size_t k = before; step && k < s->doc->nlaunches; k++)
+            slurm_attach(s, k, step);
         return;
     }
+    if (!strcmp(tool, "enroot")) {
+        launch_enroot(s, cmd, i, srun_wi < n ? &req : NULL);
+        return;
+    }
+    bool outer = s->in_step;
+    if (srun_wi < n) {
+        launch_slurm_step(s, cmd, srun_wi, i, &req, in_alloc);
+        s->in_step = true; /* what `srun sh -c` runs is that step's, not the batch step's */
+    }
     host_sh_c(s, cmd, i, depth);
+    s->in_step = outer;
 }
 
 /* The last line of a command: that of its last word's last byte, or of a redirection. */
@@ -278,6 +335,15 @@ static uint32_t last_line(const struct sh_cmd *cmd)
 void gl_launch_scan_text(struct gl_launch_scan *s, const char *text, size_t len,
                          const struct gl_srcmap *map)
 {
+    slurm_directives(s, text, len, map);
+    scan_split(s, text, len, map, 0);
+}
+
+/* The commands of one text (depth 0: a file's own text, whose commands inline ignores
+ * cover; deeper: an `sbatch --wrap` script). */
+static void scan_split(struct gl_launch_scan *s, const char *text, size_t len,
+                       const struct gl_srcmap *map, int depth)
+{
     struct sh_vars fresh;
     struct sh_opts o = {.track_assignments = true, .vars = s->vars,
                         .placeholders = s->placeholders,
@@ -291,7 +357,7 @@ void gl_launch_scan_text(struct gl_launch_scan *s, const char *text, size_t len,
     struct sh_error err;
     /* (a limit that stopped the split is reported wherever the text came from) */
     if (sh_split(&s->doc->arena, text, len, map, &o, &cmds, &n, &err) < 0 &&
-        (s->report_errors || gl_limit_said(err.message)) && !s->doc->error.set && err.set) {
+        ((s->report_errors && !depth) || gl_limit_said(err.message)) && !s->doc->error.set && err.set) {
         s->doc->error.set = true;
         s->doc->error.loc = err.loc;
         s->doc->error.message = err.message;
@@ -300,11 +366,14 @@ void gl_launch_scan_text(struct gl_launch_scan *s, const char *text, size_t len,
         const struct sh_cmd *c = &cmds[k];
         if (!c->nwords && !c->nassigns)
             continue;
-        struct gl_line_range *r = GL_APPEND(&s->doc->arena, s->ranges, s->nranges, s->capranges);
-        r->first = c->loc.line;
-        r->last = last_line(c);
+        if (!depth) {
+            struct gl_line_range *r =
+                GL_APPEND(&s->doc->arena, s->ranges, s->nranges, s->capranges);
+            r->first = c->loc.line;
+            r->last = last_line(c);
+        }
         if (c->nwords)
-            shell_cmd(s, c, 0);
+            shell_cmd(s, c, depth);
     }
 }
 

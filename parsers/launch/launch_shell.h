@@ -8,13 +8,20 @@
  * doc->refs and its `-e` variables gl_env entries (origin GL_ENV_LAUNCH) in doc->env.
  *
  * Recognised launches (also after the wrappers `sudo [opts]`, `exec`, `time`, `env
- * [opts] A=B`, `nohup`, `nice`, `timeout`, `srun [opts]`, `command`, and inside
- * `sh|bash -c '...'` on the host):
+ * [opts] A=B`, `nohup`, `nice`, `timeout`, `command`, after Slurm's `srun`/`salloc`
+ * (launch_slurm.h), and inside `sh|bash -c '...'` on the host):
  *   docker|podman|nvidia-docker [global opts] run|create ...; docker container run|create
  *     The real flag table (parsers/shell/docker_run_flags.h) says which flags take a value, so
  *     that bundles (`-itd`, `-itv /a:/b`), `--flag=value` and `--flag value` are read as
  *     docker reads them and the image and the command are found exactly.
  *   apptainer|singularity [global opts] exec|run|shell|instance start ...
+ *   Slurm (launch_slurm.h): the `#SBATCH` lines before a text's first command are the GPU
+ *     request of every `srun` in it; `srun [opts] CMD` is a launch (in a pyxis container
+ *     with --container-image, else bare_metal on the host) unless CMD is a docker or
+ *     apptainer launch, which then gets the step's GPU request; `salloc [opts] srun ...`;
+ *     `sbatch [opts] --wrap=SCRIPT` (SCRIPT read as a batch script with those options);
+ *     torchrun/deepspeed/accelerate/mpirun run by a batch script itself (tool "sbatch").
+ *   enroot import docker://IMAGE (a reference), enroot start [opts] IMAGE CMD (a launch).
  * Commands that make images (docker/podman/nerdctl build, buildx build, tag, commit;
  * buildah bud/build/tag/commit; kaniko's executor; kustomize edit set image) add no
  * launch: the tags they give are project images of the doc (launch_build.c, model_ref.h).
@@ -80,8 +87,14 @@ struct gl_line_range {
     uint32_t first, last;
 };
 
+struct slurm_req;
+
 struct gl_launch_scan {
     struct gl_doc *doc;
+    struct slurm_req *batch;  /* the `#SBATCH` options of the text being read, NULL */
+    bool in_step;             /* reading what an `srun` runs (its `sh -c` script) */
+    struct slurm_req *alloc;  /* an interactive `salloc [opts]` seen earlier in the scan
+                                 (a README's session): the allocation of later sruns */
     struct sh_vars *vars;     /* shared table; NULL: a fresh one per text */
     const char *group;        /* group of detached launches (gl_launch_scan_init: doc->path) */
     bool report_errors;       /* a shell syntax error sets doc->error (the first one) */

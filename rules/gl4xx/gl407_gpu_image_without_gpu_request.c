@@ -9,7 +9,7 @@ static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
     const struct gl_launch *l = &c->doc->launches[i];
     /* apptainer without --nv is GL408; a fragment's base may request the GPU; a CPU
      * head/master beside GPU workers is deliberate */
-    if (l->kind == GL_LAUNCH_APPTAINER || l->fragment || l->secondary_role ||
+    if (l->kind == GL_LAUNCH_APPTAINER || l->fragment || l->secondary_role || l->gpus_outside ||
         gl_launch_requests_gpu(l) || gl_launch_runtime_template(l) ||
         gl_launch_client_image(c->doc, l) ||
         !gl_launch_options_known(l) || !gl_launch_needs_cuda(f, i))
@@ -21,6 +21,9 @@ static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
                       : l->kind == GL_LAUNCH_COMPOSE
                           ? "add `gpus: all` or a deploy.resources.reservations.devices "
                             "entry with capabilities: [gpu]"
+                      : l->kind == GL_LAUNCH_SLURM
+                          ? "ask Slurm for GPUs: `#SBATCH --gpus-per-node=N` or "
+                            "`--gres=gpu:N`"
                           : "add --gpus all (or --device nvidia.com/gpu=all with CDI)";
     struct gl_finding *out =
         gl_report(c, gl_launch_image_loc(c->doc, l), fix,

@@ -13,17 +13,35 @@ static bool nv_requested(const struct gl_launch *l)
     return false;
 }
 
+/* The GPUs of the Slurm step that runs the container (`srun --gres=gpu:4 apptainer exec`,
+ * or those of its batch script), NULL. */
+static const struct gl_gpu_request *slurm_gpus(const struct gl_launch *l)
+{
+    for (size_t k = 0; k < l->ngpus; k++)
+        if (l->gpus[k].kind == GL_GPU_SLURM && !gl_gpu_request_zero(&l->gpus[k]))
+            return &l->gpus[k];
+    return NULL;
+}
+
 static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
 {
     const struct gl_launch *l = &c->doc->launches[i];
-    if (l->kind != GL_LAUNCH_APPTAINER || nv_requested(l) || !gl_launch_options_known(l) ||
-        !gl_launch_needs_cuda(f, i))
+    if (l->kind != GL_LAUNCH_APPTAINER || nv_requested(l) || !gl_launch_options_known(l))
         return;
+    const struct gl_gpu_request *g = slurm_gpus(l);
     const struct gl_ref *r = gl_launch_ref(c->doc, l);
-    gl_report(c, gl_launch_image_loc(c->doc, l), NULL,
-              "%s runs the CUDA image `%s` without --nv: the host driver libraries and "
-              "/dev/nvidia* are not bound in, so CUDA finds no device",
-              l->tool ? l->tool : "apptainer", r ? r->text : "?");
+    const char *tool = l->tool ? l->tool : "apptainer";
+    if (gl_launch_needs_cuda(f, i))
+        gl_report(c, gl_launch_image_loc(c->doc, l), NULL,
+                  "%s runs the CUDA image `%s` without --nv: the host driver libraries and "
+                  "/dev/nvidia* are not bound in, so CUDA finds no device",
+                  tool, r ? r->text : "?");
+    else if (g)
+        gl_report(c, l->loc, NULL,
+                  "the Slurm job asks for GPUs (`%s` at line %u) but %s runs `%s` without "
+                  "--nv: the driver libraries and /dev/nvidia* are not bound in, so the "
+                  "container sees no GPU",
+                  g->value, (unsigned)g->loc.line, tool, r ? r->text : "its image");
 }
 
 static void check(struct gl_check *c) { gl_check_launches(c, judge); }
@@ -39,7 +57,9 @@ const struct gl_rule gl_rule_GL408 = {
         "nodes only when asked: `--nv` (or `--nvccli`, through nvidia-container-cli). Without "
         "it a CUDA image starts, then every CUDA call fails with \"no CUDA-capable device is "
         "detected\" or libcuda.so is missing. A local `.sif` whose contents gpulint cannot "
-        "see is not judged.",
+        "see is judged only when a Slurm step that asks for GPUs runs it (`srun "
+        "--gres=gpu:4 apptainer exec img.sif`, or an `srun` of a batch script with "
+        "`#SBATCH --gpus-per-node`).",
     .bad = "apptainer exec docker://nvcr.io/nvidia/pytorch:24.05-py3 python train.py",
     .good = "apptainer exec --nv docker://nvcr.io/nvidia/pytorch:24.05-py3 python train.py",
     .fix = "add --nv (or --nvccli)",

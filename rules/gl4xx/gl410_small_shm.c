@@ -28,8 +28,9 @@ static bool shm_mounted(const struct gl_launch *l)
 static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
 {
     const struct gl_launch *l = &c->doc->launches[i];
-    /* apptainer uses the host's /dev/shm; a fragment's base may set shm */
-    if (l->kind == GL_LAUNCH_APPTAINER || l->fragment || !gl_launch_options_known(l) ||
+    /* apptainer, pyxis, enroot and bare Slurm steps use the host's /dev/shm; a fragment's
+     * base may set shm */
+    if (l->kind == GL_LAUNCH_APPTAINER || l->host_ipc || l->fragment || !gl_launch_options_known(l) ||
         ipc_shares(l->ipc) || l->shm_bytes >= ONE_GIB || shm_mounted(l) ||
         !gl_launch_uses_gpu(l) || !gl_launch_pytorch_style(l) || gl_launch_smoke_test(l) ||
         gl_launch_runtime_template(l))

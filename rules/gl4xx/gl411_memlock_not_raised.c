@@ -9,7 +9,7 @@ static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
     const struct gl_launch *l = &c->doc->launches[i];
     /* apptainer keeps the caller's ulimits; a pod spec has no ulimits to set (the node's
      * runtime decides); a fragment's base may set them */
-    if (l->kind == GL_LAUNCH_APPTAINER || l->kind == GL_LAUNCH_K8S || l->fragment ||
+    if (l->kind == GL_LAUNCH_APPTAINER || l->host_ipc || l->kind == GL_LAUNCH_K8S || l->fragment ||
         l->memlock || !gl_launch_options_known(l) || !gl_launch_uses_gpu(l) ||
         gl_launch_smoke_test(l))
         return;

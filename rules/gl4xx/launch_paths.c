@@ -345,7 +345,8 @@ bool gl_launch_options_known(const struct gl_launch *l) { return !l->opts_opaque
 
 bool gl_launch_mounts_complete(const struct gl_launch *l)
 {
-    return l->kind != GL_LAUNCH_APPTAINER && !l->fragment && gl_launch_options_known(l);
+    return l->kind != GL_LAUNCH_APPTAINER && !l->bare_metal && !l->fragment &&
+           gl_launch_options_known(l);
 }
 
 /* The last path component of the `len` bytes at `word`; *len gets its length. */
@@ -429,6 +430,12 @@ const char *gl_launch_label(struct gl_arena *a, const struct gl_launch *l)
     case GL_LAUNCH_APPTAINER:
         return gl_arena_printf(a, "%s at line %u", l->tool ? l->tool : "apptainer",
                                (unsigned)l->loc.line);
+    case GL_LAUNCH_SLURM:
+        if (l->tool && !strcmp(l->tool, "sbatch"))
+            return gl_arena_printf(a, "the batch step at line %u", (unsigned)l->loc.line);
+        return gl_arena_printf(a, "`srun` at line %u", (unsigned)l->loc.line);
+    case GL_LAUNCH_ENROOT:
+        return gl_arena_printf(a, "`enroot start` at line %u", (unsigned)l->loc.line);
     case GL_LAUNCH_DOCKER_RUN:
         break;
     }

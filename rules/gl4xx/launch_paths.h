@@ -111,8 +111,9 @@ bool gl_launch_options_known(const struct gl_launch *l);
 bool gl_launch_pytorch_style(const struct gl_launch *l);
 
 /* Are all the mounts of the launch written where gpulint reads it? Not for apptainer (it
- * binds $HOME, $PWD, /tmp and the site's paths itself), a fragment (its base file may
- * mount more) or a launch whose options may hide in an opaque word. */
+ * binds $HOME, $PWD, /tmp and the site's paths itself), a Slurm step on the host (no
+ * container: every path is the host's), a fragment (its base file may mount more) or a
+ * launch whose options may hide in an opaque word. */
 bool gl_launch_mounts_complete(const struct gl_launch *l);
 
 /* ---- the walks of a check ---- */

@@ -1,0 +1,211 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* GL415 gpu-process-count-mismatch: the processes a launch starts per node differ from the
+ * whole GPUs it requests per node. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "rules/check.h"
+#include "rules/gl4xx/launch_paths.h"
+
+/* A literal whole number ("8"), else -1 ("gpu", "auto", "$N", "0.5", "all"). */
+static long literal(const char *s)
+{
+    if (!s || !*s || strlen(s) > 6 || strspn(s, "0123456789") != strlen(s))
+        return -1;
+    return strtol(s, NULL, 10);
+}
+
+/* The whole GPUs per node of the launch's one counted request, -1 when not literal. */
+static long gpus_per_node(const struct gl_launch *l, const struct gl_gpu_request **req)
+{
+    const struct gl_gpu_request *found = NULL;
+    for (size_t k = 0; k < l->ngpus; k++) {
+        const struct gl_gpu_request *g = &l->gpus[k];
+        if (g->kind == GL_GPU_RUNTIME || g->kind == GL_GPU_ENV_VISIBLE)
+            continue; /* the runtime alone, a visible-devices list: no count */
+        if (found || g->mig || g->count_opaque || g->kind == GL_GPU_K8S_MIG ||
+            g->kind == GL_GPU_K8S_VENDOR || g->kind == GL_GPU_K8S_DRA || g->ndevice_ids)
+            return -1; /* two requests, shared or partial GPUs, device lists */
+        found = g;
+    }
+    *req = found;
+    return found ? literal(found->count) : -1;
+}
+
+struct procs {
+    long n;                   /* processes per node, -1 unknown, 0 no launcher */
+    const struct gl_word *at; /* the option word that says it */
+};
+
+static bool known(const struct gl_word *w) { return gl_word_known(w); }
+
+/* The value of option `names` among the options of a launcher whose name is argv[i]: the
+ * words after it up to its program (a `.py` file, `-m`, or two words that are no option
+ * in a row). *at gets the option word; NULL when absent. */
+static const char *option(const struct gl_launch *l, size_t i, const char *const *names,
+                          const struct gl_word **at)
+{
+    bool prev_opt = true;
+    for (size_t k = i + 1; k < l->nargv; k++) {
+        const struct gl_word *w = &l->argv[k];
+        if (!known(w))
+            return NULL; /* an opaque word may hold the option */
+        const char *t = w->text;
+        size_t n = strlen(t);
+        if (!strcmp(t, "-m") || (n > 3 && !strcmp(t + n - 3, ".py")) ||
+            (t[0] != '-' && !prev_opt))
+            return NULL;
+        prev_opt = t[0] == '-';
+        for (size_t j = 0; names[j]; j++) {
+            size_t m = strlen(names[j]);
+            if (strncmp(t, names[j], m))
+                continue;
+            if (t[m] == '=') {
+                *at = w;
+                return t + m + 1;
+            }
+            if (!t[m] && k + 1 < l->nargv) {
+                *at = w;
+                return known(&l->argv[k + 1]) ? l->argv[k + 1].text : "";
+            }
+        }
+    }
+    return NULL;
+}
+
+static bool named(const char *t, const char *name)
+{
+    size_t n = strlen(t);
+    return gl_word_in(t, n, (const char *const[]){name, NULL});
+}
+
+/* The processes per node a launcher in argv starts; n = 0 when there is none. */
+static struct procs launcher(const struct gl_launch *l)
+{
+    static const char *const nproc[] = {"--nproc_per_node", "--nproc-per-node", NULL};
+    static const char *const ngpus[] = {"--num_gpus", "--num-gpus", NULL};
+    static const char *const nprocs[] = {"--num_processes", "--num-processes", NULL};
+    static const char *const machines[] = {"--num_machines", "--num-machines", NULL};
+    static const char *const config[] = {"--config_file", "--config-file", NULL};
+    static const char *const np[] = {"-np", "-n", "--np", "-c", NULL};
+    static const char *const hosts[] = {"-H", "--host", "-host", "--hostfile", "-hostfile",
+                                        "--machinefile", "-machinefile", "-f", "-npernode",
+                                        "--npernode", "-N", "--map-by", "-ppn", NULL};
+    struct procs p = {0, NULL};
+    for (size_t i = 0; i < l->nargv; i++) {
+        const struct gl_word *w = &l->argv[i];
+        if (!known(w))
+            continue;
+        const char *t = w->text, *v = NULL;
+        const struct gl_word *at = NULL, *none = NULL;
+        if (named(t, "torchrun") ||
+            (!strncmp(t, "python", 6) && i + 2 < l->nargv && !strcmp(l->argv[i + 1].text, "-m") &&
+             (!strcmp(l->argv[i + 2].text, "torch.distributed.run") ||
+              !strcmp(l->argv[i + 2].text, "torch.distributed.launch")))) {
+            size_t from = named(t, "torchrun") ? i : i + 2;
+            v = option(l, from, nproc, &at);
+        } else if (named(t, "deepspeed")) {
+            v = option(l, i, ngpus, &at);
+        } else if (named(t, "accelerate") && i + 1 < l->nargv &&
+                   !strcmp(l->argv[i + 1].text, "launch")) {
+            const char *m = option(l, i + 1, machines, &none);
+            if ((m && literal(m) != 1) || (!m && option(l, i + 1, config, &none)))
+                return (struct procs){-1, NULL}; /* several machines, or a config */
+            v = option(l, i + 1, nprocs, &at);
+        } else if (named(t, "mpirun") || named(t, "mpiexec")) {
+            for (size_t h = 0; hosts[h]; h++)
+                if (option(l, i, (const char *const[]){hosts[h], NULL}, &none))
+                    return (struct procs){-1, NULL}; /* more than one node */
+            v = option(l, i, np, &at);
+        } else {
+            continue;
+        }
+        if (!at)
+            return (struct procs){-1, NULL}; /* the default: not judged */
+        p.n = literal(v);
+        p.at = at;
+        return p;
+    }
+    return p;
+}
+
+/* The request as its input writes it. */
+static const char *request_text(struct gl_arena *a, const struct gl_gpu_request *g)
+{
+    const char *v = g->count ? g->count : "?";
+    switch (g->kind) {
+    case GL_GPU_FLAG: return gl_arena_printf(a, "--gpus %s", g->value ? g->value : v);
+    case GL_GPU_K8S_RESOURCE: return gl_arena_printf(a, "nvidia.com/gpu: %s", v);
+    case GL_GPU_COMPOSE_DEVICE: return gl_arena_printf(a, "count: %s", v);
+    case GL_GPU_COMPOSE_GPUS: return gl_arena_printf(a, "gpus: %s", v);
+    default: return g->value ? g->value : v;
+    }
+}
+
+static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
+{
+    const struct gl_launch *l = &c->doc->launches[i];
+    const struct gl_gpu_request *g = NULL;
+    long gpus = gpus_per_node(l, &g);
+    if (gpus <= 0 || l->fragment)
+        return;
+    struct procs p = launcher(l);
+    long tasks = literal(l->tasks_per_node);
+    if (p.n < 0 || (p.n == 0 && tasks <= 1))
+        return; /* nothing literal; one task per node may drive every GPU (JAX, a launcher) */
+    long per_node = p.n ? p.n * (tasks > 0 ? tasks : 1) : tasks;
+    if (per_node == gpus)
+        return;
+    struct gl_loc at = p.n ? p.at->loc : l->tasks_loc;
+    const char *opt = !p.n ? NULL
+                      : strchr(p.at->text, '=')
+                          ? gl_arena_printf(&f->arena, "`%s`", p.at->text)
+                          : gl_arena_printf(&f->arena, "`%s %ld`", p.at->text, p.n);
+    const char *how =
+        p.n && tasks > 1
+            ? gl_arena_printf(&f->arena, "%ld tasks per node at line %u, x %s", tasks,
+                              (unsigned)l->tasks_loc.line, opt)
+        : p.n ? opt
+              : gl_arena_printf(&f->arena, "%ld tasks per node at line %u", tasks,
+                                (unsigned)l->tasks_loc.line);
+    const char *where = g->loc.line && g->loc.line != at.line
+                            ? gl_arena_printf(&f->arena, " at line %u", (unsigned)g->loc.line)
+                            : "";
+    gl_report(c, at, NULL,
+              "%s starts %ld process%s per node (%s) but requests %ld GPU%s per node "
+              "(`%s`%s): %s",
+              gl_launch_label(&f->arena, l), per_node, per_node == 1 ? "" : "es", how, gpus,
+              gpus == 1 ? "" : "s",
+              request_text(&f->arena, g), where,
+              per_node > gpus ? "processes share a GPU (out of memory, or NCCL refuses two "
+                                "ranks on one device)"
+                              : "GPUs sit idle");
+}
+
+static void check(struct gl_check *c) { gl_check_launches(c, judge); }
+
+const struct gl_rule gl_rule_GL415 = {
+    .id = "GL415",
+    .name = "gpu-process-count-mismatch",
+    .severity = GL_SEV_WARNING,
+    .summary = "the processes a launch starts per node differ from the GPUs it requests per "
+               "node",
+    .explanation =
+        "Distributed training starts one process per GPU: `torchrun --nproc_per_node`, "
+        "`deepspeed --num_gpus`, `accelerate launch --num_processes` (on one machine), "
+        "`mpirun -np` (on one node), or Slurm's tasks per node (`srun --ntasks-per-node`, "
+        "times the processes a launcher in each task starts). When that number differs "
+        "from the whole GPUs the same launch requests per node (`--gpus N`, "
+        "`nvidia.com/gpu: N`, a compose `count`, `#SBATCH --gres=gpu:N`, "
+        "`--gpus-per-node=N`), GPUs sit idle or several processes share one GPU (out of "
+        "memory, or NCCL's \"Duplicate GPU detected\"). Judged only when both numbers are "
+        "literal (`--nproc_per_node=gpu`/`auto`, `--gpus all`, a variable, MIG or shared "
+        "GPUs are never judged), per node for multi-node jobs; one Slurm task per node "
+        "alone is not judged (one process may drive every GPU of its node).",
+    .bad = "docker run --gpus 4 --ipc=host nvcr.io/nvidia/pytorch:24.05-py3 \\\n"
+           "    torchrun --nproc_per_node=8 train.py",
+    .good = "docker run --gpus 4 --ipc=host nvcr.io/nvidia/pytorch:24.05-py3 \\\n"
+            "    torchrun --nproc_per_node=4 train.py",
+    .fix = "start one process per requested GPU (or request as many GPUs as processes)",
+    .check = check,
+};
