@@ -40,6 +40,7 @@ enum gl_input_kind {
     GL_IN_HELM,        /* a rendered Helm stream (helm template), positions in its templates */
     GL_IN_BAKE,        /* docker-bake.hcl / .json: the images a bake builds */
     GL_IN_RST,         /* reStructuredText: code-block directives */
+    GL_IN_DEVICE_PLUGIN, /* an NVIDIA device plugin config (sharing: timeSlicing) */
     GL_IN_KIND_COUNT
 };
 
@@ -110,6 +111,7 @@ struct gl_doc {
     struct gl_launch *launches; size_t nlaunches, caplaunches;
     struct gl_ignore *ignores; size_t nignores, capignores;
     struct gl_project_image *project; size_t nproject, capproject;
+    struct gl_gpu_sharing *sharing; size_t nsharing, capsharing; /* device-plugin configs */
 
     struct gl_dockerfile_model *df; /* GL_IN_DOCKERFILE */
     struct gl_image_model *image;   /* GL_IN_IMAGE */

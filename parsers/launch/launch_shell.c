@@ -125,34 +125,114 @@ static size_t skip_srun(const struct sh_cmd *cmd, size_t i)
     return i;
 }
 
-/* The index of the command that wrappers (sudo, env, time, srun, ...) run. */
-static size_t skip_wrappers(const struct sh_cmd *cmd, size_t i)
+/* What the wrappers before a command do to it (skip_wrappers). */
+struct wrapped {
+    size_t i;              /* the wrapped command's first word */
+    bool xargs;            /* xargs adds words read from its input */
+    const char *replace;   /* xargs -I R: words holding R are filled in from the input */
+    bool remote_script;    /* `ssh HOST 'SCRIPT'`: word i is a script for the remote shell */
+};
+
+static const char *const xargs_long[] = {"arg-file", "delimiter", "max-args", "max-procs",
+                                         "max-chars", "process-slot-var", NULL};
+static const char *const numactl_long[] = {"interleave", "preferred", "membind",
+                                           "cpunodebind", "physcpubind", "localalloc",
+                                           "cpubind", "preferred-many", NULL};
+static const char *const stdbuf_long[] = {"input", "output", "error", NULL};
+static const char *const chrt_long[] = {NULL};
+static const char *const ssh_long[] = {NULL};
+
+/* xargs -I R, -iR, --replace[=R]: the replace string, or NULL. */
+static const char *xargs_replace(const struct sh_cmd *cmd, size_t from, size_t to)
 {
-    for (int round = 0; round < MAX_WRAPPERS && i < cmd->nwords; round++) {
-        if (cmd->words[i].opaque)
-            return i;
-        const char *w = gl_base_name(cmd->words[i].text);
-        if (!strcmp(w, "sudo"))
-            i = skip_opts(cmd, i + 1, "ugCDhprtTU", sudo_long, true);
-        else if (!strcmp(w, "exec"))
-            i = skip_opts(cmd, i + 1, "a", none_long, false);
-        else if (!strcmp(w, "time"))
-            i = skip_opts(cmd, i + 1, "fo", time_long, false);
-        else if (!strcmp(w, "env"))
-            i = skip_opts(cmd, i + 1, "uCS", env_long, true);
-        else if (!strcmp(w, "nohup") || !strcmp(w, "command"))
-            i = skip_opts(cmd, i + 1, "", none_long, false);
-        else if (!strcmp(w, "nice"))
-            i = skip_opts(cmd, i + 1, "n", nice_long, false);
-        else if (!strcmp(w, "timeout")) {
-            i = skip_opts(cmd, i + 1, "sk", timeout_long, false);
-            i++; /* the duration */
-        } else if (!strcmp(w, "srun"))
-            i = skip_srun(cmd, i + 1);
-        else
-            return i;
+    for (size_t k = from; k < to; k++) {
+        const char *t = cmd->words[k].text;
+        if (!strcmp(t, "-I") && k + 1 < to)
+            return cmd->words[k + 1].text;
+        if (gl_has_prefix(t, "-I") || (gl_has_prefix(t, "-i") && t[2]))
+            return t + 2;
+        if (!strcmp(t, "-i") || !strcmp(t, "--replace"))
+            return "{}";
+        if (gl_has_prefix(t, "--replace="))
+            return t + 10;
     }
+    return NULL;
+}
+
+/* numactl and taskset take their CPU/node list as an operand when no option gave it:
+ * `taskset 0x3 cmd`, `taskset -c 0-3 cmd` (the list is the -c option's operand). */
+static size_t skip_taskset(const struct sh_cmd *cmd, size_t i)
+{
+    bool pid = false;
+    while (i < cmd->nwords && !cmd->words[i].opaque && cmd->words[i].text[0] == '-') {
+        const char *t = cmd->words[i].text;
+        if (strchr(t, 'p') && t[1] != '-')
+            pid = true; /* taskset -p: about a running process, nothing runs */
+        i++;
+    }
+    return pid ? cmd->nwords : i + 1; /* the mask or list */
+}
+
+/* ssh [options] DESTINATION [COMMAND...]: the index of the command's first word. */
+static size_t skip_ssh(const struct sh_cmd *cmd, size_t i, struct wrapped *w)
+{
+    i = skip_opts(cmd, i, "BbcDEeFIiJLlmOopQRSWw", ssh_long, false);
+    if (i >= cmd->nwords || cmd->words[i].opaque)
+        return cmd->nwords; /* no or an unknown destination */
+    i++;
+    /* one word: the remote shell reads it as a script; several: they are joined with
+     * spaces, the same words for plain commands */
+    w->remote_script = i + 1 == cmd->nwords;
     return i;
+}
+
+/* The command that wrappers (sudo, env, time, srun, ssh, xargs, ...) run. */
+static struct wrapped skip_wrappers(const struct sh_cmd *cmd, size_t i)
+{
+    struct wrapped w = {0};
+    for (int round = 0; round < MAX_WRAPPERS && i < cmd->nwords && !w.remote_script; round++) {
+        if (cmd->words[i].opaque)
+            break;
+        const char *n = gl_base_name(cmd->words[i].text);
+        size_t start = i + 1;
+        if (!strcmp(n, "sudo"))
+            i = skip_opts(cmd, start, "ugCDhprtTU", sudo_long, true);
+        else if (!strcmp(n, "exec"))
+            i = skip_opts(cmd, start, "a", none_long, false);
+        else if (!strcmp(n, "time"))
+            i = skip_opts(cmd, start, "fo", time_long, false);
+        else if (!strcmp(n, "env"))
+            i = skip_opts(cmd, start, "uCS", env_long, true);
+        else if (!strcmp(n, "nohup") || !strcmp(n, "command"))
+            i = skip_opts(cmd, start, "", none_long, false);
+        else if (!strcmp(n, "nice"))
+            i = skip_opts(cmd, start, "n", nice_long, false);
+        else if (!strcmp(n, "stdbuf"))
+            i = skip_opts(cmd, start, "ioe", stdbuf_long, false);
+        else if (!strcmp(n, "numactl"))
+            i = skip_opts(cmd, start, "imNpCP", numactl_long, false);
+        else if (!strcmp(n, "chrt")) {
+            i = skip_opts(cmd, start, "T", chrt_long, false);
+            i++; /* the priority */
+        } else if (!strcmp(n, "taskset"))
+            i = skip_taskset(cmd, start);
+        else if (!strcmp(n, "timeout")) {
+            i = skip_opts(cmd, start, "sk", timeout_long, false);
+            i++; /* the duration */
+        } else if (!strcmp(n, "xargs")) {
+            i = skip_opts(cmd, start, "adEILnPs", xargs_long, false);
+            w.xargs = true;
+            if (!w.replace)
+                w.replace = xargs_replace(cmd, start, i);
+        } else if (!strcmp(n, "ssh"))
+            i = skip_ssh(cmd, start, &w);
+        else if (!strcmp(n, "srun"))
+            i = skip_srun(cmd, start);
+        else
+            break;
+    }
+    w.i = i;
+    return w;
 }
 
 static const char *const docker_global_long[] = {"host", "context", "config", "log-level",
@@ -170,15 +250,12 @@ static const char *const buildah_global_long[] = {"cgroup-manager", "log-level",
 
 static void shell_cmd(struct gl_launch_scan *s, const struct sh_cmd *cmd, int depth);
 
-/* `sh -c SCRIPT` on the host: the launches in SCRIPT. */
-static void host_sh_c(struct gl_launch_scan *s, const struct sh_cmd *cmd, size_t i, int depth)
+/* The launches in word wi of cmd read as a shell script (`sh -c SCRIPT`, `ssh HOST
+ * SCRIPT`). */
+static void script_word(struct gl_launch_scan *s, const struct sh_cmd *cmd, size_t wi,
+                        int depth)
 {
-    struct sh_cmd view = *cmd;
-    view.words += i;
-    view.info += i;
-    view.nwords -= i;
-    long sc = sh_dash_c_index(&view);
-    if (sc < 0 || view.words[sc].opaque || depth >= MAX_SH_C_DEPTH)
+    if (cmd->words[wi].opaque || depth >= MAX_SH_C_DEPTH)
         return;
     struct sh_vars fresh;
     struct sh_opts o = {.track_assignments = true, .vars = s->vars,
@@ -190,34 +267,46 @@ static void host_sh_c(struct gl_launch_scan *s, const struct sh_cmd *cmd, size_t
     struct sh_cmd *inner;
     size_t n;
     struct sh_error err;
-    sh_split_word_again(&s->doc->arena, &view, (size_t)sc, &o, &inner, &n, &err);
+    sh_split_word_again(&s->doc->arena, cmd, wi, &o, &inner, &n, &err);
     for (size_t k = 0; k < n; k++)
         shell_cmd(s, &inner[k], depth + 1);
 }
 
-static void shell_cmd(struct gl_launch_scan *s, const struct sh_cmd *cmd, int depth)
+/* `sh -c SCRIPT` on the host: the launches in SCRIPT. */
+static void host_sh_c(struct gl_launch_scan *s, const struct sh_cmd *cmd, size_t i, int depth)
+{
+    struct sh_cmd view = *cmd;
+    view.words += i;
+    view.info += i;
+    view.nwords -= i;
+    long sc = sh_dash_c_index(&view);
+    if (sc >= 0)
+        script_word(s, &view, (size_t)sc, depth);
+}
+
+static void run_family(struct gl_launch_scan *s, const struct sh_cmd *cmd, size_t i,
+                       const char *tool)
 {
     size_t n = cmd->nwords;
-    size_t i = skip_wrappers(cmd, 0);
-    if (i >= n || cmd->words[i].opaque)
-        return;
+    size_t j = skip_opts(cmd, i + 1, "Hcl", docker_global_long, false);
+    if (j < n && !strcmp(cmd->words[j].text, "container"))
+        j++; /* docker|podman|nerdctl container run */
+    if (j < n && (!strcmp(cmd->words[j].text, "run") || !strcmp(cmd->words[j].text, "create")))
+        launch_docker(s, cmd, i, j + 1, tool);
+    else
+        launch_build_docker(s, cmd, j);
+}
+
+static void launcher(struct gl_launch_scan *s, const struct sh_cmd *cmd, size_t i, int depth)
+{
+    size_t n = cmd->nwords;
     const char *tool = gl_base_name(cmd->words[i].text);
-    bool nerdctl = !strcmp(tool, "nerdctl"); /* read for the images it builds */
-    if (!strcmp(tool, "docker") || !strcmp(tool, "podman") || !strcmp(tool, "nvidia-docker") ||
-        nerdctl) {
-        size_t j = skip_opts(cmd, i + 1, "Hcl", docker_global_long, false);
-        if (j < n && !strcmp(cmd->words[j].text, "container"))
-            j++;
-        if (j < n && !nerdctl &&
-            (!strcmp(cmd->words[j].text, "run") || !strcmp(cmd->words[j].text, "create")))
-            launch_docker(s, cmd, i, j + 1,
-                          !strcmp(tool, "docker")   ? "docker"
-                          : !strcmp(tool, "podman") ? "podman"
-                                                    : "nvidia-docker");
-        else
-            launch_build_docker(s, cmd, j);
-        return;
-    }
+    static const char *const run_tools[] = {"docker", "podman", "nvidia-docker", "nerdctl"};
+    for (size_t k = 0; k < sizeof run_tools / sizeof run_tools[0]; k++)
+        if (!strcmp(tool, run_tools[k])) {
+            run_family(s, cmd, i, run_tools[k]);
+            return;
+        }
     if (!strcmp(tool, "buildah")) {
         launch_build_buildah(s, cmd, skip_opts(cmd, i + 1, "", buildah_global_long, false));
         return;
@@ -240,9 +329,50 @@ static void shell_cmd(struct gl_launch_scan *s, const struct sh_cmd *cmd, int de
             launch_apptainer(s, cmd, i, j + 1, t, false);
         else if (!strcmp(sub, "instance") && j + 1 < n && !strcmp(cmd->words[j + 1].text, "start"))
             launch_apptainer(s, cmd, i, j + 2, t, true);
+        else if (!strcmp(sub, "pull") || !strcmp(sub, "build"))
+            launch_apptainer_fetch(s, cmd, j + 1);
+        return;
+    }
+    if (!strcmp(tool, "kubectl")) {
+        launch_kubectl(s, cmd, i, i + 1);
         return;
     }
     host_sh_c(s, cmd, i, depth);
+}
+
+/* xargs fills words holding its replace string from its input: they are opaque. */
+static const struct sh_cmd *xargs_view(struct gl_arena *a, const struct sh_cmd *cmd,
+                                       const char *replace)
+{
+    struct sh_cmd *v = gl_arena_alloc(a, sizeof *v);
+    *v = *cmd;
+    v->words = gl_arena_alloc(a, cmd->nwords * sizeof *v->words);
+    memcpy(v->words, cmd->words, cmd->nwords * sizeof *v->words);
+    for (size_t k = 0; k < cmd->nwords; k++)
+        if (replace[0] && strstr(v->words[k].text, replace))
+            v->words[k].opaque = true;
+    return v;
+}
+
+static void shell_cmd(struct gl_launch_scan *s, const struct sh_cmd *cmd, int depth)
+{
+    struct wrapped w = skip_wrappers(cmd, 0);
+    if (w.i >= cmd->nwords || cmd->words[w.i].opaque)
+        return;
+    if (w.remote_script) {
+        script_word(s, cmd, w.i, depth);
+        return;
+    }
+    size_t first = s->doc->nlaunches;
+    if (w.replace && cmd->nwords)
+        cmd = xargs_view(&s->doc->arena, cmd, w.replace);
+    launcher(s, cmd, w.i, depth);
+    /* xargs without -I appends the words it reads: the command line goes on unseen */
+    for (size_t k = first; w.xargs && !w.replace && k < s->doc->nlaunches; k++) {
+        s->doc->launches[k].argv_opaque = true;
+        if (s->doc->launches[k].ref < 0)
+            s->doc->launches[k].opts_opaque = true;
+    }
 }
 
 /* The last line of a command: that of its last word's last byte, or of a redirection. */

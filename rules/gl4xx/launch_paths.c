@@ -421,6 +421,9 @@ const char *gl_launch_label(struct gl_arena *a, const struct gl_launch *l)
         return gl_arena_printf(a, "%s at line %u", l->tool ? l->tool : "apptainer",
                                (unsigned)l->loc.line);
     case GL_LAUNCH_DOCKER_RUN:
+        if (l->tool && l->name &&
+            (!strcmp(l->tool, "github-actions") || !strcmp(l->tool, "gitlab-ci")))
+            return gl_arena_printf(a, "the %s", l->name); /* "the container of job `x`" */
         break;
     }
     return gl_arena_printf(a, "`%s run` at line %u", l->tool ? l->tool : "docker",
