@@ -30,9 +30,8 @@ static const struct sh_cmd *split_scalar(struct job *j, struct yt_node *n)
         char *close = strstr(p + 3, "}}");
         if (!close)
             break;
-        p[1] = '{';
-        memset(p + 2, 'G', (size_t)(close - p));
-        close[1] = '}';
+        /* `${{ x }}` -> `${GGGGGG}`: the inner `{`, the text and the first `}` */
+        memset(p + 2, 'G', (size_t)(close - p) - 1);
         p = close + 2;
     }
     struct gl_srcmap *m = gl_arena_alloc(a, sizeof *m); /* (the words keep it) */
