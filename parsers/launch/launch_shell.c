@@ -136,10 +136,11 @@ struct wrapped {
 static const char *const xargs_long[] = {"arg-file", "delimiter", "max-args", "max-procs",
                                          "max-chars", "process-slot-var", NULL};
 static const char *const numactl_long[] = {"interleave", "preferred", "membind",
-                                           "cpunodebind", "physcpubind", "localalloc",
-                                           "cpubind", "preferred-many", NULL};
+                                           "cpunodebind", "physcpubind", "cpubind",
+                                           "preferred-many", "weighted-interleave", NULL};
 static const char *const stdbuf_long[] = {"input", "output", "error", NULL};
-static const char *const chrt_long[] = {NULL};
+static const char *const chrt_long[] = {"sched-runtime", "sched-period", "sched-deadline",
+                                        NULL};
 static const char *const ssh_long[] = {NULL};
 
 /* xargs -I R, -iR, --replace[=R]: the replace string, or NULL. */
@@ -212,7 +213,7 @@ static struct wrapped skip_wrappers(const struct sh_cmd *cmd, size_t i)
         else if (!strcmp(n, "numactl"))
             i = skip_opts(cmd, start, "imNpCP", numactl_long, false);
         else if (!strcmp(n, "chrt")) {
-            i = skip_opts(cmd, start, "T", chrt_long, false);
+            i = skip_opts(cmd, start, "TPD", chrt_long, false);
             i++; /* the priority */
         } else if (!strcmp(n, "taskset"))
             i = skip_taskset(cmd, start);

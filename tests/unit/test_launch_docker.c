@@ -450,8 +450,10 @@ static void t_more_wrappers(void **s)
        "stdbuf -oL numactl --cpunodebind=0 -m 0 docker container run img:2 b\n"
        "taskset -c 0-7 chrt -f 10 podman container run img:3 c\n"
        "timeout -s KILL 1h env -u X A=B nohup time nice -n 5 docker run img:4 d\n"
-       "taskset -p 0x3 1234\n");
-    assert_int_equal(D.nlaunches, 4);
+       "taskset -p 0x3 1234\n"
+       "numactl --localalloc --physcpubind 0-7 docker run img:5 e\n");
+    assert_int_equal(D.nlaunches, 5);
+    assert_string_equal(image(4), "img:5");
     assert_string_equal(L(0)->tool, "nerdctl");
     assert_loc(L(0)->loc, 1, 16);
     assert_int_equal(L(0)->ngpus, 1);
