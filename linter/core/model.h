@@ -40,6 +40,8 @@ enum gl_input_kind {
     GL_IN_HELM,        /* a rendered Helm stream (helm template), positions in its templates */
     GL_IN_BAKE,        /* docker-bake.hcl / .json: the images a bake builds */
     GL_IN_RST,         /* reStructuredText: code-block directives */
+    GL_IN_ANSIBLE,     /* Ansible playbooks and task files: shell/command tasks */
+    GL_IN_NOTEBOOK,    /* Jupyter notebooks: `!` lines and %%bash cells */
     GL_IN_DEVICE_PLUGIN, /* an NVIDIA device plugin config (sharing: timeSlicing) */
     GL_IN_KIND_COUNT
 };

@@ -46,3 +46,16 @@ void gl_srcmap_identity(struct gl_srcmap *m, const char *text, size_t len, uint3
         if (text[i] == '\n')
             gl_srcmap_add(m, i + 1, ++line, 1);
 }
+
+void gl_srcmap_append(struct gl_srcmap *dst, size_t dst_off, const struct gl_srcmap *src,
+                      size_t from, size_t to)
+{
+    if (!src->n || from >= to)
+        return;
+    struct gl_loc at = gl_srcmap_loc(src, from);
+    gl_srcmap_add(dst, dst_off, at.line, at.col);
+    for (size_t i = 0; i < src->n; i++)
+        if (src->segs[i].off > from && src->segs[i].off < to)
+            gl_srcmap_add(dst, dst_off + (src->segs[i].off - from), src->segs[i].at.line,
+                          src->segs[i].at.col);
+}

@@ -33,6 +33,12 @@ void gl_srcmap_init(struct gl_srcmap *m, struct gl_arena *arena);
 void gl_srcmap_add(struct gl_srcmap *m, size_t off, uint32_t line, uint32_t col);
 /* Position of byte `off` of the derived text ({0,0} for an empty map). */
 struct gl_loc gl_srcmap_loc(const struct gl_srcmap *m, size_t off);
+/* Bytes [from, to) of a derived text mapped by `src` were copied to offset dst_off of the
+ * text `dst` maps (a text derived from a derived text: a notebook cell's command cut
+ * from the cell's joined source strings): add their pieces. Offsets of dst must still
+ * increase. */
+void gl_srcmap_append(struct gl_srcmap *dst, size_t dst_off, const struct gl_srcmap *src,
+                      size_t from, size_t to);
 /* An identity map for a text that is the file itself from (line, col) on. */
 void gl_srcmap_identity(struct gl_srcmap *m, const char *text, size_t len, uint32_t line,
                         uint32_t col);

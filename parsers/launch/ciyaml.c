@@ -34,12 +34,7 @@ struct ci {
 
 static void run_text(struct ci *c, struct yt_node *n, struct sh_vars *vars)
 {
-    if (!yt_is_scalar(n) || yt_is_null(n))
-        return;
-    struct gl_srcmap m;
-    gl_srcmap_init(&m, &c->doc->arena);
-    yt_scalar_srcmap(c->s, n, &m);
-    gl_launches_from_shell(c->doc, n->value, n->len, &m, vars);
+    gl_launches_from_yaml_scalar(c->doc, c->s, n, vars);
 }
 
 /* One tag of a build-push-action's `tags:`, value bytes [from, to). */

@@ -87,10 +87,10 @@ size_t launch_walk_opts(struct launch_build *b, const struct sh_cmd *cmd, size_t
     while (i < n) {
         const struct gl_word *w = &cmd->words[i];
         const char *t = w->text;
-        /* an unquoted opaque word that starts with the expansion (`$args`, `${X}`) may
-         * be any number of words; one that starts with literal text (`org/$NAME`) is at
-         * least one word that is no option */
-        if (w->opaque && cmd->info[i].may_split && t[0] == '$') {
+        /* an unquoted opaque word that starts with the expansion (`$args`, `${X}`, a
+         * template's `{{ args }}`) may be any number of words; one that starts with
+         * literal text (`org/$NAME`) is at least one word that is no option */
+        if (w->opaque && cmd->info[i].may_split && (t[0] == '$' || t[0] == '{')) {
             b->l->opts_opaque = true;
             if (i + 1 >= n)
                 return n; /* `docker run $args`: the image is somewhere in there */

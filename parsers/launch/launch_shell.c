@@ -8,6 +8,7 @@
 
 #include "linter/core/suppress.h"
 #include "parsers/launch/launch_internal.h"
+#include "parsers/yaml/yaml_tree.h"
 
 #define MAX_SH_C_DEPTH 4
 #define MAX_WRAPPERS 16
@@ -26,6 +27,17 @@ void gl_launches_from_shell(struct gl_doc *doc, const char *text, size_t len,
     struct gl_launch_scan s;
     gl_launch_scan_init(&s, doc, vars);
     gl_launch_scan_text(&s, text, len, map);
+}
+
+void gl_launches_from_yaml_scalar(struct gl_doc *doc, struct yt_stream *s, struct yt_node *n,
+                                  struct sh_vars *vars)
+{
+    if (!yt_is_scalar(n) || yt_is_null(n))
+        return;
+    struct gl_srcmap m;
+    gl_srcmap_init(&m, &doc->arena);
+    yt_scalar_srcmap(s, n, &m);
+    gl_launches_from_shell(doc, n->value, n->len, &m, vars);
 }
 
 static bool is_assignment(const char *t)
@@ -260,7 +272,8 @@ static void script_word(struct gl_launch_scan *s, const struct sh_cmd *cmd, size
         return;
     struct sh_vars fresh;
     struct sh_opts o = {.track_assignments = true, .vars = s->vars,
-                        .placeholders = s->placeholders};
+                        .placeholders = s->placeholders,
+                        .python_braces = s->python_braces};
     if (!o.vars) {
         sh_vars_init(&fresh, &s->doc->arena);
         o.vars = &fresh;
@@ -398,7 +411,8 @@ void gl_launch_scan_text(struct gl_launch_scan *s, const char *text, size_t len,
 {
     struct sh_vars fresh;
     struct sh_opts o = {.track_assignments = true, .vars = s->vars,
-                        .placeholders = s->placeholders};
+                        .placeholders = s->placeholders,
+                        .python_braces = s->python_braces};
     if (!o.vars) {
         sh_vars_init(&fresh, &s->doc->arena);
         o.vars = &fresh;

@@ -81,6 +81,13 @@
 void gl_launches_from_shell(struct gl_doc *doc, const char *text, size_t len,
                             const struct gl_srcmap *map, struct sh_vars *vars);
 
+/* The same for a YAML scalar holding shell text (a CI `run:`, an Ansible `shell:`): its
+ * value with the positions of the original file (a null or non-scalar node: nothing). */
+struct yt_stream;
+struct yt_node;
+void gl_launches_from_yaml_scalar(struct gl_doc *doc, struct yt_stream *s, struct yt_node *n,
+                                  struct sh_vars *vars);
+
 /* ---- for input parsers that want more (scripts, Makefiles, Markdown) ---- */
 
 /* The original lines [first, last] of one top-level command (for inline ignores). */
@@ -94,6 +101,7 @@ struct gl_launch_scan {
     const char *group;        /* group of detached launches (gl_launch_scan_init: doc->path) */
     bool report_errors;       /* a shell syntax error sets doc->error (the first one) */
     bool placeholders;        /* documentation: `<...>` is a placeholder (sh_opts) */
+    bool python_braces;       /* IPython `!` lines: `{expr}` is opaque (sh_opts) */
     struct gl_line_range *ranges; /* every top-level command seen, in text order */
     size_t nranges, capranges;
 };

@@ -73,8 +73,10 @@ void shl_error(struct sh_lexer *lx, size_t off, const char *message);
 size_t shl_skip_cont(const struct sh_lexer *lx, size_t i);
 /* The byte at lx->i after skipping continuations (lx->i moves past them), -1 at end. */
 int shl_cur(struct sh_lexer *lx);
-/* With opts->placeholders: the offset after the placeholder `<...>` that starts at i, or
- * 0 when none starts there (see sh_opts). */
+/* The offset after an opaque part of a word that starts at i, or 0 when none starts
+ * there: a template expression `{{ ... }}` closed on its line (always: a templated
+ * script is linted as written, its expressions unknown), or with opts->placeholders a
+ * placeholder `<...>`, with opts->python_braces an IPython `{expr}` (see sh_opts). */
 size_t shl_placeholder_end(const struct sh_lexer *lx, size_t i);
 /* Does the byte at i end an unquoted word (blank, newline, operator char, end)? */
 bool shl_word_end_at(const struct sh_lexer *lx, size_t i);

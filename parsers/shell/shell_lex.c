@@ -83,9 +83,38 @@ int shl_cur(struct sh_lexer *lx)
 /* Longest placeholder text read as one (a longer `<...` is a redirection after all). */
 #define SHL_PLACEHOLDER_MAX 128
 
+/* A template expression `{{ ... }}` (Jinja, Go templates, Ansible) that closes on the
+ * same line: the offset after it, else 0. */
+static size_t template_end(const struct sh_lexer *lx, size_t i)
+{
+    const char *s = lx->s;
+    if (i + 3 >= lx->len || s[i] != '{' || s[i + 1] != '{')
+        return 0;
+    for (size_t k = i + 2; k + 1 < lx->len && k - i <= SHL_PLACEHOLDER_MAX; k++) {
+        if (s[k] == '}' && s[k + 1] == '}')
+            return k + 2;
+        if (!s[k] || s[k] == '\n')
+            return 0;
+    }
+    return 0;
+}
+
 size_t shl_placeholder_end(const struct sh_lexer *lx, size_t i)
 {
     const char *s = lx->s;
+    size_t tmpl = template_end(lx, i);
+    if (tmpl)
+        return tmpl;
+    if (lx->opts && lx->opts->python_braces && s[i] == '{') {
+        for (size_t k = i + 1, depth = 1; k < lx->len && k - i <= SHL_PLACEHOLDER_MAX; k++) {
+            if (!s[k] || s[k] == '\n')
+                return 0;
+            depth += s[k] == '{';
+            if (s[k] == '}' && !--depth)
+                return k > i + 1 ? k + 1 : 0;
+        }
+        return 0;
+    }
     if (!lx->opts || !lx->opts->placeholders || i + 2 >= lx->len || s[i] != '<' ||
         !((s[i + 1] >= 'a' && s[i + 1] <= 'z') || (s[i + 1] >= 'A' && s[i + 1] <= 'Z')))
         return 0;
@@ -399,8 +428,10 @@ static void lex_parts(struct sh_lexer *lx, enum lex_mode mode, int depth)
             return;
         size_t at = lx->i;
         size_t placeholder = mode == M_WORD ? shl_placeholder_end(lx, at) : 0;
-        if (placeholder) { /* documentation's `<...>`: an opaque part of the word */
-            shl_wb_opaque_raw(lx, at, placeholder, false);
+        if (placeholder) { /* documentation's `<...>`: an opaque part of the word; a
+                              template's `{{ x }}` or IPython's `{x}`, substituted as
+                              text, may be any number of words, as `$x` may */
+            shl_wb_opaque_raw(lx, at, placeholder, lx->s[at] == '{');
             lx->i = placeholder;
             continue;
         }

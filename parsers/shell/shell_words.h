@@ -125,6 +125,9 @@ struct sh_opts {
      * and closes on the same line (`<path to imagenet>`, `<image>`, `<your-registry>/app`)
      * is a placeholder, an opaque part of a word, never a redirection. */
     bool placeholders;
+    /* IPython `!` lines: `{expr}` closed on its line is a Python expression IPython
+     * substitutes before the shell runs, an opaque part of a word. */
+    bool python_braces;
 };
 
 /* Bytes [out, out+len) of a word's text came from input bytes [src, src+len) when
