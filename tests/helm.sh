@@ -78,7 +78,8 @@ if ! [ -x "$helm" ] || ! "$helm" version >/dev/null 2>&1; then
 fi
 trainer="GL101 $charts/gpu-trainer/templates/job.yaml:13:19
 GL204 $charts/gpu-trainer/templates/job.yaml:13:19
-GL410 $charts/gpu-trainer/templates/job.yaml:12:17"
+GL410 $charts/gpu-trainer/templates/job.yaml:12:17
+GL414 $charts/gpu-trainer/templates/job.yaml:15:11"
 check "a GPU chart rendered" 1 lint --helm "$helm" --driver 535 $charts/gpu-trainer
 same "findings at the template lines" "$trainer"
 check "helm on PATH" 1 env PATH="$(dirname "$helm"):/usr/bin:/bin" "$bin" --no-config --format json \
@@ -87,12 +88,14 @@ same "a named template: its chart rendered" "$trainer"
 
 check "--helm-values" 0 lint --helm "$helm" --driver 535 \
   --helm-values $charts/gpu-trainer/ci/shm-values.yaml $charts/gpu-trainer
-same "the values turn shm on and pin the tag" "GL201 $charts/gpu-trainer/templates/job.yaml:13:19"
+same "the values turn shm on and pin the tag" "GL201 $charts/gpu-trainer/templates/job.yaml:13:19
+GL414 $charts/gpu-trainer/templates/job.yaml:15:11"
 has "the message names the template line, not the rendered one" 'image tag nvidia/cuda:12.2.2-runtime-ubuntu22.04, line 13\)'
 printf 'helm: %s\nhelm-values: [%s]\n' "$helm" "$PWD/$charts/gpu-trainer/ci/shm-values.yaml" > "$tmp/cfg.yaml"
 check "config helm: and helm-values:" 0 "${nohelm[@]}" "$bin" --config "$tmp/cfg.yaml" \
   --format json --driver 535 $charts/gpu-trainer
-same "as with the options" "GL201 $charts/gpu-trainer/templates/job.yaml:13:19"
+same "as with the options" "GL201 $charts/gpu-trainer/templates/job.yaml:13:19
+GL414 $charts/gpu-trainer/templates/job.yaml:15:11"
 
 check "a clean GPU chart" 0 lint --helm "$helm" --driver 535 $charts/gpu-serve
 same "must not fire" ""
@@ -118,7 +121,8 @@ check "stdin, templates elsewhere" 1 bash -c \
   "cd '$tmp' && '$helm' template x '$PWD/$charts/gpu-trainer' | '$bin' --no-config --format json --driver 535 -"
 same "lines as --show-only prints them" "GL101 gpu-trainer/templates/job.yaml:16:31
 GL204 gpu-trainer/templates/job.yaml:16:31
-GL410 gpu-trainer/templates/job.yaml:15:17"
+GL410 gpu-trainer/templates/job.yaml:15:17
+GL414 gpu-trainer/templates/job.yaml:18:11"
 "$helm" template x $charts/gpu-trainer --show-only templates/job.yaml > "$tmp/shown"
 if sed -n 15p "$tmp/shown" | grep -q -- '- name: trainer' && sed -n 16p "$tmp/shown" | grep -q 'image: "nvidia/cuda:latest"'; then
   pass=$((pass+1)); else echo "FAIL --show-only numbering:"; cat -n "$tmp/shown" | head -20; fail=$((fail+1)); fi

@@ -42,6 +42,7 @@ enum gl_input_kind {
     GL_IN_RST,         /* reStructuredText: code-block directives */
     GL_IN_ANSIBLE,     /* Ansible playbooks and task files: shell/command tasks */
     GL_IN_NOTEBOOK,    /* Jupyter notebooks: `!` lines and %%bash cells */
+    GL_IN_DEVICE_PLUGIN, /* an NVIDIA device plugin config (sharing: timeSlicing) */
     GL_IN_KIND_COUNT
 };
 
@@ -113,6 +114,7 @@ struct gl_doc {
     struct gl_launch *launches; size_t nlaunches, caplaunches;
     struct gl_ignore *ignores; size_t nignores, capignores;
     struct gl_project_image *project; size_t nproject, capproject;
+    struct gl_gpu_sharing *sharing; size_t nsharing, capsharing; /* device-plugin configs */
 
     struct gl_dockerfile_model *df; /* GL_IN_DOCKERFILE */
     struct gl_image_model *image;   /* GL_IN_IMAGE */

@@ -117,6 +117,35 @@ struct gl_gpu_request {
     struct gl_loc count_key_loc, device_ids_key_loc, capabilities_key_loc;
 };
 
+/* A Kubernetes quantity of a container's resources, as written (GL414). */
+struct gl_quantity {
+    const char *value;        /* "500m", "16Gi"; NULL when absent */
+    struct gl_loc loc;        /* the value */
+    bool opaque;              /* a template expression or another unknown value */
+};
+
+/* What the Kubernetes QoS class of a container's pod rests on (kind GL_LAUNCH_K8S, and
+ * `kubectl run`). */
+struct gl_pod_facts {
+    unsigned pod;             /* the pod spec the container belongs to: launches of one pod
+                                 share it (1-based); 0 outside Kubernetes */
+    bool init;                /* an init container */
+    struct gl_quantity cpu_request, cpu_limit, memory_request, memory_limit;
+    struct gl_loc resources_loc; /* the `resources` key, else the container's name */
+    bool pod_resources;       /* the pod spec sets pod-level `resources` (QoS from them) */
+    bool opaque;              /* resources gpulint cannot read (`kubectl run --overrides`) */
+};
+
+/* A GPU sharing setting of an NVIDIA device plugin / GPU operator config (the config file,
+ * or a ConfigMap's data holding it): one `sharing.timeSlicing.resources[]` entry. */
+struct gl_gpu_sharing {
+    const char *resource;     /* "nvidia.com/gpu", NULL when not written */
+    const char *replicas;     /* as written */
+    struct gl_loc loc;        /* the `replicas` key */
+    struct gl_loc value_loc;  /* its value */
+    bool opaque;              /* a template expression */
+};
+
 struct gl_launch {
     enum gl_launch_kind kind;
     const char *tool;         /* "docker", "podman", "nvidia-docker", "apptainer", ... */
@@ -160,6 +189,10 @@ struct gl_launch {
     struct gl_loc tasks_loc;
     const char *object_kind;  /* k8s: the kind of the object holding the pod template
                                  (Deployment, ServingRuntime, TrainingRuntime), else NULL */
+    struct gl_pod_facts pod;  /* k8s: the pod and the container's cpu and memory */
+    bool gpu_unseen;          /* the host gives the GPU where no input says (a GitLab
+                                 runner's config) or has none (a CI job on a runner without
+                                 a GPU label): no finding rests on a missing GPU request */
 };
 
 #endif

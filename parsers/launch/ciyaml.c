@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "linter/core/inputs.h"
+#include "parsers/launch/ci_containers.h"
 #include "parsers/launch/launch_shell.h"
 #include "parsers/yaml/yaml_tree.h"
 
@@ -94,8 +95,12 @@ static void github(struct ci *c, struct yt_node *root)
 {
     struct yt_pair *jobs;
     size_t n = yt_pairs(c->s, yt_get(c->s, root, "jobs", NULL), &jobs);
-    for (size_t j = 0; j < n; j++)
+    for (size_t j = 0; j < n; j++) {
         github_steps(c, yt_get(c->s, jobs[j].value, "steps", NULL));
+        struct yt_node *k = yt_deref(c->s, jobs[j].key);
+        if (yt_is_scalar(k) && yt_is_map(jobs[j].value))
+            ci_github_containers(c->doc, c->s, jobs[j].value, k->value);
+    }
     /* a composite action (action.yml): runs.steps[] */
     github_steps(c, yt_get(c->s, yt_get(c->s, root, "runs", NULL), "steps", NULL));
 }
@@ -134,11 +139,15 @@ static void gitlab(struct ci *c, struct yt_node *root)
 {
     struct yt_pair *p;
     size_t n = yt_pairs(c->s, root, &p);
+    ci_gitlab_containers(c->doc, c->s, root, "default");
+    ci_gitlab_containers(c->doc, c->s, yt_get(c->s, root, "default", NULL), "default");
     for (size_t i = 0; i < n; i++) {
         struct yt_node *k = yt_deref(c->s, p[i].key);
         if (!yt_is_scalar(k) || !yt_is_map(p[i].value) || gitlab_keyword(k->value))
             continue;
         gitlab_job(c, p[i].value);
+        if (strcmp(k->value, "default")) /* (hidden `.templates` too: their images run) */
+            ci_gitlab_containers(c->doc, c->s, p[i].value, k->value);
     }
 }
 

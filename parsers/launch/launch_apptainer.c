@@ -3,6 +3,7 @@
  * into launches (see launch_shell.h). */
 #include <string.h>
 
+#include "linter/core/imageref.h"
 #include "parsers/launch/launch_internal.h"
 
 /* The options of exec/run/shell/instance start (apptainer 1.3, singularity 3/4) that take
@@ -150,5 +151,20 @@ void launch_apptainer(struct gl_launch_scan *scan, const struct sh_cmd *cmd, siz
     if (instance_start || !strcmp(cmd->sep, "&")) {
         b.l->detached = true; /* an instance runs on in the background */
         b.l->group = scan->group;
+    }
+}
+
+void launch_apptainer_fetch(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t first)
+{
+    /* `pull [opts] [FILE] docker://IMG`, `build [opts] FILE docker://IMG`: the one operand
+     * with the docker:// scheme is the source (no option value starts with it) */
+    static const char scheme[] = "docker://";
+    for (size_t k = first; k < cmd->nwords; k++) {
+        struct lv w = lv_word(&scan->doc->arena, cmd, k);
+        if (w.opaque || !gl_has_prefix(w.text, scheme) || !w.text[sizeof scheme - 1])
+            continue;
+        gl_ref_add(scan->doc, w.text + sizeof scheme - 1, lv_loc(&w, sizeof scheme - 1),
+                   GL_REF_DEF_FROM, false);
+        return;
     }
 }

@@ -84,19 +84,32 @@ void launch_docker(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t
         b.l->detached = true;
     if (b.l->detached)
         b.l->group = scan->group;
-    if (b.nvidia_runtime && b.visible_env >= 0) {
-        const struct gl_env *e = &b.doc->env[b.visible_env];
-        struct gl_gpu_request *g = launch_add_gpu(&b, GL_GPU_ENV_VISIBLE,
-                                                  &(struct lv){.cmd = cmd, .text = ""});
-        g->value = e->value ? e->value : e->key; /* -e NVIDIA_VISIBLE_DEVICES: unknown */
-        g->loc = g->memory_loc = e->value_loc;
-        if (e->value) {
-            if (!strcmp(e->value, "all"))
-                g->count = "all";
-            else if (gl_has_prefix(e->value, "MIG-")) {
-                g->mig = true;
-                b.l->mig = true;
-            }
+    launch_docker_finish(&b, cmd);
+}
+
+void launch_docker_finish(struct launch_build *b, const struct sh_cmd *cmd)
+{
+    if (!b->nvidia_runtime || b->visible_env < 0)
+        return;
+    const struct gl_env *e = &b->doc->env[b->visible_env];
+    struct gl_gpu_request *g = launch_add_gpu(b, GL_GPU_ENV_VISIBLE,
+                                              &(struct lv){.cmd = cmd, .text = ""});
+    g->value = e->value ? e->value : e->key; /* -e NVIDIA_VISIBLE_DEVICES: unknown */
+    g->loc = g->memory_loc = e->value_loc;
+    if (e->value) {
+        if (!strcmp(e->value, "all"))
+            g->count = "all";
+        else if (gl_has_prefix(e->value, "MIG-")) {
+            g->mig = true;
+            b->l->mig = true;
         }
     }
+}
+
+void launch_docker_options(struct launch_build *b, const struct sh_cmd *cmd)
+{
+    bool ambiguous;
+    size_t end = launch_walk_opts(b, cmd, 0, gl_docker_run_flags, apply, &ambiguous);
+    if (end < cmd->nwords)
+        b->l->opts_opaque = true; /* an operand among options: not what docker reads */
 }

@@ -88,8 +88,21 @@ size_t launch_walk_opts(struct launch_build *b, const struct sh_cmd *cmd, size_t
 /* The families: parse cmd from word `first` (the word after the subcommand). */
 void launch_docker(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t tool_wi,
                    size_t first, const char *tool);
+/* After a docker launch's options: `--runtime nvidia` with NVIDIA_VISIBLE_DEVICES set is a
+ * GL_GPU_ENV_VISIBLE request (cmd: any command of the launch, for the request's value). */
+void launch_docker_finish(struct launch_build *b, const struct sh_cmd *cmd);
+/* Words of cmd, all of them, as `docker run` options (a CI job container's `options:`). */
+void launch_docker_options(struct launch_build *b, const struct sh_cmd *cmd);
 void launch_apptainer(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t tool_wi,
                       size_t first, const char *tool, bool instance_start);
+
+/* `apptainer|singularity pull|build ... docker://IMG` (launch_apptainer.c): the docker://
+ * operand is an image reference (GL_REF_DEF_FROM, as a .def `From:`), no launch. */
+void launch_apptainer_fetch(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t first);
+/* `kubectl [global opts] run NAME --image=IMG ...` (launch_kubectl.c): word `first` is the
+ * first after `kubectl`. */
+void launch_kubectl(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t tool_wi,
+                    size_t first);
 
 /* Commands that make images (launch_build.c): `sub` is the index of the subcommand word
  * (`build`, `buildx`, `tag`, `commit`, `edit`), `first` that of kaniko's first option. */

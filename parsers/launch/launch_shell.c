@@ -101,32 +101,113 @@ static const char *const env_long[] = {"unset", "chdir", "split-string", NULL};
 static const char *const none_long[] = {NULL};
 static const char *const timeout_long[] = {"signal", "kill-after", NULL};
 static const char *const nice_long[] = {"adjustment", NULL};
-/* The index of the command that wrappers (sudo, env, time, ...) run. */
-static size_t skip_wrappers(const struct sh_cmd *cmd, size_t i)
+/* What the wrappers before a command do to it (skip_wrappers). */
+struct wrapped {
+    size_t i;              /* the wrapped command's first word */
+    bool xargs;            /* xargs adds words read from its input */
+    const char *replace;   /* xargs -I R: words holding R are filled in from the input */
+    bool remote_script;    /* `ssh HOST 'SCRIPT'`: word i is a script for the remote shell */
+};
+
+static const char *const xargs_long[] = {"arg-file", "delimiter", "max-args", "max-procs",
+                                         "max-chars", "process-slot-var", NULL};
+static const char *const numactl_long[] = {"interleave", "preferred", "membind",
+                                           "cpunodebind", "physcpubind", "cpubind",
+                                           "preferred-many", "weighted-interleave", NULL};
+static const char *const stdbuf_long[] = {"input", "output", "error", NULL};
+static const char *const chrt_long[] = {"sched-runtime", "sched-period", "sched-deadline",
+                                        NULL};
+static const char *const ssh_long[] = {NULL};
+
+/* xargs -I R, -iR, --replace[=R]: the replace string, or NULL. */
+static const char *xargs_replace(const struct sh_cmd *cmd, size_t from, size_t to)
 {
-    for (int round = 0; round < MAX_WRAPPERS && i < cmd->nwords; round++) {
-        if (cmd->words[i].opaque)
-            return i;
-        const char *w = gl_base_name(cmd->words[i].text);
-        if (!strcmp(w, "sudo"))
-            i = skip_opts(cmd, i + 1, "ugCDhprtTU", sudo_long, true);
-        else if (!strcmp(w, "exec"))
-            i = skip_opts(cmd, i + 1, "a", none_long, false);
-        else if (!strcmp(w, "time"))
-            i = skip_opts(cmd, i + 1, "fo", time_long, false);
-        else if (!strcmp(w, "env"))
-            i = skip_opts(cmd, i + 1, "uCS", env_long, true);
-        else if (!strcmp(w, "nohup") || !strcmp(w, "command"))
-            i = skip_opts(cmd, i + 1, "", none_long, false);
-        else if (!strcmp(w, "nice"))
-            i = skip_opts(cmd, i + 1, "n", nice_long, false);
-        else if (!strcmp(w, "timeout")) {
-            i = skip_opts(cmd, i + 1, "sk", timeout_long, false);
-            i++; /* the duration */
-        } else
-            return i;
+    for (size_t k = from; k < to; k++) {
+        const char *t = cmd->words[k].text;
+        if (!strcmp(t, "-I") && k + 1 < to)
+            return cmd->words[k + 1].text;
+        if (gl_has_prefix(t, "-I") || (gl_has_prefix(t, "-i") && t[2]))
+            return t + 2;
+        if (!strcmp(t, "-i") || !strcmp(t, "--replace"))
+            return "{}";
+        if (gl_has_prefix(t, "--replace="))
+            return t + 10;
     }
+    return NULL;
+}
+
+/* numactl and taskset take their CPU/node list as an operand when no option gave it:
+ * `taskset 0x3 cmd`, `taskset -c 0-3 cmd` (the list is the -c option's operand). */
+static size_t skip_taskset(const struct sh_cmd *cmd, size_t i)
+{
+    bool pid = false;
+    while (i < cmd->nwords && !cmd->words[i].opaque && cmd->words[i].text[0] == '-') {
+        const char *t = cmd->words[i].text;
+        if (strchr(t, 'p') && t[1] != '-')
+            pid = true; /* taskset -p: about a running process, nothing runs */
+        i++;
+    }
+    return pid ? cmd->nwords : i + 1; /* the mask or list */
+}
+
+/* ssh [options] DESTINATION [COMMAND...]: the index of the command's first word. */
+static size_t skip_ssh(const struct sh_cmd *cmd, size_t i, struct wrapped *w)
+{
+    i = skip_opts(cmd, i, "BbcDEeFIiJLlmOopQRSWw", ssh_long, false);
+    if (i >= cmd->nwords || cmd->words[i].opaque)
+        return cmd->nwords; /* no or an unknown destination */
+    i++;
+    /* one word: the remote shell reads it as a script; several: they are joined with
+     * spaces, the same words for plain commands */
+    w->remote_script = i + 1 == cmd->nwords;
     return i;
+}
+
+/* The command that wrappers (sudo, env, time, srun, ssh, xargs, ...) run. */
+static struct wrapped skip_wrappers(const struct sh_cmd *cmd, size_t i)
+{
+    struct wrapped w = {0};
+    for (int round = 0; round < MAX_WRAPPERS && i < cmd->nwords && !w.remote_script; round++) {
+        if (cmd->words[i].opaque)
+            break;
+        const char *n = gl_base_name(cmd->words[i].text);
+        size_t start = i + 1;
+        if (!strcmp(n, "sudo"))
+            i = skip_opts(cmd, start, "ugCDhprtTU", sudo_long, true);
+        else if (!strcmp(n, "exec"))
+            i = skip_opts(cmd, start, "a", none_long, false);
+        else if (!strcmp(n, "time"))
+            i = skip_opts(cmd, start, "fo", time_long, false);
+        else if (!strcmp(n, "env"))
+            i = skip_opts(cmd, start, "uCS", env_long, true);
+        else if (!strcmp(n, "nohup") || !strcmp(n, "command"))
+            i = skip_opts(cmd, start, "", none_long, false);
+        else if (!strcmp(n, "nice"))
+            i = skip_opts(cmd, start, "n", nice_long, false);
+        else if (!strcmp(n, "stdbuf"))
+            i = skip_opts(cmd, start, "ioe", stdbuf_long, false);
+        else if (!strcmp(n, "numactl"))
+            i = skip_opts(cmd, start, "imNpCP", numactl_long, false);
+        else if (!strcmp(n, "chrt")) {
+            i = skip_opts(cmd, start, "TPD", chrt_long, false);
+            i++; /* the priority */
+        } else if (!strcmp(n, "taskset"))
+            i = skip_taskset(cmd, start);
+        else if (!strcmp(n, "timeout")) {
+            i = skip_opts(cmd, start, "sk", timeout_long, false);
+            i++; /* the duration */
+        } else if (!strcmp(n, "xargs")) {
+            i = skip_opts(cmd, start, "adEILnPs", xargs_long, false);
+            w.xargs = true;
+            if (!w.replace)
+                w.replace = xargs_replace(cmd, start, i);
+        } else if (!strcmp(n, "ssh"))
+            i = skip_ssh(cmd, start, &w);
+        else
+            break;
+    }
+    w.i = i;
+    return w;
 }
 
 static const char *const docker_global_long[] = {"host", "context", "config", "log-level",
@@ -144,15 +225,12 @@ static const char *const buildah_global_long[] = {"cgroup-manager", "log-level",
 
 static void shell_cmd(struct gl_launch_scan *s, const struct sh_cmd *cmd, int depth);
 
-/* `sh -c SCRIPT` on the host: the launches in SCRIPT. */
-static void host_sh_c(struct gl_launch_scan *s, const struct sh_cmd *cmd, size_t i, int depth)
+/* The launches in word wi of cmd read as a shell script (`sh -c SCRIPT`, `ssh HOST
+ * SCRIPT`). */
+static void script_word(struct gl_launch_scan *s, const struct sh_cmd *cmd, size_t wi,
+                        int depth)
 {
-    struct sh_cmd view = *cmd;
-    view.words += i;
-    view.info += i;
-    view.nwords -= i;
-    long sc = sh_dash_c_index(&view);
-    if (sc < 0 || view.words[sc].opaque || depth >= MAX_SH_C_DEPTH)
+    if (cmd->words[wi].opaque || depth >= MAX_SH_C_DEPTH)
         return;
     struct sh_vars fresh;
     struct sh_opts o = {.track_assignments = true, .vars = s->vars,
@@ -165,9 +243,118 @@ static void host_sh_c(struct gl_launch_scan *s, const struct sh_cmd *cmd, size_t
     struct sh_cmd *inner;
     size_t n;
     struct sh_error err;
-    sh_split_word_again(&s->doc->arena, &view, (size_t)sc, &o, &inner, &n, &err);
+    sh_split_word_again(&s->doc->arena, cmd, wi, &o, &inner, &n, &err);
     for (size_t k = 0; k < n; k++)
         shell_cmd(s, &inner[k], depth + 1);
+}
+
+/* `sh -c SCRIPT` on the host: the launches in SCRIPT. */
+static void host_sh_c(struct gl_launch_scan *s, const struct sh_cmd *cmd, size_t i, int depth)
+{
+    struct sh_cmd view = *cmd;
+    view.words += i;
+    view.info += i;
+    view.nwords -= i;
+    long sc = sh_dash_c_index(&view);
+    if (sc >= 0)
+        script_word(s, &view, (size_t)sc, depth);
+}
+
+static void run_family(struct gl_launch_scan *s, const struct sh_cmd *cmd, size_t i,
+                       const char *tool)
+{
+    size_t n = cmd->nwords;
+    size_t j = skip_opts(cmd, i + 1, "Hcl", docker_global_long, false);
+    if (j < n && !strcmp(cmd->words[j].text, "container"))
+        j++; /* docker|podman|nerdctl container run */
+    if (j < n && (!strcmp(cmd->words[j].text, "run") || !strcmp(cmd->words[j].text, "create")))
+        launch_docker(s, cmd, i, j + 1, tool);
+    else
+        launch_build_docker(s, cmd, j);
+}
+
+/* The Slurm step a command runs in: the srun/salloc/sbatch before it (slurm_prefix). */
+struct step {
+    struct slurm_req req;
+    size_t srun_wi;  /* the `srun` word, cmd->nwords when none */
+    bool in_alloc;
+    size_t before;   /* doc->nlaunches before the command */
+};
+
+static void launcher(struct gl_launch_scan *s, const struct sh_cmd *cmd, size_t i, int depth,
+                     struct step *st)
+{
+    size_t n = cmd->nwords;
+    bool srun = st->srun_wi < n;
+    const char *tool = gl_base_name(cmd->words[i].text);
+    static const char *const run_tools[] = {"docker", "podman", "nvidia-docker", "nerdctl"};
+    for (size_t k = 0; k < sizeof run_tools / sizeof run_tools[0]; k++)
+        if (!strcmp(tool, run_tools[k])) {
+            run_family(s, cmd, i, run_tools[k]); /* keeps docker's own --gpus */
+            return;
+        }
+    if (!strcmp(tool, "buildah")) {
+        launch_build_buildah(s, cmd, skip_opts(cmd, i + 1, "", buildah_global_long, false));
+        return;
+    }
+    if (!strcmp(tool, "executor") && strstr(cmd->words[i].text, "kaniko")) {
+        launch_build_kaniko(s, cmd, i + 1); /* /kaniko/executor */
+        return;
+    }
+    if (!strcmp(tool, "kustomize")) {
+        launch_build_kustomize(s, cmd, i + 1);
+        return;
+    }
+    if (!strcmp(tool, "apptainer") || !strcmp(tool, "singularity")) {
+        size_t j = skip_opts(cmd, i + 1, "", none_long, false);
+        const char *t = !strcmp(tool, "apptainer") ? "apptainer" : "singularity";
+        if (j >= n)
+            return;
+        const char *sub = cmd->words[j].text;
+        if (!strcmp(sub, "exec") || !strcmp(sub, "run") || !strcmp(sub, "shell"))
+            launch_apptainer(s, cmd, i, j + 1, t, false);
+        else if (!strcmp(sub, "instance") && j + 1 < n && !strcmp(cmd->words[j + 1].text, "start"))
+            launch_apptainer(s, cmd, i, j + 2, t, true);
+        else if (!strcmp(sub, "pull") || !strcmp(sub, "build"))
+            launch_apptainer_fetch(s, cmd, j + 1);
+        /* srun apptainer exec: the step's GPUs are the container's; run by the batch
+         * script itself: the batch step's */
+        const struct slurm_req *step = srun                      ? &st->req
+                                       : s->batch && !s->in_step ? s->batch
+                                                                 : NULL;
+        for (size_t k = st->before; step && k < s->doc->nlaunches; k++)
+            slurm_attach(s, k, step);
+        return;
+    }
+    if (!strcmp(tool, "enroot")) {
+        launch_enroot(s, cmd, i, srun ? &st->req : NULL);
+        return;
+    }
+    if (!strcmp(tool, "kubectl")) {
+        launch_kubectl(s, cmd, i, i + 1);
+        return;
+    }
+    bool outer = s->in_step;
+    if (srun) {
+        launch_slurm_step(s, cmd, st->srun_wi, i, &st->req, st->in_alloc);
+        s->in_step = true; /* what `srun sh -c` runs is that step's, not the batch step's */
+    }
+    host_sh_c(s, cmd, i, depth);
+    s->in_step = outer;
+}
+
+/* xargs fills words holding its replace string from its input: they are opaque. */
+static const struct sh_cmd *xargs_view(struct gl_arena *a, const struct sh_cmd *cmd,
+                                       const char *replace)
+{
+    struct sh_cmd *v = gl_arena_alloc(a, sizeof *v);
+    *v = *cmd;
+    v->words = gl_arena_alloc(a, cmd->nwords * sizeof *v->words);
+    memcpy(v->words, cmd->words, cmd->nwords * sizeof *v->words);
+    for (size_t k = 0; k < cmd->nwords; k++)
+        if (replace[0] && strstr(v->words[k].text, replace))
+            v->words[k].opaque = true;
+    return v;
 }
 
 static void scan_split(struct gl_launch_scan *s, const char *text, size_t len,
@@ -213,10 +400,11 @@ static bool process_launcher(const struct sh_cmd *cmd, size_t i)
            gl_has_prefix(cmd->words[i + 2].text, "torch.distributed.");
 }
 
-/* srun/salloc/sbatch at word *i: their options into req; *i becomes the command they run.
- * Returns false when nothing is left to read (sbatch --wrap read, a script submitted). */
+/* srun/salloc/sbatch at word *i: their options into st; *i becomes the command they run
+ * (after its own wrappers). Returns false when nothing is left to read (sbatch --wrap
+ * read, a script submitted). */
 static bool slurm_prefix(struct gl_launch_scan *s, const struct sh_cmd *cmd, size_t *i,
-                         struct slurm_req *req, size_t *srun_wi, bool *in_alloc, int depth)
+                         struct step *st, int depth)
 {
     for (int round = 0; round < 4 && *i < cmd->nwords && !cmd->words[*i].opaque; round++) {
         const char *w = gl_base_name(cmd->words[*i].text);
@@ -224,11 +412,11 @@ static bool slurm_prefix(struct gl_launch_scan *s, const struct sh_cmd *cmd, siz
         if (!srun && strcmp(w, "salloc") && strcmp(w, "sbatch"))
             break;
         if (srun)
-            *srun_wi = *i;
-        *i = skip_wrappers(cmd, slurm_step(s, cmd, *i, req, in_alloc));
+            st->srun_wi = *i;
+        *i = skip_wrappers(cmd, slurm_step(s, cmd, *i, &st->req, &st->in_alloc)).i;
         if (!strcmp(w, "sbatch")) {
-            if (req->wrap)
-                sbatch_wrap(s, req, depth);
+            if (st->req.wrap)
+                sbatch_wrap(s, &st->req, depth);
             return false;
         }
     }
@@ -237,82 +425,34 @@ static bool slurm_prefix(struct gl_launch_scan *s, const struct sh_cmd *cmd, siz
 
 static void shell_cmd(struct gl_launch_scan *s, const struct sh_cmd *cmd, int depth)
 {
-    size_t n = cmd->nwords;
-    size_t i = skip_wrappers(cmd, 0);
+    struct wrapped w = skip_wrappers(cmd, 0);
+    size_t n = cmd->nwords, i = w.i;
     if (i >= n || cmd->words[i].opaque)
         return;
-    struct slurm_req req;
-    memset(&req, 0, sizeof req);
-    size_t srun_wi = n, before = s->doc->nlaunches;
-    bool in_alloc = false;
-    if (!slurm_prefix(s, cmd, &i, &req, &srun_wi, &in_alloc, depth) || i >= n ||
-        cmd->words[i].opaque)
+    if (w.remote_script) {
+        script_word(s, cmd, i, depth);
         return;
-    if (srun_wi == n && s->batch && !s->in_step && process_launcher(cmd, i)) {
-        in_alloc = true; /* torchrun in the batch step itself */
-        launch_slurm_step(s, cmd, i, i, s->batch, true);
+    }
+    struct step st;
+    memset(&st, 0, sizeof st);
+    st.srun_wi = n;
+    st.before = s->doc->nlaunches;
+    if (!slurm_prefix(s, cmd, &i, &st, depth) || i >= n || cmd->words[i].opaque)
+        return;
+    if (st.srun_wi == n && s->batch && !s->in_step && process_launcher(cmd, i)) {
+        launch_slurm_step(s, cmd, i, i, s->batch, true); /* torchrun in the batch step */
         s->doc->launches[s->doc->nlaunches - 1].tool = "sbatch";
         return;
     }
-    const char *tool = gl_base_name(cmd->words[i].text);
-    bool nerdctl = !strcmp(tool, "nerdctl"); /* read for the images it builds */
-    if (!strcmp(tool, "docker") || !strcmp(tool, "podman") || !strcmp(tool, "nvidia-docker") ||
-        nerdctl) {
-        size_t j = skip_opts(cmd, i + 1, "Hcl", docker_global_long, false);
-        if (j < n && !strcmp(cmd->words[j].text, "container"))
-            j++;
-        if (j < n && !nerdctl &&
-            (!strcmp(cmd->words[j].text, "run") || !strcmp(cmd->words[j].text, "create")))
-            launch_docker(s, cmd, i, j + 1,
-                          !strcmp(tool, "docker")   ? "docker"
-                          : !strcmp(tool, "podman") ? "podman"
-                                                    : "nvidia-docker");
-        else
-            launch_build_docker(s, cmd, j);
-        return;
+    if (w.replace && cmd->nwords)
+        cmd = xargs_view(&s->doc->arena, cmd, w.replace);
+    launcher(s, cmd, i, depth, &st);
+    /* xargs without -I appends the words it reads: the command line goes on unseen */
+    for (size_t k = st.before; w.xargs && !w.replace && k < s->doc->nlaunches; k++) {
+        s->doc->launches[k].argv_opaque = true;
+        if (s->doc->launches[k].ref < 0)
+            s->doc->launches[k].opts_opaque = true;
     }
-    if (!strcmp(tool, "buildah")) {
-        launch_build_buildah(s, cmd, skip_opts(cmd, i + 1, "", buildah_global_long, false));
-        return;
-    }
-    if (!strcmp(tool, "executor") && strstr(cmd->words[i].text, "kaniko")) {
-        launch_build_kaniko(s, cmd, i + 1); /* /kaniko/executor */
-        return;
-    }
-    if (!strcmp(tool, "kustomize")) {
-        launch_build_kustomize(s, cmd, i + 1);
-        return;
-    }
-    if (!strcmp(tool, "apptainer") || !strcmp(tool, "singularity")) {
-        size_t j = skip_opts(cmd, i + 1, "", none_long, false);
-        const char *t = !strcmp(tool, "apptainer") ? "apptainer" : "singularity";
-        if (j >= n)
-            return;
-        const char *sub = cmd->words[j].text;
-        if (!strcmp(sub, "exec") || !strcmp(sub, "run") || !strcmp(sub, "shell"))
-            launch_apptainer(s, cmd, i, j + 1, t, false);
-        else if (!strcmp(sub, "instance") && j + 1 < n && !strcmp(cmd->words[j + 1].text, "start"))
-            launch_apptainer(s, cmd, i, j + 2, t, true);
-        /* srun apptainer exec: the step's GPUs are the container's; run by the batch
-         * script itself: the batch step's */
-        const struct slurm_req *step = srun_wi < n                ? &req
-                                       : s->batch && !s->in_step ? s->batch
-                                                                 : NULL;
-        for (size_t k = before; step && k < s->doc->nlaunches; k++)
-            slurm_attach(s, k, step);
-        return;
-    }
-    if (!strcmp(tool, "enroot")) {
-        launch_enroot(s, cmd, i, srun_wi < n ? &req : NULL);
-        return;
-    }
-    bool outer = s->in_step;
-    if (srun_wi < n) {
-        launch_slurm_step(s, cmd, srun_wi, i, &req, in_alloc);
-        s->in_step = true; /* what `srun sh -c` runs is that step's, not the batch step's */
-    }
-    host_sh_c(s, cmd, i, depth);
-    s->in_step = outer;
 }
 
 /* The last line of a command: that of its last word's last byte, or of a redirection. */
@@ -357,7 +497,8 @@ static void scan_split(struct gl_launch_scan *s, const char *text, size_t len,
     struct sh_error err;
     /* (a limit that stopped the split is reported wherever the text came from) */
     if (sh_split(&s->doc->arena, text, len, map, &o, &cmds, &n, &err) < 0 &&
-        ((s->report_errors && !depth) || gl_limit_said(err.message)) && !s->doc->error.set && err.set) {
+        ((s->report_errors && !depth) || gl_limit_said(err.message)) && !s->doc->error.set &&
+        err.set) {
         s->doc->error.set = true;
         s->doc->error.loc = err.loc;
         s->doc->error.message = err.message;

@@ -7,14 +7,24 @@
  * becomes one gl_launch in doc->launches, its image one gl_ref (role GL_REF_LAUNCH) in
  * doc->refs and its `-e` variables gl_env entries (origin GL_ENV_LAUNCH) in doc->env.
  *
- * Recognised launches (also after the wrappers `sudo [opts]`, `exec`, `time`, `env
- * [opts] A=B`, `nohup`, `nice`, `timeout`, `command`, after Slurm's `srun`/`salloc`
- * (launch_slurm.h), and inside `sh|bash -c '...'` on the host):
- *   docker|podman|nvidia-docker [global opts] run|create ...; docker container run|create
+ * Recognised launches, also behind the wrappers people put before them (one place,
+ * skip_wrappers in launch_shell.c, strips them for every launcher): `sudo [opts]` (-E,
+ * -u USER, ...), `env [-u NAME] [A=B]`, `nohup`, `timeout [opts] DURATION`, `time`,
+ * `exec`, `command`, `nice [-n N]`, `stdbuf [opts]`, `numactl [opts]`, `taskset [-c]
+ * LIST` (not `taskset -p`), `chrt [opts] PRIO`, `xargs [opts]` (words
+ * holding its -I/-i replace string are opaque; without one it appends words it reads: the
+ * launch's argv is opaque, and its options when no image is written), `ssh [opts] HOST
+ * CMD...` (one word after HOST: the remote shell reads it as a script, split again with
+ * exact positions; several: the command itself), after Slurm's `srun`/`salloc`/`sbatch`
+ * (launch_slurm.h), and inside `sh|bash [-l] -c '...'` on the host:
+ *   docker|podman|nerdctl|nvidia-docker [global opts] run|create ...; docker|podman|nerdctl
+ *     container run|create (nerdctl takes docker's flags, `--gpus` included)
  *     The real flag table (parsers/shell/docker_run_flags.h) says which flags take a value, so
  *     that bundles (`-itd`, `-itv /a:/b`), `--flag=value` and `--flag value` are read as
  *     docker reads them and the image and the command are found exactly.
  *   apptainer|singularity [global opts] exec|run|shell|instance start ...
+ *   kubectl [global opts] run NAME --image=IMG ... (launch_kubectl.c: a pod of one
+ *     container, kind GL_LAUNCH_K8S, tool "kubectl")
  *   Slurm (launch_slurm.h): the `#SBATCH` lines before a text's first command are the GPU
  *     request of every `srun` in it; `srun [opts] CMD` is a launch (in a pyxis container
  *     with --container-image, else bare_metal on the host) unless CMD is a docker or
@@ -22,6 +32,11 @@
  *     `sbatch [opts] --wrap=SCRIPT` (SCRIPT read as a batch script with those options);
  *     torchrun/deepspeed/accelerate/mpirun run by a batch script itself (tool "sbatch").
  *   enroot import docker://IMAGE (a reference), enroot start [opts] IMAGE CMD (a launch).
+ * `apptainer|singularity pull|build ... docker://IMG` adds the image reference (role
+ * GL_REF_DEF_FROM, as a .def `From:`: GL101/GL201/GL204 judge it) and no launch.
+ * Not (yet) launches: `docker compose run` / `docker-compose run` (the service's image,
+ * mounts and GPU live in the compose file, which this text does not see; nothing of them
+ * could be judged without it, and judging the flags alone would miss its volumes).
  * Commands that make images (docker/podman/nerdctl build, buildx build, tag, commit;
  * buildah bud/build/tag/commit; kaniko's executor; kustomize edit set image) add no
  * launch: the tags they give are project images of the doc (launch_build.c, model_ref.h).

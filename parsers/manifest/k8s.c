@@ -104,6 +104,7 @@ struct found_pod {
 
 struct frame {
     struct yt_node *node;
+    struct yt_node *parent; /* the mapping holding node, NULL at the top */
     bool via_alias;
     const char **ids;
     size_t nids;
@@ -127,7 +128,7 @@ static void object(struct k8s *k, struct yt_node *obj)
     size_t npods = 0, cappods = 0;
     struct frame *stack = NULL;
     size_t depth = 0, cap = 0;
-    struct frame root = {obj, false, NULL, 0};
+    struct frame root = {obj, NULL, false, NULL, 0};
     annotation_ignore(k, obj, &root.ids, &root.nids);
     *GL_APPEND(a, stack, depth, cap) = root;
     while (depth) {
@@ -138,8 +139,8 @@ static void object(struct k8s *k, struct yt_node *obj)
             break;
         if (n->kind == YT_SEQ) {
             for (size_t i = n->nitems; i-- > 0;)
-                *GL_APPEND(a, stack, depth, cap) = (struct frame){n->items[i], alias, f.ids,
-                                                                   f.nids};
+                *GL_APPEND(a, stack, depth, cap) = (struct frame){n->items[i], NULL, alias,
+                                                                   f.ids, f.nids};
             continue;
         }
         if (n->kind != YT_MAP)
@@ -148,7 +149,10 @@ static void object(struct k8s *k, struct yt_node *obj)
             struct found_pod *p = GL_APPEND(a, pods, npods, cappods);
             p->spec = n;
             p->first_launch = k->doc->nlaunches;
-            p->gpu = k8s_pod(k, n, f.ids, f.nids);
+            struct yt_node *owner = f.parent;
+            if (owner && yt_get(k->s, owner, "spec", NULL) != n)
+                owner = NULL; /* (a pod spec under another key has no metadata of its own) */
+            p->gpu = k8s_pod(k, n, owner, f.ids, f.nids);
             p->end_launch = k->doc->nlaunches;
             continue;
         }
@@ -160,7 +164,7 @@ static void object(struct k8s *k, struct yt_node *obj)
             struct yt_node *v = n->pairs[i].value;
             if (v->kind == YT_SCALAR)
                 continue;
-            *GL_APPEND(a, stack, depth, cap) = (struct frame){v, alias, ids, nids};
+            *GL_APPEND(a, stack, depth, cap) = (struct frame){v, n, alias, ids, nids};
         }
     }
     struct yt_node *kind = yt_get(k->s, obj, "kind", NULL);
@@ -224,10 +228,12 @@ void gl_parse_k8s_doc(struct gl_doc *doc, const struct gl_config *cfg)
             struct yt_node **objs;
             size_t n = objects_of(&s, root, &objs, &doc->arena);
             for (size_t i = 0; i < n; i++) {
-                if (pass == 0)
+                if (pass == 0) {
                     note_mps_claim(&k, objs[i]);
-                else
+                    k8s_configmap(&k, objs[i]);
+                } else {
                     object(&k, objs[i]);
+                }
             }
         }
     }

@@ -36,9 +36,21 @@
  *    mps and mem_capped; a DRA claim whose ResourceClaim(Template) in the same file says
  *    `strategy: MPS` is mps (mem_capped with a defaultPinnedDeviceMemoryLimit). Both set
  *    launch.mig (the model's "uses MIG or MPS").
+ *  - pod facts (gl_pod_facts, for the QoS class): the pod spec's number (one per pod
+ *    spec of the file), init for initContainers, the cpu and memory of requests and limits
+ *    as written (opaque when templated), the `resources` key, pod-level `resources`.
+ *  - KAI scheduler sharing: a pod template's (or Pod's) annotation `gpu-fraction` or
+ *    `gpu-memory` gives each of its containers (not init containers; only the one
+ *    `gpu-fraction-container-name` names, when given) a GL_GPU_K8S_VENDOR request (value
+ *    = the annotation key, count = its value, mem_capped: the scheduler enforces it).
  *  - hostIPC: true -> ipc "host"; workingDir -> workdir.
  *  - multi-role objects: when some pod specs of an object request GPUs and another pod
  *    spec's containers request none, those launches get secondary_role.
+ * NVIDIA device plugin configs (k8s_sharing.c): a ConfigMap whose data value is a device
+ * plugin config (`version: v1` with `sharing:`), read as YAML with positions mapped into
+ * the block scalar, and the config file itself (gl_input_device_plugin: by content, a
+ * top-level `version` and a `sharing` mapping with `timeSlicing` or `mps`): each
+ * sharing.timeSlicing.resources[] entry is a gl_gpu_sharing in doc->sharing.
  * Inline ignores: YAML pragmas (yt_add_pragmas) and the annotation `gpulint.io/ignore:
  * "GL410,GL411"` in an object's or template's metadata: a gl_ignore covering that
  * mapping's lines, its ids also in the launches' ignore_ids.

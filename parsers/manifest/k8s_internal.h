@@ -20,11 +20,21 @@ struct k8s {
     struct yt_stream *s;
     struct k8s_mps_claim *mps;
     size_t nmps, capmps;
+    unsigned npods;           /* pod specs seen: gl_pod_facts.pod */
 };
 
 /* Add the launches of the pod spec (a mapping with `containers`). ignore ids come from
- * a gpulint.io/ignore annotation (may be NULL). Returns true when some container
- * requests a GPU. */
-bool k8s_pod(struct k8s *k, struct yt_node *pod, const char **ignore_ids, size_t nids);
+ * a gpulint.io/ignore annotation (may be NULL); `owner` is the mapping whose `spec` the
+ * pod spec is (a Pod, a template), for its annotations (NULL when none). Returns true
+ * when some container requests a GPU. */
+bool k8s_pod(struct k8s *k, struct yt_node *pod, struct yt_node *owner, const char **ignore_ids,
+             size_t nids);
+
+/* Device plugin configs (k8s_sharing.c): the sharing.timeSlicing entries of a config
+ * document `root` into doc->sharing, positions through m when the config is a string of
+ * the file (NULL: as loaded); the configs a ConfigMap object's data values hold. */
+void k8s_sharing_config(struct gl_doc *doc, struct yt_stream *s, struct yt_node *root,
+                        const struct gl_srcmap *m);
+void k8s_configmap(struct k8s *k, struct yt_node *obj);
 
 #endif

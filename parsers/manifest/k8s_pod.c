@@ -206,6 +206,23 @@ static struct gl_gpu_request *find_gpu(struct pod *p, const char *name)
     return NULL;
 }
 
+/* cpu and memory of a requests/limits list: what the pod's QoS class rests on. */
+static void add_quantity(struct pod *p, struct yt_node *k, struct yt_node *v, bool limits)
+{
+    struct gl_pod_facts *pf = &p->k->doc->launches[p->launch].pod;
+    bool cpu = !strcmp(k->value, "cpu");
+    if (!cpu && strcmp(k->value, "memory"))
+        return;
+    struct gl_quantity *q = cpu ? (limits ? &pf->cpu_limit : &pf->cpu_request)
+                                : (limits ? &pf->memory_limit : &pf->memory_request);
+    q->loc = yt_is_scalar(v) ? yt_scalar_loc_at(p->k->s, v, 0) : k->loc;
+    q->value = yt_is_scalar(v) ? text(p, v) : "";
+    size_t ts, te;
+    q->opaque = !yt_is_scalar(v) ||
+                yt_template_find(q->value, strlen(q->value), strlen(q->value), &ts, &te) ||
+                strchr(q->value, '$');
+}
+
 static void add_resource_list(struct pod *p, struct yt_node *list, bool limits)
 {
     struct yt_pair *pairs;
@@ -214,6 +231,7 @@ static void add_resource_list(struct pod *p, struct yt_node *list, bool limits)
         struct yt_node *k = yt_deref(p->k->s, pairs[i].key);
         if (!yt_is_scalar(k))
             continue;
+        add_quantity(p, k, pairs[i].value, limits);
         enum res_kind rk = resource_kind(k->value);
         if (rk == RES_NONE)
             continue;
@@ -293,7 +311,8 @@ static void add_claims(struct pod *p, struct yt_node *res)
 
 /* ---- a container ---- */
 
-static bool add_container(struct pod *p, struct yt_node *ctr, const char **ids, size_t nids)
+static bool add_container(struct pod *p, struct yt_node *ctr, bool init, const char **ids,
+                          size_t nids)
 {
     struct gl_doc *doc = p->k->doc;
     struct yt_node *name = get(p, ctr, "name");
@@ -312,7 +331,13 @@ static bool add_container(struct pod *p, struct yt_node *ctr, const char **ids, 
     yl_argv_finish(doc, p->launch, &av);
     bool mps = add_env(p);
     add_mounts(p, ctr);
-    struct yt_node *res = get(p, ctr, "resources");
+    struct yt_node *res_key = NULL;
+    struct yt_node *res = yt_get(p->k->s, ctr, "resources", &res_key);
+    struct gl_pod_facts *pf = &doc->launches[p->launch].pod;
+    pf->pod = p->k->npods;
+    pf->init = init;
+    pf->resources_loc = res_key ? res_key->loc : loc;
+    pf->pod_resources = get(p, p->spec, "resources") != NULL;
     add_resource_list(p, get(p, res, "limits"), true);
     add_resource_list(p, get(p, res, "requests"), false);
     add_claims(p, res);
@@ -337,18 +362,52 @@ static bool add_container(struct pod *p, struct yt_node *ctr, const char **ids, 
     return gpu;
 }
 
-bool k8s_pod(struct k8s *k, struct yt_node *spec, const char **ids, size_t nids)
+/* KAI scheduler GPU sharing: the pod annotations `gpu-fraction` / `gpu-memory` give its
+ * containers (or the one `gpu-fraction-container-name` names) a share of one GPU that
+ * the scheduler enforces: a vendor GPU request with an enforced cap. */
+static bool kai_share(struct pod *p, struct yt_node *owner, size_t first)
+{
+    bool added = false;
+    struct yt_node *ann = get(p, get(p, owner, "metadata"), "annotations");
+    struct yt_node *key = NULL;
+    struct yt_node *v = yt_get(p->k->s, ann, "gpu-fraction", &key);
+    if (!key)
+        v = yt_get(p->k->s, ann, "gpu-memory", &key);
+    if (!key)
+        return false;
+    struct yt_node *only = get(p, ann, "gpu-fraction-container-name");
+    struct gl_doc *doc = p->k->doc;
+    for (size_t i = first; i < doc->nlaunches; i++) {
+        struct gl_launch *l = &doc->launches[i];
+        if (l->pod.init || (yt_is_scalar(only) && (!l->name || strcmp(l->name, only->value))))
+            continue;
+        struct gl_gpu_request *g =
+            yl_add_gpu(doc, (int)i, GL_GPU_K8S_VENDOR, key->value, key->loc);
+        g->mem_capped = true;
+        g->count = g->limit = yt_is_scalar(v) ? text(p, v) : NULL;
+        g->limit_loc = yt_is_scalar(v) ? yt_scalar_loc_at(p->k->s, v, 0) : key->loc;
+        added = true;
+    }
+    return added;
+}
+
+bool k8s_pod(struct k8s *k, struct yt_node *spec, struct yt_node *owner, const char **ids,
+             size_t nids)
 {
     struct pod p = {.k = k, .spec = spec, .launch = -1};
     bool gpu = false;
+    size_t first = k->doc->nlaunches;
+    k->npods++;
     static const char *const lists[] = {"initContainers", "containers"};
     for (size_t li = 0; li < 2; li++) {
         struct yt_node *ctrs = get(&p, spec, lists[li]);
         for (size_t i = 0; yt_is_seq(ctrs) && i < ctrs->nitems; i++) {
             struct yt_node *c = yt_item(k->s, ctrs, i);
             if (yt_is_map(c))
-                gpu |= add_container(&p, c, ids, nids);
+                gpu |= add_container(&p, c, li == 0, ids, nids);
         }
     }
+    if (owner && kai_share(&p, owner, first))
+        gpu = true;
     return gpu;
 }

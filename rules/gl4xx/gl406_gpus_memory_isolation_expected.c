@@ -244,9 +244,30 @@ static bool memory_qualifier(struct gl_check *c, struct gl_arena *a, const struc
     return false;
 }
 
+/* Device plugin time-slicing: each GPU advertised `replicas` times, memory not isolated
+ * (the plugin's MPS sharing caps each client's memory: not a gl_gpu_sharing). */
+static void time_slicing(struct gl_check *c)
+{
+    for (size_t i = 0; i < c->doc->nsharing; i++) {
+        const struct gl_gpu_sharing *s = &c->doc->sharing[i];
+        char *end;
+        long n = s->opaque ? 0 : strtol(s->replicas, &end, 10);
+        if (s->opaque || *end || end == s->replicas || n <= 1)
+            continue;
+        gl_report_sev(c, GL_SEV_WARNING, s->loc,
+                      "use MIG, or the device plugin's MPS sharing (`sharing.mps`), which "
+                      "caps each client's memory; or a framework memory cap in every pod",
+                      "the device plugin time-slices each GPU of `%s` into %ld replicas: pods "
+                      "given replicas of one GPU share its memory with no isolation, and one "
+                      "can take all of it",
+                      s->resource ? s->resource : "nvidia.com/gpu", n);
+    }
+}
+
 static void check(struct gl_check *c)
 {
     const struct gl_doc *doc = c->doc;
+    time_slicing(c);
     struct gl_launch_facts f;
     gl_launch_facts_init(&f, doc, c->cfg);
     struct devset *sets = gl_arena_alloc(&f.arena, (doc->nlaunches + 1) * sizeof *sets);
@@ -291,8 +312,11 @@ const struct gl_rule gl_rule_GL406 = {
         "two pods that share a device compete for its memory, and the second to allocate "
         "dies with CUDA out-of-memory (warning). Foreground runs in a script run one after "
         "another and do not count; services in different compose profiles do not start "
-        "together; Kubernetes `nvidia.com/gpu` devices are exclusive. MIG devices, MPS with "
-        "a pinned memory limit, HAMi memory keys and framework caps (vLLM "
+        "together; Kubernetes `nvidia.com/gpu` devices are exclusive, unless the NVIDIA "
+        "device plugin's config time-slices them (`sharing.timeSlicing` replicas above 1: "
+        "warning at that key). MIG devices, MPS with a pinned memory limit (also the device "
+        "plugin's `sharing.mps`), HAMi memory keys, KAI `gpu-fraction`/`gpu-memory` "
+        "annotations and framework caps (vLLM "
         "`--gpu-memory-utilization`, XLA_PYTHON_CLIENT_MEM_FRACTION) are isolation.",
     .bad = "docker run -d --gpus device=0 llm-a\ndocker run -d --gpus device=0 llm-b",
     .good = "docker run -d --gpus device=MIG-<uuid-a> llm-a\n"

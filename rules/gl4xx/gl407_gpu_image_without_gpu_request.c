@@ -10,6 +10,7 @@ static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
     /* apptainer without --nv is GL408; a fragment's base may request the GPU; a CPU
      * head/master beside GPU workers is deliberate */
     if (l->kind == GL_LAUNCH_APPTAINER || l->fragment || l->secondary_role || l->gpus_outside ||
+        l->gpu_unseen ||
         gl_launch_requests_gpu(l) || gl_launch_runtime_template(l) ||
         gl_launch_client_image(c->doc, l) ||
         !gl_launch_options_known(l) || !gl_launch_needs_cuda(f, i))
@@ -50,7 +51,9 @@ const struct gl_rule gl_rule_GL407 = {
         "images, compose override fragments, a role of a multi-role object (RayCluster "
         "head, PyTorchJob master) whose other roles request GPUs, runtime templates "
         "(Kubeflow TrainingRuntime, KServe ServingRuntime) that get GPUs from their user, "
-        "client and SDK images (`tritonserver:*-sdk`, `*-client`), or an image that a "
+        "client and SDK images (`tritonserver:*-sdk`, `*-client`), CI job containers on "
+        "runners without a GPU label (a CUDA image there builds) and GitLab CI images (the "
+        "runner's own config gives GPUs), or an image that a "
         "kustomization of the run renames or retags (what runs is another image). "
         "`nvidia.com/gpu: 0` is no GPU request.",
     .bad = "docker run --rm nvcr.io/nvidia/pytorch:24.05-py3 python train.py",

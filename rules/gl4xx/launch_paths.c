@@ -338,6 +338,8 @@ bool gl_launch_infrastructure(const struct gl_launch_facts *f, size_t launch)
     const struct gl_ref *r = gl_launch_ref(f->doc, l);
     if (r && r->ok && gl_imageref_nvidia_infra(&r->parsed))
         return true;
+    if (l->gpus_outside || l->gpu_unseen)
+        return false; /* its GPUs come from where gpulint cannot see */
     return !gl_launch_requests_gpu(l) && !gl_launch_needs_cuda(f, launch);
 }
 
@@ -437,6 +439,9 @@ const char *gl_launch_label(struct gl_arena *a, const struct gl_launch *l)
     case GL_LAUNCH_ENROOT:
         return gl_arena_printf(a, "`enroot start` at line %u", (unsigned)l->loc.line);
     case GL_LAUNCH_DOCKER_RUN:
+        if (l->tool && l->name &&
+            (!strcmp(l->tool, "github-actions") || !strcmp(l->tool, "gitlab-ci")))
+            return gl_arena_printf(a, "the %s", l->name); /* "the container of job `x`" */
         break;
     }
     return gl_arena_printf(a, "`%s run` at line %u", l->tool ? l->tool : "docker",

@@ -62,11 +62,69 @@ static void test_gitlab_scripts(void **st)
     done(d);
 }
 
+static void test_github_containers(void **st)
+{
+    (void)st;
+    const char *wf = "on: push\njobs:\n  t:\n    runs-on: [self-hosted, GPU]\n"
+                     "    container:\n      image: img:1\n"
+                     "      options: --gpus all --shm-size ${{ inputs.shm }} -v /d:/d:ro\n"
+                     "      volumes:\n        - /ckpt:/ckpt\n"
+                     "      env: {NVIDIA_DRIVER_CAPABILITIES: compute}\n"
+                     "    services:\n      db:\n        image: ${{ matrix.db }}\n"
+                     "    steps:\n      - run: echo\n"
+                     "  b:\n    runs-on: ubuntu-latest\n    container: img:2\n"
+                     "    steps:\n      - run: echo\n";
+    struct gl_doc *d = parse("repo/.github/workflows/ci.yml", wf);
+    assert_false(d->error.set);
+    assert_int_equal(d->nlaunches, 3);
+    const struct gl_launch *c = &d->launches[0];
+    assert_string_equal(c->tool, "github-actions");
+    assert_string_equal(c->name, "container of job `t`");
+    assert_false(c->gpu_unseen);
+    assert_int_equal(c->ngpus, 1);
+    assert_int_equal(c->gpus[0].loc.line, 7);
+    assert_int_equal(c->gpus[0].loc.col, 23);
+    assert_int_equal(c->shm_bytes, INT64_MAX); /* an expression: large enough */
+    assert_int_equal(c->nmounts, 2);
+    assert_true(c->mounts[0].readonly);
+    assert_string_equal(c->mounts[1].target, "/ckpt");
+    assert_int_equal(c->mounts[1].loc.line, 9);
+    assert_int_equal(c->mounts[1].loc.col, 11);
+    assert_int_equal(d->nenv, 1);
+    assert_int_equal(d->env[0].launch, 0);
+    assert_int_equal(d->launches[1].ref, -1); /* the service's image is an expression */
+    assert_string_equal(d->launches[1].group, c->group);
+    assert_true(d->launches[2].gpu_unseen); /* ubuntu-latest has no GPU */
+    assert_int_equal(d->refs[d->launches[2].ref].loc.line, 18);
+    assert_int_equal(d->refs[d->launches[2].ref].loc.col, 16);
+    done(d);
+}
+
+static void test_gitlab_images(void **st)
+{
+    (void)st;
+    const char *gl = "image: img:1\nstages: [t]\nj:\n  stage: t\n"
+                     "  image: {name: img:2, entrypoint: [\"\"]}\n"
+                     "  services:\n    - img:3\n    - name: img:4\n      command: [--model, m]\n"
+                     "  script: [echo]\n";
+    struct gl_doc *d = parse(".gitlab-ci.yml", gl);
+    assert_int_equal(d->nlaunches, 4);
+    for (size_t i = 0; i < 4; i++)
+        assert_true(d->launches[i].gpu_unseen);
+    assert_int_equal(d->refs[d->launches[1].ref].loc.line, 5);
+    assert_int_equal(d->refs[d->launches[1].ref].loc.col, 17);
+    assert_int_equal(d->launches[3].nargv, 2);
+    assert_string_equal(d->launches[3].argv[0].text, "--model");
+    done(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_github_run_block),
         cmocka_unit_test(test_gitlab_scripts),
+        cmocka_unit_test(test_github_containers),
+        cmocka_unit_test(test_gitlab_images),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -354,6 +354,52 @@ static void test_corpus(void **st)
     assert_true(test_each_yaml_file(GPULINT_CORPUS_DIR "/k8s", corpus_file) >= 28);
 }
 
+static void test_pod_facts_and_sharing(void **st)
+{
+    (void)st;
+    struct gl_doc *d = parse(POD "    - name: c\n      image: i\n      resources:\n"
+                                 "        limits: {cpu: \"2\", memory: 4Gi}\n"
+                                 "        requests: {cpu: 1500m}\n"
+                                 "  initContainers:\n    - name: init\n      image: b\n"
+                                 "---\napiVersion: v1\nkind: ConfigMap\nmetadata: {name: m}\n"
+                                 "data:\n  any: |-\n    version: v1\n    sharing:\n"
+                                 "      timeSlicing:\n        resources:\n"
+                                 "        - name: nvidia.com/gpu\n          replicas: 4\n");
+    assert_false(d->error.set);
+    assert_int_equal(d->nlaunches, 2);
+    const struct gl_launch *init = &d->launches[0], *c = &d->launches[1];
+    assert_true(init->pod.init);
+    assert_false(c->pod.init);
+    assert_int_equal(init->pod.pod, c->pod.pod);
+    assert_string_equal(c->pod.cpu_limit.value, "2");
+    assert_loc(c->pod.cpu_limit.loc, 10, 24);
+    assert_string_equal(c->pod.cpu_request.value, "1500m");
+    assert_loc(c->pod.cpu_request.loc, 11, 25);
+    assert_null(c->pod.memory_request.value);
+    assert_loc(c->pod.resources_loc, 9, 7);
+    /* the replicas key inside the ConfigMap's block scalar */
+    assert_int_equal(d->nsharing, 1);
+    assert_string_equal(d->sharing[0].replicas, "4");
+    assert_string_equal(d->sharing[0].resource, "nvidia.com/gpu");
+    assert_loc(d->sharing[0].loc, 26, 11);
+    assert_loc(d->sharing[0].value_loc, 26, 21);
+    test_doc_free(d);
+}
+
+static void test_kai_annotation(void **st)
+{
+    (void)st;
+    struct gl_doc *d = parse("apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n"
+                             "  annotations:\n    gpu-fraction: \"0.5\"\nspec:\n  containers:\n"
+                             "    - name: c\n      image: i\n");
+    assert_int_equal(d->launches[0].ngpus, 1);
+    assert_int_equal(d->launches[0].gpus[0].kind, GL_GPU_K8S_VENDOR);
+    assert_true(d->launches[0].gpus[0].mem_capped);
+    assert_string_equal(d->launches[0].gpus[0].count, "0.5");
+    assert_loc(d->launches[0].gpus[0].loc, 6, 5);
+    test_doc_free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -375,6 +421,8 @@ int main(void)
         cmocka_unit_test(test_k8s_var_refs),
         cmocka_unit_test(test_invalid_yaml_and_bomb),
         cmocka_unit_test(test_corpus),
+        cmocka_unit_test(test_pod_facts_and_sharing),
+        cmocka_unit_test(test_kai_annotation),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -442,6 +442,89 @@ static void t_hostile(void **s)
     gl_launches_from_shell(&D, nul, sizeof nul - 1, NULL, NULL);
 }
 
+static void t_more_wrappers(void **s)
+{
+    (void)s;
+    /* every launcher behind the wrappers people put before it */
+    sh("sudo -E -u bob nerdctl run --gpus all img:1 a\n"
+       "stdbuf -oL numactl --cpunodebind=0 -m 0 docker container run img:2 b\n"
+       "taskset -c 0-7 chrt -f 10 podman container run img:3 c\n"
+       "timeout -s KILL 1h env -u X A=B nohup time nice -n 5 docker run img:4 d\n"
+       "taskset -p 0x3 1234\n"
+       "numactl --localalloc --physcpubind 0-7 docker run img:5 e\n");
+    assert_int_equal(D.nlaunches, 5);
+    assert_string_equal(image(4), "img:5");
+    assert_string_equal(L(0)->tool, "nerdctl");
+    assert_loc(L(0)->loc, 1, 16);
+    assert_int_equal(L(0)->ngpus, 1);
+    assert_string_equal(image(1), "img:2");
+    assert_loc(D.refs[1].loc, 2, 62);
+    assert_string_equal(L(2)->tool, "podman");
+    assert_string_equal(argv_of(2), "c");
+    assert_string_equal(image(3), "img:4");
+}
+
+static void t_ssh_and_xargs(void **s)
+{
+    (void)s;
+    sh("ssh -p 22 -o X=y gpu01 'docker run --rm img:1 python t.py --out /o'\n"
+       "ssh gpu02 docker run img:2 x\n"
+       "cat l | xargs -I{} docker run --rm {} nvidia-smi\n"
+       "cat l | xargs -n1 docker run img:3\n"
+       "ssh \"$H\" docker run img:4\n");
+    assert_int_equal(D.nlaunches, 4);
+    assert_string_equal(image(0), "img:1");
+    assert_loc(D.refs[0].loc, 1, 41); /* inside the quoted remote script */
+    assert_string_equal(argv_of(0), "python|t.py|--out|/o");
+    assert_string_equal(image(1), "img:2");
+    assert_false(L(1)->argv_opaque);
+    assert_int_equal(L(2)->ref, -1); /* `{}` is filled in by xargs */
+    assert_true(L(3)->argv_opaque);  /* xargs appends what it reads */
+}
+
+static void t_kubectl_run(void **s)
+{
+    (void)s;
+    sh("kubectl -n ml run t --image=img:1 --limits=cpu=2,memory=8Gi,nvidia.com/gpu=1 "
+       "--env=A=1 --restart=Never -- python t.py\n"
+       "kubectl run u --image img:2 --overrides='{\"spec\":{\"containers\":[{\"resources\":"
+       "{\"limits\":{\"nvidia.com/gpu\":2}}}]}}'\n"
+       "kubectl get pods\n");
+    assert_int_equal(D.nlaunches, 2);
+    assert_int_equal(L(0)->kind, GL_LAUNCH_K8S);
+    assert_string_equal(L(0)->tool, "kubectl");
+    assert_string_equal(L(0)->name, "t");
+    assert_string_equal(image(0), "img:1");
+    assert_string_equal(argv_of(0), "python|t.py");
+    assert_int_equal(L(0)->ngpus, 1);
+    assert_string_equal(L(0)->gpus[0].value, "nvidia.com/gpu");
+    assert_string_equal(L(0)->gpus[0].limit, "1");
+    assert_loc(L(0)->gpus[0].loc, 1, 61);
+    assert_string_equal(L(0)->pod.cpu_limit.value, "2");
+    assert_loc(L(0)->pod.cpu_limit.loc, 1, 48);
+    assert_string_equal(L(0)->pod.memory_limit.value, "8Gi");
+    assert_int_equal(D.nenv, 1);
+    assert_int_equal(L(1)->ngpus, 1);
+    assert_string_equal(L(1)->gpus[0].count, "2");
+    assert_loc(L(1)->gpus[0].loc, 2, 90);
+    assert_true(L(1)->opts_opaque);
+    assert_true(L(1)->pod.opaque);
+}
+
+static void t_apptainer_pull(void **s)
+{
+    (void)s;
+    sh("apptainer pull --force x.sif docker://nvcr.io/nvidia/pytorch:24.05-py3\n"
+       "singularity build --sandbox d/ docker://nvidia/cuda:12.4.1-base-ubuntu22.04\n"
+       "apptainer pull \"docker://$IMG\"\n");
+    assert_int_equal(D.nlaunches, 0);
+    assert_int_equal(D.nrefs, 2);
+    assert_int_equal(D.refs[0].role, GL_REF_DEF_FROM);
+    assert_string_equal(D.refs[0].text, "nvcr.io/nvidia/pytorch:24.05-py3");
+    assert_loc(D.refs[0].loc, 1, 39);
+    assert_loc(D.refs[1].loc, 2, 41);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -473,6 +556,10 @@ int main(void)
         cmocka_unit_test_setup_teardown(t_detach_false_and_background, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_apptainer, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_hostile, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_more_wrappers, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_ssh_and_xargs, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_kubectl_run, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_apptainer_pull, doc_setup, doc_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

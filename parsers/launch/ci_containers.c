@@ -1,0 +1,227 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* ci_containers.c: the containers of CI jobs -> launches (see ci_containers.h). */
+#include "parsers/launch/ci_containers.h"
+
+#include <string.h>
+#include <strings.h>
+
+#include "linter/core/imageref.h"
+#include "parsers/launch/launch_internal.h"
+
+struct job {
+    struct gl_doc *doc;
+    struct yt_stream *s;
+    struct gl_launch_scan scan;
+    const char *name;
+    const char *tool;
+    bool gpu_unseen;
+};
+
+/* The first command of scalar n split as shell words, GitHub `${{ ... }}` expressions
+ * turned into unset variables of the same length (so they are opaque and every position
+ * stays exact); NULL when there is none. */
+static const struct sh_cmd *split_scalar(struct job *j, struct yt_node *n)
+{
+    if (!yt_is_scalar(n) || yt_is_null(n))
+        return NULL;
+    struct gl_arena *a = &j->doc->arena;
+    char *t = gl_arena_strndup(a, n->value, n->len);
+    for (char *p = t; (p = strstr(p, "${{"));) {
+        char *close = strstr(p + 3, "}}");
+        if (!close)
+            break;
+        /* `${{ x }}` -> `${GGGGGG}`: the inner `{`, the text and the first `}` */
+        memset(p + 2, 'G', (size_t)(close - p) - 1);
+        p = close + 2;
+    }
+    struct gl_srcmap *m = gl_arena_alloc(a, sizeof *m); /* (the words keep it) */
+    gl_srcmap_init(m, a);
+    yt_scalar_srcmap(j->s, n, m);
+    struct sh_vars vars;
+    sh_vars_init(&vars, a);
+    struct sh_opts o = {.vars = &vars};
+    struct sh_cmd *cmds;
+    size_t nc;
+    sh_split(a, t, n->len, m, &o, &cmds, &nc, NULL);
+    return nc && cmds[0].nwords ? &cmds[0] : NULL;
+}
+
+static bool expression(struct yt_node *n)
+{
+    return yt_is_scalar(n) && (memmem(n->value, n->len, "${{", 3) || memchr(n->value, '$', n->len));
+}
+
+static void set_image(struct launch_build *b, struct job *j, struct yt_node *img)
+{
+    if (!yt_is_scalar(img) || !img->len || expression(img))
+        return; /* (an expression: what runs is not known) */
+    b->l->ref = (int)j->doc->nrefs;
+    struct gl_ref *r = gl_ref_add(j->doc, gl_arena_strndup(&j->doc->arena, img->value, img->len),
+                                  yt_scalar_loc_at(j->s, img, 0), GL_REF_LAUNCH, false);
+    r->launch = b->index;
+}
+
+static void add_env(struct launch_build *b, struct job *j, struct yt_node *map)
+{
+    struct yt_pair *p;
+    size_t n = yt_pairs(j->s, map, &p);
+    for (size_t i = 0; i < n; i++) {
+        struct yt_node *k = yt_deref(j->s, p[i].key), *v = p[i].value;
+        if (!yt_is_scalar(k))
+            continue;
+        struct gl_env *e = GL_APPEND(&j->doc->arena, j->doc->env, j->doc->nenv, j->doc->capenv);
+        memset(e, 0, sizeof *e);
+        e->key = gl_arena_strndup(&j->doc->arena, k->value, k->len);
+        e->key_loc = k->loc;
+        e->value = yt_is_scalar(v) && !expression(v)
+                       ? gl_arena_strndup(&j->doc->arena, v->value, v->len)
+                       : NULL;
+        e->value_loc = yt_is_scalar(v) ? yt_scalar_loc_at(j->s, v, 0) : k->loc;
+        e->origin = GL_ENV_LAUNCH;
+        e->stage = -1;
+        e->launch = b->index;
+        if (!strcmp(e->key, "NVIDIA_VISIBLE_DEVICES"))
+            b->visible_env = (int)j->doc->nenv - 1;
+    }
+}
+
+/* A list of strings (GitLab entrypoint/command) as the launch's argv. */
+static void set_argv(struct launch_build *b, struct job *j, struct yt_node *list, size_t *cap)
+{
+    for (size_t i = 0; yt_is_seq(list) && i < list->nitems; i++) {
+        struct yt_node *w = yt_item(j->s, list, i);
+        if (!yt_is_scalar(w)) {
+            b->l->argv_opaque = true;
+            continue;
+        }
+        struct gl_word *out = GL_APPEND(&j->doc->arena, b->l->argv, b->l->nargv, *cap);
+        out->text = gl_arena_strndup(&j->doc->arena, w->value, w->len);
+        out->loc = yt_scalar_loc_at(j->s, w, 0);
+        out->opaque = expression(w);
+        b->l->argv_opaque |= out->opaque;
+    }
+}
+
+/* One container: `spec` is an image string or a mapping (image/name, options, env,
+ * volumes, variables, entrypoint, command). */
+static void container(struct job *j, struct yt_node *key, struct yt_node *spec, const char *name)
+{
+    struct yt_node *img = yt_is_map(spec) ? yt_get(j->s, spec, "image", NULL) : spec;
+    if (!img && yt_is_map(spec))
+        img = yt_get(j->s, spec, "name", NULL); /* GitLab */
+    if (!yt_is_scalar(img) || yt_is_null(img))
+        return;
+    struct launch_build b;
+    struct gl_loc loc = img->len ? yt_scalar_loc_at(j->s, img, 0) : key->loc;
+    launch_begin(&b, &j->scan, GL_LAUNCH_DOCKER_RUN, j->tool, loc);
+    b.l->name = name;
+    b.l->group = j->scan.group;
+    b.l->gpu_unseen = j->gpu_unseen;
+    set_image(&b, j, img);
+    if (!yt_is_map(spec))
+        return;
+    add_env(&b, j, yt_get(j->s, spec, "env", NULL));
+    add_env(&b, j, yt_get(j->s, spec, "variables", NULL));
+    const struct sh_cmd *opts = split_scalar(j, yt_get(j->s, spec, "options", NULL));
+    if (opts)
+        launch_docker_options(&b, opts);
+    struct yt_node *vols = yt_get(j->s, spec, "volumes", NULL);
+    for (size_t i = 0; yt_is_seq(vols) && i < vols->nitems; i++) {
+        const struct sh_cmd *v = split_scalar(j, yt_item(j->s, vols, i));
+        if (v) {
+            struct lv w = lv_word(&j->doc->arena, v, 0);
+            value_volume(&b, &w);
+        }
+    }
+    size_t cap = 0;
+    set_argv(&b, j, yt_get(j->s, spec, "entrypoint", NULL), &cap);
+    set_argv(&b, j, yt_get(j->s, spec, "command", NULL), &cap);
+    /* a self-hosted GPU runner's docker may default to the nvidia runtime (RAPIDS' do):
+     * NVIDIA_VISIBLE_DEVICES in the job container's env then selects its GPUs */
+    if (b.visible_env >= 0 && !strcmp(j->tool, "github-actions"))
+        b.nvidia_runtime = true;
+    struct sh_cmd none = {0};
+    launch_docker_finish(&b, opts ? opts : &none);
+}
+
+static void job_init(struct job *j, struct gl_doc *doc, struct yt_stream *s, const char *name,
+                     const char *tool)
+{
+    j->doc = doc;
+    j->s = s;
+    j->name = name;
+    j->tool = tool;
+    gl_launch_scan_init(&j->scan, doc, NULL);
+    j->scan.group = gl_arena_printf(&doc->arena, "%s#%s", doc->path ? doc->path : "", name);
+}
+
+/* Does a runner label say the machine has a GPU? */
+static bool gpu_label(struct yt_node *n)
+{
+    static const char *const words[] = {"gpu", "nvidia", "cuda"};
+    if (!yt_is_scalar(n))
+        return false;
+    for (size_t i = 0; i < n->len; i++) {
+        if (i + 3 <= n->len && !memcmp(n->value + i, "${{", 3)) {
+            const char *close = memmem(n->value + i, n->len - i, "}}", 2);
+            if (!close)
+                return false;
+            i = (size_t)(close - n->value) + 1; /* (an expression's text is not the label) */
+            continue;
+        }
+        for (size_t k = 0; k < 3; k++)
+            if (i + strlen(words[k]) <= n->len &&
+                !strncasecmp(n->value + i, words[k], strlen(words[k])))
+                return true;
+    }
+    return false;
+}
+
+static bool gpu_runner(struct yt_stream *s, struct yt_node *runs_on)
+{
+    if (yt_is_map(runs_on))
+        runs_on = yt_get(s, runs_on, "labels", NULL);
+    if (gpu_label(runs_on))
+        return true;
+    for (size_t i = 0; yt_is_seq(runs_on) && i < runs_on->nitems; i++)
+        if (gpu_label(yt_item(s, runs_on, i)))
+            return true;
+    return false;
+}
+
+void ci_github_containers(struct gl_doc *doc, struct yt_stream *s, struct yt_node *job,
+                          const char *name)
+{
+    struct job j;
+    job_init(&j, doc, s, name, "github-actions");
+    j.gpu_unseen = !gpu_runner(s, yt_get(s, job, "runs-on", NULL));
+    struct yt_node *key = NULL;
+    struct yt_node *c = yt_get(s, job, "container", &key);
+    if (key)
+        container(&j, key, c, gl_arena_printf(&doc->arena, "container of job `%s`", name));
+    struct yt_pair *p;
+    size_t n = yt_pairs(s, yt_get(s, job, "services", NULL), &p);
+    for (size_t i = 0; i < n; i++) {
+        struct yt_node *k = yt_deref(s, p[i].key);
+        if (yt_is_scalar(k))
+            container(&j, k, p[i].value,
+                      gl_arena_printf(&doc->arena, "service `%s` of job `%s`", k->value, name));
+    }
+}
+
+void ci_gitlab_containers(struct gl_doc *doc, struct yt_stream *s, struct yt_node *job,
+                          const char *name)
+{
+    struct job j;
+    job_init(&j, doc, s, name, "gitlab-ci");
+    j.gpu_unseen = true;
+    struct yt_node *key = NULL;
+    struct yt_node *img = yt_get(s, job, "image", &key);
+    if (key)
+        container(&j, key, img, gl_arena_printf(&doc->arena, "image of job `%s`", name));
+    struct yt_node *svc = yt_get(s, job, "services", NULL);
+    for (size_t i = 0; yt_is_seq(svc) && i < svc->nitems; i++) {
+        struct yt_node *it = yt_item(s, svc, i);
+        container(&j, it, it, gl_arena_printf(&doc->arena, "service of job `%s`", name));
+    }
+}

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * ci_containers.h: the containers CI YAML starts (ciyaml.c reads the scripts).
+ *
+ * GitHub Actions, per job: `container:` (an image string, or a mapping with image,
+ * options, env, volumes) and each `services.<id>` (the same mapping) are launches (kind
+ * GL_LAUNCH_DOCKER_RUN, tool "github-actions", name "container of job `J`" or "service
+ * `S` of job `J`", loc = the image value or the key): `options:` is split as shell words
+ * and read with the `docker run` flag table (--gpus, -v, --shm-size, --ipc, -e, ...);
+ * `volumes:` entries as `-v` values; `env:` as `-e`. A `${{ ... }}` expression is an
+ * unresolved variable: the word holding it is opaque (an image that holds one: no image
+ * reference). They all run at the same time (group: the job). The runner's labels
+ * (`runs-on`: string, list, or mapping with `labels`) decide whether the job has a GPU: a
+ * label with `gpu`, `nvidia` or `cuda` in it (any case); without one (or with an
+ * expression) the launches are gpu_unseen: a CUDA image on a CPU runner builds, it is
+ * not a job that lost its GPU. `NVIDIA_VISIBLE_DEVICES` in a GitHub container's env is a
+ * GPU request (GL_GPU_ENV_VISIBLE): self-hosted GPU runners whose docker defaults to the
+ * nvidia runtime select GPUs so.
+ *
+ * GitLab CI: the top-level (and `default:`) `image:` and `services:`, and each job's own:
+ * an image string or a mapping with `name` (and `entrypoint`, `command` for services: the
+ * launch's argv; `variables` for services: env). Tool "gitlab-ci"; every GitLab launch is
+ * gpu_unseen (the runner's config.toml gives GPUs, no CI file can). A job's image and
+ * services run at the same time (group: the job; the global ones: group "default").
+ * `$VAR` in an image is unresolved: no image reference.
+ */
+#ifndef GPULINT_PARSERS_CI_CONTAINERS_H
+#define GPULINT_PARSERS_CI_CONTAINERS_H
+
+#include "linter/core/model.h"
+#include "parsers/yaml/yaml_tree.h"
+
+/* The containers of GitHub Actions job `job` (named `name`). */
+void ci_github_containers(struct gl_doc *doc, struct yt_stream *s, struct yt_node *job,
+                          const char *name);
+/* The image and services of a GitLab job (or of the top level / `default:`, name
+ * "default"). */
+void ci_gitlab_containers(struct gl_doc *doc, struct yt_stream *s, struct yt_node *job,
+                          const char *name);
+
+#endif
