@@ -18,6 +18,7 @@
 #include <zstd.h>
 
 #include "linter/core/limits.h"
+#include "parsers/image/image_fatbin.h"
 #include "parsers/image/image_sha256.h"
 
 #define FIXED_LEN (4 + 4 + 8 + 8) /* magic, version, payload and frame lengths */
@@ -73,6 +74,11 @@ void gl_layer_index_serialize(const struct gl_layer_index *ix, struct gl_buf *ou
         put_str(out, e->path, strlen(e->path));
         put_str(out, e->link, e->link ? strlen(e->link) : 0);
         put_str(out, e->content, e->content_len);
+        struct gl_buf fb;
+        gl_buf_init(&fb);
+        gl_fatbin_encode(e->fatbin, &fb);
+        put_str(out, fb.len ? fb.data : NULL, fb.len);
+        gl_buf_free(&fb);
     }
 }
 
@@ -117,7 +123,7 @@ bool gl_layer_index_parse(struct gl_layer_index *ix, const unsigned char *p, siz
 {
     struct cursor c = {p, n, false};
     uint64_t count = get_uint(&c, 8);
-    if (c.bad || count > GL_LAYER_MAX_ENTRIES || count > n / 18)
+    if (c.bad || count > GL_LAYER_MAX_ENTRIES || count > n / 22)
         return false;
     for (uint64_t i = 0; i < count && !c.bad; i++) {
         struct gl_layer_entry e = {0};
@@ -127,6 +133,13 @@ bool gl_layer_index_parse(struct gl_layer_index *ix, const unsigned char *p, siz
         e.path = get_str(&c, &ix->arena, NULL);
         e.link = get_str(&c, &ix->arena, NULL);
         e.content = get_str(&c, &ix->arena, &e.content_len);
+        uint32_t fblen = 0;
+        const char *fb = get_str(&c, &ix->arena, &fblen);
+        bool bad = false;
+        if (fb)
+            e.fatbin = gl_fatbin_decode(&ix->arena, fb, fblen, &bad);
+        if (bad || (fb && !e.fatbin))
+            c.bad = true;
         if (!e.path || e.type > GL_FILE_OTHER || e.whiteout > GL_WH_OPAQUE)
             c.bad = true;
         if (!c.bad)
