@@ -167,9 +167,14 @@ static void derive_ref(struct cd_ctx *c, size_t ri)
     }
     if (have_tok) {
         size_t off = (size_t)tok + digits;
-        ref_fact(c, ri, GL_CUDA_TAG, gl_arena_strdup(a, tok_version),
-                 gl_arena_printf(a, "%s %s:%s", role_label(r), p->familiar, p->tag),
-                 gl_ref_tag_loc(r, off, tok_len - digits));
+        struct gl_cuda_fact *f =
+            ref_fact(c, ri, GL_CUDA_TAG, gl_arena_strdup(a, tok_version),
+                     gl_arena_printf(a, "%s %s:%s", role_label(r), p->familiar, p->tag),
+                     gl_ref_tag_loc(r, off, tok_len - digits));
+        /* pytorch/pytorch:2.3.0-cuda12.1-...: the torch release of the image */
+        size_t n = gl_version_prefix_len(p->tag);
+        if (!strcmp(p->familiar, "pytorch/pytorch") && n && p->tag[n] == '-')
+            f->torch = gl_arena_strndup(a, p->tag, n);
     }
 }
 

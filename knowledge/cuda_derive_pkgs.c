@@ -89,8 +89,12 @@ static struct gl_cuda_fact *torch_pin(struct cd_ctx *c, const struct spec *sp, c
     if (!gl_torch_variant_cuda(variant, cuda, sizeof cuda))
         return NULL;
     struct gl_loc at = cd_written_loc(c, loc, strlen(spec), plus, vlen + 1);
-    return cd_add(c, GL_CUDA_FRAMEWORK, gl_arena_strdup(&c->doc->arena, cuda),
-                  label_of(c, spec), gl_arena_strdup(&c->doc->arena, sp->name), at, stage);
+    struct gl_cuda_fact *f =
+        cd_add(c, GL_CUDA_FRAMEWORK, gl_arena_strdup(&c->doc->arena, cuda), label_of(c, spec),
+               gl_arena_strdup(&c->doc->arena, sp->name), at, stage);
+    if (!strcmp(sp->name, "torch")) /* the release the wheel's arch list belongs to */
+        f->torch = gl_arena_strndup(&c->doc->arena, sp->version, (size_t)(plus - sp->version));
+    return f;
 }
 
 /* nvidia-cublas-cu12: the major of the -cuNN suffix. */

@@ -1,25 +1,18 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* driver_target.c: --driver spellings, branch and host resolution (see driver_target.h). */
 #include "knowledge/driver_target.h"
+#include "knowledge/nvidia_smi.h"
 
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
-
-extern char **environ;
 
 #define PROC_VERSION_FILE "/proc/driver/nvidia/version"
 #define HOST_READ_CAP 65536
-#define SMI_TIMEOUT_MS 5000
 
 static bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
@@ -146,75 +139,6 @@ static bool read_small_file(const char *path, char *buf, size_t cap, size_t *len
     return true;
 }
 
-static long elapsed_ms(const struct timespec *start)
-{
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    return (long)(now.tv_sec - start->tv_sec) * 1000 + (now.tv_nsec - start->tv_nsec) / 1000000;
-}
-
-/* Run `prog --query-gpu=driver_version --format=csv,noheader` and capture its stdout.
- * False when it cannot be run, times out, or fails. */
-static bool run_smi(const char *prog, char *buf, size_t cap, size_t *len)
-{
-    int pipefd[2];
-    if (pipe(pipefd) != 0)
-        return false;
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_adddup2(&fa, pipefd[1], STDOUT_FILENO);
-    posix_spawn_file_actions_addclose(&fa, pipefd[0]);
-    posix_spawn_file_actions_addclose(&fa, pipefd[1]);
-    posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-    posix_spawn_file_actions_addopen(&fa, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-    char *const argv[] = {(char *)prog, "--query-gpu=driver_version", "--format=csv,noheader",
-                          NULL};
-    pid_t pid;
-    int rc = posix_spawnp(&pid, prog, &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
-    close(pipefd[1]);
-    if (rc != 0) {
-        close(pipefd[0]);
-        return false;
-    }
-    size_t n = 0;
-    bool timed_out = false;
-    struct timespec start;
-    clock_gettime(CLOCK_MONOTONIC, &start);
-    for (;;) {
-        long left = SMI_TIMEOUT_MS - elapsed_ms(&start);
-        if (left <= 0) {
-            timed_out = true;
-            break;
-        }
-        struct pollfd p = {.fd = pipefd[0], .events = POLLIN};
-        int pr = poll(&p, 1, (int)left);
-        if (pr < 0 && errno == EINTR)
-            continue;
-        if (pr <= 0) {
-            timed_out = pr == 0;
-            break;
-        }
-        char chunk[512];
-        ssize_t r = read(pipefd[0], chunk, sizeof chunk);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            break;
-        size_t take = (size_t)r < cap - n ? (size_t)r : cap - n;
-        memcpy(buf + n, chunk, take);
-        n += take;
-    }
-    close(pipefd[0]);
-    if (timed_out)
-        kill(pid, SIGKILL);
-    int status = 0;
-    while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-        ;
-    *len = n;
-    return !timed_out && WIFEXITED(status) && WEXITSTATUS(status) == 0;
-}
-
 /* The local driver version: the version file, else nvidia-smi. */
 static bool host_version(char *out, size_t out_size, const char **how, char *note,
                          size_t note_size)
@@ -233,12 +157,10 @@ static bool host_version(char *out, size_t out_size, const char **how, char *not
     } else {
         snprintf(note, note_size, "%s: %s", file, strerror(errno));
     }
-    const char *smi = getenv("GPULINT_NVIDIA_SMI");
-    if (!smi)
-        smi = "nvidia-smi";
-    if (!ok && *smi && strcmp(smi, "none")) {
+    const char *smi = gl_nvidia_smi_program();
+    if (!ok && smi) {
         size_t used = strlen(note);
-        if (run_smi(smi, buf, HOST_READ_CAP, &len)) {
+        if (gl_nvidia_smi_run(smi, "driver_version", buf, HOST_READ_CAP, &len)) {
             ok = gl_driver_parse_smi_output(buf, len, out, out_size);
             *how = "host, nvidia-smi";
             if (!ok)

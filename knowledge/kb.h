@@ -196,6 +196,33 @@ struct gl_kb_error_string { /* error_strings */
     bool unverified;
 };
 
+struct gl_kb_gpu_family { /* gpu_architectures.families: one GPU architecture family */
+    const char *family;            /* "Hopper", "Ampere (GA10x)" */
+    struct gl_kb_strlist sm;       /* "sm_90", "sm_90a", "sm_110 (CUDA 13.0+)" as written */
+    struct gl_kb_strlist cc;       /* compute capabilities: "9.0" */
+    struct gl_kb_strlist products; /* products_example, as written: "Tesla K80 (3.7)" */
+    struct gl_kb_strlist names;    /* names --gpu accepts: "Hopper", "H100", "K80=3.7" (NAME=CC:
+                                      that compute capability of the row only) */
+    const char *names_source;
+    const char *first_cuda;        /* first toolkit that targets it: "11.8" (NULL: unknown) */
+    const char *last_cuda;         /* as written: "11.x (11.8)"; NULL while supported */
+    const char *removed_in_cuda;   /* first toolkit that cannot target it: "12.0" */
+    unsigned last_driver_branch;   /* 470 for Kepler; 0 = still supported */
+    unsigned min_driver_branch;    /* 570 for Blackwell; 0 = not stated */
+    const char *source;
+    bool unverified;               /* some value of the row is not confirmed */
+};
+
+struct gl_kb_torch_arch { /* torch_cuda_arch_lists.releases[].variants[], one row per wheel */
+    const char *torch;             /* "2.7" (major.minor series) */
+    const char *variant;           /* "cu128" */
+    const char *arch_list;         /* TORCH_CUDA_ARCH_LIST of the build: "7.5;8.0;...;12.0+PTX" */
+    struct gl_kb_strlist sass;     /* "sm_75", ... */
+    struct gl_kb_strlist ptx;      /* "compute_120" */
+    const char *source;            /* the variant's source, else its release's */
+    bool unverified;               /* the variant's or its release's list is not confirmed */
+};
+
 struct gl_kb_meta {
     const char *date;              /* meta.collected, "2026-11-22" */
     const char *purpose;
@@ -220,6 +247,8 @@ struct gl_kb {
     const struct gl_kb_jax *jax;                   size_t n_jax;
     const struct gl_kb_pip *pip;                   size_t n_pip;
     const struct gl_kb_error_string *errors;       size_t n_errors;
+    const struct gl_kb_gpu_family *gpu_families;   size_t n_gpu_families;
+    const struct gl_kb_torch_arch *torch_archs;    size_t n_torch_archs;
     struct gl_arena *arena;        /* owner of a loaded kb; NULL for the builtin one */
 };
 
@@ -305,5 +334,15 @@ const struct gl_kb_jax *gl_kb_jax_extra(const struct gl_kb *kb, const char *extr
  * "nvidia-cuda-runtime" needs its version ("13.0.96" -> 13; version may be NULL).
  * 0 if not known. */
 unsigned gl_kb_pip_cuda_major(const struct gl_kb *kb, const char *name, const char *version);
+
+/* ---- GPU architectures (see knowledge/gpu_target.h for SM numbers and coverage) ---- */
+
+/* The family row of a compute capability given as an SM number (90 = 9.0, 103 = 10.3),
+ * or NULL when the table has none. */
+const struct gl_kb_gpu_family *gl_kb_gpu_family_of_sm(const struct gl_kb *kb, unsigned sm);
+/* The arch-list row of a torch wheel: torch "2.7.1" (any patch; matched by major.minor)
+ * and variant "cu128". NULL when the table has no such row. */
+const struct gl_kb_torch_arch *gl_kb_torch_arch(const struct gl_kb *kb, const char *torch,
+                                                const char *variant);
 
 #endif

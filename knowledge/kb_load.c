@@ -6,6 +6,7 @@
  * JAX extras, pip wheel families) have small decoders here.
  */
 #include "knowledge/kb_schema.h"
+#include "knowledge/gpu_arch.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -627,6 +628,148 @@ static const struct kb_field error_fields[] = {
     FIELD("unverified", KBF_FLAG, struct gl_kb_error_string, unverified, false),
 };
 
+/* ---- GPU architectures ---- */
+
+static const struct kb_field gpu_family_fields[] = {
+    FIELD("family", KBF_STR, struct gl_kb_gpu_family, family, true),
+    FIELD("sm", KBF_LIST, struct gl_kb_gpu_family, sm, false),
+    FIELD("compute_capability", KBF_LIST, struct gl_kb_gpu_family, cc, true),
+    FIELD("products_example", KBF_LIST, struct gl_kb_gpu_family, products, false),
+    FIELD("names", KBF_LIST, struct gl_kb_gpu_family, names, false),
+    FIELD("names_source", KBF_SOURCE, struct gl_kb_gpu_family, names_source, false),
+    FIELD("first_cuda", KBF_VERSION_LEAD, struct gl_kb_gpu_family, first_cuda, false),
+    FIELD("last_cuda", KBF_STR, struct gl_kb_gpu_family, last_cuda, false),
+    FIELD("removed_in_cuda", KBF_VERSION_LEAD, struct gl_kb_gpu_family, removed_in_cuda, false),
+    FIELD("last_driver_branch", KBF_BRANCH, struct gl_kb_gpu_family, last_driver_branch, false),
+    FIELD("min_driver_branch", KBF_BRANCH, struct gl_kb_gpu_family, min_driver_branch, false),
+    FIELD("source", KBF_SOURCE, struct gl_kb_gpu_family, source, false),
+    FIELD("unverified", KBF_FLAG, struct gl_kb_gpu_family, unverified, false),
+    FIELD("products_unverified", KBF_FLAG, struct gl_kb_gpu_family, unverified, false),
+    FIELD("device_cc_unverified", KBF_FLAG, struct gl_kb_gpu_family, unverified, false),
+    FIELD("first_cuda_unverified", KBF_FLAG, struct gl_kb_gpu_family, unverified, false),
+    FIELD("last_driver_branch_unverified", KBF_FLAG, struct gl_kb_gpu_family, unverified, false),
+};
+
+/* Is the compute capability text cc ("9.0", len bytes) one of the row's? */
+static bool family_has_cc(const struct gl_kb_gpu_family *f, const char *cc, size_t len)
+{
+    for (size_t i = 0; i < f->cc.count; i++) {
+        if (strlen(f->cc.items[i]) == len && !memcmp(f->cc.items[i], cc, len))
+            return true;
+    }
+    return false;
+}
+
+/* Compute capabilities are X.Y; a name is "NAME" (every CC of the row) or "NAME=X.Y" (one
+ * of the row's CCs). */
+static bool post_gpu_family(struct kb_loader *ld, struct yt_node *node, void *row)
+{
+    const struct gl_kb_gpu_family *f = row;
+    unsigned sm;
+    for (size_t i = 0; i < f->cc.count; i++) {
+        const char *cc = f->cc.items[i];
+        if (!strchr(cc, '.') || !gl_sm_parse(cc, strlen(cc), &sm))
+            return kb_yaml_fail(&ld->y, kb_yaml_get(node, "compute_capability"),
+                                "compute_capability: expected X.Y, found '%.80s'", cc);
+    }
+    for (size_t i = 0; i < f->names.count; i++) {
+        const char *name = f->names.items[i], *eq = strchr(name, '=');
+        if (eq == name || (eq && !family_has_cc(f, eq + 1, strlen(eq + 1))))
+            return kb_yaml_fail(&ld->y, kb_yaml_get(node, "names"),
+                                "names: '%.80s' is not NAME or NAME=CC with a CC of the row", name);
+    }
+    return true;
+}
+
+/* torch_cuda_arch_lists.releases: one row per (release, variant); the release's torch,
+ * source and unverified flag are the defaults of its variants' rows. */
+static const struct kb_field torch_arch_fields[] = {
+    FIELD("torch", KBF_VERSION, struct gl_kb_torch_arch, torch, false),
+    FIELD("variant", KBF_STR, struct gl_kb_torch_arch, variant, false),
+    FIELD("torch_cuda_arch_list", KBF_STR, struct gl_kb_torch_arch, arch_list, false),
+    FIELD("sass", KBF_LIST, struct gl_kb_torch_arch, sass, false),
+    FIELD("ptx", KBF_LIST, struct gl_kb_torch_arch, ptx, false),
+    FIELD("source", KBF_SOURCE, struct gl_kb_torch_arch, source, false),
+    FIELD("unverified", KBF_FLAG, struct gl_kb_torch_arch, unverified, false),
+};
+static const struct kb_field torch_release_fields[] = {
+    FIELD("torch", KBF_VERSION, struct gl_kb_torch_arch, torch, true),
+    FIELD("source", KBF_SOURCE, struct gl_kb_torch_arch, source, false),
+    FIELD("unverified", KBF_FLAG, struct gl_kb_torch_arch, unverified, false),
+};
+static const struct kb_field torch_variant_fields[] = {
+    FIELD("variant", KBF_STR, struct gl_kb_torch_arch, variant, true),
+    FIELD("torch_cuda_arch_list", KBF_STR, struct gl_kb_torch_arch, arch_list, false),
+    FIELD("sass", KBF_LIST, struct gl_kb_torch_arch, sass, true),
+    FIELD("ptx", KBF_LIST, struct gl_kb_torch_arch, ptx, false),
+    FIELD("unverified", KBF_FLAG, struct gl_kb_torch_arch, unverified, false),
+};
+
+/* Every sass entry is sm_XY and every ptx entry compute_XY; the variant is a CUDA one. */
+static bool post_torch_arch(struct kb_loader *ld, struct yt_node *node, void *row)
+{
+    const struct gl_kb_torch_arch *t = row;
+    char cuda[16];
+    if (!gl_torch_variant_cuda(t->variant, cuda, sizeof cuda))
+        return kb_yaml_fail(&ld->y, kb_yaml_get(node, "variant"),
+                            "variant: expected cuNNN, found '%.80s'", t->variant);
+    const struct gl_kb_strlist *lists[] = {&t->sass, &t->ptx};
+    for (size_t l = 0; l < 2; l++) {
+        for (size_t i = 0; i < lists[l]->count; i++) {
+            const char *s = lists[l]->items[i];
+            struct gl_arch a;
+            if (!gl_arch_parse(s, strlen(s), &a) || a.code != (l ? GL_ARCH_PTX : GL_ARCH_SASS))
+                return kb_yaml_fail(&ld->y, kb_yaml_get(node, l ? "ptx" : "sass"),
+                                    "%s: expected %s, found '%.80s'", l ? "ptx" : "sass",
+                                    l ? "compute_XY" : "sm_XY", s);
+        }
+    }
+    return true;
+}
+
+static const struct kb_spec torch_release_spec = {
+    "torch_archs", {NULL}, KB_ROWS, false, "struct gl_kb_torch_arch", sizeof(struct gl_kb_torch_arch),
+    torch_release_fields, sizeof torch_release_fields / sizeof *torch_release_fields, 0, 0,
+    offsetof(struct gl_kb_torch_arch, unverified), NULL, NULL};
+static const struct kb_spec torch_variant_spec = {
+    "torch_archs", {NULL}, KB_ROWS, false, "struct gl_kb_torch_arch", sizeof(struct gl_kb_torch_arch),
+    torch_variant_fields, sizeof torch_variant_fields / sizeof *torch_variant_fields, 0, 0,
+    offsetof(struct gl_kb_torch_arch, unverified), NULL, post_torch_arch};
+
+static bool decode_torch_archs(struct kb_loader *ld, struct yt_node *node, void **rows, size_t *count)
+{
+    if (!yt_is_seq(node))
+        return kb_yaml_fail(&ld->y, node, "torch_cuda_arch_lists.releases: expected a list of rows");
+    size_t nrel = kb_yaml_seq_size(node), total = 0;
+    for (size_t i = 0; i < nrel; i++) {
+        struct yt_node *v = yt_is_map(kb_yaml_seq_item(node, i))
+                                ? kb_yaml_get(kb_yaml_seq_item(node, i), "variants") : NULL;
+        if (!v || !yt_is_seq(v))
+            return kb_yaml_fail(&ld->y, kb_yaml_seq_item(node, i),
+                                "torch_cuda_arch_lists: a release needs a list of variants");
+        total += kb_yaml_seq_size(v);
+    }
+    struct gl_kb_torch_arch *out = kb_alloc_rows(ld, node, total, sizeof *out);
+    if (!out)
+        return false;
+    size_t n = 0;
+    for (size_t i = 0; i < nrel; i++) {
+        struct yt_node *rel = kb_yaml_seq_item(node, i), *vars = kb_yaml_get(rel, "variants");
+        struct gl_kb_torch_arch base = {0};
+        if (!kb_decode_row(ld, &torch_release_spec, rel, &base))
+            return false;
+        for (size_t k = 0; k < kb_yaml_seq_size(vars); k++) {
+            out[n] = base;
+            if (!kb_decode_row(ld, &torch_variant_spec, kb_yaml_seq_item(vars, k), &out[n]))
+                return false;
+            n++;
+        }
+    }
+    *rows = out;
+    *count = n;
+    return true;
+}
+
 /* ---- the schema ---- */
 
 #define N(a) (sizeof a / sizeof *a)
@@ -682,6 +825,14 @@ const struct kb_spec kb_specs[] = {
     {"errors", {"error_strings"}, KB_ROWS, false, "struct gl_kb_error_string",
      sizeof(struct gl_kb_error_string), error_fields, N(error_fields), TABLE(errors, n_errors),
      offsetof(struct gl_kb_error_string, unverified), NULL, NULL},
+    {"gpu_families", {"gpu_architectures", "families"}, KB_ROWS, false, "struct gl_kb_gpu_family",
+     sizeof(struct gl_kb_gpu_family), gpu_family_fields, N(gpu_family_fields),
+     TABLE(gpu_families, n_gpu_families), offsetof(struct gl_kb_gpu_family, unverified), NULL,
+     post_gpu_family},
+    {"torch_archs", {"torch_cuda_arch_lists", "releases"}, KB_CUSTOM, false, "struct gl_kb_torch_arch",
+     sizeof(struct gl_kb_torch_arch), torch_arch_fields, N(torch_arch_fields),
+     TABLE(torch_archs, n_torch_archs), offsetof(struct gl_kb_torch_arch, unverified),
+     decode_torch_archs, NULL},
 };
 const size_t kb_n_specs = N(kb_specs);
 

@@ -282,3 +282,30 @@ unsigned gl_kb_pip_cuda_major(const struct gl_kb *kb, const char *name, const ch
     }
     return 0;
 }
+
+const struct gl_kb_gpu_family *gl_kb_gpu_family_of_sm(const struct gl_kb *kb, unsigned sm)
+{
+    char cc[16];
+    snprintf(cc, sizeof cc, "%u.%u", sm / 10, sm % 10);
+    for (size_t i = 0; kb && i < kb->n_gpu_families; i++) {
+        const struct gl_kb_gpu_family *f = &kb->gpu_families[i];
+        for (size_t k = 0; k < f->cc.count; k++) {
+            if (!strcmp(f->cc.items[k], cc))
+                return f;
+        }
+    }
+    return NULL;
+}
+
+const struct gl_kb_torch_arch *gl_kb_torch_arch(const struct gl_kb *kb, const char *torch,
+                                                const char *variant)
+{
+    if (!kb || !torch || !variant || !gl_version_valid(torch))
+        return NULL;
+    for (size_t i = 0; i < kb->n_torch_archs; i++) {
+        const struct gl_kb_torch_arch *t = &kb->torch_archs[i];
+        if (vcmp(t->torch, torch, 2) == 0 && !strcmp(t->variant, variant))
+            return t;
+    }
+    return NULL;
+}

@@ -130,8 +130,36 @@ has "lists GL900" '^GL900  parse-error'
 check "--explain" 0 "$bin" --explain gl301
 has "explain shows before/after" '^Before:'
 check "--explain unknown" 2 "$bin" --explain GL000
+# --gpu: names from the knowledge table, SMs, host (a fake nvidia-smi), usage errors
+printf 'FROM nvidia/cuda:13.0.0-runtime-ubuntu24.04\n' > "$tmp/cuda13.Dockerfile"
+check "no --gpu: no architecture finding" 0 "$bin" "$tmp/cuda13.Dockerfile"
+hasnt "no GL208 without a target GPU" 'GL208'
+check "--gpu V100 on CUDA 13 is an error" 1 "$bin" --gpu V100 "$tmp/cuda13.Dockerfile"
+has "GL208 names the GPU and its SM" 'no longer supports V100 \(Volta, sm_70\).*\[GL208 cuda-lacks-gpu-arch\]'
+check "--gpu 'NVIDIA H100 80GB HBM3' is known" 0 "$bin" --gpu 'NVIDIA H100 80GB HBM3' "$tmp/cuda13.Dockerfile"
+check "--gpu 7.0 repeated with --gpu H100" 1 "$bin" --gpu H100 --gpu 7.0 "$tmp/cuda13.Dockerfile"
+check "unknown --gpu is a usage error" 2 "$bin" --gpu H101 "$tmp/cuda13.Dockerfile"
+cp "$tmp/err" "$tmp/out"
+has "the error lists the accepted forms" "--gpu: \`H101\` is no GPU the knowledge table knows: .*sm_90, 9.0 or 90\), or host"
+check "empty --gpu is a usage error" 2 "$bin" --gpu '' "$tmp/cuda13.Dockerfile"
+printf '#!/bin/sh\n[ "$1" = --query-gpu=compute_cap ] || exit 4\necho 7.0\n' > "$tmp/smi"
+chmod +x "$tmp/smi"
+check "--gpu host reads nvidia-smi" 1 env GPULINT_NVIDIA_SMI="$tmp/smi" "$bin" --gpu host "$tmp/cuda13.Dockerfile"
+has "host names this host's GPU" "no longer supports this host's GPU \(Volta, sm_70\)"
+check "--gpu host without a GPU exits 2" 2 env GPULINT_NVIDIA_SMI=none "$bin" --gpu host "$tmp/cuda13.Dockerfile"
+cp "$tmp/err" "$tmp/out"
+has "host error says why" '--gpu: host: no GPU found'
+printf 'gpu: [H100, V100]\n' > "$tmp/gpu.yaml"
+check "config gpu: list" 1 "$bin" --config "$tmp/gpu.yaml" "$tmp/cuda13.Dockerfile"
+check "--gpu replaces the config's list" 0 "$bin" --config "$tmp/gpu.yaml" --gpu H100 "$tmp/cuda13.Dockerfile"
+check "--print-config shows gpu" 0 "$bin" --config "$tmp/gpu.yaml" --gpu A100 --gpu L4 --print-config
+has "gpu list from the command line" "^gpu:  # command line \(--gpu\)"
+has "gpu item" "^  - 'L4'"
+printf 'gpu: 5:\n' > "$tmp/badgpu.yaml"
+check "a bad config gpu: is a usage error" 2 "$bin" --config "$tmp/badgpu.yaml" "$tmp/cuda13.Dockerfile"
+
 check "--version" 0 "$bin" --version
-has "version" '^gpulint [0-9]+\.[0-9]+\.[0-9]+$'
+has "version" '^gpulint [0-9]+\.[0-9]+\.[0-9]+ \(CUDA knowledge table of [0-9]{4}-[0-9]{2}-[0-9]{2}\)$'
 check "--help" 0 "$bin" --help
 has "help" '^usage: gpulint'
 printf 'ARG BASE=nvidia/cuda:12.4.1-base-ubuntu22.04\nFROM ${BASE}\n' > "$tmp/arg.Dockerfile"

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "knowledge/driver_target.h"
+#include "knowledge/gpu_target.h"
 #include "linter/core/escape.h"
 #include "linter/core/inputs.h"
 #include "linter/core/limits.h"
@@ -28,6 +29,9 @@ const char gl_cli_usage[] =
     "      --failure-threshold SEV exit 1 on findings at or above SEV:\n"
     "                              error (default), warning, info, style, none\n"
     "      --driver VERSION        target driver: 535, R535, 535.104.05 or host\n"
+    "      --gpu NAME              target GPU (repeatable): H100, A100, L4, B200, RTX 4090,\n"
+    "                              a family (Hopper), sm_90, 9.0, 90 or host; the GPU\n"
+    "                              architecture rules (GL208-GL210) need one\n"
     "      --knowledge FILE        use FILE as the CUDA knowledge table (cuda_facts.yaml)\n"
     "      --print-knowledge       print the CUDA knowledge table in use, with its date\n"
     "      --config FILE           read FILE (default: the nearest .gpulint.yaml upward\n"
@@ -68,13 +72,14 @@ const char gl_cli_usage[] =
 enum { OPT_THRESHOLD = 256, OPT_DRIVER, OPT_IGNORE, OPT_ENABLE, OPT_BUILD_ARG, OPT_TARGET,
        OPT_NO_COLOR, OPT_LIST_RULES, OPT_EXPLAIN, OPT_VERSION, OPT_CONFIG, OPT_NO_CONFIG,
        OPT_PLATFORM, OPT_CACHE_DIR, OPT_NO_CACHE, OPT_TRUST_DIGESTS, OPT_CACHE_MAX, OPT_LIMIT,
-       OPT_KNOWLEDGE, OPT_PRINT_KNOWLEDGE, OPT_PRINT_CONFIG, OPT_HELM, OPT_HELM_VALUES };
+       OPT_KNOWLEDGE, OPT_PRINT_KNOWLEDGE, OPT_PRINT_CONFIG, OPT_HELM, OPT_HELM_VALUES, OPT_GPU };
 
 static const struct option long_options[] = {
     {"format", required_argument, 0, 'f'},
     {"output", required_argument, 0, 'o'},
     {"failure-threshold", required_argument, 0, OPT_THRESHOLD},
     {"driver", required_argument, 0, OPT_DRIVER},
+    {"gpu", required_argument, 0, OPT_GPU},
     {"ignore", required_argument, 0, OPT_IGNORE},
     {"enable", required_argument, 0, OPT_ENABLE},
     {"type", required_argument, 0, 't'},
@@ -178,6 +183,21 @@ static int parse_driver(struct gl_config *cfg, const char *s)
     return 0;
 }
 
+/* --gpu NAME: the command line's names replace the config file's list. The name is
+ * checked against the knowledge table once it is loaded (gl_gpu_targets_resolve). */
+static int add_gpu(struct gl_config *cfg, const char *s)
+{
+    const char *origin = cfg->origin[GL_SET_GPU];
+    if (!origin || strncmp(origin, "command line", 12))
+        gl_gpu_targets_clear(&cfg->gpu);
+    if (gl_gpu_targets_add(&cfg->gpu, &cfg->arena, s) != 0) {
+        gl_eprintf("--gpu: `%s` is not a GPU name (H100, A100, RTX 4090, Hopper, sm_90, 9.0, "
+                   "90 or host)", s);
+        return 2;
+    }
+    return 0;
+}
+
 /* One limit from the command line; `opt` names the option in messages and origins. */
 static int set_limit(enum gl_limit_id id, const char *value, const char *opt)
 {
@@ -270,6 +290,10 @@ int gl_cli_parse(int argc, char **argv, struct gl_config *cfg, struct gl_cli *cl
         case OPT_DRIVER:
             rc = parse_driver(cfg, optarg);
             from_option(cfg, GL_SET_DRIVER, "--driver");
+            break;
+        case OPT_GPU:
+            rc = add_gpu(cfg, optarg);
+            from_option(cfg, GL_SET_GPU, "--gpu");
             break;
         case OPT_IGNORE:
             rc = add_ids(cfg, &cfg->ignore, &cfg->nignore, "--ignore", optarg);
@@ -373,7 +397,10 @@ int gl_cli_run_command(const struct gl_cli *cli, const struct gl_config *cfg)
     (void)cfg;
     switch (cli->command) {
     case GL_CMD_HELP: printf(gl_cli_usage, gl_input_type_names()); return 0;
-    case GL_CMD_VERSION: printf("gpulint %s\n", GPULINT_VERSION); return 0;
+    case GL_CMD_VERSION:
+        printf("gpulint %s (CUDA knowledge table of %s)\n", GPULINT_VERSION,
+               gl_kb_date(gl_kb_builtin()));
+        return 0;
     case GL_CMD_LIST_RULES: list_rules(stdout); return 0;
     case GL_CMD_EXPLAIN: return explain(stdout, cli->explain_id);
     case GL_CMD_LINT: break;

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "rules/check.h"
+#include "knowledge/arch_derive.h"
 #include "knowledge/cuda_derive.h"
 #include "linter/cli/chart.h"
 #include "linter/core/encoding.h"
@@ -180,6 +181,7 @@ static void lint_text(struct gl_run *run, const char *name, const char *text, si
     if (gl_arena_over(&doc.arena)) /* a parser that has no position of its own for it */
         gl_doc_fail_limit(&doc, GL_LIMIT_PARSE_MEMORY, (struct gl_loc){1, 1});
     gl_cuda_derive(&doc, run->cfg); /* CUDA facts from the parsed model, before the rules */
+    gl_arch_derive(&doc);           /* build-time GPU arch lists, likewise */
     gl_lint_doc(run, &doc);
     gl_arena_free(&doc.arena);
 }

@@ -13,6 +13,7 @@
 #include "linter/config/config_file.h"
 #include "linter/config/config_print.h"
 #include "knowledge/driver_target.h"
+#include "knowledge/gpu_target.h"
 #include "linter/cli/engine.h"
 #include "linter/core/escape.h"
 #include "linter/report/report.h"
@@ -78,6 +79,10 @@ static int setup_cuda(struct gl_config *cfg, struct gl_kb **loaded)
     if (host && !cfg->driver.set)
         gl_eprintf("--driver host: no NVIDIA driver found (%s): driver checks skipped",
                    note);
+    if (gl_gpu_targets_resolve(&cfg->gpu, cfg->kb, &cfg->arena, note, sizeof note) != 0) {
+        gl_eprintf("--gpu: %s", note);
+        return 2;
+    }
     return 0;
 }
 

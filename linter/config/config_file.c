@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 
 #include "knowledge/driver_target.h"
+#include "knowledge/gpu_target.h"
 #include "linter/config/config_pos.h"
 #include "linter/core/glob.h"
 #include "linter/core/limits.h"
@@ -398,6 +399,17 @@ static const char *beside_file(struct reader *r, const char *path)
 }
 
 /* `helm-values:` files, relative to the config file's directory. */
+static bool add_gpu(struct reader *r, const char *value, struct gl_loc loc, void *ctx)
+{
+    (void)ctx;
+    if (gl_gpu_targets_add(&r->cfg->gpu, &r->cfg->arena, value) != 0) {
+        fail_at(r, loc, "expected a GPU name (H100, A100, RTX 4090, Hopper, sm_90, 9.0, 90 or "
+                        "host), found `%s`", value);
+        return false;
+    }
+    return true;
+}
+
 static bool add_helm_values(struct reader *r, const char *value, struct gl_loc loc, void *ctx)
 {
     (void)loc;
@@ -520,6 +532,9 @@ static bool read_setting(struct reader *r, enum gl_setting s, struct gl_loc key_
             return false;
         }
         return true;
+    case GL_SET_GPU:
+        gl_gpu_targets_clear(&cfg->gpu);
+        return read_list(r, n, "GPU names", true, add_gpu, NULL);
     case GL_SET_FAILURE_THRESHOLD:
         if (!(v = read_scalar(r, n, "a severity", &loc)))
             return false;

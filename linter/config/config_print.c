@@ -277,6 +277,12 @@ void gl_config_print(FILE *out, const struct gl_config *cfg)
             else
                 unset_setting(&b, GL_SET_DRIVER, "none (the CUDA/driver checks are skipped)");
             break;
+        case GL_SET_GPU:
+            if (cfg->gpu.nnames)
+                string_list(&b, cfg, GL_SET_GPU, cfg->gpu.names, cfg->gpu.nnames, true);
+            else
+                unset_setting(&b, GL_SET_GPU, "none (the GPU architecture checks are skipped)");
+            break;
         case GL_SET_FAILURE_THRESHOLD:
             scalar_setting(&b, cfg, GL_SET_FAILURE_THRESHOLD,
                            gl_severity_name(cfg->failure_threshold), false);

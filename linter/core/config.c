@@ -7,7 +7,7 @@
 #include <string.h>
 
 const char *const gl_setting_names[GL_SET_COUNT] = {
-    "driver", "failure-threshold", "ignore", "enable", "severity", "ignore-paths",
+    "driver", "gpu", "failure-threshold", "ignore", "enable", "severity", "ignore-paths",
     "data-paths", "data-file-size", "data-total-size", "dataset-args", "checkpoint-args",
     "dataset-env", "checkpoint-env", "knowledge", "build-args", "helm", "helm-values",
     "limits",

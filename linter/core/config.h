@@ -30,6 +30,22 @@ struct gl_driver_target {
     const char *origin;      /* "--driver", "host (/proc/driver/nvidia/version)", ... */
 };
 
+/* The target GPUs given by --gpu (repeatable) or the config's `gpu:` list (read and
+ * resolved by knowledge/gpu_target.h, which knows GPU names). `names` are as given; after
+ * resolution `sms` holds each distinct compute capability they mean, in the order given:
+ * the architecture rules (GL208-GL210) judge every one of them. */
+#define GL_GPU_TARGETS_MAX 64
+struct gl_gpu_target_sm {
+    unsigned sm;             /* SM number: 90 for compute capability 9.0 */
+    const char *name;        /* the name that asked for it, as given: "H100", "sm_90", "host" */
+    const char *family;      /* the knowledge table's family: "Hopper"; NULL if none */
+};
+struct gl_gpu_targets {
+    const char **names;      size_t nnames, capnames;
+    struct gl_gpu_target_sm sms[GL_GPU_TARGETS_MAX];
+    size_t nsms;             /* 0: no target GPU (the architecture rules are inactive) */
+};
+
 /* A list of PCRE2 patterns (config `dataset-args:` and friends). `set` once the list
  * was given (an empty list then means "none"); gl_config_finish compiles the default
  * into an unset list. A name matches when any pattern matches it (unanchored search:
@@ -60,7 +76,7 @@ struct gl_rule_override {
 /* The settings a config file can give, in the order --print-config prints them; their
  * names (gl_setting_names) are the config file's keys. */
 enum gl_setting {
-    GL_SET_DRIVER, GL_SET_FAILURE_THRESHOLD, GL_SET_IGNORE, GL_SET_ENABLE, GL_SET_SEVERITY,
+    GL_SET_DRIVER, GL_SET_GPU, GL_SET_FAILURE_THRESHOLD, GL_SET_IGNORE, GL_SET_ENABLE, GL_SET_SEVERITY,
     GL_SET_IGNORE_PATHS, GL_SET_DATA_PATHS, GL_SET_DATA_FILE_SIZE, GL_SET_DATA_TOTAL_SIZE,
     GL_SET_DATASET_ARGS, GL_SET_CHECKPOINT_ARGS, GL_SET_DATASET_ENV, GL_SET_CHECKPOINT_ENV,
     GL_SET_KNOWLEDGE, GL_SET_BUILD_ARGS, GL_SET_HELM, GL_SET_HELM_VALUES, GL_SET_LIMITS,
@@ -86,6 +102,7 @@ struct gl_config {
     const char *target;      /* --target stage */
 
     struct gl_driver_target driver;
+    struct gl_gpu_targets gpu;  /* --gpu / config `gpu:` */
     const struct gl_kb *kb;  /* the CUDA knowledge base in use */
 
     const char *platform;    /* --platform for image indexes; NULL = every platform */

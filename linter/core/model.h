@@ -107,6 +107,7 @@ struct gl_doc {
     struct gl_ref *refs;       size_t nrefs, caprefs;
     struct gl_env *env;        size_t nenv, capenv;
     struct gl_cuda_fact *cuda; size_t ncuda, capcuda;
+    struct gl_arch_list *archlists; size_t narchlists, caparchlists;
     struct gl_launch *launches; size_t nlaunches, caplaunches;
     struct gl_ignore *ignores; size_t nignores, capignores;
     struct gl_project_image *project; size_t nproject, capproject;

@@ -31,6 +31,9 @@ struct gl_cuda_fact {
     const char *label;       /* for messages: "base tag", "torch==2.1.0+cu121" */
     const char *framework;   /* "torch", "tensorflow", "jax", "pytorch-cuda", ...; NULL */
     const char *require;     /* the NVIDIA_REQUIRE_CUDA expression, for GL_CUDA_REQUIRE */
+    const char *torch;       /* the torch release of a torch build when known ("2.1.0" from
+                                torch==2.1.0+cu121 or pytorch/pytorch:2.1.0-cuda12.1-...),
+                                else NULL (GL209 reads its arch list) */
     struct gl_loc loc;       /* the token: in the doc, or in `file` when that is set */
     const char *file;        /* NULL: loc is in the doc itself; else a file the doc names
                                 (a `pip install -r requirements.txt`), path as opened */
@@ -40,6 +43,35 @@ struct gl_cuda_fact {
     int stage;               /* Dockerfile stage index, else -1 */
     int launch;              /* launch index, else -1 */
     int ref;                 /* the reference it was derived from, else -1 */
+};
+
+/* One piece of device code, or one target of an arch list: SASS (`sm_XY`, a cubin) or PTX
+ * (`compute_XY`), plain or with an `a` (arch-specific) / `f` (family) suffix. `sm` is the
+ * compute capability as major*10 + minor (90 = 9.0). knowledge/gpu_arch.h says where
+ * each runs. */
+enum gl_arch_code {
+    GL_ARCH_SASS, /* sm_XY: machine code */
+    GL_ARCH_PTX,  /* compute_XY: JIT-compiled by the driver */
+};
+
+struct gl_arch {
+    unsigned sm;            /* 90 for sm_90 / compute_90 */
+    enum gl_arch_code code;
+    char suffix;            /* 0, 'a' (arch-specific) or 'f' (family-specific) */
+};
+
+/* A build-time architecture list (GL210): the value of TORCH_CUDA_ARCH_LIST,
+ * CMAKE_CUDA_ARCHITECTURES, CUDAARCHS or TCNN_CUDA_ARCHITECTURES (Dockerfile ENV, ARG, a
+ * RUN-line assignment or -D flag, launch env), or the -gencode/-arch flags of one nvcc
+ * command. Derived by knowledge/arch_derive.h. */
+struct gl_arch_list {
+    const char *name;        /* "TORCH_CUDA_ARCH_LIST", "CMAKE_CUDA_ARCHITECTURES", "nvcc" */
+    const char *value;       /* as given: "8.0;8.6+PTX", "-gencode arch=compute_80,code=sm_80" */
+    struct gl_loc loc;       /* the value's first byte (nvcc: the first arch flag) */
+    struct gl_arch *archs;   size_t narchs;
+    bool opaque;             /* native, all, all-major, an unknown entry or an unresolved
+                                value: never judged */
+    int stage, launch, instr; /* Dockerfile stage / launch / instruction, else -1 */
 };
 
 #endif

@@ -18,7 +18,7 @@ void gl_doc_init(struct gl_doc *doc, const char *path, enum gl_input_kind kind,
 
 void gl_doc_drop_facts(struct gl_doc *doc)
 {
-    doc->nrefs = doc->nenv = doc->ncuda = doc->nlaunches = 0;
+    doc->nrefs = doc->nenv = doc->ncuda = doc->narchlists = doc->nlaunches = 0;
     doc->df = NULL;
     doc->image = NULL;
 }

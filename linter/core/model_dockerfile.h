@@ -63,12 +63,25 @@ struct gl_pkg_index {
     int stage;
 };
 
+/* A variable a RUN line sees at build time: an ARG of a stage (its value the --build-arg,
+ * else the default, else the global ARG's; `arg` set), or an assignment in a RUN line
+ * (`X=v cmd` for that command, `X=v` alone for the rest of the line). value NULL when
+ * unknown. */
+struct gl_build_var {
+    const char *name, *value;
+    struct gl_loc loc, value_loc; /* the name; the value's first byte as written */
+    int stage;
+    int instr;
+    bool arg;
+};
+
 struct gl_dockerfile_model {
     struct gl_stage *stages;        size_t nstages, capstages;
     struct gl_pkg *pkgs;            size_t npkgs, cappkgs;
     struct gl_copy_src *copies;     size_t ncopies, capcopies;
     struct gl_cmd *cmds;            size_t ncmds, capcmds;
     struct gl_pkg_index *indexes;   size_t nindexes, capindexes;
+    struct gl_build_var *vars;      size_t nvars, capvars;
     int final_stage;                /* index of the final stage, -1 when there is none */
 };
 

@@ -119,8 +119,24 @@ static const char *expand(struct builder *b, struct scope *s, const char *word, 
 
 /* `ARG a=1 b`: a --build-arg wins, then the default, then (in a stage) the value of the
  * global ARG of the same name. Unknown values stay NULL. */
+/* Record a stage ARG in the model's build variables (the value as resolved; its position
+ * is the default's, or the name's when the value came from elsewhere). */
+static void record_arg(struct builder *b, int stage, int instr, const struct df_arg *a,
+                       size_t nlen, const char *name, const char *value, bool from_default)
+{
+    struct gl_dockerfile_model *m = b->m;
+    struct gl_build_var *v = GL_APPEND(&b->doc->arena, m->vars, m->nvars, m->capvars);
+    v->name = name;
+    v->value = value;
+    v->loc = a->loc;
+    v->value_loc = from_default ? gl_srcmap_loc(&a->map, nlen + 1) : a->loc;
+    v->stage = stage;
+    v->instr = instr;
+    v->arg = true;
+}
+
 static void declare_args(struct builder *b, struct scope *s, const struct df_instr *in,
-                         bool global)
+                         bool global, int stage, int instr)
 {
     for (size_t i = 0; i < in->nargs; i++) {
         const char *w = in->args[i].value;
@@ -141,6 +157,9 @@ static void declare_args(struct builder *b, struct scope *s, const struct df_ins
             value = g ? g->value : NULL;
         }
         s->vars = var_push(&b->doc->arena, s->vars, name, value);
+        if (!global)
+            record_arg(b, stage, instr, &in->args[i], nlen, name, value,
+                       eq && !(ba && ba->value));
     }
 }
 
@@ -399,14 +418,14 @@ void gl_parse_dockerfile_doc(struct gl_doc *doc, const struct gl_config *cfg)
         }
         if (!b.m->nstages) {
             if (!strcmp(in->keyword, "arg"))
-                declare_args(&b, &b.meta, in, true);
+                declare_args(&b, &b.meta, in, true, -1, (int)i);
             continue;
         }
         int stage = (int)b.m->nstages - 1;
         struct scope *s = &b.scopes[stage];
         b.m->stages[stage].last_line = in->end_line;
         if (!strcmp(in->keyword, "arg"))
-            declare_args(&b, s, in, false);
+            declare_args(&b, s, in, false, stage, (int)i);
         else if (!strcmp(in->keyword, "env"))
             declare_env(&b, s, stage, in);
         else if (!strcmp(in->keyword, "copy") || !strcmp(in->keyword, "add"))

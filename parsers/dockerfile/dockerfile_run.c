@@ -48,11 +48,30 @@ static bool is_shell(const struct gl_word *w)
     return false;
 }
 
+/* The NAME=value assignments of a command, as build variables of the stage. */
+static void add_assigns(struct run_ctx *r, const struct sh_cmd *c)
+{
+    struct gl_dockerfile_model *m = r->doc->df;
+    for (size_t k = 0; k < c->nassigns; k++) {
+        const struct sh_assign *a = &c->assigns[k];
+        struct gl_build_var *v = GL_APPEND(&r->doc->arena, m->vars, m->nvars, m->capvars);
+        bool known = !a->opaque && !a->append && !a->array;
+        v->name = a->name;
+        v->value = known ? gl_arena_strndup(&r->doc->arena, a->value, a->value_len) : NULL;
+        v->loc = a->loc;
+        v->value_loc = a->value_loc;
+        v->stage = r->stage;
+        v->instr = r->instr;
+        v->arg = false;
+    }
+}
+
 /* Commands of a shell text: each, and the script of each `sh -c '...'` in it. */
 static void add_commands(struct run_ctx *r, struct sh_cmd *cmds, size_t n, int depth)
 {
     for (size_t i = 0; i < n; i++) {
         struct sh_cmd *c = &cmds[i];
+        add_assigns(r, c);
         if (!c->nwords)
             continue;
         add_cmd(r, c->words, c->nwords);

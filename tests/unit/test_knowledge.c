@@ -80,6 +80,8 @@ static void test_row_counts(void **state)
     assert_int_equal(kb->n_flavors, 12);
     assert_int_equal(kb->n_os_tokens, 19);
     assert_int_equal(kb->n_fwdcompat, 24);
+    assert_int_equal(kb->n_gpu_families, 16);
+    assert_int_equal(kb->n_torch_archs, 43);
 }
 
 /* ---- sampled values, checked by hand against cuda_facts.yaml ---- */
@@ -444,6 +446,19 @@ static void test_bad_tables_after_good_ones(void **state)
         {"forward_compat:\n  nvidia_cuda_image_fwdcompat_branches:\n    table:\n      12.y: ['470']\n", "range"},
         {"nvidia_cuda_image_env:\n  cudart_version_by_cuda:\n    abc: 1-1\n", "CUDA version"},
         {"forward_compat: [1]\n", "expected a mapping"},
+        {"gpu_architectures:\n  families:\n  - family: X\n    compute_capability: ['9']\n",
+         "expected X.Y"},
+        {"gpu_architectures:\n  families:\n  - family: X\n    compute_capability: ['9.0']\n"
+         "    names: [H1=8.0]\n", "NAME=CC"},
+        {"gpu_architectures:\n  families:\n  - family: X\n    names: [H1]\n",
+         "compute_capability"},
+        {"torch_cuda_arch_lists:\n  releases:\n  - torch: '2.1'\n    variants:\n    - variant: cu121\n"
+         "      sass: [sm_8x]\n", "sm_XY"},
+        {"torch_cuda_arch_lists:\n  releases:\n  - torch: '2.1'\n    variants:\n    - variant: cu121\n"
+         "      sass: [sm_80]\n      ptx: [sm_80]\n", "compute_XY"},
+        {"torch_cuda_arch_lists:\n  releases:\n  - torch: '2.1'\n    variants:\n    - variant: cpu\n"
+         "      sass: [sm_80]\n", "cuNNN"},
+        {"torch_cuda_arch_lists:\n  releases:\n  - torch: '2.1'\n", "list of variants"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char *text = concat(base, cases[i].extra);

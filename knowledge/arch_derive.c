@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* arch_derive.c: arch lists from env, ARGs, RUN assignments, cmake and nvcc (see
+ * arch_derive.h). */
+#include "knowledge/arch_derive.h"
+
+#include "knowledge/arch_list.h"
+
+#include <string.h>
+
+static struct gl_arch_list *add_list(struct gl_doc *doc, const char *name, const char *value,
+                                     struct gl_loc loc, int stage, int launch, int instr)
+{
+    struct gl_arch_list *l = GL_APPEND(&doc->arena, doc->archlists, doc->narchlists,
+                                       doc->caparchlists);
+    *l = (struct gl_arch_list){.name = name, .value = value, .loc = loc, .stage = stage,
+                               .launch = launch, .instr = instr};
+    return l;
+}
+
+/* NAME=value of a known arch variable: one list. */
+static void named(struct gl_doc *doc, const char *name, const char *value, struct gl_loc loc,
+                  int stage, int launch, int instr)
+{
+    enum gl_arch_syntax syntax;
+    if (!gl_arch_syntax_of(name, &syntax))
+        return;
+    struct gl_arch_list *l = add_list(doc, name, value, loc, stage, launch, instr);
+    gl_arch_list_read(l, &doc->arena, syntax, value);
+}
+
+/* A word "NAME=value" (opaque words give an opaque list). */
+static void assignment_word(struct gl_doc *doc, const struct gl_word *w, size_t skip,
+                            const struct gl_cmd *c)
+{
+    const char *t = w->text + skip, *eq = strchr(t, '=');
+    if (!eq || eq == t)
+        return;
+    size_t nlen = (size_t)(eq - t);
+    const char *colon = memchr(t, ':', nlen); /* cmake -DNAME:STRING=V */
+    const char *name = gl_arena_strndup(&doc->arena, t, colon ? (size_t)(colon - t) : nlen);
+    named(doc, name, w->opaque ? NULL : eq + 1, w->loc, c->stage, -1, c->instr);
+}
+
+static const char *base_name(const char *s)
+{
+    const char *b = strrchr(s, '/');
+    return b ? b + 1 : s;
+}
+
+static void from_cmd(struct gl_doc *doc, const struct gl_cmd *c)
+{
+    if (!c->nwords || c->words[0].opaque)
+        return;
+    const char *cmd = base_name(c->words[0].text);
+    if (!strcmp(cmd, "nvcc")) {
+        struct gl_arch_list l = {0};
+        long at = gl_arch_list_read_nvcc(&l, &doc->arena, c->words, c->nwords);
+        if (at < 0)
+            return;
+        struct gl_arch_list *out = add_list(doc, "nvcc", l.value, c->words[at].loc,
+                                            c->stage, -1, c->instr);
+        out->archs = l.archs;
+        out->narchs = l.narchs;
+        out->opaque = l.opaque;
+        return;
+    }
+    bool exports = !strcmp(cmd, "export") || !strcmp(cmd, "env") || !strcmp(cmd, "declare") ||
+                   !strcmp(cmd, "typeset") || !strcmp(cmd, "readonly");
+    bool cmake = !strcmp(cmd, "cmake");
+    for (size_t i = 1; i < c->nwords; i++) {
+        const struct gl_word *w = &c->words[i];
+        if (exports && w->text[0] != '-') {
+            assignment_word(doc, w, 0, c);
+        } else if (cmake && !strncmp(w->text, "-D", 2)) {
+            if (w->text[2])
+                assignment_word(doc, w, 2, c);
+            else if (i + 1 < c->nwords)
+                assignment_word(doc, &c->words[++i], 0, c);
+        }
+    }
+}
+
+void gl_arch_derive(struct gl_doc *doc)
+{
+    for (size_t i = 0; i < doc->nenv; i++) {
+        const struct gl_env *e = &doc->env[i];
+        if (e->origin == GL_ENV_IMAGE_CONFIG) /* how the image was built, not a build here */
+            continue;
+        named(doc, e->key, e->value, e->value_loc, e->stage, e->launch, -1);
+    }
+    const struct gl_dockerfile_model *m = doc->df;
+    if (!m)
+        return;
+    for (size_t i = 0; i < m->nvars; i++) {
+        const struct gl_build_var *v = &m->vars[i];
+        named(doc, v->name, v->value, v->value_loc, v->stage, -1, v->instr);
+    }
+    for (size_t i = 0; i < m->ncmds; i++)
+        from_cmd(doc, &m->cmds[i]);
+}
