@@ -68,17 +68,19 @@ void gl_layer_index_serialize(const struct gl_layer_index *ix, struct gl_buf *ou
     put_u64(out, ix->n);
     for (size_t i = 0; i < ix->n; i++) {
         const struct gl_layer_entry *e = &ix->entries[i];
-        gl_buf_addc(out, (char)e->type);
+        gl_buf_addc(out, (char)(e->type | (e->fatbin ? 0x80 : 0))); /* 0x80: facts follow */
         gl_buf_addc(out, (char)e->whiteout);
         put_u64(out, e->size);
         put_str(out, e->path, strlen(e->path));
         put_str(out, e->link, e->link ? strlen(e->link) : 0);
         put_str(out, e->content, e->content_len);
-        struct gl_buf fb;
-        gl_buf_init(&fb);
-        gl_fatbin_encode(e->fatbin, &fb);
-        put_str(out, fb.len ? fb.data : NULL, fb.len);
-        gl_buf_free(&fb);
+        if (e->fatbin) {
+            struct gl_buf fb;
+            gl_buf_init(&fb);
+            gl_fatbin_encode(e->fatbin, &fb);
+            put_str(out, fb.data, fb.len);
+            gl_buf_free(&fb);
+        }
     }
 }
 
@@ -123,23 +125,25 @@ bool gl_layer_index_parse(struct gl_layer_index *ix, const unsigned char *p, siz
 {
     struct cursor c = {p, n, false};
     uint64_t count = get_uint(&c, 8);
-    if (c.bad || count > GL_LAYER_MAX_ENTRIES || count > n / 22)
+    if (c.bad || count > GL_LAYER_MAX_ENTRIES || count > n / 18)
         return false;
     for (uint64_t i = 0; i < count && !c.bad; i++) {
         struct gl_layer_entry e = {0};
-        e.type = (uint8_t)get_uint(&c, 1);
+        uint8_t type = (uint8_t)get_uint(&c, 1);
+        e.type = type & 0x7f;
         e.whiteout = (uint8_t)get_uint(&c, 1);
         e.size = get_uint(&c, 8);
         e.path = get_str(&c, &ix->arena, NULL);
         e.link = get_str(&c, &ix->arena, NULL);
         e.content = get_str(&c, &ix->arena, &e.content_len);
-        uint32_t fblen = 0;
-        const char *fb = get_str(&c, &ix->arena, &fblen);
-        bool bad = false;
-        if (fb)
-            e.fatbin = gl_fatbin_decode(&ix->arena, fb, fblen, &bad);
-        if (bad || (fb && !e.fatbin))
-            c.bad = true;
+        if (type & 0x80) {
+            uint32_t fblen = 0;
+            const char *fb = get_str(&c, &ix->arena, &fblen);
+            bool bad = false;
+            e.fatbin = fb ? gl_fatbin_decode(&ix->arena, fb, fblen, &bad) : NULL;
+            if (!e.fatbin)
+                c.bad = true;
+        }
         if (!e.path || e.type > GL_FILE_OTHER || e.whiteout > GL_WH_OPAQUE)
             c.bad = true;
         if (!c.bad)
