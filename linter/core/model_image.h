@@ -26,6 +26,8 @@ struct gl_fatbin_arch {
     uint8_t flags;            /* GL_FATBIN_* */
 };
 
+#define GL_FATBIN_MAX_ARCHS 64u /* distinct entries kept per file */
+
 struct gl_fatbin_facts {
     const struct gl_fatbin_arch *archs; uint32_t narchs;
     uint32_t more;            /* distinct entries left out past the cap (GL_FATBIN_MAX_ARCHS) */

@@ -36,7 +36,6 @@
 
 #define GL_FATBIN_MAX_SHT (256u * 1024u)  /* bytes of section table read (4096 sections) */
 #define GL_FATBIN_NAME_WINDOW (64u * 1024u) /* bytes kept before the table for the names */
-#define GL_FATBIN_MAX_ARCHS 64u  /* distinct (SM, code, flags) kept per file */
 #define GL_FATBIN_MAX_RUNS 64u   /* separate container runs met in one file */
 #define GL_FATBIN_MAX_FILES 4096u /* files of one layer whose fat binaries are read */
 
