@@ -230,7 +230,14 @@ int gl_gpu_targets_resolve(struct gl_gpu_targets *t, const struct gl_kb *kb,
         }
         unsigned sms[GL_GPU_TARGETS_MAX];
         size_t n;
-        if (!gl_gpu_name_lookup(kb, name, sms, GL_GPU_TARGETS_MAX, &n)) {
+        if (!gl_gpu_name_lookup(kb, name, sms, GL_GPU_TARGETS_MAX, &n) &&
+            (!kb || !kb->n_gpu_families)) {
+            snprintf(note, note_size,
+                     "`%.*s`: the knowledge table in use has no gpu_architectures section, so "
+                     "no GPU name is known", NAME_MAX_LEN, name);
+            return -1;
+        }
+        if (!n) {
             char families[512];
             family_names(kb, families, sizeof families);
             snprintf(note, note_size,

@@ -205,6 +205,7 @@ struct gl_kb_gpu_family { /* gpu_architectures.families: one GPU architecture fa
                                       that compute capability of the row only) */
     const char *names_source;
     const char *first_cuda;        /* first toolkit that targets it: "11.8" (NULL: unknown) */
+    bool first_cuda_unverified;    /* that first toolkit is not confirmed (not judged) */
     const char *last_cuda;         /* as written: "11.x (11.8)"; NULL while supported */
     const char *removed_in_cuda;   /* first toolkit that cannot target it: "12.0" */
     unsigned last_driver_branch;   /* 470 for Kepler; 0 = still supported */

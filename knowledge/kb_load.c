@@ -646,7 +646,7 @@ static const struct kb_field gpu_family_fields[] = {
     FIELD("unverified", KBF_FLAG, struct gl_kb_gpu_family, unverified, false),
     FIELD("products_unverified", KBF_FLAG, struct gl_kb_gpu_family, unverified, false),
     FIELD("device_cc_unverified", KBF_FLAG, struct gl_kb_gpu_family, unverified, false),
-    FIELD("first_cuda_unverified", KBF_FLAG, struct gl_kb_gpu_family, unverified, false),
+    FIELD("first_cuda_unverified", KBF_FLAG, struct gl_kb_gpu_family, first_cuda_unverified, false),
     FIELD("last_driver_branch_unverified", KBF_FLAG, struct gl_kb_gpu_family, unverified, false),
 };
 

@@ -155,6 +155,10 @@ check "--gpu replaces the config's list" 0 "$bin" --config "$tmp/gpu.yaml" --gpu
 check "--print-config shows gpu" 0 "$bin" --config "$tmp/gpu.yaml" --gpu A100 --gpu L4 --print-config
 has "gpu list from the command line" "^gpu:  # command line \(--gpu\)"
 has "gpu item" "^  - 'L4'"
+printf 'meta:\n  collected: "2026-01-01"\nsources:\n  a: {url: x}\ncuda_toolkit_drivers:\n- {cuda: "12.4", linux_min_driver: "550.54.14"}\nminor_version_compat:\n- {cuda_major: 12, linux_min_driver: "525.60.13"}\ndriver_branches:\n- {branch: R550}\n' > "$tmp/kb-no-gpus.yaml"
+check "--knowledge without GPU architectures: --gpu is a usage error" 2 "$bin" --knowledge "$tmp/kb-no-gpus.yaml" --gpu H100 "$tmp/cuda13.Dockerfile"
+cp "$tmp/err" "$tmp/out"
+has "it says the table has no GPU architectures" 'no gpu_architectures section'
 printf 'gpu: 5:\n' > "$tmp/badgpu.yaml"
 check "a bad config gpu: is a usage error" 2 "$bin" --config "$tmp/badgpu.yaml" "$tmp/cuda13.Dockerfile"
 

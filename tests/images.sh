@@ -78,6 +78,15 @@ echo "$out" | grep -q 'no image for platform' &&
 n=$(run --no-cache "$img/clean.tar" | findings | wc -l)
 [ "$n" = 0 ] && pass "clean image: no finding" || fail "clean image: $n findings"
 
+# GPU architectures (GL208): the image's CUDA 12.4 (its files, its config env) against the
+# target GPU; none without one
+grep -q '^GL208 ' "$work/expected" && fail "GL208 without --gpu" || pass "no GL208 without --gpu"
+run --no-cache --gpu K80 "$img/oci-archive.tar" | findings > "$work/gpu"
+grep -q '^GL208 .*CUDA 12\.4.* no longer supports K80 .*sm_37' "$work/gpu" &&
+  pass "GL208 on an image: CUDA 12 on Kepler" || { fail "GL208 on an image"; cat "$work/gpu"; }
+run --no-cache --gpu H100 "$img/oci-archive.tar" | findings | grep -q '^GL208 ' &&
+  fail "GL208 on H100 (CUDA 12.4 supports sm_90)" || pass "no GL208 on H100"
+
 # ---- the cache ----
 run "$img/oci-archive.tar" | findings > "$work/cold"
 ls "$XDG_CACHE_HOME"/gpulint/layers/sha256-*.idx >/dev/null 2>&1 && pass "cache written" ||

@@ -59,7 +59,7 @@ static bool judge_one(struct gl_check *c, const struct gl_cuda_fact *f,
                       fam->removed_in_cuda);
         return true;
     }
-    if (pass == 1 && fam->first_cuda && below(f->version, fam->first_cuda)) {
+    if (pass == 1 && fam->first_cuda && !fam->first_cuda_unverified && below(f->version, fam->first_cuda)) {
         snprintf(fix, sizeof fix, "use an image of CUDA %s or newer for this GPU",
                  fam->first_cuda);
         gl_report_sev(c, GL_SEV_WARNING, gl_cuda_fact_report_loc(f), fix,
@@ -134,7 +134,8 @@ const struct gl_rule gl_rule_GL208 = {
         "at first start and without the new architecture's features: a warning. The CUDA "
         "version comes from every source GL201 uses (base tag, NGC month, ENV "
         "CUDA_VERSION, OS packages, image files, nvidia-*-cuNN wheels; a major-only version "
-        "is judged by its major); torch builds are GL209's, whose arch lists decide. The "
+        "is judged by its major); torch builds are GL209's, whose arch lists decide. A first "
+        "CUDA the table marks unverified (Jetson Thor's) is not judged. The "
         "architectures and their CUDA range are the knowledge table's gpu_architectures. "
         "Only with a target GPU (--gpu, config gpu:).",
     .bad = "# gpulint --gpu V100\n"

@@ -26,12 +26,13 @@ static bool row_covers(const struct gl_kb_torch_arch *r, unsigned sm)
 }
 
 /* A wheel of the table that runs on sm, for the fix: one of the same torch release when
- * there is one, else the newest (the table lists releases oldest first). "torch 2.7
+ * there is one, else the newest whose list the table confirms (the table lists releases
+ * oldest first). "torch 2.7
  * +cu126" into buf; "" when none does. */
 static const char *covering(const struct gl_kb *kb, const char *torch, unsigned sm, char *buf,
                             size_t n)
 {
-    const struct gl_kb_torch_arch *best = NULL;
+    const struct gl_kb_torch_arch *best = NULL, *confirmed = NULL;
     for (size_t i = 0; i < kb->n_torch_archs; i++) {
         const struct gl_kb_torch_arch *r = &kb->torch_archs[i];
         int same = 1;
@@ -39,11 +40,13 @@ static const char *covering(const struct gl_kb *kb, const char *torch, unsigned 
             continue;
         bool same_release = torch && gl_version_compare(r->torch, torch, 2, &same) && same == 0;
         if (same_release) {
-            best = r;
+            best = confirmed = r;
             break;
         }
         best = r;
+        confirmed = r->unverified ? confirmed : r;
     }
+    best = confirmed ? confirmed : best; /* the newest one whose list is confirmed */
     buf[0] = '\0';
     if (best)
         snprintf(buf, n, "torch %s +%s", best->torch, best->variant);
