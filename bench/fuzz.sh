@@ -27,6 +27,7 @@ case $target in
     bash tests/hostile/fuzz_seeds.sh "$target" "$build/seeds-$target" >/dev/null
     seeds=("$build/seeds-$target") ;;
   fuzz_knowledge) seeds=(knowledge) ;;
+  fuzz_fatbin) seeds=(tests/fatbin) ;; # binaries built by nvcc (tests/fatbin/build.sh)
   fuzz_image_json) # the JSON documents of a small image made by umoci (examples/image)
     d=$build/seeds-$target; rm -rf "$d"; mkdir -p "$d/x"
     examples/image/build.sh "$d/img.tar" >/dev/null && tar -C "$d/x" -xf "$d/img.tar"

@@ -13,14 +13,36 @@
 
 enum gl_file_type { GL_FILE_REG, GL_FILE_DIR, GL_FILE_SYMLINK, GL_FILE_HARDLINK, GL_FILE_OTHER };
 
+/* The device code of a file's CUDA fat binaries (parsers/image/image_fatbin.h): each
+ * distinct (SM, SASS or PTX, flags) once, sorted by SM, then code, then flags. */
+enum gl_fatbin_code { GL_FATBIN_SASS = 1, GL_FATBIN_PTX = 2 };
+#define GL_FATBIN_COMPRESSED 0x1u /* the payload is compressed */
+#define GL_FATBIN_ARCH_A 0x2u     /* an arch-specific target: sm_90a, compute_100a */
+#define GL_FATBIN_ARCH_F 0x4u     /* a family target: sm_100f */
+
+struct gl_fatbin_arch {
+    uint16_t sm;              /* 80, 90, 100, 120 */
+    uint8_t code;             /* enum gl_fatbin_code */
+    uint8_t flags;            /* GL_FATBIN_* */
+};
+
+#define GL_FATBIN_MAX_ARCHS 64u /* distinct entries kept per file */
+
+struct gl_fatbin_facts {
+    const struct gl_fatbin_arch *archs; uint32_t narchs;
+    uint32_t more;            /* distinct entries left out past the cap (GL_FATBIN_MAX_ARCHS) */
+    uint32_t entries;         /* entries read in all containers */
+};
+
 struct gl_image_file {
     const char *path;         /* without a leading "/" or "./" */
     enum gl_file_type type;
+    int layer;                /* index into the platform's layers */
     uint64_t size;
     const char *link;         /* symlink or hardlink target */
-    int layer;                /* index into the platform's layers */
     const char *content;      /* for the few small files read while streaming, else NULL */
     size_t content_len;
+    const struct gl_fatbin_facts *fatbin; /* an ELF file's CUDA device code, or NULL */
 };
 
 struct gl_image_layer {

@@ -18,6 +18,7 @@
 #include <zstd.h>
 
 #include "linter/core/limits.h"
+#include "parsers/image/image_fatbin.h"
 #include "parsers/image/image_sha256.h"
 
 #define FIXED_LEN (4 + 4 + 8 + 8) /* magic, version, payload and frame lengths */
@@ -67,12 +68,19 @@ void gl_layer_index_serialize(const struct gl_layer_index *ix, struct gl_buf *ou
     put_u64(out, ix->n);
     for (size_t i = 0; i < ix->n; i++) {
         const struct gl_layer_entry *e = &ix->entries[i];
-        gl_buf_addc(out, (char)e->type);
+        gl_buf_addc(out, (char)(e->type | (e->fatbin ? 0x80 : 0))); /* 0x80: facts follow */
         gl_buf_addc(out, (char)e->whiteout);
         put_u64(out, e->size);
         put_str(out, e->path, strlen(e->path));
         put_str(out, e->link, e->link ? strlen(e->link) : 0);
         put_str(out, e->content, e->content_len);
+        if (e->fatbin) {
+            struct gl_buf fb;
+            gl_buf_init(&fb);
+            gl_fatbin_encode(e->fatbin, &fb);
+            put_str(out, fb.data, fb.len);
+            gl_buf_free(&fb);
+        }
     }
 }
 
@@ -121,12 +129,21 @@ bool gl_layer_index_parse(struct gl_layer_index *ix, const unsigned char *p, siz
         return false;
     for (uint64_t i = 0; i < count && !c.bad; i++) {
         struct gl_layer_entry e = {0};
-        e.type = (uint8_t)get_uint(&c, 1);
+        uint8_t type = (uint8_t)get_uint(&c, 1);
+        e.type = type & 0x7f;
         e.whiteout = (uint8_t)get_uint(&c, 1);
         e.size = get_uint(&c, 8);
         e.path = get_str(&c, &ix->arena, NULL);
         e.link = get_str(&c, &ix->arena, NULL);
         e.content = get_str(&c, &ix->arena, &e.content_len);
+        if (type & 0x80) {
+            uint32_t fblen = 0;
+            const char *fb = get_str(&c, &ix->arena, &fblen);
+            bool bad = false;
+            e.fatbin = fb ? gl_fatbin_decode(&ix->arena, fb, fblen, &bad) : NULL;
+            if (!e.fatbin)
+                c.bad = true;
+        }
         if (!e.path || e.type > GL_FILE_OTHER || e.whiteout > GL_WH_OPAQUE)
             c.bad = true;
         if (!c.bad)

@@ -42,7 +42,7 @@
 #include "linter/core/config.h"
 #include "parsers/image/image_layer.h"
 
-#define GL_CACHE_VERSION 2u
+#define GL_CACHE_VERSION 3u /* 3: entries carry their fat-binary facts */
 
 /* The cache directory for this run into out[outlen] (created, and checked as above), or
  * false when caching is off (--no-cache, no usable directory: one warning, once). */

@@ -13,6 +13,7 @@
 
 #include "linter/core/limits.h"
 #include "parsers/image/image_budget.h"
+#include "parsers/image/image_fatbin.h"
 #include "parsers/image/gz_isal.h"
 #include "parsers/image/image_filters.h"
 #include "parsers/image/image_manifest.h"
@@ -234,6 +235,25 @@ static void append(struct gl_layer_index *ix, const struct gl_layer_entry *x)
     ix->entries[ix->n++] = *x;
 }
 
+/* Stream a file through the fat-binary scanner (image_fatbin.h), up to where it wants no
+ * more bytes; a read error ends the scan (the caller reports it at the next header). */
+static const struct gl_fatbin_facts *read_fatbin(struct archive *a, struct gl_arena *arena,
+                                                 uint64_t size)
+{
+    enum { CHUNK = 64 * 1024 };
+    unsigned char *buf = xmalloc(CHUNK);
+    struct gl_fatbin_scan *s = gl_fatbin_scan_new(size);
+    for (;;) {
+        la_ssize_t got = archive_read_data(a, buf, CHUNK);
+        if (got <= 0 || !gl_fatbin_scan_feed(s, buf, (size_t)got))
+            break;
+    }
+    const struct gl_fatbin_facts *f = gl_fatbin_scan_end(s, arena);
+    gl_fatbin_scan_free(s);
+    free(buf);
+    return f;
+}
+
 /* Record one tar entry; whiteouts become deletions of the path they name. */
 static void add_entry(struct gl_layer_index *ix, struct archive *a, struct archive_entry *e,
                       const char *raw_path, bool *read_data)
@@ -274,6 +294,11 @@ static void add_entry(struct gl_layer_index *ix, struct archive *a, struct archi
                 x.content = buf;
                 x.content_len = (uint32_t)got;
             }
+            *read_data = true;
+        } else if (x.type == GL_FILE_REG && ix->fatbin_files < GL_FATBIN_MAX_FILES &&
+                   gl_fatbin_candidate(path, (unsigned)archive_entry_perm(e), x.size)) {
+            ix->fatbin_files++;
+            x.fatbin = read_fatbin(a, &ix->arena, x.size);
             *read_data = true;
         }
     }

@@ -9,7 +9,12 @@
  * the path it deletes) or an opaque marker (`.wh..wh..opq`: `path` is the directory),
  * and the content of the few small files rules need (gl_image_wants_content; a file
  * larger than the limit `capture-size` is listed but not read: it gives no content).
- * File data is skipped, by seeking when the source can (plain
+ * ELF files that may hold CUDA device code (gl_fatbin_candidate: shared objects, objects,
+ * executables; the first GL_FATBIN_MAX_FILES of a layer) stream through the fat-binary
+ * scanner (image_fatbin.h) in 64 KiB chunks, up to where it wants no more: their
+ * architectures become the entry's `fatbin` facts. A file without readable fat binaries
+ * simply has none; it is never an error of the layer.
+ * Other file data is skipped, by seeking when the source can (plain
  * layers in a seekable archive). gzip goes through ISA-L (gz_isal.h), zstd through
  * libzstd's streaming API (image_zstd.h), unknown compressions through libarchive's
  * filters.
@@ -42,8 +47,9 @@ struct gl_layer_entry {
     uint64_t size;
     uint8_t type;            /* enum gl_file_type */
     uint8_t whiteout;        /* enum gl_whiteout */
+    uint32_t content_len;    /* (beside type: 48 bytes an entry, as many as a layer holds) */
     const char *content;     /* captured small file, or NULL */
-    uint32_t content_len;
+    const struct gl_fatbin_facts *fatbin; /* an ELF file's device code (image_fatbin.h) */
 };
 
 struct gl_layer_index {
@@ -56,6 +62,8 @@ struct gl_layer_index {
     const char *error;       /* NULL, or what went wrong (in the arena) */
     bool from_cache;
     size_t charged;          /* bytes charged to the image budget (image_budget.h) */
+    size_t fatbin_files;     /* files streamed through the fat-binary scanner (at most
+                                GL_FATBIN_MAX_FILES: later ones are not read) */
 };
 
 void gl_layer_index_init(struct gl_layer_index *ix);

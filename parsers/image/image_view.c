@@ -7,6 +7,7 @@
 
 #include "linter/core/hashmap.h"
 #include "parsers/image/image_budget.h"
+#include "parsers/image/image_fatbin.h"
 
 /* What the layers above (and the current one) did at a path; -1 = nothing. Since layers
  * are visited top-down, the first layer to set a field is the highest one. */
@@ -134,6 +135,7 @@ size_t gl_image_view_build(struct gl_arena *a, const struct gl_layer_index *cons
                 f->content = gl_arena_strndup(a, e->content, e->content_len);
                 f->content_len = e->content_len;
             }
+            f->fatbin = e->fatbin ? gl_fatbin_copy(a, e->fatbin) : NULL;
         }
         for (size_t i = 0; i < ix->n; i++) {
             const struct gl_layer_entry *e = &ix->entries[i];

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* GL210 arch-list-misses-target: a build-time architecture list leaves out the target
- * GPU's SM and embeds no PTX at or below it. */
+ * GPU's SM and embeds no PTX at or below it; or a CUDA binary in an image archive has no
+ * code for it (its fat binaries: rules/gl2xx/arch_binaries.h). */
 #include <stdio.h>
 #include <string.h>
 
+#include "rules/gl2xx/arch_binaries.h"
 #include "rules/gl2xx/arch_check.h"
 
 /* The change that makes list l cover SM `sm`, in the list's own syntax. */
@@ -42,6 +44,7 @@ static void check(struct gl_check *c)
     size_t ntargets;
     if (!gl_arch_targets(c, &ntargets))
         return;
+    gl_arch_binaries_report(c); /* the binaries of an image archive */
     const struct gl_doc *doc = c->doc;
     bool done[LISTS_MAX] = {0};
     for (size_t i = 0; i < doc->narchlists && i < LISTS_MAX; i++) {
@@ -74,7 +77,9 @@ const struct gl_rule gl_rule_GL210 = {
     .severity = GL_SEV_WARNING,
     .summary = "with a target GPU: a build-time architecture list (TORCH_CUDA_ARCH_LIST, "
                "CMAKE_CUDA_ARCHITECTURES, CUDAARCHS, TCNN_CUDA_ARCHITECTURES, nvcc -gencode / "
-               "-arch) leaves out the target's SM and embeds no PTX at or below it",
+               "-arch) leaves out the target's SM and embeds no PTX at or below it; or a CUDA "
+               "binary in an image archive (its .nv_fatbin) has no code that runs on the "
+               "target",
     .explanation =
         "CUDA extensions compiled in an image (flash-attention, xformers, apex, "
         "tiny-cuda-nn, detectron2, mmcv, vLLM kernels) get their device code from an "
@@ -89,7 +94,12 @@ const struct gl_rule gl_rule_GL210 = {
         "fails at the first kernel launch. The lists are read from Dockerfile ENV, ARG "
         "defaults and --build-arg, RUN-line assignments and exports, cmake "
         "-DCMAKE_CUDA_ARCHITECTURES=, nvcc commands, and launch env. 'native', 'all', "
-        "'all-major' and values gpulint cannot resolve are never judged. Only with a target "
+        "'all-major' and values gpulint cannot resolve are never judged. In an image "
+        "archive gpulint also reads what was actually built: the fat binaries of shared "
+        "objects, objects and executables (the .nv_fatbin and __nv_relfatbin ELF sections, "
+        "read while the layer streams), and names each binary with nothing for a target "
+        "GPU, with the SASS and PTX it holds (at most ten a platform, then a count); a "
+        "binary whose fat binaries cannot be read whole is not judged. Only with a target "
         "GPU (--gpu H100, --gpu sm_90, --gpu host, config gpu:).",
     .bad = "# gpulint --gpu H100\n"
            "ENV TORCH_CUDA_ARCH_LIST=\"8.0;8.6\"\n"
