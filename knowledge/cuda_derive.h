@@ -28,9 +28,9 @@
  *                       (TF's tested CUDA), conda/mamba/micromamba pytorch-cuda=,
  *                       cudatoolkit=, cuda-version=, cuda-toolkit= (loc: the version)
  *                       cupy-cuda12x (major) / cupy-cuda110 (release), tensorrt-cu12[-libs]
- *                       (major), onnxruntime-gpu==V (PyPI's CUDA of V from the knowledge
- *                       table; 12 from ONNX Runtime's CUDA 12 feed; nothing from another
- *                       index), paddlepaddle-gpu==V.postNNN, paddlepaddle-gpu from an index
+ *                       (major), onnxruntime-gpu==V (the major of PyPI's CUDA of V from the
+ *                       knowledge table; 12 from ONNX Runtime's CUDA 12 feed; nothing from
+ *                       another index), paddlepaddle-gpu==V.postNNN, paddlepaddle-gpu from an index
  *                       with a cuNNN segment, uv --torch-backend=cuNNN for torch packages
  *   GL_CUDA_PIP_NVIDIA  nvidia-*-cu11/-cu12/-cu13 wheels (version is the major only)
  *

@@ -65,8 +65,10 @@ static const char *pinned(struct cd_ctx *c, const struct cd_spec *sp)
 
 int cd_ort_feed(const char *url) { return strstr(url, "onnxruntime-cuda-12") ? 12 : -1; }
 
-/* onnxruntime-gpu==1.17.1 -> PyPI's CUDA for 1.17 (11.8); from ONNX Runtime's CUDA 12
- * feed, 12. Unpinned, or from another index: no fact. */
+/* onnxruntime-gpu==1.17.1 -> the major of PyPI's CUDA for 1.17 (11.8: "11"; ONNX Runtime
+ * loads the image's CUDA libraries and documents minor-version compatibility, so only the
+ * major must match); from ONNX Runtime's CUDA 12 feed, 12. Unpinned, or from another
+ * index: no fact. */
 static struct gl_cuda_fact *onnxruntime(struct cd_ctx *c, const struct cd_spec *sp,
                                         const char *spec, struct gl_loc loc, int stage)
 {
@@ -74,10 +76,12 @@ static struct gl_cuda_fact *onnxruntime(struct cd_ctx *c, const struct cd_spec *
     const char *cuda = !v || c->ort_feed < 0 ? NULL
                        : c->ort_feed == 12   ? "12"
                                              : gl_kb_ort_cuda(c->kb, v);
-    if (!cuda)
+    unsigned major;
+    if (!cuda || !gl_version_field(cuda, 0, &major))
         return NULL;
     struct gl_loc at = at_text(c, loc, spec, sp->version, sp->version_len);
-    return cd_add(c, GL_CUDA_FRAMEWORK, cuda, cd_label_of(c, spec), "onnxruntime", at, stage);
+    return cd_add(c, GL_CUDA_FRAMEWORK, gl_arena_printf(&c->doc->arena, "%u", major),
+                  cd_label_of(c, spec), "onnxruntime", at, stage);
 }
 
 /* paddlepaddle-gpu==2.5.1.post117 -> 11.7 (Paddle's CUDA builds before the cuNNN indexes):

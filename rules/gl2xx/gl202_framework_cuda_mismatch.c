@@ -114,8 +114,9 @@ const struct gl_rule gl_rule_GL202 = {
         "Only the shipped image counts (the final Dockerfile stage and the stages it is "
         "built FROM); when the image carries several CUDA versions, the framework must match "
         "one of them. Facts with a major only (jax[cuda12], cupy-cuda12x, tensorrt-cu12) are "
-        "compared by major. onnxruntime-gpu counts when pinned, by the CUDA of PyPI's wheel "
-        "of that release (or ONNX Runtime's CUDA 12 feed when the command names it).",
+        "compared by major. onnxruntime-gpu counts when pinned, by the CUDA major of PyPI's "
+        "wheel of that release (or ONNX Runtime's CUDA 12 feed when the command names it): "
+        "it loads the image's CUDA libraries of that major.",
     .bad = "FROM nvidia/cuda:11.8.0-runtime-ubuntu22.04\n"
            "RUN pip install torch==2.1.0+cu121 --index-url https://download.pytorch.org/whl/cu121",
     .good = "FROM nvidia/cuda:12.1.1-runtime-ubuntu22.04\n"
