@@ -57,11 +57,19 @@ static unsigned distance(const char *a, const char *b)
 }
 
 /* Names that are near a listed one but real: every NVIDIA_REQUIRE_* is a constraint the
- * toolkit checks (NVIDIA_REQUIRE_JETPACK, NVIDIA_REQUIRE_ARCH, ...). */
+ * toolkit checks (NVIDIA_REQUIRE_JETPACK, NVIDIA_REQUIRE_ARCH, ...), and other vendors'
+ * device variables differ from CUDA's in their prefix alone (MUSA_VISIBLE_DEVICES, two
+ * edits from CUDA_VISIBLE_DEVICES, is Moore Threads' own; HIP_, ROCR_, MACA_, XPU_ ...). */
 static bool real_name(const char *key)
 {
+    static const char *const vendors[] = {"MUSA_", "MACA_", "HIP_", "ROCR_", "GPU_", "XPU_",
+                                          "NPU_", "MLU_", "GCU_", "DCU_", "TPU_", "XLA_",
+                                          "ASCEND_", "HABANA_", "TOPS_", "COREX_", "IX_"};
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
         if (!strcmp(key, known[i].name))
+            return true;
+    for (size_t i = 0; i < sizeof vendors / sizeof vendors[0]; i++)
+        if (gl_has_prefix(key, vendors[i]))
             return true;
     return gl_has_prefix(key, "NVIDIA_REQUIRE_");
 }
@@ -112,7 +120,8 @@ const struct gl_rule gl_rule_GL206 = {
         "are case-sensitive, so a lower-case spelling (nvidia_visible_devices) is a miss too. "
         "Checked on Dockerfile ENV, docker run -e, compose environment and pod env, within "
         "two edits (insert, delete, replace, swap two neighbours). Every NVIDIA_REQUIRE_* is "
-        "a real constraint the toolkit checks and is never reported.",
+        "a real constraint the toolkit checks and is never reported, nor are other vendors' "
+        "device variables (MUSA_VISIBLE_DEVICES, HIP_VISIBLE_DEVICES, ...).",
     .bad = "FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\n"
            "ENV NVIDIA_DRIVERS_CAPABILITIES=compute,utility",
     .good = "FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\n"
