@@ -12,6 +12,10 @@
 
 #define ITEMS_MAX 64  /* items kept for one image (hostile inputs) */
 #define ITEMS_SHOWN 3 /* largest items the message names */
+/* Removals and COPY sources compared (a hostile Dockerfile could pair millions). */
+#define REMOVALS_MAX 1024
+#define COPIES_MAX 1024
+#define PKGS_MAX 4096
 
 struct item {
     const char *what;     /* the path or package */
@@ -72,21 +76,21 @@ static bool under(const char *path, const char *dir)
     return !strncmp(path, dir, n) && (path[n] == '/' || (n && dir[n - 1] == '/'));
 }
 
-/* Items a path deletion `rm D` makes of earlier COPY/ADDs. */
+/* Items a path deletion `rm D` makes of earlier COPY/ADDs (paths[i]: where copy i landed,
+ * NULL when unknown or not shipped). */
 static void path_items(const struct gl_doc *doc, struct gl_arena *a, const struct gl_removal *r,
-                       struct item *items, size_t *n, bool *used)
+                       const char *const *paths, size_t ncopies, struct item *items, size_t *n,
+                       bool *used)
 {
     const struct gl_dockerfile_model *m = doc->df;
     const char *d = gl_image_path(a, r->workdir, r->name);
     if (!d || !*d || !strcmp(d, "/") || strchr(r->name, '$'))
         return;
     bool glob = strpbrk(d, "*?[") != NULL;
-    for (size_t i = 0; i < m->ncopies && *n < ITEMS_MAX; i++) {
+    for (size_t i = 0; i < ncopies && *n < ITEMS_MAX; i++) {
         const struct gl_copy_src *s = &m->copies[i];
-        if (used[i] || s->instr >= r->instr || !gl_df_stage_shipped(doc, s->stage))
-            continue;
-        const char *p = copied_path(a, s);
-        if (!p || !*p)
+        const char *p = paths[i];
+        if (used[i] || !p || !*p || s->instr >= r->instr)
             continue;
         bool whole = !strcmp(p, d) || under(p, d) || (glob && !fnmatch(d, p, FNM_PATHNAME));
         bool part = !whole && under(d, p) && s->size < 0;
@@ -104,7 +108,7 @@ static void package_item(const struct gl_doc *doc, struct gl_arena *a,
 {
     const struct gl_dockerfile_model *m = doc->df;
     int fam = family(r->manager);
-    for (size_t i = 0; i < m->npkgs && *n < ITEMS_MAX; i++) {
+    for (size_t i = 0; i < m->npkgs && i < PKGS_MAX && *n < ITEMS_MAX; i++) {
         const struct gl_pkg *p = &m->pkgs[i];
         if (p->instr >= r->instr || p->requirements || !p->name ||
             !gl_df_stage_shipped(doc, p->stage) || family(p->manager) != fam ||
@@ -199,17 +203,24 @@ static void check(struct gl_check *c)
     gl_arena_init(&a);
     struct item items[ITEMS_MAX];
     size_t n = 0;
-    bool *used = calloc(m->ncopies + 1, sizeof *used);
-    for (size_t i = 0; i < m->nremovals && n < ITEMS_MAX; i++) {
+    size_t ncopies = m->ncopies < COPIES_MAX ? m->ncopies : COPIES_MAX;
+    bool *used = calloc(ncopies + 1, sizeof *used);
+    const char **paths = calloc(ncopies + 1, sizeof *paths);
+    for (size_t i = 0; i < ncopies; i++)
+        if (gl_df_stage_shipped(c->doc, m->copies[i].stage))
+            paths[i] = copied_path(&a, &m->copies[i]);
+    size_t nremovals = m->nremovals < REMOVALS_MAX ? m->nremovals : REMOVALS_MAX;
+    for (size_t i = 0; i < nremovals && n < ITEMS_MAX; i++) {
         const struct gl_removal *r = &m->removals[i];
         if (r->instr < 0 || !gl_df_stage_shipped(c->doc, r->stage))
             continue;
         if (!strcmp(r->manager, "rm"))
-            path_items(c->doc, &a, r, items, &n, used);
+            path_items(c->doc, &a, r, paths, ncopies, items, &n, used);
         else
             package_item(c->doc, &a, r, items, &n);
     }
     free(used);
+    free(paths);
     uint64_t known = 0;
     bool tool = false;
     for (size_t i = 0; i < n; i++) {
