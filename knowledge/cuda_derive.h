@@ -27,11 +27,19 @@
  *                       jax-cudaNN-plugin, tensorflow[and-cuda]==V / tensorflow-gpu==V
  *                       (TF's tested CUDA), conda/mamba/micromamba pytorch-cuda=,
  *                       cudatoolkit=, cuda-version=, cuda-toolkit= (loc: the version)
+ *                       cupy-cuda12x (major) / cupy-cuda110 (release), tensorrt-cu12[-libs]
+ *                       (major), onnxruntime-gpu==V (the major of PyPI's CUDA of V from the
+ *                       knowledge table; 12 from ONNX Runtime's CUDA 12 feed; nothing from
+ *                       another index), paddlepaddle-gpu==V.postNNN, paddlepaddle-gpu from an index
+ *                       with a cuNNN segment, uv --torch-backend=cuNNN for torch packages
  *   GL_CUDA_PIP_NVIDIA  nvidia-*-cu11/-cu12/-cu13 wheels (version is the major only)
  *
  * Requirements files named by `pip install -r FILE` are read when FILE lies inside the
  * build context (the Dockerfile's directory; no "..", no absolute paths, symlinks must
- * stay inside; regular files up to 1 MiB); their facts carry `file` and `via_loc`.
+ * stay inside; regular files up to 1 MiB); their facts carry `file` and `via_loc`. FILE is
+ * the image path: the latest COPY/ADD of the stage (or a stage it is built FROM) that put
+ * a file there names the context file (`COPY deps/req.txt /tmp/r.txt`, `COPY . /app`,
+ * `COPY requirements*.txt ./`, through WORKDIR); else FILE itself, relative to the context.
  * Not sources: PyPI-default wheels (no +cuNNN), third-party wheel indexes, a bare `-gpu`
  * tag, Jetson/L4T images, local build outputs. Global ARGs used in FROM are seen through
  * the resolved reference (one fact, at the FROM's tag).

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* cuda_derive_ctx.c: the derivation's context and how facts are added: positions of
- * written values, cd_add, gl_cuda_add_fact (see cuda_derive_internal.h). The other
+ * written values, cd_add, gl_cuda_add_fact, package specs (see cuda_derive_internal.h). The other
  * parts of the derivation build on this file and never the other way round. */
 #include "knowledge/cuda_derive_internal.h"
 
+#include <ctype.h>
 #include <string.h>
 
 void cd_ctx_init(struct cd_ctx *c, struct gl_doc *doc, const struct gl_kb *kb,
@@ -56,4 +57,54 @@ struct gl_cuda_fact *cd_add(struct cd_ctx *c, enum gl_cuda_source kind, const ch
     f->framework = framework;
     f->stage = stage;
     return f;
+}
+
+/* ---- package specs ---- */
+
+bool cd_parse_spec(const char *s, struct cd_spec *out)
+{
+    memset(out, 0, sizeof *out);
+    size_t i = 0, n = 0;
+    while (s[i] == ' ' || s[i] == '\t')
+        i++;
+    while (s[i] && (isalnum((unsigned char)s[i]) || s[i] == '-' || s[i] == '_' || s[i] == '.')) {
+        if (n + 1 >= sizeof out->name)
+            return false;
+        out->name[n++] = s[i] == '_' ? '-' : (char)tolower((unsigned char)s[i]);
+        i++;
+    }
+    if (!n)
+        return false;
+    while (s[i] == ' ')
+        i++;
+    if (s[i] == '[') {
+        const char *close = strchr(s + i, ']');
+        if (!close)
+            return false;
+        out->extras = s + i + 1;
+        out->extras_len = (size_t)(close - s) - i - 1;
+        i = (size_t)(close - s) + 1;
+    }
+    while (s[i] == ' ')
+        i++;
+    size_t o = 0;
+    while (s[i] && strchr("=<>~!", s[i]) && o + 1 < sizeof out->op)
+        out->op[o++] = s[i++];
+    while (s[i] == ' ')
+        i++;
+    if (o) {
+        out->version = s + i;
+        while (s[i] && s[i] != ',' && s[i] != ';' && s[i] != ' ' && s[i] != '\t')
+            i++;
+        out->version_len = (size_t)(out->version - s) <= i ? i - (size_t)(out->version - s) : 0;
+    }
+    return true;
+}
+
+bool cd_op_is_pin(const char *op) { return !strcmp(op, "==") || !strcmp(op, "==="); }
+
+const char *cd_label_of(struct cd_ctx *c, const char *spec)
+{
+    size_t n = strcspn(spec, "; \t");
+    return gl_arena_strndup(&c->doc->arena, spec, n);
 }

@@ -3,6 +3,8 @@
  * cuda_derive_internal.h: what the parts of the CUDA derivation share (not an API).
  *
  *   cuda_derive_ctx.c   the context, positions of written values, adding facts
+ *   cuda_derive_wheels.c  CUDA-suffixed Python wheels (cupy, tensorrt, onnxruntime-gpu,
+ *                       paddlepaddle-gpu)
  *   cuda_derive_pkgs.c  package installs and package indexes of a Dockerfile
  *   cuda_derive_reqs.c  requirements files named by `pip install -r`
  *   cuda_derive.c       entry point, references, env
@@ -20,6 +22,9 @@ struct cd_ctx {
     const char *text;     /* the text positions refer to (the doc's, or a requirements file) */
     size_t len;
     struct gl_lines lines; /* its line index */
+    int ort_feed;          /* the package indexes of the command or file being read, for
+                              onnxruntime-gpu: 0 PyPI only, 12 ONNX Runtime's CUDA 12 feed
+                              (.../onnxruntime-cuda-12/...), -1 another index (unknown) */
 };
 
 void cd_ctx_init(struct cd_ctx *c, struct gl_doc *doc, const struct gl_kb *kb,
@@ -34,6 +39,20 @@ bool cd_find_written(struct cd_ctx *c, struct gl_loc at, size_t slack, const cha
  * there (a value that came through a variable, quotes, continuation lines). */
 struct gl_loc cd_written_loc(struct cd_ctx *c, struct gl_loc at, size_t word_len,
                              const char *needle, size_t n);
+
+/* A parsed package spec: name[extras] op version ... (pip) or name=version=build (conda). */
+struct cd_spec {
+    char name[128];          /* lowercased, '_' -> '-' */
+    const char *extras;      /* inside the brackets, not NUL-terminated */
+    size_t extras_len;
+    char op[4];              /* "==", "=", ">=", ... ("" when no version) */
+    const char *version;     /* in the spec text, not NUL-terminated */
+    size_t version_len;
+};
+bool cd_parse_spec(const char *s, struct cd_spec *out);
+bool cd_op_is_pin(const char *op); /* "==" or "===" */
+/* The spec as a message label: up to the first ';', blank. */
+const char *cd_label_of(struct cd_ctx *c, const char *spec);
 
 /* The fact for a package-manager pin or an index; fills stage/launch/ref. */
 struct gl_cuda_fact *cd_add(struct cd_ctx *c, enum gl_cuda_source kind, const char *version,
@@ -52,6 +71,18 @@ bool cd_torch_index_cuda(const char *url, char *out, size_t out_size, size_t *of
 
 /* Is this pip package one a PyTorch wheel index serves (torch, torchvision, torchaudio)? */
 bool cd_is_torch_pkg(const char *name);
+
+/* Facts of CUDA-suffixed wheels other than torch, jax, TensorFlow and nvidia-*: cupy-cuda12x
+ * and cupy-cuda110 (a release), tensorrt-cu12 (a major), onnxruntime-gpu==V (its PyPI
+ * CUDA, from the knowledge table), paddlepaddle-gpu==V.postNNN. NULL for anything else. */
+struct gl_cuda_fact *cd_wheel_spec(struct cd_ctx *c, const struct cd_spec *sp, const char *spec,
+                                   struct gl_loc loc, int stage);
+/* The CUDA of a package index URL with a `cuNNN` path segment (paddle's
+ * .../packages/stable/cu118/, a PyTorch mirror's .../cu121): as cd_torch_index_cuda. */
+bool cd_index_segment_cuda(const char *url, char *out, size_t out_size, size_t *off,
+                           size_t *len);
+/* How an index URL bears on onnxruntime-gpu (see cd_ctx.ort_feed): 12 or -1. */
+int cd_ort_feed(const char *url);
 
 void cd_derive_pkgs(struct cd_ctx *c);
 /* Read `pip install -r FILE` files of the build context (see cuda_derive.h). */

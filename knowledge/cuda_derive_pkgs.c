@@ -8,74 +8,17 @@
 
 static bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
-/* A parsed package spec: name[extras] op version ... (pip) or name=version=build (conda). */
-struct spec {
-    char name[128];          /* lowercased, '_' -> '-' */
-    const char *extras;      /* inside the brackets, not NUL-terminated */
-    size_t extras_len;
-    char op[4];              /* "==", "=", ">=", ... ("" when no version) */
-    const char *version;     /* in the spec text, not NUL-terminated */
-    size_t version_len;
-};
-
-static bool parse_spec(const char *s, struct spec *out)
-{
-    memset(out, 0, sizeof *out);
-    size_t i = 0, n = 0;
-    while (s[i] == ' ' || s[i] == '\t')
-        i++;
-    while (s[i] && (isalnum((unsigned char)s[i]) || s[i] == '-' || s[i] == '_' || s[i] == '.')) {
-        if (n + 1 >= sizeof out->name)
-            return false;
-        out->name[n++] = s[i] == '_' ? '-' : (char)tolower((unsigned char)s[i]);
-        i++;
-    }
-    if (!n)
-        return false;
-    while (s[i] == ' ')
-        i++;
-    if (s[i] == '[') {
-        const char *close = strchr(s + i, ']');
-        if (!close)
-            return false;
-        out->extras = s + i + 1;
-        out->extras_len = (size_t)(close - s) - i - 1;
-        i = (size_t)(close - s) + 1;
-    }
-    while (s[i] == ' ')
-        i++;
-    size_t o = 0;
-    while (s[i] && strchr("=<>~!", s[i]) && o + 1 < sizeof out->op)
-        out->op[o++] = s[i++];
-    while (s[i] == ' ')
-        i++;
-    if (o) {
-        out->version = s + i;
-        while (s[i] && s[i] != ',' && s[i] != ';' && s[i] != ' ' && s[i] != '\t')
-            i++;
-        out->version_len = (size_t)(out->version - s) <= i ? i - (size_t)(out->version - s) : 0;
-    }
-    return true;
-}
-
-static bool op_is_pin(const char *op) { return !strcmp(op, "==") || !strcmp(op, "==="); }
-
 bool cd_is_torch_pkg(const char *name)
 {
     return !strcmp(name, "torch") || !strcmp(name, "torchvision") || !strcmp(name, "torchaudio");
 }
 
-static const char *label_of(struct cd_ctx *c, const char *spec)
-{
-    size_t n = strcspn(spec, "; \t");
-    return gl_arena_strndup(&c->doc->arena, spec, n);
-}
 
 /* torch==2.1.0+cu121: the variant after '+'. */
-static struct gl_cuda_fact *torch_pin(struct cd_ctx *c, const struct spec *sp, const char *spec,
+static struct gl_cuda_fact *torch_pin(struct cd_ctx *c, const struct cd_spec *sp, const char *spec,
                                       struct gl_loc loc, int stage)
 {
-    if (!op_is_pin(sp->op) || !sp->version_len)
+    if (!cd_op_is_pin(sp->op) || !sp->version_len)
         return NULL;
     const char *plus = memchr(sp->version, '+', sp->version_len);
     if (!plus)
@@ -90,7 +33,7 @@ static struct gl_cuda_fact *torch_pin(struct cd_ctx *c, const struct spec *sp, c
         return NULL;
     struct gl_loc at = cd_written_loc(c, loc, strlen(spec), plus, vlen + 1);
     struct gl_cuda_fact *f =
-        cd_add(c, GL_CUDA_FRAMEWORK, gl_arena_strdup(&c->doc->arena, cuda), label_of(c, spec),
+        cd_add(c, GL_CUDA_FRAMEWORK, gl_arena_strdup(&c->doc->arena, cuda), cd_label_of(c, spec),
                gl_arena_strdup(&c->doc->arena, sp->name), at, stage);
     if (!strcmp(sp->name, "torch")) /* the release the wheel's arch list belongs to */
         f->torch = gl_arena_strndup(&c->doc->arena, sp->version, (size_t)(plus - sp->version));
@@ -98,7 +41,7 @@ static struct gl_cuda_fact *torch_pin(struct cd_ctx *c, const struct spec *sp, c
 }
 
 /* nvidia-cublas-cu12: the major of the -cuNN suffix. */
-static struct gl_cuda_fact *nvidia_wheel(struct cd_ctx *c, const struct spec *sp,
+static struct gl_cuda_fact *nvidia_wheel(struct cd_ctx *c, const struct cd_spec *sp,
                                          const char *spec, struct gl_loc loc, int stage)
 {
     size_t n = strlen(sp->name);
@@ -118,11 +61,11 @@ static struct gl_cuda_fact *nvidia_wheel(struct cd_ctx *c, const struct spec *sp
     if (cd_find_written(c, from, 4, suffix, strlen(suffix), &found))
         at = found;
     return cd_add(c, GL_CUDA_PIP_NVIDIA, gl_arena_printf(&c->doc->arena, "%u", major),
-                  label_of(c, spec), NULL, at, stage);
+                  cd_label_of(c, spec), NULL, at, stage);
 }
 
 /* jax[cuda12], jax[cuda12_pip], jax-cuda12-plugin, jaxlib==0.4.23+cuda12.cudnn89. */
-static struct gl_cuda_fact *jax_pkg(struct cd_ctx *c, const struct spec *sp, const char *spec,
+static struct gl_cuda_fact *jax_pkg(struct cd_ctx *c, const struct cd_spec *sp, const char *spec,
                                     struct gl_loc loc, int stage)
 {
     char extra[32];
@@ -159,7 +102,7 @@ static struct gl_cuda_fact *jax_pkg(struct cd_ctx *c, const struct spec *sp, con
             found_text = spec + strcspn(spec, "cC"); /* "cuda12" inside the name */
             found_len = 6;
         }
-    } else if (!strcmp(sp->name, "jaxlib") && op_is_pin(sp->op) && sp->version_len) {
+    } else if (!strcmp(sp->name, "jaxlib") && cd_op_is_pin(sp->op) && sp->version_len) {
         const char *plus = memchr(sp->version, '+', sp->version_len);
         if (plus && (size_t)(sp->version + sp->version_len - plus) > 6 &&
             !memcmp(plus, "+cuda", 5) && is_digit(plus[5])) {
@@ -175,17 +118,17 @@ static struct gl_cuda_fact *jax_pkg(struct cd_ctx *c, const struct spec *sp, con
     struct gl_loc at = found_text ? cd_written_loc(c, loc, strlen(spec), found_text, found_len)
                                   : loc;
     return cd_add(c, GL_CUDA_FRAMEWORK, gl_arena_printf(&c->doc->arena, "%u", major),
-                  label_of(c, spec), "jax", at, stage);
+                  cd_label_of(c, spec), "jax", at, stage);
 }
 
 /* tensorflow[and-cuda]==2.15.1, tensorflow-gpu==1.15.0: TF's tested CUDA. */
-static struct gl_cuda_fact *tf_pkg(struct cd_ctx *c, const struct spec *sp, const char *spec,
+static struct gl_cuda_fact *tf_pkg(struct cd_ctx *c, const struct cd_spec *sp, const char *spec,
                                    struct gl_loc loc, int stage)
 {
     bool and_cuda = !strcmp(sp->name, "tensorflow") && sp->extras &&
                     memmem(sp->extras, sp->extras_len, "and-cuda", 8);
     bool gpu = !strcmp(sp->name, "tensorflow-gpu");
-    if ((!and_cuda && !gpu) || !op_is_pin(sp->op) || !sp->version_len || sp->version_len > 30)
+    if ((!and_cuda && !gpu) || !cd_op_is_pin(sp->op) || !sp->version_len || sp->version_len > 30)
         return NULL;
     char v[32];
     memcpy(v, sp->version, sp->version_len);
@@ -197,11 +140,11 @@ static struct gl_cuda_fact *tf_pkg(struct cd_ctx *c, const struct spec *sp, cons
     if (!row || !row->cuda || (how != GL_KB_EXACT && how != GL_KB_SAME_MINOR))
         return NULL;
     struct gl_loc at = cd_written_loc(c, loc, strlen(spec), sp->version, sp->version_len);
-    return cd_add(c, GL_CUDA_FRAMEWORK, row->cuda, label_of(c, spec), "tensorflow", at, stage);
+    return cd_add(c, GL_CUDA_FRAMEWORK, row->cuda, cd_label_of(c, spec), "tensorflow", at, stage);
 }
 
 /* conda pytorch-cuda=12.1, cudatoolkit=11.8, cuda-version=12.4, cuda-toolkit=12.4. */
-static struct gl_cuda_fact *conda_pkg(struct cd_ctx *c, const struct spec *sp,
+static struct gl_cuda_fact *conda_pkg(struct cd_ctx *c, const struct cd_spec *sp,
                                       const char *spec, struct gl_loc loc, int stage)
 {
     static const char *const names[] = {"pytorch-cuda", "cudatoolkit", "cuda-version",
@@ -225,7 +168,7 @@ static struct gl_cuda_fact *conda_pkg(struct cd_ctx *c, const struct spec *sp,
     if (!gl_version_valid(v))
         return NULL;
     struct gl_loc at = cd_written_loc(c, loc, strlen(spec), sp->version, vl);
-    return cd_add(c, GL_CUDA_FRAMEWORK, gl_arena_strdup(&c->doc->arena, v), label_of(c, spec),
+    return cd_add(c, GL_CUDA_FRAMEWORK, gl_arena_strdup(&c->doc->arena, v), cd_label_of(c, spec),
                   gl_arena_strdup(&c->doc->arena, sp->name), at, stage);
 }
 
@@ -274,8 +217,8 @@ struct gl_cuda_fact *cd_pkg_spec(struct cd_ctx *c, const char *manager, const ch
     const char *pin = is_pip(manager) ? wheel_pin(&c->doc->arena, spec) : NULL;
     if (pin)
         spec = pin;
-    struct spec sp;
-    if (!parse_spec(spec, &sp))
+    struct cd_spec sp;
+    if (!cd_parse_spec(spec, &sp))
         return NULL;
     if (is_conda(manager))
         return conda_pkg(c, &sp, spec, loc, stage);
@@ -289,7 +232,7 @@ struct gl_cuda_fact *cd_pkg_spec(struct cd_ctx *c, const char *manager, const ch
         return jax_pkg(c, &sp, spec, loc, stage);
     if (gl_has_prefix(sp.name, "tensorflow"))
         return tf_pkg(c, &sp, spec, loc, stage);
-    return NULL;
+    return cd_wheel_spec(c, &sp, spec, loc, stage);
 }
 
 /* ---- OS packages: cuda-toolkit-12-6 ---- */
@@ -357,26 +300,11 @@ static bool os_package_cuda(const char *name, char *out, size_t out_size, size_t
 bool cd_torch_index_cuda(const char *url, char *out, size_t out_size, size_t *off, size_t *len)
 {
     const char *whl = strstr(url, "/whl/");
-    if (!whl)
+    size_t at;
+    if (!whl || !cd_index_segment_cuda(whl + 4, out, out_size, &at, len))
         return false;
-    for (const char *p = whl + 4; (p = strstr(p, "/cu"));) {
-        const char *d = p + 3;
-        size_t nd = 0;
-        while (is_digit(d[nd]))
-            nd++;
-        char end = d[nd];
-        if ((nd == 3 || nd == 2) && (end == '\0' || end == '/' || end == '?' || end == '#')) {
-            char token[8];
-            snprintf(token, sizeof token, "cu%.*s", (int)nd, d);
-            if (gl_torch_variant_cuda(token, out, out_size)) {
-                *off = (size_t)(p + 1 - url);
-                *len = nd + 2;
-                return true;
-            }
-        }
-        p = d;
-    }
-    return false;
+    *off = (size_t)(whl + 4 - url) + at;
+    return true;
 }
 
 /* The command of the stage that holds the word written at `loc`, or NULL. */
@@ -407,36 +335,61 @@ static bool cmd_has_word_at(const struct gl_cmd *cmd, struct gl_loc loc)
     return false;
 }
 
-/* Does the command install torch packages (or a requirements file)? */
-static bool cmd_installs_torch(const struct gl_dockerfile_model *m, const struct gl_cmd *cmd)
+/* The framework a CUDA index serves in this command: "torch" when it installs torch
+ * packages (or a requirements file), "paddle" for paddlepaddle-gpu; NULL otherwise. */
+static const char *cmd_index_framework(const struct gl_dockerfile_model *m,
+                                       const struct gl_cmd *cmd)
 {
     for (size_t i = 0; i < m->npkgs; i++) {
         const struct gl_pkg *p = &m->pkgs[i];
         if (p->stage != cmd->stage || p->instr != cmd->instr || !is_pip(p->manager) ||
             !cmd_has_word_at(cmd, p->loc))
             continue;
-        struct spec sp;
-        if (p->requirements || (parse_spec(p->spec, &sp) && cd_is_torch_pkg(sp.name)))
-            return true;
+        struct cd_spec sp;
+        if (p->requirements || (cd_parse_spec(p->spec, &sp) && cd_is_torch_pkg(sp.name)))
+            return "torch";
+        if (cd_parse_spec(p->spec, &sp) && !strcmp(sp.name, "paddlepaddle-gpu"))
+            return "paddle";
     }
-    return false;
+    return NULL;
+}
+
+/* uv's --torch-backend=cu126 (a CUDA variant; `auto` and `cpu` are not). */
+static bool torch_backend_cuda(const char *v, char *out, size_t out_size, size_t *len)
+{
+    if (!gl_has_prefix(v, "cu") || !gl_torch_variant_cuda(v, out, out_size))
+        return false;
+    *len = strlen(v);
+    return true;
 }
 
 static void derive_index(struct cd_ctx *c, const struct gl_pkg_index *x)
 {
     const struct gl_dockerfile_model *m = c->doc->df;
     char cuda[24];
-    size_t off, len;
-    if (!x->url || !is_pip(x->manager) || !cd_torch_index_cuda(x->url, cuda, sizeof cuda, &off, &len))
+    size_t off = 0, len;
+    if (!x->url || !is_pip(x->manager))
+        return;
+    bool backend = x->option && !strcmp(x->option, "--torch-backend");
+    bool torch_url = !backend && cd_torch_index_cuda(x->url, cuda, sizeof cuda, &off, &len);
+    if (backend ? !torch_backend_cuda(x->url, cuda, sizeof cuda, &len)
+                : !torch_url && !cd_index_segment_cuda(x->url, cuda, sizeof cuda, &off, &len))
         return;
     const struct gl_cmd *cmd = cmd_at(m, x->stage, x->loc);
-    if (!cmd || !cmd_installs_torch(m, cmd))
+    const char *fw = cmd ? cmd_index_framework(m, cmd) : NULL;
+    /* a torch backend or PyTorch index (.../whl/cuNNN) serves torch only; another cuNNN
+     * index serves paddlepaddle-gpu (Paddle's .../packages/stable/cu118/); third-party
+     * indexes for torch extensions (DGL, PyG) are not sources */
+    if (!fw || ((backend || torch_url) != !strcmp(fw, "torch")))
         return;
     struct gl_loc at = cd_written_loc(c, x->loc, strlen(x->url), x->url + off, len);
-    struct gl_cuda_fact *f =
-        cd_add(c, GL_CUDA_FRAMEWORK, gl_arena_strdup(&c->doc->arena, cuda),
-               gl_arena_printf(&c->doc->arena, "PyTorch wheel index %s", x->url), "torch", at,
-               x->stage);
+    const char *label =
+        backend ? gl_arena_printf(&c->doc->arena, "uv --torch-backend=%s", x->url)
+        : !strcmp(fw, "torch")
+            ? gl_arena_printf(&c->doc->arena, "PyTorch wheel index %s", x->url)
+            : gl_arena_printf(&c->doc->arena, "Paddle wheel index %s", x->url);
+    struct gl_cuda_fact *f = cd_add(c, GL_CUDA_FRAMEWORK, gl_arena_strdup(&c->doc->arena, cuda),
+                                    label, fw, at, x->stage);
     f->instr = cmd->instr;
 }
 
@@ -456,6 +409,15 @@ void cd_derive_pkgs(struct cd_ctx *c)
             cd_add(c, GL_CUDA_OS_PACKAGE, gl_arena_strdup(&c->doc->arena, v), p->name, NULL, at,
                    p->stage)->instr = p->instr;
         } else {
+            c->ort_feed = 0;
+            for (size_t k = 0; k < m->nindexes; k++) {
+                const struct gl_pkg_index *x = &m->indexes[k];
+                const struct gl_cmd *cmd = x->url && x->stage == p->stage && is_pip(x->manager)
+                                               ? cmd_at(m, x->stage, x->loc) : NULL;
+                if (cmd && cmd->instr == p->instr && cmd_has_word_at(cmd, p->loc) &&
+                    (!x->option || strcmp(x->option, "--torch-backend")))
+                    c->ort_feed = c->ort_feed < 0 ? -1 : cd_ort_feed(x->url);
+            }
             struct gl_cuda_fact *f = cd_pkg_spec(c, p->manager, p->spec, p->loc, p->stage);
             if (f)
                 f->instr = p->instr;

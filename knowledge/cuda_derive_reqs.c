@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,6 +98,19 @@ static void scan_file(struct cd_ctx *doc_ctx, const struct gl_pkg *p, const char
     size_t nidx = 0, capidx = 0;
     bool torch = false;
     size_t first_fact = doc_ctx->doc->ncuda;
+    /* onnxruntime-gpu pins read PyPI's table only when the file names no other index */
+    for (size_t start = 0; start < len;) {
+        size_t end = start;
+        while (end < len && text[end] != '\n')
+            end++;
+        size_t i = start, skip;
+        while (i < end && (text[i] == ' ' || text[i] == '\t'))
+            i++;
+        if (i < end && text[i] == '-' && index_option(text + i, end - i, &skip))
+            c.ort_feed = c.ort_feed < 0 ? -1
+                                        : cd_ort_feed(gl_arena_strndup(a, text + i, end - i));
+        start = end + 1;
+    }
     uint32_t line = 1;
     for (size_t start = 0; start < len; line++) {
         size_t end = start;
@@ -154,6 +168,64 @@ static void scan_file(struct cd_ctx *doc_ctx, const struct gl_pkg *p, const char
     }
 }
 
+/* The context path a COPY/ADD puts at image path `want`, or NULL: `COPY req.txt /app/`,
+ * `COPY req.txt /tmp/r.txt`, `COPY . /app`, `COPY requirements*.txt ./`. */
+static const char *copied_from(struct gl_arena *a, const struct gl_copy_src *s, const char *want)
+{
+    if (s->url || !s->dest || !s->path || strchr(s->path, '$'))
+        return NULL;
+    const char *dest = gl_image_path(a, s->workdir, s->dest);
+    const char *src = gl_image_path(a, "", s->path); /* the context path, normalised */
+    if (!dest || !src)
+        return NULL;
+    if (!strcmp(dest, want) && !gl_has_suffix(s->dest, "/") && strcmp(s->dest, "."))
+        return src;
+    size_t dl = strlen(dest);
+    const char *rel = !dl ? want
+                      : (!strncmp(want, dest, dl) && want[dl] == '/') ? want + dl + 1
+                                                                       : NULL;
+    if (!rel || !*rel)
+        return NULL;
+    const char *base = gl_base_name(src);
+    if (!*src) /* COPY . /app: the whole context */
+        return rel;
+    if (!strchr(rel, '/') && fnmatch(base, rel, FNM_PERIOD) == 0) {
+        /* the file itself (or one a glob names) lands in the directory */
+        return base == src ? gl_arena_strdup(a, rel)
+                           : gl_arena_printf(a, "%.*s%s", (int)(base - src), src, rel);
+    }
+    if (strpbrk(src, "*?["))
+        return NULL;
+    return gl_arena_printf(a, "%s/%s", src, rel); /* a directory's contents */
+}
+
+/* Is stage `from` the stage `to` or one it is built FROM? */
+static bool stage_in_chain(const struct gl_dockerfile_model *m, int from, int to)
+{
+    for (int s = to, hops = 0; s >= 0 && hops <= (int)m->nstages; s = m->stages[s].base_stage, hops++)
+        if (s == from)
+            return true;
+    return false;
+}
+
+/* The build-context file `pip install -r NAME` reads: the source of the latest COPY or ADD
+ * (of its stage or a stage it is built FROM) that put a file at that path; else NAME itself
+ * when it is relative (the Dockerfile's directory is where such files usually lie). */
+static const char *context_name(struct gl_doc *doc, const struct gl_pkg *p)
+{
+    const struct gl_dockerfile_model *m = doc->df;
+    const char *want = gl_image_path(&doc->arena, p->workdir, p->name);
+    for (size_t i = m->ncopies; want && i-- > 0;) {
+        const struct gl_copy_src *s = &m->copies[i];
+        if (s->instr >= p->instr || !stage_in_chain(m, s->stage, p->stage))
+            continue;
+        const char *src = copied_from(&doc->arena, s, want);
+        if (src)
+            return src;
+    }
+    return gl_has_prefix(p->name, "./") ? p->name + 2 : p->name;
+}
+
 void cd_derive_requirements(struct cd_ctx *c)
 {
     struct gl_doc *doc = c->doc;
@@ -169,7 +241,7 @@ void cd_derive_requirements(struct cd_ctx *c)
         const struct gl_pkg *p = &m->pkgs[i];
         if (!p->requirements || !p->name || (strcmp(p->manager, "pip") && strcmp(p->manager, "uv")))
             continue;
-        const char *name = gl_has_prefix(p->name, "./") ? p->name + 2 : p->name;
+        const char *name = context_name(doc, p);
         if (!contained_name(name))
             continue;
         size_t len;

@@ -190,6 +190,13 @@ struct gl_kb_pip { /* nvidia_pip_packages: nvidia-*-cuNN wheels */
     const char *description;
 };
 
+struct gl_kb_ort { /* onnxruntime_gpu_cuda.pypi: the CUDA of PyPI's onnxruntime-gpu wheels */
+    const char *onnxruntime;       /* as written: "1.15 .. 1.18", "1.19 .. 1.22", "1.8" */
+    const char *first, *last;      /* "1.15", "1.18" (major.minor; equal for one series) */
+    const char *cuda;              /* "11.8", or a major only ("12": the docs say 12.x) */
+    const char *source;
+};
+
 struct gl_kb_error_string { /* error_strings */
     const char *text, *code, *layer, *meaning;
     const char *source;
@@ -247,6 +254,7 @@ struct gl_kb {
     const struct gl_kb_tf *tf;                     size_t n_tf;
     const struct gl_kb_jax *jax;                   size_t n_jax;
     const struct gl_kb_pip *pip;                   size_t n_pip;
+    const struct gl_kb_ort *ort;                   size_t n_ort;
     const struct gl_kb_error_string *errors;       size_t n_errors;
     const struct gl_kb_gpu_family *gpu_families;   size_t n_gpu_families;
     const struct gl_kb_torch_arch *torch_archs;    size_t n_torch_archs;
@@ -335,6 +343,9 @@ const struct gl_kb_jax *gl_kb_jax_extra(const struct gl_kb *kb, const char *extr
  * "nvidia-cuda-runtime" needs its version ("13.0.96" -> 13; version may be NULL).
  * 0 if not known. */
 unsigned gl_kb_pip_cuda_major(const struct gl_kb *kb, const char *name, const char *version);
+/* The CUDA of PyPI's onnxruntime-gpu wheel of a version ("1.17.3" -> "11.8", "1.20.1" ->
+ * "12"), matched by major.minor; NULL for a version outside the table. */
+const char *gl_kb_ort_cuda(const struct gl_kb *kb, const char *version);
 
 /* ---- GPU architectures (see knowledge/gpu_target.h for SM numbers and coverage) ---- */
 

@@ -619,6 +619,30 @@ static bool decode_pip(struct kb_loader *ld, struct yt_node *node, void **rows, 
     return true;
 }
 
+static const struct kb_field ort_fields[] = {
+    FIELD("onnxruntime", KBF_STR, struct gl_kb_ort, onnxruntime, true),
+    FIELD(NULL, KBF_STR, struct gl_kb_ort, first, false),
+    FIELD(NULL, KBF_STR, struct gl_kb_ort, last, false),
+    FIELD("cuda", KBF_VERSION, struct gl_kb_ort, cuda, true),
+    FIELD("source", KBF_SOURCE, struct gl_kb_ort, source, false),
+};
+
+/* "1.15 .. 1.18" or "1.8": the first and last major.minor of the row. */
+static bool post_ort(struct kb_loader *ld, struct yt_node *node, void *row)
+{
+    struct gl_kb_ort *o = row;
+    const char *range = strstr(o->onnxruntime, " .. ");
+    o->first = range ? gl_arena_strndup(ld->arena, o->onnxruntime,
+                                        (size_t)(range - o->onnxruntime))
+                     : o->onnxruntime;
+    o->last = range ? range + 4 : o->first;
+    if (!gl_version_valid(o->first) || !gl_version_valid(o->last))
+        return kb_yaml_fail(&ld->y, kb_yaml_get(node, "onnxruntime"),
+                            "onnxruntime: expected a version or 'A .. B', found '%.80s'",
+                            o->onnxruntime);
+    return true;
+}
+
 static const struct kb_field error_fields[] = {
     FIELD("text", KBF_STR, struct gl_kb_error_string, text, true),
     FIELD("code", KBF_STR, struct gl_kb_error_string, code, false),
@@ -822,6 +846,9 @@ const struct kb_spec kb_specs[] = {
      jax_info_fields, N(jax_info_fields), OBJECT(jax_info), KB_NO_FIELD, NULL, NULL},
     {"pip", {"nvidia_pip_packages"}, KB_CUSTOM, false, "struct gl_kb_pip", sizeof(struct gl_kb_pip),
      pip_fields, N(pip_fields), TABLE(pip, n_pip), KB_NO_FIELD, decode_pip, NULL},
+    {"ort", {"onnxruntime_gpu_cuda", "pypi"}, KB_ROWS, false, "struct gl_kb_ort",
+     sizeof(struct gl_kb_ort), ort_fields, N(ort_fields), TABLE(ort, n_ort), KB_NO_FIELD, NULL,
+     post_ort},
     {"errors", {"error_strings"}, KB_ROWS, false, "struct gl_kb_error_string",
      sizeof(struct gl_kb_error_string), error_fields, N(error_fields), TABLE(errors, n_errors),
      offsetof(struct gl_kb_error_string, unverified), NULL, NULL},

@@ -309,3 +309,16 @@ const struct gl_kb_torch_arch *gl_kb_torch_arch(const struct gl_kb *kb, const ch
     }
     return NULL;
 }
+
+const char *gl_kb_ort_cuda(const struct gl_kb *kb, const char *version)
+{
+    if (!kb || !version || !gl_version_valid(version))
+        return NULL;
+    for (size_t i = 0; i < kb->n_ort; i++) {
+        int lo, hi;
+        if (gl_version_compare(version, kb->ort[i].first, 2, &lo) && lo >= 0 &&
+            gl_version_compare(version, kb->ort[i].last, 2, &hi) && hi <= 0)
+            return kb->ort[i].cuda;
+    }
+    return NULL;
+}

@@ -86,6 +86,19 @@ grep -q '^GL208 .*CUDA 12\.4.* no longer supports K80 .*sm_37' "$work/gpu" &&
   pass "GL208 on an image: CUDA 12 on Kepler" || { fail "GL208 on an image"; cat "$work/gpu"; }
 run --no-cache --gpu H100 "$img/oci-archive.tar" | findings | grep -q '^GL208 ' &&
   fail "GL208 on H100 (CUDA 12.4 supports sm_90)" || pass "no GL208 on H100"
+# GL304 layer waste: 12 MiB deleted + 11 MiB overwritten by the second layer; the gpu image's
+# few deleted bytes stay under the 10 MiB threshold
+grep -q '^GL304 ' "$work/expected" && fail "GL304 on the gpu image (a few bytes of waste)"
+run --no-cache "$img/waste.tar" | findings > "$work/waste"
+grep -q '^GL304 0 23.0 MiB in 2 files .*`/opt/big.bin`.*(12.0 MiB, deleted), `/opt/tool/toolchain.tar` (11.0 MiB, overwritten)' \
+  "$work/waste" && pass "waste.tar: GL304 with the wasted bytes and largest items" ||
+  { fail "waste.tar: GL304"; cat "$work/waste"; }
+# GL207: the toolkit's files in an image; not in an image that runs its own dockerd
+run --no-cache "$img/toolkit.tar" | findings > "$work/toolkit"
+grep -q '^GL207 0 .*nvidia-container-cli.* and more toolkit files' "$work/toolkit" &&
+  pass "toolkit.tar: GL207" || { fail "toolkit.tar: GL207"; cat "$work/toolkit"; }
+run --no-cache "$img/dind.tar" | findings | grep -q '^GL207 ' &&
+  fail "dind.tar: GL207 beside dockerd" || pass "dind.tar: no GL207 beside dockerd"
 
 # ---- the cache ----
 run "$img/oci-archive.tar" | findings > "$work/cold"

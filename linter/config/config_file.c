@@ -568,6 +568,7 @@ static bool read_setting(struct reader *r, enum gl_setting s, struct gl_loc key_
     case GL_SET_IGNORE_PATHS: return read_ignore_paths(r, n);
     case GL_SET_DATA_FILE_SIZE: return read_size(r, n, &cfg->data_file_bytes);
     case GL_SET_DATA_TOTAL_SIZE: return read_size(r, n, &cfg->data_total_bytes);
+    case GL_SET_WASTE_SIZE: return read_size(r, n, &cfg->waste_bytes);
     case GL_SET_LIMITS: return read_map(r, n, "limit names to values", add_limit, NULL);
     case GL_SET_HELM:
         if (!(v = read_scalar(r, n, "a program (helm, or a path to it)", &loc)))

@@ -18,6 +18,7 @@
  *   data-file-size: 100MiB           # GL303 on images: one data file this big, or
  *   data-total-size: 1GiB            #   data files this big in all (KiB/MiB/GiB/TiB,
  *                                    #   KB/MB/GB/TB, or bytes; at least 1)
+ *   waste-size: 10MiB                # GL304: bytes a later layer removes or overwrites
  *   ignore-paths:                    # globs (glob.h), relative to this file's directory
  *     - vendor                       #   (path_ignore.h): not linted, not walked into
  *     - old.Dockerfile: [GL101]      #   these rules' findings dropped there

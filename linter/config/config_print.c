@@ -310,6 +310,9 @@ void gl_config_print(FILE *out, const struct gl_config *cfg)
         case GL_SET_DATA_TOTAL_SIZE:
             size_setting(&b, cfg, GL_SET_DATA_TOTAL_SIZE, cfg->data_total_bytes);
             break;
+        case GL_SET_WASTE_SIZE:
+            size_setting(&b, cfg, GL_SET_WASTE_SIZE, cfg->waste_bytes);
+            break;
         case GL_SET_DATASET_ARGS:
             pattern_list(&b, cfg, GL_SET_DATASET_ARGS, &cfg->dataset_args);
             break;

@@ -8,7 +8,7 @@
 
 const char *const gl_setting_names[GL_SET_COUNT] = {
     "driver", "gpu", "failure-threshold", "ignore", "enable", "severity", "ignore-paths",
-    "data-paths", "data-file-size", "data-total-size", "dataset-args", "checkpoint-args",
+    "data-paths", "data-file-size", "data-total-size", "waste-size", "dataset-args", "checkpoint-args",
     "dataset-env", "checkpoint-env", "knowledge", "build-args", "helm", "helm-values",
     "limits",
 };
@@ -21,6 +21,7 @@ void gl_config_init(struct gl_config *cfg)
     cfg->jobs = 0;
     cfg->data_file_bytes = GL_DEFAULT_DATA_FILE_BYTES;
     cfg->data_total_bytes = GL_DEFAULT_DATA_TOTAL_BYTES;
+    cfg->waste_bytes = GL_DEFAULT_WASTE_BYTES;
     gl_arena_init(&cfg->arena);
 }
 

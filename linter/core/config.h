@@ -78,7 +78,7 @@ struct gl_rule_override {
 enum gl_setting {
     GL_SET_DRIVER, GL_SET_GPU, GL_SET_FAILURE_THRESHOLD, GL_SET_IGNORE, GL_SET_ENABLE, GL_SET_SEVERITY,
     GL_SET_IGNORE_PATHS, GL_SET_DATA_PATHS, GL_SET_DATA_FILE_SIZE, GL_SET_DATA_TOTAL_SIZE,
-    GL_SET_DATASET_ARGS, GL_SET_CHECKPOINT_ARGS, GL_SET_DATASET_ENV, GL_SET_CHECKPOINT_ENV,
+    GL_SET_WASTE_SIZE,    GL_SET_DATASET_ARGS, GL_SET_CHECKPOINT_ARGS, GL_SET_DATASET_ENV, GL_SET_CHECKPOINT_ENV,
     GL_SET_KNOWLEDGE, GL_SET_BUILD_ARGS, GL_SET_HELM, GL_SET_HELM_VALUES, GL_SET_LIMITS,
     GL_SET_COUNT
 };
@@ -117,6 +117,8 @@ struct gl_config {
     /* GL303 on image files: one data file of at least data_file_bytes, or data files of
      * data_total_bytes in all (gl_config_init: the defaults below). */
     uint64_t data_file_bytes, data_total_bytes;
+    /* GL304: bytes a later layer removes or overwrites that make a finding (`waste-size:`) */
+    uint64_t waste_bytes;
     /* config `ignore-paths:`: paths not linted, or some rules' findings dropped there */
     struct gl_path_ignores path_ignores;
     /* GL4xx: names of launch arguments (`--data-dir`) and env vars (`DATA_DIR`) whose
@@ -162,6 +164,8 @@ void gl_config_note_origin(struct gl_config *cfg, enum gl_setting s, const char 
 /* GL303's default size thresholds. */
 #define GL_DEFAULT_DATA_FILE_BYTES (UINT64_C(100) << 20)
 #define GL_DEFAULT_DATA_TOTAL_BYTES (UINT64_C(1) << 30)
+/* GL304's default threshold. */
+#define GL_DEFAULT_WASTE_BYTES (UINT64_C(10) << 20)
 
 /* Default patterns (PCRE2). */
 #define GL_DEFAULT_DATA_PATH_PATTERN                                                       \

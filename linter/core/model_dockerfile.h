@@ -34,6 +34,20 @@ struct gl_pkg {
     int instr;               /* the instruction (index in the file) that installs it */
     bool group;              /* `dnf groupinstall "Development Tools"` */
     bool requirements;       /* `pip install -r FILE`: name is the file */
+    const char *workdir;     /* the WORKDIR of the RUN: absolute, "" for the base image's own
+                                (unknown, relative paths are relative to it), NULL unknown */
+};
+
+/* What a RUN line removes: packages a package manager removes (`apt-get purge gcc`,
+ * `dnf remove`, `apk del`, `pip uninstall`; manager as in gl_pkg) or paths `rm` deletes
+ * (manager "rm", name the path as written, relative to workdir when not absolute). */
+struct gl_removal {
+    const char *manager;
+    const char *name;
+    struct gl_loc loc;
+    int stage;
+    int instr;
+    const char *workdir;     /* as gl_pkg.workdir */
 };
 
 /* A source of a COPY or ADD from the build context (not --from another stage). */
@@ -44,6 +58,9 @@ struct gl_copy_src {
     int instr;               /* the COPY/ADD instruction (index in the file) */
     bool add;                /* ADD rather than COPY */
     bool url;                /* an ADD of a URL */
+    const char *dest;        /* the destination as written (after ARG/ENV), NULL: unknown */
+    const char *workdir;     /* the WORKDIR it is relative to (as gl_pkg.workdir) */
+    int64_t size;            /* bytes of a regular file in the build context, -1 unknown */
 };
 
 /* A command of a RUN line (one simple command: `a && b` gives two), split into shell
@@ -55,10 +72,12 @@ struct gl_cmd {
     int instr;               /* the RUN instruction (index in the file) */
 };
 
-/* A package index or find-links given to pip/uv/conda (`--index-url .../whl/cu121`). */
+/* A package index or find-links given to pip/uv/conda (`--index-url .../whl/cu121`), or
+ * uv's `--torch-backend=cu126` (option "--torch-backend", url "cu126"). */
 struct gl_pkg_index {
     const char *manager;
-    const char *url;         /* or conda channel */
+    const char *option;      /* "--index-url", "-c", "--torch-backend", ... as written */
+    const char *url;         /* or conda channel, or the torch backend */
     struct gl_loc loc;
     int stage;
 };
@@ -82,6 +101,7 @@ struct gl_dockerfile_model {
     struct gl_cmd *cmds;            size_t ncmds, capcmds;
     struct gl_pkg_index *indexes;   size_t nindexes, capindexes;
     struct gl_build_var *vars;      size_t nvars, capvars;
+    struct gl_removal *removals;    size_t nremovals, capremovals;
     int final_stage;                /* index of the final stage, -1 when there is none */
 };
 

@@ -51,12 +51,30 @@ struct gl_image_layer {
     const char *created_by;   /* history entry, NULL */
 };
 
+/* Regular files a lower layer brought that an upper layer hides (a whiteout, an opaque
+ * directory) or replaces: their bytes ship but are never seen (GL304). The largest few
+ * are kept, largest first. */
+#define GL_IMAGE_WASTE_TOP 3
+struct gl_image_waste_item {
+    char path[256];           /* truncated past 255 bytes */
+    uint64_t size;
+    int layer;                /* the layer that brought it */
+    bool overwritten;         /* replaced by an upper layer's file (else deleted) */
+};
+struct gl_image_waste {
+    uint64_t bytes;
+    size_t files;
+    struct gl_image_waste_item top[GL_IMAGE_WASTE_TOP];
+    size_t ntop;
+};
+
 struct gl_image_platform {
     const char *name;         /* "linux/amd64" */
     struct gl_image_layer *layers; size_t nlayers;
     struct gl_image_file *files;   size_t nfiles;   /* the final view, sorted by path */
     const char **env;         size_t nenv;          /* config Env "K=V" */
     const char **history;     size_t nhistory;      /* config history created_by */
+    struct gl_image_waste waste;
 };
 
 /* What could not be read, and of which platform (NULL: none is known). */

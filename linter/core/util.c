@@ -258,6 +258,29 @@ const char *gl_base_name(const char *path)
     return s ? s + 1 : path;
 }
 
+char *gl_image_path(struct gl_arena *a, const char *dir, const char *path)
+{
+    if (path[0] != '/' && !dir)
+        return NULL;
+    const char *joined =
+        path[0] == '/' || !*dir ? path : gl_arena_printf(a, "%s/%s", dir, path);
+    char *out = gl_arena_alloc(a, strlen(joined) + 1);
+    size_t n = 0;
+    for (const char *p = joined; *p;) {
+        const char *slash = strchr(p, '/');
+        size_t len = slash ? (size_t)(slash - p) : strlen(p);
+        if (len && !(len == 1 && p[0] == '.')) {
+            if (n || joined[0] == '/')
+                out[n++] = '/';
+            memcpy(out + n, p, len);
+            n += len;
+        }
+        p += len + (slash ? 1 : 0);
+    }
+    out[n] = '\0';
+    return out;
+}
+
 int gl_read_fd(int fd, const void *head, size_t nhead, size_t size_hint, size_t cap,
                char **data, size_t *len, bool *over)
 {

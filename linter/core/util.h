@@ -86,6 +86,10 @@ bool gl_has_prefix(const char *s, const char *prefix);
 bool gl_has_suffix(const char *s, const char *suffix);
 /* The last component of a path or word: what follows its last '/' (all of it without). */
 const char *gl_base_name(const char *path);
+/* A path in an image: `path` when absolute, else joined to `dir` ("" is a directory whose
+ * name is unknown: the result stays relative to it), without "." parts and repeated
+ * slashes; NULL when path is relative and dir is NULL. In the arena. */
+char *gl_image_path(struct gl_arena *a, const char *dir, const char *path);
 
 /* Read a whole file into a heap buffer (NUL-terminated). Returns 0, or an errno value. */
 int gl_read_file(const char *path, char **data, size_t *len);

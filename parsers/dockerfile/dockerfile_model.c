@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "linter/core/escape.h"
 #include "linter/core/hashmap.h"
@@ -24,6 +25,7 @@ struct var {
 struct scope {
     struct var *vars;     /* ARGs and ENVs, newest first */
     struct var *env;      /* ENVs only: what a stage built FROM this one inherits */
+    const char *workdir;  /* the WORKDIR in effect (absolute), NULL when unknown */
     size_t *budget;       /* the builder's expansion budget */
 };
 
@@ -43,6 +45,7 @@ struct builder {
     size_t nscopes, capscopes;
     size_t budget;          /* DF_EXPAND_BUDGET and the file's length, as it is spent */
     struct gl_map stage_names; /* lowercased name -> 1 + the first stage of that name */
+    size_t stats;           /* context files sized so far (COPY_STATS_MAX) */
 };
 
 static struct var *var_find(struct var *v, const char *name, size_t len)
@@ -248,6 +251,7 @@ static void begin_stage(struct builder *b, const struct df_instr *in)
         r->unresolved = false;
         r->stage = true;
         st->base_stage = base;
+        s->workdir = b->scopes[base].workdir;
         /* ENV is inherited through FROM <stage> */
         for (struct var *v = b->scopes[base].env; v; v = v->next) {
             s->vars = var_push(&b->doc->arena, s->vars, v->name, v->value);
@@ -257,8 +261,10 @@ static void begin_stage(struct builder *b, const struct df_instr *in)
         r = gl_ref_add(b->doc, text, loc, GL_REF_FROM, true);
         r->unresolved = false;
         r->scratch = true;
+        s->workdir = "/";
     } else {
         r = gl_ref_add(b->doc, text, loc, GL_REF_FROM, unresolved);
+        s->workdir = ""; /* the base image's: unknown, but the same for what follows */
     }
     r->df_stage = idx;
     for (size_t i = 0; i < in->nflags; i++)
@@ -284,6 +290,27 @@ static bool is_url(const char *s)
            gl_has_prefix(s, "git@") || gl_has_prefix(s, "git://");
 }
 
+#define COPY_STATS_MAX 256 /* context files sized for one Dockerfile */
+
+/* The size of a regular file `path` of the build context (the Dockerfile's directory),
+ * -1 when it is not one, lies outside, or the budget of stats is spent. */
+static int64_t context_size(struct builder *b, const char *path)
+{
+    const char *doc_path = b->doc->path;
+    if (!doc_path || !strcmp(doc_path, "-") || b->stats >= COPY_STATS_MAX || path[0] == '/' ||
+        strstr(path, "..") || strpbrk(path, "*?[$"))
+        return -1;
+    b->stats++;
+    const char *slash = strrchr(doc_path, '/');
+    char *full = slash ? gl_arena_printf(&b->doc->arena, "%.*s/%s", (int)(slash - doc_path),
+                                         doc_path, path)
+                       : gl_arena_strdup(&b->doc->arena, path);
+    struct stat st;
+    if (lstat(full, &st) != 0 || !S_ISREG(st.st_mode))
+        return -1;
+    return (int64_t)st.st_size;
+}
+
 static void copy_or_add(struct builder *b, struct scope *s, int stage, int instr,
                         const struct df_instr *in)
 {
@@ -301,6 +328,11 @@ static void copy_or_add(struct builder *b, struct scope *s, int stage, int instr
     }
     if (in->nargs < 2)
         return;
+    bool dest_unresolved;
+    const struct df_arg *last = &in->args[in->nargs - 1];
+    const char *dest = expand(b, s, last->value, last->len, &dest_unresolved);
+    if (dest_unresolved)
+        dest = NULL;
     for (size_t i = 0; i + 1 < in->nargs; i++) {
         const struct df_arg *a = &in->args[i];
         if (a->len >= 2 && a->value[0] == '<' && a->value[1] == '<')
@@ -315,7 +347,30 @@ static void copy_or_add(struct builder *b, struct scope *s, int stage, int instr
         c->instr = instr;
         c->add = !strcmp(in->keyword, "add");
         c->url = is_url(path);
+        c->dest = dest;
+        c->workdir = s->workdir;
+        c->size = unresolved || c->url ? -1 : context_size(b, path);
     }
+}
+
+/* `WORKDIR dir`: absolute, or relative to the one in effect ("" is the base image's
+ * WORKDIR: a relative path stays relative to it); unknown (NULL) after an unresolved
+ * variable. */
+static void workdir(struct builder *b, struct scope *s, const struct df_instr *in)
+{
+    if (in->nargs != 1)
+        return;
+    bool unresolved;
+    const char *dir = expand(b, s, in->args[0].value, in->args[0].len, &unresolved);
+    if (unresolved || !*dir)
+        s->workdir = NULL;
+    else if (dir[0] == '/')
+        s->workdir = dir;
+    else
+        s->workdir = s->workdir ? gl_arena_printf(&b->doc->arena, "%s%s%s", s->workdir,
+                                                  !*s->workdir || gl_has_suffix(s->workdir, "/")
+                                                      ? "" : "/", dir)
+                                : NULL;
 }
 
 /* A pragma covers the instruction that follows it (all of its lines). */
@@ -430,8 +485,16 @@ void gl_parse_dockerfile_doc(struct gl_doc *doc, const struct gl_config *cfg)
             declare_env(&b, s, stage, in);
         else if (!strcmp(in->keyword, "copy") || !strcmp(in->keyword, "add"))
             copy_or_add(&b, s, stage, (int)i, in);
-        else if (!strcmp(in->keyword, "run"))
+        else if (!strcmp(in->keyword, "workdir"))
+            workdir(&b, s, in);
+        else if (!strcmp(in->keyword, "run")) {
+            size_t first = b.m->npkgs, first_removal = b.m->nremovals;
             gl_dockerfile_run(doc, stage, (int)i, in, f->escape, run_lookup, s);
+            for (size_t k = first; k < b.m->npkgs; k++)
+                b.m->pkgs[k].workdir = s->workdir;
+            for (size_t k = first_removal; k < b.m->nremovals; k++)
+                b.m->removals[k].workdir = s->workdir;
+        }
     }
     choose_final(&b);
     gl_map_free(&b.stage_names);

@@ -21,10 +21,12 @@ static void add_cmd(struct run_ctx *r, struct gl_word *words, size_t n)
     c->nwords = n;
     c->stage = r->stage;
     c->instr = r->instr;
-    size_t first = m->npkgs;
+    size_t first = m->npkgs, first_removal = m->nremovals;
     gl_pkg_install_scan(r->doc, r->stage, words, n);
     for (size_t i = first; i < m->npkgs; i++)
         m->pkgs[i].instr = r->instr;
+    for (size_t i = first_removal; i < m->nremovals; i++)
+        m->removals[i].instr = r->instr;
 }
 
 static void exec_form(struct run_ctx *r, const struct df_instr *in)

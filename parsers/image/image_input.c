@@ -129,7 +129,7 @@ static bool fill_platform(struct reading *rd, struct gl_image_platform *p,
     struct gl_arena *a = &rd->doc->arena;
     enum gl_limit_id stopped;
     p->nfiles = gl_image_view_build(a, ix, t->nlayers, gl_limit(GL_LIMIT_IMAGE_FILES),
-                                    &p->files, &stopped, &rd->views_charged);
+                                    &p->files, &stopped, &rd->views_charged, &p->waste);
     if (stopped != GL_LIMIT_COUNT) {
         platform_problem(rd, t, gl_arena_printf(a, "its files (merged from %zu layers) %s, "
                                                 "stopped", t->nlayers,

@@ -2,6 +2,7 @@
 /* image_view.c: layers + whiteouts -> the final view (see image_view.h). */
 #include "parsers/image/image_view.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -76,6 +77,30 @@ static bool hidden(struct marks *m, const char *path, int layer)
     return false;
 }
 
+/* A lower layer's file hidden or replaced from above: count it, keep the largest. */
+static void add_waste(struct gl_image_waste *w, const struct gl_layer_entry *e, int layer,
+                      bool overwritten)
+{
+    if (!w || e->type != GL_FILE_REG || !e->size)
+        return;
+    w->bytes += e->size;
+    w->files++;
+    size_t k = w->ntop;
+    while (k > 0 && w->top[k - 1].size < e->size)
+        k--;
+    if (k >= GL_IMAGE_WASTE_TOP)
+        return;
+    size_t last = w->ntop < GL_IMAGE_WASTE_TOP ? w->ntop : GL_IMAGE_WASTE_TOP - 1;
+    memmove(&w->top[k + 1], &w->top[k], (last - k) * sizeof w->top[0]);
+    struct gl_image_waste_item *it = &w->top[k];
+    snprintf(it->path, sizeof it->path, "%s", e->path);
+    it->size = e->size;
+    it->layer = layer;
+    it->overwritten = overwritten;
+    if (w->ntop < GL_IMAGE_WASTE_TOP)
+        w->ntop++;
+}
+
 static int by_path(const void *a, const void *b)
 {
     return strcmp(((const struct gl_image_file *)a)->path,
@@ -84,8 +109,11 @@ static int by_path(const void *a, const void *b)
 
 size_t gl_image_view_build(struct gl_arena *a, const struct gl_layer_index *const *layers,
                            size_t nlayers, size_t max_files, struct gl_image_file **out,
-                           enum gl_limit_id *stopped, size_t *charged)
+                           enum gl_limit_id *stopped, size_t *charged,
+                           struct gl_image_waste *waste)
 {
+    if (waste)
+        memset(waste, 0, sizeof *waste);
     *stopped = GL_LIMIT_COUNT;
     size_t before = a->total, base = *charged;
     bool stop = false;
@@ -104,12 +132,19 @@ size_t gl_image_view_build(struct gl_arena *a, const struct gl_layer_index *cons
         int L = (int)li;
         for (size_t i = ix->n; i-- > 0;) {
             const struct gl_layer_entry *e = &ix->entries[i];
-            if (e->whiteout || hidden(&m, e->path, L))
+            if (e->whiteout)
                 continue;
+            if (hidden(&m, e->path, L)) {
+                add_waste(waste, e, L, false);
+                continue;
+            }
             size_t len = strlen(e->path);
             struct mark *s = find(&m, e->path, len, gl_hash_bytes(e->path, len), true);
-            if (s->seen >= 0)
-                continue; /* an upper layer, or a later duplicate here, already has it */
+            if (s->seen >= 0) { /* an upper layer, or a later duplicate here, already has it */
+                if (s->seen > L)
+                    add_waste(waste, e, L, true);
+                continue;
+            }
             if (n >= max_files) {
                 *stopped = GL_LIMIT_IMAGE_FILES;
                 stop = true;

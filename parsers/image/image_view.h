@@ -16,6 +16,8 @@
  * caller releases it when the view goes): past either the merge stops, *stopped names the
  * limit, and the files kept so far are returned (the caller reports the platform, not a
  * partial view). *stopped is GL_LIMIT_COUNT when the view is whole.
+ * `waste` (may be NULL) gets the regular files of lower layers that an upper layer deletes
+ * or replaces, with their bytes (model_image.h).
  */
 #ifndef GPULINT_IMAGE_VIEW_H
 #define GPULINT_IMAGE_VIEW_H
@@ -25,6 +27,7 @@
 
 size_t gl_image_view_build(struct gl_arena *a, const struct gl_layer_index *const *layers,
                            size_t nlayers, size_t max_files, struct gl_image_file **out,
-                           enum gl_limit_id *stopped, size_t *charged);
+                           enum gl_limit_id *stopped, size_t *charged,
+                           struct gl_image_waste *waste);
 
 #endif

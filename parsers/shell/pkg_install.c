@@ -10,6 +10,7 @@ struct manager {
     const char *const *installs;     /* subcommands that install packages */
     const char *const *valued;       /* options that take the next word as their value */
     const char *const *index_opts;   /* options whose value is a package index or channel */
+    const char *const *removes;      /* subcommands that remove packages */
     char version_sep;                /* '=' for apt and conda ("pkg=1.2"), 0 otherwise */
 };
 
@@ -36,28 +37,36 @@ static const char *const pip_valued[] = {
     "-f", "--find-links", "--trusted-host", "-t", "--target", "--prefix", "--root", "-e",
     "--editable", "--upgrade-strategy", "--platform", "--python-version", "--implementation",
     "--abi", "--only-binary", "--no-binary", "--src", "--cache-dir", "--progress-bar", "--log",
-    "--proxy", "--timeout", "--retries", "-C", "--config-settings", "--python", "-p", NULL};
+    "--proxy", "--timeout", "--retries", "-C", "--config-settings", "--python", "-p",
+    "--torch-backend", NULL};
+
+static const char *const apt_removes[] = {"purge", "remove", "autoremove", NULL};
+static const char *const rpm_removes[] = {"remove", "erase", "autoremove", NULL};
+static const char *const apk_removes[] = {"del", NULL};
+static const char *const zypper_removes[] = {"remove", "rm", NULL};
+static const char *const conda_removes[] = {"remove", "uninstall", NULL};
+static const char *const pip_removes[] = {"uninstall", NULL};
 
 static const char *const no_index[] = {NULL};
 static const char *const conda_index[] = {"-c", "--channel", NULL};
 static const char *const pip_index[] = {"-i", "--index-url", "--extra-index-url", "-f",
-                                        "--find-links", NULL};
+                                        "--find-links", "--torch-backend", NULL};
 
 static const struct manager managers[] = {
-    {"apt-get", apt_installs, apt_valued, no_index, '='},
-    {"apt", apt_installs, apt_valued, no_index, '='},
-    {"aptitude", apt_installs, apt_valued, no_index, '='},
-    {"yum", rpm_installs, rpm_valued, no_index, 0},
-    {"dnf", rpm_installs, rpm_valued, no_index, 0},
-    {"microdnf", rpm_installs, rpm_valued, no_index, 0},
-    {"tdnf", rpm_installs, rpm_valued, no_index, 0},
-    {"apk", apk_installs, apk_valued, no_index, 0},
-    {"zypper", zypper_installs, zypper_valued, no_index, 0},
-    {"conda", conda_installs, conda_valued, conda_index, '='},
-    {"mamba", conda_installs, conda_valued, conda_index, '='},
-    {"micromamba", conda_installs, conda_valued, conda_index, '='},
-    {"pip", pip_installs, pip_valued, pip_index, 0},
-    {"uv", pip_installs, pip_valued, pip_index, 0},
+    {"apt-get", apt_installs, apt_valued, no_index, apt_removes, '='},
+    {"apt", apt_installs, apt_valued, no_index, apt_removes, '='},
+    {"aptitude", apt_installs, apt_valued, no_index, apt_removes, '='},
+    {"yum", rpm_installs, rpm_valued, no_index, rpm_removes, 0},
+    {"dnf", rpm_installs, rpm_valued, no_index, rpm_removes, 0},
+    {"microdnf", rpm_installs, rpm_valued, no_index, rpm_removes, 0},
+    {"tdnf", rpm_installs, rpm_valued, no_index, rpm_removes, 0},
+    {"apk", apk_installs, apk_valued, no_index, apk_removes, 0},
+    {"zypper", zypper_installs, zypper_valued, no_index, zypper_removes, 0},
+    {"conda", conda_installs, conda_valued, conda_index, conda_removes, '='},
+    {"mamba", conda_installs, conda_valued, conda_index, conda_removes, '='},
+    {"micromamba", conda_installs, conda_valued, conda_index, conda_removes, '='},
+    {"pip", pip_installs, pip_valued, pip_index, pip_removes, 0},
+    {"uv", pip_installs, pip_valued, pip_index, pip_removes, 0},
 };
 
 static const struct manager *manager_named(const char *name)
@@ -138,12 +147,13 @@ static const struct manager *find_manager(const struct gl_word *w, size_t n, siz
     return manager_named(b);
 }
 
-static void add_index(struct gl_doc *doc, int stage, const char *manager, const struct gl_word *w,
-                      const char *url, size_t off)
+static void add_index(struct gl_doc *doc, int stage, const char *manager, const char *option,
+                      const struct gl_word *w, const char *url, size_t off)
 {
     struct gl_dockerfile_model *m = doc->df;
     struct gl_pkg_index *x = GL_APPEND(&doc->arena, m->indexes, m->nindexes, m->capindexes);
     x->manager = manager;
+    x->option = gl_arena_strdup(&doc->arena, option);
     x->url = url;
     x->loc = (struct gl_loc){w->loc.line, w->loc.col + (uint32_t)off};
     x->stage = stage;
@@ -198,9 +208,61 @@ static void add_pkg(struct gl_doc *doc, int stage, const struct manager *mgr,
         split_spec(doc, mgr, p, w->text);
 }
 
+static void add_removal(struct gl_doc *doc, int stage, const char *manager,
+                        const struct gl_word *w)
+{
+    struct gl_dockerfile_model *m = doc->df;
+    struct gl_removal *r = GL_APPEND(&doc->arena, m->removals, m->nremovals, m->capremovals);
+    r->manager = manager;
+    r->name = w->text;
+    r->loc = w->loc;
+    r->stage = stage;
+    r->instr = -1;
+}
+
+/* `rm [-rf] PATH...`: every path (after `--`, words starting with '-' too). */
+static void scan_rm(struct gl_doc *doc, int stage, const struct gl_word *w, size_t n, size_t i)
+{
+    bool opts = true;
+    for (i++; i < n; i++) {
+        if (w[i].opaque || !*w[i].text)
+            continue;
+        if (opts && !strcmp(w[i].text, "--")) {
+            opts = false;
+            continue;
+        }
+        if (opts && w[i].text[0] == '-')
+            continue;
+        add_removal(doc, stage, "rm", &w[i]);
+    }
+}
+
+/* The packages of a removal subcommand: its words that are not options or their values. */
+static void scan_removal(struct gl_doc *doc, int stage, const struct manager *mgr,
+                         const struct gl_word *w, size_t n, size_t i)
+{
+    for (i++; i < n; i++) {
+        const char *t = w[i].text;
+        if (w[i].opaque || !*t)
+            continue;
+        if (t[0] == '-') {
+            if (in_list(mgr->valued, t))
+                i++;
+            continue;
+        }
+        size_t cut = mgr->version_sep ? strcspn(t, "=") : strcspn(t, "=<>~!");
+        struct gl_word name = {gl_arena_strndup(&doc->arena, t, cut), w[i].loc, false};
+        add_removal(doc, stage, mgr->name, &name);
+    }
+}
+
 static void scan_command(struct gl_doc *doc, int stage, const struct gl_word *w, size_t n)
 {
     size_t i = skip_prefixes(w, n, 0);
+    if (i < n && !w[i].opaque && !strcmp(gl_base_name(w[i].text), "rm")) {
+        scan_rm(doc, stage, w, n, i);
+        return;
+    }
     const struct manager *mgr = find_manager(w, n, &i);
     if (!mgr)
         return;
@@ -225,7 +287,9 @@ static void scan_command(struct gl_doc *doc, int stage, const struct gl_word *w,
         }
         if (!strcmp(t, "env") && i + 1 < n && !strcmp(w[i + 1].text, "create"))
             return; /* conda env create -f environment.yml: a file, not packages */
-        return;     /* another subcommand: update, remove, ... */
+        if (in_list(mgr->removes, t))
+            scan_removal(doc, stage, mgr, w, n, i);
+        return;     /* another subcommand: update, ... */
     }
     if (i >= n)
         return;
@@ -251,7 +315,7 @@ static void scan_command(struct gl_doc *doc, int stage, const struct gl_word *w,
             }
             if (val && !val->opaque && takes) {
                 if (in_list(mgr->index_opts, opt))
-                    add_index(doc, stage, mgr->name, val, vtext, voff);
+                    add_index(doc, stage, mgr->name, opt, val, vtext, voff);
                 if (!strcmp(opt, "-r") || !strcmp(opt, "--requirement")) {
                     struct gl_word rw = {vtext, {val->loc.line, val->loc.col + (uint32_t)voff},
                                          false};

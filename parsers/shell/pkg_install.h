@@ -13,6 +13,10 @@
  *   pip / pip3 / pipX.Y / python[3] -m pip / uv pip install (-r files, --index-url,
  *   --extra-index-url, --find-links)
  *
+ * What a command removes is recorded too (doc->df->removals): the packages of `apt-get
+ * purge|remove`, `yum|dnf|microdnf|tdnf remove|erase`, `apk del`, `zypper remove|rm`,
+ * `conda remove|uninstall`, `pip uninstall`, and the paths of `rm` (not its options).
+ *
  * Options are skipped, and so are the values of options that take one (`-o X`, `-c ch`,
  * `--virtual NAME`). Prefixes `sudo`, `env`, `time`, `nice`, `exec`, `command` and
  * assignments are looked through. Opaque words (unknown values) are never packages.

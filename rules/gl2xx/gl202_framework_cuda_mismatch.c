@@ -101,8 +101,9 @@ const struct gl_rule gl_rule_GL202 = {
     .name = "framework-cuda-mismatch",
     .severity = GL_SEV_WARNING,
     .summary = "a framework's CUDA build (torch +cuNNN, PyTorch wheel index, conda "
-               "pytorch-cuda/cudatoolkit, jax[cudaNN], TensorFlow's tested CUDA) differs in "
-               "major.minor from the image's CUDA",
+               "pytorch-cuda/cudatoolkit, jax[cudaNN], TensorFlow's tested CUDA, cupy-cudaNNx, "
+               "tensorrt-cuNN, onnxruntime-gpu, paddlepaddle-gpu) differs in major.minor from "
+               "the image's CUDA",
     .explanation =
         "A framework wheel or conda package built for one CUDA release brings its own CUDA "
         "runtime libraries. When the image's CUDA (its base tag, ENV CUDA_VERSION, an NGC "
@@ -112,7 +113,10 @@ const struct gl_rule gl_rule_GL202 = {
         "CUDA raises the driver the container needs above what the base image promises. "
         "Only the shipped image counts (the final Dockerfile stage and the stages it is "
         "built FROM); when the image carries several CUDA versions, the framework must match "
-        "one of them. Facts with a major only (jax[cuda12]) are compared by major.",
+        "one of them. Facts with a major only (jax[cuda12], cupy-cuda12x, tensorrt-cu12) are "
+        "compared by major. onnxruntime-gpu counts when pinned, by the CUDA major of PyPI's "
+        "wheel of that release (or ONNX Runtime's CUDA 12 feed when the command names it): "
+        "it loads the image's CUDA libraries of that major.",
     .bad = "FROM nvidia/cuda:11.8.0-runtime-ubuntu22.04\n"
            "RUN pip install torch==2.1.0+cu121 --index-url https://download.pytorch.org/whl/cu121",
     .good = "FROM nvidia/cuda:12.1.1-runtime-ubuntu22.04\n"

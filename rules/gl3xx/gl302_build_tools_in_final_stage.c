@@ -3,57 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "knowledge/cuda_derive.h"
 #include "rules/check.h"
+#include "rules/gl3xx/build_tools.h"
 #include "rules/gl3xx/image_site.h"
-
-static bool os_package_manager(const char *m)
-{
-    static const char *const os[] = {"apt-get", "apt", "aptitude", "yum", "dnf", "microdnf",
-                                     "tdnf", "apk", "zypper"};
-    for (size_t i = 0; i < sizeof os / sizeof os[0]; i++)
-        if (!strcmp(m, os[i]))
-            return true;
-    return false;
-}
-
-/* name or name-N (gcc-12, g++-11, clang-15) */
-static bool named_versioned(const char *name, const char *stem)
-{
-    size_t n = strlen(stem);
-    if (strncmp(name, stem, n))
-        return false;
-    if (!name[n])
-        return true;
-    return name[n] == '-' && name[n + 1] && strspn(name + n + 1, "0123456789.") == strlen(name + n + 1);
-}
-
-/* Versioned CUDA development packages: cuda-nvcc-X-Y, cuda-toolkit-X-Y, and any
- * `*-dev-X-Y` (cuda-cudart-dev-12-4, cuda-libraries-dev-12-4, libcublas-dev-12-4). */
-static bool cuda_dev_package(const char *name)
-{
-    size_t n = gl_cuda_release_stem(name);
-    if (n == strlen(name))
-        return false;
-    return (n == 9 && !strncmp(name, "cuda-nvcc", 9)) ||
-           (n == 12 && !strncmp(name, "cuda-toolkit", 12)) ||
-           (n > 4 && !strncmp(name + n - 4, "-dev", 4));
-}
-
-static bool build_tool(const struct gl_pkg *p)
-{
-    static const char *const compilers[] = {"gcc", "g++", "clang", "gfortran", "cmake",
-                                            "build-essential", "build-base", "gcc-c++"};
-    if (p->group)
-        return gl_streq_nocase(p->name, "Development Tools") ||
-               gl_streq_nocase(p->name, "development-tools") ||
-               gl_streq_nocase(p->name, "@development-tools");
-    for (size_t i = 0; i < sizeof compilers / sizeof compilers[0]; i++)
-        if (named_versioned(p->name, compilers[i]))
-            return true;
-    return gl_has_suffix(p->name, "-dev") || gl_has_suffix(p->name, "-devel") ||
-           cuda_dev_package(p->name);
-}
 
 /* The C compiler: cc1 (gcc's compiler proper) or a gcc / gcc-N driver in a bin dir. */
 static bool compiler_file(const struct gl_image_file *f)
@@ -63,7 +15,7 @@ static bool compiler_file(const struct gl_image_file *f)
     const char *base = gl_base_name(f->path);
     if (!strcmp(base, "cc1"))
         return true;
-    return named_versioned(base, "gcc") && gl_image_in_dir_named(f->path, "bin");
+    return gl_named_versioned(base, "gcc") && gl_image_in_dir_named(f->path, "bin");
 }
 
 static void check(struct gl_check *c)
@@ -77,8 +29,8 @@ static void check(struct gl_check *c)
     size_t more = 0;
     for (size_t i = 0; i < m->npkgs; i++) {
         const struct gl_pkg *p = &m->pkgs[i];
-        if (!gl_df_stage_shipped(c->doc, p->stage) || !os_package_manager(p->manager) ||
-            !build_tool(p))
+        if (!gl_df_stage_shipped(c->doc, p->stage) || !gl_os_package_manager(p->manager) ||
+            !gl_build_tool_package(p->name, p->group))
             continue;
         if (!first)
             first = p;

@@ -184,6 +184,65 @@ static void test_requirements_file(void **state)
     rmdir(dir);
 }
 
+/* CUDA-suffixed Python wheels, Paddle and uv torch-backend indexes, ONNX Runtime's table. */
+static void test_python_wheels(void **state)
+{
+    (void)state;
+    struct gl_doc *d = derive(
+        "Dockerfile",
+        "FROM ubuntu:22.04\n"
+        "RUN pip install cupy-cuda12x cupy-cuda102 tensorrt-cu12==10.0.1 onnxruntime-gpu==1.17.1\n"
+        "RUN pip install paddlepaddle-gpu==3.0.0 -i https://www.paddlepaddle.org.cn/packages/stable/cu126/\n"
+        "RUN uv pip install --torch-backend cu121 torch\n"
+        "RUN pip install onnxruntime-gpu==1.17.1 -i https://x/_packaging/onnxruntime-cuda-12/pypi/simple\n"
+        "RUN pip install onnxruntime-gpu==1.30.0 onnxruntime-gpu cupy-cuda1x paddlepaddle-gpu==2.4.2.post107\n"
+        "RUN pip install paddlepaddle-gpu==2.5.1.post120\n"
+        "RUN pip install torch -f https://example.org/cu118/\n");
+    assert_fact(fact(d, GL_CUDA_FRAMEWORK, 0), "12", 2, 22);
+    assert_fact(fact(d, GL_CUDA_FRAMEWORK, 1), "10.2", 2, 35);
+    assert_fact(fact(d, GL_CUDA_FRAMEWORK, 2), "12", 2, 52);
+    assert_fact(fact(d, GL_CUDA_FRAMEWORK, 3), "11", 2, 82);
+    assert_fact(fact(d, GL_CUDA_FRAMEWORK, 4), "12", 5, 34);
+    assert_fact(fact(d, GL_CUDA_FRAMEWORK, 5), "12.0", 7, 41);
+    assert_fact(fact(d, GL_CUDA_FRAMEWORK, 6), "12.6", 3, 92);
+    assert_string_equal(fact(d, GL_CUDA_FRAMEWORK, 6)->framework, "paddle");
+    assert_fact(fact(d, GL_CUDA_FRAMEWORK, 7), "12.1", 4, 36);
+    assert_string_equal(fact(d, GL_CUDA_FRAMEWORK, 7)->framework, "torch");
+    /* unknown ORT, unpinned ORT, cupy-cuda1x, post107 (CUDA 10.0 + cuDNN 7), a
+     * non-PyTorch index for torch: none */
+    assert_null(fact(d, GL_CUDA_FRAMEWORK, 8));
+}
+
+/* `pip install -r` of a path a COPY put there: the context file it came from. */
+static void test_requirements_copied(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/gpulint-reqcopy-XXXXXX", path[512];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/deps", dir);
+    assert_int_equal(mkdir(path, 0700), 0);
+    snprintf(path, sizeof path, "%s/deps/gpu.txt", dir);
+    write_file(path, "cupy-cuda11x\n");
+    char df[512];
+    snprintf(df, sizeof df, "%s/Dockerfile", dir);
+    struct gl_doc *d = derive(df, "FROM ubuntu:22.04\n"
+                                  "WORKDIR /app\n"
+                                  "COPY deps/gpu.txt ./req/\n"
+                                  "RUN pip install -r req/gpu.txt\n"
+                                  "COPY deps /opt/deps\n"
+                                  "RUN pip install -r /opt/deps/gpu.txt\n"
+                                  "RUN pip install -r /nowhere/gpu.txt\n");
+    assert_fact(fact(d, GL_CUDA_FRAMEWORK, 0), "11", 1, 6);
+    assert_int_equal(fact(d, GL_CUDA_FRAMEWORK, 0)->via_loc.line, 4);
+    assert_fact(fact(d, GL_CUDA_FRAMEWORK, 1), "11", 1, 6);
+    assert_int_equal(fact(d, GL_CUDA_FRAMEWORK, 1)->via_loc.line, 6);
+    assert_null(fact(d, GL_CUDA_FRAMEWORK, 2));
+    unlink(path);
+    snprintf(path, sizeof path, "%s/deps", dir);
+    rmdir(path);
+    rmdir(dir);
+}
+
 static void test_token_versions(void **state)
 {
     (void)state;
@@ -252,6 +311,8 @@ int main(void)
         cmocka_unit_test(test_env_and_require),
         cmocka_unit_test(test_packages),
         cmocka_unit_test(test_requirements_file),
+        cmocka_unit_test(test_python_wheels),
+        cmocka_unit_test(test_requirements_copied),
         cmocka_unit_test(test_token_versions),
         cmocka_unit_test(test_judge_boundaries),
         cmocka_unit_test(test_judge_ngc_forward_compat),

@@ -162,6 +162,39 @@ static void test_run_words_and_packages(void **state)
     assert_string_equal(m->indexes[1].url, "nvidia");
 }
 
+/* What RUN lines remove, WORKDIR, COPY destinations, uv's --torch-backend. */
+static void test_removals_workdir(void **state)
+{
+    (void)state;
+    struct gl_doc *d = parse("FROM ubuntu:22.04\n"
+                             "WORKDIR /app\n"
+                             "COPY req.txt ./deps/\n"
+                             "WORKDIR sub\n"
+                             "RUN rm -rf -- /tmp/x -y && apt-get purge -y gcc=4:11 && pip uninstall -y Torch\n"
+                             "RUN uv pip install --torch-backend cu126 torch && apk del --purge .deps\n");
+    const struct gl_dockerfile_model *m = d->df;
+    assert_int_equal(m->ncopies, 1);
+    assert_string_equal(m->copies[0].dest, "./deps/");
+    assert_string_equal(m->copies[0].workdir, "/app");
+    assert_int_equal(m->copies[0].size, -1);
+    assert_int_equal(m->nremovals, 5);
+    assert_string_equal(m->removals[0].manager, "rm");
+    assert_string_equal(m->removals[0].name, "/tmp/x");
+    assert_string_equal(m->removals[1].name, "-y"); /* after `--`, a path */
+    assert_string_equal(m->removals[2].manager, "apt-get");
+    assert_string_equal(m->removals[2].name, "gcc");
+    assert_loc(m->removals[2].loc, 5, 45);
+    assert_string_equal(m->removals[2].workdir, "/app/sub");
+    assert_int_equal(m->removals[2].instr, 4);
+    assert_string_equal(m->removals[3].name, "Torch");
+    assert_string_equal(m->removals[4].name, ".deps");
+    assert_int_equal(m->nindexes, 1);
+    assert_string_equal(m->indexes[0].option, "--torch-backend");
+    assert_string_equal(m->indexes[0].url, "cu126");
+    assert_int_equal(m->npkgs, 1); /* cu126 is the option's value, not a package */
+    assert_string_equal(m->pkgs[0].workdir, "/app/sub");
+}
+
 static void test_run_heredoc_script(void **state)
 {
     (void)state;
@@ -216,6 +249,7 @@ int main(void)
         cmocka_unit_test(test_run_heredoc_script),
         cmocka_unit_test(test_sh_c_and_opaque),
         cmocka_unit_test(test_pragmas),
+        cmocka_unit_test(test_removals_workdir),
         cmocka_unit_test(test_parse_error),
     };
     return cmocka_run_group_tests(tests, setup, NULL);

@@ -416,7 +416,7 @@ static void layers(void **state)
         struct gl_image_file *files;
         enum gl_limit_id stopped;
         size_t charged = 0;
-        size_t n = gl_image_view_build(&a, one, 1, 1000, &files, &stopped, &charged);
+        size_t n = gl_image_view_build(&a, one, 1, 1000, &files, &stopped, &charged, NULL);
         char buf[256];
         size_t with = 0;
         for (size_t i = 0; i < n; i++) {

@@ -91,8 +91,19 @@ static void whiteouts(void **state)
     struct gl_image_file *f;
     enum gl_limit_id stopped;
     size_t charged = 0;
-    size_t n = gl_image_view_build(&a, layers, 3, SIZE_MAX, &f, &stopped, &charged);
+    struct gl_image_waste w;
+    size_t n = gl_image_view_build(&a, layers, 3, SIZE_MAX, &f, &stopped, &charged, &w);
     assert_int_equal(stopped, GL_LIMIT_COUNT);
+    /* waste (sizes are path lengths): a/gone, d/x/y, o/old, f/inside hidden, dup of layer 0
+     * replaced; the same-layer duplicate of layer 1 is not waste */
+    assert_int_equal(w.bytes, 6 + 5 + 5 + 8 + 3);
+    assert_int_equal(w.files, 5);
+    assert_int_equal(w.ntop, 3);
+    assert_string_equal(w.top[0].path, "f/inside");
+    assert_false(w.top[0].overwritten);
+    assert_string_equal(w.top[1].path, "a/gone");
+    assert_string_equal(w.top[2].path, "o/old");
+    assert_int_equal(w.top[2].layer, 0);
     assert_true(charged > 0 && gl_image_budget_used() >= charged);
     gl_image_budget_release(&charged);
     assert_non_null(lookup(f, n, "a/keep"));
@@ -132,9 +143,9 @@ static void view_stops_at_max_files(void **state)
     struct gl_image_file *f;
     enum gl_limit_id stopped;
     size_t charged = 0;
-    assert_int_equal(gl_image_view_build(&a, layers, 2, 2, &f, &stopped, &charged), 2); /* a, c */
+    assert_int_equal(gl_image_view_build(&a, layers, 2, 2, &f, &stopped, &charged, NULL), 2); /* a, c */
     assert_int_equal(stopped, GL_LIMIT_COUNT);
-    assert_int_equal(gl_image_view_build(&a, layers, 2, 1, &f, &stopped, &charged), 1);
+    assert_int_equal(gl_image_view_build(&a, layers, 2, 1, &f, &stopped, &charged, NULL), 1);
     assert_int_equal(stopped, GL_LIMIT_IMAGE_FILES);
     gl_image_budget_release(&charged);
     gl_arena_free(&a);
@@ -161,13 +172,13 @@ static void view_stops_at_image_memory(void **state)
     enum gl_limit_id stopped;
     size_t charged = 0, before = gl_image_budget_used();
     assert_int_equal(gl_limit_set(GL_LIMIT_IMAGE_MEMORY, "64KiB", NULL), 0);
-    size_t n = gl_image_view_build(&a, layers, 1, SIZE_MAX, &f, &stopped, &charged);
+    size_t n = gl_image_view_build(&a, layers, 1, SIZE_MAX, &f, &stopped, &charged, NULL);
     assert_int_equal(stopped, GL_LIMIT_IMAGE_MEMORY);
     assert_true(n < 5000); /* (the arrays sized for every file may pass it at once) */
     gl_image_budget_release(&charged);
     assert_int_equal(gl_image_budget_used(), before);
     gl_limits_reset();
-    n = gl_image_view_build(&a, layers, 1, SIZE_MAX, &f, &stopped, &charged);
+    n = gl_image_view_build(&a, layers, 1, SIZE_MAX, &f, &stopped, &charged, NULL);
     assert_int_equal(stopped, GL_LIMIT_COUNT);
     assert_int_equal(n, 5000);
     gl_image_budget_release(&charged);

@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* GL206 nvidia-env-misspelled: an env var one or two edits away from a variable the NVIDIA
+ * container toolkit or CUDA reads, and not itself one: it is ignored without a word. */
+#include <stdio.h>
+#include <string.h>
+
+#include "rules/check.h"
+
+/* The variables, with who reads them (for the message). */
+static const struct {
+    const char *name, *reader;
+} known[] = {
+    {"NVIDIA_VISIBLE_DEVICES", "the NVIDIA container toolkit"},
+    {"NVIDIA_DRIVER_CAPABILITIES", "the NVIDIA container toolkit"},
+    {"NVIDIA_REQUIRE_CUDA", "the NVIDIA container toolkit"},
+    {"NVIDIA_DISABLE_REQUIRE", "the NVIDIA container toolkit"},
+    {"NVIDIA_MIG_CONFIG_DEVICES", "the NVIDIA container toolkit"},
+    {"NVIDIA_MIG_MONITOR_DEVICES", "the NVIDIA container toolkit"},
+    {"CUDA_VISIBLE_DEVICES", "the CUDA runtime"},
+    {"CUDA_DEVICE_ORDER", "the CUDA runtime"},
+    {"CUDA_MPS_PINNED_DEVICE_MEM_LIMIT", "CUDA MPS"},
+    {"CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", "CUDA MPS"},
+};
+
+#define NAME_MAX_LEN 64
+
+static char upper(char c) { return c >= 'a' && c <= 'z' ? (char)(c - 'a' + 'A') : c; }
+
+/* Optimal-string-alignment distance (Damerau-Levenshtein where each substring is edited
+ * once: insertions, deletions, substitutions, transpositions of neighbours) between a
+ * (compared upper-cased) and b, or 3 when it is more than 2. */
+static unsigned distance(const char *a, const char *b)
+{
+    size_t n = strlen(a), m = strlen(b);
+    if (n > NAME_MAX_LEN || m > NAME_MAX_LEN || (n > m ? n - m : m - n) > 2)
+        return 3;
+    unsigned d[NAME_MAX_LEN + 1][NAME_MAX_LEN + 1];
+    for (size_t i = 0; i <= n; i++)
+        d[i][0] = (unsigned)i;
+    for (size_t j = 0; j <= m; j++)
+        d[0][j] = (unsigned)j;
+    for (size_t i = 1; i <= n; i++) {
+        for (size_t j = 1; j <= m; j++) {
+            unsigned cost = upper(a[i - 1]) != b[j - 1];
+            unsigned best = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < best)
+                best = d[i][j - 1] + 1;
+            if (d[i - 1][j - 1] + cost < best)
+                best = d[i - 1][j - 1] + cost;
+            if (i > 1 && j > 1 && upper(a[i - 1]) == b[j - 2] && upper(a[i - 2]) == b[j - 1] &&
+                d[i - 2][j - 2] + 1 < best)
+                best = d[i - 2][j - 2] + 1;
+            d[i][j] = best;
+        }
+    }
+    return d[n][m] > 2 ? 3 : d[n][m];
+}
+
+/* Names that are near a listed one but real: every NVIDIA_REQUIRE_* is a constraint the
+ * toolkit checks (NVIDIA_REQUIRE_JETPACK, NVIDIA_REQUIRE_ARCH, ...), and other vendors'
+ * device variables differ from CUDA's in their prefix alone (MUSA_VISIBLE_DEVICES, two
+ * edits from CUDA_VISIBLE_DEVICES, is Moore Threads' own; HIP_, ROCR_, MACA_, XPU_ ...). */
+static bool real_name(const char *key)
+{
+    static const char *const vendors[] = {"MUSA_", "MACA_", "HIP_", "ROCR_", "GPU_", "XPU_",
+                                          "NPU_", "MLU_", "GCU_", "DCU_", "TPU_", "XLA_",
+                                          "ASCEND_", "HABANA_", "TOPS_", "COREX_", "IX_"};
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (!strcmp(key, known[i].name))
+            return true;
+    for (size_t i = 0; i < sizeof vendors / sizeof vendors[0]; i++)
+        if (gl_has_prefix(key, vendors[i]))
+            return true;
+    return gl_has_prefix(key, "NVIDIA_REQUIRE_");
+}
+
+static void check(struct gl_check *c)
+{
+    const struct gl_doc *doc = c->doc;
+    for (size_t i = 0; i < doc->nenv; i++) {
+        const struct gl_env *e = &doc->env[i];
+        if (!e->key || e->origin == GL_ENV_IMAGE_CONFIG || strchr(e->key, '$') ||
+            strchr(e->key, '{') || real_name(e->key))
+            continue;
+        size_t best = SIZE_MAX;
+        unsigned best_d = 3;
+        for (size_t k = 0; k < sizeof known / sizeof known[0]; k++) {
+            unsigned d = distance(e->key, known[k].name);
+            if (d < best_d) {
+                best_d = d;
+                best = k;
+            }
+        }
+        if (best == SIZE_MAX)
+            continue;
+        char fix[128];
+        snprintf(fix, sizeof fix, "rename it to %s", known[best].name);
+        gl_report(c, e->key_loc, fix,
+                  "`%s` is not a variable %s reads: it is ignored without a word (did you "
+                  "mean `%s`?)", e->key, known[best].reader, known[best].name);
+    }
+}
+
+const struct gl_rule gl_rule_GL206 = {
+    .id = "GL206",
+    .name = "nvidia-env-misspelled",
+    .severity = GL_SEV_WARNING,
+    .summary = "an env var of an image or a launch is one or two edits away from a variable "
+               "the NVIDIA container toolkit or CUDA reads (NVIDIA_VISIBLE_DEVICES, "
+               "CUDA_VISIBLE_DEVICES, ...) and is not itself one",
+    .explanation =
+        "The NVIDIA container toolkit reads NVIDIA_VISIBLE_DEVICES, "
+        "NVIDIA_DRIVER_CAPABILITIES, NVIDIA_REQUIRE_CUDA, NVIDIA_DISABLE_REQUIRE, "
+        "NVIDIA_MIG_CONFIG_DEVICES and NVIDIA_MIG_MONITOR_DEVICES; the CUDA runtime reads "
+        "CUDA_VISIBLE_DEVICES and CUDA_DEVICE_ORDER, and MPS clients "
+        "CUDA_MPS_PINNED_DEVICE_MEM_LIMIT and CUDA_MPS_ACTIVE_THREAD_PERCENTAGE. A name that "
+        "is almost one of these (NVIDIA_VISIBLE_DEVICE, NVIDIA_DRIVERS_CAPABILITIES, "
+        "CUDA_VISIBLE_DEVICE) is an ordinary variable nobody reads: the container sees every "
+        "GPU, or no CUDA libraries, or runs without the MPS cap, and nothing says why. Names "
+        "are case-sensitive, so a lower-case spelling (nvidia_visible_devices) is a miss too. "
+        "Checked on Dockerfile ENV, docker run -e, compose environment and pod env, within "
+        "two edits (insert, delete, replace, swap two neighbours). Every NVIDIA_REQUIRE_* is "
+        "a real constraint the toolkit checks and is never reported, nor are other vendors' "
+        "device variables (MUSA_VISIBLE_DEVICES, HIP_VISIBLE_DEVICES, ...).",
+    .bad = "FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\n"
+           "ENV NVIDIA_DRIVERS_CAPABILITIES=compute,utility",
+    .good = "FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\n"
+            "ENV NVIDIA_DRIVER_CAPABILITIES=compute,utility",
+    .fix = "spell the variable as the toolkit or CUDA reads it",
+    .check = check,
+};

@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* GL207 container-toolkit-in-image: the image installs host-side GPU plumbing (the NVIDIA
+ * container toolkit, its runtime, libnvidia-container, nvidia-docker2). */
+#include <string.h>
+
+#include "rules/check.h"
+#include "rules/gl3xx/image_site.h"
+
+/* nvidia-container-toolkit[-base], nvidia-container-runtime, libnvidia-container1,
+ * libnvidia-container-tools, nvidia-docker2 (with an RPM version or an apt/conda pin). */
+static bool toolkit_package(const char *name)
+{
+    static const char *const stems[] = {"nvidia-container-toolkit", "nvidia-container-runtime",
+                                        "libnvidia-container", "nvidia-docker2"};
+    for (size_t i = 0; i < sizeof stems / sizeof stems[0]; i++) {
+        size_t n = strlen(stems[i]);
+        if (!strncmp(name, stems[i], n) &&
+            (name[n] == 0 || name[n] == '-' || name[n] == ':' || name[n] == '=' ||
+             (i == 2 && name[n] >= '0' && name[n] <= '9')))
+            return true;
+    }
+    return false;
+}
+
+/* Image files of the toolkit: libnvidia-container.so*, libnvidia-container-go.so*, and the
+ * nvidia-container-runtime[-hook], nvidia-container-cli, nvidia-ctk executables. */
+static bool toolkit_file(const struct gl_image_file *f)
+{
+    if (f->type == GL_FILE_DIR)
+        return false;
+    const char *base = gl_base_name(f->path);
+    static const char *const bins[] = {"nvidia-container-runtime",
+                                       "nvidia-container-runtime-hook",
+                                       "nvidia-container-cli", "nvidia-ctk",
+                                       "nvidia-container-toolkit"};
+    for (size_t i = 0; i < sizeof bins / sizeof bins[0]; i++)
+        if (!strcmp(base, bins[i]))
+            return true;
+    return gl_has_prefix(base, "libnvidia-container.so") ||
+           gl_has_prefix(base, "libnvidia-container-go.so");
+}
+
+/* A container engine: docker-ce, docker.io, moby-engine, containerd[.io], podman, cri-o. */
+static bool engine_package(const char *name)
+{
+    static const char *const names[] = {"docker-ce", "docker.io", "docker-engine",
+                                        "moby-engine", "containerd.io", "containerd",
+                                        "podman", "cri-o"};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        size_t n = strlen(names[i]);
+        if (!strncmp(name, names[i], n) &&
+            (name[n] == 0 || name[n] == '=' || name[n] == ':' ||
+             (name[n] == '-' && name[n + 1] >= '0' && name[n + 1] <= '9')))
+            return true;
+    }
+    return false;
+}
+
+static bool engine_file(const struct gl_image_file *f)
+{
+    const char *base = gl_base_name(f->path);
+    return f->type != GL_FILE_DIR &&
+           (!strcmp(base, "dockerd") || !strcmp(base, "containerd") || !strcmp(base, "podman"));
+}
+
+/* Does the image run containers itself (Docker-in-Docker, a CI runner with its own engine)?
+ * Then the toolkit serves that inner engine, as on a host. */
+static bool runs_engine(const struct gl_doc *doc)
+{
+    const struct gl_image_model *im = doc->image;
+    for (size_t i = 0; im && i < im->nplatforms; i++)
+        for (size_t k = 0; k < im->platforms[i].nfiles; k++)
+            if (engine_file(&im->platforms[i].files[k]))
+                return true;
+    const struct gl_dockerfile_model *m = doc->df;
+    for (size_t i = 0; m && i < m->npkgs; i++)
+        if (gl_df_stage_shipped(doc, m->pkgs[i].stage) && m->pkgs[i].name &&
+            !m->pkgs[i].requirements && engine_package(m->pkgs[i].name))
+            return true;
+    for (size_t s = 0; m && s < m->nstages; s++) {
+        const struct gl_ref *r = gl_df_stage_root_ref(doc, (int)s);
+        if (m->stages[s].shipped && r && r->ok && r->parsed.tag &&
+            gl_imageref_is_docker_hub(&r->parsed) && !strcmp(r->parsed.path, "library/docker") &&
+            strstr(r->parsed.tag, "dind"))
+            return true;
+    }
+    return false;
+}
+
+static const char fix[] =
+    "remove it from the image: install the NVIDIA Container Toolkit on the host and run the "
+    "container with --gpus (or the Kubernetes device plugin)";
+
+/* NVIDIA's GPU plumbing images (nvcr.io/nvidia/k8s/container-toolkit, the GPU operator's
+ * operands) ship the toolkit by design: the archive's own tags, or a stage built on one. */
+static bool infra(const struct gl_doc *doc, int stage)
+{
+    if (stage >= 0) {
+        const struct gl_ref *r = gl_df_stage_root_ref(doc, stage);
+        return r && r->ok && gl_imageref_nvidia_infra(&r->parsed);
+    }
+    for (size_t i = 0; i < doc->nrefs; i++)
+        if (doc->refs[i].role == GL_REF_ARCHIVE && doc->refs[i].ok &&
+            gl_imageref_nvidia_infra(&doc->refs[i].parsed))
+            return true;
+    return false;
+}
+
+static void check(struct gl_check *c)
+{
+    if (runs_engine(c->doc))
+        return;
+    if (!infra(c->doc, -1))
+        gl_report_first_image_file(c, toolkit_file, fix,
+                               "the image ships the NVIDIA container toolkit",
+                               "; it is a host component and does nothing inside a container",
+                               " and more toolkit files; they are host components and do "
+                               "nothing inside a container");
+    const struct gl_dockerfile_model *m = c->doc->df;
+    if (!m)
+        return;
+    int reported = -1; /* one finding per instruction: the first offending package */
+    for (size_t i = 0; i < m->npkgs; i++) {
+        const struct gl_pkg *p = &m->pkgs[i];
+        if (p->instr == reported || !gl_df_stage_shipped(c->doc, p->stage) || p->requirements ||
+            p->group || !p->name || !toolkit_package(p->name) || infra(c->doc, p->stage))
+            continue;
+        gl_report(c, p->loc, fix,
+                  "`%s install %s` puts the NVIDIA container toolkit, a host component, into "
+                  "the image: it does nothing there and pins a host version into the image",
+                  p->manager, p->spec);
+        reported = p->instr;
+    }
+}
+
+const struct gl_rule gl_rule_GL207 = {
+    .id = "GL207",
+    .name = "container-toolkit-in-image",
+    .severity = GL_SEV_WARNING,
+    .summary = "an image installs host-side GPU plumbing: nvidia-container-toolkit, "
+               "nvidia-container-runtime, libnvidia-container*, nvidia-docker2",
+    .explanation =
+        "The NVIDIA Container Toolkit (nvidia-container-toolkit, nvidia-container-runtime, "
+        "libnvidia-container and its CLI, nvidia-ctk, the legacy nvidia-docker2) runs on the "
+        "host: the container runtime calls it before the container starts, to mount the "
+        "host's driver libraries and GPU device nodes into the container. Inside an image it "
+        "is never called. It only adds weight, and it pins a host component's version into "
+        "the image, which misleads whoever reads the Dockerfile into thinking the image "
+        "brings its own GPU access. Reported for packages installed by apt, yum, dnf, "
+        "zypper, apk, pip or conda in the shipped stages, and for the toolkit's libraries "
+        "and executables in an image archive; not in NVIDIA's own GPU plumbing images "
+        "(nvcr.io/nvidia/k8s/container-toolkit and the GPU operator's operands), which "
+        "install the toolkit on the host by design, and not in images that run a container "
+        "engine of their own (Docker-in-Docker: docker-ce, docker.io, containerd, podman, "
+        "a docker:*dind* base), where the toolkit serves that inner engine.",
+    .bad = "FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\n"
+           "RUN apt-get update && apt-get install -y nvidia-container-toolkit",
+    .good = "FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\n"
+            "# the toolkit is on the host: docker run --gpus all ...",
+    .fix = "remove it from the image; install the toolkit on the host",
+    .check = check,
+};

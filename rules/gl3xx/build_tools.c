@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* build_tools.c: which packages are compilers or development packages (see build_tools.h). */
+#include "rules/gl3xx/build_tools.h"
+
+#include <string.h>
+
+#include "knowledge/cuda_derive.h"
+
+bool gl_os_package_manager(const char *m)
+{
+    static const char *const os[] = {"apt-get", "apt", "aptitude", "yum", "dnf", "microdnf",
+                                     "tdnf", "apk", "zypper"};
+    for (size_t i = 0; i < sizeof os / sizeof os[0]; i++)
+        if (!strcmp(m, os[i]))
+            return true;
+    return false;
+}
+
+/* name or name-N (gcc-12, g++-11, clang-15) */
+bool gl_named_versioned(const char *name, const char *stem)
+{
+    size_t n = strlen(stem);
+    if (strncmp(name, stem, n))
+        return false;
+    if (!name[n])
+        return true;
+    return name[n] == '-' && name[n + 1] && strspn(name + n + 1, "0123456789.") == strlen(name + n + 1);
+}
+
+/* Versioned CUDA development packages: cuda-nvcc-X-Y, cuda-toolkit-X-Y, and any
+ * `*-dev-X-Y` (cuda-cudart-dev-12-4, cuda-libraries-dev-12-4, libcublas-dev-12-4). */
+static bool cuda_dev_package(const char *name)
+{
+    size_t n = gl_cuda_release_stem(name);
+    if (n == strlen(name))
+        return false;
+    return (n == 9 && !strncmp(name, "cuda-nvcc", 9)) ||
+           (n == 12 && !strncmp(name, "cuda-toolkit", 12)) ||
+           (n > 4 && !strncmp(name + n - 4, "-dev", 4));
+}
+
+bool gl_build_tool_package(const char *name, bool group)
+{
+    static const char *const compilers[] = {"gcc", "g++", "clang", "gfortran", "cmake",
+                                            "build-essential", "build-base", "gcc-c++"};
+    if (group)
+        return gl_streq_nocase(name, "Development Tools") ||
+               gl_streq_nocase(name, "development-tools") ||
+               gl_streq_nocase(name, "@development-tools");
+    for (size_t i = 0; i < sizeof compilers / sizeof compilers[0]; i++)
+        if (gl_named_versioned(name, compilers[i]))
+            return true;
+    return gl_has_suffix(name, "-dev") || gl_has_suffix(name, "-devel") ||
+           cuda_dev_package(name);
+}
+

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * build_tools.h: what GL302 (build tools in the shipped image) and GL304 (a toolchain
+ * purged in a later layer) call a build toolchain: compilers (gcc, g++, clang, gfortran,
+ * cmake, build-essential, build-base, gcc-c++, and their -N versions), development packages
+ * (`*-dev`, RPM `*-devel`, versioned CUDA development packages such as cuda-nvcc-12-4), and
+ * the `Development Tools` group; installed through an OS package manager.
+ */
+#ifndef GPULINT_RULES_BUILD_TOOLS_H
+#define GPULINT_RULES_BUILD_TOOLS_H
+
+#include <stdbool.h>
+
+/* apt-get, apt, aptitude, yum, dnf, microdnf, tdnf, apk, zypper */
+bool gl_os_package_manager(const char *manager);
+/* `name` is `stem` or `stem-N` (gcc-12, g++-11, clang-15). */
+bool gl_named_versioned(const char *name, const char *stem);
+/* Is the package (a group when `group`) a compiler or development package? */
+bool gl_build_tool_package(const char *name, bool group);
+
+#endif
