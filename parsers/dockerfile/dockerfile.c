@@ -279,6 +279,19 @@ static bool can_have_heredocs(const struct df_instr *in)
                          strcmp(in->keyword, "add") == 0);
 }
 
+/* Does "<<" occur in line[0..len)? (memchr for each '<': glibc's memmem is slow for a
+ * two-byte needle, and most lines have no '<' at all.) */
+static bool has_heredoc_mark(const char *line, size_t len)
+{
+    const char *p = line, *end = line + len;
+    while (p + 1 < end && (p = memchr(p, '<', (size_t)(end - p - 1))) != NULL) {
+        if (p[1] == '<')
+            return true;
+        p++;
+    }
+    return false;
+}
+
 /* One instruction starting on the current line (content d[ts, ce), continued if cont). */
 static bool instruction(struct ctx *c, size_t ts, size_t ce, bool cont)
 {
@@ -318,7 +331,7 @@ static bool instruction(struct ctx *c, size_t ts, size_t ce, bool cont)
     in->end_line = c->lineno;
     if (!df_parse_instr(&c->lp, in, c->err))
         return false;
-    if (can_have_heredocs(in) && memmem(in->line, in->line_len, "<<", 2)) {
+    if (can_have_heredocs(in) && has_heredoc_mark(in->line, in->line_len)) {
         if (!find_heredocs(c, in) || !read_heredoc_bodies(c, in))
             return false;
         if (in->nheredocs)
