@@ -283,6 +283,10 @@ static bool reserved_word(struct builder *b)
     struct sh_lexer *lx = &b->lx;
     if (lx->nfields != 1 || lx->fields[0].opaque || lx->finfo[0].quoted)
         return false;
+    /* every reserved word below has 1 to 8 bytes and starts with one of these */
+    if (lx->finfo[0].len < 1 || lx->finfo[0].len > 8 || !lx->fields[0].text[0] ||
+        !strchr("iwufscde{}t!", lx->fields[0].text[0]))
+        return false;
     if (is_keyword(lx, "if")) push(b, C_IF, 0);
     else if (is_keyword(lx, "while") || is_keyword(lx, "until")) push(b, C_LOOP, 0);
     else if (is_keyword(lx, "for") || is_keyword(lx, "select")) {
@@ -474,6 +478,8 @@ static size_t scan_operator(const struct sh_lexer *lx, char *op, bool *redir)
                                       "<&", "<>", "<", ">>", ">&", ">|", ">", NULL};
     const char *s = lx->s + lx->i;
     size_t left = lx->len - lx->i;
+    if (!left || !s[0] || !strchr(";&|()<>", s[0])) /* every operator starts with one */
+        return 0;
     for (size_t k = 0; ops[k]; k++) {
         size_t n = strlen(ops[k]);
         if (n <= left && memcmp(s, ops[k], n) == 0) {
