@@ -69,6 +69,16 @@ static uint32_t go_lower_rune(uint32_t r)
 
 static const char *go_lower(struct gl_arena *a, const char *s, size_t n)
 {
+    size_t ascii = 0;
+    while (ascii < n && (unsigned char)s[ascii] < 0x80)
+        ascii++;
+    if (ascii == n) { /* all ASCII (every keyword): lowered in place, no scratch buffer */
+        char *out = gl_arena_strndup(a, s, n);
+        for (size_t i = 0; i < n; i++)
+            if (out[i] >= 'A' && out[i] <= 'Z')
+                out[i] = (char)(out[i] + 32);
+        return out;
+    }
     struct gl_buf b;
     gl_buf_init(&b);
     for (size_t i = 0; i < n;) {
