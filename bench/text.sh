@@ -11,9 +11,10 @@
 #                /work/.mirror when present, exported with git archive), >= 5,000 files
 # For each: gpulint --jobs 1 and --jobs 2, cat, dockerfilelint (dockerfiles 1x and 10x
 # only: it takes ~0.4 ms a file), each the best of RUNS runs (default 3) by wall time;
-# MB/s, files/s, the ratio of each to gpulint -j 1, peak RSS (GNU time %M), and gpulint's
-# user CPU and instruction count (perf stat, when perf works), which are what to compare
-# before and after a change on a busy machine.
+# MB/s, files/s, the ratio of each to gpulint -j 1, MB/s of CPU time (user + system: less
+# inflated by a busy machine than wall time), peak RSS (GNU time %M), and gpulint's
+# instruction count (perf stat, or callgrind on up to 10,000 files where the VM has no
+# hardware counters), which is what to compare before and after a change.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=$(realpath "${1:-build/gpulint}")
@@ -86,8 +87,8 @@ instructions() { # instructions FILES CMD...: user-space instructions of one run
 }
 
 echo
-echo "| corpus | files | MB | tool | wall s | MB/s | files/s | x gpulint -j1 time | user s | peak RSS MiB | instructions |"
-echo "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|"
+echo "| corpus | files | MB | tool | wall s | MB/s | files/s | x gpulint -j1 time | user s | MB/s of CPU | peak RSS MiB | instructions |"
+echo "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|"
 row() { # row CORPUS DIR [peer]
   local name=$1 dir=$2 withpeer=${3:-} files bytes g
   files=$(find "$dir" -type f | wc -l)
@@ -103,8 +104,7 @@ row() { # row CORPUS DIR [peer]
       echo "dockerfilelint $(best xargs -0 -a "$work/list" "$peer") -"
     fi
   } > "$work/rows"
-  [ -z "${DEBUG:-}" ] || cat "$work/rows" >&2
-  python3 - "$work/rows" "$name" "$files" "$bytes" <<'PY'
+    python3 - "$work/rows" "$name" "$files" "$bytes" <<'PY'
 import sys
 rows = [l.split() for l in open(sys.argv[1]) if l.strip()]
 name, files, nbytes = sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
@@ -112,9 +112,10 @@ base = max(float(rows[0][1]), 0.001)
 for tool, wall, user, sys_, rss, ins in rows:
     w = max(float(wall), 0.001)   # GNU time has 10 ms resolution
     ins = f"{int(ins) / 1e6:.0f} M" if ins.isdigit() else "-"
+    cpu = max(float(user) + float(sys_), 0.01)   # what a busy machine does not inflate
     print(f"| {name} | {files} | {nbytes / 1e6:.2f} | {tool} | {float(wall):.2f} "
           f"| {nbytes / 1e6 / w:.0f} | {files / w:.0f} | {w / base:.2f} | {float(user):.2f} "
-          f"| {int(rss) / 1024:.1f} | {ins} |")
+          f"| {nbytes / 1e6 / cpu:.0f} | {int(rss) / 1024:.1f} | {ins} |")
 PY
 }
 
