@@ -76,7 +76,8 @@ void gl_arena_free(struct gl_arena *a)
     a->over = false; /* the limit stays */
 }
 
-void *gl_arena_alloc(struct gl_arena *a, size_t n)
+/* n bytes (rounded up to 16) from the arena, not cleared: for callers that write them all. */
+static void *arena_take(struct gl_arena *a, size_t n)
 {
     n = (n + 15) & ~(size_t)15;
     struct gl_arena_block *b = a->head;
@@ -99,13 +100,19 @@ void *gl_arena_alloc(struct gl_arena *a, size_t n)
     a->total += n;
     if (a->limit && a->total > a->limit)
         a->over = true;
+    return p;
+}
+
+void *gl_arena_alloc(struct gl_arena *a, size_t n)
+{
+    void *p = arena_take(a, n);
     memset(p, 0, n);
     return p;
 }
 
 char *gl_arena_strndup(struct gl_arena *a, const char *s, size_t n)
 {
-    char *p = gl_arena_alloc(a, n + 1);
+    char *p = arena_take(a, n + 1);
     memcpy(p, s, n);
     p[n] = 0;
     return p;
@@ -152,9 +159,10 @@ char *gl_arena_printf(struct gl_arena *a, const char *fmt, ...)
 void *gl_arena_grow(struct gl_arena *a, void *old, size_t n, size_t size, size_t *cap)
 {
     size_t ncap = *cap ? *cap * 2 : 2;
-    void *p = gl_arena_alloc(a, ncap * size);
+    char *p = arena_take(a, ncap * size);
     if (n)
         memcpy(p, old, n * size);
+    memset(p + n * size, 0, (ncap - n) * size);
     *cap = ncap;
     return p;
 }

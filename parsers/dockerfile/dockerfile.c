@@ -27,6 +27,7 @@ struct ctx {
     bool failed;     /* an error was set while reading */
     bool directives_done;
     struct df_lineparse lp;
+    struct gl_buf line; /* the instruction being read (one buffer for the whole file) */
 };
 
 static struct gl_loc loc_of(const struct ctx *c, size_t off)
@@ -279,19 +280,32 @@ static bool can_have_heredocs(const struct df_instr *in)
                          strcmp(in->keyword, "add") == 0);
 }
 
+/* Does "<<" occur in line[0..len)? (memchr for each '<': glibc's memmem is slow for a
+ * two-byte needle, and most lines have no '<' at all.) */
+static bool has_heredoc_mark(const char *line, size_t len)
+{
+    const char *p = line, *end = line + len;
+    while (p + 1 < end && (p = memchr(p, '<', (size_t)(end - p - 1))) != NULL) {
+        if (p[1] == '<')
+            return true;
+        p++;
+    }
+    return false;
+}
+
 /* One instruction starting on the current line (content d[ts, ce), continued if cont). */
 static bool instruction(struct ctx *c, size_t ts, size_t ce, bool cont)
 {
     struct df_instr *in = GL_APPEND(c->a, c->f->instrs, c->f->ninstrs, c->icap);
     memset(in, 0, sizeof *in);
-    struct gl_buf line;
-    gl_buf_init(&line);
+    struct gl_buf *line = &c->line;
+    line->len = 0;
     gl_srcmap_init(&in->line_map, c->a);
     in->start_line = c->lineno;
     in->start_off = ts;
     struct gl_loc l = loc_of(c, ts);
     gl_srcmap_add(&in->line_map, 0, l.line, l.col);
-    gl_buf_add(&line, c->d + ts, ce - ts);
+    gl_buf_add(line, c->d + ts, ce - ts);
     size_t last_end = c->le;
     while (cont && next_line(c)) {
         size_t te = trim_newline_end(c);
@@ -304,21 +318,18 @@ static bool instruction(struct ctx *c, size_t ts, size_t ce, bool cont)
             continue;
         cont = strip_continuation(c->d, c->ls, &te, c->lp.escape);
         l = loc_of(c, c->ls);
-        gl_srcmap_add(&in->line_map, line.len, l.line, l.col);
-        gl_buf_add(&line, c->d + c->ls, te - c->ls);
+        gl_srcmap_add(&in->line_map, line->len, l.line, l.col);
+        gl_buf_add(line, c->d + c->ls, te - c->ls);
         last_end = c->le;
     }
-    if (c->failed) {
-        gl_buf_free(&line);
+    if (c->failed)
         return false;
-    }
-    in->line = gl_arena_strndup(c->a, line.data ? line.data : "", line.len);
-    in->line_len = line.len;
-    gl_buf_free(&line);
+    in->line = gl_arena_strndup(c->a, line->data ? line->data : "", line->len);
+    in->line_len = line->len;
     in->end_line = c->lineno;
     if (!df_parse_instr(&c->lp, in, c->err))
         return false;
-    if (can_have_heredocs(in) && memmem(in->line, in->line_len, "<<", 2)) {
+    if (can_have_heredocs(in) && has_heredoc_mark(in->line, in->line_len)) {
         if (!find_heredocs(c, in) || !read_heredoc_bodies(c, in))
             return false;
         if (in->nheredocs)
@@ -347,6 +358,7 @@ struct df_file *df_parse_ex(struct gl_arena *a, const char *data, size_t len, un
     c.lp.arena = a;
     c.lp.escape = '\\';
     df_textb_init(&c.lp.tb);
+    gl_buf_init(&c.line);
     bool ok = true;
     while (ok && next_line(&c)) {
         if (gl_arena_over(a)) { /* the limit parse-memory: stop at this line */
@@ -372,6 +384,7 @@ struct df_file *df_parse_ex(struct gl_arena *a, const char *data, size_t len, un
         ok = instruction(&c, ts, ce, cont);
     }
     df_textb_free(&c.lp.tb);
+    gl_buf_free(&c.line);
     if (!ok || c.failed)
         return NULL;
     if (!c.f->ninstrs) {

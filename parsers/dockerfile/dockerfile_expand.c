@@ -350,6 +350,14 @@ static bool double_quote(struct sh *sh, int depth, struct gl_buf *out)
     }
 }
 
+/* A byte that stop_on only copies (to the text and the current word): printable ASCII,
+ * not blank, not the stop, the escape, a quote, '$' or '<'. */
+static bool plain_byte(const struct sh *sh, int32_t c, int32_t stop)
+{
+    return c > ' ' && c < 0x7F && c != stop && c != (int32_t)sh->lx->escape &&
+           c != '\'' && c != '"' && c != '$' && c != '<';
+}
+
 static bool stop_on(struct sh *sh, int32_t stop, int depth, struct gl_buf *out, struct wacc *w)
 {
     if (depth > SHLEX_MAX_DEPTH)
@@ -392,6 +400,19 @@ static bool stop_on(struct sh *sh, int32_t stop, int depth, struct gl_buf *out, 
                 w_string(w, tmp.data ? tmp.data : "", tmp.len, src);
             else if (w)
                 w_raw_string(w, tmp.data ? tmp.data : "", tmp.len, src);
+            continue;
+        }
+        if (plain_byte(sh, c, stop)) { /* a run of plain ASCII bytes, copied at once */
+            size_t end = src + 1;
+            while (end < sh->r.n && plain_byte(sh, (unsigned char)sh->r.s[end], stop))
+                end++;
+            if (w) {
+                w_mark(w, src);
+                gl_buf_add(&w->word, sh->r.s + src, end - src);
+                w->in_word = true;
+            }
+            gl_buf_add(out, sh->r.s + src, end - src);
+            sh->r.pos = end;
             continue;
         }
         c = next(&sh->r);

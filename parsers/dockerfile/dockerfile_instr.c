@@ -69,6 +69,16 @@ static uint32_t go_lower_rune(uint32_t r)
 
 static const char *go_lower(struct gl_arena *a, const char *s, size_t n)
 {
+    size_t ascii = 0;
+    while (ascii < n && (unsigned char)s[ascii] < 0x80)
+        ascii++;
+    if (ascii == n) { /* all ASCII (every keyword): lowered in place, no scratch buffer */
+        char *out = gl_arena_strndup(a, s, n);
+        for (size_t i = 0; i < n; i++)
+            if (out[i] >= 'A' && out[i] <= 'Z')
+                out[i] = (char)(out[i] + 32);
+        return out;
+    }
     struct gl_buf b;
     gl_buf_init(&b);
     for (size_t i = 0; i < n;) {
@@ -255,6 +265,25 @@ static void parse_words(struct df_lineparse *lp, struct df_instr *in, struct arg
             }
             break;
         }
+        if (phase == WORD && ch > ' ' && ch < 0x7F && ch != '\'' && ch != '"' && ch != esc) {
+            /* a plain ASCII byte and the run of them after it, added at once */
+            size_t run = pos + 1;
+            while (run < e && (unsigned char)L[run] > ' ' && (unsigned char)L[run] < 0x7F &&
+                   L[run] != '\'' && L[run] != '"' && (unsigned char)L[run] != esc)
+                run++;
+            df_textb_run(&lp->tb, L, pos, run - pos);
+            w = run - pos;
+            continue;
+        }
+        if (phase == QUOTE && ch < 0x80 && ch != quote && ch != esc) {
+            size_t run = pos + 1; /* likewise inside quotes, up to the quote or escape */
+            while (run < e && (unsigned char)L[run] < 0x80 && (unsigned char)L[run] != quote &&
+                   (unsigned char)L[run] != esc)
+                run++;
+            df_textb_run(&lp->tb, L, pos, run - pos);
+            w = run - pos;
+            continue;
+        }
         if (phase == WORD) {
             if (df_is_uspace(ch)) {
                 phase = SPACES;
@@ -429,9 +458,17 @@ static enum kind kind_of(const char *kw)
         {"shell", K_MAYBE_JSON}, {"stopsignal", K_STRING}, {"user", K_STRING},
         {"volume", K_LIST}, {"workdir", K_STRING},
     };
-    for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
-        if (strcmp(kw, table[i].name) == 0)
-            return table[i].k;
+    size_t lo = 0, hi = sizeof table / sizeof table[0]; /* sorted: binary search */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(kw, table[mid].name);
+        if (c == 0)
+            return table[mid].k;
+        if (c < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
     return K_IGNORE;
 }
 

@@ -420,12 +420,20 @@ static const struct df_instr *unknown_instruction(const struct df_file *f)
     static const char *const known[] = {"add", "arg", "cmd", "copy", "entrypoint", "env",
                                         "expose", "from", "healthcheck", "label",
                                         "maintainer", "onbuild", "run", "shell",
-                                        "stopsignal", "user", "volume", "workdir", NULL};
+                                        "stopsignal", "user", "volume", "workdir"};
     for (size_t i = 0; i < f->ninstrs; i++) {
-        size_t k = 0;
-        while (known[k] && strcmp(f->instrs[i].keyword, known[k]))
-            k++;
-        if (!known[k])
+        size_t lo = 0, hi = sizeof known / sizeof known[0]; /* sorted: binary search */
+        while (lo < hi) {
+            size_t mid = lo + (hi - lo) / 2;
+            int c = strcmp(f->instrs[i].keyword, known[mid]);
+            if (c == 0)
+                break;
+            if (c < 0)
+                hi = mid;
+            else
+                lo = mid + 1;
+        }
+        if (lo >= hi)
             return &f->instrs[i];
     }
     return NULL;

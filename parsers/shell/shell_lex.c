@@ -419,6 +419,20 @@ static void lex_escape(struct sh_lexer *lx, enum lex_mode mode)
     lx->i += 2;
 }
 
+/* Can the byte c be anything but a literal in some mode (quote, expansion, escape or
+ * continuation, word end, placeholder, brace end)? A run of other bytes is appended in
+ * one go; a byte for which this says yes goes round the loop of lex_parts. */
+static bool plain_stop(unsigned char c)
+{
+    static const bool stops[256] = {
+        [0] = true,    [' '] = true, ['\t'] = true, ['\n'] = true, ['\r'] = true,
+        [';'] = true,  ['&'] = true, ['|'] = true,  ['('] = true,  [')'] = true,
+        ['<'] = true,  ['>'] = true, ['$'] = true,  ['`'] = true,  ['\''] = true,
+        ['"'] = true,  ['\\'] = true, ['{'] = true, ['}'] = true,
+    };
+    return stops[c];
+}
+
 static void lex_parts(struct sh_lexer *lx, enum lex_mode mode, int depth)
 {
     bool quoted = mode_quoted(mode);
@@ -453,9 +467,15 @@ static void lex_parts(struct sh_lexer *lx, enum lex_mode mode, int depth)
         } else if (mode == M_BRACE && is_ifs(c) && !lx->wb.nosplit) {
             lx->i++;
             shl_wb_break(lx, lx->i);
-        } else {
-            shl_wb_lit(lx, at);
-            lx->i++;
+        } else { /* a literal byte, and the run of plain bytes after it in one append */
+            size_t end = at + 1;
+            while (end < lx->len && !plain_stop((unsigned char)lx->s[end]) &&
+                   lx->s[end] != lx->esc)
+                end++;
+            shl_wb_add(lx, lx->s + at, end - at, at, true);
+            if (!lx->wb.discard)
+                lx->wb.content = true;
+            lx->i = end;
         }
     }
 }

@@ -164,6 +164,15 @@ static void mark_start(struct builder *b, size_t at)
     }
 }
 
+/* src into dst[size], cut to fit, as snprintf "%s" does (without its cost: this is called
+ * for every command). */
+static void copy_short(char *dst, size_t size, const char *src)
+{
+    size_t n = strnlen(src, size - 1);
+    memcpy(dst, src, n);
+    dst[n] = 0;
+}
+
 /* End the command being built with `sep`. */
 static void finish(struct builder *b, const char *sep)
 {
@@ -181,7 +190,7 @@ static void finish(struct builder *b, const char *sep)
         c->redirs = arena_copy(a, b->rd, b->nrd, sizeof *b->rd);
         c->nredirs = b->nrd;
         c->loc = shl_loc(&b->lx, b->start);
-        snprintf(c->sep, sizeof c->sep, "%s", sep);
+        copy_short(c->sep, sizeof c->sep, sep);
         c->depth = b->depth;
         c->subshell = b->nsub > 0;
         c->origin = b->origin;
@@ -189,9 +198,9 @@ static void finish(struct builder *b, const char *sep)
         if (b->lx.track)
             shl_track_command(b->lx.vars, c,
                               certain_now(b) && !sep_is(sep, "|", "&", "|&"));
-        snprintf(b->prev_sep, sizeof b->prev_sep, "%s", sep);
+        copy_short(b->prev_sep, sizeof b->prev_sep, sep);
     } else if (strcmp(sep, "\n") != 0) {
-        snprintf(b->prev_sep, sizeof b->prev_sep, "%s", sep);
+        copy_short(b->prev_sep, sizeof b->prev_sep, sep);
     }
     for (size_t k = 0; k < b->nhd; k++)
         if (b->hd[k].cmd == HD_CURRENT)
@@ -241,7 +250,7 @@ static void add_redirect(struct builder *b, size_t at, int fd, const char *op)
     struct sh_redir *r = &b->rd[b->nrd];
     memset(r, 0, sizeof *r);
     r->fd = fd;
-    snprintf(r->op, sizeof r->op, "%s", op);
+    copy_short(r->op, sizeof r->op, op);
     r->loc = shl_loc(lx, at);
     int c = shl_cur(lx);
     while (c == ' ' || c == '\t') {
@@ -282,6 +291,10 @@ static bool reserved_word(struct builder *b)
 {
     struct sh_lexer *lx = &b->lx;
     if (lx->nfields != 1 || lx->fields[0].opaque || lx->finfo[0].quoted)
+        return false;
+    /* every reserved word below has 1 to 8 bytes and starts with one of these */
+    if (lx->finfo[0].len < 1 || lx->finfo[0].len > 8 || !lx->fields[0].text[0] ||
+        !strchr("iwufscde{}t!", lx->fields[0].text[0]))
         return false;
     if (is_keyword(lx, "if")) push(b, C_IF, 0);
     else if (is_keyword(lx, "while") || is_keyword(lx, "until")) push(b, C_LOOP, 0);
@@ -474,6 +487,8 @@ static size_t scan_operator(const struct sh_lexer *lx, char *op, bool *redir)
                                       "<&", "<>", "<", ">>", ">&", ">|", ">", NULL};
     const char *s = lx->s + lx->i;
     size_t left = lx->len - lx->i;
+    if (!left || !s[0] || !strchr(";&|()<>", s[0])) /* every operator starts with one */
+        return 0;
     for (size_t k = 0; ops[k]; k++) {
         size_t n = strlen(ops[k]);
         if (n <= left && memcmp(s, ops[k], n) == 0) {

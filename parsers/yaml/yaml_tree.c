@@ -2,6 +2,7 @@
 /* yaml_tree.c: a safe YAML loader on libyaml events, and queries (see yaml_tree.h). */
 #include "parsers/yaml/yaml_tree.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
@@ -786,21 +787,65 @@ size_t yt_pairs(struct yt_stream *s, struct yt_node *map, struct yt_pair **out)
     return n;
 }
 
+/* The last text sniffed, kept loaded: the input types that sniff YAML (Kubernetes,
+ * compose, CI) ask about the same file in turn, and each load costs more than the
+ * judging. Kept only while small (SNIFF_KEEP), so a large input is never held twice. A
+ * judge gets a fresh copy of the stream as it was loaded (an alias budget one judge
+ * spends does not reach the next); the blanked text's load is made the first time it is
+ * needed, in the same arena after the first load, as without the memo. */
+#define SNIFF_KEEP (1u << 20)
+static struct {
+    pthread_mutex_t lock;
+    bool valid, blank_tried, has_blank;
+    struct gl_arena a;
+    char *text; /* a copy of the text, to know it again (heap: the arena's use is as before) */
+    size_t len;
+    struct yt_stream s, blank;
+} sniff_memo = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static void sniff_forget(void)
+{
+    if (sniff_memo.valid) {
+        gl_arena_free(&sniff_memo.a);
+        free(sniff_memo.text);
+    }
+    sniff_memo.valid = false;
+}
+
 bool yt_sniff(const char *data, size_t len, bool (*judge)(struct yt_stream *s))
 {
-    struct gl_arena a;
-    gl_arena_init(&a);
-    a.limit = (size_t)gl_limit(GL_LIMIT_PARSE_MEMORY);
-    struct yt_stream s;
-    yt_load(&s, &a, data, len);
+    pthread_mutex_lock(&sniff_memo.lock);
+    if (!sniff_memo.valid || sniff_memo.len != len || memcmp(sniff_memo.text, data, len)) {
+        sniff_forget();
+        gl_arena_init(&sniff_memo.a);
+        sniff_memo.a.limit = (size_t)gl_limit(GL_LIMIT_PARSE_MEMORY);
+        sniff_memo.valid = true;
+        sniff_memo.blank_tried = sniff_memo.has_blank = false;
+        sniff_memo.len = len;
+        sniff_memo.text = xmalloc(len ? len : 1);
+        memcpy(sniff_memo.text, data, len);
+        yt_load(&sniff_memo.s, &sniff_memo.a, data, len);
+    }
+    struct yt_stream s = sniff_memo.s;
     bool yes = judge(&s);
     /* a template is recognised by what it says once its expressions are blanked out */
-    const char *blanked = !yes && s.error ? yt_template_blank(&a, data, len) : NULL;
-    if (blanked) {
-        yt_load(&s, &a, blanked, len);
-        yes = judge(&s);
+    if (!yes && s.error) {
+        if (!sniff_memo.blank_tried) {
+            sniff_memo.blank_tried = true;
+            const char *blanked = yt_template_blank(&sniff_memo.a, data, len);
+            if (blanked) {
+                yt_load(&sniff_memo.blank, &sniff_memo.a, blanked, len);
+                sniff_memo.has_blank = true;
+            }
+        }
+        if (sniff_memo.has_blank) {
+            s = sniff_memo.blank;
+            yes = judge(&s);
+        }
     }
-    gl_arena_free(&a);
+    if (sniff_memo.a.total > SNIFF_KEEP)
+        sniff_forget();
+    pthread_mutex_unlock(&sniff_memo.lock);
     return yes;
 }
 

@@ -180,8 +180,8 @@ struct yt_node *yt_pending_key(const struct yt_stream *s, const struct yt_node *
 bool yt_walk(const struct yt_stream *s, struct yt_node *n,
              bool (*visit)(struct yt_node *n, void *ctx), void *ctx);
 
-/* For an input type's by_content: loads data[0..len) into a scratch arena (freed before
- * returning) and returns what `judge` says of the stream (called even when the load
+/* For an input type's by_content: loads data[0..len) into a scratch arena (the last
+ * text sniffed stays loaded while small, for the next input type asking) and returns what `judge` says of the stream (called even when the load
  * failed part way: it sees the documents read before the error). When it says no to a
  * text that failed and holds template expressions, it judges the text again with them
  * blanked out (yaml_template.h): a template is recognised as what it renders to. */

@@ -375,6 +375,36 @@ static void test_pragmas(void **st)
     gl_arena_free(&doc.arena);
 }
 
+
+/* yt_sniff keeps the last text loaded for the next judge: a judge must still get the
+ * stream as loaded (the alias budget another judge spent does not carry over), and a
+ * different text in the same buffer (same address, same length) must be loaded anew. */
+static bool judge_spend(struct yt_stream *s)
+{
+    yt_charge(s, UINT64_MAX / 2, (struct gl_loc){1, 1});
+    return s->alias_exceeded;
+}
+
+static bool judge_fresh(struct yt_stream *s) { return !s->alias_exceeded && !s->alias_used; }
+
+static bool judge_has_a(struct yt_stream *s)
+{
+    return s->ndocs && yt_get(s, s->docs[0], "a", NULL) != NULL;
+}
+
+static void test_sniff_memo(void **st)
+{
+    (void)st;
+    char buf[] = "a: 1\n";
+    assert_true(yt_sniff(buf, strlen(buf), judge_spend));
+    assert_true(yt_sniff(buf, strlen(buf), judge_fresh));
+    assert_true(yt_sniff(buf, strlen(buf), judge_has_a));
+    buf[0] = 'b'; /* same buffer, same length, another text */
+    assert_false(yt_sniff(buf, strlen(buf), judge_has_a));
+    buf[0] = 'a';
+    assert_true(yt_sniff(buf, strlen(buf), judge_has_a));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -394,6 +424,7 @@ int main(void)
         cmocka_unit_test(test_exact_errors),
         cmocka_unit_test(test_exact_documents_and_ends),
         cmocka_unit_test(test_exact_aliases_and_walk),
+        cmocka_unit_test(test_sniff_memo),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
