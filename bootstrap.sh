@@ -19,9 +19,11 @@ step() { printf '\n== %s\n' "$*"; }
 packages=(
   build-essential cmake pkg-config git
   libarchive-dev libjson-c-dev libyaml-dev libpcre2-dev libzstd-dev libisal-dev  # the build
+  libcurl4-openssl-dev                                   # the build: registries
   zlib1g-dev libbz2-dev liblzma-dev nettle-dev libxml2-dev  # libarchive.a's (nettle, xml2: tests)
   libcmocka-dev clang libclang-rt-14-dev valgrind                                # tests, fuzzing
   umoci skopeo libarchive-tools zstd isal xz-utils bzip2                 # test images
+  docker-registry apache2-utils openssl                  # test registries (htpasswd: bcrypt)
   pre-commit libxml2-utils hyperfine time python3                    # CI tools, benches
   man-db dpkg-dev debootstrap                     # install and Debian package tests
 )
