@@ -65,5 +65,22 @@ n=$("$gpulint" --no-config -f json --images-from "$work/empty" | python3 -c 'imp
 out=$("$gpulint" --no-config --driver 535 -f json examples/scale | python3 -c 'import json,sys;d=json.load(sys.stdin);print(d["summary"]["files"], d["summary"]["findings"])')
 [ "$rc" = 0 ] && [ "${out#* }" = 0 ] && [ "${out% *}" -ge 2 ] && pass "examples/scale lints clean ($out)" ||
   { fail "examples/scale: exit $rc, files/findings $out"; "$gpulint" --no-config --driver 535 examples/scale; }
+# the Job against the Kubernetes schema, offline (npm kubernetes-models, installed by
+# bootstrap.sh test into the tools dir); a broken copy must be refused
+tools=${GPULINT_TOOLS_DIR:-$HOME/.cache/gpulint-tools}/node_modules
+if command -v node >/dev/null && [ -d "$tools/kubernetes-models" ] &&
+   python3 -c 'import yaml' 2>/dev/null; then
+  tojson() { python3 -c 'import json,sys,yaml
+d = list(yaml.safe_load_all(open(sys.argv[1])))
+if len(sys.argv) > 2: d[1]["spec"]["completions"] = "four"
+print(json.dumps(d))' "$@"; }
+  tojson examples/scale/job.yaml | node tests/lib/k8s_validate.js "$tools" > "$work/k8s" &&
+    pass "examples/scale/job.yaml: valid against the Kubernetes schema" ||
+    { fail "job.yaml is not valid"; cat "$work/k8s"; }
+  tojson examples/scale/job.yaml broken | node tests/lib/k8s_validate.js "$tools" >/dev/null &&
+    fail "the schema check accepts a broken Job" || pass "the schema check refuses a broken Job"
+else
+  echo "note: kubernetes-models (npm) or python3 yaml missing: job.yaml not schema-checked"
+fi
 echo "shard: $fails failure(s)"
 [ "$fails" = 0 ]
