@@ -10,6 +10,7 @@ RUN apt-get update \
  && apt-get install -y --no-install-recommends \
       gcc libc6-dev make cmake pkg-config \
       libarchive-dev libjson-c-dev libyaml-dev libpcre2-dev libzstd-dev libisal-dev \
+      libcurl4-openssl-dev \
       zlib1g-dev libbz2-dev liblzma-dev \
  && rm -rf /var/lib/apt/lists/*
 WORKDIR /usr/src/gpulint
@@ -22,6 +23,7 @@ FROM debian:12-slim
 RUN apt-get update \
  && apt-get install -y --no-install-recommends \
       zlib1g libbz2-1.0 liblzma5 libjson-c5 libyaml-0-2 libpcre2-8-0 libzstd1 libisal2 \
+      libcurl4 ca-certificates \
  && rm -rf /var/lib/apt/lists/*
 COPY --from=build /opt/gpulint/bin/gpulint /usr/local/bin/gpulint
 COPY --from=build /opt/gpulint/share/man/man1/gpulint.1 /usr/local/share/man/man1/gpulint.1

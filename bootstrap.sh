@@ -19,9 +19,11 @@ step() { printf '\n== %s\n' "$*"; }
 packages=(
   build-essential cmake pkg-config git
   libarchive-dev libjson-c-dev libyaml-dev libpcre2-dev libzstd-dev libisal-dev  # the build
+  libcurl4-openssl-dev                                   # the build: registries
   zlib1g-dev libbz2-dev liblzma-dev nettle-dev libxml2-dev  # libarchive.a's (nettle, xml2: tests)
   libcmocka-dev clang libclang-rt-14-dev valgrind                                # tests, fuzzing
   umoci skopeo libarchive-tools zstd isal xz-utils bzip2                 # test images
+  docker-registry apache2-utils openssl python3-yaml     # test registries (htpasswd: bcrypt); scale
   pre-commit libxml2-utils hyperfine time python3                    # CI tools, benches
   man-db dpkg-dev debootstrap                     # install and Debian package tests
   slurm-client                             # tests/slurm_options.sh: sbatch/srun/salloc --help
@@ -59,6 +61,14 @@ if [ "$mode" = test ] &&
    ! grep -qs '"version": "5.7.0"' "$tools_dir/node_modules/@microsoft/sarif-multitool-linux/package.json"; then
   npm_install "$sarif_multitool" ||
     echo "warning: $sarif_multitool did not install: tests/sarif.sh will skip" >&2
+fi
+# kubernetes-models for tests/shard.sh: examples/scale/job.yaml checked against the
+# Kubernetes schema without a server
+k8s_models=kubernetes-models@5.1.0
+if [ "$mode" = test ] &&
+   ! grep -qs '"version": "5.1.0"' "$tools_dir/node_modules/kubernetes-models/package.json"; then
+  npm_install "$k8s_models" ||
+    echo "warning: $k8s_models did not install: tests/shard.sh will not schema-check" >&2
 fi
 # helm for tests/helm.sh (Helm charts are rendered with `helm template`): the AWS CDK's
 # kubectl layer ships helm 3.8 as helm/helm in its lib/layer.zip; it is unpacked to

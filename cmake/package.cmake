@@ -19,6 +19,8 @@ set(CPACK_DEBIAN_PACKAGE_SECTION devel)
 set(CPACK_DEBIAN_PACKAGE_HOMEPAGE "https://github.com/gpulint/gpulint")
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)          # gpulint_<version>_<arch>.deb
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
+# libcurl is loaded with dlopen (parsers/registry/registry_curl.h): shlibdeps cannot see it
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "libcurl4 | libcurl3-gnutls")
 set(CPACK_RESOURCE_FILE_LICENSE ${CMAKE_SOURCE_DIR}/LICENSE)
 set(CPACK_STRIP_FILES ON)
 # Only the program's own files: not the test or fuzz targets of the build.

@@ -569,7 +569,9 @@ with tarfile.open(sys.argv[1], "w", format=tarfile.PAX_FORMAT,
   wrap missing-blob "$img/missing" "$img/base.tar.gz"
   lint missing-blob 20 512 "gl900 $img/missing 0 0 lacks" "$img/missing"
   wrap wrong-digest "$img/baddigest" "$img/base.tar"
-  lint wrong-digest 20 512 "gl900 $img/baddigest 0 0 digest" "$img/baddigest"
+  # a plain blob is checked only with --verify-digests (by default it is indexed by
+  # seeking: unchecked, never cached)
+  lint wrong-digest 20 512 "gl900 $img/baddigest 0 0 digest" --verify-digests "$img/baddigest"
   # a plain layer under a wrong digest must not plant an index under that digest
   claimed=$(python3 -c 'import json,sys;m=json.load(open(sys.argv[1]));print(m["manifests"][0]["digest"][7:])' "$img/baddigest/index.json")
   claimed=$(python3 -c 'import json,sys;print(json.load(open(sys.argv[1]))["layers"][0]["digest"].replace(":","-"))' "$img/baddigest/blobs/sha256/$claimed")
@@ -581,13 +583,20 @@ with tarfile.open(sys.argv[1], "w", format=tarfile.PAX_FORMAT,
   mkdir -p "$img/bigsrc" && head -c 4M /dev/urandom > "$img/bigsrc/a-big" && echo x > "$img/bigsrc/b"
   mklayer "$img/bigsrc" "$img/big-plain.tar"
   wrap wrong-digest "$img/baddigest-big" "$img/big-plain.tar"
-  # an OCI blob named by its digest is read whole and verified, however large
-  lint wrong-digest-big 20 512 "gl900 $img/baddigest-big 0 0 digest" "$img/baddigest-big"
+  # with --verify-digests an OCI blob named by its digest is read whole and verified,
+  # however large
+  lint wrong-digest-big 20 512 "gl900 $img/baddigest-big 0 0 digest" --verify-digests "$img/baddigest-big"
   planted=$(for blob in "$img"/baddigest-big/blobs/sha256/*; do
     ls "$XDG_CACHE_HOME/gpulint/layers/sha256-$(basename "$blob").idx" 2>/dev/null; done)
   [ -z "$planted" ] && echo "ok wrong-digest-big: nothing cached under the claimed digest" ||
     fail "wrong-digest-big: an index was cached under the unverified digest: $planted"
-  lint wrong-digest-archive 20 512 "gl900 $img/baddigest.tar 0 0 digest" "$img/baddigest.tar"
+  lint wrong-digest-archive 20 512 "gl900 $img/baddigest.tar 0 0 digest" --verify-digests "$img/baddigest.tar"
+  # by default: indexed by seeking, no digest finding, nothing cached
+  lint wrong-digest-seek 20 512 "clean $img/baddigest-big" "$img/baddigest-big"
+  planted=$(for blob in "$img"/baddigest-big/blobs/sha256/*; do
+    ls "$XDG_CACHE_HOME/gpulint/layers/sha256-$(basename "$blob").idx" 2>/dev/null; done)
+  [ -z "$planted" ] && echo "ok wrong-digest-seek: nothing cached" ||
+    fail "wrong-digest-seek: an unverified index was cached: $planted"
   # on stdin too: a layer named by its digest is hashed as it streams by
   lint wrong-digest-stdin 20 512 "gl900 - 0 0 digest" - < "$img/baddigest.tar"
   # --trust-digests: the layer is read but not hashed: no digest finding, nothing cached

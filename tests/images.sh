@@ -128,20 +128,24 @@ for f in oci-zstd.tar oci-archive.tar.gz; do
 done
 ls "$work/cache3/layers/"*.idx >/dev/null 2>&1 && fail "--trust-digests: an unverified index was cached" ||
   pass "--trust-digests: nothing cached"
-# uncompressed OCI blobs (docker save >= 25 writes these): read whole and checked by
-# default, indexed by seeking with --trust-digests; the same findings either way
+# uncompressed OCI blobs (docker save >= 25 writes these): indexed by seeking by default
+# (unchecked, not cached), read whole, checked and cached with --verify-digests, by
+# seeking with --trust-digests; the same findings every way
 mkdir -p "$work/dsave" && tar -C "$work/dsave" -xf "$img/docker-archive.tar"
 mapfile -t plain_layers < <(python3 -c 'import json,sys
 for l in json.load(open(sys.argv[1]))[0]["Layers"]: print(sys.argv[2] + "/" + l)' \
   "$work/dsave/manifest.json" "$work/dsave")
 python3 "$here/tests/hostile/oci_layout.py" ok "$work/oci-plain" "${plain_layers[@]}"
-run --cache-dir "$work/cache4" "$work/oci-plain" | findings > "$work/plain-checked"
+run --verify-digests --cache-dir "$work/cache4" "$work/oci-plain" | findings > "$work/plain-checked"
 run --trust-digests --cache-dir "$work/cache5" "$work/oci-plain" | findings > "$work/plain-trusted"
+run --cache-dir "$work/cache6" "$work/oci-plain" | findings > "$work/plain-seek"
 grep -q '^GL203 ' "$work/plain-checked" && diff -q "$work/plain-checked" "$work/plain-trusted" >/dev/null &&
-  pass "uncompressed OCI blobs: the same findings with --trust-digests" ||
-  { fail "uncompressed OCI blobs"; diff -u "$work/plain-checked" "$work/plain-trusted"; }
+  diff -q "$work/plain-checked" "$work/plain-seek" >/dev/null &&
+  pass "uncompressed OCI blobs: the same findings by default, --verify-digests, --trust-digests" ||
+  { fail "uncompressed OCI blobs"; diff -u "$work/plain-checked" "$work/plain-seek"; }
 ls "$work/cache4/layers/"*.idx >/dev/null 2>&1 && ! ls "$work/cache5/layers/"*.idx >/dev/null 2>&1 &&
-  pass "uncompressed OCI blobs: cached when checked, not when trusted" ||
+  ! ls "$work/cache6/layers/"*.idx >/dev/null 2>&1 &&
+  pass "uncompressed OCI blobs: cached when checked (--verify-digests) only" ||
   fail "uncompressed OCI blobs: cache entries"
 
 # ---- hostile inputs ----
@@ -187,8 +191,10 @@ first=$(python3 -c 'import json,sys;print(json.load(open(sys.argv[1]))[0]["Layer
 rm "$h/dloop/$first" && ln -s "$(basename "$first")" "$h/dloop/$first"
 tar -C "$h/dloop" -cf "$h/dloop.tar" .
 
-expect() { # expect NAME PATTERN: GL900 whose message matches PATTERN
-  local out; out=$("$gpulint" --no-cache -f json "$h/$1" "$img/clean.tar" 2>&1); local rc=$?
+expect() { # expect NAME PATTERN [OPTION...]: GL900 whose message matches PATTERN
+  local name=$1 pattern=$2; shift 2
+  local out; out=$("$gpulint" --no-cache "$@" -f json "$h/$name" "$img/clean.tar" 2>&1); local rc=$?
+  set -- "$name" "$pattern"
   if [ $rc -gt 2 ]; then fail "$1: crashed (exit $rc)"; return; fi
   echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); sys.exit(d["summary"]["files"]!=2)' ||
     fail "$1: the other input was not linted"
@@ -199,8 +205,29 @@ expect tgz "truncated gzip"
 expect tzst "entry"
 expect missing "lacks"
 expect badcfg "does not match its sha256"
-expect baddigest "digest"
-expect baddigest-header "its content has digest sha256:[0-9a-f]*, not sha256:"
+expect baddigest "digest" --verify-digests
+expect baddigest-header "its content has digest sha256:[0-9a-f]*, not sha256:" --verify-digests
+# by default a plain blob is indexed by seeking, unchecked: damage in a header is the
+# parse error it causes, damage in file data passes (the tar still parses), and
+# --verify-digests finds it
+expect baddigest-header "layer"
+cp -r "$h/good" "$h/baddata"
+for b in "$h"/baddata/blobs/sha256/*; do
+  tar -tf "$b" >/dev/null 2>&1 && python3 - "$b" <<'PY' && break
+import sys, tarfile
+with tarfile.open(sys.argv[1]) as t:
+    m = next(m for m in t.getmembers() if m.isfile() and m.size > 0)
+with open(sys.argv[1], "r+b") as f:
+    f.seek(m.offset_data)
+    c = f.read(1)
+    f.seek(m.offset_data)
+    f.write(bytes([c[0] ^ 1]))
+PY
+done
+out=$("$gpulint" --no-cache -f json "$h/baddata" 2>&1)
+echo "$out" | grep -q '"GL900"' && { fail "baddata without --verify-digests: GL900"; echo "$out"; } ||
+  pass "baddata: a plain blob's file data is not hashed by default"
+expect baddata "its content has digest sha256:[0-9a-f]*, not sha256:" --verify-digests
 expect bomb "decompression bomb"
 expect outer-trunc.tar "entry"
 expect dloop.tar "lacks"

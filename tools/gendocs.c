@@ -114,7 +114,15 @@ static void man_page(struct gl_buf *b)
                    "datasets baked into layers, missing GPU requests.\n.PP\n"
                    "A \\fIPATH\\fR is a file, a directory (walked), an image archive, or "
                    "\\fB\\-\\fR for standard input. Without a path, the current directory is "
-                   "linted.\n");
+                   "linted.\n.PP\n"
+                   "An image is also named by transport: \\fBdocker://\\fIHOST/REPO:TAG\\fR (or "
+                   "\\fB@sha256:\\fR...) reads its manifest and config straight from the "
+                   "registry (no layer); \\fBoci-archive:\\fIPATH\\fR, "
+                   "\\fBdocker-archive:\\fIPATH\\fR and \\fBoci:\\fIDIR\\fR[\\fB:\\fITAG\\fR] "
+                   "read the archive or layout. Registry requests go to the reference's host "
+                   "and the token realm it names only; a blob redirect is followed without the "
+                   "Authorization header. A registry that refuses the manifest (401, 403, 404), "
+                   "a TLS failure or a timeout is one line on standard error and exit 2.\n");
     gl_buf_adds(b, ".SH OPTIONS\n");
     man_options(b, usage);
     gl_buf_adds(b, ".SH EXIT STATUS\n.TP\n.B 0\nno finding at or above the failure threshold\n"
@@ -182,11 +190,16 @@ static void man_page(struct gl_buf *b)
     gl_buf_adds(b, ".SH ENVIRONMENT\n.TP\n.B NO_COLOR\nwhen set and not empty, no colour.\n"
                    ".TP\n.B CI\n\\fBtrue\\fR: no colour.\n"
                    ".TP\n.B PATH\nwhere \\fBhelm\\fR is looked for (without "
-                   "\\fB\\-\\-helm\\fR).\n");
+                   "\\fB\\-\\-helm\\fR).\n"
+                   ".TP\n.B REGISTRY_AUTH_FILE\nthe registry auth file (default: "
+                   "\\fB$XDG_RUNTIME_DIR/containers/auth.json\\fR), read before "
+                   "\\fB$DOCKER_CONFIG/config.json\\fR (default: \\fB~/.docker/config.json\\fR): "
+                   "\\fBauths\\fR entries only; credential helpers are not run.\n");
     gl_buf_adds(b, ".SH EXAMPLES\n.nf\n"
                    "gpulint \\-\\-driver 535 .\n"
                    "gpulint \\-\\-format sarif \\-\\-output gpulint.sarif .\n"
                    "docker save img \\-o img.tar && gpulint img.tar\n"
+                   "gpulint \\-\\-driver 535 docker://nvcr.io/nvidia/pytorch:24.05\\-py3\n"
                    "helm template trainer charts/trainer \\-f gpu.yaml | gpulint \\-\n"
                    ".fi\n");
     gl_buf_adds(b, ".SH SEE ALSO\nThe rule pages in docs/rules/ of the source tree.\n");

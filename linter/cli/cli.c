@@ -15,6 +15,7 @@
 #include "linter/core/limits.h"
 #include "linter/core/rule.h"
 #include "linter/report/rule_doc.h"
+#include "linter/cli/shard.h"
 
 /* Not static: tools/gendocs.c writes the man page's OPTIONS from it (one source). */
 const char gl_cli_usage[] =
@@ -22,6 +23,8 @@ const char gl_cli_usage[] =
     "\n"
     "Lint GPU container stacks: Dockerfiles (more inputs as they land).\n"
     "A PATH is a file, a directory (walked), or - for stdin. Default: the current directory.\n"
+    "An image is also read by transport: docker://HOST/REPO:TAG (or @sha256:...; manifest\n"
+    "and config only), oci-archive:PATH, docker-archive:PATH, oci:DIR[:TAG].\n"
     "\n"
     "Options:\n"
     "  -f, --format FORMAT         tty (default), json, sarif, checkstyle or gitlab\n"
@@ -58,6 +61,18 @@ const char gl_cli_usage[] =
     "                              least recently used entries go first\n"
     "      --trust-digests         do not hash image layers to check their digests\n"
     "                              (faster on few cores; nothing is then cached)\n"
+    "      --verify-digests        hash uncompressed layers too (by default they are\n"
+    "                              indexed by seeking, unchecked and not cached)\n"
+    "      --images-from FILE      also lint each line of FILE (a reference such as\n"
+    "                              docker://HOST/REPO:TAG, or a path; - for stdin)\n"
+    "      --shard K/N             lint only the named inputs of shard K (0..N-1) of a\n"
+    "                              stable split in N by name\n"
+    "      --creds USER[:PASS]     credentials for docker:// registries (default: the\n"
+    "                              auth files skopeo reads; see the man page)\n"
+    "      --tls-verify=false      do not verify registry certificates (and fall back\n"
+    "                              to plain http)\n"
+    "      --cert-dir DIR          registry TLS files: DIR/ca.crt, DIR/NAME.cert+.key\n"
+    "      --timeout SECONDS       per registry request (default 30)\n"
     "      --limit NAME=VALUE      change a resource limit (repeatable); --print-config\n"
     "                              lists them with their defaults\n"
     "      --no-color              no colour in the tty report\n"
@@ -72,7 +87,9 @@ const char gl_cli_usage[] =
 enum { OPT_THRESHOLD = 256, OPT_DRIVER, OPT_IGNORE, OPT_ENABLE, OPT_BUILD_ARG, OPT_TARGET,
        OPT_NO_COLOR, OPT_LIST_RULES, OPT_EXPLAIN, OPT_VERSION, OPT_CONFIG, OPT_NO_CONFIG,
        OPT_PLATFORM, OPT_CACHE_DIR, OPT_NO_CACHE, OPT_TRUST_DIGESTS, OPT_CACHE_MAX, OPT_LIMIT,
-       OPT_KNOWLEDGE, OPT_PRINT_KNOWLEDGE, OPT_PRINT_CONFIG, OPT_HELM, OPT_HELM_VALUES, OPT_GPU };
+       OPT_KNOWLEDGE, OPT_PRINT_KNOWLEDGE, OPT_PRINT_CONFIG, OPT_HELM, OPT_HELM_VALUES, OPT_CREDS,
+       OPT_TLS_VERIFY, OPT_CERT_DIR, OPT_TIMEOUT, OPT_VERIFY_DIGESTS, OPT_IMAGES_FROM,
+       OPT_SHARD, OPT_GPU };
 
 static const struct option long_options[] = {
     {"format", required_argument, 0, 'f'},
@@ -96,6 +113,7 @@ static const struct option long_options[] = {
     {"cache-dir", required_argument, 0, OPT_CACHE_DIR},
     {"no-cache", no_argument, 0, OPT_NO_CACHE},
     {"trust-digests", no_argument, 0, OPT_TRUST_DIGESTS},
+    {"verify-digests", no_argument, 0, OPT_VERIFY_DIGESTS},
     {"cache-max", required_argument, 0, OPT_CACHE_MAX},
     {"limit", required_argument, 0, OPT_LIMIT},
     {"knowledge", required_argument, 0, OPT_KNOWLEDGE},
@@ -103,6 +121,12 @@ static const struct option long_options[] = {
     {"print-config", no_argument, 0, OPT_PRINT_CONFIG},
     {"helm", required_argument, 0, OPT_HELM},
     {"helm-values", required_argument, 0, OPT_HELM_VALUES},
+    {"creds", required_argument, 0, OPT_CREDS},
+    {"images-from", required_argument, 0, OPT_IMAGES_FROM},
+    {"shard", required_argument, 0, OPT_SHARD},
+    {"tls-verify", optional_argument, 0, OPT_TLS_VERIFY},
+    {"cert-dir", required_argument, 0, OPT_CERT_DIR},
+    {"timeout", required_argument, 0, OPT_TIMEOUT},
     {"help", no_argument, 0, 'h'},
     {0, 0, 0, 0},
 };
@@ -273,6 +297,8 @@ int gl_cli_parse(int argc, char **argv, struct gl_config *cfg, struct gl_cli *cl
     cfg->color = isatty(STDOUT_FILENO) && !(no_color && *no_color) &&
                  !(ci && !strcmp(ci, "true"));
     int c, rc = 0;
+    const char *images_from = NULL;
+    unsigned shard_k = 0, shard_n = 0;
     optind = 1;
     opterr = 0; /* option_error says it */
     while (rc == 0 && (c = getopt_long(argc, argv, ":f:o:t:j:h", long_options, NULL)) != -1) {
@@ -338,6 +364,7 @@ int gl_cli_parse(int argc, char **argv, struct gl_config *cfg, struct gl_cli *cl
         case OPT_CACHE_DIR: cfg->cache_dir = optarg; break;
         case OPT_NO_CACHE: cfg->no_cache = true; break;
         case OPT_TRUST_DIGESTS: cfg->trust_digests = true; break;
+        case OPT_VERIFY_DIGESTS: cfg->verify_digests = true; break;
         case OPT_CACHE_MAX: rc = set_limit(GL_LIMIT_CACHE_SIZE, optarg, "--cache-max"); break;
         case OPT_LIMIT: rc = parse_limit(optarg); break;
         case OPT_KNOWLEDGE:
@@ -354,6 +381,32 @@ int gl_cli_parse(int argc, char **argv, struct gl_config *cfg, struct gl_cli *cl
             gl_config_add_helm_values(cfg, optarg);
             from_option(cfg, GL_SET_HELM_VALUES, "--helm-values");
             break;
+        case OPT_CREDS: cfg->creds = optarg; break;
+        case OPT_IMAGES_FROM: images_from = optarg; break;
+        case OPT_SHARD:
+            if (gl_shard_parse(optarg, &shard_k, &shard_n) != 0) {
+                gl_eprintf("--shard: `%s` is not K/N with 0 <= K < N", optarg);
+                rc = 2;
+            }
+            break;
+        case OPT_TLS_VERIFY:
+            if (optarg && strcmp(optarg, "true") && strcmp(optarg, "false")) {
+                gl_eprintf("--tls-verify: `%s` is neither true nor false", optarg);
+                rc = 2;
+            }
+            cfg->tls_no_verify = optarg && !strcmp(optarg, "false");
+            break;
+        case OPT_CERT_DIR: cfg->cert_dir = optarg; break;
+        case OPT_TIMEOUT: {
+            char *end;
+            double sec = strtod(optarg, &end);
+            if (*end || !(sec > 0 && sec <= 3600)) {
+                gl_eprintf("--timeout: `%s` is not a number of seconds from 0 to 3600", optarg);
+                rc = 2;
+            }
+            cfg->timeout_ms = (long)(sec * 1000);
+            break;
+        }
         case 'h': cli->command = GL_CMD_HELP; break;
         default: rc = 2; break;
         }
@@ -365,6 +418,34 @@ int gl_cli_parse(int argc, char **argv, struct gl_config *cfg, struct gl_cli *cl
     }
     cli->paths = (const char **)argv + optind;
     cli->npaths = (size_t)(argc - optind);
+    cli->named = cli->npaths > 0 || images_from || shard_n;
+    cli->images_from = images_from;
+    cli->shard_k = shard_k;
+    cli->shard_n = shard_n;
+    return 0;
+}
+
+int gl_cli_named_inputs(struct gl_cli *cli, struct gl_config *cfg)
+{
+    const char *images_from = cli->images_from;
+    if (images_from) {
+        const char **copy = gl_arena_alloc(&cfg->arena, (cli->npaths + 1) * sizeof *copy);
+        memcpy(copy, cli->paths, cli->npaths * sizeof *copy);
+        cli->paths = copy;
+        int e = gl_images_from(&cfg->arena, images_from, &cli->paths, &cli->npaths);
+        if (e) {
+            gl_eprintf("--images-from %s: %s", images_from, strerror(e));
+            return 2;
+        }
+    }
+    if (cli->shard_n) {
+        if (!images_from) { /* argv's own array is not rearranged */
+            const char **copy = gl_arena_alloc(&cfg->arena, (cli->npaths + 1) * sizeof *copy);
+            memcpy(copy, cli->paths, cli->npaths * sizeof *copy);
+            cli->paths = copy;
+        }
+        cli->npaths = gl_shard_keep(cli->paths, cli->npaths, cli->shard_k, cli->shard_n);
+    }
     return 0;
 }
 

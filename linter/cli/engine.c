@@ -19,6 +19,7 @@
 #include "linter/core/escape.h"
 #include "linter/core/inputs.h"
 #include "linter/core/suppress.h"
+#include "parsers/registry/registry_input.h"
 
 void gl_run_init(struct gl_run *run, const struct gl_config *cfg)
 {
@@ -478,8 +479,72 @@ static void walk(struct gl_run *run, const char *dir, int depth)
     free(names);
 }
 
+/* An input that could not be fetched: one line, exit 2 (as an unreadable path). */
+static void report_unreachable(struct gl_run *run, const struct gl_doc *doc)
+{
+    gl_eprintf("%s: %s", doc->path, doc->error.message);
+    run->unreadable = true;
+}
+
+/* docker://REF: an image from its registry (parsers/registry/). */
+static void lint_registry(struct gl_run *run, const char *path)
+{
+    struct gl_doc doc;
+    gl_doc_init(&doc, path, GL_IN_IMAGE, NULL, 0);
+    gl_registry_read(&doc, path, run->cfg);
+    if (doc.error.set && doc.error.unreachable) {
+        report_unreachable(run, &doc);
+    } else {
+        /* no files: the CUDA facts come from the config's env (CUDA_VERSION, ...) */
+        if (!doc.error.set)
+            gl_cuda_derive(&doc, run->cfg);
+        gl_lint_doc(run, &doc);
+    }
+    gl_arena_free(&doc.arena);
+}
+
+/* The transports skopeo users write (containers-transports(5)) for what gpulint reads
+ * from a path: `oci-archive:PATH`, `docker-archive:PATH`, `oci:DIR[:TAG]`. A path that
+ * exists as written is never taken for one. True when `path` was one and is linted. */
+static bool lint_transport(struct gl_run *run, const char *path)
+{
+    struct stat st;
+    if (stat(path, &st) == 0)
+        return false;
+    const char *rest = NULL;
+    if (gl_has_prefix(path, "oci-archive:"))
+        rest = path + 12;
+    else if (gl_has_prefix(path, "docker-archive:"))
+        rest = path + 15;
+    if (rest) {
+        gl_lint_path(run, rest);
+        return true;
+    }
+    if (!gl_has_prefix(path, "oci:"))
+        return false;
+    char *dir = xstrdup(path + 4);
+    char *colon = strrchr(dir, ':');
+    struct gl_config cfg = *run->cfg;
+    if (colon && stat(dir, &st) != 0) { /* oci:DIR:TAG */
+        *colon = 0;
+        cfg.only_tag = colon + 1;
+    }
+    const struct gl_config *saved = run->cfg;
+    run->cfg = &cfg;
+    gl_lint_path(run, dir);
+    run->cfg = saved;
+    free(dir);
+    return true;
+}
+
 void gl_lint_path(struct gl_run *run, const char *path)
 {
+    if (gl_has_prefix(path, GL_REGISTRY_TRANSPORT)) {
+        lint_registry(run, path);
+        return;
+    }
+    if (lint_transport(run, path))
+        return;
     if (!strcmp(path, "-")) {
         read_stdin(run);
         return;

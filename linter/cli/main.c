@@ -53,7 +53,8 @@ static int configure(int argc, char **argv, struct gl_config *cfg, struct gl_cli
         if (status != 0)
             return status;
     }
-    return gl_cli_parse(argc, argv, cfg, cli);
+    status = gl_cli_parse(argc, argv, cfg, cli);
+    return status ? status : gl_cli_named_inputs(cli, cfg);
 }
 
 /* The CUDA knowledge base (--knowledge / config `knowledge:`, else the built-in table)
@@ -174,7 +175,7 @@ static int lint_and_report(const struct gl_config *cfg, const struct gl_cli *cli
     struct gl_run run;
     gl_run_init(&run, cfg);
     report_unknown_config_ids(&run, cfg);
-    if (cli->npaths == 0)
+    if (!cli->named)
         gl_lint_path(&run, ".");
     for (size_t i = 0; i < cli->npaths; i++)
         gl_lint_path(&run, cli->paths[i]);

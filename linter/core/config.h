@@ -109,6 +109,16 @@ struct gl_config {
     const char *cache_dir;
     bool no_cache;
     bool trust_digests;      /* --trust-digests: layers are not hashed, nor cached */
+    bool verify_digests;     /* --verify-digests: plain (uncompressed) layers are hashed,
+                                checked and cached too, not indexed by seeking */
+
+    /* Registries (parsers/registry/): `docker://` inputs. */
+    const char *creds;       /* --creds USER[:PASS]: NULL = the auth files */
+    bool tls_no_verify;      /* --tls-verify=false: no certificate check, http fallback */
+    const char *cert_dir;    /* --cert-dir DIR: ca.crt, client *.cert + *.key */
+    bool registry_layers;    /* --layers: read the layers too, not only the configs */
+    long timeout_ms;         /* --timeout SECONDS: per request (0 = the default, 30 s) */
+    const char *only_tag;    /* oci:DIR:TAG: the images of that tag only */
 
     /* Compiled patterns (gl_config_finish compiles the defaults for those not set). */
     struct gl_pattern *data_path;      /* GL303: dataset/weight paths copied into an image */

@@ -90,6 +90,9 @@ struct gl_parse_error {
     bool not_kind;       /* the input is not of the kind it was taken for (a tar that is
                             no image): a file found by the walk is then skipped, a named
                             one is GL901 rather than GL900 */
+    bool unreachable;    /* the input could not be fetched (a registry said 401, 403 or
+                            404, TLS failed, no answer): one line on stderr and exit 2,
+                            as for an unreadable path, never a finding */
 };
 
 #include "linter/core/limits.h"

@@ -39,6 +39,7 @@ enum gl_ref_role {
     GL_REF_DEF_FROM,      /* apptainer .def From: */
     GL_REF_ARCHIVE,       /* the tag an image archive carries */
     GL_REF_KUSTOMIZE,     /* the image a kustomization's `images:` entry sets in its bases */
+    GL_REF_REGISTRY,      /* the reference an image was read by from a registry */
 };
 
 struct gl_ref {

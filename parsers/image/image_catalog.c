@@ -163,13 +163,8 @@ static bool digest_ok(const char *name, const char *data, size_t len)
 {
     if (!gl_has_prefix(name, "blobs/sha256/"))
         return true;
-    struct gl_sha256 s;
-    unsigned char d[32];
     char hex[65];
-    gl_sha256_init(&s);
-    gl_sha256_update(&s, data, len);
-    gl_sha256_final(&s, d);
-    gl_sha256_hex(d, hex);
+    gl_sha256_hex_of(data, len, hex);
     return !strcmp(hex, name + 13);
 }
 

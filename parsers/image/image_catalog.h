@@ -57,6 +57,8 @@ struct gl_catalog {
     uint64_t file_size;        /* GL_CAT_SEEKABLE: its size */
     const char *cache_dir;     /* NULL: no cache */
     bool trust_digests;        /* layers are not hashed, nor cached (--trust-digests) */
+    bool verify_digests;       /* plain layers named by their digest are hashed too
+                                  (--verify-digests; set after gl_catalog_open) */
     struct gl_catalog_blob **blobs; size_t n, cap; /* each blob stays where it is */
     struct gl_map names;       /* name -> the last blob of that name */
     const char *error;

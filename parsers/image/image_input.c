@@ -25,6 +25,7 @@
 #include "linter/core/hashmap.h"
 #include "parsers/image/image_view.h"
 #include "linter/core/imageref.h"
+#include "parsers/image/image_read.h"
 
 static bool by_name(const char *path, const char *base)
 {
@@ -55,11 +56,13 @@ static void set_error(struct gl_doc *doc, const char *msg)
  * filling linear however often a tag, an env setting or a config is named. */
 struct reading {
     struct gl_doc *doc;
-    struct gl_catalog *cat;
+    const struct gl_image_docs *src;
+    struct gl_catalog *cat;    /* the layers: NULL when only the configs are read */
     const struct gl_config *cfg;
     struct gl_image_plan plan;
     struct gl_map tags, env, configs;
     size_t views_charged; /* the platforms' views, charged to the image budget */
+    struct gl_layer_index no_files; /* each layer's index when no layer is read */
 };
 
 static void add_tag_ref(struct reading *rd, const char *tag)
@@ -181,7 +184,7 @@ static const struct gl_image_config *config_of(struct reading *rd,
         return *slot;
     size_t len;
     const char *why = NULL, *err = NULL;
-    char *text = gl_catalog_json(rd->cat, t->config_name, &len, &why);
+    char *text = rd->src->blob_doc(rd->src->ctx, t->config_name, &len, &why);
     struct gl_image_config *c = gl_arena_alloc(a, sizeof *c);
     if (text && gl_image_config_parse(a, text, len, c, &err) == 0)
         *gl_map_puts(&rd->configs, t->config_name, NULL) = c;
@@ -201,6 +204,22 @@ static bool config_wanted(const struct gl_config *cfg, const char *p)
     return !cfg->platform || !p || (!strncmp(p, cfg->platform, n) && (!p[n] || p[n] == '/'));
 }
 
+/* Does target t carry the tag `oci:DIR:TAG` names (its ref.name, or a full name that
+ * ends in :TAG)? Every target does when no tag is named. */
+static bool tag_wanted(const struct gl_config *cfg, const struct gl_image_target *t)
+{
+    if (!cfg->only_tag)
+        return true;
+    size_t n = strlen(cfg->only_tag);
+    for (size_t k = 0; k < t->ntags; k++) {
+        size_t m = strlen(t->tags[k]);
+        if (!strcmp(t->tags[k], cfg->only_tag) ||
+            (m > n && t->tags[k][m - n - 1] == ':' && !strcmp(t->tags[k] + m - n, cfg->only_tag)))
+            return true;
+    }
+    return false;
+}
+
 /* Keep the targets whose config reads (and, for those whose platform only the config
  * says, matches --platform); cfgs[i] is kept target i's. Returns how many. */
 static size_t keep_configured(struct reading *rd, const struct gl_image_config **cfgs)
@@ -208,6 +227,8 @@ static size_t keep_configured(struct reading *rd, const struct gl_image_config *
     size_t keep = 0;
     for (size_t i = 0; i < rd->plan.ntargets; i++) {
         struct gl_image_target t = rd->plan.targets[i];
+        if (!tag_wanted(rd->cfg, &t))
+            continue;
         const struct gl_image_config *c = config_of(rd, &t);
         if (!c)
             continue;
@@ -283,6 +304,9 @@ static struct gl_layer_job *run_jobs(struct reading *rd, size_t *keep,
     for (size_t i = 0; i < *keep; i++)
         total += t[i].nlayers;
     struct gl_layer_job *jobs = gl_arena_alloc(&rd->doc->arena, (total + 1) * sizeof *jobs);
+    *njobs = 0;
+    if (!rd->cat)
+        return jobs; /* the configs only: no layer is read */
     for (size_t i = 0; i < *keep; i++) {
         if (!plan_target_jobs(rd, &t[i], cfgs[i], jobs, &n))
             continue;
@@ -305,7 +329,13 @@ static void fill_image(struct reading *rd, size_t keep, const struct gl_image_co
         const struct gl_image_target *t = &rd->plan.targets[i];
         const struct gl_layer_index **ix = gl_arena_alloc(a, (t->nlayers + 1) * sizeof *ix);
         struct gl_image_platform *p = &doc->image->platforms[doc->image->nplatforms];
-        if (!target_indexes(rd, t, jobs, ix) || !fill_platform(rd, p, t, cfgs[i], ix))
+        if (!rd->cat) {
+            for (size_t k = 0; k < t->nlayers; k++)
+                ix[k] = &rd->no_files;
+        } else if (!target_indexes(rd, t, jobs, ix)) {
+            continue;
+        }
+        if (!fill_platform(rd, p, t, cfgs[i], ix))
             continue;
         doc->image->nplatforms++;
         gl_image_cuda_facts(doc, p);
@@ -319,18 +349,21 @@ static void read_image(struct reading *rd)
     struct gl_doc *doc = rd->doc;
     struct gl_arena *a = &doc->arena;
     struct gl_image_plan *plan = &rd->plan;
-    gl_image_plan_resolve(a, gl_catalog_json, rd->cat, rd->cfg->platform, plan);
-    if (rd->cat->error || plan->error) {
-        set_error(doc, rd->cat->error ? rd->cat->error : plan->error);
-        doc->error.not_kind = !rd->cat->error && plan->not_image;
+    const char *cat_error = rd->cat ? rd->cat->error : NULL;
+    gl_image_plan_resolve(a, rd->src->index_doc, rd->src->ctx, rd->cfg->platform, plan);
+    if (cat_error || plan->error) {
+        set_error(doc, cat_error ? cat_error : plan->error);
+        doc->error.not_kind = !cat_error && plan->not_image;
         return;
     }
     const struct gl_image_config **cfgs = gl_arena_alloc(a, (plan->ntargets + 1) * sizeof *cfgs);
     size_t keep = keep_configured(rd, cfgs), njobs = 0;
     if (!keep && !plan->nproblems) {
-        set_error(doc, rd->cfg->platform ? gl_arena_printf(a, "the archive has no image for "
-                                                           "platform %s", rd->cfg->platform)
-                                         : "the archive names no image");
+        set_error(doc, rd->cfg->only_tag ? gl_arena_printf(a, "the layout has no image tagged "
+                                                           "`%s`", rd->cfg->only_tag)
+                       : rd->cfg->platform ? gl_arena_printf(a, "the archive has no image for "
+                                                             "platform %s", rd->cfg->platform)
+                                           : "the archive names no image");
         return;
     }
     struct gl_layer_job *jobs = run_jobs(rd, &keep, cfgs, &njobs);
@@ -343,9 +376,11 @@ static void read_image(struct reading *rd)
         gl_layer_index_free(&jobs[j].ix);
 }
 
-static void parse_image(struct gl_doc *doc, struct gl_catalog *cat, const struct gl_config *cfg)
+void gl_image_read(struct gl_doc *doc, const struct gl_image_docs *src,
+                   const struct gl_config *cfg)
 {
-    struct reading rd = {.doc = doc, .cat = cat, .cfg = cfg};
+    struct reading rd = {.doc = doc, .src = src, .cat = src->layers, .cfg = cfg};
+    gl_layer_index_init(&rd.no_files);
     gl_map_init(&rd.tags);
     gl_map_init(&rd.env);
     gl_map_init(&rd.configs);
@@ -354,6 +389,7 @@ static void parse_image(struct gl_doc *doc, struct gl_catalog *cat, const struct
     gl_map_free(&rd.tags);
     gl_map_free(&rd.env);
     gl_map_free(&rd.configs);
+    gl_layer_index_free(&rd.no_files);
 }
 
 static void parse_path(struct gl_doc *doc, const char *path, int stream_fd, const void *head,
@@ -364,7 +400,9 @@ static void parse_path(struct gl_doc *doc, const char *path, int stream_fd, cons
     struct gl_catalog cat;
     gl_catalog_open(&cat, &doc->arena, path, stream_fd, head, head_len, cached ? cache_dir : NULL,
                     cfg->trust_digests);
-    parse_image(doc, &cat, cfg);
+    cat.verify_digests = cfg->verify_digests;
+    struct gl_image_docs src = {gl_catalog_json, gl_catalog_json, &cat, &cat};
+    gl_image_read(doc, &src, cfg);
     gl_catalog_close(&cat);
 }
 

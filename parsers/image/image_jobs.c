@@ -51,20 +51,22 @@ static void run_one(struct gl_catalog *c, struct gl_layer_job *j)
     }
     int fd = span.fd;
     uint64_t off = span.off, size = span.size;
-    /* A plain tar layer of a docker save archive is indexed by seeking past file data:
-     * that is as fast as loading a cached index, so its digest (a diff_id, not a name the
-     * archive stores it under) is not checked and its index is not cached. Any other
-     * layer (compressed, or an OCI blob named by its digest) is read whole (a compressed
-     * stream cannot be skipped), its digest checked, and only then cached: else a hostile
-     * archive could plant an index under a well-known base layer's digest. A second
-     * thread hashes what is read whole (image_side_hash.h), so hashing overlaps
-     * decompression. With --trust-digests nothing is hashed or cached, so a plain tar
-     * blob is indexed by seeking whatever its name. */
+    /* A plain (uncompressed) tar layer is indexed by seeking past file data, whatever its
+     * name (a docker save layer.tar, or an OCI blob named by its digest, as Docker >= 25
+     * saves them): hashing it only to check its digest costs as much as reading it all,
+     * and the seek is as fast as loading a cached index, so its digest is not checked and
+     * its index is not cached (an unchecked index must never be cached: a hostile archive
+     * could plant one under a well-known base layer's digest). With --verify-digests a
+     * plain blob named by its digest is read whole, checked and cached like the others.
+     * Any other layer (compressed) is read whole (a compressed stream cannot be
+     * skipped), its digest checked, and only then cached. A second thread hashes what is
+     * read whole (image_side_hash.h), so hashing overlaps decompression. With
+     * --trust-digests nothing is hashed or cached. */
     unsigned char head[512];
     ssize_t nhead = size >= sizeof head ? pread(fd, head, sizeof head, (off_t)off) : 0;
     bool named = j->media_type || gl_has_prefix(j->blob->name, "blobs/");
     bool plain = nhead == (ssize_t)sizeof head && !memcmp(head + 257, "ustar", 5) &&
-                 (!named || c->trust_digests);
+                 (!named || c->trust_digests || !c->verify_digests);
     bool verify = !plain && !c->trust_digests;
     bool cacheable = c->cache_dir && j->digest && verify;
     struct gl_fd_region region;

@@ -169,3 +169,13 @@ void gl_sha256_hex(const unsigned char digest[32], char out[65])
     }
     out[64] = 0;
 }
+
+void gl_sha256_hex_of(const void *data, size_t n, char out[65])
+{
+    struct gl_sha256 s;
+    unsigned char d[32];
+    gl_sha256_init(&s);
+    gl_sha256_update(&s, data, n);
+    gl_sha256_final(&s, d);
+    gl_sha256_hex(d, out);
+}

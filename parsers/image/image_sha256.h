@@ -22,5 +22,7 @@ void gl_sha256_init(struct gl_sha256 *s);
 void gl_sha256_update(struct gl_sha256 *s, const void *data, size_t n);
 void gl_sha256_final(struct gl_sha256 *s, unsigned char digest[32]);
 void gl_sha256_hex(const unsigned char digest[32], char out[65]);
+/* The hex digest of one whole buffer, in out[65]. */
+void gl_sha256_hex_of(const void *data, size_t n, char out[65]);
 
 #endif

@@ -121,7 +121,8 @@ bool gl_cuda_fact_counts(const struct gl_doc *doc, const struct gl_cuda_fact *f)
         return (size_t)f->launch < doc->nlaunches && !doc->launches[f->launch].fragment;
     if (f->ref >= 0 && (size_t)f->ref < doc->nrefs) {
         enum gl_ref_role role = doc->refs[f->ref].role;
-        return role == GL_REF_DEF_FROM || role == GL_REF_ARCHIVE || role == GL_REF_LAUNCH ||
+        return role == GL_REF_DEF_FROM || role == GL_REF_ARCHIVE || role == GL_REF_REGISTRY ||
+               role == GL_REF_LAUNCH ||
                role == GL_REF_KUSTOMIZE; /* the image a kustomization runs in its bases */
     }
     return true; /* image files and config */

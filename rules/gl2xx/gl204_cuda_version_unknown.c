@@ -25,6 +25,7 @@ static bool runs(const struct gl_doc *doc, const struct gl_ref *r)
                                  !doc->launches[r->launch].fragment);
     case GL_REF_DEF_FROM:
     case GL_REF_KUSTOMIZE:
+    case GL_REF_REGISTRY:
     case GL_REF_ARCHIVE: return true;
     default: return false;
     }

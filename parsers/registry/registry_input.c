@@ -1,0 +1,336 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* registry_input.c: an image from a registry's v2 API (see registry_input.h). */
+#include "parsers/registry/registry_input.h"
+
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "linter/core/imageref.h"
+#include "linter/core/limits.h"
+#include "parsers/image/image_read.h"
+#include "parsers/image/image_sha256.h"
+#include "parsers/registry/registry_auth.h"
+
+#define MANIFEST_TYPES                                                                     \
+    "application/vnd.oci.image.index.v1+json, "                                            \
+    "application/vnd.docker.distribution.manifest.list.v2+json, "                          \
+    "application/vnd.oci.image.manifest.v1+json, "                                         \
+    "application/vnd.docker.distribution.manifest.v2+json"
+#define MAX_REDIRECTS 5
+
+struct session {
+    struct gl_arena *a;
+    const struct gl_config *cfg;
+    const char *text;          /* the reference after docker:// */
+    struct gl_imageref ref;
+    const char *host;          /* asked: registry-1.docker.io for docker.io */
+    const char *base;          /* "https://HOST" (or "http://HOST") */
+    bool base_settled;         /* a reply came: the scheme stays */
+    struct gl_http http;
+    struct gl_reg_creds creds;
+    const char *auth;          /* Authorization value for the registry, or NULL */
+    const char *fatal;         /* the first manifest could not be had: unreachable */
+    char *top; size_t top_len;
+    char top_name[80];         /* "blobs/sha256/<hex>" of the first manifest */
+};
+
+/* ---- TLS files ---- */
+
+static const char *file_in(struct gl_arena *a, const char *dir, const char *name)
+{
+    struct stat st;
+    const char *p = gl_arena_printf(a, "%s/%s", dir, name);
+    return stat(p, &st) == 0 && S_ISREG(st.st_mode) ? p : NULL;
+}
+
+/* ca.crt (else a *.crt), and a NAME.cert with NAME.key, of dir. */
+static void tls_from_dir(struct gl_arena *a, const char *dir, struct gl_http_tls *tls)
+{
+    DIR *d = opendir(dir);
+    if (!d)
+        return;
+    tls->ca_file = file_in(a, dir, "ca.crt");
+    struct dirent *e;
+    while ((e = readdir(d))) {
+        const char *n = e->d_name;
+        if (!tls->ca_file && gl_has_suffix(n, ".crt"))
+            tls->ca_file = file_in(a, dir, n);
+        if (!tls->cert_file && gl_has_suffix(n, ".cert")) {
+            const char *key = gl_arena_printf(a, "%.*s.key", (int)(strlen(n) - 5), n);
+            if (file_in(a, dir, key)) {
+                tls->cert_file = file_in(a, dir, n);
+                tls->key_file = file_in(a, dir, key);
+            }
+        }
+    }
+    closedir(d);
+}
+
+static void tls_setup(struct session *s, struct gl_http_tls *tls)
+{
+    memset(tls, 0, sizeof *tls);
+    tls->no_verify = s->cfg->tls_no_verify;
+    if (s->cfg->cert_dir) {
+        tls_from_dir(s->a, s->cfg->cert_dir, tls);
+        return;
+    }
+    const char *roots[] = {"/etc/containers/certs.d", "/etc/docker/certs.d"};
+    for (size_t i = 0; i < 2 && !tls->ca_file && !tls->cert_file; i++)
+        tls_from_dir(s->a, gl_arena_printf(s->a, "%s/%s", roots[i], s->ref.domain), tls);
+}
+
+/* ---- requests ---- */
+
+/* Is url on the registry's own host (and scheme)? */
+static bool same_host(const struct session *s, const char *url)
+{
+    size_t n = strlen(s->base);
+    return !strncmp(url, s->base, n) && (url[n] == '/' || !url[n]);
+}
+
+/* The next URL of a redirect (Location absolute or absolute-path), or NULL. */
+static const char *redirect_target(struct session *s, const char *from, const char *loc)
+{
+    if (!strncasecmp(loc, "https://", 8) || !strncasecmp(loc, "http://", 7))
+        return gl_arena_strdup(s->a, loc);
+    if (loc[0] != '/' || loc[1] == '/')
+        return NULL;
+    const char *p = strstr(from, "://");
+    const char *slash = p ? strchr(p + 3, '/') : NULL;
+    size_t n = slash ? (size_t)(slash - from) : strlen(from);
+    return gl_arena_printf(s->a, "%.*s%s", (int)n, from, loc);
+}
+
+/* One GET of url, answering a 401 challenge once. */
+static int get_authorized(struct session *s, const char *url, const char *accept,
+                          struct gl_http_reply *r, const char **why)
+{
+    const char *auth = same_host(s, url) ? s->auth : NULL;
+    if (gl_http_get(&s->http, url, auth, accept, gl_limit(GL_LIMIT_IMAGE_JSON_SIZE), r) != 0)
+        return -1;
+    if (r->status != 401 || !same_host(s, url) || !r->www_authenticate)
+        return 0;
+    struct gl_reg_challenge c;
+    if (gl_reg_challenge_parse(s->a, r->www_authenticate, &c) != 0)
+        return 0;
+    const char *value = gl_reg_authorize(s->a, &s->http, &c, &s->creds, s->ref.path, why);
+    if (!value)
+        return 0; /* the 401 stands, *why says what was missing */
+    s->auth = value;
+    gl_http_reply_free(r);
+    return gl_http_get(&s->http, url, value, accept, gl_limit(GL_LIMIT_IMAGE_JSON_SIZE), r);
+}
+
+/* GET path below the registry; redirects followed for blobs only. 0 with a reply
+ * (r->status says which), -1 with *why. */
+static int request(struct session *s, const char *path, bool blob, struct gl_http_reply *r,
+                   const char **why)
+{
+    const char *url = gl_arena_printf(s->a, "%s%s", s->base, path);
+    const char *accept = blob ? NULL : MANIFEST_TYPES;
+    for (int hop = 0;; hop++) {
+        *why = NULL;
+        int rc = get_authorized(s, url, accept, r, why);
+        if (rc != 0 && !s->base_settled && s->cfg->tls_no_verify &&
+            !strncmp(s->base, "https://", 8)) {
+            /* --tls-verify=false: a registry that speaks plain http */
+            s->base = gl_arena_printf(s->a, "http://%s", s->host);
+            url = gl_arena_printf(s->a, "%s%s", s->base, path);
+            gl_http_reply_free(r);
+            rc = get_authorized(s, url, accept, r, why);
+        }
+        if (rc != 0) {
+            *why = gl_arena_printf(s->a, "%s%s", r->tls_error ? "TLS: " : "", r->error);
+            return -1;
+        }
+        s->base_settled = true;
+        if (r->status < 300 || r->status >= 400 || !r->location)
+            return 0;
+        const char *next = redirect_target(s, url, r->location);
+        if (!next || hop >= MAX_REDIRECTS || (!blob && !same_host(s, next))) {
+            *why = !next ? "a redirect to a place that is no http(s) URL"
+                 : hop >= MAX_REDIRECTS ? "too many redirects"
+                                        : "a manifest redirected to another host (not followed)";
+            return -1;
+        }
+        url = next;
+        gl_http_reply_free(r);
+    }
+}
+
+/* What an HTTP status means for an image, in a few words. */
+static const char *status_text(struct session *s, const struct gl_http_reply *r,
+                               const char *auth_why)
+{
+    switch (r->status) {
+    case 401:
+        if (auth_why)
+            return gl_arena_printf(s->a, "HTTP 401 unauthorized: %s%s%s", auth_why,
+                                   s->creds.helper_note ? "; " : "",
+                                   s->creds.helper_note ? s->creds.helper_note : "");
+        return gl_arena_printf(s->a, "HTTP 401 unauthorized%s%s%s",
+                               s->creds.user ? " (credentials from " : "",
+                               s->creds.user ? s->creds.source : "",
+                               s->creds.user ? " were refused)" : ": give --creds USER:PASS");
+    case 403: return "HTTP 403 forbidden: these credentials may not pull it";
+    case 404: return "HTTP 404: the registry has no such manifest or blob";
+    case 429: return "HTTP 429 too many requests (after retries)";
+    default: return gl_arena_printf(s->a, "HTTP %ld", r->status);
+    }
+}
+
+/* Is body the document of digest "sha256:<hex>"? */
+static bool digest_matches(const char *body, size_t len, const char *hex)
+{
+    char out[65];
+    gl_sha256_hex_of(body, len, out);
+    return !strcmp(out, hex);
+}
+
+static char *take_body(struct gl_http_reply *r, size_t *len)
+{
+    char *b = r->body ? r->body : xasprintf("%s", "");
+    *len = r->len;
+    r->body = NULL;
+    return b;
+}
+
+/* GET a document; `hex` NULL: the first manifest, whose digest is computed. */
+static char *fetch(struct session *s, const char *path, bool blob, const char *hex,
+                   size_t *len, const char **why, bool *unreachable)
+{
+    struct gl_http_reply r;
+    const char *auth_why = NULL;
+    char *out = NULL;
+    *unreachable = false;
+    if (request(s, path, blob, &r, &auth_why) != 0) {
+        *why = auth_why;
+        *unreachable = true;
+    } else if (r.too_big) {
+        *why = gl_image_limit_text(s->a, GL_LIMIT_IMAGE_JSON_SIZE);
+    } else if (r.status != 200) {
+        *why = status_text(s, &r, auth_why);
+        *unreachable = true;
+    } else if (hex && !digest_matches(r.body ? r.body : "", r.len, hex)) {
+        *why = gl_arena_printf(s->a, "the registry's bytes do not match the digest sha256:%s",
+                               hex);
+    } else {
+        out = take_body(&r, len);
+    }
+    gl_http_reply_free(&r);
+    return out;
+}
+
+/* The first manifest, fetched once: its bytes kept, its digest computed (and checked
+ * against the reference's). */
+static bool fetch_top(struct session *s, const char **why)
+{
+    if (s->top || s->fatal)
+        return s->top != NULL;
+    const char *at = s->ref.digest ? s->ref.digest : s->ref.tag ? s->ref.tag : "latest";
+    const char *want = s->ref.digest ? s->ref.digest + 7 : NULL;
+    bool unreachable;
+    s->top = fetch(s, gl_arena_printf(s->a, "/v2/%s/manifests/%s", s->ref.path, at), false, want,
+                   &s->top_len, why, &unreachable);
+    if (!s->top) {
+        if (unreachable)
+            s->fatal = *why;
+        return false;
+    }
+    char hex[65];
+    gl_sha256_hex_of(s->top, s->top_len, hex);
+    snprintf(s->top_name, sizeof s->top_name, "blobs/sha256/%s", hex);
+    return true;
+}
+
+/* ---- the two document callbacks of gl_image_read ---- */
+
+static char *copy_of(const char *p, size_t n, size_t *len)
+{
+    char *c = xmalloc(n + 1);
+    memcpy(c, p, n);
+    c[n] = 0;
+    *len = n;
+    return c;
+}
+
+static char *index_doc(void *ctx, const char *name, size_t *len, const char **why)
+{
+    struct session *s = ctx;
+    *why = NULL;
+    if (!strcmp(name, "manifest.json"))
+        return NULL;
+    if (!fetch_top(s, why))
+        return NULL;
+    if (!strcmp(name, "index.json")) {
+        char *doc = xasprintf("{\"schemaVersion\":2,\"manifests\":[{\"digest\":\"sha256:%s\"}]}",
+                              s->top_name + 13);
+        *len = strlen(doc);
+        return doc;
+    }
+    if (!strcmp(name, s->top_name))
+        return copy_of(s->top, s->top_len, len);
+    if (!gl_has_prefix(name, "blobs/sha256/"))
+        return NULL;
+    bool unreachable;
+    return fetch(s, gl_arena_printf(s->a, "/v2/%s/manifests/sha256:%s", s->ref.path, name + 13),
+                 false, name + 13, len, why, &unreachable);
+}
+
+static char *blob_doc(void *ctx, const char *name, size_t *len, const char **why)
+{
+    struct session *s = ctx;
+    *why = NULL;
+    if (!gl_has_prefix(name, "blobs/sha256/"))
+        return NULL;
+    bool unreachable;
+    return fetch(s, gl_arena_printf(s->a, "/v2/%s/blobs/sha256:%s", s->ref.path, name + 13),
+                 true, name + 13, len, why, &unreachable);
+}
+
+/* ---- the input ---- */
+
+static void unreachable(struct gl_doc *doc, const char *msg)
+{
+    doc->error.set = true;
+    doc->error.unreachable = true;
+    doc->error.loc = (struct gl_loc){0, 0};
+    doc->error.message = msg;
+}
+
+void gl_registry_read(struct gl_doc *doc, const char *path, const struct gl_config *cfg)
+{
+    struct session s = {.a = &doc->arena, .cfg = cfg};
+    s.text = path + strlen(GL_REGISTRY_TRANSPORT);
+    struct gl_imageref_error err;
+    if (gl_imageref_parse(s.a, s.text, strlen(s.text), (struct gl_loc){0, 0}, &s.ref, &err) != 0 ||
+        !s.ref.domain) {
+        unreachable(doc, gl_arena_printf(s.a, "not an image reference: %s",
+                                         s.ref.domain || !err.message ? "no registry host"
+                                                                      : err.message));
+        return;
+    }
+    s.host = !strcmp(s.ref.domain, "docker.io") ? "registry-1.docker.io" : s.ref.domain;
+    s.base = gl_arena_printf(s.a, "https://%s", s.host);
+    struct gl_http_tls tls;
+    tls_setup(&s, &tls);
+    long total = cfg->timeout_ms > 0 ? cfg->timeout_ms : 30000;
+    gl_http_init(&s.http, &tls, total < 10000 ? total : 10000, total, 3);
+    gl_reg_creds_find(s.a, cfg->creds, s.ref.domain, s.ref.path, &s.creds);
+
+    struct gl_image_docs src = {index_doc, blob_doc, &s, NULL};
+    gl_image_read(doc, &src, cfg);
+    if (s.fatal) {
+        unreachable(doc, s.fatal);
+    } else if (!doc->error.set || doc->image) {
+        struct gl_ref *r = gl_ref_add(doc, s.text, (struct gl_loc){0, 0}, GL_REF_REGISTRY,
+                                      false);
+        r->parsed.tag_loc = r->parsed.digest_loc = r->parsed.loc = (struct gl_loc){0, 0};
+    }
+    gl_http_free(&s.http);
+    free(s.top);
+}
