@@ -107,8 +107,7 @@ static bool ngc_month_after_table(struct cd_ctx *c, size_t ri)
     const struct gl_ref *r = &c->doc->refs[ri];
     const char *t = r->parsed.tag;
     const struct gl_kb_ngc_release *newest = gl_kb_ngc_newest(c->kb);
-    bool month = t && strlen(t) >= 5 && is_digit(t[0]) && is_digit(t[1]) && t[2] == '.' &&
-                 is_digit(t[3]) && is_digit(t[4]) && (t[5] == 0 || t[5] == '-') &&
+    bool month = gl_ngc_month_tag(t) &&
                  (t[3] == '0' ? t[4] != '0' : t[3] == '1' && t[4] <= '2');
     unsigned major;
     if (!month || !newest || !newest->cuda || strncmp(t, newest->tag, 5) <= 0 ||

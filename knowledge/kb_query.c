@@ -151,9 +151,25 @@ const struct gl_kb_ngc_container *gl_kb_ngc_container(const struct gl_kb *kb, co
     return NULL;
 }
 
+bool gl_ngc_month_tag(const char *tag)
+{
+    if (!tag || strnlen(tag, 6) < 5)
+        return false;
+    for (size_t i = 0; i < 5; i++)
+        if (i == 2 ? tag[i] != '.' : !(tag[i] >= '0' && tag[i] <= '9'))
+            return false;
+    if (tag[5] == 0 || tag[5] == '-')
+        return true;
+    /* a patch of the month: 25.04.01, 24.01.01-py3 */
+    size_t k = 6;
+    while (tag[5] == '.' && tag[k] >= '0' && tag[k] <= '9')
+        k++;
+    return tag[5] == '.' && k > 6 && (tag[k] == 0 || tag[k] == '-');
+}
+
 const struct gl_kb_ngc_release *gl_kb_ngc_release(const struct gl_kb *kb, const char *tag)
 {
-    if (!kb || !tag || strnlen(tag, 6) < 5 || (tag[5] != 0 && tag[5] != '-'))
+    if (!kb || !gl_ngc_month_tag(tag))
         return NULL;
     for (size_t i = 0; i < kb->n_ngc_releases; i++) {
         if (strncmp(kb->ngc_releases[i].tag, tag, 5) == 0 && kb->ngc_releases[i].tag[5] == 0)

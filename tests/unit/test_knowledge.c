@@ -212,6 +212,12 @@ static void test_ngc(void **state)
     assert_string_equal(r->cuda, "12.4.1");
     assert_int_equal(r->stated_min_branch, 545);
     assert_string_equal(r->table3_driver, "550.54.15");
+    /* a patch of a month is that month (nemo:25.04.01) */
+    assert_ptr_equal(gl_kb_ngc_release(kb, "24.05.01"), gl_kb_ngc_release(kb, "24.05"));
+    assert_ptr_equal(gl_kb_ngc_release(kb, "24.05.01-py3"), gl_kb_ngc_release(kb, "24.05"));
+    assert_null(gl_kb_ngc_release(kb, "24.05."));
+    assert_null(gl_kb_ngc_release(kb, "24.05.rc1"));
+    assert_null(gl_kb_ngc_release(kb, "24.05x"));
     r = gl_kb_ngc_release(kb, "25.01");
     assert_string_equal(r->cuda, "12.8.0");
     assert_string_equal(r->cuda_text, "12.8.0 (12.8.0.038)");
