@@ -3,9 +3,9 @@
  *
  * `*.md`, `*.mdx`, `*.markdown`. Read (RULES.md): fenced blocks (``` or ~~~, also indented
  * inside lists) tagged sh, bash, shell, zsh, console, shell-session, sh-session; and
- * untagged fences whose first word is docker, podman, nvidia-docker, apptainer,
- * singularity, srun or sudo (comment lines before it are skipped: a `# Launch:` line
- * does not hide the command). Inline code in prose is never read.
+ * untagged fences of which any line starts (after blanks and an optional `$ ` prompt) with
+ * docker, podman, nvidia-docker, nerdctl, apptainer, singularity, srun, sbatch, salloc,
+ * enroot or sudo (RULES.md third round: not only the first line). Inline code in prose is never read.
  * Prompts: in console/shell-session blocks, and in any read block whose first line that is
  * no `#` comment starts with `$ `, only the lines starting with `$ ` (prompt stripped) and the lines that
  * continue them (after a trailing `\`) are commands; the rest is output.
@@ -139,11 +139,12 @@ static bool prompt_at(const char *t, size_t s, size_t e)
     return e - s >= 2 && t[s] == '$' && t[s + 1] == ' ';
 }
 
-/* The first word of the first non-blank line of the block starts a launch? */
+/* Does the line [s, e) start a launch (after blanks and an optional `$ ` prompt)? */
 static bool starts_with_launcher(const char *t, size_t s, size_t e)
 {
-    static const char *const first[] = {"docker", "podman", "nvidia-docker", "apptainer",
-                                        "singularity", "srun", "sudo"};
+    static const char *const first[] = {"docker", "podman", "nvidia-docker", "nerdctl",
+                                        "apptainer", "singularity", "srun", "sbatch",
+                                        "salloc", "enroot", "sudo"};
     while (s < e && (t[s] == ' ' || t[s] == '\t'))
         s++;
     if (prompt_at(t, s, e))
@@ -249,20 +250,11 @@ static void parse(struct gl_doc *doc, const struct gl_config *cfg)
         }
         bool read = f.info_len && info_is(&f, shell_langs);
         if (!f.info_len) {
-            /* the first non-blank line decides */
+            /* RULES.md third round: read when any of its lines starts a launch */
             size_t k = body;
             struct line bl;
-            while (next_line(t, body_end, &k, &bl)) {
-                size_t c = bl.start;
-                while (c < bl.end && (t[c] == ' ' || t[c] == '\t'))
-                    c++;
-                if (c < bl.end && t[c] == '#')
-                    continue; /* a comment line: the first command decides */
-                if (!blank(t, bl.start, bl.end)) {
-                    read = starts_with_launcher(t, bl.start, bl.end);
-                    break;
-                }
-            }
+            while (!read && next_line(t, body_end, &k, &bl))
+                read = starts_with_launcher(t, bl.start, bl.end);
         }
         if (read)
             read_block(doc, &scan, &f, body, body_end, body_line);
