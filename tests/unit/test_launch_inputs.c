@@ -140,14 +140,17 @@ static void t_markdown_tags_and_untagged(void **s)
                      "```yaml\nrun: docker run y:1\n```\n"
                      "```shell {linenos}\n$ podman run p:1\n```\n";
     parse_as(&gl_input_markdown, "doc.mdx", md);
-    assert_int_equal(D.nlaunches, 3);
+    /* an untagged fence is read when any line starts a launch (RULES.md third round) */
+    assert_int_equal(D.nlaunches, 4);
     assert_string_equal(image(0), "untagged:1");
     assert_loc(D.refs[0].loc, 5, 12);
-    assert_string_equal(image(1), "shared:1");
-    assert_loc(L(1)->loc, 17, 3);
-    assert_true(L(1)->detached);
-    assert_string_equal(image(2), "p:1");
-    assert_loc(D.refs[2].loc, 23, 14);
+    assert_string_equal(image(1), "notfirst:1");
+    assert_loc(D.refs[1].loc, 9, 12);
+    assert_string_equal(image(2), "shared:1");
+    assert_loc(L(2)->loc, 17, 3);
+    assert_true(L(2)->detached);
+    assert_string_equal(image(3), "p:1");
+    assert_loc(D.refs[3].loc, 23, 14);
 }
 
 static void t_markdown_unclosed_fence(void **s)
