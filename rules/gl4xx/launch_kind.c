@@ -49,6 +49,14 @@ bool gl_launch_smoke_test(const struct gl_launch *l)
     if (l->argv_opaque || i >= l->nargv)
         return false;
     const char *cmd = l->argv[i].text;
+    /* `watch [-n N] nvidia-smi`: the same smoke test, repeated */
+    static const char *const watch[] = {"watch", NULL};
+    if (gl_word_named(cmd, watch) && !l->argv[i].opaque) {
+        size_t k = i + 1;
+        while (k < l->nargv && l->argv[k].text && l->argv[k].text[0] == '-' && !l->argv[k].opaque)
+            k += !strcmp(l->argv[k].text, "-n") || !strcmp(l->argv[k].text, "--interval") ? 2 : 1;
+        return k + 1 == l->nargv && !l->argv[k].opaque && gl_word_named(l->argv[k].text, tools);
+    }
     if (gl_word_named(cmd, tools))
         return true;
     if (!gl_word_named(cmd, pythons) || l->nargv != i + 3) /* python -c PROGRAM */

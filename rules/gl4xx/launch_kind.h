@@ -3,7 +3,8 @@
  * launch_kind.h: what kind of job a launch runs, where RULES.md's decisions make the
  * GL4xx rules judge it differently:
  *
- *  - a smoke test (`nvidia-smi` with any flags, `deviceQuery`, `bandwidthTest`, or a
+ *  - a smoke test (`nvidia-smi` with any flags, also under `watch [-n N]`, `deviceQuery`,
+ *    `bandwidthTest`, or a
  *    `python -c` one-liner that only imports, prints and asserts): GL410 and GL411 never
  *    fire on it;
  *  - a serving launch (a Kubernetes ServingRuntime, ClusterServingRuntime or
