@@ -159,13 +159,47 @@ static void add_path(struct gl_launch_facts *f, struct path_list *out,
                                  .loc = loc, .from_env = env};
 }
 
+/* A process launcher's own options run from after it up to the script it starts
+ * (`torchrun --log_dir=/tmp/x train.py`): [*from, *to) of argv, empty when there is none. */
+static void launcher_options(const struct gl_launch *l, size_t *from, size_t *to)
+{
+    static const char *const launchers[] = {"torchrun", "hyperpodrun", NULL};
+    *from = *to = 0;
+    for (size_t i = 0; i < l->nargv; i++) {
+        const struct gl_word *w = &l->argv[i];
+        bool module = gl_word_known(w) && !strcmp(w->text, "-m") && i + 1 < l->nargv &&
+                      gl_word_known(&l->argv[i + 1]) &&
+                      gl_has_prefix(l->argv[i + 1].text, "torch.distributed.");
+        if (!module && !(gl_word_known(w) && gl_word_named(w->text, launchers)))
+            continue;
+        *from = i + 1 + module;
+        for (*to = *from; *to < l->nargv; (*to)++)
+            if (gl_word_known(&l->argv[*to]) && gl_has_suffix(l->argv[*to].text, ".py"))
+                return;
+        *from = *to = 0; /* no script seen: nothing is known to be the launcher's */
+        return;
+    }
+}
+
+/* The worker-log directory of a process launcher (`--log-dir`, `--log_dir`): its own
+ * logs, not the job's output. */
+static bool launcher_log_dir(const char *name, size_t len)
+{
+    return (len == 9 && (!memcmp(name, "--log-dir", 9) || !memcmp(name, "--log_dir", 9)));
+}
+
 size_t gl_launch_paths(struct gl_launch_facts *f, size_t launch, struct gl_launch_path **out)
 {
     struct path_list list = {0};
     const struct gl_launch *l = &f->doc->launches[launch];
+    size_t lfrom, lto;
+    launcher_options(l, &lfrom, &lto);
     for (size_t i = 0; i < l->nargv; i++) {
         const struct gl_word *w = &l->argv[i];
         if (w->opaque || !w->text || w->text[0] != '-' || w->text[1] == '\0')
+            continue;
+        if (i >= lfrom && i < lto &&
+            launcher_log_dir(w->text, strcspn(w->text, "=")))
             continue;
         const char *eq = strchr(w->text, '=');
         if (eq) {
