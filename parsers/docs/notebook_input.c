@@ -25,6 +25,7 @@
 #include <string.h>
 
 #include "linter/core/inputs.h"
+#include "linter/core/text.h"
 #include "parsers/launch/launch_shell.h"
 #include "parsers/yaml/yaml_tree.h"
 
@@ -132,14 +133,6 @@ static void code_cell(struct gl_doc *doc, const struct cell *c)
     }
 }
 
-static int hex_digit(char c)
-{
-    return c >= '0' && c <= '9' ? c - '0'
-           : c >= 'a' && c <= 'f' ? c - 'a' + 10
-           : c >= 'A' && c <= 'F' ? c - 'A' + 10
-                                  : -1;
-}
-
 /* JSON writes a character outside the BMP as a surrogate pair (`\ud83d\ude00`), which
  * YAML rejects: the text the YAML reader gets has each surrogate escape replaced by
  * `\uFFFD`, of the same length (every position stays). NULL when there is none. */
@@ -151,7 +144,7 @@ static char *without_surrogates(struct gl_arena *a, const char *t, size_t len)
             continue;
         int h[4] = {-1, -1, -1, -1};
         for (size_t k = 0; t[i + 1] == 'u' && k < 4 && i + 2 + k < len; k++)
-            h[k] = hex_digit(t[i + 2 + k]);
+            h[k] = gl_hex_value(t[i + 2 + k]);
         if (h[0] == 0xD && h[1] >= 8 && h[2] >= 0 && h[3] >= 0) {
             if (!copy)
                 copy = gl_arena_strndup(a, t, len);

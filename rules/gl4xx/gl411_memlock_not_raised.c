@@ -4,22 +4,15 @@
 #include "rules/gl4xx/launch_kind.h"
 #include "rules/gl4xx/launch_paths.h"
 
-/* NVIDIA's GPU plumbing (dcgm-exporter, the device plugin, ...) pins no host memory for
- * copies: no finding on it. */
-static bool nvidia_infra(const struct gl_doc *doc, const struct gl_launch *l)
-{
-    const struct gl_ref *r = gl_launch_ref(doc, l);
-    return r && r->ok && gl_imageref_nvidia_infra(&r->parsed);
-}
-
 static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
 {
     const struct gl_launch *l = &c->doc->launches[i];
     /* apptainer keeps the caller's ulimits; a pod spec has no ulimits to set (the node's
-     * runtime decides); a fragment's base may set them */
+     * runtime decides); a fragment's base may set them; NVIDIA's GPU plumbing
+     * (dcgm-exporter, the device plugin) pins no host memory for copies */
     if (l->kind == GL_LAUNCH_APPTAINER || l->host_ipc || l->kind == GL_LAUNCH_K8S || l->fragment ||
         l->memlock || !gl_launch_options_known(l) || !gl_launch_uses_gpu(l) ||
-        gl_launch_smoke_test(l) || nvidia_infra(c->doc, l))
+        gl_launch_smoke_test(l) || gl_launch_nvidia_infra(c->doc, l))
         return;
     gl_report(c, l->loc,
               l->kind == GL_LAUNCH_COMPOSE ? "add `ulimits: {memlock: -1}`"

@@ -356,11 +356,18 @@ bool gl_launch_uses_gpu(const struct gl_launch *l)
     return false;
 }
 
+bool gl_launch_nvidia_infra(const struct gl_doc *doc, const struct gl_launch *l)
+{
+    const struct gl_ref *r = gl_launch_ref(doc, l);
+    return r && r->ok && gl_imageref_nvidia_infra(&r->parsed);
+}
+
 bool gl_launch_needs_cuda(const struct gl_launch_facts *f, size_t launch)
 {
-    const struct gl_ref *r = gl_launch_ref(f->doc, &f->doc->launches[launch]);
-    if (r && r->ok && gl_imageref_nvidia_infra(&r->parsed))
+    const struct gl_launch *l = &f->doc->launches[launch];
+    if (gl_launch_nvidia_infra(f->doc, l))
         return false;
+    const struct gl_ref *r = gl_launch_ref(f->doc, l);
     if (r && r->ok && !r->unresolved && !r->local && gl_imageref_cuda_bearing(&r->parsed))
         return true;
     return f->has_cuda[launch];
@@ -369,8 +376,7 @@ bool gl_launch_needs_cuda(const struct gl_launch_facts *f, size_t launch)
 bool gl_launch_infrastructure(const struct gl_launch_facts *f, size_t launch)
 {
     const struct gl_launch *l = &f->doc->launches[launch];
-    const struct gl_ref *r = gl_launch_ref(f->doc, l);
-    if (r && r->ok && gl_imageref_nvidia_infra(&r->parsed))
+    if (gl_launch_nvidia_infra(f->doc, l))
         return true;
     if (l->gpus_outside || l->gpu_unseen)
         return false; /* its GPUs come from where gpulint cannot see */

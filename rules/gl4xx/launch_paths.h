@@ -90,6 +90,9 @@ bool gl_gpu_request_zero(const struct gl_gpu_request *g);
  * NVIDIA_VISIBLE_DEVICES does, as it is GL205's to judge)? */
 bool gl_launch_requests_gpu(const struct gl_launch *l);
 
+/* Does the launch start one of NVIDIA's GPU plumbing images (gl_imageref_nvidia_infra)? */
+bool gl_launch_nvidia_infra(const struct gl_doc *doc, const struct gl_launch *l);
+
 /* Does the launched image need CUDA: a known reference of a CUDA-bearing family (not one
  * of NVIDIA's infrastructure images), or a CUDA fact recorded for this launch? */
 bool gl_launch_needs_cuda(const struct gl_launch_facts *f, size_t launch);
