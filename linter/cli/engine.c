@@ -138,6 +138,19 @@ static void refuse_text(struct gl_run *run, const char *name, struct gl_loc loc,
 
 /* Lint text[0..len); `truncated`: the input went on past the limit input-size;
  * chart_dir: the chart whose rendered stream it is (doc->chart_dir), else NULL. */
+/* An input found, once read, not to be of the kind it was taken for (doc->error.not_kind:
+ * an archive holding no image, a Dockerfile in another frontend's language): a file the
+ * walk found is passed by; a named one is GL901 at the position the parser gave. */
+static void not_of_kind(struct gl_run *run, const struct gl_doc *doc, const char *what,
+                        bool named)
+{
+    if (!named)
+        return;
+    struct gl_loc loc = doc->error.loc.line ? doc->error.loc : (struct gl_loc){1, 1};
+    gl_run_engine_finding(run, "GL901", doc->path, loc, doc->error.fix, "`%s` is %s: %s",
+                          doc->path, what, doc->error.message);
+}
+
 static void lint_text(struct gl_run *run, const char *name, const char *text, size_t len,
                       enum gl_input_kind kind, bool named, bool truncated,
                       const char *chart_dir)
@@ -181,6 +194,11 @@ static void lint_text(struct gl_run *run, const char *name, const char *text, si
     type->parse(&doc, run->cfg);
     if (gl_arena_over(&doc.arena)) /* a parser that has no position of its own for it */
         gl_doc_fail_limit(&doc, GL_LIMIT_PARSE_MEMORY, (struct gl_loc){1, 1});
+    if (doc.error.set && doc.error.not_kind) {
+        not_of_kind(run, &doc, "not linted", named);
+        gl_arena_free(&doc.arena);
+        return;
+    }
     gl_cuda_derive(&doc, run->cfg); /* CUDA facts from the parsed model, before the rules */
     gl_arch_derive(&doc);           /* build-time GPU arch lists, likewise */
     gl_lint_doc(run, &doc);
@@ -218,11 +236,9 @@ static void lint_binary(struct gl_run *run, const struct gl_input_type *type, co
     type->parse_path(&doc, path, stream_fd, head, head_len, run->cfg);
     if (doc.error.set && doc.error.not_kind) {
         /* an archive that holds no image: the walk passes it by; a named one is unknown */
-        if (named)
-            gl_run_engine_finding(run, "GL901", path, (struct gl_loc){1, 1},
-                                  "name an image archive (docker save, skopeo copy ... "
-                                  "oci-archive:) or an OCI layout directory",
-                                  "`%s` is an archive but no image: %s", path, doc.error.message);
+        doc.error.fix = "name an image archive (docker save, skopeo copy ... oci-archive:) or "
+                        "an OCI layout directory";
+        not_of_kind(run, &doc, "an archive but no image", named);
     } else {
         gl_lint_doc(run, &doc);
     }
