@@ -154,6 +154,9 @@ struct gl_launch {
     struct gl_word *argv;     /* command and arguments run in the container */
     size_t nargv;
     bool argv_opaque;         /* part of the command line could not be known */
+    bool *next_command;       /* parallel to argv, NULL for one command: true at the first
+                                 word of each later command of a shell script spliced into
+                                 the argv (`sh -c "wget ...; torchrun ..."` in a pod) */
     bool opts_opaque;         /* options may hide in an opaque word (`docker run $args img`):
                                  no finding may rest on what the launch lacks */
 

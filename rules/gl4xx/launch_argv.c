@@ -61,14 +61,35 @@ bool gl_word_assignment(const char *s, size_t len)
 
 
 
-size_t gl_launch_command_index(const struct gl_launch *l)
+size_t gl_launch_command_index(const struct gl_launch *l) { return gl_command_word(l, 0); }
+
+size_t gl_launch_next_command(const struct gl_launch *l, size_t start)
 {
-    size_t i = 0;
-    while (i < l->nargv && gl_word_known(&l->argv[i]) &&
+    for (size_t k = start + 1; l->next_command && k < l->nargv; k++)
+        if (l->next_command[k])
+            return k;
+    return l->nargv;
+}
+
+size_t gl_command_word(const struct gl_launch *l, size_t start)
+{
+    size_t end = gl_launch_next_command(l, start), i = start;
+    while (i < end && gl_word_known(&l->argv[i]) &&
            (gl_word_assignment(l->argv[i].text, strlen(l->argv[i].text)) ||
             gl_word_wrapper(l->argv[i].text, strlen(l->argv[i].text))))
         i++;
-    return i < l->nargv && gl_word_known(&l->argv[i]) ? i : l->nargv;
+    return i < end && gl_word_known(&l->argv[i]) ? i : l->nargv;
+}
+
+bool gl_command_shell_prefix(const struct gl_launch *l, size_t i, size_t end)
+{
+    static const char *const shells[] = {"sh", "bash", "zsh", "dash", "ksh", "ash", NULL};
+    if (i >= end || !gl_word_named(l->argv[i].text, shells))
+        return false;
+    for (size_t k = i + 1; k < end; k++)
+        if (!gl_word_known(&l->argv[k]) || l->argv[k].text[0] != '-')
+            return false;
+    return true;
 }
 
 

@@ -26,4 +26,17 @@ bool gl_word_assignment(const char *s, size_t len);
 /* The index of the command word of argv, or l->nargv when it is not known. */
 size_t gl_launch_command_index(const struct gl_launch *l);
 
+/* A launch whose command is a shell script spliced into its argv (`sh -c "a; b && c"` in
+ * a pod or compose command) holds several commands, each starting at a word marked
+ * next_command. Walk them with
+ *     for (size_t s = 0; s < l->nargv; s = gl_launch_next_command(l, s))
+ * and take each one's command word with gl_command_word(l, s). */
+size_t gl_launch_next_command(const struct gl_launch *l, size_t start);
+/* The command word of the command that starts at `start` (after VAR=value words and
+ * wrappers), or l->nargv when it is not known or the command has none. */
+size_t gl_command_word(const struct gl_launch *l, size_t start);
+/* Is the command of [i, end) only a shell with options (`bash -c`, `sh -ec`): the prefix
+ * of a spliced script, which runs nothing of its own? */
+bool gl_command_shell_prefix(const struct gl_launch *l, size_t i, size_t end);
+
 #endif

@@ -435,18 +435,19 @@ static bool script_runs_pytorch(const char *s)
     return false;
 }
 
-bool gl_launch_pytorch_style(const struct gl_launch *l)
+/* Does the command of argv[start, end) run a PyTorch-style job? */
+static bool command_pytorch_style(const struct gl_launch *l, size_t start, size_t end)
 {
-    size_t i = gl_launch_command_index(l);
-    if (i >= l->nargv)
+    size_t i = gl_command_word(l, start);
+    if (i >= end)
         return false;
     const char *first = l->argv[i].text;
     size_t first_len = strlen(first);
     if (pytorch_launcher(first, first_len))
         return true;
     /* behind a launcher with options (mpirun -np 4 python ...): search its words */
-    if (i > 0 && gl_word_wrapper(l->argv[i - 1].text, strlen(l->argv[i - 1].text)))
-        for (size_t k = i; k < l->nargv; k++)
+    if (i > start && gl_word_wrapper(l->argv[i - 1].text, strlen(l->argv[i - 1].text)))
+        for (size_t k = i; k < end; k++)
             if (gl_word_known(&l->argv[k]) &&
                 pytorch_launcher(l->argv[k].text, strlen(l->argv[k].text)))
                 return true;
@@ -456,9 +457,17 @@ bool gl_launch_pytorch_style(const struct gl_launch *l)
             const char *opt = l->argv[k].text;
             if (!gl_word_known(&l->argv[k]) || opt[0] != '-')
                 break;
-            if (strchr(opt, 'c'))
+            if (strchr(opt, 'c')) /* the script as one word (a spliced one: below) */
                 return gl_word_known(&l->argv[k + 1]) && script_runs_pytorch(l->argv[k + 1].text);
         }
+    return false;
+}
+
+bool gl_launch_pytorch_style(const struct gl_launch *l)
+{
+    for (size_t s = 0; s < l->nargv; s = gl_launch_next_command(l, s))
+        if (command_pytorch_style(l, s, gl_launch_next_command(l, s)))
+            return true;
     return false;
 }
 
