@@ -185,8 +185,9 @@ struct gl_launch {
     bool host_ipc;            /* the runtime keeps the host's /dev/shm and the caller's
                                  ulimits (pyxis/enroot as apptainer): no GL410, GL411 */
     bool gpus_outside;        /* a Slurm step outside any allocation the file shows (no
-                                 #SBATCH, salloc or sbatch): its GPUs may come from an
-                                 allocation gpulint cannot see (no GL407) */
+                                 #SBATCH, salloc or sbatch), or in one of whole nodes with
+                                 no GPU option (--exclusive): its GPUs may come from where
+                                 gpulint cannot see (no GL407) */
     const char *tasks_per_node; /* srun: processes started per node (--ntasks-per-node, or
                                  --ntasks on one node), NULL when not literal or not given */
     struct gl_loc tasks_loc;
