@@ -407,68 +407,9 @@ static bool pytorch_launcher(const char *word, size_t len)
     return gl_word_in(b, len, names);
 }
 
-/* Does a `sh -c` string run a PyTorch-style command: is a command word of it (the first
- * word, or one after `&&`, `||`, `;`, `|`, `(`, a newline, an assignment or a wrapper)
- * such a launcher? A light scan over whitespace-separated words, not a shell parser. */
-static bool script_runs_pytorch(const char *s)
-{
-    bool command_position = true;
-    const char *p = s;
-    while (*p) {
-        if (*p == ' ' || *p == '\t' || *p == '"' || *p == '\'') {
-            p++;
-            continue;
-        }
-        size_t n = strcspn(p, " \t\n;&|()\"'");
-        if (n == 0) { /* an operator or a newline */
-            command_position = true;
-            p++;
-            continue;
-        }
-        if (command_position) {
-            if (pytorch_launcher(p, n))
-                return true;
-            command_position = gl_word_assignment(p, n) || gl_word_wrapper(p, n);
-        }
-        p += n;
-    }
-    return false;
-}
-
-/* Does the command of argv[start, end) run a PyTorch-style job? */
-static bool command_pytorch_style(const struct gl_launch *l, size_t start, size_t end)
-{
-    size_t i = gl_command_word(l, start);
-    if (i >= end)
-        return false;
-    const char *first = l->argv[i].text;
-    size_t first_len = strlen(first);
-    if (pytorch_launcher(first, first_len))
-        return true;
-    /* behind a launcher with options (mpirun -np 4 python ...): search its words */
-    if (i > start && gl_word_wrapper(l->argv[i - 1].text, strlen(l->argv[i - 1].text)))
-        for (size_t k = i; k < end; k++)
-            if (gl_word_known(&l->argv[k]) &&
-                pytorch_launcher(l->argv[k].text, strlen(l->argv[k].text)))
-                return true;
-    static const char *const shells[] = {"sh", "bash", "zsh", "dash", NULL};
-    if (gl_word_in(first, first_len, shells))
-        for (size_t k = i + 1; k + 1 < l->nargv; k++) {
-            const char *opt = l->argv[k].text;
-            if (!gl_word_known(&l->argv[k]) || opt[0] != '-')
-                break;
-            if (strchr(opt, 'c')) /* the script as one word (a spliced one: below) */
-                return gl_word_known(&l->argv[k + 1]) && script_runs_pytorch(l->argv[k + 1].text);
-        }
-    return false;
-}
-
 bool gl_launch_pytorch_style(const struct gl_launch *l)
 {
-    for (size_t s = 0; s < l->nargv; s = gl_launch_next_command(l, s))
-        if (command_pytorch_style(l, s, gl_launch_next_command(l, s)))
-            return true;
-    return false;
+    return gl_launch_runs(l, pytorch_launcher);
 }
 
 const char *gl_launch_label(struct gl_arena *a, const struct gl_launch *l)
