@@ -363,7 +363,7 @@ static bool add_container(struct pod *p, struct yt_node *ctr, bool init, const c
 }
 
 /* KAI scheduler GPU sharing: the pod annotations `gpu-fraction` / `gpu-memory` give its
- * containers (or the one `gpu-fraction-container-name` names) a share of one GPU that
+ * containers (or the one `gpu-fraction-container-name` names, an init container too) a share of one GPU that
  * the scheduler enforces: a vendor GPU request with an enforced cap. */
 static bool kai_share(struct pod *p, struct yt_node *owner, size_t first)
 {
@@ -379,7 +379,9 @@ static bool kai_share(struct pod *p, struct yt_node *owner, size_t first)
     struct gl_doc *doc = p->k->doc;
     for (size_t i = first; i < doc->nlaunches; i++) {
         struct gl_launch *l = &doc->launches[i];
-        if (l->pod.init || (yt_is_scalar(only) && (!l->name || strcmp(l->name, only->value))))
+        /* the named container, init containers too (KAI's gpu-sharing-init-container
+         * example); without a name, the regular containers */
+        if (yt_is_scalar(only) ? !l->name || strcmp(l->name, only->value) : l->pod.init)
             continue;
         struct gl_gpu_request *g =
             yl_add_gpu(doc, (int)i, GL_GPU_K8S_VENDOR, key->value, key->loc);
