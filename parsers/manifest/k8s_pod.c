@@ -267,7 +267,8 @@ static void add_resource_list(struct pod *p, struct yt_node *list, bool limits)
 }
 
 /* The MPS entry of the pod's resourceClaims entry `name`, or NULL. */
-static const struct k8s_mps_claim *claim_mps(struct pod *p, const char *name)
+/* What the file says of the pod's claim `name` (its template or claim), or NULL. */
+static const struct k8s_claim *claim_of(struct pod *p, const char *name)
 {
     struct yt_node *rc = get(p, p->spec, "resourceClaims");
     for (size_t i = 0; yt_is_seq(rc) && i < rc->nitems; i++) {
@@ -283,9 +284,9 @@ static const struct k8s_mps_claim *claim_mps(struct pod *p, const char *name)
             if (!t)
                 t = get(p, src, "resourceClaimName");
         }
-        for (size_t j = 0; yt_is_scalar(t) && j < p->k->nmps; j++)
-            if (!strcmp(p->k->mps[j].name, t->value))
-                return &p->k->mps[j];
+        for (size_t j = 0; yt_is_scalar(t) && j < p->k->nclaims; j++)
+            if (!strcmp(p->k->claims[j].name, t->value))
+                return &p->k->claims[j];
     }
     return NULL;
 }
@@ -298,12 +299,14 @@ static void add_claims(struct pod *p, struct yt_node *res)
         struct yt_node *name = get(p, c, "name");
         if (!yt_is_scalar(name))
             continue;
+        const struct k8s_claim *claim = claim_of(p, name->value);
+        if (claim && claim->not_gpu)
+            continue; /* an IMEX channel, a NIC: no GPU */
         struct gl_gpu_request *g =
             yl_add_gpu(p->k->doc, p->launch, GL_GPU_K8S_DRA, name->value, name->loc);
-        const struct k8s_mps_claim *mps = claim_mps(p, name->value);
-        if (mps) {
+        if (claim && claim->mps) {
             g->mps = true;
-            g->mem_capped = mps->mem_capped;
+            g->mem_capped = claim->mem_capped;
             p->k->doc->launches[p->launch].mig = true;
         }
     }
