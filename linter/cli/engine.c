@@ -162,6 +162,13 @@ static void lint_text(struct gl_run *run, const char *name, const char *text, si
     if (kind == GL_IN_UNKNOWN && stdin_text && /* standard input: helm's output? */
         gl_input_type_of(GL_IN_HELM)->by_content(name, data, dlen))
         kind = GL_IN_HELM;
+    if (kind == GL_IN_UNKNOWN && v.bad && !named) {
+        /* found by the walk, not text, and its name says nothing (a font, a recording):
+         * no input of ours, whatever its bytes happen to look like to a sniffer */
+        bool read_it;
+        if (gl_sniff_name(name, &read_it) == GL_IN_UNKNOWN)
+            return;
+    }
     if (kind == GL_IN_UNKNOWN)
         kind = gl_sniff(name, data, dlen, named);
     if (kind == GL_IN_UNKNOWN && stdin_text)
