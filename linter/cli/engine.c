@@ -206,6 +206,14 @@ static void lint_text(struct gl_run *run, const char *name, const char *text, si
         gl_arena_free(&doc.arena);
         return;
     }
+    enum gl_input_kind other = doc.error.set && doc.error.other_kind
+                                   ? gl_sniff_content(name, data, dlen, kind)
+                                   : GL_IN_UNKNOWN;
+    if (other != GL_IN_UNKNOWN) { /* named like one kind, plainly another */
+        gl_arena_free(&doc.arena);
+        lint_text(run, name, text, len, other, named, truncated, chart_dir);
+        return;
+    }
     gl_cuda_derive(&doc, run->cfg); /* CUDA facts from the parsed model, before the rules */
     gl_arch_derive(&doc);           /* build-time GPU arch lists, likewise */
     gl_lint_doc(run, &doc);

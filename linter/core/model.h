@@ -90,6 +90,9 @@ struct gl_parse_error {
     bool not_kind;       /* the input is not of the kind it was taken for (a tar that is
                             no image): a file found by the walk is then skipped, a named
                             one is GL901 rather than GL900 */
+    bool other_kind;     /* the name decided the kind but the text fails at its first
+                            statement (a `Dockerfile.x` holding a Kubernetes manifest):
+                            when its content is plainly another input, it is read so */
     bool unreachable;    /* the input could not be fetched (a registry said 401, 403 or
                             404, TLS failed, no answer): one line on stderr and exit 2,
                             as for an unreadable path, never a finding */

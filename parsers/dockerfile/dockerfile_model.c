@@ -481,6 +481,7 @@ void gl_parse_dockerfile_doc(struct gl_doc *doc, const struct gl_config *cfg)
             if (*p >= 'a' && *p <= 'z')
                 *p = (char)(*p - 'a' + 'A');
         doc->error.set = true;
+        doc->error.other_kind = unknown == &f->instrs[0];
         doc->error.loc = unknown->loc;
         doc->error.message = gl_arena_printf(&doc->arena, "unknown instruction: %s (docker "
                                              "build stops here; expected FROM, RUN, COPY, "
