@@ -223,6 +223,25 @@ static void add_quantity(struct pod *p, struct yt_node *k, struct yt_node *v, bo
                 strchr(q->value, '$');
 }
 
+/* A value written to be replaced: `<number of gpus>`, or an upper-case name with an
+ * underscore (`PLACEHOLDER_NUM_GPU_PER_NODE`, `NUM_GPUS`), never a quantity. */
+static bool placeholder(const char *v)
+{
+    size_t n = strlen(v);
+    if (n >= 3 && v[0] == '<' && v[n - 1] == '>')
+        return true;
+    bool letter = false, underscore = false;
+    for (size_t i = 0; i < n; i++) {
+        if (v[i] >= 'A' && v[i] <= 'Z')
+            letter = true;
+        else if (v[i] == '_')
+            underscore = true;
+        else if (!(v[i] >= '0' && v[i] <= '9'))
+            return false;
+    }
+    return letter && underscore && !(v[0] >= '0' && v[0] <= '9');
+}
+
 static void add_resource_list(struct pod *p, struct yt_node *list, bool limits)
 {
     struct yt_pair *pairs;
@@ -251,8 +270,10 @@ static void add_resource_list(struct pod *p, struct yt_node *list, bool limits)
         const char *val = yt_is_null(v) ? "0" : text(p, v);
         struct gl_loc vloc = yt_is_scalar(v) ? yt_scalar_loc_at(p->k->s, v, 0) : k->loc;
         size_t ts, te;
-        /* a template expression or an envsubst `$VAR` / `${VAR}`: the value is unknown */
-        if (val && (yt_template_find(val, strlen(val), strlen(val), &ts, &te) || strchr(val, '$')))
+        /* a template expression, an envsubst `$VAR` / `${VAR}` or a placeholder that a
+         * script replaces (`PLACEHOLDER_NUM_GPU`, `<gpus>`): the value is unknown */
+        if (val && (yt_template_find(val, strlen(val), strlen(val), &ts, &te) ||
+                    strchr(val, '$') || placeholder(val)))
             g->count_opaque = true;
         if (limits) {
             g->limit = val;
