@@ -121,6 +121,8 @@ struct gl_doc {
     struct gl_ignore *ignores; size_t nignores, capignores;
     struct gl_project_image *project; size_t nproject, capproject;
     struct gl_gpu_sharing *sharing; size_t nsharing, capsharing; /* device-plugin configs */
+    const char **includes; size_t nincludes, capincludes; /* compose: the files its
+                                 `include:` names, as written (relative to its directory) */
 
     struct gl_dockerfile_model *df; /* GL_IN_DOCKERFILE */
     struct gl_image_model *image;   /* GL_IN_IMAGE */
