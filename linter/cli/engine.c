@@ -185,14 +185,21 @@ static char **include_paths(const struct gl_doc *doc)
     return out;
 }
 
+/* Includes deeper than this are not followed (a chain of thousands of files would
+ * otherwise recurse as deep); the walk still lints the files it reaches. */
+#define GL_INCLUDE_DEPTH_MAX 16
+
 /* A compose file that another one includes: a compose file whatever its name, linted
  * once a run (first_visit); one that does not exist is compose's error, not gpulint's. */
 static void lint_included(struct gl_run *run, const char *path)
 {
     struct stat st;
-    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+    if (run->include_depth >= GL_INCLUDE_DEPTH_MAX || stat(path, &st) != 0 ||
+        !S_ISREG(st.st_mode))
         return;
+    run->include_depth++;
     lint_file_as(run, path, false, GL_IN_COMPOSE);
+    run->include_depth--;
 }
 
 /* An input found, once read, not to be of the kind it was taken for (doc->error.not_kind:
