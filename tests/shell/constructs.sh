@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: Apache-2.0
 # Bash constructs a reader of real scripts meets; bash -n accepts every line.
 set -euo pipefail
 shopt -s nullglob

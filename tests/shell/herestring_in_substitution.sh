@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: Apache-2.0
 # Here-strings inside command and process substitutions, after the pattern of
 # NVIDIA/enroot src/runtime.sh (the `exec {fd}< <(...)` block): bash -n accepts all of it.
 exec {fd}< <(

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: Apache-2.0
 # POSIX sh (dash -n accepts it): no bashisms.
 set -eu
 GPUS=${GPUS:-1}
