@@ -18,6 +18,9 @@
 #    over 4 MiB (GL900), a blob redirected to another host (followed, without the
 #    Authorization header); 404: one line, exit 2, the other inputs still linted;
 #  - the transports oci-archive:, docker-archive:, oci:DIR:TAG;
+#  - config-level checks: GL203/GL301/GL302 from the history entries of the images of
+#    fixtures/images/history/ (must fire and must not), the same from the config alone
+#    and with the layers, where a layer's file wins over its history entry;
 #  - no password in any report or on stderr.
 # Exit 77 when docker-registry, skopeo, umoci, htpasswd or openssl is missing.
 set -uo pipefail
@@ -136,6 +139,34 @@ for t in "oci-archive:$img/oci-archive.tar" "docker-archive:$img/docker-archive.
 done
 { "$gpulint" --no-cache -f json "oci:$img/oci:nosuch" || :; } | grep -q 'no image tagged' &&
   pass "oci:DIR:TAG of an absent tag: GL900" || fail "oci:DIR:absent"
+
+# ---- config-level checks: the history of fixtures/images/history/*.history ----
+# From the config alone (docker://) each image gives NAME.expected; read with its layers
+# (the OCI layout) the same, or NAME.layers.expected where a layer's file shows the fact
+# (the file finding wins: one finding, not two). UPDATE=1 rewrites the expectations.
+hist=$here/fixtures/images/history
+bash "$hist/build.sh" "$work/hist" >>"$work/build.log" 2>&1 || { fail "building the history images"; tail "$work/build.log"; }
+msgs() { python3 -c '
+import json, sys
+for f in json.load(sys.stdin)["findings"]:
+    print(f["rule"], f["line"], f["message"])' | sed -E 's/layer sha256:[0-9a-f]{12}/layer L/g' | sort; }
+for recipe in "$hist"/*.history; do
+  name=$(basename "$recipe" .history)
+  sk copy --dest-tls-verify=false oci:"$work/hist/$name":1.0 docker://$plain/hist/$name:1.0
+  { "$gpulint" --tls-verify=false -f json docker://$plain/hist/$name:1.0 2>>"$work/stderr" || :; } |
+    msgs > "$work/h-$name"
+  { "$gpulint" --no-cache -f json "oci:$work/hist/$name:1.0" || :; } | msgs > "$work/hl-$name"
+  want=$hist/$name.expected; lwant=$hist/$name.layers.expected
+  [ -e "$lwant" ] || lwant=$want
+  if [ -n "${UPDATE:-}" ]; then
+    cp "$work/h-$name" "$want"
+    cmp -s "$work/hl-$name" "$want" || cp "$work/hl-$name" "$hist/$name.layers.expected"
+  fi
+  diff -q "$want" "$work/h-$name" >/dev/null && pass "history $name: config alone" ||
+    { fail "history $name: config alone"; diff "$want" "$work/h-$name"; }
+  diff -q "$lwant" "$work/hl-$name" >/dev/null && pass "history $name: with its layers" ||
+    { fail "history $name: with its layers"; diff "$lwant" "$work/hl-$name"; }
+done
 
 # ---- TLS + Basic auth (htpasswd, bcrypt) ----
 pass_basic='S3cret-Basic-Pw-71'

@@ -6,7 +6,8 @@
  * its `oci-layout` file; never read into memory. Parsing: catalog the archive, resolve
  * its images (image_manifest.h), index the needed layers in parallel through the cache
  * (image_jobs.h), merge each platform's layers into its final view (image_view.h), and
- * fill the model: doc->image (platforms, layers with history, files, env), the archive's
+ * fill the model: doc->image (platforms, layers with history, the history's RUN facts
+ * (image_history.h), files, env), the archive's
  * tags as GL_REF_ARCHIVE references, the config env as GL_ENV_IMAGE_CONFIG, and CUDA
  * facts from files (image_cuda.h). Any failure becomes doc->error (GL900) with line 0
  * and a message naming the archive entry.
@@ -21,6 +22,7 @@
 #include "parsers/image/image_cuda.h"
 #include "parsers/image/image_budget.h"
 #include "parsers/image/image_jobs.h"
+#include "parsers/image/image_history.h"
 #include "parsers/image/image_manifest.h"
 #include "linter/core/hashmap.h"
 #include "parsers/image/image_view.h"
@@ -157,8 +159,9 @@ static bool fill_platform(struct reading *rd, struct gl_image_platform *p,
     }
     p->env = cfg->env;
     p->nenv = cfg->nenv;
-    p->history = cfg->created_by;
-    p->nhistory = cfg->ncreated_by;
+    p->history = cfg->history;
+    p->nhistory = cfg->nhistory;
+    p->run = cfg->run;
     for (size_t i = 0; i < cfg->nenv; i++)
         add_env(rd, cfg->env[i]);
     return true;
@@ -186,10 +189,14 @@ static const struct gl_image_config *config_of(struct reading *rd,
     const char *why = NULL, *err = NULL;
     char *text = rd->src->blob_doc(rd->src->ctx, t->config_name, &len, &why);
     struct gl_image_config *c = gl_arena_alloc(a, sizeof *c);
-    if (text && gl_image_config_parse(a, text, len, c, &err) == 0)
-        *gl_map_puts(&rd->configs, t->config_name, NULL) = c;
-    else
+    if (!text || gl_image_config_parse(a, text, len, c, &err) != 0) {
         c = NULL;
+    } else if (!gl_image_history_read(a, c, &c->history, &c->nhistory, &c->run)) {
+        err = gl_arena_printf(a, "its history: %s", gl_image_limit_text(a, GL_LIMIT_PARSE_MEMORY));
+        c = NULL;
+    } else {
+        *gl_map_puts(&rd->configs, t->config_name, NULL) = c;
+    }
     free(text);
     if (!c)
         target_problem(rd, t, gl_arena_printf(a, "config `%s`: %s", t->config_name,
