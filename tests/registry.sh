@@ -18,6 +18,9 @@
 #    over 4 MiB (GL900), a blob redirected to another host (followed, without the
 #    Authorization header); 404: one line, exit 2, the other inputs still linted;
 #  - the transports oci-archive:, docker-archive:, oci:DIR:TAG;
+#  - --layers: the layers streamed give the archive's findings, within 64 MiB, cached by
+#    digest (a second run fetches the config only); a redirected layer (no Authorization
+#    to the CDN), a layer whose bytes do not match its digest (GL900), a stalled stream;
 #  - config-level checks: GL203/GL301/GL302 from the history entries of the images of
 #    fixtures/images/history/ (must fire and must not), the same from the config alone
 #    and with the layers, where a layer's file wins over its history entry;
@@ -139,6 +142,33 @@ for t in "oci-archive:$img/oci-archive.tar" "docker-archive:$img/docker-archive.
 done
 { "$gpulint" --no-cache -f json "oci:$img/oci:nosuch" || :; } | grep -q 'no image tagged' &&
   pass "oci:DIR:TAG of an absent tag: GL900" || fail "oci:DIR:absent"
+
+# ---- --layers: the layers streamed through the archive's reader, limits and cache ----
+reg --layers --no-cache docker://$plain/ml/gpu:1.0 > "$work/layers.json"
+findings < "$work/layers.json" > "$work/layers"
+{ "$gpulint" --driver 535 --no-cache -f json "oci-archive:$img/oci-archive.tar" || :; } |
+  findings > "$work/layers0"
+grep -q '^GL203 0 the image ships the NVIDIA driver' "$work/layers" && diff -q "$work/layers0" "$work/layers" >/dev/null &&
+  pass "--layers: the archive's findings (driver file, nvcc, compiler, data)" ||
+  { fail "--layers differs from the archive"; diff "$work/layers0" "$work/layers"; cat "$work/stderr"; }
+: > "$work/plain/log.mark"; before=$(gets "$work/plain/log" "ml/gpu/blobs/")
+/usr/bin/time -f %M -o "$work/layers.rss" "$gpulint" --driver 535 --tls-verify=false --layers \
+  -f json docker://$plain/ml/gpu:1.0 > "$work/layers-cold.json" 2>/dev/null
+mid=$(gets "$work/plain/log" "ml/gpu/blobs/")
+reg --layers docker://$plain/ml/gpu:1.0 | findings > "$work/layers-warm"
+after=$(gets "$work/plain/log" "ml/gpu/blobs/")
+rss=$(tail -1 "$work/layers.rss")
+[ "$rss" -le 65536 ] && pass "--layers: peak RSS $((rss / 1024)) MiB (a 120 MiB file streamed)" ||
+  fail "--layers: peak RSS $((rss / 1024)) MiB over 64"
+[ $((mid - before)) -gt 1 ] && [ $((after - mid)) = 1 ] && diff -q "$work/layers" "$work/layers-warm" >/dev/null &&
+  pass "--layers: cached by digest (a second run fetches the config only)" ||
+  fail "--layers cache: $((mid - before)) then $((after - mid)) blob GETs"
+regp --layers --no-cache docker://$plain/ml/multi:2.0 | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+driver = [f for f in d["findings"] if f["rule"] == "GL203"]
+sys.exit(0 if len(driver) == 1 and "linux/amd64" in driver[0]["message"] else 1)' &&
+  pass "--layers on an index: every platform's layers" || fail "--layers on an index"
 
 # ---- config-level checks: the history of fixtures/images/history/*.history ----
 # From the config alone (docker://) each image gives NAME.expected; read with its layers
@@ -280,6 +310,22 @@ regp --creds u:RedirectSecret1 docker://127.0.0.1:$stubport/x/img:1 | findings |
   pass "redirected blob read" || { fail "redirect"; cat "$work/stderr" "$stublog"; }
 grep -v "^$stubport " "$stublog" | grep -q 'auth=no' && ! grep -v "^$stubport " "$stublog" | grep -q 'auth=yes' &&
   pass "no Authorization header to the other host" || { fail "Authorization sent to the CDN"; cat "$stublog"; }
+
+regp --layers --no-cache --creds u:RedirectSecret1 docker://127.0.0.1:$stubport/x/img:1 | findings |
+  grep -q '^GL203 0 the image ships the NVIDIA driver' && pass "--layers: a redirected layer streamed" ||
+  { fail "--layers redirect"; cat "$work/stderr" "$stublog"; }
+grep -v "^$stubport " "$stublog" | grep -q "blob/sha256.* auth=yes" &&
+  fail "--layers: Authorization sent to the CDN" || pass "--layers: no Authorization header to the CDN"
+stub layer-mismatch
+regp --layers --no-cache docker://127.0.0.1:$stubport/x/img:1 | grep -q 'its content has digest sha256:[0-9a-f]*, not sha256:' &&
+  pass "--layers: a layer not matching its digest is GL900" || fail "--layers: layer digest mismatch"
+stub layer-stall
+start=$(date +%s)
+regp --layers --no-cache --timeout 1 docker://127.0.0.1:$stubport/x/img:1 > "$work/stall.json"
+took=$(( $(date +%s) - start ))
+grep -q "the blob GET: nothing received" "$work/stall.json" && [ "$took" -le 5 ] &&
+  pass "--layers: a stalled layer stream fails in ${took}s (GL900, not a hang)" ||
+  { fail "--layers: stalled layer after ${took}s"; cat "$work/stall.json"; }
 
 echo "registry: $fails failure(s)"
 [ "$fails" = 0 ]

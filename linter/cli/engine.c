@@ -495,8 +495,9 @@ static void lint_registry(struct gl_run *run, const char *path)
     if (doc.error.set && doc.error.unreachable) {
         report_unreachable(run, &doc);
     } else {
-        /* no files: the CUDA facts come from the config's env (CUDA_VERSION, ...) */
-        if (!doc.error.set)
+        /* no files: the CUDA facts come from the config's env (CUDA_VERSION, ...); with
+         * --layers the files give them, as in an archive */
+        if (!doc.error.set && !run->cfg->registry_layers)
             gl_cuda_derive(&doc, run->cfg);
         gl_lint_doc(run, &doc);
     }

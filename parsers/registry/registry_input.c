@@ -3,6 +3,7 @@
 #include "parsers/registry/registry_input.h"
 
 #include <dirent.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,9 +12,11 @@
 
 #include "linter/core/imageref.h"
 #include "linter/core/limits.h"
+#include "parsers/image/image_cache.h"
 #include "parsers/image/image_read.h"
 #include "parsers/image/image_sha256.h"
 #include "parsers/registry/registry_auth.h"
+#include "parsers/registry/registry_stream.h"
 
 #define MANIFEST_TYPES                                                                     \
     "application/vnd.oci.image.index.v1+json, "                                            \
@@ -36,6 +39,7 @@ struct session {
     const char *fatal;         /* the first manifest could not be had: unreachable */
     char *top; size_t top_len;
     char top_name[80];         /* "blobs/sha256/<hex>" of the first manifest */
+    pthread_mutex_t lock;      /* --layers: the layer threads' requests, one at a time */
 };
 
 /* ---- TLS files ---- */
@@ -106,11 +110,11 @@ static const char *redirect_target(struct session *s, const char *from, const ch
 }
 
 /* One GET of url, answering a 401 challenge once. */
-static int get_authorized(struct session *s, const char *url, const char *accept,
+static int get_authorized(struct session *s, const char *url, const char *accept, size_t max,
                           struct gl_http_reply *r, const char **why)
 {
     const char *auth = same_host(s, url) ? s->auth : NULL;
-    if (gl_http_get(&s->http, url, auth, accept, gl_limit(GL_LIMIT_IMAGE_JSON_SIZE), r) != 0)
+    if (gl_http_get(&s->http, url, auth, accept, max, r) != 0)
         return -1;
     if (r->status != 401 || !same_host(s, url) || !r->www_authenticate)
         return 0;
@@ -122,26 +126,28 @@ static int get_authorized(struct session *s, const char *url, const char *accept
         return 0; /* the 401 stands, *why says what was missing */
     s->auth = value;
     gl_http_reply_free(r);
-    return gl_http_get(&s->http, url, value, accept, gl_limit(GL_LIMIT_IMAGE_JSON_SIZE), r);
+    return gl_http_get(&s->http, url, value, accept, max, r);
 }
 
-/* GET path below the registry; redirects followed for blobs only. 0 with a reply
- * (r->status says which), -1 with *why. */
-static int request(struct session *s, const char *path, bool blob, struct gl_http_reply *r,
-                   const char **why)
+/* GET path below the registry, its body cut past `max` bytes; redirects followed for
+ * blobs only. 0 with a reply (r->status says which; *final the URL that gave it), -1
+ * with *why. */
+static int request(struct session *s, const char *path, bool blob, size_t max,
+                   struct gl_http_reply *r, const char **final, const char **why)
 {
     const char *url = gl_arena_printf(s->a, "%s%s", s->base, path);
     const char *accept = blob ? NULL : MANIFEST_TYPES;
     for (int hop = 0;; hop++) {
         *why = NULL;
-        int rc = get_authorized(s, url, accept, r, why);
+        *final = url;
+        int rc = get_authorized(s, url, accept, max, r, why);
         if (rc != 0 && !s->base_settled && s->cfg->tls_no_verify &&
             !strncmp(s->base, "https://", 8)) {
             /* --tls-verify=false: a registry that speaks plain http */
             s->base = gl_arena_printf(s->a, "http://%s", s->host);
-            url = gl_arena_printf(s->a, "%s%s", s->base, path);
+            url = *final = gl_arena_printf(s->a, "%s%s", s->base, path);
             gl_http_reply_free(r);
-            rc = get_authorized(s, url, accept, r, why);
+            rc = get_authorized(s, url, accept, max, r, why);
         }
         if (rc != 0) {
             *why = gl_arena_printf(s->a, "%s%s", r->tls_error ? "TLS: " : "", r->error);
@@ -204,10 +210,10 @@ static char *fetch(struct session *s, const char *path, bool blob, const char *h
                    size_t *len, const char **why, bool *unreachable)
 {
     struct gl_http_reply r;
-    const char *auth_why = NULL;
+    const char *auth_why = NULL, *url;
     char *out = NULL;
     *unreachable = false;
-    if (request(s, path, blob, &r, &auth_why) != 0) {
+    if (request(s, path, blob, gl_limit(GL_LIMIT_IMAGE_JSON_SIZE), &r, &url, &auth_why) != 0) {
         *why = auth_why;
         *unreachable = true;
     } else if (r.too_big) {
@@ -292,6 +298,46 @@ static char *blob_doc(void *ctx, const char *name, size_t *len, const char **why
                  true, name + 13, len, why, &unreachable);
 }
 
+/* ---- layers as streams (--layers) ---- */
+
+/* Resolve the blob's URL (the auth challenge answered, redirects followed: a GET cut at
+ * its first byte), then stream it on a handle of its own. The session is shared by the
+ * layer threads: the resolving is one at a time. */
+static int layer_open(void *ctx, const char *digest, struct gl_byte_src *src, void **handle,
+                      const char **why)
+{
+    struct session *s = ctx;
+    if (!gl_has_prefix(digest, "sha256:") || !gl_image_digest_valid(digest)) {
+        *why = "not a sha256 digest";
+        return -1;
+    }
+    pthread_mutex_lock(&s->lock);
+    struct gl_http_reply r;
+    const char *auth_why = NULL, *url, *auth = NULL;
+    int rc = request(s, gl_arena_printf(s->a, "/v2/%s/blobs/%s", s->ref.path, digest), true, 0,
+                     &r, &url, &auth_why);
+    if (rc != 0)
+        *why = auth_why;
+    else if (r.status != 200)
+        *why = status_text(s, &r, auth_why), rc = -1;
+    else
+        auth = same_host(s, url) ? s->auth : NULL;
+    gl_http_reply_free(&r);
+    struct gl_http_stream *st = rc == 0 ? gl_http_stream_open(&s->http, url, auth, why) : NULL;
+    pthread_mutex_unlock(&s->lock);
+    if (!st)
+        return -1;
+    *src = gl_http_stream_src(st);
+    *handle = st;
+    return 0;
+}
+
+static void layer_close(void *ctx, void *handle, char *why, size_t n)
+{
+    (void)ctx;
+    gl_http_stream_close(handle, why, n);
+}
+
 /* ---- the input ---- */
 
 static void unreachable(struct gl_doc *doc, const char *msg)
@@ -322,8 +368,17 @@ void gl_registry_read(struct gl_doc *doc, const char *path, const struct gl_conf
     gl_http_init(&s.http, &tls, total < 10000 ? total : 10000, total, 3);
     gl_reg_creds_find(s.a, cfg->creds, s.ref.domain, s.ref.path, &s.creds);
 
-    struct gl_image_docs src = {index_doc, blob_doc, &s, NULL};
+    struct gl_image_docs src = {index_doc, blob_doc, &s, NULL, NULL};
+    char cache_dir[4096];
+    struct gl_layer_streams streams = {layer_open, layer_close, &s, NULL};
+    if (cfg->registry_layers) { /* the layers too, through the archive's reader and cache */
+        if (gl_layer_cache_dir(cfg, cache_dir, sizeof cache_dir))
+            streams.cache_dir = cache_dir;
+        src.streams = &streams;
+    }
+    pthread_mutex_init(&s.lock, NULL);
     gl_image_read(doc, &src, cfg);
+    pthread_mutex_destroy(&s.lock);
     if (s.fatal) {
         unreachable(doc, s.fatal);
     } else if (!doc->error.set || doc->image) {
