@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* engine.c: read, recognise, parse, check, suppress (see engine.h). */
 #include "linter/cli/engine.h"
+#include "linter/cli/inspect.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -27,6 +28,7 @@ void gl_run_init(struct gl_run *run, const struct gl_config *cfg)
     run->cfg = cfg;
     gl_project_init(&run->project);
     gl_map_init(&run->charts);
+    gl_map_init(&run->inspected);
 }
 
 void gl_run_free(struct gl_run *run)
@@ -38,6 +40,7 @@ void gl_run_free(struct gl_run *run)
         free(run->chart_names[i]);
     free(run->chart_names);
     free(run->helm);
+    gl_inspect_free(run);
 }
 
 void gl_run_finish(struct gl_run *run) { gl_project_apply(&run->project, &run->findings, 0); }
@@ -103,6 +106,8 @@ static void move_to_templates(struct gl_run *run, size_t start, const struct gl_
 
 void gl_lint_doc(struct gl_run *run, struct gl_doc *doc)
 {
+    if (run->cfg->inspect_images && !doc->error.set) /* before the rules judge its refs */
+        gl_inspect_images(run, doc);
     size_t start = run->findings.n;
     run->files++;
     if (doc->error.set) {

@@ -40,6 +40,7 @@ struct session {
     char *top; size_t top_len;
     char top_name[80];         /* "blobs/sha256/<hex>" of the first manifest */
     pthread_mutex_t lock;      /* --layers: the layer threads' requests, one at a time */
+    const char *cache_dir;     /* the layer-index cache, or NULL */
 };
 
 /* ---- TLS files ---- */
@@ -287,15 +288,55 @@ static char *index_doc(void *ctx, const char *name, size_t *len, const char **wh
                  false, name + 13, len, why, &unreachable);
 }
 
+/* Configs in the layer-index cache, under their digest: a one-entry index whose file
+ * CONFIG_ENTRY holds the config's bytes (only configs up to capture-size; stored once
+ * their digest was checked). A tag is always asked of the registry (tags move); what a
+ * digest names never changes. */
+#define CONFIG_ENTRY ".gpulint/config.json"
+
+static char *cached_config(struct session *s, const char *digest, size_t *len)
+{
+    struct gl_layer_index ix;
+    gl_layer_index_init(&ix);
+    char *out = NULL;
+    if (s->cache_dir && gl_layer_cache_load(s->cache_dir, digest, &ix) && ix.n == 1 &&
+        !strcmp(ix.entries[0].path, CONFIG_ENTRY) && ix.entries[0].content)
+        out = copy_of(ix.entries[0].content, ix.entries[0].content_len, len);
+    gl_layer_index_free(&ix);
+    return out;
+}
+
+static void cache_config(struct session *s, const char *digest, const char *body, size_t len)
+{
+    if (!s->cache_dir || len > GL_CAPTURE_MAX)
+        return;
+    struct gl_layer_index ix;
+    gl_layer_index_init(&ix);
+    ix.entries = gl_arena_alloc(&ix.arena, sizeof *ix.entries);
+    ix.n = ix.cap = 1;
+    ix.entries[0] = (struct gl_layer_entry){.path = CONFIG_ENTRY, .size = len,
+                                            .type = GL_FILE_REG, .content = body,
+                                            .content_len = (uint32_t)len};
+    gl_layer_cache_store(s->cache_dir, digest, &ix);
+    gl_layer_index_free(&ix);
+}
+
 static char *blob_doc(void *ctx, const char *name, size_t *len, const char **why)
 {
     struct session *s = ctx;
     *why = NULL;
     if (!gl_has_prefix(name, "blobs/sha256/"))
         return NULL;
+    const char *digest = gl_arena_printf(s->a, "sha256:%s", name + 13);
+    char *doc = gl_image_digest_valid(digest) ? cached_config(s, digest, len) : NULL;
+    if (doc)
+        return doc;
     bool unreachable;
-    return fetch(s, gl_arena_printf(s->a, "/v2/%s/blobs/sha256:%s", s->ref.path, name + 13),
-                 true, name + 13, len, why, &unreachable);
+    doc = fetch(s, gl_arena_printf(s->a, "/v2/%s/blobs/sha256:%s", s->ref.path, name + 13),
+                true, name + 13, len, why, &unreachable);
+    if (doc && gl_image_digest_valid(digest)) /* (fetch checked it against the digest) */
+        cache_config(s, digest, doc, *len);
+    return doc;
 }
 
 /* ---- layers as streams (--layers) ---- */
@@ -370,12 +411,11 @@ void gl_registry_read(struct gl_doc *doc, const char *path, const struct gl_conf
 
     struct gl_image_docs src = {index_doc, blob_doc, &s, NULL, NULL};
     char cache_dir[4096];
-    struct gl_layer_streams streams = {layer_open, layer_close, &s, NULL};
-    if (cfg->registry_layers) { /* the layers too, through the archive's reader and cache */
-        if (gl_layer_cache_dir(cfg, cache_dir, sizeof cache_dir))
-            streams.cache_dir = cache_dir;
+    if (gl_layer_cache_dir(cfg, cache_dir, sizeof cache_dir))
+        s.cache_dir = cache_dir;
+    struct gl_layer_streams streams = {layer_open, layer_close, &s, s.cache_dir};
+    if (cfg->registry_layers) /* the layers too, through the archive's reader and cache */
         src.streams = &streams;
-    }
     pthread_mutex_init(&s.lock, NULL);
     gl_image_read(doc, &src, cfg);
     pthread_mutex_destroy(&s.lock);

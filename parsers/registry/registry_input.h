@@ -17,6 +17,8 @@
  * its own (registry_stream.h) through the archive's layer reader and cache
  * (image_jobs.h: gl_layer_jobs_stream), checked against its digest.
  *
+ * A config is read from the layer-index cache when its digest is there (image_cache.h),
+ * and stored there once fetched and checked; manifests are always asked (tags move).
  * Every document is checked against the digest that named it (the reference's digest
  * for the first, when it has one) and refused past the limit `image-json-size`.
  * Requests go to the reference's host (https; with --tls-verify=false an unverified
