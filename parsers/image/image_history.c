@@ -72,10 +72,13 @@ static bool shell_word(const char *s, size_t len)
 static const char *run_text(struct gl_arena *a, const char *cb, struct gl_map *args)
 {
     size_t n = strlen(cb), i = blanks(cb, 0, n), e = word_end(cb, i, n);
-    if (e - i == 3 && !memcmp(cb + i, "RUN", 3))
+    if (e - i == 3 && !memcmp(cb + i, "RUN", 3)) {
         i = blanks(cb, e, n);
-    else if (instruction_word(cb + i, e - i))
+        while (i + 2 < n && cb[i] == '-' && cb[i + 1] == '-') /* --mount=..., --network=... */
+            i = blanks(cb, word_end(cb, i, n), n);
+    } else if (instruction_word(cb + i, e - i)) {
         return NULL;
+    }
     if (i < n && cb[i] == '|') { /* |N K=V ...: the build arguments */
         size_t count = 0;
         for (e = i + 1; e < n && cb[e] >= '0' && cb[e] <= '9' && count < 100000; e++)

@@ -6,7 +6,8 @@
  * `empty_layer` name the layers in order). An entry is a RUN when the builder wrote it
  * as one:
  *   BuildKit   `RUN /bin/sh -c apt-get install -y x # buildkit`, with build arguments
- *              `RUN |2 A=1 B=2 /bin/sh -c ...`, exec form `RUN apt-get install x # buildkit`
+ *              `RUN |2 A=1 B=2 /bin/sh -c ...`, exec form `RUN apt-get install x # buildkit`,
+ *              the RUN's flags (`RUN --mount=type=cache,... /bin/sh -c ...`) skipped
  *   classic    `/bin/sh -c apt-get install -y x` (`|1 A=1 /bin/sh -c ...`); its other
  *              instructions are `/bin/sh -c #(nop) ENV ...`, a comment to the shell
  *   others     a command line with no instruction word (an exec-form RUN, a tool's note)

@@ -60,11 +60,13 @@ static void run_forms(void **state)
         "COPY apt-get install -y nope /x # buildkit",
         NULL,
         "umoci raw add-layer --image oci:x l.tar",
+        "RUN --mount=type=cache,target=/var/cache/apt /bin/sh -c apt-get install -y g++ # buildkit",
     };
-    static const bool empty[] = {false, true, false, true, false, false, false, true, false};
+    static const bool empty[] = {false, true, false, true, false, false, false, true, false,
+                                 false};
     struct gl_image_history *h;
     struct gl_dockerfile_model *m;
-    read_history(cb, empty, 9, NULL, 0, &h, &m);
+    read_history(cb, empty, 10, NULL, 0, &h, &m);
     assert_null(h[0].run); /* a comment to the shell: nothing runs */
     assert_int_equal(h[0].layer, 0);
     assert_int_equal(h[1].layer, -1);
@@ -76,7 +78,9 @@ static void run_forms(void **state)
     assert_null(h[6].run);
     assert_null(h[7].run);
     assert_int_equal(h[8].layer, 5);
-    assert_int_equal(m->npkgs, 3);
+    assert_string_equal(h[9].run, "apt-get install -y g++");
+    assert_int_equal(m->npkgs, 4);
+    assert_string_equal(m->pkgs[3].name, "g++");
     assert_string_equal(m->pkgs[0].name, "cuda-drivers-555");
     assert_int_equal(m->pkgs[0].instr, 2);
     assert_int_equal(m->pkgs[0].loc.line, 1);
