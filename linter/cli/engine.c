@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* engine.c: read, recognise, parse, check, suppress (see engine.h). */
 #include "linter/cli/engine.h"
+#include "linter/cli/inspect.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -28,6 +29,7 @@ void gl_run_init(struct gl_run *run, const struct gl_config *cfg)
     gl_project_init(&run->project);
     gl_map_init(&run->charts.map);
     gl_map_init(&run->composes.map);
+    gl_map_init(&run->inspected);
 }
 
 static void visited_free(struct gl_visited *v)
@@ -45,6 +47,7 @@ void gl_run_free(struct gl_run *run)
     visited_free(&run->charts);
     visited_free(&run->composes);
     free(run->helm);
+    gl_inspect_free(run);
 }
 
 /* Is this the first time the run meets `path` (by its real path) in v? */
@@ -130,6 +133,8 @@ static void move_to_templates(struct gl_run *run, size_t start, const struct gl_
 
 void gl_lint_doc(struct gl_run *run, struct gl_doc *doc)
 {
+    if (run->cfg->inspect_images && !doc->error.set) /* before the rules judge its refs */
+        gl_inspect_images(run, doc);
     size_t start = run->findings.n;
     run->files++;
     if (doc->error.set) {
@@ -587,8 +592,9 @@ static void lint_registry(struct gl_run *run, const char *path)
     if (doc.error.set && doc.error.unreachable) {
         report_unreachable(run, &doc);
     } else {
-        /* no files: the CUDA facts come from the config's env (CUDA_VERSION, ...) */
-        if (!doc.error.set)
+        /* no files: the CUDA facts come from the config's env (CUDA_VERSION, ...); with
+         * --layers the files give them, as in an archive */
+        if (!doc.error.set && !run->cfg->registry_layers)
             gl_cuda_derive(&doc, run->cfg);
         gl_lint_doc(run, &doc);
     }

@@ -48,6 +48,8 @@ struct gl_run {
     bool helm_looked_up;
     char *helm;
     const char *no_helm;     /* why there is none */
+    struct gl_map inspected; /* --inspect-images: a reference's text -> what its registry
+                                config says (inspect.h) */
 };
 
 void gl_run_init(struct gl_run *run, const struct gl_config *cfg);
