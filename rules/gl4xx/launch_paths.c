@@ -466,6 +466,9 @@ const char *gl_launch_label(struct gl_arena *a, const struct gl_launch *l)
 {
     switch (l->kind) {
     case GL_LAUNCH_COMPOSE:
+        if (l->tool && strcmp(l->tool, "compose")) /* `docker compose run SERVICE` */
+            return gl_arena_printf(a, "`%s` of service `%s` at line %u", l->tool,
+                                   l->name ? l->name : "?", (unsigned)l->loc.line);
         return gl_arena_printf(a, "service `%s`", l->name ? l->name : "?");
     case GL_LAUNCH_K8S:
         return gl_arena_printf(a, "container `%s`", l->name ? l->name : "?");

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * compose_service.h: one service of a compose file that another input names (a `docker
+ * compose run SERVICE` line of a script, parsers/launch/launch_compose.c).
+ *
+ * gl_compose_service_load reads the compose file `file` (relative to the directory of the
+ * input `doc`, as `extends: file:` is; absolute as it is; at most `input-size` bytes, a
+ * bigger one is not read) and parses it exactly as a linted compose file is parsed
+ * (compose.h: its `.env`, `extends`, several documents), into doc's arena, so that every
+ * string of the result lives as long as doc. It finds the launch compose makes for the
+ * service `name` and returns it with its environment entries and its image reference
+ * (locations are those of the compose file: the caller places them in its own input).
+ * False when the file cannot be read, does not parse (it is then the compose file's own
+ * GL900, where it is linted), or has no such service.
+ */
+#ifndef GPULINT_PARSERS_COMPOSE_SERVICE_H
+#define GPULINT_PARSERS_COMPOSE_SERVICE_H
+
+#include "linter/core/model.h"
+
+struct gl_compose_service {
+    const char *path;          /* the file read (doc's directory joined with `file`) */
+    struct gl_launch launch;   /* the service's launch (kind GL_LAUNCH_COMPOSE) */
+    const struct gl_env *env;  /* its environment entries (launch index: the other doc's) */
+    size_t nenv;
+    const struct gl_ref *ref;  /* its image, NULL when it names none */
+};
+
+bool gl_compose_service_load(struct gl_doc *doc, const char *file, const char *name,
+                             struct gl_compose_service *out);
+/* Is there a regular file `file` beside doc (relative to its directory)? */
+bool gl_compose_file_exists(struct gl_doc *doc, const char *file);
+
+#endif
