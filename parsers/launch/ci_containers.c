@@ -210,6 +210,9 @@ static void container(struct job *j, struct yt_node *key, struct yt_node *spec, 
     b.l->name = name;
     b.l->group = j->scan.group;
     b.l->gpu_unseen = j->gpu_unseen;
+    /* a GitLab runner's config.toml adds volumes (the builds directory, caches) and
+     * devices no CI file shows: no finding may rest on what the container lacks */
+    b.l->opts_opaque = !strcmp(j->tool, "gitlab-ci");
     set_image(&b, j, img);
     job_variables(&b, j, yt_is_map(spec) ? yt_get(j->s, spec, "variables", NULL) : NULL);
     if (!yt_is_map(spec))

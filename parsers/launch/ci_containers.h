@@ -20,7 +20,8 @@
  * GitLab CI: the top-level (and `default:`) `image:` and `services:`, and each job's own:
  * an image string or a mapping with `name` (and `entrypoint`, `command` for services: the
  * launch's argv; `variables` for services: env). Tool "gitlab-ci"; every GitLab launch is
- * gpu_unseen (the runner's config.toml gives GPUs, no CI file can). A job's image and
+ * gpu_unseen (the runner's config.toml gives GPUs, no CI file can) and opts_opaque (that
+ * config also adds volumes: no path rule rests on a missing mount). A job's image and
  * services run at the same time (group: the job; the global ones: group "default").
  * The job's CI/CD variables (its own `variables:` over the top-level ones; a mapping
  * entry's `value:`) are the environment of its image and services (env entries at the
