@@ -125,6 +125,12 @@ struct gl_launch_scan {
     bool python_braces;       /* IPython `!` lines: `{expr}` is opaque (sh_opts) */
     bool cwd_unknown;         /* a `cd`/`pushd` ran before: files named relative to the
                                  text's directory may be others (docker compose run) */
+    struct gl_enroot_image {  /* what `enroot import docker://IMG` and `enroot create`
+                                 made so far: a .sqsh file or container name and the
+                                 image it holds (launch_enroot.c; the first 64) */
+        const char *name, *image;
+    } *enroot;
+    size_t nenroot, capenroot;
     struct gl_line_range *ranges; /* every top-level command seen, in text order */
     size_t nranges, capranges;
 };
