@@ -180,7 +180,7 @@ static const char *project_file(struct compose_run *r)
     struct gl_launch_scan *s = r->b.scan;
     const char *v = NULL;
     size_t n = 0;
-    if (r->files_unknown || r->nfiles > 1 || s->cwd_unknown)
+    if (r->files_unknown || r->nfiles > 1 || s->cwd_unknown || s->compose_loads >= 8)
         return NULL;
     if (s->vars && sh_vars_get(s->vars, "COMPOSE_FILE", 12, &v, &n) != SH_VAR_UNSET)
         return NULL;
@@ -315,6 +315,7 @@ void launch_compose_run(struct gl_launch_scan *scan, const struct sh_cmd *cmd, s
     struct gl_compose_service service;
     const char *file = opts_opaque ? NULL : project_file(&r);
     bool known = svc < cmd->nwords && !ambiguous && !cmd->words[svc].opaque && file &&
+                 ++scan->compose_loads &&
                  gl_compose_service_load(scan->doc, file, cmd->words[svc].text, &service);
     b->l = &scan->doc->launches[b->index]; /* (the load may have added launches elsewhere) */
     if (known) {

@@ -20,7 +20,11 @@ bool gl_compose_service_load(struct gl_doc *doc, const char *file, const char *n
         return false;
     size_t len;
     bool over;
-    char *data = cz_read_beside(doc, file, (size_t)gl_limit(GL_LIMIT_INPUT_SIZE), &len, &over);
+    /* (parsed into doc's arena: a compose file far larger than real ones is not read) */
+    size_t cap = (size_t)gl_limit(GL_LIMIT_INPUT_SIZE);
+    if (cap > GL_COMPOSE_SERVICE_MAX_BYTES)
+        cap = GL_COMPOSE_SERVICE_MAX_BYTES;
+    char *data = cz_read_beside(doc, file, cap, &len, &over);
     if (!data)
         return false;
     if (over || memchr(data, '\0', len)) {

@@ -7,7 +7,8 @@
  * input `doc`, as `extends: file:` is; absolute as it is; at most `input-size` bytes, a
  * bigger one is not read) and parses it exactly as a linted compose file is parsed
  * (compose.h: its `.env`, `extends`, several documents), into doc's arena, so that every
- * string of the result lives as long as doc. It finds the launch compose makes for the
+ * string of the result lives as long as doc; a file over GL_COMPOSE_SERVICE_MAX_BYTES (or
+ * input-size) is not read. It finds the launch compose makes for the
  * service `name` and returns it with its environment entries and its image reference
  * (locations are those of the compose file: the caller places them in its own input).
  * False when the file cannot be read, does not parse (it is then the compose file's own
@@ -17,6 +18,8 @@
 #define GPULINT_PARSERS_COMPOSE_SERVICE_H
 
 #include "linter/core/model.h"
+
+#define GL_COMPOSE_SERVICE_MAX_BYTES (1u << 20)
 
 struct gl_compose_service {
     const char *path;          /* the file read (doc's directory joined with `file`) */
