@@ -180,7 +180,7 @@ static const char *project_file(struct compose_run *r)
     struct gl_launch_scan *s = r->b.scan;
     const char *v = NULL;
     size_t n = 0;
-    if (r->files_unknown || r->nfiles > 1 || s->cwd_unknown || s->compose_loads >= 8)
+    if (r->files_unknown || r->nfiles > 1 || s->cwd_unknown)
         return NULL;
     if (s->vars && sh_vars_get(s->vars, "COMPOSE_FILE", 12, &v, &n) != SH_VAR_UNSET)
         return NULL;
@@ -314,9 +314,11 @@ void launch_compose_run(struct gl_launch_scan *scan, const struct sh_cmd *cmd, s
     size_t svc = launch_walk_opts(b, cmd, sub + 1, compose_run_flags, run_opt, &ambiguous);
     struct gl_compose_service service;
     const char *file = opts_opaque ? NULL : project_file(&r);
+    if (file && !scan->compose_files)
+        scan->compose_files = gl_arena_alloc(&scan->doc->arena, sizeof *scan->compose_files);
     bool known = svc < cmd->nwords && !ambiguous && !cmd->words[svc].opaque && file &&
-                 ++scan->compose_loads &&
-                 gl_compose_service_load(scan->doc, file, cmd->words[svc].text, &service);
+                 gl_compose_service_load(scan->doc, scan->compose_files, file,
+                                         cmd->words[svc].text, &service);
     b->l = &scan->doc->launches[b->index]; /* (the load may have added launches elsewhere) */
     if (known) {
         take_service(b, &service, cmd->words[svc].loc);

@@ -125,8 +125,8 @@ struct gl_launch_scan {
     bool python_braces;       /* IPython `!` lines: `{expr}` is opaque (sh_opts) */
     bool cwd_unknown;         /* a `cd`/`pushd` ran before: files named relative to the
                                  text's directory may be others (docker compose run) */
-    unsigned compose_loads;   /* compose files read for `docker compose run` lines (at most
-                                 8 a scan: later runs hold what their line says) */
+    struct gl_compose_files *compose_files; /* the compose files `docker compose run` lines
+                                 read (manifest/compose_service.h), NULL before the first */
     struct gl_enroot_image {  /* what `enroot import docker://IMG` and `enroot create`
                                  made so far: a .sqsh file or container name and the
                                  image it holds (launch_enroot.c; the first 64) */

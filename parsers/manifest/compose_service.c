@@ -11,13 +11,10 @@
 #include "parsers/manifest/compose.h"
 #include "parsers/manifest/compose_env.h"
 
-bool gl_compose_service_load(struct gl_doc *doc, const char *file, const char *name,
-                             struct gl_compose_service *out)
+/* Read and parse `file` into doc's arena: its launches, refs and env in *f. */
+static void load(struct gl_doc *doc, const char *file, struct gl_compose_file *f)
 {
-    memset(out, 0, sizeof *out);
-    if (!doc->path || !strcmp(doc->path, "-") || !file[0] || !name[0] ||
-        gl_arena_over(&doc->arena))
-        return false;
+    f->failed = true;
     size_t len;
     bool over;
     /* (parsed into doc's arena: a compose file far larger than real ones is not read) */
@@ -26,10 +23,10 @@ bool gl_compose_service_load(struct gl_doc *doc, const char *file, const char *n
         cap = GL_COMPOSE_SERVICE_MAX_BYTES;
     char *data = cz_read_beside(doc, file, cap, &len, &over);
     if (!data)
-        return false;
+        return;
     if (over || memchr(data, '\0', len)) {
         free(data);
-        return false;
+        return;
     }
     const char *text = gl_arena_strndup(&doc->arena, data, len);
     free(data);
@@ -41,19 +38,50 @@ bool gl_compose_service_load(struct gl_doc *doc, const char *file, const char *n
     gl_parse_compose_doc(&other, NULL);
     doc->arena = other.arena;
     if (other.error.set || gl_arena_over(&doc->arena))
+        return;
+    f->failed = false;
+    f->path = other.path;
+    f->launches = other.launches;
+    f->nlaunches = other.nlaunches;
+    f->refs = other.refs;
+    f->nrefs = other.nrefs;
+    f->env = other.env;
+    f->nenv = other.nenv;
+}
+
+bool gl_compose_service_load(struct gl_doc *doc, struct gl_compose_files *files,
+                             const char *file, const char *name, struct gl_compose_service *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!doc->path || !strcmp(doc->path, "-") || !file[0] || !name[0] ||
+        gl_arena_over(&doc->arena))
         return false;
-    for (size_t i = 0; i < other.nlaunches; i++) {
-        const struct gl_launch *l = &other.launches[i];
+    struct gl_compose_file *f = NULL;
+    for (size_t k = 0; k < files->n && !f; k++)
+        if (!strcmp(files->f[k].file, file))
+            f = &files->f[k];
+    if (!f) {
+        if (files->n == GL_COMPOSE_FILES_MAX)
+            return false;
+        f = &files->f[files->n++];
+        memset(f, 0, sizeof *f);
+        f->file = gl_arena_strdup(&doc->arena, file);
+        load(doc, file, f);
+    }
+    if (f->failed)
+        return false;
+    for (size_t i = 0; i < f->nlaunches; i++) {
+        const struct gl_launch *l = &f->launches[i];
         if (!l->name || strcmp(l->name, name))
             continue;
-        out->path = other.path;
+        out->path = f->path;
         out->launch = *l;
-        out->ref = l->ref >= 0 && (size_t)l->ref < other.nrefs ? &other.refs[l->ref] : NULL;
+        out->ref = l->ref >= 0 && (size_t)l->ref < f->nrefs ? &f->refs[l->ref] : NULL;
         struct gl_env *env = NULL;
         size_t cap = 0;
-        for (size_t k = 0; k < other.nenv; k++)
-            if (other.env[k].origin == GL_ENV_LAUNCH && other.env[k].launch == (int)i)
-                *GL_APPEND(&doc->arena, env, out->nenv, cap) = other.env[k];
+        for (size_t k = 0; k < f->nenv; k++)
+            if (f->env[k].origin == GL_ENV_LAUNCH && f->env[k].launch == (int)i)
+                *GL_APPEND(&doc->arena, env, out->nenv, cap) = f->env[k];
         out->env = env;
         return true;
     }
