@@ -54,7 +54,7 @@ fake() { printf '#!/bin/sh\n%s\n' "$2" > "$tmp/$1"; chmod +x "$tmp/$1"; }
 fake args 'for a; do printf "[%s]" "$a"; done > "$(dirname "$0")/argv"'
 check "helm's arguments, no shell" 0 lint --helm "$tmp/args" --helm-values "$tmp/a b.yaml" \
   --helm-values '$(x).yaml' $charts/gpu-serve
-if [ "$(cat "$tmp/argv")" = "[template][gpulint-lint][$charts/gpu-serve][-f][$tmp/a b.yaml][-f][\$(x).yaml]" ]
+if [ "$(cat "$tmp/argv")" = "[template][gpulint-lint][$charts/gpu-serve][--kube-version][1.34.0][-f][$tmp/a b.yaml][-f][\$(x).yaml]" ]
 then pass=$((pass+1)); else echo "FAIL helm's argv: $(cat "$tmp/argv")"; fail=$((fail+1)); fi
 same "empty output: nothing to lint" ""
 fake failing 'echo "walk.go:74: found symbolic link in path" >&2; echo "Error: boom" >&2; echo "more" >&2; exit 1'

@@ -12,6 +12,9 @@
 #include "linter/cli/spawn.h"
 #include "linter/core/limits.h"
 
+/* The Kubernetes version charts are rendered for (helm template --kube-version). */
+#define GL_HELM_KUBE_VERSION "1.34.0"
+
 #define HELM_ERR_CAP 65536
 #define WHY_MAX 300
 
@@ -173,11 +176,15 @@ void gl_chart_render(const char *helm, const struct gl_config *cfg, const char *
 {
     memset(out, 0, sizeof *out);
     size_t argc = 0;
-    char **argv = xmalloc((5 + 2 * cfg->nhelm_values) * sizeof *argv);
+    char **argv = xmalloc((7 + 2 * cfg->nhelm_values) * sizeof *argv);
     argv[argc++] = (char *)"helm";
     argv[argc++] = (char *)"template";
     argv[argc++] = (char *)"gpulint-lint";
     argv[argc++] = (char *)dir;
+    /* helm's own default (1.20 for helm 3.8) fails charts that require a current cluster
+     * (`kubeVersion: >=1.32.0-0`) and picks old API versions in those that ask */
+    argv[argc++] = (char *)"--kube-version";
+    argv[argc++] = (char *)GL_HELM_KUBE_VERSION;
     for (size_t i = 0; i < cfg->nhelm_values; i++) {
         argv[argc++] = (char *)"-f";
         argv[argc++] = (char *)cfg->helm_values[i];

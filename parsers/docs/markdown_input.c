@@ -5,7 +5,10 @@
  * inside lists) tagged sh, bash, shell, zsh, console, shell-session, sh-session; and
  * untagged fences of which any line starts (after blanks and an optional `$ ` prompt) with
  * docker, podman, nvidia-docker, nerdctl, apptainer, singularity, srun, sbatch, salloc,
- * enroot or sudo (RULES.md third round: not only the first line). Inline code in prose is never read.
+ * enroot, sudo or a tool that builds and tags an image (buildah, mlserver, cog, bentoml,
+ * repo2docker) (RULES.md third round: not only the first line); and in blocks tagged python,
+ * py, ipython, the lines that start so (a shell command is never Python; `!` stripped).
+ * Inline code in prose is never read.
  * Prompts: in console/shell-session blocks, and in any read block whose first line that is
  * no `#` comment starts with `$ `, only the lines starting with `$ ` (prompt stripped) and the lines that
  * continue them (after a trailing `\`) are commands; the rest is output.
@@ -144,11 +147,16 @@ static bool starts_with_launcher(const char *t, size_t s, size_t e)
 {
     static const char *const first[] = {"docker", "podman", "nvidia-docker", "nerdctl",
                                         "apptainer", "singularity", "srun", "sbatch",
-                                        "salloc", "enroot", "sudo"};
+                                        "salloc", "enroot", "sudo",
+                                        /* tools that build and tag a local image */
+                                        "buildah", "mlserver", "cog", "bentoml",
+                                        "repo2docker"};
     while (s < e && (t[s] == ' ' || t[s] == '\t'))
         s++;
     if (prompt_at(t, s, e))
         s += 2;
+    else if (s < e && t[s] == '!') /* IPython's shell escape in a Python block */
+        s++;
     size_t w = s;
     while (w < e && t[w] != ' ' && t[w] != '\t' && t[w] != '\r')
         w++;
@@ -181,9 +189,12 @@ static void block_add(struct block *b, const char *t, size_t s, size_t e, uint32
     gl_buf_addc(&b->text, '\n');
 }
 
-/* One fenced block: lines [first, close) of the file, `first_line` its line number. */
+/* One fenced block: lines [first, close) of the file, `first_line` its line number.
+ * `launch_lines`: a block of another language (Python): only its lines that start a launch
+ * or a build (`docker run ...`, `!docker build ...`, `mlserver build ...`: never Python)
+ * and the lines that continue them are shell. */
 static void read_block(struct gl_doc *doc, struct gl_launch_scan *scan, const struct fence *f,
-                       size_t from, size_t to, uint32_t first_line)
+                       size_t from, size_t to, uint32_t first_line, bool launch_lines)
 {
     static const char *const prompt_langs[] = {"console", "shell-session", "sh-session",
                                                "shellsession", NULL};
@@ -202,14 +213,21 @@ static void read_block(struct gl_doc *doc, struct gl_launch_scan *scan, const st
             if (prompt_at(t, s, l.end))
                 prompts = true;
         }
-        if (!prompts) {
+        if (!prompts && !launch_lines) {
             block_add(&b, t, s, l.end, line, (uint32_t)(s - l.start) + 1);
             continue;
         }
-        if (prompt_at(t, s, l.end))
+        if (launch_lines && !continued) {
+            if (!starts_with_launcher(t, s, l.end))
+                continue; /* Python */
+            while (s < l.end && (t[s] == ' ' || t[s] == '\t'))
+                s++;
+            s += s < l.end && t[s] == '!';
+        } else if (prompt_at(t, s, l.end)) {
             s += 2;
-        else if (!continued)
+        } else if (!continued) {
             continue; /* output */
+        }
         block_add(&b, t, s, l.end, line, (uint32_t)(s - l.start) + 1);
         size_t e = l.end;
         while (e > s && (t[e - 1] == '\r' || t[e - 1] == ' ' || t[e - 1] == '\t'))
@@ -236,6 +254,11 @@ static const char *const shell_langs[] = {"sh", "bash", "shell", "zsh", "console
                                           "shell-session", "sh-session", "shellsession",
                                           NULL};
 
+/* Python blocks: a shell command written in one (`docker run ...`, a notebook's
+ * `!docker build ...`) is read; the Python is not */
+static const char *const python_langs[] = {"python", "py", "python3", "ipython", "ipython3",
+                                           NULL};
+
 static void parse(struct gl_doc *doc, const struct gl_config *cfg)
 {
     (void)cfg;
@@ -259,10 +282,11 @@ static void parse(struct gl_doc *doc, const struct gl_config *cfg)
             }
         }
         bool read = f.info_len && info_is(&f, shell_langs);
+        bool python = f.info_len && info_is(&f, python_langs);
         if (!f.info_len) /* RULES.md third round: read when any of its lines starts a launch */
             read = any_launcher(t, body, body_end);
-        if (read)
-            read_block(doc, &scan, &f, body, body_end, body_line);
+        if (read || python)
+            read_block(doc, &scan, &f, body, body_end, body_line, python);
     }
     gl_launch_scan_pragmas(&scan);
 }
@@ -280,10 +304,11 @@ static size_t indent_of(const char *t, const struct line *l)
     return p - l->start;
 }
 
-/* What a line opens in reStructuredText: a code directive of a shell language (read), or
- * one of no language (`.. code-block::` alone: read when a line of it starts a launch, as an
- * untagged Markdown fence). A literal block (a paragraph ending in `::`) is never read: it
- * is as often output or another language as a command. */
+/* What a line opens in reStructuredText: a code directive of a shell or Python language
+ * (read; Python as main's read_block reads it), or one of no language (`.. code-block::`
+ * alone: read when a line of it starts a launch, as an untagged Markdown fence). A literal
+ * block (a paragraph ending in `::`) is never read: it is as often output or another
+ * language as a command. */
 enum rst_open { RST_NONE, RST_SHELL, RST_UNTAGGED };
 
 /* f gets the language; *indent the directive's own indentation. */
@@ -311,7 +336,7 @@ static enum rst_open rst_directive(const char *t, const struct line *l, struct f
     *f = (struct fence){.info = t + p, .info_len = e - p};
     if (!f->info_len)
         return RST_UNTAGGED;
-    return info_is(f, shell_langs) ? RST_SHELL : RST_NONE;
+    return info_is(f, shell_langs) || info_is(f, python_langs) ? RST_SHELL : RST_NONE;
 }
 
 static void parse_rst(struct gl_doc *doc, const struct gl_config *cfg)
@@ -349,7 +374,7 @@ static void parse_rst(struct gl_doc *doc, const struct gl_config *cfg)
             }
         }
         if (body < body_end && (open == RST_SHELL || any_launcher(t, body, body_end)))
-            read_block(doc, &scan, &f, body, body_end, body_line);
+            read_block(doc, &scan, &f, body, body_end, body_line, info_is(&f, python_langs));
     }
     gl_launch_scan_pragmas(&scan);
 }

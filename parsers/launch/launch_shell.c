@@ -315,6 +315,8 @@ static void launcher(struct gl_launch_scan *s, const struct sh_cmd *cmd, size_t 
         launch_build_kustomize(s, cmd, i + 1);
         return;
     }
+    if (launch_build_other(s, cmd, i))
+        return;
     if (!strcmp(tool, "apptainer") || !strcmp(tool, "singularity")) {
         size_t j = skip_opts(cmd, i + 1, "", none_long, false);
         const char *t = !strcmp(tool, "apptainer") ? "apptainer" : "singularity";

@@ -247,7 +247,7 @@ void launch_slurm_step(struct gl_launch_scan *s, const struct sh_cmd *cmd, size_
     launch_begin(&b, s, GL_LAUNCH_SLURM, "srun", cmd->words[srun_wi].loc);
     b.l->host_ipc = true;
     b.l->opts_opaque = r->opaque;
-    b.l->gpus_outside = !in_alloc;
+    b.l->gpus_outside = !in_alloc || slurm_req_whole_node(r);
     slurm_add_gpus(&b, r);
     slurm_set_tasks(&b, r);
     if (r->image.v.text)

@@ -9,17 +9,20 @@
 #include "linter/core/model.h"
 #include "parsers/yaml/yaml_tree.h"
 
-/* A DRA claim (template) of the file configured for MPS sharing. */
-struct k8s_mps_claim {
+/* A DRA claim (template) of the file that says something about its devices: configured
+ * for MPS sharing, or holding no GPU (an IMEX channel of a ComputeDomain, a device class
+ * that names no GPU). */
+struct k8s_claim {
     const char *name;
-    bool mem_capped;
+    bool mps, mem_capped;
+    bool not_gpu;
 };
 
 struct k8s {
     struct gl_doc *doc;
     struct yt_stream *s;
-    struct k8s_mps_claim *mps;
-    size_t nmps, capmps;
+    struct k8s_claim *claims;
+    size_t nclaims, capclaims;
     unsigned npods;           /* pod specs seen: gl_pod_facts.pod */
 };
 

@@ -54,7 +54,10 @@ const struct gl_rule gl_rule_GL407 = {
         "client and SDK images (`tritonserver:*-sdk`, `*-client`), CI job containers on "
         "runners without a GPU label (a CUDA image there builds) and GitLab CI images (the "
         "runner's own config gives GPUs), or an image that a "
-        "kustomization of the run renames or retags (what runs is another image). "
+        "kustomization of the run renames or retags (what runs is another image), a Slurm "
+        "step outside any allocation the file shows, or in a job of whole nodes "
+        "(`--exclusive`) with no GPU option (the node's GPUs are visible or not as the "
+        "cluster's cgroup configuration says). "
         "`nvidia.com/gpu: 0` is no GPU request.",
     .bad = "docker run --rm nvcr.io/nvidia/pytorch:24.05-py3 python train.py",
     .good = "docker run --rm --gpus all nvcr.io/nvidia/pytorch:24.05-py3 python train.py",
