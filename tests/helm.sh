@@ -45,7 +45,8 @@ same "one GL903 per chart, no GL900 on its templates" "GL903 $charts/device-plug
 GL903 $charts/gpu-serve/Chart.yaml:1:1
 GL903 $charts/gpu-trainer/Chart.yaml:1:1
 GL903 $charts/needs-values/Chart.yaml:1:1
-GL903 $charts/time-slicing/Chart.yaml:1:1"
+GL903 $charts/time-slicing/Chart.yaml:1:1
+GL903 $charts/unvendored-deps/Chart.yaml:1:1"
 check "--helm that cannot run" 0 lint --helm "$tmp/empty/helm" $charts/gpu-serve
 has "GL903 says so" 'cannot be run'
 
@@ -115,6 +116,17 @@ has "with helm's first error line" 'failed: Error: execution error at \(needs-va
 printf 'model: example.org/infer:1.0\n' > "$tmp/model.yaml"
 check "the value it requires given" 0 lint --helm "$helm" --helm-values "$tmp/model.yaml" $charts/needs-values
 same "then it renders" ""
+
+# dependencies that are not vendored (no `helm dependency build`): its own templates are
+# rendered and linted without them, and GL903 names what was left out; no copy is left
+before=$(ls -d /tmp/gpulint-chart-* 2>/dev/null | wc -l)
+check "a chart whose dependencies are not vendored" 0 lint --helm "$helm" --driver 535 $charts/unvendored-deps
+same "its own templates linted, GL903 for the rest" "GL201 $charts/unvendored-deps/templates/deployment.yaml:15:19
+GL410 $charts/unvendored-deps/templates/deployment.yaml:14:17
+GL903 $charts/unvendored-deps/Chart.yaml:1:1"
+has "GL903 names the dependencies left out" 'rendered without its dependencies chat-ui, cache, which are not in its charts/ directory'
+if [ "$(ls -d /tmp/gpulint-chart-* 2>/dev/null | wc -l)" = "$before" ]; then pass=$((pass+1)); else
+  echo "FAIL the chart's temporary copy was left in /tmp"; fail=$((fail+1)); fi
 
 check "bounded: a rendering over input-size" 0 lint --helm "$helm" --limit input-size=200 $charts/gpu-trainer
 same "is GL903, not linted" "GL903 $charts/gpu-trainer/Chart.yaml:1:1"

@@ -353,6 +353,19 @@ lint deep-ciyaml 20 512 "gl900 $in/deep/.gitlab-ci.yml 2 10009 nesting-depth" "$
 printf '#!/bin/bash\nx=$(cat <<EOF\nhello "world\nEOF\n)\ndocker run --gpus all nvidia/cuda:latest nvidia-smi\n' > "$in/long/hd.sh"
 lint heredoc-in-substitution 10 512 "clean $in/long/hd.sh -- finding GL101 $in/long/hd.sh 6 35" "$in/long/hd.sh"
 
+# A chain of 3,000 compose files, each including the next: `include:` is followed 16 deep
+# (no recursion as deep as the chain); a walk lints each file once; a cycle ends
+mkdir -p "$in/include"
+python3 -c "
+import sys
+d = sys.argv[1]
+for i in range(3000):
+    open(f'{d}/c{i}.yml', 'w').write(f'include:\\n  - c{i + 1}.yml\\nservices:\\n  s{i}:\\n    image: nvidia/cuda:12.4.1-base-ubuntu22.04\\n')
+open(f'{d}/c3000.yml', 'w').write('include:\\n  - c0.yml\\nservices:\\n  last:\\n    image: ubuntu:22.04\\n')
+" "$in/include"
+lint include-chain-named 20 512 "count GL407 $in/include/c16.yml 1 -- count GL407 $in/include/c17.yml 0 -- rss 64" "$in/include/c0.yml"
+lint include-chain-walk 60 512 "count GL407 $in/include/c2999.yml 1 -- count GL407 $in/include/c0.yml 1 -- rss 64" "$in/include"
+
 # ================= encodings and special files =================
 # UTF-16 is refused (GL900 at 1:1: save as UTF-8), with or without its byte order mark; a
 # UTF-8 byte order mark is skipped (columns count from after it); CRLF is a line end; a lone

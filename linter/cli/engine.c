@@ -185,14 +185,21 @@ static char **include_paths(const struct gl_doc *doc)
     return out;
 }
 
+/* Includes deeper than this are not followed (a chain of thousands of files would
+ * otherwise recurse as deep); the walk still lints the files it reaches. */
+#define GL_INCLUDE_DEPTH_MAX 16
+
 /* A compose file that another one includes: a compose file whatever its name, linted
  * once a run (first_visit); one that does not exist is compose's error, not gpulint's. */
 static void lint_included(struct gl_run *run, const char *path)
 {
     struct stat st;
-    if (stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+    if (run->include_depth >= GL_INCLUDE_DEPTH_MAX || stat(path, &st) != 0 ||
+        !S_ISREG(st.st_mode))
         return;
+    run->include_depth++;
     lint_file_as(run, path, false, GL_IN_COMPOSE);
+    run->include_depth--;
 }
 
 /* An input found, once read, not to be of the kind it was taken for (doc->error.not_kind:
@@ -445,14 +452,14 @@ static void read_stdin(struct gl_run *run)
 /* ---- Helm charts (chart.h) ---- */
 
 
-/* A chart that was not rendered: a doc with the fact alone (GL903 at its Chart.yaml). */
+/* A chart that was not rendered, or only in part: a doc with the fact alone (GL903 at its
+ * Chart.yaml). */
 static void chart_not_rendered(struct gl_run *run, const char *dir, const char *chart_yaml,
-                               const char *why)
+                               enum gl_template_kind kind, const char *why)
 {
     struct gl_doc doc;
     gl_doc_init(&doc, chart_yaml, GL_IN_HELM, NULL, 0);
-    doc.tmpl = (struct gl_template){
-        .kind = GL_TEMPLATE_CHART, .loc = {1, 1}, .chart = dir, .why = why};
+    doc.tmpl = (struct gl_template){.kind = kind, .loc = {1, 1}, .chart = dir, .why = why};
     gl_lint_doc(run, &doc);
     gl_arena_free(&doc.arena);
 }
@@ -471,14 +478,16 @@ static void lint_chart(struct gl_run *run, const char *dir)
     gl_buf_printf(&chart_yaml, "%s%sChart.yaml", dir, gl_has_suffix(dir, "/") ? "" : "/");
     const char *name = gl_buf_str(&chart_yaml);
     if (!run->helm) {
-        chart_not_rendered(run, dir, name, run->no_helm);
+        chart_not_rendered(run, dir, name, GL_TEMPLATE_CHART, run->no_helm);
     } else {
         struct gl_rendered r;
         gl_chart_render(run->helm, run->cfg, dir, &r);
         if (r.why)
-            chart_not_rendered(run, dir, name, r.why);
+            chart_not_rendered(run, dir, name, GL_TEMPLATE_CHART, r.why);
         else
             lint_text(run, name, r.text, r.len, GL_IN_HELM, false, false, dir);
+        if (r.without)
+            chart_not_rendered(run, dir, name, GL_TEMPLATE_CHART_PART, r.without);
         gl_rendered_free(&r);
     }
     gl_buf_free(&chart_yaml);

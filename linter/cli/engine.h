@@ -44,6 +44,7 @@ struct gl_run {
     /* Compose files linted in this run: a file that another one includes is linted once,
      * whether the walk or the `include:` reaches it first. */
     struct gl_visited composes;
+    unsigned include_depth;  /* compose files being linted through `include:` now */
     bool helm_looked_up;
     char *helm;
     const char *no_helm;     /* why there is none */
