@@ -45,6 +45,7 @@ same "one GL903 per chart, no GL900 on its templates" "GL903 $charts/device-plug
 GL903 $charts/gpu-serve/Chart.yaml:1:1
 GL903 $charts/gpu-trainer/Chart.yaml:1:1
 GL903 $charts/needs-values/Chart.yaml:1:1
+GL903 $charts/time-slicing/Chart.yaml:1:1
 GL903 $charts/unvendored-deps/Chart.yaml:1:1"
 check "--helm that cannot run" 0 lint --helm "$tmp/empty/helm" $charts/gpu-serve
 has "GL903 says so" 'cannot be run'
@@ -102,6 +103,12 @@ check "a clean GPU chart" 0 lint --helm "$helm" --driver 535 $charts/gpu-serve
 same "must not fire" ""
 check "an infrastructure chart (fixtures/charts/device-plugin.SOURCE)" 0 lint --helm "$helm" --driver 535 $charts/device-plugin
 same "renders, nothing to find" ""
+
+# device plugin configs kept as chart values (config.map) and rendered into a ConfigMap:
+# judged once, in the rendered ConfigMap (its lines came from the values: the resource's
+# first template line); the chart's own values.yaml is not read a second time
+check "time-slicing values rendered (fixtures/charts/time-slicing.SOURCE)" 0 lint --helm "$helm" $charts/time-slicing
+same "GL406 once, in the template" "GL406 $charts/time-slicing/templates/configmap.yaml:2:1"
 
 check "a chart helm cannot render" 0 lint --helm "$helm" $charts/needs-values
 same "one GL903 at its Chart.yaml" "GL903 $charts/needs-values/Chart.yaml:1:1"

@@ -166,6 +166,16 @@ static bool starts_with_launcher(const char *t, size_t s, size_t e)
     return false;
 }
 
+/* Does a line of [from, to) start a launch? */
+static bool any_launcher(const char *t, size_t from, size_t to)
+{
+    struct line bl;
+    while (next_line(t, to, &from, &bl))
+        if (starts_with_launcher(t, bl.start, bl.end))
+            return true;
+    return false;
+}
+
 struct block {
     struct gl_buf text;
     struct gl_srcmap map;
@@ -273,20 +283,18 @@ static void parse(struct gl_doc *doc, const struct gl_config *cfg)
         }
         bool read = f.info_len && info_is(&f, shell_langs);
         bool python = f.info_len && info_is(&f, python_langs);
-        if (!f.info_len) {
-            /* RULES.md third round: read when any of its lines starts a launch */
-            size_t k = body;
-            struct line bl;
-            while (!read && next_line(t, body_end, &k, &bl))
-                read = starts_with_launcher(t, bl.start, bl.end);
-        }
+        if (!f.info_len) /* RULES.md third round: read when any of its lines starts a launch */
+            read = any_launcher(t, body, body_end);
         if (read || python)
             read_block(doc, &scan, &f, body, body_end, body_line, python);
     }
     gl_launch_scan_pragmas(&scan);
 }
 
-/* ---- reStructuredText: `.. code-block:: bash` (also `code::`, `sourcecode::`) ---- */
+/* ---- reStructuredText: `.. code-block:: bash` (also `code::`, `sourcecode::`, and
+ * sphinx-prompt's `prompt:: bash $`) in a shell language; a directive of no language when
+ * one of its lines starts a launch, as an untagged Markdown fence; other languages (`text`,
+ * `python`) and literal `::` blocks are never read ---- */
 
 static size_t indent_of(const char *t, const struct line *l)
 {
@@ -296,20 +304,29 @@ static size_t indent_of(const char *t, const struct line *l)
     return p - l->start;
 }
 
-/* Is line l a code directive of a shell (or Python) language? f gets the language; *indent the
- * directive's own indentation. */
-static bool rst_directive(const char *t, const struct line *l, struct fence *f, size_t *indent)
+/* What a line opens in reStructuredText: a code directive of a shell or Python language
+ * (read; Python as main's read_block reads it), or one of no language (`.. code-block::`
+ * alone: read when a line of it starts a launch, as an untagged Markdown fence). A literal
+ * block (a paragraph ending in `::`) is never read: it is as often output or another
+ * language as a command. */
+enum rst_open { RST_NONE, RST_SHELL, RST_UNTAGGED };
+
+/* f gets the language; *indent the directive's own indentation. */
+static enum rst_open rst_directive(const char *t, const struct line *l, struct fence *f,
+                                   size_t *indent)
 {
-    static const char *const names[] = {"code-block::", "code::", "sourcecode::", NULL};
+    static const char *const names[] = {"code-block::", "code::", "sourcecode::", "prompt::",
+                                        NULL};
     size_t p = l->start + indent_of(t, l);
+    *indent = indent_of(t, l);
     if (l->end - p < 3 || memcmp(t + p, ".. ", 3))
-        return false;
+        return RST_NONE;
     p += 3;
     size_t k = 0;
     while (names[k] && !(l->end - p >= strlen(names[k]) && !memcmp(t + p, names[k], strlen(names[k]))))
         k++;
     if (!names[k])
-        return false;
+        return RST_NONE;
     p += strlen(names[k]);
     while (p < l->end && t[p] == ' ')
         p++;
@@ -317,8 +334,9 @@ static bool rst_directive(const char *t, const struct line *l, struct fence *f, 
     while (e < l->end && t[e] != ' ' && t[e] != '\r')
         e++;
     *f = (struct fence){.info = t + p, .info_len = e - p};
-    *indent = indent_of(t, l);
-    return info_is(f, shell_langs) || info_is(f, python_langs);
+    if (!f->info_len)
+        return RST_UNTAGGED;
+    return info_is(f, shell_langs) || info_is(f, python_langs) ? RST_SHELL : RST_NONE;
 }
 
 static void parse_rst(struct gl_doc *doc, const struct gl_config *cfg)
@@ -333,7 +351,8 @@ static void parse_rst(struct gl_doc *doc, const struct gl_config *cfg)
     for (uint32_t line = 1; next_line(t, len, &i, &l); line++) {
         struct fence f;
         size_t d;
-        if (!rst_directive(t, &l, &f, &d))
+        enum rst_open open = rst_directive(t, &l, &f, &d);
+        if (open == RST_NONE)
             continue;
         /* options (`:linenos:`) and blank lines, then the body: every line indented more
          * than the directive, blank lines included, up to the first that is not */
@@ -354,7 +373,7 @@ static void parse_rst(struct gl_doc *doc, const struct gl_config *cfg)
                 f.indent = ind;
             }
         }
-        if (body < body_end)
+        if (body < body_end && (open == RST_SHELL || any_launcher(t, body, body_end)))
             read_block(doc, &scan, &f, body, body_end, body_line, info_is(&f, python_langs));
     }
     gl_launch_scan_pragmas(&scan);

@@ -283,7 +283,7 @@ void gl_parse_k8s_doc(struct gl_doc *doc, const struct gl_config *cfg)
             for (size_t i = 0; i < n; i++) {
                 if (pass == 0) {
                     note_claim(&k, objs[i]);
-                    k8s_configmap(&k, objs[i]);
+                    k8s_sharing_object(&k, objs[i]);
                 } else {
                     object(&k, objs[i]);
                 }

@@ -22,7 +22,7 @@ static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
                       : l->kind == GL_LAUNCH_COMPOSE
                           ? "add `gpus: all` or a deploy.resources.reservations.devices "
                             "entry with capabilities: [gpu]"
-                      : l->kind == GL_LAUNCH_SLURM
+                      : l->kind == GL_LAUNCH_SLURM || l->kind == GL_LAUNCH_ENROOT
                           ? "ask Slurm for GPUs: `#SBATCH --gpus-per-node=N` or "
                             "`--gres=gpu:N`"
                           : "add --gpus all (or --device nvidia.com/gpu=all with CDI)";

@@ -378,8 +378,10 @@ bool gl_launch_infrastructure(const struct gl_launch_facts *f, size_t launch)
     const struct gl_launch *l = &f->doc->launches[launch];
     if (gl_launch_nvidia_infra(f->doc, l))
         return true;
-    if (l->gpus_outside || l->gpu_unseen)
-        return false; /* its GPUs come from where gpulint cannot see */
+    if (l->gpus_outside)
+        return false; /* its GPUs come from an allocation gpulint cannot see */
+    /* (a CI job container, gpu_unseen, is judged by what it runs: one that runs no CUDA
+       image is infrastructure by RULES.md's definition whatever its runner gives) */
     return !gl_launch_requests_gpu(l) && !gl_launch_needs_cuda(f, launch);
 }
 
@@ -416,6 +418,9 @@ const char *gl_launch_label(struct gl_arena *a, const struct gl_launch *l)
 {
     switch (l->kind) {
     case GL_LAUNCH_COMPOSE:
+        if (l->tool && strcmp(l->tool, "compose")) /* `docker compose run SERVICE` */
+            return gl_arena_printf(a, "`%s` of service `%s` at line %u", l->tool,
+                                   l->name ? l->name : "?", (unsigned)l->loc.line);
         return gl_arena_printf(a, "service `%s`", l->name ? l->name : "?");
     case GL_LAUNCH_K8S:
         return gl_arena_printf(a, "container `%s`", l->name ? l->name : "?");
