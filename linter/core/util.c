@@ -103,6 +103,27 @@ static void *arena_take(struct gl_arena *a, size_t n)
     return p;
 }
 
+void gl_arena_adopt(struct gl_arena *a, struct gl_arena *from, size_t charge)
+{
+    if (from->head) {
+        struct gl_arena_block *tail = from->head;
+        while (tail->next)
+            tail = tail->next;
+        if (a->head) { /* behind a's current block, which keeps its room */
+            tail->next = a->head->next;
+            a->head->next = from->head;
+        } else {
+            a->head = from->head;
+        }
+    }
+    from->head = NULL;
+    from->total = 0;
+    from->over = false;
+    a->total += charge;
+    if (a->limit && a->total > a->limit)
+        a->over = true;
+}
+
 void *gl_arena_alloc(struct gl_arena *a, size_t n)
 {
     void *p = arena_take(a, n);

@@ -52,6 +52,9 @@ char *gl_arena_strndup(struct gl_arena *a, const char *s, size_t n);
 char *gl_arena_strdup(struct gl_arena *a, const char *s);
 char *gl_arena_printf(struct gl_arena *a, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* Give a the blocks of `from` (left empty): what was allocated there stays valid, now a's;
+ * a's total grows by `charge` (what a would have counted had it been allocated there). */
+void gl_arena_adopt(struct gl_arena *a, struct gl_arena *from, size_t charge);
 /* Grow an arena array: returns a copy of `old` (n elements of `size`) with room for cap. */
 void *gl_arena_grow(struct gl_arena *a, void *old, size_t n, size_t size, size_t *cap);
 
