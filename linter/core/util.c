@@ -166,11 +166,20 @@ char *xasprintf(const char *fmt, ...)
 
 char *gl_arena_printf(struct gl_arena *a, const char *fmt, ...)
 {
+    /* formatted once into a small buffer, which nearly always holds it (a second time
+       only when it does not), then copied */
+    char small[256];
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
     va_end(ap);
-    char *p = gl_arena_alloc(a, (size_t)n + 1);
+    if (n < 0) { /* an encoding error: nothing was formatted */
+        n = 0;
+        small[0] = 0;
+    }
+    if ((size_t)n < sizeof small)
+        return gl_arena_strndup(a, small, (size_t)n);
+    char *p = arena_take(a, (size_t)n + 1);
     va_start(ap, fmt);
     vsnprintf(p, (size_t)n + 1, fmt, ap);
     va_end(ap);
