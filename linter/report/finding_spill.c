@@ -86,8 +86,8 @@ void gl_spill_init(struct gl_spill *s)
 
 void gl_spill_free(struct gl_spill *s)
 {
-    if (s->fd >= 0)
-        close(s->fd);
+    if (s->out)
+        fclose(s->out); /* and its descriptor */
     free(s->runs);
     free(s->prefix);
     free(s->sorted);
@@ -131,37 +131,31 @@ static bool open_file(struct gl_spill *s)
     gl_buf_init(&path);
     gl_buf_printf(&path, "%s/gpulint-findings.XXXXXX", dir && *dir ? dir : "/tmp");
     s->fd = mkostemp(path.data, O_CLOEXEC);
-    if (s->fd >= 0)
+    if (s->fd >= 0) {
         unlink(path.data);
+        s->out = fdopen(s->fd, "w"); /* runs are written in order; read back with pread */
+        if (!s->out) {
+            close(s->fd);
+            s->fd = -1;
+        }
+    }
     gl_buf_free(&path);
     return s->fd >= 0;
 }
 
-static bool write_at(int fd, const char *p, size_t n, off_t at)
-{
-    while (n) {
-        ssize_t k = pwrite(fd, p, n, at);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            return false;
-        p += k;
-        n -= (size_t)k;
-        at += k;
-    }
-    return true;
-}
-
-/* Append [p, p + n) to the file (false: it could not be written; nothing counts). */
+/* Append b's bytes to the file and empty b (false: they could not be written). */
 static bool append(struct gl_spill *s, struct gl_buf *b, off_t *end)
 {
     if (!b->len)
         return true;
-    bool ok = write_at(s->fd, b->data, b->len, *end);
+    bool ok = fwrite(b->data, 1, b->len, s->out) == b->len;
     *end += (off_t)b->len;
     b->len = 0;
     return ok;
 }
+
+/* The bytes appended so far are in the file (for pread). */
+static bool flush(struct gl_spill *s) { return fflush(s->out) == 0; }
 
 static void add_run(struct gl_spill *s, off_t at, off_t end)
 {
@@ -217,7 +211,7 @@ static void spill(struct gl_spill *s, struct gl_findings *findings)
         if (b.len >= 65536)
             ok = append(s, &b, &end);
     }
-    ok = ok && append(s, &b, &end);
+    ok = ok && append(s, &b, &end) && flush(s);
     gl_buf_free(&b);
     free(sorted);
     if (!ok) { /* the run is not counted (its bytes are never read): stay in memory */
@@ -399,7 +393,7 @@ static void cascade(struct gl_spill *s)
             if (b.len >= 65536)
                 ok = append(s, &b, &end);
         }
-        ok = ok && append(s, &b, &end);
+        ok = ok && append(s, &b, &end) && flush(s);
         gl_buf_free(&b);
         gl_cursor_free(&c);
         if (!ok) {

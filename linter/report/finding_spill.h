@@ -24,6 +24,7 @@
 #ifndef GPULINT_FINDING_SPILL_H
 #define GPULINT_FINDING_SPILL_H
 
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "linter/core/finding.h"
@@ -35,7 +36,8 @@ struct gl_spill_run {
 };
 
 struct gl_spill {
-    int fd;                     /* the temporary file, or -1 */
+    int fd;                     /* the temporary file (read with pread), or -1 */
+    FILE *out;                  /* the same, written in order */
     bool broken;                /* it could not be made or written: stay in memory */
     struct gl_spill_run *runs;
     size_t nruns, capruns;
