@@ -45,7 +45,8 @@ static void encode(struct gl_buf *b, const struct gl_finding *f, uint64_t seq)
     h.size = (uint32_t)size;
     gl_buf_add(b, &h, sizeof h);
     for (int i = 0; i < NSTR; i++)
-        gl_buf_add(b, *str_field(m, i), h.len[i]);
+        if (h.len[i]) /* (NULL: no bytes) */
+            gl_buf_add(b, *str_field(m, i), h.len[i]);
 }
 
 /* The finding of the record at p (its strings point into it); its seq. */
