@@ -10,7 +10,8 @@
 #   repo         a whole repository (REPO_DIR, default: moby/buildkit's snapshot under
 #                /work/.mirror when present, exported with git archive), >= 5,000 files
 # For each: gpulint --jobs 1 and --jobs 2, cat, dockerfilelint (dockerfiles 1x and 10x
-# only: it takes ~0.4 ms a file), each the best of RUNS runs (default 3) by wall time;
+# only: it takes ~0.4 ms a file; PEER=no leaves it out, to compare two gpulint builds
+# quickly), each the best of RUNS runs (default 3) by wall time;
 # MB/s, files/s, the ratio of each to gpulint -j 1, MB/s of CPU time (user + system: less
 # inflated by a busy machine than wall time), peak RSS (GNU time %M), and gpulint's
 # instruction count (perf stat, or callgrind on up to 10,000 files where the VM has no
@@ -60,11 +61,13 @@ have_perf=0   # hardware counters (a VM may have none: then callgrind counts, on
 perf stat -e instructions -x, -o "$work/p" true > /dev/null 2>&1 &&
   grep -q '^[0-9]' "$work/p" && have_perf=1
 peer=${GPULINT_TOOLS_DIR:-$HOME/.cache/gpulint-tools}/node_modules/.bin/dockerfilelint
-if [ ! -x "$peer" ] && command -v npm > /dev/null; then
+if [ "${PEER:-yes}" = no ]; then
+  peer=/nonexistent
+elif [ ! -x "$peer" ] && command -v npm > /dev/null; then
   npm install --prefix "$(dirname "$(dirname "$(dirname "$peer")")")" --no-audit --no-fund \
     --loglevel=error dockerfilelint > /dev/null 2>&1 || true
 fi
-[ -x "$peer" ] || echo "dockerfilelint: not installed (no npm): no peer ratio"
+[ -x "$peer" ] || echo "dockerfilelint: not run (PEER=no, or no npm): no peer ratio"
 
 # best LABEL CMD...: the best of $runs runs by wall time -> "secs user sys rss_kib"
 best() {

@@ -52,7 +52,7 @@ static void from_cmd(struct gl_doc *doc, const struct gl_cmd *c)
     if (!c->nwords || c->words[0].opaque)
         return;
     const char *cmd = base_name(c->words[0].text);
-    if (!strcmp(cmd, "nvcc")) {
+    if (gl_streq(cmd, "nvcc")) {
         struct gl_arch_list l = {0};
         long at = gl_arch_list_read_nvcc(&l, &doc->arena, c->words, c->nwords);
         if (at < 0)
@@ -64,9 +64,9 @@ static void from_cmd(struct gl_doc *doc, const struct gl_cmd *c)
         out->opaque = l.opaque;
         return;
     }
-    bool exports = !strcmp(cmd, "export") || !strcmp(cmd, "env") || !strcmp(cmd, "declare") ||
-                   !strcmp(cmd, "typeset") || !strcmp(cmd, "readonly");
-    bool cmake = !strcmp(cmd, "cmake");
+    bool exports = gl_streq(cmd, "export") || gl_streq(cmd, "env") || gl_streq(cmd, "declare") ||
+                   gl_streq(cmd, "typeset") || gl_streq(cmd, "readonly");
+    bool cmake = gl_streq(cmd, "cmake");
     for (size_t i = 1; i < c->nwords; i++) {
         const struct gl_word *w = &c->words[i];
         if (exports && w->text[0] != '-') {

@@ -30,6 +30,7 @@ void gl_run_init(struct gl_run *run, const struct gl_config *cfg)
     gl_map_init(&run->charts.map);
     gl_map_init(&run->composes.map);
     gl_map_init(&run->inspected);
+    gl_spill_init(&run->spill);
 }
 
 static void visited_free(struct gl_visited *v)
@@ -43,6 +44,7 @@ static void visited_free(struct gl_visited *v)
 void gl_run_free(struct gl_run *run)
 {
     gl_findings_free(&run->findings);
+    gl_spill_free(&run->spill);
     gl_project_free(&run->project);
     visited_free(&run->charts);
     visited_free(&run->composes);
@@ -70,7 +72,11 @@ static bool first_visit(struct gl_visited *v, const char *path)
     return true;
 }
 
-void gl_run_finish(struct gl_run *run) { gl_project_apply(&run->project, &run->findings, 0); }
+void gl_run_finish(struct gl_run *run)
+{
+    gl_spill_finish(&run->spill, &run->findings, run->project.n ? gl_project_keeps : NULL,
+                    &run->project);
+}
 
 void gl_run_engine_finding(struct gl_run *run, const char *rule_id, const char *file,
                            struct gl_loc loc, const char *fix, const char *fmt, ...)
@@ -158,6 +164,7 @@ void gl_lint_doc(struct gl_run *run, struct gl_doc *doc)
     gl_findings_filter(&run->findings, start, not_suppressed, doc);
     move_to_templates(run, start, doc);
     gl_findings_filter(&run->findings, start, not_path_ignored, (void *)run->cfg);
+    gl_spill_note(&run->spill, &run->findings);
 }
 
 /* A text input gpulint refuses before any parser (encoding.h, or a limit it hit). */

@@ -5,9 +5,10 @@
  * For each input: read it, recognise it (inputs.h), parse it into a doc (the model), run
  * every enabled rule over the doc, turn a parse failure into GL900 and an unknown
  * inline-ignore id into GL902, drop what inline ignores suppress, keep the images the
- * input makes (project.h), free the doc. Findings accumulate in run->findings; once every
- * input is read, gl_run_finish drops those that the images the whole run makes turn moot,
- * and the caller sorts and reports the rest.
+ * input makes (project.h), free the doc. Findings accumulate in run->findings, which
+ * spills them to sorted runs on a temporary file when they are many (finding_spill.h);
+ * once every input is read, gl_run_finish drops those that the images the whole run makes
+ * turn moot and sorts the rest, and the reporters read them with a gl_finding_cursor.
  *
  * Helm charts (chart.h) are one input each: the walk does not read their templates/ and
  * charts/ file by file, and a named file or directory inside them stands for its chart.
@@ -24,6 +25,7 @@
 #include "linter/core/config.h"
 #include "linter/core/finding.h"
 #include "linter/core/hashmap.h"
+#include "linter/report/finding_spill.h"
 
 /* Paths met once a run, by their real path (the keys are heap copies, kept in names to
  * be freed). */
@@ -35,6 +37,7 @@ struct gl_visited {
 struct gl_run {
     const struct gl_config *cfg;
     struct gl_findings findings;
+    struct gl_spill spill;   /* the findings written out of `findings` (finding_spill.h) */
     size_t files;            /* inputs linted */
     bool unreadable;         /* a named path could not be read (exit status 2) */
     bool driver_checks_ran;  /* a CUDA/driver check had a target to compare with */
@@ -57,7 +60,8 @@ void gl_run_free(struct gl_run *run);
 
 /* Lint a path named by the user: a file, a directory (walked), or "-" for stdin. */
 void gl_lint_path(struct gl_run *run, const char *path);
-/* Every input is read: drop the findings that an image the run makes turns moot. */
+/* Every input is read: drop the findings that an image the run makes turns moot, sort
+ * the rest (in run->findings when nothing was spilled) and count them. */
 void gl_run_finish(struct gl_run *run);
 
 /* Lint bytes already in memory, read as `kind` (GL_IN_UNKNOWN: sniff from name/content). */

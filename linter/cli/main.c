@@ -22,8 +22,8 @@ static bool fails(const struct gl_run *run, enum gl_severity threshold)
 {
     if (threshold == GL_SEV_NONE)
         return false;
-    for (size_t i = 0; i < run->findings.n; i++)
-        if (run->findings.items[i].severity >= threshold)
+    for (int s = (int)threshold; s <= GL_SEV_NONE; s++)
+        if (run->spill.by_severity[s])
             return true;
     return false;
 }
@@ -180,7 +180,6 @@ static int lint_and_report(const struct gl_config *cfg, const struct gl_cli *cli
     for (size_t i = 0; i < cli->npaths; i++)
         gl_lint_path(&run, cli->paths[i]);
     gl_run_finish(&run);
-    gl_findings_sort(&run.findings);
     int status = run.unreadable ? 2 : fails(&run, cfg->failure_threshold) ? 1 : 0;
 
     start_output();

@@ -177,13 +177,7 @@ static bool moot(const struct gl_project_set *s, const struct gl_finding *f)
     return is;
 }
 
-static bool not_moot(const struct gl_finding *f, void *set)
+bool gl_project_keeps(const struct gl_finding *f, void *set)
 {
     return !moot(set, f);
-}
-
-void gl_project_apply(const struct gl_project_set *s, struct gl_findings *findings, size_t from)
-{
-    if (s->n)
-        gl_findings_filter(findings, from, not_moot, (void *)s);
 }

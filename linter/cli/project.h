@@ -13,7 +13,7 @@
  *    make it moot (gl_finding_on_image, rules/check.h);
  *  - the engine gathers every input's facts here (gl_project_gather, after the input is
  *    parsed without error), and when the whole run is read, drops the findings that one
- *    of them makes moot (gl_project_apply).
+ *    of them makes moot (gl_project_keeps, the filter of gl_spill_finish).
  * Patterns are matched as gl_project_pattern_names says (model_ref.h). A literal pattern
  * is filed under its normalised repository and tag (a build output) or repository (a
  * kustomization's name), so that a finding finds it in one look-up however many there
@@ -50,7 +50,7 @@ void gl_project_init(struct gl_project_set *s);
 void gl_project_free(struct gl_project_set *s);
 /* Keep the facts of one parsed input. */
 void gl_project_gather(struct gl_project_set *s, const struct gl_doc *doc);
-/* Drop findings[from..n) that an image of the set makes moot. */
-void gl_project_apply(const struct gl_project_set *s, struct gl_findings *findings, size_t from);
+/* Is finding f left standing by the images of the set `set` (not made moot)? */
+bool gl_project_keeps(const struct gl_finding *f, void *set);
 
 #endif

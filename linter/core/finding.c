@@ -86,9 +86,8 @@ static int cmp_str(const char *a, const char *b)
     return strcmp(a ? a : "", b ? b : "");
 }
 
-static int finding_cmp(const void *pa, const void *pb)
+int gl_finding_cmp(const struct gl_finding *a, const struct gl_finding *b)
 {
-    const struct gl_finding *a = pa, *b = pb;
     int c = strcmp(a->file, b->file);
     if (c)
         return c;
@@ -105,6 +104,16 @@ static int finding_cmp(const void *pa, const void *pb)
     return strcmp(a->message, b->message);
 }
 
+bool gl_finding_repeats(const struct gl_finding *a, const struct gl_finding *b)
+{
+    return !gl_finding_cmp(a, b) && !cmp_str(a->fix, b->fix);
+}
+
+static int finding_cmp(const void *pa, const void *pb)
+{
+    return gl_finding_cmp(pa, pb);
+}
+
 void gl_findings_sort(struct gl_findings *f)
 {
     if (f->n < 2)
@@ -114,8 +123,7 @@ void gl_findings_sort(struct gl_findings *f)
        service that extends it in the same file) is reported once */
     size_t w = 1;
     for (size_t r = 1; r < f->n; r++) {
-        if (!finding_cmp(&f->items[w - 1], &f->items[r]) &&
-            !cmp_str(f->items[w - 1].fix, f->items[r].fix))
+        if (gl_finding_repeats(&f->items[w - 1], &f->items[r]))
             finding_free(&f->items[r]);
         else
             f->items[w++] = f->items[r];

@@ -61,8 +61,13 @@ struct gl_finding *gl_findings_add(struct gl_findings *f);
 /* Remove items [from, n) for which keep() is false, preserving order. */
 void gl_findings_filter(struct gl_findings *f, size_t from,
                         bool (*keep)(const struct gl_finding *, void *), void *ctx);
-/* Sort by file, line, column, rule id; a finding equal to another in all its words is
- * dropped. */
+/* The report order: file, line, column, rule id, then platform, image path and message
+ * (<0, 0, >0). Findings equal in that order keep the order they were found in. */
+int gl_finding_cmp(const struct gl_finding *a, const struct gl_finding *b);
+/* Is b a repeat of a (equal in the report order and in its fix)? */
+bool gl_finding_repeats(const struct gl_finding *a, const struct gl_finding *b);
+/* Sort by file, line, column, rule id (stable); a finding that repeats the one kept
+ * before it is dropped. */
 void gl_findings_sort(struct gl_findings *f);
 
 #endif

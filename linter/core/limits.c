@@ -46,6 +46,9 @@ const struct gl_limit_def gl_limit_defs[GL_LIMIT_COUNT] = {
     [GL_LIMIT_PROJECT_IMAGES] = {"project-images", GL_LIMIT_NUMBER, 10000,
                                  "distinct image names a run's build commands and "
                                  "kustomizations make (beyond: not matched)"},
+    [GL_LIMIT_FINDINGS_MEMORY] = {"findings-memory", GL_LIMIT_BYTES, 1 * MiB,
+                                  "memory a run's findings take before they are written, "
+                                  "sorted, to a temporary file (beyond: written, not an error)"},
 };
 
 static uint64_t values[GL_LIMIT_COUNT];

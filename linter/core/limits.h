@@ -48,6 +48,7 @@ enum gl_limit_id {
     GL_LIMIT_EXPANSION_SIZE,    /* bytes variable expansions may add, per file */
     GL_LIMIT_CACHE_SIZE,        /* bytes of the layer-index cache on disk */
     GL_LIMIT_PROJECT_IMAGES,    /* images the project builds or rewrites, kept for a run */
+    GL_LIMIT_FINDINGS_MEMORY,   /* findings held in memory before they go to a file */
     GL_LIMIT_COUNT
 };
 

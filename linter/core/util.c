@@ -103,6 +103,27 @@ static void *arena_take(struct gl_arena *a, size_t n)
     return p;
 }
 
+void gl_arena_adopt(struct gl_arena *a, struct gl_arena *from, size_t charge)
+{
+    if (from->head) {
+        struct gl_arena_block *tail = from->head;
+        while (tail->next)
+            tail = tail->next;
+        if (a->head) { /* behind a's current block, which keeps its room */
+            tail->next = a->head->next;
+            a->head->next = from->head;
+        } else {
+            a->head = from->head;
+        }
+    }
+    from->head = NULL;
+    from->total = 0;
+    from->over = false;
+    a->total += charge;
+    if (a->limit && a->total > a->limit)
+        a->over = true;
+}
+
 void *gl_arena_alloc(struct gl_arena *a, size_t n)
 {
     void *p = arena_take(a, n);
@@ -145,11 +166,20 @@ char *xasprintf(const char *fmt, ...)
 
 char *gl_arena_printf(struct gl_arena *a, const char *fmt, ...)
 {
+    /* formatted once into a small buffer, which nearly always holds it (a second time
+       only when it does not), then copied */
+    char small[256];
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
     va_end(ap);
-    char *p = gl_arena_alloc(a, (size_t)n + 1);
+    if (n < 0) { /* an encoding error: nothing was formatted */
+        n = 0;
+        small[0] = 0;
+    }
+    if ((size_t)n < sizeof small)
+        return gl_arena_strndup(a, small, (size_t)n);
+    char *p = arena_take(a, (size_t)n + 1);
     va_start(ap, fmt);
     vsnprintf(p, (size_t)n + 1, fmt, ap);
     va_end(ap);
@@ -251,7 +281,12 @@ bool gl_strn_eq_nocase(const char *a, size_t alen, const char *b)
 
 bool gl_has_prefix(const char *s, const char *prefix)
 {
-    return strncmp(s, prefix, strlen(prefix)) == 0;
+    /* byte by byte: prefixes are short, and most words differ at once (a strlen and a
+       strncmp call cost more than the compare) */
+    while (*prefix)
+        if (*s++ != *prefix++)
+            return false;
+    return true;
 }
 
 bool gl_has_suffix(const char *s, const char *suffix)

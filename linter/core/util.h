@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 struct gl_loc {
     uint32_t line; /* 1-based; 0 for "no line" (image findings) */
@@ -52,6 +53,9 @@ char *gl_arena_strndup(struct gl_arena *a, const char *s, size_t n);
 char *gl_arena_strdup(struct gl_arena *a, const char *s);
 char *gl_arena_printf(struct gl_arena *a, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
+/* Give a the blocks of `from` (left empty): what was allocated there stays valid, now a's;
+ * a's total grows by `charge` (what a would have counted had it been allocated there). */
+void gl_arena_adopt(struct gl_arena *a, struct gl_arena *from, size_t charge);
 /* Grow an arena array: returns a copy of `old` (n elements of `size`) with room for cap. */
 void *gl_arena_grow(struct gl_arena *a, void *old, size_t n, size_t size, size_t *cap);
 
@@ -80,6 +84,17 @@ void gl_buf_vprintf(struct gl_buf *b, const char *fmt, va_list ap);
 const char *gl_buf_str(struct gl_buf *b);
 
 /* ---- small string helpers ---- */
+/* strcmp(a, b) == 0, deciding on the first bytes inline: for the loops that compare every
+ * word of a command with a list of names, where nearly every pair differs at once and the
+ * call to strcmp was the cost. */
+static inline bool gl_streq(const char *a, const char *b)
+{
+    if (a[0] != b[0] || !a[0])
+        return a[0] == b[0];
+    if (a[1] != b[1] || !a[1])
+        return a[1] == b[1];
+    return a[2] == b[2] && (!a[2] || !strcmp(a + 3, b + 3));
+}
 bool gl_streq_nocase(const char *a, const char *b);
 bool gl_strn_eq_nocase(const char *a, size_t alen, const char *b); /* a[0..alen) vs b */
 bool gl_has_prefix(const char *s, const char *prefix);

@@ -71,18 +71,20 @@ static struct hash128 identity(const struct gl_finding *f)
 }
 
 /* Open-addressing table of identities seen so far, with their counts. */
-struct seen_slot {
+struct gl_fingerprint_seen {
     struct hash128 key;
     uint32_t count; /* 0: empty */
 };
 
-static uint32_t occurrence(struct seen_slot *slots, size_t mask, struct hash128 key)
+static uint32_t occurrence(struct gl_fingerprint_seen *slots, size_t mask, struct hash128 key,
+                           size_t *used)
 {
     for (size_t i = (size_t)(key.a ^ key.b) & mask;; i = (i + 1) & mask) {
-        struct seen_slot *s = &slots[i];
+        struct gl_fingerprint_seen *s = &slots[i];
         if (s->count == 0) {
             s->key = key;
             s->count = 1;
+            (*used)++;
             return 0;
         }
         if (s->key.a == key.a && s->key.b == key.b)
@@ -90,24 +92,75 @@ static uint32_t occurrence(struct seen_slot *slots, size_t mask, struct hash128 
     }
 }
 
+void gl_fingerprinter_init(struct gl_fingerprinter *fp, bool per_file)
+{
+    memset(fp, 0, sizeof *fp);
+    fp->per_file = per_file;
+    fp->cap = 16;
+    fp->slots = xcalloc(fp->cap, sizeof *fp->slots);
+}
+
+/* Room for one more identity (at most half the slots used). */
+static void make_room(struct gl_fingerprinter *fp)
+{
+    if (2 * (fp->used + 1) <= fp->cap)
+        return;
+    size_t cap = 2 * fp->cap, used = 0;
+    struct gl_fingerprint_seen *slots = xcalloc(cap, sizeof *slots);
+    for (size_t i = 0; i < fp->cap; i++) {
+        const struct gl_fingerprint_seen *o = &fp->slots[i];
+        if (!o->count)
+            continue;
+        size_t j = (size_t)(o->key.a ^ o->key.b) & (cap - 1);
+        while (slots[j].count)
+            j = (j + 1) & (cap - 1);
+        slots[j] = *o;
+        used++;
+    }
+    free(fp->slots);
+    fp->slots = slots;
+    fp->cap = cap;
+    fp->used = used;
+}
+
+void gl_fingerprint_next(struct gl_fingerprinter *fp, const struct gl_finding *f,
+                         char hex[GL_FINGERPRINT_HEX + 1])
+{
+    if (fp->per_file) { /* a new file: the identities of the one before are done with */
+        const char *path = gl_text_report_path(f->file);
+        if (!fp->path || strcmp(fp->path, path) != 0) {
+            free(fp->path);
+            fp->path = xstrdup(path);
+            memset(fp->slots, 0, fp->cap * sizeof *fp->slots);
+            fp->used = 0;
+        }
+    }
+    make_room(fp);
+    struct hash128 h = identity(f);
+    uint32_t nth = occurrence(fp->slots, fp->cap - 1, h, &fp->used);
+    char nth_text[16];
+    snprintf(nth_text, sizeof nth_text, "%u", (unsigned)nth);
+    hash_field(&h, nth_text);
+    snprintf(hex, GL_FINGERPRINT_HEX + 1, "%016llx%016llx", (unsigned long long)h.a,
+             (unsigned long long)h.b);
+}
+
+void gl_fingerprinter_free(struct gl_fingerprinter *fp)
+{
+    free(fp->slots);
+    free(fp->path);
+    memset(fp, 0, sizeof *fp);
+}
+
 void gl_fingerprints_compute(const struct gl_findings *f, struct gl_fingerprints *out)
 {
     out->n = f->n;
     out->hex = xcalloc(f->n ? f->n : 1, sizeof *out->hex);
-    size_t cap = 16;
-    while (cap < 2 * f->n)
-        cap *= 2;
-    struct seen_slot *slots = xcalloc(cap, sizeof *slots);
-    for (size_t i = 0; i < f->n; i++) {
-        struct hash128 h = identity(&f->items[i]);
-        uint32_t nth = occurrence(slots, cap - 1, h);
-        char nth_text[16];
-        snprintf(nth_text, sizeof nth_text, "%u", (unsigned)nth);
-        hash_field(&h, nth_text);
-        snprintf(out->hex[i], sizeof out->hex[i], "%016llx%016llx", (unsigned long long)h.a,
-                 (unsigned long long)h.b);
-    }
-    free(slots);
+    struct gl_fingerprinter fp;
+    gl_fingerprinter_init(&fp, false);
+    for (size_t i = 0; i < f->n; i++)
+        gl_fingerprint_next(&fp, &f->items[i], out->hex[i]);
+    gl_fingerprinter_free(&fp);
 }
 
 void gl_fingerprints_free(struct gl_fingerprints *fp)

@@ -18,6 +18,12 @@
  * The hash is 128 bits (two 64-bit FNV-1a streams with different offsets) written as 32
  * lowercase hex digits. It is an identity, not a security measure. Linear in the total
  * size of the findings.
+ *
+ * A gl_fingerprinter gives them one at a time, in the sorted order. The occurrence
+ * numbers need the identities seen before; when every finding names its file with the
+ * same prefix (gl_spill_one_prefix), the findings of one report path are adjacent, so
+ * only those of the current file are kept (`per_file`): memory in proportion to the
+ * largest file's findings, not to the run's.
  */
 #ifndef GPULINT_FINGERPRINT_H
 #define GPULINT_FINGERPRINT_H
@@ -34,5 +40,19 @@ struct gl_fingerprints {
 /* One fingerprint per finding of `f`, in its order (findings must already be sorted). */
 void gl_fingerprints_compute(const struct gl_findings *f, struct gl_fingerprints *out);
 void gl_fingerprints_free(struct gl_fingerprints *fp);
+
+struct gl_fingerprint_seen;
+struct gl_fingerprinter {
+    struct gl_fingerprint_seen *slots; /* identities seen, with their counts */
+    size_t cap, used;
+    bool per_file;
+    char *path;                        /* per_file: the report path they are of */
+};
+
+void gl_fingerprinter_init(struct gl_fingerprinter *fp, bool per_file);
+/* The fingerprint of the next finding of the sorted order, into hex. */
+void gl_fingerprint_next(struct gl_fingerprinter *fp, const struct gl_finding *f,
+                         char hex[GL_FINGERPRINT_HEX + 1]);
+void gl_fingerprinter_free(struct gl_fingerprinter *fp);
 
 #endif

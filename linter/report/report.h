@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * report.h: reporters turn the sorted findings of a run into one output format.
- * A reporter knows only findings and the run's counts, never the model.
+ * A reporter knows only findings and the run's counts, never the model. It reads the
+ * findings with a gl_finding_cursor (finding_spill.h) and writes as it reads, so a run's
+ * report takes no memory in proportion to its findings.
  */
 #ifndef GPULINT_REPORT_H
 #define GPULINT_REPORT_H
@@ -14,7 +16,8 @@ struct gl_summary {
     size_t files, findings, errors, warnings, infos; /* style findings count as infos */
 };
 
-void gl_summary_count(const struct gl_findings *f, size_t files, struct gl_summary *out);
+/* The counts of the run's findings (as gl_run_finish left them, or the list as it is). */
+void gl_summary_count(const struct gl_run *run, struct gl_summary *out);
 
 /* `file:line:col: severity: message [ID name]` and the fix hint on the next line; an
  * image finding (line 0) is at `file: platform layer sha256:0123456789ab /path` instead

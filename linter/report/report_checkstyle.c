@@ -52,21 +52,28 @@ void gl_report_checkstyle(FILE *out, const struct gl_run *run)
     struct gl_buf b;
     gl_buf_init(&b);
     gl_buf_adds(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<checkstyle version=\"4.3\">\n");
-    const char *open_file = NULL;
-    for (size_t i = 0; i < run->findings.n; i++) {
-        const struct gl_finding *f = &run->findings.items[i];
-        if (!open_file || strcmp(open_file, f->file) != 0) {
-            if (open_file)
+    struct gl_buf open_file; /* the file of the <file> open, when `open` */
+    gl_buf_init(&open_file);
+    bool open = false;
+    struct gl_finding_cursor c;
+    gl_cursor_init(&c, &run->findings, &run->spill);
+    for (const struct gl_finding *f; (f = gl_cursor_next(&c));) {
+        if (!open || strcmp(gl_buf_str(&open_file), f->file) != 0) {
+            if (open)
                 gl_buf_adds(&b, "  </file>\n");
             gl_buf_adds(&b, "  <file name=\"");
             gl_escape_str(&b, gl_text_report_path(f->file), GL_ESCAPE_XML);
             gl_buf_adds(&b, "\">\n");
-            open_file = f->file;
+            open_file.len = 0;
+            gl_buf_adds(&open_file, f->file);
+            open = true;
         }
         add_error(&b, f);
         gl_text_flush(out, &b, 65536);
     }
-    if (open_file)
+    gl_cursor_free(&c);
+    gl_buf_free(&open_file);
+    if (open)
         gl_buf_adds(&b, "  </file>\n");
     gl_buf_adds(&b, "</checkstyle>\n");
     gl_text_flush(out, &b, 0);

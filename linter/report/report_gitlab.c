@@ -50,15 +50,23 @@ static json_object *issue_object(struct gl_buf *scratch, const struct gl_finding
 
 void gl_report_gitlab(FILE *out, const struct gl_run *run)
 {
-    struct gl_fingerprints fps;
-    gl_fingerprints_compute(&run->findings, &fps);
+    struct gl_fingerprinter fps;
+    gl_fingerprinter_init(&fps, gl_spill_one_prefix(&run->spill, &run->findings));
     struct gl_buf scratch;
     gl_buf_init(&scratch);
-    json_object *arr = json_object_new_array_ext((int)run->findings.n);
-    for (size_t i = 0; i < run->findings.n; i++)
-        json_object_array_add(arr, issue_object(&scratch, &run->findings.items[i], fps.hex[i]));
-    gl_text_write_json(out, arr);
+    json_object *arr = json_object_new_array();
+    struct gl_json_stream st;
+    gl_json_stream_begin(&st, out, arr, arr);
     json_object_put(arr);
+    struct gl_finding_cursor c;
+    gl_cursor_init(&c, &run->findings, &run->spill);
+    for (const struct gl_finding *f; (f = gl_cursor_next(&c));) {
+        char hex[GL_FINGERPRINT_HEX + 1];
+        gl_fingerprint_next(&fps, f, hex);
+        gl_json_stream_add(&st, issue_object(&scratch, f, hex));
+    }
+    gl_cursor_free(&c);
+    gl_json_stream_end(&st);
     gl_buf_free(&scratch);
-    gl_fingerprints_free(&fps);
+    gl_fingerprinter_free(&fps);
 }

@@ -200,13 +200,7 @@ static json_object *result_object(const struct gl_finding *f, const char *finger
 
 void gl_report_sarif(FILE *out, const struct gl_run *run)
 {
-    struct gl_fingerprints fps;
-    gl_fingerprints_compute(&run->findings, &fps);
-
-    json_object *results = json_object_new_array_ext((int)run->findings.n);
-    for (size_t i = 0; i < run->findings.n; i++)
-        json_object_array_add(results, result_object(&run->findings.items[i], fps.hex[i]));
-
+    json_object *results = json_object_new_array();
     json_object *run_obj = json_object_new_object();
     json_object_object_add(run_obj, "tool", tool_object());
     json_object_object_add(run_obj, "results", results);
@@ -218,7 +212,19 @@ void gl_report_sarif(FILE *out, const struct gl_run *run)
     json_object_array_add(runs, run_obj);
     json_object_object_add(root, "runs", runs);
 
-    gl_text_write_json(out, root);
+    struct gl_json_stream st;
+    gl_json_stream_begin(&st, out, root, results);
     json_object_put(root);
-    gl_fingerprints_free(&fps);
+    struct gl_fingerprinter fps;
+    gl_fingerprinter_init(&fps, gl_spill_one_prefix(&run->spill, &run->findings));
+    struct gl_finding_cursor c;
+    gl_cursor_init(&c, &run->findings, &run->spill);
+    for (const struct gl_finding *f; (f = gl_cursor_next(&c));) {
+        char hex[GL_FINGERPRINT_HEX + 1];
+        gl_fingerprint_next(&fps, f, hex);
+        gl_json_stream_add(&st, result_object(f, hex));
+    }
+    gl_cursor_free(&c);
+    gl_fingerprinter_free(&fps);
+    gl_json_stream_end(&st);
 }

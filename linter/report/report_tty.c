@@ -89,14 +89,17 @@ void gl_report_tty(FILE *out, const struct gl_run *run, bool color)
                              color ? "\033[0m" : "", color};
     struct gl_buf b;
     gl_buf_init(&b);
-    for (size_t i = 0; i < run->findings.n; i++) {
-        add_finding(&b, &run->findings.items[i], &st);
+    struct gl_finding_cursor c;
+    gl_cursor_init(&c, &run->findings, &run->spill);
+    for (const struct gl_finding *f; (f = gl_cursor_next(&c));) {
+        add_finding(&b, f, &st);
         gl_text_flush(out, &b, 65536);
     }
+    gl_cursor_free(&c);
     struct gl_summary s;
-    gl_summary_count(&run->findings, run->files, &s);
+    gl_summary_count(run, &s);
     gl_buf_printf(&b, "%s%zu finding%s (%zu error%s, %zu warning%s, %zu info%s) in %zu file%s%s\n",
-                  run->findings.n ? "\n" : "", s.findings, s.findings == 1 ? "" : "s", s.errors,
+                  s.findings ? "\n" : "", s.findings, s.findings == 1 ? "" : "s", s.errors,
                   s.errors == 1 ? "" : "s", s.warnings, s.warnings == 1 ? "" : "s", s.infos,
                   s.infos == 1 ? "" : "s", s.files, s.files == 1 ? "" : "s",
                   run->cfg->driver.set ? "" : "; driver checks skipped: no target driver");

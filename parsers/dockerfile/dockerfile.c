@@ -313,10 +313,9 @@ static bool read_heredoc_bodies(struct ctx *c, struct df_instr *in)
 
 static bool can_have_heredocs(const struct df_instr *in)
 {
-    if (strcmp(in->keyword, "onbuild") == 0 && in->child)
+    if (in->kw == DF_KW_ONBUILD && in->child)
         in = in->child;
-    return !in->json && (strcmp(in->keyword, "run") == 0 || strcmp(in->keyword, "copy") == 0 ||
-                         strcmp(in->keyword, "add") == 0);
+    return !in->json && (in->kw == DF_KW_RUN || in->kw == DF_KW_COPY || in->kw == DF_KW_ADD);
 }
 
 /* Does "<<" occur in line[0..len)? (memchr for each '<': glibc's memmem is slow for a

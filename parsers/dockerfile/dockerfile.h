@@ -75,8 +75,16 @@ struct df_heredoc {
     uint32_t end_line;      /* the terminator line */
 };
 
+/* The instruction words BuildKit knows; DF_KW_UNKNOWN for any other word. */
+enum df_keyword {
+    DF_KW_UNKNOWN, DF_KW_ADD, DF_KW_ARG, DF_KW_CMD, DF_KW_COPY, DF_KW_ENTRYPOINT, DF_KW_ENV,
+    DF_KW_EXPOSE, DF_KW_FROM, DF_KW_HEALTHCHECK, DF_KW_LABEL, DF_KW_MAINTAINER, DF_KW_ONBUILD,
+    DF_KW_RUN, DF_KW_SHELL, DF_KW_STOPSIGNAL, DF_KW_USER, DF_KW_VOLUME, DF_KW_WORKDIR
+};
+
 struct df_instr {
     const char *keyword;        /* lowercased ("run") */
+    enum df_keyword kw;         /* which one it is (looked up once, by the parser) */
     const char *keyword_orig;   /* as written ("Run") */
     struct gl_loc loc;          /* first byte of the keyword */
     uint32_t start_line, end_line; /* BuildKit's StartLine/EndLine (heredoc bodies included) */

@@ -448,27 +448,34 @@ static bool health(struct df_lineparse *lp, struct df_instr *in, struct argv *av
 enum kind { K_IGNORE, K_LIST, K_WORDS, K_MAYBE_JSON, K_NAME_VAL, K_SPLIT, K_HEALTH, K_STRING,
             K_ONBUILD };
 
-static enum kind kind_of(const char *kw)
+/* How the arguments of keyword kw are read; which keyword it is into *out. */
+static enum kind kind_of(const char *kw, enum df_keyword *out)
 {
-    static const struct { const char *name; enum kind k; } table[] = {
-        {"add", K_LIST}, {"arg", K_WORDS}, {"cmd", K_MAYBE_JSON}, {"copy", K_LIST},
-        {"entrypoint", K_MAYBE_JSON}, {"env", K_NAME_VAL}, {"expose", K_SPLIT},
-        {"from", K_SPLIT}, {"healthcheck", K_HEALTH}, {"label", K_NAME_VAL},
-        {"maintainer", K_STRING}, {"onbuild", K_ONBUILD}, {"run", K_MAYBE_JSON},
-        {"shell", K_MAYBE_JSON}, {"stopsignal", K_STRING}, {"user", K_STRING},
-        {"volume", K_LIST}, {"workdir", K_STRING},
+    static const struct { const char *name; enum kind k; enum df_keyword kw; } table[] = {
+        {"add", K_LIST, DF_KW_ADD}, {"arg", K_WORDS, DF_KW_ARG},
+        {"cmd", K_MAYBE_JSON, DF_KW_CMD}, {"copy", K_LIST, DF_KW_COPY},
+        {"entrypoint", K_MAYBE_JSON, DF_KW_ENTRYPOINT}, {"env", K_NAME_VAL, DF_KW_ENV},
+        {"expose", K_SPLIT, DF_KW_EXPOSE}, {"from", K_SPLIT, DF_KW_FROM},
+        {"healthcheck", K_HEALTH, DF_KW_HEALTHCHECK}, {"label", K_NAME_VAL, DF_KW_LABEL},
+        {"maintainer", K_STRING, DF_KW_MAINTAINER}, {"onbuild", K_ONBUILD, DF_KW_ONBUILD},
+        {"run", K_MAYBE_JSON, DF_KW_RUN}, {"shell", K_MAYBE_JSON, DF_KW_SHELL},
+        {"stopsignal", K_STRING, DF_KW_STOPSIGNAL}, {"user", K_STRING, DF_KW_USER},
+        {"volume", K_LIST, DF_KW_VOLUME}, {"workdir", K_STRING, DF_KW_WORKDIR},
     };
     size_t lo = 0, hi = sizeof table / sizeof table[0]; /* sorted: binary search */
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         int c = strcmp(kw, table[mid].name);
-        if (c == 0)
+        if (c == 0) {
+            *out = table[mid].kw;
             return table[mid].k;
+        }
         if (c < 0)
             hi = mid;
         else
             lo = mid + 1;
     }
+    *out = DF_KW_UNKNOWN;
     return K_IGNORE;
 }
 
@@ -495,7 +502,7 @@ bool df_parse_instr(struct df_lineparse *lp, struct df_instr *in, struct df_erro
         trim_uspace(L, &as, &ae);
         struct argv av = {0};
         bool ok = true;
-        switch (kind_of(cur->keyword)) {
+        switch (kind_of(cur->keyword, &cur->kw)) {
         case K_IGNORE:
             arg_span(lp, cur, &av, as, as);
             break;

@@ -345,7 +345,7 @@ static void copy_or_add(struct builder *b, struct scope *s, int stage, int instr
         c->loc = a->loc;
         c->stage = stage;
         c->instr = instr;
-        c->add = !strcmp(in->keyword, "add");
+        c->add = in->kw == DF_KW_ADD;
         c->url = is_url(path);
         c->dest = dest;
         c->workdir = s->workdir;
@@ -417,25 +417,9 @@ static void choose_final(struct builder *b)
  * `docker build` stops there with "unknown instruction". */
 static const struct df_instr *unknown_instruction(const struct df_file *f)
 {
-    static const char *const known[] = {"add", "arg", "cmd", "copy", "entrypoint", "env",
-                                        "expose", "from", "healthcheck", "label",
-                                        "maintainer", "onbuild", "run", "shell",
-                                        "stopsignal", "user", "volume", "workdir"};
-    for (size_t i = 0; i < f->ninstrs; i++) {
-        size_t lo = 0, hi = sizeof known / sizeof known[0]; /* sorted: binary search */
-        while (lo < hi) {
-            size_t mid = lo + (hi - lo) / 2;
-            int c = strcmp(f->instrs[i].keyword, known[mid]);
-            if (c == 0)
-                break;
-            if (c < 0)
-                hi = mid;
-            else
-                lo = mid + 1;
-        }
-        if (lo >= hi)
+    for (size_t i = 0; i < f->ninstrs; i++)
+        if (f->instrs[i].kw == DF_KW_UNKNOWN)
             return &f->instrs[i];
-    }
     return NULL;
 }
 
@@ -501,27 +485,27 @@ void gl_parse_dockerfile_doc(struct gl_doc *doc, const struct gl_config *cfg)
             gl_doc_fail_limit(doc, GL_LIMIT_PARSE_MEMORY, in->loc);
             break;
         }
-        if (!strcmp(in->keyword, "from")) {
+        if (in->kw == DF_KW_FROM) {
             begin_stage(&b, in);
             continue;
         }
         if (!b.m->nstages) {
-            if (!strcmp(in->keyword, "arg"))
+            if (in->kw == DF_KW_ARG)
                 declare_args(&b, &b.meta, in, true, -1, (int)i);
             continue;
         }
         int stage = (int)b.m->nstages - 1;
         struct scope *s = &b.scopes[stage];
         b.m->stages[stage].last_line = in->end_line;
-        if (!strcmp(in->keyword, "arg"))
+        if (in->kw == DF_KW_ARG)
             declare_args(&b, s, in, false, stage, (int)i);
-        else if (!strcmp(in->keyword, "env"))
+        else if (in->kw == DF_KW_ENV)
             declare_env(&b, s, stage, in);
-        else if (!strcmp(in->keyword, "copy") || !strcmp(in->keyword, "add"))
+        else if (in->kw == DF_KW_COPY || in->kw == DF_KW_ADD)
             copy_or_add(&b, s, stage, (int)i, in);
-        else if (!strcmp(in->keyword, "workdir"))
+        else if (in->kw == DF_KW_WORKDIR)
             workdir(&b, s, in);
-        else if (!strcmp(in->keyword, "run")) {
+        else if (in->kw == DF_KW_RUN) {
             size_t first = b.m->npkgs, first_removal = b.m->nremovals;
             gl_dockerfile_run(doc, stage, (int)i, in, f->escape, run_lookup, s);
             for (size_t k = first; k < b.m->npkgs; k++)

@@ -78,7 +78,7 @@ static const struct manager managers[] = {
 static const struct manager *manager_named(const char *name)
 {
     for (size_t k = 0; k < sizeof managers / sizeof managers[0]; k++)
-        if (!strcmp(name, managers[k].name))
+        if (gl_streq(name, managers[k].name))
             return &managers[k];
     return NULL;
 }
@@ -86,7 +86,7 @@ static const struct manager *manager_named(const char *name)
 static bool in_list(const char *const *list, const char *w)
 {
     for (; *list; list++)
-        if (!strcmp(*list, w))
+        if (gl_streq(*list, w))
             return true;
     return false;
 }
@@ -94,7 +94,7 @@ static bool in_list(const char *const *list, const char *w)
 /* pip, pip3, pip3.11 */
 static bool is_pip(const char *w)
 {
-    if (!gl_has_prefix(w, "pip"))
+    if (w[0] != 'p' || !gl_has_prefix(w, "pip"))
         return false;
     return strspn(w + 3, "0123456789.") == strlen(w + 3);
 }
@@ -102,7 +102,7 @@ static bool is_pip(const char *w)
 /* python, python3, python3.11 */
 static bool is_python(const char *w)
 {
-    if (!gl_has_prefix(w, "python"))
+    if (w[0] != 'p' || !gl_has_prefix(w, "python"))
         return false;
     return strspn(w + 6, "0123456789.") == strlen(w + 6);
 }
@@ -112,15 +112,15 @@ static size_t skip_prefixes(const struct gl_word *w, size_t n, size_t i)
 {
     while (i < n && !w[i].opaque) {
         const char *b = gl_base_name(w[i].text);
-        if (!strcmp(b, "sudo") || !strcmp(b, "env") || !strcmp(b, "time") ||
-            !strcmp(b, "nice") || !strcmp(b, "exec") || !strcmp(b, "command") ||
-            !strcmp(b, "nohup")) {
-            bool sudo = !strcmp(b, "sudo");
+        if (gl_streq(b, "sudo") || gl_streq(b, "env") || gl_streq(b, "time") ||
+            gl_streq(b, "nice") || gl_streq(b, "exec") || gl_streq(b, "command") ||
+            gl_streq(b, "nohup")) {
+            bool sudo = gl_streq(b, "sudo");
             i++;
             while (i < n && !w[i].opaque &&
                    (w[i].text[0] == '-' || (strchr(w[i].text, '=') && w[i].text[0] != '='))) {
                 /* sudo -u user: the user is a value */
-                if (sudo && (!strcmp(w[i].text, "-u") || !strcmp(w[i].text, "-g")))
+                if (sudo && (gl_streq(w[i].text, "-u") || gl_streq(w[i].text, "-g")))
                     i++;
                 i++;
             }
@@ -136,15 +136,15 @@ static const struct manager *find_manager(const struct gl_word *w, size_t n, siz
     if (*i >= n || w[*i].opaque)
         return NULL;
     const char *b = gl_base_name(w[*i].text);
-    if (is_python(b) && *i + 2 < n && !strcmp(w[*i + 1].text, "-m") &&
-        !strcmp(w[*i + 2].text, "pip")) {
+    if (is_python(b) && *i + 2 < n && gl_streq(w[*i + 1].text, "-m") &&
+        gl_streq(w[*i + 2].text, "pip")) {
         *i += 2;
         return manager_named("pip");
     }
     if (is_pip(b))
         return manager_named("pip");
-    if (!strcmp(b, "uv")) {
-        if (*i + 1 < n && !strcmp(w[*i + 1].text, "pip")) {
+    if (gl_streq(b, "uv")) {
+        if (*i + 1 < n && gl_streq(w[*i + 1].text, "pip")) {
             *i += 1;
             return manager_named("uv");
         }
@@ -235,7 +235,7 @@ static void scan_rm(const struct pkg_out *out, int stage, const struct gl_word *
     for (i++; i < n; i++) {
         if (w[i].opaque || !*w[i].text)
             continue;
-        if (opts && !strcmp(w[i].text, "--")) {
+        if (opts && gl_streq(w[i].text, "--")) {
             opts = false;
             continue;
         }
@@ -279,7 +279,7 @@ static void scan_removal(const struct pkg_out *out, int stage, const struct mana
 static void scan_command(const struct pkg_out *out, int stage, const struct gl_word *w, size_t n)
 {
     size_t i = skip_prefixes(w, n, 0);
-    if (i < n && !w[i].opaque && !strcmp(gl_base_name(w[i].text), "rm")) {
+    if (i < n && !w[i].opaque && gl_streq(gl_base_name(w[i].text), "rm")) {
         scan_rm(out, stage, w, n, i);
         return;
     }
@@ -297,15 +297,15 @@ static void scan_command(const struct pkg_out *out, int stage, const struct gl_w
             continue;
         }
         if (in_list(mgr->installs, t)) {
-            group = !strcmp(t, "groupinstall");
+            group = gl_streq(t, "groupinstall");
             break;
         }
-        if (!strcmp(t, "group") && i + 1 < n && !strcmp(w[i + 1].text, "install")) {
+        if (gl_streq(t, "group") && i + 1 < n && gl_streq(w[i + 1].text, "install")) {
             group = true;
             i++;
             break;
         }
-        if (!strcmp(t, "env") && i + 1 < n && !strcmp(w[i + 1].text, "create"))
+        if (gl_streq(t, "env") && i + 1 < n && gl_streq(w[i + 1].text, "create"))
             return; /* conda env create -f environment.yml: a file, not packages */
         if (in_list(mgr->removes, t))
             scan_removal(out, stage, mgr, w, n, i);
@@ -336,7 +336,7 @@ static void scan_command(const struct pkg_out *out, int stage, const struct gl_w
             if (val && !val->opaque && takes) {
                 if (in_list(mgr->index_opts, opt))
                     add_index(out, stage, mgr->name, opt, val, vtext, voff);
-                if (!strcmp(opt, "-r") || !strcmp(opt, "--requirement")) {
+                if (gl_streq(opt, "-r") || gl_streq(opt, "--requirement")) {
                     struct gl_word rw = {vtext, {val->loc.line, val->loc.col + (uint32_t)voff},
                                          false};
                     add_pkg(out, stage, mgr, &rw, false, true);

@@ -88,7 +88,7 @@ static bool is_shell_name(const char *w)
     const char *base = strrchr(w, '/');
     base = base ? base + 1 : w;
     for (size_t k = 0; shells[k]; k++)
-        if (strcmp(base, shells[k]) == 0)
+        if (gl_streq(base, shells[k]))
             return true;
     return false;
 }
@@ -100,12 +100,12 @@ long sh_dash_c_index(const struct sh_cmd *cmd)
     bool dash_c = false;
     for (size_t k = 1; k < cmd->nwords; k++) {
         const char *t = cmd->words[k].text;
-        if (strcmp(t, "--") == 0 || strcmp(t, "-") == 0)
+        if (gl_streq(t, "--") || gl_streq(t, "-"))
             return dash_c && k + 1 < cmd->nwords ? (long)(k + 1) : -1;
         if ((t[0] == '-' || t[0] == '+') && t[1] != '-') {
             if (strchr(t + 1, 'c'))
                 dash_c = true;
-            if (strcmp(t + 1, "o") == 0 || strcmp(t + 1, "O") == 0)
+            if (gl_streq(t + 1, "o") || gl_streq(t + 1, "O"))
                 k++; /* -o pipefail */
             continue;
         }

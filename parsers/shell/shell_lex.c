@@ -102,6 +102,8 @@ static size_t template_end(const struct sh_lexer *lx, size_t i)
 size_t shl_placeholder_end(const struct sh_lexer *lx, size_t i)
 {
     const char *s = lx->s;
+    if (i >= lx->len || (s[i] != '{' && s[i] != '<')) /* what every placeholder starts with */
+        return 0;
     size_t tmpl = template_end(lx, i);
     if (tmpl)
         return tmpl;
@@ -450,7 +452,8 @@ static void lex_parts(struct sh_lexer *lx, enum lex_mode mode, int depth)
         if (c < 0)
             return;
         size_t at = lx->i;
-        size_t placeholder = mode == M_WORD ? shl_placeholder_end(lx, at) : 0;
+        size_t placeholder =
+            mode == M_WORD && (c == '<' || c == '{') ? shl_placeholder_end(lx, at) : 0;
         if (placeholder) { /* documentation's `<...>`: an opaque part of the word; a
                               template's `{{ x }}` or IPython's `{x}`, substituted as
                               text, may be any number of words, as `$x` may */

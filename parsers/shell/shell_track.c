@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-static bool word_is(const struct gl_word *w, const char *s) { return strcmp(w->text, s) == 0; }
+static bool word_is(const struct gl_word *w, const char *s) { return gl_streq(w->text, s); }
 
 static bool name_prefix(const char *t, size_t *nlen)
 {

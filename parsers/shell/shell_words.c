@@ -541,7 +541,7 @@ static void run(struct builder *b)
                 read_heredocs(b);
         } else if ((c == '<' || c == '>') && at + 1 < lx->len && lx->s[at + 1] == '(') {
             word(b, at); /* process substitution */
-        } else if (shl_placeholder_end(lx, at)) {
+        } else if ((c == '<' || c == '{') && shl_placeholder_end(lx, at)) {
             word(b, at); /* documentation's `<placeholder>` */
         } else if (strchr(";&|()<>", c) && c) {
             size_t n = scan_operator(lx, op, &redir);

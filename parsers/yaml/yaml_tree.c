@@ -552,8 +552,13 @@ static int load(struct yt_stream *s, struct gl_arena *a, const char *text, size_
     return s->error ? -1 : 0;
 }
 
+static bool sniff_adopt(struct yt_stream *s, struct gl_arena *a, const char *text,
+                        size_t len);
+
 int yt_load(struct yt_stream *s, struct gl_arena *a, const char *text, size_t len)
 {
+    if (sniff_adopt(s, a, text, len))
+        return s->error ? -1 : 0;
     return load(s, a, text, len, false, 0);
 }
 
@@ -792,14 +797,20 @@ size_t yt_pairs(struct yt_stream *s, struct yt_node *map, struct yt_pair **out)
  * judging. Kept only while small (SNIFF_KEEP), so a large input is never held twice. A
  * judge gets a fresh copy of the stream as it was loaded (an alias budget one judge
  * spends does not reach the next); the blanked text's load is made the first time it is
- * needed, in the same arena after the first load, as without the memo. */
+ * needed, in the same arena after the first load, as without the memo.
+ * The parser of the type that said yes then loads the same text (yt_load): it is handed
+ * the memo's tree instead, with its arena's blocks (sniff_adopt), so a file sniffed is
+ * loaded once. */
 #define SNIFF_KEEP (1u << 20)
 static struct {
     pthread_mutex_t lock;
     bool valid, blank_tried, has_blank;
     struct gl_arena a;
     char *text; /* a copy of the text, to know it again (heap: the arena's use is as before) */
+    const char *at; /* where the text was when it was sniffed */
     size_t len;
+    size_t loaded;  /* bytes the load took of the arena (judges may take more) */
+    bool load_over; /* the load reached the arena's limit */
     struct yt_stream s, blank;
 } sniff_memo = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
@@ -810,6 +821,26 @@ static void sniff_forget(void)
         free(sniff_memo.text);
     }
     sniff_memo.valid = false;
+}
+
+/* The memo's load of text[0..len) into a, when it is that load as a fresh one would make
+ * it: the same bytes where they were sniffed, no blanked text loaded beside it, no limit
+ * reached on the way (a's limit taking what a holds already into account). */
+static bool sniff_adopt(struct yt_stream *s, struct gl_arena *a, const char *text, size_t len)
+{
+    pthread_mutex_lock(&sniff_memo.lock);
+    bool same = sniff_memo.valid && sniff_memo.at == text && sniff_memo.len == len &&
+                !sniff_memo.blank_tried && !sniff_memo.load_over &&
+                (!a->limit || a->total + sniff_memo.loaded <= a->limit) &&
+                !memcmp(sniff_memo.text, text, len);
+    if (same) {
+        *s = sniff_memo.s;
+        s->arena = a;
+        gl_arena_adopt(a, &sniff_memo.a, sniff_memo.loaded);
+        sniff_forget();
+    }
+    pthread_mutex_unlock(&sniff_memo.lock);
+    return same;
 }
 
 bool yt_sniff(const char *data, size_t len, bool (*judge)(struct yt_stream *s))
@@ -824,8 +855,14 @@ bool yt_sniff(const char *data, size_t len, bool (*judge)(struct yt_stream *s))
         sniff_memo.len = len;
         sniff_memo.text = xmalloc(len ? len : 1);
         memcpy(sniff_memo.text, data, len);
-        yt_load(&sniff_memo.s, &sniff_memo.a, data, len);
+        load(&sniff_memo.s, &sniff_memo.a, data, len, false, 0);
+        sniff_memo.loaded = sniff_memo.a.total;
+        sniff_memo.load_over = sniff_memo.a.over;
     }
+    /* the same bytes may stand elsewhere now (another file of the same content): the
+     * stream reads them where they are */
+    sniff_memo.at = data;
+    sniff_memo.s.text = data;
     struct yt_stream s = sniff_memo.s;
     bool yes = judge(&s);
     /* a template is recognised by what it says once its expressions are blanked out */
@@ -834,7 +871,7 @@ bool yt_sniff(const char *data, size_t len, bool (*judge)(struct yt_stream *s))
             sniff_memo.blank_tried = true;
             const char *blanked = yt_template_blank(&sniff_memo.a, data, len);
             if (blanked) {
-                yt_load(&sniff_memo.blank, &sniff_memo.a, blanked, len);
+                load(&sniff_memo.blank, &sniff_memo.a, blanked, len, false, 0);
                 sniff_memo.has_blank = true;
             }
         }

@@ -13,6 +13,8 @@ static bool toolkit_package(const char *name)
     static const char *const stems[] = {"nvidia-container-toolkit", "nvidia-container-runtime",
                                         "libnvidia-container", "nvidia-docker2"};
     for (size_t i = 0; i < sizeof stems / sizeof stems[0]; i++) {
+        if (name[0] != stems[i][0]) /* most packages stop here, before strlen and strncmp */
+            continue;
         size_t n = strlen(stems[i]);
         if (!strncmp(name, stems[i], n) &&
             (name[n] == 0 || name[n] == '-' || name[n] == ':' || name[n] == '=' ||
@@ -47,6 +49,8 @@ static bool engine_package(const char *name)
                                         "moby-engine", "containerd.io", "containerd",
                                         "podman", "cri-o"};
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (name[0] != names[i][0])
+            continue;
         size_t n = strlen(names[i]);
         if (!strncmp(name, names[i], n) &&
             (name[n] == 0 || name[n] == '=' || name[n] == ':' ||

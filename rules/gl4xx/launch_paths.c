@@ -94,6 +94,10 @@ void gl_launch_facts_init(struct gl_launch_facts *f, const struct gl_doc *doc,
     f->env_start = gl_arena_alloc(&f->arena, (n + 2) * sizeof *f->env_start);
     f->has_cuda = gl_arena_alloc(&f->arena, (n + 1) * sizeof *f->has_cuda);
     f->mounts = gl_arena_alloc(&f->arena, (n + 1) * sizeof *f->mounts);
+    if (!n) { /* no launch (a Dockerfile): no env or CUDA fact names one */
+        f->env_items = gl_arena_alloc(&f->arena, sizeof *f->env_items);
+        return;
+    }
     /* counting sort of the launch env entries by launch, keeping their order */
     for (size_t i = 0; i < doc->nenv; i++) {
         const struct gl_env *e = &doc->env[i];
