@@ -128,6 +128,10 @@ bool gl_layer_index_parse(struct gl_layer_index *ix, const unsigned char *p, siz
     if (c.bad || count > GL_LAYER_MAX_ENTRIES || count > n / 18)
         return false;
     for (uint64_t i = 0; i < count && !c.bad; i++) {
+        /* charged as it grows, as a streamed index is: a cached index of a huge layer stops
+         * at the image budget (ix->error says so) instead of being loaded whole first */
+        if (i % 256 == 0 && !gl_layer_index_charge(ix))
+            return true;
         struct gl_layer_entry e = {0};
         uint8_t type = (uint8_t)get_uint(&c, 1);
         e.type = type & 0x7f;

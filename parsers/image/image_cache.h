@@ -53,14 +53,15 @@
 bool gl_layer_cache_dir(const struct gl_config *cfg, char *out, size_t outlen);
 
 /* Fill ix from the cache entry of `digest`, and mark it recently used; false on a miss
- * (ix is then empty). */
+ * (ix is then empty). The entries are charged to the image budget as they are read: past
+ * it, ix holds those read so far and ix->error names image-memory (a hit all the same). */
 bool gl_layer_cache_load(const char *dir, const char *digest, struct gl_layer_index *ix);
 /* Store ix (only complete indexes: no error) under `digest`, then bring the cache under
  * its bound. Failures are silent. */
 void gl_layer_cache_store(const char *dir, const char *digest, const struct gl_layer_index *ix);
 
 /* Serialize / parse the payload (exposed for tests). Parse returns false on any
- * malformation. */
+ * malformation; true, with ix->error set, when it stopped at the image budget. */
 void gl_layer_index_serialize(const struct gl_layer_index *ix, struct gl_buf *out);
 bool gl_layer_index_parse(struct gl_layer_index *ix, const unsigned char *p, size_t n);
 
