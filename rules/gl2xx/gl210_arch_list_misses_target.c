@@ -102,9 +102,11 @@ const struct gl_rule gl_rule_GL210 = {
         "binary whose fat binaries cannot be read whole is not judged. Only with a target "
         "GPU (--gpu H100, --gpu sm_90, --gpu host, config gpu:).",
     .bad = "# gpulint --gpu H100\n"
+           "FROM pytorch/pytorch:2.4.1-cuda12.4-cudnn9-devel\n"
            "ENV TORCH_CUDA_ARCH_LIST=\"8.0;8.6\"\n"
            "RUN pip install --no-build-isolation flash-attn",
     .good = "# gpulint --gpu H100\n"
+            "FROM pytorch/pytorch:2.4.1-cuda12.4-cudnn9-devel\n"
             "ENV TORCH_CUDA_ARCH_LIST=\"8.0;8.6;9.0\"\n"
             "RUN pip install --no-build-isolation flash-attn",
     .fix = "add the target GPU's architecture to the list, or PTX of an architecture at or "
