@@ -39,7 +39,13 @@
  * stay inside; regular files up to 1 MiB); their facts carry `file` and `via_loc`. FILE is
  * the image path: the latest COPY/ADD of the stage (or a stage it is built FROM) that put
  * a file there names the context file (`COPY deps/req.txt /tmp/r.txt`, `COPY . /app`,
- * `COPY requirements*.txt ./`, through WORKDIR); else FILE itself, relative to the context.
+ * `COPY requirements*.txt ./`, through WORKDIR and a literal `cd /dir` earlier in the RUN);
+ * else FILE itself, relative to the context. The same for the other files installs read:
+ * conda environment files (`conda|mamba env create|update [-f FILE]`, environment.yml by
+ * default; `micromamba create|install -f FILE`) and conda `--file` spec lists; and, only
+ * where a COPY/ADD put them, the project files of `pip install .|-e DIR`, `uv pip install
+ * -r pyproject.toml` and `uv sync` (pyproject.toml; uv.lock up to 8 MiB): see
+ * cuda_derive_internal.h for what is read from each.
  * Not sources: PyPI-default wheels (no +cuNNN), third-party wheel indexes, a bare `-gpu`
  * tag, Jetson/L4T images, local build outputs. Global ARGs used in FROM are seen through
  * the resolved reference (one fact, at the FROM's tag).

@@ -243,6 +243,94 @@ static void test_requirements_copied(void **state)
     rmdir(dir);
 }
 
+/* Project files where the Dockerfile copies them: pyproject.toml (uv indexes and sources,
+ * alternatives opaque), uv.lock (forks opaque), conda environment files, conda --file, a
+ * `cd` in the RUN; nothing from files never copied in. */
+static void test_project_files(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/gpulint-proj-XXXXXX", path[512], df[512];
+    assert_non_null(mkdtemp(dir));
+    const char *files[][2] = {
+        {"pyproject.toml",
+         "[project]\nname = \"x\"\ndependencies = [\n  \"jax[cuda12]>=0.4\",  # ] in a string\n"
+         "  \"torch>=2.4\",\n]\n\n[tool.uv.sources]\ntorch = [\n"
+         "  { index = \"pytorch-cu124\", marker = \"sys_platform == 'linux'\" },\n]\n\n"
+         "[[tool.uv.index]]\nname = \"pytorch-cu124\"\nexplicit = true\n"
+         "url = \"https://download.pytorch.org/whl/cu124\"\n\n"
+         "[[tool.uv.index]]\nname = \"pytorch-cu118\"\nurl = \"https://download.pytorch.org/whl/cu118\"\n"
+         "explicit = true\n"},
+        {"alt/pyproject.toml",
+         "[project]\ndependencies = [\"torch\"]\n[tool.uv]\n"
+         "extra-index-url = [\"https://download.pytorch.org/whl/cu118\", "
+         "\"https://download.pytorch.org/whl/cu124\"]\n"},
+        {"uv.lock",
+         "version = 1\n\n[[package]]\nname = \"torch\"\nversion = \"2.5.1+cu124\"\n"
+         "source = { registry = \"https://download.pytorch.org/whl/cu124\" }\n\n"
+         "[[package]]\nname = \"cupy-cuda12x\"\nversion = \"13.3.0\"\n\n"
+         "[[package]]\nname = \"torchvision\"\nversion = \"0.20.1+cu124\"\n\n"
+         "[[package]]\nname = \"torchvision\"\nversion = \"0.20.1+cpu\"\n"},
+        {"env/environment.yml",
+         "name: x\ndependencies:\n  - python=3.10\n  - \"pytorch-cuda=12.1\"\n"
+         "  - nvidia::cuda-toolkit=12.1\n  - pip:\n"
+         "    - --extra-index-url https://download.pytorch.org/whl/cu121\n"
+         "    - torch==2.3.1\n"},
+        {"specs.txt", "cudatoolkit=11.8\n"},
+    };
+    snprintf(path, sizeof path, "%s/alt", dir);
+    assert_int_equal(mkdir(path, 0700), 0);
+    snprintf(path, sizeof path, "%s/env", dir);
+    assert_int_equal(mkdir(path, 0700), 0);
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i][0]);
+        write_file(path, files[i][1]);
+    }
+    snprintf(df, sizeof df, "%s/Dockerfile", dir);
+    struct gl_doc *d = derive(df, "FROM ubuntu:22.04\n"
+                                  "WORKDIR /app\n"
+                                  "COPY pyproject.toml uv.lock ./\n"
+                                  "RUN uv sync --frozen\n"
+                                  "COPY env/environment.yml /tmp/\n"
+                                  "RUN conda env create -f /tmp/environment.yml\n"
+                                  "COPY alt /alt\n"
+                                  "RUN cd /alt && pip install .\n"
+                                  "COPY specs.txt .\n"
+                                  "RUN micromamba install -y -f specs.txt\n"
+                                  "RUN cd sub && pip install -r requirements.txt\n"
+                                  "RUN pip install -e /never-copied\n");
+    /* uv.lock: torch's local version (at its '+'), cupy; torchvision is forked */
+    const struct gl_cuda_fact *f = fact(d, GL_CUDA_FRAMEWORK, 0);
+    assert_fact(f, "12.4", 5, 17);
+    assert_true(strstr(f->file, "uv.lock") != NULL);
+    assert_int_equal(f->via_loc.line, 4);
+    assert_string_equal(f->torch, "2.5.1");
+    assert_fact(fact(d, GL_CUDA_FRAMEWORK, 1), "12", 9, 14);
+    /* pyproject.toml: jax[cuda12], then the one explicit index sources name for torch */
+    f = fact(d, GL_CUDA_FRAMEWORK, 2);
+    assert_fact(f, "12", 4, 8);
+    assert_true(strstr(f->file, "pyproject.toml") != NULL);
+    assert_fact(fact(d, GL_CUDA_FRAMEWORK, 3), "12.4", 16, 41);
+    /* environment.yml: pytorch-cuda (quoted), channel-prefixed cuda-toolkit, the pip index */
+    assert_fact(fact(d, GL_CUDA_FRAMEWORK, 4), "12.1", 4, 19);
+    assert_fact(fact(d, GL_CUDA_FRAMEWORK, 5), "12.1", 5, 26);
+    assert_fact(fact(d, GL_CUDA_FRAMEWORK, 6), "12.1", 7, 58);
+    assert_int_equal(fact(d, GL_CUDA_FRAMEWORK, 6)->via_loc.line, 6);
+    /* alt/pyproject.toml after `cd /alt`: two CUDA releases for torch, opaque; specs.txt */
+    f = fact(d, GL_CUDA_FRAMEWORK, 7);
+    assert_fact(f, "11.8", 1, 13);
+    assert_true(strstr(f->file, "specs.txt") != NULL);
+    assert_null(fact(d, GL_CUDA_FRAMEWORK, 8));
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i][0]);
+        unlink(path);
+    }
+    snprintf(path, sizeof path, "%s/alt", dir);
+    rmdir(path);
+    snprintf(path, sizeof path, "%s/env", dir);
+    rmdir(path);
+    rmdir(dir);
+}
+
 static void test_token_versions(void **state)
 {
     (void)state;
@@ -313,6 +401,7 @@ int main(void)
         cmocka_unit_test(test_requirements_file),
         cmocka_unit_test(test_python_wheels),
         cmocka_unit_test(test_requirements_copied),
+        cmocka_unit_test(test_project_files),
         cmocka_unit_test(test_token_versions),
         cmocka_unit_test(test_judge_boundaries),
         cmocka_unit_test(test_judge_ngc_forward_compat),
