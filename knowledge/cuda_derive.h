@@ -26,7 +26,10 @@
  *                       packages of that command (loc: the cuNNN), jax[cudaNN],
  *                       jax-cudaNN-plugin, tensorflow[and-cuda]==V / tensorflow-gpu==V
  *                       (TF's tested CUDA), conda/mamba/micromamba pytorch-cuda=,
- *                       cudatoolkit=, cuda-version=, cuda-toolkit= (loc: the version)
+ *                       cudatoolkit=, cuda-version=, cuda-toolkit= (loc: the version;
+ *                       a `channel::` prefix is looked through), NVIDIA's label channel
+ *                       nvidia/label/cuda-X.Y.Z (`-c` it, or `it::cuda-nvcc`) for the
+ *                       unversioned cuda / cuda-* packages of the command
  *                       cupy-cuda12x (major) / cupy-cuda110 (release), tensorrt-cu12[-libs]
  *                       (major), onnxruntime-gpu==V (the major of PyPI's CUDA of V from the
  *                       knowledge table; 12 from ONNX Runtime's CUDA 12 feed; nothing from
