@@ -35,7 +35,10 @@
  *                       knowledge table; 12 from ONNX Runtime's CUDA 12 feed; nothing from
  *                       another index), paddlepaddle-gpu==V.postNNN, paddlepaddle-gpu from an index
  *                       with a cuNNN segment, uv --torch-backend=cuNNN for torch packages
- *   GL_CUDA_PIP_NVIDIA  nvidia-*-cu11/-cu12/-cu13 wheels (version is the major only)
+ *   GL_CUDA_PIP_NVIDIA  nvidia-*-cu11/-cu12/-cu13 wheels (version is the major only), and
+ *                       CUDA 13's unsuffixed components pinned to a 13.x version
+ *                       (nvidia-cuda-runtime==13.0.96, nvidia-cublas, -cuda-nvrtc,
+ *                       -cuda-cupti, -nvjitlink: the names the table lists)
  *
  * Requirements files named by `pip install -r FILE` are read when FILE lies inside the
  * build context (the Dockerfile's directory; no "..", no absolute paths, symlinks must
@@ -72,6 +75,15 @@ void gl_cuda_derive(struct gl_doc *doc, const struct gl_config *cfg);
 struct gl_cuda_fact *gl_cuda_add_fact(struct gl_doc *doc, enum gl_cuda_source kind,
                                       const char *version, const char *label,
                                       struct gl_loc loc);
+
+/* The fact of one installed Python distribution (an image's *.dist-info METADATA: its Name
+ * and Version), as the pin `name==version` would give it: torch 2.5.1+cu124, nvidia-*-cu12,
+ * an unsuffixed CUDA 13 component (by its version), cupy-cuda12x, ... (kb NULL: the
+ * builtin table). Line 0, `label` as given (strings not copied); NULL when it names no
+ * CUDA. */
+struct gl_cuda_fact *gl_cuda_derive_dist(struct gl_doc *doc, const struct gl_kb *kb,
+                                         const char *name, const char *version,
+                                         const char *label);
 
 /* Facts of one image reference doc->refs[ref] (tag versions, NGC releases, tag tokens). */
 void gl_cuda_derive_ref(struct gl_doc *doc, const struct gl_kb *kb, size_t ref);

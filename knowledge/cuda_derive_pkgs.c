@@ -40,13 +40,42 @@ static struct gl_cuda_fact *torch_pin(struct cd_ctx *c, const struct cd_spec *sp
     return f;
 }
 
+/* An unsuffixed nvidia-* wheel of CUDA 13 pinned to a version (nvidia-cuda-runtime==13.0.96):
+ * the major the knowledge table gives for that name and version. Only the CUDA components
+ * the table names as unsuffixed (nvidia_pip_packages.cuda13), whose version is their CUDA
+ * release: other nvidia-* packages (nvidia-ml-py 13.580.82, nvidia-cufft 12.0 of CUDA 13)
+ * version themselves. */
+static struct gl_cuda_fact *nvidia_unsuffixed(struct cd_ctx *c, const struct cd_spec *sp,
+                                              const char *spec, struct gl_loc loc, int stage)
+{
+    static const char *const components[] = {"nvidia-cuda-runtime", "nvidia-cublas",
+                                             "nvidia-cuda-nvrtc", "nvidia-cuda-cupti",
+                                             "nvidia-nvjitlink"};
+    bool known = false;
+    for (size_t i = 0; i < sizeof components / sizeof components[0]; i++)
+        known = known || !strcmp(sp->name, components[i]);
+    char v[32];
+    if (!known || !cd_op_is_pin(sp->op) || !sp->version_len || sp->version_len >= sizeof v)
+        return NULL;
+    memcpy(v, sp->version, sp->version_len);
+    v[sp->version_len] = '\0';
+    unsigned major = gl_kb_pip_cuda_major(c->kb, sp->name, v);
+    if (!major)
+        return NULL;
+    struct gl_loc at = cd_written_loc(c, loc, strlen(spec), sp->version, sp->version_len);
+    return cd_add(c, GL_CUDA_PIP_NVIDIA, gl_arena_printf(&c->doc->arena, "%u", major),
+                  cd_label_of(c, spec), NULL, at, stage);
+}
+
 /* nvidia-cublas-cu12: the major of the -cuNN suffix. */
 static struct gl_cuda_fact *nvidia_wheel(struct cd_ctx *c, const struct cd_spec *sp,
                                          const char *spec, struct gl_loc loc, int stage)
 {
     size_t n = strlen(sp->name);
     const char *dash = strrchr(sp->name, '-');
-    if (n < 12 || !dash || dash[1] != 'c' || dash[2] != 'u' || !is_digit(dash[3]))
+    if (!dash || dash[1] != 'c' || dash[2] != 'u' || !is_digit(dash[3]))
+        return nvidia_unsuffixed(c, sp, spec, loc, stage);
+    if (n < 12)
         return NULL;
     unsigned major = gl_kb_pip_cuda_major(c->kb, sp->name, NULL);
     if (!major)

@@ -331,6 +331,30 @@ static void test_project_files(void **state)
     rmdir(dir);
 }
 
+/* Installed distributions (an image's dist-info METADATA) as pins. */
+static void test_dists(void **state)
+{
+    (void)state;
+    struct gl_doc *d = derive("Dockerfile", "FROM scratch\n");
+    size_t n0 = d->ncuda;
+    const struct gl_cuda_fact *f = gl_cuda_derive_dist(d, NULL, "torch", "2.5.1+cu124", "L");
+    assert_fact(f, "12.4", 0, 0);
+    assert_string_equal(f->torch, "2.5.1");
+    assert_string_equal(f->label, "L");
+    assert_fact(gl_cuda_derive_dist(d, NULL, "nvidia-cudnn-cu13", "9.19.0.56", "L"), "13", 0, 0);
+    assert_fact(gl_cuda_derive_dist(d, NULL, "nvidia-cuda-runtime", "13.0.96", "L"), "13", 0, 0);
+    assert_fact(gl_cuda_derive_dist(d, NULL, "cupy-cuda12x", "13.3.0", "L"), "12", 0, 0);
+    assert_int_equal(d->ncuda, n0 + 4);
+    assert_null(gl_cuda_derive_dist(d, NULL, "torch", "2.5.1", "L")); /* PyPI's default */
+    assert_null(gl_cuda_derive_dist(d, NULL, "nvidia-ml-py", "13.580.82", "L")); /* NVML */
+    assert_null(gl_cuda_derive_dist(d, NULL, "nvidia-cufft", "12.0.0.61", "L"));
+    assert_null(gl_cuda_derive_dist(d, NULL, "torch; x", "2.5.1+cu124", "L"));
+    assert_null(gl_cuda_derive_dist(d, NULL, "torch", "2.5.1+cu124, 1", "L"));
+    assert_null(gl_cuda_derive_dist(d, NULL, "", "", "L"));
+    assert_null(gl_cuda_derive_dist(d, NULL, NULL, "1", "L"));
+    assert_int_equal(d->ncuda, n0 + 4);
+}
+
 static void test_token_versions(void **state)
 {
     (void)state;
@@ -402,6 +426,7 @@ int main(void)
         cmocka_unit_test(test_python_wheels),
         cmocka_unit_test(test_requirements_copied),
         cmocka_unit_test(test_project_files),
+        cmocka_unit_test(test_dists),
         cmocka_unit_test(test_token_versions),
         cmocka_unit_test(test_judge_boundaries),
         cmocka_unit_test(test_judge_ngc_forward_compat),
