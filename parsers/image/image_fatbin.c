@@ -31,6 +31,7 @@ enum want { W_ELF, W_MAGIC, W_CONTAINER, W_ENTRY, W_NONE };
 struct gl_fatbin_scan {
     uint64_t size, pos;
     bool failed, done;
+    bool not_elf;  /* too short for ELF, or no ELF magic: certainly no device code */
     bool is64;
     uint64_t shoff;
     uint32_t shentsize, shnum, shstrndx;
@@ -73,8 +74,10 @@ struct gl_fatbin_scan *gl_fatbin_scan_new(uint64_t size)
     struct gl_fatbin_scan *s = xcalloc(1, sizeof *s);
     s->size = size;
     s->want = W_ELF;
-    if (size < 52)
+    if (size < 52) {
+        s->not_elf = true;
         fail(s);
+    }
     return s;
 }
 
@@ -121,6 +124,7 @@ static void read_elf_header(struct gl_fatbin_scan *s)
 {
     const unsigned char *h = s->hb;
     if (memcmp(h, "\177ELF", 4) || (h[4] != 1 && h[4] != 2) || h[5] != 1 || h[6] != 1) {
+        s->not_elf = memcmp(h, "\177ELF", 4) != 0;
         fail(s); /* not ELF, or big-endian (no CUDA host is), or an unknown version */
         return;
     }
@@ -450,6 +454,24 @@ static const struct run *covering(const struct gl_fatbin_scan *s, uint64_t off, 
     return NULL;
 }
 
+const struct gl_fatbin_facts *gl_fatbin_facts_make(struct gl_arena *a,
+                                                  const struct gl_fatbin_arch *archs,
+                                                  uint32_t narchs, uint32_t more,
+                                                  uint32_t entries)
+{
+    if (narchs == 0)
+        return NULL;
+    struct gl_fatbin_facts *f = gl_arena_alloc(a, sizeof *f);
+    struct gl_fatbin_arch *v = gl_arena_alloc(a, narchs * sizeof *v);
+    memcpy(v, archs, narchs * sizeof *v);
+    qsort(v, narchs, sizeof *v, arch_cmp);
+    f->archs = v;
+    f->narchs = narchs;
+    f->more = more;
+    f->entries = entries;
+    return f;
+}
+
 const struct gl_fatbin_facts *gl_fatbin_scan_end(struct gl_fatbin_scan *s, struct gl_arena *a)
 {
     if (s->failed || !s->resolved || s->nfat == 0 || s->pos < s->needed)
@@ -464,17 +486,12 @@ const struct gl_fatbin_facts *gl_fatbin_scan_end(struct gl_fatbin_scan *s, struc
         all.entries += r->entries - r->narchs;
         all.more += r->more;
     }
-    if (all.narchs == 0)
-        return NULL;
-    struct gl_fatbin_facts *f = gl_arena_alloc(a, sizeof *f);
-    struct gl_fatbin_arch *v = gl_arena_alloc(a, all.narchs * sizeof *v);
-    memcpy(v, all.archs, all.narchs * sizeof *v);
-    qsort(v, all.narchs, sizeof *v, arch_cmp);
-    f->archs = v;
-    f->narchs = all.narchs;
-    f->more = all.more;
-    f->entries = all.entries;
-    return f;
+    return gl_fatbin_facts_make(a, all.archs, all.narchs, all.more, all.entries);
+}
+
+bool gl_fatbin_scan_no_device_code(const struct gl_fatbin_scan *s)
+{
+    return s->not_elf || (s->resolved && !s->failed && s->nfat == 0);
 }
 
 const struct gl_fatbin_facts *gl_fatbin_read(struct gl_arena *a, const void *p, size_t n)
@@ -495,8 +512,8 @@ bool gl_fatbin_candidate(const char *path, unsigned mode, uint64_t size)
     const char *base = strrchr(path, '/');
     base = base ? base + 1 : path;
     size_t len = strlen(base);
-    if (len > 2 && !strcmp(base + len - 2, ".o"))
-        return true;
+    if (len > 2 && (!strcmp(base + len - 2, ".o") || !strcmp(base + len - 2, ".a")))
+        return true; /* objects, static libraries */
     const char *so = strstr(base, ".so");
     while (so) {
         const char *t = so + 3;

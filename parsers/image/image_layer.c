@@ -247,14 +247,14 @@ static const struct gl_fatbin_facts *read_fatbin(struct archive *a, struct gl_ar
 {
     enum { CHUNK = 64 * 1024 };
     unsigned char *buf = xmalloc(CHUNK);
-    struct gl_fatbin_scan *s = gl_fatbin_scan_new(size);
+    struct gl_fatbin_file *s = gl_fatbin_file_new(size); /* ELF, or a static library */
     for (;;) {
         la_ssize_t got = archive_read_data(a, buf, CHUNK);
-        if (got <= 0 || !gl_fatbin_scan_feed(s, buf, (size_t)got))
+        if (got <= 0 || !gl_fatbin_file_feed(s, buf, (size_t)got))
             break;
     }
-    const struct gl_fatbin_facts *f = gl_fatbin_scan_end(s, arena);
-    gl_fatbin_scan_free(s);
+    const struct gl_fatbin_facts *f = gl_fatbin_file_end(s, arena);
+    gl_fatbin_file_free(s);
     free(buf);
     return f;
 }

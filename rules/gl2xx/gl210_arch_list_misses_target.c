@@ -96,8 +96,9 @@ const struct gl_rule gl_rule_GL210 = {
         "-DCMAKE_CUDA_ARCHITECTURES=, nvcc commands, and launch env. 'native', 'all', "
         "'all-major' and values gpulint cannot resolve are never judged. In an image "
         "archive gpulint also reads what was actually built: the fat binaries of shared "
-        "objects, objects and executables (the .nv_fatbin and __nv_relfatbin ELF sections, "
-        "read while the layer streams), and names each binary with nothing for a target "
+        "objects, objects, executables and static libraries (the .nv_fatbin and "
+        "__nv_relfatbin ELF sections, read while the layer streams; a .a library's members "
+        "together), and names each binary with nothing for a target "
         "GPU, with the SASS and PTX it holds (at most ten a platform, then a count); a "
         "binary whose fat binaries cannot be read whole is not judged. Only with a target "
         "GPU (--gpu H100, --gpu sm_90, --gpu host, config gpu:).",
