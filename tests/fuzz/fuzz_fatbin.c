@@ -29,16 +29,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const struct gl_fatbin_facts *whole = gl_fatbin_read(&a, data, size);
     size_t step = size ? (size_t)data[0] + 1 : 1;
     struct gl_fatbin_scan *s = gl_fatbin_scan_new(size);
-    for (size_t at = 0; at < size; at += step)
-        if (!gl_fatbin_scan_feed(s, data + at, size - at < step ? size - at : step))
-            break;
+    struct gl_fatbin_file *fs = gl_fatbin_file_new(size);
+    bool elf_on = true, any_on = true; /* each scan takes the same chunks until it stops */
+    for (size_t at = 0; at < size && (elf_on || any_on); at += step) {
+        size_t n = size - at < step ? size - at : step;
+        elf_on = elf_on && gl_fatbin_scan_feed(s, data + at, n);
+        any_on = any_on && gl_fatbin_file_feed(fs, data + at, n);
+    }
     same(whole, gl_fatbin_scan_end(s, &a));
     gl_fatbin_scan_free(s);
     const struct gl_fatbin_facts *any = gl_fatbin_file_read(&a, data, size);
-    struct gl_fatbin_file *fs = gl_fatbin_file_new(size);
-    for (size_t at = 0; at < size; at += step)
-        if (!gl_fatbin_file_feed(fs, data + at, size - at < step ? size - at : step))
-            break;
     same(any, gl_fatbin_file_end(fs, &a));
     gl_fatbin_file_free(fs);
     if (size < 8 || memcmp(data, "!<arch>\n", 8))

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ftw.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -50,6 +51,18 @@ static void assert_fact(const struct gl_cuda_fact *f, const char *version, uint3
     assert_string_equal(f->version, version);
     assert_int_equal(f->loc.line, line);
     assert_int_equal(f->loc.col, col);
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    return remove(path);
+}
+
+/* rm -rf of a temporary directory a test made. */
+static void remove_tree(const char *dir)
+{
+    assert_int_equal(nftw(dir, remove_one, 8, FTW_DEPTH | FTW_PHYS), 0);
 }
 
 static int setup(void **state)
@@ -237,10 +250,7 @@ static void test_requirements_copied(void **state)
     assert_fact(fact(d, GL_CUDA_FRAMEWORK, 1), "11", 1, 6);
     assert_int_equal(fact(d, GL_CUDA_FRAMEWORK, 1)->via_loc.line, 6);
     assert_null(fact(d, GL_CUDA_FRAMEWORK, 2));
-    unlink(path);
-    snprintf(path, sizeof path, "%s/deps", dir);
-    rmdir(path);
-    rmdir(dir);
+    remove_tree(dir);
 }
 
 /* Project files where the Dockerfile copies them: pyproject.toml (uv indexes and sources,
@@ -320,15 +330,7 @@ static void test_project_files(void **state)
     assert_fact(f, "11.8", 1, 13);
     assert_true(strstr(f->file, "specs.txt") != NULL);
     assert_null(fact(d, GL_CUDA_FRAMEWORK, 8));
-    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        snprintf(path, sizeof path, "%s/%s", dir, files[i][0]);
-        unlink(path);
-    }
-    snprintf(path, sizeof path, "%s/alt", dir);
-    rmdir(path);
-    snprintf(path, sizeof path, "%s/env", dir);
-    rmdir(path);
-    rmdir(dir);
+    remove_tree(dir);
 }
 
 /* Installed distributions (an image's dist-info METADATA) as pins. */

@@ -66,20 +66,59 @@ static const char *facts_text(const struct gl_fatbin_facts *f, char *buf, size_t
     return buf;
 }
 
-/* The file fed in chunks of `step` bytes (0: at once), announced as `size` bytes. */
+/* A scanner: the ELF one or the any-file one, behind one set of calls. */
+struct scanner {
+    void *(*open)(uint64_t size);
+    bool (*feed)(void *s, const void *p, size_t n);
+    const struct gl_fatbin_facts *(*end)(void *s, struct gl_arena *a);
+    void (*close)(void *s);
+};
+
+static void *elf_open(uint64_t size) { return gl_fatbin_scan_new(size); }
+static bool elf_feed(void *s, const void *p, size_t n) { return gl_fatbin_scan_feed(s, p, n); }
+static const struct gl_fatbin_facts *elf_end(void *s, struct gl_arena *a)
+{
+    return gl_fatbin_scan_end(s, a);
+}
+static void elf_close(void *s) { gl_fatbin_scan_free(s); }
+static void *any_open(uint64_t size) { return gl_fatbin_file_new(size); }
+static bool any_feed(void *s, const void *p, size_t n) { return gl_fatbin_file_feed(s, p, n); }
+static const struct gl_fatbin_facts *any_end(void *s, struct gl_arena *a)
+{
+    return gl_fatbin_file_end(s, a);
+}
+static void any_close(void *s) { gl_fatbin_file_free(s); }
+
+static const struct scanner elf_scanner = {elf_open, elf_feed, elf_end, elf_close};
+static const struct scanner any_scanner = {any_open, any_feed, any_end, any_close};
+
+/* The first `fed` bytes of the file in chunks of `step` bytes (0: at once), announced as
+ * `size` bytes, through scanner k. */
+static const char *scan_with(const struct scanner *k, struct gl_arena *a, const struct file *f,
+                             size_t fed, uint64_t size, size_t step, char *buf, size_t cap)
+{
+    void *s = k->open(size);
+    for (size_t at = 0; at < fed;) {
+        size_t n = step && fed - at > step ? step : fed - at;
+        if (!k->feed(s, f->p + at, n))
+            break;
+        at += n;
+    }
+    const char *t = facts_text(k->end(s, a), buf, cap);
+    k->close(s);
+    return t;
+}
+
 static const char *scan(struct gl_arena *a, const struct file *f, size_t fed, uint64_t size,
                         size_t step, char *buf, size_t cap)
 {
-    struct gl_fatbin_scan *s = gl_fatbin_scan_new(size);
-    for (size_t at = 0; at < fed;) {
-        size_t k = step && fed - at > step ? step : fed - at;
-        if (!gl_fatbin_scan_feed(s, f->p + at, k))
-            break;
-        at += k;
-    }
-    const char *t = facts_text(gl_fatbin_scan_end(s, a), buf, cap);
-    gl_fatbin_scan_free(s);
-    return t;
+    return scan_with(&elf_scanner, a, f, fed, size, step, buf, cap);
+}
+
+static const char *scan_file(struct gl_arena *a, const struct file *f, size_t fed,
+                             uint64_t size, size_t step, char *buf, size_t cap)
+{
+    return scan_with(&any_scanner, a, f, fed, size, step, buf, cap);
 }
 
 /* name, then what nvcc was asked for (tests/fatbin/build.sh) */
@@ -269,22 +308,6 @@ static void candidates(void **state)
     assert_true(gl_fatbin_candidate("usr/lib/libfoo.a", 0644, 100)); /* static libraries */
     assert_false(gl_fatbin_candidate("usr/lib/libfoo.a.txt", 0644, 100));
     assert_false(gl_fatbin_candidate("a/b.so/c.py", 0644, 100));
-}
-
-/* A file through the any-file scan, in chunks of `step` (0: at once), announced as `size`. */
-static const char *scan_file(struct gl_arena *a, const struct file *f, size_t fed,
-                             uint64_t size, size_t step, char *buf, size_t cap)
-{
-    struct gl_fatbin_file *s = gl_fatbin_file_new(size);
-    for (size_t at = 0; at < fed;) {
-        size_t k = step && fed - at > step ? step : fed - at;
-        if (!gl_fatbin_file_feed(s, f->p + at, k))
-            break;
-        at += k;
-    }
-    const char *t = facts_text(gl_fatbin_file_end(s, a), buf, cap);
-    gl_fatbin_file_free(s);
-    return t;
 }
 
 /* Static libraries built by nvcc and ar (tests/fatbin/build.sh): the union of their
