@@ -255,5 +255,21 @@ if diff <(sed 's/  #.*//; /^#/d' "$cp_/printed.yaml") <(sed 's/  #.*//; /^#/d' "
 check "the printed config lints as the original" 1 bash -c "cd '$cp_' && '$bin' --config printed.yaml --format json"
 has "same files" '"files": 3'
 
+# compose `include:` (RULES.md second round): a compose file named alone brings the files it
+# includes (whatever their names, relative to its directory, `path:` lists too); a file
+# that the walk or another include reaches again is linted once
+ci=$tmp/compose-include; mkdir -p "$ci/gpu"
+printf 'include:\n  - gpu/train.yaml\n  - path: [common.yml, missing.yaml]\nservices:\n  web:\n    image: nginx:1.27\n' > "$ci/compose.yaml"
+printf 'services:\n  train:\n    image: nvcr.io/nvidia/pytorch:24.05-py3\n    command: python train.py\n' > "$ci/gpu/train.yaml"
+printf 'include:\n  - compose.yaml\nservices:\n  cache:\n    image: redis\n' > "$ci/common.yml"
+check "compose include: named alone" 0 "$bin" --format json "$ci/compose.yaml"
+has "the included file is linted" '"file": ".*/gpu/train.yaml"'
+has "the path: list is followed" '"file": ".*/common.yml"'
+has "three files, each once (the cycle back to compose.yaml ends)" '"files": 3'
+check "compose include: a walk lints each file once" 0 "$bin" --format json "$ci"
+has "three files in the walk" '"files": 3'
+check "compose include: named twice, linted once" 0 "$bin" --format json "$ci/compose.yaml" "$ci/gpu/train.yaml"
+has "still three" '"files": 3'
+
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

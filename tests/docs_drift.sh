@@ -3,7 +3,8 @@
 # The committed docs (docs/gpulint.1, docs/rules/*.md) must be exactly what this build
 # generates from the rule registry and --help (tools/gendocs.c, built beside gpulint as
 # gpulint-gendocs); docs/rules/ holds one page per rule and no other; --explain prints
-# the registry's own text for every rule. Fix a failure with
+# the registry's own text for every rule; the README's first example (a file) prints what
+# it shows, and the next one is `gpulint docker://...`. Fix a docs failure with
 #     cmake --build BUILD --target docs     and review the diff.
 set -uo pipefail
 bin=$(realpath "${1:?usage: docs_drift.sh path/to/gpulint}")
@@ -54,7 +55,34 @@ man_page_is_clean_roff() {
   echo "ok   groff -ww: no warnings on the man page"
 }
 
+# The README's first example lints a file and its output is what gpulint prints (each
+# shown line, up to a "...", is the start of a printed line); the next example is
+# `gpulint docker://...` (issue 21: a registry image is the first example after a file).
+readme_examples() {
+  python3 - "$bin" <<'PY'
+import re, subprocess, sys
+text = open("README.md", encoding="utf-8").read()
+blocks = re.findall(r"```\n(\$ gpulint [^\n]*)\n(.*?)```", text, re.S)
+if len(blocks) < 2:
+    print("FAIL: README: fewer than two `$ gpulint` examples"); sys.exit(1)
+cmd, shown = blocks[0]
+args = cmd.split()[2:]
+import os
+if not os.path.isfile(args[-1]):
+    print(f"FAIL: README: the first example lints {args[-1]}, not a file"); sys.exit(1)
+out = subprocess.run([sys.argv[1], "--no-config", *args], capture_output=True, text=True).stdout.splitlines()
+for line in shown.splitlines():
+    want = line.split(" ...")[0].rstrip()
+    if want and want != "..." and not any(o.startswith(want) for o in out):
+        print(f"FAIL: README: the first example shows a line gpulint does not print: {want}"); sys.exit(1)
+if not blocks[1][0].split()[-1].startswith("docker://"):
+    print("FAIL: README: the example after the first is not `gpulint docker://...`"); sys.exit(1)
+print("ok   README: the first example (a file) is real; the next is docker://")
+PY
+}
+
 check generated_equals_committed
+check readme_examples
 check one_page_per_rule
 check explain_matches_pages
 check man_page_is_clean_roff

@@ -44,7 +44,9 @@ check "every chart without helm" 0 "${nohelm[@]}" "$bin" --no-config --format js
 same "one GL903 per chart, no GL900 on its templates" "GL903 $charts/device-plugin/Chart.yaml:1:1
 GL903 $charts/gpu-serve/Chart.yaml:1:1
 GL903 $charts/gpu-trainer/Chart.yaml:1:1
-GL903 $charts/needs-values/Chart.yaml:1:1"
+GL903 $charts/needs-values/Chart.yaml:1:1
+GL903 $charts/time-slicing/Chart.yaml:1:1
+GL903 $charts/unvendored-deps/Chart.yaml:1:1"
 check "--helm that cannot run" 0 lint --helm "$tmp/empty/helm" $charts/gpu-serve
 has "GL903 says so" 'cannot be run'
 
@@ -53,7 +55,7 @@ fake() { printf '#!/bin/sh\n%s\n' "$2" > "$tmp/$1"; chmod +x "$tmp/$1"; }
 fake args 'for a; do printf "[%s]" "$a"; done > "$(dirname "$0")/argv"'
 check "helm's arguments, no shell" 0 lint --helm "$tmp/args" --helm-values "$tmp/a b.yaml" \
   --helm-values '$(x).yaml' $charts/gpu-serve
-if [ "$(cat "$tmp/argv")" = "[template][gpulint-lint][$charts/gpu-serve][-f][$tmp/a b.yaml][-f][\$(x).yaml]" ]
+if [ "$(cat "$tmp/argv")" = "[template][gpulint-lint][$charts/gpu-serve][--kube-version][1.34.0][-f][$tmp/a b.yaml][-f][\$(x).yaml]" ]
 then pass=$((pass+1)); else echo "FAIL helm's argv: $(cat "$tmp/argv")"; fail=$((fail+1)); fi
 same "empty output: nothing to lint" ""
 fake failing 'echo "walk.go:74: found symbolic link in path" >&2; echo "Error: boom" >&2; echo "more" >&2; exit 1'
@@ -102,12 +104,29 @@ same "must not fire" ""
 check "an infrastructure chart (fixtures/charts/device-plugin.SOURCE)" 0 lint --helm "$helm" --driver 535 $charts/device-plugin
 same "renders, nothing to find" ""
 
+# device plugin configs kept as chart values (config.map) and rendered into a ConfigMap:
+# judged once, in the rendered ConfigMap (its lines came from the values: the resource's
+# first template line); the chart's own values.yaml is not read a second time
+check "time-slicing values rendered (fixtures/charts/time-slicing.SOURCE)" 0 lint --helm "$helm" $charts/time-slicing
+same "GL406 once, in the template" "GL406 $charts/time-slicing/templates/configmap.yaml:2:1"
+
 check "a chart helm cannot render" 0 lint --helm "$helm" $charts/needs-values
 same "one GL903 at its Chart.yaml" "GL903 $charts/needs-values/Chart.yaml:1:1"
 has "with helm's first error line" 'failed: Error: execution error at \(needs-values/templates/pod.yaml:8:16\): set .Values.model'
 printf 'model: example.org/infer:1.0\n' > "$tmp/model.yaml"
 check "the value it requires given" 0 lint --helm "$helm" --helm-values "$tmp/model.yaml" $charts/needs-values
 same "then it renders" ""
+
+# dependencies that are not vendored (no `helm dependency build`): its own templates are
+# rendered and linted without them, and GL903 names what was left out; no copy is left
+before=$(ls -d /tmp/gpulint-chart-* 2>/dev/null | wc -l)
+check "a chart whose dependencies are not vendored" 0 lint --helm "$helm" --driver 535 $charts/unvendored-deps
+same "its own templates linted, GL903 for the rest" "GL201 $charts/unvendored-deps/templates/deployment.yaml:15:19
+GL410 $charts/unvendored-deps/templates/deployment.yaml:14:17
+GL903 $charts/unvendored-deps/Chart.yaml:1:1"
+has "GL903 names the dependencies left out" 'rendered without its dependencies chat-ui, cache, which are not in its charts/ directory'
+if [ "$(ls -d /tmp/gpulint-chart-* 2>/dev/null | wc -l)" = "$before" ]; then pass=$((pass+1)); else
+  echo "FAIL the chart's temporary copy was left in /tmp"; fail=$((fail+1)); fi
 
 check "bounded: a rendering over input-size" 0 lint --helm "$helm" --limit input-size=200 $charts/gpu-trainer
 same "is GL903, not linted" "GL903 $charts/gpu-trainer/Chart.yaml:1:1"

@@ -353,6 +353,19 @@ lint deep-ciyaml 20 512 "gl900 $in/deep/.gitlab-ci.yml 2 10009 nesting-depth" "$
 printf '#!/bin/bash\nx=$(cat <<EOF\nhello "world\nEOF\n)\ndocker run --gpus all nvidia/cuda:latest nvidia-smi\n' > "$in/long/hd.sh"
 lint heredoc-in-substitution 10 512 "clean $in/long/hd.sh -- finding GL101 $in/long/hd.sh 6 35" "$in/long/hd.sh"
 
+# A chain of 3,000 compose files, each including the next: `include:` is followed 16 deep
+# (no recursion as deep as the chain); a walk lints each file once; a cycle ends
+mkdir -p "$in/include"
+python3 -c "
+import sys
+d = sys.argv[1]
+for i in range(3000):
+    open(f'{d}/c{i}.yml', 'w').write(f'include:\\n  - c{i + 1}.yml\\nservices:\\n  s{i}:\\n    image: nvidia/cuda:12.4.1-base-ubuntu22.04\\n')
+open(f'{d}/c3000.yml', 'w').write('include:\\n  - c0.yml\\nservices:\\n  last:\\n    image: ubuntu:22.04\\n')
+" "$in/include"
+lint include-chain-named 20 512 "count GL407 $in/include/c16.yml 1 -- count GL407 $in/include/c17.yml 0 -- rss 64" "$in/include/c0.yml"
+lint include-chain-walk 60 512 "count GL407 $in/include/c2999.yml 1 -- count GL407 $in/include/c0.yml 1 -- rss 64" "$in/include"
+
 # ================= encodings and special files =================
 # UTF-16 is refused (GL900 at 1:1: save as UTF-8), with or without its byte order mark; a
 # UTF-8 byte order mark is skipped (columns count from after it); CRLF is a line end; a lone
@@ -370,6 +383,19 @@ open(d + '/cr.Dockerfile', 'wb').write(b'FROM ubuntu:22.04\\rRUN echo\\rFROM ubu
 lint utf16-bom 10 512 "gl900 $in/enc/u16.Dockerfile 1 1 UTF-16" "$in/enc/u16.Dockerfile"
 lint utf16-le 10 512 "gl900 $in/enc/u16le.yaml 1 1 UTF-16" "$in/enc/u16le.yaml"
 lint utf8-bom 10 512 "finding GL101 $in/enc/bom.Dockerfile 1 13" "$in/enc/bom.Dockerfile"
+# Binary files found by a walk whose name says nothing (a font `x.woff2`, a recording
+# `a.mp3`: the digit makes their extension no type's) are passed by, even when their bytes
+# hold a `name:` line and a tab-indented one, as a Makefile does (whole repositories had
+# GL900 on them); a binary file named like an input (a Dockerfile) is still GL900
+mkdir -p "$in/bin"
+python3 -c "
+import sys
+d = sys.argv[1]
+open(d + '/font.woff2', 'wb').write(b'wOF2OTTO\\x00\\x00\\xd5|' + b'\\x9a' * 300 + b'\\nx:y\\n\\tz\\n')
+open(d + '/take.mp3', 'wb').write(b'ID3\\x04\\x00\\x00' + b'\\nall:\\n\\tdocker run ubuntu:latest\\n')
+open(d + '/Dockerfile', 'wb').write(b'FROM ubuntu:22.04\\n\\x00\\n')
+" "$in/bin"
+lint walk-binary 10 512 "count GL900 $in/bin/font.woff2 0 -- count GL900 $in/bin/take.mp3 0 -- count GL101 $in/bin/take.mp3 0 -- gl900 $in/bin/Dockerfile 2 1 NUL" "$in/bin"
 lint crlf 10 512 "clean $in/enc/crlf.Dockerfile -- finding GL101 $in/enc/crlf.Dockerfile 3 13" "$in/enc/crlf.Dockerfile"
 lint lone-cr 10 512 "gl900 $in/enc/cr.Dockerfile 1 18 lone CR" "$in/enc/cr.Dockerfile"
 # A FIFO and a process substitution are read once, as streams (the FIFO was opened twice

@@ -170,6 +170,7 @@ python3 "$here/fixtures/images/hostile.py" ok "$h/tgz" "$h/trunc.gz"
 python3 "$here/fixtures/images/hostile.py" ok "$h/tzst" "$h/trunc.zst"
 python3 "$here/fixtures/images/hostile.py" missing-blob "$h/missing" "$h/base.tar.gz"
 python3 "$here/fixtures/images/hostile.py" bad-config-digest "$h/badcfg" "$h/base.tar.gz"
+python3 "$here/fixtures/images/hostile.py" huge-history "$h/hugehist" "$h/base.tar.gz"
 cp -r "$h/good" "$h/baddigest"
 blob=$(ls "$h/baddigest/blobs/sha256" | head -1)
 for b in "$h"/baddigest/blobs/sha256/*; do
@@ -229,6 +230,16 @@ echo "$out" | grep -q '"GL900"' && { fail "baddata without --verify-digests: GL9
   pass "baddata: a plain blob's file data is not hashed by default"
 expect baddata "its content has digest sha256:[0-9a-f]*, not sha256:" --verify-digests
 expect bomb "decompression bomb"
+# a history RUN of two million packages: the parse-memory limit, within 64 MiB
+expect hugehist "its history: the limit .parse-memory"
+/usr/bin/time -f %M -o "$h/hugehist.rss" "$gpulint" --no-cache "$h/hugehist" >/dev/null 2>&1
+rss=$(tail -1 "$h/hugehist.rss")
+if nm "$gpulint" 2>/dev/null | grep -q ' __asan_init'; then
+  pass "huge history: peak RSS $((rss / 1024)) MiB (ASan build: the 64 MiB bound is not checked)"
+else
+  [ "$rss" -le 65536 ] && pass "huge history: peak RSS $((rss / 1024)) MiB" ||
+    fail "huge history: peak RSS $((rss / 1024)) MiB over 64"
+fi
 expect outer-trunc.tar "entry"
 expect dloop.tar "lacks"
 out=$("$gpulint" --no-cache -f json "$h/good"); rc=$?

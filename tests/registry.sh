@@ -18,6 +18,16 @@
 #    over 4 MiB (GL900), a blob redirected to another host (followed, without the
 #    Authorization header); 404: one line, exit 2, the other inputs still linted;
 #  - the transports oci-archive:, docker-archive:, oci:DIR:TAG;
+#  - --layers: the layers streamed give the archive's findings, within 64 MiB, cached by
+#    digest (a second run fetches the config only); a redirected layer (no Authorization
+#    to the CDN), a layer whose bytes do not match its digest (GL900), a stalled stream;
+#  - --inspect-images: a Dockerfile FROM and a compose image of the local registry whose
+#    config says CUDA 13.0 give GL201 naming the registry's config; off by default; each
+#    image fetched once a run, its config cached by digest; a 404 is one stderr line and
+#    changes no other finding;
+#  - config-level checks: GL203/GL301/GL302 from the history entries of the images of
+#    fixtures/images/history/ (must fire and must not), the same from the config alone
+#    and with the layers, where a layer's file wins over its history entry;
 #  - no password in any report or on stderr.
 # Exit 77 when docker-registry, skopeo, umoci, htpasswd or openssl is missing.
 set -uo pipefail
@@ -99,12 +109,12 @@ regp docker://$plain/ml/gpu@"$digest" | findings > "$work/bydigest"
 diff -q "$work/gpu" "$work/bydigest" >/dev/null && pass "@sha256: reference" ||
   { fail "@sha256: reference differs"; diff "$work/gpu" "$work/bydigest"; }
 
-reg docker://$plain/ml/multi:2.0 > "$work/multi.json"
+reg --no-cache docker://$plain/ml/multi:2.0 > "$work/multi.json"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["summary"]["files"])' \
   "$work/multi.json" | grep -qx 1 && pass "index: one input" || fail "index: summary"
 n=$(gets "$work/plain/log" "ml/multi/blobs/")
 [ "$n" = 2 ] && pass "index: both platforms' configs fetched" || fail "index: $n config GETs"
-reg --platform linux/arm64 docker://$plain/ml/multi:2.0 > /dev/null
+reg --no-cache --platform linux/arm64 docker://$plain/ml/multi:2.0 > /dev/null
 n=$(gets "$work/plain/log" "ml/multi/blobs/")
 [ "$n" = 3 ] && pass "--platform: one config" || fail "--platform: $n config GETs in all"
 regp --platform linux/s390x docker://$plain/ml/multi:2.0 | grep -q 'no image for platform' &&
@@ -136,6 +146,98 @@ for t in "oci-archive:$img/oci-archive.tar" "docker-archive:$img/docker-archive.
 done
 { "$gpulint" --no-cache -f json "oci:$img/oci:nosuch" || :; } | grep -q 'no image tagged' &&
   pass "oci:DIR:TAG of an absent tag: GL900" || fail "oci:DIR:absent"
+
+# ---- --layers: the layers streamed through the archive's reader, limits and cache ----
+reg --layers --no-cache docker://$plain/ml/gpu:1.0 > "$work/layers.json"
+findings < "$work/layers.json" > "$work/layers"
+{ "$gpulint" --driver 535 --no-cache -f json "oci-archive:$img/oci-archive.tar" || :; } |
+  findings > "$work/layers0"
+grep -q '^GL203 0 the image ships the NVIDIA driver' "$work/layers" && diff -q "$work/layers0" "$work/layers" >/dev/null &&
+  pass "--layers: the archive's findings (driver file, nvcc, compiler, data)" ||
+  { fail "--layers differs from the archive"; diff "$work/layers0" "$work/layers"; cat "$work/stderr"; }
+: > "$work/plain/log.mark"; before=$(gets "$work/plain/log" "ml/gpu/blobs/")
+/usr/bin/time -f %M -o "$work/layers.rss" "$gpulint" --driver 535 --tls-verify=false --layers \
+  -f json docker://$plain/ml/gpu:1.0 > "$work/layers-cold.json" 2>/dev/null
+mid=$(gets "$work/plain/log" "ml/gpu/blobs/")
+reg --layers docker://$plain/ml/gpu:1.0 | findings > "$work/layers-warm"
+after=$(gets "$work/plain/log" "ml/gpu/blobs/")
+rss=$(tail -1 "$work/layers.rss")
+[ "$rss" -le 65536 ] && pass "--layers: peak RSS $((rss / 1024)) MiB (a 120 MiB file streamed)" ||
+  fail "--layers: peak RSS $((rss / 1024)) MiB over 64"
+[ $((mid - before)) -gt 1 ] && [ $((after - mid)) = 0 ] && diff -q "$work/layers" "$work/layers-warm" >/dev/null &&
+  pass "--layers: cached by digest (a second run fetches no blob: layer indexes and config cached)" ||
+  fail "--layers cache: $((mid - before)) then $((after - mid)) blob GETs"
+regp --layers --no-cache docker://$plain/ml/multi:2.0 | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+driver = [f for f in d["findings"] if f["rule"] == "GL203"]
+sys.exit(0 if len(driver) == 1 and "linux/amd64" in driver[0]["message"] else 1)' &&
+  pass "--layers on an index: every platform's layers" || fail "--layers on an index"
+
+# ---- --inspect-images: the configs of the images a Dockerfile, compose file or run names ----
+umoci new --image "$work/img/clean:train" >/dev/null 2>&1
+umoci config --image "$work/img/clean:train" --config.env CUDA_VERSION=13.0.0 \
+  --config.env NVIDIA_REQUIRE_CUDA='cuda>=13.0' --os linux --architecture amd64 >/dev/null 2>&1
+sk copy --dest-tls-verify=false oci:"$work/img/clean":train docker://$plain/team/train:1.4
+insp=$work/inspect; mkdir -p "$insp"
+printf 'FROM %s/team/train:1.4\nCOPY train.py /app/\n' "$plain" > "$insp/Dockerfile"
+printf 'services:\n  train:\n    image: %s/team/train:1.4\n    gpus: all\n  gone:\n    image: %s/team/none:2\n    gpus: all\n' \
+  "$plain" "$plain" > "$insp/compose.yaml"
+{ "$gpulint" --driver 535 --tls-verify=false -f json "$insp" 2>"$work/stderr" || :; } | findings > "$work/insp0"
+before=$(gets "$work/plain/log" "team/")
+{ "$gpulint" --driver 535 --tls-verify=false --inspect-images -f json "$insp" 2>"$work/stderr" || :; } |
+  findings > "$work/insp1"
+after=$(gets "$work/plain/log" "team/")
+grep -q "^GL201 1 CUDA 13.0.0 (CUDA_VERSION in the registry's config of $plain/team/train:1.4, line 1)" "$work/insp1" &&
+  pass "--inspect-images: GL201 on a FROM, the CUDA from the registry's config" ||
+  { fail "--inspect-images: no GL201 on the FROM"; cat "$work/insp1" "$work/stderr"; }
+grep "^GL201" "$work/insp1" | grep -q "compose.yaml\|NVIDIA_REQUIRE_CUDA" ; 
+[ "$(grep -c '^GL201' "$work/insp0")" = 0 ] && pass "--inspect-images off by default: no lookup, no GL201" ||
+  fail "GL201 without --inspect-images"
+[ "$(grep -c "team/train/manifests" <(grep -o '"GET /v2/[^ ]*' "$work/plain/log"))" -ge 1 ] &&
+  [ $((after - before)) -le 3 ] && pass "--inspect-images: each image fetched once a run ($((after - before)) GETs)" ||
+  fail "--inspect-images: $((after - before)) GETs for two images"
+[ "$(grep -c . "$work/stderr")" = 1 ] && grep -q "team/none:2" "$work/stderr" &&
+  pass "--inspect-images: an image it cannot fetch is one stderr line" ||
+  { fail "--inspect-images: stderr"; cat "$work/stderr"; }
+before=$(gets "$work/plain/log" "team/train/blobs/")
+{ "$gpulint" --driver 535 --tls-verify=false --inspect-images -f json "$insp" 2>/dev/null || :; } |
+  findings > "$work/insp2"
+after=$(gets "$work/plain/log" "team/train/blobs/")
+[ $((after - before)) = 0 ] && diff -q "$work/insp1" "$work/insp2" >/dev/null &&
+  pass "--inspect-images: a config already read comes from the cache by its digest" ||
+  fail "--inspect-images cache: $((after - before)) config GETs on the second run"
+grep -v "^GL201\|^GL204" "$work/insp0" > "$work/insp0.rest"; grep -v "^GL201\|^GL204" "$work/insp1" > "$work/insp1.rest"
+diff -q "$work/insp0.rest" "$work/insp1.rest" >/dev/null && pass "--inspect-images: the other findings unchanged" ||
+  { fail "--inspect-images changed other findings"; diff "$work/insp0.rest" "$work/insp1.rest"; }
+
+# ---- config-level checks: the history of fixtures/images/history/*.history ----
+# From the config alone (docker://) each image gives NAME.expected; read with its layers
+# (the OCI layout) the same, or NAME.layers.expected where a layer's file shows the fact
+# (the file finding wins: one finding, not two). UPDATE=1 rewrites the expectations.
+hist=$here/fixtures/images/history
+bash "$hist/build.sh" "$work/hist" >>"$work/build.log" 2>&1 || { fail "building the history images"; tail "$work/build.log"; }
+msgs() { python3 -c '
+import json, sys
+for f in json.load(sys.stdin)["findings"]:
+    print(f["rule"], f["line"], f["message"])' | sed -E 's/layer sha256:[0-9a-f]{12}/layer L/g' | sort; }
+for recipe in "$hist"/*.history; do
+  name=$(basename "$recipe" .history)
+  sk copy --dest-tls-verify=false oci:"$work/hist/$name":1.0 docker://$plain/hist/$name:1.0
+  { "$gpulint" --tls-verify=false -f json docker://$plain/hist/$name:1.0 2>>"$work/stderr" || :; } |
+    msgs > "$work/h-$name"
+  { "$gpulint" --no-cache -f json "oci:$work/hist/$name:1.0" || :; } | msgs > "$work/hl-$name"
+  want=$hist/$name.expected; lwant=$hist/$name.layers.expected
+  [ -e "$lwant" ] || lwant=$want
+  if [ -n "${UPDATE:-}" ]; then
+    cp "$work/h-$name" "$want"
+    cmp -s "$work/hl-$name" "$want" || cp "$work/hl-$name" "$hist/$name.layers.expected"
+  fi
+  diff -q "$want" "$work/h-$name" >/dev/null && pass "history $name: config alone" ||
+    { fail "history $name: config alone"; diff "$want" "$work/h-$name"; }
+  diff -q "$lwant" "$work/hl-$name" >/dev/null && pass "history $name: with its layers" ||
+    { fail "history $name: with its layers"; diff "$lwant" "$work/hl-$name"; }
+done
 
 # ---- TLS + Basic auth (htpasswd, bcrypt) ----
 pass_basic='S3cret-Basic-Pw-71'
@@ -245,10 +347,26 @@ stub big
 regp docker://127.0.0.1:$stubport/x/img:1 | grep -q 'image-json-size' &&
   pass "manifest over 4 MiB: refused by the limit" || fail "big manifest"
 stub redirect
-regp --creds u:RedirectSecret1 docker://127.0.0.1:$stubport/x/img:1 | findings | grep -q '^GL201' &&
+regp --no-cache --creds u:RedirectSecret1 docker://127.0.0.1:$stubport/x/img:1 | findings | grep -q '^GL201' &&
   pass "redirected blob read" || { fail "redirect"; cat "$work/stderr" "$stublog"; }
 grep -v "^$stubport " "$stublog" | grep -q 'auth=no' && ! grep -v "^$stubport " "$stublog" | grep -q 'auth=yes' &&
   pass "no Authorization header to the other host" || { fail "Authorization sent to the CDN"; cat "$stublog"; }
+
+regp --layers --no-cache --creds u:RedirectSecret1 docker://127.0.0.1:$stubport/x/img:1 | findings |
+  grep -q '^GL203 0 the image ships the NVIDIA driver' && pass "--layers: a redirected layer streamed" ||
+  { fail "--layers redirect"; cat "$work/stderr" "$stublog"; }
+grep -v "^$stubport " "$stublog" | grep -q "blob/sha256.* auth=yes" &&
+  fail "--layers: Authorization sent to the CDN" || pass "--layers: no Authorization header to the CDN"
+stub layer-mismatch
+regp --layers --no-cache docker://127.0.0.1:$stubport/x/img:1 | grep -q 'its content has digest sha256:[0-9a-f]*, not sha256:' &&
+  pass "--layers: a layer not matching its digest is GL900" || fail "--layers: layer digest mismatch"
+stub layer-stall
+start=$(date +%s)
+regp --layers --no-cache --timeout 1 docker://127.0.0.1:$stubport/x/img:1 > "$work/stall.json"
+took=$(( $(date +%s) - start ))
+grep -q "the blob GET: nothing received" "$work/stall.json" && [ "$took" -le 5 ] &&
+  pass "--layers: a stalled layer stream fails in ${took}s (GL900, not a hang)" ||
+  { fail "--layers: stalled layer after ${took}s"; cat "$work/stall.json"; }
 
 echo "registry: $fails failure(s)"
 [ "$fails" = 0 ]

@@ -9,8 +9,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "linter/cli/chart_deps.h"
 #include "linter/cli/spawn.h"
 #include "linter/core/limits.h"
+
+/* The Kubernetes version charts are rendered for (helm template --kube-version). */
+#define GL_HELM_KUBE_VERSION "1.34.0"
 
 #define HELM_ERR_CAP 65536
 #define WHY_MAX 300
@@ -168,16 +172,22 @@ static char *first_error_line(const char *err)
     return xasprintf("%.*s%s", (int)(n > WHY_MAX ? WHY_MAX : n), pick, n > WHY_MAX ? "..." : "");
 }
 
-void gl_chart_render(const char *helm, const struct gl_config *cfg, const char *dir,
-                     struct gl_rendered *out)
+/* One `helm template` of dir into *out; *deps_missing: helm said the chart's dependencies
+ * are not in its charts/ directory. */
+static void render(const char *helm, const struct gl_config *cfg, const char *dir,
+                   struct gl_rendered *out, bool *deps_missing)
 {
     memset(out, 0, sizeof *out);
     size_t argc = 0;
-    char **argv = xmalloc((5 + 2 * cfg->nhelm_values) * sizeof *argv);
+    char **argv = xmalloc((7 + 2 * cfg->nhelm_values) * sizeof *argv);
     argv[argc++] = (char *)"helm";
     argv[argc++] = (char *)"template";
     argv[argc++] = (char *)"gpulint-lint";
     argv[argc++] = (char *)dir;
+    /* helm's own default (1.20 for helm 3.8) fails charts that require a current cluster
+     * (`kubeVersion: >=1.32.0-0`) and picks old API versions in those that ask */
+    argv[argc++] = (char *)"--kube-version";
+    argv[argc++] = (char *)GL_HELM_KUBE_VERSION;
     for (size_t i = 0; i < cfg->nhelm_values; i++) {
         argv[argc++] = (char *)"-f";
         argv[argc++] = (char *)cfg->helm_values[i];
@@ -196,6 +206,7 @@ void gl_chart_render(const char *helm, const struct gl_config *cfg, const char *
         out->why = xasprintf("what it renders is too large: %s",
                                gl_limit_message(GL_LIMIT_INPUT_SIZE, msg, sizeof msg));
     } else if (r.exit_code != 0) {
+        *deps_missing = gl_chart_deps_missing(r.err);
         char *line = first_error_line(r.err);
         out->why = line ? xasprintf("`helm template` failed: %s", line)
                         : xasprintf("`helm template` failed with exit status %d", r.exit_code);
@@ -208,9 +219,36 @@ void gl_chart_render(const char *helm, const struct gl_config *cfg, const char *
     gl_spawn_result_free(&r);
 }
 
+void gl_chart_render(const char *helm, const struct gl_config *cfg, const char *dir,
+                     struct gl_rendered *out)
+{
+    bool deps_missing = false;
+    render(helm, cfg, dir, out, &deps_missing);
+    char *names = NULL, *copy = deps_missing ? gl_chart_copy_without_deps(dir, &names) : NULL;
+    if (!copy)
+        return;
+    /* its own templates, without the dependencies that are not vendored */
+    struct gl_rendered again;
+    bool still = false;
+    render(helm, cfg, copy, &again, &still);
+    gl_chart_copy_remove(copy);
+    if (!again.text) {
+        gl_rendered_free(&again);
+        free(names);
+        return;
+    }
+    free(out->why);
+    *out = again;
+    out->without = xasprintf("rendered without its dependencies %s, which are not in its "
+                             "charts/ directory (`helm dependency build` fetches them)",
+                             names);
+    free(names);
+}
+
 void gl_rendered_free(struct gl_rendered *r)
 {
     free(r->text);
     free(r->why);
+    free(r->without);
     memset(r, 0, sizeof *r);
 }

@@ -34,9 +34,12 @@ struct gl_rendered {
     size_t len;
     char *why;         /* else why not (heap): "`helm template` failed: Error: ...", or
                           what it renders is over the limit input-size */
+    char *without;     /* rendered, but without the dependencies that are not vendored:
+                          what was left out (heap), else NULL (chart_deps.h) */
 };
 
-/* Render `dir` with `helm`. */
+/* Render `dir` with `helm`; a chart whose dependencies are not vendored is rendered
+ * without them (out->without says so). */
 void gl_chart_render(const char *helm, const struct gl_config *cfg, const char *dir,
                      struct gl_rendered *out);
 void gl_rendered_free(struct gl_rendered *r);

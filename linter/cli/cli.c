@@ -72,7 +72,13 @@ const char gl_cli_usage[] =
     "      --tls-verify=false      do not verify registry certificates (and fall back\n"
     "                              to plain http)\n"
     "      --cert-dir DIR          registry TLS files: DIR/ca.crt, DIR/NAME.cert+.key\n"
-    "      --timeout SECONDS       per registry request (default 30)\n"
+    "      --timeout SECONDS       per registry request (default 30); a layer stream\n"
+    "                              fails when it stalls that long\n"
+    "      --layers                docker:// inputs: stream the layers too (each checked\n"
+    "                              against its digest, cached as an archive's)\n"
+    "      --inspect-images        fetch the registry config of every image an input\n"
+    "                              names whose CUDA the tables cannot tell, and judge\n"
+    "                              its CUDA_VERSION / NVIDIA_REQUIRE_CUDA (network)\n"
     "      --limit NAME=VALUE      change a resource limit (repeatable); --print-config\n"
     "                              lists them with their defaults\n"
     "      --no-color              no colour in the tty report\n"
@@ -89,7 +95,7 @@ enum { OPT_THRESHOLD = 256, OPT_DRIVER, OPT_IGNORE, OPT_ENABLE, OPT_BUILD_ARG, O
        OPT_PLATFORM, OPT_CACHE_DIR, OPT_NO_CACHE, OPT_TRUST_DIGESTS, OPT_CACHE_MAX, OPT_LIMIT,
        OPT_KNOWLEDGE, OPT_PRINT_KNOWLEDGE, OPT_PRINT_CONFIG, OPT_HELM, OPT_HELM_VALUES, OPT_CREDS,
        OPT_TLS_VERIFY, OPT_CERT_DIR, OPT_TIMEOUT, OPT_VERIFY_DIGESTS, OPT_IMAGES_FROM,
-       OPT_SHARD, OPT_GPU };
+       OPT_SHARD, OPT_GPU, OPT_LAYERS, OPT_INSPECT_IMAGES };
 
 static const struct option long_options[] = {
     {"format", required_argument, 0, 'f'},
@@ -127,6 +133,8 @@ static const struct option long_options[] = {
     {"tls-verify", optional_argument, 0, OPT_TLS_VERIFY},
     {"cert-dir", required_argument, 0, OPT_CERT_DIR},
     {"timeout", required_argument, 0, OPT_TIMEOUT},
+    {"layers", no_argument, 0, OPT_LAYERS},
+    {"inspect-images", no_argument, 0, OPT_INSPECT_IMAGES},
     {"help", no_argument, 0, 'h'},
     {0, 0, 0, 0},
 };
@@ -365,6 +373,8 @@ int gl_cli_parse(int argc, char **argv, struct gl_config *cfg, struct gl_cli *cl
         case OPT_NO_CACHE: cfg->no_cache = true; break;
         case OPT_TRUST_DIGESTS: cfg->trust_digests = true; break;
         case OPT_VERIFY_DIGESTS: cfg->verify_digests = true; break;
+        case OPT_LAYERS: cfg->registry_layers = true; break;
+        case OPT_INSPECT_IMAGES: cfg->inspect_images = true; break;
         case OPT_CACHE_MAX: rc = set_limit(GL_LIMIT_CACHE_SIZE, optarg, "--cache-max"); break;
         case OPT_LIMIT: rc = parse_limit(optarg); break;
         case OPT_KNOWLEDGE:

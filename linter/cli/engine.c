@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* engine.c: read, recognise, parse, check, suppress (see engine.h). */
 #include "linter/cli/engine.h"
+#include "linter/cli/inspect.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -26,18 +27,47 @@ void gl_run_init(struct gl_run *run, const struct gl_config *cfg)
     memset(run, 0, sizeof *run);
     run->cfg = cfg;
     gl_project_init(&run->project);
-    gl_map_init(&run->charts);
+    gl_map_init(&run->charts.map);
+    gl_map_init(&run->composes.map);
+    gl_map_init(&run->inspected);
+}
+
+static void visited_free(struct gl_visited *v)
+{
+    gl_map_free(&v->map);
+    for (size_t i = 0; i < v->n; i++)
+        free(v->names[i]);
+    free(v->names);
 }
 
 void gl_run_free(struct gl_run *run)
 {
     gl_findings_free(&run->findings);
     gl_project_free(&run->project);
-    gl_map_free(&run->charts);
-    for (size_t i = 0; i < run->ncharts; i++)
-        free(run->chart_names[i]);
-    free(run->chart_names);
+    visited_free(&run->charts);
+    visited_free(&run->composes);
     free(run->helm);
+    gl_inspect_free(run);
+}
+
+/* Is this the first time the run meets `path` (by its real path) in v? */
+static bool first_visit(struct gl_visited *v, const char *path)
+{
+    char *key = realpath(path, NULL);
+    if (!key)
+        key = xstrdup(path);
+    bool added;
+    gl_map_puts(&v->map, key, &added);
+    if (!added) {
+        free(key);
+        return false;
+    }
+    if (v->n == v->cap) {
+        v->cap = v->cap ? 2 * v->cap : 8;
+        v->names = xrealloc(v->names, v->cap * sizeof *v->names);
+    }
+    v->names[v->n++] = key;
+    return true;
 }
 
 void gl_run_finish(struct gl_run *run) { gl_project_apply(&run->project, &run->findings, 0); }
@@ -103,6 +133,8 @@ static void move_to_templates(struct gl_run *run, size_t start, const struct gl_
 
 void gl_lint_doc(struct gl_run *run, struct gl_doc *doc)
 {
+    if (run->cfg->inspect_images && !doc->error.set) /* before the rules judge its refs */
+        gl_inspect_images(run, doc);
     size_t start = run->findings.n;
     run->files++;
     if (doc->error.set) {
@@ -138,6 +170,56 @@ static void refuse_text(struct gl_run *run, const char *name, struct gl_loc loc,
 
 /* Lint text[0..len); `truncated`: the input went on past the limit input-size;
  * chart_dir: the chart whose rendered stream it is (doc->chart_dir), else NULL. */
+static void lint_file_as(struct gl_run *run, const char *path, bool named,
+                         enum gl_input_kind kind);
+
+/* The files a compose doc's `include:` names, resolved against its directory (a
+ * NULL-terminated heap array of heap strings), NULL when none. */
+static char **include_paths(const struct gl_doc *doc)
+{
+    if (!doc->nincludes)
+        return NULL;
+    char **out = xmalloc((doc->nincludes + 1) * sizeof *out);
+    const char *slash = strrchr(doc->path, '/');
+    int dir = slash ? (int)(slash - doc->path) : 0;
+    for (size_t i = 0; i < doc->nincludes; i++)
+        out[i] = doc->includes[i][0] == '/' || !slash
+                     ? xstrdup(doc->includes[i])
+                     : xasprintf("%.*s/%s", dir, doc->path, doc->includes[i]);
+    out[doc->nincludes] = NULL;
+    return out;
+}
+
+/* Includes deeper than this are not followed (a chain of thousands of files would
+ * otherwise recurse as deep); the walk still lints the files it reaches. */
+#define GL_INCLUDE_DEPTH_MAX 16
+
+/* A compose file that another one includes: a compose file whatever its name, linted
+ * once a run (first_visit); one that does not exist is compose's error, not gpulint's. */
+static void lint_included(struct gl_run *run, const char *path)
+{
+    struct stat st;
+    if (run->include_depth >= GL_INCLUDE_DEPTH_MAX || stat(path, &st) != 0 ||
+        !S_ISREG(st.st_mode))
+        return;
+    run->include_depth++;
+    lint_file_as(run, path, false, GL_IN_COMPOSE);
+    run->include_depth--;
+}
+
+/* An input found, once read, not to be of the kind it was taken for (doc->error.not_kind:
+ * an archive holding no image, a Dockerfile in another frontend's language): a file the
+ * walk found is passed by; a named one is GL901 at the position the parser gave. */
+static void not_of_kind(struct gl_run *run, const struct gl_doc *doc, const char *what,
+                        bool named)
+{
+    if (!named)
+        return;
+    struct gl_loc loc = doc->error.loc.line ? doc->error.loc : (struct gl_loc){1, 1};
+    gl_run_engine_finding(run, "GL901", doc->path, loc, doc->error.fix, "`%s` is %s: %s",
+                          doc->path, what, doc->error.message);
+}
+
 static void lint_text(struct gl_run *run, const char *name, const char *text, size_t len,
                       enum gl_input_kind kind, bool named, bool truncated,
                       const char *chart_dir)
@@ -149,6 +231,13 @@ static void lint_text(struct gl_run *run, const char *name, const char *text, si
     if (kind == GL_IN_UNKNOWN && stdin_text && /* standard input: helm's output? */
         gl_input_type_of(GL_IN_HELM)->by_content(name, data, dlen))
         kind = GL_IN_HELM;
+    if (kind == GL_IN_UNKNOWN && v.bad && !named) {
+        /* found by the walk, not text, and its name says nothing (a font, a recording):
+         * no input of ours, whatever its bytes happen to look like to a sniffer */
+        bool read_it;
+        if (gl_sniff_name(name, &read_it) == GL_IN_UNKNOWN)
+            return;
+    }
     if (kind == GL_IN_UNKNOWN)
         kind = gl_sniff(name, data, dlen, named);
     if (kind == GL_IN_UNKNOWN && stdin_text)
@@ -175,16 +264,37 @@ static void lint_text(struct gl_run *run, const char *name, const char *text, si
                     gl_limit_message(GL_LIMIT_INPUT_SIZE, msg, sizeof msg));
         return;
     }
+    if (kind == GL_IN_COMPOSE && !stdin_text && !first_visit(&run->composes, name))
+        return; /* already linted: another compose file of the run includes it */
     struct gl_doc doc;
     gl_doc_init(&doc, name, kind, data, dlen);
     doc.chart_dir = chart_dir;
     type->parse(&doc, run->cfg);
     if (gl_arena_over(&doc.arena)) /* a parser that has no position of its own for it */
         gl_doc_fail_limit(&doc, GL_LIMIT_PARSE_MEMORY, (struct gl_loc){1, 1});
+    if (doc.error.set && doc.error.not_kind) {
+        not_of_kind(run, &doc, "not linted", named);
+        gl_arena_free(&doc.arena);
+        return;
+    }
+    enum gl_input_kind other = doc.error.set && doc.error.other_kind
+                                   ? gl_sniff_content(name, data, dlen, kind)
+                                   : GL_IN_UNKNOWN;
+    if (other != GL_IN_UNKNOWN) { /* named like one kind, plainly another */
+        gl_arena_free(&doc.arena);
+        lint_text(run, name, text, len, other, named, truncated, chart_dir);
+        return;
+    }
     gl_cuda_derive(&doc, run->cfg); /* CUDA facts from the parsed model, before the rules */
     gl_arch_derive(&doc);           /* build-time GPU arch lists, likewise */
     gl_lint_doc(run, &doc);
+    char **includes = stdin_text ? NULL : include_paths(&doc);
     gl_arena_free(&doc.arena);
+    for (size_t i = 0; includes && includes[i]; i++) {
+        lint_included(run, includes[i]);
+        free(includes[i]);
+    }
+    free(includes);
 }
 
 void gl_lint_buffer(struct gl_run *run, const char *name, const char *data, size_t len,
@@ -218,11 +328,9 @@ static void lint_binary(struct gl_run *run, const struct gl_input_type *type, co
     type->parse_path(&doc, path, stream_fd, head, head_len, run->cfg);
     if (doc.error.set && doc.error.not_kind) {
         /* an archive that holds no image: the walk passes it by; a named one is unknown */
-        if (named)
-            gl_run_engine_finding(run, "GL901", path, (struct gl_loc){1, 1},
-                                  "name an image archive (docker save, skopeo copy ... "
-                                  "oci-archive:) or an OCI layout directory",
-                                  "`%s` is an archive but no image: %s", path, doc.error.message);
+        doc.error.fix = "name an image archive (docker save, skopeo copy ... oci-archive:) or "
+                        "an OCI layout directory";
+        not_of_kind(run, &doc, "an archive but no image", named);
     } else {
         gl_lint_doc(run, &doc);
     }
@@ -284,6 +392,13 @@ static const char *not_readable_kind(mode_t mode)
  * by). */
 static void lint_file(struct gl_run *run, const char *path, bool named)
 {
+    lint_file_as(run, path, named, named ? run->cfg->type : GL_IN_UNKNOWN);
+}
+
+/* The same, read as `kind` (GL_IN_UNKNOWN: by its name and content). */
+static void lint_file_as(struct gl_run *run, const char *path, bool named,
+                         enum gl_input_kind kind)
+{
     int fd = open(path, O_RDONLY | O_CLOEXEC | (named ? 0 : O_NONBLOCK | O_NOFOLLOW));
     struct stat st;
     if (fd < 0 || fstat(fd, &st) != 0) {
@@ -321,8 +436,7 @@ static void lint_file(struct gl_run *run, const char *path, bool named)
         close(fd);
         return;
     }
-    read_and_lint(run, fd, path, head, nhead, regular ? (size_t)st.st_size : 0,
-                  named ? run->cfg->type : GL_IN_UNKNOWN, named);
+    read_and_lint(run, fd, path, head, nhead, regular ? (size_t)st.st_size : 0, kind, named);
     close(fd);
 }
 
@@ -342,34 +456,15 @@ static void read_stdin(struct gl_run *run)
 
 /* ---- Helm charts (chart.h) ---- */
 
-/* Is this the first time the run meets chart `dir` (by its real path)? */
-static bool first_visit(struct gl_run *run, const char *dir)
-{
-    char *key = realpath(dir, NULL);
-    if (!key)
-        key = xstrdup(dir);
-    bool added;
-    gl_map_puts(&run->charts, key, &added);
-    if (!added) {
-        free(key);
-        return false;
-    }
-    if (run->ncharts == run->capcharts) {
-        run->capcharts = run->capcharts ? 2 * run->capcharts : 8;
-        run->chart_names = xrealloc(run->chart_names, run->capcharts * sizeof *run->chart_names);
-    }
-    run->chart_names[run->ncharts++] = key;
-    return true;
-}
 
-/* A chart that was not rendered: a doc with the fact alone (GL903 at its Chart.yaml). */
+/* A chart that was not rendered, or only in part: a doc with the fact alone (GL903 at its
+ * Chart.yaml). */
 static void chart_not_rendered(struct gl_run *run, const char *dir, const char *chart_yaml,
-                               const char *why)
+                               enum gl_template_kind kind, const char *why)
 {
     struct gl_doc doc;
     gl_doc_init(&doc, chart_yaml, GL_IN_HELM, NULL, 0);
-    doc.tmpl = (struct gl_template){
-        .kind = GL_TEMPLATE_CHART, .loc = {1, 1}, .chart = dir, .why = why};
+    doc.tmpl = (struct gl_template){.kind = kind, .loc = {1, 1}, .chart = dir, .why = why};
     gl_lint_doc(run, &doc);
     gl_arena_free(&doc.arena);
 }
@@ -377,7 +472,7 @@ static void chart_not_rendered(struct gl_run *run, const char *dir, const char *
 /* Lint chart `dir` once a run: what helm renders of it, else GL903. */
 static void lint_chart(struct gl_run *run, const char *dir)
 {
-    if (!first_visit(run, dir))
+    if (!first_visit(&run->charts, dir))
         return;
     if (!run->helm_looked_up) {
         run->helm = gl_helm_find(run->cfg, &run->no_helm);
@@ -388,14 +483,16 @@ static void lint_chart(struct gl_run *run, const char *dir)
     gl_buf_printf(&chart_yaml, "%s%sChart.yaml", dir, gl_has_suffix(dir, "/") ? "" : "/");
     const char *name = gl_buf_str(&chart_yaml);
     if (!run->helm) {
-        chart_not_rendered(run, dir, name, run->no_helm);
+        chart_not_rendered(run, dir, name, GL_TEMPLATE_CHART, run->no_helm);
     } else {
         struct gl_rendered r;
         gl_chart_render(run->helm, run->cfg, dir, &r);
         if (r.why)
-            chart_not_rendered(run, dir, name, r.why);
+            chart_not_rendered(run, dir, name, GL_TEMPLATE_CHART, r.why);
         else
             lint_text(run, name, r.text, r.len, GL_IN_HELM, false, false, dir);
+        if (r.without)
+            chart_not_rendered(run, dir, name, GL_TEMPLATE_CHART_PART, r.without);
         gl_rendered_free(&r);
     }
     gl_buf_free(&chart_yaml);
@@ -495,8 +592,9 @@ static void lint_registry(struct gl_run *run, const char *path)
     if (doc.error.set && doc.error.unreachable) {
         report_unreachable(run, &doc);
     } else {
-        /* no files: the CUDA facts come from the config's env (CUDA_VERSION, ...) */
-        if (!doc.error.set)
+        /* no files: the CUDA facts come from the config's env (CUDA_VERSION, ...); with
+         * --layers the files give them, as in an archive */
+        if (!doc.error.set && !run->cfg->registry_layers)
             gl_cuda_derive(&doc, run->cfg);
         gl_lint_doc(run, &doc);
     }

@@ -25,6 +25,13 @@
 #include "linter/core/finding.h"
 #include "linter/core/hashmap.h"
 
+/* Paths met once a run, by their real path (the keys are heap copies, kept in names to
+ * be freed). */
+struct gl_visited {
+    struct gl_map map;
+    char **names; size_t n, cap;
+};
+
 struct gl_run {
     const struct gl_config *cfg;
     struct gl_findings findings;
@@ -32,13 +39,17 @@ struct gl_run {
     bool unreadable;         /* a named path could not be read (exit status 2) */
     bool driver_checks_ran;  /* a CUDA/driver check had a target to compare with */
     struct gl_project_set project; /* the images the run's inputs build or rewrite */
-    /* Helm charts: the ones linted in this run (keys heap copies of their paths, kept in
-     * chart_names to be freed), and the helm that renders them (looked up once). */
-    struct gl_map charts;
-    char **chart_names; size_t ncharts, capcharts;
+    /* Helm charts linted in this run, and the helm that renders them (looked up once). */
+    struct gl_visited charts;
+    /* Compose files linted in this run: a file that another one includes is linted once,
+     * whether the walk or the `include:` reaches it first. */
+    struct gl_visited composes;
+    unsigned include_depth;  /* compose files being linted through `include:` now */
     bool helm_looked_up;
     char *helm;
     const char *no_helm;     /* why there is none */
+    struct gl_map inspected; /* --inspect-images: a reference's text -> what its registry
+                                config says (inspect.h) */
 };
 
 void gl_run_init(struct gl_run *run, const struct gl_config *cfg);

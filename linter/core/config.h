@@ -117,6 +117,8 @@ struct gl_config {
     bool tls_no_verify;      /* --tls-verify=false: no certificate check, http fallback */
     const char *cert_dir;    /* --cert-dir DIR: ca.crt, client *.cert + *.key */
     bool registry_layers;    /* --layers: read the layers too, not only the configs */
+    bool inspect_images;     /* --inspect-images: look up the configs of the images inputs
+                                name whose CUDA the tables cannot tell */
     long timeout_ms;         /* --timeout SECONDS: per request (0 = the default, 30 s) */
     const char *only_tag;    /* oci:DIR:TAG: the images of that tag only */
 

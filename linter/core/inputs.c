@@ -82,6 +82,16 @@ enum gl_input_kind gl_sniff_name(const char *path, bool *read_it)
     return GL_IN_UNKNOWN;
 }
 
+enum gl_input_kind gl_sniff_content(const char *path, const char *data, size_t len,
+                                    enum gl_input_kind not)
+{
+    const struct gl_input_type *const *o = ordered();
+    for (size_t i = 0; i < gl_input_count; i++)
+        if (o[i]->by_content && o[i]->kind != not && o[i]->by_content(path, data, len))
+            return o[i]->kind;
+    return GL_IN_UNKNOWN;
+}
+
 enum gl_input_kind gl_sniff(const char *path, const char *data, size_t len, bool named)
 {
     bool read_it;

@@ -71,6 +71,10 @@ bool gl_input_bare_candidate(const char *path, const char *base);
 /* What a file is; GL_IN_UNKNOWN when it is none of gpulint's inputs. `named`: the user
  * named it (content is then always consulted). */
 enum gl_input_kind gl_sniff(const char *path, const char *data, size_t len, bool named);
+/* What the content alone says the file is (every type's content test), other than `not`;
+ * GL_IN_UNKNOWN when none. */
+enum gl_input_kind gl_sniff_content(const char *path, const char *data, size_t len,
+                                    enum gl_input_kind not);
 /* For the walk, before reading: the kind by name, else GL_IN_UNKNOWN with *read_it set
  * when the content must decide. */
 enum gl_input_kind gl_sniff_name(const char *path, bool *read_it);

@@ -90,6 +90,9 @@ struct gl_parse_error {
     bool not_kind;       /* the input is not of the kind it was taken for (a tar that is
                             no image): a file found by the walk is then skipped, a named
                             one is GL901 rather than GL900 */
+    bool other_kind;     /* the name decided the kind but the text fails at its first
+                            statement (a `Dockerfile.x` holding a Kubernetes manifest):
+                            when its content is plainly another input, it is read so */
     bool unreachable;    /* the input could not be fetched (a registry said 401, 403 or
                             404, TLS failed, no answer): one line on stderr and exit 2,
                             as for an unreadable path, never a finding */
@@ -118,6 +121,8 @@ struct gl_doc {
     struct gl_ignore *ignores; size_t nignores, capignores;
     struct gl_project_image *project; size_t nproject, capproject;
     struct gl_gpu_sharing *sharing; size_t nsharing, capsharing; /* device-plugin configs */
+    const char **includes; size_t nincludes, capincludes; /* compose: the files its
+                                 `include:` names, as written (relative to its directory) */
 
     struct gl_dockerfile_model *df; /* GL_IN_DOCKERFILE */
     struct gl_image_model *image;   /* GL_IN_IMAGE */

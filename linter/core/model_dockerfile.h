@@ -40,7 +40,8 @@ struct gl_pkg {
 
 /* What a RUN line removes: packages a package manager removes (`apt-get purge gcc`,
  * `dnf remove`, `apk del`, `pip uninstall`; manager as in gl_pkg) or paths `rm` deletes
- * (manager "rm", name the path as written, relative to workdir when not absolute). */
+ * (manager "rm", name the path as written, relative to workdir when not absolute).
+ * An automatic removal names no package. */
 struct gl_removal {
     const char *manager;
     const char *name;
@@ -48,6 +49,8 @@ struct gl_removal {
     int stage;
     int instr;
     const char *workdir;     /* as gl_pkg.workdir */
+    bool automatic;          /* `autoremove`, `--auto-remove`: the packages installed as
+                                dependencies, whichever they are (name "", at that word) */
 };
 
 /* A source of a COPY or ADD from the build context (not --from another stage). */

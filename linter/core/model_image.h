@@ -68,12 +68,25 @@ struct gl_image_waste {
     size_t ntop;
 };
 
+/* One entry of the config's history (oldest first), as parsers/image/image_history.h
+ * reads it. */
+struct gl_image_history {
+    const char *created_by;   /* as the config has it, or NULL */
+    const char *run;          /* a RUN entry's shell text (its `RUN`, `|N ARG=v` and
+                                 `/bin/sh -c` prefix and `# buildkit` cut), else NULL */
+    int layer;                /* the layer it made (index into layers), -1: none */
+};
+
 struct gl_image_platform {
     const char *name;         /* "linux/amd64" */
     struct gl_image_layer *layers; size_t nlayers;
     struct gl_image_file *files;   size_t nfiles;   /* the final view, sorted by path */
     const char **env;         size_t nenv;          /* config Env "K=V" */
-    const char **history;     size_t nhistory;      /* config history created_by */
+    struct gl_image_history *history; size_t nhistory;
+    /* What the history's RUN entries run, install and remove, read as a Dockerfile's RUN
+     * lines are (cmds, pkgs, removals, vars; stage 0, `instr` the history entry's index,
+     * locations line 1 and the column in the entry's `run` text); never NULL once read. */
+    const struct gl_dockerfile_model *run;
     struct gl_image_waste waste;
 };
 

@@ -154,6 +154,9 @@ struct gl_launch {
     struct gl_word *argv;     /* command and arguments run in the container */
     size_t nargv;
     bool argv_opaque;         /* part of the command line could not be known */
+    bool *next_command;       /* parallel to argv, NULL for one command: true at the first
+                                 word of each later command of a shell script spliced into
+                                 the argv (`sh -c "wget ...; torchrun ..."` in a pod) */
     bool opts_opaque;         /* options may hide in an opaque word (`docker run $args img`):
                                  no finding may rest on what the launch lacks */
 
@@ -182,8 +185,9 @@ struct gl_launch {
     bool host_ipc;            /* the runtime keeps the host's /dev/shm and the caller's
                                  ulimits (pyxis/enroot as apptainer): no GL410, GL411 */
     bool gpus_outside;        /* a Slurm step outside any allocation the file shows (no
-                                 #SBATCH, salloc or sbatch): its GPUs may come from an
-                                 allocation gpulint cannot see (no GL407) */
+                                 #SBATCH, salloc or sbatch), or in one of whole nodes with
+                                 no GPU option (--exclusive): its GPUs may come from where
+                                 gpulint cannot see (no GL407) */
     const char *tasks_per_node; /* srun: processes started per node (--ntasks-per-node, or
                                  --ntasks on one node), NULL when not literal or not given */
     struct gl_loc tasks_loc;

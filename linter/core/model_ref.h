@@ -40,6 +40,10 @@ enum gl_ref_role {
     GL_REF_ARCHIVE,       /* the tag an image archive carries */
     GL_REF_KUSTOMIZE,     /* the image a kustomization's `images:` entry sets in its bases */
     GL_REF_REGISTRY,      /* the reference an image was read by from a registry */
+    GL_REF_ELSEWHERE,     /* the image of a launch whose image is written in another file
+                             (`docker compose run SERVICE`: the service's `image:`): the
+                             image rules judge it there; here it tells what the launch runs
+                             (GL407's CUDA image) */
 };
 
 struct gl_ref {

@@ -23,6 +23,8 @@ enum gl_template_kind {
     GL_TEMPLATE_NONE = 0,
     GL_TEMPLATE_FILE,  /* a templated YAML file that is not valid YAML as it stands */
     GL_TEMPLATE_CHART, /* a Helm chart that was not rendered */
+    GL_TEMPLATE_CHART_PART, /* a Helm chart rendered without some of its parts (`why`
+                               names them: dependencies that are not vendored) */
 };
 
 struct gl_template {

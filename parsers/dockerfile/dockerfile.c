@@ -135,6 +135,45 @@ static bool match_directive(const char *d, size_t s, size_t e, size_t *ks, size_
     return true;
 }
 
+bool df_syntax_directive(const char *data, size_t len, size_t *vs, size_t *ve)
+{
+    size_t s = 0;
+    if (len >= 3 && !memcmp(data, "\xEF\xBB\xBF", 3))
+        s = 3;
+    while (s < len) {
+        const char *nl = memchr(data + s, '\n', len - s);
+        size_t e = nl ? (size_t)(nl - data) : len, te = e;
+        while (te > s && data[te - 1] == '\r')
+            te--;
+        size_t ks, ke;
+        if (!match_directive(data, s, te, &ks, &ke, vs, ve))
+            return false;
+        if (ke - ks == 6 && gl_strn_eq_nocase(data + ks, 6, "syntax"))
+            return true;
+        s = e + 1;
+    }
+    return false;
+}
+
+bool df_foreign_frontend(const char *value, size_t len)
+{
+    size_t e = len;
+    const char *at = memchr(value, '@', len); /* a digest */
+    if (at)
+        e = (size_t)(at - value);
+    size_t slash = 0; /* the last path component, without its tag */
+    for (size_t i = 0; i < e; i++)
+        if (value[i] == '/')
+            slash = i + 1;
+    const char *colon = memchr(value + slash, ':', e - slash);
+    if (colon)
+        e = (size_t)(colon - value);
+    const char *name = value + slash;
+    size_t n = e - slash;
+    return !(n == 10 && !memcmp(name, "dockerfile", 10)) &&
+           !(n == 19 && !memcmp(name, "dockerfile-upstream", 19));
+}
+
 /* A first line that may be a parser directive: true if it was one (or on error). */
 static bool directive_line(struct ctx *c, size_t ts, size_t te)
 {

@@ -126,6 +126,16 @@ struct df_file *df_parse(struct gl_arena *a, const char *data, size_t len, struc
 struct df_file *df_parse_ex(struct gl_arena *a, const char *data, size_t len, unsigned flags,
                             struct df_error *err);
 
+/* The value of the file's `# syntax=` parser directive (among the directive lines that
+ * open the file, as BuildKit reads them), or false when there is none. For inputs that
+ * df_parse rejects too: the frontend the directive names decides the file's language. */
+bool df_syntax_directive(const char *data, size_t len, size_t *vs, size_t *ve);
+
+/* True when a `# syntax=` value names a frontend other than Dockerfile's own
+ * (`docker/dockerfile[-upstream]` under any registry, with any tag or digest): the file is
+ * then written in that frontend's language (dalec's YAML, ...), not Dockerfile's. */
+bool df_foreign_frontend(const char *value, size_t len);
+
 /* BuildKit's Node.Dump() + "\n": one "(keyword [flags] "arg"...)" line per instruction. */
 void df_dump(const struct df_file *f, struct gl_buf *out);
 /* Go's strconv.Quote of s (appended to out). */

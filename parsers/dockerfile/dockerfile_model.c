@@ -439,6 +439,28 @@ static const struct df_instr *unknown_instruction(const struct df_file *f)
     return NULL;
 }
 
+/* A file Dockerfile syntax rejects whose `# syntax=` directive names another frontend
+ * (dalec's YAML spec, ...) is written in that frontend's language: not a Dockerfile that
+ * fails, but an input gpulint does not read (a walk passes it by, a named one is GL901).
+ * True (with doc->error set so) when that is the case. */
+static bool other_frontend(struct gl_doc *doc)
+{
+    size_t vs, ve;
+    if (!df_syntax_directive(doc->text, doc->len, &vs, &ve) ||
+        !df_foreign_frontend(doc->text + vs, ve - vs))
+        return false;
+    doc->error.set = true;
+    doc->error.not_kind = true;
+    doc->error.loc = gl_text_loc(doc->text, doc->len, vs);
+    doc->error.message = gl_arena_printf(&doc->arena,
+                                         "its `# syntax=` directive names the frontend `%.*s`, "
+                                         "whose language is not Dockerfile syntax",
+                                         (int)(ve - vs), doc->text + vs);
+    doc->error.fix = "gpulint reads Dockerfile syntax only (the docker/dockerfile frontends); "
+                     "lint what that frontend builds, or pass the file by";
+    return true;
+}
+
 void gl_parse_dockerfile_doc(struct gl_doc *doc, const struct gl_config *cfg)
 {
     struct df_error err;
@@ -447,15 +469,19 @@ void gl_parse_dockerfile_doc(struct gl_doc *doc, const struct gl_config *cfg)
         doc->error.set = true;
         doc->error.loc = err.loc;
         doc->error.message = gl_arena_strdup(&doc->arena, err.message);
+        other_frontend(doc);
         return;
     }
     const struct df_instr *unknown = unknown_instruction(f);
+    if (unknown && other_frontend(doc))
+        return;
     if (unknown) {
         char *word = gl_arena_strdup(&doc->arena, unknown->keyword);
         for (char *p = word; *p; p++)
             if (*p >= 'a' && *p <= 'z')
                 *p = (char)(*p - 'a' + 'A');
         doc->error.set = true;
+        doc->error.other_kind = unknown == &f->instrs[0];
         doc->error.loc = unknown->loc;
         doc->error.message = gl_arena_printf(&doc->arena, "unknown instruction: %s (docker "
                                              "build stops here; expected FROM, RUN, COPY, "

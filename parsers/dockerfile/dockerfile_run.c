@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#include "parsers/shell/pkg_install.h"
+#include "parsers/shell/run_commands.h"
 #include "parsers/shell/shell_words.h"
 
 struct run_ctx {
@@ -13,28 +13,12 @@ struct run_ctx {
     struct sh_opts opts;
 };
 
-static void add_cmd(struct run_ctx *r, struct gl_word *words, size_t n)
-{
-    struct gl_dockerfile_model *m = r->doc->df;
-    struct gl_cmd *c = GL_APPEND(&r->doc->arena, m->cmds, m->ncmds, m->capcmds);
-    c->words = words;
-    c->nwords = n;
-    c->stage = r->stage;
-    c->instr = r->instr;
-    size_t first = m->npkgs, first_removal = m->nremovals;
-    gl_pkg_install_scan(r->doc, r->stage, words, n);
-    for (size_t i = first; i < m->npkgs; i++)
-        m->pkgs[i].instr = r->instr;
-    for (size_t i = first_removal; i < m->nremovals; i++)
-        m->removals[i].instr = r->instr;
-}
-
 static void exec_form(struct run_ctx *r, const struct df_instr *in)
 {
     struct gl_word *w = gl_arena_alloc(&r->doc->arena, (in->nargs ? in->nargs : 1) * sizeof *w);
     for (size_t i = 0; i < in->nargs; i++)
         w[i] = (struct gl_word){in->args[i].value, in->args[i].loc, false};
-    add_cmd(r, w, in->nargs);
+    gl_run_command_words(&r->doc->arena, r->doc->df, r->stage, r->instr, w, in->nargs);
 }
 
 static bool is_shell(const struct gl_word *w)
@@ -50,44 +34,6 @@ static bool is_shell(const struct gl_word *w)
     return false;
 }
 
-/* The NAME=value assignments of a command, as build variables of the stage. */
-static void add_assigns(struct run_ctx *r, const struct sh_cmd *c)
-{
-    struct gl_dockerfile_model *m = r->doc->df;
-    for (size_t k = 0; k < c->nassigns; k++) {
-        const struct sh_assign *a = &c->assigns[k];
-        struct gl_build_var *v = GL_APPEND(&r->doc->arena, m->vars, m->nvars, m->capvars);
-        bool known = !a->opaque && !a->append && !a->array;
-        v->name = a->name;
-        v->value = known ? gl_arena_strndup(&r->doc->arena, a->value, a->value_len) : NULL;
-        v->loc = a->loc;
-        v->value_loc = a->value_loc;
-        v->stage = r->stage;
-        v->instr = r->instr;
-        v->arg = false;
-    }
-}
-
-/* Commands of a shell text: each, and the script of each `sh -c '...'` in it. */
-static void add_commands(struct run_ctx *r, struct sh_cmd *cmds, size_t n, int depth)
-{
-    for (size_t i = 0; i < n; i++) {
-        struct sh_cmd *c = &cmds[i];
-        add_assigns(r, c);
-        if (!c->nwords)
-            continue;
-        add_cmd(r, c->words, c->nwords);
-        long sc = sh_dash_c_index(c);
-        if (sc >= 0 && !c->words[sc].opaque && depth < 4) {
-            struct sh_cmd *inner;
-            size_t ninner;
-            struct sh_error err;
-            sh_split_word_again(&r->doc->arena, c, (size_t)sc, &r->opts, &inner, &ninner, &err);
-            add_commands(r, inner, ninner, depth + 1);
-        }
-    }
-}
-
 static void split_text(struct run_ctx *r, const char *text, size_t len,
                        const struct gl_srcmap *map)
 {
@@ -96,7 +42,7 @@ static void split_text(struct run_ctx *r, const char *text, size_t len,
     struct sh_error err;
     /* an unterminated quote fails the build, not the lint: the commands up to it count */
     sh_split(&r->doc->arena, text, len, map, &r->opts, &cmds, &n, &err);
-    add_commands(r, cmds, n, 0);
+    gl_run_commands(&r->doc->arena, r->doc->df, r->stage, r->instr, cmds, n, &r->opts);
 }
 
 /* `RUN <<EOF` or `RUN bash <<EOF`: the heredocs are the script. */

@@ -5,7 +5,10 @@
  * inside lists) tagged sh, bash, shell, zsh, console, shell-session, sh-session; and
  * untagged fences of which any line starts (after blanks and an optional `$ ` prompt) with
  * docker, podman, nvidia-docker, nerdctl, apptainer, singularity, srun, sbatch, salloc,
- * enroot or sudo (RULES.md third round: not only the first line). Inline code in prose is never read.
+ * enroot, sudo or a tool that builds and tags an image (buildah, mlserver, cog, bentoml,
+ * repo2docker) (RULES.md third round: not only the first line); and in blocks tagged python,
+ * py, ipython, the lines that start so (a shell command is never Python; `!` stripped).
+ * Inline code in prose is never read.
  * Prompts: in console/shell-session blocks, and in any read block whose first line that is
  * no `#` comment starts with `$ `, only the lines starting with `$ ` (prompt stripped) and the lines that
  * continue them (after a trailing `\`) are commands; the rest is output.
@@ -144,16 +147,31 @@ static bool starts_with_launcher(const char *t, size_t s, size_t e)
 {
     static const char *const first[] = {"docker", "podman", "nvidia-docker", "nerdctl",
                                         "apptainer", "singularity", "srun", "sbatch",
-                                        "salloc", "enroot", "sudo"};
+                                        "salloc", "enroot", "sudo",
+                                        /* tools that build and tag a local image */
+                                        "buildah", "mlserver", "cog", "bentoml",
+                                        "repo2docker"};
     while (s < e && (t[s] == ' ' || t[s] == '\t'))
         s++;
     if (prompt_at(t, s, e))
         s += 2;
+    else if (s < e && t[s] == '!') /* IPython's shell escape in a Python block */
+        s++;
     size_t w = s;
     while (w < e && t[w] != ' ' && t[w] != '\t' && t[w] != '\r')
         w++;
     for (size_t k = 0; k < sizeof first / sizeof first[0]; k++)
         if (strlen(first[k]) == w - s && !memcmp(t + s, first[k], w - s))
+            return true;
+    return false;
+}
+
+/* Does a line of [from, to) start a launch? */
+static bool any_launcher(const char *t, size_t from, size_t to)
+{
+    struct line bl;
+    while (next_line(t, to, &from, &bl))
+        if (starts_with_launcher(t, bl.start, bl.end))
             return true;
     return false;
 }
@@ -171,9 +189,12 @@ static void block_add(struct block *b, const char *t, size_t s, size_t e, uint32
     gl_buf_addc(&b->text, '\n');
 }
 
-/* One fenced block: lines [first, close) of the file, `first_line` its line number. */
+/* One fenced block: lines [first, close) of the file, `first_line` its line number.
+ * `launch_lines`: a block of another language (Python): only its lines that start a launch
+ * or a build (`docker run ...`, `!docker build ...`, `mlserver build ...`: never Python)
+ * and the lines that continue them are shell. */
 static void read_block(struct gl_doc *doc, struct gl_launch_scan *scan, const struct fence *f,
-                       size_t from, size_t to, uint32_t first_line)
+                       size_t from, size_t to, uint32_t first_line, bool launch_lines)
 {
     static const char *const prompt_langs[] = {"console", "shell-session", "sh-session",
                                                "shellsession", NULL};
@@ -192,14 +213,21 @@ static void read_block(struct gl_doc *doc, struct gl_launch_scan *scan, const st
             if (prompt_at(t, s, l.end))
                 prompts = true;
         }
-        if (!prompts) {
+        if (!prompts && !launch_lines) {
             block_add(&b, t, s, l.end, line, (uint32_t)(s - l.start) + 1);
             continue;
         }
-        if (prompt_at(t, s, l.end))
+        if (launch_lines && !continued) {
+            if (!starts_with_launcher(t, s, l.end))
+                continue; /* Python */
+            while (s < l.end && (t[s] == ' ' || t[s] == '\t'))
+                s++;
+            s += s < l.end && t[s] == '!';
+        } else if (prompt_at(t, s, l.end)) {
             s += 2;
-        else if (!continued)
+        } else if (!continued) {
             continue; /* output */
+        }
         block_add(&b, t, s, l.end, line, (uint32_t)(s - l.start) + 1);
         size_t e = l.end;
         while (e > s && (t[e - 1] == '\r' || t[e - 1] == ' ' || t[e - 1] == '\t'))
@@ -226,6 +254,11 @@ static const char *const shell_langs[] = {"sh", "bash", "shell", "zsh", "console
                                           "shell-session", "sh-session", "shellsession",
                                           NULL};
 
+/* Python blocks: a shell command written in one (`docker run ...`, a notebook's
+ * `!docker build ...`) is read; the Python is not */
+static const char *const python_langs[] = {"python", "py", "python3", "ipython", "ipython3",
+                                           NULL};
+
 static void parse(struct gl_doc *doc, const struct gl_config *cfg)
 {
     (void)cfg;
@@ -249,20 +282,19 @@ static void parse(struct gl_doc *doc, const struct gl_config *cfg)
             }
         }
         bool read = f.info_len && info_is(&f, shell_langs);
-        if (!f.info_len) {
-            /* RULES.md third round: read when any of its lines starts a launch */
-            size_t k = body;
-            struct line bl;
-            while (!read && next_line(t, body_end, &k, &bl))
-                read = starts_with_launcher(t, bl.start, bl.end);
-        }
-        if (read)
-            read_block(doc, &scan, &f, body, body_end, body_line);
+        bool python = f.info_len && info_is(&f, python_langs);
+        if (!f.info_len) /* RULES.md third round: read when any of its lines starts a launch */
+            read = any_launcher(t, body, body_end);
+        if (read || python)
+            read_block(doc, &scan, &f, body, body_end, body_line, python);
     }
     gl_launch_scan_pragmas(&scan);
 }
 
-/* ---- reStructuredText: `.. code-block:: bash` (also `code::`, `sourcecode::`) ---- */
+/* ---- reStructuredText: `.. code-block:: bash` (also `code::`, `sourcecode::`, and
+ * sphinx-prompt's `prompt:: bash $`) in a shell language; a directive of no language when
+ * one of its lines starts a launch, as an untagged Markdown fence; other languages (`text`,
+ * `python`) and literal `::` blocks are never read ---- */
 
 static size_t indent_of(const char *t, const struct line *l)
 {
@@ -272,20 +304,29 @@ static size_t indent_of(const char *t, const struct line *l)
     return p - l->start;
 }
 
-/* Is line l a code directive of a shell language? f gets the language; *indent the
- * directive's own indentation. */
-static bool rst_directive(const char *t, const struct line *l, struct fence *f, size_t *indent)
+/* What a line opens in reStructuredText: a code directive of a shell or Python language
+ * (read; Python as main's read_block reads it), or one of no language (`.. code-block::`
+ * alone: read when a line of it starts a launch, as an untagged Markdown fence). A literal
+ * block (a paragraph ending in `::`) is never read: it is as often output or another
+ * language as a command. */
+enum rst_open { RST_NONE, RST_SHELL, RST_UNTAGGED };
+
+/* f gets the language; *indent the directive's own indentation. */
+static enum rst_open rst_directive(const char *t, const struct line *l, struct fence *f,
+                                   size_t *indent)
 {
-    static const char *const names[] = {"code-block::", "code::", "sourcecode::", NULL};
+    static const char *const names[] = {"code-block::", "code::", "sourcecode::", "prompt::",
+                                        NULL};
     size_t p = l->start + indent_of(t, l);
+    *indent = indent_of(t, l);
     if (l->end - p < 3 || memcmp(t + p, ".. ", 3))
-        return false;
+        return RST_NONE;
     p += 3;
     size_t k = 0;
     while (names[k] && !(l->end - p >= strlen(names[k]) && !memcmp(t + p, names[k], strlen(names[k]))))
         k++;
     if (!names[k])
-        return false;
+        return RST_NONE;
     p += strlen(names[k]);
     while (p < l->end && t[p] == ' ')
         p++;
@@ -293,8 +334,9 @@ static bool rst_directive(const char *t, const struct line *l, struct fence *f, 
     while (e < l->end && t[e] != ' ' && t[e] != '\r')
         e++;
     *f = (struct fence){.info = t + p, .info_len = e - p};
-    *indent = indent_of(t, l);
-    return info_is(f, shell_langs);
+    if (!f->info_len)
+        return RST_UNTAGGED;
+    return info_is(f, shell_langs) || info_is(f, python_langs) ? RST_SHELL : RST_NONE;
 }
 
 static void parse_rst(struct gl_doc *doc, const struct gl_config *cfg)
@@ -309,7 +351,8 @@ static void parse_rst(struct gl_doc *doc, const struct gl_config *cfg)
     for (uint32_t line = 1; next_line(t, len, &i, &l); line++) {
         struct fence f;
         size_t d;
-        if (!rst_directive(t, &l, &f, &d))
+        enum rst_open open = rst_directive(t, &l, &f, &d);
+        if (open == RST_NONE)
             continue;
         /* options (`:linenos:`) and blank lines, then the body: every line indented more
          * than the directive, blank lines included, up to the first that is not */
@@ -330,8 +373,8 @@ static void parse_rst(struct gl_doc *doc, const struct gl_config *cfg)
                 f.indent = ind;
             }
         }
-        if (body < body_end)
-            read_block(doc, &scan, &f, body, body_end, body_line);
+        if (body < body_end && (open == RST_SHELL || any_launcher(t, body, body_end)))
+            read_block(doc, &scan, &f, body, body_end, body_line, info_is(&f, python_langs));
     }
     gl_launch_scan_pragmas(&scan);
 }

@@ -8,6 +8,10 @@
  * $HOME/.cache/gpulint. Digests that are not "<lowercase algo>:<hex>" are never cached
  * (no path is built from hostile names).
  *
+ * A registry image's config (parsers/registry/registry_input.c) is kept here too, under
+ * its digest, as a one-entry index whose file `.gpulint/config.json` holds the config's
+ * bytes (configs up to capture-size): the same checks, bound and eviction.
+ *
  * Entries. A file is a header (magic "GLIX", format version, payload length, frame
  * length, the digest it is stored under), the zstd frame, and the sha256 of all before
  * it. Loading checks every one of those against the digest asked for, then parses the

@@ -6,7 +6,8 @@
  * its `oci-layout` file; never read into memory. Parsing: catalog the archive, resolve
  * its images (image_manifest.h), index the needed layers in parallel through the cache
  * (image_jobs.h), merge each platform's layers into its final view (image_view.h), and
- * fill the model: doc->image (platforms, layers with history, files, env), the archive's
+ * fill the model: doc->image (platforms, layers with history, the history's RUN facts
+ * (image_history.h), files, env), the archive's
  * tags as GL_REF_ARCHIVE references, the config env as GL_ENV_IMAGE_CONFIG, and CUDA
  * facts from files (image_cuda.h). Any failure becomes doc->error (GL900) with line 0
  * and a message naming the archive entry.
@@ -21,6 +22,7 @@
 #include "parsers/image/image_cuda.h"
 #include "parsers/image/image_budget.h"
 #include "parsers/image/image_jobs.h"
+#include "parsers/image/image_history.h"
 #include "parsers/image/image_manifest.h"
 #include "linter/core/hashmap.h"
 #include "parsers/image/image_view.h"
@@ -61,6 +63,7 @@ struct reading {
     const struct gl_config *cfg;
     struct gl_image_plan plan;
     struct gl_map tags, env, configs;
+    struct gl_map streamed; /* streams: a layer digest -> its job + 1 */
     size_t views_charged; /* the platforms' views, charged to the image budget */
     struct gl_layer_index no_files; /* each layer's index when no layer is read */
 };
@@ -157,8 +160,9 @@ static bool fill_platform(struct reading *rd, struct gl_image_platform *p,
     }
     p->env = cfg->env;
     p->nenv = cfg->nenv;
-    p->history = cfg->created_by;
-    p->nhistory = cfg->ncreated_by;
+    p->history = cfg->history;
+    p->nhistory = cfg->nhistory;
+    p->run = cfg->run;
     for (size_t i = 0; i < cfg->nenv; i++)
         add_env(rd, cfg->env[i]);
     return true;
@@ -186,10 +190,14 @@ static const struct gl_image_config *config_of(struct reading *rd,
     const char *why = NULL, *err = NULL;
     char *text = rd->src->blob_doc(rd->src->ctx, t->config_name, &len, &why);
     struct gl_image_config *c = gl_arena_alloc(a, sizeof *c);
-    if (text && gl_image_config_parse(a, text, len, c, &err) == 0)
-        *gl_map_puts(&rd->configs, t->config_name, NULL) = c;
-    else
+    if (!text || gl_image_config_parse(a, text, len, c, &err) != 0) {
         c = NULL;
+    } else if (!gl_image_history_read(a, c, &c->history, &c->nhistory, &c->run)) {
+        err = gl_arena_printf(a, "its history: %s", gl_image_limit_text(a, GL_LIMIT_PARSE_MEMORY));
+        c = NULL;
+    } else {
+        *gl_map_puts(&rd->configs, t->config_name, NULL) = c;
+    }
     free(text);
     if (!c)
         target_problem(rd, t, gl_arena_printf(a, "config `%s`: %s", t->config_name,
@@ -252,6 +260,16 @@ static bool plan_target_jobs(struct reading *rd, struct gl_image_target *t,
         struct gl_image_layer_ref *l = &t->layers[k];
         if (!l->digest && k < cfg->ndiff_ids)
             l->digest = cfg->diff_ids[k]; /* docker save: the plain tar's digest */
+        if (!rd->cat) { /* streams: one job per distinct digest */
+            bool added;
+            void **slot = l->digest ? gl_map_puts(&rd->streamed, l->digest, &added) : NULL;
+            if (slot && added) {
+                jobs[*njobs] = (struct gl_layer_job){.digest = l->digest,
+                                                     .media_type = l->media_type};
+                *slot = (void *)++*njobs;
+            }
+            continue;
+        }
         struct gl_catalog_blob *b = gl_catalog_find(rd->cat, l->name);
         if (!b) {
             target_problem(rd, t, gl_arena_printf(&rd->doc->arena, "the manifest names layer "
@@ -281,6 +299,17 @@ static bool target_indexes(struct reading *rd, const struct gl_image_target *t,
 {
     struct gl_arena *a = &rd->doc->arena;
     for (size_t k = 0; k < t->nlayers; k++) {
+        if (!rd->cat) { /* streams */
+            const char *d = t->layers[k].digest;
+            size_t job = d ? (size_t)gl_map_gets(&rd->streamed, d) : 0;
+            ix[k] = job ? &jobs[job - 1].ix : NULL;
+            if (ix[k] && !ix[k]->error)
+                continue;
+            target_problem(rd, t, gl_arena_printf(a, "layer `%s`: %s",
+                                                  gl_image_quote(a, t->layers[k].name),
+                                                  ix[k] ? ix[k]->error : "no digest"));
+            return false;
+        }
         struct gl_catalog_blob *b = gl_catalog_find(rd->cat, t->layers[k].name);
         ix[k] = index_of(b, jobs);
         if (ix[k] && !ix[k]->error)
@@ -305,7 +334,7 @@ static struct gl_layer_job *run_jobs(struct reading *rd, size_t *keep,
         total += t[i].nlayers;
     struct gl_layer_job *jobs = gl_arena_alloc(&rd->doc->arena, (total + 1) * sizeof *jobs);
     *njobs = 0;
-    if (!rd->cat)
+    if (!rd->cat && !rd->src->streams)
         return jobs; /* the configs only: no layer is read */
     for (size_t i = 0; i < *keep; i++) {
         if (!plan_target_jobs(rd, &t[i], cfgs[i], jobs, &n))
@@ -315,7 +344,10 @@ static struct gl_layer_job *run_jobs(struct reading *rd, size_t *keep,
     }
     *keep = kept;
     *njobs = n;
-    gl_layer_jobs_run(rd->cat, jobs, n, default_jobs(rd->cfg));
+    if (rd->cat)
+        gl_layer_jobs_run(rd->cat, jobs, n, default_jobs(rd->cfg));
+    else
+        gl_layer_jobs_stream(rd->src->streams, jobs, n, default_jobs(rd->cfg));
     return jobs;
 }
 
@@ -329,7 +361,7 @@ static void fill_image(struct reading *rd, size_t keep, const struct gl_image_co
         const struct gl_image_target *t = &rd->plan.targets[i];
         const struct gl_layer_index **ix = gl_arena_alloc(a, (t->nlayers + 1) * sizeof *ix);
         struct gl_image_platform *p = &doc->image->platforms[doc->image->nplatforms];
-        if (!rd->cat) {
+        if (!rd->cat && !rd->src->streams) {
             for (size_t k = 0; k < t->nlayers; k++)
                 ix[k] = &rd->no_files;
         } else if (!target_indexes(rd, t, jobs, ix)) {
@@ -384,11 +416,13 @@ void gl_image_read(struct gl_doc *doc, const struct gl_image_docs *src,
     gl_map_init(&rd.tags);
     gl_map_init(&rd.env);
     gl_map_init(&rd.configs);
+    gl_map_init(&rd.streamed);
     read_image(&rd);
     gl_image_budget_release(&rd.views_charged); /* no other image is read while rules run */
     gl_map_free(&rd.tags);
     gl_map_free(&rd.env);
     gl_map_free(&rd.configs);
+    gl_map_free(&rd.streamed);
     gl_layer_index_free(&rd.no_files);
 }
 
@@ -401,7 +435,7 @@ static void parse_path(struct gl_doc *doc, const char *path, int stream_fd, cons
     gl_catalog_open(&cat, &doc->arena, path, stream_fd, head, head_len, cached ? cache_dir : NULL,
                     cfg->trust_digests);
     cat.verify_digests = cfg->verify_digests;
-    struct gl_image_docs src = {gl_catalog_json, gl_catalog_json, &cat, &cat};
+    struct gl_image_docs src = {gl_catalog_json, gl_catalog_json, &cat, &cat, NULL};
     gl_image_read(doc, &src, cfg);
     gl_catalog_close(&cat);
 }

@@ -13,6 +13,7 @@
 
 struct pool {
     struct gl_catalog *c;
+    const struct gl_layer_streams *st; /* (instead of c) */
     struct gl_layer_job *list;
     size_t n, next;
     pthread_mutex_t lock;
@@ -97,6 +98,37 @@ static void run_one(struct gl_catalog *c, struct gl_layer_job *j)
         gl_layer_cache_store(c->cache_dir, j->digest, ix);
 }
 
+/* A layer from a stream: read whole, hashed on the way, then checked and cached. */
+static void run_stream_one(const struct gl_layer_streams *st, struct gl_layer_job *j)
+{
+    struct gl_layer_index *ix = &j->ix;
+    if (st->cache_dir && gl_layer_cache_load(st->cache_dir, j->digest, ix)) {
+        gl_layer_index_charge(ix);
+        return;
+    }
+    struct gl_byte_src src;
+    void *handle;
+    const char *why = NULL;
+    if (st->open(st->ctx, j->digest, &src, &handle, &why) != 0) {
+        ix->error = gl_arena_printf(&ix->arena, "the blob: %s", why ? why : "unreadable");
+        return;
+    }
+    struct gl_blob_reader r;
+    gl_blob_reader_init(&r, src);
+    gl_layer_index_build(ix, &r, j->media_type);
+    if (!ix->error && gl_blob_reader_drain(&r) != 0)
+        ix->error = "the blob ended early";
+    char failed[320], got[72];
+    st->close(st->ctx, handle, failed, sizeof failed);
+    if (failed[0]) /* the transfer's failure is the cause of what the reader saw */
+        ix->error = gl_arena_printf(&ix->arena, "the blob GET: %s", failed);
+    else if (!ix->error && (!gl_blob_reader_digest(&r, got) || strcmp(got, j->digest)))
+        ix->error = gl_arena_printf(&ix->arena, "its content has digest %s, not %s", got,
+                                    j->digest);
+    if (!ix->error && st->cache_dir)
+        gl_layer_cache_store(st->cache_dir, j->digest, ix);
+}
+
 static void *worker(void *arg)
 {
     struct pool *p = arg;
@@ -106,15 +138,20 @@ static void *worker(void *arg)
         pthread_mutex_unlock(&p->lock);
         if (i >= p->n)
             return NULL;
-        run_one(p->c, &p->list[i]);
+        if (p->st)
+            run_stream_one(p->st, &p->list[i]);
+        else
+            run_one(p->c, &p->list[i]);
     }
 }
 
-void gl_layer_jobs_run(struct gl_catalog *c, struct gl_layer_job *list, size_t n, int jobs)
+/* Run the pool's jobs on `jobs` threads (this one included). */
+static void run_pool(struct pool p, int jobs)
 {
+    struct gl_layer_job *list = p.list;
+    size_t n = p.n;
     for (size_t i = 0; i < n; i++)
         gl_layer_index_init(&list[i].ix);
-    struct pool p = {.c = c, .list = list, .n = n};
     pthread_mutex_init(&p.lock, NULL);
     size_t threads = jobs < 1 ? 1 : (size_t)jobs;
     if (threads > n)
@@ -129,4 +166,17 @@ void gl_layer_jobs_run(struct gl_catalog *c, struct gl_layer_job *list, size_t n
         pthread_join(tid[i], NULL);
     free(tid);
     pthread_mutex_destroy(&p.lock);
+}
+
+void gl_layer_jobs_run(struct gl_catalog *c, struct gl_layer_job *list, size_t n, int jobs)
+{
+    struct pool p = {.c = c, .list = list, .n = n};
+    run_pool(p, jobs);
+}
+
+void gl_layer_jobs_stream(const struct gl_layer_streams *st, struct gl_layer_job *list,
+                          size_t n, int jobs)
+{
+    struct pool p = {.st = st, .list = list, .n = n};
+    run_pool(p, jobs);
 }

@@ -88,6 +88,9 @@ struct gl_image_config {
     const char **created_by; size_t ncreated_by;  /* every history entry */
     bool *empty_layer;                            /* per history entry */
     const char **diff_ids; size_t ndiff_ids;
+    /* the history as facts (image_history.h), once the image reader has read it */
+    struct gl_image_history *history; size_t nhistory;
+    struct gl_dockerfile_model *run;
 };
 
 /* 0, or -1 with *error set (a JSON error names its byte, or the limit). */

@@ -12,20 +12,25 @@
  *  - blob_doc: the configs a manifest names ("blobs/sha256/<hex>").
  * For an archive or a layout both are gl_catalog_json. `layers` is the catalog the layer
  * blobs are read from; NULL reads the configs only: each platform then has its layers
- * (digests, media types, history) and no files.
+ * (digests, media types, history) and no files. `streams` instead of a catalog reads
+ * each layer blob, by its digest, from a stream (registry --layers): the same reader,
+ * limits and cache, every blob checked against its digest.
  */
 #ifndef GPULINT_IMAGE_READ_H
 #define GPULINT_IMAGE_READ_H
 
 #include "linter/core/config.h"
 #include "parsers/image/image_catalog.h"
+#include "parsers/image/image_jobs.h"
 #include "parsers/image/image_manifest.h"
 
 struct gl_image_docs {
     gl_blob_fetch index_doc;
     gl_blob_fetch blob_doc;
     void *ctx;                  /* of both callbacks */
-    struct gl_catalog *layers;  /* NULL: configs only */
+    struct gl_catalog *layers;  /* NULL: configs only (unless streams) */
+    const struct gl_layer_streams *streams; /* the layers as streams (a registry's blob
+                                               GETs, image_jobs.h), or NULL */
 };
 
 void gl_image_read(struct gl_doc *doc, const struct gl_image_docs *src,

@@ -15,6 +15,7 @@ struct job {
     const char *name;
     const char *tool;
     bool gpu_unseen;
+    struct yt_node *vars[2]; /* GitLab: the job's `variables:`, then the global ones */
 };
 
 /* The first command of scalar n split as shell words, GitHub `${{ ... }}` expressions
@@ -51,37 +52,129 @@ static bool expression(struct yt_node *n)
     return yt_is_scalar(n) && (memmem(n->value, n->len, "${{", 3) || memchr(n->value, '$', n->len));
 }
 
+/* A GitLab variable: `KEY: value` or `KEY: {value: v, description: d, expand: false}`:
+ * its value node (NULL when none). */
+static struct yt_node *variable_value(struct job *j, struct yt_node *v)
+{
+    return yt_is_map(v) ? yt_get(j->s, v, "value", NULL) : v;
+}
+
+/* The literal value of GitLab variable name[0..len) for the job (its own `variables:`
+ * first, then the global ones), NULL when it is not set there or not literal (it holds
+ * `$`: another variable, or a raw `$`). */
+static const char *variable_literal(struct job *j, const char *name, size_t len)
+{
+    for (size_t k = 0; k < 2; k++) {
+        struct yt_pair *p;
+        size_t n = yt_pairs(j->s, j->vars[k], &p);
+        for (size_t i = 0; i < n; i++) {
+            struct yt_node *key = yt_deref(j->s, p[i].key);
+            if (!yt_is_scalar(key) || key->len != len || memcmp(key->value, name, len))
+                continue;
+            struct yt_node *v = variable_value(j, p[i].value);
+            if (!yt_is_scalar(v) || yt_is_null(v) || memchr(v->value, '$', v->len))
+                return NULL;
+            return gl_arena_strndup(&j->doc->arena, v->value, v->len);
+        }
+    }
+    return NULL;
+}
+
+/* A GitLab image with its `$VAR`/`${VAR}` resolved from the job's variables (`$$` is a
+ * `$`), NULL when some variable is not a literal there (a predefined CI_* variable, one
+ * set in the project's settings). */
+static const char *gitlab_expand(struct job *j, struct yt_node *img)
+{
+    struct gl_buf out;
+    gl_buf_init(&out);
+    const char *v = img->value, *res = NULL;
+    size_t n = img->len, i = 0;
+    while (i < n) {
+        if (v[i] != '$') {
+            gl_buf_addc(&out, v[i++]);
+            continue;
+        }
+        if (i + 1 < n && v[i + 1] == '$') {
+            gl_buf_addc(&out, '$');
+            i += 2;
+            continue;
+        }
+        size_t brace = i + 1 < n && v[i + 1] == '{', s = i + 1 + brace, e = s;
+        while (e < n && (v[e] == '_' || (v[e] >= 'A' && v[e] <= 'Z') ||
+                         (v[e] >= 'a' && v[e] <= 'z') || (e > s && v[e] >= '0' && v[e] <= '9')))
+            e++;
+        const char *lit = e > s && (!brace || (e < n && v[e] == '}'))
+                              ? variable_literal(j, v + s, e - s)
+                              : NULL;
+        if (!lit)
+            goto done;
+        gl_buf_add(&out, lit, strlen(lit));
+        i = e + brace;
+    }
+    res = gl_arena_strdup(&j->doc->arena, gl_buf_str(&out));
+done:
+    gl_buf_free(&out);
+    return res;
+}
+
 static void set_image(struct launch_build *b, struct job *j, struct yt_node *img)
 {
-    if (!yt_is_scalar(img) || !img->len || expression(img))
+    if (!yt_is_scalar(img) || !img->len || memmem(img->value, img->len, "${{", 3))
         return; /* (an expression: what runs is not known) */
+    const char *text = gl_arena_strndup(&j->doc->arena, img->value, img->len);
+    if (memchr(img->value, '$', img->len) &&
+        (strcmp(j->tool, "gitlab-ci") || !(text = gitlab_expand(j, img))))
+        return; /* a variable gpulint cannot resolve: what runs is not known */
     b->l->ref = (int)j->doc->nrefs;
-    struct gl_ref *r = gl_ref_add(j->doc, gl_arena_strndup(&j->doc->arena, img->value, img->len),
-                                  yt_scalar_loc_at(j->s, img, 0), GL_REF_LAUNCH, false);
+    struct gl_ref *r = gl_ref_add(j->doc, text, yt_scalar_loc_at(j->s, img, 0), GL_REF_LAUNCH,
+                                  false);
     r->launch = b->index;
+}
+
+/* One env entry KEY: VALUE of the container (a GitLab `KEY: {value: ...}` too). */
+static void env_entry(struct launch_build *b, struct job *j, struct yt_node *k, struct yt_node *v)
+{
+    if (!yt_is_scalar(k))
+        return;
+    struct gl_env *e = GL_APPEND(&j->doc->arena, j->doc->env, j->doc->nenv, j->doc->capenv);
+    memset(e, 0, sizeof *e);
+    e->key = gl_arena_strndup(&j->doc->arena, k->value, k->len);
+    e->key_loc = k->loc;
+    v = variable_value(j, v);
+    e->value = yt_is_scalar(v) && !yt_is_null(v) && !expression(v)
+                   ? gl_arena_strndup(&j->doc->arena, v->value, v->len)
+                   : NULL;
+    e->value_loc = yt_is_scalar(v) ? yt_scalar_loc_at(j->s, v, 0) : k->loc;
+    e->origin = GL_ENV_LAUNCH;
+    e->stage = -1;
+    e->launch = b->index;
+    if (!strcmp(e->key, "NVIDIA_VISIBLE_DEVICES"))
+        b->visible_env = (int)j->doc->nenv - 1;
 }
 
 static void add_env(struct launch_build *b, struct job *j, struct yt_node *map)
 {
     struct yt_pair *p;
     size_t n = yt_pairs(j->s, map, &p);
-    for (size_t i = 0; i < n; i++) {
-        struct yt_node *k = yt_deref(j->s, p[i].key), *v = p[i].value;
-        if (!yt_is_scalar(k))
-            continue;
-        struct gl_env *e = GL_APPEND(&j->doc->arena, j->doc->env, j->doc->nenv, j->doc->capenv);
-        memset(e, 0, sizeof *e);
-        e->key = gl_arena_strndup(&j->doc->arena, k->value, k->len);
-        e->key_loc = k->loc;
-        e->value = yt_is_scalar(v) && !expression(v)
-                       ? gl_arena_strndup(&j->doc->arena, v->value, v->len)
-                       : NULL;
-        e->value_loc = yt_is_scalar(v) ? yt_scalar_loc_at(j->s, v, 0) : k->loc;
-        e->origin = GL_ENV_LAUNCH;
-        e->stage = -1;
-        e->launch = b->index;
-        if (!strcmp(e->key, "NVIDIA_VISIBLE_DEVICES"))
-            b->visible_env = (int)j->doc->nenv - 1;
+    for (size_t i = 0; i < n; i++)
+        env_entry(b, j, yt_deref(j->s, p[i].key), p[i].value);
+}
+
+/* GitLab passes the job's CI/CD variables (its own `variables:` over the global ones) into
+ * its image's and services' environment: env entries at the variable as written, except
+ * those the container's own `variables:` (a service's) set again. */
+static void job_variables(struct launch_build *b, struct job *j, struct yt_node *own)
+{
+    for (size_t k = 0; k < 2; k++) {
+        struct yt_pair *p;
+        size_t n = yt_pairs(j->s, j->vars[k], &p);
+        for (size_t i = 0; i < n; i++) {
+            struct yt_node *key = yt_deref(j->s, p[i].key);
+            if (!yt_is_scalar(key) || (own && yt_get(j->s, own, key->value, NULL)) ||
+                (k == 1 && j->vars[0] && yt_get(j->s, j->vars[0], key->value, NULL)))
+                continue; /* (set again nearer the container) */
+            env_entry(b, j, key, p[i].value);
+        }
     }
 }
 
@@ -117,7 +210,11 @@ static void container(struct job *j, struct yt_node *key, struct yt_node *spec, 
     b.l->name = name;
     b.l->group = j->scan.group;
     b.l->gpu_unseen = j->gpu_unseen;
+    /* a GitLab runner's config.toml adds volumes (the builds directory, caches) and
+     * devices no CI file shows: no finding may rest on what the container lacks */
+    b.l->opts_opaque = !strcmp(j->tool, "gitlab-ci");
     set_image(&b, j, img);
+    job_variables(&b, j, yt_is_map(spec) ? yt_get(j->s, spec, "variables", NULL) : NULL);
     if (!yt_is_map(spec))
         return;
     add_env(&b, j, yt_get(j->s, spec, "env", NULL));
@@ -147,6 +244,7 @@ static void container(struct job *j, struct yt_node *key, struct yt_node *spec, 
 static void job_init(struct job *j, struct gl_doc *doc, struct yt_stream *s, const char *name,
                      const char *tool)
 {
+    memset(j, 0, sizeof *j);
     j->doc = doc;
     j->s = s;
     j->name = name;
@@ -210,11 +308,13 @@ void ci_github_containers(struct gl_doc *doc, struct yt_stream *s, struct yt_nod
 }
 
 void ci_gitlab_containers(struct gl_doc *doc, struct yt_stream *s, struct yt_node *job,
-                          const char *name)
+                          const char *name, struct yt_node *globals)
 {
     struct job j;
     job_init(&j, doc, s, name, "gitlab-ci");
     j.gpu_unseen = true;
+    j.vars[0] = job != globals ? yt_get(s, job, "variables", NULL) : NULL;
+    j.vars[1] = yt_get(s, globals, "variables", NULL);
     struct yt_node *key = NULL;
     struct yt_node *img = yt_get(s, job, "image", &key);
     if (key)

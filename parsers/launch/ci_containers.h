@@ -20,9 +20,15 @@
  * GitLab CI: the top-level (and `default:`) `image:` and `services:`, and each job's own:
  * an image string or a mapping with `name` (and `entrypoint`, `command` for services: the
  * launch's argv; `variables` for services: env). Tool "gitlab-ci"; every GitLab launch is
- * gpu_unseen (the runner's config.toml gives GPUs, no CI file can). A job's image and
+ * gpu_unseen (the runner's config.toml gives GPUs, no CI file can) and opts_opaque (that
+ * config also adds volumes: no path rule rests on a missing mount). A job's image and
  * services run at the same time (group: the job; the global ones: group "default").
- * `$VAR` in an image is unresolved: no image reference.
+ * The job's CI/CD variables (its own `variables:` over the top-level ones; a mapping
+ * entry's `value:`) are the environment of its image and services (env entries at the
+ * variable as written; a service's own `variables:` win), and `$VAR`/`${VAR}` in an image
+ * is replaced by such a variable's literal value (`$$` is `$`); a variable that is not
+ * literal there (a predefined `CI_*`, one from the project settings, one holding `$`)
+ * leaves the image unresolved: no image reference.
  */
 #ifndef GPULINT_PARSERS_CI_CONTAINERS_H
 #define GPULINT_PARSERS_CI_CONTAINERS_H
@@ -34,8 +40,8 @@
 void ci_github_containers(struct gl_doc *doc, struct yt_stream *s, struct yt_node *job,
                           const char *name);
 /* The image and services of a GitLab job (or of the top level / `default:`, name
- * "default"). */
+ * "default"); `globals` is the top-level mapping (its `variables:`). */
 void ci_gitlab_containers(struct gl_doc *doc, struct yt_stream *s, struct yt_node *job,
-                          const char *name);
+                          const char *name, struct yt_node *globals);
 
 #endif

@@ -139,15 +139,15 @@ static void gitlab(struct ci *c, struct yt_node *root)
 {
     struct yt_pair *p;
     size_t n = yt_pairs(c->s, root, &p);
-    ci_gitlab_containers(c->doc, c->s, root, "default");
-    ci_gitlab_containers(c->doc, c->s, yt_get(c->s, root, "default", NULL), "default");
+    ci_gitlab_containers(c->doc, c->s, root, "default", root);
+    ci_gitlab_containers(c->doc, c->s, yt_get(c->s, root, "default", NULL), "default", root);
     for (size_t i = 0; i < n; i++) {
         struct yt_node *k = yt_deref(c->s, p[i].key);
         if (!yt_is_scalar(k) || !yt_is_map(p[i].value) || gitlab_keyword(k->value))
             continue;
         gitlab_job(c, p[i].value);
         if (strcmp(k->value, "default")) /* (hidden `.templates` too: their images run) */
-            ci_gitlab_containers(c->doc, c->s, p[i].value, k->value);
+            ci_gitlab_containers(c->doc, c->s, p[i].value, k->value, root);
     }
 }
 

@@ -9,6 +9,8 @@
  *   docker|podman commit [opts] CONTAINER X; buildah commit [opts] CONTAINER X
  *                                                        GL_PROJECT_BUILT
  *   kaniko executor -d X, --destination X, --destination=X   GL_PROJECT_BUILT
+ *   mlserver build DIR -t X; cog build -t X; bentoml containerize BENTO -t X
+ *   (--image-tag X); repo2docker --image-name X              GL_PROJECT_BUILT
  *   kustomize edit set image NAME=NEW / NAME:TAG / NAME@DIGEST (several)
  *       the NAME, GL_PROJECT_RENAMED and/or GL_PROJECT_RETAGGED as the new value says
  *       (an unresolved value: both)
@@ -60,7 +62,7 @@ static void option_values(struct gl_doc *doc, const struct sh_cmd *cmd, size_t f
         if (w[0] == '-' && w[1] == '-' && !strncmp(w + 2, name, nlen) &&
             (w[2 + nlen] == '=' || !w[2 + nlen])) {
             off = w[2 + nlen] == '=' ? 3 + nlen : 0;
-        } else if (!short_opt(w, "q", letter, &off)) {
+        } else if (!letter || !short_opt(w, "q", letter, &off)) {
             continue;
         }
         if (off) {
@@ -160,6 +162,33 @@ void launch_build_buildah(struct gl_launch_scan *scan, const struct sh_cmd *cmd,
 void launch_build_kaniko(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t first)
 {
     option_values(scan->doc, cmd, first, 'd', "destination", "kaniko");
+}
+
+bool launch_build_other(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t i)
+{
+    /* serving and packaging tools that build a local image and tag it */
+    static const struct {
+        const char *tool, *sub; /* sub NULL: the tool itself builds */
+        char letter;            /* the short tag option, 0: none */
+        const char *name;       /* the long one */
+    } tools[] = {
+        {"mlserver", "build", 't', "tag"},
+        {"cog", "build", 't', "tag"},
+        {"bentoml", "containerize", 't', "image-tag"},
+        {"repo2docker", NULL, 0, "image-name"},
+        {"jupyter-repo2docker", NULL, 0, "image-name"},
+    };
+    const char *tool = gl_base_name(cmd->words[i].text);
+    for (size_t k = 0; k < sizeof tools / sizeof tools[0]; k++) {
+        if (strcmp(tool, tools[k].tool))
+            continue;
+        if (tools[k].sub && !word_is(cmd, i + 1, tools[k].sub))
+            return false;
+        option_values(scan->doc, cmd, i + 1 + (tools[k].sub != NULL), tools[k].letter,
+                      tools[k].name, tools[k].tool);
+        return true;
+    }
+    return false;
 }
 
 /* `kustomize edit set image NAME=NEW...`: NEW is [NAME2][:TAG][@DIGEST] or `*:TAG`;

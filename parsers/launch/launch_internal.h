@@ -96,6 +96,11 @@ void launch_docker_options(struct launch_build *b, const struct sh_cmd *cmd);
 void launch_apptainer(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t tool_wi,
                       size_t first, const char *tool, bool instance_start);
 
+/* `docker compose [global opts] run [opts] SERVICE [CMD...]` (launch_compose.c); word
+ * `first` is the first after `compose` (or after `docker-compose`); tool the label
+ * ("docker compose run"). Other compose subcommands add nothing. */
+void launch_compose_run(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t tool_wi,
+                        size_t first, const char *tool);
 /* `apptainer|singularity pull|build ... docker://IMG` (launch_apptainer.c): the docker://
  * operand is an image reference (GL_REF_DEF_FROM, as a .def `From:`), no launch. */
 void launch_apptainer_fetch(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t first);
@@ -110,6 +115,9 @@ void launch_build_docker(struct gl_launch_scan *scan, const struct sh_cmd *cmd, 
 void launch_build_buildah(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t sub);
 void launch_build_kaniko(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t first);
 void launch_build_kustomize(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t sub);
+/* Other tools that build and tag a local image (mlserver build, cog build, bentoml
+ * containerize, repo2docker) with the command word at i: true when cmd is one. */
+bool launch_build_other(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t i);
 
 /* Boolean option value: "false", "0" -> false; anything else true. */
 bool value_true(const char *s);

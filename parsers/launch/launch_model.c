@@ -172,6 +172,7 @@ int launch_add_env(struct launch_build *b, const struct lv *kv)
 struct argv_acc {
     struct gl_word *w;
     size_t n, cap;
+    size_t *starts, nstarts, capstarts; /* where each command of a spliced script begins */
 };
 
 static void argv_push(struct launch_build *b, struct argv_acc *acc, const struct sh_cmd *cmd,
@@ -210,8 +211,10 @@ static void argv_add(struct launch_build *b, struct argv_acc *acc, const struct 
         struct sh_error err;
         sh_split_word_again(&b->doc->arena, cmd, k, &o, &inner, &ninner, &err);
         for (size_t i = 0; i < ninner; i++)
-            if (inner[i].nwords)
+            if (inner[i].nwords) {
+                *GL_APPEND(&b->doc->arena, acc->starts, acc->nstarts, acc->capstarts) = acc->n;
                 argv_add(b, acc, &inner[i], 0, depth + 1);
+            }
     }
 }
 
@@ -222,6 +225,14 @@ void launch_set_argv(struct launch_build *b, const struct sh_cmd *cmd, size_t fr
         argv_add(b, &acc, cmd, from, 0);
     b->l->argv = acc.w;
     b->l->nargv = acc.n;
+    b->l->next_command = NULL;
+    for (size_t k = 0; k < acc.nstarts; k++)
+        if (acc.starts[k] < acc.n) {
+            if (!b->l->next_command)
+                b->l->next_command =
+                    gl_arena_alloc(&b->doc->arena, acc.n * sizeof *b->l->next_command);
+            b->l->next_command[acc.starts[k]] = true;
+        }
 }
 
 struct gl_mount *launch_add_mount(struct launch_build *b)

@@ -265,6 +265,11 @@ static void run_family(struct gl_launch_scan *s, const struct sh_cmd *cmd, size_
 {
     size_t n = cmd->nwords;
     size_t j = skip_opts(cmd, i + 1, "Hcl", docker_global_long, false);
+    if (j < n && !strcmp(cmd->words[j].text, "compose")) {
+        launch_compose_run(s, cmd, i, j + 1,
+                           !strcmp(tool, "podman") ? "podman compose run" : "docker compose run");
+        return;
+    }
     if (j < n && !strcmp(cmd->words[j].text, "container"))
         j++; /* docker|podman|nerdctl container run */
     if (j < n && (!strcmp(cmd->words[j].text, "run") || !strcmp(cmd->words[j].text, "create")))
@@ -293,6 +298,11 @@ static void launcher(struct gl_launch_scan *s, const struct sh_cmd *cmd, size_t 
             run_family(s, cmd, i, run_tools[k]); /* keeps docker's own --gpus */
             return;
         }
+    if (!strcmp(tool, "docker-compose") || !strcmp(tool, "podman-compose")) {
+        launch_compose_run(s, cmd, i, i + 1,
+                           tool[0] == 'd' ? "docker-compose run" : "podman-compose run");
+        return;
+    }
     if (!strcmp(tool, "buildah")) {
         launch_build_buildah(s, cmd, skip_opts(cmd, i + 1, "", buildah_global_long, false));
         return;
@@ -305,6 +315,8 @@ static void launcher(struct gl_launch_scan *s, const struct sh_cmd *cmd, size_t 
         launch_build_kustomize(s, cmd, i + 1);
         return;
     }
+    if (launch_build_other(s, cmd, i))
+        return;
     if (!strcmp(tool, "apptainer") || !strcmp(tool, "singularity")) {
         size_t j = skip_opts(cmd, i + 1, "", none_long, false);
         const char *t = !strcmp(tool, "apptainer") ? "apptainer" : "singularity";
@@ -429,6 +441,8 @@ static void shell_cmd(struct gl_launch_scan *s, const struct sh_cmd *cmd, int de
     size_t n = cmd->nwords, i = w.i;
     if (i >= n || cmd->words[i].opaque)
         return;
+    if (!strcmp(cmd->words[i].text, "cd") || !strcmp(cmd->words[i].text, "pushd"))
+        s->cwd_unknown = true;
     if (w.remote_script) {
         script_word(s, cmd, i, depth);
         return;

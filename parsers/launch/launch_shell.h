@@ -34,9 +34,17 @@
  *   enroot import docker://IMAGE (a reference), enroot start [opts] IMAGE CMD (a launch).
  * `apptainer|singularity pull|build ... docker://IMG` adds the image reference (role
  * GL_REF_DEF_FROM, as a .def `From:`: GL101/GL201/GL204 judge it) and no launch.
- * Not (yet) launches: `docker compose run` / `docker-compose run` (the service's image,
- * mounts and GPU live in the compose file, which this text does not see; nothing of them
- * could be judged without it, and judging the flags alone would miss its volumes).
+ *   docker|podman compose [global opts] run [opts] SERVICE [CMD...], docker-compose and
+ *     podman-compose likewise (launch_compose.c, with compose's own option tables; kind
+ *     GL_LAUNCH_COMPOSE, tool "docker compose run", name SERVICE): when the compose file
+ *     is known (the one `-f FILE`, else compose.yaml, compose.yml, docker-compose.yaml or
+ *     docker-compose.yml beside the text, with no override file beside it, no
+ *     --project-directory/--env-file, no COMPOSE_FILE and no `cd` before), the launch is
+ *     that service (compose_service.h: image as a GL_REF_ELSEWHERE reference, mounts, GPU
+ *     requests, env, ipc, shm, ulimits, command) with every fact placed at the SERVICE
+ *     word, under the run's own -v, -e, -w, --entrypoint and CMD (at their tokens);
+ *     otherwise it holds only what the line says and is a fragment (no finding rests on
+ *     what it lacks). Compose run has no --gpus: its GPUs are the service's.
  * Commands that make images (docker/podman/nerdctl build, buildx build, tag, commit;
  * buildah bud/build/tag/commit; kaniko's executor; kustomize edit set image) add no
  * launch: the tags they give are project images of the doc (launch_build.c, model_ref.h).
@@ -115,6 +123,16 @@ struct gl_launch_scan {
     bool report_errors;       /* a shell syntax error sets doc->error (the first one) */
     bool placeholders;        /* documentation: `<...>` is a placeholder (sh_opts) */
     bool python_braces;       /* IPython `!` lines: `{expr}` is opaque (sh_opts) */
+    bool cwd_unknown;         /* a `cd`/`pushd` ran before: files named relative to the
+                                 text's directory may be others (docker compose run) */
+    struct gl_compose_files *compose_files; /* the compose files `docker compose run` lines
+                                 read (manifest/compose_service.h), NULL before the first */
+    struct gl_enroot_image {  /* what `enroot import docker://IMG` and `enroot create`
+                                 made so far: a .sqsh file or container name and the
+                                 image it holds (launch_enroot.c; the first 64) */
+        const char *name, *image;
+    } *enroot;
+    size_t nenroot, capenroot;
     struct gl_line_range *ranges; /* every top-level command seen, in text order */
     size_t nranges, capranges;
 };

@@ -170,6 +170,22 @@ void slurm_container(struct launch_build *b, const struct slurm_req *r)
     }
     if (r->workdir.v.text && !r->workdir.v.opaque)
         b->l->workdir = r->workdir.v.text;
+    /* --container-env=NAME[,NAME...]: the job's value of each name wins over the image's
+     * ENV: an env entry of the launch whose value the job's environment gives (unknown) */
+    const struct lv *env = &r->env.v;
+    for (size_t i = 0; env->text && !env->opaque && i <= env->len;) {
+        size_t j = i;
+        while (j < env->len && env->text[j] != ',')
+            j++;
+        size_t k = i; /* (a `NAME=VALUE` names NAME: pyxis reads no value there) */
+        while (k < j && env->text[k] != '=')
+            k++;
+        if (k > i) {
+            struct lv name = lv_sub(&b->doc->arena, env, i, k - i);
+            launch_add_env(b, &name);
+        }
+        i = j + 1;
+    }
 }
 
 /* Keep an interactive allocation for later texts of the scan: its values are located
@@ -231,7 +247,7 @@ void launch_slurm_step(struct gl_launch_scan *s, const struct sh_cmd *cmd, size_
     launch_begin(&b, s, GL_LAUNCH_SLURM, "srun", cmd->words[srun_wi].loc);
     b.l->host_ipc = true;
     b.l->opts_opaque = r->opaque;
-    b.l->gpus_outside = !in_alloc;
+    b.l->gpus_outside = !in_alloc || slurm_req_whole_node(r);
     slurm_add_gpus(&b, r);
     slurm_set_tasks(&b, r);
     if (r->image.v.text)

@@ -16,7 +16,8 @@
  *    `--container-image` its image (`nvcr.io#nvidia/x:tag` read as `nvcr.io/nvidia/x:tag`,
  *    `docker://` and `user@` dropped, a `.sqsh`/`.sqfs` or a path a local image), the
  *    `--container-mounts` bind mounts (`:ro` among `+`-joined flags), the home mount
- *    pyxis adds unless `--no-container-mount-home` (target /home), `--container-workdir`;
+ *    pyxis adds unless `--no-container-mount-home` (target /home), `--container-workdir`,
+ *    `--container-env=NAME[,NAME]` (env entries of the launch, values from the job: NULL);
  *    without an image it is bare_metal. Always host_ipc; gpus_outside when no allocation
  *    of the file holds it.
  *  - slurm_attach: the request on a launch made by another family (`srun apptainer exec`).

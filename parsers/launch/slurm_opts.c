@@ -211,6 +211,10 @@ static void apply(struct slurm_req *r, const char *name, const struct lv *flag,
         r->no_mount_home = name[0] == 'n';
         return;
     }
+    if (!strcmp(name, "exclusive")) { /* =user, =mcs, =topo share the node's devices */
+        r->exclusive = !v;
+        return;
+    }
     if (!v)
         return;
     if (!strcmp(name, "container-mounts")) {
@@ -285,6 +289,8 @@ static bool gpu_opt_set(const struct slurm_req *r)
     return r->gres.v.text || r->gpus.v.text || r->gpus_per_node.v.text || r->gpus_per_task.v.text;
 }
 
+bool slurm_req_whole_node(const struct slurm_req *r) { return r->exclusive && !gpu_opt_set(r); }
+
 void slurm_req_merge(struct slurm_req *out, const struct slurm_req *base,
                      const struct slurm_req *over)
 {
@@ -301,6 +307,7 @@ void slurm_req_merge(struct slurm_req *out, const struct slurm_req *base,
         if (oo[k]->v.text)
             *mo[k] = *oo[k];
     m.opaque |= over->opaque;
+    m.exclusive |= over->exclusive;
     /* the container is the step's own (pyxis options of sbatch run the batch step in it) */
     m.image = over->image;
     m.workdir = over->workdir;

@@ -51,6 +51,7 @@ struct slurm_req {
     struct slurm_opt image, workdir, env;
     struct slurm_opt mounts[16]; size_t nmounts;
     bool writable, no_mount_home;
+    bool exclusive;          /* --exclusive with no value: the whole node is the job's */
     bool opaque;             /* an unquoted opaque word among the options */
     bool wrap;               /* sbatch --wrap given: `wrap_value` holds it */
     struct slurm_opt wrap_value;
@@ -65,6 +66,11 @@ size_t slurm_read_opts(struct gl_arena *a, const struct sh_cmd *cmd, size_t i, u
 /* `over` on top of `base` (a step's options over its allocation's): into *out. */
 void slurm_req_merge(struct slurm_req *out, const struct slurm_req *base,
                      const struct slurm_req *over);
+
+/* A whole node with no GPU option (`--exclusive`, no --gres/--gpus*): the job gets every
+ * device of the node, so whether its GPUs are visible depends on the cluster's cgroup
+ * configuration (ConstrainDevices), not on anything the script says. */
+bool slurm_req_whole_node(const struct slurm_req *r);
 
 /* Add the GPU request of req to the launch being built (kind GL_GPU_SLURM, count the
  * whole GPUs per node when the options tell), and the processes per node of a step.

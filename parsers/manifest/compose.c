@@ -624,6 +624,28 @@ static void add_services(struct cz *c, struct cz_project *p)
     gl_map_free(&names);
 }
 
+/* The files of the top-level `include:` of every document (`- a.yaml`, `- path: a.yaml`,
+ * `- path: [a.yaml, b.yaml]`): the run lints them as compose files of their own. A path
+ * with an unresolved `${VAR}` is not followed. */
+static void add_includes(struct gl_doc *doc, struct yt_stream *s)
+{
+    for (size_t d = 0; d < s->ndocs; d++) {
+        struct yt_node *root = s->docs[d] && s->docs[d]->complete ? s->docs[d] : NULL;
+        struct yt_node *inc = yt_deref(s, yt_get(s, root, "include", NULL));
+        for (size_t i = 0; yt_is_seq(inc) && i < inc->nitems; i++) {
+            struct yt_node *it = yt_item(s, inc, i);
+            struct yt_node *path = yt_is_map(it) ? yt_deref(s, yt_get(s, it, "path", NULL)) : it;
+            size_t n = yt_is_seq(path) ? path->nitems : 1;
+            for (size_t k = 0; k < n; k++) {
+                struct yt_node *one = yt_is_seq(path) ? yt_item(s, path, k) : path;
+                if (yt_is_scalar(one) && one->len && !memchr(one->value, '$', one->len))
+                    *GL_APPEND(&doc->arena, doc->includes, doc->nincludes, doc->capincludes) =
+                        one->value;
+            }
+        }
+    }
+}
+
 void gl_parse_compose_doc(struct gl_doc *doc, const struct gl_config *cfg)
 {
     (void)cfg;
@@ -635,6 +657,7 @@ void gl_parse_compose_doc(struct gl_doc *doc, const struct gl_config *cfg)
     cz_project_init(&p, doc, &s);
     struct cz c = {.doc = doc, .s = &s, .launch = -1, .env = &env};
     add_services(&c, &p);
+    add_includes(doc, &s);
     cz_project_free(&p);
     cz_env_free(&env);
     duplicate_key(doc, &s);

@@ -56,12 +56,15 @@ void yl_argv_word(struct gl_arena *a, struct yl_argv *av, const char *text, size
     w->len = len;
 }
 
+/* The words [from, to) of c; `starts`: the first of them begins a new command of the
+ * argv (gl_word.next_command), as every command of a script after the first does. */
 static void add_cmd_words(struct gl_arena *a, struct yl_argv *av, const struct sh_cmd *c,
-                          size_t from, size_t to)
+                          size_t from, size_t to, bool starts)
 {
     for (size_t i = from; i < to; i++) {
         yl_argv_word(a, av, c->words[i].text, c->info[i].len, c->words[i].loc, NULL,
                      c->words[i].opaque);
+        av->v[av->n - 1].next_command = starts && i == from;
         if (c->info[i].may_split)
             av->opaque = true;
     }
@@ -77,19 +80,20 @@ void yl_argv_shell(struct gl_arena *a, struct yl_argv *av, const char *text, siz
     for (size_t i = 0; i < n; i++) {
         const struct sh_cmd *c = &cmds[i];
         long k = sh_dash_c_index(c);
+        bool later = i > 0; /* a command after the first of the text */
         if (k < 0 || c->words[k].opaque) {
-            add_cmd_words(a, av, c, 0, c->nwords);
+            add_cmd_words(a, av, c, 0, c->nwords, later);
             if (k >= 0)
                 av->opaque = true;
             continue;
         }
-        add_cmd_words(a, av, c, 0, (size_t)k);
+        add_cmd_words(a, av, c, 0, (size_t)k, later);
         struct sh_cmd *inner = NULL;
         size_t ninner = 0;
         sh_split_word_again(a, c, (size_t)k, NULL, &inner, &ninner, NULL);
-        for (size_t j = 0; j < ninner; j++)
-            add_cmd_words(a, av, &inner[j], 0, inner[j].nwords);
-        add_cmd_words(a, av, c, (size_t)k + 1, c->nwords);
+        for (size_t j = 0; j < ninner; j++) /* each begins a command, after `sh -c` */
+            add_cmd_words(a, av, &inner[j], 0, inner[j].nwords, true);
+        add_cmd_words(a, av, c, (size_t)k + 1, c->nwords, false);
     }
 }
 
@@ -140,6 +144,8 @@ void yl_argv_finish(struct gl_doc *doc, int launch, struct yl_argv *av)
             map = &one;
         }
         yl_argv_shell(a, &out, script->w.text, script->len, map);
+        if (out.n > (size_t)k) /* the script's first command follows `sh -c` */
+            out.v[k].next_command = true;
         for (size_t i = (size_t)k + 1; i < av->n; i++)
             *GL_APPEND(a, out.v, out.n, out.cap) = av->v[i];
         out.opaque = out.opaque || av->opaque;
@@ -149,8 +155,14 @@ void yl_argv_finish(struct gl_doc *doc, int launch, struct yl_argv *av)
     }
     struct gl_launch *l = &doc->launches[launch];
     l->argv = gl_arena_alloc(a, (av->n ? av->n : 1) * sizeof *l->argv);
-    for (size_t i = 0; i < av->n; i++)
+    l->next_command = NULL;
+    for (size_t i = 0; i < av->n; i++) {
         l->argv[i] = av->v[i].w;
+        if (av->v[i].next_command && !l->next_command)
+            l->next_command = gl_arena_alloc(a, av->n * sizeof *l->next_command);
+        if (l->next_command)
+            l->next_command[i] = av->v[i].next_command;
+    }
     l->nargv = av->n;
     l->argv_opaque = av->opaque;
 }

@@ -36,6 +36,7 @@ struct yl_word {
     struct gl_word w;
     const struct gl_srcmap *map;
     size_t len;
+    bool next_command; /* the first word of a later command (gl_launch.next_command) */
 };
 
 struct yl_argv {

@@ -40,17 +40,70 @@ static bool says_mps(struct yt_stream *s, struct yt_node *root, bool *pinned)
     return mps;
 }
 
-static void note_mps_claim(struct k8s *k, struct yt_node *obj)
+/* Does every device request under root name a device class, none of them a GPU's
+ * (`gpu.nvidia.com`, `mig.nvidia.com`, any class with `gpu` or `mig.` in its name)? An
+ * IMEX channel (`compute-domain-default-channel.nvidia.com`), a NIC. */
+static bool classes_not_gpu(struct yt_stream *s, struct yt_node *root)
+{
+    struct yt_node *stack[256];
+    size_t n = 0, classes = 0;
+    stack[n++] = root;
+    while (n) {
+        struct yt_node *m = yt_deref(s, stack[--n]);
+        if (!m)
+            break;
+        if (m->kind == YT_MAP) {
+            for (size_t i = 0; i < m->npairs; i++) {
+                struct yt_node *k = m->pairs[i].key, *v = yt_deref(s, m->pairs[i].value);
+                if (yt_scalar_is(k, "deviceClassName")) {
+                    if (!yt_is_scalar(v) || strstr(v->value, "gpu") || strstr(v->value, "mig.") ||
+                        strchr(v->value, '{') || strchr(v->value, '$'))
+                        return false;
+                    classes++;
+                }
+                if (v && v->kind != YT_SCALAR && n < 256)
+                    stack[n++] = v;
+            }
+        } else if (m->kind == YT_SEQ) {
+            for (size_t i = 0; i < m->nitems && n < 256; i++)
+                stack[n++] = m->items[i];
+        }
+    }
+    return classes > 0;
+}
+
+static struct k8s_claim *add_claim(struct k8s *k, const char *name)
+{
+    struct k8s_claim *c = GL_APPEND(&k->doc->arena, k->claims, k->nclaims, k->capclaims);
+    memset(c, 0, sizeof *c);
+    c->name = name;
+    return c;
+}
+
+static void note_claim(struct k8s *k, struct yt_node *obj)
 {
     struct yt_node *kind = yt_get(k->s, obj, "kind", NULL);
+    struct yt_node *spec = yt_get(k->s, obj, "spec", NULL);
+    if (yt_scalar_is(kind, "ComputeDomain")) { /* the claim template of its IMEX channel */
+        struct yt_node *t = yt_get(k->s, yt_get(k->s, spec, "channel", NULL),
+                                   "resourceClaimTemplate", NULL);
+        struct yt_node *tn = yt_get(k->s, t, "name", NULL);
+        if (yt_is_scalar(tn))
+            add_claim(k, tn->value)->not_gpu = true;
+        return;
+    }
     if (!yt_scalar_is(kind, "ResourceClaimTemplate") && !yt_scalar_is(kind, "ResourceClaim"))
         return;
     struct yt_node *name = yt_get(k->s, yt_get(k->s, obj, "metadata", NULL), "name", NULL);
+    if (!yt_is_scalar(name))
+        return;
     bool pinned = false;
-    if (yt_is_scalar(name) && says_mps(k->s, yt_get(k->s, obj, "spec", NULL), &pinned)) {
-        struct k8s_mps_claim *c = GL_APPEND(&k->doc->arena, k->mps, k->nmps, k->capmps);
-        c->name = name->value;
+    if (says_mps(k->s, spec, &pinned)) {
+        struct k8s_claim *c = add_claim(k, name->value);
+        c->mps = true;
         c->mem_capped = pinned;
+    } else if (classes_not_gpu(k->s, spec)) {
+        add_claim(k, name->value)->not_gpu = true;
     }
 }
 
@@ -229,8 +282,8 @@ void gl_parse_k8s_doc(struct gl_doc *doc, const struct gl_config *cfg)
             size_t n = objects_of(&s, root, &objs, &doc->arena);
             for (size_t i = 0; i < n; i++) {
                 if (pass == 0) {
-                    note_mps_claim(&k, objs[i]);
-                    k8s_configmap(&k, objs[i]);
+                    note_claim(&k, objs[i]);
+                    k8s_sharing_object(&k, objs[i]);
                 } else {
                     object(&k, objs[i]);
                 }

@@ -48,9 +48,15 @@
  *    spec's containers request none, those launches get secondary_role.
  * NVIDIA device plugin configs (k8s_sharing.c): a ConfigMap whose data value is a device
  * plugin config (`version: v1` with `sharing:`), read as YAML with positions mapped into
- * the block scalar, and the config file itself (gl_input_device_plugin: by content, a
- * top-level `version` and a `sharing` mapping with `timeSlicing` or `mps`): each
- * sharing.timeSlicing.resources[] entry is a gl_gpu_sharing in doc->sharing.
+ * the block scalar; the same strings in Helm values of the device plugin chart
+ * (`config.map.<name>`) and of the GPU operator chart (`devicePlugin.config.data.<name>`),
+ * in a Flux HelmRelease's `spec.values` or an Argo CD Application's `helm.valuesObject`;
+ * and the config file itself, or a values file holding such strings
+ * (gl_input_device_plugin: by content, a top-level `version` and a `sharing` mapping with
+ * `timeSlicing` or `mps`, or those values keys with no apiVersion/kind): each
+ * sharing.timeSlicing.resources[] entry is a gl_gpu_sharing in doc->sharing. A ClusterPolicy's
+ * `spec.devicePlugin.config.name` only names its ConfigMap: the ConfigMap is judged where
+ * it is written.
  * Inline ignores: YAML pragmas (yt_add_pragmas) and the annotation `gpulint.io/ignore:
  * "GL410,GL411"` in an object's or template's metadata: a gl_ignore covering that
  * mapping's lines, its ids also in the launches' ignore_ids.

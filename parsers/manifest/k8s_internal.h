@@ -9,17 +9,20 @@
 #include "linter/core/model.h"
 #include "parsers/yaml/yaml_tree.h"
 
-/* A DRA claim (template) of the file configured for MPS sharing. */
-struct k8s_mps_claim {
+/* A DRA claim (template) of the file that says something about its devices: configured
+ * for MPS sharing, or holding no GPU (an IMEX channel of a ComputeDomain, a device class
+ * that names no GPU). */
+struct k8s_claim {
     const char *name;
-    bool mem_capped;
+    bool mps, mem_capped;
+    bool not_gpu;
 };
 
 struct k8s {
     struct gl_doc *doc;
     struct yt_stream *s;
-    struct k8s_mps_claim *mps;
-    size_t nmps, capmps;
+    struct k8s_claim *claims;
+    size_t nclaims, capclaims;
     unsigned npods;           /* pod specs seen: gl_pod_facts.pod */
 };
 
@@ -35,6 +38,10 @@ bool k8s_pod(struct k8s *k, struct yt_node *pod, struct yt_node *owner, const ch
  * the file (NULL: as loaded); the configs a ConfigMap object's data values hold. */
 void k8s_sharing_config(struct gl_doc *doc, struct yt_stream *s, struct yt_node *root,
                         const struct gl_srcmap *m);
-void k8s_configmap(struct k8s *k, struct yt_node *obj);
+/* The configs an object holds as strings: a ConfigMap's data values, a Flux HelmRelease's
+ * `spec.values` and an Argo CD Application's `helm.valuesObject` (Helm values of the
+ * device plugin chart, `config.map.<name>`, or the GPU operator's,
+ * `devicePlugin.config.data.<name>`). */
+void k8s_sharing_object(struct k8s *k, struct yt_node *obj);
 
 #endif

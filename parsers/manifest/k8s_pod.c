@@ -223,6 +223,25 @@ static void add_quantity(struct pod *p, struct yt_node *k, struct yt_node *v, bo
                 strchr(q->value, '$');
 }
 
+/* A value written to be replaced: `<number of gpus>`, or an upper-case name with an
+ * underscore (`PLACEHOLDER_NUM_GPU_PER_NODE`, `NUM_GPUS`), never a quantity. */
+static bool placeholder(const char *v)
+{
+    size_t n = strlen(v);
+    if (n >= 3 && v[0] == '<' && v[n - 1] == '>')
+        return true;
+    bool letter = false, underscore = false;
+    for (size_t i = 0; i < n; i++) {
+        if (v[i] >= 'A' && v[i] <= 'Z')
+            letter = true;
+        else if (v[i] == '_')
+            underscore = true;
+        else if (!(v[i] >= '0' && v[i] <= '9'))
+            return false;
+    }
+    return letter && underscore && !(v[0] >= '0' && v[0] <= '9');
+}
+
 static void add_resource_list(struct pod *p, struct yt_node *list, bool limits)
 {
     struct yt_pair *pairs;
@@ -251,8 +270,10 @@ static void add_resource_list(struct pod *p, struct yt_node *list, bool limits)
         const char *val = yt_is_null(v) ? "0" : text(p, v);
         struct gl_loc vloc = yt_is_scalar(v) ? yt_scalar_loc_at(p->k->s, v, 0) : k->loc;
         size_t ts, te;
-        /* a template expression or an envsubst `$VAR` / `${VAR}`: the value is unknown */
-        if (val && (yt_template_find(val, strlen(val), strlen(val), &ts, &te) || strchr(val, '$')))
+        /* a template expression, an envsubst `$VAR` / `${VAR}` or a placeholder that a
+         * script replaces (`PLACEHOLDER_NUM_GPU`, `<gpus>`): the value is unknown */
+        if (val && (yt_template_find(val, strlen(val), strlen(val), &ts, &te) ||
+                    strchr(val, '$') || placeholder(val)))
             g->count_opaque = true;
         if (limits) {
             g->limit = val;
@@ -267,7 +288,8 @@ static void add_resource_list(struct pod *p, struct yt_node *list, bool limits)
 }
 
 /* The MPS entry of the pod's resourceClaims entry `name`, or NULL. */
-static const struct k8s_mps_claim *claim_mps(struct pod *p, const char *name)
+/* What the file says of the pod's claim `name` (its template or claim), or NULL. */
+static const struct k8s_claim *claim_of(struct pod *p, const char *name)
 {
     struct yt_node *rc = get(p, p->spec, "resourceClaims");
     for (size_t i = 0; yt_is_seq(rc) && i < rc->nitems; i++) {
@@ -283,9 +305,9 @@ static const struct k8s_mps_claim *claim_mps(struct pod *p, const char *name)
             if (!t)
                 t = get(p, src, "resourceClaimName");
         }
-        for (size_t j = 0; yt_is_scalar(t) && j < p->k->nmps; j++)
-            if (!strcmp(p->k->mps[j].name, t->value))
-                return &p->k->mps[j];
+        for (size_t j = 0; yt_is_scalar(t) && j < p->k->nclaims; j++)
+            if (!strcmp(p->k->claims[j].name, t->value))
+                return &p->k->claims[j];
     }
     return NULL;
 }
@@ -298,12 +320,14 @@ static void add_claims(struct pod *p, struct yt_node *res)
         struct yt_node *name = get(p, c, "name");
         if (!yt_is_scalar(name))
             continue;
+        const struct k8s_claim *claim = claim_of(p, name->value);
+        if (claim && claim->not_gpu)
+            continue; /* an IMEX channel, a NIC: no GPU */
         struct gl_gpu_request *g =
             yl_add_gpu(p->k->doc, p->launch, GL_GPU_K8S_DRA, name->value, name->loc);
-        const struct k8s_mps_claim *mps = claim_mps(p, name->value);
-        if (mps) {
+        if (claim && claim->mps) {
             g->mps = true;
-            g->mem_capped = mps->mem_capped;
+            g->mem_capped = claim->mem_capped;
             p->k->doc->launches[p->launch].mig = true;
         }
     }
@@ -363,7 +387,7 @@ static bool add_container(struct pod *p, struct yt_node *ctr, bool init, const c
 }
 
 /* KAI scheduler GPU sharing: the pod annotations `gpu-fraction` / `gpu-memory` give its
- * containers (or the one `gpu-fraction-container-name` names) a share of one GPU that
+ * containers (or the one `gpu-fraction-container-name` names, an init container too) a share of one GPU that
  * the scheduler enforces: a vendor GPU request with an enforced cap. */
 static bool kai_share(struct pod *p, struct yt_node *owner, size_t first)
 {
@@ -379,7 +403,9 @@ static bool kai_share(struct pod *p, struct yt_node *owner, size_t first)
     struct gl_doc *doc = p->k->doc;
     for (size_t i = first; i < doc->nlaunches; i++) {
         struct gl_launch *l = &doc->launches[i];
-        if (l->pod.init || (yt_is_scalar(only) && (!l->name || strcmp(l->name, only->value))))
+        /* the named container, init containers too (KAI's gpu-sharing-init-container
+         * example); without a name, the regular containers */
+        if (yt_is_scalar(only) ? !l->name || strcmp(l->name, only->value) : l->pod.init)
             continue;
         struct gl_gpu_request *g =
             yl_add_gpu(doc, (int)i, GL_GPU_K8S_VENDOR, key->value, key->loc);

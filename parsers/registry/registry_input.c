@@ -3,6 +3,7 @@
 #include "parsers/registry/registry_input.h"
 
 #include <dirent.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,9 +12,11 @@
 
 #include "linter/core/imageref.h"
 #include "linter/core/limits.h"
+#include "parsers/image/image_cache.h"
 #include "parsers/image/image_read.h"
 #include "parsers/image/image_sha256.h"
 #include "parsers/registry/registry_auth.h"
+#include "parsers/registry/registry_stream.h"
 
 #define MANIFEST_TYPES                                                                     \
     "application/vnd.oci.image.index.v1+json, "                                            \
@@ -36,6 +39,8 @@ struct session {
     const char *fatal;         /* the first manifest could not be had: unreachable */
     char *top; size_t top_len;
     char top_name[80];         /* "blobs/sha256/<hex>" of the first manifest */
+    pthread_mutex_t lock;      /* --layers: the layer threads' requests, one at a time */
+    const char *cache_dir;     /* the layer-index cache, or NULL */
 };
 
 /* ---- TLS files ---- */
@@ -106,11 +111,11 @@ static const char *redirect_target(struct session *s, const char *from, const ch
 }
 
 /* One GET of url, answering a 401 challenge once. */
-static int get_authorized(struct session *s, const char *url, const char *accept,
+static int get_authorized(struct session *s, const char *url, const char *accept, size_t max,
                           struct gl_http_reply *r, const char **why)
 {
     const char *auth = same_host(s, url) ? s->auth : NULL;
-    if (gl_http_get(&s->http, url, auth, accept, gl_limit(GL_LIMIT_IMAGE_JSON_SIZE), r) != 0)
+    if (gl_http_get(&s->http, url, auth, accept, max, r) != 0)
         return -1;
     if (r->status != 401 || !same_host(s, url) || !r->www_authenticate)
         return 0;
@@ -122,26 +127,28 @@ static int get_authorized(struct session *s, const char *url, const char *accept
         return 0; /* the 401 stands, *why says what was missing */
     s->auth = value;
     gl_http_reply_free(r);
-    return gl_http_get(&s->http, url, value, accept, gl_limit(GL_LIMIT_IMAGE_JSON_SIZE), r);
+    return gl_http_get(&s->http, url, value, accept, max, r);
 }
 
-/* GET path below the registry; redirects followed for blobs only. 0 with a reply
- * (r->status says which), -1 with *why. */
-static int request(struct session *s, const char *path, bool blob, struct gl_http_reply *r,
-                   const char **why)
+/* GET path below the registry, its body cut past `max` bytes; redirects followed for
+ * blobs only. 0 with a reply (r->status says which; *final the URL that gave it), -1
+ * with *why. */
+static int request(struct session *s, const char *path, bool blob, size_t max,
+                   struct gl_http_reply *r, const char **final, const char **why)
 {
     const char *url = gl_arena_printf(s->a, "%s%s", s->base, path);
     const char *accept = blob ? NULL : MANIFEST_TYPES;
     for (int hop = 0;; hop++) {
         *why = NULL;
-        int rc = get_authorized(s, url, accept, r, why);
+        *final = url;
+        int rc = get_authorized(s, url, accept, max, r, why);
         if (rc != 0 && !s->base_settled && s->cfg->tls_no_verify &&
             !strncmp(s->base, "https://", 8)) {
             /* --tls-verify=false: a registry that speaks plain http */
             s->base = gl_arena_printf(s->a, "http://%s", s->host);
-            url = gl_arena_printf(s->a, "%s%s", s->base, path);
+            url = *final = gl_arena_printf(s->a, "%s%s", s->base, path);
             gl_http_reply_free(r);
-            rc = get_authorized(s, url, accept, r, why);
+            rc = get_authorized(s, url, accept, max, r, why);
         }
         if (rc != 0) {
             *why = gl_arena_printf(s->a, "%s%s", r->tls_error ? "TLS: " : "", r->error);
@@ -204,10 +211,10 @@ static char *fetch(struct session *s, const char *path, bool blob, const char *h
                    size_t *len, const char **why, bool *unreachable)
 {
     struct gl_http_reply r;
-    const char *auth_why = NULL;
+    const char *auth_why = NULL, *url;
     char *out = NULL;
     *unreachable = false;
-    if (request(s, path, blob, &r, &auth_why) != 0) {
+    if (request(s, path, blob, gl_limit(GL_LIMIT_IMAGE_JSON_SIZE), &r, &url, &auth_why) != 0) {
         *why = auth_why;
         *unreachable = true;
     } else if (r.too_big) {
@@ -281,15 +288,95 @@ static char *index_doc(void *ctx, const char *name, size_t *len, const char **wh
                  false, name + 13, len, why, &unreachable);
 }
 
+/* Configs in the layer-index cache, under their digest: a one-entry index whose file
+ * CONFIG_ENTRY holds the config's bytes (only configs up to capture-size; stored once
+ * their digest was checked). A tag is always asked of the registry (tags move); what a
+ * digest names never changes. */
+#define CONFIG_ENTRY ".gpulint/config.json"
+
+static char *cached_config(struct session *s, const char *digest, size_t *len)
+{
+    struct gl_layer_index ix;
+    gl_layer_index_init(&ix);
+    char *out = NULL;
+    if (s->cache_dir && gl_layer_cache_load(s->cache_dir, digest, &ix) && ix.n == 1 &&
+        !strcmp(ix.entries[0].path, CONFIG_ENTRY) && ix.entries[0].content)
+        out = copy_of(ix.entries[0].content, ix.entries[0].content_len, len);
+    gl_layer_index_free(&ix);
+    return out;
+}
+
+static void cache_config(struct session *s, const char *digest, const char *body, size_t len)
+{
+    if (!s->cache_dir || len > GL_CAPTURE_MAX)
+        return;
+    struct gl_layer_index ix;
+    gl_layer_index_init(&ix);
+    ix.entries = gl_arena_alloc(&ix.arena, sizeof *ix.entries);
+    ix.n = ix.cap = 1;
+    ix.entries[0] = (struct gl_layer_entry){.path = CONFIG_ENTRY, .size = len,
+                                            .type = GL_FILE_REG, .content = body,
+                                            .content_len = (uint32_t)len};
+    gl_layer_cache_store(s->cache_dir, digest, &ix);
+    gl_layer_index_free(&ix);
+}
+
 static char *blob_doc(void *ctx, const char *name, size_t *len, const char **why)
 {
     struct session *s = ctx;
     *why = NULL;
     if (!gl_has_prefix(name, "blobs/sha256/"))
         return NULL;
+    const char *digest = gl_arena_printf(s->a, "sha256:%s", name + 13);
+    char *doc = gl_image_digest_valid(digest) ? cached_config(s, digest, len) : NULL;
+    if (doc)
+        return doc;
     bool unreachable;
-    return fetch(s, gl_arena_printf(s->a, "/v2/%s/blobs/sha256:%s", s->ref.path, name + 13),
-                 true, name + 13, len, why, &unreachable);
+    doc = fetch(s, gl_arena_printf(s->a, "/v2/%s/blobs/sha256:%s", s->ref.path, name + 13),
+                true, name + 13, len, why, &unreachable);
+    if (doc && gl_image_digest_valid(digest)) /* (fetch checked it against the digest) */
+        cache_config(s, digest, doc, *len);
+    return doc;
+}
+
+/* ---- layers as streams (--layers) ---- */
+
+/* Resolve the blob's URL (the auth challenge answered, redirects followed: a GET cut at
+ * its first byte), then stream it on a handle of its own. The session is shared by the
+ * layer threads: the resolving is one at a time. */
+static int layer_open(void *ctx, const char *digest, struct gl_byte_src *src, void **handle,
+                      const char **why)
+{
+    struct session *s = ctx;
+    if (!gl_has_prefix(digest, "sha256:") || !gl_image_digest_valid(digest)) {
+        *why = "not a sha256 digest";
+        return -1;
+    }
+    pthread_mutex_lock(&s->lock);
+    struct gl_http_reply r;
+    const char *auth_why = NULL, *url, *auth = NULL;
+    int rc = request(s, gl_arena_printf(s->a, "/v2/%s/blobs/%s", s->ref.path, digest), true, 0,
+                     &r, &url, &auth_why);
+    if (rc != 0)
+        *why = auth_why;
+    else if (r.status != 200)
+        *why = status_text(s, &r, auth_why), rc = -1;
+    else
+        auth = same_host(s, url) ? s->auth : NULL;
+    gl_http_reply_free(&r);
+    struct gl_http_stream *st = rc == 0 ? gl_http_stream_open(&s->http, url, auth, why) : NULL;
+    pthread_mutex_unlock(&s->lock);
+    if (!st)
+        return -1;
+    *src = gl_http_stream_src(st);
+    *handle = st;
+    return 0;
+}
+
+static void layer_close(void *ctx, void *handle, char *why, size_t n)
+{
+    (void)ctx;
+    gl_http_stream_close(handle, why, n);
 }
 
 /* ---- the input ---- */
@@ -322,8 +409,16 @@ void gl_registry_read(struct gl_doc *doc, const char *path, const struct gl_conf
     gl_http_init(&s.http, &tls, total < 10000 ? total : 10000, total, 3);
     gl_reg_creds_find(s.a, cfg->creds, s.ref.domain, s.ref.path, &s.creds);
 
-    struct gl_image_docs src = {index_doc, blob_doc, &s, NULL};
+    struct gl_image_docs src = {index_doc, blob_doc, &s, NULL, NULL};
+    char cache_dir[4096];
+    if (gl_layer_cache_dir(cfg, cache_dir, sizeof cache_dir))
+        s.cache_dir = cache_dir;
+    struct gl_layer_streams streams = {layer_open, layer_close, &s, s.cache_dir};
+    if (cfg->registry_layers) /* the layers too, through the archive's reader and cache */
+        src.streams = &streams;
+    pthread_mutex_init(&s.lock, NULL);
     gl_image_read(doc, &src, cfg);
+    pthread_mutex_destroy(&s.lock);
     if (s.fatal) {
         unreachable(doc, s.fatal);
     } else if (!doc->error.set || doc->image) {

@@ -11,8 +11,14 @@
  * GETs of /v2/REPO/manifests/DIGEST, the configs GETs of /v2/REPO/blobs/DIGEST. So Docker
  * v2 schema 2 and OCI manifests, indexes and manifest lists (every platform, or the one
  * --platform names), limits and messages are the archive's. Only manifests and configs
- * are fetched: no layer (each platform has its layers' digests and history, no files).
+ * are fetched (each platform has its layers' digests and history, no files), unless
+ * --layers: then each layer blob is resolved (a GET cut at its first byte answers the
+ * auth challenge and follows a redirect, one at a time) and streamed on a connection of
+ * its own (registry_stream.h) through the archive's layer reader and cache
+ * (image_jobs.h: gl_layer_jobs_stream), checked against its digest.
  *
+ * A config is read from the layer-index cache when its digest is there (image_cache.h),
+ * and stored there once fetched and checked; manifests are always asked (tags move).
  * Every document is checked against the digest that named it (the reference's digest
  * for the first, when it has one) and refused past the limit `image-json-size`.
  * Requests go to the reference's host (https; with --tls-verify=false an unverified

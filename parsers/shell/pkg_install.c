@@ -4,6 +4,12 @@
 
 #include <string.h>
 
+/* Where the facts go. */
+struct pkg_out {
+    struct gl_arena *arena;
+    struct gl_dockerfile_model *df;
+};
+
 /* A package manager's command line grammar, as far as gpulint needs it. */
 struct manager {
     const char *name;                /* recorded in gl_pkg.manager */
@@ -147,20 +153,20 @@ static const struct manager *find_manager(const struct gl_word *w, size_t n, siz
     return manager_named(b);
 }
 
-static void add_index(struct gl_doc *doc, int stage, const char *manager, const char *option,
-                      const struct gl_word *w, const char *url, size_t off)
+static void add_index(const struct pkg_out *out, int stage, const char *manager,
+                      const char *option, const struct gl_word *w, const char *url, size_t off)
 {
-    struct gl_dockerfile_model *m = doc->df;
-    struct gl_pkg_index *x = GL_APPEND(&doc->arena, m->indexes, m->nindexes, m->capindexes);
+    struct gl_dockerfile_model *m = out->df;
+    struct gl_pkg_index *x = GL_APPEND(out->arena, m->indexes, m->nindexes, m->capindexes);
     x->manager = manager;
-    x->option = gl_arena_strdup(&doc->arena, option);
+    x->option = gl_arena_strdup(out->arena, option);
     x->url = url;
     x->loc = (struct gl_loc){w->loc.line, w->loc.col + (uint32_t)off};
     x->stage = stage;
 }
 
 /* Split "name==1.2", "name[extra]>=1", "name=1.2" into name and version. */
-static void split_spec(struct gl_doc *doc, const struct manager *mgr, struct gl_pkg *p,
+static void split_spec(const struct pkg_out *out, const struct manager *mgr, struct gl_pkg *p,
                        const char *spec)
 {
     size_t n = strlen(spec), cut = n, vstart = n;
@@ -182,20 +188,22 @@ static void split_spec(struct gl_doc *doc, const struct manager *mgr, struct gl_
             break;
         }
     }
-    p->name = gl_arena_strndup(&doc->arena, spec, cut);
+    p->name = gl_arena_strndup(out->arena, spec, cut);
     if (vstart < n) {
         size_t vend = vstart;
         while (vend < n && spec[vend] != ',' && spec[vend] != ';' && spec[vend] != ' ')
             vend++;
-        p->version = gl_arena_strndup(&doc->arena, spec + vstart, vend - vstart);
+        p->version = gl_arena_strndup(out->arena, spec + vstart, vend - vstart);
     }
 }
 
-static void add_pkg(struct gl_doc *doc, int stage, const struct manager *mgr,
+static void add_pkg(const struct pkg_out *out, int stage, const struct manager *mgr,
                     const struct gl_word *w, bool group, bool requirements)
 {
-    struct gl_dockerfile_model *m = doc->df;
-    struct gl_pkg *p = GL_APPEND(&doc->arena, m->pkgs, m->npkgs, m->cappkgs);
+    if (gl_arena_over(out->arena)) /* the limit parse-memory: no more facts */
+        return;
+    struct gl_dockerfile_model *m = out->df;
+    struct gl_pkg *p = GL_APPEND(out->arena, m->pkgs, m->npkgs, m->cappkgs);
     p->manager = mgr->name;
     p->spec = w->text;
     p->loc = w->loc;
@@ -205,23 +213,23 @@ static void add_pkg(struct gl_doc *doc, int stage, const struct manager *mgr,
     if (requirements || group)
         p->name = w->text;
     else
-        split_spec(doc, mgr, p, w->text);
+        split_spec(out, mgr, p, w->text);
 }
 
-static void add_removal(struct gl_doc *doc, int stage, const char *manager,
+static void add_removal(const struct pkg_out *out, int stage, const char *manager,
                         const struct gl_word *w)
 {
-    struct gl_dockerfile_model *m = doc->df;
-    struct gl_removal *r = GL_APPEND(&doc->arena, m->removals, m->nremovals, m->capremovals);
-    r->manager = manager;
-    r->name = w->text;
-    r->loc = w->loc;
-    r->stage = stage;
-    r->instr = -1;
+    if (gl_arena_over(out->arena)) /* the limit parse-memory: no more facts */
+        return;
+    struct gl_dockerfile_model *m = out->df;
+    struct gl_removal *r = GL_APPEND(out->arena, m->removals, m->nremovals, m->capremovals);
+    *r = (struct gl_removal){.manager = manager, .name = w->text, .loc = w->loc,
+                             .stage = stage, .instr = -1};
 }
 
 /* `rm [-rf] PATH...`: every path (after `--`, words starting with '-' too). */
-static void scan_rm(struct gl_doc *doc, int stage, const struct gl_word *w, size_t n, size_t i)
+static void scan_rm(const struct pkg_out *out, int stage, const struct gl_word *w, size_t n,
+                    size_t i)
 {
     bool opts = true;
     for (i++; i < n; i++) {
@@ -233,36 +241,50 @@ static void scan_rm(struct gl_doc *doc, int stage, const struct gl_word *w, size
         }
         if (opts && w[i].text[0] == '-')
             continue;
-        add_removal(doc, stage, "rm", &w[i]);
+        add_removal(out, stage, "rm", &w[i]);
     }
 }
 
 /* The packages of a removal subcommand: its words that are not options or their values. */
-static void scan_removal(struct gl_doc *doc, int stage, const struct manager *mgr,
+static void scan_removal(const struct pkg_out *out, int stage, const struct manager *mgr,
                          const struct gl_word *w, size_t n, size_t i)
 {
+    bool automatic = !strcmp(w[i].text, "autoremove");
+    const struct gl_word *at = &w[i];
     for (i++; i < n; i++) {
         const char *t = w[i].text;
         if (w[i].opaque || !*t)
             continue;
         if (t[0] == '-') {
+            if (!strcmp(t, "--auto-remove") || !strcmp(t, "--autoremove"))
+                automatic = true, at = &w[i];
             if (in_list(mgr->valued, t))
                 i++;
             continue;
         }
         size_t cut = mgr->version_sep ? strcspn(t, "=") : strcspn(t, "=<>~!");
-        struct gl_word name = {gl_arena_strndup(&doc->arena, t, cut), w[i].loc, false};
-        add_removal(doc, stage, mgr->name, &name);
+        struct gl_word name = {gl_arena_strndup(out->arena, t, cut), w[i].loc, false};
+        add_removal(out, stage, mgr->name, &name);
     }
+    struct gl_dockerfile_model *m = out->df;
+    size_t before = m->nremovals;
+    if (automatic) {
+        struct gl_word all = {"", at->loc, false};
+        add_removal(out, stage, mgr->name, &all);
+    }
+    if (m->nremovals > before)
+        m->removals[before].automatic = true;
 }
 
 /* A file a command installs from (a requirements-style entry): name is the file's path as
  * the command names it, relative to the command's directory, at loc. */
-static void add_file(struct gl_doc *doc, int stage, const char *manager, const char *name,
+static void add_file(const struct pkg_out *out, int stage, const char *manager, const char *name,
                      struct gl_loc loc)
 {
-    struct gl_dockerfile_model *m = doc->df;
-    struct gl_pkg *p = GL_APPEND(&doc->arena, m->pkgs, m->npkgs, m->cappkgs);
+    if (gl_arena_over(out->arena)) /* the limit parse-memory: no more facts */
+        return;
+    struct gl_dockerfile_model *m = out->df;
+    struct gl_pkg *p = GL_APPEND(out->arena, m->pkgs, m->npkgs, m->cappkgs);
     p->manager = manager;
     p->spec = p->name = name;
     p->loc = loc;
@@ -273,7 +295,7 @@ static void add_file(struct gl_doc *doc, int stage, const char *manager, const c
 /* A local project directory given to pip/uv (".", "./pkg", "/app", ".[gpu]"): its
  * pyproject.toml as a file the command installs from. False for anything else (a package
  * name, a wheel or sdist file, a VCS or URL requirement). */
-static bool add_project(struct gl_doc *doc, int stage, const char *manager, const char *t,
+static bool add_project(const struct pkg_out *out, int stage, const char *manager, const char *t,
                         struct gl_loc loc)
 {
     size_t n = strcspn(t, "[");
@@ -282,14 +304,14 @@ static bool add_project(struct gl_doc *doc, int stage, const char *manager, cons
     if (!local || strchr(t, ':') || strchr(t, '$'))
         return false;
     static const char *const files[] = {".whl", ".tar.gz", ".zip", ".tgz", ".txt", ".toml"};
-    const char *dir = gl_arena_strndup(&doc->arena, t, n);
+    const char *dir = gl_arena_strndup(out->arena, t, n);
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
         if (gl_has_suffix(dir, files[i]))
             return false;
     size_t dl = strlen(dir);
     while (dl > 1 && dir[dl - 1] == '/')
         dl--;
-    add_file(doc, stage, manager, gl_arena_printf(&doc->arena, "%.*s/pyproject.toml", (int)dl, dir),
+    add_file(out, stage, manager, gl_arena_printf(out->arena, "%.*s/pyproject.toml", (int)dl, dir),
              loc);
     return true;
 }
@@ -314,7 +336,7 @@ static const struct gl_word *opt_value(const struct gl_word *w, size_t n, size_t
 }
 
 /* `uv sync [--project DIR | --directory DIR]`: the project's uv.lock and pyproject.toml. */
-static void scan_uv_sync(struct gl_doc *doc, int stage, const struct gl_word *w, size_t n,
+static void scan_uv_sync(const struct pkg_out *out, int stage, const struct gl_word *w, size_t n,
                          size_t i)
 {
     const char *dir = ".";
@@ -330,12 +352,12 @@ static void scan_uv_sync(struct gl_doc *doc, int stage, const struct gl_word *w,
         if (!dir)
             return;
     }
-    add_file(doc, stage, "uv", gl_arena_printf(&doc->arena, "%s/uv.lock", dir), at);
-    add_file(doc, stage, "uv", gl_arena_printf(&doc->arena, "%s/pyproject.toml", dir), at);
+    add_file(out, stage, "uv", gl_arena_printf(out->arena, "%s/uv.lock", dir), at);
+    add_file(out, stage, "uv", gl_arena_printf(out->arena, "%s/pyproject.toml", dir), at);
 }
 
 /* `conda env create|update [-f FILE]` (conda and mamba read environment.yml without -f). */
-static void scan_env_create(struct gl_doc *doc, int stage, const struct manager *mgr,
+static void scan_env_create(const struct pkg_out *out, int stage, const struct manager *mgr,
                             const struct gl_word *w, size_t n, size_t i)
 {
     struct gl_loc at = w[i].loc;
@@ -344,26 +366,26 @@ static void scan_env_create(struct gl_doc *doc, int stage, const struct manager 
         const struct gl_word *v = opt_value(w, n, &i, "--file", &buf);
         v = v ? v : opt_value(w, n, &i, "-f", &buf);
         if (v) {
-            add_file(doc, stage, mgr->name, v->text, v->loc);
+            add_file(out, stage, mgr->name, v->text, v->loc);
             return;
         }
         if (w[i].opaque)
             return;
     }
     if (strcmp(mgr->name, "micromamba"))
-        add_file(doc, stage, mgr->name, "environment.yml", at);
+        add_file(out, stage, mgr->name, "environment.yml", at);
 }
 
-static void scan_command(struct gl_doc *doc, int stage, const struct gl_word *w, size_t n)
+static void scan_command(const struct pkg_out *out, int stage, const struct gl_word *w, size_t n)
 {
     size_t i = skip_prefixes(w, n, 0);
     if (i < n && !w[i].opaque && !strcmp(gl_base_name(w[i].text), "rm")) {
-        scan_rm(doc, stage, w, n, i);
+        scan_rm(out, stage, w, n, i);
         return;
     }
     if (i + 1 < n && !w[i].opaque && !strcmp(gl_base_name(w[i].text), "uv") &&
         !w[i + 1].opaque && !strcmp(w[i + 1].text, "sync")) {
-        scan_uv_sync(doc, stage, w, n, i + 1);
+        scan_uv_sync(out, stage, w, n, i + 1);
         return;
     }
     const struct manager *mgr = find_manager(w, n, &i);
@@ -392,11 +414,11 @@ static void scan_command(struct gl_doc *doc, int stage, const struct gl_word *w,
         if (!strcmp(t, "env") && i + 1 < n &&
             (!strcmp(w[i + 1].text, "create") || !strcmp(w[i + 1].text, "update"))) {
             if (conda) /* conda env create -f environment.yml: a file, not packages */
-                scan_env_create(doc, stage, mgr, w, n, i + 1);
+                scan_env_create(out, stage, mgr, w, n, i + 1);
             return;
         }
         if (in_list(mgr->removes, t))
-            scan_removal(doc, stage, mgr, w, n, i);
+            scan_removal(out, stage, mgr, w, n, i);
         return;     /* another subcommand: update, ... */
     }
     if (i >= n)
@@ -428,33 +450,34 @@ static void scan_command(struct gl_doc *doc, int stage, const struct gl_word *w,
                 if (conda && (!strcmp(opt, "--file") || mm_file)) {
                     struct gl_word fw = {vtext, {val->loc.line, val->loc.col + (uint32_t)voff},
                                          false};
-                    add_file(doc, stage, mgr->name, fw.text, fw.loc);
+                    add_file(out, stage, mgr->name, fw.text, fw.loc);
                 }
                 if (!conda && (!strcmp(opt, "-e") || !strcmp(opt, "--editable")))
-                    add_project(doc, stage, mgr->name, vtext,
+                    add_project(out, stage, mgr->name, vtext,
                                 (struct gl_loc){val->loc.line, val->loc.col + (uint32_t)voff});
                 if (in_list(mgr->index_opts, opt))
-                    add_index(doc, stage, mgr->name, opt, val, vtext, voff);
+                    add_index(out, stage, mgr->name, opt, val, vtext, voff);
                 if (!strcmp(opt, "-r") || !strcmp(opt, "--requirement")) {
                     struct gl_word rw = {vtext, {val->loc.line, val->loc.col + (uint32_t)voff},
                                          false};
-                    add_pkg(doc, stage, mgr, &rw, false, true);
+                    add_pkg(out, stage, mgr, &rw, false, true);
                 }
             }
             continue;
         }
         if (!*t)
             continue;
-        if (!conda && mgr->index_opts == pip_index && add_project(doc, stage, mgr->name, t, x->loc))
+        if (!conda && mgr->index_opts == pip_index && add_project(out, stage, mgr->name, t, x->loc))
             continue;
-        add_pkg(doc, stage, mgr, x, group, false);
+        add_pkg(out, stage, mgr, x, group, false);
     }
 }
 
-void gl_pkg_install_scan(struct gl_doc *doc, int stage, const struct gl_word *words,
-                         size_t nwords)
+void gl_pkg_install_scan(struct gl_arena *a, struct gl_dockerfile_model *m, int stage,
+                         const struct gl_word *words, size_t nwords)
 {
-    if (!doc->df || !nwords)
+    if (!m || !nwords || gl_arena_over(a))
         return;
-    scan_command(doc, stage, words, nwords);
+    const struct pkg_out out = {a, m};
+    scan_command(&out, stage, words, nwords);
 }

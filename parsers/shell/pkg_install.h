@@ -4,8 +4,8 @@
  *
  * Given one simple command split into words (a RUN line's `apt-get install -y gcc`),
  * recognise the package managers gpulint cares about and record each package they are
- * told to install (doc->df->pkgs) and each package index or channel they are given
- * (doc->df->indexes), with the word's position:
+ * told to install (m->pkgs) and each package index or channel they are given
+ * (m->indexes), with the word's position:
  *
  *   apt-get / apt / aptitude install      yum / dnf / microdnf / tdnf install, groupinstall,
  *   apk add                               group install; zypper install / in
@@ -20,9 +20,10 @@
  * environment.yml, conda's default); `micromamba create|install -f FILE`; conda `--file
  * FILE`. Each is relative to the command's directory.
  *
- * What a command removes is recorded too (doc->df->removals): the packages of `apt-get
+ * What a command removes is recorded too (m->removals): the packages of `apt-get
  * purge|remove`, `yum|dnf|microdnf|tdnf remove|erase`, `apk del`, `zypper remove|rm`,
- * `conda remove|uninstall`, `pip uninstall`, and the paths of `rm` (not its options).
+ * `conda remove|uninstall`, `pip uninstall`, and the paths of `rm` (not its options); an
+ * `autoremove` or `--auto-remove` adds one automatic removal (model_dockerfile.h).
  *
  * Options are skipped, and so are the values of options that take one (`-o X`, `-c ch`,
  * `--virtual NAME`). Prefixes `sudo`, `env`, `time`, `nice`, `exec`, `command` and
@@ -33,7 +34,7 @@
 
 #include "linter/core/model.h"
 
-void gl_pkg_install_scan(struct gl_doc *doc, int stage, const struct gl_word *words,
-                         size_t nwords);
+void gl_pkg_install_scan(struct gl_arena *a, struct gl_dockerfile_model *m, int stage,
+                         const struct gl_word *words, size_t nwords);
 
 #endif

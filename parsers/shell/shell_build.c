@@ -129,8 +129,10 @@ bool shl_skip_construct(const struct sh_lexer *lx, size_t i, char open, size_t *
             }
             continue;
         }
-        if (command_context && c == '<' && i + 2 < len && s[i + 1] == '<' && s[i + 2] != '<') {
-            i = hd_open(lx, i, &hd);
+        if (command_context && c == '<' && i + 2 < len && s[i + 1] == '<') {
+            /* `<<<` is a here-string (its word is read as any other): step over all three
+             * bytes, or its last two would open a here-document */
+            i = s[i + 2] == '<' ? i + 3 : hd_open(lx, i, &hd);
             continue;
         }
         if (command_context && c == '\n' && hd.n) {

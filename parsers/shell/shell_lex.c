@@ -115,12 +115,21 @@ size_t shl_placeholder_end(const struct sh_lexer *lx, size_t i)
         }
         return 0;
     }
+    /* `<name>`, `<your path>`, `</on/your/host>`, `<./dir>`, `<~/models>` */
     if (!lx->opts || !lx->opts->placeholders || i + 2 >= lx->len || s[i] != '<' ||
-        !((s[i + 1] >= 'a' && s[i + 1] <= 'z') || (s[i + 1] >= 'A' && s[i + 1] <= 'Z')))
+        !((s[i + 1] >= 'a' && s[i + 1] <= 'z') || (s[i + 1] >= 'A' && s[i + 1] <= 'Z') ||
+          s[i + 1] == '/' || s[i + 1] == '.' || s[i + 1] == '~'))
         return 0;
     for (size_t k = i + 2; k < lx->len && k - i <= SHL_PLACEHOLDER_MAX; k++) {
-        if (s[k] == '>') /* `<in.txt >out.txt` is two redirections */
-            return s[k - 1] == ' ' || s[k - 1] == '\t' ? 0 : k + 1;
+        if (s[k] == '>') { /* `<in.txt >out.txt` and `<in 2>err` are two redirections */
+            size_t d = k;
+            while (d > i + 1 && s[d - 1] >= '0' && s[d - 1] <= '9')
+                d--;
+            bool spaced = s[d - 1] == ' ' || s[d - 1] == '\t';
+            bool path = s[i + 1] == '/' || s[i + 1] == '.' || s[i + 1] == '~';
+            /* a path placeholder holds no space: `</dev/null >x` is two redirections */
+            return spaced || (path && memchr(s + i, ' ', k - i)) ? 0 : k + 1;
+        }
         if (!s[k] || s[k] == '\n' || s[k] == '<' || strchr("'\"`$;&|()", s[k]))
             return 0;
     }

@@ -13,7 +13,7 @@ static bool no_latest_published(const struct gl_imageref *r)
 static bool pulled(const struct gl_ref *r)
 {
     return r->ok && !r->unresolved && !r->stage && !r->scratch && !r->local &&
-           r->role != GL_REF_BUILD_OUTPUT;
+           r->role != GL_REF_BUILD_OUTPUT && r->role != GL_REF_ELSEWHERE;
 }
 
 static void check(struct gl_check *c)

@@ -7,7 +7,7 @@ static void check(struct gl_check *c)
     for (size_t i = 0; i < c->doc->nrefs; i++) {
         const struct gl_ref *r = &c->doc->refs[i];
         if (!r->ok || r->unresolved || r->stage || r->scratch || r->local ||
-            r->role == GL_REF_BUILD_OUTPUT || r->role == GL_REF_ARCHIVE || r->parsed.digest)
+            r->role == GL_REF_BUILD_OUTPUT || r->role == GL_REF_ELSEWHERE || r->role == GL_REF_ARCHIVE || r->parsed.digest)
             continue;
         gl_finding_on_image(
             c,

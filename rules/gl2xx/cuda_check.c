@@ -115,6 +115,8 @@ const struct gl_kb *gl_cuda_kb(const struct gl_check *c)
 
 bool gl_cuda_fact_counts(const struct gl_doc *doc, const struct gl_cuda_fact *f)
 {
+    if (f->ref >= 0 && (size_t)f->ref < doc->nrefs && doc->refs[f->ref].role == GL_REF_ELSEWHERE)
+        return false; /* judged in the file that names the image */
     if (f->stage >= 0)
         return gl_df_stage_shipped(doc, f->stage);
     if (f->launch >= 0)

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "rules/check.h"
+#include "rules/gl3xx/history_pkgs.h"
 #include "rules/gl3xx/image_site.h"
 
 static bool os_package_manager(const char *m)
@@ -24,6 +25,12 @@ static bool driver_package(const char *name)
             return true;
     }
     return false;
+}
+
+/* A driver package an OS package manager installs (in a RUN line or a history entry). */
+static bool driver_pkg(const struct gl_pkg *p)
+{
+    return os_package_manager(p->manager) && !p->requirements && driver_package(p->name);
 }
 
 /* Offset of an NVIDIA-Linux-*.run installer's name in a word (a path or URL), or -1. */
@@ -65,14 +72,15 @@ static void check(struct gl_check *c)
                                "; it breaks on every host whose kernel module differs",
                                " and more driver files; it breaks on every host whose kernel "
                                "module differs");
+    gl_report_history_pkgs(c, driver_file, driver_pkg, fix, "the image installs the NVIDIA driver ",
+                           ": it breaks on every host whose kernel module differs");
     const struct gl_dockerfile_model *m = c->doc->df;
     if (!m)
         return;
     int reported = -1; /* one finding per instruction: the first offending token */
     for (size_t i = 0; i < m->npkgs; i++) {
         const struct gl_pkg *p = &m->pkgs[i];
-        if (p->instr == reported || !gl_df_stage_shipped(c->doc, p->stage) ||
-            !os_package_manager(p->manager) || p->requirements || !driver_package(p->name))
+        if (p->instr == reported || !gl_df_stage_shipped(c->doc, p->stage) || !driver_pkg(p))
             continue;
         gl_report(c, p->loc, fix,
                   "`%s install %s` bakes the NVIDIA driver into the image: it breaks on "
@@ -118,7 +126,11 @@ const struct gl_rule gl_rule_GL203 = {
         "shadows it, and the container fails with \"driver/library version mismatch\" (or "
         "CUDA error 803) on every host with another driver. `cuda-drivers` and the "
         "`nvidia-driver-*` packages also pull in X and kernel pieces the image never uses. "
-        "Only stages that end up in the shipped image are checked.",
+        "Only stages that end up in the shipped image are checked. An image (an archive, or "
+        "a registry image read from its config alone) is judged on its files and on its "
+        "config's history: a RUN entry that installs a driver package is reported with its "
+        "entry number, unless a later entry removes it; when the files show the driver too, "
+        "the file finding (a path) is the one reported.",
     .bad = "FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\n"
            "RUN apt-get update && apt-get install -y cuda-drivers",
     .good = "FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\n"

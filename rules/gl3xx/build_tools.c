@@ -54,3 +54,14 @@ bool gl_build_tool_package(const char *name, bool group)
            cuda_dev_package(name);
 }
 
+
+bool gl_cuda_compiler_package(const char *name)
+{
+    static const char *const stems[] = {"cuda-nvcc", "cuda-toolkit", "cuda-minimal-build",
+                                        "cuda-compiler", "nvidia-cuda-toolkit"};
+    size_t n = gl_cuda_release_stem(name);
+    for (size_t i = 0; i < sizeof stems / sizeof stems[0]; i++)
+        if (strlen(stems[i]) == n && !strncmp(name, stems[i], n))
+            return true;
+    return gl_named_versioned(name, "cuda-toolkit"); /* cuda-toolkit-12: the major's */
+}

@@ -4,7 +4,8 @@
  * purged in a later layer) call a build toolchain: compilers (gcc, g++, clang, gfortran,
  * cmake, build-essential, build-base, gcc-c++, and their -N versions), development packages
  * (`*-dev`, RPM `*-devel`, versioned CUDA development packages such as cuda-nvcc-12-4), and
- * the `Development Tools` group; installed through an OS package manager.
+ * the `Development Tools` group; installed through an OS package manager. And what GL301
+ * calls installing the CUDA compiler.
  */
 #ifndef GPULINT_RULES_BUILD_TOOLS_H
 #define GPULINT_RULES_BUILD_TOOLS_H
@@ -17,5 +18,8 @@ bool gl_os_package_manager(const char *manager);
 bool gl_named_versioned(const char *name, const char *stem);
 /* Is the package (a group when `group`) a compiler or development package? */
 bool gl_build_tool_package(const char *name, bool group);
+/* Does the package install nvcc: cuda-nvcc, cuda-toolkit, cuda-minimal-build, cuda-compiler
+ * (bare, -X or -X-Y), Debian's nvidia-cuda-toolkit? (Not cuda-toolkit-*-config-common.) */
+bool gl_cuda_compiler_package(const char *name);
 
 #endif

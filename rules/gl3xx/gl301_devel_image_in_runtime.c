@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "rules/check.h"
+#include "rules/gl3xx/build_tools.h"
+#include "rules/gl3xx/history_pkgs.h"
 #include "rules/gl3xx/image_site.h"
 
 /* Offset of a `devel` token ("-devel-", "-devel", "devel-") in the tag, or -1. */
@@ -33,11 +35,20 @@ static bool devel_file(const struct gl_image_file *f)
            gl_image_in_dir_named(f->path, "include");
 }
 
+/* The CUDA compiler or toolkit, installed by an OS package manager (a history entry). */
+static bool compiler_pkg(const struct gl_pkg *p)
+{
+    return gl_cuda_compiler_package(p->name);
+}
+
 static void check(struct gl_check *c)
 {
     gl_report_first_image_file(c, devel_file, NULL,
                                "the image holds the CUDA toolkit's development files",
                                "; nvcc and headers are gigabytes a service never uses", NULL);
+    gl_report_history_pkgs(c, devel_file, compiler_pkg, NULL,
+                           "the image installs the CUDA compiler ",
+                           ": nvcc and headers are gigabytes a service never uses");
     const struct gl_dockerfile_model *m = c->doc->df;
     if (!m || m->final_stage < 0)
         return;
@@ -69,7 +80,9 @@ const struct gl_rule gl_rule_GL301 = {
         "service. Compile in a devel stage, then copy the build output into a stage based "
         "on the runtime (or base) flavor of the same CUDA version. The check follows the "
         "final stage (or --target) through `FROM <stage>` and ARGs to the image it is "
-        "really built on.",
+        "really built on. An image whose config history installs the CUDA compiler "
+        "(cuda-nvcc, cuda-toolkit, cuda-minimal-build, nvidia-cuda-toolkit) is judged "
+        "the same, from its config alone; nvcc among its files wins over the entry.",
     .bad = "FROM nvidia/cuda:12.4.1-devel-ubuntu22.04\nCOPY . /app\nRUN make -C /app",
     .good = "FROM nvidia/cuda:12.4.1-devel-ubuntu22.04 AS build\nCOPY . /app\n"
             "RUN make -C /app\n\nFROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\n"

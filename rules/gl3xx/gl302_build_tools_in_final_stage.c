@@ -5,6 +5,7 @@
 
 #include "rules/check.h"
 #include "rules/gl3xx/build_tools.h"
+#include "rules/gl3xx/history_pkgs.h"
 #include "rules/gl3xx/image_site.h"
 
 /* The C compiler: cc1 (gcc's compiler proper) or a gcc / gcc-N driver in a bin dir. */
@@ -18,10 +19,43 @@ static bool compiler_file(const struct gl_image_file *f)
     return gl_named_versioned(base, "gcc") && gl_image_in_dir_named(f->path, "bin");
 }
 
+/* A compiler or development package an OS package manager installs (in a RUN line or a
+ * history entry). */
+static bool build_pkg(const struct gl_pkg *p)
+{
+    return gl_os_package_manager(p->manager) && gl_build_tool_package(p->name, p->group);
+}
+
+static const char *more_text(char *buf, size_t len, size_t more)
+{
+    buf[0] = 0;
+    if (more)
+        snprintf(buf, len, " and %zu more build package%s", more, more == 1 ? "" : "s");
+    return buf;
+}
+
+/* An image's history, for the platforms whose files show no compiler. */
+static void check_history(struct gl_check *c)
+{
+    const struct gl_image_model *im = c->doc->image;
+    for (size_t i = 0; im && i < im->nplatforms; i++) {
+        const struct gl_image_platform *p = &im->platforms[i];
+        size_t more;
+        const struct gl_pkg *pkg = gl_history_first_pkg(p, build_pkg, &more);
+        char others[64], tail[160];
+        if (!pkg || gl_image_has_file(p, compiler_file))
+            continue;
+        snprintf(tail, sizeof tail, "%s: compilers and headers ride along into production",
+                 more_text(others, sizeof others, more));
+        gl_report_history_pkg(c, p, pkg, NULL, "the image installs ", tail);
+    }
+}
+
 static void check(struct gl_check *c)
 {
     gl_report_first_image_file(c, compiler_file, NULL, "the image holds a C compiler",
                                "; build tools ride along into production", NULL);
+    check_history(c);
     const struct gl_dockerfile_model *m = c->doc->df;
     if (!m)
         return;
@@ -29,8 +63,7 @@ static void check(struct gl_check *c)
     size_t more = 0;
     for (size_t i = 0; i < m->npkgs; i++) {
         const struct gl_pkg *p = &m->pkgs[i];
-        if (!gl_df_stage_shipped(c->doc, p->stage) || !gl_os_package_manager(p->manager) ||
-            !gl_build_tool_package(p->name, p->group))
+        if (!gl_df_stage_shipped(c->doc, p->stage) || !build_pkg(p))
             continue;
         if (!first)
             first = p;
@@ -39,13 +72,10 @@ static void check(struct gl_check *c)
     }
     if (!first)
         return;
-    char others[64] = "";
-    if (more)
-        snprintf(others, sizeof others, " and %zu more build package%s", more,
-                 more == 1 ? "" : "s");
+    char others[64];
     gl_report(c, first->loc, NULL,
               "the shipped image installs `%s`%s: compilers and headers ride along into "
-              "production", first->spec, others);
+              "production", first->spec, more_text(others, sizeof others, more));
 }
 
 const struct gl_rule gl_rule_GL302 = {
@@ -60,7 +90,10 @@ const struct gl_rule gl_rule_GL302 = {
         "megabytes and tools an attacker can use. Build in an earlier stage and copy the "
         "result, or remove the packages in the same RUN that installed them. One finding "
         "per shipped image, at the first such package; pip packages (pip install cmake) "
-        "and JDKs are not build tools here.",
+        "and JDKs are not build tools here. An image's config history is read the same "
+        "way (its RUN entries), except entries that clean up after themselves (`apt-get "
+        "purge --auto-remove`, `apk del`): what they leave is not known. A compiler among "
+        "the image's files wins over the history entry.",
     .bad = "FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\n"
            "RUN apt-get update && apt-get install -y build-essential python3-dev",
     .good = "FROM nvidia/cuda:12.4.1-devel-ubuntu22.04 AS build\n"

@@ -22,7 +22,7 @@ static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
                       : l->kind == GL_LAUNCH_COMPOSE
                           ? "add `gpus: all` or a deploy.resources.reservations.devices "
                             "entry with capabilities: [gpu]"
-                      : l->kind == GL_LAUNCH_SLURM
+                      : l->kind == GL_LAUNCH_SLURM || l->kind == GL_LAUNCH_ENROOT
                           ? "ask Slurm for GPUs: `#SBATCH --gpus-per-node=N` or "
                             "`--gres=gpu:N`"
                           : "add --gpus all (or --device nvidia.com/gpu=all with CDI)";
@@ -54,7 +54,10 @@ const struct gl_rule gl_rule_GL407 = {
         "client and SDK images (`tritonserver:*-sdk`, `*-client`), CI job containers on "
         "runners without a GPU label (a CUDA image there builds) and GitLab CI images (the "
         "runner's own config gives GPUs), or an image that a "
-        "kustomization of the run renames or retags (what runs is another image). "
+        "kustomization of the run renames or retags (what runs is another image), a Slurm "
+        "step outside any allocation the file shows, or in a job of whole nodes "
+        "(`--exclusive`) with no GPU option (the node's GPUs are visible or not as the "
+        "cluster's cgroup configuration says). "
         "`nvidia.com/gpu: 0` is no GPU request.",
     .bad = "docker run --rm nvcr.io/nvidia/pytorch:24.05-py3 python train.py",
     .good = "docker run --rm --gpus all nvcr.io/nvidia/pytorch:24.05-py3 python train.py",

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "rules/check.h"
+#include "rules/gl4xx/launch_argv.h"
 #include "rules/gl4xx/launch_paths.h"
 
 /* A literal whole number ("8"), else -1 ("gpu", "auto", "$N", "0.5", "all"). */
@@ -129,6 +130,15 @@ static struct procs launcher(const struct gl_launch *l)
     return p;
 }
 
+/* A container engine's client (docker, podman, nerdctl): a Slurm task that runs one starts
+ * or manages containers (`docker run -d ... tail -f /dev/null`), and the GPU processes
+ * are the containers', judged as their own launches. */
+static bool engine_client(const char *word, size_t len)
+{
+    static const char *const names[] = {"docker", "podman", "nerdctl", NULL};
+    return gl_word_in(word, len, names);
+}
+
 /* The request as its input writes it. */
 static const char *request_text(struct gl_arena *a, const struct gl_gpu_request *g)
 {
@@ -153,6 +163,8 @@ static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
     long tasks = literal(l->tasks_per_node);
     if (p.n < 0 || (p.n == 0 && tasks <= 1))
         return; /* nothing literal; one task per node may drive every GPU (JAX, a launcher) */
+    if (p.n == 0 && gl_launch_may_run(l, engine_client))
+        return; /* the tasks set up containers: they are not the GPU processes */
     long per_node = p.n ? p.n * (tasks > 0 ? tasks : 1) : tasks;
     if (per_node == gpus)
         return;
@@ -194,7 +206,9 @@ const struct gl_rule gl_rule_GL415 = {
         "Distributed training starts one process per GPU: `torchrun --nproc_per_node`, "
         "`deepspeed --num_gpus`, `accelerate launch --num_processes` (on one machine), "
         "`mpirun -np` (on one node), or Slurm's tasks per node (`srun --ntasks-per-node`, "
-        "times the processes a launcher in each task starts). When that number differs "
+        "times the processes a launcher in each task starts; not when the tasks run a "
+        "container engine's client, `docker run -d ...`, whose containers are the GPU "
+        "processes and are judged as their own launches). When that number differs "
         "from the whole GPUs the same launch requests per node (`--gpus N`, "
         "`nvidia.com/gpu: N`, a compose `count`, `#SBATCH --gres=gpu:N`, "
         "`--gpus-per-node=N`), GPUs sit idle or several processes share one GPU (out of "

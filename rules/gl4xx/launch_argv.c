@@ -61,14 +61,107 @@ bool gl_word_assignment(const char *s, size_t len)
 
 
 
-size_t gl_launch_command_index(const struct gl_launch *l)
+size_t gl_launch_command_index(const struct gl_launch *l) { return gl_command_word(l, 0); }
+
+size_t gl_launch_next_command(const struct gl_launch *l, size_t start)
 {
-    size_t i = 0;
-    while (i < l->nargv && gl_word_known(&l->argv[i]) &&
+    for (size_t k = start + 1; l->next_command && k < l->nargv; k++)
+        if (l->next_command[k])
+            return k;
+    return l->nargv;
+}
+
+size_t gl_command_word(const struct gl_launch *l, size_t start)
+{
+    size_t end = gl_launch_next_command(l, start), i = start;
+    while (i < end && gl_word_known(&l->argv[i]) &&
            (gl_word_assignment(l->argv[i].text, strlen(l->argv[i].text)) ||
             gl_word_wrapper(l->argv[i].text, strlen(l->argv[i].text))))
         i++;
-    return i < l->nargv && gl_word_known(&l->argv[i]) ? i : l->nargv;
+    return i < end && gl_word_known(&l->argv[i]) ? i : l->nargv;
+}
+
+bool gl_script_runs(const char *s, gl_word_test test)
+{
+    bool command_position = true;
+    const char *p = s;
+    while (*p) {
+        if (*p == ' ' || *p == '\t' || *p == '"' || *p == '\'') {
+            p++;
+            continue;
+        }
+        size_t n = strcspn(p, " \t\n;&|()\"'");
+        if (n == 0) { /* an operator or a newline */
+            command_position = true;
+            p++;
+            continue;
+        }
+        if (command_position) {
+            if (test(p, n))
+                return true;
+            command_position = gl_word_assignment(p, n) || gl_word_wrapper(p, n);
+        }
+        p += n;
+    }
+    return false;
+}
+
+/* Does the command of argv[start, end) run a command that passes `test`? */
+static bool command_runs(const struct gl_launch *l, size_t start, size_t end, gl_word_test test,
+                         bool may)
+{
+    size_t i = gl_command_word(l, start);
+    if (i >= end)
+        return false;
+    const char *first = l->argv[i].text;
+    size_t first_len = strlen(first);
+    if (test(first, first_len))
+        return true;
+    /* behind a wrapper with options (mpirun -np 4 python ...): search its words */
+    if (i > start && gl_word_wrapper(l->argv[i - 1].text, strlen(l->argv[i - 1].text)))
+        for (size_t k = i; k < end; k++)
+            if (gl_word_known(&l->argv[k]) && test(l->argv[k].text, strlen(l->argv[k].text)))
+                return true;
+    static const char *const shells[] = {"sh", "bash", "zsh", "dash", NULL};
+    if (gl_word_in(first, first_len, shells))
+        for (size_t k = i + 1; k + 1 < l->nargv; k++) {
+            const char *opt = l->argv[k].text;
+            if (!gl_word_known(&l->argv[k]) || opt[0] != '-')
+                break;
+            if (strchr(opt, 'c')) /* the script as one word (a spliced one is walked) */
+                return (may || gl_word_known(&l->argv[k + 1])) && l->argv[k + 1].text &&
+                       gl_script_runs(l->argv[k + 1].text, test);
+        }
+    return false;
+}
+
+static bool launch_runs(const struct gl_launch *l, gl_word_test test, bool may)
+{
+    for (size_t s = 0; s < l->nargv; s = gl_launch_next_command(l, s))
+        if (command_runs(l, s, gl_launch_next_command(l, s), test, may))
+            return true;
+    return false;
+}
+
+bool gl_launch_runs(const struct gl_launch *l, gl_word_test test)
+{
+    return launch_runs(l, test, false);
+}
+
+bool gl_launch_may_run(const struct gl_launch *l, gl_word_test test)
+{
+    return launch_runs(l, test, true);
+}
+
+bool gl_command_shell_prefix(const struct gl_launch *l, size_t i, size_t end)
+{
+    static const char *const shells[] = {"sh", "bash", "zsh", "dash", "ksh", "ash", NULL};
+    if (i >= end || !gl_word_named(l->argv[i].text, shells))
+        return false;
+    for (size_t k = i + 1; k < end; k++)
+        if (!gl_word_known(&l->argv[k]) || l->argv[k].text[0] != '-')
+            return false;
+    return true;
 }
 
 

@@ -26,4 +26,32 @@ bool gl_word_assignment(const char *s, size_t len);
 /* The index of the command word of argv, or l->nargv when it is not known. */
 size_t gl_launch_command_index(const struct gl_launch *l);
 
+/* A launch whose command is a shell script spliced into its argv (`sh -c "a; b && c"` in
+ * a pod or compose command) holds several commands, each starting at a word marked
+ * next_command. Walk them with
+ *     for (size_t s = 0; s < l->nargv; s = gl_launch_next_command(l, s))
+ * and take each one's command word with gl_command_word(l, s). */
+size_t gl_launch_next_command(const struct gl_launch *l, size_t start);
+/* The command word of the command that starts at `start` (after VAR=value words and
+ * wrappers), or l->nargv when it is not known or the command has none. */
+size_t gl_command_word(const struct gl_launch *l, size_t start);
+/* A test on one command word (`len` bytes at `word`). */
+typedef bool (*gl_word_test)(const char *word, size_t len);
+/* Does a shell script run a command whose word passes `test`: the first word, or one after
+ * `&&`, `||`, `;`, `|`, `(`, a newline, an assignment or a wrapper? A light scan over
+ * blank-separated words, not a shell parser. */
+bool gl_script_runs(const char *script, gl_word_test test);
+/* Does some command of the launch run such a command: its command word, a word behind a
+ * wrapper with options (`mpirun -np 4 python ...`), or a command of a `sh -c` script (one
+ * word, or spliced into the argv)? */
+bool gl_launch_runs(const struct gl_launch *l, gl_word_test test);
+/* The same, reading a `sh -c` script whose text holds unknown parts (`docker run ...
+ * "${IMG}"`) as well: its literal command words still run. For the safe side of a rule
+ * that stays silent when a command may run, never for one that fires on it. */
+bool gl_launch_may_run(const struct gl_launch *l, gl_word_test test);
+
+/* Is the command of [i, end) only a shell with options (`bash -c`, `sh -ec`): the prefix
+ * of a spliced script, which runs nothing of its own? */
+bool gl_command_shell_prefix(const struct gl_launch *l, size_t i, size_t end);
+
 #endif

@@ -40,14 +40,13 @@ static bool python_prints_only(const char *s)
     return any;
 }
 
-bool gl_launch_smoke_test(const struct gl_launch *l)
+/* The smoke test of argv[i, end) (i the command word): nvidia-smi, deviceQuery, `watch
+ * nvidia-smi`, `python -c "import torch; print(...)"`. */
+static bool smoke_command(const struct gl_launch *l, size_t i, size_t end)
 {
     static const char *const tools[] = {"nvidia-smi", "deviceQuery", "deviceQueryDrv",
                                         "bandwidthTest", NULL};
     static const char *const pythons[] = {"python", "python3", NULL};
-    size_t i = gl_launch_command_index(l);
-    if (l->argv_opaque || i >= l->nargv)
-        return false;
     const char *cmd = l->argv[i].text;
     /* `watch [-n N] nvidia-smi`: the same smoke test, repeated */
     static const char *const watch[] = {"watch", NULL};
@@ -55,15 +54,35 @@ bool gl_launch_smoke_test(const struct gl_launch *l)
         size_t k = i + 1;
         while (k < l->nargv && l->argv[k].text && l->argv[k].text[0] == '-' && !l->argv[k].opaque)
             k += !strcmp(l->argv[k].text, "-n") || !strcmp(l->argv[k].text, "--interval") ? 2 : 1;
-        return k + 1 == l->nargv && !l->argv[k].opaque && gl_word_named(l->argv[k].text, tools);
+        return k + 1 == end && !l->argv[k].opaque && gl_word_named(l->argv[k].text, tools);
     }
     if (gl_word_named(cmd, tools))
         return true;
-    if (!gl_word_named(cmd, pythons) || l->nargv != i + 3) /* python -c PROGRAM */
+    if (!gl_word_named(cmd, pythons) || end != i + 3) /* python -c PROGRAM */
         return false;
     const struct gl_word *opt = &l->argv[i + 1], *prog = &l->argv[i + 2];
     return !opt->opaque && !prog->opaque && opt->text && prog->text &&
            !strcmp(opt->text, "-c") && python_prints_only(prog->text);
+}
+
+bool gl_launch_smoke_test(const struct gl_launch *l)
+{
+    /* commands that only wait or print beside a smoke test (`nvidia-smi && sleep 3600`) */
+    static const char *const idle[] = {"sleep", "echo", "printf", "true", ":", "date", NULL};
+    if (l->argv_opaque)
+        return false;
+    bool smoke = false;
+    for (size_t s = 0; s < l->nargv; s = gl_launch_next_command(l, s)) {
+        size_t end = gl_launch_next_command(l, s), i = gl_command_word(l, s);
+        if (i >= end)
+            return false;
+        if (gl_command_shell_prefix(l, i, end) || gl_word_named(l->argv[i].text, idle))
+            continue;
+        if (!smoke_command(l, i, end))
+            return false;
+        smoke = true;
+    }
+    return smoke;
 }
 
 /* The parsed image the launch starts, when it is known (no variable left), else NULL. */

@@ -378,8 +378,10 @@ bool gl_launch_infrastructure(const struct gl_launch_facts *f, size_t launch)
     const struct gl_launch *l = &f->doc->launches[launch];
     if (gl_launch_nvidia_infra(f->doc, l))
         return true;
-    if (l->gpus_outside || l->gpu_unseen)
-        return false; /* its GPUs come from where gpulint cannot see */
+    if (l->gpus_outside)
+        return false; /* its GPUs come from an allocation gpulint cannot see */
+    /* (a CI job container, gpu_unseen, is judged by what it runs: one that runs no CUDA
+       image is infrastructure by RULES.md's definition whatever its runner gives) */
     return !gl_launch_requests_gpu(l) && !gl_launch_needs_cuda(f, launch);
 }
 
@@ -407,65 +409,18 @@ static bool pytorch_launcher(const char *word, size_t len)
     return gl_word_in(b, len, names);
 }
 
-/* Does a `sh -c` string run a PyTorch-style command: is a command word of it (the first
- * word, or one after `&&`, `||`, `;`, `|`, `(`, a newline, an assignment or a wrapper)
- * such a launcher? A light scan over whitespace-separated words, not a shell parser. */
-static bool script_runs_pytorch(const char *s)
-{
-    bool command_position = true;
-    const char *p = s;
-    while (*p) {
-        if (*p == ' ' || *p == '\t' || *p == '"' || *p == '\'') {
-            p++;
-            continue;
-        }
-        size_t n = strcspn(p, " \t\n;&|()\"'");
-        if (n == 0) { /* an operator or a newline */
-            command_position = true;
-            p++;
-            continue;
-        }
-        if (command_position) {
-            if (pytorch_launcher(p, n))
-                return true;
-            command_position = gl_word_assignment(p, n) || gl_word_wrapper(p, n);
-        }
-        p += n;
-    }
-    return false;
-}
-
 bool gl_launch_pytorch_style(const struct gl_launch *l)
 {
-    size_t i = gl_launch_command_index(l);
-    if (i >= l->nargv)
-        return false;
-    const char *first = l->argv[i].text;
-    size_t first_len = strlen(first);
-    if (pytorch_launcher(first, first_len))
-        return true;
-    /* behind a launcher with options (mpirun -np 4 python ...): search its words */
-    if (i > 0 && gl_word_wrapper(l->argv[i - 1].text, strlen(l->argv[i - 1].text)))
-        for (size_t k = i; k < l->nargv; k++)
-            if (gl_word_known(&l->argv[k]) &&
-                pytorch_launcher(l->argv[k].text, strlen(l->argv[k].text)))
-                return true;
-    static const char *const shells[] = {"sh", "bash", "zsh", "dash", NULL};
-    if (gl_word_in(first, first_len, shells))
-        for (size_t k = i + 1; k + 1 < l->nargv; k++) {
-            const char *opt = l->argv[k].text;
-            if (!gl_word_known(&l->argv[k]) || opt[0] != '-')
-                break;
-            if (strchr(opt, 'c'))
-                return gl_word_known(&l->argv[k + 1]) && script_runs_pytorch(l->argv[k + 1].text);
-        }
-    return false;
+    return gl_launch_runs(l, pytorch_launcher);
 }
 
 const char *gl_launch_label(struct gl_arena *a, const struct gl_launch *l)
 {
     switch (l->kind) {
     case GL_LAUNCH_COMPOSE:
+        if (l->tool && strcmp(l->tool, "compose")) /* `docker compose run SERVICE` */
+            return gl_arena_printf(a, "`%s` of service `%s` at line %u", l->tool,
+                                   l->name ? l->name : "?", (unsigned)l->loc.line);
         return gl_arena_printf(a, "service `%s`", l->name ? l->name : "?");
     case GL_LAUNCH_K8S:
         return gl_arena_printf(a, "container `%s`", l->name ? l->name : "?");

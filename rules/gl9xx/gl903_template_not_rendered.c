@@ -3,6 +3,7 @@
  * not linted (the fact is doc->tmpl, model_template.h). */
 #include "rules/check.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static void check(struct gl_check *c)
@@ -19,6 +20,12 @@ static void check(struct gl_check *c)
                   "Helm chart `%s` was not rendered (%s): its resources were not linted",
                   t->chart, t->why);
         gl_buf_free(&fix);
+    } else if (t->kind == GL_TEMPLATE_CHART_PART) {
+        char *fix = xasprintf("`helm dependency build %s`, then lint again", t->chart);
+        gl_report(c, t->loc, fix,
+                  "Helm chart `%s` was %s: their resources were not linted", t->chart,
+                  t->why);
+        free(fix);
     } else if (t->kind == GL_TEMPLATE_FILE) {
         gl_report(c, t->loc, NULL,
                   "this file is a template: `%s` makes it invalid YAML until it is "
@@ -41,9 +48,11 @@ const struct gl_rule gl_rule_GL903 = {
         "at the line of the template it came from. This finding says where that did not "
         "happen, once per chart (at its Chart.yaml) or per templated YAML file outside a "
         "chart (at its first template expression): helm was not found, `helm template` "
-        "failed (the message gives helm's first error line: missing dependencies, a value "
-        "the chart requires), or the file is filled in by another tool (Jinja, envsubst "
-        "with Go templates). Nothing in it was checked, so a GPU request, an image tag or "
+        "failed (the message gives helm's first error line: a value the chart requires, a "
+        "template helm cannot parse), or the file is filled in by another tool (Jinja, envsubst "
+        "with Go templates); or a chart was rendered without its dependencies because they "
+        "are not vendored in its charts/ directory (its own templates were linted; the "
+        "dependencies' were not). Nothing in it was checked, so a GPU request, an image tag or "
         "a shared-memory mount there may still be wrong. Render it and lint the output: "
         "`helm template NAME CHART | gpulint -` keeps helm's `# Source:` comments, so the "
         "findings still name the template files.",

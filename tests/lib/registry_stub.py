@@ -9,14 +9,32 @@ port written to PORTFILE, and misbehaves as MODE says:
   busy      answers 429 twice (and 503 once), then serves the image
   big       serves a manifest larger than 4 MiB
   redirect  asks for Basic auth (user u, password RedirectSecret1), and redirects the
-            config blob GET to a second server on another port (a "CDN") that records
-            whether it was sent an Authorization header
+            config and layer blob GETs to a second server on another port (a "CDN") that
+            records whether it was sent an Authorization header
+  layer-mismatch  serves, for the layer's digest, another layer (a valid one)
+  layer-stall     sends the first bytes of the layer, then nothing
+The image has one gzip'd layer (made here by tarfile and gzip) holding a driver library,
+read only with --layers.
 Every request is logged to LOG as "PORT METHOD PATH auth=yes|no".
 """
-import hashlib, json, socketserver, sys, threading, time, base64
+import base64, gzip, hashlib, io, json, sys, tarfile, threading, time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 mode, portfile, logfile = sys.argv[1], sys.argv[2], sys.argv[3]
+
+
+def layer_of(name):
+    raw = io.BytesIO()
+    with tarfile.open(fileobj=raw, mode="w", format=tarfile.PAX_FORMAT) as t:
+        info = tarfile.TarInfo(name)
+        info.size = 4
+        t.addfile(info, io.BytesIO(b"drv\n"))
+    return gzip.compress(raw.getvalue(), mtime=0)
+
+
+layer = layer_of("usr/lib/x86_64-linux-gnu/libcuda.so.535.104.05")
+other = layer_of("etc/other")
+ldig = "sha256:" + hashlib.sha256(layer).hexdigest()
 config = json.dumps({"architecture": "amd64", "os": "linux",
                      "config": {"Env": ["CUDA_VERSION=12.4.1"]},
                      "rootfs": {"type": "layers", "diff_ids": []}}).encode()
@@ -25,7 +43,8 @@ manifest = json.dumps({"schemaVersion": 2,
                        "mediaType": "application/vnd.oci.image.manifest.v1+json",
                        "config": {"mediaType": "application/vnd.oci.image.config.v1+json",
                                   "digest": cdig, "size": len(config)},
-                       "layers": []}).encode()
+                       "layers": [{"mediaType": "application/vnd.oci.image.layer.v1.tar+gzip",
+                                   "digest": ldig, "size": len(layer)}]}).encode()
 if mode == "big":
     manifest = manifest[:-1] + b', "pad": "' + b"x" * (5 << 20) + b'"}'
 mdig = "sha256:" + hashlib.sha256(manifest).hexdigest()
@@ -73,6 +92,20 @@ class Registry(BaseHTTPRequestHandler):
                 return self.send(307, b"", extra=[
                     ("Location", f"http://127.0.0.1:{cdn_port['p']}/blob/{cdig}")])
             return self.send(200, config + (b" " if mode == "mismatch" else b""))
+        if self.path == f"/v2/x/img/blobs/{ldig}":
+            if mode == "redirect":
+                return self.send(307, b"", extra=[
+                    ("Location", f"http://127.0.0.1:{cdn_port['p']}/blob/{ldig}")])
+            if mode == "layer-stall":
+                self.send_response(200)
+                self.send_header("Content-Length", str(len(layer)))
+                self.end_headers()
+                self.wfile.write(layer[:10])
+                self.wfile.flush()
+                time.sleep(30)
+                return
+            return self.send(200, other if mode == "layer-mismatch" else layer,
+                             "application/octet-stream")
         self.send(404, b'{"errors":[{"code":"MANIFEST_UNKNOWN"}]}')
 
 
@@ -81,6 +114,8 @@ class Cdn(Registry):
         log(self.server.server_address[1], self)
         if self.path == f"/blob/{cdig}":
             return self.send(200, config, "application/octet-stream")
+        if self.path == f"/blob/{ldig}":
+            return self.send(200, layer, "application/octet-stream")
         self.send(404)
 
 

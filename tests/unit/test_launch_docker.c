@@ -464,6 +464,38 @@ static void t_more_wrappers(void **s)
     assert_string_equal(image(3), "img:4");
 }
 
+static void t_compose_run(void **s)
+{
+    (void)s;
+    /* compose's own option tables: -f/-p/--profile before `run`; -v, -e, -w, --entrypoint,
+     * bundles (-dT) after it; SERVICE then the command. No compose file beside a text
+     * without a path: each run is a fragment holding what the line says. */
+    sh("docker compose -f a.yml -p proj --profile gpu run --rm -dT -v /d:/data:ro "
+       "-e NCCL_DEBUG=INFO -w /ws train python t.py --out /o\n"
+       "docker-compose --env-file x.env run --entrypoint \"python -u\" --name n1 eval e.py\n"
+       "podman compose run --rm --gpus all svc nvidia-smi\n"
+       "docker compose up -d\n"
+       "docker compose build train\n");
+    assert_int_equal(D.nlaunches, 3);
+    assert_int_equal(L(0)->kind, GL_LAUNCH_COMPOSE);
+    assert_string_equal(L(0)->tool, "docker compose run");
+    assert_string_equal(L(0)->name, "train");
+    assert_true(L(0)->fragment);
+    assert_true(L(0)->detached && L(0)->remove);
+    assert_int_equal(L(0)->ref, -1);
+    assert_int_equal(L(0)->nmounts, 1);
+    assert_true(L(0)->mounts[0].readonly);
+    assert_string_equal(L(0)->workdir, "/ws");
+    assert_string_equal(argv_of(0), "python|t.py|--out|/o");
+    assert_string_equal(L(1)->tool, "docker-compose run");
+    assert_string_equal(L(1)->name, "eval"); /* the service, not --name */
+    assert_string_equal(argv_of(1), "python|-u|e.py");
+    assert_string_equal(L(2)->name, "svc"); /* --gpus takes its value: not the service */
+    assert_true(L(2)->opts_opaque);
+    assert_int_equal(L(2)->ngpus, 0);
+    assert_string_equal(argv_of(2), "nvidia-smi");
+}
+
 static void t_ssh_and_xargs(void **s)
 {
     (void)s;
@@ -558,6 +590,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(t_hostile, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_more_wrappers, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_ssh_and_xargs, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_compose_run, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_kubectl_run, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_apptainer_pull, doc_setup, doc_teardown),
     };

@@ -153,19 +153,43 @@ static void t_enroot(void **s)
        "enroot create --name pt pt.sqsh\n"
        "enroot start --rw -m /data:/data:none:x-create=dir,bind,ro -e A=1 pt python t.py\n"
        "enroot start --mount=/out:/out ./pt.sqsh\n");
-    assert_int_equal(D.nrefs, 2);
+    assert_int_equal(D.nrefs, 3);
     assert_string_equal(D.refs[0].text, "nvcr.io/nvidia/pytorch:24.05-py3");
     assert_loc(D.refs[0].loc, 1, 35);
     assert_int_equal(D.refs[0].launch, -1);
     assert_int_equal(D.nlaunches, 2);
     assert_int_equal(L(0)->kind, GL_LAUNCH_ENROOT);
-    assert_int_equal(L(0)->ref, -1);
+    /* `pt` was created from pt.sqsh, which the import wrote: it runs that image, judged
+       at the import (GL_REF_ELSEWHERE), placed at the start's NAME word */
+    assert_int_equal(L(0)->ref, 1);
+    assert_string_equal(D.refs[1].text, "nvcr.io/nvidia/pytorch:24.05-py3");
+    assert_int_equal(D.refs[1].role, GL_REF_ELSEWHERE);
+    assert_loc(D.refs[1].loc, 3, 67);
     assert_string_equal(mount_of(0, 0), "bind /data->/data ro");
     assert_int_equal(D.nenv, 1);
     assert_string_equal(D.env[0].key, "A");
     assert_string_equal(argv_of(0), "python|t.py");
     assert_true(L(0)->gpus_outside);
-    assert_true(D.refs[1].local);
+    assert_int_equal(D.refs[2].role, GL_REF_ELSEWHERE); /* ./pt.sqsh: the same file */
+    assert_false(D.refs[2].local);
+}
+
+static void t_enroot_names(void **s)
+{
+    (void)s;
+    /* enroot's own names: import writes nvidia+pytorch+24.05-py3.sqsh, create names the
+       container after the file; a file nothing imported is a local image */
+    sh("enroot import docker://user@nvcr.io#nvidia/pytorch:24.05-py3\n"
+       "enroot create nvidia+pytorch+24.05-py3.sqsh\n"
+       "enroot start nvidia+pytorch+24.05-py3 nvidia-smi\n"
+       "enroot start other.sqsh nvidia-smi\n"
+       "enroot import -o \"$F\" docker://alpine:3.19\n"
+       "enroot start \"$F\" true\n");
+    assert_int_equal(D.nlaunches, 3);
+    assert_string_equal(D.refs[L(0)->ref].text, "nvcr.io/nvidia/pytorch:24.05-py3");
+    assert_int_equal(D.refs[L(0)->ref].role, GL_REF_ELSEWHERE);
+    assert_true(D.refs[L(1)->ref].local);
+    assert_int_equal(L(2)->ref, -1);
 }
 
 static void t_directives_end(void **s)
@@ -208,6 +232,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(t_batch_container_and_wrap, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_srun_wraps_containers, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_enroot, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_enroot_names, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_directives_end, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_salloc_session, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_hostile, doc_setup, doc_teardown),

@@ -78,6 +78,21 @@ static void test_placeholders(void **state)
     assert_string_equal(C[0].words[4].text, "<image>");
     assert_true(C[0].words[4].opaque);
     assert_int_equal(C[0].nredirs, 2); /* `<in.txt >out.txt`: blank before `>` */
+    /* path placeholders (xinference's README: `-v </on/your/host>:/data`) */
+    t = "docker run -v </on/your/host>:</in/container> -v <~/models>:/m <./data>:/d img";
+    assert_int_equal(split_len(t, strlen(t), &o), 0);
+    assert_string_equal(words(&C[0]), "docker|run|-v|</on/your/host>:</in/container>|-v|"
+                                      "<~/models>:/m|<./data>:/d|img");
+    assert_true(C[0].words[3].opaque);
+    assert_int_equal(C[0].nredirs, 0);
+    /* ... but redirections stay redirections: `</dev/null >x`, `<in 2>err`, `</dev/null 2>e` */
+    t = "sort </dev/null >x; sort <in 2>err; sort </dev/null 2>e";
+    assert_int_equal(split_len(t, strlen(t), &o), 0);
+    assert_int_equal(N, 3);
+    for (size_t k = 0; k < 3; k++) {
+        assert_string_equal(words(&C[k]), "sort");
+        assert_int_equal(C[k].nredirs, 2);
+    }
     /* without the option (a shell script), `<` is a redirection */
     assert_int_equal(split("docker run <image> x.py"), 0);
     assert_string_equal(words(&C[0]), "docker|run"); /* <image, then >x.py */
