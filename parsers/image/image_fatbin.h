@@ -25,7 +25,7 @@
  * no facts for the file, never an error: a partial list would make a rule wrongly say an
  * SM is missing. Memory: a fixed few hundred KiB per scan, whatever the file's size.
  *
- * Static libraries (image_fatbin_ar.c): a file that starts with the `ar` magic
+ * Static libraries: a file that starts with the `ar` magic
  * (`!<arch>\n`) is a run of members, each a 60-byte header (name, decimal size, "`\n")
  * and its bytes padded to an even offset; GNU's symbol and long-name tables are members
  * like the others, a BSD name `#1/N` puts N name bytes before the member's own. Each
