@@ -215,6 +215,24 @@ void gl_cuda_derive_env(struct gl_doc *doc, const struct gl_env *e)
     }
 }
 
+/* ---- installed Python distributions ---- */
+
+struct gl_cuda_fact *gl_cuda_derive_dist(struct gl_doc *doc, const struct gl_kb *kb,
+                                         const char *name, const char *version,
+                                         const char *label)
+{
+    if (!name || !version || !*name || !*version || strpbrk(name, " \t;[=<>") ||
+        strpbrk(version, " \t;,"))
+        return NULL;
+    struct cd_ctx c;
+    cd_ctx_init(&c, doc, kb ? kb : gl_kb_builtin(), NULL, 0);
+    const char *spec = gl_arena_printf(&doc->arena, "%s==%s", name, version);
+    struct gl_cuda_fact *f = cd_pkg_spec(&c, "pip", spec, (struct gl_loc){0, 0}, -1);
+    if (f)
+        f->label = label;
+    return f;
+}
+
 /* ---- entry ---- */
 
 void gl_cuda_derive(struct gl_doc *doc, const struct gl_config *cfg)

@@ -26,20 +26,32 @@
  *                       packages of that command (loc: the cuNNN), jax[cudaNN],
  *                       jax-cudaNN-plugin, tensorflow[and-cuda]==V / tensorflow-gpu==V
  *                       (TF's tested CUDA), conda/mamba/micromamba pytorch-cuda=,
- *                       cudatoolkit=, cuda-version=, cuda-toolkit= (loc: the version)
+ *                       cudatoolkit=, cuda-version=, cuda-toolkit= (loc: the version;
+ *                       a `channel::` prefix is looked through), NVIDIA's label channel
+ *                       nvidia/label/cuda-X.Y.Z (`-c` it, or `it::cuda-nvcc`) for the
+ *                       unversioned cuda / cuda-* packages of the command
  *                       cupy-cuda12x (major) / cupy-cuda110 (release), tensorrt-cu12[-libs]
  *                       (major), onnxruntime-gpu==V (the major of PyPI's CUDA of V from the
  *                       knowledge table; 12 from ONNX Runtime's CUDA 12 feed; nothing from
  *                       another index), paddlepaddle-gpu==V.postNNN, paddlepaddle-gpu from an index
  *                       with a cuNNN segment, uv --torch-backend=cuNNN for torch packages
- *   GL_CUDA_PIP_NVIDIA  nvidia-*-cu11/-cu12/-cu13 wheels (version is the major only)
+ *   GL_CUDA_PIP_NVIDIA  nvidia-*-cu11/-cu12/-cu13 wheels (version is the major only), and
+ *                       CUDA 13's unsuffixed components pinned to a 13.x version
+ *                       (nvidia-cuda-runtime==13.0.96, nvidia-cublas, -cuda-nvrtc,
+ *                       -cuda-cupti, -nvjitlink: the names the table lists)
  *
  * Requirements files named by `pip install -r FILE` are read when FILE lies inside the
  * build context (the Dockerfile's directory; no "..", no absolute paths, symlinks must
  * stay inside; regular files up to 1 MiB); their facts carry `file` and `via_loc`. FILE is
  * the image path: the latest COPY/ADD of the stage (or a stage it is built FROM) that put
  * a file there names the context file (`COPY deps/req.txt /tmp/r.txt`, `COPY . /app`,
- * `COPY requirements*.txt ./`, through WORKDIR); else FILE itself, relative to the context.
+ * `COPY requirements*.txt ./`, through WORKDIR and a literal `cd /dir` earlier in the RUN);
+ * else FILE itself, relative to the context. The same for the other files installs read:
+ * conda environment files (`conda|mamba env create|update [-f FILE]`, environment.yml by
+ * default; `micromamba create|install -f FILE`) and conda `--file` spec lists; and, only
+ * where a COPY/ADD put them, the project files of `pip install .|-e DIR`, `uv pip install
+ * -r pyproject.toml` and `uv sync` (pyproject.toml; uv.lock up to 8 MiB): see
+ * cuda_derive_internal.h for what is read from each.
  * Not sources: PyPI-default wheels (no +cuNNN), third-party wheel indexes, a bare `-gpu`
  * tag, Jetson/L4T images, local build outputs. Global ARGs used in FROM are seen through
  * the resolved reference (one fact, at the FROM's tag).
@@ -63,6 +75,15 @@ void gl_cuda_derive(struct gl_doc *doc, const struct gl_config *cfg);
 struct gl_cuda_fact *gl_cuda_add_fact(struct gl_doc *doc, enum gl_cuda_source kind,
                                       const char *version, const char *label,
                                       struct gl_loc loc);
+
+/* The fact of one installed Python distribution (an image's *.dist-info METADATA: its Name
+ * and Version), as the pin `name==version` would give it: torch 2.5.1+cu124, nvidia-*-cu12,
+ * an unsuffixed CUDA 13 component (by its version), cupy-cuda12x, ... (kb NULL: the
+ * builtin table). Line 0, `label` as given (strings not copied); NULL when it names no
+ * CUDA. */
+struct gl_cuda_fact *gl_cuda_derive_dist(struct gl_doc *doc, const struct gl_kb *kb,
+                                         const char *name, const char *version,
+                                         const char *label);
 
 /* Facts of one image reference doc->refs[ref] (tag versions, NGC releases, tag tokens). */
 void gl_cuda_derive_ref(struct gl_doc *doc, const struct gl_kb *kb, size_t ref);

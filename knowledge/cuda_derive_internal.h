@@ -6,7 +6,9 @@
  *   cuda_derive_wheels.c  CUDA-suffixed Python wheels (cupy, tensorrt, onnxruntime-gpu,
  *                       paddlepaddle-gpu)
  *   cuda_derive_pkgs.c  package installs and package indexes of a Dockerfile
- *   cuda_derive_reqs.c  requirements files named by `pip install -r`
+ *   cuda_derive_proj.c  project files: pyproject.toml, uv.lock, conda environment files
+ *   cuda_derive_reqs.c  the files installs read (requirements, conda --file, the project
+ *                       files above), found through COPY
  *   cuda_derive.c       entry point, references, env
  *
  * Each file uses only those listed above it.
@@ -85,6 +87,17 @@ bool cd_index_segment_cuda(const char *url, char *out, size_t out_size, size_t *
 int cd_ort_feed(const char *url);
 
 void cd_derive_pkgs(struct cd_ctx *c);
+/* Facts of one project file (c: a context over the file's text; p: the install that reads
+ * it): a pyproject.toml ([project].dependencies; [[tool.uv.index]], [tool.uv] index-url /
+ * extra-index-url, [[tool.poetry.source]] for its torch packages, explicit indexes only
+ * where [tool.uv.sources] names them for torch, and none when they name several CUDA
+ * releases), a uv.lock ([[package]] name and version, a PyTorch registry for a torch wheel
+ * without a local version; a package locked at several versions is a fork: opaque), a
+ * conda environment file (dependencies, `channel::` prefixes, the pip: list and its index
+ * options). */
+void cd_scan_pyproject(struct cd_ctx *c, const struct gl_pkg *p);
+void cd_scan_uv_lock(struct cd_ctx *c, const struct gl_pkg *p);
+void cd_scan_conda_env(struct cd_ctx *c, const struct gl_pkg *p);
 /* Read `pip install -r FILE` files of the build context (see cuda_derive.h). */
 void cd_derive_requirements(struct cd_ctx *c);
 

@@ -40,13 +40,42 @@ static struct gl_cuda_fact *torch_pin(struct cd_ctx *c, const struct cd_spec *sp
     return f;
 }
 
+/* An unsuffixed nvidia-* wheel of CUDA 13 pinned to a version (nvidia-cuda-runtime==13.0.96):
+ * the major the knowledge table gives for that name and version. Only the CUDA components
+ * the table names as unsuffixed (nvidia_pip_packages.cuda13), whose version is their CUDA
+ * release: other nvidia-* packages (nvidia-ml-py 13.580.82, nvidia-cufft 12.0 of CUDA 13)
+ * version themselves. */
+static struct gl_cuda_fact *nvidia_unsuffixed(struct cd_ctx *c, const struct cd_spec *sp,
+                                              const char *spec, struct gl_loc loc, int stage)
+{
+    static const char *const components[] = {"nvidia-cuda-runtime", "nvidia-cublas",
+                                             "nvidia-cuda-nvrtc", "nvidia-cuda-cupti",
+                                             "nvidia-nvjitlink"};
+    bool known = false;
+    for (size_t i = 0; i < sizeof components / sizeof components[0]; i++)
+        known = known || !strcmp(sp->name, components[i]);
+    char v[32];
+    if (!known || !cd_op_is_pin(sp->op) || !sp->version_len || sp->version_len >= sizeof v)
+        return NULL;
+    memcpy(v, sp->version, sp->version_len);
+    v[sp->version_len] = '\0';
+    unsigned major = gl_kb_pip_cuda_major(c->kb, sp->name, v);
+    if (!major)
+        return NULL;
+    struct gl_loc at = cd_written_loc(c, loc, strlen(spec), sp->version, sp->version_len);
+    return cd_add(c, GL_CUDA_PIP_NVIDIA, gl_arena_printf(&c->doc->arena, "%u", major),
+                  cd_label_of(c, spec), NULL, at, stage);
+}
+
 /* nvidia-cublas-cu12: the major of the -cuNN suffix. */
 static struct gl_cuda_fact *nvidia_wheel(struct cd_ctx *c, const struct cd_spec *sp,
                                          const char *spec, struct gl_loc loc, int stage)
 {
     size_t n = strlen(sp->name);
     const char *dash = strrchr(sp->name, '-');
-    if (n < 12 || !dash || dash[1] != 'c' || dash[2] != 'u' || !is_digit(dash[3]))
+    if (!dash || dash[1] != 'c' || dash[2] != 'u' || !is_digit(dash[3]))
+        return nvidia_unsuffixed(c, sp, spec, loc, stage);
+    if (n < 12)
         return NULL;
     unsigned major = gl_kb_pip_cuda_major(c->kb, sp->name, NULL);
     if (!major)
@@ -179,6 +208,48 @@ static bool is_conda(const char *m)
 
 static bool is_pip(const char *m) { return !strcmp(m, "pip") || !strcmp(m, "uv"); }
 
+/* NVIDIA's conda label channel of one CUDA release, `nvidia/label/cuda-12.1.0` (alone, in a
+ * URL, or before `::`): the release into out, *off and *len its bytes in s. */
+static bool label_cuda(const char *s, size_t n, char *out, size_t out_size, size_t *off,
+                       size_t *len)
+{
+    static const char key[] = "nvidia/label/cuda-";
+    const char *k = memmem(s, n, key, sizeof key - 1);
+    if (!k)
+        return false;
+    const char *v = k + sizeof key - 1;
+    size_t vl = gl_version_prefix_len(v);
+    if (!vl || vl >= out_size || (size_t)(v - s) + vl > n)
+        return false;
+    memcpy(out, v, vl);
+    out[vl] = '\0';
+    *off = (size_t)(v - s);
+    *len = vl;
+    return gl_version_valid(out);
+}
+
+/* A CUDA package of NVIDIA's conda channels (cuda, cuda-toolkit, cuda-nvcc, ...). */
+static bool conda_cuda_pkg(const char *name)
+{
+    return !strcmp(name, "cuda") || gl_has_prefix(name, "cuda-");
+}
+
+/* `nvidia/label/cuda-12.4.1::cuda-nvcc`: the label's release, for a CUDA package. */
+static struct gl_cuda_fact *label_spec(struct cd_ctx *c, const char *spec, struct gl_loc loc,
+                                       int stage)
+{
+    const char *sep = strstr(spec, "::");
+    char cuda[24];
+    size_t off, len;
+    struct cd_spec sp;
+    if (!sep || !cd_parse_spec(sep + 2, &sp) || !conda_cuda_pkg(sp.name) ||
+        !label_cuda(spec, (size_t)(sep - spec), cuda, sizeof cuda, &off, &len))
+        return NULL;
+    struct gl_loc at = cd_written_loc(c, loc, strlen(spec), spec + off, len);
+    return cd_add(c, GL_CUDA_FRAMEWORK, gl_arena_strdup(&c->doc->arena, cuda),
+                  cd_label_of(c, spec), "cuda-toolkit", at, stage);
+}
+
 /* A wheel named by its file or URL (`https://download.pytorch.org/whl/cu118/torch-2.1.0%2B
  * cu118-cp310-cp310-linux_x86_64.whl`, `torch @ https://...whl`): the pin it stands for,
  * "torch==2.1.0+cu118" (the wheel file name is `NAME-VERSION[-BUILD]-PY-ABI-PLATFORM.whl`,
@@ -217,6 +288,14 @@ struct gl_cuda_fact *cd_pkg_spec(struct cd_ctx *c, const char *manager, const ch
     const char *pin = is_pip(manager) ? wheel_pin(&c->doc->arena, spec) : NULL;
     if (pin)
         spec = pin;
+    if (is_conda(manager) && strstr(spec, "::")) {
+        struct gl_cuda_fact *f = label_spec(c, spec, loc, stage);
+        if (f)
+            return f;
+        const char *sep = strstr(spec, "::"); /* pytorch::pytorch-cuda=12.1 */
+        struct gl_loc after = {loc.line, loc.col + (uint32_t)(sep + 2 - spec)};
+        return cd_pkg_spec(c, manager, sep + 2, after, stage);
+    }
     struct cd_spec sp;
     if (!cd_parse_spec(spec, &sp))
         return NULL;
@@ -363,11 +442,42 @@ static bool torch_backend_cuda(const char *v, char *out, size_t out_size, size_t
     return true;
 }
 
+/* `-c nvidia/label/cuda-12.1.0` for a command that installs a CUDA package without a
+ * version of its own: the label's release. */
+static void conda_label_index(struct cd_ctx *c, const struct gl_pkg_index *x)
+{
+    const struct gl_dockerfile_model *m = c->doc->df;
+    char cuda[24];
+    size_t off, len;
+    const struct gl_cmd *cmd = cmd_at(m, x->stage, x->loc);
+    if (!cmd || !label_cuda(x->url, strlen(x->url), cuda, sizeof cuda, &off, &len))
+        return;
+    bool installs = false;
+    for (size_t i = 0; i < m->npkgs && !installs; i++) {
+        const struct gl_pkg *p = &m->pkgs[i];
+        installs = p->stage == cmd->stage && p->instr == cmd->instr && is_conda(p->manager) &&
+                   !p->requirements && p->name && conda_cuda_pkg(p->name) && !p->version &&
+                   cmd_has_word_at(cmd, p->loc);
+    }
+    if (!installs)
+        return;
+    struct gl_loc at = cd_written_loc(c, x->loc, strlen(x->url), x->url + off, len);
+    struct gl_cuda_fact *f =
+        cd_add(c, GL_CUDA_FRAMEWORK, gl_arena_strdup(&c->doc->arena, cuda),
+               gl_arena_printf(&c->doc->arena, "conda channel %s", x->url), "cuda-toolkit", at,
+               x->stage);
+    f->instr = cmd->instr;
+}
+
 static void derive_index(struct cd_ctx *c, const struct gl_pkg_index *x)
 {
     const struct gl_dockerfile_model *m = c->doc->df;
     char cuda[24];
     size_t off = 0, len;
+    if (x->url && is_conda(x->manager)) {
+        conda_label_index(c, x);
+        return;
+    }
     if (!x->url || !is_pip(x->manager))
         return;
     bool backend = x->option && !strcmp(x->option, "--torch-backend");

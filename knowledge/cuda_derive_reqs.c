@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* cuda_derive_reqs.c: CUDA facts from requirements files named by `pip install -r FILE`
- * when FILE lies in the build context (see cuda_derive.h). */
+/* cuda_derive_reqs.c: CUDA facts from the files an install reads, when they lie in the
+ * build context (see cuda_derive.h): requirements files of `pip install -r FILE` and conda
+ * spec lists of `--file FILE` here; pyproject.toml, uv.lock and conda environment files
+ * through cuda_derive_proj.c. */
 #include "knowledge/cuda_derive_internal.h"
 
 #include <errno.h>
@@ -12,7 +14,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define REQ_FILE_CAP (1u << 20) /* bytes read from one requirements file */
+#define REQ_FILE_CAP (1u << 20)   /* bytes read from one requirements or project file */
+#define LOCK_FILE_CAP (8u << 20)  /* bytes read from one uv.lock (large projects lock
+                                     thousands of wheels) */
 #define REQ_FILES_MAX 32        /* files read for one doc */
 
 /* A relative path without "..", without NUL, not empty. */
@@ -32,7 +36,7 @@ static bool contained_name(const char *p)
 
 /* Read dir/name into the arena when it resolves inside dir; NULL otherwise. */
 static char *read_in_context(struct gl_arena *a, const char *dir, const char *name, size_t *len,
-                             const char **shown)
+                             const char **shown, size_t cap)
 {
     char *joined = gl_arena_printf(a, "%s/%s", dir, name);
     char real_dir[PATH_MAX], real_file[PATH_MAX];
@@ -45,7 +49,7 @@ static char *read_in_context(struct gl_arena *a, const char *dir, const char *na
     if (fd < 0)
         return NULL;
     struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > (off_t)REQ_FILE_CAP) {
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > (off_t)cap) {
         close(fd);
         return NULL;
     }
@@ -88,16 +92,15 @@ struct req_index {
 
 /* One requirements file: facts for its pins, and for its PyTorch index lines when it
  * pins torch packages. */
-static void scan_file(struct cd_ctx *doc_ctx, const struct gl_pkg *p, const char *text,
-                      size_t len, const char *shown)
+static void scan_file(struct cd_ctx *fc, const struct gl_pkg *p)
 {
-    struct gl_arena *a = &doc_ctx->doc->arena;
-    struct cd_ctx c;
-    cd_ctx_init(&c, doc_ctx->doc, doc_ctx->kb, text, len);
+    struct cd_ctx c = *fc;
+    struct gl_arena *a = &c.doc->arena;
+    const char *text = c.text;
+    size_t len = c.len;
     struct req_index *idx = NULL;
     size_t nidx = 0, capidx = 0;
     bool torch = false;
-    size_t first_fact = doc_ctx->doc->ncuda;
     /* onnxruntime-gpu pins read PyPI's table only when the file names no other index */
     for (size_t start = 0; start < len;) {
         size_t end = start;
@@ -161,11 +164,6 @@ static void scan_file(struct cd_ctx *doc_ctx, const struct gl_pkg *p, const char
         cd_add(&c, GL_CUDA_FRAMEWORK, gl_arena_strdup(a, cuda),
                gl_arena_printf(a, "PyTorch wheel index %s", idx[k].url), "torch", at, p->stage);
     }
-    for (size_t k = first_fact; k < doc_ctx->doc->ncuda; k++) {
-        doc_ctx->doc->cuda[k].file = shown;
-        doc_ctx->doc->cuda[k].via_loc = p->loc;
-        doc_ctx->doc->cuda[k].instr = p->instr;
-    }
 }
 
 /* The context path a COPY/ADD puts at image path `want`, or NULL: `COPY req.txt /app/`,
@@ -181,7 +179,7 @@ static const char *copied_from(struct gl_arena *a, const struct gl_copy_src *s, 
     if (!strcmp(dest, want) && !gl_has_suffix(s->dest, "/") && strcmp(s->dest, "."))
         return src;
     size_t dl = strlen(dest);
-    const char *rel = !dl ? want
+    const char *rel = !dl ? want + (want[0] == '/') /* COPY f / */
                       : (!strncmp(want, dest, dl) && want[dl] == '/') ? want + dl + 1
                                                                        : NULL;
     if (!rel || !*rel)
@@ -208,22 +206,66 @@ static bool stage_in_chain(const struct gl_dockerfile_model *m, int from, int to
     return false;
 }
 
-/* The build-context file `pip install -r NAME` reads: the source of the latest COPY or ADD
- * (of its stage or a stage it is built FROM) that put a file at that path; else NAME itself
- * when it is relative (the Dockerfile's directory is where such files usually lie). */
-static const char *context_name(struct gl_doc *doc, const struct gl_pkg *p)
+/* The directory a command of the install's RUN runs in: the RUN's WORKDIR, or the last
+ * literal absolute `cd DIR` before it in the same RUN; NULL when a `cd` makes it unknown. */
+static const char *run_dir(const struct gl_doc *doc, const struct gl_pkg *p)
 {
     const struct gl_dockerfile_model *m = doc->df;
-    const char *want = gl_image_path(&doc->arena, p->workdir, p->name);
+    const char *dir = p->workdir;
+    for (size_t i = 0; i < m->ncmds; i++) {
+        const struct gl_cmd *c = &m->cmds[i];
+        if (c->instr != p->instr || !c->nwords || c->words[0].opaque)
+            continue;
+        struct gl_loc at = c->words[0].loc;
+        if (at.line > p->loc.line || (at.line == p->loc.line && at.col >= p->loc.col))
+            break;
+        const char *w = c->words[0].text;
+        if (strcmp(w, "cd") && strcmp(w, "pushd"))
+            continue;
+        const char *to = c->nwords == 2 && !c->words[1].opaque ? c->words[1].text : NULL;
+        dir = to && to[0] == '/' && !strchr(to, '$') ? to : NULL;
+    }
+    return dir;
+}
+
+/* Is this a project file (pyproject.toml, uv.lock), read only where the Dockerfile copies
+ * it in? */
+static bool project_file(const char *name)
+{
+    const char *b = gl_base_name(name);
+    return !strcmp(b, "pyproject.toml") || !strcmp(b, "uv.lock");
+}
+
+/* The build-context file an install reads: the source of the latest COPY or ADD (of its
+ * stage or a stage it is built FROM) that put a file at that path; else, for a file the
+ * command names (`pip install -r NAME`, `conda env create -f NAME`), NAME itself when it is
+ * relative (the Dockerfile's directory is where such files usually lie). */
+static const char *context_name(struct gl_doc *doc, const struct gl_pkg *p, const char *ctx)
+{
+    const struct gl_dockerfile_model *m = doc->df;
+    const char *dir = run_dir(doc, p);
+    if (!dir && p->workdir)
+        return NULL;
+    const char *want = gl_image_path(&doc->arena, dir, p->name);
     for (size_t i = m->ncopies; want && i-- > 0;) {
         const struct gl_copy_src *s = &m->copies[i];
         if (s->instr >= p->instr || !stage_in_chain(m, s->stage, p->stage))
             continue;
         const char *src = copied_from(&doc->arena, s, want);
-        if (src)
+        /* a source that is a file of another name (COPY req.txt setup.py ./) put nothing
+         * there: the next COPY back is asked */
+        if (src && (contained_name(src) &&
+                    access(gl_arena_printf(&doc->arena, "%s/%s", ctx, src), F_OK) == 0))
             return src;
     }
+    if (project_file(p->name) || (dir != p->workdir && p->name[0] != '/'))
+        return NULL; /* not copied in, or relative to a `cd` */
     return gl_has_prefix(p->name, "./") ? p->name + 2 : p->name;
+}
+
+static bool is_conda(const char *m)
+{
+    return !strcmp(m, "conda") || !strcmp(m, "mamba") || !strcmp(m, "micromamba");
 }
 
 void cd_derive_requirements(struct cd_ctx *c)
@@ -239,17 +281,37 @@ void cd_derive_requirements(struct cd_ctx *c)
     const struct gl_dockerfile_model *m = doc->df;
     for (size_t i = 0; i < m->npkgs && read < REQ_FILES_MAX; i++) {
         const struct gl_pkg *p = &m->pkgs[i];
-        if (!p->requirements || !p->name || (strcmp(p->manager, "pip") && strcmp(p->manager, "uv")))
+        bool conda = is_conda(p->manager);
+        if (!p->requirements || !p->name ||
+            (strcmp(p->manager, "pip") && strcmp(p->manager, "uv") && !conda))
             continue;
-        const char *name = context_name(doc, p);
-        if (!contained_name(name))
+        const char *name = context_name(doc, p, dir);
+        if (!name || !contained_name(name))
             continue;
+        const char *base = gl_base_name(name);
+        bool lock = !strcmp(base, "uv.lock");
         size_t len;
         const char *shown;
-        char *text = read_in_context(&doc->arena, dir, name, &len, &shown);
+        char *text = read_in_context(&doc->arena, dir, name, &len, &shown,
+                                     lock ? LOCK_FILE_CAP : REQ_FILE_CAP);
         if (!text)
             continue;
         read++;
-        scan_file(c, p, text, len, shown);
+        struct cd_ctx fc;
+        cd_ctx_init(&fc, doc, c->kb, text, len);
+        size_t first = doc->ncuda;
+        if (lock)
+            cd_scan_uv_lock(&fc, p);
+        else if (!strcmp(base, "pyproject.toml"))
+            cd_scan_pyproject(&fc, p);
+        else if (conda && (gl_has_suffix(base, ".yml") || gl_has_suffix(base, ".yaml")))
+            cd_scan_conda_env(&fc, p);
+        else
+            scan_file(&fc, p);
+        for (size_t k = first; k < doc->ncuda; k++) {
+            doc->cuda[k].file = shown;
+            doc->cuda[k].via_loc = p->loc;
+            doc->cuda[k].instr = p->instr;
+        }
     }
 }

@@ -153,6 +153,7 @@ struct gl_kb_ngc_release { /* ngc_containers.releases: one YY.MM for every frame
     struct gl_kb_strlist fwd_compat_drivers;      /* "470.57", ... */
     struct gl_kb_strlist not_fwd_compat_branches; /* "R418", ... */
     const char *notes_framework;
+    const char *min_cc;            /* lowest compute capability the notes state ("7.5"), NULL */
     const char *source;
     bool unverified;               /* release or its CUDA patch level unconfirmed */
 };
@@ -355,6 +356,17 @@ const char *gl_kb_ort_cuda(const struct gl_kb *kb, const char *version);
 /* The family row of a compute capability given as an SM number (90 = 9.0, 103 = 10.3),
  * or NULL when the table has none. */
 const struct gl_kb_gpu_family *gl_kb_gpu_family_of_sm(const struct gl_kb *kb, unsigned sm);
+/* The lowest GPU architecture (SM number) a CUDA toolkit of version `cuda` can still emit
+ * code for, SASS or PTX: the smallest compute capability of a family the table does not mark
+ * removed at or before `cuda` (families whose first toolkit is later are left out only when
+ * that first toolkit is known). Every family below it was dropped, so code that toolkit built
+ * has neither SASS for them nor PTX at or below them. 0 when the table cannot tell. */
+unsigned gl_kb_cuda_lowest_sm(const struct gl_kb *kb, const char *cuda);
+/* The lowest SM an NGC month's framework builds can run on: the higher of what its CUDA
+ * can target (gl_kb_cuda_lowest_sm of the row's CUDA: the month's containers are built on
+ * that toolkit) and the compute capability its release notes state (min_cc). 0 when the
+ * table cannot tell. */
+unsigned gl_kb_ngc_lowest_sm(const struct gl_kb *kb, const struct gl_kb_ngc_release *rel);
 /* The arch-list row of a torch wheel: torch "2.7.1" (any patch; matched by major.minor)
  * and variant "cu128". NULL when the table has no such row. */
 const struct gl_kb_torch_arch *gl_kb_torch_arch(const struct gl_kb *kb, const char *torch,

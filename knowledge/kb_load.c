@@ -451,6 +451,7 @@ static const struct kb_field ngc_release_fields[] = {
     FIELD("not_forward_compatible_branches", KBF_LIST, struct gl_kb_ngc_release, not_fwd_compat_branches,
           false),
     FIELD("release_notes_framework", KBF_STR, struct gl_kb_ngc_release, notes_framework, false),
+    FIELD("min_compute_capability", KBF_VERSION, struct gl_kb_ngc_release, min_cc, false),
     FIELD("source", KBF_SOURCE, struct gl_kb_ngc_release, source, false),
     FIELD("unverified", KBF_FLAG, struct gl_kb_ngc_release, unverified, false),
     FIELD("cuda_patch_unverified", KBF_FLAG, struct gl_kb_ngc_release, unverified, false),

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* kb_query.c: lookups over the knowledge tables (see kb.h). All are linear scans. */
 #include "knowledge/kb.h"
+#include "knowledge/gpu_arch.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -311,6 +312,37 @@ const struct gl_kb_gpu_family *gl_kb_gpu_family_of_sm(const struct gl_kb *kb, un
         }
     }
     return NULL;
+}
+
+unsigned gl_kb_cuda_lowest_sm(const struct gl_kb *kb, const char *cuda)
+{
+    unsigned lowest = 0;
+    if (!kb || !cuda || !gl_version_valid(cuda))
+        return 0;
+    for (size_t i = 0; i < kb->n_gpu_families; i++) {
+        const struct gl_kb_gpu_family *f = &kb->gpu_families[i];
+        if (f->removed_in_cuda && vcmp(cuda, f->removed_in_cuda, 0) >= 0)
+            continue; /* dropped at or before this toolkit */
+        if (f->first_cuda && !f->first_cuda_unverified && vcmp(cuda, f->first_cuda, 0) < 0)
+            continue; /* not yet targeted */
+        for (size_t k = 0; k < f->cc.count; k++) {
+            unsigned sm;
+            const char *cc = f->cc.items[k];
+            if (gl_sm_parse(cc, strlen(cc), &sm) && (!lowest || sm < lowest))
+                lowest = sm;
+        }
+    }
+    return lowest;
+}
+
+unsigned gl_kb_ngc_lowest_sm(const struct gl_kb *kb, const struct gl_kb_ngc_release *rel)
+{
+    if (!kb || !rel || !rel->cuda)
+        return 0;
+    unsigned lowest = gl_kb_cuda_lowest_sm(kb, rel->cuda), stated;
+    if (rel->min_cc && gl_sm_parse(rel->min_cc, strlen(rel->min_cc), &stated) && stated > lowest)
+        lowest = stated;
+    return lowest;
 }
 
 const struct gl_kb_torch_arch *gl_kb_torch_arch(const struct gl_kb *kb, const char *torch,

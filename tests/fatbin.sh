@@ -3,7 +3,8 @@
 # tests/fatbin.sh GPULINT: GL210 on the CUDA binaries of an image, end to end. The binaries
 # of tests/fatbin/ (built by tests/fatbin/build.sh: the nvcc arch flags there are the
 # oracle) go into one image made by umoci, under their own names; for each target GPU the
-# files GL210 names must be exactly those whose code cannot run there. Run on the
+# files GL210 names must be exactly those whose code cannot run there (static libraries:
+# their members' code together). Run on the
 # checked-in copies, then again on binaries freshly built by the nvcc of this machine
 # (skipped, saying so, when there is none). Exit 77 without umoci.
 set -uo pipefail
@@ -14,7 +15,7 @@ command -v python3 >/dev/null || { echo "skip: python3 missing"; exit 77; }
 work=$(mktemp -d /tmp/gpulint-fatbin.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 fails=0
-files="sm80.so sm80_ptx.so sm80_plain.so sm90a.so multi_z.so rdc.o app x32.o le64.o le32.o be64.o plain.so"
+files="sm80.so sm80_ptx.so sm80_plain.so sm90a.so multi_z.so rdc.o app x32.o le64.o le32.o be64.o plain.so libk.a libmix.a librdc.a"
 
 image() { # image SRC_DIR OUT: one layer with every test binary under usr/local/lib
   rm -rf "$work/root" "$2"
@@ -43,10 +44,10 @@ check() { # check LABEL IMAGE
     if [ "$got" = "$expected" ]; then echo "ok: $1 --gpu $gpu: $got"
     else echo "FAIL: $1 --gpu $gpu: GL210 names '$got', expected '$expected'"; fails=$((fails+1)); fi
   done <<'CASES'
-H100 app rdc.o sm80.so x32.o
-A100 app multi_z.so sm90a.so
-A10 sm90a.so
-B200 app rdc.o sm80.so sm90a.so x32.o
+H100 app libk.a rdc.o sm80.so x32.o
+A100 app libmix.a librdc.a multi_z.so sm90a.so
+A10 libmix.a librdc.a sm90a.so
+B200 app libk.a librdc.a rdc.o sm80.so sm90a.so x32.o
 CASES
 }
 

@@ -46,7 +46,8 @@
 #include "linter/core/config.h"
 #include "parsers/image/image_layer.h"
 
-#define GL_CACHE_VERSION 3u /* 3: entries carry their fat-binary facts */
+#define GL_CACHE_VERSION 4u /* 3: entries carry their fat-binary facts; 4: the METADATA of
+                               more CUDA wheels (and a prefix of large ones) */
 
 /* The cache directory for this run into out[outlen] (created, and checked as above), or
  * false when caching is off (--no-cache, no usable directory: one warning, once). */

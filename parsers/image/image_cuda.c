@@ -68,9 +68,81 @@ static void add(struct gl_doc *doc, enum gl_cuda_source kind, const char *versio
         f->framework = framework;
 }
 
-void gl_image_cuda_facts(struct gl_doc *doc, const struct gl_image_platform *p)
+/* The value of header `key` ("Name", "Version") in a METADATA text: RFC 822 headers up to
+ * the first empty line (the long description follows). NULL when absent. */
+static const char *header(struct gl_arena *a, const char *text, size_t len, const char *key)
+{
+    size_t kl = strlen(key);
+    for (size_t i = 0; i < len;) {
+        size_t e = i;
+        while (e < len && text[e] != '\n')
+            e++;
+        size_t n = e - i - (e > i && text[e - 1] == '\r');
+        if (n == 0)
+            return NULL; /* the headers end */
+        if (n > kl + 1 && !strncmp(text + i, key, kl) && text[i + kl] == ':') {
+            size_t v = i + kl + 1;
+            while (v < i + n && (text[v] == ' ' || text[v] == '\t'))
+                v++;
+            return v < i + n && i + n - v < 128 ? gl_arena_strndup(a, text + v, i + n - v)
+                                                : NULL;
+        }
+        i = e + 1;
+    }
+    return NULL;
+}
+
+/* Is f the METADATA of a *.dist-info directory? */
+static bool dist_metadata(const struct gl_image_file *f)
+{
+    const char *base = gl_base_name(f->path);
+    size_t dl = (size_t)(base - f->path);
+    return f->content && !strcmp(base, "METADATA") && dl > 11 &&
+           !memcmp(base - 11, ".dist-info/", 11);
+}
+
+/* Facts of the installed Python distributions; true when one of them is a torch with a CUDA
+ * local version (it stands for torch/version.py). */
+static bool dist_facts(struct gl_doc *doc, const struct gl_image_platform *p,
+                       const struct gl_kb *kb)
 {
     struct gl_arena *a = &doc->arena;
+    bool torch = false;
+    const char *seen[16]; /* CUDA versions already given: one fact each (the first file) */
+    size_t nseen = 0;
+    for (size_t i = 0; i < p->nfiles; i++) {
+        const struct gl_image_file *f = &p->files[i];
+        if (!dist_metadata(f))
+            continue;
+        const char *name = header(a, f->content, f->content_len, "Name");
+        const char *version = header(a, f->content, f->content_len, "Version");
+        if (!name || !version)
+            continue;
+        size_t before = doc->ncuda;
+        const char *label = gl_arena_printf(a, "%s %s (/%s)", name, version, f->path);
+        struct gl_cuda_fact *fact = gl_cuda_derive_dist(doc, kb, name, version, label);
+        if (!fact)
+            continue;
+        bool is_torch = fact->torch != NULL;
+        bool dup = false;
+        for (size_t k = 0; k < nseen && !dup && !is_torch; k++)
+            dup = !strcmp(seen[k], fact->version);
+        if (dup) {
+            doc->ncuda = before; /* nvidia-cublas-cu12 after nvidia-cudnn-cu12: the same */
+            continue;
+        }
+        if (nseen < sizeof seen / sizeof seen[0])
+            seen[nseen++] = fact->version;
+        torch = torch || is_torch;
+    }
+    return torch;
+}
+
+void gl_image_cuda_facts(struct gl_doc *doc, const struct gl_image_platform *p,
+                         const struct gl_kb *kb)
+{
+    struct gl_arena *a = &doc->arena;
+    bool torch_dist = dist_facts(doc, p, kb);
     /* the toolkit's version: the most precise source wins (version file, then the
      * runtime library, then the directory name); torch's CUDA is a fact of its own */
     const char *best[3] = {NULL, NULL, NULL}, *label[3] = {NULL, NULL, NULL};
@@ -105,6 +177,6 @@ void gl_image_cuda_facts(struct gl_doc *doc, const struct gl_image_platform *p)
             add(doc, GL_CUDA_IMAGE_FILE, best[r], label[r], NULL);
             break;
         }
-    if (torch)
+    if (torch && !torch_dist)
         add(doc, GL_CUDA_FRAMEWORK, torch, torch_label, "torch");
 }

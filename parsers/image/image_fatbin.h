@@ -24,6 +24,18 @@
  * unknown entry kind, a section table too large or not found, names out of reach) gives
  * no facts for the file, never an error: a partial list would make a rule wrongly say an
  * SM is missing. Memory: a fixed few hundred KiB per scan, whatever the file's size.
+ *
+ * Static libraries: a file that starts with the `ar` magic
+ * (`!<arch>\n`) is a run of members, each a 60-byte header (name, decimal size, "`\n")
+ * and its bytes padded to an even offset; GNU's symbol and long-name tables are members
+ * like the others, a BSD name `#1/N` puts N name bytes before the member's own. Each
+ * member is scanned as an ELF file while it streams past, one at a time; the library's
+ * facts are the union of its members'. It yields facts only when every member either gave
+ * facts or certainly holds no device code (not ELF, or no fat-binary section): a member
+ * whose device code could not be read whole, a malformed header, a size past the end, a
+ * truncated stream or more than GL_FATBIN_MAX_MEMBERS members give no facts at all (a
+ * thin archive, `!<thin>\n`, holds no members and gives none). gl_fatbin_file_* scan any
+ * file: a static library as above, anything else as one ELF file.
  */
 #ifndef GPULINT_IMAGE_FATBIN_H
 #define GPULINT_IMAGE_FATBIN_H
@@ -38,6 +50,7 @@
 #define GL_FATBIN_NAME_WINDOW (64u * 1024u) /* bytes kept before the table for the names */
 #define GL_FATBIN_MAX_RUNS 64u   /* separate container runs met in one file */
 #define GL_FATBIN_MAX_FILES 4096u /* files of one layer whose fat binaries are read */
+#define GL_FATBIN_MAX_MEMBERS 65536u /* members of one static library */
 
 struct gl_fatbin_scan;
 
@@ -50,11 +63,30 @@ bool gl_fatbin_scan_feed(struct gl_fatbin_scan *s, const void *p, size_t n);
 const struct gl_fatbin_facts *gl_fatbin_scan_end(struct gl_fatbin_scan *s, struct gl_arena *a);
 void gl_fatbin_scan_free(struct gl_fatbin_scan *s);
 
+/* After the scan: does the file certainly hold no device code (not ELF, or a section table
+ * without a fat-binary section)? False when its device code could not be read, or the
+ * scan stopped before it could tell. */
+bool gl_fatbin_scan_no_device_code(const struct gl_fatbin_scan *s);
+/* Facts of n entries (copied into `a`, sorted); NULL when n is 0. */
+const struct gl_fatbin_facts *gl_fatbin_facts_make(struct gl_arena *a,
+                                                  const struct gl_fatbin_arch *archs,
+                                                  uint32_t narchs, uint32_t more,
+                                                  uint32_t entries);
+
 /* One whole file in memory (tests, fuzzing): scan_new, one feed, scan_end. */
 const struct gl_fatbin_facts *gl_fatbin_read(struct gl_arena *a, const void *p, size_t n);
 
-/* Might this layer entry be an ELF file with device code? (a regular file named *.so,
- * *.so.N, *.o, or with an execute bit, of at least 64 bytes) */
+/* Any file: a static library's members or one ELF file (the first bytes decide), with the
+ * interface of the ELF scan above. */
+struct gl_fatbin_file;
+struct gl_fatbin_file *gl_fatbin_file_new(uint64_t size);
+bool gl_fatbin_file_feed(struct gl_fatbin_file *f, const void *p, size_t n);
+const struct gl_fatbin_facts *gl_fatbin_file_end(struct gl_fatbin_file *f, struct gl_arena *a);
+void gl_fatbin_file_free(struct gl_fatbin_file *f);
+const struct gl_fatbin_facts *gl_fatbin_file_read(struct gl_arena *a, const void *p, size_t n);
+
+/* Might this layer entry hold device code? (a regular file named *.so, *.so.N, *.o, *.a,
+ * or with an execute bit, of at least 64 bytes) */
 bool gl_fatbin_candidate(const char *path, unsigned mode, uint64_t size);
 
 /* "sm_80 sm_90a compute_90" into buf: SASS as sm_NN, PTX as compute_NN, `a`/`f` kept,

@@ -370,7 +370,7 @@ static void fill_image(struct reading *rd, size_t keep, const struct gl_image_co
         if (!fill_platform(rd, p, t, cfgs[i], ix))
             continue;
         doc->image->nplatforms++;
-        gl_image_cuda_facts(doc, p);
+        gl_image_cuda_facts(doc, p, rd->cfg->kb);
         for (size_t k = 0; k < t->ntags; k++)
             add_tag_ref(rd, t->tags[k]);
     }

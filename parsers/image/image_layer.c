@@ -106,8 +106,13 @@ bool gl_image_wants_content(const char *path)
         size_t len = (size_t)(end - dir);
         if (len < 10 || memcmp(end - 10, ".dist-info", 10))
             return false;
-        return dist_info_of(dir, len, "nvidia_") || dist_info_of(dir, len, "torch-") ||
-               dist_info_of(dir, len, "torch_");
+        static const char *const cuda_dists[] = {
+            "nvidia_", "torch_", "cupy_cuda", "tensorrt_cu",
+            "jax_cuda", "onnxruntime_gpu_", "paddlepaddle_gpu_"};
+        for (size_t i = 0; i < sizeof cuda_dists / sizeof cuda_dists[0]; i++)
+            if (dist_info_of(dir, len, cuda_dists[i]))
+                return true;
+        return false;
     }
     return false;
 }
@@ -242,14 +247,14 @@ static const struct gl_fatbin_facts *read_fatbin(struct archive *a, struct gl_ar
 {
     enum { CHUNK = 64 * 1024 };
     unsigned char *buf = xmalloc(CHUNK);
-    struct gl_fatbin_scan *s = gl_fatbin_scan_new(size);
+    struct gl_fatbin_file *s = gl_fatbin_file_new(size); /* ELF, or a static library */
     for (;;) {
         la_ssize_t got = archive_read_data(a, buf, CHUNK);
-        if (got <= 0 || !gl_fatbin_scan_feed(s, buf, (size_t)got))
+        if (got <= 0 || !gl_fatbin_file_feed(s, buf, (size_t)got))
             break;
     }
-    const struct gl_fatbin_facts *f = gl_fatbin_scan_end(s, arena);
-    gl_fatbin_scan_free(s);
+    const struct gl_fatbin_facts *f = gl_fatbin_file_end(s, arena);
+    gl_fatbin_file_free(s);
     free(buf);
     return f;
 }
@@ -285,10 +290,15 @@ static void add_entry(struct gl_layer_index *ix, struct archive *a, struct archi
             x.link = gl_arena_strdup(&ix->arena, t ? t : "");
         } else if (x.type == GL_FILE_HARDLINK) {
             x.link = gl_image_path_normalize(&ix->arena, archive_entry_hardlink(e));
-        } else if (x.type == GL_FILE_REG && x.size <= gl_limit(GL_LIMIT_CAPTURE_SIZE) &&
-                   gl_image_wants_content(path)) {
-            char *buf = gl_arena_alloc(&ix->arena, (size_t)x.size + 1);
-            la_ssize_t got = archive_read_data(a, buf, (size_t)x.size);
+        } else if (x.type == GL_FILE_REG && gl_image_wants_content(path) &&
+                   (x.size <= gl_limit(GL_LIMIT_CAPTURE_SIZE) || !strcmp(base, "METADATA"))) {
+            /* a wheel's METADATA: its headers come first, so a large one (a long
+               description) is read up to the capture limit */
+            size_t want = x.size <= gl_limit(GL_LIMIT_CAPTURE_SIZE)
+                              ? (size_t)x.size
+                              : (size_t)gl_limit(GL_LIMIT_CAPTURE_SIZE);
+            char *buf = gl_arena_alloc(&ix->arena, want + 1);
+            la_ssize_t got = archive_read_data(a, buf, want);
             if (got >= 0) {
                 buf[got] = 0;
                 x.content = buf;

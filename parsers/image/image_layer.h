@@ -77,7 +77,7 @@ int gl_layer_index_build(struct gl_layer_index *ix, struct gl_blob_reader *in,
                          const char *media_type);
 
 /* Does the view need this file's content (CUDA version files, torch/version.py,
- * os-release, METADATA of nvidia-* and torch wheels)? `path` is normalized. */
+ * os-release, the METADATA of CUDA wheels: nvidia-*, torch, cupy-cuda*, ...)? `path` is normalized. */
 bool gl_image_wants_content(const char *path);
 
 /* Normalize an archive path into the arena (see above); "" for the root itself. */

@@ -276,6 +276,106 @@ static void scan_removal(const struct pkg_out *out, int stage, const struct mana
         m->removals[before].automatic = true;
 }
 
+/* A file a command installs from (a requirements-style entry): name is the file's path as
+ * the command names it, relative to the command's directory, at loc. */
+static void add_file(const struct pkg_out *out, int stage, const char *manager, const char *name,
+                     struct gl_loc loc)
+{
+    if (gl_arena_over(out->arena)) /* the limit parse-memory: no more facts */
+        return;
+    struct gl_dockerfile_model *m = out->df;
+    struct gl_pkg *p = GL_APPEND(out->arena, m->pkgs, m->npkgs, m->cappkgs);
+    p->manager = manager;
+    p->spec = p->name = name;
+    p->loc = loc;
+    p->stage = stage;
+    p->requirements = true;
+}
+
+/* A local project directory given to pip/uv (".", "./pkg", "/app", ".[gpu]"): its
+ * pyproject.toml as a file the command installs from. False for anything else (a package
+ * name, a wheel or sdist file, a VCS or URL requirement). */
+static bool add_project(const struct pkg_out *out, int stage, const char *manager, const char *t,
+                        struct gl_loc loc)
+{
+    size_t n = strcspn(t, "[");
+    bool local = (n == 1 && t[0] == '.') || gl_has_prefix(t, "./") || gl_has_prefix(t, "/") ||
+                 gl_has_prefix(t, "../");
+    if (!local || strchr(t, ':') || strchr(t, '$'))
+        return false;
+    static const char *const files[] = {".whl", ".tar.gz", ".zip", ".tgz", ".txt", ".toml"};
+    const char *dir = gl_arena_strndup(out->arena, t, n);
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
+        if (gl_has_suffix(dir, files[i]))
+            return false;
+    size_t dl = strlen(dir);
+    while (dl > 1 && dir[dl - 1] == '/')
+        dl--;
+    add_file(out, stage, manager, gl_arena_printf(out->arena, "%.*s/pyproject.toml", (int)dl, dir),
+             loc);
+    return true;
+}
+
+/* The value of option `opt` at w[*i] ("--file F", "--file=F"); advances *i past it. */
+static const struct gl_word *opt_value(const struct gl_word *w, size_t n, size_t *i,
+                                       const char *opt, struct gl_word *buf)
+{
+    const char *t = w[*i].text;
+    size_t ol = strlen(opt);
+    if (strncmp(t, opt, ol))
+        return NULL;
+    if (t[ol] == '=' && !w[*i].opaque) {
+        *buf = (struct gl_word){t + ol + 1, {w[*i].loc.line, w[*i].loc.col + (uint32_t)ol + 1},
+                                false};
+        return buf;
+    }
+    if (t[ol] || *i + 1 >= n)
+        return NULL;
+    (*i)++;
+    return w[*i].opaque ? NULL : &w[*i];
+}
+
+/* `uv sync [--project DIR | --directory DIR]`: the project's uv.lock and pyproject.toml. */
+static void scan_uv_sync(const struct pkg_out *out, int stage, const struct gl_word *w, size_t n,
+                         size_t i)
+{
+    const char *dir = ".";
+    struct gl_loc at = w[i].loc;
+    for (i++; i < n; i++) {
+        struct gl_word buf;
+        const struct gl_word *v = opt_value(w, n, &i, "--project", &buf);
+        v = v ? v : opt_value(w, n, &i, "--directory", &buf);
+        if (v)
+            dir = strchr(v->text, '$') ? NULL : v->text;
+        if (w[i].opaque)
+            dir = NULL;
+        if (!dir)
+            return;
+    }
+    add_file(out, stage, "uv", gl_arena_printf(out->arena, "%s/uv.lock", dir), at);
+    add_file(out, stage, "uv", gl_arena_printf(out->arena, "%s/pyproject.toml", dir), at);
+}
+
+/* `conda env create|update [-f FILE]` (conda and mamba read environment.yml without -f). */
+static void scan_env_create(const struct pkg_out *out, int stage, const struct manager *mgr,
+                            const struct gl_word *w, size_t n, size_t i)
+{
+    struct gl_loc at = w[i].loc;
+    for (i++; i < n; i++) {
+        struct gl_word buf;
+        const struct gl_word *v = opt_value(w, n, &i, "--file", &buf);
+        v = v ? v : opt_value(w, n, &i, "-f", &buf);
+        if (v) {
+            add_file(out, stage, mgr->name, v->text, v->loc);
+            return;
+        }
+        if (w[i].opaque)
+            return;
+    }
+    if (strcmp(mgr->name, "micromamba"))
+        add_file(out, stage, mgr->name, "environment.yml", at);
+}
+
 static void scan_command(const struct pkg_out *out, int stage, const struct gl_word *w, size_t n)
 {
     size_t i = skip_prefixes(w, n, 0);
@@ -283,9 +383,15 @@ static void scan_command(const struct pkg_out *out, int stage, const struct gl_w
         scan_rm(out, stage, w, n, i);
         return;
     }
+    if (i + 1 < n && !w[i].opaque && !strcmp(gl_base_name(w[i].text), "uv") &&
+        !w[i + 1].opaque && !strcmp(w[i + 1].text, "sync")) {
+        scan_uv_sync(out, stage, w, n, i + 1);
+        return;
+    }
     const struct manager *mgr = find_manager(w, n, &i);
     if (!mgr)
         return;
+    bool conda = mgr->version_sep == '=' && mgr->index_opts == conda_index;
     i++;
     /* options before the subcommand (apt-get -y install, conda -q install) */
     bool group = false;
@@ -305,8 +411,12 @@ static void scan_command(const struct pkg_out *out, int stage, const struct gl_w
             i++;
             break;
         }
-        if (gl_streq(t, "env") && i + 1 < n && gl_streq(w[i + 1].text, "create"))
-            return; /* conda env create -f environment.yml: a file, not packages */
+        if (gl_streq(t, "env") && i + 1 < n &&
+            (gl_streq(w[i + 1].text, "create") || gl_streq(w[i + 1].text, "update"))) {
+            if (conda) /* conda env create -f environment.yml: a file, not packages */
+                scan_env_create(out, stage, mgr, w, n, i + 1);
+            return;
+        }
         if (in_list(mgr->removes, t))
             scan_removal(out, stage, mgr, w, n, i);
         return;     /* another subcommand: update, ... */
@@ -333,7 +443,18 @@ static void scan_command(const struct pkg_out *out, int stage, const struct gl_w
             } else if (takes && i + 1 < n) {
                 val = &w[++i], vtext = val->text;
             }
-            if (val && !val->opaque && takes) {
+            bool mm_file = conda && !strcmp(mgr->name, "micromamba") && !strcmp(opt, "-f");
+            if (mm_file && !eq && i + 1 < n)
+                val = &w[++i], vtext = val->text; /* micromamba -f FILE (--file) */
+            if (val && !val->opaque && (takes || mm_file)) {
+                if (conda && (!strcmp(opt, "--file") || mm_file)) {
+                    struct gl_word fw = {vtext, {val->loc.line, val->loc.col + (uint32_t)voff},
+                                         false};
+                    add_file(out, stage, mgr->name, fw.text, fw.loc);
+                }
+                if (!conda && (!strcmp(opt, "-e") || !strcmp(opt, "--editable")))
+                    add_project(out, stage, mgr->name, vtext,
+                                (struct gl_loc){val->loc.line, val->loc.col + (uint32_t)voff});
                 if (in_list(mgr->index_opts, opt))
                     add_index(out, stage, mgr->name, opt, val, vtext, voff);
                 if (gl_streq(opt, "-r") || gl_streq(opt, "--requirement")) {
@@ -345,6 +466,8 @@ static void scan_command(const struct pkg_out *out, int stage, const struct gl_w
             continue;
         }
         if (!*t)
+            continue;
+        if (!conda && mgr->index_opts == pip_index && add_project(out, stage, mgr->name, t, x->loc))
             continue;
         add_pkg(out, stage, mgr, x, group, false);
     }

@@ -13,6 +13,13 @@
  *   pip / pip3 / pipX.Y / python[3] -m pip / uv pip install (-r files, --index-url,
  *   --extra-index-url, --find-links)
  *
+ * Files an install reads are entries with `requirements` set and the file as the name:
+ * `pip install -r FILE`; a local project given to pip/uv (`pip install .`, `-e ./pkg`,
+ * `/srv`, `.[dev]`) as DIR/pyproject.toml; `uv sync [--project|--directory DIR]` as
+ * DIR/uv.lock and DIR/pyproject.toml; `conda|mamba env create|update [-f FILE]` (FILE, or
+ * environment.yml, conda's default); `micromamba create|install -f FILE`; conda `--file
+ * FILE`. Each is relative to the command's directory.
+ *
  * What a command removes is recorded too (m->removals): the packages of `apt-get
  * purge|remove`, `yum|dnf|microdnf|tdnf remove|erase`, `apk del`, `zypper remove|rm`,
  * `conda remove|uninstall`, `pip uninstall`, and the paths of `rm` (not its options); an

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* arch_check.c: target GPUs against arch lists, for GL208-GL210 (see arch_check.h). */
 #include "rules/gl2xx/arch_check.h"
+#include "rules/gl2xx/cuda_check.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -53,4 +54,20 @@ const char *gl_arch_entries_text(const struct gl_arch *archs, size_t n, char *bu
     if (n > 16 && o + 6 < cap)
         snprintf(buf + o, cap - o, ", ...");
     return buf;
+}
+
+unsigned gl_arch_ngc_lowest(const struct gl_check *c, const struct gl_cuda_fact *f,
+                            const struct gl_kb_ngc_release **rel)
+{
+    *rel = NULL;
+    const struct gl_doc *doc = c->doc;
+    if (f->kind != GL_CUDA_NGC_TAG || f->ref < 0 || (size_t)f->ref >= doc->nrefs ||
+        !doc->refs[f->ref].ok || !doc->refs[f->ref].parsed.tag)
+        return 0;
+    const struct gl_kb *kb = gl_cuda_kb(c);
+    const struct gl_kb_ngc_release *r = gl_kb_ngc_release(kb, doc->refs[f->ref].parsed.tag);
+    if (!r || !r->cuda || strcmp(r->cuda, f->version)) /* a month after the table: not known */
+        return 0;
+    *rel = r;
+    return gl_kb_ngc_lowest_sm(kb, r);
 }

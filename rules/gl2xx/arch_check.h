@@ -13,6 +13,16 @@
 
 #define GL_ARCH_TARGETS_MAX GL_GPU_TARGETS_MAX
 
+struct gl_cuda_fact;
+struct gl_kb_ngc_release;
+
+/* An NGC month's framework builds (a fact from an nvcr.io/nvidia/<name>:YY.MM tag of a month
+ * the table knows): the lowest SM they can carry code for (gl_kb_ngc_lowest_sm), with the
+ * release into *rel. 0 for any other fact, or when the table cannot tell. GL209 judges a
+ * target below it; GL208 leaves that case (its "dropped" error) to GL209. */
+unsigned gl_arch_ngc_lowest(const struct gl_check *c, const struct gl_cuda_fact *f,
+                            const struct gl_kb_ngc_release **rel);
+
 /* The target GPUs (NULL when there is none), *n set. */
 const struct gl_gpu_target_sm *gl_arch_targets(const struct gl_check *c, size_t *n);
 

@@ -116,7 +116,16 @@ const struct gl_rule gl_rule_GL202 = {
         "one of them. Facts with a major only (jax[cuda12], cupy-cuda12x, tensorrt-cu12) are "
         "compared by major. onnxruntime-gpu counts when pinned, by the CUDA major of PyPI's "
         "wheel of that release (or ONNX Runtime's CUDA 12 feed when the command names it): "
-        "it loads the image's CUDA libraries of that major.",
+        "it loads the image's CUDA libraries of that major. Besides RUN lines, the pins are "
+        "read from the files an install reads, where the Dockerfile copies them in: "
+        "requirements files (pip install -r), conda environment files (conda env create|"
+        "update -f, micromamba -f) and --file spec lists, pyproject.toml (pip install ., "
+        "uv sync, uv pip install -r pyproject.toml: its dependencies and the PyTorch index "
+        "[tool.uv.sources] names for torch) and uv.lock (uv sync: the locked torch +cuNNN "
+        "and CUDA wheels). In an image archive the installed distributions are read from "
+        "their dist-info METADATA (Name and Version: torch 2.5.1+cu124, cupy-cuda12x, "
+        "nvidia-*), against the image's own CUDA files. Alternatives chosen at install time (several PyTorch indexes for "
+        "extras or markers, a lock forked into several torch builds) are not judged.",
     .bad = "FROM nvidia/cuda:11.8.0-runtime-ubuntu22.04\n"
            "RUN pip install torch==2.1.0+cu121 --index-url https://download.pytorch.org/whl/cu121",
     .good = "FROM nvidia/cuda:12.1.1-runtime-ubuntu22.04\n"

@@ -115,7 +115,8 @@ const struct gl_rule gl_rule_GL204 = {
         "itself), images a kustomization rewrites (its entry is judged instead), .sif "
         "files, compose override fragments or Jetson/L4T images; only when a target driver "
         "is set.",
-    .bad = "# gpulint --driver 535\nFROM nvcr.io/nvidia/pytorch:20.06-py3",
+    .bad = "# gpulint --driver 535\nFROM nvcr.io/nvidia/pytorch@sha256:"
+           "9f2c4e1a7b3d5f60818293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8",
     .good = "# gpulint --driver 535\nFROM nvcr.io/nvidia/pytorch:23.10-py3",
     .fix = "pin a tag that names the CUDA release (nvidia/cuda:X.Y.Z-..., an NGC YY.MM tag), "
            "or load a newer table with --knowledge",

@@ -47,7 +47,10 @@ static bool judge_one(struct gl_check *c, const struct gl_cuda_fact *f,
         return false;
     char who[256], where[512], fix[256];
     gl_gpu_target_describe(t, who, sizeof who);
-    if (pass == 0 && fam->removed_in_cuda && at_least(f->version, fam->removed_in_cuda)) {
+    const struct gl_kb_ngc_release *rel;
+    bool ngc_gl209 = gl_arch_ngc_lowest(c, f, &rel) > t->sm; /* GL209 says it */
+    if (pass == 0 && fam->removed_in_cuda && at_least(f->version, fam->removed_in_cuda) &&
+        !ngc_gl209) {
         snprintf(fix, sizeof fix, "use an image of a CUDA release before %s for this GPU "
                  "(the last that targets it: %s), or run on a newer GPU",
                  fam->removed_in_cuda, fam->last_cuda ? fam->last_cuda : "unknown");
@@ -134,7 +137,9 @@ const struct gl_rule gl_rule_GL208 = {
         "at first start and without the new architecture's features: a warning. The CUDA "
         "version comes from every source GL201 uses (base tag, NGC month, ENV "
         "CUDA_VERSION, OS packages, image files, nvidia-*-cuNN wheels; a major-only version "
-        "is judged by its major); torch builds are GL209's, whose arch lists decide. A first "
+        "is judged by its major); torch builds are GL209's, whose arch lists decide, and so is an "
+        "NGC month whose CUDA dropped the GPU (its framework builds then carry no code for "
+        "it: GL209 says so). A first "
         "CUDA the table marks unverified (Jetson Thor's) is not judged. The "
         "architectures and their CUDA range are the knowledge table's gpu_architectures. "
         "Only with a target GPU (--gpu, config gpu:).",

@@ -96,15 +96,18 @@ const struct gl_rule gl_rule_GL210 = {
         "-DCMAKE_CUDA_ARCHITECTURES=, nvcc commands, and launch env. 'native', 'all', "
         "'all-major' and values gpulint cannot resolve are never judged. In an image "
         "archive gpulint also reads what was actually built: the fat binaries of shared "
-        "objects, objects and executables (the .nv_fatbin and __nv_relfatbin ELF sections, "
-        "read while the layer streams), and names each binary with nothing for a target "
+        "objects, objects, executables and static libraries (the .nv_fatbin and "
+        "__nv_relfatbin ELF sections, read while the layer streams; a .a library's members "
+        "together), and names each binary with nothing for a target "
         "GPU, with the SASS and PTX it holds (at most ten a platform, then a count); a "
         "binary whose fat binaries cannot be read whole is not judged. Only with a target "
         "GPU (--gpu H100, --gpu sm_90, --gpu host, config gpu:).",
     .bad = "# gpulint --gpu H100\n"
+           "FROM pytorch/pytorch:2.4.1-cuda12.4-cudnn9-devel\n"
            "ENV TORCH_CUDA_ARCH_LIST=\"8.0;8.6\"\n"
            "RUN pip install --no-build-isolation flash-attn",
     .good = "# gpulint --gpu H100\n"
+            "FROM pytorch/pytorch:2.4.1-cuda12.4-cudnn9-devel\n"
             "ENV TORCH_CUDA_ARCH_LIST=\"8.0;8.6;9.0\"\n"
             "RUN pip install --no-build-isolation flash-attn",
     .fix = "add the target GPU's architecture to the list, or PTX of an architecture at or "

@@ -21,6 +21,13 @@
 #                  objcopy -I binary as section .nv_fatbin of an ELF64/ELF32 little-endian
 #                  and an ELF64 big-endian object (the reader rejects big-endian)
 #   plain.so       a C shared object without device code (cc)
+#   libk.a         GNU ar (deterministic) of k.o (nvcc -c, sm_80) and a C object whose
+#                  long name needs the `//` table                      sm_80 in one member
+#   libmix.a       ar of k75.o (sm_75) and k2.o (PTX compute_90 only) and the C object
+#                                                                      sm_75 + compute_90
+#   librdc.a       nvcc -lib -rdc=true, sm_90                          nvcc's own library
+#   libbsd.a       llvm-ar --format=bsd of k75.o and the C object      BSD `#1/N` names
+#   (the libraries differ between runs: nvcc puts a random module id in each object)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 out=$(realpath -m "${1:-$here}")
@@ -59,12 +66,31 @@ for f in le64:elf64-little le32:elf32-little be64:elf64-big; do
   objcopy -I binary -O "${f#*:}" --rename-section .data="${sect#*=}" k.fatbin "${f%%:*}.o"
 done
 cc -shared -fPIC -O2 -o plain.so plain.c
+cat > k2.cu <<'CU'
+__global__ void k2(float *x) { x[threadIdx.x] += 1.0f; }
+void launch2(float *x) { k2<<<1, 32>>>(x); }
+CU
+"$nvcc" -c -Xcompiler -fPIC -gencode arch=compute_80,code=sm_80 -o k.o k.cu
+"$nvcc" -c -Xcompiler -fPIC -gencode arch=compute_75,code=sm_75 -o k75.o k.cu
+"$nvcc" -c -Xcompiler -fPIC -gencode arch=compute_90,code=compute_90 -o k2.o k2.cu
+cc -c -fPIC -O2 -o a_plain_object_with_a_long_name.o plain.c
+ar rcsD libk.a k.o a_plain_object_with_a_long_name.o
+ar rcsD libmix.a k75.o k2.o a_plain_object_with_a_long_name.o
+"$nvcc" -lib -rdc=true -Xcompiler -fPIC -gencode arch=compute_90,code=sm_90 -o librdc.a k.cu
+llvm_ar=$(command -v llvm-ar || command -v llvm-ar-14 || true)
+bsd=libbsd.a
+if [ -n "$llvm_ar" ]; then
+  "$llvm_ar" rcsD --format=bsd libbsd.a k75.o a_plain_object_with_a_long_name.o
+else
+  echo "note: llvm-ar missing: libbsd.a not built"
+  bsd=
+fi
 strip --strip-unneeded sm80.so sm80_ptx.so sm80_plain.so sm90a.so multi_z.so app plain.so
 for f in sm80.so sm80_ptx.so sm80_plain.so sm90a.so multi_z.so rdc.o app x32.o le64.o \
-         le32.o be64.o plain.so; do
+         le32.o be64.o plain.so libk.a libmix.a librdc.a $bsd; do
   cp "$f" "$out/$f"
 done
-chmod 0644 "$out"/*.o "$out"/*.so
+chmod 0644 "$out"/*.o "$out"/*.so "$out"/*.a
 chmod 0755 "$out/app"
 "$nvcc" --version | tail -2 > "$out/NVCC_VERSION"
 echo "built into $out with $(tail -1 "$out/NVCC_VERSION")"

@@ -45,6 +45,10 @@ layout "$rules/fire/multi_on_a100" A100 multi_z.so:usr/local/lib/libops.so
 layout "$rules/pass/sm80_ptx_on_h100" H100 sm80_ptx.so:usr/local/lib/libkernels.so
 # pass: SASS sm_80 runs on 8.6 (same major, higher minor)
 layout "$rules/pass/sm80_on_a10" A10 sm80.so:usr/local/lib/libkernels.so
+# fire: a static library whose only CUDA member is sm_80, on a Hopper GPU
+layout "$rules/fire/static_lib_sm80_on_h100" H100 libk.a:usr/local/lib/libkernels_static.a
+# pass: a static library with sm_75 SASS and compute_90 PTX, on an H100 (the PTX JITs)
+layout "$rules/pass/static_lib_ptx90_on_h100" H100 libmix.a:usr/local/lib/libops_static.a
 # pass: no device code; a big-endian object (no facts: never judged)
 layout "$rules/pass/no_device_code" H100 plain.so:usr/lib/libplain.so \
   be64.o:usr/local/lib/be64.o

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <ftw.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -50,6 +51,18 @@ static void assert_fact(const struct gl_cuda_fact *f, const char *version, uint3
     assert_string_equal(f->version, version);
     assert_int_equal(f->loc.line, line);
     assert_int_equal(f->loc.col, col);
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    return remove(path);
+}
+
+/* rm -rf of a temporary directory a test made. */
+static void remove_tree(const char *dir)
+{
+    assert_int_equal(nftw(dir, remove_one, 8, FTW_DEPTH | FTW_PHYS), 0);
 }
 
 static int setup(void **state)
@@ -237,10 +250,111 @@ static void test_requirements_copied(void **state)
     assert_fact(fact(d, GL_CUDA_FRAMEWORK, 1), "11", 1, 6);
     assert_int_equal(fact(d, GL_CUDA_FRAMEWORK, 1)->via_loc.line, 6);
     assert_null(fact(d, GL_CUDA_FRAMEWORK, 2));
-    unlink(path);
-    snprintf(path, sizeof path, "%s/deps", dir);
-    rmdir(path);
-    rmdir(dir);
+    remove_tree(dir);
+}
+
+/* Project files where the Dockerfile copies them: pyproject.toml (uv indexes and sources,
+ * alternatives opaque), uv.lock (forks opaque), conda environment files, conda --file, a
+ * `cd` in the RUN; nothing from files never copied in. */
+static void test_project_files(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/gpulint-proj-XXXXXX", path[512], df[512];
+    assert_non_null(mkdtemp(dir));
+    const char *files[][2] = {
+        {"pyproject.toml",
+         "[project]\nname = \"x\"\ndependencies = [\n  \"jax[cuda12]>=0.4\",  # ] in a string\n"
+         "  \"torch>=2.4\",\n]\n\n[tool.uv.sources]\ntorch = [\n"
+         "  { index = \"pytorch-cu124\", marker = \"sys_platform == 'linux'\" },\n]\n\n"
+         "[[tool.uv.index]]\nname = \"pytorch-cu124\"\nexplicit = true\n"
+         "url = \"https://download.pytorch.org/whl/cu124\"\n\n"
+         "[[tool.uv.index]]\nname = \"pytorch-cu118\"\nurl = \"https://download.pytorch.org/whl/cu118\"\n"
+         "explicit = true\n"},
+        {"alt/pyproject.toml",
+         "[project]\ndependencies = [\"torch\"]\n[tool.uv]\n"
+         "extra-index-url = [\"https://download.pytorch.org/whl/cu118\", "
+         "\"https://download.pytorch.org/whl/cu124\"]\n"},
+        {"uv.lock",
+         "version = 1\n\n[[package]]\nname = \"torch\"\nversion = \"2.5.1+cu124\"\n"
+         "source = { registry = \"https://download.pytorch.org/whl/cu124\" }\n\n"
+         "[[package]]\nname = \"cupy-cuda12x\"\nversion = \"13.3.0\"\n\n"
+         "[[package]]\nname = \"torchvision\"\nversion = \"0.20.1+cu124\"\n\n"
+         "[[package]]\nname = \"torchvision\"\nversion = \"0.20.1+cpu\"\n"},
+        {"env/environment.yml",
+         "name: x\ndependencies:\n  - python=3.10\n  - \"pytorch-cuda=12.1\"\n"
+         "  - nvidia::cuda-toolkit=12.1\n  - pip:\n"
+         "    - --extra-index-url https://download.pytorch.org/whl/cu121\n"
+         "    - torch==2.3.1\n"},
+        {"specs.txt", "cudatoolkit=11.8\n"},
+    };
+    snprintf(path, sizeof path, "%s/alt", dir);
+    assert_int_equal(mkdir(path, 0700), 0);
+    snprintf(path, sizeof path, "%s/env", dir);
+    assert_int_equal(mkdir(path, 0700), 0);
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, files[i][0]);
+        write_file(path, files[i][1]);
+    }
+    snprintf(df, sizeof df, "%s/Dockerfile", dir);
+    struct gl_doc *d = derive(df, "FROM ubuntu:22.04\n"
+                                  "WORKDIR /app\n"
+                                  "COPY pyproject.toml uv.lock ./\n"
+                                  "RUN uv sync --frozen\n"
+                                  "COPY env/environment.yml /tmp/\n"
+                                  "RUN conda env create -f /tmp/environment.yml\n"
+                                  "COPY alt /alt\n"
+                                  "RUN cd /alt && pip install .\n"
+                                  "COPY specs.txt .\n"
+                                  "RUN micromamba install -y -f specs.txt\n"
+                                  "RUN cd sub && pip install -r requirements.txt\n"
+                                  "RUN pip install -e /never-copied\n");
+    /* uv.lock: torch's local version (at its '+'), cupy; torchvision is forked */
+    const struct gl_cuda_fact *f = fact(d, GL_CUDA_FRAMEWORK, 0);
+    assert_fact(f, "12.4", 5, 17);
+    assert_true(strstr(f->file, "uv.lock") != NULL);
+    assert_int_equal(f->via_loc.line, 4);
+    assert_string_equal(f->torch, "2.5.1");
+    assert_fact(fact(d, GL_CUDA_FRAMEWORK, 1), "12", 9, 14);
+    /* pyproject.toml: jax[cuda12], then the one explicit index sources name for torch */
+    f = fact(d, GL_CUDA_FRAMEWORK, 2);
+    assert_fact(f, "12", 4, 8);
+    assert_true(strstr(f->file, "pyproject.toml") != NULL);
+    assert_fact(fact(d, GL_CUDA_FRAMEWORK, 3), "12.4", 16, 41);
+    /* environment.yml: pytorch-cuda (quoted), channel-prefixed cuda-toolkit, the pip index */
+    assert_fact(fact(d, GL_CUDA_FRAMEWORK, 4), "12.1", 4, 19);
+    assert_fact(fact(d, GL_CUDA_FRAMEWORK, 5), "12.1", 5, 26);
+    assert_fact(fact(d, GL_CUDA_FRAMEWORK, 6), "12.1", 7, 58);
+    assert_int_equal(fact(d, GL_CUDA_FRAMEWORK, 6)->via_loc.line, 6);
+    /* alt/pyproject.toml after `cd /alt`: two CUDA releases for torch, opaque; specs.txt */
+    f = fact(d, GL_CUDA_FRAMEWORK, 7);
+    assert_fact(f, "11.8", 1, 13);
+    assert_true(strstr(f->file, "specs.txt") != NULL);
+    assert_null(fact(d, GL_CUDA_FRAMEWORK, 8));
+    remove_tree(dir);
+}
+
+/* Installed distributions (an image's dist-info METADATA) as pins. */
+static void test_dists(void **state)
+{
+    (void)state;
+    struct gl_doc *d = derive("Dockerfile", "FROM scratch\n");
+    size_t n0 = d->ncuda;
+    const struct gl_cuda_fact *f = gl_cuda_derive_dist(d, NULL, "torch", "2.5.1+cu124", "L");
+    assert_fact(f, "12.4", 0, 0);
+    assert_string_equal(f->torch, "2.5.1");
+    assert_string_equal(f->label, "L");
+    assert_fact(gl_cuda_derive_dist(d, NULL, "nvidia-cudnn-cu13", "9.19.0.56", "L"), "13", 0, 0);
+    assert_fact(gl_cuda_derive_dist(d, NULL, "nvidia-cuda-runtime", "13.0.96", "L"), "13", 0, 0);
+    assert_fact(gl_cuda_derive_dist(d, NULL, "cupy-cuda12x", "13.3.0", "L"), "12", 0, 0);
+    assert_int_equal(d->ncuda, n0 + 4);
+    assert_null(gl_cuda_derive_dist(d, NULL, "torch", "2.5.1", "L")); /* PyPI's default */
+    assert_null(gl_cuda_derive_dist(d, NULL, "nvidia-ml-py", "13.580.82", "L")); /* NVML */
+    assert_null(gl_cuda_derive_dist(d, NULL, "nvidia-cufft", "12.0.0.61", "L"));
+    assert_null(gl_cuda_derive_dist(d, NULL, "torch; x", "2.5.1+cu124", "L"));
+    assert_null(gl_cuda_derive_dist(d, NULL, "torch", "2.5.1+cu124, 1", "L"));
+    assert_null(gl_cuda_derive_dist(d, NULL, "", "", "L"));
+    assert_null(gl_cuda_derive_dist(d, NULL, NULL, "1", "L"));
+    assert_int_equal(d->ncuda, n0 + 4);
 }
 
 static void test_token_versions(void **state)
@@ -313,6 +427,8 @@ int main(void)
         cmocka_unit_test(test_requirements_file),
         cmocka_unit_test(test_python_wheels),
         cmocka_unit_test(test_requirements_copied),
+        cmocka_unit_test(test_project_files),
+        cmocka_unit_test(test_dists),
         cmocka_unit_test(test_token_versions),
         cmocka_unit_test(test_judge_boundaries),
         cmocka_unit_test(test_judge_ngc_forward_compat),

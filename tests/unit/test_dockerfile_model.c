@@ -162,6 +162,35 @@ static void test_run_words_and_packages(void **state)
     assert_string_equal(m->indexes[1].url, "nvidia");
 }
 
+/* Files installs read: uv sync's lock and pyproject, conda env files (named or the default),
+ * micromamba -f, conda --file, local projects given to pip; not wheels, URLs or names. */
+static void test_install_files(void **state)
+{
+    (void)state;
+    struct gl_doc *d = parse("FROM ubuntu:22.04\n"
+                             "RUN uv sync --frozen --project=svc && conda env create\n"
+                             "RUN mamba env update -n base --file env.yaml && micromamba create -y -f m.yml\n"
+                             "RUN conda install --file specs.txt && pip install -e \".[dev]\" ./pkg/\n"
+                             "RUN pip install ./dist/x-1.0-py3-none-any.whl git+https://h/r.git /srv\n"
+                             "RUN uv sync $UV_ARGS\n");
+    const struct gl_dockerfile_model *m = d->df;
+    static const char *const want[] = {"svc/uv.lock", "svc/pyproject.toml", "environment.yml",
+                                       "env.yaml", "m.yml", "specs.txt", "./pyproject.toml",
+                                       "./pkg/pyproject.toml", "./dist/x-1.0-py3-none-any.whl",
+                                       "git+https://h/r.git", "/srv/pyproject.toml"};
+    assert_int_equal(m->npkgs, sizeof want / sizeof want[0]);
+    for (size_t i = 0; i < m->npkgs; i++) {
+        assert_string_equal(m->pkgs[i].name, want[i]);
+        assert_int_equal(m->pkgs[i].requirements, i < 8 || i == 10);
+    }
+    assert_string_equal(m->pkgs[0].manager, "uv");
+    assert_loc(m->pkgs[0].loc, 2, 8);
+    assert_string_equal(m->pkgs[2].manager, "conda");
+    assert_loc(m->pkgs[3].loc, 3, 37);
+    assert_string_equal(m->pkgs[4].manager, "micromamba");
+    assert_loc(m->pkgs[6].loc, 4, 54);
+}
+
 /* What RUN lines remove, WORKDIR, COPY destinations, uv's --torch-backend. */
 static void test_removals_workdir(void **state)
 {
@@ -246,6 +275,7 @@ int main(void)
         cmocka_unit_test(test_env_and_stage_inheritance),
         cmocka_unit_test(test_copies),
         cmocka_unit_test(test_run_words_and_packages),
+        cmocka_unit_test(test_install_files),
         cmocka_unit_test(test_run_heredoc_script),
         cmocka_unit_test(test_sh_c_and_opaque),
         cmocka_unit_test(test_pragmas),

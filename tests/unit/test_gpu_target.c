@@ -338,6 +338,45 @@ static void test_knowledge_rows(void **state)
     assert_true(gl_kb_torch_arch(kb, "2.6", "cu126")->unverified);
 }
 
+/* What an NGC month's builds can run on: the lowest SM its CUDA still targets, raised by
+ * the compute capability its notes state. */
+static void test_ngc_lowest(void **state)
+{
+    (void)state;
+    const struct gl_kb *kb = gl_kb_builtin();
+    assert_int_equal(gl_kb_cuda_lowest_sm(kb, "13.0.0"), 75);
+    assert_int_equal(gl_kb_cuda_lowest_sm(kb, "12.4.1"), 50);
+    assert_int_equal(gl_kb_cuda_lowest_sm(kb, "11.8.0"), 35);
+    assert_int_equal(gl_kb_cuda_lowest_sm(kb, "10.2"), 30);
+    assert_int_equal(gl_kb_cuda_lowest_sm(kb, "x"), 0);
+    assert_int_equal(gl_kb_ngc_lowest_sm(kb, gl_kb_ngc_release(kb, "25.08-py3")), 75);
+    assert_int_equal(gl_kb_ngc_lowest_sm(kb, gl_kb_ngc_release(kb, "25.06-py3")), 50);
+    assert_int_equal(gl_kb_ngc_lowest_sm(kb, gl_kb_ngc_release(kb, "23.01-py3")), 50);
+    assert_int_equal(gl_kb_ngc_lowest_sm(kb, gl_kb_ngc_release(kb, "22.12-py3")), 35);
+    assert_string_equal(gl_kb_ngc_release(kb, "26.02")->min_cc, "7.5");
+    assert_null(gl_kb_ngc_release(kb, "26.03")->min_cc);
+    assert_int_equal(gl_kb_ngc_lowest_sm(kb, NULL), 0);
+    /* a stated minimum above what the CUDA targets decides */
+    static const char text[] =
+        "meta:\n  collected: '2026-01-01'\nsources:\n  s1:\n    url: http://x\n"
+        "cuda_toolkit_drivers:\n- cuda: 12.4.1\n  linux_min_driver: 550.54.15\n  source: s1\n"
+        "minor_version_compat:\n- cuda_major: 12\n  linux_min_driver: 525.60.13\n"
+        "driver_branches:\n- branch: R550\n  max_cuda_native: '12.4'\n"
+        "ngc_containers:\n  releases:\n  - tag: '24.05'\n    cuda: 12.4.1\n"
+        "    min_compute_capability: '8.0'\n  - tag: '24.06'\n    cuda: 12.5.0\n"
+        "gpu_architectures:\n  families:\n  - family: Kepler\n    compute_capability: ['3.7']\n"
+        "    removed_in_cuda: '12.0'\n  - family: Maxwell\n    compute_capability: ['5.0', '5.2']\n"
+        "    first_cuda: '6.5'\n  - family: Ampere\n    compute_capability: ['8.0']\n"
+        "    first_cuda: '11.0'\n";
+    struct gl_kb *mine;
+    struct gl_kb_error err;
+    if (gl_kb_load_text(text, strlen(text), &mine, &err) != 0)
+        fail_msg("%u:%u: %s", err.loc.line, err.loc.col, err.message);
+    assert_int_equal(gl_kb_ngc_lowest_sm(mine, gl_kb_ngc_release(mine, "24.05")), 80);
+    assert_int_equal(gl_kb_ngc_lowest_sm(mine, gl_kb_ngc_release(mine, "24.06")), 50);
+    gl_kb_free(mine);
+}
+
 static int setup(void **state)
 {
     (void)state;
@@ -359,6 +398,7 @@ int main(void)
         cmocka_unit_test(test_names),            cmocka_unit_test(test_smi_output),
         cmocka_unit_test(test_targets_and_host), cmocka_unit_test(test_arch_lists),
         cmocka_unit_test(test_nvcc),             cmocka_unit_test(test_knowledge_rows),
+        cmocka_unit_test(test_ngc_lowest),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -66,20 +66,59 @@ static const char *facts_text(const struct gl_fatbin_facts *f, char *buf, size_t
     return buf;
 }
 
-/* The file fed in chunks of `step` bytes (0: at once), announced as `size` bytes. */
+/* A scanner: the ELF one or the any-file one, behind one set of calls. */
+struct scanner {
+    void *(*open)(uint64_t size);
+    bool (*feed)(void *s, const void *p, size_t n);
+    const struct gl_fatbin_facts *(*end)(void *s, struct gl_arena *a);
+    void (*close)(void *s);
+};
+
+static void *elf_open(uint64_t size) { return gl_fatbin_scan_new(size); }
+static bool elf_feed(void *s, const void *p, size_t n) { return gl_fatbin_scan_feed(s, p, n); }
+static const struct gl_fatbin_facts *elf_end(void *s, struct gl_arena *a)
+{
+    return gl_fatbin_scan_end(s, a);
+}
+static void elf_close(void *s) { gl_fatbin_scan_free(s); }
+static void *any_open(uint64_t size) { return gl_fatbin_file_new(size); }
+static bool any_feed(void *s, const void *p, size_t n) { return gl_fatbin_file_feed(s, p, n); }
+static const struct gl_fatbin_facts *any_end(void *s, struct gl_arena *a)
+{
+    return gl_fatbin_file_end(s, a);
+}
+static void any_close(void *s) { gl_fatbin_file_free(s); }
+
+static const struct scanner elf_scanner = {elf_open, elf_feed, elf_end, elf_close};
+static const struct scanner any_scanner = {any_open, any_feed, any_end, any_close};
+
+/* The first `fed` bytes of the file in chunks of `step` bytes (0: at once), announced as
+ * `size` bytes, through scanner k. */
+static const char *scan_with(const struct scanner *k, struct gl_arena *a, const struct file *f,
+                             size_t fed, uint64_t size, size_t step, char *buf, size_t cap)
+{
+    void *s = k->open(size);
+    for (size_t at = 0; at < fed;) {
+        size_t n = step && fed - at > step ? step : fed - at;
+        if (!k->feed(s, f->p + at, n))
+            break;
+        at += n;
+    }
+    const char *t = facts_text(k->end(s, a), buf, cap);
+    k->close(s);
+    return t;
+}
+
 static const char *scan(struct gl_arena *a, const struct file *f, size_t fed, uint64_t size,
                         size_t step, char *buf, size_t cap)
 {
-    struct gl_fatbin_scan *s = gl_fatbin_scan_new(size);
-    for (size_t at = 0; at < fed;) {
-        size_t k = step && fed - at > step ? step : fed - at;
-        if (!gl_fatbin_scan_feed(s, f->p + at, k))
-            break;
-        at += k;
-    }
-    const char *t = facts_text(gl_fatbin_scan_end(s, a), buf, cap);
-    gl_fatbin_scan_free(s);
-    return t;
+    return scan_with(&elf_scanner, a, f, fed, size, step, buf, cap);
+}
+
+static const char *scan_file(struct gl_arena *a, const struct file *f, size_t fed,
+                             uint64_t size, size_t step, char *buf, size_t cap)
+{
+    return scan_with(&any_scanner, a, f, fed, size, step, buf, cap);
 }
 
 /* name, then what nvcc was asked for (tests/fatbin/build.sh) */
@@ -266,8 +305,84 @@ static void candidates(void **state)
     assert_true(gl_fatbin_candidate("usr/bin/app", 0755, 100));
     assert_false(gl_fatbin_candidate("usr/bin/app", 0755, 63));
     assert_false(gl_fatbin_candidate("usr/share/doc/libfoo.so.txt", 0644, 100));
-    assert_false(gl_fatbin_candidate("usr/lib/libfoo.a", 0644, 100));
+    assert_true(gl_fatbin_candidate("usr/lib/libfoo.a", 0644, 100)); /* static libraries */
+    assert_false(gl_fatbin_candidate("usr/lib/libfoo.a.txt", 0644, 100));
     assert_false(gl_fatbin_candidate("a/b.so/c.py", 0644, 100));
+}
+
+/* Static libraries built by nvcc and ar (tests/fatbin/build.sh): the union of their
+ * members' device code, in every chunking; ELF files give through the any-file scan what
+ * the ELF scan gives; every prefix, a bad member header, a size past the end, a member
+ * whose device code is unreadable, a thin archive: no facts. */
+static void static_libraries(void **state)
+{
+    (void)state;
+    static const char *const libs[][2] = {
+        {"libk.a", "sm_80"},                 /* GNU ar, a `//` long-name member */
+        {"libmix.a", "sm_75 compute_90/z"},  /* two CUDA members and a C one */
+        {"librdc.a", "sm_90/z"},             /* nvcc -lib -rdc=true */
+        {"libbsd.a", "sm_75"},               /* llvm-ar --format=bsd: #1/N names */
+    };
+    static const size_t steps[] = {0, 1, 7, 59, 60, 61, 4096};
+    char buf[512], want[512];
+    for (size_t i = 0; i < sizeof libs / sizeof libs[0]; i++) {
+        struct file f = load(libs[i][0]);
+        for (size_t k = 0; k < sizeof steps / sizeof steps[0]; k++) {
+            struct gl_arena a;
+            gl_arena_init(&a);
+            const char *got = scan_file(&a, &f, f.n, f.n, steps[k], buf, sizeof buf);
+            if (strcmp(got, libs[i][1]))
+                fail_msg("%s in chunks of %zu: %s, expected %s", libs[i][0], steps[k], got,
+                         libs[i][1]);
+            gl_arena_free(&a);
+        }
+        for (size_t n = 0; n < f.n; n += (n < 200 ? 1 : 37)) {
+            struct gl_arena a;
+            gl_arena_init(&a);
+            assert_string_equal(scan_file(&a, &f, n, f.n, 0, buf, sizeof buf), "(none)");
+            assert_string_equal(scan_file(&a, &f, n, n, 61, buf, sizeof buf), "(none)");
+            gl_arena_free(&a);
+        }
+        free(f.p);
+    }
+    for (size_t i = 0; i < sizeof oracle / sizeof oracle[0]; i++) {
+        struct file f = load(oracle[i][0]);
+        struct gl_arena a;
+        gl_arena_init(&a);
+        snprintf(want, sizeof want, "%s", scan(&a, &f, f.n, f.n, 0, buf, sizeof buf));
+        assert_string_equal(scan_file(&a, &f, f.n, f.n, 13, buf, sizeof buf), want);
+        gl_arena_free(&a);
+        free(f.p);
+    }
+    /* damage: libmix.a's second member header (after "!<arch>\n" and the symbol table) */
+    struct file f = load("libmix.a");
+    struct gl_arena a;
+    gl_arena_init(&a);
+    size_t first = 8 + 60 + (size_t)strtoul((const char *)f.p + 8 + 48, NULL, 10);
+    first += first % 2;
+    unsigned char keep[60];
+    memcpy(keep, f.p + first, 60);
+    memcpy(f.p + first + 48, "9999999999", 10); /* past the end */
+    assert_string_equal(scan_file(&a, &f, f.n, f.n, 0, buf, sizeof buf), "(none)");
+    memcpy(f.p + first, keep, 60);
+    memcpy(f.p + first + 48, "12x4      ", 10); /* not a number */
+    assert_string_equal(scan_file(&a, &f, f.n, f.n, 0, buf, sizeof buf), "(none)");
+    memcpy(f.p + first, keep, 60);
+    f.p[first + 58] = 'x'; /* no "`\n" */
+    assert_string_equal(scan_file(&a, &f, f.n, f.n, 0, buf, sizeof buf), "(none)");
+    memcpy(f.p + first, keep, 60);
+    assert_string_equal(scan_file(&a, &f, f.n, f.n, 0, buf, sizeof buf), "sm_75 compute_90/z");
+    /* a member's fat binary broken (its first container's entry kind): not a partial list */
+    static const unsigned char magic[4] = {0x50, 0xed, 0x55, 0xba};
+    unsigned char *c = memmem(f.p, f.n, magic, 4);
+    assert_non_null(c);
+    c[16] = 9; /* the first entry's kind: neither PTX nor SASS */
+    assert_string_equal(scan_file(&a, &f, f.n, f.n, 0, buf, sizeof buf), "(none)");
+    c[16] = 2;
+    memcpy(f.p, "!<thin>\n", 8); /* a thin archive holds no members */
+    assert_string_equal(scan_file(&a, &f, f.n, f.n, 0, buf, sizeof buf), "(none)");
+    gl_arena_free(&a);
+    free(f.p);
 }
 
 static void encoding(void **state)
@@ -440,6 +555,7 @@ int main(void)
         cmocka_unit_test(nvcc_oracle),   cmocka_unit_test(format_names_targets),
         cmocka_unit_test(truncated),     cmocka_unit_test(hostile_sizes),
         cmocka_unit_test(candidates),    cmocka_unit_test(encoding),
+        cmocka_unit_test(static_libraries),
         cmocka_unit_test(layers),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
