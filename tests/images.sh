@@ -234,7 +234,9 @@ expect bomb "decompression bomb"
 expect hugehist "its history: the limit .parse-memory"
 /usr/bin/time -f %M -o "$h/hugehist.rss" "$gpulint" --no-cache "$h/hugehist" >/dev/null 2>&1
 rss=$(tail -1 "$h/hugehist.rss")
-if nm "$gpulint" 2>/dev/null | grep -q ' __asan_init'; then
+# (grep reads all of nm's output: `grep -q` would stop early, and under pipefail nm's
+# SIGPIPE would make the test false)
+if case $gpulint in *build-asan*) true ;; *) nm "$gpulint" 2>/dev/null | grep ' __asan_init' >/dev/null ;; esac; then
   pass "huge history: peak RSS $((rss / 1024)) MiB (ASan build: the 64 MiB bound is not checked)"
 else
   [ "$rss" -le 65536 ] && pass "huge history: peak RSS $((rss / 1024)) MiB" ||
