@@ -82,31 +82,32 @@ enum gl_input_kind gl_sniff_name(const char *path, bool *read_it)
     return GL_IN_UNKNOWN;
 }
 
+/* The first type (in priority order) whose content test accepts data, other than `not`;
+ * with `candidates_only`, only types for which the file's name is a candidate. */
+static enum gl_input_kind content_kind(const char *path, const char *data, size_t len,
+                                       bool candidates_only, enum gl_input_kind not)
+{
+    const struct gl_input_type *const *o = ordered();
+    const char *base = gl_base_name(path);
+    for (size_t i = 0; i < gl_input_count; i++) {
+        if (!o[i]->by_content || o[i]->kind == not ||
+            (candidates_only && !(o[i]->candidate && o[i]->candidate(path, base))))
+            continue;
+        if (o[i]->by_content(path, data, len))
+            return o[i]->kind;
+    }
+    return GL_IN_UNKNOWN;
+}
+
 enum gl_input_kind gl_sniff_content(const char *path, const char *data, size_t len,
                                     enum gl_input_kind not)
 {
-    const struct gl_input_type *const *o = ordered();
-    for (size_t i = 0; i < gl_input_count; i++)
-        if (o[i]->by_content && o[i]->kind != not && o[i]->by_content(path, data, len))
-            return o[i]->kind;
-    return GL_IN_UNKNOWN;
+    return content_kind(path, data, len, false, not);
 }
 
 enum gl_input_kind gl_sniff(const char *path, const char *data, size_t len, bool named)
 {
     bool read_it;
     enum gl_input_kind k = gl_sniff_name(path, &read_it);
-    if (k != GL_IN_UNKNOWN)
-        return k;
-    const struct gl_input_type *const *o = ordered();
-    const char *base = gl_base_name(path);
-    for (size_t i = 0; i < gl_input_count; i++) {
-        if (!o[i]->by_content)
-            continue;
-        if (!named && !(o[i]->candidate && o[i]->candidate(path, base)))
-            continue;
-        if (o[i]->by_content(path, data, len))
-            return o[i]->kind;
-    }
-    return GL_IN_UNKNOWN;
+    return k != GL_IN_UNKNOWN ? k : content_kind(path, data, len, !named, GL_IN_UNKNOWN);
 }
