@@ -167,10 +167,11 @@ static void run_opt(struct launch_build *b, const struct gl_cli_flag *f, const s
     }
 }
 
-/* The compose file of the run, NULL when gpulint cannot tell which one it is (or which
- * ones: several -f files, or an override file beside the default one, are merged by
- * compose; COMPOSE_FILE set by the script; a `cd` before the run). */
-static const char *project_file(struct compose_run *r)
+/* The compose files of the run in *names (as compose reads them: its -f files in order,
+ * else the default file and its override beside it); 0 when gpulint cannot tell which
+ * they are (COMPOSE_FILE set by the script; a `cd` before the run; an opaque file, another
+ * project directory or env file). */
+static size_t project_files(struct compose_run *r, const char **names)
 {
     static const char *const defaults[] = {"compose.yaml", "compose.yml", "docker-compose.yaml",
                                            "docker-compose.yml"};
@@ -180,19 +181,23 @@ static const char *project_file(struct compose_run *r)
     struct gl_launch_scan *s = r->b.scan;
     const char *v = NULL;
     size_t n = 0;
-    if (r->files_unknown || r->nfiles > 1 || s->cwd_unknown)
-        return NULL;
+    if (r->files_unknown || s->cwd_unknown)
+        return 0;
     if (s->vars && sh_vars_get(s->vars, "COMPOSE_FILE", 12, &v, &n) != SH_VAR_UNSET)
-        return NULL;
-    if (r->nfiles == 1)
-        return r->files[0].text;
-    for (size_t k = 0; k < sizeof overrides / sizeof overrides[0]; k++)
-        if (gl_compose_file_exists(s->doc, overrides[k]))
-            return NULL;
-    for (size_t k = 0; k < sizeof defaults / sizeof defaults[0]; k++)
+        return 0;
+    for (size_t k = 0; k < r->nfiles; k++)
+        names[k] = r->files[k].text;
+    if (r->nfiles)
+        return r->nfiles;
+    /* compose takes the first default file that exists, and the first override file
+     * beside it */
+    for (size_t k = 0; k < sizeof defaults / sizeof defaults[0] && !n; k++)
         if (gl_compose_file_exists(s->doc, defaults[k]))
-            return defaults[k];
-    return NULL;
+            names[n++] = defaults[k];
+    for (size_t k = 0; k < sizeof overrides / sizeof overrides[0] && n == 1; k++)
+        if (gl_compose_file_exists(s->doc, overrides[k]))
+            names[n++] = overrides[k];
+    return n;
 }
 
 /* The service's facts, placed at `pin` (the SERVICE word: they are written in another
@@ -313,11 +318,12 @@ void launch_compose_run(struct gl_launch_scan *scan, const struct sh_cmd *cmd, s
     bool opts_opaque = b->l->opts_opaque; /* (an opaque global option hides the files) */
     size_t svc = launch_walk_opts(b, cmd, sub + 1, compose_run_flags, run_opt, &ambiguous);
     struct gl_compose_service service;
-    const char *file = opts_opaque ? NULL : project_file(&r);
-    if (file && !scan->compose_files)
+    const char *files[sizeof r.files / sizeof r.files[0]];
+    size_t nfiles = opts_opaque ? 0 : project_files(&r, files);
+    if (nfiles && !scan->compose_files)
         scan->compose_files = gl_arena_alloc(&scan->doc->arena, sizeof *scan->compose_files);
-    bool known = svc < cmd->nwords && !ambiguous && !cmd->words[svc].opaque && file &&
-                 gl_compose_service_load(scan->doc, scan->compose_files, file,
+    bool known = svc < cmd->nwords && !ambiguous && !cmd->words[svc].opaque && nfiles &&
+                 gl_compose_service_load(scan->doc, scan->compose_files, files, nfiles,
                                          cmd->words[svc].text, &service);
     b->l = &scan->doc->launches[b->index]; /* (the load may have added launches elsewhere) */
     if (known) {

@@ -36,11 +36,13 @@
  * GL_REF_DEF_FROM, as a .def `From:`: GL101/GL201/GL204 judge it) and no launch.
  *   docker|podman compose [global opts] run [opts] SERVICE [CMD...], docker-compose and
  *     podman-compose likewise (launch_compose.c, with compose's own option tables; kind
- *     GL_LAUNCH_COMPOSE, tool "docker compose run", name SERVICE): when the compose file
- *     is known (the one `-f FILE`, else compose.yaml, compose.yml, docker-compose.yaml or
- *     docker-compose.yml beside the text, with no override file beside it, no
+ *     GL_LAUNCH_COMPOSE, tool "docker compose run", name SERVICE): when the compose files
+ *     are known (its `-f FILE`s, up to 4, merged in order; else compose.yaml, compose.yml,
+ *     docker-compose.yaml or docker-compose.yml beside the text, merged with the
+ *     compose.override.* / docker-compose.override.* beside it; no
  *     --project-directory/--env-file, no COMPOSE_FILE and no `cd` before), the launch is
- *     that service (compose_service.h: image as a GL_REF_ELSEWHERE reference, mounts, GPU
+ *     that service, found in those files or the files they `include:`
+ *     (compose_service.h: image as a GL_REF_ELSEWHERE reference, mounts, GPU
  *     requests, env, ipc, shm, ulimits, command) with every fact placed at the SERVICE
  *     word, under the run's own -v, -e, -w, --entrypoint and CMD (at their tokens);
  *     otherwise it holds only what the line says and is a fragment (no finding rests on

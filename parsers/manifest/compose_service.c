@@ -11,28 +11,54 @@
 #include "parsers/manifest/compose.h"
 #include "parsers/manifest/compose_env.h"
 
-/* Read and parse `file` into doc's arena: its launches, refs and env in *f. */
-static void load(struct gl_doc *doc, const char *file, struct gl_compose_file *f)
+/* The bytes of files[0, n) (each named relative to doc's directory), one YAML stream: a
+ * document start between them, so that each later file is a later document, which
+ * overrides the earlier ones as compose merges its -f files. NULL when one cannot be
+ * read, holds a NUL byte, or they hold more than the cap together. */
+static char *read_files(struct gl_doc *doc, const char *const *files, size_t n, size_t *len)
 {
-    f->failed = true;
-    size_t len;
-    bool over;
-    /* (parsed into doc's arena: a compose file far larger than real ones is not read) */
     size_t cap = (size_t)gl_limit(GL_LIMIT_INPUT_SIZE);
     if (cap > GL_COMPOSE_SERVICE_MAX_BYTES)
         cap = GL_COMPOSE_SERVICE_MAX_BYTES;
-    char *data = cz_read_beside(doc, file, cap, &len, &over);
+    struct gl_buf out;
+    gl_buf_init(&out);
+    for (size_t i = 0; i < n; i++) {
+        size_t got;
+        bool over;
+        char *data = cz_read_beside(doc, files[i], cap - out.len, &got, &over);
+        bool bad = !data || over || memchr(data, '\0', got);
+        if (!bad) {
+            if (i)
+                gl_buf_add(&out, "\n---\n", 5);
+            gl_buf_add(&out, data, got);
+        }
+        free(data);
+        if (bad || out.len + 5 > cap) {
+            gl_buf_free(&out);
+            return NULL;
+        }
+    }
+    *len = out.len;
+    return out.data ? out.data : xstrdup("");
+}
+
+/* Read and parse files[0, n) into doc's arena: the launches, refs, env and includes of
+ * the project they make in *f. */
+static void load(struct gl_doc *doc, const char *const *files, size_t n,
+                 struct gl_compose_file *f)
+{
+    f->failed = true;
+    size_t len;
+    /* (parsed into doc's arena: compose files far larger than real ones are not read) */
+    char *data = read_files(doc, files, n, &len);
     if (!data)
         return;
-    if (over || memchr(data, '\0', len)) {
-        free(data);
-        return;
-    }
     const char *text = gl_arena_strndup(&doc->arena, data, len);
     free(data);
-    /* the compose file is parsed into doc's own arena: what it builds lives as long as doc */
+    /* parsed into doc's own arena: what it builds lives as long as doc; the project's
+     * directory (its .env, relative paths) is the first file's */
     struct gl_doc other;
-    gl_doc_init(&other, cz_path_beside(doc, file), GL_IN_COMPOSE, text, len);
+    gl_doc_init(&other, cz_path_beside(doc, files[0]), GL_IN_COMPOSE, text, len);
     gl_arena_free(&other.arena);
     other.arena = doc->arena;
     gl_parse_compose_doc(&other, NULL);
@@ -47,29 +73,45 @@ static void load(struct gl_doc *doc, const char *file, struct gl_compose_file *f
     f->nrefs = other.nrefs;
     f->env = other.env;
     f->nenv = other.nenv;
+    f->includes = other.includes;
+    f->nincludes = other.nincludes;
 }
 
-bool gl_compose_service_load(struct gl_doc *doc, struct gl_compose_files *files,
-                             const char *file, const char *name, struct gl_compose_service *out)
+/* The entry of files for the project files[0, n), read and parsed on its first use; NULL
+ * when the table is full. */
+static struct gl_compose_file *project(struct gl_doc *doc, struct gl_compose_files *files,
+                                       const char *const *names, size_t n)
 {
-    memset(out, 0, sizeof *out);
-    if (!doc->path || !strcmp(doc->path, "-") || !file[0] || !name[0] ||
-        gl_arena_over(&doc->arena))
-        return false;
+    struct gl_buf key;
+    gl_buf_init(&key);
+    for (size_t i = 0; i < n; i++) {
+        if (i)
+            gl_buf_addc(&key, '\n');
+        gl_buf_add(&key, names[i], strlen(names[i]));
+    }
     struct gl_compose_file *f = NULL;
     for (size_t k = 0; k < files->n && !f; k++)
-        if (!strcmp(files->f[k].file, file))
+        if (!strcmp(files->f[k].file, gl_buf_str(&key)))
             f = &files->f[k];
-    if (!f) {
-        if (files->n == GL_COMPOSE_FILES_MAX)
-            return false;
+    if (!f && files->n < GL_COMPOSE_FILES_MAX) {
         f = &files->f[files->n++];
         memset(f, 0, sizeof *f);
-        f->file = gl_arena_strdup(&doc->arena, file);
-        load(doc, file, f);
+        f->file = gl_arena_strdup(&doc->arena, gl_buf_str(&key));
+        load(doc, names, n, f);
     }
-    if (f->failed)
+    gl_buf_free(&key);
+    return f;
+}
+
+/* Find service `name` in the project files[0, n), else in the files it includes (named
+ * relative to the first file's directory), each project searched once (seen). */
+static bool find(struct gl_doc *doc, struct gl_compose_files *files, const char *const *names,
+                 size_t n, const char *name, struct gl_compose_service *out, bool *seen)
+{
+    struct gl_compose_file *f = project(doc, files, names, n);
+    if (!f || f->failed || seen[f - files->f])
         return false;
+    seen[f - files->f] = true;
     for (size_t i = 0; i < f->nlaunches; i++) {
         const struct gl_launch *l = &f->launches[i];
         if (!l->name || strcmp(l->name, name))
@@ -85,7 +127,32 @@ bool gl_compose_service_load(struct gl_doc *doc, struct gl_compose_files *files,
         out->env = env;
         return true;
     }
+    const char *slash = strrchr(names[0], '/');
+    for (size_t k = 0; k < f->nincludes; k++) {
+        const char *inc = f->includes[k];
+        const char *path = inc[0] == '/' || !slash
+                               ? inc
+                               : gl_arena_printf(&doc->arena, "%.*s/%s",
+                                                 (int)(slash - names[0]), names[0], inc);
+        if (find(doc, files, &path, 1, name, out, seen))
+            return true;
+    }
     return false;
+}
+
+bool gl_compose_service_load(struct gl_doc *doc, struct gl_compose_files *files,
+                             const char *const *names, size_t n, const char *name,
+                             struct gl_compose_service *out)
+{
+    memset(out, 0, sizeof *out);
+    if (!doc->path || !strcmp(doc->path, "-") || !n || !name[0] ||
+        gl_arena_over(&doc->arena))
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!names[i][0])
+            return false;
+    bool seen[GL_COMPOSE_FILES_MAX] = {0};
+    return find(doc, files, names, n, name, out, seen);
 }
 
 bool gl_compose_file_exists(struct gl_doc *doc, const char *file)

@@ -3,16 +3,20 @@
  * compose_service.h: one service of a compose file that another input names (a `docker
  * compose run SERVICE` line of a script, parsers/launch/launch_compose.c).
  *
- * gl_compose_service_load reads the compose file `file` (relative to the directory of the
- * input `doc`, as `extends: file:` is; absolute as it is; at most `input-size` bytes, a
- * bigger one is not read) and parses it exactly as a linted compose file is parsed
- * (compose.h: its `.env`, `extends`, several documents), into doc's arena, so that every
- * string of the result lives as long as doc; a file over GL_COMPOSE_SERVICE_MAX_BYTES (or
- * input-size) is not read, and each file is parsed once for an input (`files`). It finds the launch compose makes for the
- * service `name` and returns it with its environment entries and its image reference
- * (locations are those of the compose file: the caller places them in its own input).
- * False when the file cannot be read, does not parse (it is then the compose file's own
- * GL900, where it is linted), or has no such service.
+ * gl_compose_service_load reads the compose files `names` (relative to the directory of
+ * the input `doc`, as `extends: file:` is; absolute as they are): several files make one
+ * project as compose merges its -f files (each later file a later document, which
+ * overrides the earlier ones; the project's directory, its `.env`, is the first file's).
+ * They are parsed exactly as a linted compose file is parsed (compose.h: its `.env`,
+ * `extends`, several documents), into doc's arena, so that every string of the result
+ * lives as long as doc; files over GL_COMPOSE_SERVICE_MAX_BYTES together (or input-size)
+ * are not read, and each project is parsed once for an input (`files`). It finds the
+ * launch compose makes for the service `name`, else looks for it in the files the project
+ * `include:`s (relative to the first file's directory; each project once, so a cycle
+ * ends), and returns it with its environment entries and its image reference (locations
+ * are those of the compose file: the caller places them in its own input). False when the
+ * files cannot be read, do not parse (that is the compose file's own GL900, where it is
+ * linted), or hold no such service.
  */
 #ifndef GPULINT_PARSERS_COMPOSE_SERVICE_H
 #define GPULINT_PARSERS_COMPOSE_SERVICE_H
@@ -29,24 +33,26 @@ struct gl_compose_service {
     const struct gl_ref *ref;  /* its image, NULL when it names none */
 };
 
-/* The compose files read so far for one input (each parsed once, at most
+/* The compose projects read so far for one input (each parsed once, at most
  * GL_COMPOSE_FILES_MAX of them: a further one is not read). Zero it before the first use. */
 #define GL_COMPOSE_FILES_MAX 8
 
 struct gl_compose_files {
     struct gl_compose_file {
-        const char *file;          /* as named */
+        const char *file;          /* as named (several files: joined with newlines) */
         bool failed;               /* could not be read or parsed */
         const char *path;
         const struct gl_launch *launches; size_t nlaunches;
         const struct gl_ref *refs; size_t nrefs;
         const struct gl_env *env;  size_t nenv;
+        const char *const *includes; size_t nincludes; /* its `include:` files */
     } f[GL_COMPOSE_FILES_MAX];
     size_t n;
 };
 
 bool gl_compose_service_load(struct gl_doc *doc, struct gl_compose_files *files,
-                             const char *file, const char *name, struct gl_compose_service *out);
+                             const char *const *names, size_t n, const char *name,
+                             struct gl_compose_service *out);
 /* Is there a regular file `file` beside doc (relative to its directory)? */
 bool gl_compose_file_exists(struct gl_doc *doc, const char *file);
 
