@@ -159,6 +159,15 @@ struct gl_launch {
                                  the argv (`sh -c "wget ...; torchrun ..."` in a pod) */
     bool opts_opaque;         /* options may hide in an opaque word (`docker run $args img`):
                                  no finding may rest on what the launch lacks */
+    /* A GitHub Actions job container: the commands of the job's steps (their `run:`
+       scripts, in the default shell), which run inside it. Kept apart from argv: they say
+       what kind of job the container runs (GL410, GL415 read them through
+       gl_launch_steps_view), but their paths are the runner's checkout and outputs, not
+       the container's arguments (no path rule reads them). steps_next is as next_command;
+       steps_opaque as argv_opaque. */
+    struct gl_word *steps;    size_t nsteps;
+    bool *steps_next;
+    bool steps_opaque;
 
     struct gl_mount *mounts;  size_t nmounts, capmounts;
     struct gl_gpu_request *gpus; size_t ngpus, capgpus;

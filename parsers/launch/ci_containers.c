@@ -3,7 +3,6 @@
 #include "parsers/launch/ci_containers.h"
 
 #include <string.h>
-#include <strings.h>
 
 #include "linter/core/imageref.h"
 #include "parsers/launch/launch_internal.h"
@@ -11,6 +10,7 @@
 struct job {
     struct gl_doc *doc;
     struct yt_stream *s;
+    struct yt_node *job;
     struct gl_launch_scan scan;
     const char *name;
     const char *tool;
@@ -18,13 +18,14 @@ struct job {
     struct yt_node *vars[2]; /* GitLab: the job's `variables:`, then the global ones */
 };
 
-/* The first command of scalar n split as shell words, GitHub `${{ ... }}` expressions
- * turned into unset variables of the same length (so they are opaque and every position
- * stays exact); NULL when there is none. */
-static const struct sh_cmd *split_scalar(struct job *j, struct yt_node *n)
+/* Scalar n split as shell commands into *cmds, GitHub `${{ ... }}` expressions turned into
+ * unset variables of the same length (so they are opaque and every position stays exact);
+ * returns their number (0 when n is no text). */
+static size_t split_all(struct job *j, struct yt_node *n, struct sh_cmd **cmds)
 {
+    *cmds = NULL;
     if (!yt_is_scalar(n) || yt_is_null(n))
-        return NULL;
+        return 0;
     struct gl_arena *a = &j->doc->arena;
     char *t = gl_arena_strndup(a, n->value, n->len);
     for (char *p = t; (p = strstr(p, "${{"));) {
@@ -41,10 +42,51 @@ static const struct sh_cmd *split_scalar(struct job *j, struct yt_node *n)
     struct sh_vars vars;
     sh_vars_init(&vars, a);
     struct sh_opts o = {.vars = &vars};
-    struct sh_cmd *cmds;
     size_t nc;
-    sh_split(a, t, n->len, m, &o, &cmds, &nc, NULL);
+    sh_split(a, t, n->len, m, &o, cmds, &nc, NULL);
+    return nc;
+}
+
+/* The first command of scalar n split as shell words (split_all), NULL when there is none. */
+static const struct sh_cmd *split_scalar(struct job *j, struct yt_node *n)
+{
+    struct sh_cmd *cmds;
+    size_t nc = split_all(j, n, &cmds);
     return nc && cmds[0].nwords ? &cmds[0] : NULL;
+}
+
+/* Is a step's `shell:` (or the job's `defaults.run.shell`) a POSIX shell: absent (bash),
+ * `bash`, `sh`, `bash -el {0}`? (python, pwsh, cmd run no shell commands.) */
+static bool posix_shell(struct yt_node *shell)
+{
+    if (!yt_is_scalar(shell) || yt_is_null(shell))
+        return true;
+    size_t n = strcspn(shell->value, " \t");
+    return (n == 4 && !strncmp(shell->value, "bash", 4)) ||
+           (n == 2 && !strncmp(shell->value, "sh", 2));
+}
+
+/* The commands of the job's steps (their `run:` texts in a POSIX shell), which run in its
+ * container, as the container's steps (gl_launch.steps). */
+static void job_steps(struct launch_build *b, struct job *j)
+{
+    struct yt_node *dflt = yt_get(j->s, yt_get(j->s, yt_get(j->s, j->job, "defaults", NULL),
+                                               "run", NULL),
+                                  "shell", NULL);
+    struct yt_node *steps = yt_get(j->s, j->job, "steps", NULL);
+    struct sh_cmd *all = NULL;
+    size_t nall = 0, cap = 0;
+    for (size_t i = 0; yt_is_seq(steps) && i < steps->nitems; i++) {
+        struct yt_node *step = yt_item(j->s, steps, i), *key = NULL;
+        struct yt_node *shell = yt_get(j->s, step, "shell", &key);
+        if (!posix_shell(key ? shell : dflt))
+            continue;
+        struct sh_cmd *cmds;
+        size_t nc = split_all(j, yt_get(j->s, step, "run", NULL), &cmds);
+        for (size_t k = 0; k < nc; k++)
+            *GL_APPEND(&j->doc->arena, all, nall, cap) = cmds[k];
+    }
+    launch_set_steps(b, all, nall);
 }
 
 static bool expression(struct yt_node *n)
@@ -196,8 +238,10 @@ static void set_argv(struct launch_build *b, struct job *j, struct yt_node *list
 }
 
 /* One container: `spec` is an image string or a mapping (image/name, options, env,
- * volumes, variables, entrypoint, command). */
-static void container(struct job *j, struct yt_node *key, struct yt_node *spec, const char *name)
+ * volumes, variables, entrypoint, command); `steps`: it runs the job's steps (a GitHub
+ * job's `container:`). */
+static void container(struct job *j, struct yt_node *key, struct yt_node *spec, const char *name,
+                      bool steps)
 {
     struct yt_node *img = yt_is_map(spec) ? yt_get(j->s, spec, "image", NULL) : spec;
     if (!img && yt_is_map(spec))
@@ -214,6 +258,8 @@ static void container(struct job *j, struct yt_node *key, struct yt_node *spec, 
      * devices no CI file shows: no finding may rest on what the container lacks */
     b.l->opts_opaque = !strcmp(j->tool, "gitlab-ci");
     set_image(&b, j, img);
+    if (steps)
+        job_steps(&b, j);
     job_variables(&b, j, yt_is_map(spec) ? yt_get(j->s, spec, "variables", NULL) : NULL);
     if (!yt_is_map(spec))
         return;
@@ -241,69 +287,41 @@ static void container(struct job *j, struct yt_node *key, struct yt_node *spec, 
     launch_docker_finish(&b, opts ? opts : &none);
 }
 
-static void job_init(struct job *j, struct gl_doc *doc, struct yt_stream *s, const char *name,
-                     const char *tool)
+static void job_init(struct job *j, struct gl_doc *doc, struct yt_stream *s,
+                     struct yt_node *job, const char *name, const char *tool)
 {
     memset(j, 0, sizeof *j);
     j->doc = doc;
     j->s = s;
+    j->job = job;
     j->name = name;
     j->tool = tool;
     gl_launch_scan_init(&j->scan, doc, NULL);
     j->scan.group = gl_arena_printf(&doc->arena, "%s#%s", doc->path ? doc->path : "", name);
 }
 
-/* Does a runner label say the machine has a GPU? */
-static bool gpu_label(struct yt_node *n)
-{
-    static const char *const words[] = {"gpu", "nvidia", "cuda"};
-    if (!yt_is_scalar(n))
-        return false;
-    for (size_t i = 0; i < n->len; i++) {
-        if (i + 3 <= n->len && !memcmp(n->value + i, "${{", 3)) {
-            const char *close = memmem(n->value + i, n->len - i, "}}", 2);
-            if (!close)
-                return false;
-            i = (size_t)(close - n->value) + 1; /* (an expression's text is not the label) */
-            continue;
-        }
-        for (size_t k = 0; k < 3; k++)
-            if (i + strlen(words[k]) <= n->len &&
-                !strncasecmp(n->value + i, words[k], strlen(words[k])))
-                return true;
-    }
-    return false;
-}
-
-static bool gpu_runner(struct yt_stream *s, struct yt_node *runs_on)
-{
-    if (yt_is_map(runs_on))
-        runs_on = yt_get(s, runs_on, "labels", NULL);
-    if (gpu_label(runs_on))
-        return true;
-    for (size_t i = 0; yt_is_seq(runs_on) && i < runs_on->nitems; i++)
-        if (gpu_label(yt_item(s, runs_on, i)))
-            return true;
-    return false;
-}
-
 void ci_github_containers(struct gl_doc *doc, struct yt_stream *s, struct yt_node *job,
                           const char *name)
 {
     struct job j;
-    job_init(&j, doc, s, name, "github-actions");
-    j.gpu_unseen = !gpu_runner(s, yt_get(s, job, "runs-on", NULL));
+    job_init(&j, doc, s, job, name, "github-actions");
+    /* a runner without a GPU has none; one with GPUs may give them to every container
+     * through its docker's default runtime (NVIDIA's nv-gha-runners do: the container's
+     * NVIDIA_VISIBLE_DEVICES, or a CUDA image's own, selects them), which no workflow shows */
+    j.gpu_unseen = true;
     struct yt_node *key = NULL;
     struct yt_node *c = yt_get(s, job, "container", &key);
     if (key)
-        container(&j, key, c, gl_arena_printf(&doc->arena, "container of job `%s`", name));
+        container(&j, key, c, gl_arena_printf(&doc->arena, "container of job `%s`", name),
+                  true);
     struct yt_pair *p;
     size_t n = yt_pairs(s, yt_get(s, job, "services", NULL), &p);
     for (size_t i = 0; i < n; i++) {
         struct yt_node *k = yt_deref(s, p[i].key);
         if (yt_is_scalar(k))
             container(&j, k, p[i].value,
-                      gl_arena_printf(&doc->arena, "service `%s` of job `%s`", k->value, name));
+                      gl_arena_printf(&doc->arena, "service `%s` of job `%s`", k->value, name),
+                      false);
     }
 }
 
@@ -311,17 +329,18 @@ void ci_gitlab_containers(struct gl_doc *doc, struct yt_stream *s, struct yt_nod
                           const char *name, struct yt_node *globals)
 {
     struct job j;
-    job_init(&j, doc, s, name, "gitlab-ci");
+    job_init(&j, doc, s, job, name, "gitlab-ci");
     j.gpu_unseen = true;
     j.vars[0] = job != globals ? yt_get(s, job, "variables", NULL) : NULL;
     j.vars[1] = yt_get(s, globals, "variables", NULL);
     struct yt_node *key = NULL;
     struct yt_node *img = yt_get(s, job, "image", &key);
     if (key)
-        container(&j, key, img, gl_arena_printf(&doc->arena, "image of job `%s`", name));
+        container(&j, key, img, gl_arena_printf(&doc->arena, "image of job `%s`", name), false);
     struct yt_node *svc = yt_get(s, job, "services", NULL);
     for (size_t i = 0; yt_is_seq(svc) && i < svc->nitems; i++) {
         struct yt_node *it = yt_item(s, svc, i);
-        container(&j, it, it, gl_arena_printf(&doc->arena, "service of job `%s`", name));
+        container(&j, it, it, gl_arena_printf(&doc->arena, "service of job `%s`", name),
+                  false);
     }
 }

@@ -9,13 +9,15 @@
  * and read with the `docker run` flag table (--gpus, -v, --shm-size, --ipc, -e, ...);
  * `volumes:` entries as `-v` values; `env:` as `-e`. A `${{ ... }}` expression is an
  * unresolved variable: the word holding it is opaque (an image that holds one: no image
- * reference). They all run at the same time (group: the job). The runner's labels
- * (`runs-on`: string, list, or mapping with `labels`) decide whether the job has a GPU: a
- * label with `gpu`, `nvidia` or `cuda` in it (any case); without one (or with an
- * expression) the launches are gpu_unseen: a CUDA image on a CPU runner builds, it is
- * not a job that lost its GPU. `NVIDIA_VISIBLE_DEVICES` in a GitHub container's env is a
- * GPU request (GL_GPU_ENV_VISIBLE): self-hosted GPU runners whose docker defaults to the
- * nvidia runtime select GPUs so.
+ * reference). They all run at the same time (group: the job). Every GitHub container is
+ * gpu_unseen: on a runner without a GPU a CUDA image builds, it is not a job that lost its
+ * GPU; a runner with GPUs may give them without any option (NVIDIA's nv-gha-runners
+ * default their docker to the nvidia runtime, and the container's NVIDIA_VISIBLE_DEVICES,
+ * or the CUDA image's own `all`, selects them). `NVIDIA_VISIBLE_DEVICES` in a GitHub
+ * container's env is a GPU request (GL_GPU_ENV_VISIBLE): such runners select GPUs so. The
+ * job container (not a service) runs the job's steps: the commands of their `run:` texts
+ * (in a POSIX shell: no step `shell:`/job `defaults.run.shell`, or bash/sh) are its steps
+ * (gl_launch.steps), from which GL410 and GL415 learn what job it runs.
  *
  * GitLab CI: the top-level (and `default:`) `image:` and `services:`, and each job's own:
  * an image string or a mapping with `name` (and `entrypoint`, `command` for services: the

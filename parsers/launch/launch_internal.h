@@ -56,6 +56,9 @@ void launch_set_apptainer_image(struct launch_build *b, const struct lv *img);
 int launch_add_env(struct launch_build *b, const struct lv *kv);
 /* argv = words [from, nwords) of cmd, with `sh -c SCRIPT` scripts spliced in. */
 void launch_set_argv(struct launch_build *b, const struct sh_cmd *cmd, size_t from);
+/* steps (gl_launch.steps) = the words of cmds[0, ncmds), each a command of its own, with
+ * their `sh -c SCRIPT` scripts spliced in. */
+void launch_set_steps(struct launch_build *b, const struct sh_cmd *cmds, size_t ncmds);
 struct gl_mount *launch_add_mount(struct launch_build *b);
 struct gl_gpu_request *launch_add_gpu(struct launch_build *b, enum gl_gpu_kind kind,
                                       const struct lv *v);

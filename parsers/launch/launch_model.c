@@ -173,6 +173,7 @@ struct argv_acc {
     struct gl_word *w;
     size_t n, cap;
     size_t *starts, nstarts, capstarts; /* where each command of a spliced script begins */
+    bool *opaque;                       /* set when a word may split into unknown words */
 };
 
 static void argv_push(struct launch_build *b, struct argv_acc *acc, const struct sh_cmd *cmd,
@@ -180,7 +181,7 @@ static void argv_push(struct launch_build *b, struct argv_acc *acc, const struct
 {
     *GL_APPEND(&b->doc->arena, acc->w, acc->n, acc->cap) = cmd->words[k];
     if (cmd->words[k].opaque && cmd->info[k].may_split)
-        b->l->argv_opaque = true;
+        *acc->opaque = true;
 }
 
 /* Words [from, n) of cmd; the script of `sh -c SCRIPT` is replaced by its words. */
@@ -200,7 +201,7 @@ static void argv_add(struct launch_build *b, struct argv_acc *acc, const struct 
         }
         if (cmd->words[k].opaque || depth >= 4) {
             argv_push(b, acc, cmd, k);
-            b->l->argv_opaque = true;
+            *acc->opaque = true;
             continue;
         }
         struct sh_vars vars;
@@ -218,21 +219,40 @@ static void argv_add(struct launch_build *b, struct argv_acc *acc, const struct 
     }
 }
 
+/* The start marks of acc as an array parallel to its words, NULL when there are none. */
+static bool *argv_starts(struct launch_build *b, const struct argv_acc *acc)
+{
+    bool *marks = NULL;
+    for (size_t k = 0; k < acc->nstarts; k++)
+        if (acc->starts[k] < acc->n && acc->starts[k] > 0) {
+            if (!marks)
+                marks = gl_arena_alloc(&b->doc->arena, acc->n * sizeof *marks);
+            marks[acc->starts[k]] = true;
+        }
+    return marks;
+}
+
 void launch_set_argv(struct launch_build *b, const struct sh_cmd *cmd, size_t from)
 {
-    struct argv_acc acc = {0};
+    struct argv_acc acc = {.opaque = &b->l->argv_opaque};
     if (from < cmd->nwords)
         argv_add(b, &acc, cmd, from, 0);
     b->l->argv = acc.w;
     b->l->nargv = acc.n;
-    b->l->next_command = NULL;
-    for (size_t k = 0; k < acc.nstarts; k++)
-        if (acc.starts[k] < acc.n) {
-            if (!b->l->next_command)
-                b->l->next_command =
-                    gl_arena_alloc(&b->doc->arena, acc.n * sizeof *b->l->next_command);
-            b->l->next_command[acc.starts[k]] = true;
+    b->l->next_command = argv_starts(b, &acc);
+}
+
+void launch_set_steps(struct launch_build *b, const struct sh_cmd *cmds, size_t ncmds)
+{
+    struct argv_acc acc = {.opaque = &b->l->steps_opaque};
+    for (size_t i = 0; i < ncmds; i++)
+        if (cmds[i].nwords) {
+            *GL_APPEND(&b->doc->arena, acc.starts, acc.nstarts, acc.capstarts) = acc.n;
+            argv_add(b, &acc, &cmds[i], 0, 0);
         }
+    b->l->steps = acc.w;
+    b->l->nsteps = acc.n;
+    b->l->steps_next = argv_starts(b, &acc);
 }
 
 struct gl_mount *launch_add_mount(struct launch_build *b)

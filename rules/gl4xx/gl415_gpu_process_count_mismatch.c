@@ -42,12 +42,12 @@ static bool known(const struct gl_word *w) { return gl_word_known(w); }
 
 /* The value of option `names` among the options of a launcher whose name is argv[i]: the
  * words after it up to its program (a `.py` file, `-m`, or two words that are no option
- * in a row). *at gets the option word; NULL when absent. */
-static const char *option(const struct gl_launch *l, size_t i, const char *const *names,
-                          const struct gl_word **at)
+ * in a row) or `end`. *at gets the option word; NULL when absent. */
+static const char *option(const struct gl_launch *l, size_t i, size_t end,
+                          const char *const *names, const struct gl_word **at)
 {
     bool prev_opt = true;
-    for (size_t k = i + 1; k < l->nargv; k++) {
+    for (size_t k = i + 1; k < end; k++) {
         const struct gl_word *w = &l->argv[k];
         if (!known(w))
             return NULL; /* an opaque word may hold the option */
@@ -65,7 +65,7 @@ static const char *option(const struct gl_launch *l, size_t i, const char *const
                 *at = w;
                 return t + m + 1;
             }
-            if (!t[m] && k + 1 < l->nargv) {
+            if (!t[m] && k + 1 < end) {
                 *at = w;
                 return known(&l->argv[k + 1]) ? l->argv[k + 1].text : "";
             }
@@ -80,8 +80,20 @@ static bool named(const char *t, const char *name)
     return gl_word_in(t, n, (const char *const[]){name, NULL});
 }
 
-/* The processes per node a launcher in argv starts; n = 0 when there is none. */
-static struct procs launcher(const struct gl_launch *l)
+/* Is argv[i] in command position in the command starting at s: its command word, a
+ * wrapper before it (`mpirun`), or a word behind a wrapper with options (`mpirun -np 4
+ * torchrun ...`)? An argument of another command (`pip install deepspeed`) is not. */
+static bool command_position(const struct gl_launch *l, size_t s, size_t i)
+{
+    size_t c = gl_command_word(l, s);
+    if (i <= c)
+        return true;
+    return c < i && c > s && gl_word_wrapper(l->argv[c - 1].text, strlen(l->argv[c - 1].text));
+}
+
+/* The processes per node the launcher of command [s, end) starts; n = 0 when there is
+ * none. */
+static struct procs command_launcher(const struct gl_launch *l, size_t s, size_t end)
 {
     static const char *const nproc[] = {"--nproc_per_node", "--nproc-per-node", NULL};
     static const char *const ngpus[] = {"--num_gpus", "--num-gpus", NULL};
@@ -93,31 +105,31 @@ static struct procs launcher(const struct gl_launch *l)
                                         "--machinefile", "-machinefile", "-f", "-npernode",
                                         "--npernode", "-N", "--map-by", "-ppn", NULL};
     struct procs p = {0, NULL};
-    for (size_t i = 0; i < l->nargv; i++) {
+    for (size_t i = s; i < end; i++) {
         const struct gl_word *w = &l->argv[i];
-        if (!known(w))
+        if (!known(w) || !command_position(l, s, i))
             continue;
         const char *t = w->text, *v = NULL;
         const struct gl_word *at = NULL, *none = NULL;
         if (named(t, "torchrun") ||
-            (!strncmp(t, "python", 6) && i + 2 < l->nargv && !strcmp(l->argv[i + 1].text, "-m") &&
+            (!strncmp(t, "python", 6) && i + 2 < end && !strcmp(l->argv[i + 1].text, "-m") &&
              (!strcmp(l->argv[i + 2].text, "torch.distributed.run") ||
               !strcmp(l->argv[i + 2].text, "torch.distributed.launch")))) {
             size_t from = named(t, "torchrun") ? i : i + 2;
-            v = option(l, from, nproc, &at);
+            v = option(l, from, end, nproc, &at);
         } else if (named(t, "deepspeed")) {
-            v = option(l, i, ngpus, &at);
-        } else if (named(t, "accelerate") && i + 1 < l->nargv &&
+            v = option(l, i, end, ngpus, &at);
+        } else if (named(t, "accelerate") && i + 1 < end &&
                    !strcmp(l->argv[i + 1].text, "launch")) {
-            const char *m = option(l, i + 1, machines, &none);
-            if ((m && literal(m) != 1) || (!m && option(l, i + 1, config, &none)))
+            const char *m = option(l, i + 1, end, machines, &none);
+            if ((m && literal(m) != 1) || (!m && option(l, i + 1, end, config, &none)))
                 return (struct procs){-1, NULL}; /* several machines, or a config */
-            v = option(l, i + 1, nprocs, &at);
+            v = option(l, i + 1, end, nprocs, &at);
         } else if (named(t, "mpirun") || named(t, "mpiexec")) {
             for (size_t h = 0; hosts[h]; h++)
-                if (option(l, i, (const char *const[]){hosts[h], NULL}, &none))
+                if (option(l, i, end, (const char *const[]){hosts[h], NULL}, &none))
                     return (struct procs){-1, NULL}; /* more than one node */
-            v = option(l, i, np, &at);
+            v = option(l, i, end, np, &at);
         } else {
             continue;
         }
@@ -128,6 +140,17 @@ static struct procs launcher(const struct gl_launch *l)
         return p;
     }
     return p;
+}
+
+/* The processes per node the first launcher among the launch's commands starts. */
+static struct procs launcher(const struct gl_launch *l)
+{
+    for (size_t s = 0; s < l->nargv; s = gl_launch_next_command(l, s)) {
+        struct procs p = command_launcher(l, s, gl_launch_next_command(l, s));
+        if (p.n)
+            return p;
+    }
+    return (struct procs){0, NULL};
 }
 
 /* A container engine's client (docker, podman, nerdctl): a Slurm task that runs one starts
@@ -160,6 +183,9 @@ static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
     if (gpus <= 0 || l->fragment)
         return;
     struct procs p = launcher(l);
+    struct gl_launch steps; /* a CI job container: the launcher among its steps */
+    if (!p.n && gl_launch_steps_view(l, &steps))
+        p = launcher(&steps);
     long tasks = literal(l->tasks_per_node);
     if (p.n < 0 || (p.n == 0 && tasks <= 1))
         return; /* nothing literal; one task per node may drive every GPU (JAX, a launcher) */
@@ -208,7 +234,9 @@ const struct gl_rule gl_rule_GL415 = {
         "`mpirun -np` (on one node), or Slurm's tasks per node (`srun --ntasks-per-node`, "
         "times the processes a launcher in each task starts; not when the tasks run a "
         "container engine's client, `docker run -d ...`, whose containers are the GPU "
-        "processes and are judged as their own launches). When that number differs "
+        "processes and are judged as their own launches); for a GitHub Actions job "
+        "`container:`, the launcher among the commands of the job's steps, which run in it. "
+        "When that number differs "
         "from the whole GPUs the same launch requests per node (`--gpus N`, "
         "`nvidia.com/gpu: N`, a compose `count`, `#SBATCH --gres=gpu:N`, "
         "`--gpus-per-node=N`), GPUs sit idle or several processes share one GPU (out of "

@@ -39,9 +39,10 @@ bool gl_word_in(const char *word, size_t len, const char *const *names)
 /* Wrappers in front of the real command: the command is searched for among their words. */
 bool gl_word_wrapper(const char *word, size_t len)
 {
-    static const char *const names[] = {"env", "nohup", "time", "exec", "mpirun", "mpiexec",
-                                        "srun", "numactl", "taskset", "nice", "stdbuf",
-                                        "tini", "dumb-init", "gosu", "su-exec", NULL};
+    static const char *const names[] = {"env", "nohup", "time", "timeout", "exec", "sudo",
+                                        "xargs", "mpirun", "mpiexec", "srun", "numactl",
+                                        "taskset", "nice", "stdbuf", "tini", "dumb-init",
+                                        "gosu", "su-exec", NULL};
     return gl_word_in(word, len, names);
 }
 
@@ -151,6 +152,18 @@ bool gl_launch_runs(const struct gl_launch *l, gl_word_test test)
 bool gl_launch_may_run(const struct gl_launch *l, gl_word_test test)
 {
     return launch_runs(l, test, true);
+}
+
+bool gl_launch_steps_view(const struct gl_launch *l, struct gl_launch *view)
+{
+    if (!l->nsteps)
+        return false;
+    *view = *l;
+    view->argv = l->steps;
+    view->nargv = l->nsteps;
+    view->next_command = l->steps_next;
+    view->argv_opaque = l->steps_opaque;
+    return true;
 }
 
 bool gl_command_shell_prefix(const struct gl_launch *l, size_t i, size_t end)

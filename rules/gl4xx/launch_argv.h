@@ -19,7 +19,8 @@ const char *gl_word_base(const char *word, size_t *len);
 bool gl_word_in(const char *word, size_t len, const char *const *names);
 /* The same for a NUL-terminated word. */
 bool gl_word_named(const char *word, const char *const *names);
-/* A wrapper in front of the real command (env, nohup, time, mpirun, srun, numactl, ...). */
+/* A wrapper in front of the real command (env, nohup, time, timeout, sudo, xargs, mpirun,
+ * srun, numactl, ...). */
 bool gl_word_wrapper(const char *word, size_t len);
 /* Is the `len` bytes at `s` a VAR=value assignment? */
 bool gl_word_assignment(const char *s, size_t len);
@@ -49,6 +50,12 @@ bool gl_launch_runs(const struct gl_launch *l, gl_word_test test);
  * "${IMG}"`) as well: its literal command words still run. For the safe side of a rule
  * that stays silent when a command may run, never for one that fires on it. */
 bool gl_launch_may_run(const struct gl_launch *l, gl_word_test test);
+
+/* The commands of a CI job's steps that run in its container (gl_launch.steps) seen as a
+ * launch: *view is a copy of l whose argv (with next_command, argv_opaque) they are.
+ * False, *view untouched, when l has none. For rules that ask what kind of job the
+ * container runs (GL410, GL415), never for the path rules. */
+bool gl_launch_steps_view(const struct gl_launch *l, struct gl_launch *view);
 
 /* Is the command of [i, end) only a shell with options (`bash -c`, `sh -ec`): the prefix
  * of a spliced script, which runs nothing of its own? */

@@ -65,6 +65,26 @@ static bool smoke_command(const struct gl_launch *l, size_t i, size_t end)
            !strcmp(opt->text, "-c") && python_prints_only(prog->text);
 }
 
+bool gl_command_python_tool(const struct gl_launch *l, size_t i, size_t end)
+{
+    static const char *const tools[] = {"pip", "pip3", "venv", "virtualenv", "ensurepip",
+                                        "build", "twine", "wheel", "pre_commit", "flake8",
+                                        "mypy", "black", "ruff", "isort", "pylint", "pyflakes",
+                                        "pycodestyle", "pydocstyle", "json.tool", "http.server",
+                                        "pip_audit", "cibuildwheel", "setuptools_scm", NULL};
+    static const char *const versions[] = {"-V", "-VV", "--version", NULL};
+    static const char *const setup[] = {"setup.py", NULL};
+    if (smoke_command(l, i, end))
+        return true;
+    if (i + 1 >= end || !gl_word_known(&l->argv[i + 1]))
+        return false;
+    const char *a = l->argv[i + 1].text;
+    if (!strcmp(a, "-m"))
+        return i + 2 < end && gl_word_known(&l->argv[i + 2]) &&
+               gl_word_named(l->argv[i + 2].text, tools);
+    return gl_word_named(a, versions) || gl_word_named(a, setup);
+}
+
 bool gl_launch_smoke_test(const struct gl_launch *l)
 {
     /* commands that only wait or print beside a smoke test (`nvidia-smi && sleep 3600`) */

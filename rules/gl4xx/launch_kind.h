@@ -24,6 +24,11 @@
 #include "linter/core/model.h"
 
 bool gl_launch_smoke_test(const struct gl_launch *l);
+/* Does the python command of argv[i, end) (i its command word) run no job of its own: a
+ * smoke test, a version print (`-V`, `--version`), `setup.py`, or a packaging or checking
+ * tool (`-m pip`, `venv`, `build`, `twine`, `pre_commit`, `flake8`, `mypy`, ...)? The steps
+ * of a CI job run many such commands beside its real work. */
+bool gl_command_python_tool(const struct gl_launch *l, size_t i, size_t end);
 bool gl_launch_serving(const struct gl_doc *doc, const struct gl_launch *l);
 /* Does argument `name` of a serving launch name the model it serves? */
 bool gl_serving_model_arg(const char *name);

@@ -402,7 +402,7 @@ bool gl_launch_mounts_complete(const struct gl_launch *l)
 static bool pytorch_launcher(const char *word, size_t len)
 {
     static const char *const names[] = {"torchrun", "accelerate", "deepspeed", "horovodrun",
-                                        "lightning", "composer", NULL};
+                                        "lightning", "composer", "pytest", "py.test", NULL};
     const char *b = gl_word_base(word, &len);
     if (len >= 6 && !strncmp(b, "python", 6)) {
         size_t k = 6;
@@ -416,6 +416,51 @@ static bool pytorch_launcher(const char *word, size_t len)
 bool gl_launch_pytorch_style(const struct gl_launch *l)
 {
     return gl_launch_runs(l, pytorch_launcher);
+}
+
+/* How strongly command [s, end) of v says it runs a PyTorch-style job: 2 for a launcher
+ * (torchrun, pytest, ...) or `python -m MODULE`, 1 for another python command, 0 for none
+ * or a Python tool. *word gets its command word. */
+static int job_evidence(const struct gl_launch *v, size_t s, size_t end, size_t *word)
+{
+    size_t i = gl_command_word(v, s);
+    /* behind a wrapper with options (`mpirun -np 2 python ...`): its first launcher */
+    if (i > s && i < end && gl_word_wrapper(v->argv[i - 1].text, strlen(v->argv[i - 1].text)))
+        for (size_t k = i; k < end; k++)
+            if (gl_word_known(&v->argv[k]) &&
+                pytorch_launcher(v->argv[k].text, strlen(v->argv[k].text))) {
+                i = k;
+                break;
+            }
+    if (i >= end || !pytorch_launcher(v->argv[i].text, strlen(v->argv[i].text)) ||
+        gl_command_python_tool(v, i, end))
+        return 0;
+    *word = i;
+    size_t len = strlen(v->argv[i].text);
+    const char *base = gl_word_base(v->argv[i].text, &len);
+    bool python = len >= 6 && !strncmp(base, "python", 6);
+    return !python || (i + 1 < end && gl_word_known(&v->argv[i + 1]) &&
+                       !strcmp(v->argv[i + 1].text, "-m"))
+               ? 2
+               : 1;
+}
+
+const struct gl_word *gl_launch_steps_pytorch_job(const struct gl_launch *l)
+{
+    struct gl_launch v;
+    if (!gl_launch_steps_view(l, &v))
+        return NULL;
+    const struct gl_word *best = NULL;
+    int best_rank = 0;
+    for (size_t s = 0; s < v.nargv && best_rank < 2; s = gl_launch_next_command(&v, s)) {
+        size_t word, end = gl_launch_next_command(&v, s);
+        int rank = job_evidence(&v, s, end, &word);
+        if (rank > best_rank) {
+            best_rank = rank;
+            best = &v.argv[word];
+        }
+    }
+    return best;
 }
 
 const char *gl_launch_label(struct gl_arena *a, const struct gl_launch *l)

@@ -108,10 +108,15 @@ bool gl_launch_infrastructure(const struct gl_launch_facts *f, size_t launch);
 bool gl_launch_options_known(const struct gl_launch *l);
 
 /* Is the container command a PyTorch-style job: python, python3[.N], torchrun,
- * accelerate, deepspeed, horovodrun, `python -m torch.distributed.*`..., directly or
+ * accelerate, deepspeed, horovodrun, lightning, composer, pytest, `python -m torch.distributed.*`..., directly or
  * behind env/nohup/time/mpirun/srun/numactl, or as the first word of a `sh -c` /
  * `bash -c` string? False when the command is unknown (the image default, opaque). */
 bool gl_launch_pytorch_style(const struct gl_launch *l);
+/* The command word of the command of a CI job's steps (gl_launch_steps_view) that best
+ * shows it runs a PyTorch-style job: the first launcher (torchrun, pytest, ...) or `python
+ * -m MODULE`, else the first other python command; never a Python tool
+ * (gl_command_python_tool). NULL when there is none. */
+const struct gl_word *gl_launch_steps_pytorch_job(const struct gl_launch *l);
 
 /* Are all the mounts of the launch written where gpulint reads it? Not for apptainer (it
  * binds $HOME, $PWD, /tmp and the site's paths itself), a Slurm step on the host (no

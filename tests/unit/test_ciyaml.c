@@ -80,7 +80,7 @@ static void test_github_containers(void **st)
     const struct gl_launch *c = &d->launches[0];
     assert_string_equal(c->tool, "github-actions");
     assert_string_equal(c->name, "container of job `t`");
-    assert_false(c->gpu_unseen);
+    assert_true(c->gpu_unseen); /* a GPU runner may give GPUs no workflow shows */
     assert_int_equal(c->ngpus, 1);
     assert_int_equal(c->gpus[0].loc.line, 7);
     assert_int_equal(c->gpus[0].loc.col, 23);
@@ -95,8 +95,45 @@ static void test_github_containers(void **st)
     assert_int_equal(d->launches[1].ref, -1); /* the service's image is an expression */
     assert_string_equal(d->launches[1].group, c->group);
     assert_true(d->launches[2].gpu_unseen); /* ubuntu-latest has no GPU */
+    assert_int_equal(c->nsteps, 1); /* the job's steps run in its container */
+    assert_string_equal(c->steps[0].text, "echo");
+    assert_int_equal(d->launches[1].nsteps, 0); /* not in its services */
     assert_int_equal(d->refs[d->launches[2].ref].loc.line, 18);
     assert_int_equal(d->refs[d->launches[2].ref].loc.col, 16);
+    done(d);
+}
+
+static void test_github_steps(void **st)
+{
+    (void)st;
+    const char *wf = "jobs:\n  t:\n    runs-on: gpu\n    defaults: {run: {shell: bash}}\n"
+                     "    container: img:1\n    steps:\n"
+                     "      - uses: actions/checkout@v4\n"
+                     "      - run: |\n          cd ${{ github.workspace }}\n"
+                     "          bash -c 'pip install . && torchrun --nproc_per_node=2 t.py'\n"
+                     "      - shell: python\n        run: print(1)\n"
+                     "      - shell: pwsh\n        run: echo 2\n"
+                     "      - shell: sh -e {0}\n        run: python -m pytest\n";
+    struct gl_doc *d = parse("repo/.github/workflows/ci.yml", wf);
+    assert_false(d->error.set);
+    assert_int_equal(d->nlaunches, 1);
+    const struct gl_launch *c = &d->launches[0];
+    /* cd X | bash -c | pip install . | torchrun ... | python -m pytest */
+    assert_int_equal(c->nsteps, 2 + 2 + 3 + 3 + 3);
+    assert_true(c->steps[1].opaque); /* the expression */
+    assert_int_equal(c->steps[1].loc.line, 9);
+    assert_int_equal(c->steps[1].loc.col, 14);
+    assert_non_null(c->steps_next);
+    assert_true(c->steps_next[2]);  /* bash */
+    assert_true(c->steps_next[4]);  /* pip: the spliced script's first command */
+    assert_true(c->steps_next[7]);  /* torchrun */
+    assert_string_equal(c->steps[7].text, "torchrun");
+    assert_int_equal(c->steps[7].loc.line, 10);
+    assert_int_equal(c->steps[7].loc.col, 37);
+    assert_true(c->steps_next[10]); /* python: the sh step; python and pwsh steps skipped */
+    assert_string_equal(c->steps[10].text, "python");
+    assert_int_equal(c->steps[10].loc.line, 16);
+    assert_int_equal(c->nargv, 0); /* the steps are not the container's arguments */
     done(d);
 }
 
@@ -124,6 +161,7 @@ int main(void)
         cmocka_unit_test(test_github_run_block),
         cmocka_unit_test(test_gitlab_scripts),
         cmocka_unit_test(test_github_containers),
+        cmocka_unit_test(test_github_steps),
         cmocka_unit_test(test_gitlab_images),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
