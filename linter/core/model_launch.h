@@ -179,7 +179,9 @@ struct gl_launch {
     bool detached;            /* docker run -d: runs beside what follows */
     bool remove;              /* --rm */
     bool fragment;            /* compose override fragment: no findings for what it lacks */
-    bool secondary_role;      /* a role (head, master) of an object whose other roles use GPUs */
+    bool secondary_role;      /* a CPU role or variant: a role (head, master) of an object
+                                 whose other roles use GPUs; a compose service whose namesake
+                                 in a compose file beside it requests GPUs (its GPU variant) */
     bool mig;                 /* the launch uses MIG or MPS */
     const char *group;        /* launches that run at the same time share a group
                                  (a compose file's services, a k8s file's pods); NULL: alone */

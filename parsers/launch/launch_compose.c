@@ -258,6 +258,7 @@ static void take_service(struct launch_build *b, const struct gl_compose_service
     l->memlock_loc = pin;
     l->mig = from->mig;
     l->fragment = from->fragment;
+    l->secondary_role = from->secondary_role; /* (a CPU variant: compose_service.h) */
     l->profile = from->profile;
     if (!l->workdir)
         l->workdir = from->workdir;

@@ -130,10 +130,26 @@ static void use_layer(struct cz *c, size_t i)
     c->pin = c->layers[i].foreign ? &c->layers[i].pin : NULL;
 }
 
+/* How many layers, from the first, give service key `key`: compose's merge tags cut the
+ * layers below the one that writes `key: !reset ...` (the key is then unset: that layer
+ * gives nothing either) or `key: !override ...` (that layer's value alone). */
+static size_t layers_for(struct cz *c, const char *key)
+{
+    for (size_t i = 0; i < c->nlayers; i++) {
+        struct yt_node *v = yt_get(c->layers[i].s, c->layers[i].svc, key, NULL);
+        const char *tag = v ? v->tag : NULL;
+        if (tag && !strcmp(tag, "!reset"))
+            return i;
+        if (tag && !strcmp(tag, "!override"))
+            return i + 1;
+    }
+    return c->nlayers;
+}
+
 /* svc[key] (or svc[key][sub]) from the first layer that has it; that layer is used. */
 static struct yt_node *lget(struct cz *c, const char *key, const char *sub)
 {
-    for (size_t i = 0; i < c->nlayers; i++) {
+    for (size_t i = 0, n = layers_for(c, key); i < n; i++) {
         struct yt_stream *s = c->layers[i].s;
         struct yt_node *v = yt_get(s, c->layers[i].svc, key, NULL);
         if (v && sub)
@@ -291,7 +307,7 @@ static void layer_volumes(struct cz *c, struct yt_node *svc)
 /* Volumes of every layer, merged by target: the first layer's mount of a target wins. */
 static void add_volumes(struct cz *c)
 {
-    for (size_t i = 0; i < c->nlayers; i++) {
+    for (size_t i = 0, n = layers_for(c, "volumes"); i < n; i++) {
         use_layer(c, i);
         struct gl_launch *l = &c->doc->launches[c->launch];
         size_t before = l->nmounts, keep = before;
@@ -380,10 +396,11 @@ static void gpu_device(struct cz *c, struct yt_node *d, enum gl_gpu_kind kind)
     }
 }
 
-/* The device lists of one layer (compose appends them). */
-static void layer_devices(struct cz *c, struct yt_node *svc)
+/* The device lists of one layer (compose appends them): its deploy reservations and its
+ * `devices`, each when `deploy` / `devices` is not cut there (layers_for). */
+static void layer_devices(struct cz *c, struct yt_node *svc, bool deploy_too, bool devices_too)
 {
-    struct yt_node *deploy = get(c, svc, "deploy");
+    struct yt_node *deploy = deploy_too ? get(c, svc, "deploy") : NULL;
     struct yt_node *res = get(c, deploy, "resources");
     struct yt_node *resv = get(c, res, "reservations");
     struct yt_node *devs = get(c, resv, "devices");
@@ -392,7 +409,7 @@ static void layer_devices(struct cz *c, struct yt_node *svc)
         if (yt_is_map(d))
             gpu_device(c, d, GL_GPU_COMPOSE_DEVICE);
     }
-    struct yt_node *devices = get(c, svc, "devices");
+    struct yt_node *devices = devices_too ? get(c, svc, "devices") : NULL;
     for (size_t i = 0; yt_is_seq(devices) && i < devices->nitems; i++) {
         struct cz_val v;
         if (!cz_value(c, yt_item(c->s, devices, i), &v) || v.opaque)
@@ -408,9 +425,10 @@ static void layer_devices(struct cz *c, struct yt_node *svc)
 
 static void add_gpus(struct cz *c)
 {
-    for (size_t i = 0; i < c->nlayers; i++) {
+    size_t deploy = layers_for(c, "deploy"), devices = layers_for(c, "devices");
+    for (size_t i = 0; i < deploy || i < devices; i++) {
         use_layer(c, i);
-        layer_devices(c, c->layers[i].svc);
+        layer_devices(c, c->layers[i].svc, i < deploy, i < devices);
     }
     struct yt_node *gpus = lget(c, "gpus", NULL);
     if (yt_is_scalar(gpus) && !yt_is_null(gpus)) {
@@ -482,7 +500,7 @@ static void layer_env(struct cz *c, struct yt_node *svc)
 /* Environment of every layer, merged by key: the first layer's value wins. */
 static void add_env(struct cz *c)
 {
-    for (size_t i = 0; i < c->nlayers; i++) {
+    for (size_t i = 0, n = layers_for(c, "environment"); i < n; i++) {
         use_layer(c, i);
         layer_env(c, c->layers[i].svc);
     }
@@ -533,7 +551,7 @@ static void add_misc(struct cz *c)
 /* Does some layer have `build`? */
 static bool has_build(struct cz *c)
 {
-    for (size_t i = 0; i < c->nlayers; i++)
+    for (size_t i = 0, n = layers_for(c, "build"); i < n; i++)
         if (yt_get(c->layers[i].s, c->layers[i].svc, "build", NULL))
             return true;
     return false;
@@ -664,75 +682,3 @@ void gl_parse_compose_doc(struct gl_doc *doc, const struct gl_config *cfg)
     yt_add_pragmas(doc, &s);
     yt_report(doc, &s);
 }
-
-/* ---- recognition ---- */
-
-static bool yaml_ext(const char *b)
-{
-    return gl_has_suffix(b, ".yml") || gl_has_suffix(b, ".yaml");
-}
-
-static bool by_name(const char *path, const char *b)
-{
-    (void)path;
-    if (!yaml_ext(b))
-        return false;
-    return gl_has_prefix(b, "docker-compose") || gl_has_prefix(b, "compose.") ||
-           gl_has_prefix(b, "compose-") || gl_has_prefix(b, "compose_") ||
-           gl_has_suffix(b, ".compose.yml") || gl_has_suffix(b, ".compose.yaml");
-}
-
-static bool candidate(const char *path, const char *b)
-{
-    (void)path;
-    return yaml_ext(b);
-}
-
-static bool looks_like_service(struct yt_stream *s, struct yt_node *svc)
-{
-    static const char *const keys[] = {"image", "build", "command", "entrypoint", "deploy",
-                                       "volumes", "environment", "gpus", "runtime", "devices"};
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-        if (yt_get(s, svc, keys[i], NULL))
-            return true;
-    return false;
-}
-
-/* A document that is a compose file: no Kubernetes or CI keys, a service. */
-static bool compose_root(struct yt_stream *s, struct yt_node *root)
-{
-    if (!yt_is_map(root) || yt_get(s, root, "apiVersion", NULL) ||
-        yt_get(s, root, "kind", NULL) || yt_get(s, root, "jobs", NULL) ||
-        yt_get(s, root, "on", NULL))
-        return false;
-    struct yt_pair *p;
-    size_t n = yt_pairs(s, yt_get(s, root, "services", NULL), &p);
-    for (size_t i = 0; i < n; i++)
-        if (yt_is_map(p[i].value) && looks_like_service(s, p[i].value))
-            return true;
-    return false;
-}
-
-static bool compose_stream(struct yt_stream *s)
-{
-    for (size_t d = 0; d < s->ndocs; d++)
-        if (compose_root(s, s->docs[d]))
-            return true;
-    return false;
-}
-
-static bool by_content(const char *path, const char *data, size_t len)
-{
-    (void)path;
-    return memmem(data, len, "services", 8) && yt_sniff(data, len, compose_stream);
-}
-
-const struct gl_input_type gl_input_compose = {
-    .kind = GL_IN_COMPOSE,
-    .name = "compose",
-    .priority = 20,
-    .by_name = by_name,
-    .candidate = candidate,
-    .by_content = by_content,
-    .parse = gl_parse_compose_doc,
-};

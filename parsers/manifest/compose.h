@@ -2,7 +2,7 @@
 /*
  * compose.h: docker compose files (the compose specification) -> launches.
  *
- * Recognition (gl_input_compose): by name docker-compose*.yml|yaml, compose*.yml|yaml,
+ * Recognition (gl_input_compose, compose_input.c): by name docker-compose*.yml|yaml, compose*.yml|yaml,
  * *.compose.yml|yaml; by content, for .yml and .yaml candidates: a document whose
  * top-level `services:` is a mapping holding at least one service mapping with image,
  * build, command, entrypoint, deploy, volumes, environment, gpus, runtime or devices,
@@ -40,6 +40,9 @@
  * A key given twice in one mapping is GL900 at the second (yt_duplicate_key).
  * `include:` is not followed: an included file is linted on its own (the walk finds
  * it), and its services are not peers of this file's for GL406.
+ * A linted compose file is then compared with the compose files beside it
+ * (gl_compose_gpu_variants, compose_service.h): a service with no GPU whose namesake
+ * there requests GPUs is the CPU variant of a GPU service (secondary_role).
  * Anchors, aliases and merge keys are applied (parsers/yaml/yaml_tree.h); `x-` keys are
  * extensions and skipped. Inline ignores: yt_add_pragmas.
  */
@@ -50,5 +53,7 @@
 #include "linter/core/model.h"
 
 void gl_parse_compose_doc(struct gl_doc *doc, const struct gl_config *cfg);
+/* Is `base` (a file name without its directory) a compose file's name? (compose_input.c) */
+bool gl_compose_named(const char *base);
 
 #endif

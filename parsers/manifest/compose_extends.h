@@ -10,7 +10,9 @@
  * on. compose.c takes a single value (image, command, entrypoint, ipc, shm_size,
  * runtime, working_dir, ulimits.memlock, gpus) from the first layer that has it, merges
  * environment by key and volumes by target (the first layer's entry wins), and appends
- * device reservations and `devices`, as compose's merge rules say.
+ * device reservations and `devices`, as compose's merge rules say. A layer whose key is
+ * tagged `!reset` unsets it (no layer below, nor that one, gives it); `!override` makes
+ * that layer's value the only one (compose 2.24.4's merge tags, for service keys).
  *
  * `file:` is relative to the directory of the file being linted (also for a base's own
  * `extends`); files are loaded once per linted file, at most `input-size` bytes of them

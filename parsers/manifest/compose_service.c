@@ -3,6 +3,7 @@
  * compose_service.h). */
 #include "parsers/manifest/compose_service.h"
 
+#include <dirent.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -42,10 +43,13 @@ static char *read_files(struct gl_doc *doc, const char *const *files, size_t n, 
     return out.data ? out.data : xstrdup("");
 }
 
+static void mark_variants(struct gl_doc *doc, const char *const *files, size_t nfiles);
+
 /* Read and parse files[0, n) into doc's arena: the launches, refs, env and includes of
- * the project they make in *f. */
+ * the project they make in *f; with `variants`, its CPU variants are marked as a linted
+ * file's are (mark_variants, which loads the other files without them). */
 static void load(struct gl_doc *doc, const char *const *files, size_t n,
-                 struct gl_compose_file *f)
+                 struct gl_compose_file *f, bool variants)
 {
     f->failed = true;
     size_t len;
@@ -62,6 +66,8 @@ static void load(struct gl_doc *doc, const char *const *files, size_t n,
     gl_arena_free(&other.arena);
     other.arena = doc->arena;
     gl_parse_compose_doc(&other, NULL);
+    if (variants && !other.error.set)
+        mark_variants(&other, files, n);
     doc->arena = other.arena;
     if (other.error.set || gl_arena_over(&doc->arena))
         return;
@@ -77,10 +83,10 @@ static void load(struct gl_doc *doc, const char *const *files, size_t n,
     f->nincludes = other.nincludes;
 }
 
-/* The entry of files for the project files[0, n), read and parsed on its first use; NULL
- * when the table is full. */
+/* The entry of files for the project files[0, n), read and parsed (load) on its first
+ * use; NULL when the table is full. */
 static struct gl_compose_file *project(struct gl_doc *doc, struct gl_compose_files *files,
-                                       const char *const *names, size_t n)
+                                       const char *const *names, size_t n, bool variants)
 {
     struct gl_buf key;
     gl_buf_init(&key);
@@ -97,21 +103,16 @@ static struct gl_compose_file *project(struct gl_doc *doc, struct gl_compose_fil
         f = &files->f[files->n++];
         memset(f, 0, sizeof *f);
         f->file = gl_arena_strdup(&doc->arena, gl_buf_str(&key));
-        load(doc, names, n, f);
+        load(doc, names, n, f, variants);
     }
     gl_buf_free(&key);
     return f;
 }
 
-/* Find service `name` in the project files[0, n), else in the files it includes (named
- * relative to the first file's directory), each project searched once (seen). */
-static bool find(struct gl_doc *doc, struct gl_compose_files *files, const char *const *names,
-                 size_t n, const char *name, struct gl_compose_service *out, bool *seen)
+/* Service `name` of project f into *out; false when it has none. */
+static bool lookup(struct gl_doc *doc, const struct gl_compose_file *f, const char *name,
+                   struct gl_compose_service *out)
 {
-    struct gl_compose_file *f = project(doc, files, names, n);
-    if (!f || f->failed || seen[f - files->f])
-        return false;
-    seen[f - files->f] = true;
     for (size_t i = 0; i < f->nlaunches; i++) {
         const struct gl_launch *l = &f->launches[i];
         if (!l->name || strcmp(l->name, name))
@@ -127,6 +128,20 @@ static bool find(struct gl_doc *doc, struct gl_compose_files *files, const char 
         out->env = env;
         return true;
     }
+    return false;
+}
+
+/* Find service `name` in the project files[0, n), else in the files it includes (named
+ * relative to the first file's directory), each project searched once (seen). */
+static bool find(struct gl_doc *doc, struct gl_compose_files *files, const char *const *names,
+                 size_t n, const char *name, struct gl_compose_service *out, bool *seen)
+{
+    struct gl_compose_file *f = project(doc, files, names, n, true);
+    if (!f || f->failed || seen[f - files->f])
+        return false;
+    seen[f - files->f] = true;
+    if (lookup(doc, f, name, out))
+        return true;
     const char *slash = strrchr(names[0], '/');
     for (size_t k = 0; k < f->nincludes; k++) {
         const char *inc = f->includes[k];
@@ -153,6 +168,92 @@ bool gl_compose_service_load(struct gl_doc *doc, struct gl_compose_files *files,
             return false;
     bool seen[GL_COMPOSE_FILES_MAX] = {0};
     return find(doc, files, names, n, name, out, seen);
+}
+
+/* Does a launch ask for a GPU (a request whose count is not 0)? */
+static bool wants_gpu(const struct gl_launch *l)
+{
+    for (size_t k = 0; k < l->ngpus; k++)
+        if (!l->gpus[k].count || strcmp(l->gpus[k].count, "0"))
+            return true;
+    return false;
+}
+
+static int by_name(const void *a, const void *b)
+{
+    return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Is `name` one of the base names of files[0, n)? */
+static bool among(const char *name, const char *const *files, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const char *slash = strrchr(files[i], '/');
+        if (!strcmp(name, slash ? slash + 1 : files[i]))
+            return true;
+    }
+    return false;
+}
+
+/* The names of the compose files in doc's directory other than files[0, n) (by base
+ * name), sorted, at most GL_COMPOSE_FILES_MAX (in doc's arena); their number. */
+static size_t siblings(struct gl_doc *doc, const char *const *files, size_t nfiles,
+                       const char **out)
+{
+    const char *slash = strrchr(doc->path, '/');
+    char *dir = slash ? gl_arena_strndup(&doc->arena, doc->path, (size_t)(slash - doc->path) + 1)
+                      : gl_arena_strdup(&doc->arena, ".");
+    DIR *d = opendir(dir);
+    if (!d)
+        return 0;
+    const char **all = NULL;
+    size_t n = 0, cap = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) && n < 4096)
+        if (gl_compose_named(e->d_name) && !among(e->d_name, files, nfiles))
+            *GL_APPEND(&doc->arena, all, n, cap) = gl_arena_strdup(&doc->arena, e->d_name);
+    closedir(d);
+    if (n)
+        qsort(all, n, sizeof *all, by_name);
+    size_t m = n < GL_COMPOSE_FILES_MAX ? n : GL_COMPOSE_FILES_MAX;
+    for (size_t i = 0; i < m; i++)
+        out[i] = all[i];
+    return m;
+}
+
+/* Mark the CPU variants among doc's services, the project of files[0, n): a service with
+ * no GPU whose namesake in another compose file of the directory requests GPUs. */
+static void mark_variants(struct gl_doc *doc, const char *const *files, size_t nfiles)
+{
+    if (!doc->path || !strcmp(doc->path, "-") || gl_arena_over(&doc->arena))
+        return;
+    bool cpu = false;
+    for (size_t i = 0; i < doc->nlaunches && !cpu; i++)
+        cpu = doc->launches[i].name && !doc->launches[i].fragment && !wants_gpu(&doc->launches[i]);
+    if (!cpu)
+        return; /* (no service to compare: no directory read) */
+    const char *names[GL_COMPOSE_FILES_MAX];
+    size_t n = siblings(doc, files, nfiles, names);
+    struct gl_compose_files other_files;
+    memset(&other_files, 0, sizeof other_files);
+    for (size_t i = 0; i < doc->nlaunches; i++) {
+        struct gl_launch *l = &doc->launches[i];
+        if (!l->name || l->fragment || wants_gpu(l))
+            continue;
+        for (size_t k = 0; k < n && !l->secondary_role; k++) {
+            struct gl_compose_service other;
+            /* (only the file itself: what it includes is linted and compared on its own) */
+            struct gl_compose_file *f = project(doc, &other_files, &names[k], 1, false);
+            if (f && !f->failed && lookup(doc, f, l->name, &other) && wants_gpu(&other.launch))
+                l->secondary_role = true;
+        }
+    }
+}
+
+void gl_compose_gpu_variants(struct gl_doc *doc)
+{
+    if (doc->path)
+        mark_variants(doc, &doc->path, 1);
 }
 
 bool gl_compose_file_exists(struct gl_doc *doc, const char *file)

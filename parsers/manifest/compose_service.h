@@ -13,7 +13,8 @@
  * are not read, and each project is parsed once for an input (`files`). It finds the
  * launch compose makes for the service `name`, else looks for it in the files the project
  * `include:`s (relative to the first file's directory; each project once, so a cycle
- * ends), and returns it with its environment entries and its image reference (locations
+ * ends; a service with no GPU whose GPU variant is in a compose file beside the project's
+ * files is marked as gl_compose_gpu_variants marks a linted one), and returns it with its environment entries and its image reference (locations
  * are those of the compose file: the caller places them in its own input). False when the
  * files cannot be read, do not parse (that is the compose file's own GL900, where it is
  * linted), or hold no such service.
@@ -53,6 +54,13 @@ struct gl_compose_files {
 bool gl_compose_service_load(struct gl_doc *doc, struct gl_compose_files *files,
                              const char *const *names, size_t n, const char *name,
                              struct gl_compose_service *out);
+/* Mark the CPU variants among the services of compose file doc: a service with no GPU
+ * request whose namesake in another compose file of its directory (by name,
+ * gl_compose_named; the first GL_COMPOSE_FILES_MAX in name order) requests GPUs, as a GPU
+ * override file (`docker-compose.gpu.yml`, compose.override.yaml) or a GPU variant of the
+ * whole file does: the service without it is run so on purpose, on hosts without GPUs
+ * (launch.secondary_role, as a CPU head beside GPU workers). */
+void gl_compose_gpu_variants(struct gl_doc *doc);
 /* Is there a regular file `file` beside doc (relative to its directory)? */
 bool gl_compose_file_exists(struct gl_doc *doc, const char *file);
 

@@ -380,6 +380,28 @@ static void test_corpus(void **st)
     assert_true(test_each_yaml_file(GPULINT_CORPUS_DIR "/compose", corpus_file) >= 16);
 }
 
+/* compose's merge tags across documents (as across -f files): `!reset` unsets a key of
+ * the layers below, `!override` keeps only that layer's value. */
+static void test_merge_tags(void **st)
+{
+    (void)st;
+    struct gl_doc *d = parse("services:\n  app:\n    image: img:1\n    gpus: all\n"
+                             "    volumes: [/a:/a, /b:/b]\n    environment: {A: 1, B: 2}\n"
+                             "    devices: [nvidia.com/gpu=all]\n"
+                             "---\nservices:\n  app:\n    gpus: !reset null\n"
+                             "    volumes: !override [/c:/c]\n    environment: {C: 3}\n"
+                             "    devices: !reset []\n");
+    assert_false(d->error.set);
+    assert_int_equal(d->nlaunches, 1);
+    const struct gl_launch *l = &d->launches[0];
+    assert_int_equal(l->ngpus, 0); /* gpus and devices reset */
+    assert_int_equal(l->nmounts, 1);
+    assert_string_equal(l->mounts[0].target, "/c");
+    assert_loc(l->mounts[0].loc, 12, 25);
+    assert_int_equal(d->nenv, 3); /* environment merged: no tag */
+    test_doc_free(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -403,6 +425,7 @@ int main(void)
         cmocka_unit_test(test_profiles_and_workdir),
         cmocka_unit_test(test_pragma_and_error),
         cmocka_unit_test(test_recognition),
+        cmocka_unit_test(test_merge_tags),
         cmocka_unit_test(test_corpus),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
