@@ -113,6 +113,7 @@ static struct gl_compose_file *project(struct gl_doc *doc, struct gl_compose_fil
 static bool lookup(struct gl_doc *doc, const struct gl_compose_file *f, const char *name,
                    struct gl_compose_service *out)
 {
+    memset(out, 0, sizeof *out);
     for (size_t i = 0; i < f->nlaunches; i++) {
         const struct gl_launch *l = &f->launches[i];
         if (!l->name || strcmp(l->name, name))

@@ -7,10 +7,13 @@
 #include <cmocka.h>
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "linter/core/inputs.h"
 #include "parsers/manifest/compose.h"
+#include "parsers/manifest/compose_service.h"
 #include "tests/unit/test_support.h"
 
 static struct gl_doc *parse(const char *text)
@@ -402,6 +405,53 @@ static void test_merge_tags(void **st)
     test_doc_free(d);
 }
 
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* Leave non-zero bytes in the stack below the caller, where the next call's locals go. */
+static void __attribute__((noinline)) dirty_stack(void)
+{
+    volatile unsigned char junk[16384];
+    memset((void *)junk, 0xa5, sizeof junk);
+}
+
+/* A service without a GPU whose namesake in a compose file beside it has one is its CPU
+ * variant (secondary_role); one whose namesake has none, or that has no namesake, is not. */
+static void test_gpu_variants(void **st)
+{
+    (void)st;
+    char dir[] = "/tmp/gpulint-compose-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char base[64], gpu[64], other[64];
+    snprintf(base, sizeof base, "%s/docker-compose.yml", dir);
+    snprintf(gpu, sizeof gpu, "%s/docker-compose.gpu.yml", dir);
+    snprintf(other, sizeof other, "%s/notes.yml", dir);
+    const char *text = "services:\n  app:\n    image: img:1\n    environment: [A=1]\n"
+                       "  db:\n    image: db:1\n  web:\n    image: web:1\n";
+    write_file(base, text);
+    write_file(gpu, "services:\n  app:\n    gpus: all\n    environment: [B=2, C=3]\n"
+                    "  db:\n    environment: [D=4]\n");
+    write_file(other, "services:\n  web:\n    gpus: all\n"); /* no compose name */
+    struct gl_doc *d = test_doc_new(base, GL_IN_COMPOSE, text, strlen(text));
+    gl_parse_compose_doc(d, NULL);
+    dirty_stack(); /* (what the comparison reads must be its own, not stale stack) */
+    gl_compose_gpu_variants(d);
+    assert_int_equal(d->nlaunches, 3);
+    assert_true(d->launches[0].secondary_role);  /* app: gpus in docker-compose.gpu.yml */
+    assert_false(d->launches[1].secondary_role); /* db: its namesake has no GPU */
+    assert_false(d->launches[2].secondary_role); /* web: notes.yml is no compose file */
+    test_doc_free(d);
+    unlink(base);
+    unlink(gpu);
+    unlink(other);
+    rmdir(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -426,6 +476,7 @@ int main(void)
         cmocka_unit_test(test_pragma_and_error),
         cmocka_unit_test(test_recognition),
         cmocka_unit_test(test_merge_tags),
+        cmocka_unit_test(test_gpu_variants),
         cmocka_unit_test(test_corpus),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
