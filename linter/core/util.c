@@ -76,24 +76,21 @@ void gl_arena_free(struct gl_arena *a)
     a->over = false; /* the limit stays */
 }
 
-/* n bytes (rounded up to 16) from the arena, not cleared: for callers that write them all. */
-static void *arena_take(struct gl_arena *a, size_t n)
+/* A new block for n bytes (n rounded up to 16) that do not fit the current one: the slow
+ * path of arena_take, kept out of line so that the fast path inlines into its callers. */
+static __attribute__((noinline)) void *arena_new_block(struct gl_arena *a, size_t n)
 {
-    n = (n + 15) & ~(size_t)15;
-    struct gl_arena_block *b = a->head;
-    if (!b || b->size - b->used < n) {
-        size_t size = n > ARENA_BLOCK / 4 ? n : ARENA_BLOCK;
-        b = xmalloc(sizeof *b + size);
-        b->size = size;
-        b->used = 0;
-        if (size == ARENA_BLOCK || !a->head) {
-            b->next = a->head;
-            a->head = b;
-        } else {
-            /* a large one-off block goes behind the current one, which keeps its room */
-            b->next = a->head->next;
-            a->head->next = b;
-        }
+    size_t size = n > ARENA_BLOCK / 4 ? n : ARENA_BLOCK;
+    struct gl_arena_block *b = xmalloc(sizeof *b + size);
+    b->size = size;
+    b->used = 0;
+    if (size == ARENA_BLOCK || !a->head) {
+        b->next = a->head;
+        a->head = b;
+    } else {
+        /* a large one-off block goes behind the current one, which keeps its room */
+        b->next = a->head->next;
+        a->head->next = b;
     }
     void *p = b->data + b->used;
     b->used += n;
@@ -101,6 +98,31 @@ static void *arena_take(struct gl_arena *a, size_t n)
     if (a->limit && a->total > a->limit)
         a->over = true;
     return p;
+}
+
+/* n bytes (rounded up to 16) from the arena, not cleared: for callers that write them all. */
+static inline void *arena_take(struct gl_arena *a, size_t n)
+{
+    n = (n + 15) & ~(size_t)15;
+    struct gl_arena_block *b = a->head;
+    if (__builtin_expect(!b || b->size - b->used < n, 0))
+        return arena_new_block(a, n);
+    void *p = b->data + b->used;
+    b->used += n;
+    a->total += n;
+    if (a->limit && a->total > a->limit)
+        a->over = true;
+    return p;
+}
+
+void *gl_arena_take(struct gl_arena *a, size_t n) { return arena_take(a, n); }
+
+void *gl_arena_memdup(struct gl_arena *a, const void *p, size_t n)
+{
+    void *q = arena_take(a, n);
+    if (n)
+        memcpy(q, p, n);
+    return q;
 }
 
 void gl_arena_adopt(struct gl_arena *a, struct gl_arena *from, size_t charge)

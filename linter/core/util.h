@@ -47,6 +47,10 @@ struct gl_arena {
 void gl_arena_init(struct gl_arena *a);
 void gl_arena_free(struct gl_arena *a);
 void *gl_arena_alloc(struct gl_arena *a, size_t n);   /* zeroed, 16-byte aligned */
+/* n bytes, 16-byte aligned, NOT zeroed: for memory the caller writes whole. */
+void *gl_arena_take(struct gl_arena *a, size_t n);
+/* A copy of the n bytes at p (16-byte aligned; n may be 0). */
+void *gl_arena_memdup(struct gl_arena *a, const void *p, size_t n);
 /* Has the arena handed out more than its limit? */
 static inline bool gl_arena_over(const struct gl_arena *a) { return a->over; }
 char *gl_arena_strndup(struct gl_arena *a, const char *s, size_t n);

@@ -250,7 +250,9 @@ void shl_wb_opaque_raw(struct sh_lexer *lx, size_t from, size_t to, bool unquote
         lx->wb.may_split = true;
 }
 
-static void push_field(struct sh_lexer *lx)
+/* Push a field of text[0, tlen) with `nspans` spans (copied: both may be scratch). */
+static void push_field_of(struct sh_lexer *lx, const char *src_text, size_t tlen,
+                          const struct sh_span *src_spans, size_t nspans)
 {
     struct shl_wbuild *wb = &lx->wb;
     if (lx->nfields == lx->capfields) {
@@ -261,17 +263,31 @@ static void push_field(struct sh_lexer *lx)
     struct gl_word *w = &lx->fields[lx->nfields];
     struct sh_word_info *in = &lx->finfo[lx->nfields];
     lx->nfields++;
-    w->text = gl_arena_strndup(lx->a, wb->text.data ? wb->text.data : "", wb->text.len);
+    /* one block: the spans (a multiple of 16 bytes), then the text; no clearing, both
+     * are written whole (the arena counts the same bytes as two allocations would) */
+    size_t nsp = nspans * sizeof(struct sh_span);
+    size_t sp = (nsp + 15) & ~(size_t)15;
+    char *block = gl_arena_take(lx->a, sp + tlen + 1);
+    struct sh_span *spans = NULL;
+    if (nsp) {
+        spans = (struct sh_span *)(void *)block;
+        memcpy(spans, src_spans, nsp);
+    }
+    char *text = block + sp;
+    if (tlen)
+        memcpy(text, src_text, tlen);
+    text[tlen] = 0;
+    w->text = text;
     w->loc = shl_loc(lx, wb->src);
     w->opaque = wb->opaque;
-    struct sh_span *spans = NULL;
-    if (wb->nspans) {
-        spans = gl_arena_alloc(lx->a, wb->nspans * sizeof *spans);
-        memcpy(spans, wb->spans, wb->nspans * sizeof *spans);
-    }
-    *in = (struct sh_word_info){.len = wb->text.len, .src = wb->src, .spans = spans,
-                                .nspans = wb->nspans, .quoted = wb->quoted,
+    *in = (struct sh_word_info){.len = tlen, .src = wb->src, .spans = spans,
+                                .nspans = nspans, .quoted = wb->quoted,
                                 .may_split = wb->may_split};
+}
+
+static void push_field(struct sh_lexer *lx)
+{
+    push_field_of(lx, lx->wb.text.data, lx->wb.text.len, lx->wb.spans, lx->wb.nspans);
 }
 
 /* A field separator produced by field splitting; the next field starts at `next`. */

@@ -85,13 +85,10 @@ static void *grow(void *p, size_t n, size_t *cap, size_t size)
     return xrealloc(p, *cap * size);
 }
 
+/* n elements of `size` copied into the arena (NULL when n is 0), not cleared first. */
 static void *arena_copy(struct gl_arena *a, const void *p, size_t n, size_t size)
 {
-    if (!n)
-        return NULL;
-    void *q = gl_arena_alloc(a, n * size);
-    memcpy(q, p, n * size);
-    return q;
+    return n ? gl_arena_memdup(a, p, n * size) : NULL;
 }
 
 static bool sep_is(const char *sep, const char *a, const char *b, const char *c)
