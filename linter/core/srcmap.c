@@ -20,11 +20,9 @@ void gl_srcmap_add(struct gl_srcmap *m, size_t off, uint32_t line, uint32_t col)
     s->at = (struct gl_loc){line, col};
 }
 
-struct gl_loc gl_srcmap_loc(const struct gl_srcmap *m, size_t off)
+/* The last segment in [lo, hi) with seg.off <= off (lo when none: off before the map). */
+static size_t last_at_or_before(const struct gl_srcmap *m, size_t lo, size_t hi, size_t off)
 {
-    if (!m->n)
-        return (struct gl_loc){0, 0};
-    size_t lo = 0, hi = m->n; /* find the last segment with seg.off <= off */
     while (hi - lo > 1) {
         size_t mid = lo + (hi - lo) / 2;
         if (m->segs[mid].off <= off)
@@ -32,10 +30,40 @@ struct gl_loc gl_srcmap_loc(const struct gl_srcmap *m, size_t off)
         else
             hi = mid;
     }
-    const struct gl_srcmap_seg *s = &m->segs[lo];
+    return lo;
+}
+
+static struct gl_loc loc_in(const struct gl_srcmap_seg *s, size_t off)
+{
     if (off < s->off)
         return s->at;
     return (struct gl_loc){s->at.line, s->at.col + (uint32_t)(off - s->off)};
+}
+
+struct gl_loc gl_srcmap_loc(const struct gl_srcmap *m, size_t off)
+{
+    if (!m->n)
+        return (struct gl_loc){0, 0};
+    return loc_in(&m->segs[last_at_or_before(m, 0, m->n, off)], off);
+}
+
+struct gl_loc gl_srcmap_loc_near(const struct gl_srcmap *m, size_t off, size_t *hint)
+{
+    if (!m->n)
+        return (struct gl_loc){0, 0};
+    size_t h = *hint < m->n ? *hint : 0;
+    if (m->segs[h].off <= off) {
+        /* forward from the hint: the next segment or two, else a search of the rest */
+        size_t steps = 0;
+        while (h + 1 < m->n && m->segs[h + 1].off <= off && steps++ < 4)
+            h++;
+        if (h + 1 < m->n && m->segs[h + 1].off <= off)
+            h = last_at_or_before(m, h, m->n, off);
+    } else {
+        h = last_at_or_before(m, 0, h, off);
+    }
+    *hint = h;
+    return loc_in(&m->segs[h], off);
 }
 
 void gl_srcmap_identity(struct gl_srcmap *m, const char *text, size_t len, uint32_t line,

@@ -33,6 +33,9 @@ void gl_srcmap_init(struct gl_srcmap *m, struct gl_arena *arena);
 void gl_srcmap_add(struct gl_srcmap *m, size_t off, uint32_t line, uint32_t col);
 /* Position of byte `off` of the derived text ({0,0} for an empty map). */
 struct gl_loc gl_srcmap_loc(const struct gl_srcmap *m, size_t off);
+/* The same, for lookups whose offsets mostly increase (a lexer's words): *hint (0 at
+ * first) is the piece the last lookup found, so that the next is O(1) when it is near. */
+struct gl_loc gl_srcmap_loc_near(const struct gl_srcmap *m, size_t off, size_t *hint);
 /* Bytes [from, to) of a derived text mapped by `src` were copied to offset dst_off of the
  * text `dst` maps (a text derived from a derived text: a notebook cell's command cut
  * from the cell's joined source strings): add their pieces. Offsets of dst must still

@@ -42,6 +42,7 @@ struct sh_lexer {
     const char *s;
     size_t len, i;
     const struct gl_srcmap *map;
+    size_t map_hint;     /* the map's piece of the last position looked up */
     char esc;
     const struct sh_opts *opts;
     struct sh_vars *vars;
@@ -63,9 +64,9 @@ void shl_free(struct sh_lexer *lx);
 
 /* The position in the original text of input offset `off` (the lexer and the word
  * builder both report positions). */
-static inline struct gl_loc shl_loc(const struct sh_lexer *lx, size_t off)
+static inline struct gl_loc shl_loc(struct sh_lexer *lx, size_t off)
 {
-    return gl_srcmap_loc(lx->map, off);
+    return gl_srcmap_loc_near(lx->map, off, &lx->map_hint);
 }
 /* Record the first error (at input offset `off`) and stop reading. */
 void shl_error(struct sh_lexer *lx, size_t off, const char *message);
