@@ -290,6 +290,14 @@ static void push_field(struct sh_lexer *lx)
     push_field_of(lx, lx->wb.text.data, lx->wb.text.len, lx->wb.spans, lx->wb.nspans);
 }
 
+void shl_wb_plain(struct sh_lexer *lx, size_t from, size_t to, bool nosplit)
+{
+    shl_wb_begin(lx, from, nosplit);
+    lx->wb.content = true;
+    struct sh_span one = {0, from, to - from, true, false};
+    push_field_of(lx, lx->s + from, to - from, &one, 1);
+}
+
 /* A field separator produced by field splitting; the next field starts at `next`. */
 void shl_wb_break(struct sh_lexer *lx, size_t next)
 {

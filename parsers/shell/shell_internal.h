@@ -97,6 +97,9 @@ void shl_wb_lit(struct sh_lexer *lx, size_t src);
 /* Input bytes [from, to) as written, making the word opaque; `unquoted`: the part is
  * subject to field splitting, so the word may stand for several words. */
 void shl_wb_opaque_raw(struct sh_lexer *lx, size_t from, size_t to, bool unquoted);
+/* The whole word is the plain input bytes [from, to) (no quote, expansion, escape or
+ * continuation in them): its one field, as shl_word would build it, without the builder. */
+void shl_wb_plain(struct sh_lexer *lx, size_t from, size_t to, bool nosplit);
 /* A field separator from field splitting; the next field starts at input offset next. */
 void shl_wb_break(struct sh_lexer *lx, size_t next);
 /* End the word: push its last field, mark the fields of a split word. */

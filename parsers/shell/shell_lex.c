@@ -494,11 +494,38 @@ static void lex_parts(struct sh_lexer *lx, enum lex_mode mode, int depth)
 
 /* ---- words ---- */
 
+/* Does the word at plain bytes that end at `end` end there (what lex_parts would see
+ * next: the end, a blank, a newline, an operator; not `<`, which may open a placeholder,
+ * and not a continuation or any other byte, which the word goes on with)? */
+static bool plain_word_end(const struct sh_lexer *lx, size_t end)
+{
+    if (end >= lx->len)
+        return true;
+    switch (lx->s[end]) {
+    case ' ': case '\t': case '\n': case ';': case '&': case '|': case '(': case ')': case '>':
+        return true;
+    case '\r':
+        return end + 1 < lx->len && lx->s[end + 1] == '\n';
+    default:
+        return false;
+    }
+}
+
 void shl_word(struct sh_lexer *lx, bool nosplit)
 {
-    shl_wb_begin(lx, lx->i, nosplit);
     const char *s = lx->s;
     size_t at = lx->i;
+    if (!lx->stop) { /* the common word, plain bytes only: one field, no builder */
+        size_t end = at;
+        while (end < lx->len && !plain_stop((unsigned char)s[end]) && s[end] != lx->esc)
+            end++;
+        if (end > at && plain_word_end(lx, end)) {
+            shl_wb_plain(lx, at, end, nosplit);
+            lx->i = end;
+            return;
+        }
+    }
+    shl_wb_begin(lx, at, nosplit);
     if (at + 1 < lx->len && (s[at] == '<' || s[at] == '>') && s[at + 1] == '(')
         lex_skipped(lx, at, at + 2, '(', false, "expected ) closing this process substitution");
     lex_parts(lx, M_WORD, 0);
