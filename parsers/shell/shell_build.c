@@ -219,10 +219,8 @@ static void wb_add(struct sh_lexer *lx, const char *p, size_t n, size_t src, boo
         last->len += n;
         return;
     }
-    if (wb->nspans == wb->capspans) {
-        wb->capspans = wb->capspans ? wb->capspans * 2 : 16;
-        wb->spans = xrealloc(wb->spans, wb->capspans * sizeof *wb->spans);
-    }
+    wb->spans = shl_grow(wb->spans, wb->nspans, &wb->capspans, sizeof *wb->spans,
+                         lx->fixed->spans, SHL_FIXED_SPANS);
     wb->spans[wb->nspans++] = (struct sh_span){out, src, n, literal, opaque};
 }
 
@@ -256,9 +254,11 @@ static void push_field_of(struct sh_lexer *lx, const char *src_text, size_t tlen
 {
     struct shl_wbuild *wb = &lx->wb;
     if (lx->nfields == lx->capfields) {
-        lx->capfields = lx->capfields ? lx->capfields * 2 : 8;
-        lx->fields = xrealloc(lx->fields, lx->capfields * sizeof *lx->fields);
-        lx->finfo = xrealloc(lx->finfo, lx->capfields * sizeof *lx->finfo);
+        size_t cap = lx->capfields;
+        lx->fields = shl_grow(lx->fields, lx->nfields, &cap, sizeof *lx->fields,
+                              lx->fixed->fields, SHL_FIXED_FIELDS);
+        lx->finfo = shl_grow(lx->finfo, lx->nfields, &lx->capfields, sizeof *lx->finfo,
+                             lx->fixed->finfo, SHL_FIXED_FIELDS);
     }
     struct gl_word *w = &lx->fields[lx->nfields];
     struct sh_word_info *in = &lx->finfo[lx->nfields];

@@ -22,6 +22,9 @@
 
 #include "parsers/shell/shell_words.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 /* Nested ${...:-word} deeper than this is skipped and opaque (no deeper recursion). */
 #define SHL_MAX_DEPTH 32
 
@@ -35,6 +38,44 @@ struct shl_wbuild {
     bool opaque, quoted, may_split;
     bool nosplit;     /* assignment values, redirection targets: no field splitting */
     int discard;      /* > 0: parts are parsed but not added (the unused ${x:-word}) */
+};
+
+/* Room for element n of a scratch array that starts in the fixed buffer `fixed` (on
+ * sh_split's stack, room for `first` elements) and moves to the heap past it. *cap goes
+ * 0, first, 2*first, ... as a heap array's would (the memory limit counts it). */
+static inline void *shl_grow(void *p, size_t n, size_t *cap, size_t size, void *fixed,
+                             size_t first)
+{
+    if (n < *cap)
+        return p;
+    size_t ncap = *cap ? *cap * 2 : first;
+    void *q;
+    if (!*cap) {
+        q = fixed;
+    } else if (p == fixed) {
+        q = xmalloc(ncap * size);
+        memcpy(q, p, n * size);
+    } else {
+        q = xrealloc(p, ncap * size);
+    }
+    *cap = ncap;
+    return q;
+}
+/* Free a scratch array of shl_grow (nothing when it is still the fixed buffer). */
+static inline void shl_release(void *p, const void *fixed)
+{
+    if (p != fixed)
+        free(p);
+}
+
+/* The first rooms of the lexer's scratch arrays, on sh_split's stack: most texts never
+ * need more, so they cost no malloc. */
+#define SHL_FIXED_FIELDS 8
+#define SHL_FIXED_SPANS 16
+struct shl_fixed {
+    struct gl_word fields[SHL_FIXED_FIELDS];
+    struct sh_word_info finfo[SHL_FIXED_FIELDS];
+    struct sh_span spans[SHL_FIXED_SPANS];
 };
 
 struct sh_lexer {
@@ -52,14 +93,15 @@ struct sh_lexer {
     struct sh_error *err;
     size_t budget;       /* bytes of variable values that may still be substituted */
     struct shl_wbuild wb;
-    struct gl_word *fields; /* fields of the last word lexed (heap) */
+    struct shl_fixed *fixed; /* first rooms of fields, finfo and wb.spans */
+    struct gl_word *fields; /* fields of the last word lexed (scratch) */
     struct sh_word_info *finfo;
     size_t nfields, capfields;
 };
 
 void shl_init(struct sh_lexer *lx, struct gl_arena *a, const char *s, size_t len,
               const struct gl_srcmap *map, const struct sh_opts *opts,
-              struct sh_vars *vars, struct sh_error *err);
+              struct sh_vars *vars, struct sh_error *err, struct shl_fixed *fixed);
 void shl_free(struct sh_lexer *lx);
 
 /* The position in the original text of input offset `off` (the lexer and the word

@@ -24,9 +24,10 @@ static bool is_ifs(int c) { return c == ' ' || c == '\t' || c == '\n'; }
 
 void shl_init(struct sh_lexer *lx, struct gl_arena *a, const char *s, size_t len,
               const struct gl_srcmap *map, const struct sh_opts *opts,
-              struct sh_vars *vars, struct sh_error *err)
+              struct sh_vars *vars, struct sh_error *err, struct shl_fixed *fixed)
 {
     memset(lx, 0, sizeof *lx);
+    lx->fixed = fixed;
     lx->a = a;
     lx->s = s;
     lx->len = len;
@@ -43,9 +44,9 @@ void shl_init(struct sh_lexer *lx, struct gl_arena *a, const char *s, size_t len
 void shl_free(struct sh_lexer *lx)
 {
     gl_buf_free(&lx->wb.text);
-    free(lx->wb.spans);
-    free(lx->fields);
-    free(lx->finfo);
+    shl_release(lx->wb.spans, lx->fixed->spans);
+    shl_release(lx->fields, lx->fixed->fields);
+    shl_release(lx->finfo, lx->fixed->finfo);
 }
 
 void shl_error(struct sh_lexer *lx, size_t off, const char *message)

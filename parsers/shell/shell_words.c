@@ -71,19 +71,27 @@ struct builder {
     size_t nhd, caphd;
     const struct gl_srcmap *origin;
     size_t total_words;  /* over all commands, for the cap below */
+    struct fixed *fx;    /* first rooms of the scratch arrays above */
 };
 
 /* More words than this in one text is no script a person wrote: stop with an error so
  * that memory stays bounded (each word costs about 200 bytes of model). */
 #define SH_MAX_WORDS (1u << 20)
 
-static void *grow(void *p, size_t n, size_t *cap, size_t size)
-{
-    if (n < *cap)
-        return p;
-    *cap = *cap ? *cap * 2 : 16;
-    return xrealloc(p, *cap * size);
-}
+/* The first rooms of the builder's scratch arrays (see shl_grow), on sh_split's stack. */
+#define FIXED 16
+struct fixed {
+    struct shl_fixed lex;
+    struct gl_word w[FIXED];
+    struct sh_word_info wi[FIXED];
+    struct sh_assign as[FIXED];
+    struct sh_redir rd[FIXED];
+    struct sh_cmd cmds[FIXED];
+    struct ctx st[FIXED];
+    struct heredoc hd[FIXED];
+};
+
+#define grow(b, arr, n, cap) shl_grow((b)->arr, (n), &(b)->cap, sizeof *(b)->arr, (b)->fx->arr, FIXED)
 
 /* n elements of `size` copied into the arena (NULL when n is 0), not cleared first. */
 static void *arena_copy(struct gl_arena *a, const void *p, size_t n, size_t size)
@@ -103,7 +111,7 @@ static bool counts_depth(unsigned char k) { return k == C_IF || k == C_LOOP || k
 
 static void push(struct builder *b, enum ctx_kind kind, char closer)
 {
-    b->st = grow(b->st, b->nst, &b->capst, sizeof *b->st);
+    b->st = grow(b, st, b->nst, capst);
     b->st[b->nst++] = (struct ctx){(unsigned char)kind, closer, false};
     b->depth += counts_depth(kind);
     b->nsub += kind == C_SUBSHELL;
@@ -175,7 +183,7 @@ static void finish(struct builder *b, const char *sep)
 {
     size_t kept = HD_DROPPED;
     if (b->nw || b->nas) {
-        b->cmds = grow(b->cmds, b->ncmds, &b->capcmds, sizeof *b->cmds);
+        b->cmds = grow(b, cmds, b->ncmds, capcmds);
         struct sh_cmd *c = &b->cmds[b->ncmds];
         struct gl_arena *a = b->lx.a;
         memset(c, 0, sizeof *c);
@@ -243,7 +251,7 @@ static void add_redirect(struct builder *b, size_t at, int fd, const char *op)
 {
     struct sh_lexer *lx = &b->lx;
     mark_start(b, at);
-    b->rd = grow(b->rd, b->nrd, &b->caprd, sizeof *b->rd);
+    b->rd = grow(b, rd, b->nrd, caprd);
     struct sh_redir *r = &b->rd[b->nrd];
     memset(r, 0, sizeof *r);
     r->fd = fd;
@@ -269,7 +277,7 @@ static void add_redirect(struct builder *b, size_t at, int fd, const char *op)
     else
         r->target = (struct gl_word){"", shl_loc(lx, lx->i), false};
     if (heredoc) {
-        b->hd = grow(b->hd, b->nhd, &b->caphd, sizeof *b->hd);
+        b->hd = grow(b, hd, b->nhd, caphd);
         b->hd[b->nhd++] = (struct heredoc){r->target.text, lx->nfields ? lx->finfo[0].len : 0,
                                            op[2] == '-', HD_CURRENT, b->nrd};
     }
@@ -293,23 +301,30 @@ static bool reserved_word(struct builder *b)
     if (lx->finfo[0].len < 1 || lx->finfo[0].len > 8 || !lx->fields[0].text[0] ||
         !strchr("iwufscde{}t!", lx->fields[0].text[0]))
         return false;
-    if (is_keyword(lx, "if")) push(b, C_IF, 0);
-    else if (is_keyword(lx, "while") || is_keyword(lx, "until")) push(b, C_LOOP, 0);
-    else if (is_keyword(lx, "for") || is_keyword(lx, "select")) {
+    /* the field is the literal source text (what is_keyword tests), then which word */
+    const struct sh_word_info *in = &lx->finfo[0];
+    if (in->nspans != 1 || !in->spans[0].literal || in->spans[0].src != in->src)
+        return false;
+    const char *t = lx->fields[0].text;
+    size_t n = in->len;
+#define KW(kw) (n == sizeof(kw) - 1 && memcmp(t, kw, sizeof(kw) - 1) == 0)
+    if (KW("if")) push(b, C_IF, 0);
+    else if (KW("while") || KW("until")) push(b, C_LOOP, 0);
+    else if (KW("for") || KW("select")) {
         push(b, C_LOOP, 0);
         b->expect = E_FOR_NAME;
-    } else if (is_keyword(lx, "case")) {
+    } else if (KW("case")) {
         push(b, C_CASE, 0);
         b->expect = E_CASE_WORD;
-    } else if (is_keyword(lx, "function")) b->expect = E_FUNC_NAME;
-    else if (is_keyword(lx, "fi")) pop_if(b, C_IF, 0);
-    else if (is_keyword(lx, "done")) pop_if(b, C_LOOP, 0);
-    else if (is_keyword(lx, "esac")) pop_if(b, C_CASE, 0);
-    else if (is_keyword(lx, "{")) open_group(b, C_BRACE, '}');
-    else if (is_keyword(lx, "}")) close_group(b, '}');
-    else if (!is_keyword(lx, "then") && !is_keyword(lx, "else") && !is_keyword(lx, "elif") &&
-             !is_keyword(lx, "do") && !is_keyword(lx, "!") && !is_keyword(lx, "time"))
+    } else if (KW("function")) b->expect = E_FUNC_NAME;
+    else if (KW("fi")) pop_if(b, C_IF, 0);
+    else if (KW("done")) pop_if(b, C_LOOP, 0);
+    else if (KW("esac")) pop_if(b, C_CASE, 0);
+    else if (KW("{")) open_group(b, C_BRACE, '}');
+    else if (KW("}")) close_group(b, '}');
+    else if (!KW("then") && !KW("else") && !KW("elif") && !KW("do") && !KW("!") && !KW("time"))
         return false;
+#undef KW
     return true;
 }
 
@@ -368,7 +383,7 @@ static void word(struct builder *b, size_t at)
     bool first = !b->nw;
     if (first && shl_at_assignment(lx)) {
         mark_start(b, at);
-        b->as = grow(b->as, b->nas, &b->capas, sizeof *b->as);
+        b->as = grow(b, as, b->nas, capas);
         shl_assignment(lx, &b->as[b->nas++]);
         return;
     }
@@ -382,8 +397,8 @@ static void word(struct builder *b, size_t at)
     }
     for (size_t k = 0; k < lx->nfields; k++) {
         mark_start(b, at);
-        b->w = grow(b->w, b->nw, &b->capw, sizeof *b->w);
-        b->wi = grow(b->wi, b->nw, &b->capwi, sizeof *b->wi);
+        b->w = grow(b, w, b->nw, capw);
+        b->wi = grow(b, wi, b->nw, capwi);
         b->w[b->nw] = lx->fields[k];
         b->wi[b->nw++] = lx->finfo[k];
     }
@@ -592,17 +607,19 @@ int sh_split(struct gl_arena *a, const char *text, size_t len, const struct gl_s
     struct builder b;
     memset(&b, 0, sizeof b);
     b.origin = map;
-    shl_init(&b.lx, a, text ? text : "", len, map, opts, vars, err);
+    struct fixed fx; /* not cleared: every element is written before it is read */
+    b.fx = &fx;
+    shl_init(&b.lx, a, text ? text : "", len, map, opts, vars, err, &fx.lex);
     run(&b);
     *cmds = arena_copy(a, b.cmds, b.ncmds, sizeof *b.cmds);
     *ncmds = b.ncmds;
     shl_free(&b.lx);
-    free(b.w);
-    free(b.wi);
-    free(b.as);
-    free(b.rd);
-    free(b.cmds);
-    free(b.st);
-    free(b.hd);
+    shl_release(b.w, fx.w);
+    shl_release(b.wi, fx.wi);
+    shl_release(b.as, fx.as);
+    shl_release(b.rd, fx.rd);
+    shl_release(b.cmds, fx.cmds);
+    shl_release(b.st, fx.st);
+    shl_release(b.hd, fx.hd);
     return err->set ? -1 : 0;
 }
