@@ -466,10 +466,30 @@ bool df_shlex_process(struct df_shlex *lx, struct gl_arena *a, const char *s, si
     return ok;
 }
 
+/* Does the lexer copy word[0, len) unchanged (no word list wanted)? So when it is ASCII
+ * without NUL (no rune to re-encode, no BOM) and holds no quote, `$` or escape: every
+ * other byte, `<` included, is copied as it is. */
+static bool literal_word(const char *word, size_t len, char escape)
+{
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)word[i];
+        if (c == 0 || c >= 0x80 || c == '$' || c == '\'' || c == '"' || c == (unsigned char)escape)
+            return false;
+    }
+    return true;
+}
+
 bool df_expand_word(struct gl_arena *a, const char *word, size_t len, char escape,
                     df_lookup_fn lookup, void *ctx, char **out, size_t *out_len,
                     bool *unresolved, struct df_error *err)
 {
+    if (literal_word(word, len, escape)) { /* what the lexer would give: the word itself */
+        *out = gl_arena_strndup(a, word, len);
+        *out_len = len;
+        if (unresolved)
+            *unresolved = false;
+        return true;
+    }
     struct df_shlex lx = {.escape = (unsigned char)escape, .lookup = lookup, .ctx = ctx};
     bool ok = df_shlex_process(&lx, a, word, len, out, out_len, NULL, NULL);
     if (unresolved)

@@ -140,28 +140,13 @@ void df_textb_made(struct df_textb *t, const char *bytes, size_t n, size_t src)
     }
 }
 
-/* Index of the last segment of m with off <= x (0 if none). */
-static size_t seg_at(const struct gl_srcmap *m, size_t x)
-{
-    size_t lo = 0, hi = m->n;
-    while (hi - lo > 1) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (m->segs[mid].off <= x)
-            lo = mid;
-        else
-            hi = mid;
-    }
-    return lo;
-}
-
 void df_map_commit(struct gl_arena *a, struct gl_srcmap *map, const struct gl_srcmap_seg *segs,
                    size_t n)
 {
     gl_srcmap_init(map, a);
     if (!n)
         return;
-    map->segs = gl_arena_alloc(a, n * sizeof *segs);
-    memcpy(map->segs, segs, n * sizeof *segs);
+    map->segs = gl_arena_memdup(a, segs, n * sizeof *segs);
     map->n = map->cap = n;
 }
 
@@ -186,13 +171,15 @@ void df_textb_finish(struct df_textb *t, struct gl_arena *a, const struct gl_src
     t->nsegs = 0;
     if (line_map->n && !t->buf.len)
         seg_push(t, 0, gl_srcmap_loc(line_map, empty_src));
+    size_t hint = 0;
     for (size_t i = 0; line_map->n && i < t->npieces; i++) {
         size_t out = t->pieces[i].out, src = t->pieces[i].src;
         size_t end = i + 1 < t->npieces ? t->pieces[i + 1].out : t->buf.len;
         if (out >= end)
             continue;
-        seg_push(t, out, gl_srcmap_loc(line_map, src));
-        for (size_t s = seg_at(line_map, src) + 1; s < line_map->n; s++) {
+        /* the piece's first byte, and (hint) the line-map segment that holds it */
+        seg_push(t, out, gl_srcmap_loc_near(line_map, src, &hint));
+        for (size_t s = hint + 1; s < line_map->n; s++) {
             size_t so = line_map->segs[s].off;
             if (so >= src + (end - out))
                 break;
