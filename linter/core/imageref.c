@@ -338,7 +338,8 @@ static const char *familiar_name(struct gl_arena *a, const struct gl_imageref *r
     if (!ref->domain)
         return ref->path;
     if (strcmp(ref->domain, DEFAULT_DOMAIN) != 0)
-        return gl_arena_printf(a, "%s/%s", ref->domain, ref->path);
+        return gl_arena_cat3(a, ref->domain, strlen(ref->domain), "/", 1, ref->path,
+                             strlen(ref->path));
     const char *short_path = ref->path + OFFICIAL_REPO_PREFIX_LEN;
     if (gl_has_prefix(ref->path, OFFICIAL_REPO_PREFIX) && !strchr(short_path, '/'))
         return short_path;
@@ -369,8 +370,9 @@ int gl_imageref_parse(struct gl_arena *a, const char *s, size_t len, struct gl_l
         out->domain = gl_arena_strdup(a, DEFAULT_DOMAIN);
     else if (r.has_domain)
         out->domain = gl_arena_strndup(a, s, r.domain_end);
-    out->path = gl_arena_printf(a, "%s%.*s", r.official ? OFFICIAL_REPO_PREFIX : "",
-                                (int)(r.path_end - r.path_start), s + r.path_start);
+    out->path = gl_arena_cat3(a, OFFICIAL_REPO_PREFIX, r.official ? OFFICIAL_REPO_PREFIX_LEN : 0,
+                              s + r.path_start,
+                              strnlen(s + r.path_start, r.path_end - r.path_start), "", 0);
     if (r.has_tag) {
         out->tag = gl_arena_strndup(a, s + r.tag_start, r.tag_end - r.tag_start);
         out->tag_loc = loc_at(loc, r.tag_start);

@@ -161,6 +161,17 @@ char *gl_arena_strndup(struct gl_arena *a, const char *s, size_t n)
     return p;
 }
 
+char *gl_arena_cat3(struct gl_arena *a, const char *s1, size_t n1, const char *s2, size_t n2,
+                    const char *s3, size_t n3)
+{
+    char *p = arena_take(a, n1 + n2 + n3 + 1);
+    memcpy(p, s1, n1);
+    memcpy(p + n1, s2, n2);
+    memcpy(p + n1 + n2, s3, n3);
+    p[n1 + n2 + n3] = 0;
+    return p;
+}
+
 char *gl_arena_strdup(struct gl_arena *a, const char *s)
 {
     return gl_arena_strndup(a, s, strlen(s));
@@ -328,7 +339,8 @@ char *gl_image_path(struct gl_arena *a, const char *dir, const char *path)
     if (path[0] != '/' && !dir)
         return NULL;
     const char *joined =
-        path[0] == '/' || !*dir ? path : gl_arena_printf(a, "%s/%s", dir, path);
+        path[0] == '/' || !*dir ? path
+                                : gl_arena_cat3(a, dir, strlen(dir), "/", 1, path, strlen(path));
     char *out = gl_arena_alloc(a, strlen(joined) + 1);
     size_t n = 0;
     for (const char *p = joined; *p;) {

@@ -55,6 +55,10 @@ void *gl_arena_memdup(struct gl_arena *a, const void *p, size_t n);
 static inline bool gl_arena_over(const struct gl_arena *a) { return a->over; }
 char *gl_arena_strndup(struct gl_arena *a, const char *s, size_t n);
 char *gl_arena_strdup(struct gl_arena *a, const char *s);
+/* s1[0,n1) s2[0,n2) s3[0,n3) joined, NUL-terminated (a path join without printf; the
+ * parts must hold no NUL for it to equal printf's "%.*s%.*s%.*s"). */
+char *gl_arena_cat3(struct gl_arena *a, const char *s1, size_t n1, const char *s2, size_t n2,
+                    const char *s3, size_t n3);
 char *gl_arena_printf(struct gl_arena *a, const char *fmt, ...)
     __attribute__((format(printf, 2, 3)));
 /* Give a the blocks of `from` (left empty): what was allocated there stays valid, now a's;

@@ -302,8 +302,8 @@ static int64_t context_size(struct builder *b, const char *path)
         return -1;
     b->stats++;
     const char *slash = strrchr(doc_path, '/');
-    char *full = slash ? gl_arena_printf(&b->doc->arena, "%.*s/%s", (int)(slash - doc_path),
-                                         doc_path, path)
+    char *full = slash ? gl_arena_cat3(&b->doc->arena, doc_path, (size_t)(slash - doc_path),
+                                       "/", 1, path, strlen(path))
                        : gl_arena_strdup(&b->doc->arena, path);
     struct stat st;
     if (lstat(full, &st) != 0 || !S_ISREG(st.st_mode))
@@ -356,6 +356,15 @@ static void copy_or_add(struct builder *b, struct scope *s, int stage, int instr
 /* `WORKDIR dir`: absolute, or relative to the one in effect ("" is the base image's
  * WORKDIR: a relative path stays relative to it); unknown (NULL) after an unresolved
  * variable. */
+/* A relative WORKDIR `dir` after the directory `base`, a `/` between unless base is empty
+ * or ends with one. */
+static char *join_dir(struct gl_arena *a, const char *base, const char *dir)
+{
+    size_t n = strlen(base);
+    bool sep = n && base[n - 1] != '/';
+    return gl_arena_cat3(a, base, n, "/", sep, dir, strlen(dir));
+}
+
 static void workdir(struct builder *b, struct scope *s, const struct df_instr *in)
 {
     if (in->nargs != 1)
@@ -367,10 +376,7 @@ static void workdir(struct builder *b, struct scope *s, const struct df_instr *i
     else if (dir[0] == '/')
         s->workdir = dir;
     else
-        s->workdir = s->workdir ? gl_arena_printf(&b->doc->arena, "%s%s%s", s->workdir,
-                                                  !*s->workdir || gl_has_suffix(s->workdir, "/")
-                                                      ? "" : "/", dir)
-                                : NULL;
+        s->workdir = s->workdir ? join_dir(&b->doc->arena, s->workdir, dir) : NULL;
 }
 
 /* A pragma covers the instruction that follows it (all of its lines). */
