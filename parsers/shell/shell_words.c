@@ -492,20 +492,37 @@ static void operator(struct builder *b, const char *op)
 
 /* The longest operator or redirection at lx->i; returns its length, *redir when it is
  * a redirection. */
+/* Can byte c start an operator or a redirection? */
+static bool op_start(int c)
+{
+    switch (c) {
+    case ';': case '&': case '|': case '(': case ')': case '<': case '>':
+        return true;
+    default:
+        return false;
+    }
+}
+
 static size_t scan_operator(const struct sh_lexer *lx, char *op, bool *redir)
 {
-    static const char *const ops[] = {";;&", ";;", ";&", ";", "&&", "&>>", "&>", "&",
-                                      "||", "|&", "|", "(", ")", "<<<", "<<-", "<<",
-                                      "<&", "<>", "<", ">>", ">&", ">|", ">", NULL};
+    /* longest first among those with the same first byte; redir: holds < or > */
+    static const struct { char op[4]; unsigned char n; bool redir; } ops[] = {
+        {";;&", 3, false}, {";;", 2, false}, {";&", 2, false}, {";", 1, false},
+        {"&&", 2, false}, {"&>>", 3, true}, {"&>", 2, true}, {"&", 1, false},
+        {"||", 2, false}, {"|&", 2, false}, {"|", 1, false}, {"(", 1, false},
+        {")", 1, false}, {"<<<", 3, true}, {"<<-", 3, true}, {"<<", 2, true},
+        {"<&", 2, true}, {"<>", 2, true}, {"<", 1, true}, {">>", 2, true},
+        {">&", 2, true}, {">|", 2, true}, {">", 1, true},
+    };
     const char *s = lx->s + lx->i;
     size_t left = lx->len - lx->i;
-    if (!left || !s[0] || !strchr(";&|()<>", s[0])) /* every operator starts with one */
+    if (!left || !op_start((unsigned char)s[0])) /* every operator starts with one */
         return 0;
-    for (size_t k = 0; ops[k]; k++) {
-        size_t n = strlen(ops[k]);
-        if (n <= left && memcmp(s, ops[k], n) == 0) {
-            memcpy(op, ops[k], n + 1);
-            *redir = strchr(ops[k], '<') || strchr(ops[k], '>');
+    for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
+        size_t n = ops[k].n;
+        if (ops[k].op[0] == s[0] && n <= left && memcmp(s, ops[k].op, n) == 0) {
+            memcpy(op, ops[k].op, n + 1);
+            *redir = ops[k].redir;
             return n;
         }
     }
@@ -555,7 +572,7 @@ static void run(struct builder *b)
             word(b, at); /* process substitution */
         } else if ((c == '<' || c == '{') && shl_placeholder_end(lx, at)) {
             word(b, at); /* documentation's `<placeholder>` */
-        } else if (strchr(";&|()<>", c) && c) {
+        } else if (op_start(c)) {
             size_t n = scan_operator(lx, op, &redir);
             lx->i += n;
             if (redir)
