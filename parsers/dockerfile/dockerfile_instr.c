@@ -465,7 +465,10 @@ static enum kind kind_of(const char *kw, enum df_keyword *out)
     size_t lo = 0, hi = sizeof table / sizeof table[0]; /* sorted: binary search */
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        int c = strcmp(kw, table[mid].name);
+        /* the first byte nearly always decides (strcmp's order: unsigned bytes) */
+        int c = (unsigned char)kw[0] != (unsigned char)table[mid].name[0]
+                    ? (unsigned char)kw[0] - (unsigned char)table[mid].name[0]
+                    : strcmp(kw, table[mid].name);
         if (c == 0) {
             *out = table[mid].kw;
             return table[mid].k;
