@@ -74,6 +74,13 @@ static size_t trim_newline_end(const struct ctx *c)
 static size_t skip_uspace(const char *d, size_t s, size_t e)
 {
     while (s < e) {
+        unsigned char b = (unsigned char)d[s];
+        if (b < 0x80) { /* an ASCII byte is its own rune */
+            if (!df_ascii_uspace(b))
+                break;
+            s++;
+            continue;
+        }
         uint32_t r;
         size_t w = df_utf8_decode(d + s, e - s, &r);
         if (!df_is_uspace(r))
@@ -334,7 +341,16 @@ static bool has_heredoc_mark(const char *line, size_t len)
 /* One instruction starting on the current line (content d[ts, ce), continued if cont). */
 static bool instruction(struct ctx *c, size_t ts, size_t ce, bool cont)
 {
-    struct df_instr *in = GL_APPEND(c->a, c->f->instrs, c->f->ninstrs, c->icap);
+    if (c->f->ninstrs == c->icap) { /* as GL_APPEND, without clearing the new room: each
+                                        slot is cleared when it is taken, just below */
+        size_t ncap = c->icap ? c->icap * 2 : 2;
+        struct df_instr *grown = gl_arena_take(c->a, ncap * sizeof *grown);
+        if (c->f->ninstrs)
+            memcpy(grown, c->f->instrs, c->f->ninstrs * sizeof *grown);
+        c->f->instrs = grown;
+        c->icap = ncap;
+    }
+    struct df_instr *in = &c->f->instrs[c->f->ninstrs++];
     memset(in, 0, sizeof *in);
     struct gl_buf *line = &c->line;
     line->len = 0;

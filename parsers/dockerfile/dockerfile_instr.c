@@ -21,6 +21,13 @@ struct argv {
 static void trim_uspace(const char *L, size_t *s, size_t *e)
 {
     while (*s < *e) {
+        unsigned char b = (unsigned char)L[*s];
+        if (b < 0x80) { /* an ASCII byte is its own rune */
+            if (!df_ascii_uspace(b))
+                break;
+            (*s)++;
+            continue;
+        }
         uint32_t r;
         size_t w = df_utf8_decode(L + *s, *e - *s, &r);
         if (!df_is_uspace(r))
@@ -28,6 +35,13 @@ static void trim_uspace(const char *L, size_t *s, size_t *e)
         *s += w;
     }
     while (*e > *s) {
+        unsigned char b = (unsigned char)L[*e - 1];
+        if (b < 0x80) {
+            if (!df_ascii_uspace(b))
+                break;
+            (*e)--;
+            continue;
+        }
         size_t st = *e - 1, lim = *e - *s > 4 ? *e - 4 : *s;
         while (st > lim && ((unsigned char)L[st] & 0xC0) == 0x80)
             st--;

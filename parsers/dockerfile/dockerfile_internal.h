@@ -23,6 +23,8 @@ size_t df_utf8_decode(const char *s, size_t n, uint32_t *r);
 size_t df_utf8_encode(uint32_t r, char out[4]);
 /* Go's unicode.IsSpace. */
 bool df_is_uspace(uint32_t r);
+/* df_is_uspace of an ASCII byte b (< 0x80): \t \n \v \f \r or space. */
+static inline bool df_ascii_uspace(unsigned char b) { return b == ' ' || (b >= '\t' && b <= '\r'); }
 /* unicode.IsSpace(rune(b)) for a single byte, as BuildKit's byte loops do. */
 bool df_is_byte_space(unsigned char b);
 /* [\t\v\f\r ]: BuildKit's reWhitespace. */
