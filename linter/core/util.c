@@ -76,8 +76,20 @@ void gl_arena_free(struct gl_arena *a)
     a->over = false; /* the limit stays */
 }
 
-/* A new block for n bytes (n rounded up to 16) that do not fit the current one: the slow
- * path of arena_take, kept out of line so that the fast path inlines into its callers. */
+/* n bytes (rounded) from block b, which has the room. */
+static inline void *take_from(struct gl_arena *a, struct gl_arena_block *b, size_t n)
+{
+    void *p = b->data + b->used;
+    b->used += n;
+    a->total += n;
+    if (a->limit && a->total > a->limit)
+        a->over = true;
+    return p;
+}
+
+/* n bytes (n rounded up to 16) that do not fit the current block, from a new one: the
+ * slow path of arena_take, kept out of line so that the fast path inlines into its
+ * callers (and calls this as a tail call: no frame on the fast path). */
 static __attribute__((noinline)) void *arena_new_block(struct gl_arena *a, size_t n)
 {
     size_t size = n > ARENA_BLOCK / 4 ? n : ARENA_BLOCK;
@@ -92,12 +104,7 @@ static __attribute__((noinline)) void *arena_new_block(struct gl_arena *a, size_
         b->next = a->head->next;
         a->head->next = b;
     }
-    void *p = b->data + b->used;
-    b->used += n;
-    a->total += n;
-    if (a->limit && a->total > a->limit)
-        a->over = true;
-    return p;
+    return take_from(a, b, n);
 }
 
 /* n bytes (rounded up to 16) from the arena, not cleared: for callers that write them all. */
@@ -107,12 +114,7 @@ static inline void *arena_take(struct gl_arena *a, size_t n)
     struct gl_arena_block *b = a->head;
     if (__builtin_expect(!b || b->size - b->used < n, 0))
         return arena_new_block(a, n);
-    void *p = b->data + b->used;
-    b->used += n;
-    a->total += n;
-    if (a->limit && a->total > a->limit)
-        a->over = true;
-    return p;
+    return take_from(a, b, n);
 }
 
 void *gl_arena_take(struct gl_arena *a, size_t n) { return arena_take(a, n); }
