@@ -114,8 +114,16 @@ static inline struct gl_loc shl_loc(struct sh_lexer *lx, size_t off)
 void shl_error(struct sh_lexer *lx, size_t off, const char *message);
 /* Position after any backslash-newline continuations at i. */
 size_t shl_skip_cont(const struct sh_lexer *lx, size_t i);
-/* The byte at lx->i after skipping continuations (lx->i moves past them), -1 at end. */
-int shl_cur(struct sh_lexer *lx);
+/* The byte at lx->i after skipping continuations (lx->i moves past them), -1 at end.
+ * Inline: called for every token and blank; a continuation starts with the escape. */
+static inline int shl_cur(struct sh_lexer *lx)
+{
+    if (lx->stop)
+        return -1;
+    if (lx->i < lx->len && lx->s[lx->i] == lx->esc)
+        lx->i = shl_skip_cont(lx, lx->i);
+    return lx->i < lx->len ? (unsigned char)lx->s[lx->i] : -1;
+}
 /* The offset after an opaque part of a word that starts at i, or 0 when none starts
  * there: a template expression `{{ ... }}` closed on its line (always: a templated
  * script is linted as written, its expressions unknown), or with opts->placeholders a

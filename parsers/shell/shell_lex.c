@@ -73,14 +73,6 @@ size_t shl_skip_cont(const struct sh_lexer *lx, size_t i)
     }
 }
 
-int shl_cur(struct sh_lexer *lx)
-{
-    if (lx->stop)
-        return -1;
-    lx->i = shl_skip_cont(lx, lx->i);
-    return lx->i < lx->len ? (unsigned char)lx->s[lx->i] : -1;
-}
-
 /* Longest placeholder text read as one (a longer `<...` is a redirection after all). */
 #define SHL_PLACEHOLDER_MAX 128
 

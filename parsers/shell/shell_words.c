@@ -547,6 +547,10 @@ static void run(struct builder *b)
         int c = shl_cur(lx);
         while (c == ' ' || c == '\t' || (c == '\r' && shl_word_end_at(lx, lx->i))) {
             lx->i++;
+            /* the rest of a run of blanks at once (shl_cur only skips continuations,
+               which start with the escape) */
+            while (lx->i < lx->len && (lx->s[lx->i] == ' ' || lx->s[lx->i] == '\t'))
+                lx->i++;
             c = shl_cur(lx);
         }
         if (c < 0)
