@@ -538,33 +538,54 @@ static int range_cmp(const void *a, const void *b)
     return x->first < y->first ? -1 : x->first > y->first ? 1 : 0;
 }
 
+/* Count the line breaks in t[from, to). */
+static uint32_t breaks_in(const char *t, size_t from, size_t to)
+{
+    uint32_t n = 0;
+    const char *p = t + from, *end = t + to;
+    while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+        n++;
+        p++;
+    }
+    return n;
+}
+
+/* Only lines whose first non-blank byte is `#` can hold a pragma: the scan jumps from one
+ * `#` to the next (memchr), and counts lines only up to a line that holds one. */
 void gl_launch_scan_pragmas(struct gl_launch_scan *s)
 {
     struct gl_doc *doc = s->doc;
     const char *t = doc->text;
-    size_t len = doc->len, i = 0, next = 0;
+    size_t len = doc->len, i = 0, next = 0, counted = 0;
+    uint32_t line = 1; /* the line of byte `counted` */
     if (!t)
         return;
     if (s->nranges > 1)
         qsort(s->ranges, s->nranges, sizeof *s->ranges, range_cmp);
-    for (uint32_t line = 1; i < len; line++) {
-        size_t eol = i;
-        while (eol < len && t[eol] != '\n')
-            eol++;
-        size_t p = i;
-        while (p < eol && (t[p] == ' ' || t[p] == '\t'))
-            p++;
-        if (p < eol && t[p] == '#' && memmem(t + p, eol - p, "gpulint", 7)) {
-            while (next < s->nranges && s->ranges[next].first <= line)
-                next++;
-            uint32_t first = line + 1, last = line + 1;
-            if (next < s->nranges) {
-                first = s->ranges[next].first;
-                last = s->ranges[next].last < first ? first : s->ranges[next].last;
-            }
-            gl_pragma_parse(doc, t + p + 1, eol - p - 1,
-                            (struct gl_loc){line, (uint32_t)(p - i) + 2}, first, last);
-        }
+    while (i < len) {
+        const char *hash = memchr(t + i, '#', len - i);
+        if (!hash)
+            break;
+        size_t p = (size_t)(hash - t), bol = p;
+        while (bol > i && (t[bol - 1] == ' ' || t[bol - 1] == '\t'))
+            bol--;
+        const char *nl = memchr(t + p, '\n', len - p);
+        size_t eol = nl ? (size_t)(nl - t) : len;
         i = eol + 1;
+        if (bol > 0 && t[bol - 1] != '\n')
+            continue; /* a `#` after other text on its line */
+        if (!memmem(t + p, eol - p, "gpulint", 7))
+            continue;
+        line += breaks_in(t, counted, bol);
+        counted = bol;
+        while (next < s->nranges && s->ranges[next].first <= line)
+            next++;
+        uint32_t first = line + 1, last = line + 1;
+        if (next < s->nranges) {
+            first = s->ranges[next].first;
+            last = s->ranges[next].last < first ? first : s->ranges[next].last;
+        }
+        gl_pragma_parse(doc, t + p + 1, eol - p - 1,
+                        (struct gl_loc){line, (uint32_t)(p - bol) + 2}, first, last);
     }
 }
