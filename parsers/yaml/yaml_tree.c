@@ -21,17 +21,37 @@
 #define CHECK_EVERY 256
 
 struct charmap {
-    size_t *at; /* byte offset of character k * CHECK_EVERY */
+    bool ascii; /* no byte >= 0x80: a character index is the byte offset */
+    size_t *at; /* byte offset of character k * CHECK_EVERY (NULL when ascii) */
     size_t n;
     size_t last_ch, last_off; /* the last conversion: marks mostly come in order */
 };
 
+/* Is text[0..len) all ASCII? (eight bytes at a time) */
+static bool all_ascii(const char *text, size_t len)
+{
+    size_t i = 0;
+    uint64_t any = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t w;
+        memcpy(&w, text + i, 8);
+        any |= w;
+    }
+    for (; i < len; i++)
+        any |= (unsigned char)text[i];
+    return !(any & 0x8080808080808080ull);
+}
+
 static void charmap_build(struct charmap *cm, const char *text, size_t len)
 {
     size_t cap = len / CHECK_EVERY + 2, chars = 0;
-    cm->at = xmalloc(cap * sizeof *cm->at);
     cm->n = 0;
     cm->last_ch = cm->last_off = 0;
+    cm->ascii = all_ascii(text, len);
+    cm->at = NULL;
+    if (cm->ascii)
+        return;
+    cm->at = xmalloc(cap * sizeof *cm->at);
     for (size_t i = 0; i < len; i++) {
         if (((unsigned char)text[i] & 0xC0) == 0x80)
             continue;
@@ -45,6 +65,8 @@ static void charmap_build(struct charmap *cm, const char *text, size_t len)
 
 static size_t charmap_byte(struct charmap *cm, const char *text, size_t len, size_t ch)
 {
+    if (cm->ascii)
+        return ch < len ? ch : len;
     size_t k = ch / CHECK_EVERY;
     if (k >= cm->n)
         return len;
@@ -68,14 +90,14 @@ static size_t charmap_byte(struct charmap *cm, const char *text, size_t len, siz
 static void lines_build(struct yt_stream *s)
 {
     size_t n = 1;
-    for (size_t i = 0; i < s->len; i++)
-        n += s->text[i] == '\n';
+    const char *t = s->text, *end = t + s->len, *p = t;
+    while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL)
+        n++, p++;
     s->lines = gl_arena_alloc(s->arena, n * sizeof *s->lines);
     s->nlines = 0;
     s->lines[s->nlines++] = 0;
-    for (size_t i = 0; i < s->len; i++)
-        if (s->text[i] == '\n')
-            s->lines[s->nlines++] = i + 1;
+    for (p = t; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
+        s->lines[s->nlines++] = (size_t)(p - t) + 1;
 }
 
 struct gl_loc yt_loc_of(const struct yt_stream *s, size_t off)
@@ -187,9 +209,32 @@ struct loader {
     struct yt_node **stack;
     struct yt_node **keys; /* pending key of each open mapping */
     size_t depth, capstack;
+    size_t line_hint;      /* index in s->lines of the last position looked up */
     bool exact;            /* yt_load_exact */
     size_t max_depth;      /* the limit nesting-depth, or yt_load_exact's bound (0: none) */
 };
+
+/* yt_loc_of for the loader: positions come mostly in order, so the line of the last one
+ * and the few after it are tried before a binary search. */
+static struct gl_loc loc_near(struct loader *ld, size_t off)
+{
+    const struct yt_stream *s = ld->s;
+    size_t h = ld->line_hint;
+    if (!s->nlines || off > s->len || h >= s->nlines || s->lines[h] > off)
+        goto search;
+    for (int k = 0; k < 8 && h + 1 < s->nlines && s->lines[h + 1] <= off; k++)
+        h++;
+    if (h + 1 < s->nlines && s->lines[h + 1] <= off)
+        goto search;
+    ld->line_hint = h;
+    size_t col = off - s->lines[h] + 1;
+    return (struct gl_loc){(uint32_t)(h + 1), col > UINT32_MAX ? UINT32_MAX : (uint32_t)col};
+search:;
+    struct gl_loc l = yt_loc_of(s, off);
+    if (s->nlines)
+        ld->line_hint = l.line - 1;
+    return l;
+}
 
 static size_t mark_off(struct loader *ld, yaml_mark_t m)
 {
@@ -255,13 +300,14 @@ static const char *copy_str(struct gl_arena *a, const yaml_char_t *p)
 }
 
 /* Line of the last non-blank byte in [start, end) (the start line when none). */
-static uint32_t last_content_line(const struct yt_stream *s, size_t start, size_t end)
+static uint32_t last_content_line(struct loader *ld, size_t start, size_t end)
 {
+    const struct yt_stream *s = ld->s;
     size_t e = end;
     while (e > start && (s->text[e - 1] == ' ' || s->text[e - 1] == '\t' ||
                          s->text[e - 1] == '\n' || s->text[e - 1] == '\r'))
         e--;
-    return yt_loc_of(s, e > start ? e - 1 : start).line;
+    return loc_near(ld, e > start ? e - 1 : start).line;
 }
 
 static struct yt_node *new_node(struct loader *ld, enum yt_kind kind, const yaml_event_t *ev)
@@ -272,7 +318,7 @@ static struct yt_node *new_node(struct loader *ld, enum yt_kind kind, const yaml
     n->end = mark_off(ld, ev->end_mark);
     if (n->end < n->start)
         n->end = n->start;
-    n->loc = yt_loc_of(ld->s, n->start);
+    n->loc = loc_near(ld, n->start);
     n->last_line = n->loc.line;
     n->past_end = mark_past_end(ld, ev->start_mark);
     return n;
@@ -339,7 +385,7 @@ static void pop(struct loader *ld, const yaml_event_t *ev)
     }
     n->end = end < n->start ? n->start : end;
     if (!count)
-        last = last_content_line(ld->s, n->start, n->end);
+        last = last_content_line(ld, n->start, n->end);
     n->last_line = last;
     n->complete = true;
 }
@@ -361,7 +407,7 @@ static void load_scalar(struct loader *ld, const yaml_event_t *ev)
     case YAML_FOLDED_SCALAR_STYLE: n->style = YT_FOLDED; break;
     default: n->style = YT_PLAIN; break;
     }
-    n->last_line = last_content_line(ld->s, n->start, n->end);
+    n->last_line = last_content_line(ld, n->start, n->end);
     n->complete = true;
     if (n->anchor)
         anchors_put(&ld->anchors, n->anchor, n);
