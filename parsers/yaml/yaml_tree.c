@@ -712,10 +712,10 @@ bool yt_is_true(const struct yt_node *n)
     return false;
 }
 
-static bool is_merge_key(const struct yt_node *k)
+static inline bool is_merge_key(const struct yt_node *k)
 {
     return k && k->kind == YT_SCALAR &&
-           ((k->style == YT_PLAIN && yt_scalar_is(k, "<<")) ||
+           ((k->style == YT_PLAIN && k->len == 2 && k->value[0] == '<' && k->value[1] == '<') ||
             (k->tag && !strcmp(k->tag, "tag:yaml.org,2002:merge")));
 }
 
@@ -766,17 +766,17 @@ struct yt_node *yt_get(struct yt_stream *s, struct yt_node *map, const char *key
     if (!yt_is_map(map))
         return NULL;
     struct yt_node *order[MERGE_VISITS];
-    size_t n = 1;
+    size_t n = 1, klen = strlen(key);
     order[0] = map;
     if (has_merge(map))
         n = merge_order(s, map, order);
     for (size_t m = 0; m < n; m++) {
         for (size_t i = 0; i < order[m]->npairs; i++) {
             struct yt_pair *p = &order[m]->pairs[i];
-            if (is_merge_key(p->key))
-                continue;
             struct yt_node *k = p->key->kind == YT_ALIAS ? yt_deref(s, p->key) : p->key;
-            if (yt_scalar_is(k, key)) {
+            /* (a merge key `<<` is never a key looked up, even when asked for) */
+            if (k && k->kind == YT_SCALAR && k->len == klen && !memcmp(k->value, key, klen) &&
+                !is_merge_key(p->key)) {
                 if (key_out)
                     *key_out = p->key;
                 return yt_deref(s, p->value);
