@@ -1111,7 +1111,8 @@ struct gl_loc yt_scalar_loc_at(const struct yt_stream *s, const struct yt_node *
 
 void yt_add_pragmas(struct gl_doc *doc, struct yt_stream *s)
 {
-    if (!memchr(s->text, '#', s->len))
+    /* (gl_pragma_parse takes only a comment that says `gpulint`) */
+    if (!memchr(s->text, '#', s->len) || !memmem(s->text, s->len, "gpulint", 7))
         return;
     size_t nl = s->nlines + 2;
     uint32_t *span_end = xcalloc(nl, sizeof *span_end); /* last line of nodes starting here */
