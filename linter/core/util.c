@@ -289,12 +289,6 @@ bool gl_has_prefix(const char *s, const char *prefix)
     return true;
 }
 
-bool gl_has_suffix(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), m = strlen(suffix);
-    return n >= m && memcmp(s + n - m, suffix, m) == 0;
-}
-
 const char *gl_base_name(const char *path)
 {
     const char *s = strrchr(path, '/');

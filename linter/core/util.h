@@ -98,7 +98,12 @@ static inline bool gl_streq(const char *a, const char *b)
 bool gl_streq_nocase(const char *a, const char *b);
 bool gl_strn_eq_nocase(const char *a, size_t alen, const char *b); /* a[0..alen) vs b */
 bool gl_has_prefix(const char *s, const char *prefix);
-bool gl_has_suffix(const char *s, const char *suffix);
+/* (inline: every input type's name test calls it with a literal, whose length folds) */
+static inline bool gl_has_suffix(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && memcmp(s + n - m, suffix, m) == 0;
+}
 /* The last component of a path or word: what follows its last '/' (all of it without). */
 const char *gl_base_name(const char *path);
 /* A path in an image: `path` when absolute, else joined to `dir` ("" is a directory whose
