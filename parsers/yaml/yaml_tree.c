@@ -394,9 +394,8 @@ static void load_scalar(struct loader *ld, const yaml_event_t *ev)
 {
     struct yt_node *n = new_node(ld, YT_SCALAR, ev);
     size_t len = ev->data.scalar.length;
-    char *v = gl_arena_alloc(ld->s->arena, len + 1);
-    memcpy(v, ev->data.scalar.value, len);
-    n->value = v;
+    /* (not zeroed first: every byte is written; the value may hold NULs) */
+    n->value = gl_arena_strndup(ld->s->arena, (const char *)ev->data.scalar.value, len);
     n->len = len;
     n->tag = copy_str(ld->s->arena, ev->data.scalar.tag);
     n->anchor = copy_str(ld->s->arena, ev->data.scalar.anchor);
