@@ -158,6 +158,7 @@ void gl_lint_doc(struct gl_run *run, struct gl_doc *doc)
             c.rule = r;
             r->check(&c);
         }
+        gl_check_end(&c);
     }
     report_unknown_ignores(run, doc);
     gl_project_gather(&run->project, doc);
