@@ -70,7 +70,7 @@ static bool compose_stream(struct yt_stream *s)
 static bool by_content(const char *path, const char *data, size_t len)
 {
     (void)path;
-    return memmem(data, len, "services", 8) && yt_sniff(data, len, compose_stream);
+    return gl_mem_has(data, len, "services", 8, 4) && yt_sniff(data, len, compose_stream);
 }
 
 /* A linted compose file: its services, then those that are the CPU variant of a GPU
