@@ -324,6 +324,8 @@ static struct yt_node *new_node(struct loader *ld, enum yt_kind kind, const yaml
     return n;
 }
 
+static inline bool is_merge_key(const struct yt_node *k);
+
 static void attach(struct loader *ld, struct yt_node *n)
 {
     struct yt_stream *s = ld->s;
@@ -340,6 +342,7 @@ static void attach(struct loader *ld, struct yt_node *n)
         struct yt_pair *p = GL_APPEND(s->arena, top->pairs, top->npairs, top->cappairs);
         p->key = ld->keys[ld->depth - 1];
         p->value = n;
+        top->merges |= is_merge_key(p->key);
         ld->keys[ld->depth - 1] = NULL;
     }
 }
@@ -750,13 +753,8 @@ static size_t merge_order(struct yt_stream *s, struct yt_node *map, struct yt_no
     return nout;
 }
 
-static bool has_merge(const struct yt_node *map)
-{
-    for (size_t i = 0; i < map->npairs; i++)
-        if (is_merge_key(map->pairs[i].key))
-            return true;
-    return false;
-}
+/* (the loader noted it as it added the pairs) */
+static bool has_merge(const struct yt_node *map) { return map->merges; }
 
 struct yt_node *yt_get(struct yt_stream *s, struct yt_node *map, const char *key,
                        struct yt_node **key_out)

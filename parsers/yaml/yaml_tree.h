@@ -93,6 +93,7 @@ struct yt_node {
     struct yt_node *target;
     bool flow;               /* a flow collection ([...] / {...}) */
     bool past_end;           /* libyaml placed it on a new line after the input's end */
+    bool merges;             /* YT_MAP: a key of its pairs is a merge key (`<<`) */
     /* loader state */
     bool complete;
 };
