@@ -339,6 +339,19 @@ lint alias-bomb-compose 20 512 "clean $in/bomb/docker-compose.yml" "$in/bomb/doc
   printf 'spec:\n  containers:\n  - name: c\n    image: ubuntu:22.04\n    args: *l9\n'; } > "$in/bomb/pod.yaml"
 lint alias-bomb-k8s 20 512 "gl900 $in/bomb/pod.yaml 6 32 alias" "$in/bomb/pod.yaml"
 
+# One big script named by many aliases: a workflow whose 2,000 jobs all take the steps of
+# the first (3,000 lines of commands), so each job's shell scan and its container's steps
+# would read the script again: the doc's parse-memory stops it (GL900), RSS stays bounded
+mkdir -p "$in/aliasci/.github/workflows"
+{ printf 'on: push\njobs:\n  a:\n    runs-on: gpu\n'
+  printf "    container: {image: 'nvcr.io/nvidia/pytorch:24.05-py3', options: --gpus 2}\n"
+  printf '    steps: &s\n      - run: |\n'
+  for ((i = 0; i < 3000; i++)); do printf '          torchrun --nproc_per_node=4 t%d.py --a b\n' $i; done
+  for ((j = 0; j < 2000; j++)); do
+    printf "  j%d:\n    runs-on: gpu\n    container: {image: 'img:%d'}\n    steps: *s\n" $j $j
+  done; } > "$in/aliasci/.github/workflows/x.yml"
+lint alias-script-ci 20 512 "gl900 $in/aliasci/.github/workflows/x.yml * * parse-memory -- rss 64" "$in/aliasci"
+
 # 10^6-deep YAML flow nesting
 mkdir -p "$in/deep"
 { printf 'services:\n  a: '; deep 1000000 '['; echo; } > "$in/deep/compose.yaml"
