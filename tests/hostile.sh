@@ -352,6 +352,35 @@ mkdir -p "$in/aliasci/.github/workflows"
   done; } > "$in/aliasci/.github/workflows/x.yml"
 lint alias-script-ci 20 512 "gl900 $in/aliasci/.github/workflows/x.yml * * parse-memory -- rss 64" "$in/aliasci"
 
+# The same amplification in compose, Kubernetes, GitLab CI and Ansible (one script named by
+# 2,000 aliases): each stops at parse-memory; and a plain compose file of 5,000 services
+# (a lookup by name once per service took the services' pairs again each time: 400 MB)
+mkdir -p "$in/amp" "$in/bigcompose"
+script() { for ((i = 0; i < 3000; i++)); do printf '%sdocker run --gpus 2 img:1 torchrun t%d.py\n' "$1" $i; done; }
+{ printf 'x-cmd: &c |\n'; script '  '; printf 'services:\n'
+  for ((j = 0; j < 2000; j++)); do printf '  s%d:\n    image: img:1\n    command: *c\n' $j; done
+} > "$in/amp/docker-compose.yml"
+{ printf 'apiVersion: v1\nkind: List\nx: &c |\n'; script '  '; printf 'items:\n'
+  for ((j = 0; j < 2000; j++)); do
+    printf -- '- apiVersion: v1\n  kind: Pod\n  metadata: {name: p%d}\n  spec:\n    containers:\n    - name: c\n      image: img:1\n      command: [sh, -c, *c]\n' $j
+  done; } > "$in/amp/pods.yaml"
+{ printf 'stages: [t]\n.tmpl: &s\n  script:\n    - |\n'; script '      '
+  for ((j = 0; j < 2000; j++)); do printf 'j%d:\n  stage: t\n  <<: *s\n' $j; done
+} > "$in/amp/.gitlab-ci.yml"
+{ printf -- '- hosts: all\n  vars:\n    s: &c |\n'; script '      '; printf '  tasks:\n'
+  for ((j = 0; j < 2000; j++)); do printf '  - name: t%d\n    shell: *c\n' $j; done
+} > "$in/amp/playbook.yml"
+for f in docker-compose.yml pods.yaml .gitlab-ci.yml playbook.yml; do
+  lint "alias-script-${f#.}" 20 512 "gl900 $in/amp/$f * * parse-memory -- rss 64" "$in/amp/$f"
+done
+{ printf 'services:\n'
+  for ((j = 0; j < 5000; j++)); do printf '  s%d:\n    image: img:1\n    command: python t.py\n' $j; done
+} > "$in/bigcompose/compose.yaml"
+# beside it, the amplified compose file: a file beside is compared for GPU variants on its
+# own budget, never charged to this one
+cp "$in/amp/docker-compose.yml" "$in/bigcompose/compose.gpu.yaml"
+lint compose-5000-services 30 512 "clean $in/bigcompose/compose.yaml -- rss 64" "$in/bigcompose/compose.yaml"
+
 # 10^6-deep YAML flow nesting
 mkdir -p "$in/deep"
 { printf 'services:\n  a: '; deep 1000000 '['; echo; } > "$in/deep/compose.yaml"
