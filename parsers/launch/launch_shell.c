@@ -34,7 +34,7 @@ void gl_launches_from_shell(struct gl_doc *doc, const char *text, size_t len,
 void gl_launches_from_yaml_scalar(struct gl_doc *doc, struct yt_stream *s, struct yt_node *n,
                                   struct sh_vars *vars)
 {
-    if (!yt_is_scalar(n) || yt_is_null(n))
+    if (!yt_is_scalar(n) || yt_is_null(n) || gl_arena_over(&doc->arena))
         return;
     struct gl_srcmap m;
     gl_srcmap_init(&m, &doc->arena);
@@ -489,6 +489,10 @@ static uint32_t last_line(const struct sh_cmd *cmd)
 void gl_launch_scan_text(struct gl_launch_scan *s, const char *text, size_t len,
                          const struct gl_srcmap *map)
 {
+    /* past the doc's parse-memory, no more texts: a YAML file that names one big script
+     * through many aliases would otherwise scan it again for each (the doc is a GL900) */
+    if (gl_arena_over(&s->doc->arena))
+        return;
     slurm_directives(s, text, len, map);
     scan_split(s, text, len, map, 0);
 }

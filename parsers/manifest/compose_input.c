@@ -13,15 +13,6 @@ static bool yaml_ext(const char *b)
     return gl_has_suffix(b, ".yml") || gl_has_suffix(b, ".yaml");
 }
 
-bool gl_compose_named(const char *b)
-{
-    if (!yaml_ext(b))
-        return false;
-    return gl_has_prefix(b, "docker-compose") || gl_has_prefix(b, "compose.") ||
-           gl_has_prefix(b, "compose-") || gl_has_prefix(b, "compose_") ||
-           gl_has_suffix(b, ".compose.yml") || gl_has_suffix(b, ".compose.yaml");
-}
-
 static bool by_name(const char *path, const char *b)
 {
     (void)path;

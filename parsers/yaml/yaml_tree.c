@@ -805,6 +805,19 @@ size_t yt_pairs(struct yt_stream *s, struct yt_node *map, struct yt_pair **out)
     map = yt_deref(s, map);
     if (!yt_is_map(map))
         return 0;
+    if (!has_merge(map)) {
+        /* no merge key and no alias among the pairs: they are the answer as they are (no
+           copy: a caller that asks for the pairs of one big mapping once per entry, as a
+           lookup by name does, must not take memory for each ask) */
+        size_t i = 0;
+        while (i < map->npairs && (!map->pairs[i].key || map->pairs[i].key->kind != YT_ALIAS) &&
+               (!map->pairs[i].value || map->pairs[i].value->kind != YT_ALIAS))
+            i++;
+        if (i == map->npairs) {
+            *out = map->pairs;
+            return map->npairs;
+        }
+    }
     struct yt_node *order[MERGE_VISITS];
     size_t nm = has_merge(map) ? merge_order(s, map, order) : (order[0] = map, 1);
     size_t total = 0;
@@ -1075,8 +1088,8 @@ static void flow_map(const struct yt_stream *s, const struct yt_node *n, struct 
 
 void yt_scalar_srcmap(const struct yt_stream *s, const struct yt_node *n, struct gl_srcmap *m)
 {
-    if (!n)
-        return;
+    if (!n || gl_arena_over(m->arena))
+        return; /* (past its arena's limit: the input is a GL900, no more maps) */
     if (n->kind != YT_SCALAR) {
         gl_srcmap_add(m, 0, n->loc.line, n->loc.col);
         return;
