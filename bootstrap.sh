@@ -27,6 +27,7 @@ packages=(
   pre-commit libxml2-utils hyperfine time python3                    # CI tools, benches
   man-db dpkg-dev debootstrap                     # install and Debian package tests
   slurm-client                             # tests/slurm_options.sh: sbatch/srun/salloc --help
+  docker-compose                           # tests/compose_flags.sh: docker-compose [run] --help
   python3-pip python3-setuptools python3-wheel   # tests/pydist.sh: wheels built and installed
 )
 missing=()

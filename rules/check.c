@@ -26,6 +26,13 @@ static struct gl_finding *add(struct gl_check *c, enum gl_severity sev, struct g
     return f;
 }
 
+void gl_check_end(struct gl_check *c)
+{
+    if (c->launch_facts)
+        c->launch_facts_free(c->launch_facts);
+    c->launch_facts = NULL;
+}
+
 struct gl_finding *gl_report(struct gl_check *c, struct gl_loc loc, const char *fix,
                              const char *fmt, ...)
 {

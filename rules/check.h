@@ -14,12 +14,21 @@
 #include "linter/core/model.h"
 #include "linter/core/rule.h"
 
+struct gl_launch_facts;
+
 struct gl_check {
     const struct gl_doc *doc;
     const struct gl_config *cfg;
     const struct gl_rule *rule;
     struct gl_findings *out;
+    /* the facts of the doc's launches (rules/gl4xx/launch_paths.h): built by the first
+     * GL4xx walk that needs them and shared by the doc's other rules; NULL before */
+    struct gl_launch_facts *launch_facts;
+    void (*launch_facts_free)(struct gl_launch_facts *f);
 };
+
+/* After the last rule of c->doc: frees what its rules shared (c->launch_facts). */
+void gl_check_end(struct gl_check *c);
 
 /* Report at the rule's default severity. Returns the finding (for gl_finding_on_image). */
 struct gl_finding *gl_report(struct gl_check *c, struct gl_loc loc, const char *fix,

@@ -339,6 +339,48 @@ lint alias-bomb-compose 20 512 "clean $in/bomb/docker-compose.yml" "$in/bomb/doc
   printf 'spec:\n  containers:\n  - name: c\n    image: ubuntu:22.04\n    args: *l9\n'; } > "$in/bomb/pod.yaml"
 lint alias-bomb-k8s 20 512 "gl900 $in/bomb/pod.yaml 6 32 alias" "$in/bomb/pod.yaml"
 
+# One big script named by many aliases: a workflow whose 2,000 jobs all take the steps of
+# the first (3,000 lines of commands), so each job's shell scan and its container's steps
+# would read the script again: the doc's parse-memory stops it (GL900), RSS stays bounded
+mkdir -p "$in/aliasci/.github/workflows"
+{ printf 'on: push\njobs:\n  a:\n    runs-on: gpu\n'
+  printf "    container: {image: 'nvcr.io/nvidia/pytorch:24.05-py3', options: --gpus 2}\n"
+  printf '    steps: &s\n      - run: |\n'
+  for ((i = 0; i < 3000; i++)); do printf '          torchrun --nproc_per_node=4 t%d.py --a b\n' $i; done
+  for ((j = 0; j < 2000; j++)); do
+    printf "  j%d:\n    runs-on: gpu\n    container: {image: 'img:%d'}\n    steps: *s\n" $j $j
+  done; } > "$in/aliasci/.github/workflows/x.yml"
+lint alias-script-ci 20 512 "gl900 $in/aliasci/.github/workflows/x.yml * * parse-memory -- rss 64" "$in/aliasci"
+
+# The same amplification in compose, Kubernetes, GitLab CI and Ansible (one script named by
+# 2,000 aliases): each stops at parse-memory; and a plain compose file of 5,000 services
+# (a lookup by name once per service took the services' pairs again each time: 400 MB)
+mkdir -p "$in/amp" "$in/bigcompose"
+script() { for ((i = 0; i < 3000; i++)); do printf '%sdocker run --gpus 2 img:1 torchrun t%d.py\n' "$1" $i; done; }
+{ printf 'x-cmd: &c |\n'; script '  '; printf 'services:\n'
+  for ((j = 0; j < 2000; j++)); do printf '  s%d:\n    image: img:1\n    command: *c\n' $j; done
+} > "$in/amp/docker-compose.yml"
+{ printf 'apiVersion: v1\nkind: List\nx: &c |\n'; script '  '; printf 'items:\n'
+  for ((j = 0; j < 2000; j++)); do
+    printf -- '- apiVersion: v1\n  kind: Pod\n  metadata: {name: p%d}\n  spec:\n    containers:\n    - name: c\n      image: img:1\n      command: [sh, -c, *c]\n' $j
+  done; } > "$in/amp/pods.yaml"
+{ printf 'stages: [t]\n.tmpl: &s\n  script:\n    - |\n'; script '      '
+  for ((j = 0; j < 2000; j++)); do printf 'j%d:\n  stage: t\n  <<: *s\n' $j; done
+} > "$in/amp/.gitlab-ci.yml"
+{ printf -- '- hosts: all\n  vars:\n    s: &c |\n'; script '      '; printf '  tasks:\n'
+  for ((j = 0; j < 2000; j++)); do printf '  - name: t%d\n    shell: *c\n' $j; done
+} > "$in/amp/playbook.yml"
+for f in docker-compose.yml pods.yaml .gitlab-ci.yml playbook.yml; do
+  lint "alias-script-${f#.}" 20 512 "gl900 $in/amp/$f * * parse-memory -- rss 64" "$in/amp/$f"
+done
+{ printf 'services:\n'
+  for ((j = 0; j < 5000; j++)); do printf '  s%d:\n    image: img:1\n    command: python t.py\n' $j; done
+} > "$in/bigcompose/compose.yaml"
+# beside it, the amplified compose file: a file beside is compared for GPU variants on its
+# own budget, never charged to this one
+cp "$in/amp/docker-compose.yml" "$in/bigcompose/compose.gpu.yaml"
+lint compose-5000-services 30 512 "clean $in/bigcompose/compose.yaml -- rss 64" "$in/bigcompose/compose.yaml"
+
 # 10^6-deep YAML flow nesting
 mkdir -p "$in/deep"
 { printf 'services:\n  a: '; deep 1000000 '['; echo; } > "$in/deep/compose.yaml"

@@ -158,6 +158,7 @@ void gl_lint_doc(struct gl_run *run, struct gl_doc *doc)
             c.rule = r;
             r->check(&c);
         }
+        gl_check_end(&c);
     }
     report_unknown_ignores(run, doc);
     gl_project_gather(&run->project, doc);
@@ -572,9 +573,11 @@ static void walk(struct gl_run *run, const char *dir, int depth)
                                      !strcmp(names[i], "charts"))))
                     walk(run, path, depth + 1);
             } else if (S_ISREG(st.st_mode)) {
+                /* (the kind its name says is passed on: not looked up twice) */
                 bool read_it;
-                if (gl_sniff_name(path, &read_it) != GL_IN_UNKNOWN || read_it)
-                    lint_file(run, path, false);
+                enum gl_input_kind k = gl_sniff_name(path, &read_it);
+                if (k != GL_IN_UNKNOWN || read_it)
+                    lint_file_as(run, path, false, k);
             }
         }
         free(path);

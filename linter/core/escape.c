@@ -115,9 +115,22 @@ static bool ascii_kept(unsigned char c, enum gl_escape_target to)
 static size_t escape_one(struct gl_buf *b, const unsigned char *s, size_t left,
                          enum gl_escape_target to)
 {
-    size_t run = 0;
-    while (run < left && run < 4096 && ascii_kept(s[run], to))
-        run++;
+    size_t run = 0, lim = left < 4096 ? left : 4096;
+    /* (ascii_kept with the target's test taken out of the loop) */
+    switch (to) {
+    case GL_ESCAPE_TEXT:
+        while (run < lim && s[run] >= 0x20 && s[run] < 0x7F)
+            run++;
+        break;
+    case GL_ESCAPE_JSON:
+        while (run < lim && s[run] < 0x7F)
+            run++;
+        break;
+    default:
+        while (run < lim && ascii_kept(s[run], to))
+            run++;
+        break;
+    }
     if (run) {
         gl_buf_add(b, s, run);
         return run;

@@ -2,6 +2,7 @@
 /* lines.c: positions to offsets through a lazy line index (see lines.h). */
 #include "linter/core/lines.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 void gl_lines_init(struct gl_lines *l, struct gl_arena *arena, const char *text, size_t len)
@@ -9,16 +10,22 @@ void gl_lines_init(struct gl_lines *l, struct gl_arena *arena, const char *text,
     *l = (struct gl_lines){.text = text, .len = text ? len : 0, .arena = arena};
 }
 
+/* One pass (memchr from line to line) into a heap buffer that doubles, then copied to the
+ * arena at its size. */
 static void index_lines(struct gl_lines *l)
 {
-    size_t n = 1;
-    for (const char *p = l->text; (p = memchr(p, '\n', (size_t)(l->text + l->len - p))); p++)
-        n++;
+    size_t n = 0, cap = 256;
+    uint32_t *tmp = xmalloc(cap * sizeof *tmp);
+    tmp[n++] = 0;
+    const char *end = l->text + l->len;
+    for (const char *p = l->text; (p = memchr(p, '\n', (size_t)(end - p))); p++) {
+        if (n == cap)
+            tmp = xrealloc(tmp, (cap *= 2) * sizeof *tmp);
+        tmp[n++] = (uint32_t)(p - l->text + 1);
+    }
     l->starts = gl_arena_alloc(l->arena, n * sizeof *l->starts);
-    size_t k = 0;
-    l->starts[k++] = 0;
-    for (const char *p = l->text; k < n && (p = memchr(p, '\n', (size_t)(l->text + l->len - p))); p++)
-        l->starts[k++] = (uint32_t)(p - l->text + 1);
+    memcpy(l->starts, tmp, n * sizeof *tmp);
+    free(tmp);
     l->n = n;
 }
 

@@ -181,11 +181,16 @@ char *gl_arena_strdup(struct gl_arena *a, const char *s)
 
 char *xvasprintf(const char *fmt, va_list ap)
 {
+    /* formatted once into a small buffer, which nearly always holds it, then copied */
+    char small[256];
     va_list again;
     va_copy(again, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
     char *p = xmalloc(n > 0 ? (size_t)n + 1 : 1);
-    vsnprintf(p, n > 0 ? (size_t)n + 1 : 1, fmt, again);
+    if (n >= 0 && (size_t)n < sizeof small)
+        memcpy(p, small, (size_t)n + 1);
+    else
+        vsnprintf(p, n > 0 ? (size_t)n + 1 : 1, fmt, again);
     va_end(again);
     return p;
 }
@@ -271,12 +276,18 @@ void gl_buf_adds(struct gl_buf *b, const char *s) { gl_buf_add(b, s, strlen(s));
 
 void gl_buf_vprintf(struct gl_buf *b, const char *fmt, va_list ap)
 {
+    /* formatted into the room the buffer has; a second time only when that was short */
+    size_t room = b->cap > b->len ? b->cap - b->len : 0;
     va_list ap2;
     va_copy(ap2, ap);
-    int n = vsnprintf(NULL, 0, fmt, ap2);
+    int n = vsnprintf(room ? b->data + b->len : NULL, room, fmt, ap2);
     va_end(ap2);
-    gl_buf_reserve(b, (size_t)n);
-    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+    if (n < 0) /* an encoding error: nothing is added */
+        return;
+    if ((size_t)n >= room) {
+        gl_buf_reserve(b, (size_t)n);
+        vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+    }
     b->len += (size_t)n;
 }
 
@@ -322,12 +333,6 @@ bool gl_has_prefix(const char *s, const char *prefix)
         if (*s++ != *prefix++)
             return false;
     return true;
-}
-
-bool gl_has_suffix(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), m = strlen(suffix);
-    return n >= m && memcmp(s + n - m, suffix, m) == 0;
 }
 
 const char *gl_base_name(const char *path)

@@ -106,7 +106,30 @@ static inline bool gl_streq(const char *a, const char *b)
 bool gl_streq_nocase(const char *a, const char *b);
 bool gl_strn_eq_nocase(const char *a, size_t alen, const char *b); /* a[0..alen) vs b */
 bool gl_has_prefix(const char *s, const char *prefix);
-bool gl_has_suffix(const char *s, const char *suffix);
+/* Does needle[0..n) occur in h[0..hl)? memchr for needle[rare], a byte of it that is rare in
+ * the texts searched, then memcmp: a word that is mostly absent (an input type's content
+ * test) costs a fraction of memmem's general search. */
+static inline bool gl_mem_has(const char *h, size_t hl, const char *needle, size_t n,
+                              size_t rare)
+{
+    if (!n)
+        return true;
+    if (hl < n || rare >= n)
+        return hl >= n && memmem(h, hl, needle, n) != NULL;
+    const char *p = h + rare, *end = h + hl - (n - 1 - rare);
+    while (p < end && (p = memchr(p, needle[rare], (size_t)(end - p))) != NULL) {
+        if (!memcmp(p - rare, needle, n))
+            return true;
+        p++;
+    }
+    return false;
+}
+/* (inline: every input type's name test calls it with a literal, whose length folds) */
+static inline bool gl_has_suffix(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && memcmp(s + n - m, suffix, m) == 0;
+}
 /* The last component of a path or word: what follows its last '/' (all of it without). */
 const char *gl_base_name(const char *path);
 /* A path in an image: `path` when absolute, else joined to `dir` ("" is a directory whose

@@ -36,9 +36,8 @@ static bool next_line(const char *t, size_t len, size_t *i, struct line *l)
     if (*i >= len)
         return false;
     l->start = *i;
-    size_t e = *i;
-    while (e < len && t[e] != '\n')
-        e++;
+    const char *nl = memchr(t + *i, '\n', len - *i);
+    size_t e = nl ? (size_t)(nl - t) : len;
     l->end = e;
     *i = e + 1;
     return true;

@@ -24,8 +24,8 @@ struct job {
 static size_t split_all(struct job *j, struct yt_node *n, struct sh_cmd **cmds)
 {
     *cmds = NULL;
-    if (!yt_is_scalar(n) || yt_is_null(n))
-        return 0;
+    if (!yt_is_scalar(n) || yt_is_null(n) || gl_arena_over(&j->doc->arena))
+        return 0; /* (past parse-memory the doc is a GL900: aliases must not multiply work) */
     struct gl_arena *a = &j->doc->arena;
     char *t = gl_arena_strndup(a, n->value, n->len);
     for (char *p = t; (p = strstr(p, "${{"));) {

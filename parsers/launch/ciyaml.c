@@ -236,7 +236,7 @@ static bool ci_stream(struct yt_stream *s)
 static bool by_content(const char *path, const char *data, size_t len)
 {
     (void)path;
-    return (memmem(data, len, "jobs", 4) || memmem(data, len, "script", 6)) &&
+    return (gl_mem_has(data, len, "jobs", 4, 0) || gl_mem_has(data, len, "script", 6, 4)) &&
            yt_sniff(data, len, ci_stream);
 }
 

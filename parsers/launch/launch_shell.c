@@ -34,7 +34,7 @@ void gl_launches_from_shell(struct gl_doc *doc, const char *text, size_t len,
 void gl_launches_from_yaml_scalar(struct gl_doc *doc, struct yt_stream *s, struct yt_node *n,
                                   struct sh_vars *vars)
 {
-    if (!yt_is_scalar(n) || yt_is_null(n))
+    if (!yt_is_scalar(n) || yt_is_null(n) || gl_arena_over(&doc->arena))
         return;
     struct gl_srcmap m;
     gl_srcmap_init(&m, &doc->arena);
@@ -172,36 +172,36 @@ static struct wrapped skip_wrappers(const struct sh_cmd *cmd, size_t i)
             break;
         const char *n = gl_base_name(cmd->words[i].text);
         size_t start = i + 1;
-        if (!strcmp(n, "sudo"))
+        if (gl_streq(n, "sudo"))
             i = skip_opts(cmd, start, "ugCDhprtTU", sudo_long, true);
-        else if (!strcmp(n, "exec"))
+        else if (gl_streq(n, "exec"))
             i = skip_opts(cmd, start, "a", none_long, false);
-        else if (!strcmp(n, "time"))
+        else if (gl_streq(n, "time"))
             i = skip_opts(cmd, start, "fo", time_long, false);
-        else if (!strcmp(n, "env"))
+        else if (gl_streq(n, "env"))
             i = skip_opts(cmd, start, "uCS", env_long, true);
-        else if (!strcmp(n, "nohup") || !strcmp(n, "command"))
+        else if (gl_streq(n, "nohup") || gl_streq(n, "command"))
             i = skip_opts(cmd, start, "", none_long, false);
-        else if (!strcmp(n, "nice"))
+        else if (gl_streq(n, "nice"))
             i = skip_opts(cmd, start, "n", nice_long, false);
-        else if (!strcmp(n, "stdbuf"))
+        else if (gl_streq(n, "stdbuf"))
             i = skip_opts(cmd, start, "ioe", stdbuf_long, false);
-        else if (!strcmp(n, "numactl"))
+        else if (gl_streq(n, "numactl"))
             i = skip_opts(cmd, start, "imNpCP", numactl_long, false);
-        else if (!strcmp(n, "chrt")) {
+        else if (gl_streq(n, "chrt")) {
             i = skip_opts(cmd, start, "TPD", chrt_long, false);
             i++; /* the priority */
-        } else if (!strcmp(n, "taskset"))
+        } else if (gl_streq(n, "taskset"))
             i = skip_taskset(cmd, start);
-        else if (!strcmp(n, "timeout")) {
+        else if (gl_streq(n, "timeout")) {
             i = skip_opts(cmd, start, "sk", timeout_long, false);
             i++; /* the duration */
-        } else if (!strcmp(n, "xargs")) {
+        } else if (gl_streq(n, "xargs")) {
             i = skip_opts(cmd, start, "adEILnPs", xargs_long, false);
             w.xargs = true;
             if (!w.replace)
                 w.replace = xargs_replace(cmd, start, i);
-        } else if (!strcmp(n, "ssh"))
+        } else if (gl_streq(n, "ssh"))
             i = skip_ssh(cmd, start, &w);
         else
             break;
@@ -265,14 +265,14 @@ static void run_family(struct gl_launch_scan *s, const struct sh_cmd *cmd, size_
 {
     size_t n = cmd->nwords;
     size_t j = skip_opts(cmd, i + 1, "Hcl", docker_global_long, false);
-    if (j < n && !strcmp(cmd->words[j].text, "compose")) {
+    if (j < n && gl_streq(cmd->words[j].text, "compose")) {
         launch_compose_run(s, cmd, i, j + 1,
-                           !strcmp(tool, "podman") ? "podman compose run" : "docker compose run");
+                           gl_streq(tool, "podman") ? "podman compose run" : "docker compose run");
         return;
     }
-    if (j < n && !strcmp(cmd->words[j].text, "container"))
+    if (j < n && gl_streq(cmd->words[j].text, "container"))
         j++; /* docker|podman|nerdctl container run */
-    if (j < n && (!strcmp(cmd->words[j].text, "run") || !strcmp(cmd->words[j].text, "create")))
+    if (j < n && (gl_streq(cmd->words[j].text, "run") || gl_streq(cmd->words[j].text, "create")))
         launch_docker(s, cmd, i, j + 1, tool);
     else
         launch_build_docker(s, cmd, j);
@@ -294,40 +294,40 @@ static void launcher(struct gl_launch_scan *s, const struct sh_cmd *cmd, size_t 
     const char *tool = gl_base_name(cmd->words[i].text);
     static const char *const run_tools[] = {"docker", "podman", "nvidia-docker", "nerdctl"};
     for (size_t k = 0; k < sizeof run_tools / sizeof run_tools[0]; k++)
-        if (!strcmp(tool, run_tools[k])) {
+        if (gl_streq(tool, run_tools[k])) {
             run_family(s, cmd, i, run_tools[k]); /* keeps docker's own --gpus */
             return;
         }
-    if (!strcmp(tool, "docker-compose") || !strcmp(tool, "podman-compose")) {
+    if (gl_streq(tool, "docker-compose") || gl_streq(tool, "podman-compose")) {
         launch_compose_run(s, cmd, i, i + 1,
                            tool[0] == 'd' ? "docker-compose run" : "podman-compose run");
         return;
     }
-    if (!strcmp(tool, "buildah")) {
+    if (gl_streq(tool, "buildah")) {
         launch_build_buildah(s, cmd, skip_opts(cmd, i + 1, "", buildah_global_long, false));
         return;
     }
-    if (!strcmp(tool, "executor") && strstr(cmd->words[i].text, "kaniko")) {
+    if (gl_streq(tool, "executor") && strstr(cmd->words[i].text, "kaniko")) {
         launch_build_kaniko(s, cmd, i + 1); /* /kaniko/executor */
         return;
     }
-    if (!strcmp(tool, "kustomize")) {
+    if (gl_streq(tool, "kustomize")) {
         launch_build_kustomize(s, cmd, i + 1);
         return;
     }
     if (launch_build_other(s, cmd, i))
         return;
-    if (!strcmp(tool, "apptainer") || !strcmp(tool, "singularity")) {
+    if (gl_streq(tool, "apptainer") || gl_streq(tool, "singularity")) {
         size_t j = skip_opts(cmd, i + 1, "", none_long, false);
-        const char *t = !strcmp(tool, "apptainer") ? "apptainer" : "singularity";
+        const char *t = gl_streq(tool, "apptainer") ? "apptainer" : "singularity";
         if (j >= n)
             return;
         const char *sub = cmd->words[j].text;
-        if (!strcmp(sub, "exec") || !strcmp(sub, "run") || !strcmp(sub, "shell"))
+        if (gl_streq(sub, "exec") || gl_streq(sub, "run") || gl_streq(sub, "shell"))
             launch_apptainer(s, cmd, i, j + 1, t, false);
-        else if (!strcmp(sub, "instance") && j + 1 < n && !strcmp(cmd->words[j + 1].text, "start"))
+        else if (gl_streq(sub, "instance") && j + 1 < n && gl_streq(cmd->words[j + 1].text, "start"))
             launch_apptainer(s, cmd, i, j + 2, t, true);
-        else if (!strcmp(sub, "pull") || !strcmp(sub, "build"))
+        else if (gl_streq(sub, "pull") || gl_streq(sub, "build"))
             launch_apptainer_fetch(s, cmd, j + 1);
         /* srun apptainer exec: the step's GPUs are the container's; run by the batch
          * script itself: the batch step's */
@@ -338,11 +338,11 @@ static void launcher(struct gl_launch_scan *s, const struct sh_cmd *cmd, size_t 
             slurm_attach(s, k, step);
         return;
     }
-    if (!strcmp(tool, "enroot")) {
+    if (gl_streq(tool, "enroot")) {
         launch_enroot(s, cmd, i, srun ? &st->req : NULL);
         return;
     }
-    if (!strcmp(tool, "kubectl")) {
+    if (gl_streq(tool, "kubectl")) {
         launch_kubectl(s, cmd, i, i + 1);
         return;
     }
@@ -405,10 +405,10 @@ static bool process_launcher(const struct sh_cmd *cmd, size_t i)
                                         "mpiexec", NULL};
     const char *w = gl_base_name(cmd->words[i].text);
     for (size_t k = 0; names[k]; k++)
-        if (!strcmp(w, names[k]))
+        if (gl_streq(w, names[k]))
             return true;
     return gl_has_prefix(w, "python") && i + 2 < cmd->nwords &&
-           !strcmp(cmd->words[i + 1].text, "-m") &&
+           gl_streq(cmd->words[i + 1].text, "-m") &&
            gl_has_prefix(cmd->words[i + 2].text, "torch.distributed.");
 }
 
@@ -420,13 +420,13 @@ static bool slurm_prefix(struct gl_launch_scan *s, const struct sh_cmd *cmd, siz
 {
     for (int round = 0; round < 4 && *i < cmd->nwords && !cmd->words[*i].opaque; round++) {
         const char *w = gl_base_name(cmd->words[*i].text);
-        bool srun = !strcmp(w, "srun");
+        bool srun = gl_streq(w, "srun");
         if (!srun && strcmp(w, "salloc") && strcmp(w, "sbatch"))
             break;
         if (srun)
             st->srun_wi = *i;
         *i = skip_wrappers(cmd, slurm_step(s, cmd, *i, &st->req, &st->in_alloc)).i;
-        if (!strcmp(w, "sbatch")) {
+        if (gl_streq(w, "sbatch")) {
             if (st->req.wrap)
                 sbatch_wrap(s, &st->req, depth);
             return false;
@@ -441,7 +441,7 @@ static void shell_cmd(struct gl_launch_scan *s, const struct sh_cmd *cmd, int de
     size_t n = cmd->nwords, i = w.i;
     if (i >= n || cmd->words[i].opaque)
         return;
-    if (!strcmp(cmd->words[i].text, "cd") || !strcmp(cmd->words[i].text, "pushd"))
+    if (gl_streq(cmd->words[i].text, "cd") || gl_streq(cmd->words[i].text, "pushd"))
         s->cwd_unknown = true;
     if (w.remote_script) {
         script_word(s, cmd, i, depth);
@@ -489,6 +489,10 @@ static uint32_t last_line(const struct sh_cmd *cmd)
 void gl_launch_scan_text(struct gl_launch_scan *s, const char *text, size_t len,
                          const struct gl_srcmap *map)
 {
+    /* past the doc's parse-memory, no more texts: a YAML file that names one big script
+     * through many aliases would otherwise scan it again for each (the doc is a GL900) */
+    if (gl_arena_over(&s->doc->arena))
+        return;
     slurm_directives(s, text, len, map);
     scan_split(s, text, len, map, 0);
 }
@@ -538,33 +542,54 @@ static int range_cmp(const void *a, const void *b)
     return x->first < y->first ? -1 : x->first > y->first ? 1 : 0;
 }
 
+/* Count the line breaks in t[from, to). */
+static uint32_t breaks_in(const char *t, size_t from, size_t to)
+{
+    uint32_t n = 0;
+    const char *p = t + from, *end = t + to;
+    while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
+        n++;
+        p++;
+    }
+    return n;
+}
+
+/* Only lines whose first non-blank byte is `#` can hold a pragma: the scan jumps from one
+ * `#` to the next (memchr), and counts lines only up to a line that holds one. */
 void gl_launch_scan_pragmas(struct gl_launch_scan *s)
 {
     struct gl_doc *doc = s->doc;
     const char *t = doc->text;
-    size_t len = doc->len, i = 0, next = 0;
+    size_t len = doc->len, i = 0, next = 0, counted = 0;
+    uint32_t line = 1; /* the line of byte `counted` */
     if (!t)
         return;
     if (s->nranges > 1)
         qsort(s->ranges, s->nranges, sizeof *s->ranges, range_cmp);
-    for (uint32_t line = 1; i < len; line++) {
-        size_t eol = i;
-        while (eol < len && t[eol] != '\n')
-            eol++;
-        size_t p = i;
-        while (p < eol && (t[p] == ' ' || t[p] == '\t'))
-            p++;
-        if (p < eol && t[p] == '#' && memmem(t + p, eol - p, "gpulint", 7)) {
-            while (next < s->nranges && s->ranges[next].first <= line)
-                next++;
-            uint32_t first = line + 1, last = line + 1;
-            if (next < s->nranges) {
-                first = s->ranges[next].first;
-                last = s->ranges[next].last < first ? first : s->ranges[next].last;
-            }
-            gl_pragma_parse(doc, t + p + 1, eol - p - 1,
-                            (struct gl_loc){line, (uint32_t)(p - i) + 2}, first, last);
-        }
+    while (i < len) {
+        const char *hash = memchr(t + i, '#', len - i);
+        if (!hash)
+            break;
+        size_t p = (size_t)(hash - t), bol = p;
+        while (bol > i && (t[bol - 1] == ' ' || t[bol - 1] == '\t'))
+            bol--;
+        const char *nl = memchr(t + p, '\n', len - p);
+        size_t eol = nl ? (size_t)(nl - t) : len;
         i = eol + 1;
+        if (bol > 0 && t[bol - 1] != '\n')
+            continue; /* a `#` after other text on its line */
+        if (!memmem(t + p, eol - p, "gpulint", 7))
+            continue;
+        line += breaks_in(t, counted, bol);
+        counted = bol;
+        while (next < s->nranges && s->ranges[next].first <= line)
+            next++;
+        uint32_t first = line + 1, last = line + 1;
+        if (next < s->nranges) {
+            first = s->ranges[next].first;
+            last = s->ranges[next].last < first ? first : s->ranges[next].last;
+        }
+        gl_pragma_parse(doc, t + p + 1, eol - p - 1,
+                        (struct gl_loc){line, (uint32_t)(p - bol) + 2}, first, last);
     }
 }

@@ -682,3 +682,12 @@ void gl_parse_compose_doc(struct gl_doc *doc, const struct gl_config *cfg)
     yt_add_pragmas(doc, &s);
     yt_report(doc, &s);
 }
+
+bool gl_compose_named(const char *b)
+{
+    if (!gl_has_suffix(b, ".yml") && !gl_has_suffix(b, ".yaml"))
+        return false;
+    return gl_has_prefix(b, "docker-compose") || gl_has_prefix(b, "compose.") ||
+           gl_has_prefix(b, "compose-") || gl_has_prefix(b, "compose_") ||
+           gl_has_suffix(b, ".compose.yml") || gl_has_suffix(b, ".compose.yaml");
+}

@@ -53,7 +53,7 @@
 #include "linter/core/model.h"
 
 void gl_parse_compose_doc(struct gl_doc *doc, const struct gl_config *cfg);
-/* Is `base` (a file name without its directory) a compose file's name? (compose_input.c) */
+/* Is `base` (a file name without its directory) a compose file's name? */
 bool gl_compose_named(const char *base);
 
 #endif

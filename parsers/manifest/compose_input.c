@@ -13,15 +13,6 @@ static bool yaml_ext(const char *b)
     return gl_has_suffix(b, ".yml") || gl_has_suffix(b, ".yaml");
 }
 
-bool gl_compose_named(const char *b)
-{
-    if (!yaml_ext(b))
-        return false;
-    return gl_has_prefix(b, "docker-compose") || gl_has_prefix(b, "compose.") ||
-           gl_has_prefix(b, "compose-") || gl_has_prefix(b, "compose_") ||
-           gl_has_suffix(b, ".compose.yml") || gl_has_suffix(b, ".compose.yaml");
-}
-
 static bool by_name(const char *path, const char *b)
 {
     (void)path;
@@ -70,7 +61,7 @@ static bool compose_stream(struct yt_stream *s)
 static bool by_content(const char *path, const char *data, size_t len)
 {
     (void)path;
-    return memmem(data, len, "services", 8) && yt_sniff(data, len, compose_stream);
+    return gl_mem_has(data, len, "services", 8, 4) && yt_sniff(data, len, compose_stream);
 }
 
 /* A linted compose file: its services, then those that are the CPU variant of a GPU

@@ -223,7 +223,11 @@ static size_t siblings(struct gl_doc *doc, const char *const *files, size_t nfil
 }
 
 /* Mark the CPU variants among doc's services, the project of files[0, n): a service with
- * no GPU whose namesake in another compose file of the directory requests GPUs. */
+ * no GPU whose namesake in another compose file of the directory requests GPUs. Each
+ * other file is read and parsed on its own, into a scratch arena freed before the next
+ * (VARIANT_MEMORY at most: none of it is charged to doc, whose own parse goes on whatever
+ * the files beside it hold; one that does not fit is not compared). */
+#define VARIANT_MEMORY ((size_t)16 << 20)
 static void mark_variants(struct gl_doc *doc, const char *const *files, size_t nfiles)
 {
     if (!doc->path || !strcmp(doc->path, "-") || gl_arena_over(&doc->arena))
@@ -233,22 +237,29 @@ static void mark_variants(struct gl_doc *doc, const char *const *files, size_t n
         cpu = doc->launches[i].name && !doc->launches[i].fragment && !wants_gpu(&doc->launches[i]);
     if (!cpu)
         return; /* (no service to compare: no directory read) */
+    struct gl_doc scratch;
+    gl_doc_init(&scratch, doc->path, GL_IN_COMPOSE, "", 0);
     const char *names[GL_COMPOSE_FILES_MAX];
-    size_t n = siblings(doc, files, nfiles, names);
-    struct gl_compose_files other_files;
-    memset(&other_files, 0, sizeof other_files);
-    for (size_t i = 0; i < doc->nlaunches; i++) {
-        struct gl_launch *l = &doc->launches[i];
-        if (!l->name || l->fragment || wants_gpu(l))
-            continue;
-        for (size_t k = 0; k < n && !l->secondary_role; k++) {
+    size_t n = siblings(&scratch, files, nfiles, names);
+    for (size_t k = 0; k < n; k++) {
+        struct gl_doc one; /* (names live in scratch's arena, one file's parse in one's) */
+        gl_doc_init(&one, doc->path, GL_IN_COMPOSE, "", 0);
+        one.arena.limit = VARIANT_MEMORY;
+        struct gl_compose_files other_files;
+        memset(&other_files, 0, sizeof other_files);
+        /* (only the file itself: what it includes is linted and compared on its own) */
+        struct gl_compose_file *f = project(&one, &other_files, &names[k], 1, false);
+        for (size_t i = 0; f && !f->failed && !gl_arena_over(&one.arena) && i < doc->nlaunches;
+             i++) {
+            struct gl_launch *l = &doc->launches[i];
             struct gl_compose_service other;
-            /* (only the file itself: what it includes is linted and compared on its own) */
-            struct gl_compose_file *f = project(doc, &other_files, &names[k], 1, false);
-            if (f && !f->failed && lookup(doc, f, l->name, &other) && wants_gpu(&other.launch))
+            if (l->name && !l->fragment && !l->secondary_role && !wants_gpu(l) &&
+                lookup(&one, f, l->name, &other) && wants_gpu(&other.launch))
                 l->secondary_role = true;
         }
+        gl_arena_free(&one.arena);
     }
+    gl_arena_free(&scratch.arena);
 }
 
 void gl_compose_gpu_variants(struct gl_doc *doc)

@@ -314,7 +314,7 @@ static bool k8s_stream(struct yt_stream *s)
 static bool by_content(const char *path, const char *data, size_t len)
 {
     (void)path;
-    return memmem(data, len, "kind", 4) && yt_sniff(data, len, k8s_stream);
+    return gl_mem_has(data, len, "kind", 4, 0) && yt_sniff(data, len, k8s_stream);
 }
 
 const struct gl_input_type gl_input_k8s = {

@@ -612,6 +612,12 @@ int sh_split(struct gl_arena *a, const char *text, size_t len, const struct gl_s
     if (!err)
         err = &local_err;
     memset(err, 0, sizeof *err);
+    *cmds = NULL;
+    *ncmds = 0;
+    if (gl_arena_over(a))
+        return 0; /* past the parse-memory limit nothing more is split: the caller's input
+                     is a GL900, and one text named by many YAML aliases must not be split
+                     again for each */
     if (!text)
         len = 0;
     if (!map) {

@@ -203,7 +203,8 @@ struct sh_error {
 
 /* Split text[0..len) into simple commands. Results are allocated from `a`. Returns 0,
  * or -1 with *err set (best-effort commands are still returned). `map` may be NULL; opts
- * may be NULL (no lookup, no tracking); err may be NULL. */
+ * may be NULL (no lookup, no tracking); err may be NULL. When `a` is over its limit
+ * (gl_arena_over) nothing is split: no commands, 0. */
 int sh_split(struct gl_arena *a, const char *text, size_t len, const struct gl_srcmap *map,
              const struct sh_opts *opts, struct sh_cmd **cmds, size_t *ncmds,
              struct sh_error *err);

@@ -21,17 +21,37 @@
 #define CHECK_EVERY 256
 
 struct charmap {
-    size_t *at; /* byte offset of character k * CHECK_EVERY */
+    bool ascii; /* no byte >= 0x80: a character index is the byte offset */
+    size_t *at; /* byte offset of character k * CHECK_EVERY (NULL when ascii) */
     size_t n;
     size_t last_ch, last_off; /* the last conversion: marks mostly come in order */
 };
 
+/* Is text[0..len) all ASCII? (eight bytes at a time) */
+static bool all_ascii(const char *text, size_t len)
+{
+    size_t i = 0;
+    uint64_t any = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t w;
+        memcpy(&w, text + i, 8);
+        any |= w;
+    }
+    for (; i < len; i++)
+        any |= (unsigned char)text[i];
+    return !(any & 0x8080808080808080ull);
+}
+
 static void charmap_build(struct charmap *cm, const char *text, size_t len)
 {
     size_t cap = len / CHECK_EVERY + 2, chars = 0;
-    cm->at = xmalloc(cap * sizeof *cm->at);
     cm->n = 0;
     cm->last_ch = cm->last_off = 0;
+    cm->ascii = all_ascii(text, len);
+    cm->at = NULL;
+    if (cm->ascii)
+        return;
+    cm->at = xmalloc(cap * sizeof *cm->at);
     for (size_t i = 0; i < len; i++) {
         if (((unsigned char)text[i] & 0xC0) == 0x80)
             continue;
@@ -45,6 +65,8 @@ static void charmap_build(struct charmap *cm, const char *text, size_t len)
 
 static size_t charmap_byte(struct charmap *cm, const char *text, size_t len, size_t ch)
 {
+    if (cm->ascii)
+        return ch < len ? ch : len;
     size_t k = ch / CHECK_EVERY;
     if (k >= cm->n)
         return len;
@@ -68,14 +90,14 @@ static size_t charmap_byte(struct charmap *cm, const char *text, size_t len, siz
 static void lines_build(struct yt_stream *s)
 {
     size_t n = 1;
-    for (size_t i = 0; i < s->len; i++)
-        n += s->text[i] == '\n';
+    const char *t = s->text, *end = t + s->len, *p = t;
+    while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL)
+        n++, p++;
     s->lines = gl_arena_alloc(s->arena, n * sizeof *s->lines);
     s->nlines = 0;
     s->lines[s->nlines++] = 0;
-    for (size_t i = 0; i < s->len; i++)
-        if (s->text[i] == '\n')
-            s->lines[s->nlines++] = i + 1;
+    for (p = t; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
+        s->lines[s->nlines++] = (size_t)(p - t) + 1;
 }
 
 struct gl_loc yt_loc_of(const struct yt_stream *s, size_t off)
@@ -187,9 +209,32 @@ struct loader {
     struct yt_node **stack;
     struct yt_node **keys; /* pending key of each open mapping */
     size_t depth, capstack;
+    size_t line_hint;      /* index in s->lines of the last position looked up */
     bool exact;            /* yt_load_exact */
     size_t max_depth;      /* the limit nesting-depth, or yt_load_exact's bound (0: none) */
 };
+
+/* yt_loc_of for the loader: positions come mostly in order, so the line of the last one
+ * and the few after it are tried before a binary search. */
+static struct gl_loc loc_near(struct loader *ld, size_t off)
+{
+    const struct yt_stream *s = ld->s;
+    size_t h = ld->line_hint;
+    if (!s->nlines || off > s->len || h >= s->nlines || s->lines[h] > off)
+        goto search;
+    for (int k = 0; k < 8 && h + 1 < s->nlines && s->lines[h + 1] <= off; k++)
+        h++;
+    if (h + 1 < s->nlines && s->lines[h + 1] <= off)
+        goto search;
+    ld->line_hint = h;
+    size_t col = off - s->lines[h] + 1;
+    return (struct gl_loc){(uint32_t)(h + 1), col > UINT32_MAX ? UINT32_MAX : (uint32_t)col};
+search:;
+    struct gl_loc l = yt_loc_of(s, off);
+    if (s->nlines)
+        ld->line_hint = l.line - 1;
+    return l;
+}
 
 static size_t mark_off(struct loader *ld, yaml_mark_t m)
 {
@@ -255,13 +300,14 @@ static const char *copy_str(struct gl_arena *a, const yaml_char_t *p)
 }
 
 /* Line of the last non-blank byte in [start, end) (the start line when none). */
-static uint32_t last_content_line(const struct yt_stream *s, size_t start, size_t end)
+static uint32_t last_content_line(struct loader *ld, size_t start, size_t end)
 {
+    const struct yt_stream *s = ld->s;
     size_t e = end;
     while (e > start && (s->text[e - 1] == ' ' || s->text[e - 1] == '\t' ||
                          s->text[e - 1] == '\n' || s->text[e - 1] == '\r'))
         e--;
-    return yt_loc_of(s, e > start ? e - 1 : start).line;
+    return loc_near(ld, e > start ? e - 1 : start).line;
 }
 
 static struct yt_node *new_node(struct loader *ld, enum yt_kind kind, const yaml_event_t *ev)
@@ -272,11 +318,13 @@ static struct yt_node *new_node(struct loader *ld, enum yt_kind kind, const yaml
     n->end = mark_off(ld, ev->end_mark);
     if (n->end < n->start)
         n->end = n->start;
-    n->loc = yt_loc_of(ld->s, n->start);
+    n->loc = loc_near(ld, n->start);
     n->last_line = n->loc.line;
     n->past_end = mark_past_end(ld, ev->start_mark);
     return n;
 }
+
+static inline bool is_merge_key(const struct yt_node *k);
 
 static void attach(struct loader *ld, struct yt_node *n)
 {
@@ -294,6 +342,7 @@ static void attach(struct loader *ld, struct yt_node *n)
         struct yt_pair *p = GL_APPEND(s->arena, top->pairs, top->npairs, top->cappairs);
         p->key = ld->keys[ld->depth - 1];
         p->value = n;
+        top->merges |= is_merge_key(p->key);
         ld->keys[ld->depth - 1] = NULL;
     }
 }
@@ -339,7 +388,7 @@ static void pop(struct loader *ld, const yaml_event_t *ev)
     }
     n->end = end < n->start ? n->start : end;
     if (!count)
-        last = last_content_line(ld->s, n->start, n->end);
+        last = last_content_line(ld, n->start, n->end);
     n->last_line = last;
     n->complete = true;
 }
@@ -348,9 +397,8 @@ static void load_scalar(struct loader *ld, const yaml_event_t *ev)
 {
     struct yt_node *n = new_node(ld, YT_SCALAR, ev);
     size_t len = ev->data.scalar.length;
-    char *v = gl_arena_alloc(ld->s->arena, len + 1);
-    memcpy(v, ev->data.scalar.value, len);
-    n->value = v;
+    /* (not zeroed first: every byte is written; the value may hold NULs) */
+    n->value = gl_arena_strndup(ld->s->arena, (const char *)ev->data.scalar.value, len);
     n->len = len;
     n->tag = copy_str(ld->s->arena, ev->data.scalar.tag);
     n->anchor = copy_str(ld->s->arena, ev->data.scalar.anchor);
@@ -361,7 +409,7 @@ static void load_scalar(struct loader *ld, const yaml_event_t *ev)
     case YAML_FOLDED_SCALAR_STYLE: n->style = YT_FOLDED; break;
     default: n->style = YT_PLAIN; break;
     }
-    n->last_line = last_content_line(ld->s, n->start, n->end);
+    n->last_line = last_content_line(ld, n->start, n->end);
     n->complete = true;
     if (n->anchor)
         anchors_put(&ld->anchors, n->anchor, n);
@@ -666,10 +714,10 @@ bool yt_is_true(const struct yt_node *n)
     return false;
 }
 
-static bool is_merge_key(const struct yt_node *k)
+static inline bool is_merge_key(const struct yt_node *k)
 {
     return k && k->kind == YT_SCALAR &&
-           ((k->style == YT_PLAIN && yt_scalar_is(k, "<<")) ||
+           ((k->style == YT_PLAIN && k->len == 2 && k->value[0] == '<' && k->value[1] == '<') ||
             (k->tag && !strcmp(k->tag, "tag:yaml.org,2002:merge")));
 }
 
@@ -705,13 +753,8 @@ static size_t merge_order(struct yt_stream *s, struct yt_node *map, struct yt_no
     return nout;
 }
 
-static bool has_merge(const struct yt_node *map)
-{
-    for (size_t i = 0; i < map->npairs; i++)
-        if (is_merge_key(map->pairs[i].key))
-            return true;
-    return false;
-}
+/* (the loader noted it as it added the pairs) */
+static bool has_merge(const struct yt_node *map) { return map->merges; }
 
 struct yt_node *yt_get(struct yt_stream *s, struct yt_node *map, const char *key,
                        struct yt_node **key_out)
@@ -720,17 +763,17 @@ struct yt_node *yt_get(struct yt_stream *s, struct yt_node *map, const char *key
     if (!yt_is_map(map))
         return NULL;
     struct yt_node *order[MERGE_VISITS];
-    size_t n = 1;
+    size_t n = 1, klen = strlen(key);
     order[0] = map;
     if (has_merge(map))
         n = merge_order(s, map, order);
     for (size_t m = 0; m < n; m++) {
         for (size_t i = 0; i < order[m]->npairs; i++) {
             struct yt_pair *p = &order[m]->pairs[i];
-            if (is_merge_key(p->key))
-                continue;
             struct yt_node *k = p->key->kind == YT_ALIAS ? yt_deref(s, p->key) : p->key;
-            if (yt_scalar_is(k, key)) {
+            /* (a merge key `<<` is never a key looked up, even when asked for) */
+            if (k && k->kind == YT_SCALAR && k->len == klen && !memcmp(k->value, key, klen) &&
+                !is_merge_key(p->key)) {
                 if (key_out)
                     *key_out = p->key;
                 return yt_deref(s, p->value);
@@ -762,6 +805,19 @@ size_t yt_pairs(struct yt_stream *s, struct yt_node *map, struct yt_pair **out)
     map = yt_deref(s, map);
     if (!yt_is_map(map))
         return 0;
+    if (!has_merge(map)) {
+        /* no merge key and no alias among the pairs: they are the answer as they are (no
+           copy: a caller that asks for the pairs of one big mapping once per entry, as a
+           lookup by name does, must not take memory for each ask) */
+        size_t i = 0;
+        while (i < map->npairs && (!map->pairs[i].key || map->pairs[i].key->kind != YT_ALIAS) &&
+               (!map->pairs[i].value || map->pairs[i].value->kind != YT_ALIAS))
+            i++;
+        if (i == map->npairs) {
+            *out = map->pairs;
+            return map->npairs;
+        }
+    }
     struct yt_node *order[MERGE_VISITS];
     size_t nm = has_merge(map) ? merge_order(s, map, order) : (order[0] = map, 1);
     size_t total = 0;
@@ -1032,8 +1088,8 @@ static void flow_map(const struct yt_stream *s, const struct yt_node *n, struct 
 
 void yt_scalar_srcmap(const struct yt_stream *s, const struct yt_node *n, struct gl_srcmap *m)
 {
-    if (!n)
-        return;
+    if (!n || gl_arena_over(m->arena))
+        return; /* (past its arena's limit: the input is a GL900, no more maps) */
     if (n->kind != YT_SCALAR) {
         gl_srcmap_add(m, 0, n->loc.line, n->loc.col);
         return;
@@ -1065,7 +1121,8 @@ struct gl_loc yt_scalar_loc_at(const struct yt_stream *s, const struct yt_node *
 
 void yt_add_pragmas(struct gl_doc *doc, struct yt_stream *s)
 {
-    if (!memchr(s->text, '#', s->len))
+    /* (gl_pragma_parse takes only a comment that says `gpulint`) */
+    if (!memchr(s->text, '#', s->len) || !memmem(s->text, s->len, "gpulint", 7))
         return;
     size_t nl = s->nlines + 2;
     uint32_t *span_end = xcalloc(nl, sizeof *span_end); /* last line of nodes starting here */

@@ -48,7 +48,9 @@
  * yt_scalar_srcmap() maps the bytes of a scalar's value to their original positions:
  * exact for plain and quoted one-line scalars and for literal block scalars (`|`);
  * line by line for folded (`>`) and multi-line flow scalars (each source line's first
- * content byte is exact; a double-quoted escape shifts the rest of its line).
+ * content byte is exact; a double-quoted escape shifts the rest of its line). It adds
+ * nothing once the map's arena is over its limit (the input is then a GL900), so that a
+ * big scalar named by many aliases is not mapped again for each.
  *
  * yt_add_pragmas() records `# gpulint ignore=...` comments (whole-line comments outside
  * block scalars) in doc->ignores, each covering the lines of the node that starts on
@@ -93,6 +95,7 @@ struct yt_node {
     struct yt_node *target;
     bool flow;               /* a flow collection ([...] / {...}) */
     bool past_end;           /* libyaml placed it on a new line after the input's end */
+    bool merges;             /* YT_MAP: a key of its pairs is a merge key (`<<`) */
     /* loader state */
     bool complete;
 };
@@ -210,7 +213,9 @@ bool yt_is_true(const struct yt_node *n);
  * *key_out (may be NULL) gets the key node. */
 struct yt_node *yt_get(struct yt_stream *s, struct yt_node *map, const char *key,
                        struct yt_node **key_out);
-/* Effective pairs (own, then merged), values dereferenced; arena array; returns count. */
+/* Effective pairs (own, then merged), values dereferenced; returns count. The array is
+ * the mapping's own (no copy) when it has no merge key and no alias among its keys and
+ * values, else a new arena array: read it, never write it. */
 size_t yt_pairs(struct yt_stream *s, struct yt_node *map, struct yt_pair **out);
 /* Item i of a sequence, dereferenced. */
 struct yt_node *yt_item(struct yt_stream *s, struct yt_node *seq, size_t i);

@@ -94,6 +94,9 @@ void gl_launch_facts_init(struct gl_launch_facts *f, const struct gl_doc *doc,
     f->env_start = gl_arena_alloc(&f->arena, (n + 2) * sizeof *f->env_start);
     f->has_cuda = gl_arena_alloc(&f->arena, (n + 1) * sizeof *f->has_cuda);
     f->mounts = gl_arena_alloc(&f->arena, (n + 1) * sizeof *f->mounts);
+    f->paths = gl_arena_alloc(&f->arena, (n + 1) * sizeof *f->paths);
+    f->npaths = gl_arena_alloc(&f->arena, (n + 1) * sizeof *f->npaths);
+    f->paths_made = gl_arena_alloc(&f->arena, (n + 1) * sizeof *f->paths_made);
     if (!n) { /* no launch (a Dockerfile): no env or CUDA fact names one */
         f->env_items = gl_arena_alloc(&f->arena, sizeof *f->env_items);
         return;
@@ -220,6 +223,17 @@ size_t gl_launch_paths(struct gl_launch_facts *f, size_t launch, struct gl_launc
     }
     *out = list.items;
     return list.n;
+}
+
+/* gl_launch_paths, kept in the facts: the doc's path rules (GL401-GL405) all walk them. */
+static size_t kept_paths(struct gl_launch_facts *f, size_t launch, struct gl_launch_path **out)
+{
+    if (!f->paths_made[launch]) {
+        f->npaths[launch] = gl_launch_paths(f, launch, &f->paths[launch]);
+        f->paths_made[launch] = true;
+    }
+    *out = f->paths[launch];
+    return f->npaths[launch];
 }
 
 /* ---- mounts ---- */
@@ -494,37 +508,50 @@ const char *gl_launch_label(struct gl_arena *a, const struct gl_launch *l)
 
 /* ---- the walks of a check ---- */
 
+static void facts_release(struct gl_launch_facts *f)
+{
+    gl_launch_facts_free(f);
+    free(f);
+}
+
+/* The doc's facts, shared by its rules (one build a doc instead of one a rule). */
+static struct gl_launch_facts *doc_facts(struct gl_check *c)
+{
+    if (!c->launch_facts) {
+        c->launch_facts = xmalloc(sizeof *c->launch_facts);
+        gl_launch_facts_init(c->launch_facts, c->doc, c->cfg);
+        c->launch_facts_free = facts_release;
+    }
+    return c->launch_facts;
+}
+
 void gl_check_launches(struct gl_check *c, gl_launch_judge judge)
 {
-    struct gl_launch_facts f;
-    gl_launch_facts_init(&f, c->doc, c->cfg);
+    struct gl_launch_facts *f = doc_facts(c);
     for (size_t i = 0; i < c->doc->nlaunches; i++)
-        judge(c, &f, i);
-    gl_launch_facts_free(&f);
+        judge(c, f, i);
 }
 
 void gl_check_path_uses(struct gl_check *c, enum gl_path_role role, enum gl_path_scope scope,
                         gl_path_judge judge, void *ctx)
 {
-    struct gl_launch_facts f;
-    gl_launch_facts_init(&f, c->doc, c->cfg);
+    struct gl_launch_facts *f = doc_facts(c);
     for (size_t i = 0; i < c->doc->nlaunches; i++) {
         const struct gl_launch *l = &c->doc->launches[i];
         if (scope == GL_PATHS_MOUNTS_COMPLETE && !gl_launch_mounts_complete(l))
             continue;
-        if (gl_launch_infrastructure(&f, i))
+        if (gl_launch_infrastructure(f, i))
             continue;
         struct gl_launch_path *paths;
-        size_t n = gl_launch_paths(&f, i, &paths);
+        size_t n = kept_paths(f, i, &paths);
         for (size_t k = 0; k < n; k++) {
             if (paths[k].role != role)
                 continue;
-            struct gl_path_use use = {.facts = &f, .index = i, .launch = l, .path = &paths[k],
-                                      .mount = gl_launch_mount_for(&f, i, paths[k].path),
+            struct gl_path_use use = {.facts = f, .index = i, .launch = l, .path = &paths[k],
+                                      .mount = gl_launch_mount_for(f, i, paths[k].path),
                                       .paths = paths, .npaths = n};
             if (judge(c, &use, ctx))
                 break;
         }
     }
-    gl_launch_facts_free(&f);
 }

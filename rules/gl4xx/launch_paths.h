@@ -42,6 +42,11 @@ struct gl_launch_facts {
     size_t *env_items;         /* indexes into doc->env */
     bool *has_cuda;            /* a CUDA fact names launch i */
     struct gl_mount_index **mounts; /* built on first use, per launch */
+    struct gl_launch_path **paths;  /* gl_launch_paths of launch i as gl_check_path_uses
+                                       made it on first use (the model does not change
+                                       while rules read it) */
+    size_t *npaths;
+    bool *paths_made;
 };
 
 void gl_launch_facts_init(struct gl_launch_facts *f, const struct gl_doc *doc,
@@ -131,7 +136,7 @@ bool gl_launch_mounts_complete(const struct gl_launch *l);
 typedef void (*gl_launch_judge)(struct gl_check *c, struct gl_launch_facts *f, size_t launch);
 
 /* Calls `judge` for each launch of c->doc in order, with the facts of the doc (built
- * before the first call, freed after the last). */
+ * by the doc's first GL4xx walk, shared by its rules, freed by gl_check_end). */
 void gl_check_launches(struct gl_check *c, gl_launch_judge judge);
 
 /* One use of a dataset or checkpoint path by a launch, and the mount serving it. */

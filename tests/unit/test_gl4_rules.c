@@ -142,6 +142,7 @@ static size_t run(const char *id, struct gl_doc *d)
     assert_non_null(r);
     struct gl_check c = {.doc = d, .cfg = &cfg, .rule = r, .out = &found};
     r->check(&c);
+    gl_check_end(&c);
     free_doc(d);
     return found.n;
 }
