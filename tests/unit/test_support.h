@@ -98,6 +98,7 @@ static inline const char *test_gl412(const struct gl_doc *d, uint32_t line, stru
     assert_non_null(r);
     struct gl_check c = {.doc = d, .cfg = &cfg, .rule = r, .out = &out};
     r->check(&c);
+    gl_check_end(&c); /* (the doc's shared launch facts) */
     for (size_t i = 0; i < out.n && !found; i++) {
         if (line && out.items[i].loc.line != line)
             continue;
