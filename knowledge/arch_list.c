@@ -24,11 +24,11 @@ static const struct {
 
 bool gl_arch_syntax_of(const char *name, enum gl_arch_syntax *out)
 {
-    if (!strcmp(name, "TORCH_CUDA_ARCH_LIST"))
+    if (gl_streq(name, "TORCH_CUDA_ARCH_LIST"))
         *out = GL_ARCHS_TORCH;
-    else if (!strcmp(name, "CMAKE_CUDA_ARCHITECTURES") || !strcmp(name, "CUDAARCHS"))
+    else if (gl_streq(name, "CMAKE_CUDA_ARCHITECTURES") || gl_streq(name, "CUDAARCHS"))
         *out = GL_ARCHS_CMAKE;
-    else if (!strcmp(name, "TCNN_CUDA_ARCHITECTURES"))
+    else if (gl_streq(name, "TCNN_CUDA_ARCHITECTURES"))
         *out = GL_ARCHS_TCNN;
     else
         return false;

@@ -10,7 +10,7 @@ static bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 bool cd_is_torch_pkg(const char *name)
 {
-    return !strcmp(name, "torch") || !strcmp(name, "torchvision") || !strcmp(name, "torchaudio");
+    return gl_streq(name, "torch") || gl_streq(name, "torchvision") || gl_streq(name, "torchaudio");
 }
 
 
@@ -53,7 +53,7 @@ static struct gl_cuda_fact *nvidia_unsuffixed(struct cd_ctx *c, const struct cd_
                                              "nvidia-nvjitlink"};
     bool known = false;
     for (size_t i = 0; i < sizeof components / sizeof components[0]; i++)
-        known = known || !strcmp(sp->name, components[i]);
+        known = known || gl_streq(sp->name, components[i]);
     char v[32];
     if (!known || !cd_op_is_pin(sp->op) || !sp->version_len || sp->version_len >= sizeof v)
         return NULL;
@@ -180,7 +180,7 @@ static struct gl_cuda_fact *conda_pkg(struct cd_ctx *c, const struct cd_spec *sp
                                          "cuda-toolkit"};
     bool known = false;
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        known = known || !strcmp(sp->name, names[i]);
+        known = known || gl_streq(sp->name, names[i]);
     if (!known || (strcmp(sp->op, "=") && strcmp(sp->op, "==")) || !sp->version_len)
         return NULL;
     char v[32];
@@ -203,10 +203,10 @@ static struct gl_cuda_fact *conda_pkg(struct cd_ctx *c, const struct cd_spec *sp
 
 static bool is_conda(const char *m)
 {
-    return !strcmp(m, "conda") || !strcmp(m, "mamba") || !strcmp(m, "micromamba");
+    return gl_streq(m, "conda") || gl_streq(m, "mamba") || gl_streq(m, "micromamba");
 }
 
-static bool is_pip(const char *m) { return !strcmp(m, "pip") || !strcmp(m, "uv"); }
+static bool is_pip(const char *m) { return gl_streq(m, "pip") || gl_streq(m, "uv"); }
 
 /* NVIDIA's conda label channel of one CUDA release, `nvidia/label/cuda-12.1.0` (alone, in a
  * URL, or before `::`): the release into out, *off and *len its bytes in s. */
@@ -322,7 +322,7 @@ static const char *const os_managers[] = {"apt-get", "apt", "aptitude", "yum", "
 static bool is_os_manager(const char *m)
 {
     for (size_t i = 0; i < sizeof os_managers / sizeof os_managers[0]; i++)
-        if (!strcmp(m, os_managers[i]))
+        if (gl_streq(m, os_managers[i]))
             return true;
     return false;
 }

@@ -53,6 +53,15 @@ void *gl_arena_take(struct gl_arena *a, size_t n);
 void *gl_arena_memdup(struct gl_arena *a, const void *p, size_t n);
 /* Has the arena handed out more than its limit? */
 static inline bool gl_arena_over(const struct gl_arena *a) { return a->over; }
+/* Count n bytes against the limit as an allocation of n would, without taking them: for
+ * what a parser now keeps elsewhere (a static string) but the arena used to hold, so that
+ * the limit still trips at the same token. */
+static inline void gl_arena_charge(struct gl_arena *a, size_t n)
+{
+    a->total += (n + 15) & ~(size_t)15;
+    if (a->limit && a->total > a->limit)
+        a->over = true;
+}
 char *gl_arena_strndup(struct gl_arena *a, const char *s, size_t n);
 char *gl_arena_strdup(struct gl_arena *a, const char *s);
 /* s1[0,n1) s2[0,n2) s3[0,n3) joined, NUL-terminated (a path join without printf; the

@@ -26,6 +26,18 @@ static const char *sev_color(enum gl_severity s)
     }
 }
 
+/* ':' and v in decimal (printf's ":%u", without its format parsing: once a finding). */
+static void add_colon_uint(struct gl_buf *b, unsigned v)
+{
+    char d[1 + 3 * sizeof v];
+    size_t i = sizeof d;
+    do
+        d[--i] = (char)('0' + v % 10);
+    while (v /= 10);
+    d[--i] = ':';
+    gl_buf_add(b, d + i, sizeof d - i);
+}
+
 /* Where a finding is: `file:line:col`; for an image finding (line 0) the file and, when
  * it has one, its place in the image: `image.tar: linux/amd64 layer sha256:0123456789ab
  * /usr/bin/nvidia-smi` (each part only when known). */
@@ -33,7 +45,8 @@ static void add_where(struct gl_buf *b, const struct gl_finding *f)
 {
     gl_escape_str(b, f->file, GL_ESCAPE_TEXT);
     if (f->loc.line > 0) {
-        gl_buf_printf(b, ":%u:%u", f->loc.line, f->loc.col);
+        add_colon_uint(b, f->loc.line);
+        add_colon_uint(b, f->loc.col);
         return;
     }
     const char *sep = ": ";
@@ -72,10 +85,21 @@ static void add_finding(struct gl_buf *b, const struct gl_finding *f, const stru
 {
     gl_buf_adds(b, st->bold);
     add_where(b, f);
-    gl_buf_printf(b, ":%s %s%s%s: ", st->reset, st->color ? sev_color(f->severity) : "",
-                  gl_severity_name(f->severity), st->reset);
+    /* ":%s %s%s%s: " and " [%s %s]\n", appended piece by piece (no printf a finding) */
+    gl_buf_addc(b, ':');
+    gl_buf_adds(b, st->reset);
+    gl_buf_addc(b, ' ');
+    if (st->color)
+        gl_buf_adds(b, sev_color(f->severity));
+    gl_buf_adds(b, gl_severity_name(f->severity));
+    gl_buf_adds(b, st->reset);
+    gl_buf_add(b, ": ", 2);
     add_message(b, f);
-    gl_buf_printf(b, " [%s %s]\n", f->rule->id, f->rule->name);
+    gl_buf_add(b, " [", 2);
+    gl_buf_adds(b, f->rule->id);
+    gl_buf_addc(b, ' ');
+    gl_buf_adds(b, f->rule->name);
+    gl_buf_add(b, "]\n", 2);
     if (f->fix && *f->fix) {
         gl_buf_printf(b, "  %sfix:%s ", st->dim, st->reset);
         gl_escape_str(b, f->fix, GL_ESCAPE_TEXT);

@@ -118,10 +118,9 @@ static bool fail_at(const struct df_instr *in, size_t off, struct df_error *err,
 static void arg_span(struct df_lineparse *lp, struct df_instr *in, struct argv *av, size_t s,
                      size_t e)
 {
-    df_textb_reset(&lp->tb);
-    df_textb_run(&lp->tb, in->line, s, e - s);
     struct df_arg *a = GL_APPEND(lp->arena, av->v, av->n, av->cap);
-    df_textb_finish(&lp->tb, lp->arena, &in->line_map, s, &a->value, &a->len, &a->map);
+    df_textb_slice(&lp->tb, lp->arena, in->line, &in->line_map, s, e - s, &a->value, &a->len,
+                   &a->map);
     a->loc = gl_srcmap_loc(&in->line_map, s);
 }
 
@@ -462,38 +461,69 @@ static bool health(struct df_lineparse *lp, struct df_instr *in, struct argv *av
 enum kind { K_IGNORE, K_LIST, K_WORDS, K_MAYBE_JSON, K_NAME_VAL, K_SPLIT, K_HEALTH, K_STRING,
             K_ONBUILD };
 
-/* How the arguments of keyword kw are read; which keyword it is into *out. */
-static enum kind kind_of(const char *kw, enum df_keyword *out)
+/* The slot of keyword kw (n bytes, n > 0) in kind_of's table: a perfect hash of the 18
+ * keywords (first byte, last byte, length) into 32 slots. */
+#define KW_SLOT(kw, n)                                                                     \
+    (((unsigned char)(kw)[0] * 6u + (unsigned char)(kw)[(n) - 1] * 18u + (unsigned)(n)) % 32u)
+
+/* How the arguments of keyword kw (n bytes) are read; which keyword it is into *out and,
+ * for a known one, the table's (static) spelling of it into *name. */
+static enum kind kind_of(const char *kw, size_t n, enum df_keyword *out, const char **name)
 {
-    static const struct { const char *name; enum kind k; enum df_keyword kw; } table[] = {
-        {"add", K_LIST, DF_KW_ADD}, {"arg", K_WORDS, DF_KW_ARG},
-        {"cmd", K_MAYBE_JSON, DF_KW_CMD}, {"copy", K_LIST, DF_KW_COPY},
-        {"entrypoint", K_MAYBE_JSON, DF_KW_ENTRYPOINT}, {"env", K_NAME_VAL, DF_KW_ENV},
-        {"expose", K_SPLIT, DF_KW_EXPOSE}, {"from", K_SPLIT, DF_KW_FROM},
-        {"healthcheck", K_HEALTH, DF_KW_HEALTHCHECK}, {"label", K_NAME_VAL, DF_KW_LABEL},
-        {"maintainer", K_STRING, DF_KW_MAINTAINER}, {"onbuild", K_ONBUILD, DF_KW_ONBUILD},
-        {"run", K_MAYBE_JSON, DF_KW_RUN}, {"shell", K_MAYBE_JSON, DF_KW_SHELL},
-        {"stopsignal", K_STRING, DF_KW_STOPSIGNAL}, {"user", K_STRING, DF_KW_USER},
-        {"volume", K_LIST, DF_KW_VOLUME}, {"workdir", K_STRING, DF_KW_WORKDIR},
-    };
-    size_t lo = 0, hi = sizeof table / sizeof table[0]; /* sorted: binary search */
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        /* the first byte nearly always decides (strcmp's order: unsigned bytes) */
-        int c = (unsigned char)kw[0] != (unsigned char)table[mid].name[0]
-                    ? (unsigned char)kw[0] - (unsigned char)table[mid].name[0]
-                    : strcmp(kw, table[mid].name);
-        if (c == 0) {
-            *out = table[mid].kw;
-            return table[mid].k;
+    static const struct { const char *name; size_t len; enum kind k; enum df_keyword kw; }
+        table[32] = { /* slot = KW_SLOT(name, len); an empty slot has no name */
+            [1] = {"healthcheck", 11, K_HEALTH, DF_KW_HEALTHCHECK},
+            [4] = {"volume", 6, K_LIST, DF_KW_VOLUME},
+            [5] = {"label", 5, K_NAME_VAL, DF_KW_LABEL},
+            [6] = {"user", 4, K_STRING, DF_KW_USER},
+            [7] = {"arg", 3, K_WORDS, DF_KW_ARG},
+            [9] = {"onbuild", 7, K_ONBUILD, DF_KW_ONBUILD},
+            [11] = {"run", 3, K_MAYBE_JSON, DF_KW_RUN},
+            [13] = {"env", 3, K_NAME_VAL, DF_KW_ENV},
+            [15] = {"shell", 5, K_MAYBE_JSON, DF_KW_SHELL},
+            [16] = {"entrypoint", 10, K_MAYBE_JSON, DF_KW_ENTRYPOINT},
+            [17] = {"add", 3, K_LIST, DF_KW_ADD},
+            [18] = {"from", 4, K_SPLIT, DF_KW_FROM},
+            [20] = {"stopsignal", 10, K_STRING, DF_KW_STOPSIGNAL},
+            [21] = {"workdir", 7, K_STRING, DF_KW_WORKDIR},
+            [24] = {"copy", 4, K_LIST, DF_KW_COPY},
+            [28] = {"maintainer", 10, K_STRING, DF_KW_MAINTAINER},
+            [29] = {"cmd", 3, K_MAYBE_JSON, DF_KW_CMD},
+            [30] = {"expose", 6, K_SPLIT, DF_KW_EXPOSE},
+        };
+    if (n) {
+        unsigned slot = KW_SLOT(kw, n);
+        if (table[slot].name && table[slot].len == n && !memcmp(kw, table[slot].name, n)) {
+            *out = table[slot].kw;
+            *name = table[slot].name;
+            return table[slot].k;
         }
-        if (c < 0)
-            hi = mid;
-        else
-            lo = mid + 1;
     }
     *out = DF_KW_UNKNOWN;
+    *name = NULL;
     return K_IGNORE;
+}
+
+/* The lowercased keyword s[0, n) into in->keyword and in->kw, and how its arguments are
+ * read. A known ASCII keyword ("RUN", "Copy") is lowered on the stack and takes the
+ * table's spelling: no arena string for it (the arena is still charged for one). */
+static enum kind keyword_of(struct gl_arena *a, struct df_instr *in, const char *s, size_t n)
+{
+    char low[16];
+    size_t i = 0;
+    if (n < sizeof low) /* ASCII without NUL: lowered here */
+        for (; i < n && (unsigned char)s[i] - 1u < 0x7Fu; i++)
+            low[i] = s[i] >= 'A' && s[i] <= 'Z' ? (char)(s[i] + 32) : s[i];
+    const char *name;
+    if (n < sizeof low && i == n) {
+        enum kind k = kind_of(low, n, &in->kw, &name);
+        if (name)
+            gl_arena_charge(a, n + 1); /* what the copy of it cost: the same limit */
+        in->keyword = name ? name : gl_arena_strndup(a, low, n);
+        return k;
+    }
+    in->keyword = go_lower(a, s, n); /* compared up to a NUL, as strcmp did */
+    return kind_of(in->keyword, strlen(in->keyword), &in->kw, &name);
 }
 
 bool df_parse_instr(struct df_lineparse *lp, struct df_instr *in, struct df_error *err)
@@ -507,7 +537,7 @@ bool df_parse_instr(struct df_lineparse *lp, struct df_instr *in, struct df_erro
         while (k < e && !df_is_ws((unsigned char)L[k]))
             k++;
         cur->keyword_orig = gl_arena_strndup(lp->arena, L + s, k - s);
-        cur->keyword = go_lower(lp->arena, L + s, k - s);
+        enum kind kind = keyword_of(lp->arena, cur, L + s, k - s);
         cur->loc = gl_srcmap_loc(&cur->line_map, s);
         size_t as = e, ae = e;
         if (k < e) {
@@ -519,7 +549,7 @@ bool df_parse_instr(struct df_lineparse *lp, struct df_instr *in, struct df_erro
         trim_uspace(L, &as, &ae);
         struct argv av = {0};
         bool ok = true;
-        switch (kind_of(cur->keyword, &cur->kw)) {
+        switch (kind) {
         case K_IGNORE:
             arg_span(lp, cur, &av, as, as);
             break;

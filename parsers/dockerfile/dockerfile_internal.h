@@ -59,6 +59,11 @@ void df_textb_made(struct df_textb *t, const char *bytes, size_t n, size_t src);
  * empty text maps to where empty_src is. */
 void df_textb_finish(struct df_textb *t, struct gl_arena *a, const struct gl_srcmap *line_map,
                      size_t empty_src, const char **text, size_t *len, struct gl_srcmap *map);
+/* What df_textb_reset, df_textb_run(line, off, n) and df_textb_finish(off) give, with the
+ * bytes copied once, straight from the line (t is left reset). */
+void df_textb_slice(struct df_textb *t, struct gl_arena *a, const char *line,
+                    const struct gl_srcmap *line_map, size_t off, size_t n, const char **text,
+                    size_t *len, struct gl_srcmap *map);
 
 /* ---- the instruction parser (dockerfile_instr.c) ---- */
 struct df_lineparse {

@@ -163,18 +163,17 @@ static void seg_push(struct df_textb *t, size_t out, struct gl_loc at)
     t->segs[t->nsegs++] = (struct gl_srcmap_seg){out, at};
 }
 
-void df_textb_finish(struct df_textb *t, struct gl_arena *a, const struct gl_srcmap *line_map,
-                     size_t empty_src, const char **text, size_t *len, struct gl_srcmap *map)
+/* The map of a derived text of tlen bytes made of t's pieces, into map. */
+static void finish_map(struct df_textb *t, struct gl_arena *a, const struct gl_srcmap *line_map,
+                       size_t empty_src, size_t tlen, struct gl_srcmap *map)
 {
-    *text = gl_arena_strndup(a, t->buf.data ? t->buf.data : "", t->buf.len);
-    *len = t->buf.len;
     t->nsegs = 0;
-    if (line_map->n && !t->buf.len)
+    if (line_map->n && !tlen)
         seg_push(t, 0, gl_srcmap_loc(line_map, empty_src));
     size_t hint = 0;
     for (size_t i = 0; line_map->n && i < t->npieces; i++) {
         size_t out = t->pieces[i].out, src = t->pieces[i].src;
-        size_t end = i + 1 < t->npieces ? t->pieces[i + 1].out : t->buf.len;
+        size_t end = i + 1 < t->npieces ? t->pieces[i + 1].out : tlen;
         if (out >= end)
             continue;
         /* the piece's first byte, and (hint) the line-map segment that holds it */
@@ -187,4 +186,24 @@ void df_textb_finish(struct df_textb *t, struct gl_arena *a, const struct gl_src
         }
     }
     df_map_commit(a, map, t->segs, t->nsegs);
+}
+
+void df_textb_finish(struct df_textb *t, struct gl_arena *a, const struct gl_srcmap *line_map,
+                     size_t empty_src, const char **text, size_t *len, struct gl_srcmap *map)
+{
+    *text = gl_arena_strndup(a, t->buf.data ? t->buf.data : "", t->buf.len);
+    *len = t->buf.len;
+    finish_map(t, a, line_map, empty_src, t->buf.len, map);
+}
+
+void df_textb_slice(struct df_textb *t, struct gl_arena *a, const char *line,
+                    const struct gl_srcmap *line_map, size_t off, size_t n, const char **text,
+                    size_t *len, struct gl_srcmap *map)
+{
+    df_textb_reset(t);
+    if (n)
+        add_piece(t, off); /* the one piece df_textb_run would have made */
+    *text = gl_arena_strndup(a, line + off, n);
+    *len = n;
+    finish_map(t, a, line_map, off, n, map);
 }

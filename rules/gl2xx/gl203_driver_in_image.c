@@ -8,8 +8,8 @@
 
 static bool os_package_manager(const char *m)
 {
-    return strcmp(m, "pip") && strcmp(m, "uv") && strcmp(m, "conda") && strcmp(m, "mamba") &&
-           strcmp(m, "micromamba");
+    return !gl_streq(m, "pip") && !gl_streq(m, "uv") && !gl_streq(m, "conda") &&
+           !gl_streq(m, "mamba") && !gl_streq(m, "micromamba");
 }
 
 /* nvidia-driver-*, cuda-drivers, nvidia-utils-*, libnvidia-compute-* (and the bare

@@ -11,7 +11,7 @@ bool gl_os_package_manager(const char *m)
     static const char *const os[] = {"apt-get", "apt", "aptitude", "yum", "dnf", "microdnf",
                                      "tdnf", "apk", "zypper"};
     for (size_t i = 0; i < sizeof os / sizeof os[0]; i++)
-        if (!strcmp(m, os[i]))
+        if (gl_streq(m, os[i]))
             return true;
     return false;
 }

@@ -268,6 +268,8 @@ static void check(struct gl_check *c)
 {
     const struct gl_doc *doc = c->doc;
     time_slicing(c);
+    if (!doc->nlaunches)
+        return; /* no pair of launches to compare: no facts to build */
     struct gl_launch_facts f;
     gl_launch_facts_init(&f, doc, c->cfg);
     struct devset *sets = gl_arena_alloc(&f.arena, (doc->nlaunches + 1) * sizeof *sets);

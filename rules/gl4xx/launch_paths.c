@@ -514,7 +514,8 @@ static void facts_release(struct gl_launch_facts *f)
     free(f);
 }
 
-/* The doc's facts, shared by its rules (one build a doc instead of one a rule). */
+/* The doc's facts, shared by its rules (one build a doc instead of one a rule), built on
+ * first use: the walks below never ask for them on a doc without launches. */
 static struct gl_launch_facts *doc_facts(struct gl_check *c)
 {
     if (!c->launch_facts) {
@@ -527,6 +528,8 @@ static struct gl_launch_facts *doc_facts(struct gl_check *c)
 
 void gl_check_launches(struct gl_check *c, gl_launch_judge judge)
 {
+    if (!c->doc->nlaunches)
+        return;
     struct gl_launch_facts *f = doc_facts(c);
     for (size_t i = 0; i < c->doc->nlaunches; i++)
         judge(c, f, i);
@@ -535,6 +538,8 @@ void gl_check_launches(struct gl_check *c, gl_launch_judge judge)
 void gl_check_path_uses(struct gl_check *c, enum gl_path_role role, enum gl_path_scope scope,
                         gl_path_judge judge, void *ctx)
 {
+    if (!c->doc->nlaunches)
+        return;
     struct gl_launch_facts *f = doc_facts(c);
     for (size_t i = 0; i < c->doc->nlaunches; i++) {
         const struct gl_launch *l = &c->doc->launches[i];

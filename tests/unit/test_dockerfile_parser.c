@@ -357,6 +357,56 @@ static void test_expand(void **state)
                                 &unresolved, &err));
 }
 
+/* Every instruction word, as written in three cases, is looked up to its keyword and
+ * lowered spelling; an unknown word, a long one and a non-ASCII one keep their lowered
+ * text (Go's ToLower: the Kelvin sign lowers to an ASCII k). */
+static void test_keywords(void **state)
+{
+    (void)state;
+    static const struct { const char *word; enum df_keyword kw; } known[] = {
+        {"add", DF_KW_ADD}, {"arg", DF_KW_ARG}, {"cmd", DF_KW_CMD}, {"copy", DF_KW_COPY},
+        {"entrypoint", DF_KW_ENTRYPOINT}, {"env", DF_KW_ENV}, {"expose", DF_KW_EXPOSE},
+        {"from", DF_KW_FROM}, {"healthcheck", DF_KW_HEALTHCHECK}, {"label", DF_KW_LABEL},
+        {"maintainer", DF_KW_MAINTAINER}, {"onbuild", DF_KW_ONBUILD}, {"run", DF_KW_RUN},
+        {"shell", DF_KW_SHELL}, {"stopsignal", DF_KW_STOPSIGNAL}, {"user", DF_KW_USER},
+        {"volume", DF_KW_VOLUME}, {"workdir", DF_KW_WORKDIR},
+    };
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
+        char up[16], mixed[16], line[64];
+        size_t n = strlen(known[i].word);
+        for (size_t j = 0; j <= n; j++) {
+            char c = known[i].word[j];
+            up[j] = c >= 'a' && c <= 'z' ? (char)(c - 32) : c;
+            mixed[j] = j == 0 ? up[j] : c;
+        }
+        const char *forms[] = {known[i].word, up, mixed};
+        for (size_t f = 0; f < 3; f++) {
+            /* "a=b" is one word every keyword takes (ONBUILD: an unknown child) */
+            snprintf(line, sizeof line, "%s a=b\n", forms[f]);
+            struct df_file *file = parse(line);
+            assert_non_null(file);
+            assert_int_equal(file->ninstrs, 1);
+            assert_int_equal(file->instrs[0].kw, known[i].kw);
+            assert_string_equal(file->instrs[0].keyword, known[i].word);
+            assert_string_equal(file->instrs[0].keyword_orig, forms[f]);
+        }
+    }
+    static const struct { const char *line, *keyword, *orig; } other[] = {
+        {"FOOBAR x\n", "foobar", "FOOBAR"},
+        {"RUNS x\n", "runs", "RUNS"},
+        {"VERYLONGUNKNOWNWORD x\n", "verylongunknownword", "VERYLONGUNKNOWNWORD"},
+        {"R\xC3\x9CN x\n", "r\xC3\xBCn", "R\xC3\x9CN"},
+        {"\xE2\x84\xAAUN x\n", "kun", "\xE2\x84\xAAUN"},
+    };
+    for (size_t i = 0; i < sizeof other / sizeof other[0]; i++) {
+        struct df_file *file = parse(other[i].line);
+        assert_non_null(file);
+        assert_int_equal(file->instrs[0].kw, DF_KW_UNKNOWN);
+        assert_string_equal(file->instrs[0].keyword, other[i].keyword);
+        assert_string_equal(file->instrs[0].keyword_orig, other[i].orig);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -373,6 +423,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_huge_line, setup, teardown),
         cmocka_unit_test_setup_teardown(test_deep_nesting, setup, teardown),
         cmocka_unit_test_setup_teardown(test_expand, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_keywords, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
