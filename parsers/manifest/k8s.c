@@ -10,12 +10,14 @@
 
 /* ---- MPS claims ---- */
 
-/* Does the subtree hold `strategy: MPS`? (*pinned: a defaultPinnedDeviceMemoryLimit) */
-static bool says_mps(struct yt_stream *s, struct yt_node *root, bool *pinned)
+/* Call fn(ctx, key, value) for each pair of the mappings under root (aliases followed,
+ * charging the budget; at most 256 collections pending); stops when fn returns false, and
+ * returns false then. */
+static bool each_pair(struct yt_stream *s, struct yt_node *root,
+                      bool (*fn)(void *ctx, struct yt_node *k, struct yt_node *v), void *ctx)
 {
     struct yt_node *stack[256];
     size_t n = 0;
-    bool mps = false;
     stack[n++] = root;
     while (n) {
         struct yt_node *m = yt_deref(s, stack[--n]);
@@ -23,12 +25,9 @@ static bool says_mps(struct yt_stream *s, struct yt_node *root, bool *pinned)
             break;
         if (m->kind == YT_MAP) {
             for (size_t i = 0; i < m->npairs; i++) {
-                struct yt_node *k = m->pairs[i].key, *v = yt_deref(s, m->pairs[i].value);
-                if (yt_scalar_is(k, "strategy") && yt_is_scalar(v) && !strcasecmp(v->value, "MPS"))
-                    mps = true;
-                if (yt_scalar_is(k, "defaultPinnedDeviceMemoryLimit") ||
-                    yt_scalar_is(k, "defaultPerDevicePinnedMemoryLimit"))
-                    *pinned = true;
+                struct yt_node *v = yt_deref(s, m->pairs[i].value);
+                if (!fn(ctx, m->pairs[i].key, v))
+                    return false;
                 if (v && v->kind != YT_SCALAR && n < 256)
                     stack[n++] = v;
             }
@@ -37,7 +36,43 @@ static bool says_mps(struct yt_stream *s, struct yt_node *root, bool *pinned)
                 stack[n++] = m->items[i];
         }
     }
-    return mps;
+    return true;
+}
+
+struct mps_seen {
+    bool mps, pinned;
+};
+
+static bool mps_pair(void *ctx, struct yt_node *k, struct yt_node *v)
+{
+    struct mps_seen *m = ctx;
+    if (yt_scalar_is(k, "strategy") && yt_is_scalar(v) && !strcasecmp(v->value, "MPS"))
+        m->mps = true;
+    if (yt_scalar_is(k, "defaultPinnedDeviceMemoryLimit") ||
+        yt_scalar_is(k, "defaultPerDevicePinnedMemoryLimit"))
+        m->pinned = true;
+    return true;
+}
+
+/* Does the subtree hold `strategy: MPS`? (*pinned: a defaultPinnedDeviceMemoryLimit) */
+static bool says_mps(struct yt_stream *s, struct yt_node *root, bool *pinned)
+{
+    struct mps_seen m = {false, false};
+    each_pair(s, root, mps_pair, &m);
+    *pinned |= m.pinned;
+    return m.mps;
+}
+
+/* A deviceClassName that is no GPU's: counted; false (stop) at a GPU's or an unknown one. */
+static bool class_pair(void *ctx, struct yt_node *k, struct yt_node *v)
+{
+    if (!yt_scalar_is(k, "deviceClassName"))
+        return true;
+    if (!yt_is_scalar(v) || strstr(v->value, "gpu") || strstr(v->value, "mig.") ||
+        strchr(v->value, '{') || strchr(v->value, '$'))
+        return false;
+    ++*(size_t *)ctx;
+    return true;
 }
 
 /* Does every device request under root name a device class, none of them a GPU's
@@ -45,31 +80,8 @@ static bool says_mps(struct yt_stream *s, struct yt_node *root, bool *pinned)
  * IMEX channel (`compute-domain-default-channel.nvidia.com`), a NIC. */
 static bool classes_not_gpu(struct yt_stream *s, struct yt_node *root)
 {
-    struct yt_node *stack[256];
-    size_t n = 0, classes = 0;
-    stack[n++] = root;
-    while (n) {
-        struct yt_node *m = yt_deref(s, stack[--n]);
-        if (!m)
-            break;
-        if (m->kind == YT_MAP) {
-            for (size_t i = 0; i < m->npairs; i++) {
-                struct yt_node *k = m->pairs[i].key, *v = yt_deref(s, m->pairs[i].value);
-                if (yt_scalar_is(k, "deviceClassName")) {
-                    if (!yt_is_scalar(v) || strstr(v->value, "gpu") || strstr(v->value, "mig.") ||
-                        strchr(v->value, '{') || strchr(v->value, '$'))
-                        return false;
-                    classes++;
-                }
-                if (v && v->kind != YT_SCALAR && n < 256)
-                    stack[n++] = v;
-            }
-        } else if (m->kind == YT_SEQ) {
-            for (size_t i = 0; i < m->nitems && n < 256; i++)
-                stack[n++] = m->items[i];
-        }
-    }
-    return classes > 0;
+    size_t classes = 0;
+    return each_pair(s, root, class_pair, &classes) && classes > 0;
 }
 
 static struct k8s_claim *add_claim(struct k8s *k, const char *name)
