@@ -34,8 +34,8 @@ void gl_launches_from_shell(struct gl_doc *doc, const char *text, size_t len,
 void gl_launches_from_yaml_scalar(struct gl_doc *doc, struct yt_stream *s, struct yt_node *n,
                                   struct sh_vars *vars)
 {
-    if (!yt_is_scalar(n) || yt_is_null(n) || gl_arena_over(&doc->arena))
-        return;
+    if (!yt_is_scalar(n) || yt_is_null(n))
+        return; /* (past parse-memory, the srcmap and the scan below add nothing) */
     struct gl_srcmap m;
     gl_srcmap_init(&m, &doc->arena);
     yt_scalar_srcmap(s, n, &m);

@@ -107,6 +107,21 @@ bool gl_script_runs(const char *s, gl_word_test test)
     return false;
 }
 
+size_t gl_command_find(const struct gl_launch *l, size_t start, size_t end, gl_word_test test)
+{
+    size_t i = gl_command_word(l, start);
+    if (i >= end)
+        return end;
+    if (test(l->argv[i].text, strlen(l->argv[i].text)))
+        return i;
+    /* behind a wrapper with options (mpirun -np 4 python ...): search its words */
+    if (i > start && gl_word_wrapper(l->argv[i - 1].text, strlen(l->argv[i - 1].text)))
+        for (size_t k = i; k < end; k++)
+            if (gl_word_known(&l->argv[k]) && test(l->argv[k].text, strlen(l->argv[k].text)))
+                return k;
+    return end;
+}
+
 /* Does the command of argv[start, end) run a command that passes `test`? */
 static bool command_runs(const struct gl_launch *l, size_t start, size_t end, gl_word_test test,
                          bool may)
@@ -114,15 +129,10 @@ static bool command_runs(const struct gl_launch *l, size_t start, size_t end, gl
     size_t i = gl_command_word(l, start);
     if (i >= end)
         return false;
+    if (gl_command_find(l, start, end, test) < end)
+        return true;
     const char *first = l->argv[i].text;
     size_t first_len = strlen(first);
-    if (test(first, first_len))
-        return true;
-    /* behind a wrapper with options (mpirun -np 4 python ...): search its words */
-    if (i > start && gl_word_wrapper(l->argv[i - 1].text, strlen(l->argv[i - 1].text)))
-        for (size_t k = i; k < end; k++)
-            if (gl_word_known(&l->argv[k]) && test(l->argv[k].text, strlen(l->argv[k].text)))
-                return true;
     static const char *const shells[] = {"sh", "bash", "zsh", "dash", NULL};
     if (gl_word_in(first, first_len, shells))
         for (size_t k = i + 1; k + 1 < l->nargv; k++) {

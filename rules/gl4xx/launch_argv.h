@@ -38,6 +38,10 @@ size_t gl_launch_next_command(const struct gl_launch *l, size_t start);
 size_t gl_command_word(const struct gl_launch *l, size_t start);
 /* A test on one command word (`len` bytes at `word`). */
 typedef bool (*gl_word_test)(const char *word, size_t len);
+/* The word of the command [start, end) that passes `test`: its command word, or behind a
+ * wrapper with options (`mpirun -np 4 python ...`) the first later word that does; end
+ * when none. */
+size_t gl_command_find(const struct gl_launch *l, size_t start, size_t end, gl_word_test test);
 /* Does a shell script run a command whose word passes `test`: the first word, or one after
  * `&&`, `||`, `;`, `|`, `(`, a newline, an assignment or a wrapper? A light scan over
  * blank-separated words, not a shell parser. */

@@ -437,17 +437,8 @@ bool gl_launch_pytorch_style(const struct gl_launch *l)
  * or a Python tool. *word gets its command word. */
 static int job_evidence(const struct gl_launch *v, size_t s, size_t end, size_t *word)
 {
-    size_t i = gl_command_word(v, s);
-    /* behind a wrapper with options (`mpirun -np 2 python ...`): its first launcher */
-    if (i > s && i < end && gl_word_wrapper(v->argv[i - 1].text, strlen(v->argv[i - 1].text)))
-        for (size_t k = i; k < end; k++)
-            if (gl_word_known(&v->argv[k]) &&
-                pytorch_launcher(v->argv[k].text, strlen(v->argv[k].text))) {
-                i = k;
-                break;
-            }
-    if (i >= end || !pytorch_launcher(v->argv[i].text, strlen(v->argv[i].text)) ||
-        gl_command_python_tool(v, i, end))
+    size_t i = gl_command_find(v, s, end, pytorch_launcher);
+    if (i >= end || gl_command_python_tool(v, i, end))
         return 0;
     *word = i;
     size_t len = strlen(v->argv[i].text);
