@@ -21,6 +21,21 @@
 #include "linter/core/inputs.h"
 #include "linter/core/suppress.h"
 #include "parsers/registry/registry_input.h"
+#include "parsers/yaml/yaml_tree.h"
+
+/* One text input linted on a worker (engine_pool.h), and what the run takes of it. */
+struct gl_job {
+    char *path;
+    bool named;
+    enum gl_input_kind kind;
+    struct gl_run sub;      /* its findings, files, unreadable; sub.job is this job */
+    struct gl_buf err;      /* what it said on stderr (gl_eprintf_capture) */
+    char *visit;            /* a compose file: linted only if the run meets it first */
+    char **includes;        /* the compose files it includes (include_paths) */
+    bool noted;             /* a doc was linted: the spill takes note (gl_spill_note) */
+    bool binary;            /* an image: read again by the run's own thread */
+    struct gl_project_facts facts;
+};
 
 void gl_run_init(struct gl_run *run, const struct gl_config *cfg)
 {
@@ -43,6 +58,8 @@ static void visited_free(struct gl_visited *v)
 
 void gl_run_free(struct gl_run *run)
 {
+    gl_pool_free(run->pool);
+    run->pool = NULL;
     gl_findings_free(&run->findings);
     gl_spill_free(&run->spill);
     gl_project_free(&run->project);
@@ -74,6 +91,8 @@ static bool first_visit(struct gl_visited *v, const char *path)
 
 void gl_run_finish(struct gl_run *run)
 {
+    gl_pool_free(run->pool);
+    run->pool = NULL;
     gl_spill_finish(&run->spill, &run->findings, run->project.n ? gl_project_keeps : NULL,
                     &run->project);
 }
@@ -161,11 +180,17 @@ void gl_lint_doc(struct gl_run *run, struct gl_doc *doc)
         gl_check_end(&c);
     }
     report_unknown_ignores(run, doc);
-    gl_project_gather(&run->project, doc);
+    if (run->job)
+        gl_project_facts_gather(&run->job->facts, doc);
+    else
+        gl_project_gather(&run->project, doc);
     gl_findings_filter(&run->findings, start, not_suppressed, doc);
     move_to_templates(run, start, doc);
     gl_findings_filter(&run->findings, start, not_path_ignored, (void *)run->cfg);
-    gl_spill_note(&run->spill, &run->findings);
+    if (run->job)
+        run->job->noted = true;
+    else
+        gl_spill_note(&run->spill, &run->findings);
 }
 
 /* A text input gpulint refuses before any parser (encoding.h, or a limit it hit). */
@@ -228,6 +253,19 @@ static void not_of_kind(struct gl_run *run, const struct gl_doc *doc, const char
                           doc->path, what, doc->error.message);
 }
 
+/* Is this the first time the run meets compose file `name`? On a worker, the question is
+ * the run's to answer when it takes the result (in the order of the inputs): the job
+ * goes on as if yes, unless it asked already. */
+static bool compose_first_visit(struct gl_run *run, const char *name)
+{
+    if (!run->job)
+        return first_visit(&run->composes, name);
+    if (run->job->visit)
+        return strcmp(run->job->visit, name) != 0;
+    run->job->visit = xstrdup(name);
+    return true;
+}
+
 static void lint_text(struct gl_run *run, const char *name, const char *text, size_t len,
                       enum gl_input_kind kind, bool named, bool truncated,
                       const char *chart_dir)
@@ -272,7 +310,7 @@ static void lint_text(struct gl_run *run, const char *name, const char *text, si
                     gl_limit_message(GL_LIMIT_INPUT_SIZE, msg, sizeof msg));
         return;
     }
-    if (kind == GL_IN_COMPOSE && !stdin_text && !first_visit(&run->composes, name))
+    if (kind == GL_IN_COMPOSE && !stdin_text && !compose_first_visit(run, name))
         return; /* already linted: another compose file of the run includes it */
     struct gl_doc doc;
     gl_doc_init(&doc, name, kind, data, dlen);
@@ -298,6 +336,10 @@ static void lint_text(struct gl_run *run, const char *name, const char *text, si
     gl_lint_doc(run, &doc);
     char **includes = stdin_text ? NULL : include_paths(&doc);
     gl_arena_free(&doc.arena);
+    if (run->job) { /* followed when the run takes the job's result */
+        run->job->includes = includes;
+        return;
+    }
     for (size_t i = 0; includes && includes[i]; i++) {
         lint_included(run, includes[i]);
         free(includes[i]);
@@ -434,6 +476,11 @@ static void lint_file_as(struct gl_run *run, const char *path, bool named,
     const struct gl_input_type *bin = NULL;
     if (!run->cfg->type || run->cfg->type == GL_IN_IMAGE)
         bin = binary_type_of(head, nhead, NULL);
+    if (bin && regular && run->job) { /* not on a worker: images have threads of their own */
+        run->job->binary = true;
+        close(fd);
+        return;
+    }
     if (bin && regular) {
         close(fd);
         lint_binary(run, bin, path, -1, NULL, 0, named);
@@ -462,6 +509,107 @@ static void read_stdin(struct gl_run *run)
     read_and_lint(run, STDIN_FILENO, "-", head, nhead, 0, run->cfg->type, true);
 }
 
+/* ---- text inputs on worker threads (engine_pool.h) ---- */
+
+static void job_free(struct gl_job *j)
+{
+    for (size_t i = 0; j->includes && j->includes[i]; i++)
+        free(j->includes[i]);
+    free(j->includes);
+    free(j->visit);
+    gl_buf_free(&j->err);
+    gl_findings_free(&j->sub.findings);
+    gl_project_facts_keep(NULL, &j->facts); /* (frees them: a job not taken keeps none) */
+    free(j->path);
+    free(j);
+}
+
+static void job_work(void *arg)
+{
+    struct gl_job *j = arg;
+    gl_eprintf_capture(&j->err);
+    lint_file_as(&j->sub, j->path, j->named, j->kind);
+    gl_eprintf_capture(NULL);
+}
+
+/* The run takes a job's result, in the order of the inputs: what one thread would have
+ * done at this point of the run. */
+static void job_done(void *arg, void *ctx)
+{
+    struct gl_job *j = arg;
+    struct gl_run *run = ctx;
+    run->merging = true;
+    if (j->binary) {
+        gl_pool_enter(run->pool);
+        lint_file_as(run, j->path, j->named, j->kind);
+        gl_pool_leave(run->pool);
+    } else if (!j->visit || first_visit(&run->composes, j->visit)) {
+        if (j->err.len)
+            fwrite(j->err.data, 1, j->err.len, stderr);
+        for (size_t i = 0; i < j->sub.findings.n; i++)
+            *gl_findings_add(&run->findings) = j->sub.findings.items[i];
+        j->sub.findings.n = 0;
+        run->files += j->sub.files;
+        run->unreadable |= j->sub.unreadable;
+        gl_project_facts_keep(&run->project, &j->facts);
+        if (j->noted)
+            gl_spill_note(&run->spill, &run->findings);
+        gl_pool_enter(run->pool);
+        for (size_t i = 0; j->includes && j->includes[i]; i++)
+            lint_included(run, j->includes[i]);
+        gl_pool_leave(run->pool);
+    }
+    run->merging = false;
+    job_free(j);
+}
+
+static void worker_end(void) { yt_sniff_thread_end(); }
+
+static const struct gl_pool_ops job_ops = {job_work, job_done, worker_end};
+
+/* The run's workers, started on first use: NULL when the run lints on one thread. */
+static struct gl_pool *pool_of(struct gl_run *run)
+{
+    if (run->pool_tried)
+        return run->pool;
+    run->pool_tried = true;
+    long n = run->cfg->jobs > 0 ? run->cfg->jobs : sysconf(_SC_NPROCESSORS_ONLN);
+    if (n < 2 || run->cfg->inspect_images) /* (--inspect-images asks registries, in order) */
+        return NULL;
+    unsigned w = n > 256 ? 256 : (unsigned)n;
+    run->pool = gl_pool_new(w, (size_t)w * GL_POOL_DEPTH_PER_WORKER,
+                            (size_t)w * GL_POOL_BUDGET_PER_WORKER, &job_ops, run);
+    return run->pool;
+}
+
+/* The run's own thread is about to say or lint something: take the workers' results
+ * before it first, so that it comes in the order of the inputs. */
+static void in_order(struct gl_run *run)
+{
+    if (run->pool && !run->merging)
+        gl_pool_drain(run->pool);
+}
+
+/* A regular file of `size` bytes, found by the walk or named: to a worker when it is small. */
+static void lint_regular(struct gl_run *run, const char *path, bool named,
+                         enum gl_input_kind kind, off_t size)
+{
+    struct gl_pool *pool = size <= (off_t)GL_POOL_INPUT_MAX && !run->merging ? pool_of(run) : NULL;
+    if (!pool) {
+        in_order(run);
+        lint_file_as(run, path, named, kind);
+        return;
+    }
+    struct gl_job *j = xcalloc(1, sizeof *j);
+    j->path = xstrdup(path);
+    j->named = named;
+    j->kind = kind;
+    j->sub.cfg = run->cfg;
+    j->sub.job = j;
+    gl_buf_init(&j->err);
+    gl_pool_submit(pool, j);
+}
+
 /* ---- Helm charts (chart.h) ---- */
 
 
@@ -480,6 +628,7 @@ static void chart_not_rendered(struct gl_run *run, const char *dir, const char *
 /* Lint chart `dir` once a run: what helm renders of it, else GL903. */
 static void lint_chart(struct gl_run *run, const char *dir)
 {
+    in_order(run);
     if (!first_visit(&run->charts, dir))
         return;
     if (!run->helm_looked_up) {
@@ -534,7 +683,9 @@ static void walk(struct gl_run *run, const char *dir, int depth)
         return;
     DIR *d = opendir(dir);
     if (!d) {
-        gl_eprintf("%s: %s", dir, strerror(errno));
+        int e = errno;
+        in_order(run);
+        gl_eprintf("%s: %s", dir, strerror(e));
         run->unreadable = true;
         return;
     }
@@ -566,8 +717,10 @@ static void walk(struct gl_run *run, const char *dir, int depth)
         } else if (lstat(path, &st) == 0) {
             if (S_ISDIR(st.st_mode)) {
                 const struct gl_input_type *t = binary_type_of(NULL, 0, path);
-                if (t)
+                if (t) {
+                    in_order(run);
                     lint_binary(run, t, path, -1, NULL, 0, false);
+                }
                 else if (!skipped_dir(dir, names[i]) &&
                          !(chart && (!strcmp(names[i], "templates") ||
                                      !strcmp(names[i], "charts"))))
@@ -577,7 +730,7 @@ static void walk(struct gl_run *run, const char *dir, int depth)
                 bool read_it;
                 enum gl_input_kind k = gl_sniff_name(path, &read_it);
                 if (k != GL_IN_UNKNOWN || read_it)
-                    lint_file_as(run, path, false, k);
+                    lint_regular(run, path, false, k, st.st_size);
             }
         }
         free(path);
@@ -596,6 +749,7 @@ static void report_unreachable(struct gl_run *run, const struct gl_doc *doc)
 /* docker://REF: an image from its registry (parsers/registry/). */
 static void lint_registry(struct gl_run *run, const char *path)
 {
+    in_order(run);
     struct gl_doc doc;
     gl_doc_init(&doc, path, GL_IN_IMAGE, NULL, 0);
     gl_registry_read(&doc, path, run->cfg);
@@ -640,6 +794,7 @@ static bool lint_transport(struct gl_run *run, const char *path)
     const struct gl_config *saved = run->cfg;
     run->cfg = &cfg;
     gl_lint_path(run, dir);
+    in_order(run); /* (jobs linted under cfg are taken while it lives) */
     run->cfg = saved;
     free(dir);
     return true;
@@ -654,12 +809,15 @@ void gl_lint_path(struct gl_run *run, const char *path)
     if (lint_transport(run, path))
         return;
     if (!strcmp(path, "-")) {
+        in_order(run);
         read_stdin(run);
         return;
     }
     struct stat st;
     if (stat(path, &st) != 0) {
-        gl_eprintf("%s: %s", path, strerror(errno));
+        int e = errno;
+        in_order(run);
+        gl_eprintf("%s: %s", path, strerror(e));
         run->unreadable = true;
         return;
     }
@@ -674,14 +832,19 @@ void gl_lint_path(struct gl_run *run, const char *path)
     const struct gl_input_type *layout = S_ISDIR(st.st_mode) ? binary_type_of(NULL, 0, path) : NULL;
     const char *what = S_ISDIR(st.st_mode) ? NULL : not_readable_kind(st.st_mode);
     if (layout) {
+        in_order(run);
         lint_binary(run, layout, path, -1, NULL, 0, true);
     } else if (S_ISDIR(st.st_mode)) {
         walk(run, path, 0);
     } else if (what) { /* never opened: opening a device can have effects of its own */
+        in_order(run);
         gl_eprintf("%s: %s: not linted (name a file, a directory or -)", path,
                 what);
         run->unreadable = true;
+    } else if (S_ISREG(st.st_mode)) {
+        lint_regular(run, path, true, run->cfg->type, st.st_size);
     } else {
+        in_order(run);
         lint_file(run, path, true);
     }
 }

@@ -17,10 +17,20 @@
  * inline ignores are applied and before `ignore-paths`; a chart that is not rendered
  * is one GL903 at its Chart.yaml. Standard input holding helm's output (a `# Source:`
  * first line, after an optional `---`) is read the same way.
+ *
+ * Threads: with --jobs N > 1 (default: the number of cores) the regular files the walk
+ * finds or the command line names, up to GL_POOL_INPUT_MAX bytes, are read, parsed and
+ * checked on N worker threads (engine_pool.h), each into a run of its own (gl_run.job
+ * set), and their results taken into the run in the order the inputs were met: the
+ * findings, the images they make, the messages on stderr, which compose file is linted
+ * once and the includes it then follows all come out as with one thread. Everything
+ * else (larger files, streams, charts, image archives and layouts, registries,
+ * --inspect-images) is linted on the calling thread, after the results before it.
  */
 #ifndef GPULINT_ENGINE_H
 #define GPULINT_ENGINE_H
 
+#include "linter/cli/engine_pool.h"
 #include "linter/cli/project.h"
 #include "linter/core/config.h"
 #include "linter/core/finding.h"
@@ -53,15 +63,27 @@ struct gl_run {
     const char *no_helm;     /* why there is none */
     struct gl_map inspected; /* --inspect-images: a reference's text -> what its registry
                                 config says (inspect.h) */
+    struct gl_pool *pool;    /* the text inputs' workers, or NULL (one thread) */
+    bool pool_tried;
+    bool merging;            /* taking a worker's result: the inputs before are all in */
+    struct gl_job *job;      /* a worker's run: the job whose results it gathers */
 };
+
+/* Regular files up to this size go to the workers; larger ones are read by the calling
+ * thread (the workers hold at most GL_POOL_DEPTH_PER_WORKER of them each in flight). */
+#define GL_POOL_INPUT_MAX (1u << 20)
+#define GL_POOL_DEPTH_PER_WORKER 16
+/* The workers' arenas, together, before one of them goes on alone (engine_pool.h). */
+#define GL_POOL_BUDGET_PER_WORKER (4u << 20)
 
 void gl_run_init(struct gl_run *run, const struct gl_config *cfg);
 void gl_run_free(struct gl_run *run);
 
 /* Lint a path named by the user: a file, a directory (walked), or "-" for stdin. */
 void gl_lint_path(struct gl_run *run, const char *path);
-/* Every input is read: drop the findings that an image the run makes turns moot, sort
- * the rest (in run->findings when nothing was spilled) and count them. */
+/* Every input is read: take the workers' last results and stop them, drop the findings
+ * that an image the run makes turns moot, sort the rest (in run->findings when nothing
+ * was spilled) and count them. */
 void gl_run_finish(struct gl_run *run);
 
 /* Lint bytes already in memory, read as `kind` (GL_IN_UNKNOWN: sniff from name/content). */

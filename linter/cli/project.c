@@ -93,23 +93,23 @@ static bool file_glob(struct gl_project_set *s, struct gl_project_pattern *e)
     return true;
 }
 
-static void keep(struct gl_project_set *s, const struct gl_project_image *img)
+static void keep(struct gl_project_set *s, const char *pattern, unsigned what)
 {
-    struct gl_project_pattern *e = gl_map_gets(&s->seen, img->pattern);
-    bool glob = strchr(img->pattern, '*') != NULL;
+    struct gl_project_pattern *e = gl_map_gets(&s->seen, pattern);
+    bool glob = strchr(pattern, '*') != NULL;
     if (e) {
-        e->what |= img->what;
+        e->what |= what;
         if (!glob)
             file_exact(s, e);
         return;
     }
     if (s->n >= gl_limit(GL_LIMIT_PROJECT_IMAGES) ||
-        strlen(img->pattern) > GL_PROJECT_PATTERN_MAX ||
-        !gl_project_pattern_names_some(img->pattern))
+        strlen(pattern) > GL_PROJECT_PATTERN_MAX ||
+        !gl_project_pattern_names_some(pattern))
         return; /* (`-t $IMAGE` names nothing: it takes no place) */
     e = xcalloc(1, sizeof *e);
-    e->pattern = xstrdup(img->pattern);
-    e->what = img->what;
+    e->pattern = xstrdup(pattern);
+    e->what = what;
     if (glob && !file_glob(s, e)) {
         free(e->pattern);
         free(e);
@@ -121,13 +121,46 @@ static void keep(struct gl_project_set *s, const struct gl_project_image *img)
         file_exact(s, e);
 }
 
+/* The facts of doc that a set keeps: NULL after the last (an input that cannot be parsed
+ * does not run: it builds nothing). */
+static const struct gl_project_image *next_fact(const struct gl_doc *doc, size_t *i)
+{
+    while (!doc->error.set && *i < doc->nproject) {
+        const struct gl_project_image *img = &doc->project[(*i)++];
+        if (img->pattern && img->what)
+            return img;
+    }
+    return NULL;
+}
+
 void gl_project_gather(struct gl_project_set *s, const struct gl_doc *doc)
 {
-    if (doc->error.set)
-        return; /* an input that cannot be parsed does not run: it builds nothing */
-    for (size_t i = 0; i < doc->nproject; i++)
-        if (doc->project[i].pattern && doc->project[i].what)
-            keep(s, &doc->project[i]);
+    size_t i = 0;
+    for (const struct gl_project_image *img; (img = next_fact(doc, &i));)
+        keep(s, img->pattern, img->what);
+}
+
+void gl_project_facts_gather(struct gl_project_facts *f, const struct gl_doc *doc)
+{
+    size_t i = 0;
+    for (const struct gl_project_image *img; (img = next_fact(doc, &i));) {
+        if (f->n == f->cap) {
+            f->cap = f->cap ? 2 * f->cap : 8;
+            f->items = xrealloc(f->items, f->cap * sizeof *f->items);
+        }
+        f->items[f->n++] = (struct gl_project_fact){xstrdup(img->pattern), img->what};
+    }
+}
+
+void gl_project_facts_keep(struct gl_project_set *s, struct gl_project_facts *f)
+{
+    for (size_t i = 0; i < f->n; i++) {
+        if (s)
+            keep(s, f->items[i].pattern, f->items[i].what);
+        free(f->items[i].pattern);
+    }
+    free(f->items);
+    memset(f, 0, sizeof *f);
 }
 
 /* Does some glob of the list make a finding with moot_when moot for ref? */

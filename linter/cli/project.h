@@ -50,6 +50,15 @@ void gl_project_init(struct gl_project_set *s);
 void gl_project_free(struct gl_project_set *s);
 /* Keep the facts of one parsed input. */
 void gl_project_gather(struct gl_project_set *s, const struct gl_doc *doc);
+/* The facts of one input kept aside, to be kept in a set later (an input linted on a
+ * worker thread: the run's set takes them in the order of the inputs). */
+struct gl_project_facts {
+    struct gl_project_fact { char *pattern; unsigned what; } *items;
+    size_t n, cap;
+};
+void gl_project_facts_gather(struct gl_project_facts *f, const struct gl_doc *doc);
+/* Keep them in s, as gl_project_gather would have (s NULL: none), and free them. */
+void gl_project_facts_keep(struct gl_project_set *s, struct gl_project_facts *f);
 /* Is finding f left standing by the images of the set `set` (not made moot)? */
 bool gl_project_keeps(const struct gl_finding *f, void *set);
 

@@ -195,6 +195,10 @@ bool gl_escape_write(FILE *out, const char *s, size_t len, enum gl_escape_target
     return ok;
 }
 
+static _Thread_local struct gl_buf *captured; /* gl_eprintf_capture */
+
+void gl_eprintf_capture(struct gl_buf *into) { captured = into; }
+
 void gl_eprintf(const char *fmt, ...)
 {
     struct gl_buf msg, line;
@@ -207,7 +211,10 @@ void gl_eprintf(const char *fmt, ...)
     gl_buf_adds(&line, "gpulint: ");
     gl_escape(&line, msg.data ? msg.data : "", msg.len, GL_ESCAPE_TEXT);
     gl_buf_addc(&line, '\n');
-    fwrite(line.data, 1, line.len, stderr);
+    if (captured)
+        gl_buf_add(captured, line.data, line.len);
+    else
+        fwrite(line.data, 1, line.len, stderr);
     gl_buf_free(&msg);
     gl_buf_free(&line);
 }

@@ -52,7 +52,10 @@
  * quoting style with it). gl_escape_write() escapes straight to a stream, in pieces.
  * gl_eprintf() prints `gpulint: ` and the formatted message, all of it TEXT-escaped
  * (gpulint's own words are plain text, so escaping the whole line is the same as
- * escaping what it quotes), and a newline, to stderr in one write.
+ * escaping what it quotes), and a newline, to stderr in one write; or, on a thread
+ * that called gl_eprintf_capture(buf), appended to buf instead (a worker linting one input
+ * keeps its messages so that they reach stderr in the order of the inputs, whichever
+ * thread read them).
  */
 #ifndef GPULINT_ESCAPE_H
 #define GPULINT_ESCAPE_H
@@ -71,5 +74,7 @@ bool gl_escape_plain(const char *s);
 /* Write s[0..len) to out, escaped for `to`: false when a write failed (errno says why). */
 bool gl_escape_write(FILE *out, const char *s, size_t len, enum gl_escape_target to);
 void gl_eprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* From now on gl_eprintf on this thread appends its lines to `into` (NULL: to stderr). */
+void gl_eprintf_capture(struct gl_buf *into);
 
 #endif

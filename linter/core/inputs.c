@@ -2,28 +2,35 @@
 /* inputs.c: input-type look-ups and recognition (see inputs.h). */
 #include "linter/core/inputs.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
-/* gl_input_table in the order types are tried: priority, then name. */
+/* gl_input_table in the order types are tried: priority, then name (made once: inputs
+ * are linted on several threads). */
+static const struct gl_input_type **order;
+
+static void make_order(void)
+{
+    const struct gl_input_type **o = xcalloc(gl_input_count + 1, sizeof *o);
+    for (size_t i = 0; i < gl_input_count; i++) {
+        size_t k = i;
+        while (k > 0 && (o[k - 1]->priority > gl_input_table[i]->priority ||
+                         (o[k - 1]->priority == gl_input_table[i]->priority &&
+                          strcmp(o[k - 1]->name, gl_input_table[i]->name) > 0))) {
+            o[k] = o[k - 1];
+            k--;
+        }
+        o[k] = gl_input_table[i];
+    }
+    order = o;
+}
+
 static const struct gl_input_type *const *ordered(void)
 {
-    static const struct gl_input_type **order;
-    if (!order) {
-        const struct gl_input_type **o = xcalloc(gl_input_count + 1, sizeof *o);
-        for (size_t i = 0; i < gl_input_count; i++) {
-            size_t k = i;
-            while (k > 0 && (o[k - 1]->priority > gl_input_table[i]->priority ||
-                             (o[k - 1]->priority == gl_input_table[i]->priority &&
-                              strcmp(o[k - 1]->name, gl_input_table[i]->name) > 0))) {
-                o[k] = o[k - 1];
-                k--;
-            }
-            o[k] = gl_input_table[i];
-        }
-        order = o;
-    }
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, make_order);
     return order;
 }
 
@@ -43,18 +50,23 @@ const struct gl_input_type *gl_input_type_named(const char *name)
     return NULL;
 }
 
+static char type_names[512];
+
+static void make_type_names(void)
+{
+    const struct gl_input_type *const *o = ordered();
+    for (size_t i = 0; i < gl_input_count; i++) {
+        if (i)
+            strncat(type_names, ", ", sizeof type_names - strlen(type_names) - 1);
+        strncat(type_names, o[i]->name, sizeof type_names - strlen(type_names) - 1);
+    }
+}
+
 const char *gl_input_type_names(void)
 {
-    static char names[512];
-    if (!names[0]) {
-        const struct gl_input_type *const *o = ordered();
-        for (size_t i = 0; i < gl_input_count; i++) {
-            if (i)
-                strncat(names, ", ", sizeof names - strlen(names) - 1);
-            strncat(names, o[i]->name, sizeof names - strlen(names) - 1);
-        }
-    }
-    return names;
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, make_type_names);
+    return type_names;
 }
 
 bool gl_input_bare_candidate(const char *path, const char *base)

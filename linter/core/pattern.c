@@ -4,6 +4,7 @@
 #include "linter/core/pattern.h"
 
 #include <pcre2.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -11,8 +12,32 @@
 
 struct gl_pattern {
     pcre2_code *code;
-    pcre2_match_data *md; /* sized for the pattern; matching is single-threaded per pattern */
 };
+
+/* Match data: one a thread (inputs are linted on several threads, with the config's
+ * patterns shared), made on its first match and freed when the thread ends. One pair is
+ * enough: a match is all gl_pattern_match asks (pcre2_match returns 0, not an error,
+ * when the pairs are too few for the groups). */
+static pthread_key_t md_key;
+static pthread_once_t md_once = PTHREAD_ONCE_INIT;
+
+static void md_free(void *md) { pcre2_match_data_free(md); }
+static void md_key_make(void) { pthread_key_create(&md_key, md_free); }
+
+static pcre2_match_data *thread_md(void)
+{
+    pthread_once(&md_once, md_key_make);
+    pcre2_match_data *md = pthread_getspecific(md_key);
+    if (!md) {
+        md = pcre2_match_data_create(1, NULL);
+        if (!md) {
+            fputs("gpulint: out of memory (PCRE2 match data)\n", stderr);
+            abort();
+        }
+        pthread_setspecific(md_key, md);
+    }
+    return md;
+}
 
 struct gl_pattern *gl_pattern_compile(const char *re, bool caseless, char *err, size_t errlen)
 {
@@ -32,7 +57,6 @@ struct gl_pattern *gl_pattern_compile(const char *re, bool caseless, char *err, 
     pcre2_jit_compile(code, PCRE2_JIT_COMPLETE); /* falls back to the interpreter */
     struct gl_pattern *p = xmalloc(sizeof *p);
     p->code = code;
-    p->md = pcre2_match_data_create_from_pattern(code, NULL);
     return p;
 }
 
@@ -40,12 +64,11 @@ void gl_pattern_free(struct gl_pattern *p)
 {
     if (!p)
         return;
-    pcre2_match_data_free(p->md);
     pcre2_code_free(p->code);
     free(p);
 }
 
 bool gl_pattern_match(const struct gl_pattern *p, const char *s, size_t len)
 {
-    return pcre2_match(p->code, (PCRE2_SPTR)s, len, 0, 0, p->md, NULL) >= 0;
+    return pcre2_match(p->code, (PCRE2_SPTR)s, len, 0, 0, thread_md(), NULL) >= 0;
 }

@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,16 +62,26 @@ struct gl_arena_block {
 
 #define ARENA_BLOCK 65536
 
+static atomic_size_t arena_held;              /* bytes of blocks, all arenas */
+static _Thread_local void (*arena_gate)(size_t); /* gl_arena_set_gate */
+
+size_t gl_arena_held(void) { return atomic_load_explicit(&arena_held, memory_order_relaxed); }
+void gl_arena_set_gate(void (*gate)(size_t n)) { arena_gate = gate; }
+
 void gl_arena_init(struct gl_arena *a) { *a = (struct gl_arena){0}; }
 
 void gl_arena_free(struct gl_arena *a)
 {
     struct gl_arena_block *b = a->head;
+    size_t bytes = 0;
     while (b) {
         struct gl_arena_block *next = b->next;
+        bytes += sizeof *b + b->size;
         free(b);
         b = next;
     }
+    if (bytes)
+        atomic_fetch_sub_explicit(&arena_held, bytes, memory_order_relaxed);
     a->head = NULL;
     a->total = 0;
     a->over = false; /* the limit stays */
@@ -93,6 +104,10 @@ static inline void *take_from(struct gl_arena *a, struct gl_arena_block *b, size
 static __attribute__((noinline)) void *arena_new_block(struct gl_arena *a, size_t n)
 {
     size_t size = n > ARENA_BLOCK / 4 ? n : ARENA_BLOCK;
+    if (arena_gate)
+        arena_gate(sizeof(struct gl_arena_block) + size);
+    atomic_fetch_add_explicit(&arena_held, sizeof(struct gl_arena_block) + size,
+                              memory_order_relaxed);
     struct gl_arena_block *b = xmalloc(sizeof *b + size);
     b->size = size;
     b->used = 0;

@@ -5,6 +5,9 @@
  *  - gl_arena: a bump allocator. Everything a parser builds for one input (tokens, model
  *    structs, strings) comes from that input's arena and is freed at once with it, so a
  *    parser that gives up half-way on bad input leaks nothing and needs no cleanup paths.
+ *    The bytes of all arenas' blocks, on every thread, are counted (gl_arena_held), and a
+ *    thread may set a gate (gl_arena_set_gate) that is called before its arenas take a
+ *    new block: the engine's workers wait there while others hold too much (engine_pool.h).
  *  - gl_buf: a growable byte buffer (for building strings and output).
  *  - gl_loc: a 1-based line and byte column in an input file (line 0 = no line, as for a
  *    file inside an image archive).
@@ -51,6 +54,11 @@ void *gl_arena_alloc(struct gl_arena *a, size_t n);   /* zeroed, 16-byte aligned
 void *gl_arena_take(struct gl_arena *a, size_t n);
 /* A copy of the n bytes at p (16-byte aligned; n may be 0). */
 void *gl_arena_memdup(struct gl_arena *a, const void *p, size_t n);
+/* Bytes of arena blocks held now, by every arena of every thread. */
+size_t gl_arena_held(void);
+/* On this thread, call gate(n) before an arena takes a new block of n bytes (NULL: no
+ * gate). The gate may wait; it must not allocate from an arena. */
+void gl_arena_set_gate(void (*gate)(size_t n));
 /* Has the arena handed out more than its limit? */
 static inline bool gl_arena_over(const struct gl_arena *a) { return a->over; }
 /* Count n bytes against the limit as an allocation of n would, without taking them: for

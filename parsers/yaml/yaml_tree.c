@@ -2,7 +2,6 @@
 /* yaml_tree.c: a safe YAML loader on libyaml events, and queries (see yaml_tree.h). */
 #include "parsers/yaml/yaml_tree.h"
 
-#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <yaml.h>
@@ -856,10 +855,10 @@ size_t yt_pairs(struct yt_stream *s, struct yt_node *map, struct yt_pair **out)
  * needed, in the same arena after the first load, as without the memo.
  * The parser of the type that said yes then loads the same text (yt_load): it is handed
  * the memo's tree instead, with its arena's blocks (sniff_adopt), so a file sniffed is
- * loaded once. */
+ * loaded once. One memo a thread: inputs are linted on several threads, each sniffing and
+ * parsing its own (yt_sniff_thread_end frees a thread's). */
 #define SNIFF_KEEP (1u << 20)
-static struct {
-    pthread_mutex_t lock;
+static _Thread_local struct {
     bool valid, blank_tried, has_blank;
     struct gl_arena a;
     char *text; /* a copy of the text, to know it again (heap: the arena's use is as before) */
@@ -868,7 +867,7 @@ static struct {
     size_t loaded;  /* bytes the load took of the arena (judges may take more) */
     bool load_over; /* the load reached the arena's limit */
     struct yt_stream s, blank;
-} sniff_memo = {.lock = PTHREAD_MUTEX_INITIALIZER};
+} sniff_memo;
 
 static void sniff_forget(void)
 {
@@ -882,9 +881,10 @@ static void sniff_forget(void)
 /* The memo's load of text[0..len) into a, when it is that load as a fresh one would make
  * it: the same bytes where they were sniffed, no blanked text loaded beside it, no limit
  * reached on the way (a's limit taking what a holds already into account). */
+void yt_sniff_thread_end(void) { sniff_forget(); }
+
 static bool sniff_adopt(struct yt_stream *s, struct gl_arena *a, const char *text, size_t len)
 {
-    pthread_mutex_lock(&sniff_memo.lock);
     bool same = sniff_memo.valid && sniff_memo.at == text && sniff_memo.len == len &&
                 !sniff_memo.blank_tried && !sniff_memo.load_over &&
                 (!a->limit || a->total + sniff_memo.loaded <= a->limit) &&
@@ -895,13 +895,11 @@ static bool sniff_adopt(struct yt_stream *s, struct gl_arena *a, const char *tex
         gl_arena_adopt(a, &sniff_memo.a, sniff_memo.loaded);
         sniff_forget();
     }
-    pthread_mutex_unlock(&sniff_memo.lock);
     return same;
 }
 
 bool yt_sniff(const char *data, size_t len, bool (*judge)(struct yt_stream *s))
 {
-    pthread_mutex_lock(&sniff_memo.lock);
     if (!sniff_memo.valid || sniff_memo.len != len || memcmp(sniff_memo.text, data, len)) {
         sniff_forget();
         gl_arena_init(&sniff_memo.a);
@@ -938,7 +936,6 @@ bool yt_sniff(const char *data, size_t len, bool (*judge)(struct yt_stream *s))
     }
     if (sniff_memo.a.total > SNIFF_KEEP)
         sniff_forget();
-    pthread_mutex_unlock(&sniff_memo.lock);
     return yes;
 }
 

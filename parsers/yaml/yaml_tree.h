@@ -189,6 +189,9 @@ bool yt_walk(const struct yt_stream *s, struct yt_node *n,
  * text that failed and holds template expressions, it judges the text again with them
  * blanked out (yaml_template.h): a template is recognised as what it renders to. */
 bool yt_sniff(const char *data, size_t len, bool (*judge)(struct yt_stream *s));
+/* The memo is one a thread: a thread that sniffed frees its memo with this before it ends
+ * (the main thread's is dropped with the process). */
+void yt_sniff_thread_end(void);
 
 /* Position of a byte offset of the input. */
 struct gl_loc yt_loc_of(const struct yt_stream *s, size_t off);
