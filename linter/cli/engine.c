@@ -578,7 +578,7 @@ static struct gl_pool *pool_of(struct gl_run *run)
         return NULL;
     unsigned w = n > 256 ? 256 : (unsigned)n;
     run->pool = gl_pool_new(w, (size_t)w * GL_POOL_DEPTH_PER_WORKER,
-                            (size_t)w * GL_POOL_BUDGET_PER_WORKER, &job_ops, run);
+                            GL_POOL_BUDGET_BASE + (size_t)w * GL_POOL_BUDGET_PER_WORKER, &job_ops, run);
     return run->pool;
 }
 

@@ -73,8 +73,10 @@ struct gl_run {
  * thread (the workers hold at most GL_POOL_DEPTH_PER_WORKER of them each in flight). */
 #define GL_POOL_INPUT_MAX (1u << 20)
 #define GL_POOL_DEPTH_PER_WORKER 16
-/* The workers' arenas, together, before one of them goes on alone (engine_pool.h). */
-#define GL_POOL_BUDGET_PER_WORKER (4u << 20)
+/* The workers' arenas, together, before one of them goes on alone (engine_pool.h): a
+ * base and a little a worker (each keeps up to 1 MiB of YAML sniffed, yaml_tree.h). */
+#define GL_POOL_BUDGET_BASE (4u << 20)
+#define GL_POOL_BUDGET_PER_WORKER (1u << 20)
 
 void gl_run_init(struct gl_run *run, const struct gl_config *cfg);
 void gl_run_free(struct gl_run *run);

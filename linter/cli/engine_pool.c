@@ -23,6 +23,10 @@ struct gl_pool {
     struct slot *ring;
     size_t depth;
     size_t head, next, tail; /* oldest not taken; next to run; next free (counts, mod depth) */
+    size_t wake_at;          /* the submitting thread waits for this many results in a row
+                                from the oldest (0: it does not wait) */
+    unsigned idle;           /* workers waiting for a job */
+    unsigned mem_waiting;    /* threads waiting at the gate */
     bool stop;
     bool owned;              /* a thread goes past the budget (owner) */
     pthread_t owner;
@@ -52,7 +56,9 @@ static void gate(size_t n)
             p->owner = pthread_self();
             break;
         }
+        p->mem_waiting++;
         pthread_cond_wait(&p->mem_cv, &p->m);
+        p->mem_waiting--;
     }
     pthread_mutex_unlock(&p->m);
 }
@@ -62,7 +68,17 @@ static void release(struct gl_pool *p)
 {
     if (owns(p))
         p->owned = false;
-    pthread_cond_broadcast(&p->mem_cv);
+    if (p->mem_waiting)
+        pthread_cond_broadcast(&p->mem_cv);
+}
+
+/* Results ready in a row from the oldest, up to `want`. (under p->m) */
+static size_t ready_in_row(const struct gl_pool *p, size_t want)
+{
+    size_t n = 0;
+    while (n < want && p->head + n < p->tail && p->ring[(p->head + n) % p->depth].state == SLOT_DONE)
+        n++;
+    return n;
 }
 
 static void *worker(void *arg)
@@ -72,8 +88,11 @@ static void *worker(void *arg)
     gl_arena_set_gate(gate);
     pthread_mutex_lock(&p->m);
     for (;;) {
-        while (!p->stop && p->next == p->tail)
+        while (!p->stop && p->next == p->tail) {
+            p->idle++;
             pthread_cond_wait(&p->work_cv, &p->m);
+            p->idle--;
+        }
         if (p->next == p->tail)
             break; /* stopping, and nothing is left to run */
         struct slot *s = &p->ring[p->next++ % p->depth];
@@ -83,7 +102,10 @@ static void *worker(void *arg)
         pthread_mutex_lock(&p->m);
         s->state = SLOT_DONE;
         release(p);
-        pthread_cond_broadcast(&p->done_cv);
+        /* the submitting thread is woken once it can take what it waits for, or when
+           nothing is left to run (one wake for many results, not one a result) */
+        if (p->wake_at && (p->next == p->tail || ready_in_row(p, p->wake_at) == p->wake_at))
+            pthread_cond_signal(&p->done_cv);
     }
     pthread_mutex_unlock(&p->m);
     if (p->ops->thread_end)
@@ -116,6 +138,17 @@ struct gl_pool *gl_pool_new(unsigned workers, size_t depth, size_t budget,
     return p;
 }
 
+/* Wait until `want` results in a row from the oldest are ready, or all that are in
+ * flight when nothing is left to run. (under p->m) */
+static void wait_ready(struct gl_pool *p, size_t want)
+{
+    while (ready_in_row(p, want) < want && !(p->next == p->tail && ready_in_row(p, 1))) {
+        p->wake_at = want;
+        pthread_cond_wait(&p->done_cv, &p->m);
+        p->wake_at = 0;
+    }
+}
+
 /* Take the oldest result when it is ready (wait for it when `wait`): false when there is
  * none to take. Called and returns with p->m held; `done` runs without it. */
 static bool take_one(struct gl_pool *p, bool wait)
@@ -123,8 +156,8 @@ static bool take_one(struct gl_pool *p, bool wait)
     if (p->head == p->tail)
         return false;
     struct slot *s = &p->ring[p->head % p->depth];
-    while (wait && s->state != SLOT_DONE)
-        pthread_cond_wait(&p->done_cv, &p->m);
+    if (wait && s->state != SLOT_DONE)
+        wait_ready(p, 1);
     if (s->state != SLOT_DONE)
         return false;
     void *job = s->job;
@@ -138,13 +171,14 @@ static bool take_one(struct gl_pool *p, bool wait)
 void gl_pool_submit(struct gl_pool *p, void *job)
 {
     pthread_mutex_lock(&p->m);
+    if (p->tail - p->head == p->depth) /* full: wait until half of it can be taken */
+        wait_ready(p, p->depth / 2 ? p->depth / 2 : 1);
     while (take_one(p, false)) {
     }
-    while (p->tail - p->head == p->depth)
-        take_one(p, true);
     p->ring[p->tail % p->depth] = (struct slot){job, SLOT_QUEUED};
     p->tail++;
-    pthread_cond_signal(&p->work_cv);
+    if (p->idle)
+        pthread_cond_signal(&p->work_cv);
     pthread_mutex_unlock(&p->m);
 }
 
@@ -181,8 +215,11 @@ void gl_pool_enter(struct gl_pool *p)
     if (!p)
         return;
     pthread_mutex_lock(&p->m);
-    while (p->owned && !owns(p))
+    while (p->owned && !owns(p)) {
+        p->mem_waiting++;
         pthread_cond_wait(&p->mem_cv, &p->m);
+        p->mem_waiting--;
+    }
     p->owned = true; /* the workers keep to the budget while this thread lints */
     p->owner = pthread_self();
     pthread_mutex_unlock(&p->m);

@@ -10,6 +10,9 @@
  * At most `depth` jobs are in flight: submitting the next one first takes the results
  * that are ready, and waits for the oldest when the ring is full.
  *
+ * Wake-ups: the submitting thread, when the ring is full, sleeps until half of it can be
+ * taken (one wake for many results); a worker is signalled only when one is idle.
+ *
  * Memory: each worker's arenas pass a gate (gl_arena_set_gate): while every arena of the
  * process holds less than the budget, a worker takes blocks freely; past it, one thread
  * at a time (the first to get there) goes on to its input's own limit (parse-memory)
