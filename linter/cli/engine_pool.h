@@ -19,7 +19,9 @@
  * and the others wait until it has finished its job, or until the arenas hold less
  * again. So the workers together hold at most the budget, plus one input's parse memory,
  * as one thread does on its own. The submitting thread, when it lints an input itself
- * while workers may run (gl_pool_enter .. gl_pool_leave), passes the same gate.
+ * while workers may run (gl_pool_enter .. gl_pool_leave: an include, an image), is that
+ * one thread (once the one before it has finished), so the workers keep to the budget
+ * meanwhile.
  */
 #ifndef GPULINT_ENGINE_POOL_H
 #define GPULINT_ENGINE_POOL_H
@@ -44,8 +46,8 @@ void gl_pool_submit(struct gl_pool *p, void *job);
 void gl_pool_drain(struct gl_pool *p);
 /* Drain, stop the workers and free the pool (NULL: nothing). */
 void gl_pool_free(struct gl_pool *p);
-/* The submitting thread lints an input itself from here to gl_pool_leave: its arenas pass
- * the gate. (NULL: nothing.) */
+/* The submitting thread lints an input itself from here to gl_pool_leave: it goes past
+ * the budget, the workers keep to it. (NULL: nothing.) */
 void gl_pool_enter(struct gl_pool *p);
 void gl_pool_leave(struct gl_pool *p);
 
