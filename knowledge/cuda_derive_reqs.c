@@ -39,6 +39,9 @@ static char *read_in_context(struct gl_arena *a, const char *dir, const char *na
                              const char **shown, size_t cap)
 {
     char *joined = gl_arena_printf(a, "%s/%s", dir, name);
+    struct stat st;
+    if (stat(joined, &st) != 0 || !S_ISREG(st.st_mode))
+        return NULL; /* (most named files are not there: no realpath for them) */
     char real_dir[PATH_MAX], real_file[PATH_MAX];
     if (!realpath(dir, real_dir) || !realpath(joined, real_file))
         return NULL;
@@ -48,7 +51,6 @@ static char *read_in_context(struct gl_arena *a, const char *dir, const char *na
     int fd = open(real_file, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
     if (fd < 0)
         return NULL;
-    struct stat st;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > (off_t)cap) {
         close(fd);
         return NULL;

@@ -435,6 +435,39 @@ static const char *not_readable_kind(mode_t mode)
     return NULL;
 }
 
+/* A small regular file (up to GL_POOL_INPUT_MAX bytes) of `size` bytes, open on fd: read
+ * whole at once (one read: gl_read_fd), recognised by its first bytes as any input, and
+ * closed. (A file the walk found was opened O_NONBLOCK, in case it had become a FIFO
+ * since it was listed: that flag does nothing to a regular file's reads.) */
+static void lint_small(struct gl_run *run, int fd, const char *path, size_t size, bool named,
+                       enum gl_input_kind kind)
+{
+    char *data;
+    size_t len;
+    bool over;
+    int e = gl_read_fd(fd, NULL, 0, size, (size_t)gl_limit(GL_LIMIT_INPUT_SIZE), &data, &len,
+                       &over);
+    close(fd);
+    if (e) {
+        gl_eprintf("%s: %s", path, strerror(e));
+        run->unreadable = true;
+        return;
+    }
+    const struct gl_input_type *bin = NULL;
+    if (!run->cfg->type || run->cfg->type == GL_IN_IMAGE)
+        bin = binary_type_of((const unsigned char *)data, len < 512 ? len : 512, NULL);
+    if (bin) { /* an image: read from its path (on the run's thread: it has threads of its own) */
+        free(data);
+        if (run->job)
+            run->job->binary = true;
+        else
+            lint_binary(run, bin, path, -1, NULL, 0, named);
+        return;
+    }
+    lint_text(run, path, data, len, kind, named, over, NULL);
+    free(data);
+}
+
 /* Lint one file, opened once: a regular file is recognised by its first bytes (an image
  * archive is then read by path); a FIFO or a pipe (`<(...)`) is a stream read once, as
  * stdin is. A file found by the walk is opened without following a link and without
@@ -468,11 +501,15 @@ static void lint_file_as(struct gl_run *run, const char *path, bool named,
         close(fd);
         return;
     }
+    bool regular = S_ISREG(st.st_mode);
+    if (regular && st.st_size > 0 && st.st_size <= (off_t)GL_POOL_INPUT_MAX) {
+        lint_small(run, fd, path, (size_t)st.st_size, named, kind);
+        return;
+    }
     if (!named)
         fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
     unsigned char head[512];
     size_t nhead = read_head(fd, head, sizeof head);
-    bool regular = S_ISREG(st.st_mode);
     const struct gl_input_type *bin = NULL;
     if (!run->cfg->type || run->cfg->type == GL_IN_IMAGE)
         bin = binary_type_of(head, nhead, NULL);

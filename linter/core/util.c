@@ -383,7 +383,7 @@ char *gl_image_path(struct gl_arena *a, const char *dir, const char *path)
 int gl_read_fd(int fd, const void *head, size_t nhead, size_t size_hint, size_t cap,
                char **data, size_t *len, bool *over)
 {
-    size_t want = cap + 1, alloc = (size_hint && size_hint < want ? size_hint : 65536) + 1;
+    size_t want = cap + 1, alloc = (size_hint && size_hint < want ? size_hint + 1 : 65536) + 1;
     if (alloc < nhead + 1)
         alloc = nhead + 1;
     char *buf = xmalloc(alloc);
@@ -396,8 +396,8 @@ int gl_read_fd(int fd, const void *head, size_t nhead, size_t size_hint, size_t 
             alloc = alloc * 2 > want + 1 ? want + 1 : alloc * 2;
             buf = xrealloc(buf, alloc);
         }
-        size_t room = alloc - n - 1;
-        ssize_t r = read(fd, buf + n, room < want - n ? room : want - n);
+        size_t room = alloc - n - 1, ask = room < want - n ? room : want - n;
+        ssize_t r = read(fd, buf + n, ask);
         if (r < 0 && errno == EINTR)
             continue;
         if (r < 0) {
@@ -408,6 +408,8 @@ int gl_read_fd(int fd, const void *head, size_t nhead, size_t size_hint, size_t 
         if (r == 0)
             break;
         n += (size_t)r;
+        if (size_hint && (size_t)r < ask)
+            break; /* short: a regular file's end (no read more to hear it say 0) */
     }
     if (n > cap) {
         *over = true;

@@ -158,8 +158,11 @@ char *gl_image_path(struct gl_arena *a, const char *dir, const char *path);
 int gl_read_file(const char *path, char **data, size_t *len);
 /* Read fd to its end, or to `cap` bytes and one more (then *over is set and reading stops
  * there: an endless stream costs cap bytes), into a heap buffer (NUL-terminated) that
- * starts with head[0..nhead) (bytes already read from fd). `size_hint`: the expected
- * size (a regular file's), 0 when unknown. Returns 0, or an errno value. */
+ * starts with head[0..nhead) (bytes already read from fd). `size_hint`: a regular file's
+ * size (0 when unknown, or not a regular file): the buffer is made for it and one byte
+ * more, and a read that returns fewer bytes than asked is taken as the file's end (a read
+ * of a regular file is short only there), so a file read whole costs one read. Returns 0,
+ * or an errno value. */
 int gl_read_fd(int fd, const void *head, size_t nhead, size_t size_hint, size_t cap,
                char **data, size_t *len, bool *over);
 
