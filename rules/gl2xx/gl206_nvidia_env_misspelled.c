@@ -7,26 +7,20 @@
 #include "rules/check.h"
 
 /* The variables, with who reads them (for the message). */
-#define KNOWN(name, reader) {name, sizeof name - 1, reader}
 static const struct {
-    const char *name;
-    size_t len;
-    const char *reader;
+    const char *name, *reader;
 } known[] = {
-    KNOWN("NVIDIA_VISIBLE_DEVICES", "the NVIDIA container toolkit"),
-    KNOWN("NVIDIA_DRIVER_CAPABILITIES", "the NVIDIA container toolkit"),
-    KNOWN("NVIDIA_REQUIRE_CUDA", "the NVIDIA container toolkit"),
-    KNOWN("NVIDIA_DISABLE_REQUIRE", "the NVIDIA container toolkit"),
-    KNOWN("NVIDIA_MIG_CONFIG_DEVICES", "the NVIDIA container toolkit"),
-    KNOWN("NVIDIA_MIG_MONITOR_DEVICES", "the NVIDIA container toolkit"),
-    KNOWN("CUDA_VISIBLE_DEVICES", "the CUDA runtime"),
-    KNOWN("CUDA_DEVICE_ORDER", "the CUDA runtime"),
-    KNOWN("CUDA_MPS_PINNED_DEVICE_MEM_LIMIT", "CUDA MPS"),
-    KNOWN("CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", "CUDA MPS"),
+    {"NVIDIA_VISIBLE_DEVICES", "the NVIDIA container toolkit"},
+    {"NVIDIA_DRIVER_CAPABILITIES", "the NVIDIA container toolkit"},
+    {"NVIDIA_REQUIRE_CUDA", "the NVIDIA container toolkit"},
+    {"NVIDIA_DISABLE_REQUIRE", "the NVIDIA container toolkit"},
+    {"NVIDIA_MIG_CONFIG_DEVICES", "the NVIDIA container toolkit"},
+    {"NVIDIA_MIG_MONITOR_DEVICES", "the NVIDIA container toolkit"},
+    {"CUDA_VISIBLE_DEVICES", "the CUDA runtime"},
+    {"CUDA_DEVICE_ORDER", "the CUDA runtime"},
+    {"CUDA_MPS_PINNED_DEVICE_MEM_LIMIT", "CUDA MPS"},
+    {"CUDA_MPS_ACTIVE_THREAD_PERCENTAGE", "CUDA MPS"},
 };
-
-#undef KNOWN
-#define NKNOWN (sizeof known / sizeof known[0])
 
 #define NAME_MAX_LEN 64
 
@@ -41,20 +35,28 @@ static char upper(char c) { return c >= 'a' && c <= 'z' ? (char)(c - 'a' + 'A') 
  * Before it, a bound most names fail: an edit changes the counts of the letters by 2 in
  * all at most (a substitution takes one away and adds another, a transposition none), so
  * counts more than 4 apart are more than 2 edits apart. */
-static unsigned distance(const char *a, size_t n, const char *b, size_t m)
+static unsigned distance(const char *a, const char *b)
 {
+    size_t n = strlen(a), m = strlen(b);
     if (n > NAME_MAX_LEN || m > NAME_MAX_LEN || (n > m ? n - m : m - n) > 2)
         return 3;
-    /* the counts by byte value modulo 64 (distinct bytes that share a slot make the bound
-       lower, never higher: it still only rejects what is more than 2 edits away) */
-    int count[64] = {0};
+    int count[256];
+    memset(count, 0, sizeof count);
     for (size_t i = 0; i < n; i++)
-        count[(unsigned char)upper(a[i]) & 63]++;
+        count[(unsigned char)upper(a[i])]++;
     for (size_t j = 0; j < m; j++)
-        count[(unsigned char)b[j] & 63]--;
+        count[(unsigned char)b[j]]--;
     unsigned apart = 0;
-    for (size_t k = 0; k < 64; k++)
-        apart += (unsigned)(count[k] < 0 ? -count[k] : count[k]);
+    for (size_t i = 0; i < n; i++) {
+        int *c = &count[(unsigned char)upper(a[i])];
+        apart += (unsigned)(*c < 0 ? -*c : *c);
+        *c = 0;
+    }
+    for (size_t j = 0; j < m; j++) {
+        int *c = &count[(unsigned char)b[j]];
+        apart += (unsigned)(*c < 0 ? -*c : *c);
+        *c = 0;
+    }
     if (apart > 4)
         return 3;
     unsigned band[NAME_MAX_LEN + 1][5];
@@ -93,7 +95,7 @@ static bool real_name(const char *key)
     static const char *const vendors[] = {"MUSA_", "MACA_", "HIP_", "ROCR_", "GPU_", "XPU_",
                                           "NPU_", "MLU_", "GCU_", "DCU_", "TPU_", "XLA_",
                                           "ASCEND_", "HABANA_", "TOPS_", "COREX_", "IX_"};
-    for (size_t i = 0; i < NKNOWN; i++)
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
         if (!strcmp(key, known[i].name))
             return true;
     for (size_t i = 0; i < sizeof vendors / sizeof vendors[0]; i++)
@@ -105,23 +107,15 @@ static bool real_name(const char *key)
 static void check(struct gl_check *c)
 {
     const struct gl_doc *doc = c->doc;
-    size_t shortest = SIZE_MAX, longest = 0;
-    for (size_t k = 0; k < NKNOWN; k++) {
-        shortest = known[k].len < shortest ? known[k].len : shortest;
-        longest = known[k].len > longest ? known[k].len : longest;
-    }
     for (size_t i = 0; i < doc->nenv; i++) {
         const struct gl_env *e = &doc->env[i];
-        if (!e->key || e->origin == GL_ENV_IMAGE_CONFIG)
-            continue;
-        size_t n = strlen(e->key);
-        if (n + 2 < shortest || n > longest + 2 || strchr(e->key, '$') ||
+        if (!e->key || e->origin == GL_ENV_IMAGE_CONFIG || strchr(e->key, '$') ||
             strchr(e->key, '{') || real_name(e->key))
-            continue; /* (no listed name is within two edits of a shorter or longer one) */
+            continue;
         size_t best = SIZE_MAX;
         unsigned best_d = 3;
-        for (size_t k = 0; k < NKNOWN; k++) {
-            unsigned d = distance(e->key, n, known[k].name, known[k].len);
+        for (size_t k = 0; k < sizeof known / sizeof known[0]; k++) {
+            unsigned d = distance(e->key, known[k].name);
             if (d < best_d) {
                 best_d = d;
                 best = k;
