@@ -99,8 +99,9 @@ static bool name_set_has(const struct gl_name_set *ns, const char *s, size_t len
 {
     if (len && s[len - 1] == '\n')
         len--;
-    for (size_t i = 0; i < ns->n; i++)
-        if (ns->names[i].len == len && memcmp(ns->names[i].p, s, len) == 0)
+    for (size_t i = 0; i < ns->n; i++) /* (every name has a first byte) */
+        if (ns->names[i].len == len && ns->names[i].p[0] == s[0] &&
+            memcmp(ns->names[i].p, s, len) == 0)
             return true;
     return false;
 }

@@ -312,12 +312,10 @@ static uint32_t last_content_line(struct loader *ld, size_t start, size_t end)
 
 static struct yt_node *new_node(struct loader *ld, enum yt_kind kind, const yaml_event_t *ev)
 {
-    struct yt_node *n = gl_arena_alloc(ld->s->arena, sizeof *n);
-    n->kind = kind;
-    n->start = mark_off(ld, ev->start_mark);
-    n->end = mark_off(ld, ev->end_mark);
-    if (n->end < n->start)
-        n->end = n->start;
+    /* (taken, not cleared, then set whole: the same bytes charged as gl_arena_alloc) */
+    struct yt_node *n = gl_arena_take(ld->s->arena, sizeof *n);
+    size_t start = mark_off(ld, ev->start_mark), end = mark_off(ld, ev->end_mark);
+    *n = (struct yt_node){.kind = kind, .start = start, .end = end < start ? start : end};
     n->loc = loc_near(ld, n->start);
     n->last_line = n->loc.line;
     n->past_end = mark_past_end(ld, ev->start_mark);

@@ -29,8 +29,9 @@ const char *gl_word_base(const char *word, size_t *len)
 bool gl_word_in(const char *word, size_t len, const char *const *names)
 {
     word = gl_word_base(word, &len);
+    char first = len ? word[0] : '\0'; /* most names differ there: no strlen for them */
     for (size_t i = 0; names[i]; i++)
-        if (strlen(names[i]) == len && !strncmp(word, names[i], len))
+        if (names[i][0] == first && strlen(names[i]) == len && !strncmp(word, names[i], len))
             return true;
     return false;
 }
