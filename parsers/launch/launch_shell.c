@@ -578,7 +578,7 @@ void gl_launch_scan_pragmas(struct gl_launch_scan *s)
         i = eol + 1;
         if (bol > 0 && t[bol - 1] != '\n')
             continue; /* a `#` after other text on its line */
-        if (!memmem(t + p, eol - p, "gpulint", 7))
+        if (!gl_mem_has(t + p, eol - p, "gpulint", 7, 1)) /* memchr for its `p` */
             continue;
         line += breaks_in(t, counted, bol);
         counted = bol;

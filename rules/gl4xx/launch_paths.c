@@ -468,6 +468,14 @@ const struct gl_word *gl_launch_steps_pytorch_job(const struct gl_launch *l)
     return best;
 }
 
+/* "<what>`name`" ("?" for no name), as "%s`%s`" would print it. */
+static const char *quoted_label(struct gl_arena *a, const char *what, const char *name)
+{
+    if (!name)
+        name = "?";
+    return gl_arena_cat3(a, what, strlen(what), name, strlen(name), "`", 1);
+}
+
 const char *gl_launch_label(struct gl_arena *a, const struct gl_launch *l)
 {
     switch (l->kind) {
@@ -475,9 +483,9 @@ const char *gl_launch_label(struct gl_arena *a, const struct gl_launch *l)
         if (l->tool && strcmp(l->tool, "compose")) /* `docker compose run SERVICE` */
             return gl_arena_printf(a, "`%s` of service `%s` at line %u", l->tool,
                                    l->name ? l->name : "?", (unsigned)l->loc.line);
-        return gl_arena_printf(a, "service `%s`", l->name ? l->name : "?");
+        return quoted_label(a, "service `", l->name);
     case GL_LAUNCH_K8S:
-        return gl_arena_printf(a, "container `%s`", l->name ? l->name : "?");
+        return quoted_label(a, "container `", l->name);
     case GL_LAUNCH_APPTAINER:
         return gl_arena_printf(a, "%s at line %u", l->tool ? l->tool : "apptainer",
                                (unsigned)l->loc.line);
