@@ -754,14 +754,14 @@ static size_t merge_order(struct yt_stream *s, struct yt_node *map, struct yt_no
 /* (the loader noted it as it added the pairs) */
 static bool has_merge(const struct yt_node *map) { return map->merges; }
 
-struct yt_node *yt_get(struct yt_stream *s, struct yt_node *map, const char *key,
-                       struct yt_node **key_out)
+struct yt_node *yt_get_n(struct yt_stream *s, struct yt_node *map, const char *key,
+                         size_t klen, struct yt_node **key_out)
 {
     map = yt_deref(s, map);
     if (!yt_is_map(map))
         return NULL;
     struct yt_node *order[MERGE_VISITS];
-    size_t n = 1, klen = strlen(key);
+    size_t n = 1;
     order[0] = map;
     if (has_merge(map))
         n = merge_order(s, map, order);
@@ -770,7 +770,8 @@ struct yt_node *yt_get(struct yt_stream *s, struct yt_node *map, const char *key
             struct yt_pair *p = &order[m]->pairs[i];
             struct yt_node *k = p->key->kind == YT_ALIAS ? yt_deref(s, p->key) : p->key;
             /* (a merge key `<<` is never a key looked up, even when asked for) */
-            if (k && k->kind == YT_SCALAR && k->len == klen && !memcmp(k->value, key, klen) &&
+            if (k && k->kind == YT_SCALAR && k->len == klen &&
+                (!klen || k->value[0] == key[0]) && !memcmp(k->value, key, klen) &&
                 !is_merge_key(p->key)) {
                 if (key_out)
                     *key_out = p->key;

@@ -97,6 +97,8 @@ void gl_launch_facts_init(struct gl_launch_facts *f, const struct gl_doc *doc,
     f->paths = gl_arena_alloc(&f->arena, (n + 1) * sizeof *f->paths);
     f->npaths = gl_arena_alloc(&f->arena, (n + 1) * sizeof *f->npaths);
     f->paths_made = gl_arena_alloc(&f->arena, (n + 1) * sizeof *f->paths_made);
+    f->infra = gl_arena_take(&f->arena, n + 1);
+    memset(f->infra, -1, n + 1);
     if (!n) { /* no launch (a Dockerfile): no env or CUDA fact names one */
         f->env_items = gl_arena_alloc(&f->arena, sizeof *f->env_items);
         return;
@@ -544,7 +546,9 @@ void gl_check_path_uses(struct gl_check *c, enum gl_path_role role, enum gl_path
         const struct gl_launch *l = &c->doc->launches[i];
         if (scope == GL_PATHS_MOUNTS_COMPLETE && !gl_launch_mounts_complete(l))
             continue;
-        if (gl_launch_infrastructure(f, i))
+        if (f->infra[i] < 0) /* (asked once a launch, not once a path rule) */
+            f->infra[i] = gl_launch_infrastructure(f, i);
+        if (f->infra[i])
             continue;
         struct gl_launch_path *paths;
         size_t n = kept_paths(f, i, &paths);
