@@ -159,8 +159,9 @@ static bool starts_with_launcher(const char *t, size_t s, size_t e)
     size_t w = s;
     while (w < e && t[w] != ' ' && t[w] != '\t' && t[w] != '\r')
         w++;
+    char c = w > s ? t[s] : '\0'; /* most names differ at their first byte: no strlen */
     for (size_t k = 0; k < sizeof first / sizeof first[0]; k++)
-        if (strlen(first[k]) == w - s && !memcmp(t + s, first[k], w - s))
+        if (first[k][0] == c && strlen(first[k]) == w - s && !memcmp(t + s, first[k], w - s))
             return true;
     return false;
 }

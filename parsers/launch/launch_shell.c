@@ -421,7 +421,7 @@ static bool slurm_prefix(struct gl_launch_scan *s, const struct sh_cmd *cmd, siz
     for (int round = 0; round < 4 && *i < cmd->nwords && !cmd->words[*i].opaque; round++) {
         const char *w = gl_base_name(cmd->words[*i].text);
         bool srun = gl_streq(w, "srun");
-        if (!srun && strcmp(w, "salloc") && strcmp(w, "sbatch"))
+        if (!srun && !gl_streq(w, "salloc") && !gl_streq(w, "sbatch"))
             break;
         if (srun)
             st->srun_wi = *i;

@@ -16,12 +16,12 @@ const struct gl_ref *gl_launch_ref(const struct gl_doc *doc, const struct gl_lau
 
 const char *gl_word_base(const char *word, size_t *len)
 {
-    for (size_t i = *len; i > 0; i--)
-        if (word[i - 1] == '/') {
-            *len -= i;
-            return word + i;
-        }
-    return word;
+    const char *slash = *len ? memrchr(word, '/', *len) : NULL;
+    if (!slash)
+        return word;
+    size_t i = (size_t)(slash - word) + 1;
+    *len -= i;
+    return word + i;
 }
 
 

@@ -21,7 +21,10 @@ static bool name_matches(struct gl_arena *a, const struct gl_pattern_list *l, co
         return true;
     if (!strpbrk(name, "-_"))
         return false;
-    char *dashes = gl_arena_strdup(a, name), *unders = gl_arena_strdup(a, name);
+    size_t n = strlen(name) + 1;
+    char room[2][128]; /* (a longer name is copied to the facts' arena) */
+    char *dashes = n <= sizeof room[0] ? memcpy(room[0], name, n) : gl_arena_strdup(a, name);
+    char *unders = n <= sizeof room[1] ? memcpy(room[1], name, n) : gl_arena_strdup(a, name);
     for (size_t i = 0; dashes[i]; i++) {
         if (dashes[i] == '_')
             dashes[i] = '-';
