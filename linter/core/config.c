@@ -44,14 +44,20 @@ void gl_config_note_origin(struct gl_config *cfg, enum gl_setting s, const char 
 
 /* ---- name sets: patterns `^(A|B)$` and `^--?(A|B)$` matched without PCRE2 ---- */
 
+#define NAME_SET_LENS 64 /* names shorter than this are looked up by their length */
+
+struct name_ref {
+    const char *p;
+    size_t len;
+};
+
 struct gl_name_set {
     bool is_set;   /* the pattern has the form (else it is compiled) */
     bool dashes;   /* `^--?(...)$`: one or two dashes before the name */
+    bool by_len;   /* names sorted by length, those of length L at [from[L], from[L + 1]) */
+    size_t from[NAME_SET_LENS + 1];
     size_t n;
-    struct {
-        const char *p;
-        size_t len;
-    } names[];
+    struct name_ref names[];
 };
 
 static bool name_char(char c)
@@ -91,6 +97,19 @@ static struct gl_name_set *name_set_read(const char *re)
         p = q + 1;
     }
     ns->is_set = true;
+    /* by length (insertion sort: a few names; their order does not matter to a match) */
+    for (size_t i = 1; i < ns->n; i++)
+        for (size_t k = i; k > 0 && ns->names[k - 1].len > ns->names[k].len; k--) {
+            struct name_ref t = ns->names[k];
+            ns->names[k] = ns->names[k - 1];
+            ns->names[k - 1] = t;
+        }
+    ns->by_len = !ns->n || ns->names[ns->n - 1].len < NAME_SET_LENS;
+    for (size_t L = 0, i = 0; ns->by_len && L <= NAME_SET_LENS; L++) {
+        while (i < ns->n && ns->names[i].len < L)
+            i++;
+        ns->from[L] = i;
+    }
     return ns;
 }
 
@@ -99,7 +118,14 @@ static bool name_set_has(const struct gl_name_set *ns, const char *s, size_t len
 {
     if (len && s[len - 1] == '\n')
         len--;
-    for (size_t i = 0; i < ns->n; i++) /* (every name has a first byte) */
+    size_t lo = 0, hi = ns->n;
+    if (ns->by_len) {
+        if (len >= NAME_SET_LENS)
+            return false;
+        lo = ns->from[len];
+        hi = ns->from[len + 1];
+    }
+    for (size_t i = lo; i < hi; i++) /* (every name has a first byte) */
         if (ns->names[i].len == len && ns->names[i].p[0] == s[0] &&
             memcmp(ns->names[i].p, s, len) == 0)
             return true;

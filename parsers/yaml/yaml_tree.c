@@ -216,7 +216,7 @@ struct loader {
 
 /* yt_loc_of for the loader: positions come mostly in order, so the line of the last one
  * and the few after it are tried before a binary search. */
-static struct gl_loc loc_near(struct loader *ld, size_t off)
+static inline struct gl_loc loc_near(struct loader *ld, size_t off)
 {
     const struct yt_stream *s = ld->s;
     size_t h = ld->line_hint;
@@ -236,9 +236,13 @@ search:;
     return l;
 }
 
-static size_t mark_off(struct loader *ld, yaml_mark_t m)
+/* (inline: every node asks two; an ASCII text's answer is the mark itself) */
+static inline size_t mark_off(struct loader *ld, yaml_mark_t m)
 {
-    return charmap_byte(&ld->cm, ld->s->text, ld->s->len, m.index);
+    size_t len = ld->s->len;
+    if (ld->cm.ascii)
+        return m.index < len ? m.index : len;
+    return charmap_byte(&ld->cm, ld->s->text, len, m.index);
 }
 
 size_t yt_break_len(const char *t, size_t n)
