@@ -453,7 +453,7 @@ static bool plain_stop(unsigned char c)
 
 /* The end of the run of plain bytes from `at` (no stop, not the escape character: `\`
  * and a Dockerfile's `` ` `` are stops already, so their runs test the table alone). */
-static size_t plain_run_end(const struct sh_lexer *lx, size_t at)
+static inline size_t plain_run_end(const struct sh_lexer *lx, size_t at)
 {
     const char *s = lx->s;
     size_t end = at, len = lx->len;

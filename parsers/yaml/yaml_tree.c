@@ -87,17 +87,28 @@ static size_t charmap_byte(struct charmap *cm, const char *text, size_t len, siz
     return off;
 }
 
+/* One memchr pass into a buffer on the stack (the heap past it), then copied to the
+ * arena at its size: the arena is charged as before. */
 static void lines_build(struct yt_stream *s)
 {
-    size_t n = 1;
-    const char *t = s->text, *end = t + s->len, *p = t;
-    while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL)
-        n++, p++;
-    s->lines = gl_arena_alloc(s->arena, n * sizeof *s->lines);
-    s->nlines = 0;
-    s->lines[s->nlines++] = 0;
-    for (p = t; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
-        s->lines[s->nlines++] = (size_t)(p - t) + 1;
+    size_t fixed[1024], *tmp = fixed, n = 0, cap = sizeof fixed / sizeof fixed[0];
+    const char *t = s->text, *end = t + s->len;
+    tmp[n++] = 0;
+    for (const char *p = t; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++) {
+        if (n == cap) {
+            size_t *bigger = xmalloc((cap *= 2) * sizeof *tmp);
+            memcpy(bigger, tmp, n * sizeof *tmp);
+            if (tmp != fixed)
+                free(tmp);
+            tmp = bigger;
+        }
+        tmp[n++] = (size_t)(p - t) + 1;
+    }
+    s->lines = gl_arena_take(s->arena, n * sizeof *s->lines);
+    memcpy(s->lines, tmp, n * sizeof *tmp);
+    s->nlines = n;
+    if (tmp != fixed)
+        free(tmp);
 }
 
 struct gl_loc yt_loc_of(const struct yt_stream *s, size_t off)
