@@ -179,6 +179,7 @@ static struct {
     uint16_t head[FLAG_SLOTS];    /* 1 + first entry of the slot's chain, 0: empty */
     uint16_t next[FLAG_MAX];      /* 1 + next entry of the same slot, 0: end */
     uint8_t len[FLAG_MAX];        /* each entry's name length */
+    uint16_t by_letter[256];      /* 1 + first entry with that shorthand, 0: none */
     bool ok;                      /* the table fits (else the linear scan serves) */
 } docker_index;
 static pthread_once_t docker_once = PTHREAD_ONCE_INIT;
@@ -202,6 +203,9 @@ static void docker_index_build(void)
         if (len == 0 || len > UINT8_MAX)
             return;
         docker_index.len[i] = (uint8_t)len;
+        unsigned char letter = (unsigned char)gl_docker_run_flags[i].shorthand;
+        if (letter && !docker_index.by_letter[letter])
+            docker_index.by_letter[letter] = (uint16_t)(i + 1);
         unsigned h = flag_slot(gl_docker_run_flags[i].name, len);
         if (tail[h])
             docker_index.next[tail[h] - 1] = (uint16_t)(i + 1);
@@ -241,6 +245,13 @@ const struct gl_cli_flag *gl_cli_flag_short(const struct gl_cli_flag *table, cha
 {
     if (!letter)
         return NULL;
+    if (table == gl_docker_run_flags) {
+        pthread_once(&docker_once, docker_index_build);
+        if (docker_index.ok) {
+            unsigned k = docker_index.by_letter[(unsigned char)letter];
+            return k ? &gl_docker_run_flags[k - 1] : NULL;
+        }
+    }
     for (const struct gl_cli_flag *f = table; f->name; f++)
         if (f->shorthand == letter)
             return f;

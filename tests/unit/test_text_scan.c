@@ -150,6 +150,14 @@ static void test_flag_lookup(void **state)
         }
         assert_true(checked > (t == 0 ? 1000u : 5u));
     }
+    for (int c = 0; c < 256; c++) { /* shorthands: the first entry with the letter */
+        const struct gl_cli_flag *want = NULL;
+        for (const struct gl_cli_flag *f = gl_docker_run_flags; f->name && !want && c; f++)
+            if ((unsigned char)f->shorthand == c)
+                want = f;
+        assert_ptr_equal(gl_cli_flag_short(gl_docker_run_flags, (char)c), want);
+    }
+    assert_string_equal(gl_cli_flag_short(gl_docker_run_flags, 'v')->name, "volume");
     assert_ptr_equal(gl_cli_flag_long(small, "ab", 2), &small[0]); /* the first of two */
     assert_string_equal(gl_cli_flag_long(gl_docker_run_flags, "gpus=all", 4)->name, "gpus");
     assert_null(gl_cli_flag_long(gl_docker_run_flags, "gpu", 3));
