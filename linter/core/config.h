@@ -51,12 +51,13 @@ struct gl_gpu_targets {
  * an unset list. A name matches when any pattern matches it (unanchored search: the
  * defaults carry their own anchors).
  *
- * Nothing is compiled before the list's first match (most runs, a Dockerfile's, match
- * none). A pattern that is a plain set of names, `^(A|B|...)$` or `^--?(A|B|...)$` with
- * names of letters, digits, `_` and `-` (the defaults' form), is matched as that set
- * (its names, after one or two dashes for the second form, then the end or a last
- * newline, as PCRE2's `$` has it) and never compiled: compiling and matching the four
- * defaults with PCRE2 cost more than linting a launch file. */
+ * A configured pattern is compiled when the config file is read. A default is put in
+ * uncompiled and read on the list's first match (most runs, a Dockerfile's, match none):
+ * a plain set of names, `^(A|B|...)$` or `^--?(A|B|...)$` with names of letters, digits,
+ * `_` and `-` (every default's form), is matched as that set (its names, after one or
+ * two dashes for the second form, then the end or a last newline, as PCRE2's `$` has
+ * it) and never compiled; another form would be compiled then. Compiling and matching
+ * the four defaults with PCRE2 cost more than linting a launch file. */
 struct gl_name_set;
 struct gl_pattern_list {
     bool set;
