@@ -48,9 +48,18 @@ static char *exact_key(char kind, const struct gl_imageref *r, const char *tag)
 {
     size_t n = strlen(r->path) + (r->domain ? strlen(r->domain) : 0) +
                (tag ? strlen(tag) : 0) + 4;
-    char *k = xmalloc(n);
-    snprintf(k, n, "%c%s/%s%s%s", kind, r->domain ? r->domain : "", r->path, tag ? ":" : "",
-             tag ? tag : "");
+    char *k = xmalloc(n), *p = k; /* "%c%s/%s%s%s" without printf */
+    *p++ = kind;
+    if (r->domain)
+        p = stpcpy(p, r->domain);
+    *p++ = '/';
+    p = stpcpy(p, r->path);
+    if (tag) {
+        *p++ = ':';
+        stpcpy(p, tag);
+    } else {
+        *p = '\0';
+    }
     return k;
 }
 

@@ -10,10 +10,26 @@ void gl_lines_init(struct gl_lines *l, struct gl_arena *arena, const char *text,
     *l = (struct gl_lines){.text = text, .len = text ? len : 0, .arena = arena};
 }
 
+void gl_lines_known(struct gl_lines *l, const size_t *starts, size_t n)
+{
+    if (!l->starts && n && starts[0] == 0) {
+        l->known = starts;
+        l->nknown = n;
+    }
+}
+
 /* One pass (memchr from line to line) into a heap buffer that doubles, then copied to the
- * arena at its size. */
+ * arena at its size; or the known starts copied. */
 static void index_lines(struct gl_lines *l)
 {
+    if (l->known) {
+        l->starts = gl_arena_alloc(l->arena, l->nknown * sizeof *l->starts);
+        for (size_t i = 0; i < l->nknown; i++)
+            l->starts[i] = (uint32_t)l->known[i]; /* (the text is under 4 GiB) */
+        l->n = l->nknown;
+        l->known = NULL;
+        return;
+    }
     size_t n = 0, cap = 256;
     uint32_t *tmp = xmalloc(cap * sizeof *tmp);
     tmp[n++] = 0;

@@ -15,9 +15,16 @@ struct gl_lines {
     struct gl_arena *arena;  /* where the index lives */
     uint32_t *starts;        /* offset of each line; NULL until first used */
     size_t n;
+    const size_t *known;     /* gl_lines_known: line starts another reader found */
+    size_t nknown;
 };
 
 void gl_lines_init(struct gl_lines *l, struct gl_arena *arena, const char *text, size_t len);
+/* The line starts of the same text as another reader found them (starts[0] = 0, then the
+ * offset after each '\n': the YAML loader's index), copied on first use instead of
+ * scanning the text again (the index takes the same room, at the same moment). They must
+ * stay valid until then. Nothing changes once the index is built. */
+void gl_lines_known(struct gl_lines *l, const size_t *starts, size_t n);
 /* Offset of loc's byte, or SIZE_MAX when there is none (line 0, past its line's end). */
 size_t gl_lines_offset(struct gl_lines *l, struct gl_loc loc);
 /* Offset just past the last byte of loc's line (its '\n' or the end); SIZE_MAX if none. */

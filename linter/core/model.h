@@ -156,6 +156,9 @@ struct gl_loc gl_text_loc(const char *text, size_t len, size_t off);
 /* The byte offset of a position in doc->text, or SIZE_MAX when there is no such byte
  * (no text, line 0, past the end of its line). O(log lines) after a first O(len) pass. */
 size_t gl_doc_offset(struct gl_doc *doc, struct gl_loc loc);
+/* A reader of the whole doc->text found its line starts (gl_lines_known): the doc's
+ * line index is copied from them rather than found again. */
+void gl_doc_lines_known(struct gl_doc *doc, const size_t *starts, size_t n);
 /* Does `text` stand in doc->text exactly as written at loc (all on that line)? */
 bool gl_doc_text_at(struct gl_doc *doc, struct gl_loc loc, const char *text);
 

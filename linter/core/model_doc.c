@@ -55,6 +55,13 @@ size_t gl_doc_offset(struct gl_doc *doc, struct gl_loc loc)
     return gl_lines_offset(&doc->lines, loc);
 }
 
+void gl_doc_lines_known(struct gl_doc *doc, const size_t *starts, size_t n)
+{
+    if (doc->lines.text != doc->text)
+        gl_lines_init(&doc->lines, &doc->arena, doc->text, doc->len);
+    gl_lines_known(&doc->lines, starts, n);
+}
+
 bool gl_doc_text_at(struct gl_doc *doc, struct gl_loc loc, const char *text)
 {
     size_t off = gl_doc_offset(doc, loc), n = strlen(text);

@@ -19,7 +19,7 @@ static struct gl_loc loc_at(struct gl_loc loc, size_t offset)
 
 bool gl_imageref_is_docker_hub(const struct gl_imageref *ref)
 {
-    return ref->domain && strcmp(ref->domain, DEFAULT_DOMAIN) == 0;
+    return ref->domain && gl_streq(ref->domain, DEFAULT_DOMAIN);
 }
 
 const char *gl_imageref_full_name(struct gl_arena *a, const struct gl_imageref *ref)

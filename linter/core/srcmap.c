@@ -2,6 +2,8 @@
 /* srcmap.c: derived-text offsets to original positions (see srcmap.h). */
 #include "linter/core/srcmap.h"
 
+#include <string.h>
+
 void gl_srcmap_init(struct gl_srcmap *m, struct gl_arena *arena)
 {
     m->segs = NULL;
@@ -70,9 +72,9 @@ void gl_srcmap_identity(struct gl_srcmap *m, const char *text, size_t len, uint3
                         uint32_t col)
 {
     gl_srcmap_add(m, 0, line, col);
-    for (size_t i = 0; i < len; i++)
-        if (text[i] == '\n')
-            gl_srcmap_add(m, i + 1, ++line, 1);
+    const char *end = text + len;
+    for (const char *p = text; p < end && (p = memchr(p, '\n', (size_t)(end - p))); p++)
+        gl_srcmap_add(m, (size_t)(p - text) + 1, ++line, 1);
 }
 
 void gl_srcmap_append(struct gl_srcmap *dst, size_t dst_off, const struct gl_srcmap *src,

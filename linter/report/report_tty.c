@@ -101,7 +101,11 @@ static void add_finding(struct gl_buf *b, const struct gl_finding *f, const stru
     gl_buf_adds(b, f->rule->name);
     gl_buf_add(b, "]\n", 2);
     if (f->fix && *f->fix) {
-        gl_buf_printf(b, "  %sfix:%s ", st->dim, st->reset);
+        gl_buf_add(b, "  ", 2);
+        gl_buf_adds(b, st->dim);
+        gl_buf_add(b, "fix:", 4);
+        gl_buf_adds(b, st->reset);
+        gl_buf_addc(b, ' ');
         gl_escape_str(b, f->fix, GL_ESCAPE_TEXT);
         gl_buf_addc(b, '\n');
     }

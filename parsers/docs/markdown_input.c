@@ -14,6 +14,7 @@
  * continue them (after a trailing `\`) are commands; the rest is output.
  * The blocks of one file share their shell variables (a README sets IMAGE=... in one block
  * and runs it in the next). Every position is that of the Markdown file. */
+#include <ctype.h>
 #include <string.h>
 
 #include "linter/core/inputs.h"
@@ -113,8 +114,10 @@ static bool info_is(const struct fence *f, const char *const *names)
             k++;
         n = k;
     }
+    int first = n ? tolower((unsigned char)info[0]) : 0; /* no strlen for most names */
     for (size_t k = 0; names[k]; k++)
-        if (strlen(names[k]) == n && gl_strn_eq_nocase(info, n, names[k]))
+        if (tolower((unsigned char)names[k][0]) == first && strlen(names[k]) == n &&
+            gl_strn_eq_nocase(info, n, names[k]))
             return true;
     return false;
 }
@@ -159,8 +162,9 @@ static bool starts_with_launcher(const char *t, size_t s, size_t e)
     size_t w = s;
     while (w < e && t[w] != ' ' && t[w] != '\t' && t[w] != '\r')
         w++;
+    char c = w > s ? t[s] : '\0'; /* most names differ at their first byte: no strlen */
     for (size_t k = 0; k < sizeof first / sizeof first[0]; k++)
-        if (strlen(first[k]) == w - s && !memcmp(t + s, first[k], w - s))
+        if (first[k][0] == c && strlen(first[k]) == w - s && !memcmp(t + s, first[k], w - s))
             return true;
     return false;
 }

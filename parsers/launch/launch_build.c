@@ -180,7 +180,7 @@ bool launch_build_other(struct gl_launch_scan *scan, const struct sh_cmd *cmd, s
     };
     const char *tool = gl_base_name(cmd->words[i].text);
     for (size_t k = 0; k < sizeof tools / sizeof tools[0]; k++) {
-        if (strcmp(tool, tools[k].tool))
+        if (!gl_streq(tool, tools[k].tool))
             continue;
         if (tools[k].sub && !word_is(cmd, i + 1, tools[k].sub))
             return false;

@@ -7,7 +7,7 @@
 
 static bool named(const struct gl_cli_flag *f, const char *name)
 {
-    return f && !strcmp(f->name, name);
+    return f && gl_streq(f->name, name);
 }
 
 static void apply(struct launch_build *b, const struct gl_cli_flag *f, const struct lv *flag,

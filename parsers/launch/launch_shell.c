@@ -280,7 +280,8 @@ static void run_family(struct gl_launch_scan *s, const struct sh_cmd *cmd, size_
 
 /* The Slurm step a command runs in: the srun/salloc/sbatch before it (slurm_prefix). */
 struct step {
-    struct slurm_req req;
+    struct slurm_req req;  /* (2 KiB: cleared by slurm_prefix at a Slurm word, read only
+                              after one, so a command without one never clears it) */
     size_t srun_wi;  /* the `srun` word, cmd->nwords when none */
     bool in_alloc;
     size_t before;   /* doc->nlaunches before the command */
@@ -421,8 +422,10 @@ static bool slurm_prefix(struct gl_launch_scan *s, const struct sh_cmd *cmd, siz
     for (int round = 0; round < 4 && *i < cmd->nwords && !cmd->words[*i].opaque; round++) {
         const char *w = gl_base_name(cmd->words[*i].text);
         bool srun = gl_streq(w, "srun");
-        if (!srun && strcmp(w, "salloc") && strcmp(w, "sbatch"))
+        if (!srun && !gl_streq(w, "salloc") && !gl_streq(w, "sbatch"))
             break;
+        if (round == 0) /* the first Slurm word: its options go into a clear request */
+            memset(&st->req, 0, sizeof st->req);
         if (srun)
             st->srun_wi = *i;
         *i = skip_wrappers(cmd, slurm_step(s, cmd, *i, &st->req, &st->in_alloc)).i;
@@ -447,9 +450,9 @@ static void shell_cmd(struct gl_launch_scan *s, const struct sh_cmd *cmd, int de
         script_word(s, cmd, i, depth);
         return;
     }
-    struct step st;
-    memset(&st, 0, sizeof st);
+    struct step st; /* (its request is cleared by slurm_prefix when it is used) */
     st.srun_wi = n;
+    st.in_alloc = false;
     st.before = s->doc->nlaunches;
     if (!slurm_prefix(s, cmd, &i, &st, depth) || i >= n || cmd->words[i].opaque)
         return;
@@ -578,7 +581,7 @@ void gl_launch_scan_pragmas(struct gl_launch_scan *s)
         i = eol + 1;
         if (bol > 0 && t[bol - 1] != '\n')
             continue; /* a `#` after other text on its line */
-        if (!memmem(t + p, eol - p, "gpulint", 7))
+        if (!gl_mem_has(t + p, eol - p, "gpulint", 7, 1)) /* memchr for its `p` */
             continue;
         line += breaks_in(t, counted, bol);
         counted = bol;

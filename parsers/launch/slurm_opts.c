@@ -164,8 +164,10 @@ static bool has(unsigned mask, unsigned cmd_bit)
 
 static const struct gl_slurm_flag *by_long(const char *name, size_t len, unsigned cmd_bit)
 {
+    char first = len ? name[0] : '\0'; /* most names differ there: no strlen for them */
     for (const struct gl_slurm_flag *f = gl_slurm_flags; f->name; f++)
-        if (strlen(f->name) == len && !memcmp(f->name, name, len) && has(f->in, cmd_bit))
+        if (f->name[0] == first && strlen(f->name) == len && !memcmp(f->name, name, len) &&
+            has(f->in, cmd_bit))
             return f;
     return NULL;
 }
@@ -223,7 +225,7 @@ static void apply(struct slurm_req *r, const char *name, const struct lv *flag,
         return;
     }
     for (size_t k = 0; k < sizeof slots / sizeof slots[0]; k++)
-        if (!strcmp(name, slots[k].name)) {
+        if (gl_streq(name, slots[k].name)) {
             set((struct slurm_opt *)((char *)r + slots[k].off), flag, v);
             r->wrap |= !strcmp(name, "wrap");
         }

@@ -27,7 +27,8 @@ const char *cz_path_beside(struct gl_doc *doc, const char *name)
     const char *slash = strrchr(doc->path, '/');
     if (name[0] == '/' || !slash)
         return name;
-    return gl_arena_printf(&doc->arena, "%.*s/%s", (int)(slash - doc->path), doc->path, name);
+    return gl_arena_cat3(&doc->arena, doc->path, (size_t)(slash - doc->path), "/", 1, name,
+                         strlen(name));
 }
 
 char *cz_read_beside(struct gl_doc *doc, const char *name, size_t cap, size_t *len, bool *over)

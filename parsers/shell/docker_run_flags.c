@@ -3,6 +3,9 @@
  * One entry per line, in the form tests/docker_flags.sh reads. */
 #include "parsers/shell/docker_run_flags.h"
 
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <string.h>
 
 const struct gl_cli_flag gl_docker_run_flags[] = {
@@ -164,11 +167,76 @@ const struct gl_cli_flag gl_docker_run_flags[] = {
     {NULL, 0, GL_FLAG_BOOL, GL_FLAG_OTHER},
 };
 
+/* ---- long-name look-up ---- */
+
+/* The docker table (~150 entries, looked up for every long option of every `docker run`)
+ * gets a hash index on first use: slots keyed by the name's length and its first and
+ * last bytes, each a chain of entries in table order, so the first entry of the table
+ * with the name is found, as the linear scan finds it. */
+#define FLAG_SLOTS 256
+#define FLAG_MAX 256
+static struct {
+    uint16_t head[FLAG_SLOTS];    /* 1 + first entry of the slot's chain, 0: empty */
+    uint16_t next[FLAG_MAX];      /* 1 + next entry of the same slot, 0: end */
+    uint8_t len[FLAG_MAX];        /* each entry's name length */
+    uint16_t by_letter[256];      /* 1 + first entry with that shorthand, 0: none */
+    bool ok;                      /* the table fits (else the linear scan serves) */
+} docker_index;
+static pthread_once_t docker_once = PTHREAD_ONCE_INIT;
+
+static unsigned flag_slot(const char *name, size_t len)
+{
+    return ((unsigned char)name[0] * 7u + (unsigned char)name[len - 1] * 31u + (unsigned)len) &
+           (FLAG_SLOTS - 1);
+}
+
+static void docker_index_build(void)
+{
+    uint16_t tail[FLAG_SLOTS] = {0};
+    size_t n = 0;
+    while (gl_docker_run_flags[n].name)
+        n++;
+    if (n > FLAG_MAX)
+        return;
+    for (size_t i = 0; i < n; i++) {
+        size_t len = strlen(gl_docker_run_flags[i].name);
+        if (len == 0 || len > UINT8_MAX)
+            return;
+        docker_index.len[i] = (uint8_t)len;
+        unsigned char letter = (unsigned char)gl_docker_run_flags[i].shorthand;
+        if (letter && !docker_index.by_letter[letter])
+            docker_index.by_letter[letter] = (uint16_t)(i + 1);
+        unsigned h = flag_slot(gl_docker_run_flags[i].name, len);
+        if (tail[h])
+            docker_index.next[tail[h] - 1] = (uint16_t)(i + 1);
+        else
+            docker_index.head[h] = (uint16_t)(i + 1);
+        tail[h] = (uint16_t)(i + 1);
+    }
+    docker_index.ok = true;
+}
+
 const struct gl_cli_flag *gl_cli_flag_long(const struct gl_cli_flag *table, const char *name,
                                            size_t len)
 {
+    if (table == gl_docker_run_flags) {
+        pthread_once(&docker_once, docker_index_build);
+        if (docker_index.ok) {
+            if (len == 0 || len > UINT8_MAX)
+                return NULL; /* no entry is that long (an empty name is in none) */
+            for (unsigned k = docker_index.head[flag_slot(name, len)]; k;
+                 k = docker_index.next[k - 1])
+                if (docker_index.len[k - 1] == len &&
+                    memcmp(gl_docker_run_flags[k - 1].name, name, len) == 0)
+                    return &gl_docker_run_flags[k - 1];
+            return NULL;
+        }
+    }
+    /* the other tables are short: the first byte is tested before the length */
+    char first = len ? name[0] : '\0';
     for (const struct gl_cli_flag *f = table; f->name; f++)
-        if (strlen(f->name) == len && memcmp(f->name, name, len) == 0)
+        if (f->name[0] == first && strlen(f->name) == len &&
+            memcmp(f->name, name, len) == 0)
             return f;
     return NULL;
 }
@@ -177,6 +245,13 @@ const struct gl_cli_flag *gl_cli_flag_short(const struct gl_cli_flag *table, cha
 {
     if (!letter)
         return NULL;
+    if (table == gl_docker_run_flags) {
+        pthread_once(&docker_once, docker_index_build);
+        if (docker_index.ok) {
+            unsigned k = docker_index.by_letter[(unsigned char)letter];
+            return k ? &gl_docker_run_flags[k - 1] : NULL;
+        }
+    }
     for (const struct gl_cli_flag *f = table; f->name; f++)
         if (f->shorthand == letter)
             return f;

@@ -42,10 +42,11 @@ struct gl_cli_flag {
 /* The `docker run` / `podman run` table, NULL-name terminated. */
 extern const struct gl_cli_flag gl_docker_run_flags[];
 
-/* The entry of `table` (NULL-name terminated) with long name name[0..len), or NULL. */
+/* The first entry of `table` (NULL-name terminated) with long name name[0..len), or NULL
+ * (the docker table is looked up through a hash index built on first use). */
 const struct gl_cli_flag *gl_cli_flag_long(const struct gl_cli_flag *table, const char *name,
                                            size_t len);
-/* The entry with this shorthand letter, or NULL. */
+/* The first entry with this shorthand letter, or NULL (the docker table: by the index). */
 const struct gl_cli_flag *gl_cli_flag_short(const struct gl_cli_flag *table, char letter);
 
 #endif

@@ -16,8 +16,22 @@ enum lex_mode {
 };
 
 static bool mode_quoted(enum lex_mode m) { return m == M_DQ || m == M_BRACE_DQ; }
-static bool is_name_start(int c) { return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-static bool is_name_char(int c) { return is_name_start(c) || (c >= '0' && c <= '9'); }
+/* Bytes of a variable name: 1 may start one, 2 only follows (a digit). */
+static const unsigned char name_class[256] = {
+    ['_'] = 1,
+    ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1,
+    ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1,
+    ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1,
+    ['y'] = 1, ['z'] = 1,
+    ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1,
+    ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1,
+    ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1,
+    ['Y'] = 1, ['Z'] = 1,
+    ['0'] = 2, ['1'] = 2, ['2'] = 2, ['3'] = 2, ['4'] = 2, ['5'] = 2, ['6'] = 2, ['7'] = 2,
+    ['8'] = 2, ['9'] = 2,
+};
+static bool is_name_start(int c) { return c >= 0 && c < 256 && name_class[c] == 1; }
+static bool is_name_char(int c) { return c >= 0 && c < 256 && name_class[c] != 0; }
 static bool is_ifs(int c) { return c == ' ' || c == '\t' || c == '\n'; }
 
 /* ---- setup and positions ---- */
@@ -437,6 +451,22 @@ static bool plain_stop(unsigned char c)
     return stops[c];
 }
 
+/* The end of the run of plain bytes from `at` (no stop, not the escape character: `\`
+ * and a Dockerfile's `` ` `` are stops already, so their runs test the table alone). */
+static inline size_t plain_run_end(const struct sh_lexer *lx, size_t at)
+{
+    const char *s = lx->s;
+    size_t end = at, len = lx->len;
+    if (plain_stop((unsigned char)lx->esc)) {
+        while (end < len && !plain_stop((unsigned char)s[end]))
+            end++;
+    } else {
+        while (end < len && !plain_stop((unsigned char)s[end]) && s[end] != lx->esc)
+            end++;
+    }
+    return end;
+}
+
 static void lex_parts(struct sh_lexer *lx, enum lex_mode mode, int depth)
 {
     bool quoted = mode_quoted(mode);
@@ -473,10 +503,7 @@ static void lex_parts(struct sh_lexer *lx, enum lex_mode mode, int depth)
             lx->i++;
             shl_wb_break(lx, lx->i);
         } else { /* a literal byte, and the run of plain bytes after it in one append */
-            size_t end = at + 1;
-            while (end < lx->len && !plain_stop((unsigned char)lx->s[end]) &&
-                   lx->s[end] != lx->esc)
-                end++;
+            size_t end = plain_run_end(lx, at + 1);
             shl_wb_add(lx, lx->s + at, end - at, at, true);
             if (!lx->wb.discard)
                 lx->wb.content = true;
@@ -509,9 +536,7 @@ void shl_word(struct sh_lexer *lx, bool nosplit)
     const char *s = lx->s;
     size_t at = lx->i;
     if (!lx->stop) { /* the common word, plain bytes only: one field, no builder */
-        size_t end = at;
-        while (end < lx->len && !plain_stop((unsigned char)s[end]) && s[end] != lx->esc)
-            end++;
+        size_t end = plain_run_end(lx, at);
         if (end > at && plain_word_end(lx, end)) {
             shl_wb_plain(lx, at, end, nosplit);
             lx->i = end;

@@ -86,17 +86,28 @@ static size_t charmap_byte(struct charmap *cm, const char *text, size_t len, siz
     return off;
 }
 
+/* One memchr pass into a buffer on the stack (the heap past it), then copied to the
+ * arena at its size: the arena is charged as before. */
 static void lines_build(struct yt_stream *s)
 {
-    size_t n = 1;
-    const char *t = s->text, *end = t + s->len, *p = t;
-    while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL)
-        n++, p++;
-    s->lines = gl_arena_alloc(s->arena, n * sizeof *s->lines);
-    s->nlines = 0;
-    s->lines[s->nlines++] = 0;
-    for (p = t; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
-        s->lines[s->nlines++] = (size_t)(p - t) + 1;
+    size_t fixed[1024], *tmp = fixed, n = 0, cap = sizeof fixed / sizeof fixed[0];
+    const char *t = s->text, *end = t + s->len;
+    tmp[n++] = 0;
+    for (const char *p = t; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++) {
+        if (n == cap) {
+            size_t *bigger = xmalloc((cap *= 2) * sizeof *tmp);
+            memcpy(bigger, tmp, n * sizeof *tmp);
+            if (tmp != fixed)
+                free(tmp);
+            tmp = bigger;
+        }
+        tmp[n++] = (size_t)(p - t) + 1;
+    }
+    s->lines = gl_arena_take(s->arena, n * sizeof *s->lines);
+    memcpy(s->lines, tmp, n * sizeof *tmp);
+    s->nlines = n;
+    if (tmp != fixed)
+        free(tmp);
 }
 
 struct gl_loc yt_loc_of(const struct yt_stream *s, size_t off)
@@ -215,7 +226,7 @@ struct loader {
 
 /* yt_loc_of for the loader: positions come mostly in order, so the line of the last one
  * and the few after it are tried before a binary search. */
-static struct gl_loc loc_near(struct loader *ld, size_t off)
+static inline struct gl_loc loc_near(struct loader *ld, size_t off)
 {
     const struct yt_stream *s = ld->s;
     size_t h = ld->line_hint;
@@ -235,9 +246,13 @@ search:;
     return l;
 }
 
-static size_t mark_off(struct loader *ld, yaml_mark_t m)
+/* (inline: every node asks two; an ASCII text's answer is the mark itself) */
+static inline size_t mark_off(struct loader *ld, yaml_mark_t m)
 {
-    return charmap_byte(&ld->cm, ld->s->text, ld->s->len, m.index);
+    size_t len = ld->s->len;
+    if (ld->cm.ascii)
+        return m.index < len ? m.index : len;
+    return charmap_byte(&ld->cm, ld->s->text, len, m.index);
 }
 
 size_t yt_break_len(const char *t, size_t n)
@@ -311,12 +326,10 @@ static uint32_t last_content_line(struct loader *ld, size_t start, size_t end)
 
 static struct yt_node *new_node(struct loader *ld, enum yt_kind kind, const yaml_event_t *ev)
 {
-    struct yt_node *n = gl_arena_alloc(ld->s->arena, sizeof *n);
-    n->kind = kind;
-    n->start = mark_off(ld, ev->start_mark);
-    n->end = mark_off(ld, ev->end_mark);
-    if (n->end < n->start)
-        n->end = n->start;
+    /* (taken, not cleared, then set whole: the same bytes charged as gl_arena_alloc) */
+    struct yt_node *n = gl_arena_take(ld->s->arena, sizeof *n);
+    size_t start = mark_off(ld, ev->start_mark), end = mark_off(ld, ev->end_mark);
+    *n = (struct yt_node){.kind = kind, .start = start, .end = end < start ? start : end};
     n->loc = loc_near(ld, n->start);
     n->last_line = n->loc.line;
     n->past_end = mark_past_end(ld, ev->start_mark);
@@ -755,14 +768,14 @@ static size_t merge_order(struct yt_stream *s, struct yt_node *map, struct yt_no
 /* (the loader noted it as it added the pairs) */
 static bool has_merge(const struct yt_node *map) { return map->merges; }
 
-struct yt_node *yt_get(struct yt_stream *s, struct yt_node *map, const char *key,
-                       struct yt_node **key_out)
+struct yt_node *yt_get_n(struct yt_stream *s, struct yt_node *map, const char *key,
+                         size_t klen, struct yt_node **key_out)
 {
     map = yt_deref(s, map);
     if (!yt_is_map(map))
         return NULL;
     struct yt_node *order[MERGE_VISITS];
-    size_t n = 1, klen = strlen(key);
+    size_t n = 1;
     order[0] = map;
     if (has_merge(map))
         n = merge_order(s, map, order);
@@ -771,7 +784,8 @@ struct yt_node *yt_get(struct yt_stream *s, struct yt_node *map, const char *key
             struct yt_pair *p = &order[m]->pairs[i];
             struct yt_node *k = p->key->kind == YT_ALIAS ? yt_deref(s, p->key) : p->key;
             /* (a merge key `<<` is never a key looked up, even when asked for) */
-            if (k && k->kind == YT_SCALAR && k->len == klen && !memcmp(k->value, key, klen) &&
+            if (k && k->kind == YT_SCALAR && k->len == klen &&
+                (!klen || k->value[0] == key[0]) && !memcmp(k->value, key, klen) &&
                 !is_merge_key(p->key)) {
                 if (key_out)
                     *key_out = p->key;

@@ -212,10 +212,17 @@ bool yt_scalar_is(const struct yt_node *n, const char *str);
 /* Plain/quoted `true` (and yes/on for YAML 1.1 readers such as compose). */
 bool yt_is_true(const struct yt_node *n);
 
-/* Value of `key` in mapping `map` (merge keys applied), dereferenced; NULL when absent.
- * *key_out (may be NULL) gets the key node. */
-struct yt_node *yt_get(struct yt_stream *s, struct yt_node *map, const char *key,
-                       struct yt_node **key_out);
+/* Value of key[0..klen) in mapping `map` (merge keys applied), dereferenced; NULL when
+ * absent. *key_out (may be NULL) gets the key node. */
+struct yt_node *yt_get_n(struct yt_stream *s, struct yt_node *map, const char *key,
+                         size_t klen, struct yt_node **key_out);
+/* The same for a NUL-terminated key (inline: the readers pass literals, whose length
+ * folds). */
+static inline struct yt_node *yt_get(struct yt_stream *s, struct yt_node *map,
+                                     const char *key, struct yt_node **key_out)
+{
+    return yt_get_n(s, map, key, strlen(key), key_out);
+}
 /* Effective pairs (own, then merged), values dereferenced; returns count. The array is
  * the mapping's own (no copy) when it has no merge key and no alias among its keys and
  * values, else a new arena array: read it, never write it. */

@@ -16,7 +16,8 @@ static const char data_tail[] = "; every pull copies it and it is read through O
 static void check_image(struct gl_check *c)
 {
     const struct gl_image_model *im = c->doc->image;
-    if (!im || !c->cfg->data_path)
+    const struct gl_pattern *data_path = im ? gl_config_data_path(c->cfg) : NULL;
+    if (!data_path)
         return;
     uint64_t one = c->cfg->data_file_bytes ? c->cfg->data_file_bytes : DEFAULT_FILE_BYTES;
     uint64_t all = c->cfg->data_total_bytes ? c->cfg->data_total_bytes : DEFAULT_TOTAL_BYTES;
@@ -29,7 +30,7 @@ static void check_image(struct gl_check *c)
         for (size_t k = 0; k < p->nfiles; k++) {
             const struct gl_image_file *f = &p->files[k];
             if (f->type != GL_FILE_REG ||
-                !gl_pattern_match(c->cfg->data_path, f->path, strlen(f->path)))
+                !gl_pattern_match(data_path, f->path, strlen(f->path)))
                 continue;
             total += f->size;
             count++;
@@ -54,7 +55,8 @@ static void check(struct gl_check *c)
 {
     check_image(c);
     const struct gl_dockerfile_model *m = c->doc->df;
-    if (!m || !c->cfg->data_path)
+    const struct gl_pattern *data_path = m ? gl_config_data_path(c->cfg) : NULL;
+    if (!data_path)
         return;
     for (size_t i = 0; i < m->ncopies; i++) {
         const struct gl_copy_src *s = &m->copies[i];
@@ -62,7 +64,7 @@ static void check(struct gl_check *c)
             continue;
         /* match the path without a trailing slash too: `COPY data/ /data` */
         size_t n = strlen(s->path);
-        if (!gl_pattern_match(c->cfg->data_path, s->path, n))
+        if (!gl_pattern_match(data_path, s->path, n))
             continue;
         gl_report(c, s->loc, NULL,
                   "`%s %s` bakes data into the image: every rebuild and pull copies it, "

@@ -142,6 +142,8 @@ static bool framework_capped(const struct gl_launch_facts *f, size_t launch)
     for (size_t i = 0; i < l->nargv; i++) {
         const char *w = l->argv[i].text;
         for (size_t k = 0; w && arg_caps[k]; k++) {
+            if (w[0] != arg_caps[k][0] || w[1] != arg_caps[k][1]) /* (each is `--x...`) */
+                continue;
             size_t n = strlen(arg_caps[k]);
             if (!strncmp(w, arg_caps[k], n) && (w[n] == '\0' || w[n] == '='))
                 return true;

@@ -16,12 +16,12 @@ const struct gl_ref *gl_launch_ref(const struct gl_doc *doc, const struct gl_lau
 
 const char *gl_word_base(const char *word, size_t *len)
 {
-    for (size_t i = *len; i > 0; i--)
-        if (word[i - 1] == '/') {
-            *len -= i;
-            return word + i;
-        }
-    return word;
+    const char *slash = *len ? memrchr(word, '/', *len) : NULL;
+    if (!slash)
+        return word;
+    size_t i = (size_t)(slash - word) + 1;
+    *len -= i;
+    return word + i;
 }
 
 
@@ -29,8 +29,9 @@ const char *gl_word_base(const char *word, size_t *len)
 bool gl_word_in(const char *word, size_t len, const char *const *names)
 {
     word = gl_word_base(word, &len);
+    char first = len ? word[0] : '\0'; /* most names differ there: no strlen for them */
     for (size_t i = 0; names[i]; i++)
-        if (strlen(names[i]) == len && !strncmp(word, names[i], len))
+        if (names[i][0] == first && strlen(names[i]) == len && !strncmp(word, names[i], len))
             return true;
     return false;
 }

@@ -21,7 +21,10 @@ static bool name_matches(struct gl_arena *a, const struct gl_pattern_list *l, co
         return true;
     if (!strpbrk(name, "-_"))
         return false;
-    char *dashes = gl_arena_strdup(a, name), *unders = gl_arena_strdup(a, name);
+    size_t n = strlen(name) + 1;
+    char room[2][128]; /* (a longer name is copied to the facts' arena) */
+    char *dashes = n <= sizeof room[0] ? memcpy(room[0], name, n) : gl_arena_strdup(a, name);
+    char *unders = n <= sizeof room[1] ? memcpy(room[1], name, n) : gl_arena_strdup(a, name);
     for (size_t i = 0; dashes[i]; i++) {
         if (dashes[i] == '_')
             dashes[i] = '-';
@@ -97,6 +100,8 @@ void gl_launch_facts_init(struct gl_launch_facts *f, const struct gl_doc *doc,
     f->paths = gl_arena_alloc(&f->arena, (n + 1) * sizeof *f->paths);
     f->npaths = gl_arena_alloc(&f->arena, (n + 1) * sizeof *f->npaths);
     f->paths_made = gl_arena_alloc(&f->arena, (n + 1) * sizeof *f->paths_made);
+    f->infra = gl_arena_take(&f->arena, n + 1);
+    memset(f->infra, -1, n + 1);
     if (!n) { /* no launch (a Dockerfile): no env or CUDA fact names one */
         f->env_items = gl_arena_alloc(&f->arena, sizeof *f->env_items);
         return;
@@ -468,6 +473,14 @@ const struct gl_word *gl_launch_steps_pytorch_job(const struct gl_launch *l)
     return best;
 }
 
+/* "<what>`name`" ("?" for no name), as "%s`%s`" would print it. */
+static const char *quoted_label(struct gl_arena *a, const char *what, const char *name)
+{
+    if (!name)
+        name = "?";
+    return gl_arena_cat3(a, what, strlen(what), name, strlen(name), "`", 1);
+}
+
 const char *gl_launch_label(struct gl_arena *a, const struct gl_launch *l)
 {
     switch (l->kind) {
@@ -475,9 +488,9 @@ const char *gl_launch_label(struct gl_arena *a, const struct gl_launch *l)
         if (l->tool && strcmp(l->tool, "compose")) /* `docker compose run SERVICE` */
             return gl_arena_printf(a, "`%s` of service `%s` at line %u", l->tool,
                                    l->name ? l->name : "?", (unsigned)l->loc.line);
-        return gl_arena_printf(a, "service `%s`", l->name ? l->name : "?");
+        return quoted_label(a, "service `", l->name);
     case GL_LAUNCH_K8S:
-        return gl_arena_printf(a, "container `%s`", l->name ? l->name : "?");
+        return quoted_label(a, "container `", l->name);
     case GL_LAUNCH_APPTAINER:
         return gl_arena_printf(a, "%s at line %u", l->tool ? l->tool : "apptainer",
                                (unsigned)l->loc.line);
@@ -536,7 +549,9 @@ void gl_check_path_uses(struct gl_check *c, enum gl_path_role role, enum gl_path
         const struct gl_launch *l = &c->doc->launches[i];
         if (scope == GL_PATHS_MOUNTS_COMPLETE && !gl_launch_mounts_complete(l))
             continue;
-        if (gl_launch_infrastructure(f, i))
+        if (f->infra[i] < 0) /* (asked once a launch, not once a path rule) */
+            f->infra[i] = gl_launch_infrastructure(f, i);
+        if (f->infra[i])
             continue;
         struct gl_launch_path *paths;
         size_t n = kept_paths(f, i, &paths);

@@ -47,6 +47,8 @@ struct gl_launch_facts {
                                        while rules read it) */
     size_t *npaths;
     bool *paths_made;
+    signed char *infra;        /* gl_launch_infrastructure of launch i for the path rules:
+                                  -1 not asked yet, else 0 or 1 */
 };
 
 void gl_launch_facts_init(struct gl_launch_facts *f, const struct gl_doc *doc,

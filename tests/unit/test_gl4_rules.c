@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -719,6 +720,84 @@ static void test_configured_names(void **state)
     assert_int_equal(run("GL401", d), 0);
 }
 
+/* The default patterns: put in by gl_config_finish uncompiled, matched on first use. */
+static void test_default_patterns(void **state)
+{
+    (void)state;
+    const struct gl_pattern_list *lists[] = {&cfg.dataset_args, &cfg.checkpoint_args,
+                                             &cfg.dataset_env, &cfg.checkpoint_env};
+    const char *hits[] = {"--data-dir", "-output", "DATASET_PATH", "RESULTS_DIR\n"};
+    const char *misses[] = {"--data-dirs", "--input", "data_dir", "OUTPUT"};
+    for (size_t i = 0; i < 4; i++) {
+        assert_int_equal(lists[i]->n, 1);
+        assert_null(lists[i]->items[0]);
+        assert_true(gl_pattern_list_match(lists[i], hits[i]));
+        assert_false(gl_pattern_list_match(lists[i], misses[i]));
+    }
+    assert_null(cfg.data_path);
+    const struct gl_pattern *dp = gl_config_data_path(&cfg);
+    assert_non_null(dp);
+    assert_ptr_equal(gl_config_data_path(&cfg), dp); /* compiled once */
+    assert_true(gl_pattern_match(dp, "srv/datasets/x", 14));
+    assert_true(gl_pattern_match(dp, "w.safetensors", 13));
+    assert_false(gl_pattern_match(dp, "src/main.c", 10));
+}
+
+/* A list matches as PCRE2 does, whether its pattern is read as a set of names (the
+ * defaults' form) or compiled: every name of each pattern, with dashes before and
+ * endings after, cut short, changed. */
+static void test_name_sets_are_pcre(void **state)
+{
+    (void)state;
+    const char *res[] = {GL_DEFAULT_DATASET_ARGS, GL_DEFAULT_CHECKPOINT_ARGS,
+                         GL_DEFAULT_DATASET_ENV,  GL_DEFAULT_CHECKPOINT_ENV,
+                         "^(a|b-c|D_1)$",         "^--?(x|yz)$",
+                         "^--corpus$",            "^(a|)$",
+                         "^(a|b)c$",              "^(a.b|c)$",
+                         "^-(a|b)$",              "(a|b)$",
+                         "^(a|b)",                "^--?(a|b)$x"};
+    const char *pre[] = {"", "-", "--", "---", "x", "-x", " "};
+    const char *post[] = {"", "\n", "\n\n", "\r\n", "s", "-", " ", "c"};
+    size_t checked = 0, matched = 0;
+    for (size_t r = 0; r < sizeof res / sizeof *res; r++) {
+        char err[128];
+        struct gl_pattern *p = gl_pattern_compile(res[r], false, err, sizeof err);
+        assert_non_null(p);
+        struct gl_arena a;
+        gl_arena_init(&a);
+        struct gl_pattern_list l = {0};
+        gl_pattern_list_add(&a, &l, res[r], NULL);
+        /* the names: the words of the pattern between its brackets and bars */
+        char words[512];
+        snprintf(words, sizeof words, "%s", res[r]);
+        for (char *w = strtok(words, "^()|$?"); w; w = strtok(NULL, "^()|$?")) {
+            for (size_t cut = 0; cut < 2; cut++) {
+                for (size_t i = 0; i < sizeof pre / sizeof *pre; i++)
+                    for (size_t k = 0; k < sizeof post / sizeof *post; k++) {
+                        char s[600];
+                        int n = snprintf(s, sizeof s, "%s%.*s%s", pre[i],
+                                         (int)(strlen(w) - cut), w, post[k]);
+                        bool want = gl_pattern_match(p, s, (size_t)n);
+                        assert_int_equal(gl_pattern_list_match(&l, s), want);
+                        if (n == 0 || s[0] == ' ')
+                            continue;
+                        s[0] ^= 0x20; /* a letter's case, or another byte */
+                        assert_int_equal(gl_pattern_list_match(&l, s),
+                                         gl_pattern_match(p, s, (size_t)n));
+                        checked += 2;
+                        matched += want;
+                    }
+            }
+        }
+        assert_false(gl_pattern_list_match(&l, "") != gl_pattern_match(p, "", 0));
+        gl_pattern_free(p);
+        gl_pattern_list_free(&l);
+        gl_arena_free(&a);
+    }
+    assert_true(checked > 5000);
+    assert_true(matched > 100);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -739,6 +818,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_gl412, setup, teardown),
         cmocka_unit_test_setup_teardown(test_gl413, setup, teardown),
         cmocka_unit_test_setup_teardown(test_configured_names, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_default_patterns, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_name_sets_are_pcre, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -2,7 +2,8 @@
 /* test_text_scan.c: the scanning helpers the text inputs' fast paths use, each against the
  * plain way it replaced, on random texts: gl_mem_has against memmem (needles at both ends,
  * the rare byte at each position), the line index (lines.h) against a byte-by-byte count,
- * and gl_buf_printf / xasprintf on outputs shorter and longer than their first buffer. */
+ * gl_buf_printf / xasprintf on outputs shorter and longer than their first buffer, and the
+ * `docker run` option table's hashed look-up against a scan of the table. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,6 +16,7 @@
 
 #include "linter/core/lines.h"
 #include "linter/core/util.h"
+#include "parsers/shell/docker_run_flags.h"
 
 /* A random text of n bytes over a small alphabet (so that needles occur). */
 static void random_text(char *t, size_t n, unsigned *seed)
@@ -105,12 +107,69 @@ static void test_printf_once_or_twice(void **state)
     free(l);
 }
 
+/* The first entry of the table named name[0..len), by scanning it. */
+static const struct gl_cli_flag *flag_scan(const struct gl_cli_flag *t, const char *name,
+                                           size_t len)
+{
+    for (; t->name; t++)
+        if (strlen(t->name) == len && memcmp(t->name, name, len) == 0)
+            return t;
+    return NULL;
+}
+
+static void test_flag_lookup(void **state)
+{
+    (void)state;
+    static const struct gl_cli_flag small[] = {
+        {"ab", 'a', GL_FLAG_VALUE, GL_FLAG_OTHER}, {"abc", 0, GL_FLAG_BOOL, GL_FLAG_OTHER},
+        {"ab", 'b', GL_FLAG_BOOL, GL_FLAG_OTHER},  {NULL, 0, GL_FLAG_BOOL, GL_FLAG_OTHER},
+    };
+    const struct gl_cli_flag *tables[] = {gl_docker_run_flags, small};
+    for (size_t t = 0; t < 2; t++) {
+        size_t checked = 0;
+        for (const struct gl_cli_flag *f = tables[t]; f->name; f++) {
+            /* the name, each of its prefixes, and the name with a byte more or changed */
+            char name[300];
+            size_t n = strlen(f->name);
+            assert_true(n + 2 < sizeof name);
+            memcpy(name, f->name, n + 1);
+            for (size_t len = 0; len <= n; len++) {
+                assert_ptr_equal(gl_cli_flag_long(tables[t], name, len),
+                                 flag_scan(tables[t], name, len));
+                checked++;
+            }
+            name[n] = 'x';
+            name[n + 1] = 0;
+            assert_ptr_equal(gl_cli_flag_long(tables[t], name, n + 1),
+                             flag_scan(tables[t], name, n + 1));
+            name[n] = 0;
+            name[n - 1] ^= 0x20;
+            assert_ptr_equal(gl_cli_flag_long(tables[t], name, n), flag_scan(tables[t], name, n));
+            name[n - 1] ^= 0x20;
+            assert_non_null(gl_cli_flag_long(tables[t], name, n));
+        }
+        assert_true(checked > (t == 0 ? 1000u : 5u));
+    }
+    for (int c = 0; c < 256; c++) { /* shorthands: the first entry with the letter */
+        const struct gl_cli_flag *want = NULL;
+        for (const struct gl_cli_flag *f = gl_docker_run_flags; f->name && !want && c; f++)
+            if ((unsigned char)f->shorthand == c)
+                want = f;
+        assert_ptr_equal(gl_cli_flag_short(gl_docker_run_flags, (char)c), want);
+    }
+    assert_string_equal(gl_cli_flag_short(gl_docker_run_flags, 'v')->name, "volume");
+    assert_ptr_equal(gl_cli_flag_long(small, "ab", 2), &small[0]); /* the first of two */
+    assert_string_equal(gl_cli_flag_long(gl_docker_run_flags, "gpus=all", 4)->name, "gpus");
+    assert_null(gl_cli_flag_long(gl_docker_run_flags, "gpu", 3));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_mem_has_is_memmem),
         cmocka_unit_test(test_line_index),
         cmocka_unit_test(test_printf_once_or_twice),
+        cmocka_unit_test(test_flag_lookup),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
