@@ -3,6 +3,7 @@
 #include "linter/core/config.h"
 
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -165,6 +166,11 @@ void gl_pattern_list_add(struct gl_arena *a, struct gl_pattern_list *l, const ch
     }
     sources[l->n] = source;
     items[l->n] = p;
+    /* a source alone is read now, as a set of names or else compiled: matching only reads
+       the list (inputs are linted on several threads) */
+    names[l->n] = p ? NULL : name_set_read(source);
+    if (!p && !names[l->n]->is_set)
+        items[l->n] = gl_pattern_compile(source, false, NULL, 0);
     l->sources = sources;
     l->items = items;
     l->names = names;
@@ -172,34 +178,21 @@ void gl_pattern_list_add(struct gl_arena *a, struct gl_pattern_list *l, const ch
     l->set = true;
 }
 
-/* A pattern compiled on first use. The defaults are constants that compile
- * (tests/unit/test_gl4_rules.c matches each); one that did not would match nothing. */
-static struct gl_pattern *compile_default(struct gl_pattern **slot, const char *re)
-{
-    if (!*slot)
-        *slot = gl_pattern_compile(re, false, NULL, 0);
-    return *slot;
-}
-
 bool gl_pattern_list_match(const struct gl_pattern_list *l, const char *s)
 {
     size_t len = strlen(s);
     for (size_t i = 0; i < l->n; i++) {
-        if (!l->items[i] && !l->names[i])
-            l->names[i] = name_set_read(l->sources[i]);
-        if (!l->items[i] && l->names[i]->is_set) {
+        if (l->names[i] && l->names[i]->is_set) {
             if (name_set_match(l->names[i], s, len))
                 return true;
-            continue;
+        } else if (l->items[i] && gl_pattern_match(l->items[i], s, len)) {
+            return true; /* (a source that did not compile matches nothing) */
         }
-        const struct gl_pattern *p = compile_default(&l->items[i], l->sources[i]);
-        if (p && gl_pattern_match(p, s, len))
-            return true;
     }
     return false;
 }
 
-/* The default `re` into an unset list, to be compiled on its first match. */
+/* The default `re` into an unset list (a set of names: nothing compiled). */
 static void pattern_list_default(struct gl_config *cfg, struct gl_pattern_list *l,
                                  const char *re)
 {
@@ -229,10 +222,23 @@ int gl_config_finish(struct gl_config *cfg)
 
 const struct gl_pattern *gl_config_data_path(const struct gl_config *cfg)
 {
-    if (cfg->data_path || !cfg->data_path_default)
+    if (!cfg->data_path_default)
         return cfg->data_path;
-    /* the config is the caller's; only this cache of it is written */
-    return compile_default(&((struct gl_config *)cfg)->data_path, GL_DEFAULT_DATA_PATH_PATTERN);
+    /* the config is the caller's; only this cache of it is written, once, by whichever
+       thread asks first (inputs are linted on several threads) */
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+    struct gl_pattern **slot = &((struct gl_config *)cfg)->data_path;
+    struct gl_pattern *p = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+    if (p)
+        return p;
+    pthread_mutex_lock(&lock);
+    p = *slot;
+    if (!p) {
+        p = gl_pattern_compile(GL_DEFAULT_DATA_PATH_PATTERN, false, NULL, 0);
+        __atomic_store_n(slot, p, __ATOMIC_RELEASE);
+    }
+    pthread_mutex_unlock(&lock);
+    return p;
 }
 
 static bool listed(const char **ids, size_t n, const char *id)

@@ -51,29 +51,28 @@ struct gl_gpu_targets {
  * an unset list. A name matches when any pattern matches it (unanchored search: the
  * defaults carry their own anchors).
  *
- * A configured pattern is compiled when the config file is read. A default is put in
- * uncompiled and read on the list's first match (most runs, a Dockerfile's, match none):
- * a plain set of names, `^(A|B|...)$` or `^--?(A|B|...)$` with names of letters, digits,
- * `_` and `-` (every default's form), is matched as that set (its names, after one or
- * two dashes for the second form, then the end or a last newline, as PCRE2's `$` has
- * it) and never compiled; another form would be compiled then. Compiling and matching
- * the four defaults with PCRE2 cost more than linting a launch file. */
+ * A configured pattern is compiled when the config file is read. A default is put in as
+ * its source and read at once: a plain set of names, `^(A|B|...)$` or `^--?(A|B|...)$`
+ * with names of letters, digits, `_` and `-` (every default's form), is matched as that
+ * set (its names, after one or two dashes for the second form, then the end or a last
+ * newline, as PCRE2's `$` has it) and never compiled; another form is compiled then.
+ * Compiling and matching the four defaults with PCRE2 cost more than linting a launch
+ * file. Matching only reads a list (inputs are linted on several threads). */
 struct gl_name_set;
 struct gl_pattern_list {
     bool set;
     const char **sources;
-    struct gl_pattern **items;  /* NULL: sources[i] not compiled (yet) */
-    struct gl_name_set **names; /* sources[i] read as a name set on first use; NULL: not
-                                   read yet */
+    struct gl_pattern **items;  /* NULL: sources[i] is a set of names (or did not compile) */
+    struct gl_name_set **names; /* sources[i] read as a name set; NULL: a pattern given
+                                   compiled */
     size_t n;
 };
 
 /* Append a compiled pattern (owned by the list from now on; `source` is kept as given),
- * or with p NULL the source alone, compiled on first use. */
+ * or with p NULL the source alone, read as a set of names or else compiled. */
 void gl_pattern_list_add(struct gl_arena *a, struct gl_pattern_list *l, const char *source,
                          struct gl_pattern *p);
-/* Does any pattern of the list match `s`? (Reads or compiles the patterns not read yet:
- * single-threaded, as matching a pattern is.) */
+/* Does any pattern of the list match `s`? (Only reads the list: any thread.) */
 bool gl_pattern_list_match(const struct gl_pattern_list *l, const char *s);
 /* Free what the list owns (its compiled patterns and name sets; not its arena arrays). */
 void gl_pattern_list_free(struct gl_pattern_list *l);
@@ -137,7 +136,7 @@ struct gl_config {
     long timeout_ms;         /* --timeout SECONDS: per request (0 = the default, 30 s) */
     const char *only_tag;    /* oci:DIR:TAG: the images of that tag only */
 
-    /* Compiled patterns (the defaults of those not set are compiled on first use). */
+    /* Compiled patterns (GL303's default is compiled on its first use). */
     struct gl_pattern *data_path;      /* GL303: dataset/weight paths copied into an image;
                                           read it with gl_config_data_path */
     bool data_path_default;            /* gl_config_finish found none set: the default */
@@ -180,11 +179,11 @@ struct gl_config {
 
 void gl_config_init(struct gl_config *cfg);
 void gl_config_free(struct gl_config *cfg);
-/* After every source is merged: fill defaults (the default patterns are compiled on
+/* After every source is merged: fill defaults (GL303's default pattern is compiled on
  * first use). 0, or -1 with a message printed (a bad pattern). */
 int gl_config_finish(struct gl_config *cfg);
 /* GL303's data path pattern: the configured one, or the default compiled on first use
- * (single-threaded, as matching it is); NULL before gl_config_finish. */
+ * (once, by whichever thread asks first); NULL before gl_config_finish. */
 const struct gl_pattern *gl_config_data_path(const struct gl_config *cfg);
 
 /* Append a --helm-values file (copied into the config's arena). */

@@ -720,7 +720,8 @@ static void test_configured_names(void **state)
     assert_int_equal(run("GL401", d), 0);
 }
 
-/* The default patterns: put in by gl_config_finish uncompiled, matched on first use. */
+/* The default patterns: put in by gl_config_finish as sets of names (nothing compiled);
+ * GL303's data path compiled on first use, once. */
 static void test_default_patterns(void **state)
 {
     (void)state;
