@@ -200,10 +200,27 @@ void df_textb_slice(struct df_textb *t, struct gl_arena *a, const char *line,
                     const struct gl_srcmap *line_map, size_t off, size_t n, const char **text,
                     size_t *len, struct gl_srcmap *map)
 {
+    /* finish_map of the one piece (off, n), written straight into the arena: the piece's
+     * first byte, then every line-map segment that starts inside it (they start after
+     * `off`, so no two share an offset). The same segments in an array of the same size
+     * as df_map_commit's copy: the arena is charged the same bytes. */
     df_textb_reset(t);
-    if (n)
-        add_piece(t, off); /* the one piece df_textb_run would have made */
     *text = gl_arena_strndup(a, line + off, n);
     *len = n;
-    finish_map(t, a, line_map, off, n, map);
+    gl_srcmap_init(map, a);
+    if (!line_map->n)
+        return;
+    size_t h = 0;
+    struct gl_loc first = gl_srcmap_loc_near(line_map, off, &h);
+    size_t from = h + 1, to = from;
+    while (n && to < line_map->n && line_map->segs[to].off < off + n)
+        to++;
+    size_t count = 1 + (to - from);
+    struct gl_srcmap_seg *segs = gl_arena_take(a, count * sizeof *segs);
+    segs[0] = (struct gl_srcmap_seg){0, first};
+    for (size_t s = from; s < to; s++)
+        segs[1 + s - from] = (struct gl_srcmap_seg){line_map->segs[s].off - off,
+                                                    line_map->segs[s].at};
+    map->segs = segs;
+    map->n = map->cap = count;
 }
