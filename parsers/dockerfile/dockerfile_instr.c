@@ -229,6 +229,17 @@ static size_t extract_flags(struct df_lineparse *lp, struct df_instr *in, size_t
                 if (pos + 1 == e)
                     continue;
                 pos++;
+            } else if ((unsigned char)ch < 0x80) {
+                /* an ASCII byte that is itself, and the run of them after it, at once (the
+                 * same contiguous piece byte-by-byte appends make) */
+                size_t run = pos + 1;
+                while (run < e && (unsigned char)L[run] < 0x80 &&
+                       !df_ascii_uspace((unsigned char)L[run]) && L[run] != '\'' &&
+                       L[run] != '"' && L[run] != esc)
+                    run++;
+                df_textb_run(&lp->tb, L, pos, run - pos);
+                pos = run - 1;
+                continue;
             }
             add_byte_rune(lp, L, pos);
             continue;
@@ -236,6 +247,14 @@ static size_t extract_flags(struct df_lineparse *lp, struct df_instr *in, size_t
         /* QUOTE */
         if (ch == quote) {
             phase = WORD;
+            continue;
+        }
+        if (ch != esc && (unsigned char)ch < 0x80) { /* likewise up to the quote or escape */
+            size_t run = pos + 1;
+            while (run < e && (unsigned char)L[run] < 0x80 && L[run] != quote && L[run] != esc)
+                run++;
+            df_textb_run(&lp->tb, L, pos, run - pos);
+            pos = run - 1;
             continue;
         }
         if (ch == esc) {

@@ -25,10 +25,17 @@ size_t df_utf8_encode(uint32_t r, char out[4]);
 bool df_is_uspace(uint32_t r);
 /* df_is_uspace of an ASCII byte b (< 0x80): \t \n \v \f \r or space. */
 static inline bool df_ascii_uspace(unsigned char b) { return b == ' ' || (b >= '\t' && b <= '\r'); }
-/* unicode.IsSpace(rune(b)) for a single byte, as BuildKit's byte loops do. */
-bool df_is_byte_space(unsigned char b);
+/* unicode.IsSpace(rune(b)) for a single byte, as BuildKit's byte loops do (inline: the
+ * flag and word loops call it for every byte). */
+static inline bool df_is_byte_space(unsigned char b)
+{
+    return b < 0x80 ? df_ascii_uspace(b) : (b == 0x85 || b == 0xA0);
+}
 /* [\t\v\f\r ]: BuildKit's reWhitespace. */
-bool df_is_ws(unsigned char c);
+static inline bool df_is_ws(unsigned char c)
+{
+    return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r';
+}
 
 /* ---- derived text with positions ---- */
 struct df_piece {

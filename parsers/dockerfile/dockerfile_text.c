@@ -75,12 +75,6 @@ bool df_is_uspace(uint32_t r)
     }
 }
 
-bool df_is_byte_space(unsigned char b) { return df_is_uspace(b); }
-
-bool df_is_ws(unsigned char c)
-{
-    return c == '\t' || c == '\v' || c == '\f' || c == '\r' || c == ' ';
-}
 
 /* ---- derived text ---- */
 
