@@ -271,7 +271,10 @@ static void push_field_of(struct sh_lexer *lx, const char *src_text, size_t tlen
     struct sh_span *spans = NULL;
     if (nsp) {
         spans = (struct sh_span *)(void *)block;
-        memcpy(spans, src_spans, nsp);
+        if (nspans == 1) /* a plain word's one span: no memcpy call */
+            spans[0] = src_spans[0];
+        else
+            memcpy(spans, src_spans, nsp);
     }
     char *text = block + sp;
     if (tlen)

@@ -437,6 +437,26 @@ static bool plain_stop(unsigned char c)
     return stops[c];
 }
 
+/* The end of the run of bytes from `end` on that plain_stop passes and that are not the
+ * escape (which is a plain_stop byte itself unless a caller chose another): four bytes a
+ * step, then one. */
+static size_t plain_run_end(const struct sh_lexer *lx, size_t end)
+{
+    const unsigned char *s = (const unsigned char *)lx->s;
+    size_t len = lx->len;
+    if (!plain_stop((unsigned char)lx->esc)) {
+        while (end < len && !plain_stop(s[end]) && s[end] != (unsigned char)lx->esc)
+            end++;
+        return end;
+    }
+    while (end + 4 <= len && !(plain_stop(s[end]) | plain_stop(s[end + 1]) |
+                               plain_stop(s[end + 2]) | plain_stop(s[end + 3])))
+        end += 4;
+    while (end < len && !plain_stop(s[end]))
+        end++;
+    return end;
+}
+
 static void lex_parts(struct sh_lexer *lx, enum lex_mode mode, int depth)
 {
     bool quoted = mode_quoted(mode);
@@ -473,10 +493,7 @@ static void lex_parts(struct sh_lexer *lx, enum lex_mode mode, int depth)
             lx->i++;
             shl_wb_break(lx, lx->i);
         } else { /* a literal byte, and the run of plain bytes after it in one append */
-            size_t end = at + 1;
-            while (end < lx->len && !plain_stop((unsigned char)lx->s[end]) &&
-                   lx->s[end] != lx->esc)
-                end++;
+            size_t end = plain_run_end(lx, at + 1);
             shl_wb_add(lx, lx->s + at, end - at, at, true);
             if (!lx->wb.discard)
                 lx->wb.content = true;
@@ -509,9 +526,7 @@ void shl_word(struct sh_lexer *lx, bool nosplit)
     const char *s = lx->s;
     size_t at = lx->i;
     if (!lx->stop) { /* the common word, plain bytes only: one field, no builder */
-        size_t end = at;
-        while (end < lx->len && !plain_stop((unsigned char)s[end]) && s[end] != lx->esc)
-            end++;
+        size_t end = plain_run_end(lx, at);
         if (end > at && plain_word_end(lx, end)) {
             shl_wb_plain(lx, at, end, nosplit);
             lx->i = end;

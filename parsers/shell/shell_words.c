@@ -99,9 +99,18 @@ static void *arena_copy(struct gl_arena *a, const void *p, size_t n, size_t size
     return n ? gl_arena_memdup(a, p, n * size) : NULL;
 }
 
-static bool sep_is(const char *sep, const char *a, const char *b, const char *c)
+/* Tests of a separator (one of those sh_cmd.sep lists) by its bytes, not strcmp chains:
+ * they run for every word and command. */
+static bool sep_eq1(const char *sep, char c) { return sep[0] == c && sep[1] == 0; }
+/* "&&" "||" "|" "|&": the next command runs or not depending on this one, or beside it */
+static bool sep_and_or_pipe(const char *sep)
 {
-    return strcmp(sep, a) == 0 || strcmp(sep, b) == 0 || (c && strcmp(sep, c) == 0);
+    return sep[0] == '|' || (sep[0] == '&' && sep[1] == '&');
+}
+/* "|" "&" "|&": this command runs in a pipeline or in the background */
+static bool sep_pipe_or_async(const char *sep)
+{
+    return (sep[0] == '|' && sep[1] != '|') || sep_eq1(sep, '&');
 }
 
 /* ---- the context stack ---- */
@@ -153,8 +162,7 @@ static void close_group(struct builder *b, char closer)
 
 static bool certain_now(const struct builder *b)
 {
-    return b->depth == 0 && b->nsub == 0 && !sep_is(b->prev_sep, "&&", "||", "|") &&
-           strcmp(b->prev_sep, "|&") != 0;
+    return b->depth == 0 && b->nsub == 0 && !sep_and_or_pipe(b->prev_sep);
 }
 
 /* ---- commands ---- */
@@ -202,9 +210,9 @@ static void finish(struct builder *b, const char *sep)
         kept = b->ncmds++;
         if (b->lx.track)
             shl_track_command(b->lx.vars, c,
-                              certain_now(b) && !sep_is(sep, "|", "&", "|&"));
+                              certain_now(b) && !sep_pipe_or_async(sep));
         copy_short(b->prev_sep, sizeof b->prev_sep, sep);
-    } else if (strcmp(sep, "\n") != 0) {
+    } else if (!sep_eq1(sep, '\n')) {
         copy_short(b->prev_sep, sizeof b->prev_sep, sep);
     }
     for (size_t k = 0; k < b->nhd; k++)
@@ -298,9 +306,15 @@ static bool reserved_word(struct builder *b)
     if (lx->nfields != 1 || lx->fields[0].opaque || lx->finfo[0].quoted)
         return false;
     /* every reserved word below has 1 to 8 bytes and starts with one of these */
-    if (lx->finfo[0].len < 1 || lx->finfo[0].len > 8 || !lx->fields[0].text[0] ||
-        !strchr("iwufscde{}t!", lx->fields[0].text[0]))
+    if (lx->finfo[0].len < 1 || lx->finfo[0].len > 8)
         return false;
+    switch (lx->fields[0].text[0]) {
+    case 'i': case 'w': case 'u': case 'f': case 's': case 'c': case 'd': case 'e':
+    case '{': case '}': case 't': case '!':
+        break;
+    default:
+        return false;
+    }
     /* the field is the literal source text (what is_keyword tests), then which word */
     const struct sh_word_info *in = &lx->finfo[0];
     if (in->nspans != 1 || !in->spans[0].literal || in->spans[0].src != in->src)
@@ -452,9 +466,9 @@ static void open_paren(struct builder *b)
 static void operator(struct builder *b, const char *op)
 {
     struct ctx *t = top(b);
-    bool list_sep = strcmp(op, ";") == 0 || strcmp(op, "\n") == 0;
+    bool list_sep = sep_eq1(op, ';') || sep_eq1(op, '\n');
     struct sh_lexer *lx = &b->lx;
-    if (b->expect == E_FOR_NAME && strcmp(op, "(") == 0) { /* for (( ...; ...; ... )) */
+    if (b->expect == E_FOR_NAME && sep_eq1(op, '(')) { /* for (( ...; ...; ... )) */
         size_t end;
         if (!shl_skip_construct(lx, lx->i, '(', &end))
             shl_error(lx, lx->i - 1, "expected )) closing this for ((");
@@ -470,9 +484,9 @@ static void operator(struct builder *b, const char *op)
     }
     if (b->expect != E_NONE)
         return; /* newlines inside a header */
-    if (strcmp(op, "(") == 0) {
+    if (sep_eq1(op, '(')) {
         open_paren(b);
-    } else if (strcmp(op, ")") == 0) {
+    } else if (sep_eq1(op, ')')) {
         if (t && t->kind == C_CASE && !t->case_body) {
             t->case_body = true;
             return;
