@@ -34,14 +34,14 @@ static char upper(char c) { return c >= 'a' && c <= 'z' ? (char)(c - 'a' + 'A') 
  * capped at 3: the answer is the same as the whole table's, for a fifth of the work.
  * Before it, a bound most names fail: an edit changes the counts of the letters by 2 in
  * all at most (a substitution takes one away and adds another, a transposition none), so
- * counts more than 4 apart are more than 2 edits apart. */
-static unsigned distance(const char *a, const char *b)
+ * counts more than 4 apart are more than 2 edits apart. `count` is all zeros on entry and
+ * is left so (every entry the bound touches is set back to 0), so that the caller clears
+ * it once for all the pairs it compares. */
+static unsigned distance(const char *a, size_t n, const char *b, int count[256])
 {
-    size_t n = strlen(a), m = strlen(b);
+    size_t m = strlen(b);
     if (n > NAME_MAX_LEN || m > NAME_MAX_LEN || (n > m ? n - m : m - n) > 2)
         return 3;
-    int count[256];
-    memset(count, 0, sizeof count);
     for (size_t i = 0; i < n; i++)
         count[(unsigned char)upper(a[i])]++;
     for (size_t j = 0; j < m; j++)
@@ -107,15 +107,17 @@ static bool real_name(const char *key)
 static void check(struct gl_check *c)
 {
     const struct gl_doc *doc = c->doc;
+    int count[256]; /* distance's letter counts, cleared once */
+    memset(count, 0, sizeof count);
     for (size_t i = 0; i < doc->nenv; i++) {
         const struct gl_env *e = &doc->env[i];
         if (!e->key || e->origin == GL_ENV_IMAGE_CONFIG || strchr(e->key, '$') ||
             strchr(e->key, '{') || real_name(e->key))
             continue;
-        size_t best = SIZE_MAX;
+        size_t best = SIZE_MAX, klen = strlen(e->key);
         unsigned best_d = 3;
         for (size_t k = 0; k < sizeof known / sizeof known[0]; k++) {
-            unsigned d = distance(e->key, known[k].name);
+            unsigned d = distance(e->key, klen, known[k].name, count);
             if (d < best_d) {
                 best_d = d;
                 best = k;
