@@ -181,8 +181,9 @@ static void mark_start(struct builder *b, size_t at)
  * for every command). */
 static void copy_short(char *dst, size_t size, const char *src)
 {
-    size_t n = strnlen(src, size - 1);
-    memcpy(dst, src, n);
+    size_t n = 0;
+    for (; n + 1 < size && src[n]; n++) /* a few bytes: no strnlen and memcpy calls */
+        dst[n] = src[n];
     dst[n] = 0;
 }
 
@@ -519,28 +520,46 @@ static bool op_start(int c)
 
 static size_t scan_operator(const struct sh_lexer *lx, char *op, bool *redir)
 {
-    /* longest first among those with the same first byte; redir: holds < or > */
-    static const struct { char op[4]; unsigned char n; bool redir; } ops[] = {
-        {";;&", 3, false}, {";;", 2, false}, {";&", 2, false}, {";", 1, false},
-        {"&&", 2, false}, {"&>>", 3, true}, {"&>", 2, true}, {"&", 1, false},
-        {"||", 2, false}, {"|&", 2, false}, {"|", 1, false}, {"(", 1, false},
-        {")", 1, false}, {"<<<", 3, true}, {"<<-", 3, true}, {"<<", 2, true},
-        {"<&", 2, true}, {"<>", 2, true}, {"<", 1, true}, {">>", 2, true},
-        {">&", 2, true}, {">|", 2, true}, {">", 1, true},
-    };
+    /* the longest operator at s: by its first byte, then the next two (a byte past the end
+     * reads as NUL, which no operator holds) */
     const char *s = lx->s + lx->i;
     size_t left = lx->len - lx->i;
     if (!left || !op_start((unsigned char)s[0])) /* every operator starts with one */
         return 0;
-    for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
-        size_t n = ops[k].n;
-        if (ops[k].op[0] == s[0] && n <= left && memcmp(s, ops[k].op, n) == 0) {
-            memcpy(op, ops[k].op, n + 1);
-            *redir = ops[k].redir;
-            return n;
-        }
+    char c1 = left > 1 ? s[1] : 0, c2 = left > 2 ? s[2] : 0;
+    const char *o;
+    bool r = s[0] == '<' || s[0] == '>';
+    switch (s[0]) {
+    case ';':
+        o = c1 == ';' ? (c2 == '&' ? ";;&" : ";;") : c1 == '&' ? ";&" : ";";
+        break;
+    case '&':
+        o = c1 == '&' ? "&&" : c1 == '>' ? (c2 == '>' ? "&>>" : "&>") : "&";
+        r = c1 == '>';
+        break;
+    case '|':
+        o = c1 == '|' ? "||" : c1 == '&' ? "|&" : "|";
+        break;
+    case '(':
+        o = "(";
+        break;
+    case ')':
+        o = ")";
+        break;
+    case '<':
+        o = c1 == '<' ? (c2 == '<' ? "<<<" : c2 == '-' ? "<<-" : "<<")
+            : c1 == '&' ? "<&" : c1 == '>' ? "<>" : "<";
+        break;
+    default: /* '>' */
+        o = c1 == '>' ? ">>" : c1 == '&' ? ">&" : c1 == '|' ? ">|" : ">";
+        break;
     }
-    return 0;
+    size_t n = 0;
+    for (; o[n]; n++)
+        op[n] = o[n];
+    op[n] = 0;
+    *redir = r;
+    return n;
 }
 
 /* ---- the main loop ---- */
