@@ -109,12 +109,23 @@ static void check(struct gl_check *c)
     const struct gl_doc *doc = c->doc;
     int count[256]; /* distance's letter counts, cleared once */
     memset(count, 0, sizeof count);
+    /* a key more than two bytes shorter than the shortest name or longer than the longest
+     * is more than two edits from all of them: no finding, whatever else it is (PATH,
+     * LANG, DEBIAN_FRONTEND: most keys) */
+    size_t shortest = SIZE_MAX, longest = 0;
+    for (size_t k = 0; k < sizeof known / sizeof known[0]; k++) {
+        size_t n = strlen(known[k].name);
+        shortest = n < shortest ? n : shortest;
+        longest = n > longest ? n : longest;
+    }
     for (size_t i = 0; i < doc->nenv; i++) {
         const struct gl_env *e = &doc->env[i];
-        if (!e->key || e->origin == GL_ENV_IMAGE_CONFIG || strchr(e->key, '$') ||
-            strchr(e->key, '{') || real_name(e->key))
+        size_t klen = e->key ? strlen(e->key) : 0;
+        if (!e->key || klen + 2 < shortest || klen > longest + 2 ||
+            e->origin == GL_ENV_IMAGE_CONFIG || strchr(e->key, '$') || strchr(e->key, '{') ||
+            real_name(e->key))
             continue;
-        size_t best = SIZE_MAX, klen = strlen(e->key);
+        size_t best = SIZE_MAX;
         unsigned best_d = 3;
         for (size_t k = 0; k < sizeof known / sizeof known[0]; k++) {
             unsigned d = distance(e->key, klen, known[k].name, count);
