@@ -386,6 +386,12 @@ int gl_imageref_parse(struct gl_arena *a, const char *s, size_t len, struct gl_l
     return 0;
 }
 
+/* Does the byte c end a reference as written (what strchr(" \t\r\n\"'", c) found: NUL too)? */
+static bool ref_text_end(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '"' || c == '\'' || c == 0;
+}
+
 struct gl_ref *gl_ref_add(struct gl_doc *doc, const char *text, struct gl_loc loc,
                           enum gl_ref_role role, bool unresolved)
 {
@@ -403,7 +409,7 @@ struct gl_ref *gl_ref_add(struct gl_doc *doc, const char *text, struct gl_loc lo
     size_t at = gl_doc_offset(doc, loc);
     if (at != SIZE_MAX) {
         size_t end = at;
-        while (end < doc->len && !strchr(" \t\r\n\"'", doc->text[end]))
+        while (end < doc->len && !ref_text_end(doc->text[end]))
             end++;
         r->written = doc->text + at;
         r->written_len = end - at;
