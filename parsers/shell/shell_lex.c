@@ -521,17 +521,23 @@ static bool plain_word_end(const struct sh_lexer *lx, size_t end)
     }
 }
 
+size_t shl_plain_word_end(const struct sh_lexer *lx, size_t at)
+{
+    if (lx->stop)
+        return 0;
+    size_t end = plain_run_end(lx, at);
+    return end > at && plain_word_end(lx, end) ? end : 0;
+}
+
 void shl_word(struct sh_lexer *lx, bool nosplit)
 {
     const char *s = lx->s;
     size_t at = lx->i;
-    if (!lx->stop) { /* the common word, plain bytes only: one field, no builder */
-        size_t end = plain_run_end(lx, at);
-        if (end > at && plain_word_end(lx, end)) {
-            shl_wb_plain(lx, at, end, nosplit);
-            lx->i = end;
-            return;
-        }
+    size_t end = shl_plain_word_end(lx, at);
+    if (end) { /* the common word, plain bytes only: one field, no builder */
+        shl_wb_plain(lx, at, end, nosplit);
+        lx->i = end;
+        return;
     }
     shl_wb_begin(lx, at, nosplit);
     if (at + 1 < lx->len && (s[at] == '<' || s[at] == '>') && s[at + 1] == '(')
