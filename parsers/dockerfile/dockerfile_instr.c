@@ -119,8 +119,8 @@ static void arg_span(struct df_lineparse *lp, struct df_instr *in, struct argv *
                      size_t e)
 {
     struct df_arg *a = GL_APPEND(lp->arena, av->v, av->n, av->cap);
-    df_textb_slice(&lp->tb, lp->arena, in->line, &in->line_map, s, e - s, &a->value, &a->len,
-                   &a->map);
+    df_textb_slice(&lp->tb, lp->arena, in->line, &in->line_map, s, e - s,
+                   e == in->line_len, &a->value, &a->len, &a->map);
     /* gl_srcmap_loc(&in->line_map, s): the slice's map starts with it */
     a->loc = a->map.n ? a->map.segs[0].at : (struct gl_loc){0, 0};
 }

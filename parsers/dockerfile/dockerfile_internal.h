@@ -67,10 +67,12 @@ void df_textb_made(struct df_textb *t, const char *bytes, size_t n, size_t src);
 void df_textb_finish(struct df_textb *t, struct gl_arena *a, const struct gl_srcmap *line_map,
                      size_t empty_src, const char **text, size_t *len, struct gl_srcmap *map);
 /* What df_textb_reset, df_textb_run(line, off, n) and df_textb_finish(off) give, with the
- * bytes copied once, straight from the line (t is left reset). */
+ * bytes copied once, straight from the line (t is left reset). `at_end`: the slice ends
+ * where the line's NUL is, so its text is the line's own bytes (no copy; the arena is
+ * charged for one all the same). */
 void df_textb_slice(struct df_textb *t, struct gl_arena *a, const char *line,
-                    const struct gl_srcmap *line_map, size_t off, size_t n, const char **text,
-                    size_t *len, struct gl_srcmap *map);
+                    const struct gl_srcmap *line_map, size_t off, size_t n, bool at_end,
+                    const char **text, size_t *len, struct gl_srcmap *map);
 
 /* ---- the instruction parser (dockerfile_instr.c) ---- */
 struct df_lineparse {

@@ -182,25 +182,29 @@ static void finish_map(struct df_textb *t, struct gl_arena *a, const struct gl_s
     df_map_commit(a, map, t->segs, t->nsegs);
 }
 
+static void one_piece_map(struct gl_arena *a, const struct gl_srcmap *line_map, size_t off,
+                          size_t n, struct gl_srcmap *map);
+
 void df_textb_finish(struct df_textb *t, struct gl_arena *a, const struct gl_srcmap *line_map,
                      size_t empty_src, const char **text, size_t *len, struct gl_srcmap *map)
 {
     *text = gl_arena_strndup(a, t->buf.data ? t->buf.data : "", t->buf.len);
     *len = t->buf.len;
-    finish_map(t, a, line_map, empty_src, t->buf.len, map);
+    if (t->npieces <= 1) /* one piece (a word as written, a made rune) or none: its map
+                            does not need the piece list */
+        one_piece_map(a, line_map, t->npieces ? t->pieces[0].src : empty_src, t->buf.len, map);
+    else
+        finish_map(t, a, line_map, empty_src, t->buf.len, map);
 }
 
-void df_textb_slice(struct df_textb *t, struct gl_arena *a, const char *line,
-                    const struct gl_srcmap *line_map, size_t off, size_t n, const char **text,
-                    size_t *len, struct gl_srcmap *map)
+/* finish_map of a text made of at most one piece, the piece at `off` (or an empty text that
+ * maps to `off`), written straight into the arena: the piece's first byte, then every
+ * line-map segment that starts inside it (they start after `off`, so no two share an
+ * offset). The same segments in an array of the size df_map_commit copies: the arena is
+ * charged the same bytes. */
+static void one_piece_map(struct gl_arena *a, const struct gl_srcmap *line_map, size_t off,
+                          size_t n, struct gl_srcmap *map)
 {
-    /* finish_map of the one piece (off, n), written straight into the arena: the piece's
-     * first byte, then every line-map segment that starts inside it (they start after
-     * `off`, so no two share an offset). The same segments in an array of the same size
-     * as df_map_commit's copy: the arena is charged the same bytes. */
-    df_textb_reset(t);
-    *text = gl_arena_strndup(a, line + off, n);
-    *len = n;
     gl_srcmap_init(map, a);
     if (!line_map->n)
         return;
@@ -217,4 +221,19 @@ void df_textb_slice(struct df_textb *t, struct gl_arena *a, const char *line,
                                                     line_map->segs[s].at};
     map->segs = segs;
     map->n = map->cap = count;
+}
+
+void df_textb_slice(struct df_textb *t, struct gl_arena *a, const char *line,
+                    const struct gl_srcmap *line_map, size_t off, size_t n, bool at_end,
+                    const char **text, size_t *len, struct gl_srcmap *map)
+{
+    df_textb_reset(t);
+    if (at_end) { /* the line's tail is NUL-terminated already: the same bytes */
+        gl_arena_charge(a, n + 1);
+        *text = line + off;
+    } else {
+        *text = gl_arena_strndup(a, line + off, n);
+    }
+    *len = n;
+    one_piece_map(a, line_map, off, n, map);
 }
