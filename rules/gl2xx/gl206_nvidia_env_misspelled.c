@@ -86,6 +86,18 @@ static unsigned distance(const char *a, size_t n, const char *b, int count[256])
     return d > 2 ? 3 : d;
 }
 
+/* The set of a name's bytes (upper-cased when `up`), hashed into 64 bits. An edit adds
+ * and removes one byte at most, so two names within two edits differ in at most four
+ * bytes of their sets, and (hashing only merges bits) in at most four bits of these
+ * masks: more bits apart is more than two edits apart, told without distance's loops. */
+static uint64_t letter_mask(const char *s, bool up)
+{
+    uint64_t m = 0;
+    for (; *s; s++)
+        m |= (uint64_t)1 << ((unsigned char)(up ? upper(*s) : *s) & 63);
+    return m;
+}
+
 /* Names that are near a listed one but real: every NVIDIA_REQUIRE_* is a constraint the
  * toolkit checks (NVIDIA_REQUIRE_JETPACK, NVIDIA_REQUIRE_ARCH, ...), and other vendors'
  * device variables differ from CUDA's in their prefix alone (MUSA_VISIBLE_DEVICES, two
@@ -113,10 +125,12 @@ static void check(struct gl_check *c)
      * is more than two edits from all of them: no finding, whatever else it is (PATH,
      * LANG, DEBIAN_FRONTEND: most keys) */
     size_t shortest = SIZE_MAX, longest = 0;
+    uint64_t masks[sizeof known / sizeof known[0]];
     for (size_t k = 0; k < sizeof known / sizeof known[0]; k++) {
         size_t n = strlen(known[k].name);
         shortest = n < shortest ? n : shortest;
         longest = n > longest ? n : longest;
+        masks[k] = letter_mask(known[k].name, false);
     }
     for (size_t i = 0; i < doc->nenv; i++) {
         const struct gl_env *e = &doc->env[i];
@@ -127,7 +141,10 @@ static void check(struct gl_check *c)
             continue;
         size_t best = SIZE_MAX;
         unsigned best_d = 3;
+        uint64_t kmask = letter_mask(e->key, true);
         for (size_t k = 0; k < sizeof known / sizeof known[0]; k++) {
+            if (__builtin_popcountll(kmask ^ masks[k]) > 4)
+                continue; /* distance 3 */
             unsigned d = distance(e->key, klen, known[k].name, count);
             if (d < best_d) {
                 best_d = d;
