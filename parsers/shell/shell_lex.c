@@ -449,8 +449,9 @@ static size_t plain_run_end(const struct sh_lexer *lx, size_t end)
             end++;
         return end;
     }
-    while (end + 4 <= len && !(plain_stop(s[end]) | plain_stop(s[end + 1]) |
-                               plain_stop(s[end + 2]) | plain_stop(s[end + 3])))
+    while (end + 4 <= len && !((unsigned)plain_stop(s[end]) | (unsigned)plain_stop(s[end + 1]) |
+                               (unsigned)plain_stop(s[end + 2]) |
+                               (unsigned)plain_stop(s[end + 3])))
         end += 4;
     while (end < len && !plain_stop(s[end]))
         end++;
