@@ -105,8 +105,10 @@ static const struct manager *manager_named(const char *name)
 
 static bool in_list(const char *const *list, const char *w)
 {
+    /* the first two bytes before strcmp: the option lists' entries all start with '-' (an
+     * entry is never empty, so w[1] is read only when w[0] is no NUL) */
     for (; *list; list++)
-        if (gl_streq(*list, w))
+        if ((*list)[0] == w[0] && (*list)[1] == w[1] && !strcmp(*list, w))
             return true;
     return false;
 }
@@ -202,6 +204,8 @@ static void split_spec(const struct pkg_out *out, const struct manager *mgr, str
             i = close ? (size_t)(close - spec) : n;
             continue;
         }
+        if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.')
+            continue; /* most of a name: none of the bytes below */
         if (c == '=' || c == '<' || c == '>' || c == '~' || c == '!' ||
             (c == ';' && !mgr->version_sep)) {
             if (cut == n)
