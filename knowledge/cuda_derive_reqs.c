@@ -283,9 +283,10 @@ void cd_derive_requirements(struct cd_ctx *c)
     const struct gl_dockerfile_model *m = doc->df;
     for (size_t i = 0; i < m->npkgs && read < REQ_FILES_MAX; i++) {
         const struct gl_pkg *p = &m->pkgs[i];
+        if (!p->requirements || !p->name) /* before the manager's names: most are not */
+            continue;
         bool conda = is_conda(p->manager);
-        if (!p->requirements || !p->name ||
-            (strcmp(p->manager, "pip") && strcmp(p->manager, "uv") && !conda))
+        if (strcmp(p->manager, "pip") && strcmp(p->manager, "uv") && !conda)
             continue;
         const char *name = context_name(doc, p, dir);
         if (!name || !contained_name(name))

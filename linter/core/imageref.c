@@ -386,15 +386,10 @@ int gl_imageref_parse(struct gl_arena *a, const char *s, size_t len, struct gl_l
     return 0;
 }
 
-/* Does the byte end a reference as written (a blank, line break, quote or NUL)? */
-static bool written_end(char c)
+/* Does the byte c end a reference as written (what strchr(" \t\r\n\"'", c) found: NUL too)? */
+static bool ref_text_end(char c)
 {
-    switch (c) {
-    case ' ': case '\t': case '\r': case '\n': case '"': case '\'': case '\0':
-        return true;
-    default:
-        return false;
-    }
+    return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '"' || c == '\'' || c == 0;
 }
 
 struct gl_ref *gl_ref_add(struct gl_doc *doc, const char *text, struct gl_loc loc,
@@ -414,7 +409,7 @@ struct gl_ref *gl_ref_add(struct gl_doc *doc, const char *text, struct gl_loc lo
     size_t at = gl_doc_offset(doc, loc);
     if (at != SIZE_MAX) {
         size_t end = at;
-        while (end < doc->len && !written_end(doc->text[end]))
+        while (end < doc->len && !ref_text_end(doc->text[end]))
             end++;
         r->written = doc->text + at;
         r->written_len = end - at;

@@ -49,7 +49,7 @@ struct gl_loc gl_srcmap_loc(const struct gl_srcmap *m, size_t off)
     return loc_in(&m->segs[last_at_or_before(m, 0, m->n, off)], off);
 }
 
-struct gl_loc gl_srcmap_loc_near(const struct gl_srcmap *m, size_t off, size_t *hint)
+struct gl_loc gl_srcmap_loc_near_from(const struct gl_srcmap *m, size_t off, size_t *hint)
 {
     if (!m->n)
         return (struct gl_loc){0, 0};

@@ -34,8 +34,19 @@ void gl_srcmap_add(struct gl_srcmap *m, size_t off, uint32_t line, uint32_t col)
 /* Position of byte `off` of the derived text ({0,0} for an empty map). */
 struct gl_loc gl_srcmap_loc(const struct gl_srcmap *m, size_t off);
 /* The same, for lookups whose offsets mostly increase (a lexer's words): *hint (0 at
- * first) is the piece the last lookup found, so that the next is O(1) when it is near. */
-struct gl_loc gl_srcmap_loc_near(const struct gl_srcmap *m, size_t off, size_t *hint);
+ * first) is the piece the last lookup found, so that the next is O(1) when it is near.
+ * Inline when the offset is in that same piece (most of a line's words); else the search
+ * of gl_srcmap_loc_near_from. */
+struct gl_loc gl_srcmap_loc_near_from(const struct gl_srcmap *m, size_t off, size_t *hint);
+static inline struct gl_loc gl_srcmap_loc_near(const struct gl_srcmap *m, size_t off,
+                                               size_t *hint)
+{
+    size_t h = *hint;
+    if (h < m->n && m->segs[h].off <= off && (h + 1 == m->n || m->segs[h + 1].off > off))
+        return (struct gl_loc){m->segs[h].at.line,
+                               m->segs[h].at.col + (uint32_t)(off - m->segs[h].off)};
+    return gl_srcmap_loc_near_from(m, off, hint);
+}
 /* Bytes [from, to) of a derived text mapped by `src` were copied to offset dst_off of the
  * text `dst` maps (a text derived from a derived text: a notebook cell's command cut
  * from the cell's joined source strings): add their pieces. Offsets of dst must still

@@ -71,7 +71,18 @@ static size_t trim_newline_end(const struct ctx *c)
     return e;
 }
 
-static size_t skip_uspace(const char *d, size_t s, size_t e)
+static size_t skip_uspace_slow(const char *d, size_t s, size_t e);
+
+/* The first byte of d[s, e) that does not start a Unicode space. Inline for the common
+ * line that starts with a non-blank ASCII byte (an instruction, a comment). */
+static inline size_t skip_uspace(const char *d, size_t s, size_t e)
+{
+    if (s < e && (unsigned char)d[s] < 0x80 && !df_ascii_uspace((unsigned char)d[s]))
+        return s;
+    return skip_uspace_slow(d, s, e);
+}
+
+static size_t skip_uspace_slow(const char *d, size_t s, size_t e)
 {
     while (s < e) {
         unsigned char b = (unsigned char)d[s];

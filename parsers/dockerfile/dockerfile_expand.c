@@ -162,8 +162,20 @@ static void read_name(struct sh *sh, struct gl_buf *name)
         put_rune(name, next(&sh->r));
         return;
     }
-    while ((c = peek(&sh->r)) != SH_EOF) {
-        if (!is_name_letter(c) && !is_digit(c) && c != '_')
+    for (;;) {
+        /* a run of ASCII name bytes at once (each is its own rune: no BOM here, after the
+         * `$`), then a rune that may be a non-ASCII letter */
+        size_t p = sh->r.pos, e = p;
+        while (e < sh->r.n && ((sh->r.s[e] >= 'a' && sh->r.s[e] <= 'z') ||
+                               (sh->r.s[e] >= 'A' && sh->r.s[e] <= 'Z') ||
+                               is_digit(sh->r.s[e]) || sh->r.s[e] == '_'))
+            e++;
+        if (e > p) {
+            gl_buf_add(name, sh->r.s + p, e - p);
+            sh->r.pos = e;
+        }
+        c = peek(&sh->r);
+        if (c == SH_EOF || c < 0x80 || !is_name_letter(c))
             break;
         put_rune(name, next(&sh->r));
     }
@@ -313,6 +325,12 @@ static bool single_quote(struct sh *sh, struct gl_buf *out)
             return true;
         }
         put_rune(out, c);
+        /* the ASCII bytes after it up to the quote, each its own rune, at once */
+        size_t p = sh->r.pos, e = p;
+        while (e < sh->r.n && (unsigned char)sh->r.s[e] < 0x80 && sh->r.s[e] != '\'')
+            e++;
+        gl_buf_add(out, sh->r.s + p, e - p);
+        sh->r.pos = e;
     }
 }
 
@@ -336,6 +354,17 @@ static bool double_quote(struct sh *sh, int depth, struct gl_buf *out)
                 return false;
             continue;
         }
+        if (c < 0x80 && c != (int32_t)sh->lx->escape) {
+            /* an ASCII byte and those after it up to a quote, `$` or the escape: each is
+             * its own rune, copied at once */
+            size_t p = sh->r.pos, e = p + 1;
+            while (e < sh->r.n && (unsigned char)sh->r.s[e] < 0x80 && sh->r.s[e] != '"' &&
+                   sh->r.s[e] != '$' && (unsigned char)sh->r.s[e] != sh->lx->escape)
+                e++;
+            gl_buf_add(out, sh->r.s + p, e - p);
+            sh->r.pos = e;
+            continue;
+        }
         c = next(&sh->r);
         if (c == (int32_t)sh->lx->escape) {
             if (sh->lx->raw_escapes)
@@ -351,11 +380,14 @@ static bool double_quote(struct sh *sh, int depth, struct gl_buf *out)
 }
 
 /* A byte that stop_on only copies (to the text and the current word): printable ASCII,
- * not blank, not the stop, the escape, a quote, '$' or '<'. */
-static bool plain_byte(const struct sh *sh, int32_t c, int32_t stop)
+ * not blank, not the stop, the escape, a quote, '$' or '<'. With no words wanted (`words`
+ * false), blanks and other ASCII controls are copied as they are too. */
+static bool plain_byte(const struct sh *sh, int32_t c, int32_t stop, bool words)
 {
-    return c > ' ' && c < 0x7F && c != stop && c != (int32_t)sh->lx->escape &&
-           c != '\'' && c != '"' && c != '$' && c != '<';
+    if (words ? (c <= ' ' || c >= 0x7F) : (c < 0 || c >= 0x80))
+        return false;
+    return c != stop && c != (int32_t)sh->lx->escape && c != '\'' && c != '"' && c != '$' &&
+           c != '<';
 }
 
 static bool stop_on(struct sh *sh, int32_t stop, int depth, struct gl_buf *out, struct wacc *w)
@@ -402,9 +434,9 @@ static bool stop_on(struct sh *sh, int32_t stop, int depth, struct gl_buf *out, 
                 w_raw_string(w, tmp.data ? tmp.data : "", tmp.len, src);
             continue;
         }
-        if (plain_byte(sh, c, stop)) { /* a run of plain ASCII bytes, copied at once */
+        if (plain_byte(sh, c, stop, w != NULL)) { /* a run of plain ASCII bytes, at once */
             size_t end = src + 1;
-            while (end < sh->r.n && plain_byte(sh, (unsigned char)sh->r.s[end], stop))
+            while (end < sh->r.n && plain_byte(sh, (unsigned char)sh->r.s[end], stop, w != NULL))
                 end++;
             if (w) {
                 w_mark(w, src);

@@ -119,9 +119,10 @@ static void arg_span(struct df_lineparse *lp, struct df_instr *in, struct argv *
                      size_t e)
 {
     struct df_arg *a = GL_APPEND(lp->arena, av->v, av->n, av->cap);
-    df_textb_slice(&lp->tb, lp->arena, in->line, &in->line_map, s, e - s, &a->value, &a->len,
-                   &a->map);
-    a->loc = gl_srcmap_loc(&in->line_map, s);
+    df_textb_slice(&lp->tb, lp->arena, in->line, &in->line_map, s, e - s,
+                   e == in->line_len, &a->value, &a->len, &a->map);
+    /* gl_srcmap_loc(&in->line_map, s): the slice's map starts with it */
+    a->loc = a->map.n ? a->map.segs[0].at : (struct gl_loc){0, 0};
 }
 
 /* An argument that is bytes [from, to) of a text with map m. */
@@ -228,6 +229,17 @@ static size_t extract_flags(struct df_lineparse *lp, struct df_instr *in, size_t
                 if (pos + 1 == e)
                     continue;
                 pos++;
+            } else if ((unsigned char)ch < 0x80) {
+                /* an ASCII byte that is itself, and the run of them after it, at once (the
+                 * same contiguous piece byte-by-byte appends make) */
+                size_t run = pos + 1;
+                while (run < e && (unsigned char)L[run] < 0x80 &&
+                       !df_ascii_uspace((unsigned char)L[run]) && L[run] != '\'' &&
+                       L[run] != '"' && L[run] != esc)
+                    run++;
+                df_textb_run(&lp->tb, L, pos, run - pos);
+                pos = run - 1;
+                continue;
             }
             add_byte_rune(lp, L, pos);
             continue;
@@ -235,6 +247,14 @@ static size_t extract_flags(struct df_lineparse *lp, struct df_instr *in, size_t
         /* QUOTE */
         if (ch == quote) {
             phase = WORD;
+            continue;
+        }
+        if (ch != esc && (unsigned char)ch < 0x80) { /* likewise up to the quote or escape */
+            size_t run = pos + 1;
+            while (run < e && (unsigned char)L[run] < 0x80 && L[run] != quote && L[run] != esc)
+                run++;
+            df_textb_run(&lp->tb, L, pos, run - pos);
+            pos = run - 1;
             continue;
         }
         if (ch == esc) {
@@ -247,6 +267,23 @@ static size_t extract_flags(struct df_lineparse *lp, struct df_instr *in, size_t
         add_byte_rune(lp, L, pos);
     }
     return e;
+}
+
+/* A printable ASCII byte that is no blank and no quote: parse_words copies a run of them
+ * (but the escape) at once. One table look-up a byte instead of five tests. */
+static bool word_byte(unsigned char c)
+{
+    static const bool table[256] = {
+#define R8(x) [x] = true, [x + 1] = true, [x + 2] = true, [x + 3] = true, [x + 4] = true, \
+              [x + 5] = true, [x + 6] = true, [x + 7] = true
+        ['!'] = true, ['#'] = true, ['$'] = true, ['%'] = true, ['&'] = true,
+        R8(0x28), R8(0x30), R8(0x38), R8(0x40), R8(0x48), R8(0x50), R8(0x58), R8(0x60),
+        R8(0x68), R8(0x70),
+#undef R8
+        [0x78] = true, [0x79] = true, [0x7A] = true, [0x7B] = true, [0x7C] = true,
+        [0x7D] = true, [0x7E] = true, /* 0x21-0x7E but '"' (0x22) and '\'' (0x27) */
+    };
+    return table[c];
 }
 
 /* parseWords: words (quotes and escapes kept) of line[s, e) into av. */
@@ -281,8 +318,7 @@ static void parse_words(struct df_lineparse *lp, struct df_instr *in, struct arg
         if (phase == WORD && ch > ' ' && ch < 0x7F && ch != '\'' && ch != '"' && ch != esc) {
             /* a plain ASCII byte and the run of them after it, added at once */
             size_t run = pos + 1;
-            while (run < e && (unsigned char)L[run] > ' ' && (unsigned char)L[run] < 0x7F &&
-                   L[run] != '\'' && L[run] != '"' && (unsigned char)L[run] != esc)
+            while (run < e && word_byte((unsigned char)L[run]) && (unsigned char)L[run] != esc)
                 run++;
             df_textb_run(&lp->tb, L, pos, run - pos);
             w = run - pos;
@@ -466,6 +502,15 @@ enum kind { K_IGNORE, K_LIST, K_WORDS, K_MAYBE_JSON, K_NAME_VAL, K_SPLIT, K_HEAL
 #define KW_SLOT(kw, n)                                                                     \
     (((unsigned char)(kw)[0] * 6u + (unsigned char)(kw)[(n) - 1] * 18u + (unsigned)(n)) % 32u)
 
+/* memcmp(a, b, n) == 0 for a keyword's few bytes, without the call. */
+static bool same_bytes(const char *a, const char *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return false;
+    return true;
+}
+
 /* How the arguments of keyword kw (n bytes) are read; which keyword it is into *out and,
  * for a known one, the table's (static) spelling of it into *name. */
 static enum kind kind_of(const char *kw, size_t n, enum df_keyword *out, const char **name)
@@ -493,7 +538,7 @@ static enum kind kind_of(const char *kw, size_t n, enum df_keyword *out, const c
         };
     if (n) {
         unsigned slot = KW_SLOT(kw, n);
-        if (table[slot].name && table[slot].len == n && !memcmp(kw, table[slot].name, n)) {
+        if (table[slot].name && table[slot].len == n && same_bytes(kw, table[slot].name, n)) {
             *out = table[slot].kw;
             *name = table[slot].name;
             return table[slot].k;

@@ -25,10 +25,17 @@ size_t df_utf8_encode(uint32_t r, char out[4]);
 bool df_is_uspace(uint32_t r);
 /* df_is_uspace of an ASCII byte b (< 0x80): \t \n \v \f \r or space. */
 static inline bool df_ascii_uspace(unsigned char b) { return b == ' ' || (b >= '\t' && b <= '\r'); }
-/* unicode.IsSpace(rune(b)) for a single byte, as BuildKit's byte loops do. */
-bool df_is_byte_space(unsigned char b);
+/* unicode.IsSpace(rune(b)) for a single byte, as BuildKit's byte loops do (inline: the
+ * flag and word loops call it for every byte). */
+static inline bool df_is_byte_space(unsigned char b)
+{
+    return b < 0x80 ? df_ascii_uspace(b) : (b == 0x85 || b == 0xA0);
+}
 /* [\t\v\f\r ]: BuildKit's reWhitespace. */
-bool df_is_ws(unsigned char c);
+static inline bool df_is_ws(unsigned char c)
+{
+    return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r';
+}
 
 /* ---- derived text with positions ---- */
 struct df_piece {
@@ -60,10 +67,12 @@ void df_textb_made(struct df_textb *t, const char *bytes, size_t n, size_t src);
 void df_textb_finish(struct df_textb *t, struct gl_arena *a, const struct gl_srcmap *line_map,
                      size_t empty_src, const char **text, size_t *len, struct gl_srcmap *map);
 /* What df_textb_reset, df_textb_run(line, off, n) and df_textb_finish(off) give, with the
- * bytes copied once, straight from the line (t is left reset). */
+ * bytes copied once, straight from the line (t is left reset). `at_end`: the slice ends
+ * where the line's NUL is, so its text is the line's own bytes (no copy; the arena is
+ * charged for one all the same). */
 void df_textb_slice(struct df_textb *t, struct gl_arena *a, const char *line,
-                    const struct gl_srcmap *line_map, size_t off, size_t n, const char **text,
-                    size_t *len, struct gl_srcmap *map);
+                    const struct gl_srcmap *line_map, size_t off, size_t n, bool at_end,
+                    const char **text, size_t *len, struct gl_srcmap *map);
 
 /* ---- the instruction parser (dockerfile_instr.c) ---- */
 struct df_lineparse {

@@ -75,12 +75,6 @@ bool df_is_uspace(uint32_t r)
     }
 }
 
-bool df_is_byte_space(unsigned char b) { return df_is_uspace(b); }
-
-bool df_is_ws(unsigned char c)
-{
-    return c == '\t' || c == '\v' || c == '\f' || c == '\r' || c == ' ';
-}
 
 /* ---- derived text ---- */
 
@@ -188,22 +182,58 @@ static void finish_map(struct df_textb *t, struct gl_arena *a, const struct gl_s
     df_map_commit(a, map, t->segs, t->nsegs);
 }
 
+static void one_piece_map(struct gl_arena *a, const struct gl_srcmap *line_map, size_t off,
+                          size_t n, struct gl_srcmap *map);
+
 void df_textb_finish(struct df_textb *t, struct gl_arena *a, const struct gl_srcmap *line_map,
                      size_t empty_src, const char **text, size_t *len, struct gl_srcmap *map)
 {
     *text = gl_arena_strndup(a, t->buf.data ? t->buf.data : "", t->buf.len);
     *len = t->buf.len;
-    finish_map(t, a, line_map, empty_src, t->buf.len, map);
+    if (t->npieces <= 1) /* one piece (a word as written, a made rune) or none: its map
+                            does not need the piece list */
+        one_piece_map(a, line_map, t->npieces ? t->pieces[0].src : empty_src, t->buf.len, map);
+    else
+        finish_map(t, a, line_map, empty_src, t->buf.len, map);
+}
+
+/* finish_map of a text made of at most one piece, the piece at `off` (or an empty text that
+ * maps to `off`), written straight into the arena: the piece's first byte, then every
+ * line-map segment that starts inside it (they start after `off`, so no two share an
+ * offset). The same segments in an array of the size df_map_commit copies: the arena is
+ * charged the same bytes. */
+static void one_piece_map(struct gl_arena *a, const struct gl_srcmap *line_map, size_t off,
+                          size_t n, struct gl_srcmap *map)
+{
+    gl_srcmap_init(map, a);
+    if (!line_map->n)
+        return;
+    size_t h = 0;
+    struct gl_loc first = gl_srcmap_loc_near(line_map, off, &h);
+    size_t from = h + 1, to = from;
+    while (n && to < line_map->n && line_map->segs[to].off < off + n)
+        to++;
+    size_t count = 1 + (to - from);
+    struct gl_srcmap_seg *segs = gl_arena_take(a, count * sizeof *segs);
+    segs[0] = (struct gl_srcmap_seg){0, first};
+    for (size_t s = from; s < to; s++)
+        segs[1 + s - from] = (struct gl_srcmap_seg){line_map->segs[s].off - off,
+                                                    line_map->segs[s].at};
+    map->segs = segs;
+    map->n = map->cap = count;
 }
 
 void df_textb_slice(struct df_textb *t, struct gl_arena *a, const char *line,
-                    const struct gl_srcmap *line_map, size_t off, size_t n, const char **text,
-                    size_t *len, struct gl_srcmap *map)
+                    const struct gl_srcmap *line_map, size_t off, size_t n, bool at_end,
+                    const char **text, size_t *len, struct gl_srcmap *map)
 {
     df_textb_reset(t);
-    if (n)
-        add_piece(t, off); /* the one piece df_textb_run would have made */
-    *text = gl_arena_strndup(a, line + off, n);
+    if (at_end) { /* the line's tail is NUL-terminated already: the same bytes */
+        gl_arena_charge(a, n + 1);
+        *text = line + off;
+    } else {
+        *text = gl_arena_strndup(a, line + off, n);
+    }
     *len = n;
-    finish_map(t, a, line_map, off, n, map);
+    one_piece_map(a, line_map, off, n, map);
 }

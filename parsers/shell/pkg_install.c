@@ -77,16 +77,38 @@ static const struct manager managers[] = {
 
 static const struct manager *manager_named(const char *name)
 {
-    for (size_t k = 0; k < sizeof managers / sizeof managers[0]; k++)
-        if (gl_streq(name, managers[k].name))
-            return &managers[k];
+    /* the rows whose name starts with name's first byte (most command words start with
+     * none of these, or match no row: one switch instead of fourteen tests) */
+    static const unsigned char by_first[][5] = {
+        /* a */ {0, 1, 2, 7, 255}, /* c */ {9, 255}, /* d */ {4, 255}, /* m */ {5, 10, 11, 255},
+        /* p */ {12, 255}, /* t */ {6, 255}, /* u */ {13, 255}, /* y */ {3, 255},
+        /* z */ {8, 255},
+    };
+    int row;
+    switch (name[0]) {
+    case 'a': row = 0; break;
+    case 'c': row = 1; break;
+    case 'd': row = 2; break;
+    case 'm': row = 3; break;
+    case 'p': row = 4; break;
+    case 't': row = 5; break;
+    case 'u': row = 6; break;
+    case 'y': row = 7; break;
+    case 'z': row = 8; break;
+    default: return NULL;
+    }
+    for (const unsigned char *k = by_first[row]; *k != 255; k++)
+        if (!strcmp(name, managers[*k].name))
+            return &managers[*k];
     return NULL;
 }
 
 static bool in_list(const char *const *list, const char *w)
 {
+    /* the first two bytes before strcmp: the option lists' entries all start with '-' (an
+     * entry is never empty, so w[1] is read only when w[0] is no NUL) */
     for (; *list; list++)
-        if (gl_streq(*list, w))
+        if ((*list)[0] == w[0] && (*list)[1] == w[1] && !strcmp(*list, w))
             return true;
     return false;
 }
@@ -107,9 +129,11 @@ static bool is_python(const char *w)
     return strspn(w + 6, "0123456789.") == strlen(w + 6);
 }
 
-/* Skip prefixes that run the real command: sudo [-opts], env [A=B], time, nice, exec. */
-static size_t skip_prefixes(const struct gl_word *w, size_t n, size_t i)
+/* Skip prefixes that run the real command: sudo [-opts], env [A=B], time, nice, exec.
+ * *base: the base name of the word it stops at, NULL when there is none or it is opaque. */
+static size_t skip_prefixes(const struct gl_word *w, size_t n, size_t i, const char **base)
 {
+    *base = NULL;
     while (i < n && !w[i].opaque) {
         const char *b = gl_base_name(w[i].text);
         if (gl_streq(b, "sudo") || gl_streq(b, "env") || gl_streq(b, "time") ||
@@ -125,17 +149,19 @@ static size_t skip_prefixes(const struct gl_word *w, size_t n, size_t i)
                 i++;
             }
         } else {
+            *base = b;
             break;
         }
     }
     return i;
 }
 
-static const struct manager *find_manager(const struct gl_word *w, size_t n, size_t *i)
+/* The manager of the command at w[*i], whose base name is b (NULL: none). */
+static const struct manager *find_manager(const struct gl_word *w, size_t n, size_t *i,
+                                          const char *b)
 {
-    if (*i >= n || w[*i].opaque)
+    if (!b)
         return NULL;
-    const char *b = gl_base_name(w[*i].text);
     if (is_python(b) && *i + 2 < n && gl_streq(w[*i + 1].text, "-m") &&
         gl_streq(w[*i + 2].text, "pip")) {
         *i += 2;
@@ -178,6 +204,8 @@ static void split_spec(const struct pkg_out *out, const struct manager *mgr, str
             i = close ? (size_t)(close - spec) : n;
             continue;
         }
+        if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.')
+            continue; /* most of a name: none of the bytes below */
         if (c == '=' || c == '<' || c == '>' || c == '~' || c == '!' ||
             (c == ';' && !mgr->version_sep)) {
             if (cut == n)
@@ -378,17 +406,18 @@ static void scan_env_create(const struct pkg_out *out, int stage, const struct m
 
 static void scan_command(const struct pkg_out *out, int stage, const struct gl_word *w, size_t n)
 {
-    size_t i = skip_prefixes(w, n, 0);
-    if (i < n && !w[i].opaque && gl_streq(gl_base_name(w[i].text), "rm")) {
+    const char *base; /* of w[i], found once */
+    size_t i = skip_prefixes(w, n, 0, &base);
+    if (base && gl_streq(base, "rm")) {
         scan_rm(out, stage, w, n, i);
         return;
     }
-    if (i + 1 < n && !w[i].opaque && !strcmp(gl_base_name(w[i].text), "uv") &&
+    if (i + 1 < n && base && !strcmp(base, "uv") &&
         !w[i + 1].opaque && !strcmp(w[i + 1].text, "sync")) {
         scan_uv_sync(out, stage, w, n, i + 1);
         return;
     }
-    const struct manager *mgr = find_manager(w, n, &i);
+    const struct manager *mgr = find_manager(w, n, &i, base);
     if (!mgr)
         return;
     bool conda = mgr->version_sep == '=' && mgr->index_opts == conda_index;

@@ -271,8 +271,8 @@ static void push_field_of(struct sh_lexer *lx, const char *src_text, size_t tlen
     struct sh_span *spans = NULL;
     if (nsp) {
         spans = (struct sh_span *)(void *)block;
-        if (nspans == 1)
-            spans[0] = src_spans[0]; /* a plain word's one span: no call */
+        if (nspans == 1) /* a plain word's one span: no memcpy call */
+            spans[0] = src_spans[0];
         else
             memcpy(spans, src_spans, nsp);
     }

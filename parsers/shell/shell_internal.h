@@ -159,6 +159,11 @@ void shl_wb_finish(struct sh_lexer *lx);
 void shl_wb_value(struct sh_lexer *lx, const char *v, size_t n, size_t from, size_t to,
                   bool split);
 
+/* The end of the word at input offset `at` when it is plain bytes only (no quote,
+ * expansion, escape or continuation; ended by a blank, newline, operator or the end, not
+ * by `<`): what shl_word makes its one field straight from the input. 0 when it is not
+ * (or the lexer has stopped). */
+size_t shl_plain_word_end(const struct sh_lexer *lx, size_t at);
 /* Lex one word at lx->i into lx->fields (0, 1 or several fields). `nosplit` turns field
  * splitting off (redirection targets). */
 void shl_word(struct sh_lexer *lx, bool nosplit);

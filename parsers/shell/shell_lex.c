@@ -451,19 +451,24 @@ static bool plain_stop(unsigned char c)
     return stops[c];
 }
 
-/* The end of the run of plain bytes from `at` (no stop, not the escape character: `\`
- * and a Dockerfile's `` ` `` are stops already, so their runs test the table alone). */
-static inline size_t plain_run_end(const struct sh_lexer *lx, size_t at)
+/* The end of the run of bytes from `end` on that plain_stop passes and that are not the
+ * escape (which is a plain_stop byte itself unless a caller chose another): four bytes a
+ * step, then one. */
+static size_t plain_run_end(const struct sh_lexer *lx, size_t end)
 {
-    const char *s = lx->s;
-    size_t end = at, len = lx->len;
-    if (plain_stop((unsigned char)lx->esc)) {
-        while (end < len && !plain_stop((unsigned char)s[end]))
+    const unsigned char *s = (const unsigned char *)lx->s;
+    size_t len = lx->len;
+    if (!plain_stop((unsigned char)lx->esc)) {
+        while (end < len && !plain_stop(s[end]) && s[end] != (unsigned char)lx->esc)
             end++;
-    } else {
-        while (end < len && !plain_stop((unsigned char)s[end]) && s[end] != lx->esc)
-            end++;
+        return end;
     }
+    while (end + 4 <= len && !((unsigned)plain_stop(s[end]) | (unsigned)plain_stop(s[end + 1]) |
+                               (unsigned)plain_stop(s[end + 2]) |
+                               (unsigned)plain_stop(s[end + 3])))
+        end += 4;
+    while (end < len && !plain_stop(s[end]))
+        end++;
     return end;
 }
 
@@ -531,17 +536,23 @@ static bool plain_word_end(const struct sh_lexer *lx, size_t end)
     }
 }
 
+size_t shl_plain_word_end(const struct sh_lexer *lx, size_t at)
+{
+    if (lx->stop)
+        return 0;
+    size_t end = plain_run_end(lx, at);
+    return end > at && plain_word_end(lx, end) ? end : 0;
+}
+
 void shl_word(struct sh_lexer *lx, bool nosplit)
 {
     const char *s = lx->s;
     size_t at = lx->i;
-    if (!lx->stop) { /* the common word, plain bytes only: one field, no builder */
-        size_t end = plain_run_end(lx, at);
-        if (end > at && plain_word_end(lx, end)) {
-            shl_wb_plain(lx, at, end, nosplit);
-            lx->i = end;
-            return;
-        }
+    size_t end = shl_plain_word_end(lx, at);
+    if (end) { /* the common word, plain bytes only: one field, no builder */
+        shl_wb_plain(lx, at, end, nosplit);
+        lx->i = end;
+        return;
     }
     shl_wb_begin(lx, at, nosplit);
     if (at + 1 < lx->len && (s[at] == '<' || s[at] == '>') && s[at + 1] == '(')

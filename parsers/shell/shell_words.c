@@ -99,9 +99,18 @@ static void *arena_copy(struct gl_arena *a, const void *p, size_t n, size_t size
     return n ? gl_arena_memdup(a, p, n * size) : NULL;
 }
 
-static bool sep_is(const char *sep, const char *a, const char *b, const char *c)
+/* Tests of a separator (one of those sh_cmd.sep lists) by its bytes, not strcmp chains:
+ * they run for every word and command. */
+static bool sep_eq1(const char *sep, char c) { return sep[0] == c && sep[1] == 0; }
+/* "&&" "||" "|" "|&": the next command runs or not depending on this one, or beside it */
+static bool sep_and_or_pipe(const char *sep)
 {
-    return strcmp(sep, a) == 0 || strcmp(sep, b) == 0 || (c && strcmp(sep, c) == 0);
+    return sep[0] == '|' || (sep[0] == '&' && sep[1] == '&');
+}
+/* "|" "&" "|&": this command runs in a pipeline or in the background */
+static bool sep_pipe_or_async(const char *sep)
+{
+    return (sep[0] == '|' && sep[1] != '|') || sep_eq1(sep, '&');
 }
 
 /* ---- the context stack ---- */
@@ -153,8 +162,7 @@ static void close_group(struct builder *b, char closer)
 
 static bool certain_now(const struct builder *b)
 {
-    return b->depth == 0 && b->nsub == 0 && !sep_is(b->prev_sep, "&&", "||", "|") &&
-           strcmp(b->prev_sep, "|&") != 0;
+    return b->depth == 0 && b->nsub == 0 && !sep_and_or_pipe(b->prev_sep);
 }
 
 /* ---- commands ---- */
@@ -173,8 +181,9 @@ static void mark_start(struct builder *b, size_t at)
  * for every command). */
 static void copy_short(char *dst, size_t size, const char *src)
 {
-    size_t n = strnlen(src, size - 1);
-    memcpy(dst, src, n);
+    size_t n = 0;
+    for (; n + 1 < size && src[n]; n++) /* a few bytes: no strnlen and memcpy calls */
+        dst[n] = src[n];
     dst[n] = 0;
 }
 
@@ -202,9 +211,9 @@ static void finish(struct builder *b, const char *sep)
         kept = b->ncmds++;
         if (b->lx.track)
             shl_track_command(b->lx.vars, c,
-                              certain_now(b) && !sep_is(sep, "|", "&", "|&"));
+                              certain_now(b) && !sep_pipe_or_async(sep));
         copy_short(b->prev_sep, sizeof b->prev_sep, sep);
-    } else if (strcmp(sep, "\n") != 0) {
+    } else if (!sep_eq1(sep, '\n')) {
         copy_short(b->prev_sep, sizeof b->prev_sep, sep);
     }
     for (size_t k = 0; k < b->nhd; k++)
@@ -292,39 +301,68 @@ static bool is_keyword(const struct sh_lexer *lx, const char *kw)
 }
 
 /* A word at the start of a command that is a reserved word: act on it, return true. */
+/* Which reserved word the literal text t[0, n) is, if any. */
+enum reserved { R_NONE, R_IF, R_LOOP, R_FOR, R_CASE, R_FUNCTION, R_FI, R_DONE, R_ESAC,
+                R_OPEN, R_CLOSE, R_OTHER };
+static enum reserved reserved_of(const char *t, size_t n)
+{
+    /* every reserved word below has 1 to 8 bytes and starts with one of these */
+    if (n < 1 || n > 8)
+        return R_NONE;
+    switch (t[0]) {
+    case 'i': case 'w': case 'u': case 'f': case 's': case 'c': case 'd': case 'e':
+    case '{': case '}': case 't': case '!':
+        break;
+    default:
+        return R_NONE;
+    }
+#define KW(kw) (n == sizeof(kw) - 1 && memcmp(t, kw, sizeof(kw) - 1) == 0)
+    if (KW("if")) return R_IF;
+    if (KW("while") || KW("until")) return R_LOOP;
+    if (KW("for") || KW("select")) return R_FOR;
+    if (KW("case")) return R_CASE;
+    if (KW("function")) return R_FUNCTION;
+    if (KW("fi")) return R_FI;
+    if (KW("done")) return R_DONE;
+    if (KW("esac")) return R_ESAC;
+    if (KW("{")) return R_OPEN;
+    if (KW("}")) return R_CLOSE;
+    if (KW("then") || KW("else") || KW("elif") || KW("do") || KW("!") || KW("time"))
+        return R_OTHER;
+#undef KW
+    return R_NONE;
+}
+
 static bool reserved_word(struct builder *b)
 {
     struct sh_lexer *lx = &b->lx;
     if (lx->nfields != 1 || lx->fields[0].opaque || lx->finfo[0].quoted)
         return false;
-    /* every reserved word below has 1 to 8 bytes and starts with one of these */
-    if (lx->finfo[0].len < 1 || lx->finfo[0].len > 8 || !lx->fields[0].text[0] ||
-        !strchr("iwufscde{}t!", lx->fields[0].text[0]))
-        return false;
     /* the field is the literal source text (what is_keyword tests), then which word */
     const struct sh_word_info *in = &lx->finfo[0];
-    if (in->nspans != 1 || !in->spans[0].literal || in->spans[0].src != in->src)
+    if (in->len < 1 || in->len > 8 || in->nspans != 1 || !in->spans[0].literal ||
+        in->spans[0].src != in->src)
         return false;
-    const char *t = lx->fields[0].text;
-    size_t n = in->len;
-#define KW(kw) (n == sizeof(kw) - 1 && memcmp(t, kw, sizeof(kw) - 1) == 0)
-    if (KW("if")) push(b, C_IF, 0);
-    else if (KW("while") || KW("until")) push(b, C_LOOP, 0);
-    else if (KW("for") || KW("select")) {
+    switch (reserved_of(lx->fields[0].text, in->len)) {
+    case R_NONE: return false;
+    case R_IF: push(b, C_IF, 0); break;
+    case R_LOOP: push(b, C_LOOP, 0); break;
+    case R_FOR:
         push(b, C_LOOP, 0);
         b->expect = E_FOR_NAME;
-    } else if (KW("case")) {
+        break;
+    case R_CASE:
         push(b, C_CASE, 0);
         b->expect = E_CASE_WORD;
-    } else if (KW("function")) b->expect = E_FUNC_NAME;
-    else if (KW("fi")) pop_if(b, C_IF, 0);
-    else if (KW("done")) pop_if(b, C_LOOP, 0);
-    else if (KW("esac")) pop_if(b, C_CASE, 0);
-    else if (KW("{")) open_group(b, C_BRACE, '}');
-    else if (KW("}")) close_group(b, '}');
-    else if (!KW("then") && !KW("else") && !KW("elif") && !KW("do") && !KW("!") && !KW("time"))
-        return false;
-#undef KW
+        break;
+    case R_FUNCTION: b->expect = E_FUNC_NAME; break;
+    case R_FI: pop_if(b, C_IF, 0); break;
+    case R_DONE: pop_if(b, C_LOOP, 0); break;
+    case R_ESAC: pop_if(b, C_CASE, 0); break;
+    case R_OPEN: open_group(b, C_BRACE, '}'); break;
+    case R_CLOSE: close_group(b, '}'); break;
+    case R_OTHER: break;
+    }
     return true;
 }
 
@@ -374,9 +412,58 @@ static bool header_word(struct builder *b)
     return false;
 }
 
+/* Count n more words of the text; past SH_MAX_WORDS, stop with an error at `at`. */
+static bool over_word_cap(struct builder *b, size_t n, size_t at)
+{
+    if ((b->total_words += n) <= SH_MAX_WORDS)
+        return false;
+    shl_error(&b->lx, at, "at most 1048576 words: the text is too large to be a script");
+    b->lx.i = b->lx.len; /* stop here: the commands so far are still returned */
+    return true;
+}
+
+/* A plain word (shl_plain_word_end) lexed straight into the command's arrays: the same
+ * arena block (one span, then the text), word and info that shl_word's field and its copy
+ * in word() below give, without the field. Only where word() would do nothing else with
+ * it: no header word or case pattern is expected, and it is neither a command's first
+ * word that is an assignment nor a reserved word where one is recognised. */
+static bool plain_word(struct builder *b, size_t at)
+{
+    struct sh_lexer *lx = &b->lx;
+    const struct ctx *t = top(b);
+    if (b->expect != E_NONE || (t && t->kind == C_CASE && !t->case_body))
+        return false;
+    size_t end = shl_plain_word_end(lx, at);
+    if (!end)
+        return false;
+    size_t tlen = end - at;
+    if (!b->nw && (shl_at_assignment(lx) ||
+                   (cmd_empty(b) && reserved_of(lx->s + at, tlen) != R_NONE)))
+        return false;
+    size_t sp = (sizeof(struct sh_span) + 15) & ~(size_t)15; /* as push_field_of */
+    char *block = gl_arena_take(lx->a, sp + tlen + 1);
+    struct sh_span *span = (struct sh_span *)(void *)block;
+    *span = (struct sh_span){0, at, tlen, true, false};
+    char *text = block + sp;
+    memcpy(text, lx->s + at, tlen);
+    text[tlen] = 0;
+    struct gl_loc loc = shl_loc(lx, at);
+    lx->i = end;
+    if (over_word_cap(b, 1, at))
+        return true;
+    mark_start(b, at);
+    b->w = grow(b, w, b->nw, capw);
+    b->wi = grow(b, wi, b->nw, capwi);
+    b->w[b->nw] = (struct gl_word){text, loc, false};
+    b->wi[b->nw++] = (struct sh_word_info){.len = tlen, .src = at, .spans = span, .nspans = 1};
+    return true;
+}
+
 static void word(struct builder *b, size_t at)
 {
     struct sh_lexer *lx = &b->lx;
+    if (plain_word(b, at))
+        return;
     lx->assign_certain = certain_now(b);
     if (header_word(b))
         return;
@@ -390,11 +477,8 @@ static void word(struct builder *b, size_t at)
     shl_word(lx, false);
     if (cmd_empty(b) && reserved_word(b))
         return;
-    if ((b->total_words += lx->nfields) > SH_MAX_WORDS) {
-        shl_error(lx, at, "at most 1048576 words: the text is too large to be a script");
-        lx->i = lx->len; /* stop here: the commands so far are still returned */
+    if (over_word_cap(b, lx->nfields, at))
         return;
-    }
     for (size_t k = 0; k < lx->nfields; k++) {
         mark_start(b, at);
         b->w = grow(b, w, b->nw, capw);
@@ -452,9 +536,9 @@ static void open_paren(struct builder *b)
 static void operator(struct builder *b, const char *op)
 {
     struct ctx *t = top(b);
-    bool list_sep = strcmp(op, ";") == 0 || strcmp(op, "\n") == 0;
+    bool list_sep = sep_eq1(op, ';') || sep_eq1(op, '\n');
     struct sh_lexer *lx = &b->lx;
-    if (b->expect == E_FOR_NAME && strcmp(op, "(") == 0) { /* for (( ...; ...; ... )) */
+    if (b->expect == E_FOR_NAME && sep_eq1(op, '(')) { /* for (( ...; ...; ... )) */
         size_t end;
         if (!shl_skip_construct(lx, lx->i, '(', &end))
             shl_error(lx, lx->i - 1, "expected )) closing this for ((");
@@ -470,9 +554,9 @@ static void operator(struct builder *b, const char *op)
     }
     if (b->expect != E_NONE)
         return; /* newlines inside a header */
-    if (strcmp(op, "(") == 0) {
+    if (sep_eq1(op, '(')) {
         open_paren(b);
-    } else if (strcmp(op, ")") == 0) {
+    } else if (sep_eq1(op, ')')) {
         if (t && t->kind == C_CASE && !t->case_body) {
             t->case_body = true;
             return;
@@ -505,28 +589,46 @@ static bool op_start(int c)
 
 static size_t scan_operator(const struct sh_lexer *lx, char *op, bool *redir)
 {
-    /* longest first among those with the same first byte; redir: holds < or > */
-    static const struct { char op[4]; unsigned char n; bool redir; } ops[] = {
-        {";;&", 3, false}, {";;", 2, false}, {";&", 2, false}, {";", 1, false},
-        {"&&", 2, false}, {"&>>", 3, true}, {"&>", 2, true}, {"&", 1, false},
-        {"||", 2, false}, {"|&", 2, false}, {"|", 1, false}, {"(", 1, false},
-        {")", 1, false}, {"<<<", 3, true}, {"<<-", 3, true}, {"<<", 2, true},
-        {"<&", 2, true}, {"<>", 2, true}, {"<", 1, true}, {">>", 2, true},
-        {">&", 2, true}, {">|", 2, true}, {">", 1, true},
-    };
+    /* the longest operator at s: by its first byte, then the next two (a byte past the end
+     * reads as NUL, which no operator holds) */
     const char *s = lx->s + lx->i;
     size_t left = lx->len - lx->i;
     if (!left || !op_start((unsigned char)s[0])) /* every operator starts with one */
         return 0;
-    for (size_t k = 0; k < sizeof ops / sizeof ops[0]; k++) {
-        size_t n = ops[k].n;
-        if (ops[k].op[0] == s[0] && n <= left && memcmp(s, ops[k].op, n) == 0) {
-            memcpy(op, ops[k].op, n + 1);
-            *redir = ops[k].redir;
-            return n;
-        }
+    char c1 = left > 1 ? s[1] : 0, c2 = left > 2 ? s[2] : 0;
+    const char *o;
+    bool r = s[0] == '<' || s[0] == '>';
+    switch (s[0]) {
+    case ';':
+        o = c1 == ';' ? (c2 == '&' ? ";;&" : ";;") : c1 == '&' ? ";&" : ";";
+        break;
+    case '&':
+        o = c1 == '&' ? "&&" : c1 == '>' ? (c2 == '>' ? "&>>" : "&>") : "&";
+        r = c1 == '>';
+        break;
+    case '|':
+        o = c1 == '|' ? "||" : c1 == '&' ? "|&" : "|";
+        break;
+    case '(':
+        o = "(";
+        break;
+    case ')':
+        o = ")";
+        break;
+    case '<':
+        o = c1 == '<' ? (c2 == '<' ? "<<<" : c2 == '-' ? "<<-" : "<<")
+            : c1 == '&' ? "<&" : c1 == '>' ? "<>" : "<";
+        break;
+    default: /* '>' */
+        o = c1 == '>' ? ">>" : c1 == '&' ? ">&" : c1 == '|' ? ">|" : ">";
+        break;
     }
-    return 0;
+    size_t n = 0;
+    for (; o[n]; n++)
+        op[n] = o[n];
+    op[n] = 0;
+    *redir = r;
+    return n;
 }
 
 /* ---- the main loop ---- */

@@ -18,6 +18,8 @@ static bool driver_package(const char *name)
 {
     static const char *const stems[] = {"nvidia-driver", "cuda-drivers", "nvidia-utils",
                                         "libnvidia-compute"};
+    if (name[0] != 'n' && name[0] != 'c' && name[0] != 'l') /* what the stems start with */
+        return false;
     for (size_t i = 0; i < sizeof stems / sizeof stems[0]; i++) {
         size_t n = strlen(stems[i]);
         if (!strncmp(name, stems[i], n) &&
@@ -38,7 +40,7 @@ static long installer_offset(const char *w)
 {
     const char *slash = strrchr(w, '/');
     const char *base = slash ? slash + 1 : w;
-    if (gl_has_prefix(base, "NVIDIA-Linux-") && gl_has_suffix(base, ".run"))
+    if (base[0] == 'N' && gl_has_prefix(base, "NVIDIA-Linux-") && gl_has_suffix(base, ".run"))
         return base - w;
     return -1;
 }

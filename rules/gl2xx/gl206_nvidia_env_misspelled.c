@@ -34,14 +34,14 @@ static char upper(char c) { return c >= 'a' && c <= 'z' ? (char)(c - 'a' + 'A') 
  * capped at 3: the answer is the same as the whole table's, for a fifth of the work.
  * Before it, a bound most names fail: an edit changes the counts of the letters by 2 in
  * all at most (a substitution takes one away and adds another, a transposition none), so
- * counts more than 4 apart are more than 2 edits apart. */
-static unsigned distance(const char *a, const char *b)
+ * counts more than 4 apart are more than 2 edits apart. `count` is all zeros on entry and
+ * is left so (every entry the bound touches is set back to 0), so that the caller clears
+ * it once for all the pairs it compares. */
+static unsigned distance(const char *a, size_t n, const char *b, int count[256])
 {
-    size_t n = strlen(a), m = strlen(b);
+    size_t m = strlen(b);
     if (n > NAME_MAX_LEN || m > NAME_MAX_LEN || (n > m ? n - m : m - n) > 2)
         return 3;
-    int count[256];
-    memset(count, 0, sizeof count);
     for (size_t i = 0; i < n; i++)
         count[(unsigned char)upper(a[i])]++;
     for (size_t j = 0; j < m; j++)
@@ -86,6 +86,18 @@ static unsigned distance(const char *a, const char *b)
     return d > 2 ? 3 : d;
 }
 
+/* The set of a name's bytes (upper-cased when `up`), hashed into 64 bits. An edit adds
+ * and removes one byte at most, so two names within two edits differ in at most four
+ * bytes of their sets, and (hashing only merges bits) in at most four bits of these
+ * masks: more bits apart is more than two edits apart, told without distance's loops. */
+static uint64_t letter_mask(const char *s, bool up)
+{
+    uint64_t m = 0;
+    for (; *s; s++)
+        m |= (uint64_t)1 << ((unsigned char)(up ? upper(*s) : *s) & 63);
+    return m;
+}
+
 /* Names that are near a listed one but real: every NVIDIA_REQUIRE_* is a constraint the
  * toolkit checks (NVIDIA_REQUIRE_JETPACK, NVIDIA_REQUIRE_ARCH, ...), and other vendors'
  * device variables differ from CUDA's in their prefix alone (MUSA_VISIBLE_DEVICES, two
@@ -107,15 +119,33 @@ static bool real_name(const char *key)
 static void check(struct gl_check *c)
 {
     const struct gl_doc *doc = c->doc;
+    int count[256]; /* distance's letter counts, cleared once */
+    memset(count, 0, sizeof count);
+    /* a key more than two bytes shorter than the shortest name or longer than the longest
+     * is more than two edits from all of them: no finding, whatever else it is (PATH,
+     * LANG, DEBIAN_FRONTEND: most keys) */
+    size_t shortest = SIZE_MAX, longest = 0;
+    uint64_t masks[sizeof known / sizeof known[0]];
+    for (size_t k = 0; k < sizeof known / sizeof known[0]; k++) {
+        size_t n = strlen(known[k].name);
+        shortest = n < shortest ? n : shortest;
+        longest = n > longest ? n : longest;
+        masks[k] = letter_mask(known[k].name, false);
+    }
     for (size_t i = 0; i < doc->nenv; i++) {
         const struct gl_env *e = &doc->env[i];
-        if (!e->key || e->origin == GL_ENV_IMAGE_CONFIG || strchr(e->key, '$') ||
-            strchr(e->key, '{') || real_name(e->key))
+        size_t klen = e->key ? strlen(e->key) : 0;
+        if (!e->key || klen + 2 < shortest || klen > longest + 2 ||
+            e->origin == GL_ENV_IMAGE_CONFIG || strchr(e->key, '$') || strchr(e->key, '{') ||
+            real_name(e->key))
             continue;
         size_t best = SIZE_MAX;
         unsigned best_d = 3;
+        uint64_t kmask = letter_mask(e->key, true);
         for (size_t k = 0; k < sizeof known / sizeof known[0]; k++) {
-            unsigned d = distance(e->key, known[k].name);
+            if (__builtin_popcountll(kmask ^ masks[k]) > 4)
+                continue; /* distance 3 */
+            unsigned d = distance(e->key, klen, known[k].name, count);
             if (d < best_d) {
                 best_d = d;
                 best = k;

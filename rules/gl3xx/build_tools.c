@@ -19,6 +19,8 @@ bool gl_os_package_manager(const char *m)
 /* name or name-N (gcc-12, g++-11, clang-15) */
 bool gl_named_versioned(const char *name, const char *stem)
 {
+    if (stem[0] && name[0] != stem[0]) /* most names: no strlen, no strncmp */
+        return false;
     size_t n = strlen(stem);
     if (strncmp(name, stem, n))
         return false;
