@@ -2,6 +2,7 @@
 /* engine_pool.c: ordered worker threads with a shared arena budget (see engine_pool.h). */
 #include "linter/cli/engine_pool.h"
 
+#include <malloc.h>
 #include <pthread.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -101,7 +102,13 @@ static void *worker(void *arg)
         p->ops->work(s->job);
         pthread_mutex_lock(&p->m);
         s->state = SLOT_DONE;
+        bool was_owner = owns(p);
         release(p);
+        if (was_owner) { /* its input went past the budget: give what it freed back now */
+            pthread_mutex_unlock(&p->m);
+            malloc_trim(0);
+            pthread_mutex_lock(&p->m);
+        }
         /* the submitting thread is woken once it can take what it waits for, or when
            nothing is left to run (one wake for many results, not one a result) */
         if (p->wake_at && (p->next == p->tail || ready_in_row(p, p->wake_at) == p->wake_at))
@@ -127,6 +134,10 @@ struct gl_pool *gl_pool_new(unsigned workers, size_t depth, size_t budget,
     p->budget = budget;
     p->ops = ops;
     p->ctx = ctx;
+    /* each worker frees into a malloc arena of its own, which keeps up to the trim
+       threshold of what it freed: share the one-thread run's 32 MiB between them */
+    size_t trim = ((size_t)16 << 20) / workers;
+    mallopt(M_TRIM_THRESHOLD, (int)(trim > (1u << 20) ? trim : (1u << 20)));
     p->threads = xcalloc(workers, sizeof *p->threads);
     for (unsigned i = 0; i < workers; i++)
         if (pthread_create(&p->threads[p->nthreads], NULL, worker, p) == 0)

@@ -21,7 +21,11 @@
  * as one thread does on its own. The submitting thread, when it lints an input itself
  * while workers may run (gl_pool_enter .. gl_pool_leave: an include, an image), is that
  * one thread (once the one before it has finished), so the workers keep to the budget
- * meanwhile.
+ * meanwhile. What threads free stays in their malloc arenas (one a thread: one shared
+ * arena made the workers wait on its lock, 1.3x instead of 1.8x on two cores), up to
+ * the trim threshold each: the pool sets it to 16 MiB shared between the workers (at
+ * least 1 MiB each), and a worker that went past the budget gives its freed memory back
+ * (malloc_trim) when its job ends.
  */
 #ifndef GPULINT_ENGINE_POOL_H
 #define GPULINT_ENGINE_POOL_H

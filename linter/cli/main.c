@@ -218,11 +218,7 @@ int main(int argc, char **argv)
      * time of linting many small files went to that). */
     mallopt(M_TRIM_THRESHOLD, 32 << 20);
     mallopt(M_MMAP_THRESHOLD, 4 << 20);
-    /* One malloc arena for every thread: the workers that lint text inputs share one
-     * memory budget (engine_pool.h), which per-thread arenas, each keeping what its
-     * thread freed up to the trim threshold, would multiply (4 workers: 148 MB peak on
-     * four alias-amplified files against 51 MB in one arena). */
-    mallopt(M_ARENA_MAX, 1);
+    /* (the text inputs' workers lower the trim threshold: engine_pool.h) */
     hold_closed_std_fds();
     struct gl_config cfg;
     struct gl_cli cli;
