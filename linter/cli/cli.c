@@ -52,7 +52,7 @@ const char gl_cli_usage[] =
     "      --helm-values FILE      a values file for every chart (helm template -f FILE;\n"
     "                              repeatable)\n"
     "  -j, --jobs N                threads that read inputs and image layers (default: the\n"
-    "                              number of cores)\n"
+    "                              number of cores; at most 8 for text inputs)\n"
     "      --platform OS/ARCH      lint only this platform of a multi-platform image\n"
     "                              (default: every platform)\n"
     "      --cache-dir DIR         the layer-index cache (default: $XDG_CACHE_HOME/gpulint\n"

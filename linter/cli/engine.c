@@ -610,7 +610,11 @@ static struct gl_pool *pool_of(struct gl_run *run)
     if (run->pool_tried)
         return run->pool;
     run->pool_tried = true;
-    long n = run->cfg->jobs > 0 ? run->cfg->jobs : sysconf(_SC_NPROCESSORS_ONLN);
+    long n = run->cfg->jobs;
+    if (n <= 0) { /* the number of cores, up to GL_POOL_DEFAULT_MAX */
+        n = sysconf(_SC_NPROCESSORS_ONLN);
+        n = n > GL_POOL_DEFAULT_MAX ? GL_POOL_DEFAULT_MAX : n;
+    }
     if (n < 2 || run->cfg->inspect_images) /* (--inspect-images asks registries, in order) */
         return NULL;
     unsigned w = n > 256 ? 256 : (unsigned)n;

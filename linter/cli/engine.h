@@ -18,14 +18,15 @@
  * is one GL903 at its Chart.yaml. Standard input holding helm's output (a `# Source:`
  * first line, after an optional `---`) is read the same way.
  *
- * Threads: with --jobs N > 1 (default: the number of cores) the regular files the walk
- * finds or the command line names, up to GL_POOL_INPUT_MAX bytes, are read, parsed and
- * checked on N worker threads (engine_pool.h), each into a run of its own (gl_run.job
- * set), and their results taken into the run in the order the inputs were met: the
- * findings, the images they make, the messages on stderr, which compose file is linted
- * once and the includes it then follows all come out as with one thread. Everything
- * else (larger files, streams, charts, image archives and layouts, registries,
- * --inspect-images) is linted on the calling thread, after the results before it.
+ * Threads: with --jobs N > 1 (default: the number of cores, at most GL_POOL_DEFAULT_MAX)
+ * the regular files the walk finds or the command line names, up to GL_POOL_INPUT_MAX
+ * bytes, are read, parsed and checked on N worker threads (engine_pool.h), each into a
+ * run of its own (gl_run.job set), and their results taken into the run in the order the
+ * inputs were met: the findings, the images they make, the messages on stderr, which
+ * compose file is linted once and the includes it then follows all come out as with one
+ * thread. Everything else (larger files, streams, charts, image archives and layouts,
+ * registries, --inspect-images) is linted on the calling thread, after the results
+ * before it.
  */
 #ifndef GPULINT_ENGINE_H
 #define GPULINT_ENGINE_H
@@ -73,6 +74,10 @@ struct gl_run {
  * thread (the workers hold at most GL_POOL_DEPTH_PER_WORKER of them each in flight). */
 #define GL_POOL_INPUT_MAX (1u << 20)
 #define GL_POOL_DEPTH_PER_WORKER 16
+/* Workers when --jobs is not given: the number of cores, at most this many (the run's own
+ * thread takes every result: past ~8 workers it, not they, sets the pace, and each worker
+ * adds to the memory a run can hold; 8 workers on four parse-memory bombs: 52 MB). */
+#define GL_POOL_DEFAULT_MAX 8
 /* The workers' arenas, together, before one of them goes on alone (engine_pool.h): a
  * base and a little a worker (each keeps up to 1 MiB of YAML sniffed, yaml_tree.h). */
 #define GL_POOL_BUDGET_BASE (4u << 20)
