@@ -435,6 +435,27 @@ static const char *not_readable_kind(mode_t mode)
     return NULL;
 }
 
+/* The image input whose magic bytes head[0..n) has, when the run reads images (no --type,
+ * or --type image), else NULL. */
+static const struct gl_input_type *image_magic(const struct gl_run *run, const void *head,
+                                               size_t n)
+{
+    if (run->cfg->type && run->cfg->type != GL_IN_IMAGE)
+        return NULL;
+    return binary_type_of(head, n < 512 ? n : 512, NULL);
+}
+
+/* An image found in regular file `path`: read from its path by the run's own thread (a
+ * worker hands it back: images have threads of their own). */
+static void lint_image_file(struct gl_run *run, const struct gl_input_type *bin,
+                            const char *path, bool named)
+{
+    if (run->job)
+        run->job->binary = true;
+    else
+        lint_binary(run, bin, path, -1, NULL, 0, named);
+}
+
 /* A small regular file (up to GL_POOL_INPUT_MAX bytes) of `size` bytes, open on fd: read
  * whole at once (one read: gl_read_fd), recognised by its first bytes as any input, and
  * closed. (A file the walk found was opened O_NONBLOCK, in case it had become a FIFO
@@ -453,15 +474,10 @@ static void lint_small(struct gl_run *run, int fd, const char *path, size_t size
         run->unreadable = true;
         return;
     }
-    const struct gl_input_type *bin = NULL;
-    if (!run->cfg->type || run->cfg->type == GL_IN_IMAGE)
-        bin = binary_type_of((const unsigned char *)data, len < 512 ? len : 512, NULL);
-    if (bin) { /* an image: read from its path (on the run's thread: it has threads of its own) */
+    const struct gl_input_type *bin = image_magic(run, data, len);
+    if (bin) {
         free(data);
-        if (run->job)
-            run->job->binary = true;
-        else
-            lint_binary(run, bin, path, -1, NULL, 0, named);
+        lint_image_file(run, bin, path, named);
         return;
     }
     lint_text(run, path, data, len, kind, named, over, NULL);
@@ -510,17 +526,10 @@ static void lint_file_as(struct gl_run *run, const char *path, bool named,
         fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
     unsigned char head[512];
     size_t nhead = read_head(fd, head, sizeof head);
-    const struct gl_input_type *bin = NULL;
-    if (!run->cfg->type || run->cfg->type == GL_IN_IMAGE)
-        bin = binary_type_of(head, nhead, NULL);
-    if (bin && regular && run->job) { /* not on a worker: images have threads of their own */
-        run->job->binary = true;
-        close(fd);
-        return;
-    }
+    const struct gl_input_type *bin = image_magic(run, head, nhead);
     if (bin && regular) {
         close(fd);
-        lint_binary(run, bin, path, -1, NULL, 0, named);
+        lint_image_file(run, bin, path, named);
         return;
     }
     if (bin) { /* an image through a FIFO or <(...): a stream, as on standard input */
@@ -536,9 +545,7 @@ static void read_stdin(struct gl_run *run)
 {
     unsigned char head[512];
     size_t nhead = read_head(STDIN_FILENO, head, sizeof head);
-    const struct gl_input_type *bin = NULL;
-    if (!run->cfg->type || run->cfg->type == GL_IN_IMAGE)
-        bin = binary_type_of(head, nhead, NULL);
+    const struct gl_input_type *bin = image_magic(run, head, nhead);
     if (bin) {
         lint_binary(run, bin, "-", STDIN_FILENO, head, nhead, true);
         return;
@@ -635,7 +642,7 @@ static void in_order(struct gl_run *run)
 static void lint_regular(struct gl_run *run, const char *path, bool named,
                          enum gl_input_kind kind, off_t size)
 {
-    struct gl_pool *pool = size <= (off_t)GL_POOL_INPUT_MAX && !run->merging ? pool_of(run) : NULL;
+    struct gl_pool *pool = size <= (off_t)GL_POOL_INPUT_MAX ? pool_of(run) : NULL;
     if (!pool) {
         in_order(run);
         lint_file_as(run, path, named, kind);

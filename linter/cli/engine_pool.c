@@ -43,6 +43,21 @@ static _Thread_local struct gl_pool *gated; /* the pool whose gate this thread p
 /* Is this thread the one allowed past the budget? (under p->m) */
 static bool owns(const struct gl_pool *p) { return p->owned && pthread_equal(p->owner, pthread_self()); }
 
+/* This thread goes past the budget from now on. (under p->m) */
+static void own(struct gl_pool *p)
+{
+    p->owned = true;
+    p->owner = pthread_self();
+}
+
+/* Wait until a job ends (the owner may be done). (under p->m) */
+static void wait_mem(struct gl_pool *p)
+{
+    p->mem_waiting++;
+    pthread_cond_wait(&p->mem_cv, &p->m);
+    p->mem_waiting--;
+}
+
 /* The arena gate (gl_arena_set_gate): wait while the arenas hold more than the budget and
  * another thread is past it; the first thread to find the budget spent goes on alone. */
 static void gate(size_t n)
@@ -53,13 +68,10 @@ static void gate(size_t n)
     pthread_mutex_lock(&p->m);
     while (!owns(p) && gl_arena_held() + n > p->budget) {
         if (!p->owned) {
-            p->owned = true;
-            p->owner = pthread_self();
+            own(p);
             break;
         }
-        p->mem_waiting++;
-        pthread_cond_wait(&p->mem_cv, &p->m);
-        p->mem_waiting--;
+        wait_mem(p);
     }
     pthread_mutex_unlock(&p->m);
 }
@@ -226,13 +238,9 @@ void gl_pool_enter(struct gl_pool *p)
     if (!p)
         return;
     pthread_mutex_lock(&p->m);
-    while (p->owned && !owns(p)) {
-        p->mem_waiting++;
-        pthread_cond_wait(&p->mem_cv, &p->m);
-        p->mem_waiting--;
-    }
-    p->owned = true; /* the workers keep to the budget while this thread lints */
-    p->owner = pthread_self();
+    while (p->owned && !owns(p))
+        wait_mem(p);
+    own(p); /* the workers keep to the budget while this thread lints */
     pthread_mutex_unlock(&p->m);
 }
 
