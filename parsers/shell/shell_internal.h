@@ -144,7 +144,20 @@ static inline int shl_cur(struct sh_lexer *lx)
  * placeholder `<...>`, with opts->python_braces an IPython `{expr}` (see sh_opts). */
 size_t shl_placeholder_end(const struct sh_lexer *lx, size_t i);
 /* Does the byte at i end an unquoted word (blank, newline, operator char, end)? */
-bool shl_word_end_at(const struct sh_lexer *lx, size_t i);
+static inline bool shl_word_end_at(const struct sh_lexer *lx, size_t i)
+{
+    if (i >= lx->len)
+        return true;
+    switch (lx->s[i]) {
+    case ' ': case '\t': case '\n': case ';': case '&': case '|':
+    case '(': case ')': case '<': case '>':
+        return true;
+    case '\r':
+        return i + 1 < lx->len && lx->s[i + 1] == '\n';
+    default:
+        return false;
+    }
+}
 
 /* Find the end of a nested construct whose opener ('(' for $( $(( ( , '{' for ${,
  * '`', '"') was just before i. Iterative; *end is the offset after the closer. */

@@ -53,12 +53,13 @@ void shl_init(struct sh_lexer *lx, struct gl_arena *a, const char *s, size_t len
     lx->vars = vars;
     lx->err = err;
     lx->budget = 4 * len + (1u << 20);
-    gl_buf_init(&lx->wb.text);
+    /* lx->wb.text: empty (NULL, 0, 0) by the memset, as gl_buf_init leaves it */
 }
 
 void shl_free(struct sh_lexer *lx)
 {
-    gl_buf_free(&lx->wb.text);
+    if (lx->wb.text.data) /* only words with quotes or expansions use it */
+        gl_buf_free(&lx->wb.text);
     shl_release(lx->wb.spans, lx->fixed->spans);
     shl_release(lx->fields, lx->fixed->fields);
     shl_release(lx->finfo, lx->fixed->finfo);
@@ -157,21 +158,6 @@ size_t shl_placeholder_end(const struct sh_lexer *lx, size_t i)
             return 0;
     }
     return 0;
-}
-
-bool shl_word_end_at(const struct sh_lexer *lx, size_t i)
-{
-    if (i >= lx->len)
-        return true;
-    switch (lx->s[i]) {
-    case ' ': case '\t': case '\n': case ';': case '&': case '|':
-    case '(': case ')': case '<': case '>':
-        return true;
-    case '\r':
-        return i + 1 < lx->len && lx->s[i + 1] == '\n';
-    default:
-        return false;
-    }
 }
 
 /* ---- variables ---- */

@@ -697,8 +697,8 @@ static bool over_memory(const struct builder *b)
 }
 
 /* The offset of the next token from lx->i on: past blanks (space, tab, a `\r` before a
- * newline) and backslash-newline continuations, as shl_cur and the blank tests did one
- * call each; *c is its byte, -1 at the end (or when the lexer has stopped). */
+ * newline) and escape-newline continuations, as shl_cur and the blank tests did one call
+ * each; *c is its byte, -1 at the end (or when the lexer has stopped). */
 static size_t next_token(const struct sh_lexer *lx, int *c)
 {
     const char *s = lx->s;
