@@ -242,28 +242,34 @@ static inline size_t shl_plain_run_end(const struct sh_lexer *lx, size_t end)
     return end;
 }
 
+/* Does a word of plain bytes that reach `end` end there (what lex_parts would see next:
+ * the end, a blank, a newline, an operator; not `<`, which may open a placeholder, and
+ * not a quote, expansion, escape or brace, with which the word goes on)? */
+static inline bool shl_plain_word_ends_at(const struct sh_lexer *lx, size_t end)
+{
+    if (end >= lx->len)
+        return true;
+    switch (lx->s[end]) {
+    case ' ': case '\t': case '\n': case ';': case '&': case '|': case '(': case ')': case '>':
+        return true;
+    case '\r':
+        return end + 1 < lx->len && lx->s[end + 1] == '\n';
+    default:
+        return false;
+    }
+}
+
 /* The end of the word at input offset `at` when it is plain bytes only (no quote,
- * expansion, escape or continuation; ended by a blank, newline, operator or the end, not
- * by `<`, which may open a placeholder): what shl_word makes its one field straight from
- * the input. 0 when it is not (or the lexer has stopped). */
+ * expansion, escape or continuation; shl_plain_word_ends_at): what shl_word makes its one
+ * field straight from the input. 0 when it is not (or the lexer has stopped). */
 static inline size_t shl_plain_word_end(const struct sh_lexer *lx, size_t at)
 {
     if (lx->stop)
         return 0;
     size_t end = shl_plain_run_end(lx, at);
-    if (end == at)
-        return 0;
-    if (end >= lx->len)
-        return end;
-    switch (lx->s[end]) { /* what lex_parts would see next */
-    case ' ': case '\t': case '\n': case ';': case '&': case '|': case '(': case ')': case '>':
-        return end;
-    case '\r':
-        return end + 1 < lx->len && lx->s[end + 1] == '\n' ? end : 0;
-    default: /* a quote, expansion, escape, `<`, brace: the word goes on */
-        return 0;
-    }
+    return end > at && shl_plain_word_ends_at(lx, end) ? end : 0;
 }
+
 /* Lex one word at lx->i into lx->fields (0, 1 or several fields). `nosplit` turns field
  * splitting off (redirection targets). */
 void shl_word(struct sh_lexer *lx, bool nosplit);

@@ -480,16 +480,20 @@ static inline void copy_word_text(char *dst, const char *src, size_t n, size_t r
  * in word() below give, without the field. Only where word() would do nothing else with
  * it: no header word or case pattern is expected, and it is neither a command's first
  * word that is an assignment nor a reserved word where one is recognised. False (nothing
- * done) otherwise: word() takes it. */
-static inline bool plain_word(struct builder *b, size_t at)
+ * done) otherwise: word() takes it; *quote is set when the plain bytes end at a quote. */
+static inline bool plain_word(struct builder *b, size_t at, bool *quote)
 {
     struct sh_lexer *lx = &b->lx;
     const struct ctx *t = top(b);
-    if (b->expect != E_NONE || (t && t->kind == C_CASE && !t->case_body))
+    *quote = false;
+    if (lx->stop || b->expect != E_NONE || (t && t->kind == C_CASE && !t->case_body))
         return false;
-    size_t end = shl_plain_word_end(lx, at);
-    if (!end)
+    size_t end = shl_plain_run_end(lx, at);
+    if (end == at || !shl_plain_word_ends_at(lx, end)) {
+        /* a quote next: perhaps a quoted_word */
+        *quote = end < lx->len && (lx->s[end] == '"' || lx->s[end] == '\'');
         return false;
+    }
     size_t tlen = end - at;
     const char *src = lx->s + at;
     if (!b->nw && (plain_assignment(src, tlen) ||
@@ -509,6 +513,111 @@ static inline bool plain_word(struct builder *b, size_t at)
     room_for_word(b);
     b->w[b->nw] = (struct gl_word){text, loc, false};
     b->wi[b->nw++] = (struct sh_word_info){.len = tlen, .src = at, .spans = span, .nspans = 1};
+    return true;
+}
+
+/* The bytes that end a plain run inside "..." for quoted_word: the closing quote, an
+ * expansion, a backquote, the escape ('\\'; another escape is tested beside). */
+static const bool dq_stops[256] = {['"'] = true, ['$'] = true, ['`'] = true, ['\\'] = true};
+
+/* The most pieces a quoted_word holds (a longer word goes to word()). */
+#define QUOTED_PIECES 8
+
+/* A word of plain runs and quoted strings only ('...', and "..." holding no `$`, backquote
+ * or escape): one field that is quoted, its bytes the literal pieces without the quotes,
+ * as shl_word's builder makes it (lex_parts, lex_single_quote, lex_double_quote, then
+ * push_field_of: the same arena block of spans and text), here without the builder.
+ * Where plain_word would take it but for the quotes (the same conditions) and word() would
+ * do nothing else with it: a quoted word is no reserved word, and a first word that is an
+ * assignment is left to word(). False (nothing done) for anything else: an expansion, an
+ * escape or continuation, a `{` (template or placeholder), an unclosed quote, no quote. */
+static bool quoted_word(struct builder *b, size_t at)
+{
+    struct sh_lexer *lx = &b->lx;
+    const struct ctx *t = top(b);
+    if (lx->stop || b->expect != E_NONE || (t && t->kind == C_CASE && !t->case_body))
+        return false;
+    if (!b->nw && shl_at_assignment(lx)) /* lx->i is at */
+        return false;
+    const char *s = lx->s;
+    unsigned char esc = (unsigned char)lx->esc;
+    size_t len = lx->len, i = at, np = 0, tlen = 0;
+    struct sh_span pieces[QUOTED_PIECES];
+    bool quoted = false;
+    while (i < len) {
+        unsigned char c = (unsigned char)s[i];
+        size_t from, to, next;
+        if ((!shl_plain_stops[c] || c == '}') && c != esc) {
+            from = i; /* a literal run (lex_parts: a `}` outside ${...} is a literal too) */
+            to = next = shl_plain_run_end(lx, i + 1);
+        } else if (c == '\'') {
+            const char *q = memchr(s + i + 1, '\'', len - i - 1);
+            if (!q)
+                return false; /* unclosed: the builder reports it */
+            from = i + 1;
+            to = (size_t)(q - s);
+            next = to + 1;
+            quoted = true;
+        } else if (c == '"') {
+            size_t j = i + 1;
+            if (esc == '\\' || esc == '`') { /* dq_stops holds the escape: four bytes a step */
+                while (j + 4 <= len && !(dq_stops[(unsigned char)s[j]] |
+                                         dq_stops[(unsigned char)s[j + 1]] |
+                                         dq_stops[(unsigned char)s[j + 2]] |
+                                         dq_stops[(unsigned char)s[j + 3]]))
+                    j += 4;
+                while (j < len && !dq_stops[(unsigned char)s[j]])
+                    j++;
+            } else {
+                while (j < len && !dq_stops[(unsigned char)s[j]] && (unsigned char)s[j] != esc)
+                    j++;
+            }
+            if (j >= len || s[j] != '"')
+                return false;
+            from = i + 1;
+            to = j;
+            next = j + 1;
+            quoted = true;
+        } else if (c == '<' && shl_placeholder_end(lx, i)) {
+            return false;
+        } else if (shl_word_end_at(lx, i)) {
+            break;
+        } else {
+            return false; /* $ ` escape { NUL, a lone \r */
+        }
+        if (to > from) { /* a piece that follows the last one in the input extends it */
+            if (np && pieces[np - 1].src + pieces[np - 1].len == from) {
+                pieces[np - 1].len += to - from;
+            } else {
+                if (np == QUOTED_PIECES)
+                    return false;
+                pieces[np++] = (struct sh_span){tlen, from, to - from, true, false};
+            }
+            tlen += to - from;
+        }
+        i = next;
+    }
+    if (!quoted)
+        return false; /* e.g. a `}` in a word: word() (a reserved word, perhaps) */
+    lx->assign_certain = certain_now(b); /* as word() leaves it */
+    size_t nsp = np * sizeof(struct sh_span), sp = (nsp + 15) & ~(size_t)15;
+    char *block = gl_arena_take(lx->a, sp + tlen + 1); /* as push_field_of */
+    struct sh_span *spans = np ? (struct sh_span *)(void *)block : NULL;
+    char *text = block + sp;
+    for (size_t k = 0; k < np; k++) {
+        spans[k] = pieces[k];
+        memcpy(text + pieces[k].out, s + pieces[k].src, pieces[k].len);
+    }
+    text[tlen] = 0;
+    struct gl_loc loc = shl_loc(lx, at);
+    lx->i = i;
+    if (over_word_cap(b, 1, at))
+        return true;
+    mark_start(b, at);
+    room_for_word(b);
+    b->w[b->nw] = (struct gl_word){text, loc, false};
+    b->wi[b->nw++] = (struct sh_word_info){.len = tlen, .src = at, .spans = spans,
+                                           .nspans = np, .quoted = true};
     return true;
 }
 
@@ -757,8 +866,10 @@ static void run(struct builder *b)
                 size_t n = scan_operator(lx, op, &redir);
                 lx->i += n;
                 add_redirect(b, at, fd, op);
-            } else if (!plain_word(b, at)) {
-                word(b, at);
+            } else {
+                bool quote;
+                if (!plain_word(b, at, &quote) && !(quote && quoted_word(b, at)))
+                    word(b, at);
             }
         } else if (c == '#') {
             const char *nl = memchr(lx->s + at, '\n', lx->len - at);
@@ -779,7 +890,7 @@ static void run(struct builder *b)
                 add_redirect(b, at, -1, op);
             else
                 operator(b, op);
-        } else {
+        } else if (!((c == '"' || c == '\'') && quoted_word(b, at))) {
             word(b, at); /* a quote, an expansion, an escape: no plain word */
         }
     }
