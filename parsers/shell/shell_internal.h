@@ -245,18 +245,13 @@ static inline size_t shl_plain_run_end(const struct sh_lexer *lx, size_t end)
 /* Does a word of plain bytes that reach `end` end there (what lex_parts would see next:
  * the end, a blank, a newline, an operator; not `<`, which may open a placeholder, and
  * not a quote, expansion, escape or brace, with which the word goes on)? */
+extern const unsigned char shl_plain_word_enders[256]; /* 1 ends it, 2 ends it before \n */
 static inline bool shl_plain_word_ends_at(const struct sh_lexer *lx, size_t end)
 {
     if (end >= lx->len)
         return true;
-    switch (lx->s[end]) {
-    case ' ': case '\t': case '\n': case ';': case '&': case '|': case '(': case ')': case '>':
-        return true;
-    case '\r':
-        return end + 1 < lx->len && lx->s[end + 1] == '\n';
-    default:
-        return false;
-    }
+    unsigned char k = shl_plain_word_enders[(unsigned char)lx->s[end]];
+    return k == 1 || (k == 2 && end + 1 < lx->len && lx->s[end + 1] == '\n');
 }
 
 /* The end of the word at input offset `at` when it is plain bytes only (no quote,

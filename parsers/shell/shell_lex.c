@@ -445,6 +445,13 @@ const bool shl_plain_stops[256] = {
     ['"'] = true,  ['\\'] = true, ['{'] = true, ['}'] = true,
 };
 
+/* The bytes that end a plain word (shl_plain_word_ends_at): blanks, newline, the operator
+ * bytes but `<` (a placeholder may start there); 2: `\r`, when a newline follows. */
+const unsigned char shl_plain_word_enders[256] = {
+    [' '] = 1, ['\t'] = 1, ['\n'] = 1, [';'] = 1, ['&'] = 1, ['|'] = 1, ['('] = 1, [')'] = 1,
+    ['>'] = 1, ['\r'] = 2,
+};
+
 size_t shl_plain_run_end_esc(const struct sh_lexer *lx, size_t end)
 {
     const unsigned char *s = (const unsigned char *)lx->s;
