@@ -600,6 +600,16 @@ static void test_dash_c_index_variants(void **state)
     assert_int_equal(sh_dash_c_index(&C[2]), -1);
     assert_int_equal(sh_dash_c_index(&C[3]), 2);
     assert_int_equal(sh_dash_c_index(&C[4]), -1);
+    /* the shell told by its base name: 2 to 4 bytes ending in "sh", one of the list */
+    assert_int_equal(split("/usr/bin/mksh -c x; bin/ash -c y; crash -c z; fish -c w; /sh/ -c v; "
+                           "a/b/dash -ec u"), 0);
+    assert_int_equal(N, 6);
+    assert_int_equal(sh_dash_c_index(&C[0]), 2);
+    assert_int_equal(sh_dash_c_index(&C[1]), 2);
+    assert_int_equal(sh_dash_c_index(&C[2]), -1);
+    assert_int_equal(sh_dash_c_index(&C[3]), -1);
+    assert_int_equal(sh_dash_c_index(&C[4]), -1);
+    assert_int_equal(sh_dash_c_index(&C[5]), 2);
 }
 
 /* ---- compound commands ---- */
