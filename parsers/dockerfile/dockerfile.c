@@ -103,7 +103,7 @@ static size_t skip_uspace_slow(const char *d, size_t s, size_t e)
 
 static void add_comment(struct ctx *c, size_t hash, size_t end)
 {
-    struct df_comment *cm = GL_APPEND(c->a, c->f->comments, c->f->ncomments, c->ccap);
+    struct df_comment *cm = DF_APPEND(c->a, c->f->comments, c->f->ncomments, c->ccap);
     cm->text = gl_arena_strndup(c->a, c->d + hash + 1, end - hash - 1);
     cm->len = end - hash - 1;
     cm->loc = loc_of(c, hash);
@@ -349,6 +349,8 @@ static bool has_heredoc_mark(const char *line, size_t len)
     return false;
 }
 
+static bool parse_line(struct ctx *c, struct df_instr *in, size_t last_end);
+
 /* One instruction starting on the current line (content d[ts, ce), continued if cont). */
 static bool instruction(struct ctx *c, size_t ts, size_t ce, bool cont)
 {
@@ -363,15 +365,20 @@ static bool instruction(struct ctx *c, size_t ts, size_t ce, bool cont)
     }
     struct df_instr *in = &c->f->instrs[c->f->ninstrs++];
     memset(in, 0, sizeof *in);
-    struct gl_buf *line = &c->line;
-    line->len = 0;
     gl_srcmap_init(&in->line_map, c->a);
     in->start_line = c->lineno;
     in->start_off = ts;
     struct gl_loc l = loc_of(c, ts);
     gl_srcmap_add(&in->line_map, 0, l.line, l.col);
-    gl_buf_add(line, c->d + ts, ce - ts);
     size_t last_end = c->le;
+    if (!cont) { /* one line (most instructions): copied once, straight from the text */
+        in->line = gl_arena_strndup(c->a, c->d + ts, ce - ts);
+        in->line_len = ce - ts;
+        return parse_line(c, in, last_end);
+    }
+    struct gl_buf *line = &c->line;
+    line->len = 0;
+    gl_buf_add(line, c->d + ts, ce - ts);
     while (cont && next_line(c)) {
         size_t te = trim_newline_end(c);
         size_t fs = skip_uspace(c->d, c->ls, te);
@@ -391,6 +398,13 @@ static bool instruction(struct ctx *c, size_t ts, size_t ce, bool cont)
         return false;
     in->line = gl_arena_strndup(c->a, line->data ? line->data : "", line->len);
     in->line_len = line->len;
+    return parse_line(c, in, last_end);
+}
+
+/* The instruction's line (read up to the current line, which ends at last_end) into its
+ * keyword, flags and arguments; then its heredoc bodies, if it has any. */
+static bool parse_line(struct ctx *c, struct df_instr *in, size_t last_end)
+{
     in->end_line = c->lineno;
     if (!df_parse_instr(&c->lp, in, c->err))
         return false;

@@ -37,6 +37,15 @@ static inline bool df_is_ws(unsigned char c)
     return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r';
 }
 
+/* Room for one more element in the arena array `old` of n elements (n == *cap): doubled
+ * from 2 as GL_APPEND does, so the arena is charged the same bytes, but the new room is
+ * not cleared (df_append's callers write every field of the element they take). */
+void *df_grow(struct gl_arena *a, void *old, size_t n, size_t size, size_t *cap);
+#define DF_APPEND(arena, arr, n, cap)                                                      \
+    ((n) == (cap) ? (void)((arr) = df_grow((arena), (arr), (n), sizeof *(arr), &(cap)))     \
+                  : (void)0,                                                               \
+     &(arr)[(n)++])
+
 /* ---- derived text with positions ---- */
 struct df_piece {
     size_t out;   /* offset in the derived text */

@@ -235,7 +235,7 @@ enum df_json_result df_json_strings(struct df_lineparse *lp, const struct df_ins
             df_textb_reset(&lp->tb);
             if (!json_string(s, &p, end, &lp->tb))
                 return DF_JSON_SYNTAX;
-            struct df_arg *a = GL_APPEND(lp->arena, *args, *nargs, *cap);
+            struct df_arg *a = DF_APPEND(lp->arena, *args, *nargs, *cap);
             df_textb_finish(&lp->tb, lp->arena, &in->line_map, start + 1, &a->value, &a->len,
                             &a->map);
             a->loc = gl_srcmap_loc(&in->line_map, start + 1);

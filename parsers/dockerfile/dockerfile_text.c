@@ -78,6 +78,16 @@ bool df_is_uspace(uint32_t r)
 
 /* ---- derived text ---- */
 
+void *df_grow(struct gl_arena *a, void *old, size_t n, size_t size, size_t *cap)
+{
+    size_t ncap = *cap ? *cap * 2 : 2;
+    char *p = gl_arena_take(a, ncap * size);
+    if (n)
+        memcpy(p, old, n * size);
+    *cap = ncap;
+    return p;
+}
+
 void df_textb_init(struct df_textb *t)
 {
     gl_buf_init(&t->buf);
