@@ -23,7 +23,7 @@ void gl_lines_known(struct gl_lines *l, const size_t *starts, size_t n)
 static void index_lines(struct gl_lines *l)
 {
     if (l->known) {
-        l->starts = gl_arena_alloc(l->arena, l->nknown * sizeof *l->starts);
+        l->starts = gl_arena_take(l->arena, l->nknown * sizeof *l->starts);
         for (size_t i = 0; i < l->nknown; i++)
             l->starts[i] = (uint32_t)l->known[i]; /* (the text is under 4 GiB) */
         l->n = l->nknown;
@@ -39,7 +39,7 @@ static void index_lines(struct gl_lines *l)
             tmp = xrealloc(tmp, (cap *= 2) * sizeof *tmp);
         tmp[n++] = (uint32_t)(p - l->text + 1);
     }
-    l->starts = gl_arena_alloc(l->arena, n * sizeof *l->starts);
+    l->starts = gl_arena_take(l->arena, n * sizeof *l->starts);
     memcpy(l->starts, tmp, n * sizeof *tmp);
     free(tmp);
     l->n = n;

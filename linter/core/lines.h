@@ -25,6 +25,13 @@ void gl_lines_init(struct gl_lines *l, struct gl_arena *arena, const char *text,
  * scanning the text again (the index takes the same room, at the same moment). They must
  * stay valid until then. Nothing changes once the index is built. */
 void gl_lines_known(struct gl_lines *l, const size_t *starts, size_t n);
+/* Forget the starts gl_lines_known gave if the index was not built from them yet (they
+ * are about to be freed: a later look-up scans the text). */
+static inline void gl_lines_unknown(struct gl_lines *l)
+{
+    l->known = NULL;
+    l->nknown = 0;
+}
 /* Offset of loc's byte, or SIZE_MAX when there is none (line 0, past its line's end). */
 size_t gl_lines_offset(struct gl_lines *l, struct gl_loc loc);
 /* Offset just past the last byte of loc's line (its '\n' or the end); SIZE_MAX if none. */

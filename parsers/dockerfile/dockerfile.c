@@ -9,6 +9,7 @@
 #include "linter/core/limits.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct ctx {
@@ -28,6 +29,8 @@ struct ctx {
     bool directives_done;
     struct df_lineparse lp;
     struct gl_buf line; /* the instruction being read (one buffer for the whole file) */
+    size_t **starts;    /* df_parse_lines: every line's start, in a heap array */
+    size_t nstarts, startcap;
 };
 
 static struct gl_loc loc_of(const struct ctx *c, size_t off)
@@ -43,12 +46,29 @@ static bool set_error(struct ctx *c, struct gl_loc loc, const char *fmt, const c
     return false;
 }
 
+/* For df_parse_lines: a line starts at off (inline: once a line; the array grows out of
+ * line, rarely: from 512 starts). */
+static void grow_starts(struct ctx *c)
+{
+    c->startcap = c->startcap ? c->startcap * 2 : 512;
+    *c->starts = xrealloc(*c->starts, c->startcap * sizeof **c->starts);
+}
+
+static inline void push_start(struct ctx *c, size_t off)
+{
+    if (c->nstarts == c->startcap)
+        grow_starts(c);
+    (*c->starts)[c->nstarts++] = off;
+}
+
 /* Advance to the next line; false at the end of input or on a too long line. */
 static bool next_line(struct ctx *c)
 {
     if (c->failed || c->pos >= c->n)
         return false;
     c->line0 = c->ls = c->pos;
+    if (c->starts)
+        push_start(c, c->pos);
     const char *nl = memchr(c->d + c->pos, '\n', c->n - c->pos);
     c->le = nl ? (size_t)(nl - c->d) : c->n;
     c->pos = nl ? c->le + 1 : c->n;
@@ -426,12 +446,22 @@ static bool parse_line(struct ctx *c, struct df_instr *in, size_t last_end)
 struct df_file *df_parse_ex(struct gl_arena *a, const char *data, size_t len, unsigned flags,
                             struct df_error *err)
 {
+    return df_parse_lines(a, data, len, flags, err, NULL, NULL);
+}
+
+struct df_file *df_parse_lines(struct gl_arena *a, const char *data, size_t len, unsigned flags,
+                               struct df_error *err, size_t **starts, size_t *nstarts)
+{
     struct df_error dummy;
     if (!err)
         err = &dummy;
     memset(err, 0, sizeof *err);
     struct ctx c = {.a = a, .d = data ? data : "", .n = data ? len : 0, .flags = flags,
-                    .err = err};
+                    .err = err, .starts = starts};
+    if (starts) {
+        *starts = NULL;
+        *nstarts = 0;
+    }
     c.f = gl_arena_alloc(a, sizeof *c.f);
     c.f->escape = '\\';
     c.lp.arena = a;
@@ -464,13 +494,22 @@ struct df_file *df_parse_ex(struct gl_arena *a, const char *data, size_t len, un
     }
     df_textb_free(&c.lp.tb);
     gl_buf_free(&c.line);
-    if (!ok || c.failed)
+    if (!ok || c.failed || !c.f->ninstrs) {
+        if (starts) {
+            free(*starts);
+            *starts = NULL;
+        }
+        if (ok && !c.failed) {
+            err->loc = (struct gl_loc){c.lineno ? c.lineno : 1, 1};
+            snprintf(err->message, sizeof err->message,
+                     "file with no instructions (expected an instruction such as FROM)");
+        }
         return NULL;
-    if (!c.f->ninstrs) {
-        err->loc = (struct gl_loc){c.lineno ? c.lineno : 1, 1};
-        snprintf(err->message, sizeof err->message,
-                 "file with no instructions (expected an instruction such as FROM)");
-        return NULL;
+    }
+    if (starts) { /* every line was read; a text that ends with '\n' has an empty last line */
+        if (c.n && c.d[c.n - 1] == '\n')
+            push_start(&c, c.n);
+        *nstarts = c.nstarts;
     }
     return c.f;
 }

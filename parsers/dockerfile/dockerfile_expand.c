@@ -149,44 +149,49 @@ static bool is_name_letter(int32_t c)
 
 static bool is_digit(int32_t c) { return c >= '0' && c <= '9'; }
 
-static void read_name(struct sh *sh, struct gl_buf *name)
+/* A variable's name as written (read_name): every rune of it is the source's own bytes
+ * (a name takes only valid runes, which re-encode to the same bytes), so it is a slice. */
+struct name {
+    const char *data;
+    size_t len;
+};
+
+static struct name read_name(struct sh *sh)
 {
-    name->len = 0;
+    size_t start = sh->r.pos;
     int32_t c = peek(&sh->r);
     if (c != SH_EOF && is_digit(c)) {
         while ((c = peek(&sh->r)) != SH_EOF && is_digit(c))
-            put_rune(name, next(&sh->r));
-        return;
+            next(&sh->r);
+        return (struct name){sh->r.s + start, sh->r.pos - start};
     }
     if (c > 0 && c < 0x80 && strchr("@*#?-$!0", (int)c)) {
-        put_rune(name, next(&sh->r));
-        return;
+        next(&sh->r);
+        return (struct name){sh->r.s + start, sh->r.pos - start};
     }
     for (;;) {
         /* a run of ASCII name bytes at once (each is its own rune: no BOM here, after the
          * `$`), then a rune that may be a non-ASCII letter */
-        size_t p = sh->r.pos, e = p;
+        size_t e = sh->r.pos;
         while (e < sh->r.n && ((sh->r.s[e] >= 'a' && sh->r.s[e] <= 'z') ||
                                (sh->r.s[e] >= 'A' && sh->r.s[e] <= 'Z') ||
                                is_digit(sh->r.s[e]) || sh->r.s[e] == '_'))
             e++;
-        if (e > p) {
-            gl_buf_add(name, sh->r.s + p, e - p);
-            sh->r.pos = e;
-        }
+        sh->r.pos = e;
         c = peek(&sh->r);
         if (c == SH_EOF || c < 0x80 || !is_name_letter(c))
             break;
-        put_rune(name, next(&sh->r));
+        next(&sh->r);
     }
+    return (struct name){sh->r.s + start, sh->r.pos - start};
 }
 
 /* Value of a variable: NULL if unset. */
-static const char *get_env(struct sh *sh, const struct gl_buf *name)
+static const char *get_env(struct sh *sh, struct name name)
 {
     if (!sh->lx->lookup)
         return NULL;
-    return sh->lx->lookup(sh->lx->ctx, name->data ? name->data : "", name->len);
+    return sh->lx->lookup(sh->lx->ctx, name.data, name.len);
 }
 
 static bool dollar_curly(struct sh *sh, int depth, struct gl_buf *out)
@@ -196,20 +201,17 @@ static bool dollar_curly(struct sh *sh, int depth, struct gl_buf *out)
         return fail(sh, "syntax error: missing '}'");
     if (c == '{' || c == '}' || c == ':')
         return fail(sh, "syntax error: bad substitution");
-    struct gl_buf name;
-    gl_buf_init(&name);
-    read_name(sh, &name);
-    const char *val = get_env(sh, &name);
+    struct name name = read_name(sh);
+    const char *val = get_env(sh, name);
     bool ok = true;
     int32_t ch = next(&sh->r);
     if (ch == '}') {
         if (val)
             gl_buf_adds(out, val);
         else if (sh->lx->skip_unset)
-            gl_buf_printf(out, "${%.*s}", (int)name.len, name.data ? name.data : "");
+            gl_buf_printf(out, "${%.*s}", (int)name.len, name.data);
         else
             sh->lx->unresolved = true;
-        gl_buf_free(&name);
         return true;
     }
     bool colon = ch == ':';
@@ -220,7 +222,6 @@ static bool dollar_curly(struct sh *sh, int depth, struct gl_buf *out)
         twice = true;
     }
     if (mod <= 0 || mod >= 0x80 || !strchr(colon ? "-+?" : "-+?#%", (int)mod)) {
-        gl_buf_free(&name);
         if (mod == SH_EOF)
             return fail(sh, "syntax error: missing '}'");
         return fail(sh, colon ? "unsupported modifier in substitution"
@@ -237,7 +238,7 @@ static bool dollar_curly(struct sh *sh, int depth, struct gl_buf *out)
     const char *w = word.data ? word.data : "";
     size_t wl = word.len;
     if (!val && sh->lx->skip_unset) {
-        gl_buf_printf(out, "${%.*s%s%c%s%.*s}", (int)name.len, name.data ? name.data : "",
+        gl_buf_printf(out, "${%.*s%s%c%s%.*s}", (int)name.len, name.data,
                       colon ? ":" : "", (char)mod, twice ? (mod == '#' ? "#" : "%") : "",
                       (int)wl, w);
         goto done;
@@ -279,7 +280,6 @@ static bool dollar_curly(struct sh *sh, int depth, struct gl_buf *out)
     }
 done:
     gl_buf_free(&word);
-    gl_buf_free(&name);
     return ok;
 }
 
@@ -292,13 +292,11 @@ static bool dollar(struct sh *sh, int depth, struct gl_buf *out)
         next(&sh->r);
         return dollar_curly(sh, depth, out);
     }
-    struct gl_buf name;
-    gl_buf_init(&name);
-    read_name(sh, &name);
+    struct name name = read_name(sh);
     if (!name.len) {
         gl_buf_addc(out, '$');
     } else {
-        const char *val = get_env(sh, &name);
+        const char *val = get_env(sh, name);
         if (val)
             gl_buf_adds(out, val);
         else if (sh->lx->skip_unset)
@@ -306,7 +304,6 @@ static bool dollar(struct sh *sh, int depth, struct gl_buf *out)
         else
             sh->lx->unresolved = true;
     }
-    gl_buf_free(&name);
     return true;
 }
 
@@ -418,6 +415,16 @@ static bool stop_on(struct sh *sh, int32_t stop, int depth, struct gl_buf *out, 
                 w_raw_string(w, tmp.data, tmp.len, src);
             continue;
         }
+        if ((c == '\'' || c == '"' || c == '$') && !w) { /* no words: straight into out */
+            bool ok = c == '\'' ? single_quote(sh, out)
+                      : c == '"' ? double_quote(sh, depth, out)
+                                 : dollar(sh, depth + 1, out);
+            if (!ok) {
+                gl_buf_free(&tmp);
+                return false;
+            }
+            continue;
+        }
         if (c == '\'' || c == '"' || c == '$') {
             tmp.len = 0;
             bool ok = c == '\'' ? single_quote(sh, &tmp)
@@ -498,17 +505,52 @@ bool df_shlex_process(struct df_shlex *lx, struct gl_arena *a, const char *s, si
     return ok;
 }
 
+/* Any byte of x equal to b? (The classic zero-byte test on x ^ b..b: exact for "any".) */
+static inline bool swar_has(uint64_t x, unsigned char b)
+{
+    uint64_t y = x ^ (0x0101010101010101ull * b);
+    return ((y - 0x0101010101010101ull) & ~y & 0x8080808080808080ull) != 0;
+}
+
 /* Does the lexer copy word[0, len) unchanged (no word list wanted)? So when it is ASCII
  * without NUL (no rune to re-encode, no BOM) and holds no quote, `$` or escape: every
- * other byte, `<` included, is copied as it is. */
+ * other byte, `<` included, is copied as it is. Eight bytes a step (words are paths and
+ * URLs), the rest one by one. */
 static bool literal_word(const char *word, size_t len, char escape)
 {
-    for (size_t i = 0; i < len; i++) {
+    unsigned char esc = (unsigned char)escape;
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t x;
+        memcpy(&x, word + i, 8);
+        if ((x & 0x8080808080808080ull) || swar_has(x, 0) || swar_has(x, '$') ||
+            swar_has(x, '\'') || swar_has(x, '"') || swar_has(x, esc))
+            return false;
+    }
+    for (; i < len; i++) {
         unsigned char c = (unsigned char)word[i];
-        if (c == 0 || c >= 0x80 || c == '$' || c == '\'' || c == '"' || c == (unsigned char)escape)
+        if (c == 0 || c >= 0x80 || c == '$' || c == '\'' || c == '"' || c == esc)
             return false;
     }
     return true;
+}
+
+bool df_expand_text(struct gl_arena *a, const char *word, size_t len, char escape,
+                    df_lookup_fn lookup, void *ctx, const char **out, size_t *out_len,
+                    bool *unresolved, struct df_error *err)
+{
+    if (!word[len] && literal_word(word, len, escape)) {
+        gl_arena_charge(a, len + 1); /* the copy df_expand_word makes: the same limit */
+        *out = word;
+        *out_len = len;
+        if (unresolved)
+            *unresolved = false;
+        return true;
+    }
+    char *text;
+    bool ok = df_expand_word(a, word, len, escape, lookup, ctx, &text, out_len, unresolved, err);
+    *out = text;
+    return ok;
 }
 
 bool df_expand_word(struct gl_arena *a, const char *word, size_t len, char escape,

@@ -108,11 +108,11 @@ static const struct gl_kv *build_arg(const struct gl_config *cfg, const char *na
 static const char *expand(struct builder *b, struct scope *s, const char *word, size_t len,
                           bool *unresolved)
 {
-    char *out;
+    const char *out;
     size_t out_len;
     struct df_error err;
     *unresolved = false;
-    if (!df_expand_word(&b->doc->arena, word, len, b->f->escape, scope_lookup, s, &out,
+    if (!df_expand_text(&b->doc->arena, word, len, b->f->escape, scope_lookup, s, &out,
                         &out_len, unresolved, &err)) {
         *unresolved = true;
         return gl_arena_strndup(&b->doc->arena, word, len);
@@ -451,10 +451,15 @@ static bool other_frontend(struct gl_doc *doc)
     return true;
 }
 
+static void build_model(struct gl_doc *doc, const struct gl_config *cfg,
+                        const struct df_file *f);
+
 void gl_parse_dockerfile_doc(struct gl_doc *doc, const struct gl_config *cfg)
 {
     struct df_error err;
-    const struct df_file *f = df_parse(&doc->arena, doc->text, doc->len, &err);
+    size_t *starts, nstarts;
+    const struct df_file *f =
+        df_parse_lines(&doc->arena, doc->text, doc->len, 0, &err, &starts, &nstarts);
     if (!f) {
         doc->error.set = true;
         doc->error.loc = err.loc;
@@ -462,6 +467,17 @@ void gl_parse_dockerfile_doc(struct gl_doc *doc, const struct gl_config *cfg)
         other_frontend(doc);
         return;
     }
+    /* the parser's line starts serve the doc's line index (image references' positions)
+     * while they live: built from them on its first use, else from the text later */
+    gl_doc_lines_known(doc, starts, nstarts);
+    build_model(doc, cfg, f);
+    gl_lines_unknown(&doc->lines);
+    free(starts);
+}
+
+static void build_model(struct gl_doc *doc, const struct gl_config *cfg,
+                        const struct df_file *f)
+{
     const struct df_instr *unknown = unknown_instruction(f);
     if (unknown && other_frontend(doc))
         return;

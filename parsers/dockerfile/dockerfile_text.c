@@ -218,6 +218,15 @@ static void one_piece_map(struct gl_arena *a, const struct gl_srcmap *line_map, 
     gl_srcmap_init(map, a);
     if (!line_map->n)
         return;
+    if (line_map->n == 1 && off >= line_map->segs[0].off) {
+        /* a line of one piece (one physical line): one segment, no search */
+        struct gl_srcmap_seg *seg = gl_arena_take(a, sizeof *seg);
+        const struct gl_srcmap_seg *ls = &line_map->segs[0];
+        *seg = (struct gl_srcmap_seg){0, {ls->at.line, ls->at.col + (uint32_t)(off - ls->off)}};
+        map->segs = seg;
+        map->n = map->cap = 1;
+        return;
+    }
     size_t h = 0;
     struct gl_loc first = gl_srcmap_loc_near(line_map, off, &h);
     size_t from = h + 1, to = from;
