@@ -94,9 +94,12 @@ static size_t trim_newline_end(const struct ctx *c)
 static size_t skip_uspace_slow(const char *d, size_t s, size_t e);
 
 /* The first byte of d[s, e) that does not start a Unicode space. Inline for the common
- * line that starts with a non-blank ASCII byte (an instruction, a comment). */
+ * line that starts with a non-blank ASCII byte (an instruction, a comment) or with spaces
+ * and tabs before one (a continued line's indentation). */
 static inline size_t skip_uspace(const char *d, size_t s, size_t e)
 {
+    while (s < e && (d[s] == ' ' || d[s] == '\t'))
+        s++;
     if (s < e && (unsigned char)d[s] < 0x80 && !df_ascii_uspace((unsigned char)d[s]))
         return s;
     return skip_uspace_slow(d, s, e);

@@ -535,11 +535,32 @@ static bool literal_word(const char *word, size_t len, char escape)
     return true;
 }
 
+/* literal_word for a word NUL-terminated at len: the quotes, `$` and the escape found by
+ * strcspn (which stops at a NUL byte too, and is vectorised), then the bytes >= 0x80 eight
+ * at a time. */
+static bool literal_text(const char *word, size_t len, char escape)
+{
+    const char reject[5] = {'$', '\'', '"', escape, 0};
+    if (strcspn(word, reject) != len)
+        return false;
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t x;
+        memcpy(&x, word + i, 8);
+        if (x & 0x8080808080808080ull)
+            return false;
+    }
+    for (; i < len; i++)
+        if ((unsigned char)word[i] >= 0x80)
+            return false;
+    return true;
+}
+
 bool df_expand_text(struct gl_arena *a, const char *word, size_t len, char escape,
                     df_lookup_fn lookup, void *ctx, const char **out, size_t *out_len,
                     bool *unresolved, struct df_error *err)
 {
-    if (!word[len] && literal_word(word, len, escape)) {
+    if (!word[len] && literal_text(word, len, escape)) {
         gl_arena_charge(a, len + 1); /* the copy df_expand_word makes: the same limit */
         *out = word;
         *out_len = len;

@@ -15,6 +15,8 @@
 
 #include "parsers/dockerfile/dockerfile.h"
 
+#include <string.h>
+
 #define DF_RUNE_ERROR 0xFFFDu
 
 /* Decode one rune at s[0..n) (n > 0); returns its width (1 for an invalid byte, *r = U+FFFD). */
@@ -40,7 +42,15 @@ static inline bool df_is_ws(unsigned char c)
 /* Room for one more element in the arena array `old` of n elements (n == *cap): doubled
  * from 2 as GL_APPEND does, so the arena is charged the same bytes, but the new room is
  * not cleared (df_append's callers write every field of the element they take). */
-void *df_grow(struct gl_arena *a, void *old, size_t n, size_t size, size_t *cap);
+static inline void *df_grow(struct gl_arena *a, void *old, size_t n, size_t size, size_t *cap)
+{
+    size_t ncap = *cap ? *cap * 2 : 2;
+    char *p = gl_arena_take(a, ncap * size);
+    if (n)
+        memcpy(p, old, n * size);
+    *cap = ncap;
+    return p;
+}
 #define DF_APPEND(arena, arr, n, cap)                                                      \
     ((n) == (cap) ? (void)((arr) = df_grow((arena), (arr), (n), sizeof *(arr), &(cap)))     \
                   : (void)0,                                                               \
@@ -66,7 +76,11 @@ void df_map_commit(struct gl_arena *a, struct gl_srcmap *map, const struct gl_sr
 
 void df_textb_init(struct df_textb *t);
 void df_textb_free(struct df_textb *t);
-void df_textb_reset(struct df_textb *t);
+static inline void df_textb_reset(struct df_textb *t)
+{
+    t->buf.len = 0;
+    t->npieces = 0;
+}
 /* Append line[off, off+n) (bytes taken from the logical line at that offset). */
 void df_textb_run(struct df_textb *t, const char *line, size_t off, size_t n);
 /* Append bytes produced by the source byte(s) at src (each byte maps to src). */
@@ -75,13 +89,46 @@ void df_textb_made(struct df_textb *t, const char *bytes, size_t n, size_t src);
  * empty text maps to where empty_src is. */
 void df_textb_finish(struct df_textb *t, struct gl_arena *a, const struct gl_srcmap *line_map,
                      size_t empty_src, const char **text, size_t *len, struct gl_srcmap *map);
+/* The map of line[off, off+n) (n may be 0), a text of one piece: finish_map of it, written
+ * straight into the arena (the same segments in an array of the size df_map_commit copies:
+ * the arena is charged the same bytes). Inline for a line of one piece (one physical line):
+ * one segment, no search. */
+void df_slice_map_slow(struct gl_arena *a, const struct gl_srcmap *line_map, size_t off,
+                       size_t n, struct gl_srcmap *map);
+static inline void df_slice_map(struct gl_arena *a, const struct gl_srcmap *line_map,
+                                size_t off, size_t n, struct gl_srcmap *map)
+{
+    if (line_map->n == 1 && off >= line_map->segs[0].off) {
+        const struct gl_srcmap_seg *ls = &line_map->segs[0];
+        struct gl_srcmap_seg *seg = gl_arena_take(a, sizeof *seg);
+        *seg = (struct gl_srcmap_seg){0, {ls->at.line, ls->at.col + (uint32_t)(off - ls->off)}};
+        map->segs = seg;
+        map->n = map->cap = 1;
+        map->arena = a;
+        return;
+    }
+    df_slice_map_slow(a, line_map, off, n, map);
+}
+
 /* What df_textb_reset, df_textb_run(line, off, n) and df_textb_finish(off) give, with the
  * bytes copied once, straight from the line (t is left reset). `at_end`: the slice ends
  * where the line's NUL is, so its text is the line's own bytes (no copy; the arena is
  * charged for one all the same). */
-void df_textb_slice(struct df_textb *t, struct gl_arena *a, const char *line,
-                    const struct gl_srcmap *line_map, size_t off, size_t n, bool at_end,
-                    const char **text, size_t *len, struct gl_srcmap *map);
+static inline void df_textb_slice(struct df_textb *t, struct gl_arena *a, const char *line,
+                                  const struct gl_srcmap *line_map, size_t off, size_t n,
+                                  bool at_end, const char **text, size_t *len,
+                                  struct gl_srcmap *map)
+{
+    df_textb_reset(t);
+    if (at_end) {
+        gl_arena_charge(a, n + 1);
+        *text = line + off;
+    } else {
+        *text = gl_arena_strndup(a, line + off, n);
+    }
+    *len = n;
+    df_slice_map(a, line_map, off, n, map);
+}
 
 /* ---- the instruction parser (dockerfile_instr.c) ---- */
 struct df_lineparse {

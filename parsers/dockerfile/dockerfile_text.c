@@ -78,15 +78,6 @@ bool df_is_uspace(uint32_t r)
 
 /* ---- derived text ---- */
 
-void *df_grow(struct gl_arena *a, void *old, size_t n, size_t size, size_t *cap)
-{
-    size_t ncap = *cap ? *cap * 2 : 2;
-    char *p = gl_arena_take(a, ncap * size);
-    if (n)
-        memcpy(p, old, n * size);
-    *cap = ncap;
-    return p;
-}
 
 void df_textb_init(struct df_textb *t)
 {
@@ -105,12 +96,6 @@ void df_textb_free(struct df_textb *t)
     t->segs = NULL;
     t->pieces = NULL;
     t->npieces = t->cap = 0;
-}
-
-void df_textb_reset(struct df_textb *t)
-{
-    t->buf.len = 0;
-    t->npieces = 0;
 }
 
 static void add_piece(struct df_textb *t, size_t src)
@@ -192,9 +177,6 @@ static void finish_map(struct df_textb *t, struct gl_arena *a, const struct gl_s
     df_map_commit(a, map, t->segs, t->nsegs);
 }
 
-static void one_piece_map(struct gl_arena *a, const struct gl_srcmap *line_map, size_t off,
-                          size_t n, struct gl_srcmap *map);
-
 void df_textb_finish(struct df_textb *t, struct gl_arena *a, const struct gl_srcmap *line_map,
                      size_t empty_src, const char **text, size_t *len, struct gl_srcmap *map)
 {
@@ -202,31 +184,20 @@ void df_textb_finish(struct df_textb *t, struct gl_arena *a, const struct gl_src
     *len = t->buf.len;
     if (t->npieces <= 1) /* one piece (a word as written, a made rune) or none: its map
                             does not need the piece list */
-        one_piece_map(a, line_map, t->npieces ? t->pieces[0].src : empty_src, t->buf.len, map);
+        df_slice_map(a, line_map, t->npieces ? t->pieces[0].src : empty_src, t->buf.len, map);
     else
         finish_map(t, a, line_map, empty_src, t->buf.len, map);
 }
 
-/* finish_map of a text made of at most one piece, the piece at `off` (or an empty text that
- * maps to `off`), written straight into the arena: the piece's first byte, then every
+/* df_slice_map on a line of any number of pieces: the piece's first byte, then every
  * line-map segment that starts inside it (they start after `off`, so no two share an
- * offset). The same segments in an array of the size df_map_commit copies: the arena is
- * charged the same bytes. */
-static void one_piece_map(struct gl_arena *a, const struct gl_srcmap *line_map, size_t off,
-                          size_t n, struct gl_srcmap *map)
+ * offset). */
+void df_slice_map_slow(struct gl_arena *a, const struct gl_srcmap *line_map, size_t off,
+                       size_t n, struct gl_srcmap *map)
 {
     gl_srcmap_init(map, a);
     if (!line_map->n)
         return;
-    if (line_map->n == 1 && off >= line_map->segs[0].off) {
-        /* a line of one piece (one physical line): one segment, no search */
-        struct gl_srcmap_seg *seg = gl_arena_take(a, sizeof *seg);
-        const struct gl_srcmap_seg *ls = &line_map->segs[0];
-        *seg = (struct gl_srcmap_seg){0, {ls->at.line, ls->at.col + (uint32_t)(off - ls->off)}};
-        map->segs = seg;
-        map->n = map->cap = 1;
-        return;
-    }
     size_t h = 0;
     struct gl_loc first = gl_srcmap_loc_near(line_map, off, &h);
     size_t from = h + 1, to = from;
@@ -240,19 +211,4 @@ static void one_piece_map(struct gl_arena *a, const struct gl_srcmap *line_map, 
                                                     line_map->segs[s].at};
     map->segs = segs;
     map->n = map->cap = count;
-}
-
-void df_textb_slice(struct df_textb *t, struct gl_arena *a, const char *line,
-                    const struct gl_srcmap *line_map, size_t off, size_t n, bool at_end,
-                    const char **text, size_t *len, struct gl_srcmap *map)
-{
-    df_textb_reset(t);
-    if (at_end) { /* the line's tail is NUL-terminated already: the same bytes */
-        gl_arena_charge(a, n + 1);
-        *text = line + off;
-    } else {
-        *text = gl_arena_strndup(a, line + off, n);
-    }
-    *len = n;
-    one_piece_map(a, line_map, off, n, map);
 }
