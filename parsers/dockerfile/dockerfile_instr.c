@@ -316,11 +316,11 @@ static void parse_words(struct df_lineparse *lp, struct df_instr *in, struct arg
     df_textb_reset(&lp->tb);
     for (size_t pos = s; pos <= e; pos += w) {
         if (pos != e)
-            w = df_utf8_decode(L + pos, e - pos, &ch);
+            w = df_utf8_rune(L + pos, e - pos, &ch);
         if (phase == SPACES) {
             if (pos == e)
                 break;
-            if (df_is_uspace(ch))
+            if (df_is_uspace_fast(ch))
                 continue;
             phase = WORD;
             start = pos;
@@ -360,7 +360,7 @@ static void parse_words(struct df_lineparse *lp, struct df_instr *in, struct arg
             continue;
         }
         if (phase == WORD) {
-            if (df_is_uspace(ch)) {
+            if (df_is_uspace_fast(ch)) {
                 phase = SPACES;
                 if (blank_ok || lp->tb.buf.len) {
                     struct df_arg *a = DF_APPEND(lp->arena, av->v, av->n, av->cap);
@@ -382,7 +382,7 @@ static void parse_words(struct df_lineparse *lp, struct df_instr *in, struct arg
                     continue;
                 add_rune(lp, L, pos, w, ch);
                 pos += w;
-                w = df_utf8_decode(L + pos, e - pos, &ch);
+                w = df_utf8_rune(L + pos, e - pos, &ch);
             }
             add_rune(lp, L, pos, w, ch);
             continue;
@@ -397,7 +397,7 @@ static void parse_words(struct df_lineparse *lp, struct df_instr *in, struct arg
             }
             add_rune(lp, L, pos, w, ch);
             pos += w;
-            w = df_utf8_decode(L + pos, e - pos, &ch);
+            w = df_utf8_rune(L + pos, e - pos, &ch);
         }
         add_rune(lp, L, pos, w, ch);
     }

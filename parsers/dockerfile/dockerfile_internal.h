@@ -21,12 +21,30 @@
 
 /* Decode one rune at s[0..n) (n > 0); returns its width (1 for an invalid byte, *r = U+FFFD). */
 size_t df_utf8_decode(const char *s, size_t n, uint32_t *r);
+/* df_utf8_decode, inline for an ASCII byte (the lexers' loops call it for every rune). */
+static inline size_t df_utf8_rune(const char *s, size_t n, uint32_t *r)
+{
+    if ((unsigned char)s[0] < 0x80) {
+        *r = (unsigned char)s[0];
+        return 1;
+    }
+    return df_utf8_decode(s, n, r);
+}
 /* Encode r (which must be a valid scalar value or U+FFFD) into out; returns 1..4. */
 size_t df_utf8_encode(uint32_t r, char out[4]);
 /* Go's unicode.IsSpace. */
 bool df_is_uspace(uint32_t r);
-/* df_is_uspace of an ASCII byte b (< 0x80): \t \n \v \f \r or space. */
-static inline bool df_ascii_uspace(unsigned char b) { return b == ' ' || (b >= '\t' && b <= '\r'); }
+/* df_is_uspace of an ASCII byte b (< 0x80): \t \n \v \f \r or space (one bit test: bits 9
+ * to 13 and 32 of the mask). */
+static inline bool df_ascii_uspace(unsigned char b)
+{
+    return b <= ' ' && ((0x100003E00ull >> b) & 1u);
+}
+/* df_is_uspace, inline for an ASCII rune. */
+static inline bool df_is_uspace_fast(uint32_t r)
+{
+    return r < 0x80 ? df_ascii_uspace((unsigned char)r) : df_is_uspace(r);
+}
 /* unicode.IsSpace(rune(b)) for a single byte, as BuildKit's byte loops do (inline: the
  * flag and word loops call it for every byte). */
 static inline bool df_is_byte_space(unsigned char b)
@@ -36,7 +54,7 @@ static inline bool df_is_byte_space(unsigned char b)
 /* [\t\v\f\r ]: BuildKit's reWhitespace. */
 static inline bool df_is_ws(unsigned char c)
 {
-    return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r';
+    return c <= ' ' && ((0x100003A00ull >> c) & 1u); /* bits 9, 11, 12, 13 and 32 */
 }
 
 /* Room for one more element in the arena array `old` of n elements (n == *cap): doubled
