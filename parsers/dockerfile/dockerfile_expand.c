@@ -21,26 +21,26 @@ struct rd {
     size_t n, pos;
 };
 
-static int32_t peek_w(struct rd *r, size_t *w)
+/* (A BOM at the very start, which text/scanner ignores, is skipped when the reader is
+ * set up: see df_shlex_process.) */
+static inline int32_t peek_w(struct rd *r, size_t *w)
 {
-    if (r->pos == 0 && r->n >= 3 && memcmp(r->s, "\xEF\xBB\xBF", 3) == 0)
-        r->pos = 3; /* text/scanner ignores a BOM at the very start */
     if (r->pos >= r->n) {
         *w = 0;
         return SH_EOF;
     }
     uint32_t c;
-    *w = df_utf8_decode(r->s + r->pos, r->n - r->pos, &c);
+    *w = df_utf8_rune(r->s + r->pos, r->n - r->pos, &c);
     return (int32_t)c;
 }
 
-static int32_t peek(struct rd *r)
+static inline int32_t peek(struct rd *r)
 {
     size_t w;
     return peek_w(r, &w);
 }
 
-static int32_t next(struct rd *r)
+static inline int32_t next(struct rd *r)
 {
     size_t w;
     int32_t c = peek_w(r, &w);
@@ -379,7 +379,7 @@ static bool double_quote(struct sh *sh, int depth, struct gl_buf *out)
 /* A byte that stop_on only copies (to the text and the current word): printable ASCII,
  * not blank, not the stop, the escape, a quote, '$' or '<'. With no words wanted (`words`
  * false), blanks and other ASCII controls are copied as they are too. */
-static bool plain_byte(const struct sh *sh, int32_t c, int32_t stop, bool words)
+static inline bool plain_byte(const struct sh *sh, int32_t c, int32_t stop, bool words)
 {
     if (words ? (c <= ' ' || c >= 0x7F) : (c < 0 || c >= 0x80))
         return false;
@@ -481,7 +481,9 @@ bool df_shlex_process(struct df_shlex *lx, struct gl_arena *a, const char *s, si
                       char **result, size_t *result_len, struct df_shword **words,
                       size_t *nwords)
 {
-    struct sh sh = {lx, {s, n, 0}};
+    /* text/scanner ignores a BOM at the very start */
+    size_t bom = n >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+    struct sh sh = {lx, {s, n, bom}};
     struct wacc w = {.a = a};
     gl_buf_init(&w.word);
     struct gl_buf out;

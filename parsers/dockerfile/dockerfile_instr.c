@@ -606,13 +606,15 @@ static enum kind kind_of(const char *kw, size_t n, enum df_keyword *out)
  * them, so that the limit trips at the same token). */
 static enum kind keyword_of(struct gl_arena *a, struct df_instr *in, const char *s, size_t n)
 {
-    const struct kw_entry *t = known_ascii(s, n);
+    const struct kw_entry *t = n >= 3 && n <= 11 ? &kw_table[KW_SLOT(s, n)] : NULL;
+    const char *orig = NULL;
+    if (t && t->len == n) /* as most files write it ("RUN"), then in lower case */
+        orig = same_bytes(s, t->upper, n) ? t->upper : same_bytes(s, t->name, n) ? t->name : NULL;
+    if (!orig)
+        t = known_ascii(s, n); /* in mixed case ("Run"), or not a keyword */
     if (t) {
         in->kw = t->kw;
         in->keyword = t->name;
-        const char *orig = same_bytes(s, t->upper, n)  ? t->upper
-                           : same_bytes(s, t->name, n) ? t->name
-                                                       : NULL;
         if (orig)
             gl_arena_charge(a, n + 1);
         in->keyword_orig = orig ? orig : gl_arena_strndup(a, s, n);
