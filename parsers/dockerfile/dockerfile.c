@@ -62,7 +62,7 @@ static inline void push_start(struct ctx *c, size_t off)
 }
 
 /* Advance to the next line; false at the end of input or on a too long line. */
-static bool next_line(struct ctx *c)
+static inline bool next_line(struct ctx *c)
 {
     if (c->failed || c->pos >= c->n)
         return false;
@@ -253,7 +253,7 @@ static bool directive_line(struct ctx *c, size_t ts, size_t te)
 }
 
 /* BuildKit's lineContinuationRegex on d[s, *e): strips it and returns true if present. */
-static bool strip_continuation(const char *d, size_t s, size_t *e, char esc)
+static inline bool strip_continuation(const char *d, size_t s, size_t *e, char esc)
 {
     size_t q = *e;
     while (q > s && (d[q - 1] == ' ' || d[q - 1] == '\t'))

@@ -250,7 +250,7 @@ static size_t extract_flags(struct df_lineparse *lp, struct df_instr *in, size_t
             } else if ((unsigned char)ch < 0x80) {
                 /* an ASCII byte that is itself, and the run of them after it, at once (the
                  * same contiguous piece byte-by-byte appends make) */
-                size_t run = pos + 1;
+                size_t run = df_skip_plain(L, pos + 1, e, '\'', '"', (unsigned char)esc);
                 while (run < e && (unsigned char)L[run] < 0x80 &&
                        !df_ascii_uspace((unsigned char)L[run]) && L[run] != '\'' &&
                        L[run] != '"' && L[run] != esc)
@@ -335,7 +335,7 @@ static void parse_words(struct df_lineparse *lp, struct df_instr *in, struct arg
         }
         if (phase == WORD && ch > ' ' && ch < 0x7F && ch != '\'' && ch != '"' && ch != esc) {
             /* a plain ASCII byte and the run of them after it, added at once */
-            size_t run = pos + 1;
+            size_t run = df_skip_plain(L, pos + 1, e, '"', '\'', (unsigned char)esc);
             while (run < e && word_byte((unsigned char)L[run]) && (unsigned char)L[run] != esc)
                 run++;
             w = run - pos;
@@ -409,7 +409,7 @@ static void ws_delimited(struct df_lineparse *lp, struct df_instr *in, struct ar
     const char *L = in->line;
     size_t p = s;
     while (p < e) {
-        size_t q = p;
+        size_t q = df_skip_plain(L, p, e, ' ', ' ', ' ');
         while (q < e && !df_is_ws((unsigned char)L[q]))
             q++;
         arg_span(lp, in, av, p, q);

@@ -74,6 +74,29 @@ static inline void *df_grow(struct gl_arena *a, void *old, size_t n, size_t size
                   : (void)0,                                                               \
      &(arr)[(n)++])
 
+/* Skip ahead over s[p, e) eight bytes a step while none of them is a control byte or a
+ * space (<= 0x20), DEL or above (>= 0x7F), or a, b or c: returns where a byte-by-byte
+ * loop must go on (e, or the start of the first eight bytes that hold such a byte). For
+ * the plain runs of words and paths; the caller's own loop still decides every byte from
+ * there, so its result is the same (the tests below never miss such a byte: the classic
+ * "has a byte less than n" and "has a zero byte" tests are exact for "any"). */
+static inline size_t df_skip_plain(const char *s, size_t p, size_t e, unsigned char a,
+                                   unsigned char b, unsigned char c)
+{
+    const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+    for (; p + 8 <= e; p += 8) {
+        uint64_t x;
+        memcpy(&x, s + p, 8);
+        uint64_t ya = x ^ (ones * a), yb = x ^ (ones * b), yc = x ^ (ones * c),
+                 yd = x ^ (ones * 0x7F);
+        uint64_t hit = x | ((x - ones * 0x21) & ~x) | ((ya - ones) & ~ya) |
+                       ((yb - ones) & ~yb) | ((yc - ones) & ~yc) | ((yd - ones) & ~yd);
+        if (hit & high)
+            break;
+    }
+    return p;
+}
+
 /* ---- derived text with positions ---- */
 struct df_piece {
     size_t out;   /* offset in the derived text */
