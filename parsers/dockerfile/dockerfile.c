@@ -390,11 +390,15 @@ static bool instruction(struct ctx *c, size_t ts, size_t ce, bool cont)
     }
     struct df_instr *in = &c->f->instrs[c->f->ninstrs++];
     memset(in, 0, sizeof *in);
-    gl_srcmap_init(&in->line_map, c->a);
     in->start_line = c->lineno;
     in->start_off = ts;
     struct gl_loc l = loc_of(c, ts);
-    gl_srcmap_add(&in->line_map, 0, l.line, l.col);
+    /* the line map's first segment, in the room for two gl_srcmap_add's first growth takes */
+    gl_srcmap_init(&in->line_map, c->a);
+    in->line_map.segs = gl_arena_take(c->a, 2 * sizeof *in->line_map.segs);
+    in->line_map.cap = 2;
+    in->line_map.n = 1;
+    in->line_map.segs[0] = (struct gl_srcmap_seg){0, l};
     size_t last_end = c->le;
     if (!cont) { /* one line (most instructions): copied once, straight from the text */
         in->line = gl_arena_strndup(c->a, c->d + ts, ce - ts);

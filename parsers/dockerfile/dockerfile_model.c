@@ -190,14 +190,16 @@ static void declare_env(struct builder *b, struct scope *s, int stage, const str
 static int stage_named(const struct builder *b, const char *name, bool allow_index)
 {
     size_t len = strlen(name);
-    char small[256], *lower = len < sizeof small ? small : xmalloc(len + 1);
-    for (size_t i = 0; i <= len; i++)
-        lower[i] = (char)tolower((unsigned char)name[i]);
-    uintptr_t found = (uintptr_t)gl_map_get(&b->stage_names, lower, len);
-    if (lower != small)
-        free(lower);
-    if (found)
-        return (int)(found - 1);
+    if (b->stage_names.n) { /* (no stage has a name yet: nothing to look up) */
+        char small[256], *lower = len < sizeof small ? small : xmalloc(len + 1);
+        for (size_t i = 0; i <= len; i++)
+            lower[i] = (char)tolower((unsigned char)name[i]);
+        uintptr_t found = (uintptr_t)gl_map_get(&b->stage_names, lower, len);
+        if (lower != small)
+            free(lower);
+        if (found)
+            return (int)(found - 1);
+    }
     if (allow_index && *name && strspn(name, "0123456789") == strlen(name)) {
         long n = strtol(name, NULL, 10);
         if (n >= 0 && (size_t)n < b->m->nstages)
