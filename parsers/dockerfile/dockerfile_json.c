@@ -52,6 +52,16 @@ static bool json_string(const char *s, size_t *pp, size_t end, struct df_textb *
         }
         if (c < 0x20)
             return false;
+        if (c < 0x80 && c != '\\') { /* an ASCII byte that is itself, and the run after it */
+            size_t q = p + 1;
+            while (q < end && (unsigned char)s[q] >= 0x20 && (unsigned char)s[q] < 0x80 &&
+                   s[q] != '"' && s[q] != '\\')
+                q++;
+            if (tb)
+                df_textb_run(tb, s, p, q - p);
+            p = q;
+            continue;
+        }
         if (c == '\\') {
             if (p + 1 >= end)
                 return false;
