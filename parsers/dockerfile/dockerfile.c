@@ -379,26 +379,15 @@ static bool parse_line(struct ctx *c, struct df_instr *in, size_t last_end);
 /* One instruction starting on the current line (content d[ts, ce), continued if cont). */
 static bool instruction(struct ctx *c, size_t ts, size_t ce, bool cont)
 {
-    if (c->f->ninstrs == c->icap) { /* as GL_APPEND, without clearing the new room: each
-                                        slot is cleared when it is taken, just below */
-        size_t ncap = c->icap ? c->icap * 2 : 2;
-        struct df_instr *grown = gl_arena_take(c->a, ncap * sizeof *grown);
-        if (c->f->ninstrs)
-            memcpy(grown, c->f->instrs, c->f->ninstrs * sizeof *grown);
-        c->f->instrs = grown;
-        c->icap = ncap;
-    }
-    struct df_instr *in = &c->f->instrs[c->f->ninstrs++];
-    memset(in, 0, sizeof *in);
-    in->start_line = c->lineno;
-    in->start_off = ts;
+    /* as GL_APPEND, without clearing the new room: the slot is written whole just below */
+    struct df_instr *in = DF_APPEND(c->a, c->f->instrs, c->f->ninstrs, c->icap);
     struct gl_loc l = loc_of(c, ts);
-    /* the line map's first segment, in the room for two gl_srcmap_add's first growth takes */
-    gl_srcmap_init(&in->line_map, c->a);
-    in->line_map.segs = gl_arena_take(c->a, 2 * sizeof *in->line_map.segs);
-    in->line_map.cap = 2;
-    in->line_map.n = 1;
-    in->line_map.segs[0] = (struct gl_srcmap_seg){0, l};
+    /* the line map's first segment, in the room for two that gl_srcmap_add's first growth
+     * takes; every other field zero (a compound literal: stores, no memset call) */
+    struct gl_srcmap_seg *segs = gl_arena_take(c->a, 2 * sizeof *segs);
+    segs[0] = (struct gl_srcmap_seg){0, l};
+    *in = (struct df_instr){.start_line = c->lineno, .start_off = ts,
+                            .line_map = {.segs = segs, .n = 1, .cap = 2, .arena = c->a}};
     size_t last_end = c->le;
     if (!cont) { /* one line (most instructions): copied once, straight from the text */
         in->line = gl_arena_strndup(c->a, c->d + ts, ce - ts);

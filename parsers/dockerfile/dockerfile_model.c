@@ -89,10 +89,8 @@ static const char *run_lookup(void *ctx, const char *name, size_t len)
 static struct var *var_push(struct gl_arena *a, struct var *list, const char *name,
                             const char *value)
 {
-    struct var *v = gl_arena_alloc(a, sizeof *v);
-    v->name = name;
-    v->value = value;
-    v->next = list;
+    struct var *v = gl_arena_take(a, sizeof *v); /* written whole */
+    *v = (struct var){name, value, list};
     return v;
 }
 
