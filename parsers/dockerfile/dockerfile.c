@@ -29,7 +29,7 @@ struct ctx {
     bool directives_done;
     struct df_lineparse lp;
     struct gl_buf line; /* the instruction being read (one buffer for the whole file) */
-    size_t **starts;    /* df_parse_lines: every line's start, in a heap array */
+    uint32_t **starts;  /* df_parse_lines: every line's start, in a heap array */
     size_t nstarts, startcap;
 };
 
@@ -58,7 +58,7 @@ static inline void push_start(struct ctx *c, size_t off)
 {
     if (c->nstarts == c->startcap)
         grow_starts(c);
-    (*c->starts)[c->nstarts++] = off;
+    (*c->starts)[c->nstarts++] = (uint32_t)off;
 }
 
 /* Advance to the next line; false at the end of input or on a too long line. Always
@@ -448,14 +448,14 @@ struct df_file *df_parse_ex(struct gl_arena *a, const char *data, size_t len, un
 }
 
 struct df_file *df_parse_lines(struct gl_arena *a, const char *data, size_t len, unsigned flags,
-                               struct df_error *err, size_t **starts, size_t *nstarts)
+                               struct df_error *err, uint32_t **starts, size_t *nstarts)
 {
     struct df_error dummy;
     if (!err)
         err = &dummy;
     memset(err, 0, sizeof *err);
     struct ctx c = {.a = a, .d = data ? data : "", .n = data ? len : 0, .flags = flags,
-                    .err = err, .starts = starts};
+                    .err = err, .starts = len <= UINT32_MAX ? starts : NULL};
     if (starts) {
         *starts = NULL;
         *nstarts = 0;
@@ -504,7 +504,7 @@ struct df_file *df_parse_lines(struct gl_arena *a, const char *data, size_t len,
         }
         return NULL;
     }
-    if (starts) { /* every line was read; a text that ends with '\n' has an empty last line */
+    if (c.starts) { /* every line was read; a text that ends with '\n' has an empty last line */
         if (c.n && c.d[c.n - 1] == '\n')
             push_start(&c, c.n);
         *nstarts = c.nstarts;

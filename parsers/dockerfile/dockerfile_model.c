@@ -14,6 +14,7 @@
 #include "parsers/dockerfile/dockerfile.h"
 #include "parsers/dockerfile/dockerfile_run.h"
 #include "linter/core/imageref.h"
+#include "linter/core/lines.h"
 #include "parsers/shell/shell_words.h"
 
 /* A variable visible to expansion: global ARGs, or a stage's ARGs and ENVs. */
@@ -457,7 +458,8 @@ static void build_model(struct gl_doc *doc, const struct gl_config *cfg,
 void gl_parse_dockerfile_doc(struct gl_doc *doc, const struct gl_config *cfg)
 {
     struct df_error err;
-    size_t *starts, nstarts;
+    uint32_t *starts;
+    size_t nstarts;
     const struct df_file *f =
         df_parse_lines(&doc->arena, doc->text, doc->len, 0, &err, &starts, &nstarts);
     if (!f) {
@@ -469,7 +471,9 @@ void gl_parse_dockerfile_doc(struct gl_doc *doc, const struct gl_config *cfg)
     }
     /* the parser's line starts serve the doc's line index (image references' positions)
      * while they live: built from them on its first use, else from the text later */
-    gl_doc_lines_known(doc, starts, nstarts);
+    if (doc->lines.text != doc->text)
+        gl_lines_init(&doc->lines, &doc->arena, doc->text, doc->len);
+    gl_lines_known32(&doc->lines, starts, nstarts);
     build_model(doc, cfg, f);
     gl_lines_unknown(&doc->lines);
     free(starts);

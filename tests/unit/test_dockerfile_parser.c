@@ -443,11 +443,12 @@ static void test_line_starts(void **state)
     };
     for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
         const char *t = texts[i];
-        size_t len = strlen(t), *starts, n, want[64], nwant = 0;
+        size_t len = strlen(t), n, nwant = 0;
+        uint32_t *starts, want[64];
         want[nwant++] = 0;
         for (size_t k = 0; k < len; k++)
             if (t[k] == '\n')
-                want[nwant++] = k + 1;
+                want[nwant++] = (uint32_t)(k + 1);
         struct df_error err;
         assert_non_null(df_parse_lines(&arena, t, len, 0, &err, &starts, &n));
         assert_int_equal(n, nwant);
@@ -455,7 +456,8 @@ static void test_line_starts(void **state)
         free(starts);
     }
     struct df_error err;
-    size_t *starts = (size_t *)&err, n = 7;
+    uint32_t *starts = (uint32_t *)&err;
+    size_t n = 7;
     assert_null(df_parse_lines(&arena, "# none\n", 7, 0, &err, &starts, &n));
     assert_null(starts);
     assert_null(df_parse_lines(&arena, "FROM a\nRUN <<EOF\nx\n", 20, 0, &err, &starts, &n));
