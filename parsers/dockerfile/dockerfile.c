@@ -28,7 +28,8 @@ struct ctx {
     bool failed;     /* an error was set while reading */
     bool directives_done;
     struct df_lineparse lp;
-    struct gl_buf line; /* the instruction being read (one buffer for the whole file) */
+    struct piece { size_t off, len; } *pieces; /* a continued instruction's line pieces */
+    size_t piececap;                           /* (one heap array for the whole file) */
     uint32_t **starts;  /* df_parse_lines: every line's start, in a heap array */
     size_t nstarts, startcap;
 };
@@ -376,6 +377,16 @@ static bool has_heredoc_mark(const char *line, size_t len)
 
 static bool parse_line(struct ctx *c, struct df_instr *in, size_t last_end);
 
+/* Note a piece of a continued instruction: d[off, off+len). */
+static void add_piece(struct ctx *c, size_t *np, size_t off, size_t len)
+{
+    if (*np == c->piececap) {
+        c->piececap = c->piececap ? c->piececap * 2 : 16;
+        c->pieces = xrealloc(c->pieces, c->piececap * sizeof *c->pieces);
+    }
+    c->pieces[(*np)++] = (struct piece){off, len};
+}
+
 /* One instruction starting on the current line (content d[ts, ce), continued if cont). */
 static bool instruction(struct ctx *c, size_t ts, size_t ce, bool cont)
 {
@@ -394,9 +405,10 @@ static bool instruction(struct ctx *c, size_t ts, size_t ce, bool cont)
         in->line_len = ce - ts;
         return parse_line(c, in, last_end);
     }
-    struct gl_buf *line = &c->line;
-    line->len = 0;
-    gl_buf_add(line, c->d + ts, ce - ts);
+    /* the pieces of the continued lines are noted, then copied once into the arena at
+     * their joined length (what a copy of them joined takes: the same charge) */
+    size_t np = 0, total = ce - ts;
+    add_piece(c, &np, ts, ce - ts);
     while (cont && next_line(c)) {
         size_t te = trim_newline_end(c);
         size_t fs = skip_uspace(c->d, c->ls, te);
@@ -408,14 +420,19 @@ static bool instruction(struct ctx *c, size_t ts, size_t ce, bool cont)
             continue;
         cont = strip_continuation(c->d, c->ls, &te, c->lp.escape);
         l = loc_of(c, c->ls);
-        gl_srcmap_add(&in->line_map, line->len, l.line, l.col);
-        gl_buf_add(line, c->d + c->ls, te - c->ls);
+        gl_srcmap_add(&in->line_map, total, l.line, l.col);
+        add_piece(c, &np, c->ls, te - c->ls);
+        total += te - c->ls;
         last_end = c->le;
     }
     if (c->failed)
         return false;
-    in->line = gl_arena_strndup(c->a, line->data ? line->data : "", line->len);
-    in->line_len = line->len;
+    char *line = gl_arena_take(c->a, total + 1);
+    for (size_t i = 0, at = 0; i < np; at += c->pieces[i++].len)
+        memcpy(line + at, c->d + c->pieces[i].off, c->pieces[i].len);
+    line[total] = 0;
+    in->line = line;
+    in->line_len = total;
     return parse_line(c, in, last_end);
 }
 
@@ -465,7 +482,6 @@ struct df_file *df_parse_lines(struct gl_arena *a, const char *data, size_t len,
     c.lp.arena = a;
     c.lp.escape = '\\';
     df_textb_init(&c.lp.tb);
-    gl_buf_init(&c.line);
     bool ok = true;
     while (ok && next_line(&c)) {
         if (gl_arena_over(a)) { /* the limit parse-memory: stop at this line */
@@ -491,7 +507,7 @@ struct df_file *df_parse_lines(struct gl_arena *a, const char *data, size_t len,
         ok = instruction(&c, ts, ce, cont);
     }
     df_textb_free(&c.lp.tb);
-    gl_buf_free(&c.line);
+    free(c.pieces);
     if (!ok || c.failed || !c.f->ninstrs) {
         if (starts) {
             free(*starts);
