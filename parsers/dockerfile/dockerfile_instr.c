@@ -654,7 +654,11 @@ bool df_parse_instr(struct df_lineparse *lp, struct df_instr *in, struct df_erro
             size_t r = k;
             while (r < e && df_is_ws((unsigned char)L[r]))
                 r++;
-            as = extract_flags(lp, cur, r, e);
+            /* no flag (what extract_flags finds at once when the arguments start with a
+             * byte that is no space and no "--"): no call */
+            bool plain = r == e || (!df_is_byte_space((unsigned char)L[r]) &&
+                                    !(L[r] == '-' && r + 1 < e && L[r + 1] == '-'));
+            as = plain ? r : extract_flags(lp, cur, r, e);
         }
         trim_uspace(L, &as, &ae);
         struct argv av = {0};

@@ -287,6 +287,8 @@ static const char *flag_value(const struct df_instr *in, const char *name, size_
 
 static bool is_url(const char *s)
 {
+    if (s[0] != 'h' && s[0] != 'g') /* (most paths: no prefix to test) */
+        return false;
     return gl_has_prefix(s, "http://") || gl_has_prefix(s, "https://") ||
            gl_has_prefix(s, "git@") || gl_has_prefix(s, "git://");
 }
