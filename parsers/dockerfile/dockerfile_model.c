@@ -144,7 +144,11 @@ static void declare_args(struct builder *b, struct scope *s, const struct df_ins
         const char *w = in->args[i].value;
         const char *eq = memchr(w, '=', in->args[i].len);
         size_t nlen = eq ? (size_t)(eq - w) : in->args[i].len;
-        const char *name = gl_arena_strndup(&b->doc->arena, w, nlen);
+        /* the name: the word itself when it has no '=' (NUL-terminated there: no copy,
+         * charged as one), else its part before the '=' */
+        const char *name = eq ? gl_arena_strndup(&b->doc->arena, w, nlen) : w;
+        if (!eq)
+            gl_arena_charge(&b->doc->arena, nlen + 1);
         const char *value = NULL;
         const struct gl_kv *ba = build_arg(b->cfg, name);
         bool unresolved = false;
@@ -171,7 +175,8 @@ static void declare_env(struct builder *b, struct scope *s, int stage, const str
         const struct df_arg *k = &in->args[in->kvs[i].key], *v = &in->args[in->kvs[i].value];
         bool unresolved;
         const char *value = expand(b, s, v->value, v->len, &unresolved);
-        const char *key = gl_arena_strndup(&b->doc->arena, k->value, k->len);
+        const char *key = k->value; /* NUL-terminated at k->len: no copy (charged as one) */
+        gl_arena_charge(&b->doc->arena, k->len + 1);
         struct gl_env *e = GL_APPEND(&b->doc->arena, b->doc->env, b->doc->nenv, b->doc->capenv);
         e->key = key;
         e->value = unresolved ? NULL : value;
