@@ -351,7 +351,8 @@ static void parse_words(struct df_lineparse *lp, struct df_instr *in, struct arg
             continue;
         }
         if (phase == QUOTE && ch < 0x80 && ch != quote && ch != esc) {
-            size_t run = pos + 1; /* likewise inside quotes, up to the quote or escape */
+            /* likewise inside quotes, up to the quote or escape */
+            size_t run = df_skip_quoted(L, pos + 1, e, (unsigned char)quote, (unsigned char)esc);
             while (run < e && (unsigned char)L[run] < 0x80 && (unsigned char)L[run] != quote &&
                    (unsigned char)L[run] != esc)
                 run++;

@@ -97,6 +97,22 @@ static inline size_t df_skip_plain(const char *s, size_t p, size_t e, unsigned c
     return p;
 }
 
+/* The same for the inside of a quoted string: skip ahead eight bytes a step while none of
+ * them is >= 0x80, a or b (the quote and the escape). */
+static inline size_t df_skip_quoted(const char *s, size_t p, size_t e, unsigned char a,
+                                    unsigned char b)
+{
+    const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+    for (; p + 8 <= e; p += 8) {
+        uint64_t x;
+        memcpy(&x, s + p, 8);
+        uint64_t ya = x ^ (ones * a), yb = x ^ (ones * b);
+        if ((x | ((ya - ones) & ~ya) | ((yb - ones) & ~yb)) & high)
+            break;
+    }
+    return p;
+}
+
 /* ---- derived text with positions ---- */
 struct df_piece {
     size_t out;   /* offset in the derived text */

@@ -425,6 +425,17 @@ static void test_skip_plain(void **state)
     char plain[40];
     memset(plain, '~', sizeof plain); /* 0x7E: plain */
     assert_true(df_skip_plain(plain, 0, sizeof plain, 'a', 'b', 'c') >= sizeof plain - 7);
+    /* df_skip_quoted: only bytes >= 0x80, the quote and the escape stop it */
+    static const unsigned char qstops[] = {0x80, 0xFF, '"', '\\'};
+    for (size_t k = 0; k < sizeof qstops; k++)
+        for (size_t at = 0; at < 40; at++) {
+            char buf[40];
+            for (size_t i = 0; i < sizeof buf; i++)
+                buf[i] = (char)(i % 3 ? ' ' : 0x01); /* blanks and controls pass */
+            buf[at] = (char)qstops[k];
+            size_t r = df_skip_quoted(buf, 0, sizeof buf, '"', '\\');
+            assert_true(r <= at && at - r < 8);
+        }
 }
 
 /* The line starts df_parse_lines hands on are the index gl_lines would build from the text
