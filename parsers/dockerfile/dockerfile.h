@@ -173,9 +173,10 @@ bool df_expand_word(struct gl_arena *a, const char *word, size_t len, char escap
                     bool *unresolved, struct df_error *err);
 /* df_expand_word for a word that is NUL-terminated at len (word[len] is read: an
  * argument's value, or its tail): a word that expands to itself is returned as it is, not
- * copied (the arena is charged for the copy all the same). */
+ * copied (the arena is charged for the copy all the same); any other is built in
+ * `scratch` (a caller's heap buffer reused from word to word; NULL: one of its own). */
 bool df_expand_text(struct gl_arena *a, const char *word, size_t len, char escape,
-                    df_lookup_fn lookup, void *ctx, const char **out, size_t *out_len,
-                    bool *unresolved, struct df_error *err);
+                    df_lookup_fn lookup, void *ctx, struct gl_buf *scratch, const char **out,
+                    size_t *out_len, bool *unresolved, struct df_error *err);
 
 #endif

@@ -486,23 +486,26 @@ bool df_shlex_process(struct df_shlex *lx, struct gl_arena *a, const char *s, si
     struct sh sh = {lx, {s, n, bom}};
     struct wacc w = {.a = a};
     gl_buf_init(&w.word);
-    struct gl_buf out;
-    gl_buf_init(&out);
+    struct gl_buf own, *out = lx->scratch ? lx->scratch : &own;
+    if (!lx->scratch)
+        gl_buf_init(&own);
+    out->len = 0;
     lx->unresolved = false;
     lx->err_msg = NULL;
     lx->err_off = 0;
-    bool ok = stop_on(&sh, SH_EOF, 0, &out, words ? &w : NULL);
+    bool ok = stop_on(&sh, SH_EOF, 0, out, words ? &w : NULL);
     if (ok && words && w.word.len)
         w_emit(&w);
     if (ok && result) {
-        *result = gl_arena_strndup(a, out.data ? out.data : "", out.len);
-        *result_len = out.len;
+        *result = gl_arena_strndup(a, out->data ? out->data : "", out->len);
+        *result_len = out->len;
     }
     if (words) {
         *words = ok ? w.list : NULL;
         *nwords = ok ? w.n : 0;
     }
-    gl_buf_free(&out);
+    if (!lx->scratch)
+        gl_buf_free(&own);
     gl_buf_free(&w.word);
     return ok;
 }
@@ -558,9 +561,40 @@ static bool literal_text(const char *word, size_t len, char escape)
     return true;
 }
 
-bool df_expand_text(struct gl_arena *a, const char *word, size_t len, char escape,
-                    df_lookup_fn lookup, void *ctx, const char **out, size_t *out_len,
+/* df_expand_word, its result built in scratch (or a buffer of its own when NULL). */
+static bool expand_word(struct gl_arena *a, const char *word, size_t len, char escape,
+                        df_lookup_fn lookup, void *ctx, struct gl_buf *scratch, char **out,
+                        size_t *out_len, bool *unresolved, struct df_error *err)
+{
+    if (literal_word(word, len, escape)) { /* what the lexer would give: the word itself */
+        *out = gl_arena_strndup(a, word, len);
+        *out_len = len;
+        if (unresolved)
+            *unresolved = false;
+        return true;
+    }
+    struct df_shlex lx = {.escape = (unsigned char)escape, .lookup = lookup, .ctx = ctx,
+                          .scratch = scratch};
+    bool ok = df_shlex_process(&lx, a, word, len, out, out_len, NULL, NULL);
+    if (unresolved)
+        *unresolved = ok && lx.unresolved;
+    if (!ok && err) {
+        err->loc = (struct gl_loc){0, (uint32_t)lx.err_off + 1};
+        snprintf(err->message, sizeof err->message, "%s", lx.err_msg);
+    }
+    return ok;
+}
+
+bool df_expand_word(struct gl_arena *a, const char *word, size_t len, char escape,
+                    df_lookup_fn lookup, void *ctx, char **out, size_t *out_len,
                     bool *unresolved, struct df_error *err)
+{
+    return expand_word(a, word, len, escape, lookup, ctx, NULL, out, out_len, unresolved, err);
+}
+
+bool df_expand_text(struct gl_arena *a, const char *word, size_t len, char escape,
+                    df_lookup_fn lookup, void *ctx, struct gl_buf *scratch, const char **out,
+                    size_t *out_len, bool *unresolved, struct df_error *err)
 {
     if (!word[len] && literal_text(word, len, escape)) {
         gl_arena_charge(a, len + 1); /* the copy df_expand_word makes: the same limit */
@@ -571,29 +605,8 @@ bool df_expand_text(struct gl_arena *a, const char *word, size_t len, char escap
         return true;
     }
     char *text;
-    bool ok = df_expand_word(a, word, len, escape, lookup, ctx, &text, out_len, unresolved, err);
+    bool ok = expand_word(a, word, len, escape, lookup, ctx, scratch, &text, out_len,
+                          unresolved, err);
     *out = text;
-    return ok;
-}
-
-bool df_expand_word(struct gl_arena *a, const char *word, size_t len, char escape,
-                    df_lookup_fn lookup, void *ctx, char **out, size_t *out_len,
-                    bool *unresolved, struct df_error *err)
-{
-    if (literal_word(word, len, escape)) { /* what the lexer would give: the word itself */
-        *out = gl_arena_strndup(a, word, len);
-        *out_len = len;
-        if (unresolved)
-            *unresolved = false;
-        return true;
-    }
-    struct df_shlex lx = {.escape = (unsigned char)escape, .lookup = lookup, .ctx = ctx};
-    bool ok = df_shlex_process(&lx, a, word, len, out, out_len, NULL, NULL);
-    if (unresolved)
-        *unresolved = ok && lx.unresolved;
-    if (!ok && err) {
-        err->loc = (struct gl_loc){0, (uint32_t)lx.err_off + 1};
-        snprintf(err->message, sizeof err->message, "%s", lx.err_msg);
-    }
     return ok;
 }

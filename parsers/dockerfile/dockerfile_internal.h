@@ -219,6 +219,7 @@ struct df_shlex {
     bool raw_quotes, raw_escapes, skip_unset;
     df_lookup_fn lookup;   /* NULL: nothing is set */
     void *ctx;
+    struct gl_buf *scratch; /* where the result is built (reset first, kept), or NULL */
     bool unresolved;       /* out: an unset variable was used */
     size_t err_off;        /* out: where processing failed */
     const char *err_msg;   /* out */

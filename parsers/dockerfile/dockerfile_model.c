@@ -47,6 +47,7 @@ struct builder {
     size_t budget;          /* DF_EXPAND_BUDGET and the file's length, as it is spent */
     struct gl_map stage_names; /* lowercased name -> 1 + the first stage of that name */
     size_t stats;           /* context files sized so far (COPY_STATS_MAX) */
+    struct gl_buf scratch;  /* expansion's result buffer, reused from word to word */
 };
 
 static struct var *var_find(struct var *v, const char *name, size_t len)
@@ -111,8 +112,8 @@ static const char *expand(struct builder *b, struct scope *s, const char *word, 
     size_t out_len;
     struct df_error err;
     *unresolved = false;
-    if (!df_expand_text(&b->doc->arena, word, len, b->f->escape, scope_lookup, s, &out,
-                        &out_len, unresolved, &err)) {
+    if (!df_expand_text(&b->doc->arena, word, len, b->f->escape, scope_lookup, s, &b->scratch,
+                        &out, &out_len, unresolved, &err)) {
         *unresolved = true;
         return gl_arena_strndup(&b->doc->arena, word, len);
     }
@@ -508,6 +509,7 @@ static void build_model(struct gl_doc *doc, const struct gl_config *cfg,
     struct builder b = {.doc = doc, .cfg = cfg, .f = f, .budget = doc->len + DF_EXPAND_BUDGET};
     b.meta.budget = &b.budget;
     gl_map_init(&b.stage_names);
+    gl_buf_init(&b.scratch);
     b.m = doc->df = gl_arena_alloc(&doc->arena, sizeof *doc->df);
     b.m->final_stage = -1;
     collect_pragmas(&b);
@@ -549,4 +551,5 @@ static void build_model(struct gl_doc *doc, const struct gl_config *cfg,
     }
     choose_final(&b);
     gl_map_free(&b.stage_names);
+    gl_buf_free(&b.scratch);
 }
