@@ -177,13 +177,28 @@ static inline void df_textb_slice(struct df_textb *t, struct gl_arena *a, const 
                                   struct gl_srcmap *map)
 {
     df_textb_reset(t);
+    *len = n;
+    if (!at_end && line_map->n == 1 && off >= line_map->segs[0].off) {
+        /* one physical line: the map's one segment and the copy of the text in one take,
+         * the bytes of the two takes (each a multiple of 16), so the same charge */
+        _Static_assert(sizeof(struct gl_srcmap_seg) == 16, "a take's rounding");
+        const struct gl_srcmap_seg *ls = &line_map->segs[0];
+        char *blk = gl_arena_take(a, sizeof *ls + ((n + 1 + 15) & ~(size_t)15));
+        struct gl_srcmap_seg *seg = (struct gl_srcmap_seg *)blk;
+        *seg = (struct gl_srcmap_seg){0, {ls->at.line, ls->at.col + (uint32_t)(off - ls->off)}};
+        char *copy = blk + sizeof *seg;
+        memcpy(copy, line + off, n);
+        copy[n] = 0;
+        *text = copy;
+        *map = (struct gl_srcmap){seg, 1, 1, a};
+        return;
+    }
     if (at_end) {
         gl_arena_charge(a, n + 1);
         *text = line + off;
     } else {
         *text = gl_arena_strndup(a, line + off, n);
     }
-    *len = n;
     df_slice_map(a, line_map, off, n, map);
 }
 
