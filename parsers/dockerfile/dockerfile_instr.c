@@ -155,13 +155,11 @@ static void arg_span(struct df_lineparse *lp, struct df_instr *in, struct argv *
 
 /* An argument that is bytes [from, to) of a text with map m (which starts at offset 0):
  * the segment that holds `from`, then those that start inside [from, to), into an arena
- * array of their number (what df_map_commit of them took). */
+ * array of their number (what df_map_commit of them took), beside the text's copy. */
 static void arg_slice(struct df_lineparse *lp, struct argv *av, const char *text,
                       const struct gl_srcmap *m, size_t from, size_t to)
 {
     struct df_arg *a = DF_APPEND(lp->arena, av->v, av->n, av->cap);
-    a->value = gl_arena_strndup(lp->arena, text + from, to - from);
-    a->len = to - from;
     size_t first = 0; /* the segment that holds `from` */
     while (first + 1 < m->n && m->segs[first + 1].off <= from)
         first++;
@@ -174,7 +172,16 @@ static void arg_slice(struct df_lineparse *lp, struct argv *av, const char *text
                  : (struct gl_loc){m->segs[first].at.line,
                                    m->segs[first].at.col + (uint32_t)(from - m->segs[first].off)};
     size_t n = m->n ? last - first : 1;
-    struct gl_srcmap_seg *segs = gl_arena_take(lp->arena, n * sizeof *segs);
+    /* the segments and the copy of the text in one take: the bytes of the two takes (each
+     * a multiple of 16), so the same charge */
+    char *blk = gl_arena_take(lp->arena, n * sizeof(struct gl_srcmap_seg) +
+                                             ((to - from + 1 + 15) & ~(size_t)15));
+    struct gl_srcmap_seg *segs = (struct gl_srcmap_seg *)blk;
+    char *copy = blk + n * sizeof *segs;
+    memcpy(copy, text + from, to - from);
+    copy[to - from] = 0;
+    a->value = copy;
+    a->len = to - from;
     segs[0] = (struct gl_srcmap_seg){0, a->loc};
     for (size_t i = 1; i < n; i++)
         segs[i] = (struct gl_srcmap_seg){m->segs[first + i].off - from, m->segs[first + i].at};
