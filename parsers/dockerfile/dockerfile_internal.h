@@ -167,6 +167,31 @@ static inline void df_slice_map(struct gl_arena *a, const struct gl_srcmap *line
     df_slice_map_slow(a, line_map, off, n, map);
 }
 
+/* A copy of bytes[0, n) into *text (NUL-terminated) and df_slice_map(off, n) into *map.
+ * On a line of one piece (one physical line): the map's one segment and the copy in one
+ * arena take, the bytes of the two takes (each a multiple of 16), so the same charge. */
+static inline void df_copy_mapped(struct gl_arena *a, const struct gl_srcmap *line_map,
+                                  size_t off, const char *bytes, size_t n, const char **text,
+                                  struct gl_srcmap *map)
+{
+    if (line_map->n == 1 && off >= line_map->segs[0].off) {
+        _Static_assert(sizeof(struct gl_srcmap_seg) == 16, "a take's rounding");
+        const struct gl_srcmap_seg *ls = &line_map->segs[0];
+        char *blk = gl_arena_take(a, sizeof *ls + ((n + 1 + 15) & ~(size_t)15));
+        struct gl_srcmap_seg *seg = (struct gl_srcmap_seg *)blk;
+        *seg = (struct gl_srcmap_seg){0, {ls->at.line, ls->at.col + (uint32_t)(off - ls->off)}};
+        char *copy = blk + sizeof *seg;
+        if (n)
+            memcpy(copy, bytes, n);
+        copy[n] = 0;
+        *text = copy;
+        *map = (struct gl_srcmap){seg, 1, 1, a};
+        return;
+    }
+    *text = gl_arena_strndup(a, n ? bytes : "", n);
+    df_slice_map(a, line_map, off, n, map);
+}
+
 /* What df_textb_reset, df_textb_run(line, off, n) and df_textb_finish(off) give, with the
  * bytes copied once, straight from the line (t is left reset). `at_end`: the slice ends
  * where the line's NUL is, so its text is the line's own bytes (no copy; the arena is
@@ -178,27 +203,12 @@ static inline void df_textb_slice(struct df_textb *t, struct gl_arena *a, const 
 {
     df_textb_reset(t);
     *len = n;
-    if (!at_end && line_map->n == 1 && off >= line_map->segs[0].off) {
-        /* one physical line: the map's one segment and the copy of the text in one take,
-         * the bytes of the two takes (each a multiple of 16), so the same charge */
-        _Static_assert(sizeof(struct gl_srcmap_seg) == 16, "a take's rounding");
-        const struct gl_srcmap_seg *ls = &line_map->segs[0];
-        char *blk = gl_arena_take(a, sizeof *ls + ((n + 1 + 15) & ~(size_t)15));
-        struct gl_srcmap_seg *seg = (struct gl_srcmap_seg *)blk;
-        *seg = (struct gl_srcmap_seg){0, {ls->at.line, ls->at.col + (uint32_t)(off - ls->off)}};
-        char *copy = blk + sizeof *seg;
-        memcpy(copy, line + off, n);
-        copy[n] = 0;
-        *text = copy;
-        *map = (struct gl_srcmap){seg, 1, 1, a};
+    if (!at_end) {
+        df_copy_mapped(a, line_map, off, line + off, n, text, map);
         return;
     }
-    if (at_end) {
-        gl_arena_charge(a, n + 1);
-        *text = line + off;
-    } else {
-        *text = gl_arena_strndup(a, line + off, n);
-    }
+    gl_arena_charge(a, n + 1);
+    *text = line + off;
     df_slice_map(a, line_map, off, n, map);
 }
 

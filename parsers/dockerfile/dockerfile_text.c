@@ -180,13 +180,15 @@ static void finish_map(struct df_textb *t, struct gl_arena *a, const struct gl_s
 void df_textb_finish(struct df_textb *t, struct gl_arena *a, const struct gl_srcmap *line_map,
                      size_t empty_src, const char **text, size_t *len, struct gl_srcmap *map)
 {
-    *text = gl_arena_strndup(a, t->buf.data ? t->buf.data : "", t->buf.len);
     *len = t->buf.len;
-    if (t->npieces <= 1) /* one piece (a word as written, a made rune) or none: its map
-                            does not need the piece list */
-        df_slice_map(a, line_map, t->npieces ? t->pieces[0].src : empty_src, t->buf.len, map);
-    else
-        finish_map(t, a, line_map, empty_src, t->buf.len, map);
+    if (t->npieces <= 1) { /* one piece (a word as written, a made rune) or none: its map
+                              does not need the piece list */
+        df_copy_mapped(a, line_map, t->npieces ? t->pieces[0].src : empty_src, t->buf.data,
+                       t->buf.len, text, map);
+        return;
+    }
+    *text = gl_arena_strndup(a, t->buf.data ? t->buf.data : "", t->buf.len);
+    finish_map(t, a, line_map, empty_src, t->buf.len, map);
 }
 
 /* df_slice_map on a line of any number of pieces: the piece's first byte, then every
