@@ -13,7 +13,9 @@
  * no `#` comment starts with `$ `, only the lines starting with `$ ` (prompt stripped) and the lines that
  * continue them (after a trailing `\`) are commands; the rest is output.
  * The blocks of one file share their shell variables (a README sets IMAGE=... in one block
- * and runs it in the next). Every position is that of the Markdown file. */
+ * and runs it in the next), but not their detached launches: each block is a group of its
+ * own (GL406 pairs the servers one block starts, not the alternatives of two blocks).
+ * Every position is that of the Markdown file. */
 #include <ctype.h>
 #include <string.h>
 
@@ -239,6 +241,10 @@ static void read_block(struct gl_doc *doc, struct gl_launch_scan *scan, const st
     }
     if (b.text.len) {
         const char *copy = gl_arena_strndup(&doc->arena, b.text.data, b.text.len);
+        /* the detached launches of one block run together; other blocks are other
+         * examples (alternatives, other machines): a group per block */
+        scan->group = gl_arena_printf(&doc->arena, "%s#%u", doc->path ? doc->path : "",
+                                      (unsigned)first_line);
         gl_launch_scan_text(scan, copy, b.text.len, &b.map);
     }
     gl_buf_free(&b.text);
