@@ -202,6 +202,8 @@ struct gl_launch {
     const char *tasks_per_node; /* srun: processes started per node (--ntasks-per-node, or
                                  --ntasks on one node), NULL when not literal or not given */
     struct gl_loc tasks_loc;
+    long nodes;               /* Slurm: the nodes of the step or batch (-N): 0 when not
+                                 given, -1 when not literal (a range, a variable) */
     const char *object_kind;  /* k8s: the kind of the object holding the pod template
                                  (Deployment, ServingRuntime, TrainingRuntime), else NULL */
     struct gl_pod_facts pod;  /* k8s: the pod and the container's cpu and memory */

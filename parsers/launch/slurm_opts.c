@@ -443,6 +443,7 @@ static long tasks_per_node(const struct slurm_req *r, const struct slurm_opt **a
 void slurm_set_tasks(struct launch_build *b, const struct slurm_req *r)
 {
     const struct slurm_opt *o;
+    b->l->nodes = r->nodes.v.text ? whole(&r->nodes) : 0;
     long n = tasks_per_node(r, &o);
     if (n < 0)
         return;

@@ -36,6 +36,8 @@ static long gpus_per_node(const struct gl_launch *l, const struct gl_gpu_request
 struct procs {
     long n;                   /* processes per node, -1 unknown, 0 no launcher */
     const struct gl_word *at; /* the option word that says it */
+    long over;                /* the nodes its total is spread over (mpirun -np in a
+                                 Slurm job of several nodes), 0 when it counts one node */
 };
 
 static bool known(const struct gl_word *w) { return gl_word_known(w); }
@@ -104,7 +106,7 @@ static struct procs command_launcher(const struct gl_launch *l, size_t s, size_t
     static const char *const hosts[] = {"-H", "--host", "-host", "--hostfile", "-hostfile",
                                         "--machinefile", "-machinefile", "-f", "-npernode",
                                         "--npernode", "-N", "--map-by", "-ppn", NULL};
-    struct procs p = {0, NULL};
+    struct procs p = {0, NULL, 0};
     for (size_t i = s; i < end; i++) {
         const struct gl_word *w = &l->argv[i];
         if (!known(w) || !command_position(l, s, i))
@@ -123,18 +125,24 @@ static struct procs command_launcher(const struct gl_launch *l, size_t s, size_t
                    !strcmp(l->argv[i + 1].text, "launch")) {
             const char *m = option(l, i + 1, end, machines, &none);
             if ((m && literal(m) != 1) || (!m && option(l, i + 1, end, config, &none)))
-                return (struct procs){-1, NULL}; /* several machines, or a config */
+                return (struct procs){-1, NULL, 0}; /* several machines, or a config */
             v = option(l, i + 1, end, nprocs, &at);
         } else if (named(t, "mpirun") || named(t, "mpiexec")) {
             for (size_t h = 0; hosts[h]; h++)
                 if (option(l, i, end, (const char *const[]){hosts[h], NULL}, &none))
-                    return (struct procs){-1, NULL}; /* more than one node */
+                    return (struct procs){-1, NULL, 0}; /* more than one node */
+            if (l->nodes < 0)
+                return (struct procs){-1, NULL, 0}; /* a Slurm job of nodes not known */
             v = option(l, i, end, np, &at);
+            long total = at ? literal(v) : -1;
+            if (l->nodes > 1 && total >= 0) /* in a Slurm job, -np counts every node's */
+                return total % l->nodes ? (struct procs){-1, NULL, 0}
+                                        : (struct procs){total / l->nodes, at, l->nodes};
         } else {
             continue;
         }
         if (!at)
-            return (struct procs){-1, NULL}; /* the default: not judged */
+            return (struct procs){-1, NULL, 0}; /* the default: not judged */
         p.n = literal(v);
         p.at = at;
         return p;
@@ -150,7 +158,7 @@ static struct procs launcher(const struct gl_launch *l)
         if (p.n)
             return p;
     }
-    return (struct procs){0, NULL};
+    return (struct procs){0, NULL, 0};
 }
 
 /* A container engine's client (docker, podman, nerdctl): a Slurm task that runs one starts
@@ -198,7 +206,10 @@ static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
     const char *opt = !p.n ? NULL
                       : strchr(p.at->text, '=')
                           ? gl_arena_printf(&f->arena, "`%s`", p.at->text)
-                          : gl_arena_printf(&f->arena, "`%s %ld`", p.at->text, p.n);
+                          : gl_arena_printf(&f->arena, "`%s %ld`", p.at->text,
+                                            p.over ? p.n * p.over : p.n);
+    if (p.over && opt)
+        opt = gl_arena_printf(&f->arena, "%s over %ld nodes", opt, p.over);
     const char *how =
         p.n && tasks > 1
             ? gl_arena_printf(&f->arena, "%ld tasks per node at line %u, x %s", tasks,
@@ -231,7 +242,7 @@ const struct gl_rule gl_rule_GL415 = {
     .explanation =
         "Distributed training starts one process per GPU: `torchrun --nproc_per_node`, "
         "`deepspeed --num_gpus`, `accelerate launch --num_processes` (on one machine), "
-        "`mpirun -np` (on one node), or Slurm's tasks per node (`srun --ntasks-per-node`, "
+        "`mpirun -np` (on one node; in a Slurm job of N nodes, -np / N), or Slurm's tasks per node (`srun --ntasks-per-node`, "
         "times the processes a launcher in each task starts; not when the tasks run a "
         "container engine's client, `docker run -d ...`, whose containers are the GPU "
         "processes and are judged as their own launches); for a GitHub Actions job "
