@@ -4,6 +4,20 @@
 #include "rules/gl4xx/launch_kind.h"
 #include "rules/gl4xx/launch_paths.h"
 
+/* An init container that runs no GPU job (it copies files into a volume, waits for a
+ * service: not python, torchrun, ...) in a pod whose other containers request GPUs: it
+ * prepares the GPU pod, often from the same image, on the CPU on purpose. */
+static bool prepares_gpu_pod(const struct gl_doc *doc, const struct gl_launch *l)
+{
+    if (!l->pod.init || !l->pod.pod || gl_launch_pytorch_style(l))
+        return false;
+    for (size_t k = 0; k < doc->nlaunches; k++)
+        if (&doc->launches[k] != l && doc->launches[k].pod.pod == l->pod.pod &&
+            gl_launch_requests_gpu(&doc->launches[k]))
+            return true;
+    return false;
+}
+
 static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
 {
     const struct gl_launch *l = &c->doc->launches[i];
@@ -12,7 +26,7 @@ static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
     if (l->kind == GL_LAUNCH_APPTAINER || l->fragment || l->secondary_role || l->gpus_outside ||
         l->gpu_unseen ||
         gl_launch_requests_gpu(l) || gl_launch_runtime_template(l) ||
-        gl_launch_client_image(c->doc, l) ||
+        gl_launch_client_image(c->doc, l) || prepares_gpu_pod(c->doc, l) ||
         !gl_launch_options_known(l) || !gl_launch_needs_cuda(f, i))
         return; /* (a runtime template gets its GPUs from the job that uses it) */
     const struct gl_ref *r = gl_launch_ref(c->doc, l);
@@ -61,7 +75,9 @@ const struct gl_rule gl_rule_GL407 = {
         "kustomization of the run renames or retags (what runs is another image), a Slurm "
         "step outside any allocation the file shows, or in a job of whole nodes "
         "(`--exclusive`) with no GPU option (the node's GPUs are visible or not as the "
-        "cluster's cgroup configuration says). "
+        "cluster's cgroup configuration says), or an init container that runs no GPU job "
+        "(it copies files or waits; not python, torchrun, ...) in a pod whose other "
+        "containers request GPUs (it prepares the pod, on the CPU on purpose). "
         "`nvidia.com/gpu: 0` is no GPU request.",
     .bad = "docker run --rm nvcr.io/nvidia/pytorch:24.05-py3 python train.py",
     .good = "docker run --rm --gpus all nvcr.io/nvidia/pytorch:24.05-py3 python train.py",
