@@ -99,6 +99,15 @@ static const char *ngc_name(const struct gl_imageref *p)
     return gl_has_prefix(s, "nvidia/") ? s + strlen("nvidia/") : s;
 }
 
+/* An image of an NGC team (`nvidia/morpheus/morpheus`, `nvidia/nemo-microservices/
+ * guardrails`) is a product of its own: a YY.MM tag is that product's release (CalVer),
+ * not a month of the framework containers, and it is not built on that month's CUDA base
+ * (Morpheus 24.03 and 24.06 are CUDA 12.1; the 24.03 frameworks are 12.4). */
+static bool ngc_team_product(const struct gl_imageref *p)
+{
+    return strchr(ngc_name(p), '/') != NULL;
+}
+
 /* Is the tag's YY.MM (`27.01-py3`) a month after the table's newest? A container of a
  * later month is built on at least the newest month's CUDA major: a major-only fact
  * (judged by that major's driver floor, as the decisions of RULES.md ask). */
@@ -151,7 +160,8 @@ static void derive_ref(struct cd_ctx *c, size_t ri)
     size_t digits = 0;
     bool have_tok = tok >= 0 && gl_cuda_token_version(p->tag + tok, tok_len, tok_version,
                                                       sizeof tok_version, &digits);
-    if (gl_imageref_in_namespace(p, "nvcr.io/nvidia") && !gl_imageref_nvidia_infra(p)) {
+    if (gl_imageref_in_namespace(p, "nvcr.io/nvidia") && !gl_imageref_nvidia_infra(p) &&
+        !ngc_team_product(p)) {
         const struct gl_kb_ngc_release *rel = gl_kb_ngc_release(c->kb, p->tag);
         int same = 0;
         if (rel && rel->cuda && gl_version_valid(rel->cuda) &&
