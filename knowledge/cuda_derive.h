@@ -11,7 +11,8 @@
  *   GL_CUDA_BASE_TAG    nvidia/cuda*, nvcr.io/nvidia/cuda* tags: the leading X.Y[.Z]
  *                       (every flavor and OS); loc = the version bytes of the tag
  *   GL_CUDA_NGC_TAG     nvcr.io/nvidia/<any>:YY.MM-... through the knowledge base's release
- *                       table (every framework of a release shares its CUDA);
+ *                       table (every framework of a release shares its CUDA); not an
+ *                       NGC team's image (nvidia/<team>/<name>: its YY.MM is its own CalVer);
  *                       label "NGC pytorch 24.05"; loc = the YY.MM bytes
  *   GL_CUDA_TAG         a cudaX.Y[.Z] / cuda-X.Y / cuXYZ token in any other tag
  *                       (pytorch/pytorch:2.3.0-cuda12.1-..., ...-cu126-...); loc = digits
