@@ -46,6 +46,16 @@ bool gl_cuda_token_version(const char *t, size_t n, char *out, size_t out_size,
     return true;
 }
 
+/* Does the tag hold `word` between separators (`-`, `_`, `.`) or its ends? */
+static bool tag_word(const char *tag, const char *word)
+{
+    size_t n = strlen(word);
+    for (const char *p = tag; p && (p = strstr(p, word)); p += n)
+        if ((p == tag || strchr("-_.", p[-1])) && (!p[n] || strchr("-_.", p[n])))
+            return true;
+    return false;
+}
+
 bool gl_cuda_ref_is_jetson(const struct gl_imageref *ref)
 {
     if (gl_imageref_is_docker_hub(ref) && gl_imageref_in_namespace(ref, "dustynv"))
@@ -57,7 +67,9 @@ bool gl_cuda_ref_is_jetson(const struct gl_imageref *ref)
             return true;
         p = slash ? slash + 1 : p + n;
     }
-    return ref->tag && (gl_has_prefix(ref->tag, "l4t") || gl_imageref_tag_has_token(ref->tag, "l4t"));
+    /* `...-r36.4.tegra-aarch64-...`: a build for Tegra, the Jetson SoC */
+    return ref->tag && (gl_has_prefix(ref->tag, "l4t") ||
+                        gl_imageref_tag_has_token(ref->tag, "l4t") || tag_word(ref->tag, "tegra"));
 }
 
 static bool is_nvidia_cuda_repo(const struct gl_imageref *ref)
