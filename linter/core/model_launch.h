@@ -190,6 +190,8 @@ struct gl_launch {
     const char *name;         /* service / container name, NULL */
     bool apptainer_nv;        /* apptainer --nv / --nvccli */
     bool apptainer_sandbox;   /* image is a sandbox directory */
+    bool apptainer_writable;  /* apptainer --writable: the run changes the image (only a
+                                 sandbox, or a SIF's overlay, can be written) */
     const char **ignore_ids;  size_t nignore_ids;  /* k8s annotation gpulint.io/ignore */
     bool bare_metal;          /* a Slurm step without a container: its command runs on the
                                  host (no image, no mounts to judge) */

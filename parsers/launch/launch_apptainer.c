@@ -96,6 +96,10 @@ static void apply(struct launch_build *b, const struct gl_cli_flag *f, const str
         }
         return;
     }
+    if (!strcmp(f->name, "writable")) {
+        b->l->apptainer_writable = !val || value_true(val->text);
+        return;
+    }
     if (!val)
         return;
     if (!strcmp(f->name, "bind"))

@@ -56,7 +56,8 @@
  *    opaque or absent. An apptainer `docker://`/`oras://` image is parsed as a registry
  *    reference (ref text without the scheme, loc after it); `library://...` is a ref that
  *    is not ok; a `*.sif`/`*.simg`/`*.img` is a ref with local = true; any other path is a
- *    sandbox directory (local = true and launch.apptainer_sandbox).
+ *    sandbox directory (local = true and launch.apptainer_sandbox); `--writable` sets
+ *    launch.apptainer_writable.
  *  - argv: the words after the image (for `instance start`: after the instance name).
  *    A container command `sh|bash [opts] -c SCRIPT [args]` has the words of SCRIPT
  *    spliced in place of the SCRIPT word (all its simple commands, in order, separators

@@ -7,7 +7,9 @@ static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
 {
     (void)f;
     const struct gl_launch *l = &c->doc->launches[i];
-    if (l->kind != GL_LAUNCH_APPTAINER || !l->apptainer_sandbox)
+    /* --writable changes the sandbox (installs into it before a .sif is built from it):
+     * only a sandbox can be changed so */
+    if (l->kind != GL_LAUNCH_APPTAINER || !l->apptainer_sandbox || l->apptainer_writable)
         return;
     const struct gl_ref *r = gl_launch_ref(c->doc, l);
     gl_report(c, gl_launch_image_loc(c->doc, l), NULL,
@@ -28,7 +30,8 @@ const struct gl_rule gl_rule_GL409 = {
         "filesystems of HPC clusters (NFS, Lustre, GPFS) its files keep the builder's uids, "
         "which breaks under user namespaces, and starting a Python stack means thousands of "
         "metadata lookups on the parallel filesystem. A `.sif` is one squashfs file: mounted "
-        "once, read locally.",
+        "once, read locally. Not for a `--writable` run, which changes the sandbox (installs "
+        "into it before a .sif is built from it): only a sandbox can be changed so.",
     .bad = "apptainer exec --nv ./pytorch_sandbox/ python train.py",
     .good = "apptainer build pytorch.sif ./pytorch_sandbox/\n"
             "apptainer exec --nv pytorch.sif python train.py",
