@@ -58,11 +58,13 @@ static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
     const char *fix = l->kind == GL_LAUNCH_K8S ? "mount an emptyDir {medium: Memory} at /dev/shm"
                       : l->kind == GL_LAUNCH_COMPOSE ? "add `ipc: host` or `shm_size: 8gb`"
                                                      : "add --ipc=host or --shm-size=8g";
+    const struct gl_word *word = step ? NULL : gl_launch_pytorch_word(l);
     const char *job = step ? gl_arena_printf(&f->arena, "`%s` of its steps at line %u",
                                              step_text(&f->arena, l, step),
                                              (unsigned)step->loc.line)
                            : gl_arena_printf(&f->arena, "`%s`",
-                                             l->nargv ? l->argv[0].text : "?");
+                                             word ? word->text
+                                             : l->nargv ? l->argv[0].text : "?");
     if (l->shm_bytes >= 0)
         gl_report(c, l->shm_loc, fix,
                   "%s runs a PyTorch-style job on a GPU with a %lld MiB /dev/shm (below "

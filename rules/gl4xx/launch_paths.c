@@ -437,6 +437,16 @@ bool gl_launch_pytorch_style(const struct gl_launch *l)
     return gl_launch_runs(l, pytorch_launcher);
 }
 
+const struct gl_word *gl_launch_pytorch_word(const struct gl_launch *l)
+{
+    for (size_t s = 0; s < l->nargv; s = gl_launch_next_command(l, s)) {
+        size_t end = gl_launch_next_command(l, s), i = gl_command_find(l, s, end, pytorch_launcher);
+        if (i < end)
+            return &l->argv[i];
+    }
+    return NULL;
+}
+
 /* How strongly command [s, end) of v says it runs a PyTorch-style job: 2 for a launcher
  * (torchrun, pytest, ...) or `python -m MODULE`, 1 for another python command, 0 for none
  * or a Python tool. *word gets its command word. */

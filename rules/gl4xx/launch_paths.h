@@ -119,6 +119,9 @@ bool gl_launch_options_known(const struct gl_launch *l);
  * behind env/nohup/time/mpirun/srun/numactl, or as the first word of a `sh -c` /
  * `bash -c` string? False when the command is unknown (the image default, opaque). */
 bool gl_launch_pytorch_style(const struct gl_launch *l);
+/* The word that makes it one (`python3` of `sh -c "cd /app && python3 ..."`), NULL when
+ * none is found so. */
+const struct gl_word *gl_launch_pytorch_word(const struct gl_launch *l);
 /* The command word of the command of a CI job's steps (gl_launch_steps_view) that best
  * shows it runs a PyTorch-style job: the first launcher (torchrun, pytest, ...) or `python
  * -m MODULE`, else the first other python command; never a Python tool
