@@ -295,14 +295,15 @@ bool gl_imageref_nvidia_infra(const struct gl_imageref *ref)
     /* RULES.md third round: NVIDIA's GPU plumbing, by name under any `nvidia/` path
      * (nvcr.io/nvidia/, nvcr.io/nvidia/k8s/, nvcr.io/nvidia/cloud-native/, Docker Hub's
      * nvidia/, a mirror's .../nvidia/), and every image under cloud-native/ or
-     * distroless/ there: they run no CUDA workload. */
+     * distroless/ there, and the plain OS bases under base/ (nvcr.io/nvidia/base/ubuntu:
+     * Ubuntu with NVIDIA's security updates): they run no CUDA workload. */
     static const char *const plumbing[] = {
         "gpu-operator", "gpu-operator-validator", "k8s-device-plugin", "k8s-dra-driver-gpu",
         "dcgm", "dcgm-exporter", "gpu-feature-discovery", "container-toolkit", "driver",
         "vgpu-manager", "mig-manager", "k8s-mig-manager", "k8s-kata-manager",
         "k8s-cc-manager", "kubevirt-gpu-device-plugin", "k8s-driver-manager",
         "vgpu-device-manager", "nvidia-fs", "gpu-operator-bundle", NULL};
-    static const char *const trees[] = {"cloud-native", "distroless", NULL};
+    static const char *const trees[] = {"cloud-native", "distroless", "base", NULL};
     const char *p = ref->path;
     if (!p)
         return false;

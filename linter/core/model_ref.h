@@ -171,7 +171,8 @@ bool gl_imageref_cuda_bearing(const struct gl_imageref *ref);
 long gl_imageref_cuda_token(const char *tag, size_t *len);
 /* NVIDIA's infrastructure images that run no CUDA workload (RULES.md third round): the GPU
  * plumbing by name (k8s-device-plugin, gpu-operator, dcgm-exporter, driver, ...) anywhere
- * under an `nvidia/` path component, and everything under its cloud-native/ or distroless/. */
+ * under an `nvidia/` path component, and everything under its cloud-native/ or distroless/,
+ * and its plain OS bases under base/ (nvcr.io/nvidia/base/ubuntu). */
 bool gl_imageref_nvidia_infra(const struct gl_imageref *ref);
 
 /* Where bytes [off, off+n) of a reference's tag are written (n = 0: to the tag's end):
