@@ -754,7 +754,8 @@ static void walk(struct gl_run *run, const char *dir, int depth)
         names[n++] = xstrdup(e->d_name);
     }
     closedir(d);
-    qsort(names, n, sizeof *names, name_cmp);
+    if (n > 1)   /* (qsort of a NULL array, an empty directory, is undefined) */
+        qsort(names, n, sizeof *names, name_cmp);
     size_t dlen = strlen(dir);
     size_t sep = dlen && dir[dlen - 1] == '/' ? 0 : 1;   /* "DIR/NAME", one slash */
     for (size_t i = 0; i < n; i++) {
