@@ -10,6 +10,10 @@ bool gl_os_package_manager(const char *m)
 {
     static const char *const os[] = {"apt-get", "apt", "aptitude", "yum", "dnf", "microdnf",
                                      "tdnf", "apk", "zypper"};
+    switch (m[0]) { /* the first letters above: pip, uv and conda stop here */
+    case 'a': case 'y': case 'd': case 'm': case 't': case 'z': break;
+    default: return false;
+    }
     for (size_t i = 0; i < sizeof os / sizeof os[0]; i++)
         if (gl_streq(m, os[i]))
             return true;
@@ -30,15 +34,23 @@ bool gl_named_versioned(const char *name, const char *stem)
 }
 
 /* Versioned CUDA development packages: cuda-nvcc-X-Y, cuda-toolkit-X-Y, and any
- * `*-dev-X-Y` (cuda-cudart-dev-12-4, cuda-libraries-dev-12-4, libcublas-dev-12-4). */
-static bool cuda_dev_package(const char *name)
+ * `*-dev-X-Y` (cuda-cudart-dev-12-4, cuda-libraries-dev-12-4, libcublas-dev-12-4).
+ * `len` is strlen(name). */
+static bool cuda_dev_package(const char *name, size_t len)
 {
+    if (!len || name[len - 1] < '0' || name[len - 1] > '9')
+        return false; /* no -X-Y at the end: gl_cuda_release_stem would give len */
     size_t n = gl_cuda_release_stem(name);
-    if (n == strlen(name))
+    if (n == len)
         return false;
     return (n == 9 && !strncmp(name, "cuda-nvcc", 9)) ||
            (n == 12 && !strncmp(name, "cuda-toolkit", 12)) ||
            (n > 4 && !strncmp(name + n - 4, "-dev", 4));
+}
+
+static bool ends_with(const char *s, size_t n, const char *suffix, size_t m)
+{
+    return n >= m && memcmp(s + n - m, suffix, m) == 0;
 }
 
 bool gl_build_tool_package(const char *name, bool group)
@@ -49,11 +61,13 @@ bool gl_build_tool_package(const char *name, bool group)
         return gl_streq_nocase(name, "Development Tools") ||
                gl_streq_nocase(name, "development-tools") ||
                gl_streq_nocase(name, "@development-tools");
-    for (size_t i = 0; i < sizeof compilers / sizeof compilers[0]; i++)
-        if (gl_named_versioned(name, compilers[i]))
-            return true;
-    return gl_has_suffix(name, "-dev") || gl_has_suffix(name, "-devel") ||
-           cuda_dev_package(name);
+    if (name[0] == 'g' || name[0] == 'c' || name[0] == 'b') /* the compilers' first letters */
+        for (size_t i = 0; i < sizeof compilers / sizeof compilers[0]; i++)
+            if (gl_named_versioned(name, compilers[i]))
+                return true;
+    size_t n = strlen(name);
+    return ends_with(name, n, "-dev", 4) || ends_with(name, n, "-devel", 6) ||
+           cuda_dev_package(name, n);
 }
 
 
