@@ -139,7 +139,7 @@ static void derive_ref(struct cd_ctx *c, size_t ri)
             unsigned major;
             if (gl_version_valid(v) && gl_version_field(v, 0, &major) && major >= 1) {
                 ref_fact(c, ri, GL_CUDA_BASE_TAG, v,
-                         gl_arena_printf(a, "%s %s:%s", role_label(r), p->familiar, p->tag),
+                         CD_JOIN(a, role_label(r), " ", p->familiar, ":", p->tag),
                          gl_ref_tag_loc(r, 0, 0));
                 return;
             }
@@ -157,7 +157,7 @@ static void derive_ref(struct cd_ctx *c, size_t ri)
         if (rel && rel->cuda && gl_version_valid(rel->cuda) &&
             (!have_tok || (gl_version_compare(rel->cuda, tok_version, 2, &same) && same == 0))) {
             ref_fact(c, ri, GL_CUDA_NGC_TAG, rel->cuda,
-                     gl_arena_printf(a, "NGC %s %s", ngc_name(p), rel->tag),
+                     CD_JOIN(a, "NGC ", ngc_name(p), " ", rel->tag),
                      gl_ref_tag_loc(r, 0, 0));
             return;
         }
@@ -168,7 +168,7 @@ static void derive_ref(struct cd_ctx *c, size_t ri)
         size_t off = (size_t)tok + digits;
         struct gl_cuda_fact *f =
             ref_fact(c, ri, GL_CUDA_TAG, gl_arena_strdup(a, tok_version),
-                     gl_arena_printf(a, "%s %s:%s", role_label(r), p->familiar, p->tag),
+                     CD_JOIN(a, role_label(r), " ", p->familiar, ":", p->tag),
                      gl_ref_tag_loc(r, off, tok_len - digits));
         /* pytorch/pytorch:2.3.0-cuda12.1-...: the torch release of the image */
         size_t n = gl_version_prefix_len(p->tag);
