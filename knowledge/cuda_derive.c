@@ -50,7 +50,8 @@ bool gl_cuda_ref_is_jetson(const struct gl_imageref *ref)
 {
     if (gl_imageref_is_docker_hub(ref) && gl_imageref_in_namespace(ref, "dustynv"))
         return true; /* dusty-nv's jetson-containers */
-    for (const char *p = ref->path; p && *p;) {
+    /* a component l4t* or *-l4t holds "l4t": a path without it has none (most) */
+    for (const char *p = ref->path && strstr(ref->path, "l4t") ? ref->path : NULL; p && *p;) {
         const char *slash = strchr(p, '/');
         size_t n = slash ? (size_t)(slash - p) : strlen(p);
         if ((n >= 3 && !memcmp(p, "l4t", 3)) || (n >= 4 && !memcmp(p + n - 4, "-l4t", 4)))
@@ -193,7 +194,7 @@ void gl_cuda_derive_env(struct gl_doc *doc, const struct gl_env *e)
     if (!e->key || !e->value)
         return;
     bool image = e->origin == GL_ENV_IMAGE_CONFIG;
-    if (!strcmp(e->key, "CUDA_VERSION") && e->origin != GL_ENV_LAUNCH) {
+    if (gl_streq(e->key, "CUDA_VERSION") && e->origin != GL_ENV_LAUNCH) {
         size_t n = gl_version_prefix_len(e->value);
         /* "12.4.1" (nvidia/cuda images); trailing text such as "-1" is not a version */
         if (!n || e->value[n] != '\0' || !gl_version_valid(e->value))
@@ -203,7 +204,7 @@ void gl_cuda_derive_env(struct gl_doc *doc, const struct gl_env *e)
             image ? "image config ENV CUDA_VERSION" : "ENV CUDA_VERSION", e->value_loc);
         f->stage = e->stage;
         f->launch = e->launch;
-    } else if (!strcmp(e->key, "NVIDIA_REQUIRE_CUDA") && *e->value) {
+    } else if (gl_streq(e->key, "NVIDIA_REQUIRE_CUDA") && *e->value) {
         const char *label = image ? "image config NVIDIA_REQUIRE_CUDA"
                             : e->origin == GL_ENV_LAUNCH ? "launch env NVIDIA_REQUIRE_CUDA"
                                                          : "ENV NVIDIA_REQUIRE_CUDA";

@@ -4,7 +4,6 @@
  * parts of the derivation build on this file and never the other way round. */
 #include "knowledge/cuda_derive_internal.h"
 
-#include <ctype.h>
 #include <string.h>
 
 void cd_ctx_init(struct cd_ctx *c, struct gl_doc *doc, const struct gl_kb *kb,
@@ -81,11 +80,21 @@ bool cd_parse_spec(const char *s, struct cd_spec *out)
     size_t i = 0, n = 0;
     while (s[i] == ' ' || s[i] == '\t')
         i++;
-    while (s[i] && (isalnum((unsigned char)s[i]) || s[i] == '-' || s[i] == '_' || s[i] == '.')) {
+    /* the name's bytes by ASCII tests: what isalnum and tolower are in the C locale,
+     * the one gpulint runs in (it never calls setlocale), without a call a byte */
+    for (;; i++) {
+        char ch = s[i];
+        if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '-' || ch == '.')
+            ;
+        else if (ch >= 'A' && ch <= 'Z')
+            ch = (char)(ch - 'A' + 'a');
+        else if (ch == '_')
+            ch = '-';
+        else
+            break;
         if (n + 1 >= sizeof out->name)
             return false;
-        out->name[n++] = s[i] == '_' ? '-' : (char)tolower((unsigned char)s[i]);
-        i++;
+        out->name[n++] = ch;
     }
     if (!n)
         return false;

@@ -77,22 +77,28 @@ static bool spelling_matches(const struct spelling *sp, const char *pat, size_t 
     return false;
 }
 
+/* One spelling against pat[0..n): a first byte that differs rules it out before the
+ * lengths are taken (a non-empty head's first byte is the spelling's first). */
+static bool spelling_is(const char *head, const char *tail, const char *pat, size_t n,
+                        enum match_mode mode)
+{
+    if (n && head[0] && head[0] != pat[0])
+        return false;
+    struct spelling sp = spelling_of(head, tail);
+    return spelling_matches(&sp, pat, n, mode);
+}
+
 /* Try every accepted spelling: familiar, bare path on Docker Hub, domain/path. */
 static bool repo_matches(const struct gl_imageref *ref, const char *pat, size_t n,
                          enum match_mode mode)
 {
     if (!ref->path || !ref->familiar || !pat)
         return false;
-    struct spelling familiar = spelling_of(ref->familiar, NULL);
-    if (spelling_matches(&familiar, pat, n, mode))
+    if (spelling_is(ref->familiar, NULL, pat, n, mode))
         return true;
-    struct spelling path = spelling_of(ref->path, NULL);
-    if (gl_imageref_is_docker_hub(ref) && spelling_matches(&path, pat, n, mode))
+    if (gl_imageref_is_docker_hub(ref) && spelling_is(ref->path, NULL, pat, n, mode))
         return true;
-    if (!ref->domain)
-        return false;
-    struct spelling full = spelling_of(ref->domain, ref->path);
-    return spelling_matches(&full, pat, n, mode);
+    return ref->domain && spelling_is(ref->domain, ref->path, pat, n, mode);
 }
 
 bool gl_imageref_repo_is(const struct gl_imageref *ref, const char *name)

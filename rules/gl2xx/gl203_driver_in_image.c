@@ -21,7 +21,7 @@ static bool driver_package(const char *name)
     if (name[0] != 'n' && name[0] != 'c' && name[0] != 'l') /* what the stems start with */
         return false;
     for (size_t i = 0; i < sizeof stems / sizeof stems[0]; i++) {
-        if (name[0] != stems[i][0])
+        if (!gl_first4(name, stems[i]))
             continue;
         size_t n = strlen(stems[i]);
         if (!strncmp(name, stems[i], n) &&
@@ -40,7 +40,7 @@ static bool driver_pkg(const struct gl_pkg *p)
 }
 
 /* Offset of an NVIDIA-Linux-*.run installer's name in a word (a path or URL), or -1. */
-static long installer_offset(const char *w)
+static inline long installer_offset(const char *w)
 {
     const char *slash = strrchr(w, '/');
     const char *base = slash ? slash + 1 : w;

@@ -117,6 +117,15 @@ static bool real_name(const char *key)
     return gl_has_prefix(key, "NVIDIA_REQUIRE_");
 }
 
+/* popcount(x) > 4, told by clearing the lowest set bit four times (a handful of
+ * instructions, where __builtin_popcountll is a library call without -mpopcnt) */
+static bool more_than_four_bits(uint64_t x)
+{
+    for (int i = 0; i < 4; i++)
+        x &= x - 1;
+    return x != 0;
+}
+
 #define NKNOWN (sizeof known / sizeof known[0])
 
 /* What check compares every key with, worked out once for the process (the table is
@@ -161,7 +170,7 @@ static void check(struct gl_check *c)
         uint64_t kmask = letter_mask(e->key, true);
         bool near = false; /* some name passed the mask test: real_name is asked then */
         for (size_t k = 0; k < NKNOWN; k++) {
-            if (__builtin_popcountll(kmask ^ names.masks[k]) > 4)
+            if (more_than_four_bits(kmask ^ names.masks[k]))
                 continue; /* distance 3 */
             if (!near && real_name(e->key))
                 break;

@@ -15,7 +15,7 @@ static bool toolkit_package(const char *name)
     if (name[0] != 'n' && name[0] != 'l')
         return false; /* the first letters above: most packages stop here */
     for (size_t i = 0; i < sizeof stems / sizeof stems[0]; i++) {
-        if (name[0] != stems[i][0]) /* most packages stop here, before strlen and strncmp */
+        if (!gl_first4(name, stems[i])) /* most packages stop here, before strlen and strncmp */
             continue;
         size_t n = strlen(stems[i]);
         if (!strncmp(name, stems[i], n) &&
@@ -53,7 +53,7 @@ static bool engine_package(const char *name)
     if (name[0] != 'd' && name[0] != 'm' && name[0] != 'c' && name[0] != 'p')
         return false; /* the first letters above: most packages stop here */
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        if (name[0] != names[i][0])
+        if (!gl_first4(name, names[i]))
             continue;
         size_t n = strlen(names[i]);
         if (!strncmp(name, names[i], n) &&

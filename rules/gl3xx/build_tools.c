@@ -8,16 +8,19 @@
 
 bool gl_os_package_manager(const char *m)
 {
-    static const char *const os[] = {"apt-get", "apt", "aptitude", "yum", "dnf", "microdnf",
-                                     "tdnf", "apk", "zypper"};
-    switch (m[0]) { /* the first letters above: pip, uv and conda stop here */
-    case 'a': case 'y': case 'd': case 'm': case 't': case 'z': break;
+    /* apt-get, apt, aptitude, yum, dnf, microdnf, tdnf, apk, zypper: by the first letter
+     * (pip, uv and conda have none of them) */
+    switch (m[0]) {
+    case 'a':
+        return gl_streq(m, "apt-get") || gl_streq(m, "apt") || gl_streq(m, "aptitude") ||
+               gl_streq(m, "apk");
+    case 'y': return gl_streq(m, "yum");
+    case 'd': return gl_streq(m, "dnf");
+    case 'm': return gl_streq(m, "microdnf");
+    case 't': return gl_streq(m, "tdnf");
+    case 'z': return gl_streq(m, "zypper");
     default: return false;
     }
-    for (size_t i = 0; i < sizeof os / sizeof os[0]; i++)
-        if (gl_streq(m, os[i]))
-            return true;
-    return false;
 }
 
 /* name or name-N (gcc-12, g++-11, clang-15) */

@@ -161,6 +161,21 @@ static void test_packages(void **state)
     assert_null(fact(d, GL_CUDA_FRAMEWORK, 6)); /* DGL index, PyPI-default torch */
 }
 
+/* Package names as pip compares them: case and '_' do not matter; a byte outside ASCII
+ * ends the name (so no torch fact for "törch"). */
+static void test_spec_names(void **state)
+{
+    (void)state;
+    struct gl_doc *d = derive("Dockerfile",
+                              "FROM ubuntu:22.04\n"
+                              "RUN pip install Nvidia_Cublas_cu12 TORCH==2.1.0+cu121\n"
+                              "RUN pip install t\xc3\xb6rch==2.1.0+cu118\n");
+    assert_fact(fact(d, GL_CUDA_PIP_NVIDIA, 0), "12", 2, 31);
+    assert_fact(fact(d, GL_CUDA_FRAMEWORK, 0), "12.1", 2, 48);
+    assert_null(fact(d, GL_CUDA_FRAMEWORK, 1));
+    assert_null(fact(d, GL_CUDA_PIP_NVIDIA, 1));
+}
+
 static void write_file(const char *path, const char *text)
 {
     FILE *f = fopen(path, "w");
@@ -424,6 +439,7 @@ int main(void)
         cmocka_unit_test(test_arg_in_from_is_reported_at_from),
         cmocka_unit_test(test_env_and_require),
         cmocka_unit_test(test_packages),
+        cmocka_unit_test(test_spec_names),
         cmocka_unit_test(test_requirements_file),
         cmocka_unit_test(test_python_wheels),
         cmocka_unit_test(test_requirements_copied),
