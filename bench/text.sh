@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
 # bench/text.sh [GPULINT] [REPO_DIR]: text inputs (Dockerfiles and launch files) in one
-# process, beside `cat` of the same files (the floor) and dockerfilelint (npm, the peer on
+# process, beside the physical floor (bench/readfloor.c), `cat` and dockerfilelint (npm, the peer on
 # Dockerfiles). Corpora, made under a temporary directory at run time:
 #   dockerfiles  999 real GPU Dockerfiles: ../shared/corpus/dockerfiles when it is there,
 #                else tests/corpus/files/dockerfiles, copied round until 999 files; 1x 10x 100x
@@ -9,7 +9,8 @@
 #                runlines/ compose/ k8s/ apptainer/ of the same source; 1x 10x 100x
 #   repo         a whole repository (REPO_DIR, default: moby/buildkit's snapshot under
 #                /work/.mirror when present, exported with git archive), >= 5,000 files
-# For each: gpulint --jobs 1 and --jobs 2, cat, dockerfilelint (dockerfiles 1x and 10x
+# For each: gpulint --jobs 1 and --jobs 2, the floor (bench/readfloor.c: the same walk, every
+# file read whole and nothing else done, on 1 and 2 threads), cat, dockerfilelint (dockerfiles 1x and 10x
 # only: it takes ~0.4 ms a file; PEER=no leaves it out, to compare two gpulint builds
 # quickly), each the best of RUNS runs (default 3) by wall time;
 # MB/s, files/s, the ratio of each to gpulint -j 1, MB/s of CPU time (user + system: less
@@ -57,6 +58,10 @@ make_launch() {
   done
 }
 
+# the physical floor: walk the tree and read every file whole, nothing else (bench/readfloor.c)
+cc -O2 -std=c11 -pthread bench/readfloor.c -o "$work/readfloor" 2> /dev/null ||
+  echo "readfloor: no C compiler: no floor rows"
+
 have_perf=0   # hardware counters (a VM may have none: then callgrind counts, on small corpora)
 perf stat -e instructions -x, -o "$work/p" true > /dev/null 2>&1 &&
   grep -q '^[0-9]' "$work/p" && have_perf=1
@@ -101,6 +106,10 @@ row() { # row CORPUS DIR [peer]
   {
     echo "gpulint-j1 $(best "$bin" $g --jobs 1 "$dir") $(instructions "$files" "$bin" $g --jobs 1 "$dir")"
     echo "gpulint-j2 $(best "$bin" $g --jobs 2 "$dir") -"
+    if [ -x "$work/readfloor" ]; then
+      echo "floor-j1 $(best "$work/readfloor" "$dir") -"
+      echo "floor-j2 $(best "$work/readfloor" -j 2 "$dir") -"
+    fi
     echo "cat $(best sh -c 'find "$1" -type f -print0 | xargs -0 cat' sh "$dir") -"
     if [ -n "$withpeer" ] && [ -x "$peer" ]; then
       find "$dir" -type f -print0 | sort -z > "$work/list"

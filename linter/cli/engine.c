@@ -756,9 +756,13 @@ static void walk(struct gl_run *run, const char *dir, int depth)
     closedir(d);
     qsort(names, n, sizeof *names, name_cmp);
     size_t dlen = strlen(dir);
+    size_t sep = dlen && dir[dlen - 1] == '/' ? 0 : 1;   /* "DIR/NAME", one slash */
     for (size_t i = 0; i < n; i++) {
-        char *path = xmalloc(dlen + strlen(names[i]) + 2);
-        sprintf(path, "%s%s%s", dir, dlen && dir[dlen - 1] == '/' ? "" : "/", names[i]);
+        size_t nlen = strlen(names[i]);
+        char *path = xmalloc(dlen + sep + nlen + 1);
+        memcpy(path, dir, dlen);
+        path[dlen] = '/';
+        memcpy(path + dlen + sep, names[i], nlen + 1);
         struct stat st;
         if (gl_path_ignored(&run->cfg->path_ignores, path)) {
             /* config ignore-paths: neither linted nor walked into */

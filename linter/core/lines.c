@@ -18,12 +18,27 @@ void gl_lines_known(struct gl_lines *l, const size_t *starts, size_t n)
     }
 }
 
+void gl_lines_known32(struct gl_lines *l, const uint32_t *starts, size_t n)
+{
+    if (!l->starts && n && starts[0] == 0) {
+        l->known32 = starts;
+        l->nknown = n;
+    }
+}
+
 /* One pass (memchr from line to line) into a heap buffer that doubles, then copied to the
  * arena at its size; or the known starts copied. */
 static void index_lines(struct gl_lines *l)
 {
+    if (l->known32) {
+        l->starts = gl_arena_take(l->arena, l->nknown * sizeof *l->starts);
+        memcpy(l->starts, l->known32, l->nknown * sizeof *l->starts);
+        l->n = l->nknown;
+        l->known32 = NULL;
+        return;
+    }
     if (l->known) {
-        l->starts = gl_arena_alloc(l->arena, l->nknown * sizeof *l->starts);
+        l->starts = gl_arena_take(l->arena, l->nknown * sizeof *l->starts);
         for (size_t i = 0; i < l->nknown; i++)
             l->starts[i] = (uint32_t)l->known[i]; /* (the text is under 4 GiB) */
         l->n = l->nknown;
@@ -39,7 +54,7 @@ static void index_lines(struct gl_lines *l)
             tmp = xrealloc(tmp, (cap *= 2) * sizeof *tmp);
         tmp[n++] = (uint32_t)(p - l->text + 1);
     }
-    l->starts = gl_arena_alloc(l->arena, n * sizeof *l->starts);
+    l->starts = gl_arena_take(l->arena, n * sizeof *l->starts);
     memcpy(l->starts, tmp, n * sizeof *tmp);
     free(tmp);
     l->n = n;

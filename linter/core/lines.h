@@ -16,6 +16,7 @@ struct gl_lines {
     uint32_t *starts;        /* offset of each line; NULL until first used */
     size_t n;
     const size_t *known;     /* gl_lines_known: line starts another reader found */
+    const uint32_t *known32; /* gl_lines_known32: the same, as the index holds them */
     size_t nknown;
 };
 
@@ -25,6 +26,16 @@ void gl_lines_init(struct gl_lines *l, struct gl_arena *arena, const char *text,
  * scanning the text again (the index takes the same room, at the same moment). They must
  * stay valid until then. Nothing changes once the index is built. */
 void gl_lines_known(struct gl_lines *l, const size_t *starts, size_t n);
+/* The same, for starts kept as the index keeps them (32 bits: copied at once). */
+void gl_lines_known32(struct gl_lines *l, const uint32_t *starts, size_t n);
+/* Forget the starts gl_lines_known gave if the index was not built from them yet (they
+ * are about to be freed: a later look-up scans the text). */
+static inline void gl_lines_unknown(struct gl_lines *l)
+{
+    l->known = NULL;
+    l->known32 = NULL;
+    l->nknown = 0;
+}
 /* Offset of loc's byte, or SIZE_MAX when there is none (line 0, past its line's end). */
 size_t gl_lines_offset(struct gl_lines *l, struct gl_loc loc);
 /* Offset just past the last byte of loc's line (its '\n' or the end); SIZE_MAX if none. */

@@ -4,22 +4,14 @@
 
 #include <string.h>
 
-void gl_srcmap_init(struct gl_srcmap *m, struct gl_arena *arena)
+void gl_srcmap_grow(struct gl_srcmap *m)
 {
-    m->segs = NULL;
-    m->n = m->cap = 0;
-    m->arena = arena;
-}
-
-void gl_srcmap_add(struct gl_srcmap *m, size_t off, uint32_t line, uint32_t col)
-{
-    if (m->n && m->segs[m->n - 1].off == off) {
-        m->segs[m->n - 1].at = (struct gl_loc){line, col};
-        return;
-    }
-    struct gl_srcmap_seg *s = GL_APPEND(m->arena, m->segs, m->n, m->cap);
-    s->off = off;
-    s->at = (struct gl_loc){line, col};
+    size_t ncap = m->cap ? m->cap * 2 : 2;
+    struct gl_srcmap_seg *segs = gl_arena_take(m->arena, ncap * sizeof *segs);
+    if (m->n)
+        memcpy(segs, m->segs, m->n * sizeof *segs);
+    m->segs = segs;
+    m->cap = ncap;
 }
 
 /* The last segment in [lo, hi) with seg.off <= off (lo when none: off before the map). */

@@ -28,9 +28,27 @@ struct gl_srcmap {
     struct gl_arena *arena;
 };
 
-void gl_srcmap_init(struct gl_srcmap *m, struct gl_arena *arena);
-/* Offsets must be added in increasing order; a piece at the same offset replaces the last. */
-void gl_srcmap_add(struct gl_srcmap *m, size_t off, uint32_t line, uint32_t col);
+static inline void gl_srcmap_init(struct gl_srcmap *m, struct gl_arena *arena)
+{
+    m->segs = NULL;
+    m->n = m->cap = 0;
+    m->arena = arena;
+}
+/* Room for one more segment (the array doubles, as GL_APPEND's does: the arena is charged
+ * the same bytes; the new room is not cleared, since only segs[0, n) is ever read). */
+void gl_srcmap_grow(struct gl_srcmap *m);
+/* Offsets must be added in increasing order; a piece at the same offset replaces the last.
+ * Inline: a parser adds one a line or a piece. */
+static inline void gl_srcmap_add(struct gl_srcmap *m, size_t off, uint32_t line, uint32_t col)
+{
+    if (m->n && m->segs[m->n - 1].off == off) {
+        m->segs[m->n - 1].at = (struct gl_loc){line, col};
+        return;
+    }
+    if (m->n == m->cap)
+        gl_srcmap_grow(m);
+    m->segs[m->n++] = (struct gl_srcmap_seg){off, {line, col}};
+}
 /* Position of byte `off` of the derived text ({0,0} for an empty map). */
 struct gl_loc gl_srcmap_loc(const struct gl_srcmap *m, size_t off);
 /* The same, for lookups whose offsets mostly increase (a lexer's words): *hint (0 at

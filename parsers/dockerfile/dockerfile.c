@@ -9,6 +9,7 @@
 #include "linter/core/limits.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 struct ctx {
@@ -27,7 +28,10 @@ struct ctx {
     bool failed;     /* an error was set while reading */
     bool directives_done;
     struct df_lineparse lp;
-    struct gl_buf line; /* the instruction being read (one buffer for the whole file) */
+    struct piece { size_t off, len; } *pieces; /* a continued instruction's line pieces */
+    size_t piececap;                           /* (one heap array for the whole file) */
+    uint32_t **starts;  /* df_parse_lines: every line's start, in a heap array */
+    size_t nstarts, startcap;
 };
 
 static struct gl_loc loc_of(const struct ctx *c, size_t off)
@@ -43,12 +47,31 @@ static bool set_error(struct ctx *c, struct gl_loc loc, const char *fmt, const c
     return false;
 }
 
-/* Advance to the next line; false at the end of input or on a too long line. */
-static bool next_line(struct ctx *c)
+/* For df_parse_lines: a line starts at off (inline: once a line; the array grows out of
+ * line, rarely: from 512 starts). */
+static void grow_starts(struct ctx *c)
+{
+    c->startcap = c->startcap ? c->startcap * 2 : 512;
+    *c->starts = xrealloc(*c->starts, c->startcap * sizeof **c->starts);
+}
+
+static inline void push_start(struct ctx *c, size_t off)
+{
+    if (c->nstarts == c->startcap)
+        grow_starts(c);
+    (*c->starts)[c->nstarts++] = (uint32_t)off;
+}
+
+/* Advance to the next line; false at the end of input or on a too long line. Always
+ * inline (gcc would not, for its three callers): it runs once a line, and a call saves
+ * and restores more registers than the line's own work takes. */
+static inline __attribute__((always_inline)) bool next_line(struct ctx *c)
 {
     if (c->failed || c->pos >= c->n)
         return false;
     c->line0 = c->ls = c->pos;
+    if (c->starts)
+        push_start(c, c->pos);
     const char *nl = memchr(c->d + c->pos, '\n', c->n - c->pos);
     c->le = nl ? (size_t)(nl - c->d) : c->n;
     c->pos = nl ? c->le + 1 : c->n;
@@ -74,9 +97,12 @@ static size_t trim_newline_end(const struct ctx *c)
 static size_t skip_uspace_slow(const char *d, size_t s, size_t e);
 
 /* The first byte of d[s, e) that does not start a Unicode space. Inline for the common
- * line that starts with a non-blank ASCII byte (an instruction, a comment). */
+ * line that starts with a non-blank ASCII byte (an instruction, a comment) or with spaces
+ * and tabs before one (a continued line's indentation). */
 static inline size_t skip_uspace(const char *d, size_t s, size_t e)
 {
+    while (s < e && (d[s] == ' ' || d[s] == '\t'))
+        s++;
     if (s < e && (unsigned char)d[s] < 0x80 && !df_ascii_uspace((unsigned char)d[s]))
         return s;
     return skip_uspace_slow(d, s, e);
@@ -103,7 +129,7 @@ static size_t skip_uspace_slow(const char *d, size_t s, size_t e)
 
 static void add_comment(struct ctx *c, size_t hash, size_t end)
 {
-    struct df_comment *cm = GL_APPEND(c->a, c->f->comments, c->f->ncomments, c->ccap);
+    struct df_comment *cm = DF_APPEND(c->a, c->f->comments, c->f->ncomments, c->ccap);
     cm->text = gl_arena_strndup(c->a, c->d + hash + 1, end - hash - 1);
     cm->len = end - hash - 1;
     cm->loc = loc_of(c, hash);
@@ -230,7 +256,7 @@ static bool directive_line(struct ctx *c, size_t ts, size_t te)
 }
 
 /* BuildKit's lineContinuationRegex on d[s, *e): strips it and returns true if present. */
-static bool strip_continuation(const char *d, size_t s, size_t *e, char esc)
+static inline bool strip_continuation(const char *d, size_t s, size_t *e, char esc)
 {
     size_t q = *e;
     while (q > s && (d[q - 1] == ' ' || d[q - 1] == '\t'))
@@ -349,29 +375,40 @@ static bool has_heredoc_mark(const char *line, size_t len)
     return false;
 }
 
+static bool parse_line(struct ctx *c, struct df_instr *in, size_t last_end);
+
+/* Note a piece of a continued instruction: d[off, off+len). */
+static void add_piece(struct ctx *c, size_t *np, size_t off, size_t len)
+{
+    if (*np == c->piececap) {
+        c->piececap = c->piececap ? c->piececap * 2 : 16;
+        c->pieces = xrealloc(c->pieces, c->piececap * sizeof *c->pieces);
+    }
+    c->pieces[(*np)++] = (struct piece){off, len};
+}
+
 /* One instruction starting on the current line (content d[ts, ce), continued if cont). */
 static bool instruction(struct ctx *c, size_t ts, size_t ce, bool cont)
 {
-    if (c->f->ninstrs == c->icap) { /* as GL_APPEND, without clearing the new room: each
-                                        slot is cleared when it is taken, just below */
-        size_t ncap = c->icap ? c->icap * 2 : 2;
-        struct df_instr *grown = gl_arena_take(c->a, ncap * sizeof *grown);
-        if (c->f->ninstrs)
-            memcpy(grown, c->f->instrs, c->f->ninstrs * sizeof *grown);
-        c->f->instrs = grown;
-        c->icap = ncap;
-    }
-    struct df_instr *in = &c->f->instrs[c->f->ninstrs++];
-    memset(in, 0, sizeof *in);
-    struct gl_buf *line = &c->line;
-    line->len = 0;
-    gl_srcmap_init(&in->line_map, c->a);
-    in->start_line = c->lineno;
-    in->start_off = ts;
+    /* as GL_APPEND, without clearing the new room: the slot is written whole just below */
+    struct df_instr *in = DF_APPEND(c->a, c->f->instrs, c->f->ninstrs, c->icap);
     struct gl_loc l = loc_of(c, ts);
-    gl_srcmap_add(&in->line_map, 0, l.line, l.col);
-    gl_buf_add(line, c->d + ts, ce - ts);
+    /* the line map's first segment, in the room for two that gl_srcmap_add's first growth
+     * takes; every other field zero (a compound literal: stores, no memset call) */
+    struct gl_srcmap_seg *segs = gl_arena_take(c->a, 2 * sizeof *segs);
+    segs[0] = (struct gl_srcmap_seg){0, l};
+    *in = (struct df_instr){.start_line = c->lineno, .start_off = ts,
+                            .line_map = {.segs = segs, .n = 1, .cap = 2, .arena = c->a}};
     size_t last_end = c->le;
+    if (!cont) { /* one line (most instructions): copied once, straight from the text */
+        in->line = gl_arena_strndup(c->a, c->d + ts, ce - ts);
+        in->line_len = ce - ts;
+        return parse_line(c, in, last_end);
+    }
+    /* the pieces of the continued lines are noted, then copied once into the arena at
+     * their joined length (what a copy of them joined takes: the same charge) */
+    size_t np = 0, total = ce - ts;
+    add_piece(c, &np, ts, ce - ts);
     while (cont && next_line(c)) {
         size_t te = trim_newline_end(c);
         size_t fs = skip_uspace(c->d, c->ls, te);
@@ -383,14 +420,26 @@ static bool instruction(struct ctx *c, size_t ts, size_t ce, bool cont)
             continue;
         cont = strip_continuation(c->d, c->ls, &te, c->lp.escape);
         l = loc_of(c, c->ls);
-        gl_srcmap_add(&in->line_map, line->len, l.line, l.col);
-        gl_buf_add(line, c->d + c->ls, te - c->ls);
+        gl_srcmap_add(&in->line_map, total, l.line, l.col);
+        add_piece(c, &np, c->ls, te - c->ls);
+        total += te - c->ls;
         last_end = c->le;
     }
     if (c->failed)
         return false;
-    in->line = gl_arena_strndup(c->a, line->data ? line->data : "", line->len);
-    in->line_len = line->len;
+    char *line = gl_arena_take(c->a, total + 1);
+    for (size_t i = 0, at = 0; i < np; at += c->pieces[i++].len)
+        memcpy(line + at, c->d + c->pieces[i].off, c->pieces[i].len);
+    line[total] = 0;
+    in->line = line;
+    in->line_len = total;
+    return parse_line(c, in, last_end);
+}
+
+/* The instruction's line (read up to the current line, which ends at last_end) into its
+ * keyword, flags and arguments; then its heredoc bodies, if it has any. */
+static bool parse_line(struct ctx *c, struct df_instr *in, size_t last_end)
+{
     in->end_line = c->lineno;
     if (!df_parse_instr(&c->lp, in, c->err))
         return false;
@@ -412,18 +461,27 @@ static bool instruction(struct ctx *c, size_t ts, size_t ce, bool cont)
 struct df_file *df_parse_ex(struct gl_arena *a, const char *data, size_t len, unsigned flags,
                             struct df_error *err)
 {
+    return df_parse_lines(a, data, len, flags, err, NULL, NULL);
+}
+
+struct df_file *df_parse_lines(struct gl_arena *a, const char *data, size_t len, unsigned flags,
+                               struct df_error *err, uint32_t **starts, size_t *nstarts)
+{
     struct df_error dummy;
     if (!err)
         err = &dummy;
     memset(err, 0, sizeof *err);
     struct ctx c = {.a = a, .d = data ? data : "", .n = data ? len : 0, .flags = flags,
-                    .err = err};
+                    .err = err, .starts = len <= UINT32_MAX ? starts : NULL};
+    if (starts) {
+        *starts = NULL;
+        *nstarts = 0;
+    }
     c.f = gl_arena_alloc(a, sizeof *c.f);
     c.f->escape = '\\';
     c.lp.arena = a;
     c.lp.escape = '\\';
     df_textb_init(&c.lp.tb);
-    gl_buf_init(&c.line);
     bool ok = true;
     while (ok && next_line(&c)) {
         if (gl_arena_over(a)) { /* the limit parse-memory: stop at this line */
@@ -449,14 +507,23 @@ struct df_file *df_parse_ex(struct gl_arena *a, const char *data, size_t len, un
         ok = instruction(&c, ts, ce, cont);
     }
     df_textb_free(&c.lp.tb);
-    gl_buf_free(&c.line);
-    if (!ok || c.failed)
+    free(c.pieces);
+    if (!ok || c.failed || !c.f->ninstrs) {
+        if (starts) {
+            free(*starts);
+            *starts = NULL;
+        }
+        if (ok && !c.failed) {
+            err->loc = (struct gl_loc){c.lineno ? c.lineno : 1, 1};
+            snprintf(err->message, sizeof err->message,
+                     "file with no instructions (expected an instruction such as FROM)");
+        }
         return NULL;
-    if (!c.f->ninstrs) {
-        err->loc = (struct gl_loc){c.lineno ? c.lineno : 1, 1};
-        snprintf(err->message, sizeof err->message,
-                 "file with no instructions (expected an instruction such as FROM)");
-        return NULL;
+    }
+    if (c.starts) { /* every line was read; a text that ends with '\n' has an empty last line */
+        if (c.n && c.d[c.n - 1] == '\n')
+            push_start(&c, c.n);
+        *nstarts = c.nstarts;
     }
     return c.f;
 }

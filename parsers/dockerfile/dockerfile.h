@@ -133,6 +133,12 @@ struct df_file {
 struct df_file *df_parse(struct gl_arena *a, const char *data, size_t len, struct df_error *err);
 struct df_file *df_parse_ex(struct gl_arena *a, const char *data, size_t len, unsigned flags,
                             struct df_error *err);
+/* df_parse_ex, and the start of every line of data into *starts (a heap array the caller
+ * frees; NULL when the parse fails or data is 4 GiB or more), *nstarts of them: 0, then
+ * the offset after each '\n', the index gl_lines would build (the parser finds them
+ * anyway). */
+struct df_file *df_parse_lines(struct gl_arena *a, const char *data, size_t len, unsigned flags,
+                               struct df_error *err, uint32_t **starts, size_t *nstarts);
 
 /* The value of the file's `# syntax=` parser directive (among the directive lines that
  * open the file, as BuildKit reads them), or false when there is none. For inputs that
@@ -165,5 +171,12 @@ typedef const char *(*df_lookup_fn)(void *ctx, const char *name, size_t len);
 bool df_expand_word(struct gl_arena *a, const char *word, size_t len, char escape,
                     df_lookup_fn lookup, void *ctx, char **out, size_t *out_len,
                     bool *unresolved, struct df_error *err);
+/* df_expand_word for a word that is NUL-terminated at len (word[len] is read: an
+ * argument's value, or its tail): a word that expands to itself is returned as it is, not
+ * copied (the arena is charged for the copy all the same); any other is built in
+ * `scratch` (a caller's heap buffer reused from word to word; NULL: one of its own). */
+bool df_expand_text(struct gl_arena *a, const char *word, size_t len, char escape,
+                    df_lookup_fn lookup, void *ctx, struct gl_buf *scratch, const char **out,
+                    size_t *out_len, bool *unresolved, struct df_error *err);
 
 #endif

@@ -21,26 +21,26 @@ struct rd {
     size_t n, pos;
 };
 
-static int32_t peek_w(struct rd *r, size_t *w)
+/* (A BOM at the very start, which text/scanner ignores, is skipped when the reader is
+ * set up: see df_shlex_process.) */
+static inline int32_t peek_w(struct rd *r, size_t *w)
 {
-    if (r->pos == 0 && r->n >= 3 && memcmp(r->s, "\xEF\xBB\xBF", 3) == 0)
-        r->pos = 3; /* text/scanner ignores a BOM at the very start */
     if (r->pos >= r->n) {
         *w = 0;
         return SH_EOF;
     }
     uint32_t c;
-    *w = df_utf8_decode(r->s + r->pos, r->n - r->pos, &c);
+    *w = df_utf8_rune(r->s + r->pos, r->n - r->pos, &c);
     return (int32_t)c;
 }
 
-static int32_t peek(struct rd *r)
+static inline int32_t peek(struct rd *r)
 {
     size_t w;
     return peek_w(r, &w);
 }
 
-static int32_t next(struct rd *r)
+static inline int32_t next(struct rd *r)
 {
     size_t w;
     int32_t c = peek_w(r, &w);
@@ -149,44 +149,49 @@ static bool is_name_letter(int32_t c)
 
 static bool is_digit(int32_t c) { return c >= '0' && c <= '9'; }
 
-static void read_name(struct sh *sh, struct gl_buf *name)
+/* A variable's name as written (read_name): every rune of it is the source's own bytes
+ * (a name takes only valid runes, which re-encode to the same bytes), so it is a slice. */
+struct name {
+    const char *data;
+    size_t len;
+};
+
+static struct name read_name(struct sh *sh)
 {
-    name->len = 0;
+    size_t start = sh->r.pos;
     int32_t c = peek(&sh->r);
     if (c != SH_EOF && is_digit(c)) {
         while ((c = peek(&sh->r)) != SH_EOF && is_digit(c))
-            put_rune(name, next(&sh->r));
-        return;
+            next(&sh->r);
+        return (struct name){sh->r.s + start, sh->r.pos - start};
     }
     if (c > 0 && c < 0x80 && strchr("@*#?-$!0", (int)c)) {
-        put_rune(name, next(&sh->r));
-        return;
+        next(&sh->r);
+        return (struct name){sh->r.s + start, sh->r.pos - start};
     }
     for (;;) {
         /* a run of ASCII name bytes at once (each is its own rune: no BOM here, after the
          * `$`), then a rune that may be a non-ASCII letter */
-        size_t p = sh->r.pos, e = p;
+        size_t e = sh->r.pos;
         while (e < sh->r.n && ((sh->r.s[e] >= 'a' && sh->r.s[e] <= 'z') ||
                                (sh->r.s[e] >= 'A' && sh->r.s[e] <= 'Z') ||
                                is_digit(sh->r.s[e]) || sh->r.s[e] == '_'))
             e++;
-        if (e > p) {
-            gl_buf_add(name, sh->r.s + p, e - p);
-            sh->r.pos = e;
-        }
+        sh->r.pos = e;
         c = peek(&sh->r);
         if (c == SH_EOF || c < 0x80 || !is_name_letter(c))
             break;
-        put_rune(name, next(&sh->r));
+        next(&sh->r);
     }
+    return (struct name){sh->r.s + start, sh->r.pos - start};
 }
 
 /* Value of a variable: NULL if unset. */
-static const char *get_env(struct sh *sh, const struct gl_buf *name)
+static const char *get_env(struct sh *sh, struct name name)
 {
     if (!sh->lx->lookup)
         return NULL;
-    return sh->lx->lookup(sh->lx->ctx, name->data ? name->data : "", name->len);
+    return sh->lx->lookup(sh->lx->ctx, name.data, name.len);
 }
 
 static bool dollar_curly(struct sh *sh, int depth, struct gl_buf *out)
@@ -196,20 +201,17 @@ static bool dollar_curly(struct sh *sh, int depth, struct gl_buf *out)
         return fail(sh, "syntax error: missing '}'");
     if (c == '{' || c == '}' || c == ':')
         return fail(sh, "syntax error: bad substitution");
-    struct gl_buf name;
-    gl_buf_init(&name);
-    read_name(sh, &name);
-    const char *val = get_env(sh, &name);
+    struct name name = read_name(sh);
+    const char *val = get_env(sh, name);
     bool ok = true;
     int32_t ch = next(&sh->r);
     if (ch == '}') {
         if (val)
             gl_buf_adds(out, val);
         else if (sh->lx->skip_unset)
-            gl_buf_printf(out, "${%.*s}", (int)name.len, name.data ? name.data : "");
+            gl_buf_printf(out, "${%.*s}", (int)name.len, name.data);
         else
             sh->lx->unresolved = true;
-        gl_buf_free(&name);
         return true;
     }
     bool colon = ch == ':';
@@ -220,7 +222,6 @@ static bool dollar_curly(struct sh *sh, int depth, struct gl_buf *out)
         twice = true;
     }
     if (mod <= 0 || mod >= 0x80 || !strchr(colon ? "-+?" : "-+?#%", (int)mod)) {
-        gl_buf_free(&name);
         if (mod == SH_EOF)
             return fail(sh, "syntax error: missing '}'");
         return fail(sh, colon ? "unsupported modifier in substitution"
@@ -237,7 +238,7 @@ static bool dollar_curly(struct sh *sh, int depth, struct gl_buf *out)
     const char *w = word.data ? word.data : "";
     size_t wl = word.len;
     if (!val && sh->lx->skip_unset) {
-        gl_buf_printf(out, "${%.*s%s%c%s%.*s}", (int)name.len, name.data ? name.data : "",
+        gl_buf_printf(out, "${%.*s%s%c%s%.*s}", (int)name.len, name.data,
                       colon ? ":" : "", (char)mod, twice ? (mod == '#' ? "#" : "%") : "",
                       (int)wl, w);
         goto done;
@@ -279,7 +280,6 @@ static bool dollar_curly(struct sh *sh, int depth, struct gl_buf *out)
     }
 done:
     gl_buf_free(&word);
-    gl_buf_free(&name);
     return ok;
 }
 
@@ -292,13 +292,11 @@ static bool dollar(struct sh *sh, int depth, struct gl_buf *out)
         next(&sh->r);
         return dollar_curly(sh, depth, out);
     }
-    struct gl_buf name;
-    gl_buf_init(&name);
-    read_name(sh, &name);
+    struct name name = read_name(sh);
     if (!name.len) {
         gl_buf_addc(out, '$');
     } else {
-        const char *val = get_env(sh, &name);
+        const char *val = get_env(sh, name);
         if (val)
             gl_buf_adds(out, val);
         else if (sh->lx->skip_unset)
@@ -306,7 +304,6 @@ static bool dollar(struct sh *sh, int depth, struct gl_buf *out)
         else
             sh->lx->unresolved = true;
     }
-    gl_buf_free(&name);
     return true;
 }
 
@@ -382,7 +379,7 @@ static bool double_quote(struct sh *sh, int depth, struct gl_buf *out)
 /* A byte that stop_on only copies (to the text and the current word): printable ASCII,
  * not blank, not the stop, the escape, a quote, '$' or '<'. With no words wanted (`words`
  * false), blanks and other ASCII controls are copied as they are too. */
-static bool plain_byte(const struct sh *sh, int32_t c, int32_t stop, bool words)
+static inline bool plain_byte(const struct sh *sh, int32_t c, int32_t stop, bool words)
 {
     if (words ? (c <= ' ' || c >= 0x7F) : (c < 0 || c >= 0x80))
         return false;
@@ -416,6 +413,16 @@ static bool stop_on(struct sh *sh, int32_t stop, int depth, struct gl_buf *out, 
             gl_buf_add(out, tmp.data, tmp.len);
             if (w)
                 w_raw_string(w, tmp.data, tmp.len, src);
+            continue;
+        }
+        if ((c == '\'' || c == '"' || c == '$') && !w) { /* no words: straight into out */
+            bool ok = c == '\'' ? single_quote(sh, out)
+                      : c == '"' ? double_quote(sh, depth, out)
+                                 : dollar(sh, depth + 1, out);
+            if (!ok) {
+                gl_buf_free(&tmp);
+                return false;
+            }
             continue;
         }
         if (c == '\'' || c == '"' || c == '$') {
@@ -474,46 +481,90 @@ bool df_shlex_process(struct df_shlex *lx, struct gl_arena *a, const char *s, si
                       char **result, size_t *result_len, struct df_shword **words,
                       size_t *nwords)
 {
-    struct sh sh = {lx, {s, n, 0}};
+    /* text/scanner ignores a BOM at the very start */
+    size_t bom = n >= 3 && memcmp(s, "\xEF\xBB\xBF", 3) == 0 ? 3 : 0;
+    struct sh sh = {lx, {s, n, bom}};
     struct wacc w = {.a = a};
     gl_buf_init(&w.word);
-    struct gl_buf out;
-    gl_buf_init(&out);
+    struct gl_buf own, *out = lx->scratch ? lx->scratch : &own;
+    if (!lx->scratch)
+        gl_buf_init(&own);
+    out->len = 0;
     lx->unresolved = false;
     lx->err_msg = NULL;
     lx->err_off = 0;
-    bool ok = stop_on(&sh, SH_EOF, 0, &out, words ? &w : NULL);
+    bool ok = stop_on(&sh, SH_EOF, 0, out, words ? &w : NULL);
     if (ok && words && w.word.len)
         w_emit(&w);
     if (ok && result) {
-        *result = gl_arena_strndup(a, out.data ? out.data : "", out.len);
-        *result_len = out.len;
+        *result = gl_arena_strndup(a, out->data ? out->data : "", out->len);
+        *result_len = out->len;
     }
     if (words) {
         *words = ok ? w.list : NULL;
         *nwords = ok ? w.n : 0;
     }
-    gl_buf_free(&out);
+    if (!lx->scratch)
+        gl_buf_free(&own);
     gl_buf_free(&w.word);
     return ok;
 }
 
+/* Any byte of x equal to b? (The classic zero-byte test on x ^ b..b: exact for "any".) */
+static inline bool swar_has(uint64_t x, unsigned char b)
+{
+    uint64_t y = x ^ (0x0101010101010101ull * b);
+    return ((y - 0x0101010101010101ull) & ~y & 0x8080808080808080ull) != 0;
+}
+
 /* Does the lexer copy word[0, len) unchanged (no word list wanted)? So when it is ASCII
  * without NUL (no rune to re-encode, no BOM) and holds no quote, `$` or escape: every
- * other byte, `<` included, is copied as it is. */
+ * other byte, `<` included, is copied as it is. Eight bytes a step (words are paths and
+ * URLs), the rest one by one. */
 static bool literal_word(const char *word, size_t len, char escape)
 {
-    for (size_t i = 0; i < len; i++) {
+    unsigned char esc = (unsigned char)escape;
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t x;
+        memcpy(&x, word + i, 8);
+        if ((x & 0x8080808080808080ull) || swar_has(x, 0) || swar_has(x, '$') ||
+            swar_has(x, '\'') || swar_has(x, '"') || swar_has(x, esc))
+            return false;
+    }
+    for (; i < len; i++) {
         unsigned char c = (unsigned char)word[i];
-        if (c == 0 || c >= 0x80 || c == '$' || c == '\'' || c == '"' || c == (unsigned char)escape)
+        if (c == 0 || c >= 0x80 || c == '$' || c == '\'' || c == '"' || c == esc)
             return false;
     }
     return true;
 }
 
-bool df_expand_word(struct gl_arena *a, const char *word, size_t len, char escape,
-                    df_lookup_fn lookup, void *ctx, char **out, size_t *out_len,
-                    bool *unresolved, struct df_error *err)
+/* literal_word for a word NUL-terminated at len: the quotes, `$` and the escape found by
+ * strcspn (which stops at a NUL byte too, and is vectorised), then the bytes >= 0x80 eight
+ * at a time. */
+static bool literal_text(const char *word, size_t len, char escape)
+{
+    const char reject[5] = {'$', '\'', '"', escape, 0};
+    if (strcspn(word, reject) != len)
+        return false;
+    size_t i = 0;
+    for (; i + 8 <= len; i += 8) {
+        uint64_t x;
+        memcpy(&x, word + i, 8);
+        if (x & 0x8080808080808080ull)
+            return false;
+    }
+    for (; i < len; i++)
+        if ((unsigned char)word[i] >= 0x80)
+            return false;
+    return true;
+}
+
+/* df_expand_word, its result built in scratch (or a buffer of its own when NULL). */
+static bool expand_word(struct gl_arena *a, const char *word, size_t len, char escape,
+                        df_lookup_fn lookup, void *ctx, struct gl_buf *scratch, char **out,
+                        size_t *out_len, bool *unresolved, struct df_error *err)
 {
     if (literal_word(word, len, escape)) { /* what the lexer would give: the word itself */
         *out = gl_arena_strndup(a, word, len);
@@ -522,7 +573,8 @@ bool df_expand_word(struct gl_arena *a, const char *word, size_t len, char escap
             *unresolved = false;
         return true;
     }
-    struct df_shlex lx = {.escape = (unsigned char)escape, .lookup = lookup, .ctx = ctx};
+    struct df_shlex lx = {.escape = (unsigned char)escape, .lookup = lookup, .ctx = ctx,
+                          .scratch = scratch};
     bool ok = df_shlex_process(&lx, a, word, len, out, out_len, NULL, NULL);
     if (unresolved)
         *unresolved = ok && lx.unresolved;
@@ -530,5 +582,31 @@ bool df_expand_word(struct gl_arena *a, const char *word, size_t len, char escap
         err->loc = (struct gl_loc){0, (uint32_t)lx.err_off + 1};
         snprintf(err->message, sizeof err->message, "%s", lx.err_msg);
     }
+    return ok;
+}
+
+bool df_expand_word(struct gl_arena *a, const char *word, size_t len, char escape,
+                    df_lookup_fn lookup, void *ctx, char **out, size_t *out_len,
+                    bool *unresolved, struct df_error *err)
+{
+    return expand_word(a, word, len, escape, lookup, ctx, NULL, out, out_len, unresolved, err);
+}
+
+bool df_expand_text(struct gl_arena *a, const char *word, size_t len, char escape,
+                    df_lookup_fn lookup, void *ctx, struct gl_buf *scratch, const char **out,
+                    size_t *out_len, bool *unresolved, struct df_error *err)
+{
+    if (!word[len] && literal_text(word, len, escape)) {
+        gl_arena_charge(a, len + 1); /* the copy df_expand_word makes: the same limit */
+        *out = word;
+        *out_len = len;
+        if (unresolved)
+            *unresolved = false;
+        return true;
+    }
+    char *text;
+    bool ok = expand_word(a, word, len, escape, lookup, ctx, scratch, &text, out_len,
+                          unresolved, err);
+    *out = text;
     return ok;
 }

@@ -18,7 +18,7 @@ struct argv {
 };
 
 /* Go's strings.TrimSpace on line[*s, *e). */
-static void trim_uspace(const char *L, size_t *s, size_t *e)
+static void trim_uspace_slow(const char *L, size_t *s, size_t *e)
 {
     while (*s < *e) {
         unsigned char b = (unsigned char)L[*s];
@@ -53,6 +53,16 @@ static void trim_uspace(const char *L, size_t *s, size_t *e)
             break;
         *e = st;
     }
+}
+
+/* The same, inline for a text that starts and ends with a non-blank ASCII byte (nearly
+ * every instruction and argument): nothing to trim. */
+static inline void trim_uspace(const char *L, size_t *s, size_t *e)
+{
+    if (*s < *e && (unsigned char)L[*s] < 0x80 && !df_ascii_uspace((unsigned char)L[*s]) &&
+        (unsigned char)L[*e - 1] < 0x80 && !df_ascii_uspace((unsigned char)L[*e - 1]))
+        return;
+    trim_uspace_slow(L, s, e);
 }
 
 /* unicode.ToLower for the common scripts (ASCII, Latin-1, Latin Extended-A, Greek,
@@ -118,33 +128,66 @@ static bool fail_at(const struct df_instr *in, size_t off, struct df_error *err,
 static void arg_span(struct df_lineparse *lp, struct df_instr *in, struct argv *av, size_t s,
                      size_t e)
 {
-    struct df_arg *a = GL_APPEND(lp->arena, av->v, av->n, av->cap);
-    df_textb_slice(&lp->tb, lp->arena, in->line, &in->line_map, s, e - s,
-                   e == in->line_len, &a->value, &a->len, &a->map);
+    const struct gl_srcmap *lm = &in->line_map;
+    if (!av->cap && lm->n == 1 && s >= lm->segs[0].off && e == in->line_len) {
+        /* the first argument, the line's tail (RUN, CMD, WORKDIR ...), on one physical
+         * line: the array's first room (two) and the one segment of its map in one take,
+         * the bytes the two takes would have (so the same charge) */
+        _Static_assert(2 * sizeof(struct df_arg) % 16 == 0, "one take for two");
+        char *blk = gl_arena_take(lp->arena, 2 * sizeof *av->v + sizeof *lm->segs);
+        struct gl_srcmap_seg *seg = (struct gl_srcmap_seg *)(blk + 2 * sizeof *av->v);
+        *seg = (struct gl_srcmap_seg){
+            0, {lm->segs[0].at.line, lm->segs[0].at.col + (uint32_t)(s - lm->segs[0].off)}};
+        av->v = (struct df_arg *)blk;
+        av->cap = 2;
+        av->n = 1;
+        df_textb_reset(&lp->tb);
+        gl_arena_charge(lp->arena, e - s + 1); /* the tail: no copy (charged as one) */
+        av->v[0] = (struct df_arg){in->line + s, e - s, seg->at, {seg, 1, 1, lp->arena}};
+        return;
+    }
+    struct df_arg *a = DF_APPEND(lp->arena, av->v, av->n, av->cap);
+    df_textb_slice(&lp->tb, lp->arena, in->line, lm, s, e - s, e == in->line_len, &a->value,
+                   &a->len, &a->map);
     /* gl_srcmap_loc(&in->line_map, s): the slice's map starts with it */
     a->loc = a->map.n ? a->map.segs[0].at : (struct gl_loc){0, 0};
 }
 
-/* An argument that is bytes [from, to) of a text with map m. */
+/* An argument that is bytes [from, to) of a text with map m (which starts at offset 0):
+ * the segment that holds `from`, then those that start inside [from, to), into an arena
+ * array of their number (what df_map_commit of them took), beside the text's copy. */
 static void arg_slice(struct df_lineparse *lp, struct argv *av, const char *text,
                       const struct gl_srcmap *m, size_t from, size_t to)
 {
-    struct df_arg *a = GL_APPEND(lp->arena, av->v, av->n, av->cap);
-    a->value = gl_arena_strndup(lp->arena, text + from, to - from);
-    a->len = to - from;
-    a->loc = gl_srcmap_loc(m, from);
-    size_t first = 0, n = 1;
-    while (first < m->n && m->segs[first].off <= from)
+    struct df_arg *a = DF_APPEND(lp->arena, av->v, av->n, av->cap);
+    size_t first = 0; /* the segment that holds `from` */
+    while (first + 1 < m->n && m->segs[first + 1].off <= from)
         first++;
-    while (first + n - 1 < m->n && m->segs[first + n - 1].off < to)
-        n++;
-    struct gl_srcmap_seg stack[8], *segs = n <= 8 ? stack : xmalloc(n * sizeof *segs);
+    size_t last = first + 1; /* past the last segment that starts before `to` */
+    while (last < m->n && m->segs[last].off < to)
+        last++;
+    a->loc = !m->n ? (struct gl_loc){0, 0}
+             : from < m->segs[first].off
+                 ? m->segs[first].at
+                 : (struct gl_loc){m->segs[first].at.line,
+                                   m->segs[first].at.col + (uint32_t)(from - m->segs[first].off)};
+    size_t n = m->n ? last - first : 1;
+    /* the segments and the copy of the text in one take: the bytes of the two takes (each
+     * a multiple of 16), so the same charge */
+    char *blk = gl_arena_take(lp->arena, n * sizeof(struct gl_srcmap_seg) +
+                                             ((to - from + 1 + 15) & ~(size_t)15));
+    struct gl_srcmap_seg *segs = (struct gl_srcmap_seg *)blk;
+    char *copy = blk + n * sizeof *segs;
+    memcpy(copy, text + from, to - from);
+    copy[to - from] = 0;
+    a->value = copy;
+    a->len = to - from;
     segs[0] = (struct gl_srcmap_seg){0, a->loc};
     for (size_t i = 1; i < n; i++)
-        segs[i] = (struct gl_srcmap_seg){m->segs[first + i - 1].off - from, m->segs[first + i - 1].at};
-    df_map_commit(lp->arena, &a->map, segs, n);
-    if (segs != stack)
-        free(segs);
+        segs[i] = (struct gl_srcmap_seg){m->segs[first + i].off - from, m->segs[first + i].at};
+    gl_srcmap_init(&a->map, lp->arena);
+    a->map.segs = segs;
+    a->map.n = a->map.cap = n;
 }
 
 /* Append the rune at line[pos] (width w) to the scratch text, U+FFFD if invalid. */
@@ -176,7 +219,7 @@ static bool tb_is(const struct df_lineparse *lp, const char *s)
 
 static void emit_flag(struct df_lineparse *lp, struct df_instr *in, size_t *cap, size_t start)
 {
-    struct df_flag *f = GL_APPEND(lp->arena, in->flags, in->nflags, *cap);
+    struct df_flag *f = DF_APPEND(lp->arena, in->flags, in->nflags, *cap);
     df_textb_finish(&lp->tb, lp->arena, &in->line_map, start, &f->text, &f->len, &f->map);
     f->loc = gl_srcmap_loc(&in->line_map, start);
     df_textb_reset(&lp->tb);
@@ -232,7 +275,7 @@ static size_t extract_flags(struct df_lineparse *lp, struct df_instr *in, size_t
             } else if ((unsigned char)ch < 0x80) {
                 /* an ASCII byte that is itself, and the run of them after it, at once (the
                  * same contiguous piece byte-by-byte appends make) */
-                size_t run = pos + 1;
+                size_t run = df_skip_plain(L, pos + 1, e, '\'', '"', (unsigned char)esc);
                 while (run < e && (unsigned char)L[run] < 0x80 &&
                        !df_ascii_uspace((unsigned char)L[run]) && L[run] != '\'' &&
                        L[run] != '"' && L[run] != esc)
@@ -298,18 +341,18 @@ static void parse_words(struct df_lineparse *lp, struct df_instr *in, struct arg
     df_textb_reset(&lp->tb);
     for (size_t pos = s; pos <= e; pos += w) {
         if (pos != e)
-            w = df_utf8_decode(L + pos, e - pos, &ch);
+            w = df_utf8_rune(L + pos, e - pos, &ch);
         if (phase == SPACES) {
             if (pos == e)
                 break;
-            if (df_is_uspace(ch))
+            if (df_is_uspace_fast(ch))
                 continue;
             phase = WORD;
             start = pos;
         }
         if (pos == e) {
             if (blank_ok || lp->tb.buf.len) {
-                struct df_arg *a = GL_APPEND(lp->arena, av->v, av->n, av->cap);
+                struct df_arg *a = DF_APPEND(lp->arena, av->v, av->n, av->cap);
                 df_textb_finish(&lp->tb, lp->arena, &in->line_map, start, &a->value, &a->len, &a->map);
                 a->loc = gl_srcmap_loc(&in->line_map, start);
             }
@@ -317,15 +360,24 @@ static void parse_words(struct df_lineparse *lp, struct df_instr *in, struct arg
         }
         if (phase == WORD && ch > ' ' && ch < 0x7F && ch != '\'' && ch != '"' && ch != esc) {
             /* a plain ASCII byte and the run of them after it, added at once */
-            size_t run = pos + 1;
+            size_t run = df_skip_plain(L, pos + 1, e, '"', '\'', (unsigned char)esc);
             while (run < e && word_byte((unsigned char)L[run]) && (unsigned char)L[run] != esc)
                 run++;
-            df_textb_run(&lp->tb, L, pos, run - pos);
             w = run - pos;
+            if (pos == start && (run == e || ((unsigned char)L[run] < 0x80 &&
+                                              df_ascii_uspace((unsigned char)L[run])))) {
+                /* the whole word is this run (nothing before it, a blank or the end after
+                 * it: what the builder would make of it is line[start, run) as written) */
+                arg_span(lp, in, av, start, run);
+                phase = SPACES;
+                continue;
+            }
+            df_textb_run(&lp->tb, L, pos, run - pos);
             continue;
         }
         if (phase == QUOTE && ch < 0x80 && ch != quote && ch != esc) {
-            size_t run = pos + 1; /* likewise inside quotes, up to the quote or escape */
+            /* likewise inside quotes, up to the quote or escape */
+            size_t run = df_skip_quoted(L, pos + 1, e, (unsigned char)quote, (unsigned char)esc);
             while (run < e && (unsigned char)L[run] < 0x80 && (unsigned char)L[run] != quote &&
                    (unsigned char)L[run] != esc)
                 run++;
@@ -334,10 +386,10 @@ static void parse_words(struct df_lineparse *lp, struct df_instr *in, struct arg
             continue;
         }
         if (phase == WORD) {
-            if (df_is_uspace(ch)) {
+            if (df_is_uspace_fast(ch)) {
                 phase = SPACES;
                 if (blank_ok || lp->tb.buf.len) {
-                    struct df_arg *a = GL_APPEND(lp->arena, av->v, av->n, av->cap);
+                    struct df_arg *a = DF_APPEND(lp->arena, av->v, av->n, av->cap);
                     df_textb_finish(&lp->tb, lp->arena, &in->line_map, start, &a->value, &a->len,
                                     &a->map);
                     a->loc = gl_srcmap_loc(&in->line_map, start);
@@ -356,7 +408,7 @@ static void parse_words(struct df_lineparse *lp, struct df_instr *in, struct arg
                     continue;
                 add_rune(lp, L, pos, w, ch);
                 pos += w;
-                w = df_utf8_decode(L + pos, e - pos, &ch);
+                w = df_utf8_rune(L + pos, e - pos, &ch);
             }
             add_rune(lp, L, pos, w, ch);
             continue;
@@ -371,7 +423,7 @@ static void parse_words(struct df_lineparse *lp, struct df_instr *in, struct arg
             }
             add_rune(lp, L, pos, w, ch);
             pos += w;
-            w = df_utf8_decode(L + pos, e - pos, &ch);
+            w = df_utf8_rune(L + pos, e - pos, &ch);
         }
         add_rune(lp, L, pos, w, ch);
     }
@@ -383,7 +435,7 @@ static void ws_delimited(struct df_lineparse *lp, struct df_instr *in, struct ar
     const char *L = in->line;
     size_t p = s;
     while (p < e) {
-        size_t q = p;
+        size_t q = df_skip_plain(L, p, e, ' ', ' ', ' ');
         while (q < e && !df_is_ws((unsigned char)L[q]))
             q++;
         arg_span(lp, in, av, p, q);
@@ -443,7 +495,7 @@ static bool name_val(struct df_lineparse *lp, struct df_instr *in, struct argv *
         size_t v = k;
         while (v < e && df_is_ws((unsigned char)in->line[v]))
             v++;
-        struct df_kv *kv = GL_APPEND(lp->arena, in->kvs, in->nkvs, kcap);
+        struct df_kv *kv = DF_APPEND(lp->arena, in->kvs, in->nkvs, kcap);
         kv->key = av->n;
         arg_span(lp, in, av, s, k);
         kv->value = av->n;
@@ -466,7 +518,7 @@ static bool name_val(struct df_lineparse *lp, struct df_instr *in, struct argv *
             return false;
         }
         size_t k = (size_t)(eq - w->value);
-        struct df_kv *kv = GL_APPEND(lp->arena, in->kvs, in->nkvs, kcap);
+        struct df_kv *kv = DF_APPEND(lp->arena, in->kvs, in->nkvs, kcap);
         kv->equals = true;
         kv->key = av->n;
         arg_slice(lp, av, w->value, &w->map, 0, k);
@@ -497,10 +549,41 @@ static bool health(struct df_lineparse *lp, struct df_instr *in, struct argv *av
 enum kind { K_IGNORE, K_LIST, K_WORDS, K_MAYBE_JSON, K_NAME_VAL, K_SPLIT, K_HEALTH, K_STRING,
             K_ONBUILD };
 
-/* The slot of keyword kw (n bytes, n > 0) in kind_of's table: a perfect hash of the 18
- * keywords (first byte, last byte, length) into 32 slots. */
+/* The slot of keyword kw (n bytes, n > 0) in the keyword table: a perfect hash of the 18
+ * keywords (first byte, last byte, length) into 32 slots. The bytes are folded with 0x20,
+ * which lowers ASCII letters and leaves lowercase ones alone: "RUN", "Run" and "run" share
+ * a slot. */
 #define KW_SLOT(kw, n)                                                                     \
-    (((unsigned char)(kw)[0] * 6u + (unsigned char)(kw)[(n) - 1] * 18u + (unsigned)(n)) % 32u)
+    ((((unsigned char)(kw)[0] | 0x20u) * 6u + ((unsigned char)(kw)[(n) - 1] | 0x20u) * 18u + \
+      (unsigned)(n)) % 32u)
+
+struct kw_entry {
+    const char *name, *upper;   /* lowercased, and as most files write it */
+    size_t len;
+    enum kind k;
+    enum df_keyword kw;
+};
+
+static const struct kw_entry kw_table[32] = { /* slot = KW_SLOT(name, len); empty: no name */
+    [1] = {"healthcheck", "HEALTHCHECK", 11, K_HEALTH, DF_KW_HEALTHCHECK},
+    [4] = {"volume", "VOLUME", 6, K_LIST, DF_KW_VOLUME},
+    [5] = {"label", "LABEL", 5, K_NAME_VAL, DF_KW_LABEL},
+    [6] = {"user", "USER", 4, K_STRING, DF_KW_USER},
+    [7] = {"arg", "ARG", 3, K_WORDS, DF_KW_ARG},
+    [9] = {"onbuild", "ONBUILD", 7, K_ONBUILD, DF_KW_ONBUILD},
+    [11] = {"run", "RUN", 3, K_MAYBE_JSON, DF_KW_RUN},
+    [13] = {"env", "ENV", 3, K_NAME_VAL, DF_KW_ENV},
+    [15] = {"shell", "SHELL", 5, K_MAYBE_JSON, DF_KW_SHELL},
+    [16] = {"entrypoint", "ENTRYPOINT", 10, K_MAYBE_JSON, DF_KW_ENTRYPOINT},
+    [17] = {"add", "ADD", 3, K_LIST, DF_KW_ADD},
+    [18] = {"from", "FROM", 4, K_SPLIT, DF_KW_FROM},
+    [20] = {"stopsignal", "STOPSIGNAL", 10, K_STRING, DF_KW_STOPSIGNAL},
+    [21] = {"workdir", "WORKDIR", 7, K_STRING, DF_KW_WORKDIR},
+    [24] = {"copy", "COPY", 4, K_LIST, DF_KW_COPY},
+    [28] = {"maintainer", "MAINTAINER", 10, K_STRING, DF_KW_MAINTAINER},
+    [29] = {"cmd", "CMD", 3, K_MAYBE_JSON, DF_KW_CMD},
+    [30] = {"expose", "EXPOSE", 6, K_SPLIT, DF_KW_EXPOSE},
+};
 
 /* memcmp(a, b, n) == 0 for a keyword's few bytes, without the call. */
 static bool same_bytes(const char *a, const char *b, size_t n)
@@ -511,64 +594,72 @@ static bool same_bytes(const char *a, const char *b, size_t n)
     return true;
 }
 
-/* How the arguments of keyword kw (n bytes) are read; which keyword it is into *out and,
- * for a known one, the table's (static) spelling of it into *name. */
-static enum kind kind_of(const char *kw, size_t n, enum df_keyword *out, const char **name)
+/* The table's entry of the keyword kw (n bytes) written in ASCII letters of any case, or
+ * NULL. (b | 0x20) is a lowercase letter only when b is that letter in either case, so
+ * this is the same test as lowering the word and comparing. */
+static const struct kw_entry *known_ascii(const char *kw, size_t n)
 {
-    static const struct { const char *name; size_t len; enum kind k; enum df_keyword kw; }
-        table[32] = { /* slot = KW_SLOT(name, len); an empty slot has no name */
-            [1] = {"healthcheck", 11, K_HEALTH, DF_KW_HEALTHCHECK},
-            [4] = {"volume", 6, K_LIST, DF_KW_VOLUME},
-            [5] = {"label", 5, K_NAME_VAL, DF_KW_LABEL},
-            [6] = {"user", 4, K_STRING, DF_KW_USER},
-            [7] = {"arg", 3, K_WORDS, DF_KW_ARG},
-            [9] = {"onbuild", 7, K_ONBUILD, DF_KW_ONBUILD},
-            [11] = {"run", 3, K_MAYBE_JSON, DF_KW_RUN},
-            [13] = {"env", 3, K_NAME_VAL, DF_KW_ENV},
-            [15] = {"shell", 5, K_MAYBE_JSON, DF_KW_SHELL},
-            [16] = {"entrypoint", 10, K_MAYBE_JSON, DF_KW_ENTRYPOINT},
-            [17] = {"add", 3, K_LIST, DF_KW_ADD},
-            [18] = {"from", 4, K_SPLIT, DF_KW_FROM},
-            [20] = {"stopsignal", 10, K_STRING, DF_KW_STOPSIGNAL},
-            [21] = {"workdir", 7, K_STRING, DF_KW_WORKDIR},
-            [24] = {"copy", 4, K_LIST, DF_KW_COPY},
-            [28] = {"maintainer", 10, K_STRING, DF_KW_MAINTAINER},
-            [29] = {"cmd", 3, K_MAYBE_JSON, DF_KW_CMD},
-            [30] = {"expose", 6, K_SPLIT, DF_KW_EXPOSE},
-        };
+    if (n < 3 || n > 11)
+        return NULL;
+    const struct kw_entry *t = &kw_table[KW_SLOT(kw, n)];
+    if (t->len != n)
+        return NULL;
+    for (size_t i = 0; i < n; i++)
+        if (((unsigned char)kw[i] | 0x20u) != (unsigned char)t->name[i])
+            return NULL;
+    return t;
+}
+
+/* How the arguments of the lowercased keyword kw (n bytes) are read; which keyword it is
+ * into *out. */
+static enum kind kind_of(const char *kw, size_t n, enum df_keyword *out)
+{
     if (n) {
-        unsigned slot = KW_SLOT(kw, n);
-        if (table[slot].name && table[slot].len == n && same_bytes(kw, table[slot].name, n)) {
-            *out = table[slot].kw;
-            *name = table[slot].name;
-            return table[slot].k;
+        const struct kw_entry *t = &kw_table[KW_SLOT(kw, n)];
+        if (t->name && t->len == n && same_bytes(kw, t->name, n)) {
+            *out = t->kw;
+            return t->k;
         }
     }
     *out = DF_KW_UNKNOWN;
-    *name = NULL;
     return K_IGNORE;
 }
 
-/* The lowercased keyword s[0, n) into in->keyword and in->kw, and how its arguments are
- * read. A known ASCII keyword ("RUN", "Copy") is lowered on the stack and takes the
- * table's spelling: no arena string for it (the arena is still charged for one). */
+/* The keyword s[0, n) as written into in->keyword_orig, lowercased into in->keyword, which
+ * one it is into in->kw, and how its arguments are read. A known keyword in ASCII letters
+ * ("RUN", "Copy") takes the table's spellings (lowercase; as written when that is all
+ * upper or all lower case): no arena strings for them (the arena is still charged for
+ * them, so that the limit trips at the same token). */
 static enum kind keyword_of(struct gl_arena *a, struct df_instr *in, const char *s, size_t n)
 {
+    const struct kw_entry *t = n >= 3 && n <= 11 ? &kw_table[KW_SLOT(s, n)] : NULL;
+    const char *orig = NULL;
+    if (t && t->len == n) /* as most files write it ("RUN"), then in lower case */
+        orig = same_bytes(s, t->upper, n) ? t->upper : same_bytes(s, t->name, n) ? t->name : NULL;
+    if (!orig)
+        t = known_ascii(s, n); /* in mixed case ("Run"), or not a keyword */
+    if (t) {
+        in->kw = t->kw;
+        in->keyword = t->name;
+        if (orig)
+            gl_arena_charge(a, n + 1);
+        in->keyword_orig = orig ? orig : gl_arena_strndup(a, s, n);
+        gl_arena_charge(a, n + 1);
+        return t->k;
+    }
+    in->keyword_orig = gl_arena_strndup(a, s, n);
     char low[16];
     size_t i = 0;
     if (n < sizeof low) /* ASCII without NUL: lowered here */
         for (; i < n && (unsigned char)s[i] - 1u < 0x7Fu; i++)
             low[i] = s[i] >= 'A' && s[i] <= 'Z' ? (char)(s[i] + 32) : s[i];
-    const char *name;
-    if (n < sizeof low && i == n) {
-        enum kind k = kind_of(low, n, &in->kw, &name);
-        if (name)
-            gl_arena_charge(a, n + 1); /* what the copy of it cost: the same limit */
-        in->keyword = name ? name : gl_arena_strndup(a, low, n);
-        return k;
+    if (n < sizeof low && i == n) { /* not a keyword (known_ascii would have found it) */
+        in->kw = DF_KW_UNKNOWN;
+        in->keyword = gl_arena_strndup(a, low, n);
+        return K_IGNORE;
     }
     in->keyword = go_lower(a, s, n); /* compared up to a NUL, as strcmp did */
-    return kind_of(in->keyword, strlen(in->keyword), &in->kw, &name);
+    return kind_of(in->keyword, strlen(in->keyword), &in->kw);
 }
 
 bool df_parse_instr(struct df_lineparse *lp, struct df_instr *in, struct df_error *err)
@@ -581,15 +672,19 @@ bool df_parse_instr(struct df_lineparse *lp, struct df_instr *in, struct df_erro
         size_t k = s;
         while (k < e && !df_is_ws((unsigned char)L[k]))
             k++;
-        cur->keyword_orig = gl_arena_strndup(lp->arena, L + s, k - s);
         enum kind kind = keyword_of(lp->arena, cur, L + s, k - s);
-        cur->loc = gl_srcmap_loc(&cur->line_map, s);
+        size_t hint = 0;
+        cur->loc = gl_srcmap_loc_near(&cur->line_map, s, &hint);
         size_t as = e, ae = e;
         if (k < e) {
             size_t r = k;
             while (r < e && df_is_ws((unsigned char)L[r]))
                 r++;
-            as = extract_flags(lp, cur, r, e);
+            /* no flag (what extract_flags finds at once when the arguments start with a
+             * byte that is no space and no "--"): no call */
+            bool plain = r == e || (!df_is_byte_space((unsigned char)L[r]) &&
+                                    !(L[r] == '-' && r + 1 < e && L[r + 1] == '-'));
+            as = plain ? r : extract_flags(lp, cur, r, e);
         }
         trim_uspace(L, &as, &ae);
         struct argv av = {0};

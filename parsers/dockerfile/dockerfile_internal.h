@@ -15,16 +15,36 @@
 
 #include "parsers/dockerfile/dockerfile.h"
 
+#include <string.h>
+
 #define DF_RUNE_ERROR 0xFFFDu
 
 /* Decode one rune at s[0..n) (n > 0); returns its width (1 for an invalid byte, *r = U+FFFD). */
 size_t df_utf8_decode(const char *s, size_t n, uint32_t *r);
+/* df_utf8_decode, inline for an ASCII byte (the lexers' loops call it for every rune). */
+static inline size_t df_utf8_rune(const char *s, size_t n, uint32_t *r)
+{
+    if ((unsigned char)s[0] < 0x80) {
+        *r = (unsigned char)s[0];
+        return 1;
+    }
+    return df_utf8_decode(s, n, r);
+}
 /* Encode r (which must be a valid scalar value or U+FFFD) into out; returns 1..4. */
 size_t df_utf8_encode(uint32_t r, char out[4]);
 /* Go's unicode.IsSpace. */
 bool df_is_uspace(uint32_t r);
-/* df_is_uspace of an ASCII byte b (< 0x80): \t \n \v \f \r or space. */
-static inline bool df_ascii_uspace(unsigned char b) { return b == ' ' || (b >= '\t' && b <= '\r'); }
+/* df_is_uspace of an ASCII byte b (< 0x80): \t \n \v \f \r or space (one bit test: bits 9
+ * to 13 and 32 of the mask). */
+static inline bool df_ascii_uspace(unsigned char b)
+{
+    return b <= ' ' && ((0x100003E00ull >> b) & 1u);
+}
+/* df_is_uspace, inline for an ASCII rune. */
+static inline bool df_is_uspace_fast(uint32_t r)
+{
+    return r < 0x80 ? df_ascii_uspace((unsigned char)r) : df_is_uspace(r);
+}
 /* unicode.IsSpace(rune(b)) for a single byte, as BuildKit's byte loops do (inline: the
  * flag and word loops call it for every byte). */
 static inline bool df_is_byte_space(unsigned char b)
@@ -34,7 +54,63 @@ static inline bool df_is_byte_space(unsigned char b)
 /* [\t\v\f\r ]: BuildKit's reWhitespace. */
 static inline bool df_is_ws(unsigned char c)
 {
-    return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r';
+    return c <= ' ' && ((0x100003A00ull >> c) & 1u); /* bits 9, 11, 12, 13 and 32 */
+}
+
+/* Room for one more element in the arena array `old` of n elements (n == *cap): doubled
+ * from 2 as GL_APPEND does, so the arena is charged the same bytes, but the new room is
+ * not cleared (df_append's callers write every field of the element they take). */
+static inline void *df_grow(struct gl_arena *a, void *old, size_t n, size_t size, size_t *cap)
+{
+    size_t ncap = *cap ? *cap * 2 : 2;
+    char *p = gl_arena_take(a, ncap * size);
+    if (n)
+        memcpy(p, old, n * size);
+    *cap = ncap;
+    return p;
+}
+#define DF_APPEND(arena, arr, n, cap)                                                      \
+    ((n) == (cap) ? (void)((arr) = df_grow((arena), (arr), (n), sizeof *(arr), &(cap)))     \
+                  : (void)0,                                                               \
+     &(arr)[(n)++])
+
+/* Skip ahead over s[p, e) eight bytes a step while none of them is a control byte or a
+ * space (<= 0x20), DEL or above (>= 0x7F), or a, b or c: returns where a byte-by-byte
+ * loop must go on (e, or the start of the first eight bytes that hold such a byte). For
+ * the plain runs of words and paths; the caller's own loop still decides every byte from
+ * there, so its result is the same (the tests below never miss such a byte: the classic
+ * "has a byte less than n" and "has a zero byte" tests are exact for "any"). */
+static inline size_t df_skip_plain(const char *s, size_t p, size_t e, unsigned char a,
+                                   unsigned char b, unsigned char c)
+{
+    const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+    for (; p + 8 <= e; p += 8) {
+        uint64_t x;
+        memcpy(&x, s + p, 8);
+        uint64_t ya = x ^ (ones * a), yb = x ^ (ones * b), yc = x ^ (ones * c),
+                 yd = x ^ (ones * 0x7F);
+        uint64_t hit = x | ((x - ones * 0x21) & ~x) | ((ya - ones) & ~ya) |
+                       ((yb - ones) & ~yb) | ((yc - ones) & ~yc) | ((yd - ones) & ~yd);
+        if (hit & high)
+            break;
+    }
+    return p;
+}
+
+/* The same for the inside of a quoted string: skip ahead eight bytes a step while none of
+ * them is >= 0x80, a or b (the quote and the escape). */
+static inline size_t df_skip_quoted(const char *s, size_t p, size_t e, unsigned char a,
+                                    unsigned char b)
+{
+    const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+    for (; p + 8 <= e; p += 8) {
+        uint64_t x;
+        memcpy(&x, s + p, 8);
+        uint64_t ya = x ^ (ones * a), yb = x ^ (ones * b);
+        if ((x | ((ya - ones) & ~ya) | ((yb - ones) & ~yb)) & high)
+            break;
+    }
+    return p;
 }
 
 /* ---- derived text with positions ---- */
@@ -57,7 +133,11 @@ void df_map_commit(struct gl_arena *a, struct gl_srcmap *map, const struct gl_sr
 
 void df_textb_init(struct df_textb *t);
 void df_textb_free(struct df_textb *t);
-void df_textb_reset(struct df_textb *t);
+static inline void df_textb_reset(struct df_textb *t)
+{
+    t->buf.len = 0;
+    t->npieces = 0;
+}
 /* Append line[off, off+n) (bytes taken from the logical line at that offset). */
 void df_textb_run(struct df_textb *t, const char *line, size_t off, size_t n);
 /* Append bytes produced by the source byte(s) at src (each byte maps to src). */
@@ -66,13 +146,71 @@ void df_textb_made(struct df_textb *t, const char *bytes, size_t n, size_t src);
  * empty text maps to where empty_src is. */
 void df_textb_finish(struct df_textb *t, struct gl_arena *a, const struct gl_srcmap *line_map,
                      size_t empty_src, const char **text, size_t *len, struct gl_srcmap *map);
+/* The map of line[off, off+n) (n may be 0), a text of one piece: finish_map of it, written
+ * straight into the arena (the same segments in an array of the size df_map_commit copies:
+ * the arena is charged the same bytes). Inline for a line of one piece (one physical line):
+ * one segment, no search. */
+void df_slice_map_slow(struct gl_arena *a, const struct gl_srcmap *line_map, size_t off,
+                       size_t n, struct gl_srcmap *map);
+static inline void df_slice_map(struct gl_arena *a, const struct gl_srcmap *line_map,
+                                size_t off, size_t n, struct gl_srcmap *map)
+{
+    if (line_map->n == 1 && off >= line_map->segs[0].off) {
+        const struct gl_srcmap_seg *ls = &line_map->segs[0];
+        struct gl_srcmap_seg *seg = gl_arena_take(a, sizeof *seg);
+        *seg = (struct gl_srcmap_seg){0, {ls->at.line, ls->at.col + (uint32_t)(off - ls->off)}};
+        map->segs = seg;
+        map->n = map->cap = 1;
+        map->arena = a;
+        return;
+    }
+    df_slice_map_slow(a, line_map, off, n, map);
+}
+
+/* A copy of bytes[0, n) into *text (NUL-terminated) and df_slice_map(off, n) into *map.
+ * On a line of one piece (one physical line): the map's one segment and the copy in one
+ * arena take, the bytes of the two takes (each a multiple of 16), so the same charge. */
+static inline void df_copy_mapped(struct gl_arena *a, const struct gl_srcmap *line_map,
+                                  size_t off, const char *bytes, size_t n, const char **text,
+                                  struct gl_srcmap *map)
+{
+    if (line_map->n == 1 && off >= line_map->segs[0].off) {
+        _Static_assert(sizeof(struct gl_srcmap_seg) == 16, "a take's rounding");
+        const struct gl_srcmap_seg *ls = &line_map->segs[0];
+        char *blk = gl_arena_take(a, sizeof *ls + ((n + 1 + 15) & ~(size_t)15));
+        struct gl_srcmap_seg *seg = (struct gl_srcmap_seg *)blk;
+        *seg = (struct gl_srcmap_seg){0, {ls->at.line, ls->at.col + (uint32_t)(off - ls->off)}};
+        char *copy = blk + sizeof *seg;
+        if (n)
+            memcpy(copy, bytes, n);
+        copy[n] = 0;
+        *text = copy;
+        *map = (struct gl_srcmap){seg, 1, 1, a};
+        return;
+    }
+    *text = gl_arena_strndup(a, n ? bytes : "", n);
+    df_slice_map(a, line_map, off, n, map);
+}
+
 /* What df_textb_reset, df_textb_run(line, off, n) and df_textb_finish(off) give, with the
  * bytes copied once, straight from the line (t is left reset). `at_end`: the slice ends
  * where the line's NUL is, so its text is the line's own bytes (no copy; the arena is
  * charged for one all the same). */
-void df_textb_slice(struct df_textb *t, struct gl_arena *a, const char *line,
-                    const struct gl_srcmap *line_map, size_t off, size_t n, bool at_end,
-                    const char **text, size_t *len, struct gl_srcmap *map);
+static inline void df_textb_slice(struct df_textb *t, struct gl_arena *a, const char *line,
+                                  const struct gl_srcmap *line_map, size_t off, size_t n,
+                                  bool at_end, const char **text, size_t *len,
+                                  struct gl_srcmap *map)
+{
+    df_textb_reset(t);
+    *len = n;
+    if (!at_end) {
+        df_copy_mapped(a, line_map, off, line + off, n, text, map);
+        return;
+    }
+    gl_arena_charge(a, n + 1);
+    *text = line + off;
+    df_slice_map(a, line_map, off, n, map);
+}
 
 /* ---- the instruction parser (dockerfile_instr.c) ---- */
 struct df_lineparse {
@@ -106,6 +244,7 @@ struct df_shlex {
     bool raw_quotes, raw_escapes, skip_unset;
     df_lookup_fn lookup;   /* NULL: nothing is set */
     void *ctx;
+    struct gl_buf *scratch; /* where the result is built (reset first, kept), or NULL */
     bool unresolved;       /* out: an unset variable was used */
     size_t err_off;        /* out: where processing failed */
     const char *err_msg;   /* out */

@@ -52,6 +52,16 @@ static bool json_string(const char *s, size_t *pp, size_t end, struct df_textb *
         }
         if (c < 0x20)
             return false;
+        if (c < 0x80 && c != '\\') { /* an ASCII byte that is itself, and the run after it */
+            size_t q = p + 1;
+            while (q < end && (unsigned char)s[q] >= 0x20 && (unsigned char)s[q] < 0x80 &&
+                   s[q] != '"' && s[q] != '\\')
+                q++;
+            if (tb)
+                df_textb_run(tb, s, p, q - p);
+            p = q;
+            continue;
+        }
         if (c == '\\') {
             if (p + 1 >= end)
                 return false;
@@ -235,7 +245,7 @@ enum df_json_result df_json_strings(struct df_lineparse *lp, const struct df_ins
             df_textb_reset(&lp->tb);
             if (!json_string(s, &p, end, &lp->tb))
                 return DF_JSON_SYNTAX;
-            struct df_arg *a = GL_APPEND(lp->arena, *args, *nargs, *cap);
+            struct df_arg *a = DF_APPEND(lp->arena, *args, *nargs, *cap);
             df_textb_finish(&lp->tb, lp->arena, &in->line_map, start + 1, &a->value, &a->len,
                             &a->map);
             a->loc = gl_srcmap_loc(&in->line_map, start + 1);

@@ -14,6 +14,7 @@
 #include "parsers/dockerfile/dockerfile.h"
 #include "parsers/dockerfile/dockerfile_run.h"
 #include "linter/core/imageref.h"
+#include "linter/core/lines.h"
 #include "parsers/shell/shell_words.h"
 
 /* A variable visible to expansion: global ARGs, or a stage's ARGs and ENVs. */
@@ -46,6 +47,7 @@ struct builder {
     size_t budget;          /* DF_EXPAND_BUDGET and the file's length, as it is spent */
     struct gl_map stage_names; /* lowercased name -> 1 + the first stage of that name */
     size_t stats;           /* context files sized so far (COPY_STATS_MAX) */
+    struct gl_buf scratch;  /* expansion's result buffer, reused from word to word */
 };
 
 static struct var *var_find(struct var *v, const char *name, size_t len)
@@ -89,10 +91,8 @@ static const char *run_lookup(void *ctx, const char *name, size_t len)
 static struct var *var_push(struct gl_arena *a, struct var *list, const char *name,
                             const char *value)
 {
-    struct var *v = gl_arena_alloc(a, sizeof *v);
-    v->name = name;
-    v->value = value;
-    v->next = list;
+    struct var *v = gl_arena_take(a, sizeof *v); /* written whole */
+    *v = (struct var){name, value, list};
     return v;
 }
 
@@ -108,12 +108,12 @@ static const struct gl_kv *build_arg(const struct gl_config *cfg, const char *na
 static const char *expand(struct builder *b, struct scope *s, const char *word, size_t len,
                           bool *unresolved)
 {
-    char *out;
+    const char *out;
     size_t out_len;
     struct df_error err;
     *unresolved = false;
-    if (!df_expand_word(&b->doc->arena, word, len, b->f->escape, scope_lookup, s, &out,
-                        &out_len, unresolved, &err)) {
+    if (!df_expand_text(&b->doc->arena, word, len, b->f->escape, scope_lookup, s, &b->scratch,
+                        &out, &out_len, unresolved, &err)) {
         *unresolved = true;
         return gl_arena_strndup(&b->doc->arena, word, len);
     }
@@ -145,7 +145,11 @@ static void declare_args(struct builder *b, struct scope *s, const struct df_ins
         const char *w = in->args[i].value;
         const char *eq = memchr(w, '=', in->args[i].len);
         size_t nlen = eq ? (size_t)(eq - w) : in->args[i].len;
-        const char *name = gl_arena_strndup(&b->doc->arena, w, nlen);
+        /* the name: the word itself when it has no '=' (NUL-terminated there: no copy,
+         * charged as one), else its part before the '=' */
+        const char *name = eq ? gl_arena_strndup(&b->doc->arena, w, nlen) : w;
+        if (!eq)
+            gl_arena_charge(&b->doc->arena, nlen + 1);
         const char *value = NULL;
         const struct gl_kv *ba = build_arg(b->cfg, name);
         bool unresolved = false;
@@ -172,7 +176,8 @@ static void declare_env(struct builder *b, struct scope *s, int stage, const str
         const struct df_arg *k = &in->args[in->kvs[i].key], *v = &in->args[in->kvs[i].value];
         bool unresolved;
         const char *value = expand(b, s, v->value, v->len, &unresolved);
-        const char *key = gl_arena_strndup(&b->doc->arena, k->value, k->len);
+        const char *key = k->value; /* NUL-terminated at k->len: no copy (charged as one) */
+        gl_arena_charge(&b->doc->arena, k->len + 1);
         struct gl_env *e = GL_APPEND(&b->doc->arena, b->doc->env, b->doc->nenv, b->doc->capenv);
         e->key = key;
         e->value = unresolved ? NULL : value;
@@ -190,14 +195,16 @@ static void declare_env(struct builder *b, struct scope *s, int stage, const str
 static int stage_named(const struct builder *b, const char *name, bool allow_index)
 {
     size_t len = strlen(name);
-    char small[256], *lower = len < sizeof small ? small : xmalloc(len + 1);
-    for (size_t i = 0; i <= len; i++)
-        lower[i] = (char)tolower((unsigned char)name[i]);
-    uintptr_t found = (uintptr_t)gl_map_get(&b->stage_names, lower, len);
-    if (lower != small)
-        free(lower);
-    if (found)
-        return (int)(found - 1);
+    if (b->stage_names.n) { /* (no stage has a name yet: nothing to look up) */
+        char small[256], *lower = len < sizeof small ? small : xmalloc(len + 1);
+        for (size_t i = 0; i <= len; i++)
+            lower[i] = (char)tolower((unsigned char)name[i]);
+        uintptr_t found = (uintptr_t)gl_map_get(&b->stage_names, lower, len);
+        if (lower != small)
+            free(lower);
+        if (found)
+            return (int)(found - 1);
+    }
     if (allow_index && *name && strspn(name, "0123456789") == strlen(name)) {
         long n = strtol(name, NULL, 10);
         if (n >= 0 && (size_t)n < b->m->nstages)
@@ -286,6 +293,8 @@ static const char *flag_value(const struct df_instr *in, const char *name, size_
 
 static bool is_url(const char *s)
 {
+    if (s[0] != 'h' && s[0] != 'g') /* (most paths: no prefix to test) */
+        return false;
     return gl_has_prefix(s, "http://") || gl_has_prefix(s, "https://") ||
            gl_has_prefix(s, "git@") || gl_has_prefix(s, "git://");
 }
@@ -451,10 +460,16 @@ static bool other_frontend(struct gl_doc *doc)
     return true;
 }
 
+static void build_model(struct gl_doc *doc, const struct gl_config *cfg,
+                        const struct df_file *f);
+
 void gl_parse_dockerfile_doc(struct gl_doc *doc, const struct gl_config *cfg)
 {
     struct df_error err;
-    const struct df_file *f = df_parse(&doc->arena, doc->text, doc->len, &err);
+    uint32_t *starts;
+    size_t nstarts;
+    const struct df_file *f =
+        df_parse_lines(&doc->arena, doc->text, doc->len, 0, &err, &starts, &nstarts);
     if (!f) {
         doc->error.set = true;
         doc->error.loc = err.loc;
@@ -462,6 +477,19 @@ void gl_parse_dockerfile_doc(struct gl_doc *doc, const struct gl_config *cfg)
         other_frontend(doc);
         return;
     }
+    /* the parser's line starts serve the doc's line index (image references' positions)
+     * while they live: built from them on its first use, else from the text later */
+    if (doc->lines.text != doc->text)
+        gl_lines_init(&doc->lines, &doc->arena, doc->text, doc->len);
+    gl_lines_known32(&doc->lines, starts, nstarts);
+    build_model(doc, cfg, f);
+    gl_lines_unknown(&doc->lines);
+    free(starts);
+}
+
+static void build_model(struct gl_doc *doc, const struct gl_config *cfg,
+                        const struct df_file *f)
+{
     const struct df_instr *unknown = unknown_instruction(f);
     if (unknown && other_frontend(doc))
         return;
@@ -481,6 +509,7 @@ void gl_parse_dockerfile_doc(struct gl_doc *doc, const struct gl_config *cfg)
     struct builder b = {.doc = doc, .cfg = cfg, .f = f, .budget = doc->len + DF_EXPAND_BUDGET};
     b.meta.budget = &b.budget;
     gl_map_init(&b.stage_names);
+    gl_buf_init(&b.scratch);
     b.m = doc->df = gl_arena_alloc(&doc->arena, sizeof *doc->df);
     b.m->final_stage = -1;
     collect_pragmas(&b);
@@ -522,4 +551,5 @@ void gl_parse_dockerfile_doc(struct gl_doc *doc, const struct gl_config *cfg)
     }
     choose_final(&b);
     gl_map_free(&b.stage_names);
+    gl_buf_free(&b.scratch);
 }

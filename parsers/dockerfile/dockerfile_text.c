@@ -78,6 +78,7 @@ bool df_is_uspace(uint32_t r)
 
 /* ---- derived text ---- */
 
+
 void df_textb_init(struct df_textb *t)
 {
     gl_buf_init(&t->buf);
@@ -95,12 +96,6 @@ void df_textb_free(struct df_textb *t)
     t->segs = NULL;
     t->pieces = NULL;
     t->npieces = t->cap = 0;
-}
-
-void df_textb_reset(struct df_textb *t)
-{
-    t->buf.len = 0;
-    t->npieces = 0;
 }
 
 static void add_piece(struct df_textb *t, size_t src)
@@ -182,28 +177,25 @@ static void finish_map(struct df_textb *t, struct gl_arena *a, const struct gl_s
     df_map_commit(a, map, t->segs, t->nsegs);
 }
 
-static void one_piece_map(struct gl_arena *a, const struct gl_srcmap *line_map, size_t off,
-                          size_t n, struct gl_srcmap *map);
-
 void df_textb_finish(struct df_textb *t, struct gl_arena *a, const struct gl_srcmap *line_map,
                      size_t empty_src, const char **text, size_t *len, struct gl_srcmap *map)
 {
-    *text = gl_arena_strndup(a, t->buf.data ? t->buf.data : "", t->buf.len);
     *len = t->buf.len;
-    if (t->npieces <= 1) /* one piece (a word as written, a made rune) or none: its map
-                            does not need the piece list */
-        one_piece_map(a, line_map, t->npieces ? t->pieces[0].src : empty_src, t->buf.len, map);
-    else
-        finish_map(t, a, line_map, empty_src, t->buf.len, map);
+    if (t->npieces <= 1) { /* one piece (a word as written, a made rune) or none: its map
+                              does not need the piece list */
+        df_copy_mapped(a, line_map, t->npieces ? t->pieces[0].src : empty_src, t->buf.data,
+                       t->buf.len, text, map);
+        return;
+    }
+    *text = gl_arena_strndup(a, t->buf.data ? t->buf.data : "", t->buf.len);
+    finish_map(t, a, line_map, empty_src, t->buf.len, map);
 }
 
-/* finish_map of a text made of at most one piece, the piece at `off` (or an empty text that
- * maps to `off`), written straight into the arena: the piece's first byte, then every
+/* df_slice_map on a line of any number of pieces: the piece's first byte, then every
  * line-map segment that starts inside it (they start after `off`, so no two share an
- * offset). The same segments in an array of the size df_map_commit copies: the arena is
- * charged the same bytes. */
-static void one_piece_map(struct gl_arena *a, const struct gl_srcmap *line_map, size_t off,
-                          size_t n, struct gl_srcmap *map)
+ * offset). */
+void df_slice_map_slow(struct gl_arena *a, const struct gl_srcmap *line_map, size_t off,
+                       size_t n, struct gl_srcmap *map)
 {
     gl_srcmap_init(map, a);
     if (!line_map->n)
@@ -221,19 +213,4 @@ static void one_piece_map(struct gl_arena *a, const struct gl_srcmap *line_map, 
                                                     line_map->segs[s].at};
     map->segs = segs;
     map->n = map->cap = count;
-}
-
-void df_textb_slice(struct df_textb *t, struct gl_arena *a, const char *line,
-                    const struct gl_srcmap *line_map, size_t off, size_t n, bool at_end,
-                    const char **text, size_t *len, struct gl_srcmap *map)
-{
-    df_textb_reset(t);
-    if (at_end) { /* the line's tail is NUL-terminated already: the same bytes */
-        gl_arena_charge(a, n + 1);
-        *text = line + off;
-    } else {
-        *text = gl_arena_strndup(a, line + off, n);
-    }
-    *len = n;
-    one_piece_map(a, line_map, off, n, map);
 }

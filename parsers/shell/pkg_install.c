@@ -10,41 +10,52 @@ struct pkg_out {
     struct gl_dockerfile_model *df;
 };
 
+/* An option's name with its length, tested by length first (in_opts): an option word is
+ * looked up in lists of up to 35 names, most of them starting with "--". */
+struct opt_name {
+    const char *s;
+    size_t len;
+};
+#define O(name) {name, sizeof(name) - 1}
+
 /* A package manager's command line grammar, as far as gpulint needs it. */
 struct manager {
     const char *name;                /* recorded in gl_pkg.manager */
     const char *const *installs;     /* subcommands that install packages */
-    const char *const *valued;       /* options that take the next word as their value */
-    const char *const *index_opts;   /* options whose value is a package index or channel */
+    const struct opt_name *valued;   /* options that take the next word as their value */
+    const struct opt_name *index_opts; /* options whose value is a package index or channel */
     const char *const *removes;      /* subcommands that remove packages */
     char version_sep;                /* '=' for apt and conda ("pkg=1.2"), 0 otherwise */
 };
 
 static const char *const apt_installs[] = {"install", NULL};
-static const char *const apt_valued[] = {"-o", "-t", "--target-release", "-c", "--config-file",
-                                         NULL};
+static const struct opt_name apt_valued[] = {
+    O("-o"), O("-t"), O("--target-release"), O("-c"), O("--config-file"), {NULL, 0}};
 static const char *const rpm_installs[] = {"install", "groupinstall", "localinstall", NULL};
-static const char *const rpm_valued[] = {"--enablerepo", "--disablerepo", "-x", "--exclude",
-                                         "--setopt", "--releasever", "--installroot", "-c",
-                                         "--config", "--repo", "--repofrompath", "--nodocs=",
-                                         NULL};
+static const struct opt_name rpm_valued[] = {
+    O("--enablerepo"), O("--disablerepo"), O("-x"), O("--exclude"), O("--setopt"),
+    O("--releasever"), O("--installroot"), O("-c"), O("--config"), O("--repo"),
+    O("--repofrompath"), O("--nodocs="), {NULL, 0}};
 static const char *const apk_installs[] = {"add", NULL};
-static const char *const apk_valued[] = {"-X", "--repository", "-t", "--virtual", "-p",
-                                         "--root", "--arch", NULL};
+static const struct opt_name apk_valued[] = {
+    O("-X"), O("--repository"), O("-t"), O("--virtual"), O("-p"), O("--root"), O("--arch"),
+    {NULL, 0}};
 static const char *const zypper_installs[] = {"install", "in", NULL};
-static const char *const zypper_valued[] = {"-t", "--type", "-r", "--repo", "--from", NULL};
+static const struct opt_name zypper_valued[] = {
+    O("-t"), O("--type"), O("-r"), O("--repo"), O("--from"), {NULL, 0}};
 static const char *const conda_installs[] = {"install", "create", NULL};
-static const char *const conda_valued[] = {"-c", "--channel", "-n", "--name", "-p", "--prefix",
-                                           "--file", "--override-channels=", "-r",
-                                           "--root-prefix", NULL};
+static const struct opt_name conda_valued[] = {
+    O("-c"), O("--channel"), O("-n"), O("--name"), O("-p"), O("--prefix"), O("--file"),
+    O("--override-channels="), O("-r"), O("--root-prefix"), {NULL, 0}};
 static const char *const pip_installs[] = {"install", NULL};
-static const char *const pip_valued[] = {
-    "-r", "--requirement", "-c", "--constraint", "-i", "--index-url", "--extra-index-url",
-    "-f", "--find-links", "--trusted-host", "-t", "--target", "--prefix", "--root", "-e",
-    "--editable", "--upgrade-strategy", "--platform", "--python-version", "--implementation",
-    "--abi", "--only-binary", "--no-binary", "--src", "--cache-dir", "--progress-bar", "--log",
-    "--proxy", "--timeout", "--retries", "-C", "--config-settings", "--python", "-p",
-    "--torch-backend", NULL};
+static const struct opt_name pip_valued[] = {
+    O("-r"), O("--requirement"), O("-c"), O("--constraint"), O("-i"), O("--index-url"),
+    O("--extra-index-url"), O("-f"), O("--find-links"), O("--trusted-host"), O("-t"),
+    O("--target"), O("--prefix"), O("--root"), O("-e"), O("--editable"),
+    O("--upgrade-strategy"), O("--platform"), O("--python-version"), O("--implementation"),
+    O("--abi"), O("--only-binary"), O("--no-binary"), O("--src"), O("--cache-dir"),
+    O("--progress-bar"), O("--log"), O("--proxy"), O("--timeout"), O("--retries"), O("-C"),
+    O("--config-settings"), O("--python"), O("-p"), O("--torch-backend"), {NULL, 0}};
 
 static const char *const apt_removes[] = {"purge", "remove", "autoremove", NULL};
 static const char *const rpm_removes[] = {"remove", "erase", "autoremove", NULL};
@@ -53,10 +64,11 @@ static const char *const zypper_removes[] = {"remove", "rm", NULL};
 static const char *const conda_removes[] = {"remove", "uninstall", NULL};
 static const char *const pip_removes[] = {"uninstall", NULL};
 
-static const char *const no_index[] = {NULL};
-static const char *const conda_index[] = {"-c", "--channel", NULL};
-static const char *const pip_index[] = {"-i", "--index-url", "--extra-index-url", "-f",
-                                        "--find-links", "--torch-backend", NULL};
+static const struct opt_name no_index[] = {{NULL, 0}};
+static const struct opt_name conda_index[] = {O("-c"), O("--channel"), {NULL, 0}};
+static const struct opt_name pip_index[] = {
+    O("-i"), O("--index-url"), O("--extra-index-url"), O("-f"), O("--find-links"),
+    O("--torch-backend"), {NULL, 0}};
 
 static const struct manager managers[] = {
     {"apt-get", apt_installs, apt_valued, no_index, apt_removes, '='},
@@ -97,18 +109,25 @@ static const struct manager *manager_named(const char *name)
     case 'z': row = 8; break;
     default: return NULL;
     }
-    for (const unsigned char *k = by_first[row]; *k != 255; k++)
-        if (!strcmp(name, managers[*k].name))
+    for (const unsigned char *k = by_first[row]; *k != 255; k++) /* first bytes equal */
+        if (gl_streq(name + 1, managers[*k].name + 1))
             return &managers[*k];
     return NULL;
 }
 
 static bool in_list(const char *const *list, const char *w)
 {
-    /* the first two bytes before strcmp: the option lists' entries all start with '-' (an
-     * entry is never empty, so w[1] is read only when w[0] is no NUL) */
     for (; *list; list++)
-        if ((*list)[0] == w[0] && (*list)[1] == w[1] && !strcmp(*list, w))
+        if (gl_streq(*list, w))
+            return true;
+    return false;
+}
+
+/* Is w[0, wlen) one of the options of `list`? */
+static bool in_opts(const struct opt_name *list, const char *w, size_t wlen)
+{
+    for (; list->s; list++)
+        if (list->len == wlen && memcmp(list->s, w, wlen) == 0)
             return true;
     return false;
 }
@@ -136,9 +155,16 @@ static size_t skip_prefixes(const struct gl_word *w, size_t n, size_t i, const c
     *base = NULL;
     while (i < n && !w[i].opaque) {
         const char *b = gl_base_name(w[i].text);
-        if (gl_streq(b, "sudo") || gl_streq(b, "env") || gl_streq(b, "time") ||
-            gl_streq(b, "nice") || gl_streq(b, "exec") || gl_streq(b, "command") ||
-            gl_streq(b, "nohup")) {
+        bool prefix;
+        switch (b[0]) { /* the first bytes of the prefixes: most commands have none */
+        case 's': prefix = gl_streq(b, "sudo"); break;
+        case 'e': prefix = gl_streq(b, "env") || gl_streq(b, "exec"); break;
+        case 't': prefix = gl_streq(b, "time"); break;
+        case 'n': prefix = gl_streq(b, "nice") || gl_streq(b, "nohup"); break;
+        case 'c': prefix = gl_streq(b, "command"); break;
+        default: prefix = false; break;
+        }
+        if (prefix) {
             bool sudo = gl_streq(b, "sudo");
             i++;
             while (i < n && !w[i].opaque &&
@@ -191,35 +217,53 @@ static void add_index(const struct pkg_out *out, int stage, const char *manager,
     x->stage = stage;
 }
 
-/* Split "name==1.2", "name[extra]>=1", "name=1.2" into name and version. */
+/* The bytes split_spec stops at: the end, extras, version operators, a marker's ';'. */
+static const bool spec_stop[256] = {
+    [0] = true, ['['] = true, ['='] = true, ['<'] = true, ['>'] = true, ['~'] = true,
+    ['!'] = true, [';'] = true,
+};
+
+/* Split "name==1.2", "name[extra]>=1", "name=1.2" into name and version. A spec that is
+ * all name is its own name (the word's text; the arena charged as for a copy). */
 static void split_spec(const struct pkg_out *out, const struct manager *mgr, struct gl_pkg *p,
                        const char *spec)
 {
-    size_t n = strlen(spec), cut = n, vstart = n;
-    for (size_t i = 0; i < n; i++) {
+    const size_t none = (size_t)-1;
+    size_t i = 0, cut = none, vstart = none;
+    for (;; i++) {
+        while (!spec_stop[(unsigned char)spec[i]]) /* most of a spec: name bytes */
+            i++;
         char c = spec[i];
-        if (c == '[' && cut == n) {
+        if (!c)
+            break;
+        if (c == '[') {
+            if (cut != none)
+                continue;
             cut = i; /* extras: jax[cuda12] */
             const char *close = strchr(spec + i, ']');
-            i = close ? (size_t)(close - spec) : n;
+            if (!close)
+                break;
+            i = (size_t)(close - spec);
             continue;
         }
-        if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '.')
-            continue; /* most of a name: none of the bytes below */
-        if (c == '=' || c == '<' || c == '>' || c == '~' || c == '!' ||
-            (c == ';' && !mgr->version_sep)) {
-            if (cut == n)
-                cut = i;
-            vstart = i;
-            while (vstart < n && strchr("=<>~! ", spec[vstart]))
-                vstart++;
-            break;
-        }
+        if (c == ';' && mgr->version_sep)
+            continue; /* apt and conda: no environment markers */
+        if (cut == none)
+            cut = i;
+        vstart = i;
+        while (spec[vstart] && strchr("=<>~! ", spec[vstart]))
+            vstart++;
+        break;
+    }
+    if (cut == none) { /* i is at the NUL */
+        p->name = spec;
+        gl_arena_charge(out->arena, i + 1);
+        return;
     }
     p->name = gl_arena_strndup(out->arena, spec, cut);
-    if (vstart < n) {
+    if (vstart != none && spec[vstart]) {
         size_t vend = vstart;
-        while (vend < n && spec[vend] != ',' && spec[vend] != ';' && spec[vend] != ' ')
+        while (spec[vend] && spec[vend] != ',' && spec[vend] != ';' && spec[vend] != ' ')
             vend++;
         p->version = gl_arena_strndup(out->arena, spec + vstart, vend - vstart);
     }
@@ -286,7 +330,7 @@ static void scan_removal(const struct pkg_out *out, int stage, const struct mana
         if (t[0] == '-') {
             if (!strcmp(t, "--auto-remove") || !strcmp(t, "--autoremove"))
                 automatic = true, at = &w[i];
-            if (in_list(mgr->valued, t))
+            if (in_opts(mgr->valued, t, strlen(t)))
                 i++;
             continue;
         }
@@ -326,6 +370,8 @@ static void add_file(const struct pkg_out *out, int stage, const char *manager, 
 static bool add_project(const struct pkg_out *out, int stage, const char *manager, const char *t,
                         struct gl_loc loc)
 {
+    if (t[0] != '.' && t[0] != '/') /* what every local form below starts with */
+        return false;
     size_t n = strcspn(t, "[");
     bool local = (n == 1 && t[0] == '.') || gl_has_prefix(t, "./") || gl_has_prefix(t, "/") ||
                  gl_has_prefix(t, "../");
@@ -408,12 +454,21 @@ static void scan_command(const struct pkg_out *out, int stage, const struct gl_w
 {
     const char *base; /* of w[i], found once */
     size_t i = skip_prefixes(w, n, 0, &base);
-    if (base && gl_streq(base, "rm")) {
+    if (!base)
+        return; /* no command word, or an opaque one: no manager (find_manager) */
+    switch (base[0]) { /* the first bytes of rm, uv, python, pip and the managers' names */
+    case 'a': case 'c': case 'd': case 'm': case 'p': case 'r': case 't': case 'u': case 'y':
+    case 'z':
+        break;
+    default:
+        return; /* most commands (cd, echo, wget, git, ...) */
+    }
+    if (gl_streq(base, "rm")) {
         scan_rm(out, stage, w, n, i);
         return;
     }
-    if (i + 1 < n && base && !strcmp(base, "uv") &&
-        !w[i + 1].opaque && !strcmp(w[i + 1].text, "sync")) {
+    if (i + 1 < n && gl_streq(base, "uv") && !w[i + 1].opaque &&
+        gl_streq(w[i + 1].text, "sync")) {
         scan_uv_sync(out, stage, w, n, i + 1);
         return;
     }
@@ -427,7 +482,7 @@ static void scan_command(const struct pkg_out *out, int stage, const struct gl_w
     for (; i < n && !w[i].opaque; i++) {
         const char *t = w[i].text;
         if (t[0] == '-') {
-            if (in_list(mgr->valued, t))
+            if (in_opts(mgr->valued, t, strlen(t)))
                 i++;
             continue;
         }
@@ -459,11 +514,13 @@ static void scan_command(const struct pkg_out *out, int stage, const struct gl_w
         const char *t = x->text;
         if (t[0] == '-' && t[1]) {
             const char *eq = strchr(t, '=');
-            char opt[64] = "";
+            char opt[64]; /* the option's name, read below only when takes or conda */
             size_t olen = eq ? (size_t)(eq - t) : strlen(t);
-            if (olen < sizeof opt)
+            bool fits = olen < sizeof opt; /* a longer name is no option of the lists */
+            bool takes = fits && in_opts(mgr->valued, t, olen);
+            opt[0] = 0;
+            if (fits && (takes || conda))
                 memcpy(opt, t, olen), opt[olen] = 0;
-            bool takes = in_list(mgr->valued, opt);
             const struct gl_word *val = NULL;
             const char *vtext = NULL;
             size_t voff = 0;
@@ -472,7 +529,7 @@ static void scan_command(const struct pkg_out *out, int stage, const struct gl_w
             } else if (takes && i + 1 < n) {
                 val = &w[++i], vtext = val->text;
             }
-            bool mm_file = conda && !strcmp(mgr->name, "micromamba") && !strcmp(opt, "-f");
+            bool mm_file = conda && gl_streq(mgr->name, "micromamba") && gl_streq(opt, "-f");
             if (mm_file && !eq && i + 1 < n)
                 val = &w[++i], vtext = val->text; /* micromamba -f FILE (--file) */
             if (val && !val->opaque && (takes || mm_file)) {
@@ -484,7 +541,7 @@ static void scan_command(const struct pkg_out *out, int stage, const struct gl_w
                 if (!conda && (!strcmp(opt, "-e") || !strcmp(opt, "--editable")))
                     add_project(out, stage, mgr->name, vtext,
                                 (struct gl_loc){val->loc.line, val->loc.col + (uint32_t)voff});
-                if (in_list(mgr->index_opts, opt))
+                if (in_opts(mgr->index_opts, opt, olen))
                     add_index(out, stage, mgr->name, opt, val, vtext, voff);
                 if (gl_streq(opt, "-r") || gl_streq(opt, "--requirement")) {
                     struct gl_word rw = {vtext, {val->loc.line, val->loc.col + (uint32_t)voff},

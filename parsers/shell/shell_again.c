@@ -85,11 +85,13 @@ struct gl_loc sh_word_byte_loc(const struct sh_cmd *cmd, size_t wi, size_t off)
 static bool is_shell_name(const char *w)
 {
     static const char *const shells[] = {"sh", "bash", "dash", "zsh", "ksh", "ash", "mksh", NULL};
-    size_t n = 0, b = 0; /* one pass: the end, and where the base name starts */
-    for (; w[n]; n++)
-        if (w[n] == '/')
-            b = n + 1;
-    if (n - b < 2 || n - b > 4 || w[n - 1] != 'h' || w[n - 2] != 's') /* every name: 2-4, *sh */
+    size_t n = strlen(w);
+    if (n < 2 || w[n - 1] != 'h' || w[n - 2] != 's') /* every name ends in "sh": most words
+                                                         are out before the base is found */
+        return false;
+    const char *slash = memrchr(w, '/', n);
+    size_t b = slash ? (size_t)(slash - w) + 1 : 0;
+    if (n - b < 2 || n - b > 4) /* every name: 2-4 bytes */
         return false;
     const char *base = w + b;
     for (size_t k = 0; shells[k]; k++)

@@ -211,7 +211,13 @@ static void wb_add(struct sh_lexer *lx, const char *p, size_t n, size_t src, boo
     if (wb->discard || n == 0)
         return;
     size_t out = wb->text.len;
-    gl_buf_add(&wb->text, p, n);
+    if (out + n + 1 <= wb->text.cap) { /* gl_buf_add's work without its two calls */
+        memcpy(wb->text.data + out, p, n);
+        wb->text.len = out + n;
+        wb->text.data[out + n] = 0;
+    } else {
+        gl_buf_add(&wb->text, p, n);
+    }
     struct sh_span *last = wb->nspans ? &wb->spans[wb->nspans - 1] : NULL;
     if (last && last->literal == literal && last->opaque == opaque &&
         last->out + last->len == out &&

@@ -24,6 +24,9 @@
 
 #include <stdlib.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 /* Nested ${...:-word} deeper than this is skipped and opaque (no deeper recursion). */
 #define SHL_MAX_DEPTH 32
@@ -84,7 +87,12 @@ struct sh_lexer {
     size_t len, i;
     const struct gl_srcmap *map;
     size_t map_hint;     /* the map's piece of the last position looked up */
+    /* that piece, kept for shl_loc: input offsets [piece_lo, piece_lo + piece_len) are at
+     * piece_at and the columns after it (piece_len 0: none kept yet) */
+    size_t piece_lo, piece_len;
+    struct gl_loc piece_at;
     char esc;
+    bool esc_plain;      /* esc is no byte of shl_plain_stops (a caller's own escape) */
     const struct sh_opts *opts;
     struct sh_vars *vars;
     bool track;          /* record assignments */
@@ -104,11 +112,17 @@ void shl_init(struct sh_lexer *lx, struct gl_arena *a, const char *s, size_t len
               struct sh_vars *vars, struct sh_error *err, struct shl_fixed *fixed);
 void shl_free(struct sh_lexer *lx);
 
+/* shl_loc for an offset outside the piece kept: the map's look-up, and its piece kept. */
+struct gl_loc shl_loc_lookup(struct sh_lexer *lx, size_t off);
 /* The position in the original text of input offset `off` (the lexer and the word
- * builder both report positions). */
+ * builder both report positions; a word's offset is nearly always in the piece of the
+ * last one, a line of the text: one subtraction and compare). */
 static inline struct gl_loc shl_loc(struct sh_lexer *lx, size_t off)
 {
-    return gl_srcmap_loc_near(lx->map, off, &lx->map_hint);
+    if (off - lx->piece_lo < lx->piece_len) /* unsigned: false too when off < piece_lo */
+        return (struct gl_loc){lx->piece_at.line,
+                               lx->piece_at.col + (uint32_t)(off - lx->piece_lo)};
+    return shl_loc_lookup(lx, off);
 }
 /* Record the first error (at input offset `off`) and stop reading. */
 void shl_error(struct sh_lexer *lx, size_t off, const char *message);
@@ -130,7 +144,20 @@ static inline int shl_cur(struct sh_lexer *lx)
  * placeholder `<...>`, with opts->python_braces an IPython `{expr}` (see sh_opts). */
 size_t shl_placeholder_end(const struct sh_lexer *lx, size_t i);
 /* Does the byte at i end an unquoted word (blank, newline, operator char, end)? */
-bool shl_word_end_at(const struct sh_lexer *lx, size_t i);
+static inline bool shl_word_end_at(const struct sh_lexer *lx, size_t i)
+{
+    if (i >= lx->len)
+        return true;
+    switch (lx->s[i]) {
+    case ' ': case '\t': case '\n': case ';': case '&': case '|':
+    case '(': case ')': case '<': case '>':
+        return true;
+    case '\r':
+        return i + 1 < lx->len && lx->s[i + 1] == '\n';
+    default:
+        return false;
+    }
+}
 
 /* Find the end of a nested construct whose opener ('(' for $( $(( ( , '{' for ${,
  * '`', '"') was just before i. Iterative; *end is the offset after the closer. */
@@ -159,17 +186,93 @@ void shl_wb_finish(struct sh_lexer *lx);
 void shl_wb_value(struct sh_lexer *lx, const char *v, size_t n, size_t from, size_t to,
                   bool split);
 
+/* ---- runs of plain bytes ---- */
+
+/* The bytes that can be anything but a literal in some mode (quote, expansion, escape or
+ * continuation, word end, placeholder, brace end): a run of other bytes is a literal
+ * appended in one go, and a word of them only is plain (shl_plain_word_end). */
+extern const bool shl_plain_stops[256];
+/* shl_plain_run_end when the escape is a byte shl_plain_stops passes (a caller's own
+ * escape character): the byte loop that also stops at it. */
+size_t shl_plain_run_end_esc(const struct sh_lexer *lx, size_t end);
+
+/* The end of the run of plain bytes from `end` on (the first stop byte, or the end).
+ * Called for every word: on x86-64 sixteen bytes a step (SSE2, always there), the scalar
+ * loop four bytes a step for the rest and elsewhere. */
+static inline size_t shl_plain_run_end(const struct sh_lexer *lx, size_t end)
+{
+    const unsigned char *s = (const unsigned char *)lx->s;
+    size_t len = lx->len;
+    if (__builtin_expect(lx->esc_plain, 0))
+        return shl_plain_run_end_esc(lx, end);
+#ifdef __SSE2__
+    /* A superset of the stop bytes found with a few compares: every byte <= ')' (the
+     * blanks, NUL, '"', '$', '&', '\'', '(', ')' and some that are no stop: controls,
+     * '!', '#', '%'), ';', '<', '>', '\\', '`' and '{' '|' '}'. The first candidate is
+     * looked up in the table: a stop ends the run, another byte is stepped over. */
+    while (end + 16 <= len) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(s + end));
+        __m128i low = _mm_cmpeq_epi8(_mm_min_epu8(x, _mm_set1_epi8(')')), x);
+        __m128i br = _mm_sub_epi8(x, _mm_set1_epi8('{')); /* '{' '|' '}' -> 0 1 2 */
+        __m128i brace = _mm_cmpeq_epi8(_mm_min_epu8(br, _mm_set1_epi8(2)), br);
+        __m128i ops = _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8(';')),
+                                   _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('<')),
+                                                _mm_cmpeq_epi8(x, _mm_set1_epi8('>'))));
+        __m128i q = _mm_or_si128(_mm_cmpeq_epi8(x, _mm_set1_epi8('\\')),
+                                 _mm_cmpeq_epi8(x, _mm_set1_epi8('`')));
+        unsigned m = (unsigned)_mm_movemask_epi8(
+            _mm_or_si128(_mm_or_si128(low, brace), _mm_or_si128(ops, q)));
+        if (!m) {
+            end += 16;
+            continue;
+        }
+        size_t k = end + (size_t)__builtin_ctz(m);
+        if (shl_plain_stops[s[k]])
+            return k;
+        end = k + 1;
+    }
+#endif
+    while (end + 4 <= len && !((unsigned)shl_plain_stops[s[end]] |
+                               (unsigned)shl_plain_stops[s[end + 1]] |
+                               (unsigned)shl_plain_stops[s[end + 2]] |
+                               (unsigned)shl_plain_stops[s[end + 3]]))
+        end += 4;
+    while (end < len && !shl_plain_stops[s[end]])
+        end++;
+    return end;
+}
+
+/* Does a word of plain bytes that reach `end` end there (what lex_parts would see next:
+ * the end, a blank, a newline, an operator; not `<`, which may open a placeholder, and
+ * not a quote, expansion, escape or brace, with which the word goes on)? */
+extern const unsigned char shl_plain_word_enders[256]; /* 1 ends it, 2 ends it before \n */
+static inline bool shl_plain_word_ends_at(const struct sh_lexer *lx, size_t end)
+{
+    if (end >= lx->len)
+        return true;
+    unsigned char k = shl_plain_word_enders[(unsigned char)lx->s[end]];
+    return k == 1 || (k == 2 && end + 1 < lx->len && lx->s[end + 1] == '\n');
+}
+
 /* The end of the word at input offset `at` when it is plain bytes only (no quote,
- * expansion, escape or continuation; ended by a blank, newline, operator or the end, not
- * by `<`): what shl_word makes its one field straight from the input. 0 when it is not
- * (or the lexer has stopped). */
-size_t shl_plain_word_end(const struct sh_lexer *lx, size_t at);
+ * expansion, escape or continuation; shl_plain_word_ends_at): what shl_word makes its one
+ * field straight from the input. 0 when it is not (or the lexer has stopped). */
+static inline size_t shl_plain_word_end(const struct sh_lexer *lx, size_t at)
+{
+    if (lx->stop)
+        return 0;
+    size_t end = shl_plain_run_end(lx, at);
+    return end > at && shl_plain_word_ends_at(lx, end) ? end : 0;
+}
+
 /* Lex one word at lx->i into lx->fields (0, 1 or several fields). `nosplit` turns field
  * splitting off (redirection targets). */
 void shl_word(struct sh_lexer *lx, bool nosplit);
 /* Lex a heredoc delimiter word (quote removal only) into one field; *quoted set when
  * any part was quoted. */
 void shl_heredoc_word(struct sh_lexer *lx, bool *quoted);
+/* Bytes of a variable name: 1 may start one, 2 only follows (a digit), 0 neither. */
+extern const unsigned char shl_name_class[256];
 /* Is there an assignment word `NAME=` / `NAME+=` at lx->i? */
 bool shl_at_assignment(const struct sh_lexer *lx);
 /* Lex the assignment word at lx->i into *out. */

@@ -17,7 +17,7 @@ enum lex_mode {
 
 static bool mode_quoted(enum lex_mode m) { return m == M_DQ || m == M_BRACE_DQ; }
 /* Bytes of a variable name: 1 may start one, 2 only follows (a digit). */
-static const unsigned char name_class[256] = {
+const unsigned char shl_name_class[256] = {
     ['_'] = 1,
     ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1,
     ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1,
@@ -30,8 +30,8 @@ static const unsigned char name_class[256] = {
     ['0'] = 2, ['1'] = 2, ['2'] = 2, ['3'] = 2, ['4'] = 2, ['5'] = 2, ['6'] = 2, ['7'] = 2,
     ['8'] = 2, ['9'] = 2,
 };
-static bool is_name_start(int c) { return c >= 0 && c < 256 && name_class[c] == 1; }
-static bool is_name_char(int c) { return c >= 0 && c < 256 && name_class[c] != 0; }
+static bool is_name_start(int c) { return c >= 0 && c < 256 && shl_name_class[c] == 1; }
+static bool is_name_char(int c) { return c >= 0 && c < 256 && shl_name_class[c] != 0; }
 static bool is_ifs(int c) { return c == ' ' || c == '\t' || c == '\n'; }
 
 /* ---- setup and positions ---- */
@@ -48,19 +48,34 @@ void shl_init(struct sh_lexer *lx, struct gl_arena *a, const char *s, size_t len
     lx->map = map;
     lx->opts = opts;
     lx->esc = opts && opts->escape ? opts->escape : '\\';
+    lx->esc_plain = !shl_plain_stops[(unsigned char)lx->esc];
     lx->track = opts && opts->track_assignments;
     lx->vars = vars;
     lx->err = err;
     lx->budget = 4 * len + (1u << 20);
-    gl_buf_init(&lx->wb.text);
+    /* lx->wb.text: empty (NULL, 0, 0) by the memset, as gl_buf_init leaves it */
 }
 
 void shl_free(struct sh_lexer *lx)
 {
-    gl_buf_free(&lx->wb.text);
+    if (lx->wb.text.data) /* only words with quotes or expansions use it */
+        gl_buf_free(&lx->wb.text);
     shl_release(lx->wb.spans, lx->fixed->spans);
     shl_release(lx->fields, lx->fixed->fields);
     shl_release(lx->finfo, lx->fixed->finfo);
+}
+
+struct gl_loc shl_loc_lookup(struct sh_lexer *lx, size_t off)
+{
+    const struct gl_srcmap *m = lx->map;
+    struct gl_loc loc = gl_srcmap_loc_near(m, off, &lx->map_hint);
+    size_t h = lx->map_hint;
+    if (m->n && h < m->n && m->segs[h].off <= off) { /* off is in piece h: keep it */
+        lx->piece_lo = m->segs[h].off;
+        lx->piece_len = h + 1 < m->n ? m->segs[h + 1].off - lx->piece_lo : SIZE_MAX - lx->piece_lo;
+        lx->piece_at = m->segs[h].at;
+    }
+    return loc;
 }
 
 void shl_error(struct sh_lexer *lx, size_t off, const char *message)
@@ -143,21 +158,6 @@ size_t shl_placeholder_end(const struct sh_lexer *lx, size_t i)
             return 0;
     }
     return 0;
-}
-
-bool shl_word_end_at(const struct sh_lexer *lx, size_t i)
-{
-    if (i >= lx->len)
-        return true;
-    switch (lx->s[i]) {
-    case ' ': case '\t': case '\n': case ';': case '&': case '|':
-    case '(': case ')': case '<': case '>':
-        return true;
-    case '\r':
-        return i + 1 < lx->len && lx->s[i + 1] == '\n';
-    default:
-        return false;
-    }
 }
 
 /* ---- variables ---- */
@@ -437,37 +437,25 @@ static void lex_escape(struct sh_lexer *lx, enum lex_mode mode)
     lx->i += 2;
 }
 
-/* Can the byte c be anything but a literal in some mode (quote, expansion, escape or
- * continuation, word end, placeholder, brace end)? A run of other bytes is appended in
- * one go; a byte for which this says yes goes round the loop of lex_parts. */
-static bool plain_stop(unsigned char c)
-{
-    static const bool stops[256] = {
-        [0] = true,    [' '] = true, ['\t'] = true, ['\n'] = true, ['\r'] = true,
-        [';'] = true,  ['&'] = true, ['|'] = true,  ['('] = true,  [')'] = true,
-        ['<'] = true,  ['>'] = true, ['$'] = true,  ['`'] = true,  ['\''] = true,
-        ['"'] = true,  ['\\'] = true, ['{'] = true, ['}'] = true,
-    };
-    return stops[c];
-}
+/* The bytes that end a run of plain bytes (shell_internal.h). */
+const bool shl_plain_stops[256] = {
+    [0] = true,    [' '] = true, ['\t'] = true, ['\n'] = true, ['\r'] = true,
+    [';'] = true,  ['&'] = true, ['|'] = true,  ['('] = true,  [')'] = true,
+    ['<'] = true,  ['>'] = true, ['$'] = true,  ['`'] = true,  ['\''] = true,
+    ['"'] = true,  ['\\'] = true, ['{'] = true, ['}'] = true,
+};
 
-/* The end of the run of bytes from `end` on that plain_stop passes and that are not the
- * escape (which is a plain_stop byte itself unless a caller chose another): four bytes a
- * step, then one. */
-static size_t plain_run_end(const struct sh_lexer *lx, size_t end)
+/* The bytes that end a plain word (shl_plain_word_ends_at): blanks, newline, the operator
+ * bytes but `<` (a placeholder may start there); 2: `\r`, when a newline follows. */
+const unsigned char shl_plain_word_enders[256] = {
+    [' '] = 1, ['\t'] = 1, ['\n'] = 1, [';'] = 1, ['&'] = 1, ['|'] = 1, ['('] = 1, [')'] = 1,
+    ['>'] = 1, ['\r'] = 2,
+};
+
+size_t shl_plain_run_end_esc(const struct sh_lexer *lx, size_t end)
 {
     const unsigned char *s = (const unsigned char *)lx->s;
-    size_t len = lx->len;
-    if (!plain_stop((unsigned char)lx->esc)) {
-        while (end < len && !plain_stop(s[end]) && s[end] != (unsigned char)lx->esc)
-            end++;
-        return end;
-    }
-    while (end + 4 <= len && !((unsigned)plain_stop(s[end]) | (unsigned)plain_stop(s[end + 1]) |
-                               (unsigned)plain_stop(s[end + 2]) |
-                               (unsigned)plain_stop(s[end + 3])))
-        end += 4;
-    while (end < len && !plain_stop(s[end]))
+    while (end < lx->len && !shl_plain_stops[s[end]] && s[end] != (unsigned char)lx->esc)
         end++;
     return end;
 }
@@ -508,7 +496,7 @@ static void lex_parts(struct sh_lexer *lx, enum lex_mode mode, int depth)
             lx->i++;
             shl_wb_break(lx, lx->i);
         } else { /* a literal byte, and the run of plain bytes after it in one append */
-            size_t end = plain_run_end(lx, at + 1);
+            size_t end = shl_plain_run_end(lx, at + 1);
             shl_wb_add(lx, lx->s + at, end - at, at, true);
             if (!lx->wb.discard)
                 lx->wb.content = true;
@@ -518,31 +506,6 @@ static void lex_parts(struct sh_lexer *lx, enum lex_mode mode, int depth)
 }
 
 /* ---- words ---- */
-
-/* Does the word at plain bytes that end at `end` end there (what lex_parts would see
- * next: the end, a blank, a newline, an operator; not `<`, which may open a placeholder,
- * and not a continuation or any other byte, which the word goes on with)? */
-static bool plain_word_end(const struct sh_lexer *lx, size_t end)
-{
-    if (end >= lx->len)
-        return true;
-    switch (lx->s[end]) {
-    case ' ': case '\t': case '\n': case ';': case '&': case '|': case '(': case ')': case '>':
-        return true;
-    case '\r':
-        return end + 1 < lx->len && lx->s[end + 1] == '\n';
-    default:
-        return false;
-    }
-}
-
-size_t shl_plain_word_end(const struct sh_lexer *lx, size_t at)
-{
-    if (lx->stop)
-        return 0;
-    size_t end = plain_run_end(lx, at);
-    return end > at && plain_word_end(lx, end) ? end : 0;
-}
 
 void shl_word(struct sh_lexer *lx, bool nosplit)
 {

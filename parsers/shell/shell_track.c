@@ -75,6 +75,12 @@ void shl_track_command(struct sh_vars *vars, const struct sh_cmd *c, bool certai
         return;
     }
     const struct gl_word *w0 = &c->words[0];
+    switch (w0->text[0]) { /* the first bytes of the commands below: most commands have none */
+    case 'e': case 'd': case 't': case 'r': case 'l': case 'u': case 'g':
+        break;
+    default:
+        return;
+    }
     if (word_is(w0, "export") || word_is(w0, "declare") || word_is(w0, "typeset") ||
         word_is(w0, "readonly") || word_is(w0, "local")) {
         track_declaration(vars, c, certain);

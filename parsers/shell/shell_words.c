@@ -50,7 +50,7 @@ struct builder {
     /* the command being built (heap) */
     struct gl_word *w;
     struct sh_word_info *wi;
-    size_t nw, capw, capwi;
+    size_t nw, capw, capwi; /* the two arrays grow together: capw == capwi */
     struct sh_assign *as;
     size_t nas, capas;
     struct sh_redir *rd;
@@ -177,8 +177,7 @@ static void mark_start(struct builder *b, size_t at)
     }
 }
 
-/* src into dst[size], cut to fit, as snprintf "%s" does (without its cost: this is called
- * for every command). */
+/* src into dst[size], cut to fit, as snprintf "%s" does (without its cost). */
 static void copy_short(char *dst, size_t size, const char *src)
 {
     size_t n = 0;
@@ -187,24 +186,37 @@ static void copy_short(char *dst, size_t size, const char *src)
     dst[n] = 0;
 }
 
-/* End the command being built with `sep`. */
-static void finish(struct builder *b, const char *sep)
+/* What ends a command, as sh_cmd.sep holds it: a string in four bytes, NUL-padded, so
+ * that it is copied whole (finish runs for every command). */
+static const char SEP_END[4] = "", SEP_NL[4] = "\n", SEP_CLOSE[4] = ")";
+
+/* End the command being built with `sep` (four bytes, see SEP_END). */
+static void finish(struct builder *b, const char sep[4])
 {
     size_t kept = HD_DROPPED;
     if (b->nw || b->nas) {
         b->cmds = grow(b, cmds, b->ncmds, capcmds);
         struct sh_cmd *c = &b->cmds[b->ncmds];
         struct gl_arena *a = b->lx.a;
-        memset(c, 0, sizeof *c);
-        c->words = arena_copy(a, b->w, b->nw, sizeof *b->w);
-        c->info = arena_copy(a, b->wi, b->nw, sizeof *b->wi);
+        /* the words and their infos in one arena block: the same bytes charged as two
+           copies (the first rounded up to 16, where the second starts) */
+        c->words = NULL;
+        c->info = NULL;
+        if (b->nw) {
+            size_t wbytes = b->nw * sizeof *b->w, wroom = (wbytes + 15) & ~(size_t)15;
+            char *block = gl_arena_take(a, wroom + b->nw * sizeof *b->wi);
+            memcpy(block, b->w, wbytes);
+            memcpy(block + wroom, b->wi, b->nw * sizeof *b->wi);
+            c->words = (struct gl_word *)(void *)block;
+            c->info = (struct sh_word_info *)(void *)(block + wroom);
+        }
         c->nwords = b->nw;
         c->assigns = arena_copy(a, b->as, b->nas, sizeof *b->as);
         c->nassigns = b->nas;
         c->redirs = arena_copy(a, b->rd, b->nrd, sizeof *b->rd);
         c->nredirs = b->nrd;
         c->loc = shl_loc(&b->lx, b->start);
-        copy_short(c->sep, sizeof c->sep, sep);
+        memcpy(c->sep, sep, sizeof c->sep);
         c->depth = b->depth;
         c->subshell = b->nsub > 0;
         c->origin = b->origin;
@@ -212,9 +224,9 @@ static void finish(struct builder *b, const char *sep)
         if (b->lx.track)
             shl_track_command(b->lx.vars, c,
                               certain_now(b) && !sep_pipe_or_async(sep));
-        copy_short(b->prev_sep, sizeof b->prev_sep, sep);
+        memcpy(b->prev_sep, sep, sizeof b->prev_sep);
     } else if (!sep_eq1(sep, '\n')) {
-        copy_short(b->prev_sep, sizeof b->prev_sep, sep);
+        memcpy(b->prev_sep, sep, sizeof b->prev_sep);
     }
     for (size_t k = 0; k < b->nhd; k++)
         if (b->hd[k].cmd == HD_CURRENT)
@@ -422,48 +434,198 @@ static bool over_word_cap(struct builder *b, size_t n, size_t at)
     return true;
 }
 
+/* Room for one more word in the command's arrays (words and infos, which grow together). */
+static inline void room_for_word(struct builder *b)
+{
+    if (b->nw < b->capw)
+        return;
+    b->w = grow(b, w, b->nw, capw);
+    b->wi = grow(b, wi, b->nw, capwi);
+}
+
+/* Is the plain word t[0, n) an assignment word `NAME=` / `NAME+=` (what shl_at_assignment
+ * finds at its start)? Name bytes, '+' and '=' are all plain, so the test stays inside it. */
+static bool plain_assignment(const char *t, size_t n)
+{
+    if (shl_name_class[(unsigned char)t[0]] != 1)
+        return false;
+    size_t k = 1;
+    while (k < n && shl_name_class[(unsigned char)t[k]])
+        k++;
+    if (k < n && t[k] == '+')
+        k++;
+    return k < n && t[k] == '=';
+}
+
+/* The n bytes of a word at src into dst, where an arena block of at least n + 1 bytes
+ * rounded up to 16 starts (so room for 16 bytes). A word of up to 16 bytes moves as one
+ * 16-byte copy when the input has 16 bytes at src (`room`): the bytes after the word land
+ * in the block's own rounding, where the NUL then goes; up to 32 bytes, two overlapping
+ * copies. Most words are short: no memcpy call, no byte loop. */
+static inline void copy_word_text(char *dst, const char *src, size_t n, size_t room)
+{
+    if (n <= 16 && room >= 16) {
+        memcpy(dst, src, 16);
+    } else if (n >= 16 && n <= 32) {
+        memcpy(dst, src, 16);
+        memcpy(dst + n - 16, src + n - 16, 16);
+    } else {
+        memcpy(dst, src, n);
+    }
+    dst[n] = 0;
+}
+
 /* A plain word (shl_plain_word_end) lexed straight into the command's arrays: the same
  * arena block (one span, then the text), word and info that shl_word's field and its copy
  * in word() below give, without the field. Only where word() would do nothing else with
  * it: no header word or case pattern is expected, and it is neither a command's first
- * word that is an assignment nor a reserved word where one is recognised. */
-static bool plain_word(struct builder *b, size_t at)
+ * word that is an assignment nor a reserved word where one is recognised. False (nothing
+ * done) otherwise: word() takes it; *quote is set when the plain bytes end at a quote. */
+static inline bool plain_word(struct builder *b, size_t at, bool *quote)
 {
     struct sh_lexer *lx = &b->lx;
     const struct ctx *t = top(b);
-    if (b->expect != E_NONE || (t && t->kind == C_CASE && !t->case_body))
+    *quote = false;
+    if (lx->stop || b->expect != E_NONE || (t && t->kind == C_CASE && !t->case_body))
         return false;
-    size_t end = shl_plain_word_end(lx, at);
-    if (!end)
+    size_t end = shl_plain_run_end(lx, at);
+    if (end == at || !shl_plain_word_ends_at(lx, end)) {
+        /* a quote next: perhaps a quoted_word */
+        *quote = end < lx->len && (lx->s[end] == '"' || lx->s[end] == '\'');
         return false;
+    }
     size_t tlen = end - at;
-    if (!b->nw && (shl_at_assignment(lx) ||
-                   (cmd_empty(b) && reserved_of(lx->s + at, tlen) != R_NONE)))
+    const char *src = lx->s + at;
+    if (!b->nw && (plain_assignment(src, tlen) ||
+                   (cmd_empty(b) && reserved_of(src, tlen) != R_NONE)))
         return false;
     size_t sp = (sizeof(struct sh_span) + 15) & ~(size_t)15; /* as push_field_of */
     char *block = gl_arena_take(lx->a, sp + tlen + 1);
     struct sh_span *span = (struct sh_span *)(void *)block;
     *span = (struct sh_span){0, at, tlen, true, false};
     char *text = block + sp;
-    memcpy(text, lx->s + at, tlen);
-    text[tlen] = 0;
+    copy_word_text(text, src, tlen, lx->len - at);
     struct gl_loc loc = shl_loc(lx, at);
     lx->i = end;
     if (over_word_cap(b, 1, at))
         return true;
     mark_start(b, at);
-    b->w = grow(b, w, b->nw, capw);
-    b->wi = grow(b, wi, b->nw, capwi);
+    room_for_word(b);
     b->w[b->nw] = (struct gl_word){text, loc, false};
     b->wi[b->nw++] = (struct sh_word_info){.len = tlen, .src = at, .spans = span, .nspans = 1};
     return true;
 }
 
+/* The bytes that end a plain run inside "..." for quoted_word: the closing quote, an
+ * expansion, a backquote, the escape ('\\'; another escape is tested beside). */
+static const bool dq_stops[256] = {['"'] = true, ['$'] = true, ['`'] = true, ['\\'] = true};
+
+/* The most pieces a quoted_word holds (a longer word goes to word()). */
+#define QUOTED_PIECES 8
+
+/* A word of plain runs and quoted strings only ('...', and "..." holding no `$`, backquote
+ * or escape): one field that is quoted, its bytes the literal pieces without the quotes,
+ * as shl_word's builder makes it (lex_parts, lex_single_quote, lex_double_quote, then
+ * push_field_of: the same arena block of spans and text), here without the builder.
+ * Where plain_word would take it but for the quotes (the same conditions) and word() would
+ * do nothing else with it: a quoted word is no reserved word, and a first word that is an
+ * assignment is left to word(). False (nothing done) for anything else: an expansion, an
+ * escape or continuation, a `{` (template or placeholder), an unclosed quote, no quote. */
+static bool quoted_word(struct builder *b, size_t at)
+{
+    struct sh_lexer *lx = &b->lx;
+    const struct ctx *t = top(b);
+    if (lx->stop || b->expect != E_NONE || (t && t->kind == C_CASE && !t->case_body))
+        return false;
+    if (!b->nw && shl_at_assignment(lx)) /* lx->i is at */
+        return false;
+    const char *s = lx->s;
+    unsigned char esc = (unsigned char)lx->esc;
+    size_t len = lx->len, i = at, np = 0, tlen = 0;
+    struct sh_span pieces[QUOTED_PIECES];
+    bool quoted = false;
+    while (i < len) {
+        unsigned char c = (unsigned char)s[i];
+        size_t from, to, next;
+        if ((!shl_plain_stops[c] || c == '}') && c != esc) {
+            from = i; /* a literal run (lex_parts: a `}` outside ${...} is a literal too) */
+            to = next = shl_plain_run_end(lx, i + 1);
+        } else if (c == '\'') {
+            const char *q = memchr(s + i + 1, '\'', len - i - 1);
+            if (!q)
+                return false; /* unclosed: the builder reports it */
+            from = i + 1;
+            to = (size_t)(q - s);
+            next = to + 1;
+            quoted = true;
+        } else if (c == '"') {
+            size_t j = i + 1;
+            if (esc == '\\' || esc == '`') { /* dq_stops holds the escape: four bytes a step */
+                while (j + 4 <= len && !(dq_stops[(unsigned char)s[j]] |
+                                         dq_stops[(unsigned char)s[j + 1]] |
+                                         dq_stops[(unsigned char)s[j + 2]] |
+                                         dq_stops[(unsigned char)s[j + 3]]))
+                    j += 4;
+                while (j < len && !dq_stops[(unsigned char)s[j]])
+                    j++;
+            } else {
+                while (j < len && !dq_stops[(unsigned char)s[j]] && (unsigned char)s[j] != esc)
+                    j++;
+            }
+            if (j >= len || s[j] != '"')
+                return false;
+            from = i + 1;
+            to = j;
+            next = j + 1;
+            quoted = true;
+        } else if (c == '<' && shl_placeholder_end(lx, i)) {
+            return false;
+        } else if (shl_word_end_at(lx, i)) {
+            break;
+        } else {
+            return false; /* $ ` escape { NUL, a lone \r */
+        }
+        if (to > from) { /* a piece that follows the last one in the input extends it */
+            if (np && pieces[np - 1].src + pieces[np - 1].len == from) {
+                pieces[np - 1].len += to - from;
+            } else {
+                if (np == QUOTED_PIECES)
+                    return false;
+                pieces[np++] = (struct sh_span){tlen, from, to - from, true, false};
+            }
+            tlen += to - from;
+        }
+        i = next;
+    }
+    if (!quoted)
+        return false; /* e.g. a `}` in a word: word() (a reserved word, perhaps) */
+    lx->assign_certain = certain_now(b); /* as word() leaves it */
+    size_t nsp = np * sizeof(struct sh_span), sp = (nsp + 15) & ~(size_t)15;
+    char *block = gl_arena_take(lx->a, sp + tlen + 1); /* as push_field_of */
+    struct sh_span *spans = np ? (struct sh_span *)(void *)block : NULL;
+    char *text = block + sp;
+    for (size_t k = 0; k < np; k++) {
+        spans[k] = pieces[k];
+        memcpy(text + pieces[k].out, s + pieces[k].src, pieces[k].len);
+    }
+    text[tlen] = 0;
+    struct gl_loc loc = shl_loc(lx, at);
+    lx->i = i;
+    if (over_word_cap(b, 1, at))
+        return true;
+    mark_start(b, at);
+    room_for_word(b);
+    b->w[b->nw] = (struct gl_word){text, loc, false};
+    b->wi[b->nw++] = (struct sh_word_info){.len = tlen, .src = at, .spans = spans,
+                                           .nspans = np, .quoted = true};
+    return true;
+}
+
+/* The word at `at` that plain_word did not take (quotes, expansions, escapes, an
+ * assignment or reserved word, a header word or pattern). */
 static void word(struct builder *b, size_t at)
 {
     struct sh_lexer *lx = &b->lx;
-    if (plain_word(b, at))
-        return;
     lx->assign_certain = certain_now(b);
     if (header_word(b))
         return;
@@ -481,8 +643,7 @@ static void word(struct builder *b, size_t at)
         return;
     for (size_t k = 0; k < lx->nfields; k++) {
         mark_start(b, at);
-        b->w = grow(b, w, b->nw, capw);
-        b->wi = grow(b, wi, b->nw, capwi);
+        room_for_word(b);
         b->w[b->nw] = lx->fields[k];
         b->wi[b->nw++] = lx->finfo[k];
     }
@@ -533,7 +694,7 @@ static void open_paren(struct builder *b)
     open_group(b, C_SUBSHELL, ')');
 }
 
-static void operator(struct builder *b, const char *op)
+static void operator(struct builder *b, const char op[4])
 {
     struct ctx *t = top(b);
     bool list_sep = sep_eq1(op, ';') || sep_eq1(op, '\n');
@@ -561,7 +722,7 @@ static void operator(struct builder *b, const char *op)
             t->case_body = true;
             return;
         }
-        finish(b, ")");
+        finish(b, SEP_CLOSE);
         close_group(b, ')');
     } else if (op[0] == ';' && op[1] != 0) { /* ;; ;& ;;& */
         finish(b, op);
@@ -638,40 +799,84 @@ static size_t scan_operator(const struct sh_lexer *lx, char *op, bool *redir)
 static bool over_memory(const struct builder *b)
 {
     const struct gl_arena *a = b->lx.a;
-    size_t words = b->capw * sizeof *b->w + b->capwi * sizeof *b->wi;
-    return gl_arena_over(a) || (a->limit && a->total + words > a->limit);
+    if (gl_arena_over(a) || !a->limit)
+        return gl_arena_over(a);
+    size_t words = b->capw * (sizeof *b->w + sizeof *b->wi); /* capw == capwi */
+    return a->total + words > a->limit;
+}
+
+/* The offset of the next token from lx->i on: past blanks (space, tab, a `\r` before a
+ * newline) and escape-newline continuations, as shl_cur and the blank tests did one call
+ * each; *c is its byte, -1 at the end (or when the lexer has stopped). */
+static size_t next_token(const struct sh_lexer *lx, int *c)
+{
+    const char *s = lx->s;
+    size_t i = lx->i, len = lx->len;
+    if (lx->stop) {
+        *c = -1;
+        return i;
+    }
+    for (;;) {
+        if (i >= len) {
+            *c = -1;
+            return i;
+        }
+        unsigned char ch = (unsigned char)s[i];
+        if (ch == (unsigned char)lx->esc) { /* first: an escape may be a blank too */
+            size_t j = shl_skip_cont(lx, i);
+            if (j != i) {
+                i = j;
+                continue;
+            }
+        } else if (ch == ' ' || ch == '\t' || (ch == '\r' && shl_word_end_at(lx, i))) {
+            i++;
+            continue;
+        }
+        *c = ch;
+        return i;
+    }
 }
 
 static void run(struct builder *b)
 {
     struct sh_lexer *lx = &b->lx;
     for (;;) {
-        int c = shl_cur(lx);
-        while (c == ' ' || c == '\t' || (c == '\r' && shl_word_end_at(lx, lx->i))) {
-            lx->i++;
-            /* the rest of a run of blanks at once (shl_cur only skips continuations,
-               which start with the escape) */
-            while (lx->i < lx->len && (lx->s[lx->i] == ' ' || lx->s[lx->i] == '\t'))
-                lx->i++;
-            c = shl_cur(lx);
-        }
+        int c;
+        size_t at = lx->i = next_token(lx, &c);
         if (c < 0)
             break;
-        size_t at = lx->i;
         if (over_memory(b)) { /* the limit parse-memory: stop at this token */
             char msg[256];
             shl_error(lx, at, gl_arena_strdup(lx->a, gl_limit_message(GL_LIMIT_PARSE_MEMORY, msg,
                                                                       sizeof msg)));
             break;
         }
-        char op[4];
+        char op[4] = {0}; /* NUL-padded: a separator (finish) */
         bool redir = false;
-        if (c == '#') {
+        if (!shl_plain_stops[c] && c != '#') {
+            /* a word, or digits before a redirection (2>&1) */
+            size_t k = at;
+            if (c >= '0' && c <= '9')
+                while (k < lx->len && lx->s[k] >= '0' && lx->s[k] <= '9')
+                    k++;
+            if (k > at && k < lx->len && (lx->s[k] == '<' || lx->s[k] == '>') &&
+                !(k + 1 < lx->len && lx->s[k + 1] == '(') && k - at < 9) {
+                int fd = atoi(lx->s + at);
+                lx->i = k;
+                size_t n = scan_operator(lx, op, &redir);
+                lx->i += n;
+                add_redirect(b, at, fd, op);
+            } else {
+                bool quote;
+                if (!plain_word(b, at, &quote) && !(quote && quoted_word(b, at)))
+                    word(b, at);
+            }
+        } else if (c == '#') {
             const char *nl = memchr(lx->s + at, '\n', lx->len - at);
             lx->i = nl ? (size_t)(nl - lx->s) : lx->len;
         } else if (c == '\n') {
             lx->i++;
-            operator(b, "\n");
+            operator(b, SEP_NL);
             if (b->nhd)
                 read_heredocs(b);
         } else if ((c == '<' || c == '>') && at + 1 < lx->len && lx->s[at + 1] == '(') {
@@ -685,25 +890,11 @@ static void run(struct builder *b)
                 add_redirect(b, at, -1, op);
             else
                 operator(b, op);
-        } else if (c >= '0' && c <= '9') {
-            size_t k = at;
-            while (k < lx->len && lx->s[k] >= '0' && lx->s[k] <= '9')
-                k++;
-            if (k < lx->len && (lx->s[k] == '<' || lx->s[k] == '>') &&
-                !(k + 1 < lx->len && lx->s[k + 1] == '(') && k - at < 9) {
-                int fd = atoi(lx->s + at);
-                lx->i = k;
-                size_t n = scan_operator(lx, op, &redir);
-                lx->i += n;
-                add_redirect(b, at, fd, op);
-            } else {
-                word(b, at);
-            }
-        } else {
-            word(b, at);
+        } else if (!((c == '"' || c == '\'') && quoted_word(b, at))) {
+            word(b, at); /* a quote, an expansion, an escape: no plain word */
         }
     }
-    finish(b, "");
+    finish(b, SEP_END);
 }
 
 int sh_split(struct gl_arena *a, const char *text, size_t len, const struct gl_srcmap *map,

@@ -15,6 +15,7 @@
 #include <time.h>
 
 #include "parsers/dockerfile/dockerfile.h"
+#include "parsers/dockerfile/dockerfile_internal.h"
 
 static struct gl_arena arena;
 
@@ -357,6 +358,126 @@ static void test_expand(void **state)
                                 &unresolved, &err));
 }
 
+/* df_expand_text gives what df_expand_word gives, for words with a quote, `$`, either
+ * escape, a NUL or a non-ASCII byte at every position of a long word (its literal test
+ * reads eight bytes a step): a literal word is returned as it is, any other is expanded. */
+static void test_expand_text(void **state)
+{
+    (void)state;
+    static const char specials[] = {'$', '\'', '"', '\\', '`', 0, (char)0xC3, '\t', '<'};
+    struct gl_buf scratch; /* (every other word: a reused buffer) */
+    gl_buf_init(&scratch);
+    for (size_t k = 0; k < sizeof specials; k++)
+        for (size_t at = 0; at <= 20; at++)
+            for (int escape = 0; escape < 2; escape++) {
+                char esc = escape ? '`' : '\\';
+                char word[24];
+                memset(word, 'a', 21);
+                word[at] = specials[k];
+                if (specials[k] == (char)0xC3 && at < 20)
+                    word[at + 1] = (char)0xA9; /* a whole rune: é */
+                if ((specials[k] == '\\' || specials[k] == '`') && at == 20)
+                    word[at] = '='; /* (a trailing escape has nothing to escape) */
+                word[21] = 0;
+                size_t n = 21;
+                char *want;
+                const char *got;
+                size_t want_len, got_len;
+                bool want_u, got_u;
+                struct df_error e1, e2;
+                bool ok1 = df_expand_word(&arena, word, n, esc, lookup, NULL, &want, &want_len,
+                                          &want_u, &e1);
+                bool ok2 = df_expand_text(&arena, word, n, esc, lookup, NULL,
+                                          at % 2 ? &scratch : NULL, &got, &got_len, &got_u, &e2);
+                assert_int_equal(ok1, ok2);
+                if (!ok1)
+                    continue;
+                assert_int_equal(want_len, got_len);
+                assert_memory_equal(want, got, want_len);
+                assert_int_equal(want_u, got_u);
+                char c = word[at]; /* what the lexer copies unchanged: no rune to
+                                      re-encode, no quote, `$` or escape */
+                bool literal = c == '\t' || c == '<' || c == '=' || (c == '\\' && esc == '`') ||
+                               (c == '`' && esc == '\\');
+                if (literal) /* returned as it is, not copied */
+                    assert_ptr_equal(got, word);
+                else
+                    assert_ptr_not_equal(got, word);
+            }
+    gl_buf_free(&scratch);
+}
+
+/* df_skip_plain never passes a byte that is blank, a control byte, DEL or above, or one of
+ * the three it is given, wherever it stands in a run (it reads eight bytes a step). */
+static void test_skip_plain(void **state)
+{
+    (void)state;
+    static const unsigned char stops[] = {' ', '\t', 0, 0x1F, 0x20, 0x7F, 0x80, 0xFF, '"',
+                                          '\'', '`'};
+    for (size_t k = 0; k < sizeof stops; k++)
+        for (size_t at = 0; at < 40; at++)
+            for (size_t from = 0; from <= at; from++) {
+                char buf[40];
+                memset(buf, 'x', sizeof buf);
+                buf[at] = (char)stops[k];
+                size_t r = df_skip_plain(buf, from, sizeof buf, '"', '\'', '`');
+                assert_true(r >= from && r <= at);
+                for (size_t i = from; i < r; i++) /* all skipped bytes are plain */
+                    assert_int_equal(buf[i], 'x');
+            }
+    char plain[40];
+    memset(plain, '~', sizeof plain); /* 0x7E: plain */
+    assert_true(df_skip_plain(plain, 0, sizeof plain, 'a', 'b', 'c') >= sizeof plain - 7);
+    /* df_skip_quoted: only bytes >= 0x80, the quote and the escape stop it */
+    static const unsigned char qstops[] = {0x80, 0xFF, '"', '\\'};
+    for (size_t k = 0; k < sizeof qstops; k++)
+        for (size_t at = 0; at < 40; at++) {
+            char buf[40];
+            for (size_t i = 0; i < sizeof buf; i++)
+                buf[i] = (char)(i % 3 ? ' ' : 0x01); /* blanks and controls pass */
+            buf[at] = (char)qstops[k];
+            size_t r = df_skip_quoted(buf, 0, sizeof buf, '"', '\\');
+            assert_true(r <= at && at - r < 8);
+        }
+}
+
+/* The line starts df_parse_lines hands on are the index gl_lines would build from the text
+ * (0, then the offset after each '\n'), whatever the lines hold: continuations, comments,
+ * heredoc bodies, CRLF, a BOM, a missing last newline. A text the parser rejects gives
+ * none. */
+static void test_line_starts(void **state)
+{
+    (void)state;
+    static const char *const texts[] = {
+        "FROM a\nRUN b\n",
+        "FROM a\nRUN b",
+        "\xEF\xBB\xBF# syntax=docker/dockerfile:1\r\nFROM a\r\n\r\nRUN x \\\r\n  # c\r\n\r\n  y\r\n",
+        "FROM a\nRUN <<EOF\nline 1\n\nEOF\nCOPY <<A <<B /x\na\nA\nb\nB\n\n\n",
+        "\n\n# only\nFROM a\nENV A=1 \\\n    B=2\n",
+    };
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+        const char *t = texts[i];
+        size_t len = strlen(t), n, nwant = 0;
+        uint32_t *starts, want[64];
+        want[nwant++] = 0;
+        for (size_t k = 0; k < len; k++)
+            if (t[k] == '\n')
+                want[nwant++] = (uint32_t)(k + 1);
+        struct df_error err;
+        assert_non_null(df_parse_lines(&arena, t, len, 0, &err, &starts, &n));
+        assert_int_equal(n, nwant);
+        assert_memory_equal(starts, want, n * sizeof *starts);
+        free(starts);
+    }
+    struct df_error err;
+    uint32_t *starts = (uint32_t *)&err;
+    size_t n = 7;
+    assert_null(df_parse_lines(&arena, "# none\n", 7, 0, &err, &starts, &n));
+    assert_null(starts);
+    assert_null(df_parse_lines(&arena, "FROM a\nRUN <<EOF\nx\n", 20, 0, &err, &starts, &n));
+    assert_null(starts);
+}
+
 /* Every instruction word, as written in three cases, is looked up to its keyword and
  * lowered spelling; an unknown word, a long one and a non-ASCII one keep their lowered
  * text (Go's ToLower: the Kelvin sign lowers to an ASCII k). */
@@ -424,6 +545,9 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_deep_nesting, setup, teardown),
         cmocka_unit_test_setup_teardown(test_expand, setup, teardown),
         cmocka_unit_test_setup_teardown(test_keywords, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_expand_text, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_skip_plain, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_line_starts, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -62,6 +62,64 @@ static const char *words(const struct sh_cmd *c)
         assert_int_equal((l).col, (cl));                                               \
     } while (0)
 
+/* ---- words of plain runs and quotes (the splitter's fast path for them) ---- */
+
+#define assert_span(sp, o, sr, l)                                                      \
+    do {                                                                               \
+        assert_int_equal((sp).out, (o));                                               \
+        assert_int_equal((sp).src, (sr));                                              \
+        assert_int_equal((sp).len, (l));                                               \
+        assert_true((sp).literal);                                                     \
+        assert_false((sp).opaque);                                                     \
+    } while (0)
+
+static void test_quoted_words(void **state)
+{
+    (void)state;
+    /* offsets: echo 0, "a b"'c'd 5, x"y"z 15, '' 21, "" 24, "}" 27, a}b 31 */
+    assert_int_equal(split("echo \"a b\"'c'd x\"y\"z '' \"\" \"}\" a}b"), 0);
+    assert_int_equal(N, 1);
+    assert_string_equal(words(&C[0]), "echo|a bcd|xyz|||}|a}b");
+    const struct sh_word_info *in = C[0].info;
+    assert_true(in[1].quoted);
+    assert_int_equal(in[1].src, 5);
+    assert_int_equal(in[1].nspans, 3); /* the quotes cut the input into three pieces */
+    assert_span(in[1].spans[0], 0, 6, 3);
+    assert_span(in[1].spans[1], 3, 11, 1);
+    assert_span(in[1].spans[2], 4, 13, 1);
+    assert_loc(C[0].words[1].loc, 1, 6);
+    assert_int_equal(in[2].nspans, 3);
+    assert_span(in[2].spans[1], 1, 17, 1);
+    assert_true(in[3].quoted); /* '' and "": empty words, no span */
+    assert_int_equal(in[3].len, 0);
+    assert_int_equal(in[3].nspans, 0);
+    assert_true(in[4].quoted);
+    assert_true(in[5].quoted);
+    assert_false(in[6].quoted); /* a `}` inside a word is a literal, one piece */
+    assert_int_equal(in[6].nspans, 1);
+    assert_span(in[6].spans[0], 0, 31, 3);
+    for (size_t k = 0; k < C[0].nwords; k++) {
+        assert_false(C[0].words[k].opaque);
+        assert_false(in[k].may_split);
+        assert_false(in[k].from_split);
+    }
+    /* a quoted reserved word is a word; a first word NAME="..." is an assignment */
+    assert_int_equal(split("\"if\" then fi"), 0);
+    assert_string_equal(words(&C[0]), "if|then|fi");
+    assert_int_equal(split("A=\"x y\" cmd \"q\" 'r'"), 0);
+    assert_int_equal(C[0].nassigns, 1);
+    assert_string_equal(C[0].assigns[0].value, "x y");
+    assert_string_equal(words(&C[0]), "cmd|q|r");
+    /* what the fast path leaves to the builder: expansions, escapes, unclosed quotes */
+    assert_int_equal(split("echo \"a$VER\" 'x$VER' \"e\\\"f\" x\"y"), -1);
+    assert_string_equal(C[0].words[1].text, "a$VER"); /* unset: opaque, as written */
+    assert_true(C[0].words[1].opaque && C[0].info[1].quoted);
+    assert_string_equal(C[0].words[2].text, "x$VER");
+    assert_string_equal(C[0].words[3].text, "e\"f");
+    assert_true(E.set); /* the unclosed " of x"y */
+    assert_int_equal(E.offset, 29);
+}
+
 /* ---- placeholders in documentation ---- */
 
 static void test_placeholders(void **state)
@@ -542,6 +600,16 @@ static void test_dash_c_index_variants(void **state)
     assert_int_equal(sh_dash_c_index(&C[2]), -1);
     assert_int_equal(sh_dash_c_index(&C[3]), 2);
     assert_int_equal(sh_dash_c_index(&C[4]), -1);
+    /* the shell told by its base name: 2 to 4 bytes ending in "sh", one of the list */
+    assert_int_equal(split("/usr/bin/mksh -c x; bin/ash -c y; crash -c z; fish -c w; /sh/ -c v; "
+                           "a/b/dash -ec u"), 0);
+    assert_int_equal(N, 6);
+    assert_int_equal(sh_dash_c_index(&C[0]), 2);
+    assert_int_equal(sh_dash_c_index(&C[1]), 2);
+    assert_int_equal(sh_dash_c_index(&C[2]), -1);
+    assert_int_equal(sh_dash_c_index(&C[3]), -1);
+    assert_int_equal(sh_dash_c_index(&C[4]), -1);
+    assert_int_equal(sh_dash_c_index(&C[5]), 2);
 }
 
 /* ---- compound commands ---- */
@@ -902,6 +970,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_assignments_not_tracked_without_option, setup, teardown),
         cmocka_unit_test_setup_teardown(test_prefix_assignment, setup, teardown),
         cmocka_unit_test_setup_teardown(test_shared_vars_table, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_quoted_words, setup, teardown),
         cmocka_unit_test_setup_teardown(test_placeholders, setup, teardown),
         cmocka_unit_test_setup_teardown(test_expansion_bomb_bounded, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sh_c_resplit, setup, teardown),
