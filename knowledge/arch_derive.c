@@ -67,6 +67,8 @@ static void from_cmd(struct gl_doc *doc, const struct gl_cmd *c)
     bool exports = gl_streq(cmd, "export") || gl_streq(cmd, "env") || gl_streq(cmd, "declare") ||
                    gl_streq(cmd, "typeset") || gl_streq(cmd, "readonly");
     bool cmake = gl_streq(cmd, "cmake");
+    if (!exports && !cmake) /* the loop below reads nothing else: most commands */
+        return;
     for (size_t i = 1; i < c->nwords; i++) {
         const struct gl_word *w = &c->words[i];
         if (exports && w->text[0] != '-') {

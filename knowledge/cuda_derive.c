@@ -2,6 +2,8 @@
 /* cuda_derive.c: CUDA facts from references and env; the entry point (see cuda_derive.h). */
 #include "knowledge/cuda_derive_internal.h"
 
+#include "linter/core/imageref.h"
+
 #include <string.h>
 
 /* ---- tags ---- */
@@ -60,7 +62,8 @@ bool gl_cuda_ref_is_jetson(const struct gl_imageref *ref)
 {
     if (gl_imageref_is_docker_hub(ref) && gl_imageref_in_namespace(ref, "dustynv"))
         return true; /* dusty-nv's jetson-containers */
-    for (const char *p = ref->path; p && *p;) {
+    /* a component l4t* or *-l4t holds "l4t": a path without it has none (most) */
+    for (const char *p = ref->path && strstr(ref->path, "l4t") ? ref->path : NULL; p && *p;) {
         const char *slash = strchr(p, '/');
         size_t n = slash ? (size_t)(slash - p) : strlen(p);
         if ((n >= 3 && !memcmp(p, "l4t", 3)) || (n >= 4 && !memcmp(p + n - 4, "-l4t", 4)))
@@ -120,48 +123,50 @@ static bool ngc_team_product(const struct gl_imageref *p)
     return strchr(ngc_name(p), '/') != NULL;
 }
 
+/* What a reference's parsed text alone says of its CUDA (derive_ref's conclusion, before
+ * any fact is added): which kind of fact, and what it needs. */
+enum ref_kind { RC_NONE, RC_BASE_TAG, RC_NGC, RC_NGC_NEWER, RC_TOKEN };
+struct ref_cuda {
+    enum ref_kind kind;
+    size_t n;        /* RC_BASE_TAG: the version's length at the tag's start; RC_TOKEN: the
+                        torch release's (pytorch/pytorch:2.3.0-cuda12.1-...), 0 for none */
+    const struct gl_kb_ngc_release *rel; /* RC_NGC: its row; RC_NGC_NEWER: the newest row */
+    unsigned major;  /* RC_NGC_NEWER: the newest row's CUDA major */
+    size_t off, len; /* RC_TOKEN: the version's bytes in the tag */
+    char version[32]; /* RC_TOKEN: the token's CUDA version */
+};
+
 /* Is the tag's YY.MM (`27.01-py3`) a month after the table's newest? A container of a
  * later month is built on at least the newest month's CUDA major: a major-only fact
  * (judged by that major's driver floor, as the decisions of RULES.md ask). */
-static bool ngc_month_after_table(struct cd_ctx *c, size_t ri)
+static bool ngc_month_after_table(const struct gl_kb *kb, const char *t, struct ref_cuda *out)
 {
-    const struct gl_ref *r = &c->doc->refs[ri];
-    const char *t = r->parsed.tag;
-    const struct gl_kb_ngc_release *newest = gl_kb_ngc_newest(c->kb);
+    const struct gl_kb_ngc_release *newest = gl_kb_ngc_newest(kb);
     bool month = gl_ngc_month_tag(t) &&
                  (t[3] == '0' ? t[4] != '0' : t[3] == '1' && t[4] <= '2');
     unsigned major;
     if (!month || !newest || !newest->cuda || strncmp(t, newest->tag, 5) <= 0 ||
         !gl_version_field(newest->cuda, 0, &major))
         return false;
-    struct gl_arena *a = &c->doc->arena;
-    ref_fact(c, ri, GL_CUDA_NGC_TAG, gl_arena_printf(a, "%u", major),
-             gl_arena_printf(a, "NGC %s %.5s, newer than the table's %s", ngc_name(&r->parsed),
-                             t, newest->tag),
-             gl_ref_tag_loc(r, 0, 0));
+    *out = (struct ref_cuda){.kind = RC_NGC_NEWER, .rel = newest, .major = major};
     return true;
 }
 
-static void derive_ref(struct cd_ctx *c, size_t ri)
+/* The conclusion for a parsed reference with a tag (a function of p and kb only). */
+static void conclude(const struct gl_kb *kb, const struct gl_imageref *p, struct ref_cuda *out)
 {
-    struct gl_doc *doc = c->doc;
-    const struct gl_ref *r = &doc->refs[ri];
-    if (!r->ok || r->unresolved || r->scratch || r->stage || r->local ||
-        r->role == GL_REF_BUILD_OUTPUT || r->role == GL_REF_COPY_FROM)
+    *out = (struct ref_cuda){.kind = RC_NONE};
+    if (gl_cuda_ref_is_jetson(p))
         return;
-    const struct gl_imageref *p = &r->parsed;
-    if (!p->tag || gl_cuda_ref_is_jetson(p))
-        return;
-    struct gl_arena *a = &doc->arena;
     if (is_nvidia_cuda_repo(p)) {
         size_t n = gl_version_prefix_len(p->tag);
-        if (n && (p->tag[n] == '\0' || p->tag[n] == '-')) {
-            const char *v = gl_arena_strndup(a, p->tag, n);
+        char v[GL_IMAGEREF_TAG_MAX + 1];
+        if (n && n < sizeof v && (p->tag[n] == '\0' || p->tag[n] == '-')) {
+            memcpy(v, p->tag, n);
+            v[n] = '\0';
             unsigned major;
             if (gl_version_valid(v) && gl_version_field(v, 0, &major) && major >= 1) {
-                ref_fact(c, ri, GL_CUDA_BASE_TAG, v,
-                         gl_arena_printf(a, "%s %s:%s", role_label(r), p->familiar, p->tag),
-                         gl_ref_tag_loc(r, 0, 0));
+                *out = (struct ref_cuda){.kind = RC_BASE_TAG, .n = n};
                 return;
             }
         }
@@ -174,28 +179,100 @@ static void derive_ref(struct cd_ctx *c, size_t ri)
                                                       sizeof tok_version, &digits);
     if (gl_imageref_in_namespace(p, "nvcr.io/nvidia") && !gl_imageref_nvidia_infra(p) &&
         !ngc_team_product(p)) {
-        const struct gl_kb_ngc_release *rel = gl_kb_ngc_release(c->kb, p->tag);
+        const struct gl_kb_ngc_release *rel = gl_kb_ngc_release(kb, p->tag);
         int same = 0;
         if (rel && rel->cuda && gl_version_valid(rel->cuda) &&
             (!have_tok || (gl_version_compare(rel->cuda, tok_version, 2, &same) && same == 0))) {
-            ref_fact(c, ri, GL_CUDA_NGC_TAG, rel->cuda,
-                     gl_arena_printf(a, "NGC %s %s", ngc_name(p), rel->tag),
-                     gl_ref_tag_loc(r, 0, 0));
+            *out = (struct ref_cuda){.kind = RC_NGC, .rel = rel};
             return;
         }
-        if (!rel && ngc_month_after_table(c, ri))
+        if (!rel && ngc_month_after_table(kb, p->tag, out))
             return;
     }
     if (have_tok) {
-        size_t off = (size_t)tok + digits;
-        struct gl_cuda_fact *f =
-            ref_fact(c, ri, GL_CUDA_TAG, gl_arena_strdup(a, tok_version),
-                     gl_arena_printf(a, "%s %s:%s", role_label(r), p->familiar, p->tag),
-                     gl_ref_tag_loc(r, off, tok_len - digits));
-        /* pytorch/pytorch:2.3.0-cuda12.1-...: the torch release of the image */
+        *out = (struct ref_cuda){.kind = RC_TOKEN, .off = (size_t)tok + digits,
+                                 .len = tok_len - digits};
+        memcpy(out->version, tok_version, sizeof out->version);
         size_t n = gl_version_prefix_len(p->tag);
         if (!strcmp(p->familiar, "pytorch/pytorch") && n && p->tag[n] == '-')
-            f->torch = gl_arena_strndup(a, p->tag, n);
+            out->n = n;
+    }
+}
+
+/* conclude() for the built-in table, remembered per thread for the last references seen
+ * (a run meets the same base images again and again; a reference's conclusion depends on
+ * its text and the table alone, and the built-in table's rows never move). Each thread
+ * has its own: no lock, nothing shared. A loaded table is not remembered (it may be freed
+ * and another loaded at its address). */
+#define REF_MEMO_SLOTS 128
+#define REF_MEMO_KEY 192
+struct ref_memo_slot {
+    char raw[REF_MEMO_KEY]; /* the reference text; "" for a free slot */
+    struct ref_cuda rc;
+};
+static _Thread_local struct ref_memo_slot ref_memo[REF_MEMO_SLOTS];
+
+static void conclude_memo(const struct gl_kb *kb, const struct gl_imageref *p,
+                          struct ref_cuda *out)
+{
+    size_t n = p->raw ? strlen(p->raw) : 0;
+    if (kb != gl_kb_builtin() || !n || n >= REF_MEMO_KEY) {
+        conclude(kb, p, out);
+        return;
+    }
+    uint32_t h = 2166136261u; /* FNV-1a */
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)p->raw[i]) * 16777619u;
+    struct ref_memo_slot *slot = &ref_memo[h % REF_MEMO_SLOTS];
+    if (!memcmp(slot->raw, p->raw, n + 1)) {
+        *out = slot->rc;
+        return;
+    }
+    conclude(kb, p, out);
+    memcpy(slot->raw, p->raw, n + 1);
+    slot->rc = *out;
+}
+
+static void derive_ref(struct cd_ctx *c, size_t ri)
+{
+    struct gl_doc *doc = c->doc;
+    const struct gl_ref *r = &doc->refs[ri];
+    if (!r->ok || r->unresolved || r->scratch || r->stage || r->local ||
+        r->role == GL_REF_BUILD_OUTPUT || r->role == GL_REF_COPY_FROM)
+        return;
+    const struct gl_imageref *p = &r->parsed;
+    if (!p->tag)
+        return;
+    struct ref_cuda rc;
+    conclude_memo(c->kb, p, &rc);
+    struct gl_arena *a = &doc->arena;
+    switch (rc.kind) {
+    case RC_NONE:
+        return;
+    case RC_BASE_TAG:
+        ref_fact(c, ri, GL_CUDA_BASE_TAG, gl_arena_strndup(a, p->tag, rc.n),
+                 CD_JOIN(a, role_label(r), " ", p->familiar, ":", p->tag),
+                 gl_ref_tag_loc(r, 0, 0));
+        return;
+    case RC_NGC:
+        ref_fact(c, ri, GL_CUDA_NGC_TAG, rc.rel->cuda,
+                 CD_JOIN(a, "NGC ", ngc_name(p), " ", rc.rel->tag), gl_ref_tag_loc(r, 0, 0));
+        return;
+    case RC_NGC_NEWER:
+        ref_fact(c, ri, GL_CUDA_NGC_TAG, gl_arena_printf(a, "%u", rc.major),
+                 gl_arena_printf(a, "NGC %s %.5s, newer than the table's %s", ngc_name(p),
+                                 p->tag, rc.rel->tag),
+                 gl_ref_tag_loc(r, 0, 0));
+        return;
+    case RC_TOKEN: {
+        struct gl_cuda_fact *f =
+            ref_fact(c, ri, GL_CUDA_TAG, gl_arena_strdup(a, rc.version),
+                     CD_JOIN(a, role_label(r), " ", p->familiar, ":", p->tag),
+                     gl_ref_tag_loc(r, rc.off, rc.len));
+        if (rc.n)
+            f->torch = gl_arena_strndup(a, p->tag, rc.n);
+        return;
+    }
     }
 }
 
@@ -215,7 +292,7 @@ void gl_cuda_derive_env(struct gl_doc *doc, const struct gl_env *e)
     if (!e->key || !e->value)
         return;
     bool image = e->origin == GL_ENV_IMAGE_CONFIG;
-    if (!strcmp(e->key, "CUDA_VERSION") && e->origin != GL_ENV_LAUNCH) {
+    if (gl_streq(e->key, "CUDA_VERSION") && e->origin != GL_ENV_LAUNCH) {
         size_t n = gl_version_prefix_len(e->value);
         /* "12.4.1" (nvidia/cuda images); trailing text such as "-1" is not a version */
         if (!n || e->value[n] != '\0' || !gl_version_valid(e->value))
@@ -225,7 +302,7 @@ void gl_cuda_derive_env(struct gl_doc *doc, const struct gl_env *e)
             image ? "image config ENV CUDA_VERSION" : "ENV CUDA_VERSION", e->value_loc);
         f->stage = e->stage;
         f->launch = e->launch;
-    } else if (!strcmp(e->key, "NVIDIA_REQUIRE_CUDA") && *e->value) {
+    } else if (gl_streq(e->key, "NVIDIA_REQUIRE_CUDA") && *e->value) {
         const char *label = image ? "image config NVIDIA_REQUIRE_CUDA"
                             : e->origin == GL_ENV_LAUNCH ? "launch env NVIDIA_REQUIRE_CUDA"
                                                          : "ENV NVIDIA_REQUIRE_CUDA";

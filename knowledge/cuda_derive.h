@@ -58,6 +58,10 @@
  * the resolved reference (one fact, at the FROM's tag).
  *
  * Version strings are "X.Y.Z", "X.Y" or "X" (major only); malformed versions give no fact.
+ * Threads: gl_cuda_derive may run on several docs at once. What a reference's text alone
+ * says (which fact, which version) is remembered per thread for the last references seen
+ * with the built-in table (_Thread_local, cuda_derive.c); each fact is still made from its
+ * own reference (position, stage, label).
  * Other producers (the image-archive parser) add facts with gl_cuda_add_fact() and feed
  * config env through gl_cuda_derive_env().
  */

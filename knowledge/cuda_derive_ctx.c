@@ -4,7 +4,6 @@
  * parts of the derivation build on this file and never the other way round. */
 #include "knowledge/cuda_derive_internal.h"
 
-#include <ctype.h>
 #include <string.h>
 
 void cd_ctx_init(struct cd_ctx *c, struct gl_doc *doc, const struct gl_kb *kb,
@@ -14,10 +13,24 @@ void cd_ctx_init(struct cd_ctx *c, struct gl_doc *doc, const struct gl_kb *kb,
     gl_lines_init(&c->lines, &doc->arena, text, c->len);
 }
 
+/* The line index of c->text: the doc's own when c reads the doc's text (the same index of
+ * the same text, which gl_ref_add has mostly built already for the references), else the
+ * context's (a requirements file). */
+static struct gl_lines *ctx_lines(struct cd_ctx *c)
+{
+    struct gl_doc *d = c->doc;
+    if (!c->text || c->text != d->text || c->len != d->len)
+        return &c->lines;
+    if (d->lines.text != d->text) /* as gl_doc_offset does */
+        gl_lines_init(&d->lines, &d->arena, d->text, d->len);
+    return &d->lines;
+}
+
 bool cd_find_written(struct cd_ctx *c, struct gl_loc at, size_t slack, const char *needle,
                      size_t n, struct gl_loc *out)
 {
-    size_t from = gl_lines_offset(&c->lines, at), end = gl_lines_line_end(&c->lines, at);
+    struct gl_lines *lines = ctx_lines(c);
+    size_t from = gl_lines_offset(lines, at), end = gl_lines_line_end(lines, at);
     if (from == SIZE_MAX || !n)
         return false;
     for (size_t i = from; i <= from + slack && i + n <= end; i++)
@@ -67,11 +80,21 @@ bool cd_parse_spec(const char *s, struct cd_spec *out)
     size_t i = 0, n = 0;
     while (s[i] == ' ' || s[i] == '\t')
         i++;
-    while (s[i] && (isalnum((unsigned char)s[i]) || s[i] == '-' || s[i] == '_' || s[i] == '.')) {
+    /* the name's bytes by ASCII tests: what isalnum and tolower are in the C locale,
+     * the one gpulint runs in (it never calls setlocale), without a call a byte */
+    for (;; i++) {
+        char ch = s[i];
+        if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '-' || ch == '.')
+            ;
+        else if (ch >= 'A' && ch <= 'Z')
+            ch = (char)(ch - 'A' + 'a');
+        else if (ch == '_')
+            ch = '-';
+        else
+            break;
         if (n + 1 >= sizeof out->name)
             return false;
-        out->name[n++] = s[i] == '_' ? '-' : (char)tolower((unsigned char)s[i]);
-        i++;
+        out->name[n++] = ch;
     }
     if (!n)
         return false;
@@ -102,6 +125,20 @@ bool cd_parse_spec(const char *s, struct cd_spec *out)
 }
 
 bool cd_op_is_pin(const char *op) { return !strcmp(op, "==") || !strcmp(op, "==="); }
+
+const char *cd_join(struct gl_arena *a, const char *const *parts, size_t n)
+{
+    size_t len[8], total = 0;
+    for (size_t i = 0; i < n && i < 8; i++)
+        total += len[i] = strlen(parts[i]);
+    char *out = gl_arena_take(a, total + 1), *q = out;
+    for (size_t i = 0; i < n && i < 8; i++) {
+        memcpy(q, parts[i], len[i]);
+        q += len[i];
+    }
+    *q = 0;
+    return out;
+}
 
 const char *cd_label_of(struct cd_ctx *c, const char *spec)
 {

@@ -18,12 +18,14 @@
 
 #include "knowledge/cuda_derive.h"
 
+#include <string.h>
+
 struct cd_ctx {
     struct gl_doc *doc;
     const struct gl_kb *kb;
     const char *text;     /* the text positions refer to (the doc's, or a requirements file) */
     size_t len;
-    struct gl_lines lines; /* its line index */
+    struct gl_lines lines; /* its line index (the doc's own is used for the doc's text) */
     int ort_feed;          /* the package indexes of the command or file being read, for
                               onnxruntime-gpu: 0 PyPI only, 12 ONNX Runtime's CUDA 12 feed
                               (.../onnxruntime-cuda-12/...), -1 another index (unknown) */
@@ -55,6 +57,19 @@ bool cd_parse_spec(const char *s, struct cd_spec *out);
 bool cd_op_is_pin(const char *op); /* "==" or "===" */
 /* The spec as a message label: up to the first ';', blank. */
 const char *cd_label_of(struct cd_ctx *c, const char *spec);
+
+/* The strings of parts[0..n) (n <= 8) joined in the arena: the bytes gl_arena_printf of
+ * "%s%s..." gives, charged the same, without printf's walk of the format. CD_JOIN(a, "NGC ",
+ * name, " ", tag) lists the parts in place. */
+const char *cd_join(struct gl_arena *a, const char *const *parts, size_t n);
+#define CD_JOIN(a, ...)                                                                      \
+    cd_join((a), (const char *const[]){__VA_ARGS__},                                          \
+            sizeof((const char *const[]){__VA_ARGS__}) / sizeof(const char *))
+/* dir + "/" + name in the arena (gl_arena_printf's "%s/%s"). */
+static inline char *cd_path_join(struct gl_arena *a, const char *dir, const char *name)
+{
+    return gl_arena_cat3(a, dir, strlen(dir), "/", 1, name, strlen(name));
+}
 
 /* The fact for a package-manager pin or an index; fills stage/launch/ref. */
 struct gl_cuda_fact *cd_add(struct cd_ctx *c, enum gl_cuda_source kind, const char *version,

@@ -321,6 +321,10 @@ static const char *const os_managers[] = {"apt-get", "apt", "aptitude", "yum", "
 
 static bool is_os_manager(const char *m)
 {
+    switch (m[0]) { /* the first letters above: pip, uv and conda stop here */
+    case 'a': case 'y': case 'd': case 'm': case 't': case 'z': break;
+    default: return false;
+    }
     for (size_t i = 0; i < sizeof os_managers / sizeof os_managers[0]; i++)
         if (gl_streq(m, os_managers[i]))
             return true;
@@ -349,6 +353,8 @@ static bool os_package_cuda(const char *name, char *out, size_t out_size, size_t
         "", "toolkit", "runtime", "libraries", "libraries-dev", "libraries-static", "cudart",
         "cudart-dev", "compiler", "nvcc", "minimal-build", "command-line-tools", "tools",
         "nvrtc", "nvrtc-dev", "cupti", "cupti-dev", "core", "visual-tools"};
+    if (name[0] != 'c') /* not cuda-: most packages, told before strlen */
+        return false;
     size_t n = strlen(name);
     if (!gl_has_prefix(name, "cuda-") || n > 64)
         return false;

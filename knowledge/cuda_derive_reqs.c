@@ -38,7 +38,7 @@ static bool contained_name(const char *p)
 static char *read_in_context(struct gl_arena *a, const char *dir, const char *name, size_t *len,
                              const char **shown, size_t cap)
 {
-    char *joined = gl_arena_printf(a, "%s/%s", dir, name);
+    char *joined = cd_path_join(a, dir, name);
     struct stat st;
     if (stat(joined, &st) != 0 || !S_ISREG(st.st_mode))
         return NULL; /* (most named files are not there: no realpath for them) */
@@ -192,11 +192,11 @@ static const char *copied_from(struct gl_arena *a, const struct gl_copy_src *s, 
     if (!strchr(rel, '/') && fnmatch(base, rel, FNM_PERIOD) == 0) {
         /* the file itself (or one a glob names) lands in the directory */
         return base == src ? gl_arena_strdup(a, rel)
-                           : gl_arena_printf(a, "%.*s%s", (int)(base - src), src, rel);
+                           : gl_arena_cat3(a, src, (size_t)(base - src), rel, strlen(rel), "", 0);
     }
     if (strpbrk(src, "*?["))
         return NULL;
-    return gl_arena_printf(a, "%s/%s", src, rel); /* a directory's contents */
+    return cd_path_join(a, src, rel); /* a directory's contents */
 }
 
 /* Is stage `from` the stage `to` or one it is built FROM? */
@@ -257,7 +257,7 @@ static const char *context_name(struct gl_doc *doc, const struct gl_pkg *p, cons
         /* a source that is a file of another name (COPY req.txt setup.py ./) put nothing
          * there: the next COPY back is asked */
         if (src && (contained_name(src) &&
-                    access(gl_arena_printf(&doc->arena, "%s/%s", ctx, src), F_OK) == 0))
+                    access(cd_path_join(&doc->arena, ctx, src), F_OK) == 0))
             return src;
     }
     if (project_file(p->name) || (dir != p->workdir && p->name[0] != '/'))

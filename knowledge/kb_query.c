@@ -172,8 +172,10 @@ const struct gl_kb_ngc_release *gl_kb_ngc_release(const struct gl_kb *kb, const 
 {
     if (!kb || !gl_ngc_month_tag(tag))
         return NULL;
+    /* tag is YY.MM...: its first bytes tell most rows apart without strncmp */
     for (size_t i = 0; i < kb->n_ngc_releases; i++) {
-        if (strncmp(kb->ngc_releases[i].tag, tag, 5) == 0 && kb->ngc_releases[i].tag[5] == 0)
+        const char *t = kb->ngc_releases[i].tag;
+        if (t[0] == tag[0] && t[1] == tag[1] && strncmp(t, tag, 5) == 0 && t[5] == 0)
             return &kb->ngc_releases[i];
     }
     return NULL;

@@ -27,6 +27,14 @@ struct gl_check {
     void (*launch_facts_free)(struct gl_launch_facts *f);
 };
 
+/* Do s and p agree in their first four bytes? p has four at least; s may be shorter (the
+ * compare stops at the first byte that differs, its NUL at the latest). The quick test of
+ * a package name against a stem before strlen and strncmp. */
+static inline bool gl_first4(const char *s, const char *p)
+{
+    return s[0] == p[0] && s[1] == p[1] && s[2] == p[2] && s[3] == p[3];
+}
+
 /* After the last rule of c->doc: frees what its rules shared (c->launch_facts). */
 void gl_check_end(struct gl_check *c);
 

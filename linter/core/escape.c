@@ -110,6 +110,35 @@ static bool ascii_kept(unsigned char c, enum gl_escape_target to)
     }
 }
 
+/* How many bytes at s[0..lim) `to` keeps as they are, for TEXT (0x20-0x7E) and JSON (below
+ * 0x7F): eight bytes a step while none of the eight is out of the range, then byte by byte.
+ * A step's tests are the word tricks for "some byte is below 0x20" ((v - 0x20..) & ~v has
+ * the top bit of a byte set, the lowest such byte exactly) and "some byte is 0x7F or
+ * above" (v has its top bit set, or v + 0x01.. does where the byte was 0x7F); a carry
+ * between bytes can only set more bits above a byte that is out of the range already, so
+ * a step that finds none is exact, and a step that finds one leaves it to the byte loop. */
+static size_t ascii_run(const unsigned char *s, size_t lim, bool c0_kept)
+{
+    const uint64_t ones = 0x0101010101010101u, tops = 0x8080808080808080u;
+    size_t run = 0;
+    for (; run + 8 <= lim; run += 8) {
+        uint64_t v;
+        memcpy(&v, s + run, 8);
+        uint64_t out = (v | (v + ones)) & tops;
+        if (!c0_kept)
+            out |= (v - 0x20 * ones) & ~v & tops;
+        if (out)
+            break;
+    }
+    if (c0_kept)
+        while (run < lim && s[run] < 0x7F)
+            run++;
+    else
+        while (run < lim && s[run] >= 0x20 && s[run] < 0x7F)
+            run++;
+    return run;
+}
+
 /* Escape the run of kept ASCII bytes (up to 4 KiB, so gl_escape_write stays in pieces),
  * or else the one character, at s (of `left` bytes); returns how many bytes it took. */
 static size_t escape_one(struct gl_buf *b, const unsigned char *s, size_t left,
@@ -118,14 +147,8 @@ static size_t escape_one(struct gl_buf *b, const unsigned char *s, size_t left,
     size_t run = 0, lim = left < 4096 ? left : 4096;
     /* (ascii_kept with the target's test taken out of the loop) */
     switch (to) {
-    case GL_ESCAPE_TEXT:
-        while (run < lim && s[run] >= 0x20 && s[run] < 0x7F)
-            run++;
-        break;
-    case GL_ESCAPE_JSON:
-        while (run < lim && s[run] < 0x7F)
-            run++;
-        break;
+    case GL_ESCAPE_TEXT: run = ascii_run(s, lim, false); break;
+    case GL_ESCAPE_JSON: run = ascii_run(s, lim, true); break;
     default:
         while (run < lim && ascii_kept(s[run], to))
             run++;

@@ -333,6 +333,41 @@ static struct scan scan_reference(const char *s, size_t len, struct ref_spans *r
     return scan_ok(len);
 }
 
+/* scan_reference, remembered per thread for the last references scanned (a run meets the
+ * same base images in file after file, and a scan depends on the bytes alone): a slot a
+ * hash of the bytes picks, taken only when its bytes are the same. _Thread_local: no lock,
+ * nothing shared between the workers. What is built from the scan (the arena strings) is
+ * built every time, so the arena is charged as before. */
+#define SCAN_MEMO_SLOTS 256
+#define SCAN_MEMO_KEY 128
+struct scan_memo_slot {
+    size_t len; /* 0: free */
+    char s[SCAN_MEMO_KEY];
+    struct scan result;
+    struct ref_spans spans;
+};
+static _Thread_local struct scan_memo_slot scan_memo[SCAN_MEMO_SLOTS];
+
+static struct scan scan_reference_memo(const char *s, size_t len, struct ref_spans *r)
+{
+    if (!len || len > SCAN_MEMO_KEY)
+        return scan_reference(s, len, r);
+    uint32_t h = 2166136261u; /* FNV-1a */
+    for (size_t i = 0; i < len; i++)
+        h = (h ^ (unsigned char)s[i]) * 16777619u;
+    struct scan_memo_slot *slot = &scan_memo[h % SCAN_MEMO_SLOTS];
+    if (slot->len == len && !memcmp(slot->s, s, len)) {
+        *r = slot->spans;
+        return slot->result;
+    }
+    struct scan result = scan_reference(s, len, r);
+    slot->len = len;
+    memcpy(slot->s, s, len);
+    slot->result = result;
+    slot->spans = *r;
+    return result;
+}
+
 static const char *familiar_name(struct gl_arena *a, const struct gl_imageref *ref)
 {
     if (!ref->domain)
@@ -355,7 +390,7 @@ int gl_imageref_parse(struct gl_arena *a, const char *s, size_t len, struct gl_l
         memset(err, 0, sizeof *err);
 
     struct ref_spans r;
-    struct scan result = scan_reference(s, len, &r);
+    struct scan result = scan_reference_memo(s, len, &r);
     if (!result.ok) {
         if (err) {
             err->offset = result.pos;

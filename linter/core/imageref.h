@@ -38,6 +38,11 @@
  *
  * Robustness: any bytes are accepted as input; time is linear in len; nothing is read
  * outside s[0..len).
+ *
+ * Threads: the scan of a reference (up to 128 bytes) is remembered per thread by its bytes
+ * (_Thread_local, imageref.c), so a run that meets the same base images file after file
+ * checks each once a thread; what is built from it (the strings, in the caller's arena) is
+ * built every time.
  */
 #ifndef GPULINT_PARSERS_IMAGEREF_H
 #define GPULINT_PARSERS_IMAGEREF_H

@@ -53,15 +53,19 @@ static char spelling_at(const struct spelling *sp, size_t i)
 
 enum match_mode { MATCH_EXACT, MATCH_PREFIX, MATCH_NAMESPACE };
 
-/* Compare the spelling with pat[0..n) in the given mode. */
+/* Compare the spelling with pat[0..n) in the given mode: the head, then the '/' and the
+ * tail when pat goes past the head (then the tail is set: sp->len >= n > head_len). */
 static bool spelling_matches(const struct spelling *sp, const char *pat, size_t n,
                              enum match_mode mode)
 {
     if (sp->len < n)
         return false;
-    for (size_t i = 0; i < n; i++)
-        if (spelling_at(sp, i) != pat[i])
-            return false;
+    size_t h = n < sp->head_len ? n : sp->head_len;
+    if (memcmp(sp->head, pat, h))
+        return false;
+    if (n > sp->head_len && (pat[sp->head_len] != '/' ||
+                             memcmp(sp->tail, pat + sp->head_len + 1, n - sp->head_len - 1)))
+        return false;
     switch (mode) {
     case MATCH_EXACT:
         return sp->len == n;
@@ -73,22 +77,28 @@ static bool spelling_matches(const struct spelling *sp, const char *pat, size_t 
     return false;
 }
 
+/* One spelling against pat[0..n): a first byte that differs rules it out before the
+ * lengths are taken (a non-empty head's first byte is the spelling's first). */
+static bool spelling_is(const char *head, const char *tail, const char *pat, size_t n,
+                        enum match_mode mode)
+{
+    if (n && head[0] && head[0] != pat[0])
+        return false;
+    struct spelling sp = spelling_of(head, tail);
+    return spelling_matches(&sp, pat, n, mode);
+}
+
 /* Try every accepted spelling: familiar, bare path on Docker Hub, domain/path. */
 static bool repo_matches(const struct gl_imageref *ref, const char *pat, size_t n,
                          enum match_mode mode)
 {
     if (!ref->path || !ref->familiar || !pat)
         return false;
-    struct spelling familiar = spelling_of(ref->familiar, NULL);
-    if (spelling_matches(&familiar, pat, n, mode))
+    if (spelling_is(ref->familiar, NULL, pat, n, mode))
         return true;
-    struct spelling path = spelling_of(ref->path, NULL);
-    if (gl_imageref_is_docker_hub(ref) && spelling_matches(&path, pat, n, mode))
+    if (gl_imageref_is_docker_hub(ref) && spelling_is(ref->path, NULL, pat, n, mode))
         return true;
-    if (!ref->domain)
-        return false;
-    struct spelling full = spelling_of(ref->domain, ref->path);
-    return spelling_matches(&full, pat, n, mode);
+    return ref->domain && spelling_is(ref->domain, ref->path, pat, n, mode);
 }
 
 bool gl_imageref_repo_is(const struct gl_imageref *ref, const char *name)
@@ -257,7 +267,7 @@ size_t gl_imageref_tag_tokens(struct gl_arena *a, const char *tag,
 
 bool gl_imageref_tag_has_token(const char *tag, const char *token)
 {
-    if (!tag || !token || !*token)
+    if (!tag || !token || !*token || !strstr(tag, token)) /* not in it at all: most tags */
         return false;
     size_t tl = strlen(token);
     for (size_t i = 0; tag[i];) {
@@ -285,7 +295,7 @@ struct gl_loc gl_imageref_tag_loc_at(const struct gl_imageref *ref, size_t offse
 static bool component_in(const char *c, size_t n, const char *const *names)
 {
     for (size_t i = 0; names[i]; i++)
-        if (strlen(names[i]) == n && !memcmp(c, names[i], n))
+        if (names[i][0] == c[0] && strlen(names[i]) == n && !memcmp(c, names[i], n))
             return true;
     return false;
 }

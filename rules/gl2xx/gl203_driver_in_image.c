@@ -21,6 +21,8 @@ static bool driver_package(const char *name)
     if (name[0] != 'n' && name[0] != 'c' && name[0] != 'l') /* what the stems start with */
         return false;
     for (size_t i = 0; i < sizeof stems / sizeof stems[0]; i++) {
+        if (!gl_first4(name, stems[i]))
+            continue;
         size_t n = strlen(stems[i]);
         if (!strncmp(name, stems[i], n) &&
             (name[n] == 0 || name[n] == '-' || name[n] == ':' || name[n] == '='))
@@ -32,11 +34,13 @@ static bool driver_package(const char *name)
 /* A driver package an OS package manager installs (in a RUN line or a history entry). */
 static bool driver_pkg(const struct gl_pkg *p)
 {
-    return os_package_manager(p->manager) && !p->requirements && driver_package(p->name);
+    /* the name first: it rules out nearly every package by its first letter */
+    return !p->requirements && p->name && driver_package(p->name) &&
+           os_package_manager(p->manager);
 }
 
 /* Offset of an NVIDIA-Linux-*.run installer's name in a word (a path or URL), or -1. */
-static long installer_offset(const char *w)
+static inline long installer_offset(const char *w)
 {
     const char *slash = strrchr(w, '/');
     const char *base = slash ? slash + 1 : w;
@@ -82,7 +86,7 @@ static void check(struct gl_check *c)
     int reported = -1; /* one finding per instruction: the first offending token */
     for (size_t i = 0; i < m->npkgs; i++) {
         const struct gl_pkg *p = &m->pkgs[i];
-        if (p->instr == reported || !gl_df_stage_shipped(c->doc, p->stage) || !driver_pkg(p))
+        if (p->instr == reported || !driver_pkg(p) || !gl_df_stage_shipped(c->doc, p->stage))
             continue;
         gl_report(c, p->loc, fix,
                   "`%s install %s` bakes the NVIDIA driver into the image: it breaks on "

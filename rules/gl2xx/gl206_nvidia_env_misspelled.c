@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* GL206 nvidia-env-misspelled: an env var one or two edits away from a variable the NVIDIA
  * container toolkit or CUDA reads, and not itself one: it is ignored without a word. */
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -116,35 +117,68 @@ static bool real_name(const char *key)
     return gl_has_prefix(key, "NVIDIA_REQUIRE_");
 }
 
+/* popcount(x) > 4, told by clearing the lowest set bit four times (a handful of
+ * instructions, where __builtin_popcountll is a library call without -mpopcnt) */
+static bool more_than_four_bits(uint64_t x)
+{
+    for (int i = 0; i < 4; i++)
+        x &= x - 1;
+    return x != 0;
+}
+
+#define NKNOWN (sizeof known / sizeof known[0])
+
+/* What check compares every key with, worked out once for the process (the table is
+ * constant; pthread_once makes the one write safe for the worker threads): each name's
+ * letter mask, and the shortest and longest name's length. */
+static struct {
+    uint64_t masks[NKNOWN];
+    size_t shortest, longest;
+} names;
+static pthread_once_t names_once = PTHREAD_ONCE_INIT;
+
+static void names_init(void)
+{
+    names.shortest = SIZE_MAX;
+    for (size_t k = 0; k < NKNOWN; k++) {
+        size_t n = strlen(known[k].name);
+        names.shortest = n < names.shortest ? n : names.shortest;
+        names.longest = n > names.longest ? n : names.longest;
+        names.masks[k] = letter_mask(known[k].name, false);
+    }
+}
+
 static void check(struct gl_check *c)
 {
     const struct gl_doc *doc = c->doc;
-    int count[256]; /* distance's letter counts, cleared once */
-    memset(count, 0, sizeof count);
-    /* a key more than two bytes shorter than the shortest name or longer than the longest
-     * is more than two edits from all of them: no finding, whatever else it is (PATH,
-     * LANG, DEBIAN_FRONTEND: most keys) */
-    size_t shortest = SIZE_MAX, longest = 0;
-    uint64_t masks[sizeof known / sizeof known[0]];
-    for (size_t k = 0; k < sizeof known / sizeof known[0]; k++) {
-        size_t n = strlen(known[k].name);
-        shortest = n < shortest ? n : shortest;
-        longest = n > longest ? n : longest;
-        masks[k] = letter_mask(known[k].name, false);
-    }
+    if (!doc->nenv)
+        return;
+    pthread_once(&names_once, names_init);
+    int count[256]; /* distance's letter counts, cleared once, before distance's first use */
+    bool counted = false;
     for (size_t i = 0; i < doc->nenv; i++) {
         const struct gl_env *e = &doc->env[i];
+        /* a key more than two bytes shorter than the shortest name or longer than the
+         * longest is more than two edits from all of them: no finding, whatever else it is
+         * (PATH, LANG, DEBIAN_FRONTEND: most keys) */
         size_t klen = e->key ? strlen(e->key) : 0;
-        if (!e->key || klen + 2 < shortest || klen > longest + 2 ||
-            e->origin == GL_ENV_IMAGE_CONFIG || strchr(e->key, '$') || strchr(e->key, '{') ||
-            real_name(e->key))
+        if (!e->key || klen + 2 < names.shortest || klen > names.longest + 2 ||
+            e->origin == GL_ENV_IMAGE_CONFIG || strchr(e->key, '$') || strchr(e->key, '{'))
             continue;
         size_t best = SIZE_MAX;
         unsigned best_d = 3;
         uint64_t kmask = letter_mask(e->key, true);
-        for (size_t k = 0; k < sizeof known / sizeof known[0]; k++) {
-            if (__builtin_popcountll(kmask ^ masks[k]) > 4)
+        bool near = false; /* some name passed the mask test: real_name is asked then */
+        for (size_t k = 0; k < NKNOWN; k++) {
+            if (more_than_four_bits(kmask ^ names.masks[k]))
                 continue; /* distance 3 */
+            if (!near && real_name(e->key))
+                break;
+            near = true;
+            if (!counted) {
+                memset(count, 0, sizeof count);
+                counted = true;
+            }
             unsigned d = distance(e->key, klen, known[k].name, count);
             if (d < best_d) {
                 best_d = d;

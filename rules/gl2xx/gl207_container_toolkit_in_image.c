@@ -12,8 +12,10 @@ static bool toolkit_package(const char *name)
 {
     static const char *const stems[] = {"nvidia-container-toolkit", "nvidia-container-runtime",
                                         "libnvidia-container", "nvidia-docker2"};
+    if (name[0] != 'n' && name[0] != 'l')
+        return false; /* the first letters above: most packages stop here */
     for (size_t i = 0; i < sizeof stems / sizeof stems[0]; i++) {
-        if (name[0] != stems[i][0]) /* most packages stop here, before strlen and strncmp */
+        if (!gl_first4(name, stems[i])) /* most packages stop here, before strlen and strncmp */
             continue;
         size_t n = strlen(stems[i]);
         if (!strncmp(name, stems[i], n) &&
@@ -48,8 +50,10 @@ static bool engine_package(const char *name)
     static const char *const names[] = {"docker-ce", "docker.io", "docker-engine",
                                         "moby-engine", "containerd.io", "containerd",
                                         "podman", "cri-o"};
+    if (name[0] != 'd' && name[0] != 'm' && name[0] != 'c' && name[0] != 'p')
+        return false; /* the first letters above: most packages stop here */
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        if (name[0] != names[i][0])
+        if (!gl_first4(name, names[i]))
             continue;
         size_t n = strlen(names[i]);
         if (!strncmp(name, names[i], n) &&
@@ -78,8 +82,8 @@ static bool runs_engine(const struct gl_doc *doc)
                 return true;
     const struct gl_dockerfile_model *m = doc->df;
     for (size_t i = 0; m && i < m->npkgs; i++)
-        if (gl_df_stage_shipped(doc, m->pkgs[i].stage) && m->pkgs[i].name &&
-            !m->pkgs[i].requirements && engine_package(m->pkgs[i].name))
+        if (m->pkgs[i].name && !m->pkgs[i].requirements && engine_package(m->pkgs[i].name) &&
+            gl_df_stage_shipped(doc, m->pkgs[i].stage))
             return true;
     for (size_t s = 0; m && s < m->nstages; s++) {
         const struct gl_ref *r = gl_df_stage_root_ref(doc, (int)s);
@@ -126,8 +130,9 @@ static void check(struct gl_check *c)
     int reported = -1; /* one finding per instruction: the first offending package */
     for (size_t i = 0; i < m->npkgs; i++) {
         const struct gl_pkg *p = &m->pkgs[i];
-        if (p->instr == reported || !gl_df_stage_shipped(c->doc, p->stage) || p->requirements ||
-            p->group || !p->name || !toolkit_package(p->name) || infra(c->doc, p->stage))
+        if (p->instr == reported || p->requirements || p->group || !p->name ||
+            !toolkit_package(p->name) || !gl_df_stage_shipped(c->doc, p->stage) ||
+            infra(c->doc, p->stage))
             continue;
         gl_report(c, p->loc, fix,
                   "`%s install %s` puts the NVIDIA container toolkit, a host component, into "

@@ -8,12 +8,19 @@
 
 bool gl_os_package_manager(const char *m)
 {
-    static const char *const os[] = {"apt-get", "apt", "aptitude", "yum", "dnf", "microdnf",
-                                     "tdnf", "apk", "zypper"};
-    for (size_t i = 0; i < sizeof os / sizeof os[0]; i++)
-        if (gl_streq(m, os[i]))
-            return true;
-    return false;
+    /* apt-get, apt, aptitude, yum, dnf, microdnf, tdnf, apk, zypper: by the first letter
+     * (pip, uv and conda have none of them) */
+    switch (m[0]) {
+    case 'a':
+        return gl_streq(m, "apt-get") || gl_streq(m, "apt") || gl_streq(m, "aptitude") ||
+               gl_streq(m, "apk");
+    case 'y': return gl_streq(m, "yum");
+    case 'd': return gl_streq(m, "dnf");
+    case 'm': return gl_streq(m, "microdnf");
+    case 't': return gl_streq(m, "tdnf");
+    case 'z': return gl_streq(m, "zypper");
+    default: return false;
+    }
 }
 
 /* name or name-N (gcc-12, g++-11, clang-15) */
@@ -30,15 +37,23 @@ bool gl_named_versioned(const char *name, const char *stem)
 }
 
 /* Versioned CUDA development packages: cuda-nvcc-X-Y, cuda-toolkit-X-Y, and any
- * `*-dev-X-Y` (cuda-cudart-dev-12-4, cuda-libraries-dev-12-4, libcublas-dev-12-4). */
-static bool cuda_dev_package(const char *name)
+ * `*-dev-X-Y` (cuda-cudart-dev-12-4, cuda-libraries-dev-12-4, libcublas-dev-12-4).
+ * `len` is strlen(name). */
+static bool cuda_dev_package(const char *name, size_t len)
 {
+    if (!len || name[len - 1] < '0' || name[len - 1] > '9')
+        return false; /* no -X-Y at the end: gl_cuda_release_stem would give len */
     size_t n = gl_cuda_release_stem(name);
-    if (n == strlen(name))
+    if (n == len)
         return false;
     return (n == 9 && !strncmp(name, "cuda-nvcc", 9)) ||
            (n == 12 && !strncmp(name, "cuda-toolkit", 12)) ||
            (n > 4 && !strncmp(name + n - 4, "-dev", 4));
+}
+
+static bool ends_with(const char *s, size_t n, const char *suffix, size_t m)
+{
+    return n >= m && memcmp(s + n - m, suffix, m) == 0;
 }
 
 bool gl_build_tool_package(const char *name, bool group)
@@ -49,11 +64,13 @@ bool gl_build_tool_package(const char *name, bool group)
         return gl_streq_nocase(name, "Development Tools") ||
                gl_streq_nocase(name, "development-tools") ||
                gl_streq_nocase(name, "@development-tools");
-    for (size_t i = 0; i < sizeof compilers / sizeof compilers[0]; i++)
-        if (gl_named_versioned(name, compilers[i]))
-            return true;
-    return gl_has_suffix(name, "-dev") || gl_has_suffix(name, "-devel") ||
-           cuda_dev_package(name);
+    if (name[0] == 'g' || name[0] == 'c' || name[0] == 'b') /* the compilers' first letters */
+        for (size_t i = 0; i < sizeof compilers / sizeof compilers[0]; i++)
+            if (gl_named_versioned(name, compilers[i]))
+                return true;
+    size_t n = strlen(name);
+    return ends_with(name, n, "-dev", 4) || ends_with(name, n, "-devel", 6) ||
+           cuda_dev_package(name, n);
 }
 
 

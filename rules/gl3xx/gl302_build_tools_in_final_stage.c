@@ -61,9 +61,18 @@ static void check(struct gl_check *c)
         return;
     const struct gl_pkg *first = NULL;
     size_t more = 0;
+    /* the packages of one command share their manager's string: its test is asked again
+     * only when the string changes */
+    const char *manager = NULL;
+    bool os = false;
     for (size_t i = 0; i < m->npkgs; i++) {
         const struct gl_pkg *p = &m->pkgs[i];
-        if (!gl_df_stage_shipped(c->doc, p->stage) || !build_pkg(p))
+        if (p->manager != manager) {
+            manager = p->manager;
+            os = gl_os_package_manager(manager);
+        }
+        if (!os || !gl_df_stage_shipped(c->doc, p->stage) ||
+            !gl_build_tool_package(p->name, p->group))
             continue;
         if (!first)
             first = p;

@@ -110,9 +110,10 @@ static void package_item(const struct gl_doc *doc, struct gl_arena *a,
     int fam = family(r->manager);
     for (size_t i = 0; i < m->npkgs && i < PKGS_MAX && *n < ITEMS_MAX; i++) {
         const struct gl_pkg *p = &m->pkgs[i];
+        /* the names first: they differ for nearly every package, told in a byte or two */
         if (p->instr >= r->instr || p->requirements || !p->name ||
-            !gl_df_stage_shipped(doc, p->stage) || family(p->manager) != fam ||
-            !same_package(p->name, r->name, fam == 5))
+            !same_package(p->name, r->name, fam == 5) || !gl_df_stage_shipped(doc, p->stage) ||
+            family(p->manager) != fam)
             continue;
         bool tool = gl_os_package_manager(p->manager) && gl_build_tool_package(p->name, p->group);
         items[(*n)++] = (struct item){r->name, -1, tool, r->loc, p->loc.line, p->manager};
@@ -204,8 +205,11 @@ static void check(struct gl_check *c)
     struct item items[ITEMS_MAX];
     size_t n = 0;
     size_t ncopies = m->ncopies < COPIES_MAX ? m->ncopies : COPIES_MAX;
-    bool *used = calloc(ncopies + 1, sizeof *used);
-    const char **paths = calloc(ncopies + 1, sizeof *paths);
+    /* the copies' flags and paths: on the stack for the usual few, else on the heap */
+    bool used_few[32] = {false};
+    const char *paths_few[32] = {NULL};
+    bool *used = ncopies < 32 ? used_few : calloc(ncopies + 1, sizeof *used);
+    const char **paths = ncopies < 32 ? paths_few : calloc(ncopies + 1, sizeof *paths);
     for (size_t i = 0; i < ncopies; i++)
         if (gl_df_stage_shipped(c->doc, m->copies[i].stage))
             paths[i] = copied_path(&a, &m->copies[i]);
@@ -219,8 +223,10 @@ static void check(struct gl_check *c)
         else
             package_item(c->doc, &a, r, items, &n);
     }
-    free(used);
-    free(paths);
+    if (used != used_few) {
+        free(used);
+        free(paths);
+    }
     uint64_t known = 0;
     bool tool = false;
     for (size_t i = 0; i < n; i++) {

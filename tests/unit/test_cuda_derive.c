@@ -161,6 +161,46 @@ static void test_packages(void **state)
     assert_null(fact(d, GL_CUDA_FRAMEWORK, 6)); /* DGL index, PyPI-default torch */
 }
 
+/* A reference met again (derive remembers what a reference's text says, per thread):
+ * each fact still stands at its own reference, with its own stage and label. */
+static void test_same_reference_again(void **state)
+{
+    (void)state;
+    for (int round = 0; round < 2; round++) {
+        struct gl_doc *d = derive("Dockerfile",
+                                  "ARG V=12.4.1\n"
+                                  "FROM   nvidia/cuda:12.4.1-base-ubuntu22.04 AS b\n"
+                                  "FROM nvidia/cuda:${V}-base-ubuntu22.04\n"
+                                  "FROM pytorch/pytorch:2.3.0-cuda12.1-cudnn8-runtime\n");
+        assert_fact(fact(d, GL_CUDA_BASE_TAG, 0), "12.4.1", 2, 20);
+        assert_int_equal(fact(d, GL_CUDA_BASE_TAG, 0)->stage, 0);
+        assert_fact(fact(d, GL_CUDA_BASE_TAG, 1), "12.4.1", 3, 6); /* through the ARG */
+        assert_int_equal(fact(d, GL_CUDA_BASE_TAG, 1)->stage, 1);
+        assert_string_equal(fact(d, GL_CUDA_BASE_TAG, 1)->label,
+                            "base tag nvidia/cuda:12.4.1-base-ubuntu22.04");
+        const struct gl_cuda_fact *t = fact(d, GL_CUDA_TAG, 0);
+        assert_fact(t, "12.1", 4, 32);
+        assert_string_equal(t->torch, "2.3.0");
+        d = derive("Dockerfile", "FROM docker.io/nvidia/cuda:12.4.1-base-ubuntu22.04\n");
+        assert_fact(fact(d, GL_CUDA_BASE_TAG, 0), "12.4.1", 1, 28);
+    }
+}
+
+/* Package names as pip compares them: case and '_' do not matter; a byte outside ASCII
+ * ends the name (so no torch fact for "törch"). */
+static void test_spec_names(void **state)
+{
+    (void)state;
+    struct gl_doc *d = derive("Dockerfile",
+                              "FROM ubuntu:22.04\n"
+                              "RUN pip install Nvidia_Cublas_cu12 TORCH==2.1.0+cu121\n"
+                              "RUN pip install t\xc3\xb6rch==2.1.0+cu118\n");
+    assert_fact(fact(d, GL_CUDA_PIP_NVIDIA, 0), "12", 2, 31);
+    assert_fact(fact(d, GL_CUDA_FRAMEWORK, 0), "12.1", 2, 48);
+    assert_null(fact(d, GL_CUDA_FRAMEWORK, 1));
+    assert_null(fact(d, GL_CUDA_PIP_NVIDIA, 1));
+}
+
 static void write_file(const char *path, const char *text)
 {
     FILE *f = fopen(path, "w");
@@ -424,6 +464,8 @@ int main(void)
         cmocka_unit_test(test_arg_in_from_is_reported_at_from),
         cmocka_unit_test(test_env_and_require),
         cmocka_unit_test(test_packages),
+        cmocka_unit_test(test_spec_names),
+        cmocka_unit_test(test_same_reference_again),
         cmocka_unit_test(test_requirements_file),
         cmocka_unit_test(test_python_wheels),
         cmocka_unit_test(test_requirements_copied),

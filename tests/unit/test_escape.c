@@ -209,6 +209,49 @@ static void test_write_in_pieces(void **state)
     gl_buf_free(&want);
 }
 
+/* The kept-ASCII runs are scanned eight bytes a step: every byte value, at every place of
+ * a run of plain letters longer than two steps (and beside a second such byte), must come
+ * out exactly as it does alone, where the byte-by-byte path escapes it. */
+static void test_runs_word_at_a_time(void **state)
+{
+    (void)state;
+    static const enum gl_escape_target targets[] = {GL_ESCAPE_TEXT, GL_ESCAPE_JSON};
+    for (size_t t = 0; t < sizeof targets / sizeof *targets; t++) {
+        for (int v = 1; v < 256; v++) {
+            struct gl_buf one;
+            gl_buf_init(&one);
+            char c = (char)v;
+            gl_escape(&one, &c, 1, targets[t]);
+            for (size_t at = 0; at < 23; at++) {
+                for (size_t second = 0; second < 2; second++) {
+                    char in[24];
+                    memset(in, 'a', sizeof in);
+                    in[at] = c;
+                    size_t other = (at + 9) % sizeof in; /* a second one, a step further */
+                    if (second)
+                        in[other] = c;
+                    struct gl_buf got, want;
+                    gl_buf_init(&got);
+                    gl_buf_init(&want);
+                    gl_escape(&got, in, sizeof in, targets[t]);
+                    for (size_t i = 0; i < sizeof in; i++) {
+                        if (i == at || (second && i == other))
+                            gl_buf_add(&want, one.data, one.len);
+                        else
+                            gl_buf_addc(&want, 'a');
+                    }
+                    if (got.len != want.len || memcmp(got.data, want.data, got.len))
+                        fail_msg("target %d, byte 0x%02x at %zu (second %zu): got \"%s\"",
+                                 (int)targets[t], v, at, second, gl_buf_str(&got));
+                    gl_buf_free(&got);
+                    gl_buf_free(&want);
+                }
+            }
+            gl_buf_free(&one);
+        }
+    }
+}
+
 /* gl_eprintf: `gpulint: `, the message escaped as TEXT, one newline. */
 static void test_eprintf(void **state)
 {
@@ -243,6 +286,7 @@ int main(void)
         cmocka_unit_test(test_json),
         cmocka_unit_test(test_xml),
         cmocka_unit_test(test_write_in_pieces),
+        cmocka_unit_test(test_runs_word_at_a_time),
         cmocka_unit_test(test_eprintf),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -159,6 +159,41 @@ static void assert_at(size_t i, uint32_t line, uint32_t col, const char *in_mess
 
 #define CUDA_IMAGE "nvcr.io/nvidia/pytorch:24.05-py3"
 
+/* ---- finding messages (rules/check.c formats the common conversions by hand) ---- */
+
+/* gl_report's message must be vsnprintf's, whichever way it was made. */
+#define SAME_MESSAGE(c, ...)                                                                   \
+    do {                                                                                   \
+        char want_[1024];                                                                  \
+        snprintf(want_, sizeof want_, __VA_ARGS__);                                        \
+        struct gl_finding *f_ = gl_report((c), (struct gl_loc){1, 1}, NULL, __VA_ARGS__);  \
+        assert_string_equal(f_->message, want_);                                           \
+    } while (0)
+
+static void test_report_message(void **state)
+{
+    (void)state;
+    struct gl_doc *d = new_doc();
+    struct gl_check c = {.doc = d, .cfg = &cfg, .rule = gl_rule_find("GL406"), .out = &found};
+    char longer[300];
+    memset(longer, 'x', sizeof longer - 1);
+    longer[sizeof longer - 1] = 0;
+    const char *volatile none = NULL; /* not known to be NULL where it is formatted */
+    SAME_MESSAGE(&c, "plain words, no conversion");
+    SAME_MESSAGE(&c, "`%s` and `%s`%s", "a", "", "tail");
+    SAME_MESSAGE(&c, "%d %d %d %u %u", -2147483647 - 1, -5, 0, 0u, 4294967295u);
+    SAME_MESSAGE(&c, "%ld %ld %zu %zu %%", -9223372036854775807L - 1, 42L, (size_t)0,
+                 (size_t)-1);
+    SAME_MESSAGE(&c, "%.*s|%5s|%llu|%.1f", 3, "abcdef", "x", 18446744073709551615ull, 1.25);
+    SAME_MESSAGE(&c, "%s then %d", longer, 7); /* past the small buffer */
+    SAME_MESSAGE(&c, "%s%s", longer + 45, "y"); /* 255 bytes: the longest that fits */
+    SAME_MESSAGE(&c, "%s%s", longer + 44, "y"); /* 256: one over */
+    SAME_MESSAGE(&c, "[%s]", none);
+    SAME_MESSAGE(&c, "ends with a percent %%");
+    gl_check_end(&c);
+    free_doc(d);
+}
+
 /* ---- launch_paths ---- */
 
 static void test_normalize(void **state)
@@ -821,6 +856,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_configured_names, setup, teardown),
         cmocka_unit_test_setup_teardown(test_default_patterns, setup, teardown),
         cmocka_unit_test_setup_teardown(test_name_sets_are_pcre, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_report_message, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -675,6 +675,41 @@ static void test_tag_tokens(void **state)
     gl_arena_free(&a);
 }
 
+/* Scans are remembered per thread by their bytes: after every table reference has been
+ * seen, and each with one byte changed at every place (neighbours that share slots and
+ * all but a byte), the tables must still give exactly their answers. */
+static void test_tables_again(void **state)
+{
+    struct gl_arena a;
+    gl_arena_init(&a);
+    const char *inputs[sizeof ok_cases / sizeof ok_cases[0] + sizeof bad_cases / sizeof bad_cases[0]];
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof ok_cases / sizeof ok_cases[0]; i++)
+        inputs[n++] = ok_cases[i].in;
+    for (size_t i = 0; i < sizeof bad_cases / sizeof bad_cases[0]; i++)
+        inputs[n++] = bad_cases[i].in;
+    for (size_t i = 0; i < n; i++) {
+        char buf[512];
+        size_t len = strlen(inputs[i]);
+        if (len >= sizeof buf)
+            continue;
+        for (size_t at = 0; at < len; at++) {
+            memcpy(buf, inputs[i], len);
+            buf[at] = buf[at] == 'a' ? 'b' : 'a';
+            struct gl_imageref ref;
+            struct gl_imageref_error err;
+            (void)gl_imageref_parse(&a, buf, len, (struct gl_loc){1, 1}, &ref, &err);
+        }
+        gl_arena_free(&a);
+        gl_arena_init(&a);
+    }
+    gl_arena_free(&a);
+    test_valid_table(state);
+    test_invalid_table(state);
+    test_valid_table(state); /* now served from what was remembered */
+    test_invalid_table(state);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -683,6 +718,7 @@ int main(void)
         cmocka_unit_test(test_huge_input_is_linear), cmocka_unit_test(test_nul_and_binary),
         cmocka_unit_test(test_random_bytes),   cmocka_unit_test(test_repo_matching),
         cmocka_unit_test(test_tag_tokens),     cmocka_unit_test(test_project_patterns),
+        cmocka_unit_test(test_tables_again),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
