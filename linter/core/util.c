@@ -56,7 +56,7 @@ char *xstrdup(const char *s) { return xstrndup(s, strlen(s)); }
 
 struct gl_arena_block {
     struct gl_arena_block *next;
-    size_t used, size;
+    size_t size; /* of data; the head block's free room is the arena's cur/room */
     _Alignas(16) unsigned char data[];
 };
 
@@ -83,26 +83,32 @@ void gl_arena_free(struct gl_arena *a)
     if (bytes)
         atomic_fetch_sub_explicit(&arena_held, bytes, memory_order_relaxed);
     a->head = NULL;
+    a->cur = NULL;
+    a->room = 0;
     a->total = 0;
     a->over = false; /* the limit stays */
 }
 
-/* n bytes (rounded) from block b, which has the room. */
-static inline void *take_from(struct gl_arena *a, struct gl_arena_block *b, size_t n)
+/* n bytes (rounded) handed out: counted against the limit. */
+static inline void count(struct gl_arena *a, size_t n)
 {
-    void *p = b->data + b->used;
-    b->used += n;
     a->total += n;
     if (a->limit && a->total > a->limit)
         a->over = true;
-    return p;
 }
 
-/* n bytes (n rounded up to 16) that do not fit the current block, from a new one: the
- * slow path of arena_take, kept out of line so that the fast path inlines into its
- * callers (and calls this as a tail call: no frame on the fast path). */
-static __attribute__((noinline)) void *arena_new_block(struct gl_arena *a, size_t n)
+/* n bytes (n rounded up to 16) that gl_arena_take's fast path did not take: from the head
+ * block when it has exactly n left (or n is 0 and there is a head), else from a new block.
+ * A large one-off block goes behind the head, which keeps its room. */
+void *gl_arena_take_slow(struct gl_arena *a, size_t n)
 {
+    if (a->head && n <= a->room) {
+        void *p = a->cur;
+        a->cur += n;
+        a->room -= n;
+        count(a, n);
+        return p;
+    }
     size_t size = n > ARENA_BLOCK / 4 ? n : ARENA_BLOCK;
     if (arena_gate)
         arena_gate(sizeof(struct gl_arena_block) + size);
@@ -110,33 +116,22 @@ static __attribute__((noinline)) void *arena_new_block(struct gl_arena *a, size_
                               memory_order_relaxed);
     struct gl_arena_block *b = xmalloc(sizeof *b + size);
     b->size = size;
-    b->used = 0;
     if (size == ARENA_BLOCK || !a->head) {
         b->next = a->head;
         a->head = b;
+        a->cur = b->data + n;
+        a->room = size - n;
     } else {
-        /* a large one-off block goes behind the current one, which keeps its room */
         b->next = a->head->next;
         a->head->next = b;
     }
-    return take_from(a, b, n);
+    count(a, n);
+    return b->data;
 }
-
-/* n bytes (rounded up to 16) from the arena, not cleared: for callers that write them all. */
-static inline void *arena_take(struct gl_arena *a, size_t n)
-{
-    n = (n + 15) & ~(size_t)15;
-    struct gl_arena_block *b = a->head;
-    if (__builtin_expect(!b || b->size - b->used < n, 0))
-        return arena_new_block(a, n);
-    return take_from(a, b, n);
-}
-
-void *gl_arena_take(struct gl_arena *a, size_t n) { return arena_take(a, n); }
 
 void *gl_arena_memdup(struct gl_arena *a, const void *p, size_t n)
 {
-    void *q = arena_take(a, n);
+    void *q = gl_arena_take(a, n);
     if (n)
         memcpy(q, p, n);
     return q;
@@ -151,11 +146,15 @@ void gl_arena_adopt(struct gl_arena *a, struct gl_arena *from, size_t charge)
         if (a->head) { /* behind a's current block, which keeps its room */
             tail->next = a->head->next;
             a->head->next = from->head;
-        } else {
+        } else { /* from's head, and its room, become a's */
             a->head = from->head;
+            a->cur = from->cur;
+            a->room = from->room;
         }
     }
     from->head = NULL;
+    from->cur = NULL;
+    from->room = 0;
     from->total = 0;
     from->over = false;
     a->total += charge;
@@ -165,14 +164,14 @@ void gl_arena_adopt(struct gl_arena *a, struct gl_arena *from, size_t charge)
 
 void *gl_arena_alloc(struct gl_arena *a, size_t n)
 {
-    void *p = arena_take(a, n);
+    void *p = gl_arena_take(a, n);
     memset(p, 0, n);
     return p;
 }
 
 char *gl_arena_strndup(struct gl_arena *a, const char *s, size_t n)
 {
-    char *p = arena_take(a, n + 1);
+    char *p = gl_arena_take(a, n + 1);
     memcpy(p, s, n);
     p[n] = 0;
     return p;
@@ -181,7 +180,7 @@ char *gl_arena_strndup(struct gl_arena *a, const char *s, size_t n)
 char *gl_arena_cat3(struct gl_arena *a, const char *s1, size_t n1, const char *s2, size_t n2,
                     const char *s3, size_t n3)
 {
-    char *p = arena_take(a, n1 + n2 + n3 + 1);
+    char *p = gl_arena_take(a, n1 + n2 + n3 + 1);
     memcpy(p, s1, n1);
     memcpy(p + n1, s2, n2);
     memcpy(p + n1 + n2, s3, n3);
@@ -234,7 +233,7 @@ char *gl_arena_printf(struct gl_arena *a, const char *fmt, ...)
     }
     if ((size_t)n < sizeof small)
         return gl_arena_strndup(a, small, (size_t)n);
-    char *p = arena_take(a, (size_t)n + 1);
+    char *p = gl_arena_take(a, (size_t)n + 1);
     va_start(ap, fmt);
     vsnprintf(p, (size_t)n + 1, fmt, ap);
     va_end(ap);
@@ -244,7 +243,7 @@ char *gl_arena_printf(struct gl_arena *a, const char *fmt, ...)
 void *gl_arena_grow(struct gl_arena *a, void *old, size_t n, size_t size, size_t *cap)
 {
     size_t ncap = *cap ? *cap * 2 : 2;
-    char *p = arena_take(a, ncap * size);
+    char *p = gl_arena_take(a, ncap * size);
     if (n)
         memcpy(p, old, n * size);
     memset(p + n * size, 0, (ncap - n) * size);

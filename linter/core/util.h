@@ -41,6 +41,8 @@ char *xstrndup(const char *s, size_t n);
 struct gl_arena_block;
 struct gl_arena {
     struct gl_arena_block *head;
+    unsigned char *cur; /* the free room of the head block: cur[0, room) (NULL, 0: none) */
+    size_t room;
     size_t total; /* bytes handed out, for memory caps */
     size_t limit; /* 0, or a cap on total: past it `over` is set (allocations still succeed;
                      the parser's loops check gl_arena_over and stop) */
@@ -50,8 +52,26 @@ struct gl_arena {
 void gl_arena_init(struct gl_arena *a);
 void gl_arena_free(struct gl_arena *a);
 void *gl_arena_alloc(struct gl_arena *a, size_t n);   /* zeroed, 16-byte aligned */
-/* n bytes, 16-byte aligned, NOT zeroed: for memory the caller writes whole. */
-void *gl_arena_take(struct gl_arena *a, size_t n);
+/* The slow path of gl_arena_take (a new block, or a take that empties the head block):
+ * n already rounded up to 16. Not for callers: gl_arena_take decides. */
+void *gl_arena_take_slow(struct gl_arena *a, size_t n);
+/* n bytes, 16-byte aligned, NOT zeroed: for memory the caller writes whole. Inline: the
+ * parsers take a few hundred thousand small pieces a megabyte of text, and the fast path
+ * (room left in the head block) is a compare and two adds. A take of exactly the room
+ * left, or any take from an empty arena, goes the slow way, which handles both. */
+static inline void *gl_arena_take(struct gl_arena *a, size_t n)
+{
+    n = (n + 15) & ~(size_t)15;
+    if (__builtin_expect(n >= a->room, 0))
+        return gl_arena_take_slow(a, n);
+    void *p = a->cur;
+    a->cur += n;
+    a->room -= n;
+    a->total += n;
+    if (a->limit && a->total > a->limit)
+        a->over = true;
+    return p;
+}
 /* A copy of the n bytes at p (16-byte aligned; n may be 0). */
 void *gl_arena_memdup(struct gl_arena *a, const void *p, size_t n);
 /* Bytes of arena blocks held now, by every arena of every thread. */
