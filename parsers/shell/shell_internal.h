@@ -64,10 +64,11 @@ static inline void *shl_grow(void *p, size_t n, size_t *cap, size_t size, void *
     *cap = ncap;
     return q;
 }
-/* Free a scratch array of shl_grow (nothing when it is still the fixed buffer). */
+/* Free a scratch array of shl_grow (nothing when it is still the fixed buffer, or was
+ * never grown: NULL, most arrays of most texts; no free(NULL) call for them). */
 static inline void shl_release(void *p, const void *fixed)
 {
-    if (p != fixed)
+    if (p && p != fixed)
         free(p);
 }
 
