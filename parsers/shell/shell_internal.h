@@ -64,10 +64,11 @@ static inline void *shl_grow(void *p, size_t n, size_t *cap, size_t size, void *
     *cap = ncap;
     return q;
 }
-/* Free a scratch array of shl_grow (nothing when it is still the fixed buffer). */
+/* Free a scratch array of shl_grow (nothing when it is still the fixed buffer, or was
+ * never grown: NULL, most arrays of most texts; no free(NULL) call for them). */
 static inline void shl_release(void *p, const void *fixed)
 {
-    if (p != fixed)
+    if (p && p != fixed)
         free(p);
 }
 
@@ -198,8 +199,10 @@ size_t shl_plain_run_end_esc(const struct sh_lexer *lx, size_t end);
 
 /* The end of the run of plain bytes from `end` on (the first stop byte, or the end).
  * Called for every word: on x86-64 sixteen bytes a step (SSE2, always there), the scalar
- * loop four bytes a step for the rest and elsewhere. */
-static inline size_t shl_plain_run_end(const struct sh_lexer *lx, size_t end)
+ * loop four bytes a step for the rest and elsewhere. always_inline: gcc kept one out-of-line copy that plain_word called for every word
+ * (~10 instructions a call in the frame; inlined, 999 Dockerfiles 169.49 M -> 168.69 M). */
+static inline __attribute__((always_inline)) size_t shl_plain_run_end(const struct sh_lexer *lx,
+                                                                      size_t end)
 {
     const unsigned char *s = (const unsigned char *)lx->s;
     size_t len = lx->len;

@@ -74,30 +74,41 @@ void shl_track_command(struct sh_vars *vars, const struct sh_cmd *c, bool certai
         }
         return;
     }
-    const struct gl_word *w0 = &c->words[0];
-    switch (w0->text[0]) { /* the first bytes of the commands below: most commands have none */
-    case 'e': case 'd': case 't': case 'r': case 'l': case 'u': case 'g':
+    const char *t0 = c->words[0].text;
+    bool declaration = false;
+    switch (t0[0]) { /* by the first byte: one compare a command (most commands: none) */
+    case 'e': declaration = gl_streq(t0, "export"); break;
+    case 'd': declaration = gl_streq(t0, "declare"); break;
+    case 't': declaration = gl_streq(t0, "typeset"); break;
+    case 'l': declaration = gl_streq(t0, "local"); break;
+    case 'r':
+        if (gl_streq(t0, "read")) {
+            track_read(vars, c);
+            return;
+        }
+        declaration = gl_streq(t0, "readonly");
         break;
+    case 'u':
+        if (gl_streq(t0, "unset"))
+            for (size_t k = 1; k < c->nwords; k++) {
+                size_t nlen;
+                const char *t = c->words[k].text;
+                if (name_prefix(t, &nlen) && !t[nlen])
+                    sh_vars_unset(vars, t, nlen, certain);
+            }
+        return;
+    case 'g':
+        if (gl_streq(t0, "getopts") && c->nwords > 2) {
+            size_t nlen;
+            const char *t = c->words[2].text;
+            if (name_prefix(t, &nlen) && !t[nlen])
+                sh_vars_assign(vars, t, nlen, NULL, 0, false);
+        }
+        return;
     default:
         return;
     }
-    if (word_is(w0, "export") || word_is(w0, "declare") || word_is(w0, "typeset") ||
-        word_is(w0, "readonly") || word_is(w0, "local")) {
+    if (declaration)
         track_declaration(vars, c, certain);
-    } else if (word_is(w0, "unset")) {
-        for (size_t k = 1; k < c->nwords; k++) {
-            size_t nlen;
-            const char *t = c->words[k].text;
-            if (name_prefix(t, &nlen) && !t[nlen])
-                sh_vars_unset(vars, t, nlen, certain);
-        }
-    } else if (word_is(w0, "read")) {
-        track_read(vars, c);
-    } else if (word_is(w0, "getopts") && c->nwords > 2) {
-        size_t nlen;
-        const char *t = c->words[2].text;
-        if (name_prefix(t, &nlen) && !t[nlen])
-            sh_vars_assign(vars, t, nlen, NULL, 0, false);
-    }
 }
 
