@@ -10,7 +10,8 @@
 #   repo         a whole repository (REPO_DIR, default: moby/buildkit's snapshot under
 #                /work/.mirror when present, exported with git archive), >= 5,000 files
 # For each: gpulint --jobs 1 and --jobs 2, the floor (bench/readfloor.c: the same walk, every
-# file read whole and nothing else done, on 1 and 2 threads), cat, dockerfilelint (dockerfiles 1x and 10x
+# file read whole and nothing else done, on 1 and 2 threads; for launch files also with
+# libyaml's event parser over the YAML ones), cat, dockerfilelint (dockerfiles 1x and 10x
 # only: it takes ~0.4 ms a file; PEER=no leaves it out, to compare two gpulint builds
 # quickly), each the best of RUNS runs (default 3) by wall time;
 # MB/s, files/s, the ratio of each to gpulint -j 1, MB/s of CPU time (user + system: less
@@ -59,7 +60,10 @@ make_launch() {
 }
 
 # the physical floor: walk the tree and read every file whole, nothing else (bench/readfloor.c)
-cc -O2 -std=c11 -pthread bench/readfloor.c -o "$work/readfloor" 2> /dev/null ||
+# and, on the launch corpora, the same with libyaml's event parser run over every .yml/.yaml
+# file (readfloor -y: the floor of any linter built on the one YAML reader gpulint may use)
+cc -O2 -std=c11 -pthread -DWITH_YAML bench/readfloor.c -o "$work/readfloor" -lyaml 2> /dev/null ||
+  cc -O2 -std=c11 -pthread bench/readfloor.c -o "$work/readfloor" 2> /dev/null ||
   echo "readfloor: no C compiler: no floor rows"
 
 have_perf=0   # hardware counters (a VM may have none: then callgrind counts, on small corpora)
@@ -97,8 +101,8 @@ instructions() { # instructions FILES CMD...: user-space instructions of one run
 echo
 echo "| corpus | files | MB | tool | wall s | MB/s | files/s | x gpulint -j1 time | user s | MB/s of CPU | peak RSS MiB | instructions |"
 echo "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|"
-row() { # row CORPUS DIR [peer]
-  local name=$1 dir=$2 withpeer=${3:-} files bytes g
+row() { # row CORPUS DIR [peer] [yaml]
+  local name=$1 dir=$2 withpeer=${3:-} yaml=${4:-} files bytes g
   files=$(find "$dir" -type f | wc -l)
   bytes=$(find "$dir" -type f -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }')
   find "$dir" -type f -print0 | xargs -0 cat > /dev/null   # warm the page cache
@@ -109,6 +113,10 @@ row() { # row CORPUS DIR [peer]
     if [ -x "$work/readfloor" ]; then
       echo "floor-j1 $(best "$work/readfloor" "$dir") -"
       echo "floor-j2 $(best "$work/readfloor" -j 2 "$dir") -"
+      if [ -n "$yaml" ] && "$work/readfloor" -y "$dir" > /dev/null 2>&1; then
+        echo "floor+libyaml-j1 $(best "$work/readfloor" -y "$dir") -"
+        echo "floor+libyaml-j2 $(best "$work/readfloor" -j 2 -y "$dir") -"
+      fi
     fi
     echo "cat $(best sh -c 'find "$1" -type f -print0 | xargs -0 cat' sh "$dir") -"
     if [ -n "$withpeer" ] && [ -x "$peer" ]; then
@@ -143,7 +151,7 @@ for k in 1 10 100; do
 done
 for k in 1 10 100; do
   copies $k "$work/l" "$work/l$k"
-  row "launch ${k}x" "$work/l$k"
+  row "launch ${k}x" "$work/l$k" "" yaml
   rm -rf "$work/l$k"
 done
 if [ -z "$repo" ]; then
