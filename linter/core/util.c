@@ -89,14 +89,6 @@ void gl_arena_free(struct gl_arena *a)
     a->over = false; /* the limit stays */
 }
 
-/* n bytes (rounded) handed out: counted against the limit. */
-static inline void count(struct gl_arena *a, size_t n)
-{
-    a->total += n;
-    if (a->limit && a->total > a->limit)
-        a->over = true;
-}
-
 /* n bytes (n rounded up to 16) that gl_arena_take's fast path did not take: from the head
  * block when it has exactly n left (or n is 0 and there is a head), else from a new block.
  * A large one-off block goes behind the head, which keeps its room. */
@@ -106,7 +98,7 @@ void *gl_arena_take_slow(struct gl_arena *a, size_t n)
         void *p = a->cur;
         a->cur += n;
         a->room -= n;
-        count(a, n);
+        gl_arena_charge(a, n);
         return p;
     }
     size_t size = n > ARENA_BLOCK / 4 ? n : ARENA_BLOCK;
@@ -125,7 +117,7 @@ void *gl_arena_take_slow(struct gl_arena *a, size_t n)
         b->next = a->head->next;
         a->head->next = b;
     }
-    count(a, n);
+    gl_arena_charge(a, n);
     return b->data;
 }
 

@@ -52,6 +52,15 @@ struct gl_arena {
 void gl_arena_init(struct gl_arena *a);
 void gl_arena_free(struct gl_arena *a);
 void *gl_arena_alloc(struct gl_arena *a, size_t n);   /* zeroed, 16-byte aligned */
+/* Count n bytes against the limit as an allocation of n would, without taking them: for
+ * what a parser now keeps elsewhere (a static string) but the arena used to hold, so that
+ * the limit still trips at the same token. */
+static inline void gl_arena_charge(struct gl_arena *a, size_t n)
+{
+    a->total += (n + 15) & ~(size_t)15;
+    if (a->limit && a->total > a->limit)
+        a->over = true;
+}
 /* The slow path of gl_arena_take (a new block, or a take that empties the head block):
  * n already rounded up to 16. Not for callers: gl_arena_take decides. */
 void *gl_arena_take_slow(struct gl_arena *a, size_t n);
@@ -67,9 +76,7 @@ static inline void *gl_arena_take(struct gl_arena *a, size_t n)
     void *p = a->cur;
     a->cur += n;
     a->room -= n;
-    a->total += n;
-    if (a->limit && a->total > a->limit)
-        a->over = true;
+    gl_arena_charge(a, n);
     return p;
 }
 /* A copy of the n bytes at p (16-byte aligned; n may be 0). */
@@ -81,15 +88,6 @@ size_t gl_arena_held(void);
 void gl_arena_set_gate(void (*gate)(size_t n));
 /* Has the arena handed out more than its limit? */
 static inline bool gl_arena_over(const struct gl_arena *a) { return a->over; }
-/* Count n bytes against the limit as an allocation of n would, without taking them: for
- * what a parser now keeps elsewhere (a static string) but the arena used to hold, so that
- * the limit still trips at the same token. */
-static inline void gl_arena_charge(struct gl_arena *a, size_t n)
-{
-    a->total += (n + 15) & ~(size_t)15;
-    if (a->limit && a->total > a->limit)
-        a->over = true;
-}
 char *gl_arena_strndup(struct gl_arena *a, const char *s, size_t n);
 char *gl_arena_strdup(struct gl_arena *a, const char *s);
 /* s1[0,n1) s2[0,n2) s3[0,n3) joined, NUL-terminated (a path join without printf; the
