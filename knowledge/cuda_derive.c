@@ -2,6 +2,7 @@
 /* cuda_derive.c: CUDA facts from references and env; the entry point (see cuda_derive.h). */
 #include "knowledge/cuda_derive_internal.h"
 
+#include "linter/core/hashmap.h"
 #include "linter/core/imageref.h"
 
 #include <string.h>
@@ -204,7 +205,7 @@ static void conclude(const struct gl_kb *kb, const struct gl_imageref *p, struct
  * its text and the table alone, and the built-in table's rows never move). Each thread
  * has its own: no lock, nothing shared. A loaded table is not remembered (it may be freed
  * and another loaded at its address). */
-#define REF_MEMO_SLOTS 128
+#define REF_MEMO_SLOTS 128 /* a power of two (gl_hash_slot) */
 #define REF_MEMO_KEY 192
 struct ref_memo_slot {
     char raw[REF_MEMO_KEY]; /* the reference text; "" for a free slot */
@@ -220,10 +221,8 @@ static void conclude_memo(const struct gl_kb *kb, const struct gl_imageref *p,
         conclude(kb, p, out);
         return;
     }
-    uint32_t h = 2166136261u; /* FNV-1a */
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)p->raw[i]) * 16777619u;
-    struct ref_memo_slot *slot = &ref_memo[h % REF_MEMO_SLOTS];
+    struct ref_memo_slot *slot =
+        &ref_memo[gl_hash_slot(gl_hash_bytes(p->raw, n), REF_MEMO_SLOTS)];
     if (!memcmp(slot->raw, p->raw, n + 1)) {
         *out = slot->rc;
         return;

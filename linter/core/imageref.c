@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* imageref.c: container image reference parsing and matching (see imageref.h). */
 #include "linter/core/imageref.h"
+#include "linter/core/hashmap.h"
 
 #include <string.h>
 
@@ -338,7 +339,7 @@ static struct scan scan_reference(const char *s, size_t len, struct ref_spans *r
  * hash of the bytes picks, taken only when its bytes are the same. _Thread_local: no lock,
  * nothing shared between the workers. What is built from the scan (the arena strings) is
  * built every time, so the arena is charged as before. */
-#define SCAN_MEMO_SLOTS 256
+#define SCAN_MEMO_SLOTS 256 /* a power of two (gl_hash_slot) */
 #define SCAN_MEMO_KEY 128
 struct scan_memo_slot {
     size_t len; /* 0: free */
@@ -352,10 +353,7 @@ static struct scan scan_reference_memo(const char *s, size_t len, struct ref_spa
 {
     if (!len || len > SCAN_MEMO_KEY)
         return scan_reference(s, len, r);
-    uint32_t h = 2166136261u; /* FNV-1a */
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ (unsigned char)s[i]) * 16777619u;
-    struct scan_memo_slot *slot = &scan_memo[h % SCAN_MEMO_SLOTS];
+    struct scan_memo_slot *slot = &scan_memo[gl_hash_slot(gl_hash_bytes(s, len), SCAN_MEMO_SLOTS)];
     if (slot->len == len && !memcmp(slot->s, s, len)) {
         *r = slot->spans;
         return slot->result;
