@@ -594,20 +594,15 @@ static bool same_bytes(const char *a, const char *b, size_t n)
     return true;
 }
 
-/* The table's entry of the keyword kw (n bytes) written in ASCII letters of any case, or
- * NULL. (b | 0x20) is a lowercase letter only when b is that letter in either case, so
- * this is the same test as lowering the word and comparing. */
-static const struct kw_entry *known_ascii(const char *kw, size_t n)
+/* Is kw (n bytes) the lowercase name in ASCII letters of any case? (b | 0x20) is a
+ * lowercase letter only when b is that letter in either case, so this is the same test as
+ * lowering the word and comparing. */
+static bool same_folded(const char *kw, const char *name, size_t n)
 {
-    if (n < 3 || n > 11)
-        return NULL;
-    const struct kw_entry *t = &kw_table[KW_SLOT(kw, n)];
-    if (t->len != n)
-        return NULL;
     for (size_t i = 0; i < n; i++)
-        if (((unsigned char)kw[i] | 0x20u) != (unsigned char)t->name[i])
-            return NULL;
-    return t;
+        if (((unsigned char)kw[i] | 0x20u) != (unsigned char)name[i])
+            return false;
+    return true;
 }
 
 /* How the arguments of the lowercased keyword kw (n bytes) are read; which keyword it is
@@ -633,11 +628,13 @@ static enum kind kind_of(const char *kw, size_t n, enum df_keyword *out)
 static enum kind keyword_of(struct gl_arena *a, struct df_instr *in, const char *s, size_t n)
 {
     const struct kw_entry *t = n >= 3 && n <= 11 ? &kw_table[KW_SLOT(s, n)] : NULL;
+    if (t && t->len != n) /* (an empty slot's len is 0) */
+        t = NULL;
     const char *orig = NULL;
-    if (t && t->len == n) /* as most files write it ("RUN"), then in lower case */
+    if (t) /* as most files write it ("RUN"), then in lower case */
         orig = same_bytes(s, t->upper, n) ? t->upper : same_bytes(s, t->name, n) ? t->name : NULL;
-    if (!orig)
-        t = known_ascii(s, n); /* in mixed case ("Run"), or not a keyword */
+    if (t && !orig && !same_folded(s, t->name, n)) /* in mixed case ("Run"), or no keyword */
+        t = NULL;
     if (t) {
         in->kw = t->kw;
         in->keyword = t->name;
@@ -653,7 +650,7 @@ static enum kind keyword_of(struct gl_arena *a, struct df_instr *in, const char 
     if (n < sizeof low) /* ASCII without NUL: lowered here */
         for (; i < n && (unsigned char)s[i] - 1u < 0x7Fu; i++)
             low[i] = s[i] >= 'A' && s[i] <= 'Z' ? (char)(s[i] + 32) : s[i];
-    if (n < sizeof low && i == n) { /* not a keyword (known_ascii would have found it) */
+    if (n < sizeof low && i == n) { /* not a keyword (same_folded would have found it) */
         in->kw = DF_KW_UNKNOWN;
         in->keyword = gl_arena_strndup(a, low, n);
         return K_IGNORE;
