@@ -136,8 +136,7 @@ static void arg_span(struct df_lineparse *lp, struct df_instr *in, struct argv *
         _Static_assert(2 * sizeof(struct df_arg) % 16 == 0, "one take for two");
         char *blk = gl_arena_take(lp->arena, 2 * sizeof *av->v + sizeof *lm->segs);
         struct gl_srcmap_seg *seg = (struct gl_srcmap_seg *)(blk + 2 * sizeof *av->v);
-        *seg = (struct gl_srcmap_seg){
-            0, {lm->segs[0].at.line, lm->segs[0].at.col + (uint32_t)(s - lm->segs[0].off)}};
+        *seg = (struct gl_srcmap_seg){0, df_seg_loc(&lm->segs[0], s)};
         av->v = (struct df_arg *)blk;
         av->cap = 2;
         av->n = 1;
@@ -166,11 +165,9 @@ static void arg_slice(struct df_lineparse *lp, struct argv *av, const char *text
     size_t last = first + 1; /* past the last segment that starts before `to` */
     while (last < m->n && m->segs[last].off < to)
         last++;
-    a->loc = !m->n ? (struct gl_loc){0, 0}
-             : from < m->segs[first].off
-                 ? m->segs[first].at
-                 : (struct gl_loc){m->segs[first].at.line,
-                                   m->segs[first].at.col + (uint32_t)(from - m->segs[first].off)};
+    a->loc = !m->n                      ? (struct gl_loc){0, 0}
+             : from < m->segs[first].off ? m->segs[first].at
+                                         : df_seg_loc(&m->segs[first], from);
     size_t n = m->n ? last - first : 1;
     /* the segments and the copy of the text in one take: the bytes of the two takes (each
      * a multiple of 16), so the same charge */
