@@ -415,29 +415,22 @@ static bool stop_on(struct sh *sh, int32_t stop, int depth, struct gl_buf *out, 
                 w_raw_string(w, tmp.data, tmp.len, src);
             continue;
         }
-        if ((c == '\'' || c == '"' || c == '$') && !w) { /* no words: straight into out */
-            bool ok = c == '\'' ? single_quote(sh, out)
-                      : c == '"' ? double_quote(sh, depth, out)
-                                 : dollar(sh, depth + 1, out);
-            if (!ok) {
-                gl_buf_free(&tmp);
-                return false;
-            }
-            continue;
-        }
         if (c == '\'' || c == '"' || c == '$') {
+            struct gl_buf *dst = w ? &tmp : out; /* no words: straight into out */
             tmp.len = 0;
-            bool ok = c == '\'' ? single_quote(sh, &tmp)
-                      : c == '"' ? double_quote(sh, depth, &tmp)
-                                 : dollar(sh, depth + 1, &tmp);
+            bool ok = c == '\'' ? single_quote(sh, dst)
+                      : c == '"' ? double_quote(sh, depth, dst)
+                                 : dollar(sh, depth + 1, dst);
             if (!ok) {
                 gl_buf_free(&tmp);
                 return false;
             }
+            if (!w)
+                continue;
             gl_buf_add(out, tmp.data ? tmp.data : "", tmp.len);
-            if (w && c == '$')
+            if (c == '$')
                 w_string(w, tmp.data ? tmp.data : "", tmp.len, src);
-            else if (w)
+            else
                 w_raw_string(w, tmp.data ? tmp.data : "", tmp.len, src);
             continue;
         }

@@ -136,8 +136,7 @@ static void arg_span(struct df_lineparse *lp, struct df_instr *in, struct argv *
         _Static_assert(2 * sizeof(struct df_arg) % 16 == 0, "one take for two");
         char *blk = gl_arena_take(lp->arena, 2 * sizeof *av->v + sizeof *lm->segs);
         struct gl_srcmap_seg *seg = (struct gl_srcmap_seg *)(blk + 2 * sizeof *av->v);
-        *seg = (struct gl_srcmap_seg){
-            0, {lm->segs[0].at.line, lm->segs[0].at.col + (uint32_t)(s - lm->segs[0].off)}};
+        *seg = (struct gl_srcmap_seg){0, df_seg_loc(&lm->segs[0], s)};
         av->v = (struct df_arg *)blk;
         av->cap = 2;
         av->n = 1;
@@ -166,11 +165,9 @@ static void arg_slice(struct df_lineparse *lp, struct argv *av, const char *text
     size_t last = first + 1; /* past the last segment that starts before `to` */
     while (last < m->n && m->segs[last].off < to)
         last++;
-    a->loc = !m->n ? (struct gl_loc){0, 0}
-             : from < m->segs[first].off
-                 ? m->segs[first].at
-                 : (struct gl_loc){m->segs[first].at.line,
-                                   m->segs[first].at.col + (uint32_t)(from - m->segs[first].off)};
+    a->loc = !m->n                      ? (struct gl_loc){0, 0}
+             : from < m->segs[first].off ? m->segs[first].at
+                                         : df_seg_loc(&m->segs[first], from);
     size_t n = m->n ? last - first : 1;
     /* the segments and the copy of the text in one take: the bytes of the two takes (each
      * a multiple of 16), so the same charge */
@@ -594,20 +591,15 @@ static bool same_bytes(const char *a, const char *b, size_t n)
     return true;
 }
 
-/* The table's entry of the keyword kw (n bytes) written in ASCII letters of any case, or
- * NULL. (b | 0x20) is a lowercase letter only when b is that letter in either case, so
- * this is the same test as lowering the word and comparing. */
-static const struct kw_entry *known_ascii(const char *kw, size_t n)
+/* Is kw (n bytes) the lowercase name in ASCII letters of any case? (b | 0x20) is a
+ * lowercase letter only when b is that letter in either case, so this is the same test as
+ * lowering the word and comparing. */
+static bool same_folded(const char *kw, const char *name, size_t n)
 {
-    if (n < 3 || n > 11)
-        return NULL;
-    const struct kw_entry *t = &kw_table[KW_SLOT(kw, n)];
-    if (t->len != n)
-        return NULL;
     for (size_t i = 0; i < n; i++)
-        if (((unsigned char)kw[i] | 0x20u) != (unsigned char)t->name[i])
-            return NULL;
-    return t;
+        if (((unsigned char)kw[i] | 0x20u) != (unsigned char)name[i])
+            return false;
+    return true;
 }
 
 /* How the arguments of the lowercased keyword kw (n bytes) are read; which keyword it is
@@ -633,11 +625,13 @@ static enum kind kind_of(const char *kw, size_t n, enum df_keyword *out)
 static enum kind keyword_of(struct gl_arena *a, struct df_instr *in, const char *s, size_t n)
 {
     const struct kw_entry *t = n >= 3 && n <= 11 ? &kw_table[KW_SLOT(s, n)] : NULL;
+    if (t && t->len != n) /* (an empty slot's len is 0) */
+        t = NULL;
     const char *orig = NULL;
-    if (t && t->len == n) /* as most files write it ("RUN"), then in lower case */
+    if (t) /* as most files write it ("RUN"), then in lower case */
         orig = same_bytes(s, t->upper, n) ? t->upper : same_bytes(s, t->name, n) ? t->name : NULL;
-    if (!orig)
-        t = known_ascii(s, n); /* in mixed case ("Run"), or not a keyword */
+    if (t && !orig && !same_folded(s, t->name, n)) /* in mixed case ("Run"), or no keyword */
+        t = NULL;
     if (t) {
         in->kw = t->kw;
         in->keyword = t->name;
@@ -653,7 +647,7 @@ static enum kind keyword_of(struct gl_arena *a, struct df_instr *in, const char 
     if (n < sizeof low) /* ASCII without NUL: lowered here */
         for (; i < n && (unsigned char)s[i] - 1u < 0x7Fu; i++)
             low[i] = s[i] >= 'A' && s[i] <= 'Z' ? (char)(s[i] + 32) : s[i];
-    if (n < sizeof low && i == n) { /* not a keyword (known_ascii would have found it) */
+    if (n < sizeof low && i == n) { /* not a keyword (same_folded would have found it) */
         in->kw = DF_KW_UNKNOWN;
         in->keyword = gl_arena_strndup(a, low, n);
         return K_IGNORE;

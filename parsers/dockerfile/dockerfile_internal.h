@@ -146,6 +146,11 @@ void df_textb_made(struct df_textb *t, const char *bytes, size_t n, size_t src);
  * empty text maps to where empty_src is. */
 void df_textb_finish(struct df_textb *t, struct gl_arena *a, const struct gl_srcmap *line_map,
                      size_t empty_src, const char **text, size_t *len, struct gl_srcmap *map);
+/* Position of byte `off` (>= seg->off) of the segment seg, on its line. */
+static inline struct gl_loc df_seg_loc(const struct gl_srcmap_seg *seg, size_t off)
+{
+    return (struct gl_loc){seg->at.line, seg->at.col + (uint32_t)(off - seg->off)};
+}
 /* The map of line[off, off+n) (n may be 0), a text of one piece: finish_map of it, written
  * straight into the arena (the same segments in an array of the size df_map_commit copies:
  * the arena is charged the same bytes). Inline for a line of one piece (one physical line):
@@ -158,7 +163,7 @@ static inline void df_slice_map(struct gl_arena *a, const struct gl_srcmap *line
     if (line_map->n == 1 && off >= line_map->segs[0].off) {
         const struct gl_srcmap_seg *ls = &line_map->segs[0];
         struct gl_srcmap_seg *seg = gl_arena_take(a, sizeof *seg);
-        *seg = (struct gl_srcmap_seg){0, {ls->at.line, ls->at.col + (uint32_t)(off - ls->off)}};
+        *seg = (struct gl_srcmap_seg){0, df_seg_loc(ls, off)};
         map->segs = seg;
         map->n = map->cap = 1;
         map->arena = a;
@@ -179,7 +184,7 @@ static inline void df_copy_mapped(struct gl_arena *a, const struct gl_srcmap *li
         const struct gl_srcmap_seg *ls = &line_map->segs[0];
         char *blk = gl_arena_take(a, sizeof *ls + ((n + 1 + 15) & ~(size_t)15));
         struct gl_srcmap_seg *seg = (struct gl_srcmap_seg *)blk;
-        *seg = (struct gl_srcmap_seg){0, {ls->at.line, ls->at.col + (uint32_t)(off - ls->off)}};
+        *seg = (struct gl_srcmap_seg){0, df_seg_loc(ls, off)};
         char *copy = blk + sizeof *seg;
         if (n)
             memcpy(copy, bytes, n);

@@ -78,7 +78,6 @@ bool df_is_uspace(uint32_t r)
 
 /* ---- derived text ---- */
 
-
 void df_textb_init(struct df_textb *t)
 {
     gl_buf_init(&t->buf);
