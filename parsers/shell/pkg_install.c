@@ -155,9 +155,9 @@ static size_t skip_prefixes(const struct gl_word *w, size_t n, size_t i, const c
     *base = NULL;
     while (i < n && !w[i].opaque) {
         const char *b = gl_base_name(w[i].text);
-        bool prefix;
+        bool prefix, sudo = false;
         switch (b[0]) { /* the first bytes of the prefixes: most commands have none */
-        case 's': prefix = gl_streq(b, "sudo"); break;
+        case 's': prefix = sudo = gl_streq(b, "sudo"); break;
         case 'e': prefix = gl_streq(b, "env") || gl_streq(b, "exec"); break;
         case 't': prefix = gl_streq(b, "time"); break;
         case 'n': prefix = gl_streq(b, "nice") || gl_streq(b, "nohup"); break;
@@ -165,7 +165,6 @@ static size_t skip_prefixes(const struct gl_word *w, size_t n, size_t i, const c
         default: prefix = false; break;
         }
         if (prefix) {
-            bool sudo = gl_streq(b, "sudo");
             i++;
             while (i < n && !w[i].opaque &&
                    (w[i].text[0] == '-' || (strchr(w[i].text, '=') && w[i].text[0] != '='))) {

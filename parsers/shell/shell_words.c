@@ -447,6 +447,22 @@ static inline void room_for_word(struct builder *b)
     b->wi = grow(b, wi, b->nw, capwi);
 }
 
+/* Add the word `text` that starts at `at` to the command, the lexer going on at `end`: what
+ * plain_word and quoted_word end with. Returns the word's info slot for the caller to fill
+ * (in place: no copy), or NULL past the word cap (the error is set). */
+static inline struct sh_word_info *add_word(struct builder *b, size_t at, size_t end,
+                                            char *text)
+{
+    struct gl_loc loc = shl_loc(&b->lx, at);
+    b->lx.i = end;
+    if (over_word_cap(b, 1, at))
+        return NULL;
+    mark_start(b, at);
+    room_for_word(b);
+    b->w[b->nw] = (struct gl_word){text, loc, false};
+    return &b->wi[b->nw++];
+}
+
 /* Is the plain word t[0, n) an assignment word `NAME=` / `NAME+=` (what shl_at_assignment
  * finds at its start)? Name bytes, '+' and '=' are all plain, so the test stays inside it. */
 static bool plain_assignment(const char *t, size_t n)
@@ -509,14 +525,9 @@ static inline bool plain_word(struct builder *b, size_t at, bool *quote)
     *span = (struct sh_span){0, at, tlen, true, false};
     char *text = block + sp;
     copy_word_text(text, src, tlen, lx->len - at);
-    struct gl_loc loc = shl_loc(lx, at);
-    lx->i = end;
-    if (over_word_cap(b, 1, at))
-        return true;
-    mark_start(b, at);
-    room_for_word(b);
-    b->w[b->nw] = (struct gl_word){text, loc, false};
-    b->wi[b->nw++] = (struct sh_word_info){.len = tlen, .src = at, .spans = span, .nspans = 1};
+    struct sh_word_info *in = add_word(b, at, end, text);
+    if (in)
+        *in = (struct sh_word_info){.len = tlen, .src = at, .spans = span, .nspans = 1};
     return true;
 }
 
@@ -613,15 +624,10 @@ static bool quoted_word(struct builder *b, size_t at)
         memcpy(text + pieces[k].out, s + pieces[k].src, pieces[k].len);
     }
     text[tlen] = 0;
-    struct gl_loc loc = shl_loc(lx, at);
-    lx->i = i;
-    if (over_word_cap(b, 1, at))
-        return true;
-    mark_start(b, at);
-    room_for_word(b);
-    b->w[b->nw] = (struct gl_word){text, loc, false};
-    b->wi[b->nw++] = (struct sh_word_info){.len = tlen, .src = at, .spans = spans,
-                                           .nspans = np, .quoted = true};
+    struct sh_word_info *in = add_word(b, at, i, text);
+    if (in)
+        *in = (struct sh_word_info){.len = tlen, .src = at, .spans = spans, .nspans = np,
+                                    .quoted = true};
     return true;
 }
 
