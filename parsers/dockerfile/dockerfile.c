@@ -20,6 +20,7 @@ struct ctx {
     struct df_error *err;
     struct df_file *f;
     size_t icap, ccap, dcap;
+    size_t iroom;    /* the instruction array's room (icap is what the arena is charged) */
     /* the current line */
     size_t pos;      /* start of the next line */
     uint32_t lineno; /* 1-based number of the current line */
@@ -387,11 +388,52 @@ static void add_piece(struct ctx *c, size_t *np, size_t off, size_t len)
     c->pieces[(*np)++] = (struct piece){off, len};
 }
 
+/* The instruction array's first room: enough for a file of ~24 bytes an instruction (the
+ * densest real files have ~30), and at least a quarter of the arena's 64 KiB block plus one
+ * granule, so that it gets a block of its own (none of its room is left over); at most
+ * INSTR_ROOM_MAX slots up front, doubled past that. */
+#define INSTR_ROOM_MIN ((16384 + 16) / sizeof(struct df_instr) + 1)
+#define INSTR_ROOM_MAX 512u
+
+/* Room for more instructions: a new array (the old one copied), twice the old room or, the
+ * first time, the room the file's length suggests. It is taken from a private arena whose
+ * block `a` adopts without charging it: the arena is charged in new_instr instead, exactly
+ * what GL_APPEND's doublings from 2 would take and when they would take it, so the limit
+ * parse-memory trips at the same token as when the array was doubled there (and copied
+ * at every doubling: ~200 bytes a slot). */
+static void grow_instrs(struct ctx *c)
+{
+    size_t room = c->iroom ? 2 * c->iroom : c->n / 24 + 4;
+    if (!c->iroom && room > INSTR_ROOM_MAX)
+        room = INSTR_ROOM_MAX;
+    if (room < INSTR_ROOM_MIN)
+        room = INSTR_ROOM_MIN;
+    struct gl_arena priv;
+    gl_arena_init(&priv);
+    struct df_instr *arr = gl_arena_take(&priv, room * sizeof *arr);
+    gl_arena_adopt(c->a, &priv, 0);
+    if (c->f->ninstrs)
+        memcpy(arr, c->f->instrs, c->f->ninstrs * sizeof *arr);
+    c->f->instrs = arr;
+    c->iroom = room;
+}
+
+/* The next instruction's slot (not cleared: the caller writes it whole). */
+static inline struct df_instr *new_instr(struct ctx *c)
+{
+    if (c->f->ninstrs == c->icap) { /* what GL_APPEND would take now: charged */
+        c->icap = c->icap ? 2 * c->icap : 2;
+        gl_arena_charge(c->a, c->icap * sizeof *c->f->instrs);
+    }
+    if (c->f->ninstrs == c->iroom)
+        grow_instrs(c);
+    return &c->f->instrs[c->f->ninstrs++];
+}
+
 /* One instruction starting on the current line (content d[ts, ce), continued if cont). */
 static bool instruction(struct ctx *c, size_t ts, size_t ce, bool cont)
 {
-    /* as GL_APPEND, without clearing the new room: the slot is written whole just below */
-    struct df_instr *in = DF_APPEND(c->a, c->f->instrs, c->f->ninstrs, c->icap);
+    struct df_instr *in = new_instr(c);
     struct gl_loc l = loc_of(c, ts);
     /* the line map's first segment, in the room for two that gl_srcmap_add's first growth
      * takes; every other field zero (a compound literal: stores, no memset call) */
