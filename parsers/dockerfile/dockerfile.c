@@ -436,11 +436,24 @@ static bool instruction(struct ctx *c, size_t ts, size_t ce, bool cont)
     struct df_instr *in = new_instr(c);
     struct gl_loc l = loc_of(c, ts);
     /* the line map's first segment, in the room for two that gl_srcmap_add's first growth
-     * takes; every other field zero (a compound literal: stores, no memset call) */
+     * takes */
     struct gl_srcmap_seg *segs = gl_arena_take(c->a, 2 * sizeof *segs);
     segs[0] = (struct gl_srcmap_seg){0, l};
-    *in = (struct df_instr){.start_line = c->lineno, .start_off = ts,
-                            .line_map = {.segs = segs, .n = 1, .cap = 2, .arena = c->a}};
+    /* The slot's fields one by one, not the whole ~184 bytes cleared: these are the ones
+     * that stay as set here unless the line has flags, a JSON form, pairs, heredocs or an
+     * ONBUILD child; keyword, loc, args, line and the end are always written later (by
+     * df_parse_instr, below and in parse_line) before anything reads them. */
+    in->start_line = c->lineno;
+    in->start_off = ts;
+    in->line_map = (struct gl_srcmap){.segs = segs, .n = 1, .cap = 2, .arena = c->a};
+    in->flags = NULL;
+    in->nflags = 0;
+    in->json = false;
+    in->kvs = NULL;
+    in->nkvs = 0;
+    in->heredocs = NULL;
+    in->nheredocs = 0;
+    in->child = NULL;
     size_t last_end = c->le;
     if (!cont) { /* one line (most instructions): copied once, straight from the text */
         in->line = gl_arena_strndup(c->a, c->d + ts, ce - ts);

@@ -717,9 +717,10 @@ bool df_parse_instr(struct df_lineparse *lp, struct df_instr *in, struct df_erro
                 child->line_map = cur->line_map;
                 child->start_line = cur->start_line;
                 child->end_line = cur->end_line;
-                child->start_off = cur->start_off;
-                child->end_off = cur->end_off;
+                child->start_off = cur->start_off; /* (its end: parse_line's, later) */
                 cur->child = child;
+                cur->args = NULL; /* ONBUILD's own node has no value */
+                cur->nargs = 0;
                 cur = child;
                 s = as;
                 e = ae;
