@@ -131,7 +131,7 @@ static size_t skip_uspace_slow(const char *d, size_t s, size_t e)
 static void add_comment(struct ctx *c, size_t hash, size_t end)
 {
     struct df_comment *cm = DF_APPEND(c->a, c->f->comments, c->f->ncomments, c->ccap);
-    cm->text = gl_arena_strndup(c->a, c->d + hash + 1, end - hash - 1);
+    cm->text = df_strndup(c->a, c->d + hash + 1, end - hash - 1);
     cm->len = end - hash - 1;
     cm->loc = loc_of(c, hash);
 }
@@ -456,7 +456,7 @@ static bool instruction(struct ctx *c, size_t ts, size_t ce, bool cont)
     in->child = NULL;
     size_t last_end = c->le;
     if (!cont) { /* one line (most instructions): copied once, straight from the text */
-        in->line = gl_arena_strndup(c->a, c->d + ts, ce - ts);
+        in->line = df_strndup(c->a, c->d + ts, ce - ts);
         in->line_len = ce - ts;
         return parse_line(c, in, last_end);
     }

@@ -175,8 +175,7 @@ static void arg_slice(struct df_lineparse *lp, struct argv *av, const char *text
                                              ((to - from + 1 + 15) & ~(size_t)15));
     struct gl_srcmap_seg *segs = (struct gl_srcmap_seg *)blk;
     char *copy = blk + n * sizeof *segs;
-    memcpy(copy, text + from, to - from);
-    copy[to - from] = 0;
+    df_copy_str(copy, text + from, to - from);
     a->value = copy;
     a->len = to - from;
     segs[0] = (struct gl_srcmap_seg){0, a->loc};

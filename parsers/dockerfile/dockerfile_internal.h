@@ -74,6 +74,40 @@ static inline void *df_grow(struct gl_arena *a, void *old, size_t n, size_t size
                   : (void)0,                                                               \
      &(arr)[(n)++])
 
+/* src[0, n) and a NUL into dst (which has room for n + 1 bytes). Inline, by two loads and
+ * stores that overlap, for up to 16 bytes (most words, flags, comments and short
+ * instructions): a memcpy call costs more than such a copy does. */
+static inline void df_copy_str(char *dst, const char *src, size_t n)
+{
+    if (n >= 8 && n <= 16) {
+        uint64_t a, b;
+        memcpy(&a, src, 8);
+        memcpy(&b, src + n - 8, 8);
+        memcpy(dst, &a, 8);
+        memcpy(dst + n - 8, &b, 8);
+    } else if (n >= 4 && n < 8) {
+        uint32_t a, b;
+        memcpy(&a, src, 4);
+        memcpy(&b, src + n - 4, 4);
+        memcpy(dst, &a, 4);
+        memcpy(dst + n - 4, &b, 4);
+    } else if (n < 4) {
+        for (size_t i = 0; i < n; i++)
+            dst[i] = src[i];
+    } else {
+        memcpy(dst, src, n);
+    }
+    dst[n] = 0;
+}
+
+/* gl_arena_strndup(a, s, n) with the copy inline (the same take). */
+static inline char *df_strndup(struct gl_arena *a, const char *s, size_t n)
+{
+    char *p = gl_arena_take(a, n + 1);
+    df_copy_str(p, s, n);
+    return p;
+}
+
 /* Skip ahead over s[p, e) eight bytes a step while none of them is a control byte or a
  * space (<= 0x20), DEL or above (>= 0x7F), or a, b or c: returns where a byte-by-byte
  * loop must go on (e, or the start of the first eight bytes that hold such a byte). For
@@ -186,9 +220,7 @@ static inline void df_copy_mapped(struct gl_arena *a, const struct gl_srcmap *li
         struct gl_srcmap_seg *seg = (struct gl_srcmap_seg *)blk;
         *seg = (struct gl_srcmap_seg){0, df_seg_loc(ls, off)};
         char *copy = blk + sizeof *seg;
-        if (n)
-            memcpy(copy, bytes, n);
-        copy[n] = 0;
+        df_copy_str(copy, bytes, n);
         *text = copy;
         *map = (struct gl_srcmap){seg, 1, 1, a};
         return;
