@@ -124,15 +124,29 @@ static bool fail_at(const struct df_instr *in, size_t off, struct df_error *err,
     return false;
 }
 
-/* An argument that is line[s, e) as is. */
-static void arg_span(struct df_lineparse *lp, struct df_instr *in, struct argv *av, size_t s,
-                     size_t e)
+/* arg_span for any argument but the first one of a one-line instruction that runs to the
+ * line's end: a slot in the array, the text copied (or, at the end, the line's tail), its
+ * map sliced from the line's. */
+static void arg_span_copy(struct df_lineparse *lp, struct df_instr *in, struct argv *av,
+                          size_t s, size_t e)
+{
+    struct df_arg *a = DF_APPEND(lp->arena, av->v, av->n, av->cap);
+    df_textb_slice(&lp->tb, lp->arena, in->line, &in->line_map, s, e - s, e == in->line_len,
+                   &a->value, &a->len, &a->map);
+    /* gl_srcmap_loc(&in->line_map, s): the slice's map starts with it */
+    a->loc = a->map.n ? a->map.segs[0].at : (struct gl_loc){0, 0};
+}
+
+/* An argument that is line[s, e) as is. Inline: the first argument of a one-line
+ * instruction that runs to the line's end (RUN, CMD, WORKDIR ...) takes a few stores; the
+ * others are copied out of line. */
+static inline void arg_span(struct df_lineparse *lp, struct df_instr *in, struct argv *av,
+                            size_t s, size_t e)
 {
     const struct gl_srcmap *lm = &in->line_map;
     if (!av->cap && lm->n == 1 && s >= lm->segs[0].off && e == in->line_len) {
-        /* the first argument, the line's tail (RUN, CMD, WORKDIR ...), on one physical
-         * line: the array's first room (two) and the one segment of its map in one take,
-         * the bytes the two takes would have (so the same charge) */
+        /* the array's first room (two) and the one segment of its map in one take, the
+         * bytes the two takes would have (so the same charge) */
         _Static_assert(2 * sizeof(struct df_arg) % 16 == 0, "one take for two");
         char *blk = gl_arena_take(lp->arena, 2 * sizeof *av->v + sizeof *lm->segs);
         struct gl_srcmap_seg *seg = (struct gl_srcmap_seg *)(blk + 2 * sizeof *av->v);
@@ -145,11 +159,7 @@ static void arg_span(struct df_lineparse *lp, struct df_instr *in, struct argv *
         av->v[0] = (struct df_arg){in->line + s, e - s, seg->at, {seg, 1, 1, lp->arena}};
         return;
     }
-    struct df_arg *a = DF_APPEND(lp->arena, av->v, av->n, av->cap);
-    df_textb_slice(&lp->tb, lp->arena, in->line, lm, s, e - s, e == in->line_len, &a->value,
-                   &a->len, &a->map);
-    /* gl_srcmap_loc(&in->line_map, s): the slice's map starts with it */
-    a->loc = a->map.n ? a->map.segs[0].at : (struct gl_loc){0, 0};
+    arg_span_copy(lp, in, av, s, e);
 }
 
 /* An argument that is bytes [from, to) of a text with map m (which starts at offset 0):
