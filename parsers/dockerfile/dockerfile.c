@@ -31,7 +31,8 @@ struct ctx {
     struct df_lineparse lp;
     struct piece { size_t off, len; } *pieces; /* a continued instruction's line pieces */
     size_t piececap;                           /* (one heap array for the whole file) */
-    uint32_t **starts;  /* df_parse_lines: every line's start, in a heap array */
+    uint32_t *starts;   /* every line's start, in a heap array (df_parse_lines returns it;
+                           for df_parse it is freed: one test a line less) */
     size_t nstarts, startcap;
 };
 
@@ -48,19 +49,19 @@ static bool set_error(struct ctx *c, struct gl_loc loc, const char *fmt, const c
     return false;
 }
 
-/* For df_parse_lines: a line starts at off (inline: once a line; the array grows out of
- * line, rarely: from 512 starts). */
+/* A line starts at off (inline: once a line; the array grows out of line, rarely: from
+ * 512 starts). */
 static void grow_starts(struct ctx *c)
 {
     c->startcap = c->startcap ? c->startcap * 2 : 512;
-    *c->starts = xrealloc(*c->starts, c->startcap * sizeof **c->starts);
+    c->starts = xrealloc(c->starts, c->startcap * sizeof *c->starts);
 }
 
 static inline void push_start(struct ctx *c, size_t off)
 {
     if (c->nstarts == c->startcap)
         grow_starts(c);
-    (*c->starts)[c->nstarts++] = (uint32_t)off;
+    c->starts[c->nstarts++] = (uint32_t)off;
 }
 
 /* Advance to the next line; false at the end of input or on a too long line. Always
@@ -71,8 +72,7 @@ static inline __attribute__((always_inline)) bool next_line(struct ctx *c)
     if (c->failed || c->pos >= c->n)
         return false;
     c->line0 = c->ls = c->pos;
-    if (c->starts)
-        push_start(c, c->pos);
+    push_start(c, c->pos);
     const char *nl = memchr(c->d + c->pos, '\n', c->n - c->pos);
     c->le = nl ? (size_t)(nl - c->d) : c->n;
     c->pos = nl ? c->le + 1 : c->n;
@@ -527,7 +527,9 @@ struct df_file *df_parse_lines(struct gl_arena *a, const char *data, size_t len,
         err = &dummy;
     memset(err, 0, sizeof *err);
     struct ctx c = {.a = a, .d = data ? data : "", .n = data ? len : 0, .flags = flags,
-                    .err = err, .starts = len <= UINT32_MAX ? starts : NULL};
+                    .err = err};
+    if (len > UINT32_MAX) /* (no 32-bit line starts for it) */
+        starts = NULL;
     if (starts) {
         *starts = NULL;
         *nstarts = 0;
@@ -563,11 +565,9 @@ struct df_file *df_parse_lines(struct gl_arena *a, const char *data, size_t len,
     }
     df_textb_free(&c.lp.tb);
     free(c.pieces);
+    if (!ok || c.failed || !c.f->ninstrs || !starts)
+        free(c.starts);
     if (!ok || c.failed || !c.f->ninstrs) {
-        if (starts) {
-            free(*starts);
-            *starts = NULL;
-        }
         if (ok && !c.failed) {
             err->loc = (struct gl_loc){c.lineno ? c.lineno : 1, 1};
             snprintf(err->message, sizeof err->message,
@@ -575,9 +575,10 @@ struct df_file *df_parse_lines(struct gl_arena *a, const char *data, size_t len,
         }
         return NULL;
     }
-    if (c.starts) { /* every line was read; a text that ends with '\n' has an empty last line */
+    if (starts) { /* every line was read; a text that ends with '\n' has an empty last line */
         if (c.n && c.d[c.n - 1] == '\n')
             push_start(&c, c.n);
+        *starts = c.starts;
         *nstarts = c.nstarts;
     }
     return c.f;
