@@ -376,7 +376,8 @@ static bool has_heredoc_mark(const char *line, size_t len)
     return false;
 }
 
-static bool parse_line(struct ctx *c, struct df_instr *in, size_t last_end);
+static inline __attribute__((always_inline)) bool parse_line(struct ctx *c, struct df_instr *in,
+                                                            size_t last_end);
 
 /* Note a piece of a continued instruction: d[off, off+len). */
 static void add_piece(struct ctx *c, size_t *np, size_t off, size_t len)
@@ -492,8 +493,11 @@ static bool instruction(struct ctx *c, size_t ts, size_t ce, bool cont)
 }
 
 /* The instruction's line (read up to the current line, which ends at last_end) into its
- * keyword, flags and arguments; then its heredoc bodies, if it has any. */
-static bool parse_line(struct ctx *c, struct df_instr *in, size_t last_end)
+ * keyword, flags and arguments; then its heredoc bodies, if it has any. Always inline
+ * (into instruction's two ends, and so into the line loop): it runs once an instruction,
+ * and its call saved and restored more registers than its own few tests take. */
+static inline __attribute__((always_inline)) bool parse_line(struct ctx *c, struct df_instr *in,
+                                                            size_t last_end)
 {
     in->end_line = c->lineno;
     if (!df_parse_instr(&c->lp, in, c->err))
