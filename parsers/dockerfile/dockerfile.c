@@ -128,7 +128,10 @@ static size_t skip_uspace_slow(const char *d, size_t s, size_t e)
     return s;
 }
 
-static void add_comment(struct ctx *c, size_t hash, size_t end)
+/* A comment line d[hash, end) (hash: its '#'). Always inline, for the same reason as
+ * parse_line: once a comment, from the line loop and the continuation loop. */
+static inline __attribute__((always_inline)) void add_comment(struct ctx *c, size_t hash,
+                                                               size_t end)
 {
     struct df_comment *cm = DF_APPEND(c->a, c->f->comments, c->f->ncomments, c->ccap);
     cm->text = df_strndup(c->a, c->d + hash + 1, end - hash - 1);
