@@ -164,9 +164,13 @@ static inline void arg_span(struct df_lineparse *lp, struct df_instr *in, struct
 
 /* An argument that is bytes [from, to) of a text with map m (which starts at offset 0):
  * the segment that holds `from`, then those that start inside [from, to), into an arena
- * array of their number (what df_map_commit of them took), beside the text's copy. */
-static void arg_slice(struct df_lineparse *lp, struct argv *av, const char *text,
-                      const struct gl_srcmap *m, size_t from, size_t to)
+ * array of their number (what df_map_commit of them took), beside the text's copy. Always
+ * inline (into name_val's three calls a pair), like ws_delimited and maybe_json below: run
+ * for most instructions or words, their calls saved and restored more registers than the
+ * little work each does between its loops. */
+static inline __attribute__((always_inline)) void
+arg_slice(struct df_lineparse *lp, struct argv *av, const char *text, const struct gl_srcmap *m,
+          size_t from, size_t to)
 {
     struct df_arg *a = DF_APPEND(lp->arena, av->v, av->n, av->cap);
     size_t first = 0; /* the segment that holds `from` */
@@ -435,8 +439,10 @@ static void parse_words(struct df_lineparse *lp, struct df_instr *in, struct arg
     }
 }
 
-static void ws_delimited(struct df_lineparse *lp, struct df_instr *in, struct argv *av, size_t s,
-                         size_t e)
+/* parseStringsWhitespaceDelimited (FROM, EXPOSE; COPY, ADD and VOLUME through maybe_json).
+ * Always inline (see arg_slice). */
+static inline __attribute__((always_inline)) void
+ws_delimited(struct df_lineparse *lp, struct df_instr *in, struct argv *av, size_t s, size_t e)
 {
     const char *L = in->line;
     size_t p = s;
@@ -455,9 +461,11 @@ static void ws_delimited(struct df_lineparse *lp, struct df_instr *in, struct ar
     }
 }
 
-/* parseMaybeJSON (to_list = false) or parseMaybeJSONToList. */
-static bool maybe_json(struct df_lineparse *lp, struct df_instr *in, struct argv *av, size_t s,
-                       size_t e, bool to_list, struct df_error *err)
+/* parseMaybeJSON (to_list = false) or parseMaybeJSONToList. Always inline (see
+ * arg_slice). */
+static inline __attribute__((always_inline)) bool
+maybe_json(struct df_lineparse *lp, struct df_instr *in, struct argv *av, size_t s, size_t e,
+           bool to_list, struct df_error *err)
 {
     if (s == e && !to_list)
         return true;
