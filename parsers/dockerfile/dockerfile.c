@@ -440,8 +440,18 @@ static bool instruction(struct ctx *c, size_t ts, size_t ce, bool cont)
     struct df_instr *in = new_instr(c);
     struct gl_loc l = loc_of(c, ts);
     /* the line map's first segment, in the room for two that gl_srcmap_add's first growth
-     * takes */
-    struct gl_srcmap_seg *segs = gl_arena_take(c->a, 2 * sizeof *segs);
+     * takes; on one line (most instructions), in one take with the line's copy (the bytes
+     * of the two takes, each a multiple of 16: the same charge) */
+    struct gl_srcmap_seg *segs;
+    char *one_line = NULL;
+    if (!cont) {
+        _Static_assert(2 * sizeof *segs % 16 == 0, "a take's rounding");
+        char *blk = gl_arena_take(c->a, 2 * sizeof *segs + ((ce - ts + 1 + 15) & ~(size_t)15));
+        segs = (struct gl_srcmap_seg *)blk;
+        one_line = blk + 2 * sizeof *segs;
+    } else {
+        segs = gl_arena_take(c->a, 2 * sizeof *segs);
+    }
     segs[0] = (struct gl_srcmap_seg){0, l};
     /* The slot's fields one by one, not the whole ~184 bytes cleared: these are the ones
      * that stay as set here unless the line has flags, a JSON form, pairs, heredocs or an
@@ -459,8 +469,9 @@ static bool instruction(struct ctx *c, size_t ts, size_t ce, bool cont)
     in->nheredocs = 0;
     in->child = NULL;
     size_t last_end = c->le;
-    if (!cont) { /* one line (most instructions): copied once, straight from the text */
-        in->line = df_strndup(c->a, c->d + ts, ce - ts);
+    if (!cont) { /* one line: copied once, straight from the text */
+        df_copy_str(one_line, c->d + ts, ce - ts);
+        in->line = one_line;
         in->line_len = ce - ts;
         return parse_line(c, in, last_end);
     }
