@@ -282,8 +282,10 @@ bool shl_at_assignment(const struct sh_lexer *lx);
 void shl_assignment(struct sh_lexer *lx, struct sh_assign *out);
 
 /* Record the variables command `c` sets (when it ends; `certain`: it runs
- * unconditionally in the current shell). */
-void shl_track_command(struct sh_vars *vars, const struct sh_cmd *c, bool certain);
+ * unconditionally in the current shell). `info`: its words' infos (the builder's, which
+ * c->info may not keep: sh_opts.words_only). */
+void shl_track_command(struct sh_vars *vars, const struct sh_cmd *c,
+                       const struct sh_word_info *info, bool certain);
 
 /* Does the field hold exactly the literal source text `kw` (unquoted, unexpanded)? */
 bool shl_field_is_literal(const struct gl_word *w, const struct sh_word_info *info,

@@ -73,6 +73,7 @@ struct builder {
     const struct gl_srcmap *origin;
     size_t total_words;  /* over all commands, for the cap below */
     struct fixed *fx;    /* first rooms of the scratch arrays above */
+    bool words_only;     /* sh_opts.words_only */
 };
 
 /* sh_split clears the builder from `w` on and leaves the lexer to shl_init. */
@@ -190,6 +191,24 @@ static void copy_short(char *dst, size_t size, const char *src)
     dst[n] = 0;
 }
 
+/* The room of a plain word's one span before its text, in the word's arena block (as
+ * push_field_of lays it out). */
+#define PLAIN_SPAN ((sizeof(struct sh_span) + 15) & ~(size_t)15)
+
+/* With words_only, plain_word leaves a word's span unwritten (the infos are kept for a
+ * `sh -c` only): its info has spans NULL and nspans 1, which no other word has (a word of
+ * no span has nspans 0). Write those spans, in their room before the text, into the
+ * infos `in` of the words `w` of a command that keeps its infos. */
+static void plain_spans(const struct gl_word *w, struct sh_word_info *in, size_t n)
+{
+    for (size_t k = 0; k < n; k++)
+        if (!in[k].spans && in[k].nspans == 1) {
+            struct sh_span *span = (struct sh_span *)(void *)(w[k].text - PLAIN_SPAN);
+            *span = (struct sh_span){0, in[k].src, in[k].len, true, false};
+            in[k].spans = span;
+        }
+}
+
 /* What ends a command, as sh_cmd.sep holds it: a string in four bytes, NUL-padded, so
  * that it is copied whole (finish runs for every command). */
 static const char SEP_END[4] = "", SEP_NL[4] = "\n", SEP_CLOSE[4] = ")";
@@ -203,18 +222,31 @@ static void finish(struct builder *b, const char sep[4])
         struct sh_cmd *c = &b->cmds[b->ncmds];
         struct gl_arena *a = b->lx.a;
         /* the words and their infos in one arena block: the same bytes charged as two
-           copies (the first rounded up to 16, where the second starts) */
+           copies (the first rounded up to 16, where the second starts). With words_only
+           the infos are kept for a `sh -c` only (decided on the scratch arrays), but
+           charged all the same (round16(wroom + x) == wroom + round16(x)). */
         c->words = NULL;
         c->info = NULL;
+        c->nwords = b->nw;
         if (b->nw) {
             size_t wbytes = b->nw * sizeof *b->w, wroom = (wbytes + 15) & ~(size_t)15;
-            char *block = gl_arena_take(a, wroom + b->nw * sizeof *b->wi);
+            size_t ibytes = b->nw * sizeof *b->wi;
+            c->words = b->w;
+            c->info = b->wi;
+            bool keep_info = !b->words_only || sh_dash_c_index(c) >= 0;
+            char *block = gl_arena_take(a, wroom + (keep_info ? ibytes : 0));
             memcpy(block, b->w, wbytes);
-            memcpy(block + wroom, b->wi, b->nw * sizeof *b->wi);
             c->words = (struct gl_word *)(void *)block;
-            c->info = (struct sh_word_info *)(void *)(block + wroom);
+            if (keep_info) {
+                memcpy(block + wroom, b->wi, ibytes);
+                c->info = (struct sh_word_info *)(void *)(block + wroom);
+                if (b->words_only)
+                    plain_spans(c->words, c->info, b->nw);
+            } else {
+                c->info = NULL;
+                gl_arena_charge(a, ibytes);
+            }
         }
-        c->nwords = b->nw;
         c->assigns = arena_copy(a, b->as, b->nas, sizeof *b->as);
         c->nassigns = b->nas;
         c->redirs = arena_copy(a, b->rd, b->nrd, sizeof *b->rd);
@@ -225,8 +257,8 @@ static void finish(struct builder *b, const char sep[4])
         c->subshell = b->nsub > 0;
         c->origin = b->origin;
         kept = b->ncmds++;
-        if (b->lx.track)
-            shl_track_command(b->lx.vars, c,
+        if (b->lx.track) /* (the scratch infos: there with words_only too) */
+            shl_track_command(b->lx.vars, c, b->wi,
                               certain_now(b) && !sep_pipe_or_async(sep));
         memcpy(b->prev_sep, sep, sizeof b->prev_sep);
     } else if (!sep_eq1(sep, '\n')) {
@@ -519,11 +551,13 @@ static inline bool plain_word(struct builder *b, size_t at, bool *quote)
     if (!b->nw && (plain_assignment(src, tlen) ||
                    (cmd_empty(b) && reserved_of(src, tlen) != R_NONE)))
         return false;
-    size_t sp = (sizeof(struct sh_span) + 15) & ~(size_t)15; /* as push_field_of */
-    char *block = gl_arena_take(lx->a, sp + tlen + 1);
+    char *block = gl_arena_take(lx->a, PLAIN_SPAN + tlen + 1);
     struct sh_span *span = (struct sh_span *)(void *)block;
-    *span = (struct sh_span){0, at, tlen, true, false};
-    char *text = block + sp;
+    if (b->words_only)
+        span = NULL; /* its room is kept: plain_spans writes it for a `sh -c` */
+    else
+        *span = (struct sh_span){0, at, tlen, true, false};
+    char *text = block + PLAIN_SPAN;
     copy_word_text(text, src, tlen, lx->len - at);
     struct sh_word_info *in = add_word(b, at, end, text);
     if (in)
@@ -941,6 +975,7 @@ int sh_split(struct gl_arena *a, const char *text, size_t len, const struct gl_s
     b.origin = map;
     struct fixed fx; /* not cleared: every element is written before it is read */
     b.fx = &fx;
+    b.words_only = opts && opts->words_only;
     shl_init(&b.lx, a, text ? text : "", len, map, opts, vars, err, &fx.lex);
     run(&b);
     *cmds = arena_copy(a, b.cmds, b.ncmds, sizeof *b.cmds);
