@@ -284,8 +284,23 @@ void shl_assignment(struct sh_lexer *lx, struct sh_assign *out);
 /* Record the variables command `c` sets (when it ends; `certain`: it runs
  * unconditionally in the current shell). `info`: its words' infos (the builder's, which
  * c->info may not keep: sh_opts.words_only). */
-void shl_track_command(struct sh_vars *vars, const struct sh_cmd *c,
-                       const struct sh_word_info *info, bool certain);
+void shl_track_setter(struct sh_vars *vars, const struct sh_cmd *c,
+                      const struct sh_word_info *info, bool certain);
+/* (inline: it runs for every command, and a command sets variables only when it has no
+ * word or its name starts with one of these bytes: export declare typeset local read
+ * readonly unset getopts; shl_track_setter does the rest) */
+static inline void shl_track_command(struct sh_vars *vars, const struct sh_cmd *c,
+                                     const struct sh_word_info *info, bool certain)
+{
+    if (c->nwords)
+        switch (c->words[0].text[0]) {
+        case 'd': case 'e': case 'g': case 'l': case 'r': case 't': case 'u':
+            break;
+        default:
+            return;
+        }
+    shl_track_setter(vars, c, info, certain);
+}
 
 /* Does the field hold exactly the literal source text `kw` (unquoted, unexpanded)? */
 bool shl_field_is_literal(const struct gl_word *w, const struct sh_word_info *info,

@@ -65,8 +65,8 @@ static void track_read(struct sh_vars *vars, const struct sh_cmd *c)
     }
 }
 
-void shl_track_command(struct sh_vars *vars, const struct sh_cmd *c,
-                       const struct sh_word_info *info, bool certain)
+void shl_track_setter(struct sh_vars *vars, const struct sh_cmd *c,
+                      const struct sh_word_info *info, bool certain)
 {
     if (c->nwords == 0) {
         for (size_t k = 0; k < c->nassigns; k++) {
