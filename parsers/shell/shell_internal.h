@@ -76,10 +76,12 @@ static inline void shl_release(void *p, const void *fixed)
  * need more, so they cost no malloc. */
 #define SHL_FIXED_FIELDS 8
 #define SHL_FIXED_SPANS 16
+#define SHL_FIXED_TEXT 256
 struct shl_fixed {
     struct gl_word fields[SHL_FIXED_FIELDS];
     struct sh_word_info finfo[SHL_FIXED_FIELDS];
     struct sh_span spans[SHL_FIXED_SPANS];
+    char text[SHL_FIXED_TEXT]; /* wb.text's first room (a malloc and free a text saved) */
 };
 
 struct sh_lexer {

@@ -906,6 +906,27 @@ static void test_garbage_never_crashes(void **state)
 }
 
 
+/* A word built by the lexer's builder (quotes, expansions) longer than its first room on
+ * sh_split's stack goes on on the heap: nothing lost at the seam. */
+static void test_long_built_word(void **state)
+{
+    (void)state;
+    char text[1200];
+    size_t n = (size_t)snprintf(text, sizeof text, "x=1; echo \"${x}");
+    for (size_t k = 0; k < 700; k++)
+        text[n++] = (char)('a' + k % 26);
+    text[n++] = '"';
+    text[n] = 0;
+    assert_int_equal(split(text), 0);
+    assert_int_equal(N, 2);
+    assert_int_equal(C[1].nwords, 2);
+    assert_int_equal(C[1].info[1].len, 701);
+    assert_int_equal(C[1].words[1].text[0], '1');
+    for (size_t k = 0; k < 700; k++)
+        assert_int_equal(C[1].words[1].text[k + 1], 'a' + (int)(k % 26));
+    assert_int_equal(C[1].words[1].text[701], 0);
+}
+
 /* sh_opts.words_only: the same commands, words, positions, errors and arena charges as a
  * split without it (so the parse-memory limit trips at the same token), infos kept only
  * for a `sh -c` and then equal, spans included (a plain word's span is written late). */
@@ -1086,6 +1107,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_garbage_never_crashes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_heredoc_inside_substitution, setup, teardown),
         cmocka_unit_test_setup_teardown(test_words_only_same_split, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_long_built_word, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
