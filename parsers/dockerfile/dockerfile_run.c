@@ -51,8 +51,10 @@ static bool heredocs_are_script(struct run_ctx *r, const struct df_instr *in)
     struct sh_cmd *cmds;
     size_t n;
     struct sh_error err;
-    sh_split(&r->doc->arena, in->args[0].value, in->args[0].len, &in->args[0].map, NULL, &cmds,
-             &n, &err);
+    static const struct sh_opts words_only = {.words_only = true}; /* as NULL opts, but
+                                                                       words read only */
+    sh_split(&r->doc->arena, in->args[0].value, in->args[0].len, &in->args[0].map,
+             &words_only, &cmds, &n, &err);
     /* a command of redirections alone (`<<EOF`) yields no command at all */
     return n == 0 || cmds[0].nwords == 0 || (cmds[0].nwords == 1 && is_shell(&cmds[0].words[0]));
 }
@@ -65,6 +67,7 @@ void gl_dockerfile_run(struct gl_doc *doc, int stage, int instr, const struct df
     r.opts.ctx = ctx;
     r.opts.escape = escape;
     r.opts.track_assignments = true;
+    r.opts.words_only = true; /* gl_run_commands reads words, and infos of `sh -c` only */
     struct sh_vars vars;
     sh_vars_init(&vars, &doc->arena);
     r.opts.vars = &vars;

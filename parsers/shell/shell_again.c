@@ -82,13 +82,11 @@ struct gl_loc sh_word_byte_loc(const struct sh_cmd *cmd, size_t wi, size_t off)
     return gl_srcmap_loc(cmd->origin, sp->literal ? sp->src + rel : sp->src);
 }
 
+/* Is w (its name ending in "sh": sh_dash_c_index tested it) a shell's name? */
 static bool is_shell_name(const char *w)
 {
     static const char *const shells[] = {"sh", "bash", "dash", "zsh", "ksh", "ash", "mksh", NULL};
     size_t n = strlen(w);
-    if (n < 2 || w[n - 1] != 'h' || w[n - 2] != 's') /* every name ends in "sh": most words
-                                                         are out before the base is found */
-        return false;
     const char *slash = memrchr(w, '/', n);
     size_t b = slash ? (size_t)(slash - w) + 1 : 0;
     if (n - b < 2 || n - b > 4) /* every name: 2-4 bytes */
@@ -100,9 +98,10 @@ static bool is_shell_name(const char *w)
     return false;
 }
 
-long sh_dash_c_index(const struct sh_cmd *cmd)
+/* sh_dash_c_index past its first tests (a command whose first word ends in "sh"). */
+long sh_dash_c_index_named(const struct sh_cmd *cmd)
 {
-    if (!cmd->nwords || cmd->words[0].opaque || !is_shell_name(cmd->words[0].text))
+    if (!is_shell_name(cmd->words[0].text))
         return -1;
     bool dash_c = false;
     for (size_t k = 1; k < cmd->nwords; k++) {

@@ -80,17 +80,43 @@ static size_t hd_skip_bodies(const struct sh_lexer *lx, size_t i, struct hd_pend
     return i;
 }
 
+/* The stack of openers of shl_skip_construct: in `fixed` (on its stack) while it fits, as
+ * nearly every construct's does, then on the heap. */
+#define SKIP_FIXED 64
+struct skip_stack {
+    char *data;
+    size_t len, cap;
+    char fixed[SKIP_FIXED];
+};
+
+static void skip_push(struct skip_stack *st, char c)
+{
+    if (st->len == st->cap) {
+        st->cap *= 2;
+        if (st->data == st->fixed) {
+            st->data = xmalloc(st->cap);
+            memcpy(st->data, st->fixed, st->len);
+        } else {
+            st->data = xrealloc(st->data, st->cap);
+        }
+    }
+    st->data[st->len++] = c;
+}
+
 bool shl_skip_construct(const struct sh_lexer *lx, size_t i, char open, size_t *end)
 {
     const char *s = lx->s;
     size_t len = lx->len;
     char esc = lx->esc;
-    struct gl_buf st; /* stack of openers; 'A' for $(( arithmetic )) */
-    gl_buf_init(&st);
-    gl_buf_addc(&st, open);
+    struct skip_stack st; /* stack of openers; 'A' for $(( arithmetic )) */
+    st.data = st.fixed;
+    st.cap = SKIP_FIXED;
+    st.len = 0;
+    skip_push(&st, open);
     size_t ndq = open == '"'; /* '"' entries on the stack */
     size_t narith = 0;        /* 'A' entries on the stack: no here-documents there */
-    struct hd_pending hd = {0};
+    struct hd_pending hd;     /* (not cleared: hd_open writes an entry before counting it) */
+    hd.n = 0;
     bool ok = false;
     while (i < len) {
         char top = st.data[st.len - 1];
@@ -102,13 +128,13 @@ bool shl_skip_construct(const struct sh_lexer *lx, size_t i, char open, size_t *
             continue;
         }
         if (dollar_open && s[i + 1] == '(' && i + 2 < len && s[i + 2] == '(') {
-            gl_buf_addc(&st, 'A');
+            skip_push(&st, 'A');
             narith++;
             i += 3;
             continue;
         }
         if (dollar_open) {
-            gl_buf_addc(&st, s[i + 1]);
+            skip_push(&st, s[i + 1]);
             i += 2;
             continue;
         }
@@ -119,7 +145,7 @@ bool shl_skip_construct(const struct sh_lexer *lx, size_t i, char open, size_t *
                 i += 2;
             } else {
                 if (c == '(')
-                    gl_buf_addc(&st, '(');
+                    skip_push(&st, '(');
                 i++;
             }
             if (st.len == 0) {
@@ -144,7 +170,7 @@ bool shl_skip_construct(const struct sh_lexer *lx, size_t i, char open, size_t *
                 st.len--;
                 ndq--;
             } else if (c == '`' && esc != '`') {
-                gl_buf_addc(&st, '`');
+                skip_push(&st, '`');
             }
             i++;
         } else if (c == '\'' && !(top == '{' && ndq)) {
@@ -153,17 +179,17 @@ bool shl_skip_construct(const struct sh_lexer *lx, size_t i, char open, size_t *
                 break;
             i = (size_t)(q - s) + 1;
         } else if (c == '"') {
-            gl_buf_addc(&st, '"');
+            skip_push(&st, '"');
             ndq++;
             i++;
         } else if (c == '`' && esc != '`') {
             if (top == '`')
                 st.len--;
             else
-                gl_buf_addc(&st, '`');
+                skip_push(&st, '`');
             i++;
         } else if (top == '(' && c == '(') {
-            gl_buf_addc(&st, '(');
+            skip_push(&st, '(');
             i++;
         } else if ((top == '(' && c == ')') || (top == '{' && c == '}')) {
             st.len--;
@@ -180,7 +206,8 @@ bool shl_skip_construct(const struct sh_lexer *lx, size_t i, char open, size_t *
             break;
         }
     }
-    gl_buf_free(&st);
+    if (st.data != st.fixed)
+        free(st.data);
     return ok;
 }
 
@@ -216,6 +243,13 @@ static void wb_add(struct sh_lexer *lx, const char *p, size_t n, size_t src, boo
         wb->text.len = out + n;
         wb->text.data[out + n] = 0;
     } else {
+        if (wb->text.data == lx->fixed->text) { /* the fixed room is full: to the heap */
+            struct gl_buf heap;
+            gl_buf_init(&heap);
+            gl_buf_reserve(&heap, out + n + 1);
+            gl_buf_add(&heap, wb->text.data, out);
+            wb->text = heap;
+        }
         gl_buf_add(&wb->text, p, n);
     }
     struct sh_span *last = wb->nspans ? &wb->spans[wb->nspans - 1] : NULL;

@@ -76,10 +76,12 @@ static inline void shl_release(void *p, const void *fixed)
  * need more, so they cost no malloc. */
 #define SHL_FIXED_FIELDS 8
 #define SHL_FIXED_SPANS 16
+#define SHL_FIXED_TEXT 256
 struct shl_fixed {
     struct gl_word fields[SHL_FIXED_FIELDS];
     struct sh_word_info finfo[SHL_FIXED_FIELDS];
     struct sh_span spans[SHL_FIXED_SPANS];
+    char text[SHL_FIXED_TEXT]; /* wb.text's first room (a malloc and free a text saved) */
 };
 
 struct sh_lexer {
@@ -282,8 +284,25 @@ bool shl_at_assignment(const struct sh_lexer *lx);
 void shl_assignment(struct sh_lexer *lx, struct sh_assign *out);
 
 /* Record the variables command `c` sets (when it ends; `certain`: it runs
- * unconditionally in the current shell). */
-void shl_track_command(struct sh_vars *vars, const struct sh_cmd *c, bool certain);
+ * unconditionally in the current shell). `info`: its words' infos (the builder's, which
+ * c->info may not keep: sh_opts.words_only). */
+void shl_track_setter(struct sh_vars *vars, const struct sh_cmd *c,
+                      const struct sh_word_info *info, bool certain);
+/* (inline: it runs for every command, and a command sets variables only when it has no
+ * word or its name starts with one of these bytes: export declare typeset local read
+ * readonly unset getopts; shl_track_setter does the rest) */
+static inline void shl_track_command(struct sh_vars *vars, const struct sh_cmd *c,
+                                     const struct sh_word_info *info, bool certain)
+{
+    if (c->nwords)
+        switch (c->words[0].text[0]) {
+        case 'd': case 'e': case 'g': case 'l': case 'r': case 't': case 'u':
+            break;
+        default:
+            return;
+        }
+    shl_track_setter(vars, c, info, certain);
+}
 
 /* Does the field hold exactly the literal source text `kw` (unquoted, unexpanded)? */
 bool shl_field_is_literal(const struct gl_word *w, const struct sh_word_info *info,

@@ -53,12 +53,15 @@ void shl_init(struct sh_lexer *lx, struct gl_arena *a, const char *s, size_t len
     lx->vars = vars;
     lx->err = err;
     lx->budget = 4 * len + (1u << 20);
-    /* lx->wb.text: empty (NULL, 0, 0) by the memset, as gl_buf_init leaves it */
+    /* lx->wb.text: empty, in the fixed room (wb_add moves it to the heap past it) */
+    lx->wb.text.data = fixed->text;
+    lx->wb.text.cap = SHL_FIXED_TEXT;
+    fixed->text[0] = 0;
 }
 
 void shl_free(struct sh_lexer *lx)
 {
-    if (lx->wb.text.data) /* only words with quotes or expansions use it */
+    if (lx->wb.text.data != lx->fixed->text) /* only long words with quotes or expansions */
         gl_buf_free(&lx->wb.text);
     shl_release(lx->wb.spans, lx->fixed->spans);
     shl_release(lx->fields, lx->fixed->fields);

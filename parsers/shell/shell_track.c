@@ -21,7 +21,8 @@ static bool name_prefix(const char *t, size_t *nlen)
 }
 
 /* export/declare/typeset/readonly/local NAME=value... */
-static void track_declaration(struct sh_vars *vars, const struct sh_cmd *c, bool certain)
+static void track_declaration(struct sh_vars *vars, const struct sh_cmd *c,
+                              const struct sh_word_info *info, bool certain)
 {
     bool array = false;
     for (size_t k = 1; k < c->nwords; k++) {
@@ -40,10 +41,10 @@ static void track_declaration(struct sh_vars *vars, const struct sh_cmd *c, bool
             continue;
         }
         const char *v = t + nlen + (append ? 2 : 1);
-        size_t vlen = c->info[k].len - (size_t)(v - t);
+        size_t vlen = info[k].len - (size_t)(v - t);
         sh_vars_assign(vars, t, nlen, v, vlen,
                        certain && !append && !array && !c->words[k].opaque &&
-                           !c->info[k].from_split);
+                           !info[k].from_split);
     }
 }
 
@@ -64,7 +65,8 @@ static void track_read(struct sh_vars *vars, const struct sh_cmd *c)
     }
 }
 
-void shl_track_command(struct sh_vars *vars, const struct sh_cmd *c, bool certain)
+void shl_track_setter(struct sh_vars *vars, const struct sh_cmd *c,
+                      const struct sh_word_info *info, bool certain)
 {
     if (c->nwords == 0) {
         for (size_t k = 0; k < c->nassigns; k++) {
@@ -109,6 +111,6 @@ void shl_track_command(struct sh_vars *vars, const struct sh_cmd *c, bool certai
         return;
     }
     if (declaration)
-        track_declaration(vars, c, certain);
+        track_declaration(vars, c, info, certain);
 }
 

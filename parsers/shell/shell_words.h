@@ -128,6 +128,12 @@ struct sh_opts {
     /* IPython `!` lines: `{expr}` closed on its line is a Python expression IPython
      * substitutes before the shell runs, an opaque part of a word. */
     bool python_braces;
+    /* The caller reads the commands' words (sh_cmd.words), not their sh_word_info, but
+     * for the script word of a `sh -c` (sh_split_word_again needs its spans): sh_cmd.info
+     * is then NULL for every command that is no `sh -c` (sh_dash_c_index < 0), and kept
+     * for those that are. The infos' bytes are charged to the arena all the same, so the
+     * parse-memory limit trips at the same token. (The Dockerfile RUN path.) */
+    bool words_only;
 };
 
 /* Bytes [out, out+len) of a word's text came from input bytes [src, src+len) when
@@ -179,7 +185,8 @@ struct sh_redir {
 
 struct sh_cmd {
     struct gl_word *words;      /* after quote removal and expansion, reserved words out */
-    struct sh_word_info *info;  /* parallel to words */
+    struct sh_word_info *info;  /* parallel to words (NULL with no words, and with
+                                   sh_opts.words_only for a command that is no `sh -c`) */
     size_t nwords;
     struct sh_assign *assigns;  /* NAME=value prefixes */
     size_t nassigns;
@@ -217,8 +224,21 @@ int sh_split_word_again(struct gl_arena *a, const struct sh_cmd *cmd, size_t wi,
 
 /* Index of the script word of `sh|bash|dash|zsh|ksh|ash|mksh [options] -c SCRIPT ...`
  * (also `/bin/sh`, `-ec`, `-xc`, `-o pipefail -c`), or -1. The word may be opaque (a
- * `sh -c "$CMD"`): callers check. */
-long sh_dash_c_index(const struct sh_cmd *cmd);
+ * `sh -c "$CMD"`): callers check. A command whose info is NULL is none (see
+ * sh_opts.words_only): -1 without a look. */
+long sh_dash_c_index_named(const struct sh_cmd *cmd);
+/* (inline: it runs for every command, and nearly all are out at the first word, whose
+ * name does not end in "sh"; sh_dash_c_index_named does the rest) */
+static inline long sh_dash_c_index(const struct sh_cmd *cmd)
+{
+    if (!cmd->nwords || !cmd->info || cmd->words[0].opaque)
+        return -1;
+    const char *w = cmd->words[0].text;
+    size_t n = strlen(w);
+    if (n < 2 || w[n - 1] != 'h' || w[n - 2] != 's') /* every shell's name ends in "sh" */
+        return -1;
+    return sh_dash_c_index_named(cmd);
+}
 
 /* Original position of byte `off` of word `wi`'s text. */
 struct gl_loc sh_word_byte_loc(const struct sh_cmd *cmd, size_t wi, size_t off);

@@ -906,6 +906,118 @@ static void test_garbage_never_crashes(void **state)
 }
 
 
+/* A word built by the lexer's builder (quotes, expansions) longer than its first room on
+ * sh_split's stack goes on on the heap: nothing lost at the seam. */
+static void test_long_built_word(void **state)
+{
+    (void)state;
+    char text[1200];
+    size_t n = (size_t)snprintf(text, sizeof text, "x=1; echo \"${x}");
+    for (size_t k = 0; k < 700; k++)
+        text[n++] = (char)('a' + k % 26);
+    text[n++] = '"';
+    text[n] = 0;
+    assert_int_equal(split(text), 0);
+    assert_int_equal(N, 2);
+    assert_int_equal(C[1].nwords, 2);
+    assert_int_equal(C[1].info[1].len, 701);
+    assert_int_equal(C[1].words[1].text[0], '1');
+    for (size_t k = 0; k < 700; k++)
+        assert_int_equal(C[1].words[1].text[k + 1], 'a' + (int)(k % 26));
+    assert_int_equal(C[1].words[1].text[701], 0);
+}
+
+/* sh_opts.words_only: the same commands, words, positions, errors and arena charges as a
+ * split without it (so the parse-memory limit trips at the same token), infos kept only
+ * for a `sh -c` and then equal, spans included (a plain word's span is written late). */
+static void split_both(const char *text, size_t len, size_t limit)
+{
+    struct gl_arena a1, a2;
+    gl_arena_init(&a1);
+    gl_arena_init(&a2);
+    a1.limit = a2.limit = limit;
+    struct sh_cmd *c1, *c2;
+    size_t n1, n2;
+    struct sh_error e1, e2;
+    struct sh_opts o1 = {.track_assignments = true}, o2 = o1;
+    o2.words_only = true;
+    int r1 = sh_split(&a1, text, len, NULL, &o1, &c1, &n1, &e1);
+    int r2 = sh_split(&a2, text, len, NULL, &o2, &c2, &n2, &e2);
+    assert_int_equal(r1, r2);
+    assert_int_equal(n1, n2);
+    assert_int_equal(a1.total, a2.total);
+    assert_int_equal(a1.over, a2.over);
+    assert_int_equal(e1.set, e2.set);
+    assert_int_equal(e1.offset, e2.offset);
+    for (size_t c = 0; c < n1; c++) {
+        assert_int_equal(c1[c].nwords, c2[c].nwords);
+        long d = sh_dash_c_index(&c1[c]);
+        assert_int_equal(d, c2[c].info ? sh_dash_c_index(&c2[c]) : -1);
+        assert_int_equal(d >= 0, c2[c].info != NULL);
+        for (size_t w = 0; w < c1[c].nwords; w++) {
+            const struct gl_word *w1 = &c1[c].words[w], *w2 = &c2[c].words[w];
+            assert_int_equal(w1->opaque, w2->opaque);
+            assert_loc(w1->loc, w2->loc.line, w2->loc.col);
+            if (!c2[c].info) {
+                assert_string_equal(w1->text, w2->text);
+                continue;
+            }
+            const struct sh_word_info *i1 = &c1[c].info[w], *i2 = &c2[c].info[w];
+            assert_int_equal(i1->len, i2->len);
+            assert_memory_equal(w1->text, w2->text, i1->len + 1);
+            assert_int_equal(i1->src, i2->src);
+            assert_int_equal(i1->nspans, i2->nspans);
+            assert_int_equal(i1->quoted, i2->quoted);
+            assert_int_equal(i1->may_split, i2->may_split);
+            assert_int_equal(i1->from_split, i2->from_split);
+            for (size_t k = 0; k < i1->nspans; k++) {
+                assert_int_equal(i1->spans[k].out, i2->spans[k].out);
+                assert_int_equal(i1->spans[k].src, i2->spans[k].src);
+                assert_int_equal(i1->spans[k].len, i2->spans[k].len);
+                assert_int_equal(i1->spans[k].literal, i2->spans[k].literal);
+                assert_int_equal(i1->spans[k].opaque, i2->spans[k].opaque);
+            }
+        }
+    }
+    gl_arena_free(&a1);
+    gl_arena_free(&a2);
+}
+
+static void test_words_only_same_split(void **state)
+{
+    (void)state;
+    const char *texts[] = {
+        "sh -c 'apt-get install -y x' && bash -ec \"echo $HOME\" plain",
+        "/bin/sh -c true; x=1 export A=b; bash -o pipefail -c 'a | b'",
+        "apt-get update && apt-get install -y --no-install-recommends curl \\\n    git",
+        NULL};
+    for (size_t k = 0; texts[k]; k++)
+        split_both(texts[k], strlen(texts[k]), 0);
+    /* random texts of shell-ish tokens, with and without a memory limit */
+    static const char *const toks[] = {"sh", "bash", "-c", "-ec", "-o", "pipefail", "--",
+                                       "'a b'", "\"c $d\"", "x=1", "export", "e=f", "$V",
+                                       "${W:-w}", "&&", "||", ";", "|", "\n", "(", ")",
+                                       "if", "then", "fi", "for", "in", "do", "done",
+                                       "2>&1", ">", "f", "<<E", "E", "\\\n", "#c", "{",
+                                       "}", "apt-get", "install", "-y", "pkg=1.0", "`x`"};
+    srand(11);
+    char buf[1024];
+    for (int round = 0; round < 4000; round++) {
+        size_t n = 0, ntok = (size_t)(rand() % 40);
+        for (size_t t = 0; t < ntok; t++) {
+            const char *tk = toks[rand() % (int)(sizeof toks / sizeof toks[0])];
+            size_t l = strlen(tk);
+            if (n + l + 2 >= sizeof buf)
+                break;
+            memcpy(buf + n, tk, l);
+            n += l;
+            buf[n++] = rand() % 4 ? ' ' : '\t';
+        }
+        split_both(buf, n, 0);
+        split_both(buf, n, (size_t)(rand() % 4096));
+    }
+}
+
 /* Here-documents inside $(...), `...` and <(...): their bodies are text to the end of the
  * delimiter line, so a quote or a parenthesis in a body neither ends nor opens anything
  * (bash -n accepts all of these; the body used to run away and hide what followed). */
@@ -994,6 +1106,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_deep_nesting_everything, setup, teardown),
         cmocka_unit_test_setup_teardown(test_garbage_never_crashes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_heredoc_inside_substitution, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_words_only_same_split, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_long_built_word, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
