@@ -35,7 +35,7 @@ runs=${RUNS:-3}
 measure() { # measure LABEL GPULINT ARGS...: median wall seconds and peak RSS over the runs
   local label=$1 bin=$2; shift 2
   local out=() gpu=()
-  "$bin" --help 2>&1 | grep -q -- '--gpu' && gpu=(--gpu sm_70) # the rule judging them
+  "$bin" --help 2>&1 | grep >/dev/null -- '--gpu' && gpu=(--gpu sm_70) # the rule judging them
 
   for _ in $(seq "$runs"); do
     /usr/bin/time -o time.out -f '%e %M' "$bin" --no-cache "${gpu[@]}" -f json "$@" \

@@ -31,7 +31,7 @@ case $target in
   fuzz_image_json) # the JSON documents of a small image made by umoci (examples/image)
     d=$build/seeds-$target; rm -rf "$d"; mkdir -p "$d/x"
     examples/image/build.sh "$d/img.tar" >/dev/null && tar -C "$d/x" -xf "$d/img.tar"
-    find "$d/x" -type f -size -64k -exec sh -c 'head -c1 "$1" | grep -q "[{[]" && cp "$1" "$2/"' \
+    find "$d/x" -type f -size -64k -exec sh -c 'head -c1 "$1" | grep >/dev/null "[{[]" && cp "$1" "$2/"' \
       _ {} "$d" \;
     rm -rf "$d/x" "$d/img.tar"
     seeds=("$d") ;;

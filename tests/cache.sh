@@ -180,7 +180,7 @@ grep -l GL900 "$work"/race* >/dev/null 2>&1 && { bad=1; fail "racers: GL900"; }
 [ $bad = 0 ] && pass "4 processes x 8 runs, evicting on every store: the same findings"
 t=$(total "$c")
 [ "$t" -le "$tiny" ] && pass "after the race: $t bytes, within $tiny" || fail "after the race: $t bytes > $tiny"
-ls -A "$c/layers" | grep -q '^\.tmp-' && fail "temporary files left: $(ls -A "$c/layers")"
+ls -A "$c/layers" | grep >/dev/null '^\.tmp-' && fail "temporary files left: $(ls -A "$c/layers")"
 
 echo "$fails failure(s)"
 [ $fails = 0 ]

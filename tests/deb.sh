@@ -93,7 +93,7 @@ if grep -q '"rule": "GL' "$tmp/installed.json" && diff -u "$tmp/built.json" "$tm
 else
   fail "the installed gpulint on examples/"; head -20 "$tmp/diff" "$tmp/installed.err"
 fi
-if chroot "$root" /usr/bin/gpulint --version | grep -q "^gpulint $(dpkg-deb -f "$deb" Version)"; then
+if chroot "$root" /usr/bin/gpulint --version | grep >/dev/null "^gpulint $(dpkg-deb -f "$deb" Version)"; then
   ok "gpulint --version in the root names the package version"
 else
   fail "gpulint --version in the root"

@@ -143,7 +143,7 @@ GL204 gpu-trainer/templates/job.yaml:16:31
 GL410 gpu-trainer/templates/job.yaml:15:17
 GL414 gpu-trainer/templates/job.yaml:18:11"
 "$helm" template x $charts/gpu-trainer --show-only templates/job.yaml > "$tmp/shown"
-if sed -n 15p "$tmp/shown" | grep -q -- '- name: trainer' && sed -n 16p "$tmp/shown" | grep -q 'image: "nvidia/cuda:latest"'; then
+if sed -n 15p "$tmp/shown" | grep >/dev/null -- '- name: trainer' && sed -n 16p "$tmp/shown" | grep >/dev/null 'image: "nvidia/cuda:latest"'; then
   pass=$((pass+1)); else echo "FAIL --show-only numbering:"; cat -n "$tmp/shown" | head -20; fail=$((fail+1)); fi
 
 # inline ignores in a template survive rendering

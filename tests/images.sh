@@ -73,7 +73,7 @@ grep -v GL205 "$work/expected" | diff -q - "$work/multi" >/dev/null && pass "mul
 n=$(run --no-cache --platform linux/arm64 "$img/multi.tar" | findings | wc -l)
 [ "$n" = 0 ] && pass "--platform linux/arm64: clean" || fail "--platform linux/arm64: $n findings"
 out=$(run --no-cache --platform linux/s390x "$img/multi.tar")
-echo "$out" | grep -q 'no image for platform' &&
+echo "$out" | grep >/dev/null 'no image for platform' &&
   pass "--platform absent: GL900" || fail "--platform absent"
 n=$(run --no-cache "$img/clean.tar" | findings | wc -l)
 [ "$n" = 0 ] && pass "clean image: no finding" || fail "clean image: $n findings"
@@ -84,7 +84,7 @@ grep -q '^GL208 ' "$work/expected" && fail "GL208 without --gpu" || pass "no GL2
 run --no-cache --gpu K80 "$img/oci-archive.tar" | findings > "$work/gpu"
 grep -q '^GL208 .*CUDA 12\.4.* no longer supports K80 .*sm_37' "$work/gpu" &&
   pass "GL208 on an image: CUDA 12 on Kepler" || { fail "GL208 on an image"; cat "$work/gpu"; }
-run --no-cache --gpu H100 "$img/oci-archive.tar" | findings | grep -q '^GL208 ' &&
+run --no-cache --gpu H100 "$img/oci-archive.tar" | findings | grep >/dev/null '^GL208 ' &&
   fail "GL208 on H100 (CUDA 12.4 supports sm_90)" || pass "no GL208 on H100"
 # GL304 layer waste: 12 MiB deleted + 11 MiB overwritten by the second layer; the gpu image's
 # few deleted bytes stay under the 10 MiB threshold
@@ -97,7 +97,7 @@ grep -q '^GL304 0 23.0 MiB in 2 files .*`/opt/big.bin`.*(12.0 MiB, deleted), `/o
 run --no-cache "$img/toolkit.tar" | findings > "$work/toolkit"
 grep -q '^GL207 0 .*nvidia-container-cli.* and more toolkit files' "$work/toolkit" &&
   pass "toolkit.tar: GL207" || { fail "toolkit.tar: GL207"; cat "$work/toolkit"; }
-run --no-cache "$img/dind.tar" | findings | grep -q '^GL207 ' &&
+run --no-cache "$img/dind.tar" | findings | grep >/dev/null '^GL207 ' &&
   fail "dind.tar: GL207 beside dockerd" || pass "dind.tar: no GL207 beside dockerd"
 
 # ---- the cache ----
@@ -199,7 +199,7 @@ expect() { # expect NAME PATTERN [OPTION...]: GL900 whose message matches PATTER
   if [ $rc -gt 2 ]; then fail "$1: crashed (exit $rc)"; return; fi
   echo "$out" | python3 -c 'import json,sys; d=json.load(sys.stdin); sys.exit(d["summary"]["files"]!=2)' ||
     fail "$1: the other input was not linted"
-  if echo "$out" | grep -q "\"GL900\"" && echo "$out" | grep -q -- "$2"; then pass "$1: GL900 ($2)"
+  if echo "$out" | grep >/dev/null "\"GL900\"" && echo "$out" | grep >/dev/null -- "$2"; then pass "$1: GL900 ($2)"
   else fail "$1: expected GL900 matching '$2'"; echo "$out"; fi
 }
 expect tgz "truncated gzip"
@@ -226,7 +226,7 @@ with open(sys.argv[1], "r+b") as f:
 PY
 done
 out=$("$gpulint" --no-cache -f json "$h/baddata" 2>&1)
-echo "$out" | grep -q '"GL900"' && { fail "baddata without --verify-digests: GL900"; echo "$out"; } ||
+echo "$out" | grep >/dev/null '"GL900"' && { fail "baddata without --verify-digests: GL900"; echo "$out"; } ||
   pass "baddata: a plain blob's file data is not hashed by default"
 expect baddata "its content has digest sha256:[0-9a-f]*, not sha256:" --verify-digests
 expect bomb "decompression bomb"
@@ -245,11 +245,11 @@ fi
 expect outer-trunc.tar "entry"
 expect dloop.tar "lacks"
 out=$("$gpulint" --no-cache -f json "$h/good"); rc=$?
-[ $rc -le 1 ] && ! echo "$out" | grep -q GL900 && pass "good hostile-shaped layers: clean parse" ||
+[ $rc -le 1 ] && ! echo "$out" | grep >/dev/null GL900 && pass "good hostile-shaped layers: clean parse" ||
   { fail "good: rc=$rc"; echo "$out"; }
-echo "$out" | grep -q 'usr/bin/nvidia-smi' && pass "../ and absolute paths normalized into the view" ||
+echo "$out" | grep >/dev/null 'usr/bin/nvidia-smi' && pass "../ and absolute paths normalized into the view" ||
   fail "escaped path not normalized"
-echo "$out" | grep -q '\.\./' && fail "a ../ path reached a finding"
+echo "$out" | grep >/dev/null '\.\./' && fail "a ../ path reached a finding"
 [ -e /etc/shadow.gpulint ] && fail "wrote outside"
 
 # ---- nothing written outside the cache dir ----
@@ -263,7 +263,7 @@ if [ -d /usr/local/cuda/bin ] && [ -e /usr/local/cuda/bin/nvcc ]; then
     tar -C / --sort=name -cf "$cu/l.tar" usr/local/cuda/bin/nvcc usr/local/cuda/include/cuda.h $(cd / && ls -d usr/local/cuda/version.json 2>/dev/null) &&
     umoci raw add-layer --image oci:cuda "$cu/l.tar" >/dev/null ) 2>/dev/null
   out=$("$gpulint" --no-cache -f json "$cu/oci")
-  echo "$out" | grep -q GL301 && pass "real CUDA toolkit files: GL301" || { fail "real CUDA"; echo "$out"; }
+  echo "$out" | grep >/dev/null GL301 && pass "real CUDA toolkit files: GL301" || { fail "real CUDA"; echo "$out"; }
 else
   echo "skip: no CUDA toolkit under /usr/local/cuda"
 fi

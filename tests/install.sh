@@ -20,7 +20,7 @@ else
   fail "cmake --install"; cat "$tmp/log"
 fi
 prefix=$tmp/dest/usr
-if [ -x "$prefix/bin/gpulint" ] && "$prefix/bin/gpulint" --version | grep -q '^gpulint '; then
+if [ -x "$prefix/bin/gpulint" ] && "$prefix/bin/gpulint" --version | grep >/dev/null '^gpulint '; then
   ok "installed usr/bin/gpulint runs"
 else
   fail "usr/bin/gpulint missing or does not run"
@@ -49,7 +49,7 @@ if [ ! -f "$page" ]; then
 elif ! command -v man >/dev/null; then
   echo "SKIP man -l: man is not installed"
 else
-  if MANWIDTH=80 man -l "$page" 2>"$tmp/err" | grep -q 'gpulint \[OPTIONS\]' && [ ! -s "$tmp/err" ]; then
+  if MANWIDTH=80 man -l "$page" 2>"$tmp/err" | grep >/dev/null 'gpulint \[OPTIONS\]' && [ ! -s "$tmp/err" ]; then
     ok "man -l renders the installed page"
   else
     fail "man -l on the installed page"; cat "$tmp/err"

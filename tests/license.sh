@@ -11,7 +11,7 @@ missing=()
 while IFS= read -r f; do
   case $f in tests/corpus/*|fixtures/*|examples/*|docs/*) continue ;; esac
   [ -f "$f" ] || continue
-  head -c 400 "$f" | grep -q 'SPDX-License-Identifier: Apache-2.0' || missing+=("$f")
+  head -c 400 "$f" | grep >/dev/null 'SPDX-License-Identifier: Apache-2.0' || missing+=("$f")
 done < <(git ls-files '*.c' '*.h' '*.sh' '*.py' '*.cmake' 'CMakeLists.txt' '*/CMakeLists.txt' \
                        Dockerfile .pre-commit-hooks.yaml .ci/run)
 fail=0

@@ -73,7 +73,7 @@ expect gpulint-yaml skip Dockerfile run.sh
 expect gpulint-shell pass run.sh Makefile
 expect gpulint-shell skip Dockerfile compose.yaml
 # launches in shell scripts fail the hook once gpulint reads shell (--type shell)
-if "$bin" --help | grep -qE -- '--type .*[(,] ?shell[,)]'; then expect gpulint-shell fail bad.sh; fi
+if "$bin" --help | grep -E >/dev/null -- '--type .*[(,] ?shell[,)]'; then expect gpulint-shell fail bad.sh; fi
 
 # gpulint-docker (language: docker_image) names the image of this version, and runs it
 # where a container engine answers; the project's Dockerfile builds that image.

@@ -58,7 +58,7 @@ for f in json.load(sys.stdin)["findings"]:
 expect() { # expect LABEL yes|no RULE PATTERN -- IMAGE OPTIONS...
   local label=$1 want=$2 rule=$3 pat=$4; shift 5
   local out; out=$(found "$@")
-  if echo "$out" | grep "^$rule " | grep -q -- "$pat"; then got=yes; else got=no; fi
+  if echo "$out" | grep "^$rule " | grep >/dev/null -- "$pat"; then got=yes; else got=no; fi
   if [ "$got" = "$want" ]; then echo "ok: $label"
   else echo "FAIL: $label: $rule '$pat' expected $want"; echo "$out" | sed 's/^/    /'; fails=$((fails+1)); fi
 }

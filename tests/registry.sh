@@ -111,18 +111,18 @@ diff -q "$work/gpu" "$work/bydigest" >/dev/null && pass "@sha256: reference" ||
 
 reg --no-cache docker://$plain/ml/multi:2.0 > "$work/multi.json"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(d["summary"]["files"])' \
-  "$work/multi.json" | grep -qx 1 && pass "index: one input" || fail "index: summary"
+  "$work/multi.json" | grep -x >/dev/null 1 && pass "index: one input" || fail "index: summary"
 n=$(gets "$work/plain/log" "ml/multi/blobs/")
 [ "$n" = 2 ] && pass "index: both platforms' configs fetched" || fail "index: $n config GETs"
 reg --no-cache --platform linux/arm64 docker://$plain/ml/multi:2.0 > /dev/null
 n=$(gets "$work/plain/log" "ml/multi/blobs/")
 [ "$n" = 3 ] && pass "--platform: one config" || fail "--platform: $n config GETs in all"
-regp --platform linux/s390x docker://$plain/ml/multi:2.0 | grep -q 'no image for platform' &&
+regp --platform linux/s390x docker://$plain/ml/multi:2.0 | grep >/dev/null 'no image for platform' &&
   pass "--platform absent: GL900" || fail "--platform absent"
 
 regp docker://$plain/ml/clean:latest | findings > "$work/latest"
 grep -q '^GL101 0 ' "$work/latest" && pass "GL101 on a latest reference" || fail "no GL101"
-regp docker://$plain/ml/clean | findings | grep -q '^GL101 0 .*has no tag' &&
+regp docker://$plain/ml/clean | findings | grep >/dev/null '^GL101 0 .*has no tag' &&
   pass "GL101 on a reference without a tag" || fail "no GL101 without a tag"
 
 # 404: one line, exit 2; the other input goes on
@@ -144,7 +144,7 @@ for t in "oci-archive:$img/oci-archive.tar" "docker-archive:$img/docker-archive.
   [ -s "$work/t" ] && diff -q "$work/t0" "$work/t" >/dev/null && pass "transport $t" ||
     fail "transport $t"
 done
-{ "$gpulint" --no-cache -f json "oci:$img/oci:nosuch" || :; } | grep -q 'no image tagged' &&
+{ "$gpulint" --no-cache -f json "oci:$img/oci:nosuch" || :; } | grep >/dev/null 'no image tagged' &&
   pass "oci:DIR:TAG of an absent tag: GL900" || fail "oci:DIR:absent"
 
 # ---- --layers: the layers streamed through the archive's reader, limits and cache ----
@@ -191,7 +191,7 @@ after=$(gets "$work/plain/log" "team/")
 grep -q "^GL201 1 CUDA 13.0.0 (CUDA_VERSION in the registry's config of $plain/team/train:1.4, line 1)" "$work/insp1" &&
   pass "--inspect-images: GL201 on a FROM, the CUDA from the registry's config" ||
   { fail "--inspect-images: no GL201 on the FROM"; cat "$work/insp1" "$work/stderr"; }
-grep "^GL201" "$work/insp1" | grep -q "compose.yaml\|NVIDIA_REQUIRE_CUDA" ; 
+grep "^GL201" "$work/insp1" | grep >/dev/null "compose.yaml\|NVIDIA_REQUIRE_CUDA" ; 
 [ "$(grep -c '^GL201' "$work/insp0")" = 0 ] && pass "--inspect-images off by default: no lookup, no GL201" ||
   fail "GL201 without --inspect-images"
 [ "$(grep -c "team/train/manifests" <(grep -o '"GET /v2/[^ ]*' "$work/plain/log"))" -ge 1 ] &&
@@ -263,10 +263,10 @@ sec --cert-dir "$certs" --creds "alice:$pass_basic" docker://$basic/ml/gpu:1.0 >
 findings < "$work/b1.json" | diff -q - "$work/gpu" >/dev/null && pass "Basic via --creds, TLS via --cert-dir" ||
   { fail "Basic --creds"; tail -3 "$work/stderr.all"; }
 sec --cert-dir "$certs" docker://$basic/ml/gpu:1.0 > "$work/b2.json"; rc=$?
-[ "$rc" = 2 ] && tail -1 "$work/stderr.all" | grep -q 'HTTP 401' && pass "no credentials: 401 line, exit 2" ||
+[ "$rc" = 2 ] && tail -1 "$work/stderr.all" | grep >/dev/null 'HTTP 401' && pass "no credentials: 401 line, exit 2" ||
   fail "no credentials: exit $rc"
 sec --cert-dir "$certs" --creds "alice:wrong-$pass_basic" docker://$basic/ml/gpu:1.0 > /dev/null; rc=$?
-[ "$rc" = 2 ] && tail -1 "$work/stderr.all" | grep -q 'were refused' && pass "wrong password: exit 2" ||
+[ "$rc" = 2 ] && tail -1 "$work/stderr.all" | grep >/dev/null 'were refused' && pass "wrong password: exit 2" ||
   fail "wrong password: exit $rc"
 printf '{"auths":{"%s":{"auth":"%s"}}}' "$basic" "$(printf 'alice:%s' "$pass_basic" | base64 -w0)" \
   > "$work/auth.json"
@@ -283,11 +283,11 @@ secp --cert-dir "$certs" docker://$basic/ml/gpu:1.0 | findings | diff -q - "$wor
   pass "~/.docker/config.json" || fail "~/.docker/config.json"
 printf '{"credHelpers":{"%s":"secretservice"}}' "$basic" > "$HOME/.docker/config.json"
 sec --cert-dir "$certs" docker://$basic/ml/gpu:1.0 >/dev/null; rc=$?
-[ "$rc" = 2 ] && tail -1 "$work/stderr.all" | grep -q 'credential helper' &&
+[ "$rc" = 2 ] && tail -1 "$work/stderr.all" | grep >/dev/null 'credential helper' &&
   pass "credHelpers: named as out of scope" || { fail "credHelpers message"; tail -1 "$work/stderr.all"; }
 rm "$HOME/.docker/config.json"
 sec --creds "alice:$pass_basic" docker://$basic/ml/gpu:1.0 >/dev/null; rc=$?
-[ "$rc" = 2 ] && tail -1 "$work/stderr.all" | grep -q 'TLS' && pass "unknown CA: TLS line, exit 2" ||
+[ "$rc" = 2 ] && tail -1 "$work/stderr.all" | grep >/dev/null 'TLS' && pass "unknown CA: TLS line, exit 2" ||
   { fail "unknown CA: exit $rc"; tail -1 "$work/stderr.all"; }
 secp --tls-verify=false --creds "alice:$pass_basic" docker://$basic/ml/gpu:1.0 | findings |
   diff -q - "$work/gpu" >/dev/null && pass "--tls-verify=false over https" || fail "--tls-verify=false"
@@ -296,7 +296,7 @@ for f in "$work"/b1.json "$work"/b2.json "$work/stderr.all"; do
   grep -q -- "$pass_basic" "$f" && { fail "the password is in $f"; leak=1; }
 done
 { "$gpulint" --format sarif --cert-dir "$certs" --creds "alice:$pass_basic" docker://$basic/ml/gpu:1.0 \
-  2>&1 || :; } | grep -q -- "$pass_basic" && { fail "the password is in the SARIF report"; leak=1; }
+  2>&1 || :; } | grep >/dev/null -- "$pass_basic" && { fail "the password is in the SARIF report"; leak=1; }
 [ "$leak" = 0 ] && pass "no password in reports or stderr"
 
 # ---- Bearer token flow ----
@@ -338,27 +338,27 @@ took=$(( $(date +%s) - start ))
 [ "$rc" = 2 ] && [ "$took" -le 5 ] && grep -qi 'timed* *out' "$work/stderr" &&
   pass "stalled server: timeout, exit 2 in ${took}s" || { fail "stall: exit $rc after ${took}s"; cat "$work/stderr"; }
 stub mismatch
-regp docker://127.0.0.1:$stubport/x/img:1 | grep -q 'do not match the digest' &&
+regp docker://127.0.0.1:$stubport/x/img:1 | grep >/dev/null 'do not match the digest' &&
   pass "digest mismatch: GL900" || fail "digest mismatch"
 stub busy
-regp --driver 535 docker://127.0.0.1:$stubport/x/img:1 | findings | grep -q '^GL201' &&
+regp --driver 535 docker://127.0.0.1:$stubport/x/img:1 | findings | grep >/dev/null '^GL201' &&
   [ "$(grep -c . "$stublog")" -ge 5 ] && pass "429/503 retried, then read" || { fail "429 retry"; cat "$stublog"; }
 stub big
-regp docker://127.0.0.1:$stubport/x/img:1 | grep -q 'image-json-size' &&
+regp docker://127.0.0.1:$stubport/x/img:1 | grep >/dev/null 'image-json-size' &&
   pass "manifest over 4 MiB: refused by the limit" || fail "big manifest"
 stub redirect
-regp --no-cache --creds u:RedirectSecret1 docker://127.0.0.1:$stubport/x/img:1 | findings | grep -q '^GL201' &&
+regp --no-cache --creds u:RedirectSecret1 docker://127.0.0.1:$stubport/x/img:1 | findings | grep >/dev/null '^GL201' &&
   pass "redirected blob read" || { fail "redirect"; cat "$work/stderr" "$stublog"; }
-grep -v "^$stubport " "$stublog" | grep -q 'auth=no' && ! grep -v "^$stubport " "$stublog" | grep -q 'auth=yes' &&
+grep -v "^$stubport " "$stublog" | grep >/dev/null 'auth=no' && ! grep -v "^$stubport " "$stublog" | grep >/dev/null 'auth=yes' &&
   pass "no Authorization header to the other host" || { fail "Authorization sent to the CDN"; cat "$stublog"; }
 
 regp --layers --no-cache --creds u:RedirectSecret1 docker://127.0.0.1:$stubport/x/img:1 | findings |
   grep -q '^GL203 0 the image ships the NVIDIA driver' && pass "--layers: a redirected layer streamed" ||
   { fail "--layers redirect"; cat "$work/stderr" "$stublog"; }
-grep -v "^$stubport " "$stublog" | grep -q "blob/sha256.* auth=yes" &&
+grep -v "^$stubport " "$stublog" | grep >/dev/null "blob/sha256.* auth=yes" &&
   fail "--layers: Authorization sent to the CDN" || pass "--layers: no Authorization header to the CDN"
 stub layer-mismatch
-regp --layers --no-cache docker://127.0.0.1:$stubport/x/img:1 | grep -q 'its content has digest sha256:[0-9a-f]*, not sha256:' &&
+regp --layers --no-cache docker://127.0.0.1:$stubport/x/img:1 | grep >/dev/null 'its content has digest sha256:[0-9a-f]*, not sha256:' &&
   pass "--layers: a layer not matching its digest is GL900" || fail "--layers: layer digest mismatch"
 stub layer-stall
 start=$(date +%s)
