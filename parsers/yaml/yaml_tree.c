@@ -8,6 +8,7 @@
 
 #include "linter/core/suppress.h"
 #include "linter/core/text.h"
+#include "parsers/yaml/yaml_prefill.h"
 #include "parsers/yaml/yaml_template.h"
 
 /* The most of a template expression a GL903 message shows. */
@@ -510,6 +511,7 @@ static yaml_error_type_t parse_stream(struct loader *ld, const char *text, size_
     }
     yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
     yaml_parser_set_encoding(&p, YAML_UTF8_ENCODING);
+    yt_prefill(&p, text, len); /* the text whole, when libyaml's reader would take it all */
     yaml_error_type_t kind = YAML_NO_ERROR;
     bool done = false;
     size_t docs_before = 0;
