@@ -221,6 +221,7 @@ struct loader {
     struct yt_node **keys; /* pending key of each open mapping */
     size_t depth, capstack;
     size_t line_hint;      /* index in s->lines of the last position looked up */
+    bool marks_are_locs;   /* libyaml's line and column are gl_loc's (see node_loc) */
     bool exact;            /* yt_load_exact */
     size_t max_depth;      /* the limit nesting-depth, or yt_load_exact's bound (0: none) */
 };
@@ -325,13 +326,27 @@ static uint32_t last_content_line(struct loader *ld, size_t start, size_t end)
     return loc_near(ld, e > start ? e - 1 : start).line;
 }
 
+/* Position of a node's start mark m, at byte offset off. libyaml counts lines at every
+ * line break (CR, LF, CR LF, NEL, LS, PS) and columns in characters; in an ASCII text
+ * without CR (marks_are_locs) those are gl_loc's lines (by '\n') and byte columns, so the
+ * mark is the position, and its line the hint for the next look-up. Not at the end of
+ * the input, where libyaml may have moved to a line after the last (mark_past_end). */
+static inline struct gl_loc node_loc(struct loader *ld, yaml_mark_t m, size_t off)
+{
+    if (ld->marks_are_locs && off < ld->s->len) {
+        ld->line_hint = m.line;
+        return (struct gl_loc){(uint32_t)m.line + 1, (uint32_t)m.column + 1};
+    }
+    return loc_near(ld, off);
+}
+
 static struct yt_node *new_node(struct loader *ld, enum yt_kind kind, const yaml_event_t *ev)
 {
     /* (taken, not cleared, then set whole: the same bytes charged as gl_arena_alloc) */
     struct yt_node *n = gl_arena_take(ld->s->arena, sizeof *n);
     size_t start = mark_off(ld, ev->start_mark), end = mark_off(ld, ev->end_mark);
     *n = (struct yt_node){.kind = kind, .start = start, .end = end < start ? start : end};
-    n->loc = loc_near(ld, n->start);
+    n->loc = node_loc(ld, ev->start_mark, n->start);
     n->last_line = n->loc.line;
     n->past_end = mark_past_end(ld, ev->start_mark);
     return n;
@@ -422,7 +437,11 @@ static void load_scalar(struct loader *ld, const yaml_event_t *ev)
     case YAML_FOLDED_SCALAR_STYLE: n->style = YT_FOLDED; break;
     default: n->style = YT_PLAIN; break;
     }
-    n->last_line = last_content_line(ld, n->start, n->end);
+    /* a scalar that ends before the next line starts ends on its first line (new_node
+     * left line_hint at it) */
+    size_t h = ld->line_hint;
+    if (h + 1 >= ld->s->nlines || n->end > ld->s->lines[h + 1])
+        n->last_line = last_content_line(ld, n->start, n->end);
     n->complete = true;
     if (n->anchor)
         anchors_put(&ld->anchors, n->anchor, n);
@@ -603,6 +622,7 @@ static int load(struct yt_stream *s, struct gl_arena *a, const char *text, size_
     struct loader ld = {.s = s, .exact = exact};
     ld.max_depth = exact ? max_depth : (size_t)gl_limit(GL_LIMIT_NESTING_DEPTH);
     charmap_build(&ld.cm, text, len);
+    ld.marks_are_locs = ld.cm.ascii && len <= UINT32_MAX && !memchr(text, '\r', len);
     yaml_error_type_t kind = parse_stream(&ld, text, len);
     size_t cut = s->error ? s->lines[s->error_loc.line - 1] : 0;
     if (kind == YAML_READER_ERROR && cut > 0 && !exact)
@@ -684,22 +704,15 @@ bool yt_charge(struct yt_stream *s, uint64_t n, struct gl_loc at)
     return true;
 }
 
-struct yt_node *yt_deref(struct yt_stream *s, struct yt_node *n)
+struct yt_node *yt_deref_alias(struct yt_stream *s, struct yt_node *n)
 {
-    if (n && n->kind == YT_ALIAS) {
-        /* an alias to a scalar is one node, as cheap as the alias itself: it is always
-         * followed, so a scalar read twice reads the same (a budget spent in between
-         * cannot turn a `kind` that was there into a missing one) */
-        if (!n->target || (n->target->kind != YT_SCALAR && !yt_charge(s, 1, n->loc)))
-            return NULL;
-        n = n->target; /* never an alias itself: aliases carry no anchors */
-    }
-    return n;
+    /* an alias to a scalar is one node, as cheap as the alias itself: it is always
+     * followed, so a scalar read twice reads the same (a budget spent in between cannot
+     * turn a `kind` that was there into a missing one) */
+    if (!n->target || (n->target->kind != YT_SCALAR && !yt_charge(s, 1, n->loc)))
+        return NULL;
+    return n->target; /* never an alias itself: aliases carry no anchors */
 }
-
-bool yt_is_map(const struct yt_node *n) { return n && n->kind == YT_MAP; }
-bool yt_is_seq(const struct yt_node *n) { return n && n->kind == YT_SEQ; }
-bool yt_is_scalar(const struct yt_node *n) { return n && n->kind == YT_SCALAR; }
 
 bool yt_is_null(const struct yt_node *n)
 {

@@ -196,15 +196,21 @@ void yt_sniff_thread_end(void);
 /* Position of a byte offset of the input. */
 struct gl_loc yt_loc_of(const struct yt_stream *s, size_t off);
 
-/* Follow aliases (charging the budget); NULL for NULL or when the budget is spent. */
-struct yt_node *yt_deref(struct yt_stream *s, struct yt_node *n);
+/* Follow an alias (charging the budget); NULL for NULL or when the budget is spent. */
+struct yt_node *yt_deref_alias(struct yt_stream *s, struct yt_node *n);
+/* Follow aliases: n itself unless it is one (inline: the readers ask for every node they
+ * read, and nearly none is an alias). */
+static inline struct yt_node *yt_deref(struct yt_stream *s, struct yt_node *n)
+{
+    return n && n->kind == YT_ALIAS ? yt_deref_alias(s, n) : n;
+}
 /* Charge n visited nodes; false once the budget is spent. */
 bool yt_charge(struct yt_stream *s, uint64_t n, struct gl_loc at);
 
 /* Type tests on a dereferenced node (NULL-safe). */
-bool yt_is_map(const struct yt_node *n);
-bool yt_is_seq(const struct yt_node *n);
-bool yt_is_scalar(const struct yt_node *n);
+static inline bool yt_is_map(const struct yt_node *n) { return n && n->kind == YT_MAP; }
+static inline bool yt_is_seq(const struct yt_node *n) { return n && n->kind == YT_SEQ; }
+static inline bool yt_is_scalar(const struct yt_node *n) { return n && n->kind == YT_SCALAR; }
 /* A plain scalar `null`, `Null`, `NULL`, `~` or empty, or a missing node. */
 bool yt_is_null(const struct yt_node *n);
 /* Scalar equal to str. */

@@ -405,6 +405,53 @@ static void test_sniff_memo(void **st)
     assert_true(yt_sniff(buf, strlen(buf), judge_has_a));
 }
 
+/* Every node's position is that of its first byte, and a scalar's last line the line of
+ * its last non-blank byte, whichever way the loader found them (libyaml's marks for an
+ * ASCII text without CR, the line index otherwise). */
+static bool check_node(struct yt_node *n, void *ctx)
+{
+    const struct yt_stream *s = ctx;
+    if (!n->past_end) {
+        struct gl_loc at = yt_loc_of(s, n->start);
+        assert_loc(n->loc, at.line, at.col);
+    }
+    if (n->kind == YT_SCALAR) {
+        size_t e = n->end;
+        while (e > n->start && strchr(" \t\n\r", s->text[e - 1]))
+            e--;
+        assert_int_equal(n->last_line, yt_loc_of(s, e > n->start ? e - 1 : n->start).line);
+    }
+    return true;
+}
+
+static void check_positions(const char *text, size_t len)
+{
+    struct fx *f = load(text, len);
+    for (size_t d = 0; d < f->s.ndocs; d++)
+        yt_walk(&f->s, f->s.docs[d], check_node, &f->s);
+    done(f);
+}
+
+static void corpus_positions(const char *name, const char *path, const char *text, size_t len)
+{
+    (void)name;
+    (void)path;
+    check_positions(text, len);
+}
+
+static void test_node_positions(void **st)
+{
+    (void)st;
+    static const char *const texts[] = {
+        "a: b\nc:\n  - d\n  - 'e\n    f'\n", "a: b\r\nc: |\r\n  x\r\n  y\r\n",
+        "é: ü\nk: [x, y]\n", "k: v\n  # c\nl: >\n  folded\n\n  more\n\nm: end",
+        "- a\n- b", "a:\n  b:\n    c: d   \n", "x: \"a\n  b\"\ny: z\n"};
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
+        check_positions(texts[i], strlen(texts[i]));
+    assert_true(test_each_yaml_file(GPULINT_CORPUS_DIR "/compose", corpus_positions) > 0);
+    assert_true(test_each_yaml_file(GPULINT_CORPUS_DIR "/k8s", corpus_positions) > 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -425,6 +472,7 @@ int main(void)
         cmocka_unit_test(test_exact_documents_and_ends),
         cmocka_unit_test(test_exact_aliases_and_walk),
         cmocka_unit_test(test_sniff_memo),
+        cmocka_unit_test(test_node_positions),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
