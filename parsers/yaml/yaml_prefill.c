@@ -79,7 +79,7 @@ size_t yt_reader_chars(const char *text, size_t len)
     }
 }
 
-bool yt_prefill(yaml_parser_t *p, const char *text, size_t len)
+bool yt_prefill(yaml_parser_t *p, const char *text, size_t len, size_t chars)
 {
     /* nothing read yet, as yaml_parser_initialize and yaml_parser_set_input_string leave
      * the parser (else: libyaml reads) */
@@ -90,7 +90,6 @@ bool yt_prefill(yaml_parser_t *p, const char *text, size_t len)
     size_t room = (size_t)(p->buffer.end - p->buffer.start);
     if (len >= room || room - len < 1 + PAD)
         return false; /* (a text this long is read by libyaml, in its chunks) */
-    size_t chars = yt_reader_chars(text, len);
     if (chars == (size_t)-1)
         return false; /* libyaml's reader stops there, with its error */
     memcpy(p->buffer.start, text, len);

@@ -38,8 +38,9 @@ size_t yt_reader_chars(const char *text, size_t len);
 
 /* After yaml_parser_initialize, yaml_parser_set_input_string(p, text, len) and
  * yaml_parser_set_encoding(p, YAML_UTF8_ENCODING), and before the first yaml_parser_parse:
- * put text[0..len) in libyaml's working buffer (see above). Returns whether it did; when
- * not, the parser is untouched and reads the text itself. */
-bool yt_prefill(yaml_parser_t *p, const char *text, size_t len);
+ * put text[0..len) in libyaml's working buffer (see above). `chars` is
+ * yt_reader_chars(text, len) (the loader counts them once for two uses). Returns whether
+ * it did; when not, the parser is untouched and reads the text itself. */
+bool yt_prefill(yaml_parser_t *p, const char *text, size_t len, size_t chars);
 
 #endif

@@ -42,12 +42,14 @@ static bool all_ascii(const char *text, size_t len)
     return !(any & 0x8080808080808080ull);
 }
 
-static void charmap_build(struct charmap *cm, const char *text, size_t len)
+/* `checked`: yt_reader_chars(text, len); a text libyaml's reader takes whole is ASCII
+ * when it has as many characters as bytes. */
+static void charmap_build(struct charmap *cm, const char *text, size_t len, size_t checked)
 {
     size_t cap = len / CHECK_EVERY + 2, chars = 0;
     cm->n = 0;
     cm->last_ch = cm->last_off = 0;
-    cm->ascii = all_ascii(text, len);
+    cm->ascii = checked != (size_t)-1 ? checked == len : all_ascii(text, len);
     cm->at = NULL;
     if (cm->ascii)
         return;
@@ -348,7 +350,7 @@ static struct yt_node *new_node(struct loader *ld, enum yt_kind kind, const yaml
     *n = (struct yt_node){.kind = kind, .start = start, .end = end < start ? start : end};
     n->loc = node_loc(ld, ev->start_mark, n->start);
     n->last_line = n->loc.line;
-    n->past_end = mark_past_end(ld, ev->start_mark);
+    n->past_end = ev->start_mark.column == 0 && mark_past_end(ld, ev->start_mark);
     return n;
 }
 
@@ -518,9 +520,11 @@ static void keep_pending(struct loader *ld)
                 (struct yt_pending){ld->stack[d], ld->keys[d]};
 }
 
-/* Parse text[0..len) into ld->s's documents. Returns libyaml's error kind (YAML_NO_ERROR
- * when the stream ended cleanly); the first error is recorded in ld->s. */
-static yaml_error_type_t parse_stream(struct loader *ld, const char *text, size_t len)
+/* Parse text[0..len) (`chars`: yt_reader_chars of it) into ld->s's documents. Returns
+ * libyaml's error kind (YAML_NO_ERROR when the stream ended cleanly); the first error is
+ * recorded in ld->s. */
+static yaml_error_type_t parse_stream(struct loader *ld, const char *text, size_t len,
+                                      size_t chars)
 {
     struct yt_stream *s = ld->s;
     yaml_parser_t p;
@@ -530,7 +534,7 @@ static yaml_error_type_t parse_stream(struct loader *ld, const char *text, size_
     }
     yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
     yaml_parser_set_encoding(&p, YAML_UTF8_ENCODING);
-    yt_prefill(&p, text, len); /* the text whole, when libyaml's reader would take it all */
+    yt_prefill(&p, text, len, chars); /* the text whole, when libyaml's reader takes it all */
     yaml_error_type_t kind = YAML_NO_ERROR;
     bool done = false;
     size_t docs_before = 0;
@@ -600,7 +604,7 @@ static void parse_before_bad_line(struct loader *ld, const char *text, size_t cu
     s->alias_exceeded = false;
     ld->depth = 0;
     ld->anchors.n = 0;
-    parse_stream(ld, text, cut);
+    parse_stream(ld, text, cut, yt_reader_chars(text, cut));
     /* the document the bad line belongs to is cut short, whatever libyaml closed */
     if (s->ndocs && s->docs[s->ndocs - 1])
         s->docs[s->ndocs - 1]->complete = false;
@@ -621,9 +625,10 @@ static int load(struct yt_stream *s, struct gl_arena *a, const char *text, size_
 
     struct loader ld = {.s = s, .exact = exact};
     ld.max_depth = exact ? max_depth : (size_t)gl_limit(GL_LIMIT_NESTING_DEPTH);
-    charmap_build(&ld.cm, text, len);
+    size_t chars = yt_reader_chars(text, len);
+    charmap_build(&ld.cm, text, len, chars);
     ld.marks_are_locs = ld.cm.ascii && len <= UINT32_MAX && !memchr(text, '\r', len);
-    yaml_error_type_t kind = parse_stream(&ld, text, len);
+    yaml_error_type_t kind = parse_stream(&ld, text, len, chars);
     size_t cut = s->error ? s->lines[s->error_loc.line - 1] : 0;
     if (kind == YAML_READER_ERROR && cut > 0 && !exact)
         parse_before_bad_line(&ld, text, cut);
@@ -1147,8 +1152,9 @@ struct gl_loc yt_scalar_loc_at(const struct yt_stream *s, const struct yt_node *
 
 void yt_add_pragmas(struct gl_doc *doc, struct yt_stream *s)
 {
-    /* (gl_pragma_parse takes only a comment that says `gpulint`) */
-    if (!memchr(s->text, '#', s->len) || !memmem(s->text, s->len, "gpulint", 7))
+    /* (gl_pragma_parse takes only a comment that says `gpulint`; its `g` is its rarest
+     * byte in YAML: memchr for it, then a compare) */
+    if (!memchr(s->text, '#', s->len) || !gl_mem_has(s->text, s->len, "gpulint", 7, 0))
         return;
     size_t nl = s->nlines + 2;
     uint32_t *span_end = xcalloc(nl, sizeof *span_end); /* last line of nodes starting here */

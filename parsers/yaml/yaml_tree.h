@@ -157,6 +157,15 @@ struct yt_stream {
     size_t nlines;
 };
 
+/* Does a file name end in `.yml` or `.yaml`? (one strlen: every YAML input type asks it
+ * of every file name) */
+static inline bool yt_yaml_name(const char *base)
+{
+    size_t n = strlen(base);
+    return (n >= 4 && !memcmp(base + n - 4, ".yml", 4)) ||
+           (n >= 5 && !memcmp(base + n - 5, ".yaml", 5));
+}
+
 /* Load text[0..len) (need not be NUL-terminated). Returns 0, or -1 with s->error set;
  * the documents completed before the error are kept. */
 int yt_load(struct yt_stream *s, struct gl_arena *a, const char *text, size_t len);

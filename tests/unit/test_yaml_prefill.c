@@ -89,7 +89,7 @@ static void same_both_ways(const char *text, size_t len)
     yaml_parser_set_input_string(&b, (const unsigned char *)text, len);
     yaml_parser_set_encoding(&a, YAML_UTF8_ENCODING);
     yaml_parser_set_encoding(&b, YAML_UTF8_ENCODING);
-    bool did = yt_prefill(&b, text, len);
+    bool did = yt_prefill(&b, text, len, yt_reader_chars(text, len));
     prefilled += did;
     texts++;
     /* a text is prefilled exactly when it fits and every character passes the reader */
@@ -302,7 +302,7 @@ static void test_long_text_not_prefilled(void **st)
     assert_true(yaml_parser_initialize(&p));
     yaml_parser_set_input_string(&p, (const unsigned char *)t, n);
     yaml_parser_set_encoding(&p, YAML_UTF8_ENCODING);
-    assert_false(yt_prefill(&p, t, n));
+    assert_false(yt_prefill(&p, t, n, yt_reader_chars(t, n)));
     yaml_parser_delete(&p);
     same_both_ways(t, n);
     same_both_ways(t, 40000);

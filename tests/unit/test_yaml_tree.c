@@ -452,6 +452,53 @@ static void test_node_positions(void **st)
     assert_true(test_each_yaml_file(GPULINT_CORPUS_DIR "/k8s", corpus_positions) > 0);
 }
 
+/* yt_duplicate_key: the earliest key that repeats one of its mapping, and the key it
+ * repeats, on random mappings of 2 to 20 keys (small ones compare each pair, larger ones
+ * sort), against every pair compared here. */
+static bool expect_dup(struct yt_node *n, void *ctx)
+{
+    struct yt_node **best = ctx; /* best[0]: the duplicate, best[1]: the key it repeats */
+    for (size_t j = 0; n->kind == YT_MAP && j < n->npairs; j++)
+        for (size_t i = 0; i < j; i++) {
+            struct yt_node *a = n->pairs[i].key, *b = n->pairs[j].key;
+            if (a->kind == YT_SCALAR && b->kind == YT_SCALAR && a->len == b->len &&
+                !memcmp(a->value, b->value, a->len) && strcmp(a->value, "<<") &&
+                (!best[0] || b->start < best[0]->start)) {
+                best[0] = b;
+                best[1] = a;
+            }
+        }
+    return true;
+}
+
+static void test_duplicate_keys(void **st)
+{
+    (void)st;
+    uint64_t r = 12345;
+    char text[4096];
+    for (int round = 0; round < 400; round++) {
+        size_t n = 0;
+        for (int m = 0; m < 3; m++) {
+            n += (size_t)snprintf(text + n, sizeof text - n, "m%d:\n", m);
+            r = r * 6364136223846793005ull + 1442695040888963407ull;
+            int keys = 2 + (int)((r >> 33) % 19);
+            for (int k = 0; k < keys; k++) {
+                r = r * 6364136223846793005ull + 1442695040888963407ull;
+                unsigned v = (unsigned)(r >> 33) % (unsigned)(keys * 3);
+                n += (size_t)snprintf(text + n, sizeof text - n, "  k%u: %d\n", v, k);
+            }
+        }
+        struct fx *f = load(text, n);
+        struct yt_node *best[2] = {NULL, NULL}, *first = NULL;
+        for (size_t d = 0; d < f->s.ndocs; d++)
+            yt_walk(&f->s, f->s.docs[d], expect_dup, best);
+        struct yt_node *dup = yt_duplicate_key(&f->s, &first);
+        assert_ptr_equal(dup, best[0]);
+        assert_ptr_equal(first, best[1]);
+        done(f);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -473,6 +520,7 @@ int main(void)
         cmocka_unit_test(test_exact_aliases_and_walk),
         cmocka_unit_test(test_sniff_memo),
         cmocka_unit_test(test_node_positions),
+        cmocka_unit_test(test_duplicate_keys),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
