@@ -373,6 +373,8 @@ static void attach(struct loader *ld, struct yt_node *n)
         p->key = ld->keys[ld->depth - 1];
         p->value = n;
         top->merges |= is_merge_key(p->key);
+        top->keymask |= p->key->kind == YT_SCALAR ? yt_key_bit(p->key->value, p->key->len)
+                                                  : UINT32_MAX; /* (an alias: any key) */
         ld->keys[ld->depth - 1] = NULL;
     }
 }
@@ -793,6 +795,11 @@ struct yt_node *yt_get_n(struct yt_stream *s, struct yt_node *map, const char *k
 {
     map = yt_deref(s, map);
     if (!yt_is_map(map))
+        return NULL;
+    /* no key of the mapping has this one's length and first byte (a mapping that merges
+     * others is searched whole; one with an alias among its keys has every bit set, and
+     * follows the alias in the loop below as before) */
+    if (!has_merge(map) && !(map->keymask & yt_key_bit(key, klen)))
         return NULL;
     struct yt_node *order[MERGE_VISITS];
     size_t n = 1;

@@ -77,6 +77,9 @@ struct yt_pair {
 struct yt_node {
     enum yt_kind kind;
     struct gl_loc loc;       /* first byte of the node (a block scalar: its `|`/`>`) */
+    uint32_t keymask;        /* YT_MAP: yt_key_bit of each key (all bits when a key is no
+                                plain scalar node); in the padding after loc, so a node
+                                takes the room it took before */
     size_t start, end;       /* byte offsets [start, end) in the input */
     uint32_t last_line;      /* last line holding content of this node */
     const char *tag;         /* as written (libyaml expands shorthands), NULL when none */
@@ -226,6 +229,13 @@ bool yt_is_null(const struct yt_node *n);
 bool yt_scalar_is(const struct yt_node *n, const char *str);
 /* Plain/quoted `true` (and yes/on for YAML 1.1 readers such as compose). */
 bool yt_is_true(const struct yt_node *n);
+
+/* A key's bit in a mapping's keymask: from its length and first byte (a key whose bit is
+ * not set is not among the mapping's own keys). */
+static inline uint32_t yt_key_bit(const char *key, size_t len)
+{
+    return 1u << ((len * 7u + (len ? (unsigned char)key[0] : 0u)) & 31u);
+}
 
 /* Value of key[0..klen) in mapping `map` (merge keys applied), dereferenced; NULL when
  * absent. *key_out (may be NULL) gets the key node. */

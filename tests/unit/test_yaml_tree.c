@@ -499,6 +499,51 @@ static void test_duplicate_keys(void **st)
     }
 }
 
+/* yt_get answers from a mapping's own pairs as a scan of them would, present keys and
+ * absent ones (of the same lengths and first bytes too: the keymask only rules out keys
+ * no pair can hold), with an alias or a collection among the keys as well. */
+static void test_get_against_scan(void **st)
+{
+    (void)st;
+    static const char *const names[] = {"a", "b", "ab", "ba", "image", "imagf", "jmage", "env",
+                                        "envx", "", "args", "argv", "k1", "k2", "resources"};
+    size_t nn = sizeof names / sizeof names[0];
+    uint64_t r = 99;
+    char text[2048];
+    for (int round = 0; round < 300; round++) {
+        size_t n = (size_t)snprintf(text, sizeof text, "x: &x v\n");
+        r = r * 6364136223846793005ull + 1442695040888963407ull;
+        int keys = 1 + (int)((r >> 33) % 8);
+        for (int k = 0; k < keys; k++) {
+            r = r * 6364136223846793005ull + 1442695040888963407ull;
+            n += (size_t)snprintf(text + n, sizeof text - n, "\"%s\": %d\n",
+                                  names[(r >> 33) % nn], k);
+        }
+        if (round % 5 == 1)
+            n += (size_t)snprintf(text + n, sizeof text - n, "*x : alias\n");
+        if (round % 5 == 2)
+            n += (size_t)snprintf(text + n, sizeof text - n, "? [c, d]\n: seq\n");
+        struct fx *f = load(text, n);
+        struct yt_node *map = f->s.docs[0];
+        assert_true(yt_is_map(map));
+        for (size_t q = 0; q < nn; q++) {
+            struct yt_node *want = NULL, *want_key = NULL;
+            for (size_t i = 0; i < map->npairs && !want; i++) {
+                struct yt_node *k = yt_deref(&f->s, map->pairs[i].key);
+                if (yt_is_scalar(k) && k->len == strlen(names[q]) &&
+                    !memcmp(k->value, names[q], k->len)) {
+                    want = yt_deref(&f->s, map->pairs[i].value);
+                    want_key = map->pairs[i].key;
+                }
+            }
+            struct yt_node *key = NULL;
+            assert_ptr_equal(yt_get(&f->s, map, names[q], &key), want);
+            assert_ptr_equal(key, want_key);
+        }
+        done(f);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -521,6 +566,7 @@ int main(void)
         cmocka_unit_test(test_sniff_memo),
         cmocka_unit_test(test_node_positions),
         cmocka_unit_test(test_duplicate_keys),
+        cmocka_unit_test(test_get_against_scan),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
