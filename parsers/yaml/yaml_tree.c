@@ -374,7 +374,7 @@ static void attach(struct loader *ld, struct yt_node *n)
         p->value = n;
         top->merges |= is_merge_key(p->key);
         top->keymask |= p->key->kind == YT_SCALAR ? yt_key_bit(p->key->value, p->key->len)
-                                                  : UINT32_MAX; /* (an alias: any key) */
+                                                  : UINT32_MAX; /* (alias, collection) */
         ld->keys[ld->depth - 1] = NULL;
     }
 }
