@@ -17,33 +17,83 @@
  * own (GL406 pairs the servers one block starts, not the alternatives of two blocks).
  * Every position is that of the Markdown file. */
 #include <ctype.h>
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "linter/core/inputs.h"
+#include "linter/core/lines.h"
 #include "parsers/launch/launch_shell.h"
 
 static bool by_name(const char *path, const char *base)
 {
     (void)path;
-    return gl_has_suffix(base, ".md") || gl_has_suffix(base, ".mdx") ||
-           gl_has_suffix(base, ".markdown") || gl_has_suffix(base, ".qmd") ||
-           gl_has_suffix(base, ".Rmd") || gl_has_suffix(base, ".rmd");
+    /* (each suffix has one dot: the name ends with it when its last dot starts it) */
+    const char *dot = strrchr(base, '.');
+    return dot && (gl_streq(dot, ".md") || gl_streq(dot, ".mdx") || gl_streq(dot, ".markdown") ||
+                   gl_streq(dot, ".qmd") || gl_streq(dot, ".Rmd") || gl_streq(dot, ".rmd"));
 }
 
 struct line {
     size_t start, end; /* [start, end) without the newline */
 };
 
-static bool next_line(const char *t, size_t len, size_t *i, struct line *l)
+/* Where the reader is in a text: the next line starts at i. With `starts` (the start of
+ * every line of the text, line_starts), a line's end is the next start's '\n', with no
+ * scan; without, it is found by memchr. */
+struct cursor {
+    const char *t;
+    size_t len, i;
+    const uint32_t *starts; /* NULL, or starts[k] == i */
+    size_t k, n;
+};
+
+/* The line at the cursor, when it starts before `to` (a line ending at or past `to`
+ * ends there only when `to` is a line start or the text's end, as every caller's is). */
+static inline bool next_line(struct cursor *c, size_t to, struct line *l)
 {
-    if (*i >= len)
+    if (c->i >= to)
         return false;
-    l->start = *i;
-    const char *nl = memchr(t + *i, '\n', len - *i);
-    size_t e = nl ? (size_t)(nl - t) : len;
+    l->start = c->i;
+    size_t e;
+    if (c->starts) {
+        e = c->k + 1 < c->n ? c->starts[c->k + 1] - 1 : c->len;
+        c->k++;
+    } else {
+        const char *nl = memchr(c->t + c->i, '\n', c->len - c->i);
+        e = nl ? (size_t)(nl - c->t) : c->len;
+    }
     l->end = e;
-    *i = e + 1;
+    c->i = e + 1;
     return true;
+}
+
+/* Lines a table of line starts is kept for (4 bytes a line: a text of more lines is read
+ * with memchr, and its index found later as before). */
+#define STARTS_MAX ((size_t)1 << 20)
+
+/* The start of every line of t[0..len) (0, then the offset after each '\n'), in one
+ * memchr pass; NULL past STARTS_MAX lines. The caller frees it. */
+static uint32_t *line_starts(const char *t, size_t len, size_t *n)
+{
+    if (len > UINT32_MAX)
+        return NULL;
+    size_t cap = 256, k = 0;
+    uint32_t *starts = xmalloc(cap * sizeof *starts);
+    starts[k++] = 0;
+    const char *end = t + len;
+    for (const char *p = t; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++) {
+        if (k == cap) {
+            if (cap >= STARTS_MAX) {
+                free(starts);
+                return NULL;
+            }
+            starts = xrealloc(starts, (cap *= 2) * sizeof *starts);
+        }
+        starts[k++] = (uint32_t)(p - t) + 1;
+    }
+    *n = k;
+    return starts;
 }
 
 struct fence {
@@ -171,12 +221,12 @@ static bool starts_with_launcher(const char *t, size_t s, size_t e)
     return false;
 }
 
-/* Does a line of [from, to) start a launch? */
-static bool any_launcher(const char *t, size_t from, size_t to)
+/* Does a line from the cursor's up to `to` start a launch? */
+static bool any_launcher(struct cursor c, size_t to)
 {
     struct line bl;
-    while (next_line(t, to, &from, &bl))
-        if (starts_with_launcher(t, bl.start, bl.end))
+    while (next_line(&c, to, &bl))
+        if (starts_with_launcher(c.t, bl.start, bl.end))
             return true;
     return false;
 }
@@ -194,12 +244,27 @@ static void block_add(struct block *b, const char *t, size_t s, size_t e, uint32
     gl_buf_addc(&b->text, '\n');
 }
 
-/* One fenced block: lines [first, close) of the file, `first_line` its line number.
+/* The group of a block's launches: "PATH#LINE" (as printf's "%s#%u" would write it,
+ * taking the same arena bytes, without printf: a block costs a few hundred instructions
+ * less). */
+static const char *block_group(struct gl_arena *a, const char *path, uint32_t line)
+{
+    char digits[10];
+    size_t n = sizeof digits;
+    do {
+        digits[--n] = (char)('0' + line % 10);
+        line /= 10;
+    } while (line);
+    return gl_arena_cat3(a, path ? path : "", path ? strlen(path) : 0, "#", 1, digits + n,
+                         sizeof digits - n);
+}
+
+/* One fenced block: the lines from the cursor's up to `to`, `first_line` the first's number.
  * `launch_lines`: a block of another language (Python): only its lines that start a launch
  * or a build (`docker run ...`, `!docker build ...`, `mlserver build ...`: never Python)
  * and the lines that continue them are shell. */
 static void read_block(struct gl_doc *doc, struct gl_launch_scan *scan, const struct fence *f,
-                       size_t from, size_t to, uint32_t first_line, bool launch_lines)
+                       struct cursor c, size_t to, uint32_t first_line, bool launch_lines)
 {
     static const char *const prompt_langs[] = {"console", "shell-session", "sh-session",
                                                "shellsession", NULL};
@@ -208,10 +273,9 @@ static void read_block(struct gl_doc *doc, struct gl_launch_scan *scan, const st
     gl_buf_init(&b.text);
     gl_srcmap_init(&b.map, &doc->arena);
     bool prompts = info_is(f, prompt_langs);
-    size_t i = from;
     struct line l;
     bool first_seen = false, continued = false;
-    for (uint32_t line = first_line; i < to && next_line(t, to, &i, &l); line++) {
+    for (uint32_t line = first_line; next_line(&c, to, &l); line++) {
         size_t s = content_start(t, &l, f->indent);
         if (!first_seen && !blank(t, s, l.end) && t[s] != '#') {
             first_seen = true;
@@ -243,8 +307,7 @@ static void read_block(struct gl_doc *doc, struct gl_launch_scan *scan, const st
         const char *copy = gl_arena_strndup(&doc->arena, b.text.data, b.text.len);
         /* the detached launches of one block run together; other blocks are other
          * examples (alternatives, other machines): a group per block */
-        scan->group = gl_arena_printf(&doc->arena, "%s#%u", doc->path ? doc->path : "",
-                                      (unsigned)first_line);
+        scan->group = block_group(&doc->arena, doc->path, first_line);
         gl_launch_scan_text(scan, copy, b.text.len, &b.map);
     }
     gl_buf_free(&b.text);
@@ -272,18 +335,29 @@ static void parse(struct gl_doc *doc, const struct gl_config *cfg)
 {
     (void)cfg;
     const char *t = doc->text;
-    size_t len = doc->len, i = 0;
+    size_t len = doc->len;
     struct sh_vars vars;
     struct gl_launch_scan scan;
     docs_scan_init(doc, &vars, &scan);
+    /* the lines found once: walked here, and handed to the doc's line index, which
+     * copies them when it is first asked for a position (the first image reference),
+     * taking the room it takes when it finds them itself, at the same moment */
+    struct cursor c = {.t = t, .len = len};
+    c.starts = line_starts(t, len, &c.n);
+    if (c.starts) {
+        if (doc->lines.text != doc->text)
+            gl_lines_init(&doc->lines, &doc->arena, doc->text, doc->len);
+        gl_lines_known32(&doc->lines, c.starts, c.n);
+    }
     struct line l;
-    for (uint32_t line = 1; next_line(t, len, &i, &l); line++) {
+    for (uint32_t line = 1; next_line(&c, len, &l); line++) {
         struct fence f;
         if (!fence_open(t, &l, &f))
             continue;
-        size_t body = i, body_end = len;
+        struct cursor body = c;
+        size_t body_end = len;
         uint32_t body_line = line + 1;
-        while (next_line(t, len, &i, &l)) {
+        while (next_line(&c, len, &l)) {
             line++;
             if (fence_close(t, &l, &f)) {
                 body_end = l.start;
@@ -293,11 +367,13 @@ static void parse(struct gl_doc *doc, const struct gl_config *cfg)
         bool read = f.info_len && info_is(&f, shell_langs);
         bool python = f.info_len && info_is(&f, python_langs);
         if (!f.info_len) /* RULES.md third round: read when any of its lines starts a launch */
-            read = any_launcher(t, body, body_end);
+            read = any_launcher(body, body_end);
         if (read || python)
             read_block(doc, &scan, &f, body, body_end, body_line, python);
     }
     gl_launch_scan_pragmas(&scan);
+    gl_lines_unknown(&doc->lines); /* (copied by now, or found again when asked) */
+    free((void *)c.starts);
 }
 
 /* ---- reStructuredText: `.. code-block:: bash` (also `code::`, `sourcecode::`, and
@@ -352,12 +428,13 @@ static void parse_rst(struct gl_doc *doc, const struct gl_config *cfg)
 {
     (void)cfg;
     const char *t = doc->text;
-    size_t len = doc->len, i = 0;
+    size_t len = doc->len;
     struct sh_vars vars;
     struct gl_launch_scan scan;
     docs_scan_init(doc, &vars, &scan);
+    struct cursor c = {.t = t, .len = len};
     struct line l;
-    for (uint32_t line = 1; next_line(t, len, &i, &l); line++) {
+    for (uint32_t line = 1; next_line(&c, len, &l); line++) {
         struct fence f;
         size_t d;
         enum rst_open open = rst_directive(t, &l, &f, &d);
@@ -365,10 +442,11 @@ static void parse_rst(struct gl_doc *doc, const struct gl_config *cfg)
             continue;
         /* options (`:linenos:`) and blank lines, then the body: every line indented more
          * than the directive, blank lines included, up to the first that is not */
-        size_t body = len, body_end = len, k = i;
+        size_t body = len, body_end = len;
+        struct cursor k = c, body_at = c;
         uint32_t body_line = 0, kl = line;
         struct line bl;
-        while (next_line(t, len, &k, &bl)) {
+        for (struct cursor at = k; next_line(&k, len, &bl); at = k) {
             kl++;
             bool empty = blank(t, bl.start, bl.end);
             size_t ind = indent_of(t, &bl);
@@ -378,12 +456,13 @@ static void parse_rst(struct gl_doc *doc, const struct gl_config *cfg)
             }
             if (body == len && !empty && t[bl.start + ind] != ':') {
                 body = bl.start;
+                body_at = at;
                 body_line = kl;
                 f.indent = ind;
             }
         }
-        if (body < body_end && (open == RST_SHELL || any_launcher(t, body, body_end)))
-            read_block(doc, &scan, &f, body, body_end, body_line, info_is(&f, python_langs));
+        if (body < body_end && (open == RST_SHELL || any_launcher(body_at, body_end)))
+            read_block(doc, &scan, &f, body_at, body_end, body_line, info_is(&f, python_langs));
     }
     gl_launch_scan_pragmas(&scan);
 }

@@ -108,7 +108,7 @@ static void parse(struct gl_doc *doc, const struct gl_config *cfg)
 static bool candidate(const char *path, const char *b)
 {
     (void)path;
-    return gl_has_suffix(b, ".yml") || gl_has_suffix(b, ".yaml");
+    return yt_yaml_name(b);
 }
 
 static bool task_like(struct yt_stream *s, struct yt_node *item)

@@ -17,7 +17,9 @@
 static bool by_name(const char *path, const char *base)
 {
     (void)path;
-    return !strcmp(base, "Singularity") || !strcmp(base, "Apptainer") ||
+    if (base[0] != 'S' && base[0] != 'A')
+        return false; /* (every name below starts so) */
+    return gl_streq(base, "Singularity") || gl_streq(base, "Apptainer") ||
            gl_has_prefix(base, "Singularity.") || gl_has_prefix(base, "Apptainer.");
 }
 

@@ -176,7 +176,7 @@ static void parse(struct gl_doc *doc, const struct gl_config *cfg)
 
 static bool by_name(const char *path, const char *b)
 {
-    bool yaml = gl_has_suffix(b, ".yml") || gl_has_suffix(b, ".yaml");
+    bool yaml = yt_yaml_name(b);
     if (!yaml)
         return false;
     if (!strcmp(b, ".gitlab-ci.yml") || !strcmp(b, ".gitlab-ci.yaml") ||
@@ -188,7 +188,7 @@ static bool by_name(const char *path, const char *b)
 
 static bool yaml_ext(const char *b)
 {
-    return gl_has_suffix(b, ".yml") || gl_has_suffix(b, ".yaml");
+    return yt_yaml_name(b);
 }
 
 static bool candidate(const char *path, const char *b)

@@ -27,11 +27,14 @@
 static bool by_name(const char *path, const char *base)
 {
     (void)path;
-    return !strcmp(base, "Makefile") || !strcmp(base, "makefile") ||
-           !strcmp(base, "GNUmakefile") || gl_has_suffix(base, ".mk") ||
-           gl_has_suffix(base, ".mak") || gl_has_prefix(base, "Makefile.") ||
-           gl_has_prefix(base, "makefile.") || gl_has_suffix(base, ".Makefile") ||
-           gl_has_suffix(base, ".makefile");
+    /* (each suffix has one dot: the name ends with it when its last dot starts it) */
+    const char *dot = strrchr(base, '.');
+    return gl_streq(base, "Makefile") || gl_streq(base, "makefile") ||
+           gl_streq(base, "GNUmakefile") ||
+           (dot && (gl_streq(dot, ".mk") || gl_streq(dot, ".mak") ||
+                    gl_streq(dot, ".Makefile") || gl_streq(dot, ".makefile"))) ||
+           ((base[0] == 'M' || base[0] == 'm') &&
+            (gl_has_prefix(base, "Makefile.") || gl_has_prefix(base, "makefile.")));
 }
 
 /* Is line [s, e) a rule line: at column 0, `targets:` (not `:=`, not a comment or a

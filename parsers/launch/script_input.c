@@ -14,9 +14,10 @@
 static bool by_name(const char *path, const char *base)
 {
     (void)path;
-    return gl_has_suffix(base, ".sh") || gl_has_suffix(base, ".bash") ||
-           gl_has_suffix(base, ".sbatch") || gl_has_suffix(base, ".slurm") ||
-           gl_has_suffix(base, ".bats");
+    /* (each suffix has one dot: the name ends with it when its last dot starts it) */
+    const char *dot = strrchr(base, '.');
+    return dot && (gl_streq(dot, ".sh") || gl_streq(dot, ".bash") || gl_streq(dot, ".sbatch") ||
+                   gl_streq(dot, ".slurm") || gl_streq(dot, ".bats"));
 }
 
 /* An executable regular file without an extension (bin/train, scripts/launch) may be a

@@ -686,7 +686,7 @@ void gl_parse_compose_doc(struct gl_doc *doc, const struct gl_config *cfg)
 
 bool gl_compose_named(const char *b)
 {
-    if (!gl_has_suffix(b, ".yml") && !gl_has_suffix(b, ".yaml"))
+    if (!yt_yaml_name(b))
         return false;
     return gl_has_prefix(b, "docker-compose") || gl_has_prefix(b, "compose.") ||
            gl_has_prefix(b, "compose-") || gl_has_prefix(b, "compose_") ||

@@ -10,7 +10,7 @@
 
 static bool yaml_ext(const char *b)
 {
-    return gl_has_suffix(b, ".yml") || gl_has_suffix(b, ".yaml");
+    return yt_yaml_name(b);
 }
 
 static bool by_name(const char *path, const char *b)

@@ -312,7 +312,7 @@ void gl_parse_k8s_doc(struct gl_doc *doc, const struct gl_config *cfg)
 static bool candidate(const char *path, const char *b)
 {
     (void)path;
-    return gl_has_suffix(b, ".yml") || gl_has_suffix(b, ".yaml");
+    return yt_yaml_name(b);
 }
 
 /* Some document is a Kubernetes object. */

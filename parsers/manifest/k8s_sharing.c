@@ -164,7 +164,7 @@ static bool chart_values(const char *path, const char *b)
 
 static bool candidate(const char *path, const char *b)
 {
-    return (gl_has_suffix(b, ".yml") || gl_has_suffix(b, ".yaml")) && !chart_values(path, b);
+    return yt_yaml_name(b) && !chart_values(path, b);
 }
 
 static bool config_stream(struct yt_stream *s)

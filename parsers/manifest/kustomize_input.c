@@ -30,8 +30,8 @@
 static bool by_name(const char *path, const char *base)
 {
     (void)path;
-    return !strcmp(base, "kustomization.yaml") || !strcmp(base, "kustomization.yml") ||
-           !strcmp(base, "Kustomization");
+    return gl_streq(base, "kustomization.yaml") || gl_streq(base, "kustomization.yml") ||
+           gl_streq(base, "Kustomization");
 }
 
 /* A scalar value of the entry, NULL when absent, empty or not a scalar. */

@@ -3,13 +3,17 @@
  * yaml_dupkey.c: a key given twice in one mapping (see yt_duplicate_key in yaml_tree.h).
  *
  * Each mapping's scalar keys are sorted (by bytes, then by position), so a mapping of n
- * keys costs O(n log n) whatever its keys; aliases are not followed (a merged mapping's
+ * keys costs O(n log n) whatever its keys (a small one compares each pair, with the same
+ * answer); aliases are not followed (a merged mapping's
  * keys may be overridden: that is what `<<` is for) and `<<` itself is left out.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "parsers/yaml/yaml_tree.h"
+
+/* Mappings of at most this many keys compare each pair (fewer steps than a sort). */
+#define FEW_KEYS 12
 
 struct dup_ctx {
     struct yt_node *dup, *first;
@@ -44,6 +48,23 @@ static bool visit(struct yt_node *n, void *ctx)
         if (key && key->kind == YT_SCALAR && !(key->style == YT_PLAIN && key->len == 2 &&
                                                !memcmp(key->value, "<<", 2)))
             d->keys[k++] = key;
+    }
+    if (k <= FEW_KEYS) {
+        /* each key against those before it: the first key that repeats one is this
+         * mapping's earliest duplicate, and the key it repeats occurs once before it (an
+         * earlier second occurrence would have come first) */
+        for (size_t j = 1; j < k; j++)
+            for (size_t i = 0; i < j; i++) {
+                struct yt_node *a = d->keys[i], *b = d->keys[j];
+                if (a->len == b->len && !memcmp(a->value, b->value, a->len)) {
+                    if (!d->dup || b->start < d->dup->start) {
+                        d->dup = b;
+                        d->first = a;
+                    }
+                    return true;
+                }
+            }
+        return true;
     }
     qsort(d->keys, k, sizeof *d->keys, by_bytes);
     for (size_t i = 1; i < k; i++) {

@@ -8,6 +8,7 @@
 
 #include "linter/core/suppress.h"
 #include "linter/core/text.h"
+#include "parsers/yaml/yaml_prefill.h"
 #include "parsers/yaml/yaml_template.h"
 
 /* The most of a template expression a GL903 message shows. */
@@ -41,12 +42,14 @@ static bool all_ascii(const char *text, size_t len)
     return !(any & 0x8080808080808080ull);
 }
 
-static void charmap_build(struct charmap *cm, const char *text, size_t len)
+/* `checked`: yt_reader_chars(text, len); a text libyaml's reader takes whole is ASCII
+ * when it has as many characters as bytes. */
+static void charmap_build(struct charmap *cm, const char *text, size_t len, size_t checked)
 {
     size_t cap = len / CHECK_EVERY + 2, chars = 0;
     cm->n = 0;
     cm->last_ch = cm->last_off = 0;
-    cm->ascii = all_ascii(text, len);
+    cm->ascii = checked != (size_t)-1 ? checked == len : all_ascii(text, len);
     cm->at = NULL;
     if (cm->ascii)
         return;
@@ -220,6 +223,7 @@ struct loader {
     struct yt_node **keys; /* pending key of each open mapping */
     size_t depth, capstack;
     size_t line_hint;      /* index in s->lines of the last position looked up */
+    bool marks_are_locs;   /* libyaml's line and column are gl_loc's (see node_loc) */
     bool exact;            /* yt_load_exact */
     size_t max_depth;      /* the limit nesting-depth, or yt_load_exact's bound (0: none) */
 };
@@ -324,15 +328,29 @@ static uint32_t last_content_line(struct loader *ld, size_t start, size_t end)
     return loc_near(ld, e > start ? e - 1 : start).line;
 }
 
+/* Position of a node's start mark m, at byte offset off. libyaml counts lines at every
+ * line break (CR, LF, CR LF, NEL, LS, PS) and columns in characters; in an ASCII text
+ * without CR (marks_are_locs) those are gl_loc's lines (by '\n') and byte columns, so the
+ * mark is the position, and its line the hint for the next look-up. Not at the end of
+ * the input, where libyaml may have moved to a line after the last (mark_past_end). */
+static inline struct gl_loc node_loc(struct loader *ld, yaml_mark_t m, size_t off)
+{
+    if (ld->marks_are_locs && off < ld->s->len) {
+        ld->line_hint = m.line;
+        return (struct gl_loc){(uint32_t)m.line + 1, (uint32_t)m.column + 1};
+    }
+    return loc_near(ld, off);
+}
+
 static struct yt_node *new_node(struct loader *ld, enum yt_kind kind, const yaml_event_t *ev)
 {
     /* (taken, not cleared, then set whole: the same bytes charged as gl_arena_alloc) */
     struct yt_node *n = gl_arena_take(ld->s->arena, sizeof *n);
     size_t start = mark_off(ld, ev->start_mark), end = mark_off(ld, ev->end_mark);
     *n = (struct yt_node){.kind = kind, .start = start, .end = end < start ? start : end};
-    n->loc = loc_near(ld, n->start);
+    n->loc = node_loc(ld, ev->start_mark, n->start);
     n->last_line = n->loc.line;
-    n->past_end = mark_past_end(ld, ev->start_mark);
+    n->past_end = ev->start_mark.column == 0 && mark_past_end(ld, ev->start_mark);
     return n;
 }
 
@@ -355,6 +373,8 @@ static void attach(struct loader *ld, struct yt_node *n)
         p->key = ld->keys[ld->depth - 1];
         p->value = n;
         top->merges |= is_merge_key(p->key);
+        top->keymask |= p->key->kind == YT_SCALAR ? yt_key_bit(p->key->value, p->key->len)
+                                                  : UINT32_MAX; /* (alias, collection) */
         ld->keys[ld->depth - 1] = NULL;
     }
 }
@@ -421,7 +441,11 @@ static void load_scalar(struct loader *ld, const yaml_event_t *ev)
     case YAML_FOLDED_SCALAR_STYLE: n->style = YT_FOLDED; break;
     default: n->style = YT_PLAIN; break;
     }
-    n->last_line = last_content_line(ld, n->start, n->end);
+    /* a scalar that ends before the next line starts ends on its first line (new_node
+     * left line_hint at it) */
+    size_t h = ld->line_hint;
+    if (h + 1 >= ld->s->nlines || n->end > ld->s->lines[h + 1])
+        n->last_line = last_content_line(ld, n->start, n->end);
     n->complete = true;
     if (n->anchor)
         anchors_put(&ld->anchors, n->anchor, n);
@@ -498,9 +522,11 @@ static void keep_pending(struct loader *ld)
                 (struct yt_pending){ld->stack[d], ld->keys[d]};
 }
 
-/* Parse text[0..len) into ld->s's documents. Returns libyaml's error kind (YAML_NO_ERROR
- * when the stream ended cleanly); the first error is recorded in ld->s. */
-static yaml_error_type_t parse_stream(struct loader *ld, const char *text, size_t len)
+/* Parse text[0..len) (`chars`: yt_reader_chars of it) into ld->s's documents. Returns
+ * libyaml's error kind (YAML_NO_ERROR when the stream ended cleanly); the first error is
+ * recorded in ld->s. */
+static yaml_error_type_t parse_stream(struct loader *ld, const char *text, size_t len,
+                                      size_t chars)
 {
     struct yt_stream *s = ld->s;
     yaml_parser_t p;
@@ -510,6 +536,7 @@ static yaml_error_type_t parse_stream(struct loader *ld, const char *text, size_
     }
     yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
     yaml_parser_set_encoding(&p, YAML_UTF8_ENCODING);
+    yt_prefill(&p, text, len, chars); /* the text whole, when libyaml's reader takes it all */
     yaml_error_type_t kind = YAML_NO_ERROR;
     bool done = false;
     size_t docs_before = 0;
@@ -579,7 +606,7 @@ static void parse_before_bad_line(struct loader *ld, const char *text, size_t cu
     s->alias_exceeded = false;
     ld->depth = 0;
     ld->anchors.n = 0;
-    parse_stream(ld, text, cut);
+    parse_stream(ld, text, cut, yt_reader_chars(text, cut));
     /* the document the bad line belongs to is cut short, whatever libyaml closed */
     if (s->ndocs && s->docs[s->ndocs - 1])
         s->docs[s->ndocs - 1]->complete = false;
@@ -600,8 +627,10 @@ static int load(struct yt_stream *s, struct gl_arena *a, const char *text, size_
 
     struct loader ld = {.s = s, .exact = exact};
     ld.max_depth = exact ? max_depth : (size_t)gl_limit(GL_LIMIT_NESTING_DEPTH);
-    charmap_build(&ld.cm, text, len);
-    yaml_error_type_t kind = parse_stream(&ld, text, len);
+    size_t chars = yt_reader_chars(text, len);
+    charmap_build(&ld.cm, text, len, chars);
+    ld.marks_are_locs = ld.cm.ascii && len <= UINT32_MAX && !memchr(text, '\r', len);
+    yaml_error_type_t kind = parse_stream(&ld, text, len, chars);
     size_t cut = s->error ? s->lines[s->error_loc.line - 1] : 0;
     if (kind == YAML_READER_ERROR && cut > 0 && !exact)
         parse_before_bad_line(&ld, text, cut);
@@ -682,22 +711,15 @@ bool yt_charge(struct yt_stream *s, uint64_t n, struct gl_loc at)
     return true;
 }
 
-struct yt_node *yt_deref(struct yt_stream *s, struct yt_node *n)
+struct yt_node *yt_deref_alias(struct yt_stream *s, struct yt_node *n)
 {
-    if (n && n->kind == YT_ALIAS) {
-        /* an alias to a scalar is one node, as cheap as the alias itself: it is always
-         * followed, so a scalar read twice reads the same (a budget spent in between
-         * cannot turn a `kind` that was there into a missing one) */
-        if (!n->target || (n->target->kind != YT_SCALAR && !yt_charge(s, 1, n->loc)))
-            return NULL;
-        n = n->target; /* never an alias itself: aliases carry no anchors */
-    }
-    return n;
+    /* an alias to a scalar is one node, as cheap as the alias itself: it is always
+     * followed, so a scalar read twice reads the same (a budget spent in between cannot
+     * turn a `kind` that was there into a missing one) */
+    if (!n->target || (n->target->kind != YT_SCALAR && !yt_charge(s, 1, n->loc)))
+        return NULL;
+    return n->target; /* never an alias itself: aliases carry no anchors */
 }
-
-bool yt_is_map(const struct yt_node *n) { return n && n->kind == YT_MAP; }
-bool yt_is_seq(const struct yt_node *n) { return n && n->kind == YT_SEQ; }
-bool yt_is_scalar(const struct yt_node *n) { return n && n->kind == YT_SCALAR; }
 
 bool yt_is_null(const struct yt_node *n)
 {
@@ -773,6 +795,11 @@ struct yt_node *yt_get_n(struct yt_stream *s, struct yt_node *map, const char *k
 {
     map = yt_deref(s, map);
     if (!yt_is_map(map))
+        return NULL;
+    /* no key of the mapping has this one's length and first byte (a mapping that merges
+     * others is searched whole; one with an alias among its keys has every bit set, and
+     * follows the alias in the loop below as before) */
+    if (!has_merge(map) && !(map->keymask & yt_key_bit(key, klen)))
         return NULL;
     struct yt_node *order[MERGE_VISITS];
     size_t n = 1;
@@ -1132,8 +1159,9 @@ struct gl_loc yt_scalar_loc_at(const struct yt_stream *s, const struct yt_node *
 
 void yt_add_pragmas(struct gl_doc *doc, struct yt_stream *s)
 {
-    /* (gl_pragma_parse takes only a comment that says `gpulint`) */
-    if (!memchr(s->text, '#', s->len) || !memmem(s->text, s->len, "gpulint", 7))
+    /* (gl_pragma_parse takes only a comment that says `gpulint`; its `g` is its rarest
+     * byte in YAML: memchr for it, then a compare) */
+    if (!memchr(s->text, '#', s->len) || !gl_mem_has(s->text, s->len, "gpulint", 7, 0))
         return;
     size_t nl = s->nlines + 2;
     uint32_t *span_end = xcalloc(nl, sizeof *span_end); /* last line of nodes starting here */

@@ -77,6 +77,9 @@ struct yt_pair {
 struct yt_node {
     enum yt_kind kind;
     struct gl_loc loc;       /* first byte of the node (a block scalar: its `|`/`>`) */
+    uint32_t keymask;        /* YT_MAP: yt_key_bit of each key (all bits when a key is no
+                                plain scalar node); in the padding after loc, so a node
+                                takes the room it took before */
     size_t start, end;       /* byte offsets [start, end) in the input */
     uint32_t last_line;      /* last line holding content of this node */
     const char *tag;         /* as written (libyaml expands shorthands), NULL when none */
@@ -157,6 +160,15 @@ struct yt_stream {
     size_t nlines;
 };
 
+/* Does a file name end in `.yml` or `.yaml`? (one strlen: every YAML input type asks it
+ * of every file name) */
+static inline bool yt_yaml_name(const char *base)
+{
+    size_t n = strlen(base);
+    return (n >= 4 && !memcmp(base + n - 4, ".yml", 4)) ||
+           (n >= 5 && !memcmp(base + n - 5, ".yaml", 5));
+}
+
 /* Load text[0..len) (need not be NUL-terminated). Returns 0, or -1 with s->error set;
  * the documents completed before the error are kept. */
 int yt_load(struct yt_stream *s, struct gl_arena *a, const char *text, size_t len);
@@ -196,21 +208,34 @@ void yt_sniff_thread_end(void);
 /* Position of a byte offset of the input. */
 struct gl_loc yt_loc_of(const struct yt_stream *s, size_t off);
 
-/* Follow aliases (charging the budget); NULL for NULL or when the budget is spent. */
-struct yt_node *yt_deref(struct yt_stream *s, struct yt_node *n);
+/* Follow an alias (charging the budget); NULL for NULL or when the budget is spent. */
+struct yt_node *yt_deref_alias(struct yt_stream *s, struct yt_node *n);
+/* Follow aliases: n itself unless it is one (inline: the readers ask for every node they
+ * read, and nearly none is an alias). */
+static inline struct yt_node *yt_deref(struct yt_stream *s, struct yt_node *n)
+{
+    return n && n->kind == YT_ALIAS ? yt_deref_alias(s, n) : n;
+}
 /* Charge n visited nodes; false once the budget is spent. */
 bool yt_charge(struct yt_stream *s, uint64_t n, struct gl_loc at);
 
 /* Type tests on a dereferenced node (NULL-safe). */
-bool yt_is_map(const struct yt_node *n);
-bool yt_is_seq(const struct yt_node *n);
-bool yt_is_scalar(const struct yt_node *n);
+static inline bool yt_is_map(const struct yt_node *n) { return n && n->kind == YT_MAP; }
+static inline bool yt_is_seq(const struct yt_node *n) { return n && n->kind == YT_SEQ; }
+static inline bool yt_is_scalar(const struct yt_node *n) { return n && n->kind == YT_SCALAR; }
 /* A plain scalar `null`, `Null`, `NULL`, `~` or empty, or a missing node. */
 bool yt_is_null(const struct yt_node *n);
 /* Scalar equal to str. */
 bool yt_scalar_is(const struct yt_node *n, const char *str);
 /* Plain/quoted `true` (and yes/on for YAML 1.1 readers such as compose). */
 bool yt_is_true(const struct yt_node *n);
+
+/* A key's bit in a mapping's keymask: from its length and first byte (a key whose bit is
+ * not set is not among the mapping's own keys). */
+static inline uint32_t yt_key_bit(const char *key, size_t len)
+{
+    return 1u << ((len * 7u + (len ? (unsigned char)key[0] : 0u)) & 31u);
+}
 
 /* Value of key[0..klen) in mapping `map` (merge keys applied), dereferenced; NULL when
  * absent. *key_out (may be NULL) gets the key node. */

@@ -194,6 +194,68 @@ static void t_markdown_pragma(void **s)
     assert_int_equal(D.ignores[0].last, 4);
 }
 
+/* A Markdown text of more lines than the reader keeps a table of (it walks them with
+ * memchr then, and the doc finds its line index itself): the same launches and positions
+ * as a short one. */
+static void t_markdown_many_lines(void **s)
+{
+    (void)s;
+    const char *tail = "```bash\ndocker run --gpus all img:1\n```\n";
+    size_t blank = ((size_t)1 << 20) + 7, n = blank + strlen(tail);
+    char *md = malloc(n + 1);
+    assert_non_null(md);
+    memset(md, '\n', blank);
+    memcpy(md + blank, tail, strlen(tail) + 1);
+    for (int round = 0; round < 2; round++) {
+        const char *text = round ? md : md + blank - 3; /* 3 blank lines, then all of them */
+        size_t first = round ? blank : 3;
+        parse_as(&gl_input_markdown, round ? "long.md" : "short.md", text);
+        assert_int_equal(D.nlaunches, 1);
+        assert_string_equal(image(0), "img:1");
+        assert_loc(D.refs[0].loc, (uint32_t)first + 2, 23);
+        assert_int_equal(gl_doc_offset(&D, D.refs[0].loc), first + 8 + 22);
+        doc_teardown(NULL);
+        doc_setup(NULL);
+    }
+    free(md);
+}
+
+/* File names the launch and document types take (their tests look at the last dot). */
+static void t_names(void **s)
+{
+    (void)s;
+    static const char *const md_yes[] = {"README.md", "a.mdx", "b.markdown", ".md", "x.y.qmd",
+                                         "r.Rmd", "r.rmd"};
+    static const char *const md_no[] = {"a.md.txt", "md", "a.MD", "a.mdxx", "a.m"};
+    for (size_t i = 0; i < sizeof md_yes / sizeof *md_yes; i++)
+        assert_true(gl_input_markdown.by_name(md_yes[i], md_yes[i]));
+    for (size_t i = 0; i < sizeof md_no / sizeof *md_no; i++)
+        assert_false(gl_input_markdown.by_name(md_no[i], md_no[i]));
+    static const char *const sh_yes[] = {"run.sh", "a.b.bash", "job.sbatch", "j.slurm", "t.bats"};
+    static const char *const sh_no[] = {"run.sh.bak", "sh", "run.shx", "run.s"};
+    for (size_t i = 0; i < sizeof sh_yes / sizeof *sh_yes; i++)
+        assert_true(gl_input_shell.by_name(sh_yes[i], sh_yes[i]));
+    for (size_t i = 0; i < sizeof sh_no / sizeof *sh_no; i++)
+        assert_false(gl_input_shell.by_name(sh_no[i], sh_no[i]));
+    static const char *const mk_yes[] = {"Makefile", "makefile", "GNUmakefile", "a.mk", "b.mak",
+                                         "Makefile.am", "makefile.gpu", "x.Makefile",
+                                         "x.makefile"};
+    static const char *const mk_no[] = {"Makefile2", "a.mkk", "MakefileX.y", "xMakefile",
+                                        "GNUmakefile.x"};
+    for (size_t i = 0; i < sizeof mk_yes / sizeof *mk_yes; i++)
+        assert_true(gl_input_makefile.by_name(mk_yes[i], mk_yes[i]));
+    assert_true(gl_input_makefile.by_name("Makefile.", "Makefile.")); /* (a prefix match) */
+    for (size_t i = 0; i < sizeof mk_no / sizeof *mk_no; i++)
+        assert_false(gl_input_makefile.by_name(mk_no[i], mk_no[i]));
+    static const char *const def_yes[] = {"Singularity", "Apptainer", "Singularity.gpu",
+                                          "Apptainer.x"};
+    static const char *const def_no[] = {"SingularityX", "apptainer", "Apptainerx", "x.def"};
+    for (size_t i = 0; i < sizeof def_yes / sizeof *def_yes; i++)
+        assert_true(gl_input_apptainer_def.by_name(def_yes[i], def_yes[i]));
+    for (size_t i = 0; i < sizeof def_no / sizeof *def_no; i++)
+        assert_false(gl_input_apptainer_def.by_name(def_no[i], def_no[i]));
+}
+
 /* Hostile inputs: NUL bytes, long lines, make expansion bombs, many appends. Linear time,
  * no crash (run under the sanitizers). */
 static void t_hostile(void **s)
@@ -246,6 +308,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(t_markdown_console, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_markdown_tags_and_untagged, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_markdown_unclosed_fence, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_markdown_many_lines, doc_setup, doc_teardown),
+        cmocka_unit_test(t_names),
         cmocka_unit_test_setup_teardown(t_def_file, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_markdown_pragma, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_hostile, doc_setup, doc_teardown),

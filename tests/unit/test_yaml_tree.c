@@ -405,6 +405,145 @@ static void test_sniff_memo(void **st)
     assert_true(yt_sniff(buf, strlen(buf), judge_has_a));
 }
 
+/* Every node's position is that of its first byte, and a scalar's last line the line of
+ * its last non-blank byte, whichever way the loader found them (libyaml's marks for an
+ * ASCII text without CR, the line index otherwise). */
+static bool check_node(struct yt_node *n, void *ctx)
+{
+    const struct yt_stream *s = ctx;
+    if (!n->past_end) {
+        struct gl_loc at = yt_loc_of(s, n->start);
+        assert_loc(n->loc, at.line, at.col);
+    }
+    if (n->kind == YT_SCALAR) {
+        size_t e = n->end;
+        while (e > n->start && strchr(" \t\n\r", s->text[e - 1]))
+            e--;
+        assert_int_equal(n->last_line, yt_loc_of(s, e > n->start ? e - 1 : n->start).line);
+    }
+    return true;
+}
+
+static void check_positions(const char *text, size_t len)
+{
+    struct fx *f = load(text, len);
+    for (size_t d = 0; d < f->s.ndocs; d++)
+        yt_walk(&f->s, f->s.docs[d], check_node, &f->s);
+    done(f);
+}
+
+static void corpus_positions(const char *name, const char *path, const char *text, size_t len)
+{
+    (void)name;
+    (void)path;
+    check_positions(text, len);
+}
+
+static void test_node_positions(void **st)
+{
+    (void)st;
+    static const char *const texts[] = {
+        "a: b\nc:\n  - d\n  - 'e\n    f'\n", "a: b\r\nc: |\r\n  x\r\n  y\r\n",
+        "é: ü\nk: [x, y]\n", "k: v\n  # c\nl: >\n  folded\n\n  more\n\nm: end",
+        "- a\n- b", "a:\n  b:\n    c: d   \n", "x: \"a\n  b\"\ny: z\n"};
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
+        check_positions(texts[i], strlen(texts[i]));
+    assert_true(test_each_yaml_file(GPULINT_CORPUS_DIR "/compose", corpus_positions) > 0);
+    assert_true(test_each_yaml_file(GPULINT_CORPUS_DIR "/k8s", corpus_positions) > 0);
+}
+
+/* yt_duplicate_key: the earliest key that repeats one of its mapping, and the key it
+ * repeats, on random mappings of 2 to 20 keys (small ones compare each pair, larger ones
+ * sort), against every pair compared here. */
+static bool expect_dup(struct yt_node *n, void *ctx)
+{
+    struct yt_node **best = ctx; /* best[0]: the duplicate, best[1]: the key it repeats */
+    for (size_t j = 0; n->kind == YT_MAP && j < n->npairs; j++)
+        for (size_t i = 0; i < j; i++) {
+            struct yt_node *a = n->pairs[i].key, *b = n->pairs[j].key;
+            if (a->kind == YT_SCALAR && b->kind == YT_SCALAR && a->len == b->len &&
+                !memcmp(a->value, b->value, a->len) && strcmp(a->value, "<<") &&
+                (!best[0] || b->start < best[0]->start)) {
+                best[0] = b;
+                best[1] = a;
+            }
+        }
+    return true;
+}
+
+static void test_duplicate_keys(void **st)
+{
+    (void)st;
+    uint64_t r = 12345;
+    char text[4096];
+    for (int round = 0; round < 400; round++) {
+        size_t n = 0;
+        for (int m = 0; m < 3; m++) {
+            n += (size_t)snprintf(text + n, sizeof text - n, "m%d:\n", m);
+            r = r * 6364136223846793005ull + 1442695040888963407ull;
+            int keys = 2 + (int)((r >> 33) % 19);
+            for (int k = 0; k < keys; k++) {
+                r = r * 6364136223846793005ull + 1442695040888963407ull;
+                unsigned v = (unsigned)(r >> 33) % (unsigned)(keys * 3);
+                n += (size_t)snprintf(text + n, sizeof text - n, "  k%u: %d\n", v, k);
+            }
+        }
+        struct fx *f = load(text, n);
+        struct yt_node *best[2] = {NULL, NULL}, *first = NULL;
+        for (size_t d = 0; d < f->s.ndocs; d++)
+            yt_walk(&f->s, f->s.docs[d], expect_dup, best);
+        struct yt_node *dup = yt_duplicate_key(&f->s, &first);
+        assert_ptr_equal(dup, best[0]);
+        assert_ptr_equal(first, best[1]);
+        done(f);
+    }
+}
+
+/* yt_get answers from a mapping's own pairs as a scan of them would, present keys and
+ * absent ones (of the same lengths and first bytes too: the keymask only rules out keys
+ * no pair can hold), with an alias or a collection among the keys as well. */
+static void test_get_against_scan(void **st)
+{
+    (void)st;
+    static const char *const names[] = {"a", "b", "ab", "ba", "image", "imagf", "jmage", "env",
+                                        "envx", "", "args", "argv", "k1", "k2", "resources"};
+    size_t nn = sizeof names / sizeof names[0];
+    uint64_t r = 99;
+    char text[2048];
+    for (int round = 0; round < 300; round++) {
+        size_t n = (size_t)snprintf(text, sizeof text, "x: &x v\n");
+        r = r * 6364136223846793005ull + 1442695040888963407ull;
+        int keys = 1 + (int)((r >> 33) % 8);
+        for (int k = 0; k < keys; k++) {
+            r = r * 6364136223846793005ull + 1442695040888963407ull;
+            n += (size_t)snprintf(text + n, sizeof text - n, "\"%s\": %d\n",
+                                  names[(r >> 33) % nn], k);
+        }
+        if (round % 5 == 1)
+            n += (size_t)snprintf(text + n, sizeof text - n, "*x : alias\n");
+        if (round % 5 == 2)
+            n += (size_t)snprintf(text + n, sizeof text - n, "? [c, d]\n: seq\n");
+        struct fx *f = load(text, n);
+        struct yt_node *map = f->s.docs[0];
+        assert_true(yt_is_map(map));
+        for (size_t q = 0; q < nn; q++) {
+            struct yt_node *want = NULL, *want_key = NULL;
+            for (size_t i = 0; i < map->npairs && !want; i++) {
+                struct yt_node *k = yt_deref(&f->s, map->pairs[i].key);
+                if (yt_is_scalar(k) && k->len == strlen(names[q]) &&
+                    !memcmp(k->value, names[q], k->len)) {
+                    want = yt_deref(&f->s, map->pairs[i].value);
+                    want_key = map->pairs[i].key;
+                }
+            }
+            struct yt_node *key = NULL;
+            assert_ptr_equal(yt_get(&f->s, map, names[q], &key), want);
+            assert_ptr_equal(key, want_key);
+        }
+        done(f);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -425,6 +564,9 @@ int main(void)
         cmocka_unit_test(test_exact_documents_and_ends),
         cmocka_unit_test(test_exact_aliases_and_walk),
         cmocka_unit_test(test_sniff_memo),
+        cmocka_unit_test(test_node_positions),
+        cmocka_unit_test(test_duplicate_keys),
+        cmocka_unit_test(test_get_against_scan),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
