@@ -314,10 +314,15 @@ static int64_t context_size(struct builder *b, const char *path)
     char *full = slash ? gl_arena_cat3(&b->doc->arena, doc_path, (size_t)(slash - doc_path),
                                        "/", 1, path, strlen(path))
                        : gl_arena_strdup(&b->doc->arena, path);
-    struct stat st;
-    if (lstat(full, &st) != 0 || !S_ISREG(st.st_mode))
+    /* "." or a path ending in '/' or "/." names a directory (lstat follows a link there):
+     * never a regular file, no need to ask */
+    size_t n = strlen(path);
+    if (!n || path[n - 1] == '/' || (path[n - 1] == '.' && (n == 1 || path[n - 2] == '/')))
         return -1;
-    return (int64_t)st.st_size;
+    struct gl_probe st;
+    if (!gl_doc_probe(b->doc, full, false, &st) || !S_ISREG(st.mode))
+        return -1;
+    return st.size;
 }
 
 static void copy_or_add(struct builder *b, struct scope *s, int stage, int instr,
