@@ -265,6 +265,37 @@ static void test_pragmas(void **state)
     assert_loc(d->ignores[1].id_locs[1], 3, 24);
 }
 
+/* Stage names past the few the model scans (then looked up in a table): the first stage
+ * of a name keeps it, case does not matter, before and after the switch. */
+static void test_many_stage_names(void **state)
+{
+    (void)state;
+    char text[2048];
+    size_t n = 0;
+    for (int i = 0; i < 10; i++)
+        n += (size_t)snprintf(text + n, sizeof text - n, "FROM ubuntu:22.04 AS S%d\n", i);
+    n += (size_t)snprintf(text + n, sizeof text - n,
+                          "FROM s1 AS s2\n"             /* 10: s2 stays stage 2 */
+                          "FROM S9\n"                   /* 11 */
+                          "FROM s2\n"                   /* 12 */
+                          "COPY --from=s10 /a /a\n"     /* no such stage: an image */
+                          "COPY --from=S0 /b /b\n");
+    struct gl_doc *d = parse(text);
+    const struct gl_dockerfile_model *m = d->df;
+    assert_int_equal(m->nstages, 13);
+    assert_int_equal(m->stages[10].base_stage, 1);
+    assert_int_equal(m->stages[11].base_stage, 9);
+    assert_int_equal(m->stages[12].base_stage, 2);
+    assert_int_equal(d->nrefs, 14); /* 13 FROMs and the image s10 */
+    assert_string_equal(d->refs[13].text, "s10");
+
+    d = parse("FROM ubuntu AS a\nFROM A AS b\nFROM b AS A\nFROM a\nCOPY --from=B /x /x\n");
+    assert_int_equal(d->df->stages[1].base_stage, 0);
+    assert_int_equal(d->df->stages[2].base_stage, 1);
+    assert_int_equal(d->df->stages[3].base_stage, 0);
+    assert_int_equal(d->nrefs, 4);
+}
+
 static void write_bytes(const char *dir, const char *name, size_t n)
 {
     char path[512];
@@ -370,6 +401,7 @@ int main(void)
         cmocka_unit_test(test_pragmas),
         cmocka_unit_test(test_removals_workdir),
         cmocka_unit_test(test_copy_sizes_and_probes),
+        cmocka_unit_test(test_many_stage_names),
         cmocka_unit_test(test_parse_error),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
