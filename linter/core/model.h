@@ -184,8 +184,8 @@ void gl_doc_lines_known(struct gl_doc *doc, const size_t *starts, size_t n);
 /* Does `text` stand in doc->text exactly as written at loc (all on that line)? */
 bool gl_doc_text_at(struct gl_doc *doc, struct gl_loc loc, const char *text);
 
-/* Is there a file at `path` (a file of the doc's build context, as the caller joined it:
- * an arena string of the doc, alive as long as it)? lstat's answer (follow false) or
+/* Is there a file at `path` (a file of the doc's build context, as the caller joined the
+ * doc's directory and a name)? lstat's answer (follow false) or
  * stat's (follow true, as access(F_OK) also says), with its mode and size in *out.
  * Each path is asked of the file system at most once per doc (spellings that name the
  * same entry whatever the files are, "a/./b", "a//b" and "./a/b" for "a/b", are one

@@ -349,8 +349,12 @@ static bool is_url(const char *s)
 
 #define COPY_STATS_MAX 256 /* context files sized for one Dockerfile */
 
-/* The size of a regular file `path` of the build context (the Dockerfile's directory),
- * -1 when it is not one, lies outside, or the budget of stats is spent. */
+/* What the model knows of a COPY source `path`'s size: -1 when it cannot be a regular file
+ * of the build context (the Dockerfile's directory): no doc path, outside it, a pattern,
+ * the budget of stats spent, or a directory by its spelling ("." or a path ending in '/'
+ * or "/.", which lstat follows); else GL_COPY_SIZE_ASK: asked of the file system only if
+ * a rule wants it (gl_df_copy_size; most never do). The path it would join is charged to
+ * the arena as when it was joined here, so the limit parse-memory trips where it did. */
 static int64_t context_size(struct builder *b, const char *path)
 {
     const char *doc_path = b->doc->path;
@@ -359,18 +363,11 @@ static int64_t context_size(struct builder *b, const char *path)
         return -1;
     b->stats++;
     const char *slash = strrchr(doc_path, '/');
-    char *full = slash ? gl_arena_cat3(&b->doc->arena, doc_path, (size_t)(slash - doc_path),
-                                       "/", 1, path, strlen(path))
-                       : gl_arena_strdup(&b->doc->arena, path);
-    /* "." or a path ending in '/' or "/." names a directory (lstat follows a link there):
-     * never a regular file, no need to ask */
     size_t n = strlen(path);
+    gl_arena_charge(&b->doc->arena, (slash ? (size_t)(slash - doc_path) + 1 : 0) + n + 1);
     if (!n || path[n - 1] == '/' || (path[n - 1] == '.' && (n == 1 || path[n - 2] == '/')))
         return -1;
-    struct gl_probe st;
-    if (!gl_doc_probe(b->doc, full, false, &st) || !S_ISREG(st.mode))
-        return -1;
-    return st.size;
+    return GL_COPY_SIZE_ASK;
 }
 
 static void copy_or_add(struct builder *b, struct scope *s, int stage, int instr,

@@ -213,7 +213,7 @@ static void test_removals_workdir(void **state)
     assert_int_equal(m->ncopies, 1);
     assert_string_equal(m->copies[0].dest, "./deps/");
     assert_string_equal(m->copies[0].workdir, "/app");
-    assert_int_equal(m->copies[0].size, -1);
+    assert_int_equal(gl_df_copy_size(d, &m->copies[0]), -1);
     assert_int_equal(m->nremovals, 5);
     assert_string_equal(m->removals[0].manager, "rm");
     assert_string_equal(m->removals[0].name, "/tmp/x");
@@ -331,10 +331,15 @@ static void test_copy_sizes_and_probes(void **state)
                                     "COPY req.txt ./req.txt /r/\n");
     const struct gl_dockerfile_model *m = d->df;
     assert_int_equal(m->ncopies, 11);
+    /* nothing asked while parsing; "." and "data/" are directories by their spelling */
+    assert_int_equal(d->nprobes, 0);
+    for (size_t i = 0; i < 11; i++)
+        assert_int_equal(m->copies[i].size, i == 6 || i == 7 ? -1 : GL_COPY_SIZE_ASK);
     const int64_t want[] = {300, 300, 300, -1, -1, -1, -1, -1, -1, 7, 7};
     for (size_t i = 0; i < 11; i++)
-        assert_int_equal(m->copies[i].size, want[i]);
-    /* six entries asked, each once ("." and "data/" are directories by their spelling) */
+        assert_int_equal(gl_df_copy_size(d, &m->copies[i]), want[i]);
+    assert_int_equal(d->nprobes, 6); /* six entries asked, each once */
+    assert_int_equal(gl_df_copy_size(d, &m->copies[9]), 7);
     assert_int_equal(d->nprobes, 6);
 
     /* the memo gives what the calls give, under any spelling */
