@@ -23,6 +23,7 @@ void gl_doc_drop_facts(struct gl_doc *doc)
     doc->nrefs = doc->nenv = doc->ncuda = doc->narchlists = doc->nlaunches = doc->nsharing = 0;
     doc->df = NULL;
     doc->image = NULL;
+    doc->nprobes = doc->probe_dir = 0; /* (asked again for whatever is parsed next) */
 }
 
 void gl_doc_fail_limit(struct gl_doc *doc, enum gl_limit_id id, struct gl_loc loc)
