@@ -445,6 +445,14 @@ static void collect_pragmas(struct builder *b)
     size_t next = 0;
     for (size_t i = 0; i < f->ncomments; i++) {
         const struct df_comment *c = &f->comments[i];
+        /* a pragma's first word, after blanks, is "gpulint" (gl_pragma_parse asks no more
+         * of the others): most comments are not one, no call. (`next` only moves forward
+         * with the comments' lines: skipping some leaves it where the next needs it.) */
+        size_t k = 0;
+        while (k < c->len && (c->text[k] == ' ' || c->text[k] == '\t'))
+            k++;
+        if (c->len - k < 7 || c->text[k] != 'g')
+            continue;
         while (next < f->ninstrs && f->instrs[next].start_line <= c->loc.line)
             next++;
         uint32_t first = c->loc.line + 1, last = c->loc.line + 1;
