@@ -35,13 +35,15 @@ static bool contained_name(const char *p)
 }
 
 /* Read dir/name into the arena when it resolves inside dir; NULL otherwise. */
-static char *read_in_context(struct gl_arena *a, const char *dir, const char *name, size_t *len,
+static char *read_in_context(struct gl_doc *doc, const char *dir, const char *name, size_t *len,
                              const char **shown, size_t cap)
 {
+    struct gl_arena *a = &doc->arena;
     char *joined = cd_path_join(a, dir, name);
-    struct stat st;
-    if (stat(joined, &st) != 0 || !S_ISREG(st.st_mode))
+    struct gl_probe pr; /* (the model or context_name may have asked already) */
+    if (!gl_doc_probe(doc, joined, true, &pr) || !S_ISREG(pr.mode))
         return NULL; /* (most named files are not there: no realpath for them) */
+    struct stat st;
     char real_dir[PATH_MAX], real_file[PATH_MAX];
     if (!realpath(dir, real_dir) || !realpath(joined, real_file))
         return NULL;
@@ -256,8 +258,9 @@ static const char *context_name(struct gl_doc *doc, const struct gl_pkg *p, cons
         const char *src = copied_from(&doc->arena, s, want);
         /* a source that is a file of another name (COPY req.txt setup.py ./) put nothing
          * there: the next COPY back is asked */
+        struct gl_probe pr; /* (exists, as access(F_OK) says) */
         if (src && (contained_name(src) &&
-                    access(cd_path_join(&doc->arena, ctx, src), F_OK) == 0))
+                    gl_doc_probe(doc, cd_path_join(&doc->arena, ctx, src), true, &pr)))
             return src;
     }
     if (project_file(p->name) || (dir != p->workdir && p->name[0] != '/'))
@@ -295,7 +298,7 @@ void cd_derive_requirements(struct cd_ctx *c)
         bool lock = !strcmp(base, "uv.lock");
         size_t len;
         const char *shown;
-        char *text = read_in_context(&doc->arena, dir, name, &len, &shown,
+        char *text = read_in_context(doc, dir, name, &len, &shown,
                                      lock ? LOCK_FILE_CAP : REQ_FILE_CAP);
         if (!text)
             continue;

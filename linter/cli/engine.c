@@ -170,9 +170,12 @@ void gl_lint_doc(struct gl_run *run, struct gl_doc *doc)
                               "cannot parse: %s", doc->error.message);
     } else {
         struct gl_check c = {.doc = doc, .cfg = run->cfg, .out = &run->findings};
+        /* with no ignore list every rule but the optional ones is on: no look-up */
+        bool ask = run->cfg->nignore != 0;
         for (size_t i = 0; i < gl_rule_count; i++) {
             const struct gl_rule *r = gl_rule_table[i];
-            if (!r->check || !gl_config_rule_enabled(run->cfg, r->id, r->optional))
+            if (!r->check || ((ask || r->optional) &&
+                              !gl_config_rule_enabled(run->cfg, r->id, r->optional)))
                 continue;
             c.rule = r;
             r->check(&c);

@@ -98,6 +98,22 @@ struct gl_parse_error {
                             as for an unreadable path, never a finding */
 };
 
+/* What the file system said of a path of a doc's build context (gl_doc_probe). */
+struct gl_probe {
+    uint32_t mode; /* st_mode */
+    int64_t size;  /* st_size */
+};
+
+/* A path asked once (gl_doc_probe): its lstat answer and, for a symbolic link, stat's. */
+struct gl_probe_slot {
+    uint32_t len;     /* of the path's normalised form, key */
+    bool found;       /* lstat found it: l holds what it said */
+    int8_t followed;  /* a link's target: 0 not asked yet, 1 found (s), -1 none */
+    struct gl_probe l, s;
+    char key[64];
+};
+#define GL_DOC_PROBES 32 /* paths remembered per doc; others are asked each time */
+
 #include "linter/core/limits.h"
 #include "linter/core/model_ref.h"
 #include "linter/core/model_cuda.h"
@@ -136,6 +152,12 @@ struct gl_doc {
     const char *chart_dir;
 
     struct gl_lines lines;    /* doc->text's line index, for gl_doc_offset */
+
+    /* Build-context paths already asked of the file system (gl_doc_probe). Last: the
+     * slots past nprobes are never read, so gl_doc_init does not clear them. */
+    size_t nprobes;
+    size_t probe_dir;  /* the doc's directory, its path up to the last '/', +1 (0: unset) */
+    struct gl_probe_slot probes[GL_DOC_PROBES];
 };
 
 /* Set *doc up over text[0..len): zeroed, with a fresh arena (free it with
@@ -161,6 +183,16 @@ size_t gl_doc_offset(struct gl_doc *doc, struct gl_loc loc);
 void gl_doc_lines_known(struct gl_doc *doc, const size_t *starts, size_t n);
 /* Does `text` stand in doc->text exactly as written at loc (all on that line)? */
 bool gl_doc_text_at(struct gl_doc *doc, struct gl_loc loc, const char *text);
+
+/* Is there a file at `path` (a file of the doc's build context, as the caller joined the
+ * doc's directory and a name)? lstat's answer (follow false) or
+ * stat's (follow true, as access(F_OK) also says), with its mode and size in *out.
+ * Each path is asked of the file system at most once per doc (spellings that name the
+ * same entry whatever the files are, "a/./b", "a//b" and "./a/b" for "a/b", are one
+ * path): a missing entry is missing for both calls, and stat of an entry that is not a
+ * symbolic link says what lstat said. The first GL_DOC_PROBES paths are remembered
+ * (those whose normalised form, past the doc's directory, fits a slot's key). */
+bool gl_doc_probe(struct gl_doc *doc, const char *path, bool follow, struct gl_probe *out);
 
 /* Where a position of doc->text came from: in a rendered stream (doc->render), the
  * template file and its position there (true); else false, *file and *out untouched. */

@@ -53,6 +53,8 @@ struct gl_removal {
                                 dependencies, whichever they are (name "", at that word) */
 };
 
+#define GL_COPY_SIZE_ASK (-2)
+
 /* A source of a COPY or ADD from the build context (not --from another stage). */
 struct gl_copy_src {
     const char *path;
@@ -63,7 +65,9 @@ struct gl_copy_src {
     bool url;                /* an ADD of a URL */
     const char *dest;        /* the destination as written (after ARG/ENV), NULL: unknown */
     const char *workdir;     /* the WORKDIR it is relative to (as gl_pkg.workdir) */
-    int64_t size;            /* bytes of a regular file in the build context, -1 unknown */
+    int64_t size;            /* -1: not a regular file of the build context (or not to
+                                be known); GL_COPY_SIZE_ASK: maybe one, its size not asked
+                                yet. Read it through gl_df_copy_size. */
 };
 
 /* A command of a RUN line (one simple command: `a && b` gives two), split into shell
@@ -114,5 +118,9 @@ struct gl_doc;
 const struct gl_ref *gl_df_stage_root_ref(const struct gl_doc *doc, int stage);
 /* Is the stage shipped (the final stage or in its FROM chain)? False for -1. */
 bool gl_df_stage_shipped(const struct gl_doc *doc, int stage);
+/* The bytes of COPY source c when it is a regular file of the build context (lstat, not
+ * following a link), else -1. Asked of the file system at the first call for c's path
+ * (gl_doc_probe remembers the answer in the doc: a doc is linted by one thread). */
+int64_t gl_df_copy_size(const struct gl_doc *doc, const struct gl_copy_src *c);
 
 #endif

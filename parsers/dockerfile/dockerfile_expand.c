@@ -535,23 +535,25 @@ static bool literal_word(const char *word, size_t len, char escape)
 
 /* literal_word for a word NUL-terminated at len: the quotes, `$` and the escape found by
  * strcspn (which stops at a NUL byte too, and is vectorised), then the bytes >= 0x80 eight
- * at a time. */
+ * at a time, the last eight (overlapping the ones before) for the rest of a word of eight
+ * bytes or more. */
 static bool literal_text(const char *word, size_t len, char escape)
 {
     const char reject[5] = {'$', '\'', '"', escape, 0};
     if (strcspn(word, reject) != len)
         return false;
-    size_t i = 0;
-    for (; i + 8 <= len; i += 8) {
-        uint64_t x;
-        memcpy(&x, word + i, 8);
-        if (x & 0x8080808080808080ull)
-            return false;
+    uint64_t x, high = 0;
+    if (len < 8) {
+        for (size_t i = 0; i < len; i++)
+            high |= (unsigned char)word[i];
+        return high < 0x80;
     }
-    for (; i < len; i++)
-        if ((unsigned char)word[i] >= 0x80)
-            return false;
-    return true;
+    for (size_t i = 0; i + 8 <= len; i += 8) {
+        memcpy(&x, word + i, 8);
+        high |= x;
+    }
+    memcpy(&x, word + len - 8, 8);
+    return !((high | x) & 0x8080808080808080ull);
 }
 
 /* df_expand_word, its result built in scratch (or a buffer of its own when NULL). */

@@ -36,6 +36,8 @@ struct scope {
  * value is unknown (opaque: never judged), not an error. */
 #define DF_EXPAND_BUDGET ((size_t)gl_limit(GL_LIMIT_EXPANSION_SIZE))
 
+#define FEW_NAMES 8
+
 struct builder {
     struct gl_doc *doc;
     const struct gl_config *cfg;
@@ -45,7 +47,16 @@ struct builder {
     struct scope *scopes;   /* one per stage */
     size_t nscopes, capscopes;
     size_t budget;          /* DF_EXPAND_BUDGET and the file's length, as it is spent */
-    struct gl_map stage_names; /* lowercased name -> 1 + the first stage of that name */
+    /* Stage names (lowercased), the first stage of a name keeping it: the first FEW_NAMES
+     * in `few`, scanned (most files name one or two: no hashing, no table); past them
+     * all in the map stage_names (name -> 1 + stage), which is empty until then. */
+    struct few_name {
+        const char *name;
+        size_t len;
+        int stage;
+    } few[FEW_NAMES];
+    size_t nfew;
+    struct gl_map stage_names;
     size_t stats;           /* context files sized so far (COPY_STATS_MAX) */
     struct gl_buf scratch;  /* expansion's result buffer, reused from word to word */
 };
@@ -192,10 +203,19 @@ static void declare_env(struct builder *b, struct scope *s, int stage, const str
 }
 
 /* The stage a name refers to (`FROM build`, `COPY --from=build`, `--from=0`), or -1. */
+/* Does name[0, len) lowercased equal `lower` (a lowercased name of that length)? */
+static bool same_lowered(const char *lower, const char *name, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (lower[i] != (char)tolower((unsigned char)name[i]))
+            return false;
+    return true;
+}
+
 static int stage_named(const struct builder *b, const char *name, bool allow_index)
 {
     size_t len = strlen(name);
-    if (b->stage_names.n) { /* (no stage has a name yet: nothing to look up) */
+    if (b->stage_names.n) { /* (more names than `few` holds) */
         char small[256], *lower = len < sizeof small ? small : xmalloc(len + 1);
         for (size_t i = 0; i <= len; i++)
             lower[i] = (char)tolower((unsigned char)name[i]);
@@ -204,6 +224,10 @@ static int stage_named(const struct builder *b, const char *name, bool allow_ind
             free(lower);
         if (found)
             return (int)(found - 1);
+    } else {
+        for (size_t i = 0; i < b->nfew; i++)
+            if (b->few[i].len == len && same_lowered(b->few[i].name, name, len))
+                return b->few[i].stage;
     }
     if (allow_index && *name && strspn(name, "0123456789") == strlen(name)) {
         long n = strtol(name, NULL, 10);
@@ -213,6 +237,33 @@ static int stage_named(const struct builder *b, const char *name, bool allow_ind
     return -1;
 }
 
+static void map_name(struct builder *b, const char *name, int stage)
+{
+    void **slot = gl_map_puts(&b->stage_names, name, NULL);
+    if (!*slot)
+        *slot = (void *)(uintptr_t)(stage + 1);
+}
+
+/* Stage `stage` is named `name` (lowercased): it keeps the name unless an earlier stage
+ * has it. */
+static void add_stage_name(struct builder *b, const char *name, int stage)
+{
+    if (b->stage_names.n) {
+        map_name(b, name, stage);
+        return;
+    }
+    size_t len = strlen(name);
+    for (size_t i = 0; i < b->nfew; i++)
+        if (b->few[i].len == len && !memcmp(b->few[i].name, name, len))
+            return;
+    if (b->nfew < FEW_NAMES) {
+        b->few[b->nfew++] = (struct few_name){name, len, stage};
+        return;
+    }
+    for (size_t i = 0; i < b->nfew; i++) /* (distinct names, in the order they came) */
+        map_name(b, b->few[i].name, b->few[i].stage);
+    map_name(b, name, stage);
+}
 
 static void lowercase(char *s)
 {
@@ -246,11 +297,8 @@ static void begin_stage(struct builder *b, const struct df_instr *in)
     }
     /* the name of this stage is not yet visible to its own FROM */
     int base = unresolved ? -1 : stage_named(b, text, false);
-    if (st->name) { /* the first stage of a name keeps it */
-        void **slot = gl_map_puts(&b->stage_names, st->name, NULL);
-        if (!*slot)
-            *slot = (void *)(uintptr_t)(idx + 1);
-    }
+    if (st->name)
+        add_stage_name(b, st->name, idx);
     st->ref = b->doc->nrefs;
     struct gl_ref *r;
     if (base >= 0) {
@@ -301,8 +349,12 @@ static bool is_url(const char *s)
 
 #define COPY_STATS_MAX 256 /* context files sized for one Dockerfile */
 
-/* The size of a regular file `path` of the build context (the Dockerfile's directory),
- * -1 when it is not one, lies outside, or the budget of stats is spent. */
+/* What the model knows of a COPY source `path`'s size: -1 when it cannot be a regular file
+ * of the build context (the Dockerfile's directory): no doc path, outside it, a pattern,
+ * the budget of stats spent, or a directory by its spelling ("." or a path ending in '/'
+ * or "/.", which lstat follows); else GL_COPY_SIZE_ASK: asked of the file system only if
+ * a rule wants it (gl_df_copy_size; most never do). The path it would join is charged to
+ * the arena as when it was joined here, so the limit parse-memory trips where it did. */
 static int64_t context_size(struct builder *b, const char *path)
 {
     const char *doc_path = b->doc->path;
@@ -311,13 +363,11 @@ static int64_t context_size(struct builder *b, const char *path)
         return -1;
     b->stats++;
     const char *slash = strrchr(doc_path, '/');
-    char *full = slash ? gl_arena_cat3(&b->doc->arena, doc_path, (size_t)(slash - doc_path),
-                                       "/", 1, path, strlen(path))
-                       : gl_arena_strdup(&b->doc->arena, path);
-    struct stat st;
-    if (lstat(full, &st) != 0 || !S_ISREG(st.st_mode))
+    size_t n = strlen(path);
+    gl_arena_charge(&b->doc->arena, (slash ? (size_t)(slash - doc_path) + 1 : 0) + n + 1);
+    if (!n || path[n - 1] == '/' || (path[n - 1] == '.' && (n == 1 || path[n - 2] == '/')))
         return -1;
-    return (int64_t)st.st_size;
+    return GL_COPY_SIZE_ASK;
 }
 
 static void copy_or_add(struct builder *b, struct scope *s, int stage, int instr,
@@ -395,6 +445,14 @@ static void collect_pragmas(struct builder *b)
     size_t next = 0;
     for (size_t i = 0; i < f->ncomments; i++) {
         const struct df_comment *c = &f->comments[i];
+        /* a pragma's first word, after blanks, is "gpulint" (gl_pragma_parse asks no more
+         * of the others): most comments are not one, no call. (`next` only moves forward
+         * with the comments' lines: skipping some leaves it where the next needs it.) */
+        size_t k = 0;
+        while (k < c->len && (c->text[k] == ' ' || c->text[k] == '\t'))
+            k++;
+        if (c->len - k < 7 || c->text[k] != 'g')
+            continue;
         while (next < f->ninstrs && f->instrs[next].start_line <= c->loc.line)
             next++;
         uint32_t first = c->loc.line + 1, last = c->loc.line + 1;

@@ -86,6 +86,9 @@ static void check(struct gl_check *c)
     int reported = -1; /* one finding per instruction: the first offending token */
     for (size_t i = 0; i < m->npkgs; i++) {
         const struct gl_pkg *p = &m->pkgs[i];
+        const char *nm = p->name; /* driver_package's first test, before any call */
+        if (!nm || (nm[0] != 'n' && nm[0] != 'c' && nm[0] != 'l'))
+            continue;
         if (p->instr == reported || !driver_pkg(p) || !gl_df_stage_shipped(c->doc, p->stage))
             continue;
         gl_report(c, p->loc, fix,
@@ -93,9 +96,15 @@ static void check(struct gl_check *c)
                   "every host whose kernel module differs", p->manager, p->spec);
         reported = p->instr;
     }
+    int stage = -2; /* the stage asked last (a stage's commands follow each other) */
+    bool shipped = false;
     for (size_t i = 0; i < m->ncmds; i++) {
         const struct gl_cmd *cmd = &m->cmds[i];
-        if (cmd->instr == reported || !gl_df_stage_shipped(c->doc, cmd->stage))
+        if (cmd->stage != stage) {
+            stage = cmd->stage;
+            shipped = gl_df_stage_shipped(c->doc, stage);
+        }
+        if (cmd->instr == reported || !shipped)
             continue;
         for (size_t k = 0; k < cmd->nwords; k++) {
             const struct gl_word *w = &cmd->words[k];

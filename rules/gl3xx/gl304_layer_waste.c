@@ -57,7 +57,8 @@ static bool same_package(const char *a, const char *b, bool pip)
 
 /* The path a COPY/ADD source lands at in the image (a directory source: its destination,
  * the root of what it brought), or NULL when unknown. */
-static const char *copied_path(struct gl_arena *a, const struct gl_copy_src *s)
+static const char *copied_path(const struct gl_doc *doc, struct gl_arena *a,
+                               const struct gl_copy_src *s)
 {
     if (!s->dest || strchr(s->dest, '$'))
         return NULL;
@@ -65,7 +66,7 @@ static const char *copied_path(struct gl_arena *a, const struct gl_copy_src *s)
     if (!dest)
         return NULL;
     bool into_dir = gl_has_suffix(s->dest, "/") || !strcmp(s->dest, ".");
-    if (s->size >= 0 && into_dir)
+    if (into_dir && gl_df_copy_size(doc, s) >= 0)
         return gl_arena_printf(a, "%s%s%s", dest, *dest ? "/" : "", gl_base_name(s->path));
     return dest;
 }
@@ -93,11 +94,12 @@ static void path_items(const struct gl_doc *doc, struct gl_arena *a, const struc
         if (used[i] || !p || !*p || s->instr >= r->instr)
             continue;
         bool whole = !strcmp(p, d) || under(p, d) || (glob && !fnmatch(d, p, FNM_PATHNAME));
-        bool part = !whole && under(d, p) && s->size < 0;
+        bool part = !whole && under(d, p) && gl_df_copy_size(doc, s) < 0;
         if (!whole && !part)
             continue;
         used[i] = true;
-        items[(*n)++] = (struct item){whole ? p : d, whole ? s->size : -1, false, r->loc,
+        items[(*n)++] = (struct item){whole ? p : d, whole ? gl_df_copy_size(doc, s) : -1,
+                                      false, r->loc,
                                       s->loc.line, s->add ? "ADD" : "COPY"};
     }
 }
@@ -212,7 +214,7 @@ static void check(struct gl_check *c)
     const char **paths = ncopies < 32 ? paths_few : calloc(ncopies + 1, sizeof *paths);
     for (size_t i = 0; i < ncopies; i++)
         if (gl_df_stage_shipped(c->doc, m->copies[i].stage))
-            paths[i] = copied_path(&a, &m->copies[i]);
+            paths[i] = copied_path(c->doc, &a, &m->copies[i]);
     size_t nremovals = m->nremovals < REMOVALS_MAX ? m->nremovals : REMOVALS_MAX;
     for (size_t i = 0; i < nremovals && n < ITEMS_MAX; i++) {
         const struct gl_removal *r = &m->removals[i];

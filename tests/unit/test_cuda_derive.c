@@ -293,6 +293,31 @@ static void test_requirements_copied(void **state)
     remove_tree(dir);
 }
 
+/* A requirements file the Dockerfile copies in as a symbolic link (the model asked lstat
+ * of it: a link; the reader follows it) and, copied under another spelling, a file that
+ * is not there (asked once, missing for both). */
+static void test_requirements_through_link(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/gpulint-reqlink-XXXXXX", path[512], df[512];
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/real.txt", dir);
+    write_file(path, "cupy-cuda12x\n");
+    snprintf(path, sizeof path, "%s/requirements.txt", dir);
+    assert_int_equal(symlink("real.txt", path), 0);
+    snprintf(df, sizeof df, "%s/Dockerfile", dir);
+    struct gl_doc *d = derive(df, "FROM ubuntu:22.04\n"
+                                  "COPY ./requirements.txt ./gone.txt /app/\n"
+                                  "RUN pip install -r /app/requirements.txt -r /app/gone.txt\n");
+    assert_int_equal(gl_df_copy_size(d, &d->df->copies[0]), -1); /* a link: not sized */
+    const struct gl_cuda_fact *f = fact(d, GL_CUDA_FRAMEWORK, 0);
+    assert_fact(f, "12", 1, 6);
+    assert_int_equal(f->via_loc.line, 3);
+    assert_true(strstr(f->file, "requirements.txt") != NULL);
+    assert_null(fact(d, GL_CUDA_FRAMEWORK, 1));
+    remove_tree(dir);
+}
+
 /* Project files where the Dockerfile copies them: pyproject.toml (uv indexes and sources,
  * alternatives opaque), uv.lock (forks opaque), conda environment files, conda --file, a
  * `cd` in the RUN; nothing from files never copied in. */
@@ -469,6 +494,7 @@ int main(void)
         cmocka_unit_test(test_requirements_file),
         cmocka_unit_test(test_python_wheels),
         cmocka_unit_test(test_requirements_copied),
+        cmocka_unit_test(test_requirements_through_link),
         cmocka_unit_test(test_project_files),
         cmocka_unit_test(test_dists),
         cmocka_unit_test(test_token_versions),

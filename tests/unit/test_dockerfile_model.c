@@ -6,7 +6,10 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "linter/core/config.h"
 #include "parsers/dockerfile/dockerfile_model.h"
@@ -14,13 +17,18 @@
 
 static struct gl_config cfg;
 
-static struct gl_doc *parse(const char *text)
+static struct gl_doc *parse_at(const char *path, const char *text)
 {
     static struct gl_doc doc;
     gl_arena_free(&doc.arena);
-    test_doc_init(&doc, "Dockerfile", GL_IN_DOCKERFILE, text, strlen(text));
+    test_doc_init(&doc, path, GL_IN_DOCKERFILE, text, strlen(text));
     gl_parse_dockerfile_doc(&doc, &cfg);
     return &doc;
+}
+
+static struct gl_doc *parse(const char *text)
+{
+    return parse_at("Dockerfile", text);
 }
 
 static int setup(void **state)
@@ -205,7 +213,7 @@ static void test_removals_workdir(void **state)
     assert_int_equal(m->ncopies, 1);
     assert_string_equal(m->copies[0].dest, "./deps/");
     assert_string_equal(m->copies[0].workdir, "/app");
-    assert_int_equal(m->copies[0].size, -1);
+    assert_int_equal(gl_df_copy_size(d, &m->copies[0]), -1);
     assert_int_equal(m->nremovals, 5);
     assert_string_equal(m->removals[0].manager, "rm");
     assert_string_equal(m->removals[0].name, "/tmp/x");
@@ -257,6 +265,123 @@ static void test_pragmas(void **state)
     assert_loc(d->ignores[1].id_locs[1], 3, 24);
 }
 
+/* Stage names past the few the model scans (then looked up in a table): the first stage
+ * of a name keeps it, case does not matter, before and after the switch. */
+static void test_many_stage_names(void **state)
+{
+    (void)state;
+    char text[2048];
+    size_t n = 0;
+    for (int i = 0; i < 10; i++)
+        n += (size_t)snprintf(text + n, sizeof text - n, "FROM ubuntu:22.04 AS S%d\n", i);
+    n += (size_t)snprintf(text + n, sizeof text - n,
+                          "FROM s1 AS s2\n"             /* 10: s2 stays stage 2 */
+                          "FROM S9\n"                   /* 11 */
+                          "FROM s2\n"                   /* 12 */
+                          "COPY --from=s10 /a /a\n"     /* no such stage: an image */
+                          "COPY --from=S0 /b /b\n");
+    struct gl_doc *d = parse(text);
+    const struct gl_dockerfile_model *m = d->df;
+    assert_int_equal(m->nstages, 13);
+    assert_int_equal(m->stages[10].base_stage, 1);
+    assert_int_equal(m->stages[11].base_stage, 9);
+    assert_int_equal(m->stages[12].base_stage, 2);
+    assert_int_equal(d->nrefs, 14); /* 13 FROMs and the image s10 */
+    assert_string_equal(d->refs[13].text, "s10");
+
+    d = parse("FROM ubuntu AS a\nFROM A AS b\nFROM b AS A\nFROM a\nCOPY --from=B /x /x\n");
+    assert_int_equal(d->df->stages[1].base_stage, 0);
+    assert_int_equal(d->df->stages[2].base_stage, 1);
+    assert_int_equal(d->df->stages[3].base_stage, 0);
+    assert_int_equal(d->nrefs, 4);
+}
+
+static void write_bytes(const char *dir, const char *name, size_t n)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    for (size_t i = 0; i < n; i++)
+        fputc('x', f);
+    fclose(f);
+}
+
+/* COPY sources' sizes from the build context: a regular file however it is spelled, and
+ * -1 for a symbolic link (not followed), a directory, a missing file; each path is asked
+ * of the file system once per doc (gl_doc_probe), and its answers are those of lstat and
+ * stat, for every spelling of the path. */
+static void test_copy_sizes_and_probes(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/gpulint-ctx-XXXXXX", path[512], df[512], link[512];
+    assert_non_null(mkdtemp(dir));
+    write_bytes(dir, "model.pt", 300);
+    write_bytes(dir, "req.txt", 7);
+    snprintf(path, sizeof path, "%s/data", dir);
+    assert_int_equal(mkdir(path, 0700), 0);
+    snprintf(link, sizeof link, "%s/weights.pt", dir);
+    assert_int_equal(symlink("model.pt", link), 0);
+    snprintf(link, sizeof link, "%s/dangling.pt", dir);
+    assert_int_equal(symlink("nowhere.pt", link), 0);
+    snprintf(df, sizeof df, "%s/Dockerfile", dir);
+    struct gl_doc *d = parse_at(df, "FROM ubuntu:22.04\n"
+                                    "COPY model.pt ./model.pt .//model.pt /w/\n"
+                                    "COPY weights.pt dangling.pt data data/ . missing.pt /w/\n"
+                                    "COPY req.txt ./req.txt /r/\n");
+    const struct gl_dockerfile_model *m = d->df;
+    assert_int_equal(m->ncopies, 11);
+    /* nothing asked while parsing; "." and "data/" are directories by their spelling */
+    assert_int_equal(d->nprobes, 0);
+    for (size_t i = 0; i < 11; i++)
+        assert_int_equal(m->copies[i].size, i == 6 || i == 7 ? -1 : GL_COPY_SIZE_ASK);
+    const int64_t want[] = {300, 300, 300, -1, -1, -1, -1, -1, -1, 7, 7};
+    for (size_t i = 0; i < 11; i++)
+        assert_int_equal(gl_df_copy_size(d, &m->copies[i]), want[i]);
+    assert_int_equal(d->nprobes, 6); /* six entries asked, each once */
+    assert_int_equal(gl_df_copy_size(d, &m->copies[9]), 7);
+    assert_int_equal(d->nprobes, 6);
+
+    /* the memo gives what the calls give, under any spelling */
+    struct { const char *name; bool follow; bool found; uint32_t type; int64_t size; } cases[] = {
+        {"model.pt", false, true, S_IFREG, 300},   {"./model.pt", true, true, S_IFREG, 300},
+        {"weights.pt", false, true, S_IFLNK, -2},  {"./weights.pt", true, true, S_IFREG, 300},
+        {"dangling.pt", false, true, S_IFLNK, -2}, {"dangling.pt", true, false, 0, 0},
+        {"missing.pt", true, false, 0, 0},         {"data/.", false, true, S_IFDIR, -2},
+        {"data//", true, true, S_IFDIR, -2},       {"model.pt/", false, false, 0, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *p = gl_arena_cat3(&d->arena, dir, strlen(dir), "/", 1, cases[i].name,
+                                strlen(cases[i].name));
+        struct gl_probe pr = {0};
+        bool found = gl_doc_probe(d, p, cases[i].follow, &pr);
+        struct stat st;
+        assert_int_equal(found, (cases[i].follow ? stat(p, &st) : lstat(p, &st)) == 0);
+        assert_int_equal(found, cases[i].found);
+        if (!found)
+            continue;
+        assert_int_equal(pr.mode & S_IFMT, cases[i].type);
+        assert_int_equal(pr.mode, st.st_mode);
+        assert_int_equal(pr.size, st.st_size);
+        if (cases[i].size != -2)
+            assert_int_equal(pr.size, cases[i].size);
+    }
+    /* asked once: a file gone since is still answered from the memo */
+    snprintf(path, sizeof path, "%s/model.pt", dir);
+    unlink(path);
+    struct gl_probe pr;
+    assert_true(gl_doc_probe(d, gl_arena_strdup(&d->arena, path), false, &pr));
+    assert_int_equal(pr.size, 300);
+    unlink(link);
+    snprintf(link, sizeof link, "%s/weights.pt", dir);
+    unlink(link);
+    snprintf(path, sizeof path, "%s/req.txt", dir);
+    unlink(path);
+    snprintf(path, sizeof path, "%s/data", dir);
+    rmdir(path);
+    rmdir(dir);
+}
+
 static void test_parse_error(void **state)
 {
     (void)state;
@@ -280,6 +405,8 @@ int main(void)
         cmocka_unit_test(test_sh_c_and_opaque),
         cmocka_unit_test(test_pragmas),
         cmocka_unit_test(test_removals_workdir),
+        cmocka_unit_test(test_copy_sizes_and_probes),
+        cmocka_unit_test(test_many_stage_names),
         cmocka_unit_test(test_parse_error),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
