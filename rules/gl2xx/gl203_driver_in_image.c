@@ -14,11 +14,18 @@ static bool os_package_manager(const char *m)
 
 /* nvidia-driver-*, cuda-drivers, nvidia-utils-*, libnvidia-compute-* (and the bare
  * names, and RPM module streams such as nvidia-driver:latest-dkms). */
+/* Could `name` be a driver package, by its first byte (what the stems below start with)?
+ * Inline: it rules out nearly every package before any call. */
+static inline bool driver_initial(const char *name)
+{
+    return name[0] == 'n' || name[0] == 'c' || name[0] == 'l';
+}
+
 static bool driver_package(const char *name)
 {
     static const char *const stems[] = {"nvidia-driver", "cuda-drivers", "nvidia-utils",
                                         "libnvidia-compute"};
-    if (name[0] != 'n' && name[0] != 'c' && name[0] != 'l') /* what the stems start with */
+    if (!driver_initial(name))
         return false;
     for (size_t i = 0; i < sizeof stems / sizeof stems[0]; i++) {
         if (!gl_first4(name, stems[i]))
@@ -86,8 +93,7 @@ static void check(struct gl_check *c)
     int reported = -1; /* one finding per instruction: the first offending token */
     for (size_t i = 0; i < m->npkgs; i++) {
         const struct gl_pkg *p = &m->pkgs[i];
-        const char *nm = p->name; /* driver_package's first test, before any call */
-        if (!nm || (nm[0] != 'n' && nm[0] != 'c' && nm[0] != 'l'))
+        if (!p->name || !driver_initial(p->name))
             continue;
         if (p->instr == reported || !driver_pkg(p) || !gl_df_stage_shipped(c->doc, p->stage))
             continue;

@@ -26,27 +26,11 @@ static bool build_pkg(const struct gl_pkg *p)
     return gl_os_package_manager(p->manager) && gl_build_tool_package(p->name, p->group);
 }
 
-/* " and N more build package(s)", "" for none: snprintf's text, put together by hand (a
- * finding of every other Dockerfile asks for it; at most 45 bytes, buf holds 64). */
 static const char *more_text(char *buf, size_t len, size_t more)
 {
-    static const char head[] = " and ", tail[] = " more build package";
-    char digits[24];
-    size_t nd = 0, n = 0;
     buf[0] = 0;
-    if (!more || len < sizeof head + sizeof digits + sizeof tail + 1)
-        return buf;
-    for (size_t v = more; v; v /= 10)
-        digits[nd++] = (char)('0' + v % 10);
-    memcpy(buf, head, sizeof head - 1);
-    n = sizeof head - 1;
-    while (nd)
-        buf[n++] = digits[--nd];
-    memcpy(buf + n, tail, sizeof tail - 1);
-    n += sizeof tail - 1;
-    if (more != 1)
-        buf[n++] = 's';
-    buf[n] = 0;
+    if (more)
+        snprintf(buf, len, " and %zu more build package%s", more, more == 1 ? "" : "s");
     return buf;
 }
 
