@@ -244,21 +244,6 @@ static void block_add(struct block *b, const char *t, size_t s, size_t e, uint32
     gl_buf_addc(&b->text, '\n');
 }
 
-/* The group of a block's launches: "PATH#LINE" (as printf's "%s#%u" would write it,
- * taking the same arena bytes, without printf: a block costs a few hundred instructions
- * less). */
-static const char *block_group(struct gl_arena *a, const char *path, uint32_t line)
-{
-    char digits[10];
-    size_t n = sizeof digits;
-    do {
-        digits[--n] = (char)('0' + line % 10);
-        line /= 10;
-    } while (line);
-    return gl_arena_cat3(a, path ? path : "", path ? strlen(path) : 0, "#", 1, digits + n,
-                         sizeof digits - n);
-}
-
 /* One fenced block: the lines from the cursor's up to `to`, `first_line` the first's number.
  * `launch_lines`: a block of another language (Python): only its lines that start a launch
  * or a build (`docker run ...`, `!docker build ...`, `mlserver build ...`: never Python)
@@ -307,7 +292,8 @@ static void read_block(struct gl_doc *doc, struct gl_launch_scan *scan, const st
         const char *copy = gl_arena_strndup(&doc->arena, b.text.data, b.text.len);
         /* the detached launches of one block run together; other blocks are other
          * examples (alternatives, other machines): a group per block */
-        scan->group = block_group(&doc->arena, doc->path, first_line);
+        scan->group = gl_arena_printf(&doc->arena, "%s#%u", doc->path ? doc->path : "",
+                                      (unsigned)first_line);
         gl_launch_scan_text(scan, copy, b.text.len, &b.map);
     }
     gl_buf_free(&b.text);
