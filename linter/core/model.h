@@ -53,8 +53,8 @@ enum gl_input_kind {
  * look at a word's end (a suffix, a base name) call no strlen per word. It is strlen's
  * value even when the bytes the word was built from hold a NUL (a `$'\0'`, a YAML
  * "\0"): the text ends there for every reader. It sits in what was padding (the struct
- * keeps its size, so arena charges do not change); a text of UINT32_MAX bytes or more,
- * which no limit lets through, holds UINT32_MAX: gl_word_size gives the length always.
+ * keeps its size, so arena charges do not change); a text of UINT32_MAX bytes or more
+ * (raised limits only) holds UINT32_MAX: gl_word_size gives the length always.
  * Every builder sets it: gl_word_make, or the length it has proved equal (see there). */
 struct gl_word {
     const char *text;
@@ -65,11 +65,16 @@ struct gl_word {
 _Static_assert(sizeof(void *) != 8 || sizeof(struct gl_word) == 24,
                "gl_word.len must fit the padding: the model's size (arena charges) stays");
 
+/* A length n (a text's strlen) as gl_word.len holds it: UINT32_MAX past it. */
+static inline uint32_t gl_word_len_of(size_t n)
+{
+    return n < UINT32_MAX ? (uint32_t)n : UINT32_MAX;
+}
+
 /* strlen(text) as gl_word.len holds it (0 for NULL, UINT32_MAX past it). */
 static inline uint32_t gl_word_len(const char *text)
 {
-    size_t n = text ? strlen(text) : 0;
-    return n < UINT32_MAX ? (uint32_t)n : UINT32_MAX;
+    return gl_word_len_of(text ? strlen(text) : 0);
 }
 
 /* A word of `text` (its len computed). */

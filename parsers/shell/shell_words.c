@@ -570,9 +570,8 @@ static inline bool plain_word(struct builder *b, size_t at, bool *quote)
         *span = (struct sh_span){0, at, tlen, true, false};
     char *text = block + PLAIN_SPAN;
     copy_word_text(text, src, tlen, lx->len - at);
-    /* tlen is the text's strlen: NUL is one of shl_plain_stops, so a plain word holds none
-     * (and a word is far shorter than 4 GiB: the input-size limit) */
-    struct sh_word_info *in = add_word(b, at, end, text, (uint32_t)tlen);
+    /* tlen is the text's strlen: NUL is one of shl_plain_stops, so a plain word holds none */
+    struct sh_word_info *in = add_word(b, at, end, text, gl_word_len_of(tlen));
     if (in)
         *in = (struct sh_word_info){.len = tlen, .src = at, .spans = span, .nspans = 1};
     return true;
@@ -675,7 +674,8 @@ static bool quoted_word(struct builder *b, size_t at)
     text[tlen] = 0;
     /* gl_word.len is strlen(text): tlen, but for a NUL inside '...' (a plain run stops at
      * one, and a "..." piece too: dq_stops) */
-    struct sh_word_info *in = add_word(b, at, i, text, single ? gl_word_len(text) : (uint32_t)tlen);
+    uint32_t wlen = single ? gl_word_len(text) : gl_word_len_of(tlen);
+    struct sh_word_info *in = add_word(b, at, i, text, wlen);
     if (in)
         *in = (struct sh_word_info){.len = tlen, .src = at, .spans = spans, .nspans = np,
                                     .quoted = true};
