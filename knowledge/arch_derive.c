@@ -41,17 +41,11 @@ static void assignment_word(struct gl_doc *doc, const struct gl_word *w, size_t 
     named(doc, name, w->opaque ? NULL : eq + 1, w->loc, c->stage, -1, c->instr);
 }
 
-static const char *base_name(const char *s)
-{
-    const char *b = strrchr(s, '/');
-    return b ? b + 1 : s;
-}
-
 static void from_cmd(struct gl_doc *doc, const struct gl_cmd *c)
 {
     if (!c->nwords || c->words[0].opaque)
         return;
-    const char *cmd = base_name(c->words[0].text);
+    const char *cmd = gl_word_base_name(&c->words[0]);
     if (gl_streq(cmd, "nvcc")) {
         struct gl_arch_list l = {0};
         long at = gl_arch_list_read_nvcc(&l, &doc->arena, c->words, c->nwords);

@@ -48,12 +48,60 @@ enum gl_input_kind {
 
 /* A word of a command line (RUN, docker run, a pod's command), after quote removal and
  * variable resolution. `opaque` words hold values gpulint could not know (a `$(...)`,
- * an unresolved variable, an array): no finding may depend on their content. */
+ * an unresolved variable, an array): no finding may depend on their content.
+ * `len` is strlen(text) (0 for a NULL text), kept so that the scanners and rules that
+ * look at a word's end (a suffix, a base name) call no strlen per word. It is strlen's
+ * value even when the bytes the word was built from hold a NUL (a `$'\0'`, a YAML
+ * "\0"): the text ends there for every reader. It sits in what was padding (the struct
+ * keeps its size, so arena charges do not change); a text of UINT32_MAX bytes or more
+ * (raised limits only) holds UINT32_MAX: gl_word_size gives the length always.
+ * Every builder sets it: gl_word_make, or the length it has proved equal (see there). */
 struct gl_word {
     const char *text;
+    uint32_t len;
     struct gl_loc loc; /* first byte of the word as written */
     bool opaque;
 };
+_Static_assert(sizeof(void *) != 8 || sizeof(struct gl_word) == 24,
+               "gl_word.len must fit the padding: the model's size (arena charges) stays");
+
+/* A length n (a text's strlen) as gl_word.len holds it: UINT32_MAX past it. */
+static inline uint32_t gl_word_len_of(size_t n)
+{
+    return n < UINT32_MAX ? (uint32_t)n : UINT32_MAX;
+}
+
+/* strlen(text) as gl_word.len holds it (0 for NULL, UINT32_MAX past it). */
+static inline uint32_t gl_word_len(const char *text)
+{
+    return gl_word_len_of(text ? strlen(text) : 0);
+}
+
+/* A word of `text` (its len computed). */
+static inline struct gl_word gl_word_make(const char *text, struct gl_loc loc, bool opaque)
+{
+    return (struct gl_word){text, gl_word_len(text), loc, opaque};
+}
+
+/* gl_word.len of the text w->text + off (off <= strlen(w->text)): a suffix's length. */
+static inline uint32_t gl_word_tail_len(const struct gl_word *w, size_t off)
+{
+    return w->len < UINT32_MAX ? w->len - (uint32_t)off : gl_word_len(w->text + off);
+}
+
+/* strlen(w->text), from w->len (a strlen only for a text of 4 GiB or more). */
+static inline size_t gl_word_size(const struct gl_word *w)
+{
+    return w->len < UINT32_MAX ? w->len : strlen(w->text);
+}
+
+/* The word's text after its last '/' (gl_base_name without a strrchr: the length is known). */
+static inline const char *gl_word_base_name(const struct gl_word *w)
+{
+    const char *slash = memrchr(w->text, '/', gl_word_size(w));
+    return slash ? slash + 1 : w->text;
+}
+
 
 /* An environment variable set for an image or a launch. */
 enum gl_env_origin {

@@ -17,7 +17,7 @@ static void exec_form(struct run_ctx *r, const struct df_instr *in)
 {
     struct gl_word *w = gl_arena_alloc(&r->doc->arena, (in->nargs ? in->nargs : 1) * sizeof *w);
     for (size_t i = 0; i < in->nargs; i++)
-        w[i] = (struct gl_word){in->args[i].value, in->args[i].loc, false};
+        w[i] = gl_word_make(in->args[i].value, in->args[i].loc, false); /* JSON: may hold \u0000 */
     gl_run_command_words(&r->doc->arena, r->doc->df, r->stage, r->instr, w, in->nargs);
 }
 

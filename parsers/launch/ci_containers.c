@@ -231,6 +231,7 @@ static void set_argv(struct launch_build *b, struct job *j, struct yt_node *list
         }
         struct gl_word *out = GL_APPEND(&j->doc->arena, b->l->argv, b->l->nargv, *cap);
         out->text = gl_arena_strndup(&j->doc->arena, w->value, w->len);
+        out->len = gl_word_len(out->text);
         out->loc = yt_scalar_loc_at(j->s, w, 0);
         out->opaque = expression(w);
         b->l->argv_opaque |= out->opaque;

@@ -291,7 +291,7 @@ static void run_argv(struct compose_run *r, const struct sh_cmd *cmd, size_t fro
         if (j > i) {
             struct lv part = lv_sub(&b->doc->arena, v, i, j - i);
             *GL_APPEND(&b->doc->arena, w, n, cap) =
-                (struct gl_word){part.text, lv_loc(&part, 0), part.opaque};
+                gl_word_make(part.text, lv_loc(&part, 0), part.opaque);
             l->argv_opaque |= part.opaque;
         }
         i = j;

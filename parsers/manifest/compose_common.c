@@ -50,6 +50,7 @@ void yl_argv_word(struct gl_arena *a, struct yl_argv *av, const char *text, size
 {
     struct yl_word *w = GL_APPEND(a, av->v, av->n, av->cap);
     w->w.text = text;
+    w->w.len = gl_word_len(text); /* strlen's: a YAML "\0" may end it before len */
     w->w.loc = loc;
     w->w.opaque = opaque;
     w->map = map;

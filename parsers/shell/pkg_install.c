@@ -154,7 +154,7 @@ static size_t skip_prefixes(const struct gl_word *w, size_t n, size_t i, const c
 {
     *base = NULL;
     while (i < n && !w[i].opaque) {
-        const char *b = gl_base_name(w[i].text);
+        const char *b = gl_word_base_name(&w[i]);
         bool prefix, sudo = false;
         switch (b[0]) { /* the first bytes of the prefixes: most commands have none */
         case 's': prefix = sudo = gl_streq(b, "sudo"); break;
@@ -329,18 +329,19 @@ static void scan_removal(const struct pkg_out *out, int stage, const struct mana
         if (t[0] == '-') {
             if (!strcmp(t, "--auto-remove") || !strcmp(t, "--autoremove"))
                 automatic = true, at = &w[i];
-            if (in_opts(mgr->valued, t, strlen(t)))
+            if (in_opts(mgr->valued, t, gl_word_size(&w[i])))
                 i++;
             continue;
         }
         size_t cut = mgr->version_sep ? strcspn(t, "=") : strcspn(t, "=<>~!");
-        struct gl_word name = {gl_arena_strndup(out->arena, t, cut), w[i].loc, false};
+        struct gl_word name =
+            gl_word_make(gl_arena_strndup(out->arena, t, cut), w[i].loc, false);
         add_removal(out, stage, mgr->name, &name);
     }
     struct gl_dockerfile_model *m = out->df;
     size_t before = m->nremovals;
     if (automatic) {
-        struct gl_word all = {"", at->loc, false};
+        struct gl_word all = {"", 0, at->loc, false};
         add_removal(out, stage, mgr->name, &all);
     }
     if (m->nremovals > before)
@@ -398,8 +399,9 @@ static const struct gl_word *opt_value(const struct gl_word *w, size_t n, size_t
     if (strncmp(t, opt, ol))
         return NULL;
     if (t[ol] == '=' && !w[*i].opaque) {
-        *buf = (struct gl_word){t + ol + 1, {w[*i].loc.line, w[*i].loc.col + (uint32_t)ol + 1},
-                                false};
+        /* a suffix of the word's text: its strlen is the rest of the word's */
+        *buf = (struct gl_word){t + ol + 1, gl_word_tail_len(&w[*i], ol + 1),
+                                {w[*i].loc.line, w[*i].loc.col + (uint32_t)ol + 1}, false};
         return buf;
     }
     if (t[ol] || *i + 1 >= n)
@@ -481,7 +483,7 @@ static void scan_command(const struct pkg_out *out, int stage, const struct gl_w
     for (; i < n && !w[i].opaque; i++) {
         const char *t = w[i].text;
         if (t[0] == '-') {
-            if (in_opts(mgr->valued, t, strlen(t)))
+            if (in_opts(mgr->valued, t, gl_word_size(&w[i])))
                 i++;
             continue;
         }
@@ -514,7 +516,7 @@ static void scan_command(const struct pkg_out *out, int stage, const struct gl_w
         if (t[0] == '-' && t[1]) {
             const char *eq = strchr(t, '=');
             char opt[64]; /* the option's name, read below only when takes or conda */
-            size_t olen = eq ? (size_t)(eq - t) : strlen(t);
+            size_t olen = eq ? (size_t)(eq - t) : gl_word_size(x);
             bool fits = olen < sizeof opt; /* a longer name is no option of the lists */
             bool takes = fits && in_opts(mgr->valued, t, olen);
             opt[0] = 0;
@@ -533,8 +535,8 @@ static void scan_command(const struct pkg_out *out, int stage, const struct gl_w
                 val = &w[++i], vtext = val->text; /* micromamba -f FILE (--file) */
             if (val && !val->opaque && (takes || mm_file)) {
                 if (conda && (!strcmp(opt, "--file") || mm_file)) {
-                    struct gl_word fw = {vtext, {val->loc.line, val->loc.col + (uint32_t)voff},
-                                         false};
+                    struct gl_word fw = {vtext, gl_word_tail_len(val, voff),
+                                         {val->loc.line, val->loc.col + (uint32_t)voff}, false};
                     add_file(out, stage, mgr->name, fw.text, fw.loc);
                 }
                 if (!conda && (!strcmp(opt, "-e") || !strcmp(opt, "--editable")))
@@ -543,8 +545,8 @@ static void scan_command(const struct pkg_out *out, int stage, const struct gl_w
                 if (in_opts(mgr->index_opts, opt, olen))
                     add_index(out, stage, mgr->name, opt, val, vtext, voff);
                 if (gl_streq(opt, "-r") || gl_streq(opt, "--requirement")) {
-                    struct gl_word rw = {vtext, {val->loc.line, val->loc.col + (uint32_t)voff},
-                                         false};
+                    struct gl_word rw = {vtext, gl_word_tail_len(val, voff),
+                                         {val->loc.line, val->loc.col + (uint32_t)voff}, false};
                     add_pkg(out, stage, mgr, &rw, false, true);
                 }
             }

@@ -321,6 +321,7 @@ static void push_field_of(struct sh_lexer *lx, const char *src_text, size_t tlen
         memcpy(text, src_text, tlen);
     text[tlen] = 0;
     w->text = text;
+    w->len = gl_word_len(text); /* strlen's: the bytes may hold a NUL (a `$'\0'`, ...) */
     w->loc = shl_loc(lx, wb->src);
     w->opaque = wb->opaque;
     *in = (struct sh_word_info){.len = tlen, .src = wb->src, .spans = spans,

@@ -328,7 +328,7 @@ static void add_redirect(struct builder *b, size_t at, int fd, const char *op)
     }
     bool heredoc = strcmp(op, "<<") == 0 || strcmp(op, "<<-") == 0;
     if (c < 0 || shl_word_end_at(lx, lx->i)) { /* no target: a syntax error, skipped */
-        r->target = (struct gl_word){"", shl_loc(lx, lx->i), false};
+        r->target = (struct gl_word){"", 0, shl_loc(lx, lx->i), false};
         b->nrd++;
         return;
     }
@@ -339,7 +339,7 @@ static void add_redirect(struct builder *b, size_t at, int fd, const char *op)
     if (lx->nfields)
         r->target = lx->fields[0];
     else
-        r->target = (struct gl_word){"", shl_loc(lx, lx->i), false};
+        r->target = (struct gl_word){"", 0, shl_loc(lx, lx->i), false};
     if (heredoc) {
         b->hd = grow(b, hd, b->nhd, caphd);
         b->hd[b->nhd++] = (struct heredoc){r->target.text, lx->nfields ? lx->finfo[0].len : 0,
@@ -489,12 +489,13 @@ static inline void room_for_word(struct builder *b)
     b->wi = grow(b, wi, b->nw, capwi);
 }
 
-/* Add the word `text` that starts at `at` to the command, the lexer going on at `end`: what
- * plain_word and quoted_word end with. Returns the word's info slot for the caller to fill
- * (in place: no copy), or NULL past the word cap (the error is set). Always inline: once
- * for every plain word (gcc may take it out of line: ~1.5 M on the 999 Dockerfiles). */
+/* Add the word `text` (strlen(text) == len: gl_word.len) that starts at `at` to the
+ * command, the lexer going on at `end`: what plain_word and quoted_word end with. Returns
+ * the word's info slot for the caller to fill (in place: no copy), or NULL past the word
+ * cap (the error is set). Always inline: once for every plain word (gcc may take it out of
+ * line: ~1.5 M on the 999 Dockerfiles). */
 static inline __attribute__((always_inline)) struct sh_word_info *
-add_word(struct builder *b, size_t at, size_t end, char *text)
+add_word(struct builder *b, size_t at, size_t end, char *text, uint32_t len)
 {
     struct gl_loc loc = shl_loc(&b->lx, at);
     b->lx.i = end;
@@ -502,7 +503,7 @@ add_word(struct builder *b, size_t at, size_t end, char *text)
         return NULL;
     mark_start(b, at);
     room_for_word(b);
-    b->w[b->nw] = (struct gl_word){text, loc, false};
+    b->w[b->nw] = (struct gl_word){text, len, loc, false};
     return &b->wi[b->nw++];
 }
 
@@ -569,15 +570,19 @@ static inline bool plain_word(struct builder *b, size_t at, bool *quote)
         *span = (struct sh_span){0, at, tlen, true, false};
     char *text = block + PLAIN_SPAN;
     copy_word_text(text, src, tlen, lx->len - at);
-    struct sh_word_info *in = add_word(b, at, end, text);
+    /* tlen is the text's strlen: NUL is one of shl_plain_stops, so a plain word holds none */
+    struct sh_word_info *in = add_word(b, at, end, text, gl_word_len_of(tlen));
     if (in)
         *in = (struct sh_word_info){.len = tlen, .src = at, .spans = span, .nspans = 1};
     return true;
 }
 
 /* The bytes that end a plain run inside "..." for quoted_word: the closing quote, an
- * expansion, a backquote, the escape ('\\'; another escape is tested beside). */
-static const bool dq_stops[256] = {['"'] = true, ['$'] = true, ['`'] = true, ['\\'] = true};
+ * expansion, a backquote, the escape ('\\'; another escape is tested beside), and NUL:
+ * a "..." holding one is left to word(), which every quoted_word equals, so that
+ * quoted_word's length of such a piece is strlen's (gl_word.len). */
+static const bool dq_stops[256] = {['"'] = true, ['$'] = true, ['`'] = true, ['\\'] = true,
+                                   [0] = true};
 
 /* The most pieces a quoted_word holds (a longer word goes to word()). */
 #define QUOTED_PIECES 8
@@ -601,7 +606,7 @@ static bool quoted_word(struct builder *b, size_t at)
     unsigned char esc = (unsigned char)lx->esc;
     size_t len = lx->len, i = at, np = 0, tlen = 0;
     struct sh_span pieces[QUOTED_PIECES];
-    bool quoted = false;
+    bool quoted = false, single = false; /* single: a '...' piece (it may hold a NUL) */
     while (i < len) {
         unsigned char c = (unsigned char)s[i];
         size_t from, to, next;
@@ -615,7 +620,7 @@ static bool quoted_word(struct builder *b, size_t at)
             from = i + 1;
             to = (size_t)(q - s);
             next = to + 1;
-            quoted = true;
+            quoted = single = true;
         } else if (c == '"') {
             size_t j = i + 1;
             if (esc == '\\' || esc == '`') { /* dq_stops holds the escape: four bytes a step */
@@ -667,7 +672,10 @@ static bool quoted_word(struct builder *b, size_t at)
         memcpy(text + pieces[k].out, s + pieces[k].src, pieces[k].len);
     }
     text[tlen] = 0;
-    struct sh_word_info *in = add_word(b, at, i, text);
+    /* gl_word.len is strlen(text): tlen, but for a NUL inside '...' (a plain run stops at
+     * one, and a "..." piece too: dq_stops) */
+    uint32_t wlen = single ? gl_word_len(text) : gl_word_len_of(tlen);
+    struct sh_word_info *in = add_word(b, at, i, text, wlen);
     if (in)
         *in = (struct sh_word_info){.len = tlen, .src = at, .spans = spans, .nspans = np,
                                     .quoted = true};

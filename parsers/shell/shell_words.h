@@ -234,7 +234,7 @@ static inline long sh_dash_c_index(const struct sh_cmd *cmd)
     if (!cmd->nwords || !cmd->info || cmd->words[0].opaque)
         return -1;
     const char *w = cmd->words[0].text;
-    size_t n = strlen(w);
+    size_t n = gl_word_size(&cmd->words[0]);
     if (n < 2 || w[n - 1] != 'h' || w[n - 2] != 's') /* every shell's name ends in "sh" */
         return -1;
     return sh_dash_c_index_named(cmd);

@@ -56,6 +56,17 @@ static inline long installer_offset(const char *w)
     return -1;
 }
 
+/* installer_offset of a RUN word. Its length is known (gl_word.len): a word that does not
+ * end in ".run" cannot name an installer (whose name ends the word), and that one test
+ * rules out nearly every word without the strrchr. */
+static inline long installer_word_offset(const struct gl_word *w)
+{
+    size_t n = gl_word_size(w);
+    if (n < 4 || memcmp(w->text + n - 4, ".run", 4))
+        return -1;
+    return installer_offset(w->text);
+}
+
 static const char fix[] =
     "remove it: the NVIDIA Container Toolkit injects the host's driver (docker run --gpus, "
     "the Kubernetes device plugin); keep only the CUDA toolkit/runtime in the image";
@@ -114,7 +125,7 @@ static void check(struct gl_check *c)
             continue;
         for (size_t k = 0; k < cmd->nwords; k++) {
             const struct gl_word *w = &cmd->words[k];
-            long off = w->opaque ? -1 : installer_offset(w->text);
+            long off = w->opaque ? -1 : installer_word_offset(w);
             if (off >= 0) {
                 gl_report(c, (struct gl_loc){w->loc.line, w->loc.col + (uint32_t)off}, fix,
                           "`%s` is the NVIDIA driver installer: the driver does not belong "

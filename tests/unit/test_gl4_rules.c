@@ -76,7 +76,8 @@ static void set_argv(struct gl_doc *d, struct gl_launch *l, ...)
     va_start(ap, l);
     for (size_t i = 0; i < n; i++) {
         const char *w = va_arg(ap, const char *);
-        l->argv[i] = (struct gl_word){w, {l->loc.line, (uint32_t)(100 + 10 * i)}, w[0] == '$'};
+        struct gl_loc at = {l->loc.line, (uint32_t)(100 + 10 * i)};
+        l->argv[i] = gl_word_make(w, at, w[0] == '$');
     }
     va_end(ap);
     l->nargv = n;
@@ -249,9 +250,9 @@ static void test_hostile_sizes(void **state)
         add_mount(d, l, GL_MOUNT_BIND, gl_arena_printf(&d->arena, "/m/%zu", i), false, 3);
     l->argv = gl_arena_alloc(&d->arena, 2 * N * sizeof *l->argv);
     for (size_t i = 0; i < N; i++) {
-        l->argv[2 * i] = (struct gl_word){"--data", {1, 5}, false};
+        l->argv[2 * i] = gl_word_make("--data", (struct gl_loc){1, 5}, false);
         l->argv[2 * i + 1] =
-            (struct gl_word){gl_arena_printf(&d->arena, "/x/%zu/y", i), {1, 9}, false};
+            gl_word_make(gl_arena_printf(&d->arena, "/x/%zu/y", i), (struct gl_loc){1, 9}, false);
     }
     l->nargv = 2 * N;
     assert_int_equal(run("GL401", d), 1);

@@ -275,7 +275,7 @@ static long nvcc(const char *const *argv, size_t n, char *buf, size_t cap)
 {
     struct gl_word w[16];
     for (size_t i = 0; i < n; i++)
-        w[i] = (struct gl_word){argv[i], {1, 1}, false};
+        w[i] = gl_word_make(argv[i], (struct gl_loc){1, 1}, false);
     struct gl_arch_list l = {0};
     long at = gl_arch_list_read_nvcc(&l, &arena, w, n);
     if (at >= 0)
