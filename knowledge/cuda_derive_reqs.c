@@ -172,22 +172,22 @@ static void scan_file(struct cd_ctx *fc, const struct gl_pkg *p)
 
 /* The context path a COPY/ADD puts at image path `want`, or NULL: `COPY req.txt /app/`,
  * `COPY req.txt /tmp/r.txt`, `COPY . /app`, `COPY requirements*.txt ./`. */
-static const char *copied_from(struct gl_arena *a, const struct gl_copy_src *s, const char *want)
+static const char *copied_from(struct gl_arena *a, const struct gl_copy_src *s, const char *dest,
+                               const char *want)
 {
-    if (s->url || !s->dest || !s->path || strchr(s->path, '$'))
+    if (!dest)
         return NULL;
-    const char *dest = gl_image_path(a, s->workdir, s->dest);
-    const char *src = gl_image_path(a, "", s->path); /* the context path, normalised */
-    if (!dest || !src)
-        return NULL;
+    /* (the context path, normalised, only for a COPY that lands on `want`: with dir ""
+     * gl_image_path never fails) */
     if (!strcmp(dest, want) && !gl_has_suffix(s->dest, "/") && strcmp(s->dest, "."))
-        return src;
+        return gl_image_path(a, "", s->path);
     size_t dl = strlen(dest);
     const char *rel = !dl ? want + (want[0] == '/') /* COPY f / */
                       : (!strncmp(want, dest, dl) && want[dl] == '/') ? want + dl + 1
                                                                        : NULL;
     if (!rel || !*rel)
         return NULL;
+    const char *src = gl_image_path(a, "", s->path);
     const char *base = gl_base_name(src);
     if (!*src) /* COPY . /app: the whole context */
         return rel;
@@ -244,7 +244,24 @@ static bool project_file(const char *name)
  * stage or a stage it is built FROM) that put a file at that path; else, for a file the
  * command names (`pip install -r NAME`, `conda env create -f NAME`), NAME itself when it is
  * relative (the Dockerfile's directory is where such files usually lie). */
-static const char *context_name(struct gl_doc *doc, const struct gl_pkg *p, const char *ctx)
+/* Where a COPY puts its sources in the image (gl_image_path of its destination), NULL
+ * when that is unknown or the COPY cannot be a source here (a URL, a `$` in its path).
+ * Made once a COPY for all the installs of a doc: `dests` holds NO_DEST for "not yet". */
+static const char no_dest[1];
+#define NO_DEST no_dest
+
+static const char *copy_dest(struct gl_arena *a, const struct gl_copy_src *s,
+                             const char **slot)
+{
+    if (*slot == NO_DEST)
+        *slot = s->url || !s->dest || !s->path || strchr(s->path, '$')
+                    ? NULL
+                    : gl_image_path(a, s->workdir, s->dest);
+    return *slot;
+}
+
+static const char *context_name(struct gl_doc *doc, const struct gl_pkg *p, const char *ctx,
+                                const char **dests)
 {
     const struct gl_dockerfile_model *m = doc->df;
     const char *dir = run_dir(doc, p);
@@ -255,7 +272,8 @@ static const char *context_name(struct gl_doc *doc, const struct gl_pkg *p, cons
         const struct gl_copy_src *s = &m->copies[i];
         if (s->instr >= p->instr || !stage_in_chain(m, s->stage, p->stage))
             continue;
-        const char *src = copied_from(&doc->arena, s, want);
+        const char *src =
+            copied_from(&doc->arena, s, copy_dest(&doc->arena, s, &dests[i]), want);
         /* a source that is a file of another name (COPY req.txt setup.py ./) put nothing
          * there: the next COPY back is asked */
         struct gl_probe pr; /* (exists, as access(F_OK) says) */
@@ -284,6 +302,7 @@ void cd_derive_requirements(struct cd_ctx *c)
                             : ".";
     size_t read = 0;
     const struct gl_dockerfile_model *m = doc->df;
+    const char **dests = NULL; /* the COPYs' destinations (copy_dest), at the first install */
     for (size_t i = 0; i < m->npkgs && read < REQ_FILES_MAX; i++) {
         const struct gl_pkg *p = &m->pkgs[i];
         if (!p->requirements || !p->name) /* before the manager's names: most are not */
@@ -291,7 +310,12 @@ void cd_derive_requirements(struct cd_ctx *c)
         bool conda = is_conda(p->manager);
         if (strcmp(p->manager, "pip") && strcmp(p->manager, "uv") && !conda)
             continue;
-        const char *name = context_name(doc, p, dir);
+        if (!dests) {
+            dests = gl_arena_alloc(&doc->arena, (m->ncopies + 1) * sizeof *dests);
+            for (size_t k = 0; k < m->ncopies; k++)
+                dests[k] = NO_DEST;
+        }
+        const char *name = context_name(doc, p, dir, dests);
         if (!name || !contained_name(name))
             continue;
         const char *base = gl_base_name(name);

@@ -149,6 +149,20 @@ static bool is_name_letter(int32_t c)
 
 static bool is_digit(int32_t c) { return c >= '0' && c <= '9'; }
 
+/* The ASCII bytes of a name: letters, digits and '_' (a table: one load a byte). */
+static const bool name_byte[256] = {
+    ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
+    ['8'] = 1, ['9'] = 1, ['_'] = 1,
+    ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1,
+    ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1,
+    ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1,
+    ['Y'] = 1, ['Z'] = 1,
+    ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1,
+    ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1,
+    ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1,
+    ['y'] = 1, ['z'] = 1,
+};
+
 /* A variable's name as written (read_name): every rune of it is the source's own bytes
  * (a name takes only valid runes, which re-encode to the same bytes), so it is a slice. */
 struct name {
@@ -173,9 +187,7 @@ static struct name read_name(struct sh *sh)
         /* a run of ASCII name bytes at once (each is its own rune: no BOM here, after the
          * `$`), then a rune that may be a non-ASCII letter */
         size_t e = sh->r.pos;
-        while (e < sh->r.n && ((sh->r.s[e] >= 'a' && sh->r.s[e] <= 'z') ||
-                               (sh->r.s[e] >= 'A' && sh->r.s[e] <= 'Z') ||
-                               is_digit(sh->r.s[e]) || sh->r.s[e] == '_'))
+        while (e < sh->r.n && name_byte[(unsigned char)sh->r.s[e]])
             e++;
         sh->r.pos = e;
         c = peek(&sh->r);
@@ -376,15 +388,34 @@ static bool double_quote(struct sh *sh, int depth, struct gl_buf *out)
     }
 }
 
-/* A byte that stop_on only copies (to the text and the current word): printable ASCII,
- * not blank, not the stop, the escape, a quote, '$' or '<'. With no words wanted (`words`
- * false), blanks and other ASCII controls are copied as they are too. */
-static inline bool plain_byte(const struct sh *sh, int32_t c, int32_t stop, bool words)
+/* The bytes that stop_on only copies (to the text and the current word): printable ASCII,
+ * not blank, not the stop, the escape, a quote, '$' or '<'. With no words wanted,
+ * blanks and other ASCII controls are copied as they are too. As a set of bits (bytes
+ * 0-63 in word 0, 64-127 in word 1), made once a call: one test a byte in the runs. */
+#define BYTE_BIT(c) (1ull << ((unsigned)(c) & 63))
+
+struct plain_set {
+    uint64_t bits[2];
+};
+
+static struct plain_set plain_set(const struct sh *sh, int32_t stop, bool words)
 {
-    if (words ? (c <= ' ' || c >= 0x7F) : (c < 0 || c >= 0x80))
-        return false;
-    return c != stop && c != (int32_t)sh->lx->escape && c != '\'' && c != '"' && c != '$' &&
-           c != '<';
+    struct plain_set p = {{~0ull, ~0ull}};
+    p.bits[0] &= ~(BYTE_BIT('\'') | BYTE_BIT('"') | BYTE_BIT('$') | BYTE_BIT('<'));
+    if (words) {
+        p.bits[0] &= ~((2ull << ' ') - 1); /* 0x00 to ' ' */
+        p.bits[1] &= ~BYTE_BIT(0x7F);
+    }
+    if (stop >= 0 && stop < 0x80)
+        p.bits[stop >> 6] &= ~BYTE_BIT(stop);
+    if (sh->lx->escape < 0x80)
+        p.bits[sh->lx->escape >> 6] &= ~BYTE_BIT(sh->lx->escape);
+    return p;
+}
+
+static inline bool plain_byte(const struct plain_set *p, int32_t c)
+{
+    return c >= 0 && c < 0x80 && (p->bits[c >> 6] >> (c & 63) & 1);
 }
 
 static bool stop_on(struct sh *sh, int32_t stop, int depth, struct gl_buf *out, struct wacc *w)
@@ -393,6 +424,7 @@ static bool stop_on(struct sh *sh, int32_t stop, int depth, struct gl_buf *out, 
         return fail(sh, "variable substitutions nested too deeply");
     struct gl_buf tmp;
     gl_buf_init(&tmp);
+    const struct plain_set plain = plain_set(sh, stop, w != NULL);
     int32_t c;
     while ((c = peek(&sh->r)) != SH_EOF) {
         size_t src = sh->r.pos;
@@ -434,9 +466,9 @@ static bool stop_on(struct sh *sh, int32_t stop, int depth, struct gl_buf *out, 
                 w_raw_string(w, tmp.data ? tmp.data : "", tmp.len, src);
             continue;
         }
-        if (plain_byte(sh, c, stop, w != NULL)) { /* a run of plain ASCII bytes, at once */
+        if (plain_byte(&plain, c)) { /* a run of plain ASCII bytes, at once */
             size_t end = src + 1;
-            while (end < sh->r.n && plain_byte(sh, (unsigned char)sh->r.s[end], stop, w != NULL))
+            while (end < sh->r.n && plain_byte(&plain, (unsigned char)sh->r.s[end]))
                 end++;
             if (w) {
                 w_mark(w, src);

@@ -20,6 +20,7 @@
 /* A variable visible to expansion: global ARGs, or a stage's ARGs and ENVs. */
 struct var {
     const char *name, *value; /* value NULL: declared, value unknown */
+    size_t len;               /* strlen(name): a look-up compares lengths first */
     struct var *next;
 };
 
@@ -64,7 +65,7 @@ struct builder {
 static struct var *var_find(struct var *v, const char *name, size_t len)
 {
     for (; v; v = v->next)
-        if (strlen(v->name) == len && memcmp(v->name, name, len) == 0)
+        if (v->len == len && memcmp(v->name, name, len) == 0)
             return v;
     return NULL;
 }
@@ -103,7 +104,7 @@ static struct var *var_push(struct gl_arena *a, struct var *list, const char *na
                             const char *value)
 {
     struct var *v = gl_arena_take(a, sizeof *v); /* written whole */
-    *v = (struct var){name, value, list};
+    *v = (struct var){name, value, strlen(name), list};
     return v;
 }
 
