@@ -217,23 +217,6 @@ struct ref_memo_slot {
 };
 static _Thread_local struct ref_memo_slot ref_memo[REF_MEMO_SLOTS];
 
-/* The memo's hash of a reference: eight bytes a step (gl_hash_bytes takes one). It only
- * picks a slot (the text is compared in full), so it needs no seed: a bad spread costs
- * a miss, never a wrong answer. */
-static uint64_t memo_hash(const char *s, size_t n)
-{
-    uint64_t h = n, x;
-    size_t i = 0;
-    for (; i + 8 <= n; i += 8) {
-        memcpy(&x, s + i, 8);
-        h = (h ^ x) * 0x9e3779b97f4a7c15ull;
-        h ^= h >> 29;
-    }
-    for (; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 0x100000001b3ull;
-    return h;
-}
-
 static void conclude_memo(const struct gl_kb *kb, const struct gl_imageref *p,
                           struct ref_cuda *out)
 {
@@ -243,7 +226,7 @@ static void conclude_memo(const struct gl_kb *kb, const struct gl_imageref *p,
         return;
     }
     struct ref_memo_slot *slot =
-        &ref_memo[gl_hash_slot(memo_hash(p->raw, n), REF_MEMO_SLOTS)];
+        &ref_memo[gl_hash_slot(gl_hash_bytes(p->raw, n), REF_MEMO_SLOTS)];
     if (!memcmp(slot->raw, p->raw, n + 1)) {
         *out = slot->rc;
         return;
