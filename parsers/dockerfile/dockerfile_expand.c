@@ -9,6 +9,7 @@
  * SHLEX_MAX_DEPTH levels (an error beyond), so input cannot blow the stack.
  */
 #include "parsers/dockerfile/dockerfile_internal.h"
+#include "linter/core/text.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -149,20 +150,6 @@ static bool is_name_letter(int32_t c)
 
 static bool is_digit(int32_t c) { return c >= '0' && c <= '9'; }
 
-/* The ASCII bytes of a name: letters, digits and '_' (a table: one load a byte). */
-static const bool name_byte[256] = {
-    ['0'] = 1, ['1'] = 1, ['2'] = 1, ['3'] = 1, ['4'] = 1, ['5'] = 1, ['6'] = 1, ['7'] = 1,
-    ['8'] = 1, ['9'] = 1, ['_'] = 1,
-    ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1,
-    ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1,
-    ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1,
-    ['Y'] = 1, ['Z'] = 1,
-    ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1,
-    ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1,
-    ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1,
-    ['y'] = 1, ['z'] = 1,
-};
-
 /* A variable's name as written (read_name): every rune of it is the source's own bytes
  * (a name takes only valid runes, which re-encode to the same bytes), so it is a slice. */
 struct name {
@@ -187,7 +174,7 @@ static struct name read_name(struct sh *sh)
         /* a run of ASCII name bytes at once (each is its own rune: no BOM here, after the
          * `$`), then a rune that may be a non-ASCII letter */
         size_t e = sh->r.pos;
-        while (e < sh->r.n && name_byte[(unsigned char)sh->r.s[e]])
+        while (e < sh->r.n && gl_name_class[(unsigned char)sh->r.s[e]])
             e++;
         sh->r.pos = e;
         c = peek(&sh->r);

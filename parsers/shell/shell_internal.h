@@ -21,6 +21,7 @@
 #define GPULINT_PARSERS_SHELL_INTERNAL_H
 
 #include "parsers/shell/shell_words.h"
+#include "linter/core/text.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -276,8 +277,6 @@ void shl_word(struct sh_lexer *lx, bool nosplit);
 /* Lex a heredoc delimiter word (quote removal only) into one field; *quoted set when
  * any part was quoted. */
 void shl_heredoc_word(struct sh_lexer *lx, bool *quoted);
-/* Bytes of a variable name: 1 may start one, 2 only follows (a digit), 0 neither. */
-extern const unsigned char shl_name_class[256];
 /* Is there an assignment word `NAME=` / `NAME+=` at lx->i? */
 bool shl_at_assignment(const struct sh_lexer *lx);
 /* Lex the assignment word at lx->i into *out. */

@@ -16,22 +16,8 @@ enum lex_mode {
 };
 
 static bool mode_quoted(enum lex_mode m) { return m == M_DQ || m == M_BRACE_DQ; }
-/* Bytes of a variable name: 1 may start one, 2 only follows (a digit). */
-const unsigned char shl_name_class[256] = {
-    ['_'] = 1,
-    ['a'] = 1, ['b'] = 1, ['c'] = 1, ['d'] = 1, ['e'] = 1, ['f'] = 1, ['g'] = 1, ['h'] = 1,
-    ['i'] = 1, ['j'] = 1, ['k'] = 1, ['l'] = 1, ['m'] = 1, ['n'] = 1, ['o'] = 1, ['p'] = 1,
-    ['q'] = 1, ['r'] = 1, ['s'] = 1, ['t'] = 1, ['u'] = 1, ['v'] = 1, ['w'] = 1, ['x'] = 1,
-    ['y'] = 1, ['z'] = 1,
-    ['A'] = 1, ['B'] = 1, ['C'] = 1, ['D'] = 1, ['E'] = 1, ['F'] = 1, ['G'] = 1, ['H'] = 1,
-    ['I'] = 1, ['J'] = 1, ['K'] = 1, ['L'] = 1, ['M'] = 1, ['N'] = 1, ['O'] = 1, ['P'] = 1,
-    ['Q'] = 1, ['R'] = 1, ['S'] = 1, ['T'] = 1, ['U'] = 1, ['V'] = 1, ['W'] = 1, ['X'] = 1,
-    ['Y'] = 1, ['Z'] = 1,
-    ['0'] = 2, ['1'] = 2, ['2'] = 2, ['3'] = 2, ['4'] = 2, ['5'] = 2, ['6'] = 2, ['7'] = 2,
-    ['8'] = 2, ['9'] = 2,
-};
-static bool is_name_start(int c) { return c >= 0 && c < 256 && shl_name_class[c] == 1; }
-static bool is_name_char(int c) { return c >= 0 && c < 256 && shl_name_class[c] != 0; }
+static bool is_name_start(int c) { return c >= 0 && c < 256 && gl_name_class[c] == 1; }
+static bool is_name_char(int c) { return c >= 0 && c < 256 && gl_name_class[c] != 0; }
 static bool is_ifs(int c) { return c == ' ' || c == '\t' || c == '\n'; }
 
 /* ---- setup and positions ---- */

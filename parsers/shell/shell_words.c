@@ -511,10 +511,10 @@ add_word(struct builder *b, size_t at, size_t end, char *text, uint32_t len)
  * finds at its start)? Name bytes, '+' and '=' are all plain, so the test stays inside it. */
 static bool plain_assignment(const char *t, size_t n)
 {
-    if (shl_name_class[(unsigned char)t[0]] != 1)
+    if (gl_name_class[(unsigned char)t[0]] != 1)
         return false;
     size_t k = 1;
-    while (k < n && shl_name_class[(unsigned char)t[k]])
+    while (k < n && gl_name_class[(unsigned char)t[k]])
         k++;
     if (k < n && t[k] == '+')
         k++;
