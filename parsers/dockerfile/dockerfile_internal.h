@@ -111,6 +111,17 @@ static inline char *df_strndup(struct gl_arena *a, const char *s, size_t n)
     return p;
 }
 
+#define DF_ONES 0x0101010101010101ull
+#define DF_HIGH 0x8080808080808080ull
+
+/* The classic "has a zero byte" test of x ^ k: bit 7 of each byte lane that may equal k
+ * (set for every lane that does; a set bit is exact for "any lane equals k"). */
+static inline uint64_t df_bytes_equal(uint64_t x, unsigned char k)
+{
+    uint64_t y = x ^ (DF_ONES * k);
+    return (y - DF_ONES) & ~y;
+}
+
 /* Skip ahead over s[p, e) while no byte is a control byte or a space (<= 0x20), DEL or
  * above (>= 0x7F), or a, b or c: returns where a byte-by-byte loop must go on (e, or a
  * position at or before the first such byte). For the plain runs of words and paths; the
@@ -139,15 +150,12 @@ static inline size_t df_skip_plain(const char *s, size_t p, size_t e, unsigned c
         }
     }
 #endif
-    const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
     for (; p + 8 <= e; p += 8) {
         uint64_t x;
         memcpy(&x, s + p, 8);
-        uint64_t ya = x ^ (ones * a), yb = x ^ (ones * b), yc = x ^ (ones * c),
-                 yd = x ^ (ones * 0x7F);
-        uint64_t hit = x | ((x - ones * 0x21) & ~x) | ((ya - ones) & ~ya) |
-                       ((yb - ones) & ~yb) | ((yc - ones) & ~yc) | ((yd - ones) & ~yd);
-        if (hit & high)
+        uint64_t hit = x | ((x - DF_ONES * 0x21) & ~x) | df_bytes_equal(x, a) |
+                       df_bytes_equal(x, b) | df_bytes_equal(x, c) | df_bytes_equal(x, 0x7F);
+        if (hit & DF_HIGH)
             break;
     }
     return p;
@@ -170,12 +178,10 @@ static inline size_t df_skip_quoted(const char *s, size_t p, size_t e, unsigned 
         }
     }
 #endif
-    const uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
     for (; p + 8 <= e; p += 8) {
         uint64_t x;
         memcpy(&x, s + p, 8);
-        uint64_t ya = x ^ (ones * a), yb = x ^ (ones * b);
-        if ((x | ((ya - ones) & ~ya) | ((yb - ones) & ~yb)) & high)
+        if ((x | df_bytes_equal(x, a) | df_bytes_equal(x, b)) & DF_HIGH)
             break;
     }
     return p;
