@@ -81,7 +81,7 @@ static size_t hd_skip_bodies(const struct sh_lexer *lx, size_t i, struct hd_pend
 }
 
 /* The stack of openers of shl_skip_construct: in `fixed` (on its stack) while it fits, as
- * nearly every construct's does, then on the heap. */
+ * nearly every construct's does, then on the heap (shl_grow). */
 #define SKIP_FIXED 64
 struct skip_stack {
     char *data;
@@ -91,15 +91,7 @@ struct skip_stack {
 
 static void skip_push(struct skip_stack *st, char c)
 {
-    if (st->len == st->cap) {
-        st->cap *= 2;
-        if (st->data == st->fixed) {
-            st->data = xmalloc(st->cap);
-            memcpy(st->data, st->fixed, st->len);
-        } else {
-            st->data = xrealloc(st->data, st->cap);
-        }
-    }
+    st->data = shl_grow(st->data, st->len, &st->cap, 1, st->fixed, SKIP_FIXED);
     st->data[st->len++] = c;
 }
 
@@ -109,9 +101,8 @@ bool shl_skip_construct(const struct sh_lexer *lx, size_t i, char open, size_t *
     size_t len = lx->len;
     char esc = lx->esc;
     struct skip_stack st; /* stack of openers; 'A' for $(( arithmetic )) */
-    st.data = st.fixed;
-    st.cap = SKIP_FIXED;
-    st.len = 0;
+    st.data = NULL;
+    st.cap = st.len = 0;
     skip_push(&st, open);
     size_t ndq = open == '"'; /* '"' entries on the stack */
     size_t narith = 0;        /* 'A' entries on the stack: no here-documents there */
@@ -206,8 +197,7 @@ bool shl_skip_construct(const struct sh_lexer *lx, size_t i, char open, size_t *
             break;
         }
     }
-    if (st.data != st.fixed)
-        free(st.data);
+    shl_release(st.data, st.fixed);
     return ok;
 }
 
