@@ -33,7 +33,8 @@ struct gl_job {
     char *visit;            /* a compose file: linted only if the run meets it first */
     char **includes;        /* the compose files it includes (include_paths) */
     bool noted;             /* a doc was linted: the spill takes note (gl_spill_note) */
-    bool binary;            /* an image: read again by the run's own thread */
+    bool binary;            /* an image, or a file over GL_POOL_INPUT_MAX: read again by
+                             * the run's own thread */
     struct gl_project_facts facts;
 };
 
@@ -525,6 +526,12 @@ static void lint_file_as(struct gl_run *run, const char *path, bool named,
         lint_small(run, fd, path, (size_t)st.st_size, named, kind);
         return;
     }
+    if (run->job) { /* a worker met a large file (the walk did not stat it): the run's own
+                     * thread reads it, in its turn, as it does an image */
+        run->job->binary = true;
+        close(fd);
+        return;
+    }
     if (!named)
         fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
     unsigned char head[512];
@@ -641,7 +648,8 @@ static void in_order(struct gl_run *run)
         gl_pool_drain(run->pool);
 }
 
-/* A regular file of `size` bytes, found by the walk or named: to a worker when it is small. */
+/* A regular file of `size` bytes (-1: not known), found by the walk or named: to a worker
+ * unless it is known to be large (a worker that finds it large hands it back: job_done). */
 static void lint_regular(struct gl_run *run, const char *path, bool named,
                          enum gl_input_kind kind, off_t size)
 {
@@ -723,9 +731,15 @@ static bool skipped_dir(const char *dir, const char *name)
     return gl_has_prefix(name, "build-") || gl_has_prefix(name, "cmake-build-");
 }
 
-static int name_cmp(const void *a, const void *b)
+/* A directory's entry: its name and the type readdir gave (DT_UNKNOWN: lstat asks). */
+struct entry {
+    char *name;
+    unsigned char type;
+};
+
+static int entry_cmp(const void *a, const void *b)
 {
-    return strcmp(*(char *const *)a, *(char *const *)b);
+    return strcmp(((const struct entry *)a)->name, ((const struct entry *)b)->name);
 }
 
 static void walk(struct gl_run *run, const char *dir, int depth)
@@ -744,7 +758,7 @@ static void walk(struct gl_run *run, const char *dir, int depth)
     bool chart = gl_chart_dir(dir);
     if (chart)
         lint_chart(run, dir);
-    char **names = NULL;
+    struct entry *ents = NULL;
     size_t n = 0, cap = 0;
     struct dirent *e;
     while ((e = readdir(d))) {
@@ -752,47 +766,53 @@ static void walk(struct gl_run *run, const char *dir, int depth)
             continue;
         if (n == cap) {
             cap = cap ? cap * 2 : 32;
-            names = xrealloc(names, cap * sizeof *names);
+            ents = xrealloc(ents, cap * sizeof *ents);
         }
-        names[n++] = xstrdup(e->d_name);
+        ents[n++] = (struct entry){xstrdup(e->d_name), e->d_type};
     }
     closedir(d);
     if (n > 1)   /* (qsort of a NULL array, an empty directory, is undefined) */
-        qsort(names, n, sizeof *names, name_cmp);
+        qsort(ents, n, sizeof *ents, entry_cmp);
     size_t dlen = strlen(dir);
     size_t sep = dlen && dir[dlen - 1] == '/' ? 0 : 1;   /* "DIR/NAME", one slash */
     for (size_t i = 0; i < n; i++) {
-        size_t nlen = strlen(names[i]);
+        size_t nlen = strlen(ents[i].name);
         char *path = xmalloc(dlen + sep + nlen + 1);
         memcpy(path, dir, dlen);
         path[dlen] = '/';
-        memcpy(path + dlen + sep, names[i], nlen + 1);
+        memcpy(path + dlen + sep, ents[i].name, nlen + 1);
+        /* the type readdir gave: no lstat a file (a file system that gives none is asked);
+         * a regular file's size is found when it is opened */
+        mode_t mode = ents[i].type == DT_REG ? S_IFREG : ents[i].type == DT_DIR ? S_IFDIR : 0;
+        off_t size = -1;
         struct stat st;
+        if (ents[i].type == DT_UNKNOWN && lstat(path, &st) == 0) {
+            mode = st.st_mode;
+            size = st.st_size;
+        }
         if (gl_path_ignored(&run->cfg->path_ignores, path)) {
             /* config ignore-paths: neither linted nor walked into */
-        } else if (lstat(path, &st) == 0) {
-            if (S_ISDIR(st.st_mode)) {
-                const struct gl_input_type *t = binary_type_of(NULL, 0, path);
-                if (t) {
-                    in_order(run);
-                    lint_binary(run, t, path, -1, NULL, 0, false);
-                }
-                else if (!skipped_dir(dir, names[i]) &&
-                         !(chart && (!strcmp(names[i], "templates") ||
-                                     !strcmp(names[i], "charts"))))
-                    walk(run, path, depth + 1);
-            } else if (S_ISREG(st.st_mode)) {
-                /* (the kind its name says is passed on: not looked up twice) */
-                bool read_it;
-                enum gl_input_kind k = gl_sniff_name(path, &read_it);
-                if (k != GL_IN_UNKNOWN || read_it)
-                    lint_regular(run, path, false, k, st.st_size);
+        } else if (S_ISDIR(mode)) {
+            const struct gl_input_type *t = binary_type_of(NULL, 0, path);
+            if (t) {
+                in_order(run);
+                lint_binary(run, t, path, -1, NULL, 0, false);
             }
+            else if (!skipped_dir(dir, ents[i].name) &&
+                     !(chart && (!strcmp(ents[i].name, "templates") ||
+                                 !strcmp(ents[i].name, "charts"))))
+                walk(run, path, depth + 1);
+        } else if (S_ISREG(mode)) {
+            /* (the kind its name says is passed on: not looked up twice) */
+            bool read_it;
+            enum gl_input_kind k = gl_sniff_name(path, &read_it);
+            if (k != GL_IN_UNKNOWN || read_it)
+                lint_regular(run, path, false, k, size);
         }
         free(path);
-        free(names[i]);
+        free(ents[i].name);
     }
-    free(names);
+    free(ents);
 }
 
 /* An input that could not be fetched: one line, exit 2 (as an unreadable path). */
