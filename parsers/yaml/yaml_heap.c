@@ -54,8 +54,11 @@ static unsigned class_of(size_t size)
     return (unsigned)(64 - __builtin_clzll((unsigned long long)(size - 1))) - 4;
 }
 
+/* (the rare paths are kept out of line, so that yaml_malloc's and yaml_free's common
+ * paths save no registers: libyaml calls them twice an event) */
+
 /* Give every block back (nothing in them is in use). */
-static void release(void)
+__attribute__((noinline, cold)) static void release(void)
 {
     while (heap.blocks) {
         void *next;
@@ -68,7 +71,7 @@ static void release(void)
     heap.nblocks = 0;
 }
 
-static void *big_alloc(size_t size)
+__attribute__((noinline)) static void *big_alloc(size_t size)
 {
     if (size > SIZE_MAX - HDR)
         return NULL;
@@ -79,31 +82,37 @@ static void *big_alloc(size_t size)
     return h + 1;
 }
 
-static void *small_alloc(unsigned k)
+/* A chunk of class k from the newest block's bytes, or from a new block. */
+__attribute__((noinline)) static void *carve(unsigned k)
 {
-    struct hdr *h;
-    if (heap.free[k]) {
-        h = (struct hdr *)heap.free[k] - 1;
-        memcpy(&heap.free[k], heap.free[k], sizeof heap.free[k]);
-    } else {
-        size_t need = HDR + class_size(k);
-        if ((size_t)(heap.end - heap.next) < need) {
-            /* a new block; the old one's tail (< one chunk) is left unused */
-            char *b = malloc(BLOCK);
-            if (!b)
-                return NULL;
-            memcpy(b, &heap.blocks, sizeof heap.blocks);
-            heap.blocks = b;
-            heap.nblocks++;
-            heap.next = b + HDR; /* (the link, then chunks on 16-byte bounds) */
-            heap.end = b + BLOCK;
-        }
-        h = (struct hdr *)heap.next;
-        heap.next += need;
+    size_t need = HDR + class_size(k);
+    if ((size_t)(heap.end - heap.next) < need) {
+        /* a new block; the old one's tail (< one chunk) is left unused */
+        char *b = malloc(BLOCK);
+        if (!b)
+            return NULL;
+        memcpy(b, &heap.blocks, sizeof heap.blocks);
+        heap.blocks = b;
+        heap.nblocks++;
+        heap.next = b + HDR; /* (the link, then chunks on 16-byte bounds) */
+        heap.end = b + BLOCK;
     }
+    struct hdr *h = (struct hdr *)heap.next;
+    heap.next += need;
     h->cls = k;
     heap.live++;
     return h + 1;
+}
+
+static inline void *small_alloc(unsigned k)
+{
+    void *p = heap.free[k];
+    if (!p)
+        return carve(k);
+    memcpy(&heap.free[k], p, sizeof heap.free[k]);
+    ((struct hdr *)p - 1)->cls = k;
+    heap.live++;
+    return p;
 }
 
 void *yaml_malloc(size_t size);
