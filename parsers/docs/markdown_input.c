@@ -292,8 +292,7 @@ static void read_block(struct gl_doc *doc, struct gl_launch_scan *scan, const st
         const char *copy = gl_arena_strndup(&doc->arena, b.text.data, b.text.len);
         /* the detached launches of one block run together; other blocks are other
          * examples (alternatives, other machines): a group per block */
-        scan->group = gl_arena_printf(&doc->arena, "%s#%u", doc->path ? doc->path : "",
-                                      (unsigned)first_line);
+        gl_launch_group_later(scan, first_line);
         gl_launch_scan_text(scan, copy, b.text.len, &b.map);
     }
     gl_buf_free(&b.text);

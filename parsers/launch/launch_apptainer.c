@@ -154,7 +154,7 @@ void launch_apptainer(struct gl_launch_scan *scan, const struct sh_cmd *cmd, siz
         b.l->argv_opaque = true;
     if (instance_start || !strcmp(cmd->sep, "&")) {
         b.l->detached = true; /* an instance runs on in the background */
-        b.l->group = scan->group;
+        b.l->group = gl_launch_group(scan);
     }
 }
 

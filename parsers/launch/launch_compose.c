@@ -340,5 +340,5 @@ void launch_compose_run(struct gl_launch_scan *scan, const struct sh_cmd *cmd, s
     if (!strcmp(cmd->sep, "&"))
         b->l->detached = true;
     if (b->l->detached)
-        b->l->group = scan->group;
+        b->l->group = gl_launch_group(scan);
 }

@@ -83,7 +83,7 @@ void launch_docker(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t
     if (!strcmp(cmd->sep, "&"))
         b.l->detached = true;
     if (b.l->detached)
-        b.l->group = scan->group;
+        b.l->group = gl_launch_group(scan);
     launch_docker_finish(&b, cmd);
 }
 

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* launch_model.c: building one launch: values cut from words, the image, env, argv
- * (see launch_internal.h). */
+ * (see launch_internal.h); the group of a document block's detached launches
+ * (gl_launch_group, launch_shell.h). */
+#include <stdio.h>
 #include <string.h>
 
 #include "linter/core/imageref.h"
@@ -274,4 +276,33 @@ struct gl_gpu_request *launch_add_gpu(struct launch_build *b, enum gl_gpu_kind k
     g->loc = lv_loc(v, 0);
     g->memory_loc = g->loc;
     return g;
+}
+
+/* ---- the group of a document block's detached launches (launch_shell.h) ---- */
+
+/* Bytes of "PATH#LINE" without its NUL. */
+static size_t group_len(const struct gl_launch_scan *s, uint32_t line)
+{
+    size_t n = strlen(s->doc->path ? s->doc->path : "") + 2; /* '#' and a digit */
+    for (; line >= 10; line /= 10)
+        n++;
+    return n;
+}
+
+void gl_launch_group_later(struct gl_launch_scan *s, uint32_t line)
+{
+    s->group_room = gl_arena_take(&s->doc->arena, group_len(s, line) + 1);
+    s->group_line = line;
+    s->group = NULL;
+}
+
+const char *gl_launch_group(struct gl_launch_scan *s)
+{
+    if (s->group_room) {
+        snprintf(s->group_room, group_len(s, s->group_line) + 1, "%s#%u",
+                 s->doc->path ? s->doc->path : "", (unsigned)s->group_line);
+        s->group = s->group_room;
+        s->group_room = NULL;
+    }
+    return s->group;
 }

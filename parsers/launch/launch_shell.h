@@ -122,7 +122,11 @@ struct gl_launch_scan {
     struct slurm_req *alloc;  /* an interactive `salloc [opts]` seen earlier in the scan
                                  (a README's session): the allocation of later sruns */
     struct sh_vars *vars;     /* shared table; NULL: a fresh one per text */
-    const char *group;        /* group of detached launches (gl_launch_scan_init: doc->path) */
+    const char *group;        /* group of detached launches (gl_launch_scan_init: doc->path);
+                                 launches read it with gl_launch_group */
+    char *group_room;         /* gl_launch_group_later's room, written at the first ask
+                                 (NULL: `group` is set) */
+    uint32_t group_line;
     bool report_errors;       /* a shell syntax error sets doc->error (the first one) */
     bool placeholders;        /* documentation: `<...>` is a placeholder (sh_opts) */
     bool python_braces;       /* IPython `!` lines: `{expr}` is opaque (sh_opts) */
@@ -141,6 +145,15 @@ struct gl_launch_scan {
 };
 
 void gl_launch_scan_init(struct gl_launch_scan *s, struct gl_doc *doc, struct sh_vars *vars);
+/* The group of the detached launches read now ("PATH#LINE" written on the first ask after
+ * gl_launch_group_later). */
+const char *gl_launch_group(struct gl_launch_scan *s);
+/* The launches read next are a group "PATH#LINE" (a document's code block: its blocks are
+ * other examples). Its room is taken from the doc's arena now, the bytes gl_arena_printf
+ * took for it (so the limit parse-memory trips where it did), and written only when a
+ * launch of the block is detached and asks: most blocks have none, and a printf a block
+ * cost more than reading the block's lines. */
+void gl_launch_group_later(struct gl_launch_scan *s, uint32_t line);
 /* Add the launches of one shell text. */
 void gl_launch_scan_text(struct gl_launch_scan *s, const char *text, size_t len,
                          const struct gl_srcmap *map);

@@ -257,7 +257,7 @@ void launch_slurm_step(struct gl_launch_scan *s, const struct sh_cmd *cmd, size_
     launch_set_argv(&b, cmd, first);
     if (!strcmp(cmd->sep, "&")) {
         b.l->detached = true;
-        b.l->group = s->group;
+        b.l->group = gl_launch_group(s);
     }
 }
 

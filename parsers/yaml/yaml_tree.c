@@ -8,6 +8,7 @@
 
 #include "linter/core/suppress.h"
 #include "linter/core/text.h"
+#include "parsers/yaml/yaml_heap.h"
 #include "parsers/yaml/yaml_prefill.h"
 #include "parsers/yaml/yaml_template.h"
 
@@ -530,7 +531,9 @@ static yaml_error_type_t parse_stream(struct loader *ld, const char *text, size_
 {
     struct yt_stream *s = ld->s;
     yaml_parser_t p;
+    yt_heap_begin(); /* libyaml's token strings from the thread's pool (yaml_heap.h) */
     if (!yaml_parser_initialize(&p)) {
+        yt_heap_end();
         set_error(s, 0, YT_ERR_MEMORY, "expected memory for the YAML parser");
         return YAML_MEMORY_ERROR;
     }
@@ -579,6 +582,7 @@ static yaml_error_type_t parse_stream(struct loader *ld, const char *text, size_
     if (ld->exact)
         keep_pending(ld);
     yaml_parser_delete(&p);
+    yt_heap_end(); /* (all of libyaml's memory freed: the pool's blocks go back) */
     return kind;
 }
 

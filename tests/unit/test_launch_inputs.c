@@ -194,6 +194,33 @@ static void t_markdown_pragma(void **s)
     assert_int_equal(D.ignores[0].last, 4);
 }
 
+/* Each code block's detached launches are a group of their own, named after the file
+ * and the block's first line (the name written when a launch asks for it); launches that
+ * are not detached have none. */
+static void t_markdown_block_groups(void **s)
+{
+    (void)s;
+    parse_as(&gl_input_markdown, "docs/serve.md",
+             "# Serve\n\n```bash\ndocker run -d --gpus all srv:1\ndocker run -d cli:1 &\n```\n"
+             "text\n```sh\ndocker run --rm once:1\n```\n\n"
+             "```console\n$ docker run -d --gpus 1 srv:2\n```\n");
+    assert_int_equal(D.nlaunches, 4);
+    assert_string_equal(L(0)->group, "docs/serve.md#4");
+    assert_string_equal(L(1)->group, "docs/serve.md#4");
+    assert_ptr_equal(L(0)->group, L(1)->group); /* written once a block */
+    assert_null(L(2)->group);
+    assert_string_equal(L(3)->group, "docs/serve.md#13");
+    /* a line number of four digits */
+    doc_teardown(NULL);
+    doc_setup(NULL);
+    char md[2048];
+    memset(md, '\n', 1233);
+    snprintf(md + 1233, sizeof md - 1233, "```bash\ndocker run -d img:1\n```\n");
+    parse_as(&gl_input_markdown, "a.md", md);
+    assert_int_equal(D.nlaunches, 1);
+    assert_string_equal(L(0)->group, "a.md#1235");
+}
+
 /* A Markdown text of more lines than the reader keeps a table of (it walks them with
  * memchr then, and the doc finds its line index itself): the same launches and positions
  * as a short one. */
@@ -312,6 +339,7 @@ int main(void)
         cmocka_unit_test(t_names),
         cmocka_unit_test_setup_teardown(t_def_file, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_markdown_pragma, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_markdown_block_groups, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_hostile, doc_setup, doc_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
