@@ -407,6 +407,79 @@ static void test_expand_text(void **state)
     gl_buf_free(&scratch);
 }
 
+/* A lookup that records the names it is asked for, in order (the model's lookups charge
+ * an expansion budget: the fast path must ask for the same names in the same order). */
+struct asked {
+    char names[512];
+    size_t len;
+};
+
+static const char *recording_lookup(void *ctx, const char *name, size_t len)
+{
+    struct asked *a = ctx;
+    if (a->len + len + 1 < sizeof a->names) {
+        memcpy(a->names + a->len, name, len);
+        a->len += len;
+        a->names[a->len++] = ',';
+    }
+    return lookup(NULL, name, len);
+}
+
+/* df_expand_text's simple words (runs, `$NAME`, `${NAME}`, double quotes) give what the
+ * lexer (df_expand_word) gives, the same names looked up in the same order, for random
+ * words built from pieces that include every case the fast path must leave to the lexer
+ * (modifiers, `$1`, `$@`, a lone `$`, single quotes, escapes, non-ASCII, NUL, unclosed
+ * quotes and braces). */
+static void test_expand_simple(void **state)
+{
+    (void)state;
+    static const char *const pieces[] = {
+        "a", "/usr/bin", ":", " ", "<", "<<", "'", "\"", "$", "$CUDA", "${CUDA}", "$NOPE",
+        "${NOPE}", "$EMPTY", "${EMPTY}", "${", "}", "$1", "$@", "${CUDA:-x}", "${A-b}",
+        "\\", "`", "\xC3\xA9", "$CUDA\xC3\xA9", "-", "_x", "$_a1", "{", "${9}", "$$",
+        "\t", "=",
+    };
+    struct gl_buf scratch;
+    gl_buf_init(&scratch);
+    uint32_t seed = 12345;
+    for (int iter = 0; iter < 20000; iter++) {
+        char word[256];
+        size_t n = 0;
+        seed = seed * 1103515245u + 12345u;
+        size_t count = 1 + (seed >> 16) % 8;
+        for (size_t k = 0; k < count; k++) {
+            seed = seed * 1103515245u + 12345u;
+            const char *pc = pieces[(seed >> 16) % (sizeof pieces / sizeof pieces[0])];
+            size_t pl = strlen(pc);
+            memcpy(word + n, pc, pl);
+            n += pl;
+        }
+        if (iter % 97 == 0)
+            word[n++] = 0; /* (a NUL inside) */
+        word[n] = 0;
+        char esc = iter % 3 ? '\\' : '`';
+        struct asked a1 = {{0}, 0}, a2 = {{0}, 0};
+        char *want;
+        const char *got;
+        size_t want_len, got_len;
+        bool want_u = false, got_u = false;
+        struct df_error e1, e2;
+        bool ok1 = df_expand_word(&arena, word, n, esc, recording_lookup, &a1, &want,
+                                  &want_len, &want_u, &e1);
+        bool ok2 = df_expand_text(&arena, word, n, esc, recording_lookup, &a2,
+                                  iter % 2 ? &scratch : NULL, &got, &got_len, &got_u, &e2);
+        assert_int_equal(ok1, ok2);
+        assert_int_equal(a1.len, a2.len);
+        assert_memory_equal(a1.names, a2.names, a1.len);
+        if (!ok1)
+            continue;
+        assert_int_equal(want_len, got_len);
+        assert_memory_equal(want, got, want_len);
+        assert_int_equal(want_u, got_u);
+    }
+    gl_buf_free(&scratch);
+}
+
 /* df_skip_plain never passes a byte that is blank, a control byte, DEL or above, or one of
  * the three it is given, wherever it stands in a run (it reads eight bytes a step). */
 static void test_skip_plain(void **state)
@@ -546,6 +619,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_expand, setup, teardown),
         cmocka_unit_test_setup_teardown(test_keywords, setup, teardown),
         cmocka_unit_test_setup_teardown(test_expand_text, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_expand_simple, setup, teardown),
         cmocka_unit_test_setup_teardown(test_skip_plain, setup, teardown),
         cmocka_unit_test_setup_teardown(test_line_starts, setup, teardown),
     };
