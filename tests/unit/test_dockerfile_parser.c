@@ -407,6 +407,70 @@ static void test_expand_text(void **state)
     gl_buf_free(&scratch);
 }
 
+/* The words of ARG, ENV, LABEL, FROM and COPY on one line (taken as spans of the line at
+ * once) equal those of the same logical line split over two physical lines (taken one by
+ * one, with the builder): random ASCII words with quotes, escapes, blanks, `=`, NUL and
+ * DEL, the same texts, the same pairs, or the same error. */
+static void test_words_one_line(void **state)
+{
+    (void)state;
+    static const char *const kws[] = {"ARG", "ENV", "LABEL", "FROM", "COPY"};
+    static const char *const bits[] = {"a", "b=c", "=", " ", "  ", "\t", "'", "\"", "\\",
+                                       "\\ ", "\\\"", "`", "x y", "\x7f", "-", "k=\"v w\"",
+                                       "\x01", "#"};
+    uint32_t seed = 777;
+    for (int iter = 0; iter < 20000; iter++) {
+        char w[200];
+        size_t n = 0;
+        seed = seed * 1103515245u + 12345u;
+        size_t count = 1 + (seed >> 16) % 10;
+        for (size_t k = 0; k < count; k++) {
+            seed = seed * 1103515245u + 12345u;
+            const char *b = bits[(seed >> 16) % (sizeof bits / sizeof bits[0])];
+            memcpy(w + n, b, strlen(b));
+            n += strlen(b);
+        }
+        w[n] = 0;
+        seed = seed * 1103515245u + 12345u;
+        size_t cut = 1 + (seed >> 16) % n;
+        /* the cut makes a second physical line that is an instruction's continuation:
+         * no escape before the cut, none at the end, not blank, no comment */
+        const char *rest = w + cut;
+        while (*rest == ' ' || *rest == '\t')
+            rest++;
+        if (w[cut - 1] == '\\' || w[n - 1] == '\\' || !*rest || *rest == '#' || w[0] == ' ' ||
+            w[0] == '\t' || memchr(w, '\n', n))
+            continue;
+        const char *kw = kws[iter % 5];
+        char one[256], two[256];
+        int l1 = snprintf(one, sizeof one, "%s %s\n", kw, w);
+        int l2 = snprintf(two, sizeof two, "%s %.*s\\\n%s\n", kw, (int)cut, w, w + cut);
+        struct df_error e1, e2;
+        struct df_file *f1 = df_parse_ex(&arena, one, (size_t)l1, 0, &e1);
+        struct df_file *f2 = df_parse_ex(&arena, two, (size_t)l2, 0, &e2);
+        assert_int_equal(f1 != NULL, f2 != NULL);
+        if (!f1) {
+            assert_string_equal(e1.message, e2.message);
+            continue;
+        }
+        const struct df_instr *a = &f1->instrs[0], *b = &f2->instrs[0];
+        assert_int_equal(a->line_len, b->line_len);
+        assert_memory_equal(a->line, b->line, a->line_len);
+        assert_int_equal(a->nargs, b->nargs);
+        assert_int_equal(a->nkvs, b->nkvs);
+        for (size_t i = 0; i < a->nargs; i++) {
+            assert_int_equal(a->args[i].len, b->args[i].len);
+            assert_memory_equal(a->args[i].value, b->args[i].value, a->args[i].len);
+            assert_int_equal(a->args[i].value[a->args[i].len], 0);
+            assert_int_equal(a->args[i].map.n, 1);
+        }
+        for (size_t i = 0; i < a->nkvs; i++) {
+            assert_int_equal(a->kvs[i].key, b->kvs[i].key);
+            assert_int_equal(a->kvs[i].equals, b->kvs[i].equals);
+        }
+    }
+}
+
 /* A lookup that records the names it is asked for, in order (the model's lookups charge
  * an expansion budget: the fast path must ask for the same names in the same order). */
 struct asked {
@@ -620,6 +684,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_keywords, setup, teardown),
         cmocka_unit_test_setup_teardown(test_expand_text, setup, teardown),
         cmocka_unit_test_setup_teardown(test_expand_simple, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_words_one_line, setup, teardown),
         cmocka_unit_test_setup_teardown(test_skip_plain, setup, teardown),
         cmocka_unit_test_setup_teardown(test_line_starts, setup, teardown),
     };
