@@ -367,19 +367,19 @@ static void test_expand_text(void **state)
     static const char specials[] = {'$', '\'', '"', '\\', '`', 0, (char)0xC3, '\t', '<'};
     struct gl_buf scratch; /* (every other word: a reused buffer) */
     gl_buf_init(&scratch);
+    for (size_t n = 1; n <= 40; n++) /* (every length: the test reads 16, 8 or 4 bytes a load) */
     for (size_t k = 0; k < sizeof specials; k++)
-        for (size_t at = 0; at <= 20; at++)
+        for (size_t at = 0; at < n; at++)
             for (int escape = 0; escape < 2; escape++) {
                 char esc = escape ? '`' : '\\';
-                char word[24];
-                memset(word, 'a', 21);
+                char word[48];
+                memset(word, 'a', n);
                 word[at] = specials[k];
-                if (specials[k] == (char)0xC3 && at < 20)
+                if (specials[k] == (char)0xC3 && at + 1 < n)
                     word[at + 1] = (char)0xA9; /* a whole rune: é */
-                if ((specials[k] == '\\' || specials[k] == '`') && at == 20)
+                if ((specials[k] == '\\' || specials[k] == '`') && at + 1 == n)
                     word[at] = '='; /* (a trailing escape has nothing to escape) */
-                word[21] = 0;
-                size_t n = 21;
+                word[n] = 0;
                 char *want;
                 const char *got;
                 size_t want_len, got_len;
