@@ -409,15 +409,16 @@ static void test_expand_text(void **state)
 
 /* The words of ARG, ENV, LABEL, FROM and COPY on one line (taken as spans of the line at
  * once) equal those of the same logical line split over two physical lines (taken one by
- * one, with the builder): random ASCII words with quotes, escapes, blanks, `=`, NUL and
- * DEL, the same texts, the same pairs, or the same error. */
+ * one, with the builder): random ASCII words with quotes, escapes, blanks, `=`, NUL, DEL
+ * and flags, the same texts, the same pairs and flags, or the same error. */
 static void test_words_one_line(void **state)
 {
     (void)state;
     static const char *const kws[] = {"ARG", "ENV", "LABEL", "FROM", "COPY"};
     static const char *const bits[] = {"a", "b=c", "=", " ", "  ", "\t", "'", "\"", "\\",
                                        "\\ ", "\\\"", "`", "x y", "\x7f", "-", "k=\"v w\"",
-                                       "\x01", "#"};
+                                       "\x01", "#", "--from=x ", "--chown=\"a b\" ", "-- ",
+                                       "--link "};
     uint32_t seed = 777;
     for (int iter = 0; iter < 20000; iter++) {
         char w[200];
@@ -458,6 +459,21 @@ static void test_words_one_line(void **state)
         assert_memory_equal(a->line, b->line, a->line_len);
         assert_int_equal(a->nargs, b->nargs);
         assert_int_equal(a->nkvs, b->nkvs);
+        assert_int_equal(a->nflags, b->nflags);
+        for (size_t i = 0; i < a->nflags; i++) {
+            assert_int_equal(a->flags[i].len, b->flags[i].len);
+            assert_memory_equal(a->flags[i].text, b->flags[i].text, a->flags[i].len + 1);
+            /* on the one line, the flag starts at its column (the split one's may be on
+             * line 2), as written when it has no quote or escape */
+            const struct df_flag *fl = &a->flags[i];
+            assert_int_equal(fl->loc.line, 1);
+            assert_int_equal(one[fl->loc.col - 1], '-');
+            bool as_written = true;
+            for (size_t j = 0; j < fl->len; j++)
+                as_written &= !strchr("\"'\\`", one[fl->loc.col - 1 + j]);
+            if (as_written)
+                assert_memory_equal(one + fl->loc.col - 1, fl->text, fl->len);
+        }
         for (size_t i = 0; i < a->nargs; i++) {
             assert_int_equal(a->args[i].len, b->args[i].len);
             assert_memory_equal(a->args[i].value, b->args[i].value, a->args[i].len);
