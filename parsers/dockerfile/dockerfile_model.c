@@ -12,6 +12,7 @@
 #include "linter/core/hashmap.h"
 #include "linter/core/suppress.h"
 #include "parsers/dockerfile/dockerfile.h"
+#include "parsers/dockerfile/dockerfile_internal.h"
 #include "parsers/dockerfile/dockerfile_run.h"
 #include "linter/core/imageref.h"
 #include "linter/core/lines.h"
@@ -124,6 +125,12 @@ static const char *expand(struct builder *b, struct scope *s, const char *word, 
     size_t out_len;
     struct df_error err;
     *unresolved = false;
+    if (!word[len] && df_literal_text(word, len, b->f->escape)) {
+        /* df_expand_text's first case (most words), without the call: the word itself,
+         * the arena charged for its copy */
+        gl_arena_charge(&b->doc->arena, len + 1);
+        return word;
+    }
     if (!df_expand_text(&b->doc->arena, word, len, b->f->escape, scope_lookup, s, &b->scratch,
                         &out, &out_len, unresolved, &err)) {
         *unresolved = true;
