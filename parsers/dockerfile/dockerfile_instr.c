@@ -759,7 +759,8 @@ enum kind { K_IGNORE, K_LIST, K_WORDS, K_MAYBE_JSON, K_NAME_VAL, K_SPLIT, K_HEAL
       (unsigned)(n)) % 32u)
 
 struct kw_entry {
-    const char *name, *upper;   /* lowercased, and as most files write it */
+    char name[12], upper[12];   /* lowercased, and as most files write it (NUL-padded: the
+                                   first eight bytes are read as one word) */
     size_t len;
     enum kind k;
     enum df_keyword kw;
@@ -812,7 +813,7 @@ static enum kind kind_of(const char *kw, size_t n, enum df_keyword *out)
 {
     if (n) {
         const struct kw_entry *t = &kw_table[KW_SLOT(kw, n)];
-        if (t->name && t->len == n && same_bytes(kw, t->name, n)) {
+        if (t->len == n && same_bytes(kw, t->name, n)) {
             *out = t->kw;
             return t->k;
         }
@@ -860,6 +861,49 @@ static enum kind keyword_of(struct gl_arena *a, struct df_instr *in, const char 
     return kind_of(in->keyword, strlen(in->keyword), &in->kw);
 }
 
+/* keyword_of for a known keyword of 3 to 7 ASCII letters followed by a blank or the end
+ * (nearly every instruction), read as one eight-byte word: L[s, s + 8) must be readable
+ * (the caller tests that the line, with its NUL, holds them). The first byte below 0x21
+ * (the classic "has a byte less than" test, exact for the lowest such byte) ends it; the
+ * word folded with 0x20 (a lowercase letter only for that letter in either case, as
+ * same_folded) is compared with the table's name as one word, as written with its
+ * spelling in upper and lower case. Anything else (a longer or unknown word, a control
+ * byte, a byte >= 0x80): false, nothing set, keyword_of decides. On true, *end is where
+ * the keyword ends and *kind how its arguments are read. */
+static inline bool fast_keyword(struct gl_arena *a, struct df_instr *in, const char *L,
+                                size_t s, size_t e, size_t *end, enum kind *kind)
+{
+    uint64_t x, name, upper;
+    memcpy(&x, L + s, 8);
+    uint64_t low = (x - DF_ONES * 0x21) & ~x & DF_HIGH;
+    if (!low)
+        return false;
+    size_t n = (size_t)__builtin_ctzll(low) / 8;
+    if (n > e - s) /* (bytes past e: trimmed blanks, the NUL) */
+        n = e - s;
+    else if (n < e - s && !df_is_ws((unsigned char)L[s + n]))
+        return false;
+    if (n < 3)
+        return false;
+    uint64_t mask = (1ull << (8 * n)) - 1, word = x & mask, folded = word | (DF_ONES * 0x20 & mask);
+    const struct kw_entry *t = &kw_table[KW_SLOT(L + s, n)];
+    memcpy(&name, t->name, 8);
+    if (t->len != n || folded != name)
+        return false;
+    memcpy(&upper, t->upper, 8);
+    const char *orig = word == upper ? t->upper : word == name ? t->name : NULL;
+    /* as keyword_of does for a known keyword */
+    in->kw = t->kw;
+    in->keyword = t->name;
+    if (orig)
+        gl_arena_charge(a, n + 1);
+    in->keyword_orig = orig ? orig : gl_arena_strndup(a, L + s, n);
+    gl_arena_charge(a, n + 1);
+    *end = s + n;
+    *kind = t->k;
+    return true;
+}
+
 bool df_parse_instr(struct df_lineparse *lp, struct df_instr *in, struct df_error *err)
 {
     size_t s = 0, e = in->line_len;
@@ -867,10 +911,14 @@ bool df_parse_instr(struct df_lineparse *lp, struct df_instr *in, struct df_erro
     for (;;) {
         const char *L = cur->line;
         trim_uspace(L, &s, &e);
-        size_t k = s;
-        while (k < e && !df_is_ws((unsigned char)L[k]))
-            k++;
-        enum kind kind = keyword_of(lp->arena, cur, L + s, k - s);
+        size_t k;
+        enum kind kind;
+        if (s + 8 > cur->line_len + 1 || !fast_keyword(lp->arena, cur, L, s, e, &k, &kind)) {
+            k = s;
+            while (k < e && !df_is_ws((unsigned char)L[k]))
+                k++;
+            kind = keyword_of(lp->arena, cur, L + s, k - s);
+        }
         size_t hint = 0;
         cur->loc = gl_srcmap_loc_near(&cur->line_map, s, &hint);
         size_t as = e, ae = e;

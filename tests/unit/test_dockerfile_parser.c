@@ -671,7 +671,25 @@ static void test_keywords(void **state)
         {"VERYLONGUNKNOWNWORD x\n", "verylongunknownword", "VERYLONGUNKNOWNWORD"},
         {"R\xC3\x9CN x\n", "r\xC3\xBCn", "R\xC3\x9CN"},
         {"\xE2\x84\xAAUN x\n", "kun", "\xE2\x84\xAAUN"},
+        /* a control byte or a byte >= 0x80 after the letters is part of the word (the
+         * keyword read as one eight-byte word must not stop there) */
+        {"RUN\x01 x\n", "run\x01", "RUN\x01"},
+        {"COPY\x85 x\n", "copy\xEF\xBF\xBD", "COPY\x85"},
+        {"R@N x y z\n", "r@n", "R@N"},
+        {"run\x1fx a\n", "run\x1fx", "run\x1fx"},
     };
+    /* a known keyword, then a blank, a tab, the line's end or trailing blanks */
+    static const struct { const char *line; enum df_keyword kw; const char *orig; } ended[] = {
+        {"rUn\tx\n", DF_KW_RUN, "rUn"}, {"WORKDIR\v/x\n", DF_KW_WORKDIR, "WORKDIR"},
+        {"onbuild\r\n", DF_KW_ONBUILD, "onbuild"}, {"ADD   \n", DF_KW_ADD, "ADD"},
+        {"Expose\xC2\xA0\n", DF_KW_EXPOSE, "Expose"}, {"USER", DF_KW_USER, "USER"},
+    };
+    for (size_t i = 0; i < sizeof ended / sizeof ended[0]; i++) {
+        struct df_file *file = parse(ended[i].line);
+        assert_non_null(file);
+        assert_int_equal(file->instrs[0].kw, ended[i].kw);
+        assert_string_equal(file->instrs[0].keyword_orig, ended[i].orig);
+    }
     for (size_t i = 0; i < sizeof other / sizeof other[0]; i++) {
         struct df_file *file = parse(other[i].line);
         assert_non_null(file);
