@@ -40,9 +40,11 @@ struct cur {
     uint32_t lineno; /* 1-based number of the current line */
     size_t line0;    /* offset of column 1 */
     size_t ls, le;   /* content start (after a BOM on line 1) and end (before '\n') */
-    uint32_t *starts;   /* every line's start, in a heap array (df_parse_lines returns it;
-                           for df_parse it is freed: one test a line less) */
+    uint32_t *starts;   /* every line's start: the caller's room, then a heap array
+                           (df_parse_lines returns it; for df_parse it is dropped: one
+                           test a line less) */
     size_t nstarts, startcap;
+    uint32_t *room;     /* the caller's room (NULL: none) */
 };
 
 static inline struct gl_loc loc_of(const struct cur *k, size_t off)
@@ -58,18 +60,22 @@ static bool set_error(struct ctx *c, struct gl_loc loc, const char *fmt, const c
     return false;
 }
 
-/* A line starts at off (inline: once a line; the array grows out of line, rarely: from
- * 512 starts). */
-static uint32_t *grow_starts(uint32_t *starts, size_t cap)
+/* A line starts at off (inline: once a line; the array grows out of line, rarely: past
+ * the caller's room, or from 512 starts, doubled). */
+static uint32_t *grow_starts(uint32_t *starts, const uint32_t *room, size_t n, size_t cap)
 {
-    return xrealloc(starts, cap * sizeof *starts);
+    if (starts != room || !room)
+        return xrealloc(starts, cap * sizeof *starts);
+    uint32_t *heap = xmalloc(cap * sizeof *heap); /* out of the room: copied once */
+    memcpy(heap, room, n * sizeof *heap);
+    return heap;
 }
 
 static inline void push_start(struct cur *k, size_t off)
 {
     if (k->nstarts == k->startcap) {
         k->startcap = k->startcap ? k->startcap * 2 : 512;
-        k->starts = grow_starts(k->starts, k->startcap);
+        k->starts = grow_starts(k->starts, k->room, k->nstarts, k->startcap);
     }
     k->starts[k->nstarts++] = (uint32_t)off;
 }
@@ -551,11 +557,13 @@ static inline __attribute__((always_inline)) bool parse_line(struct ctx *c, stru
 struct df_file *df_parse_ex(struct gl_arena *a, const char *data, size_t len, unsigned flags,
                             struct df_error *err)
 {
-    return df_parse_lines(a, data, len, flags, err, NULL, NULL);
+    uint32_t room[512]; /* (the line starts: no heap array for most files) */
+    return df_parse_lines(a, data, len, flags, err, NULL, NULL, room, 512);
 }
 
 struct df_file *df_parse_lines(struct gl_arena *a, const char *data, size_t len, unsigned flags,
-                               struct df_error *err, uint32_t **starts, size_t *nstarts)
+                               struct df_error *err, uint32_t **starts, size_t *nstarts,
+                               uint32_t *room, size_t roomcap)
 {
     struct df_error dummy;
     if (!err)
@@ -574,7 +582,8 @@ struct df_file *df_parse_lines(struct gl_arena *a, const char *data, size_t len,
     c.lp.arena = a;
     c.lp.escape = '\\';
     df_textb_init(&c.lp.tb);
-    struct cur k = {.d = c.d, .n = c.n};
+    struct cur k = {.d = c.d, .n = c.n, .starts = room, .startcap = room ? roomcap : 0,
+                    .room = room};
     bool ok = true;
     while (ok && next_line(&c, &k)) {
         if (gl_arena_over(a)) { /* the limit parse-memory: stop at this line */
@@ -601,7 +610,7 @@ struct df_file *df_parse_lines(struct gl_arena *a, const char *data, size_t len,
     }
     df_textb_free(&c.lp.tb);
     free(c.pieces);
-    if (!ok || c.failed || !c.f->ninstrs || !starts)
+    if ((!ok || c.failed || !c.f->ninstrs || !starts) && k.starts != room)
         free(k.starts);
     if (!ok || c.failed || !c.f->ninstrs) {
         if (ok && !c.failed) {

@@ -532,10 +532,10 @@ static void build_model(struct gl_doc *doc, const struct gl_config *cfg,
 void gl_parse_dockerfile_doc(struct gl_doc *doc, const struct gl_config *cfg)
 {
     struct df_error err;
-    uint32_t *starts;
+    uint32_t *starts, room[512]; /* (most files have fewer lines: no heap array) */
     size_t nstarts;
-    const struct df_file *f =
-        df_parse_lines(&doc->arena, doc->text, doc->len, 0, &err, &starts, &nstarts);
+    const struct df_file *f = df_parse_lines(&doc->arena, doc->text, doc->len, 0, &err,
+                                             &starts, &nstarts, room, 512);
     if (!f) {
         doc->error.set = true;
         doc->error.loc = err.loc;
@@ -550,7 +550,8 @@ void gl_parse_dockerfile_doc(struct gl_doc *doc, const struct gl_config *cfg)
     gl_lines_known32(&doc->lines, starts, nstarts);
     build_model(doc, cfg, f);
     gl_lines_unknown(&doc->lines);
-    free(starts);
+    if (starts != room)
+        free(starts);
 }
 
 static void build_model(struct gl_doc *doc, const struct gl_config *cfg,

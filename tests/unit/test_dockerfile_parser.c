@@ -617,17 +617,26 @@ static void test_line_starts(void **state)
             if (t[k] == '\n')
                 want[nwant++] = (uint32_t)(k + 1);
         struct df_error err;
-        assert_non_null(df_parse_lines(&arena, t, len, 0, &err, &starts, &n));
+        assert_non_null(df_parse_lines(&arena, t, len, 0, &err, &starts, &n, NULL, 0));
         assert_int_equal(n, nwant);
         assert_memory_equal(starts, want, n * sizeof *starts);
         free(starts);
+        /* in a caller's room, while it holds them (of 4: the longer texts spill over) */
+        uint32_t room[4];
+        assert_non_null(df_parse_lines(&arena, t, len, 0, &err, &starts, &n, room, 4));
+        assert_int_equal(n, nwant);
+        assert_memory_equal(starts, want, n * sizeof *starts);
+        assert_true(n <= 4 ? starts == room : starts != room);
+        if (starts != room)
+            free(starts);
     }
     struct df_error err;
     uint32_t *starts = (uint32_t *)&err;
     size_t n = 7;
-    assert_null(df_parse_lines(&arena, "# none\n", 7, 0, &err, &starts, &n));
+    assert_null(df_parse_lines(&arena, "# none\n", 7, 0, &err, &starts, &n, NULL, 0));
     assert_null(starts);
-    assert_null(df_parse_lines(&arena, "FROM a\nRUN <<EOF\nx\n", 20, 0, &err, &starts, &n));
+    assert_null(df_parse_lines(&arena, "FROM a\nRUN <<EOF\nx\n", 20, 0, &err, &starts, &n,
+                               NULL, 0));
     assert_null(starts);
 }
 
