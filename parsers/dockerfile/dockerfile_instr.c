@@ -347,20 +347,6 @@ static size_t extract_flags(struct df_lineparse *lp, struct df_instr *in, size_t
                        !df_ascii_uspace((unsigned char)L[run]) && L[run] != '\'' &&
                        L[run] != '"' && L[run] != esc)
                     run++;
-                if (pos == start && run - pos > 2 &&
-                    (run == e || df_is_byte_space((unsigned char)L[run]))) {
-                    /* the whole flag is this run ("--from=build": no quote, escape or
-                     * byte >= 0x80), more than "--": what emit_flag makes of the
-                     * builder's one piece, straight from the line */
-                    struct df_flag *f = DF_APPEND(lp->arena, in->flags, in->nflags, cap);
-                    f->len = run - pos;
-                    df_copy_mapped(lp->arena, &in->line_map, pos, L + pos, run - pos,
-                                   &f->text, &f->map);
-                    f->loc = gl_srcmap_loc(&in->line_map, pos);
-                    phase = SPACES;
-                    pos = run - 1;
-                    continue;
-                }
                 df_textb_run(&lp->tb, L, pos, run - pos);
                 pos = run - 1;
                 continue;
