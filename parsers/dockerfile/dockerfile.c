@@ -21,24 +21,35 @@ struct ctx {
     struct df_file *f;
     size_t icap, ccap, dcap;
     size_t iroom;    /* the instruction array's room (icap is what the arena is charged) */
-    /* the current line */
-    size_t pos;      /* start of the next line */
-    uint32_t lineno; /* 1-based number of the current line */
-    size_t line0;    /* offset of column 1 */
-    size_t ls, le;   /* content start (after a BOM on line 1) and end (before '\n') */
     bool failed;     /* an error was set while reading */
     bool directives_done;
     struct df_lineparse lp;
     struct piece { size_t off, len; } *pieces; /* a continued instruction's line pieces */
     size_t piececap;                           /* (one heap array for the whole file) */
-    uint32_t *starts;   /* every line's start, in a heap array (df_parse_lines returns it;
-                           for df_parse it is freed: one test a line less) */
-    size_t nstarts, startcap;
 };
 
-static struct gl_loc loc_of(const struct ctx *c, size_t off)
+/* The line reader: the current line, where the next one starts, and every line's start.
+ * A local of df_parse_lines whose address reaches only inline code (the rare out-of-line
+ * reader of heredoc bodies gets a copy and hands it back), so that its fields stay in
+ * registers: in the ctx, every byte the parser stored (a char store may alias anything)
+ * made the compiler read them again, ~40 instructions a line. */
+struct cur {
+    const char *d;
+    size_t n;
+    size_t pos;      /* start of the next line */
+    uint32_t lineno; /* 1-based number of the current line */
+    size_t line0;    /* offset of column 1 */
+    size_t ls, le;   /* content start (after a BOM on line 1) and end (before '\n') */
+    uint32_t *starts;   /* every line's start: the caller's room, then a heap array
+                           (df_parse_lines returns it; for df_parse it is dropped: one
+                           test a line less) */
+    size_t nstarts, startcap;
+    uint32_t *room;     /* the caller's room (NULL: none) */
+};
+
+static inline struct gl_loc loc_of(const struct cur *k, size_t off)
 {
-    return (struct gl_loc){c->lineno, (uint32_t)(off - c->line0 + 1)};
+    return (struct gl_loc){k->lineno, (uint32_t)(off - k->line0 + 1)};
 }
 
 static bool set_error(struct ctx *c, struct gl_loc loc, const char *fmt, const char *arg)
@@ -49,48 +60,53 @@ static bool set_error(struct ctx *c, struct gl_loc loc, const char *fmt, const c
     return false;
 }
 
-/* A line starts at off (inline: once a line; the array grows out of line, rarely: from
- * 512 starts). */
-static void grow_starts(struct ctx *c)
+/* A line starts at off (inline: once a line; the array grows out of line, rarely: past
+ * the caller's room, or from 512 starts, doubled). */
+static uint32_t *grow_starts(uint32_t *starts, const uint32_t *room, size_t n, size_t cap)
 {
-    c->startcap = c->startcap ? c->startcap * 2 : 512;
-    c->starts = xrealloc(c->starts, c->startcap * sizeof *c->starts);
+    if (starts != room || !room)
+        return xrealloc(starts, cap * sizeof *starts);
+    uint32_t *heap = xmalloc(cap * sizeof *heap); /* out of the room: copied once */
+    memcpy(heap, room, n * sizeof *heap);
+    return heap;
 }
 
-static inline void push_start(struct ctx *c, size_t off)
+static inline void push_start(struct cur *k, size_t off)
 {
-    if (c->nstarts == c->startcap)
-        grow_starts(c);
-    c->starts[c->nstarts++] = (uint32_t)off;
+    if (k->nstarts == k->startcap) {
+        k->startcap = k->startcap ? k->startcap * 2 : 512;
+        k->starts = grow_starts(k->starts, k->room, k->nstarts, k->startcap);
+    }
+    k->starts[k->nstarts++] = (uint32_t)off;
 }
 
 /* Advance to the next line; false at the end of input or on a too long line. Always
  * inline (gcc would not, for its three callers): it runs once a line, and a call saves
  * and restores more registers than the line's own work takes. */
-static inline __attribute__((always_inline)) bool next_line(struct ctx *c)
+static inline __attribute__((always_inline)) bool next_line(struct ctx *c, struct cur *k)
 {
-    if (c->failed || c->pos >= c->n)
+    if (k->pos >= k->n) /* (after an error the callers stop reading: no test here) */
         return false;
-    c->line0 = c->ls = c->pos;
-    push_start(c, c->pos);
-    const char *nl = memchr(c->d + c->pos, '\n', c->n - c->pos);
-    c->le = nl ? (size_t)(nl - c->d) : c->n;
-    c->pos = nl ? c->le + 1 : c->n;
-    c->lineno++;
-    if (c->lineno == 1 && c->le - c->ls >= 3 && memcmp(c->d, "\xEF\xBB\xBF", 3) == 0)
-        c->ls += 3;
-    if (c->le - c->line0 > DF_MAX_LINE && !(c->flags & DF_PARSE_NO_LINE_LIMIT)) {
-        return set_error(c, loc_of(c, c->line0 + DF_MAX_LINE),
+    k->line0 = k->ls = k->pos;
+    push_start(k, k->pos);
+    const char *nl = memchr(k->d + k->pos, '\n', k->n - k->pos);
+    k->le = nl ? (size_t)(nl - k->d) : k->n;
+    k->pos = nl ? k->le + 1 : k->n;
+    k->lineno++;
+    if (k->lineno == 1 && k->le - k->ls >= 3 && memcmp(k->d, "\xEF\xBB\xBF", 3) == 0)
+        k->ls += 3;
+    if (k->le - k->line0 > DF_MAX_LINE && !(c->flags & DF_PARSE_NO_LINE_LIMIT)) {
+        return set_error(c, loc_of(k, k->line0 + DF_MAX_LINE),
                          "dockerfile line greater than max allowed size of %s bytes", "65535");
     }
     return true;
 }
 
 /* End of the line without trailing '\r' and '\n' bytes. */
-static size_t trim_newline_end(const struct ctx *c)
+static inline size_t trim_newline_end(const struct cur *k)
 {
-    size_t e = c->le;
-    while (e > c->ls && c->d[e - 1] == '\r')
+    size_t e = k->le;
+    while (e > k->ls && k->d[e - 1] == '\r')
         e--;
     return e;
 }
@@ -130,13 +146,15 @@ static size_t skip_uspace_slow(const char *d, size_t s, size_t e)
 
 /* A comment line d[hash, end) (hash: its '#'). Always inline, for the same reason as
  * parse_line: once a comment, from the line loop and the continuation loop. */
-static inline __attribute__((always_inline)) void add_comment(struct ctx *c, size_t hash,
-                                                               size_t end)
+static inline __attribute__((always_inline)) void add_comment(struct ctx *c,
+                                                               const struct cur *k,
+                                                               size_t hash, size_t end)
 {
+    struct gl_loc loc = loc_of(k, hash);
     struct df_comment *cm = DF_APPEND(c->a, c->f->comments, c->f->ncomments, c->ccap);
     cm->text = df_strndup(c->a, c->d + hash + 1, end - hash - 1);
     cm->len = end - hash - 1;
-    cm->loc = loc_of(c, hash);
+    cm->loc = loc;
 }
 
 static bool is_re_space(char ch) /* RE2 \s */
@@ -223,7 +241,7 @@ bool df_foreign_frontend(const char *value, size_t len)
 }
 
 /* A first line that may be a parser directive: true if it was one (or on error). */
-static bool directive_line(struct ctx *c, size_t ts, size_t te)
+static bool directive_line(struct ctx *c, struct cur k, size_t ts, size_t te)
 {
     size_t ks, ke, vs, ve;
     if (c->directives_done)
@@ -243,15 +261,15 @@ static bool directive_line(struct ctx *c, size_t ts, size_t te)
     }
     for (size_t i = 0; i < c->f->ndirectives; i++)
         if (strcmp(c->f->directives[i].name, name) == 0)
-            return !set_error(c, loc_of(c, ts), "only one %s parser directive can be used", name);
+            return !set_error(c, loc_of(&k, ts), "only one %s parser directive can be used", name);
     struct df_directive *dv = GL_APPEND(c->a, c->f->directives, c->f->ndirectives, c->dcap);
     dv->name = name;
     dv->value = gl_arena_strndup(c->a, c->d + vs, ve - vs);
-    dv->loc = loc_of(c, ts);
-    dv->value_loc = loc_of(c, vs);
+    dv->loc = loc_of(&k, ts);
+    dv->value_loc = loc_of(&k, vs);
     if (name[0] == 'e') {
         if (ve - vs != 1 || (c->d[vs] != '\\' && c->d[vs] != '`'))
-            return !set_error(c, loc_of(c, vs),
+            return !set_error(c, loc_of(&k, vs),
                               "invalid escape token '%s' does not match ` or \\", dv->value);
         c->f->escape = c->d[vs];
         c->lp.escape = c->d[vs];
@@ -331,22 +349,23 @@ static bool find_heredocs(struct ctx *c, struct df_instr *in)
     return true;
 }
 
-static bool read_heredoc_bodies(struct ctx *c, struct df_instr *in)
+/* (k: a copy of the reader, handed back by the caller) */
+static bool read_heredoc_bodies(struct ctx *c, struct cur *k, struct df_instr *in)
 {
     for (size_t i = 0; i < in->nheredocs; i++) {
         struct df_heredoc *h = &in->heredocs[i];
-        size_t body = c->pos, nlen = strlen(h->name);
-        h->body = (struct gl_loc){c->lineno + 1, 1};
+        size_t body = k->pos, nlen = strlen(h->name);
+        h->body = (struct gl_loc){k->lineno + 1, 1};
         bool done = false;
-        while (next_line(c)) {
-            size_t s = c->line0, e = trim_newline_end(c);
+        while (next_line(c, k)) {
+            size_t s = k->line0, e = trim_newline_end(k);
             if (h->chomp)
                 while (s < e && c->d[s] == '\t')
                     s++;
             if (e - s == nlen && memcmp(c->d + s, h->name, nlen) == 0) {
-                h->content = gl_arena_strndup(c->a, c->d + body, c->line0 - body);
-                h->content_len = c->line0 - body;
-                h->end_line = c->lineno;
+                h->content = gl_arena_strndup(c->a, c->d + body, k->line0 - body);
+                h->content_len = k->line0 - body;
+                h->end_line = k->lineno;
                 done = true;
                 break;
             }
@@ -379,8 +398,8 @@ static bool has_heredoc_mark(const char *line, size_t len)
     return false;
 }
 
-static inline __attribute__((always_inline)) bool parse_line(struct ctx *c, struct df_instr *in,
-                                                            size_t last_end);
+static inline __attribute__((always_inline)) bool parse_line(struct ctx *c, struct cur *k,
+                                                            struct df_instr *in, size_t last_end);
 
 /* Note a piece of a continued instruction: d[off, off+len). */
 static void add_piece(struct ctx *c, size_t *np, size_t off, size_t len)
@@ -435,10 +454,11 @@ static inline struct df_instr *new_instr(struct ctx *c)
 }
 
 /* One instruction starting on the current line (content d[ts, ce), continued if cont). */
-static bool instruction(struct ctx *c, size_t ts, size_t ce, bool cont)
+static inline __attribute__((always_inline)) bool instruction(struct ctx *c, struct cur *k,
+                                                             size_t ts, size_t ce, bool cont)
 {
     struct df_instr *in = new_instr(c);
-    struct gl_loc l = loc_of(c, ts);
+    struct gl_loc l = loc_of(k, ts);
     /* the line map's first segment, in the room for two that gl_srcmap_add's first growth
      * takes; on one line (most instructions), in one take with the line's copy (the bytes
      * of the two takes, each a multiple of 16: the same charge) */
@@ -457,7 +477,7 @@ static bool instruction(struct ctx *c, size_t ts, size_t ce, bool cont)
      * that stay as set here unless the line has flags, a JSON form, pairs, heredocs or an
      * ONBUILD child; keyword, loc, args, line and the end are always written later (by
      * df_parse_instr, below and in parse_line) before anything reads them. */
-    in->start_line = c->lineno;
+    in->start_line = k->lineno;
     in->start_off = ts;
     in->line_map = (struct gl_srcmap){.segs = segs, .n = 1, .cap = 2, .arena = c->a};
     in->flags = NULL;
@@ -468,32 +488,32 @@ static bool instruction(struct ctx *c, size_t ts, size_t ce, bool cont)
     in->heredocs = NULL;
     in->nheredocs = 0;
     in->child = NULL;
-    size_t last_end = c->le;
+    size_t last_end = k->le;
     if (!cont) { /* one line: copied once, straight from the text */
         df_copy_str(one_line, c->d + ts, ce - ts);
         in->line = one_line;
         in->line_len = ce - ts;
-        return parse_line(c, in, last_end);
+        return parse_line(c, k, in, last_end);
     }
     /* the pieces of the continued lines are noted, then copied once into the arena at
      * their joined length (what a copy of them joined takes: the same charge) */
     size_t np = 0, total = ce - ts;
     add_piece(c, &np, ts, ce - ts);
-    while (cont && next_line(c)) {
-        size_t te = trim_newline_end(c);
-        size_t fs = skip_uspace(c->d, c->ls, te);
+    while (cont && next_line(c, k)) {
+        size_t te = trim_newline_end(k);
+        size_t fs = skip_uspace(c->d, k->ls, te);
         if (fs < te && c->d[fs] == '#') {
-            add_comment(c, fs, te);
+            add_comment(c, k, fs, te);
             continue;
         }
         if (fs == te)
             continue;
-        cont = strip_continuation(c->d, c->ls, &te, c->lp.escape);
-        l = loc_of(c, c->ls);
+        cont = strip_continuation(c->d, k->ls, &te, c->lp.escape);
+        l = loc_of(k, k->ls);
         gl_srcmap_add(&in->line_map, total, l.line, l.col);
-        add_piece(c, &np, c->ls, te - c->ls);
-        total += te - c->ls;
-        last_end = c->le;
+        add_piece(c, &np, k->ls, te - k->ls);
+        total += te - k->ls;
+        last_end = k->le;
     }
     if (c->failed)
         return false;
@@ -503,25 +523,28 @@ static bool instruction(struct ctx *c, size_t ts, size_t ce, bool cont)
     line[total] = 0;
     in->line = line;
     in->line_len = total;
-    return parse_line(c, in, last_end);
+    return parse_line(c, k, in, last_end);
 }
 
 /* The instruction's line (read up to the current line, which ends at last_end) into its
  * keyword, flags and arguments; then its heredoc bodies, if it has any. Always inline
  * (into instruction's two ends, and so into the line loop): it runs once an instruction,
  * and its call saved and restored more registers than its own few tests take. */
-static inline __attribute__((always_inline)) bool parse_line(struct ctx *c, struct df_instr *in,
-                                                            size_t last_end)
+static inline __attribute__((always_inline)) bool parse_line(struct ctx *c, struct cur *k,
+                                                            struct df_instr *in, size_t last_end)
 {
-    in->end_line = c->lineno;
+    in->end_line = k->lineno;
     if (!df_parse_instr(&c->lp, in, c->err))
         return false;
     if (can_have_heredocs(in) && has_heredoc_mark(in->line, in->line_len)) {
-        if (!find_heredocs(c, in) || !read_heredoc_bodies(c, in))
+        struct cur kc = *k; /* (a copy: k's address stays in inline code) */
+        bool ok = find_heredocs(c, in) && read_heredoc_bodies(c, &kc, in);
+        *k = kc;
+        if (!ok)
             return false;
         if (in->nheredocs)
-            last_end = c->le;
-        in->end_line = c->lineno;
+            last_end = k->le;
+        in->end_line = k->lineno;
     }
     in->end_off = last_end;
     for (struct df_instr *ch = in->child; ch; ch = ch->child) {
@@ -534,11 +557,13 @@ static inline __attribute__((always_inline)) bool parse_line(struct ctx *c, stru
 struct df_file *df_parse_ex(struct gl_arena *a, const char *data, size_t len, unsigned flags,
                             struct df_error *err)
 {
-    return df_parse_lines(a, data, len, flags, err, NULL, NULL);
+    uint32_t room[512]; /* (the line starts: no heap array for most files) */
+    return df_parse_lines(a, data, len, flags, err, NULL, NULL, room, 512);
 }
 
 struct df_file *df_parse_lines(struct gl_arena *a, const char *data, size_t len, unsigned flags,
-                               struct df_error *err, uint32_t **starts, size_t *nstarts)
+                               struct df_error *err, uint32_t **starts, size_t *nstarts,
+                               uint32_t *room, size_t roomcap)
 {
     struct df_error dummy;
     if (!err)
@@ -557,37 +582,39 @@ struct df_file *df_parse_lines(struct gl_arena *a, const char *data, size_t len,
     c.lp.arena = a;
     c.lp.escape = '\\';
     df_textb_init(&c.lp.tb);
+    struct cur k = {.d = c.d, .n = c.n, .starts = room, .startcap = room ? roomcap : 0,
+                    .room = room};
     bool ok = true;
-    while (ok && next_line(&c)) {
+    while (ok && next_line(&c, &k)) {
         if (gl_arena_over(a)) { /* the limit parse-memory: stop at this line */
-            err->loc = (struct gl_loc){c.lineno, 1};
+            err->loc = (struct gl_loc){k.lineno, 1};
             gl_limit_message(GL_LIMIT_PARSE_MEMORY, err->message, sizeof err->message);
             ok = false;
             break;
         }
-        size_t te = trim_newline_end(&c);
-        size_t ts = skip_uspace(c.d, c.ls, te);
-        if (directive_line(&c, ts, te)) {
+        size_t te = trim_newline_end(&k);
+        size_t ts = skip_uspace(c.d, k.ls, te);
+        if (!c.directives_done && directive_line(&c, k, ts, te)) {
             ok = !c.failed;
             continue;
         }
         if (ts < te && c.d[ts] == '#') {
-            add_comment(&c, ts, te);
+            add_comment(&c, &k, ts, te);
             continue;
         }
         size_t ce = te;
         bool cont = strip_continuation(c.d, ts, &ce, c.lp.escape);
         if (!cont && ce == ts)
             continue;
-        ok = instruction(&c, ts, ce, cont);
+        ok = instruction(&c, &k, ts, ce, cont);
     }
     df_textb_free(&c.lp.tb);
     free(c.pieces);
-    if (!ok || c.failed || !c.f->ninstrs || !starts)
-        free(c.starts);
+    if ((!ok || c.failed || !c.f->ninstrs || !starts) && k.starts != room)
+        free(k.starts);
     if (!ok || c.failed || !c.f->ninstrs) {
         if (ok && !c.failed) {
-            err->loc = (struct gl_loc){c.lineno ? c.lineno : 1, 1};
+            err->loc = (struct gl_loc){k.lineno ? k.lineno : 1, 1};
             snprintf(err->message, sizeof err->message,
                      "file with no instructions (expected an instruction such as FROM)");
         }
@@ -595,9 +622,9 @@ struct df_file *df_parse_lines(struct gl_arena *a, const char *data, size_t len,
     }
     if (starts) { /* every line was read; a text that ends with '\n' has an empty last line */
         if (c.n && c.d[c.n - 1] == '\n')
-            push_start(&c, c.n);
-        *starts = c.starts;
-        *nstarts = c.nstarts;
+            push_start(&k, c.n);
+        *starts = k.starts;
+        *nstarts = k.nstarts;
     }
     return c.f;
 }

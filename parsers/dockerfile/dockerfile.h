@@ -133,12 +133,14 @@ struct df_file {
 struct df_file *df_parse(struct gl_arena *a, const char *data, size_t len, struct df_error *err);
 struct df_file *df_parse_ex(struct gl_arena *a, const char *data, size_t len, unsigned flags,
                             struct df_error *err);
-/* df_parse_ex, and the start of every line of data into *starts (a heap array the caller
- * frees; NULL when the parse fails or data is 4 GiB or more), *nstarts of them: 0, then
- * the offset after each '\n', the index gl_lines would build (the parser finds them
- * anyway). */
+/* df_parse_ex, and the start of every line of data into *starts, *nstarts of them: 0,
+ * then the offset after each '\n', the index gl_lines would build (the parser finds them
+ * anyway). They are collected in `room` (a caller's array of roomcap, which may be 0)
+ * while it holds them, then in a heap array: *starts is room or that array (the caller
+ * frees it when it is not room), NULL when the parse fails or data is 4 GiB or more. */
 struct df_file *df_parse_lines(struct gl_arena *a, const char *data, size_t len, unsigned flags,
-                               struct df_error *err, uint32_t **starts, size_t *nstarts);
+                               struct df_error *err, uint32_t **starts, size_t *nstarts,
+                               uint32_t *room, size_t roomcap);
 
 /* The value of the file's `# syntax=` parser directive (among the directive lines that
  * open the file, as BuildKit reads them), or false when there is none. For inputs that

@@ -552,29 +552,6 @@ static bool literal_word(const char *word, size_t len, char escape)
     return true;
 }
 
-/* literal_word for a word NUL-terminated at len: the quotes, `$` and the escape found by
- * strcspn (which stops at a NUL byte too, and is vectorised), then the bytes >= 0x80 eight
- * at a time, the last eight (overlapping the ones before) for the rest of a word of eight
- * bytes or more. */
-static bool literal_text(const char *word, size_t len, char escape)
-{
-    const char reject[5] = {'$', '\'', '"', escape, 0};
-    if (strcspn(word, reject) != len)
-        return false;
-    uint64_t x, high = 0;
-    if (len < 8) {
-        for (size_t i = 0; i < len; i++)
-            high |= (unsigned char)word[i];
-        return high < 0x80;
-    }
-    for (size_t i = 0; i + 8 <= len; i += 8) {
-        memcpy(&x, word + i, 8);
-        high |= x;
-    }
-    memcpy(&x, word + len - 8, 8);
-    return !((high | x) & 0x8080808080808080ull);
-}
-
 /* df_expand_word, its result built in scratch (or a buffer of its own when NULL). */
 static bool expand_word(struct gl_arena *a, const char *word, size_t len, char escape,
                         df_lookup_fn lookup, void *ctx, struct gl_buf *scratch, char **out,
@@ -606,16 +583,140 @@ bool df_expand_word(struct gl_arena *a, const char *word, size_t len, char escap
     return expand_word(a, word, len, escape, lookup, ctx, NULL, out, out_len, unresolved, err);
 }
 
+/* The pieces of a word simple_word accepts: a run of bytes copied as they are, or a
+ * variable's name (`$NAME`, `${NAME}`) to look up. */
+struct simple_piece {
+    uint32_t off, len;
+    bool var;
+};
+#define SIMPLE_PIECES 16
+
+/* Is word[0, len) made only of what the lexer copies as it is (printable ASCII and blanks,
+ * no NUL, no byte >= 0x80: each its own rune) and of `$NAME`, `${NAME}` (NAME a letter or
+ * '_', then letters, digits and '_', followed by no byte >= 0x80, which could be a letter)
+ * and double quotes (around the same; a `'` inside them is copied as it is), with no
+ * escape and no single quote outside double quotes, and every quote closed? Then the
+ * lexer (stop_on with no words, double_quote, dollar, read_name) gives the pieces' bytes
+ * and the variables' values in order, and nothing else: no error is possible, a `<` is
+ * copied as it is (with no words the heredoc test copies what it reads), the quotes are
+ * dropped. The pieces into p (at most SIMPLE_PIECES; more: false, the lexer does it). */
+/* The bytes simple_word stops at (all others it passes at once): NUL, the quotes, `$`,
+ * both escapes (which of them is the escape is the file's choice: tested there) and the
+ * bytes >= 0x80. */
+static const bool simple_stop[256] = {
+#define R16(x) [x] = 1, [x + 1] = 1, [x + 2] = 1, [x + 3] = 1, [x + 4] = 1, [x + 5] = 1, \
+               [x + 6] = 1, [x + 7] = 1, [x + 8] = 1, [x + 9] = 1, [x + 10] = 1, [x + 11] = 1, \
+               [x + 12] = 1, [x + 13] = 1, [x + 14] = 1, [x + 15] = 1
+    R16(0x80), R16(0x90), R16(0xA0), R16(0xB0), R16(0xC0), R16(0xD0), R16(0xE0), R16(0xF0),
+#undef R16
+    [0] = 1, ['"'] = 1, ['$'] = 1, ['\''] = 1, ['\\'] = 1, ['`'] = 1,
+};
+
+static bool simple_word(const char *word, size_t len, unsigned char esc,
+                        struct simple_piece *p, size_t *np)
+{
+    size_t n = 0, i = 0, run = 0;
+    bool dq = false;
+    while (i < len) {
+        unsigned char c = (unsigned char)word[i];
+        if (!simple_stop[c]) {
+            i++;
+            continue;
+        }
+        if (c == '\\' || c == '`' || c == '\'') {
+            if (c == esc || (c == '\'' && !dq))
+                return false;
+            i++; /* the other escape byte, or a `'` inside double quotes: as it is */
+            continue;
+        }
+        if (c != '"' && c != '$') /* NUL, or >= 0x80 */
+            return false;
+        if (i > run) { /* the bytes before it */
+            if (n == SIMPLE_PIECES)
+                return false;
+            p[n++] = (struct simple_piece){(uint32_t)run, (uint32_t)(i - run), false};
+        }
+        if (c == '"') {
+            dq = !dq;
+            run = ++i;
+            continue;
+        }
+        bool curly = i + 1 < len && word[i + 1] == '{';
+        size_t s = i + 1 + curly, e = s;
+        if (e >= len || gl_name_class[(unsigned char)word[e]] != 1)
+            return false; /* `$1`, `$@`, `$` alone, `${...`: the lexer */
+        while (e < len && gl_name_class[(unsigned char)word[e]])
+            e++;
+        if (e < len && (unsigned char)word[e] >= 0x80)
+            return false;
+        if (curly) {
+            if (e >= len || word[e] != '}')
+                return false; /* a modifier (`${A:-b}`) or an error: the lexer */
+        }
+        if (n == SIMPLE_PIECES)
+            return false;
+        p[n++] = (struct simple_piece){(uint32_t)s, (uint32_t)(e - s), true};
+        run = i = e + curly;
+    }
+    if (dq)
+        return false; /* unterminated: the lexer's error */
+    if (i > run) {
+        if (n == SIMPLE_PIECES)
+            return false;
+        p[n++] = (struct simple_piece){(uint32_t)run, (uint32_t)(i - run), false};
+    }
+    *np = n;
+    return true;
+}
+
+static bool expand_other(struct gl_arena *a, const char *word, size_t len, char escape,
+                         df_lookup_fn lookup, void *ctx, struct gl_buf *scratch,
+                         const char **out, size_t *out_len, bool *unresolved,
+                         struct df_error *err) __attribute__((noinline));
+
 bool df_expand_text(struct gl_arena *a, const char *word, size_t len, char escape,
                     df_lookup_fn lookup, void *ctx, struct gl_buf *scratch, const char **out,
                     size_t *out_len, bool *unresolved, struct df_error *err)
 {
-    if (!word[len] && literal_text(word, len, escape)) {
+    if (!word[len] && df_literal_text(word, len, escape)) {
         gl_arena_charge(a, len + 1); /* the copy df_expand_word makes: the same limit */
         *out = word;
         *out_len = len;
         if (unresolved)
             *unresolved = false;
+        return true;
+    }
+    return expand_other(a, word, len, escape, lookup, ctx, scratch, out, out_len, unresolved,
+                        err);
+}
+
+/* df_expand_text for a word that is not literal (out of line: most are). */
+static bool expand_other(struct gl_arena *a, const char *word, size_t len, char escape,
+                         df_lookup_fn lookup, void *ctx, struct gl_buf *scratch,
+                         const char **out, size_t *out_len, bool *unresolved,
+                         struct df_error *err)
+{
+    struct simple_piece p[SIMPLE_PIECES];
+    size_t np;
+    if (scratch && len < UINT32_MAX && simple_word(word, len, (unsigned char)escape, p, &np)) {
+        /* what df_shlex_process builds (the same lookups, in the same order) and copies */
+        bool unset = false;
+        scratch->len = 0;
+        for (size_t i = 0; i < np; i++) {
+            if (!p[i].var) {
+                gl_buf_add(scratch, word + p[i].off, p[i].len);
+                continue;
+            }
+            const char *val = lookup ? lookup(ctx, word + p[i].off, p[i].len) : NULL;
+            if (val)
+                gl_buf_adds(scratch, val);
+            else
+                unset = true;
+        }
+        *out = gl_arena_strndup(a, scratch->data ? scratch->data : "", scratch->len);
+        *out_len = scratch->len;
+        if (unresolved)
+            *unresolved = unset;
         return true;
     }
     char *text;

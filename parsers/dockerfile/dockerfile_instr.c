@@ -162,6 +162,63 @@ static inline void arg_span(struct df_lineparse *lp, struct df_instr *in, struct
     arg_span_copy(lp, in, av, s, e);
 }
 
+/* Arguments that are spans of the line, as arg_span gives them one by one, all at once:
+ * for an instruction of one physical line (its map one segment) whose argument array is
+ * still empty. A span is line[s, e) as written. */
+struct span {
+    size_t s, e;
+};
+#define SPANS_MAX 32
+
+/* The args of k spans (k <= SPANS_MAX, av empty, in->line_map one segment): what k calls
+ * of arg_span would make, in one arena take. The array is taken at its last room (the
+ * rooms it had before, from 2 doubled, are charged: df_grow took each), and each argument
+ * has its segment and its copy (16 + its length + 1, rounded to 16, what df_copy_mapped
+ * takes) or, when it ends at the line's end, its segment and the line's own tail (the copy
+ * charged). Every part is a multiple of 16, so the one take and the charge count what the
+ * takes one by one counted. */
+static void emit_spans(struct df_lineparse *lp, struct df_instr *in, struct argv *av,
+                       const struct span *sp, size_t k)
+{
+    if (!k)
+        return;
+    _Static_assert(2 * sizeof(struct df_arg) % 16 == 0, "rooms of whole granules");
+    size_t cap = 2, charged = 0;
+    for (; cap < k; cap *= 2)
+        charged += cap * sizeof(struct df_arg);
+    size_t bytes = cap * sizeof(struct df_arg);
+    for (size_t i = 0; i < k; i++) {
+        size_t room = (sp[i].e - sp[i].s + 1 + 15) & ~(size_t)15;
+        bytes += sizeof(struct gl_srcmap_seg);
+        if (sp[i].e == in->line_len)
+            charged += room;
+        else
+            bytes += room;
+    }
+    char *blk = gl_arena_take(lp->arena, bytes);
+    gl_arena_charge(lp->arena, charged);
+    struct df_arg *v = (struct df_arg *)blk;
+    char *p = blk + cap * sizeof *v;
+    const struct gl_srcmap_seg *ls = &in->line_map.segs[0];
+    for (size_t i = 0; i < k; i++) {
+        size_t n = sp[i].e - sp[i].s;
+        struct gl_srcmap_seg *seg = (struct gl_srcmap_seg *)p;
+        *seg = (struct gl_srcmap_seg){0, df_seg_loc(ls, sp[i].s)};
+        p += sizeof *seg;
+        const char *text = in->line + sp[i].s;
+        if (sp[i].e != in->line_len) {
+            df_copy_str(p, text, n);
+            text = p;
+            p += (n + 1 + 15) & ~(size_t)15;
+        }
+        v[i] = (struct df_arg){text, n, seg->at, {seg, 1, 1, lp->arena}};
+    }
+    av->v = v;
+    av->n = k;
+    av->cap = cap;
+    df_textb_reset(&lp->tb);
+}
+
 /* An argument that is bytes [from, to) of a text with map m (which starts at offset 0):
  * the segment that holds `from`, then those that start inside [from, to), into an arena
  * array of their number (what df_map_commit of them took), beside the text's copy. Always
@@ -339,10 +396,92 @@ static bool word_byte(unsigned char c)
     return table[c];
 }
 
+/* parse_words' bytes, by class: 0 kept as it is in a word, 1 an ASCII space (Go's
+ * unicode.IsSpace: \t \n \v \f \r and ' '), 2 a quote, 3 either escape byte (which of
+ * them is the file's escape is tested), 4 a byte >= 0x80. */
+static const unsigned char word_class[256] = {
+#define R16(x, k) [x] = k, [x + 1] = k, [x + 2] = k, [x + 3] = k, [x + 4] = k, [x + 5] = k, \
+                  [x + 6] = k, [x + 7] = k, [x + 8] = k, [x + 9] = k, [x + 10] = k,        \
+                  [x + 11] = k, [x + 12] = k, [x + 13] = k, [x + 14] = k, [x + 15] = k
+    R16(0x80, 4), R16(0x90, 4), R16(0xA0, 4), R16(0xB0, 4), R16(0xC0, 4), R16(0xD0, 4),
+    R16(0xE0, 4), R16(0xF0, 4),
+#undef R16
+    ['\t'] = 1, ['\n'] = 1, ['\v'] = 1, ['\f'] = 1, ['\r'] = 1, [' '] = 1,
+    ['\''] = 2, ['"'] = 2, ['\\'] = 3, ['`'] = 3,
+};
+
+/* parse_words for an ASCII line of one physical line whose words' array is empty and
+ * whose last byte is no escape: every byte a word takes is then kept as it is (no rune
+ * becomes U+FFFD; an escape always has a byte after it, which it keeps too), so a word is
+ * the span of the line from its first byte to the space (outside quotes, not escaped)
+ * or the end after it, and its argument what arg_span makes of the span (the builder's
+ * one-piece copy has the same bytes, map and charge). False (nothing done) otherwise, or
+ * past SPANS_MAX words. */
+static bool ascii_words(struct df_lineparse *lp, struct df_instr *in, struct argv *av,
+                        size_t s, size_t e)
+{
+    const char *L = in->line;
+    unsigned char esc = (unsigned char)lp->escape;
+    if (av->cap || in->line_map.n != 1 || (e > s && (unsigned char)L[e - 1] == esc))
+        return false;
+    struct span sp[SPANS_MAX];
+    size_t k = 0, p = s;
+    for (;;) {
+        while (p < e && word_class[(unsigned char)L[p]] == 1)
+            p++;
+        if (p == e)
+            break;
+        if (k == SPANS_MAX)
+            return false;
+        size_t start = p;
+        unsigned char quote = 0;
+        while (p < e) {
+            unsigned char c;
+            if (!quote) { /* runs of printable bytes but quotes and the escape at once */
+                p = df_skip_plain(L, p, e, '"', '\'', esc);
+                while (p < e && !word_class[(unsigned char)L[p]])
+                    p++;
+                if (p == e)
+                    break;
+                c = (unsigned char)L[p];
+                if (word_class[c] == 1) /* the word's end */
+                    break;
+                if (word_class[c] == 4)
+                    return false;
+                if (word_class[c] == 2)
+                    quote = c;
+                else if (c == esc && (unsigned char)L[++p] >= 0x80) /* keeps the next byte */
+                    return false;
+                p++;
+                continue;
+            }
+            p = df_skip_quoted(L, p, e, quote, esc); /* up to the quote or the escape */
+            while (p < e && (unsigned char)L[p] < 0x80 && (unsigned char)L[p] != quote &&
+                   (unsigned char)L[p] != esc)
+                p++;
+            if (p == e)
+                break;
+            c = (unsigned char)L[p];
+            if (c >= 0x80)
+                return false;
+            if (c == quote)
+                quote = 0;
+            else if (quote != '\'' && (unsigned char)L[++p] >= 0x80) /* the escape */
+                return false;
+            p++;
+        }
+        sp[k++] = (struct span){start, p};
+    }
+    emit_spans(lp, in, av, sp, k);
+    return true;
+}
+
 /* parseWords: words (quotes and escapes kept) of line[s, e) into av. */
 static void parse_words(struct df_lineparse *lp, struct df_instr *in, struct argv *av, size_t s,
                         size_t e)
 {
+    if (ascii_words(lp, in, av, s, e))
+        return;
     enum { SPACES, WORD, QUOTE } phase = SPACES;
     const char *L = in->line;
     bool blank_ok = false;
@@ -446,6 +585,40 @@ ws_delimited(struct df_lineparse *lp, struct df_instr *in, struct argv *av, size
 {
     const char *L = in->line;
     size_t p = s;
+    if (!av->cap && in->line_map.n == 1) { /* the spans first, then their args at once */
+        struct span sp[SPANS_MAX];
+        size_t k = 0;
+        bool done = false;
+        while (k < SPANS_MAX) {
+            if (p >= e) {
+                done = true;
+                break;
+            }
+            size_t q = df_skip_plain(L, p, e, ' ', ' ', ' ');
+            while (q < e && !df_is_ws((unsigned char)L[q]))
+                q++;
+            sp[k++] = (struct span){p, q};
+            if (q == e) {
+                done = true;
+                break;
+            }
+            while (q < e && df_is_ws((unsigned char)L[q]))
+                q++;
+            p = q;
+            if (p == e) { /* a trailing separator gives a last empty string */
+                if (k < SPANS_MAX) {
+                    sp[k++] = (struct span){p, p};
+                    done = true;
+                }
+                break;
+            }
+        }
+        if (done) {
+            emit_spans(lp, in, av, sp, k);
+            return;
+        }
+        p = s; /* more than SPANS_MAX: one by one */
+    }
     while (p < e) {
         size_t q = df_skip_plain(L, p, e, ' ', ' ', ' ');
         while (q < e && !df_is_ws((unsigned char)L[q]))
@@ -572,7 +745,8 @@ enum kind { K_IGNORE, K_LIST, K_WORDS, K_MAYBE_JSON, K_NAME_VAL, K_SPLIT, K_HEAL
       (unsigned)(n)) % 32u)
 
 struct kw_entry {
-    const char *name, *upper;   /* lowercased, and as most files write it */
+    char name[12], upper[12];   /* lowercased, and as most files write it (NUL-padded: the
+                                   first eight bytes are read as one word) */
     size_t len;
     enum kind k;
     enum df_keyword kw;
@@ -625,7 +799,7 @@ static enum kind kind_of(const char *kw, size_t n, enum df_keyword *out)
 {
     if (n) {
         const struct kw_entry *t = &kw_table[KW_SLOT(kw, n)];
-        if (t->name && t->len == n && same_bytes(kw, t->name, n)) {
+        if (t->len == n && same_bytes(kw, t->name, n)) {
             *out = t->kw;
             return t->k;
         }
@@ -673,6 +847,49 @@ static enum kind keyword_of(struct gl_arena *a, struct df_instr *in, const char 
     return kind_of(in->keyword, strlen(in->keyword), &in->kw);
 }
 
+/* keyword_of for a known keyword of 3 to 7 ASCII letters followed by a blank or the end
+ * (nearly every instruction), read as one eight-byte word: L[s, s + 8) must be readable
+ * (the caller tests that the line, with its NUL, holds them). The first byte below 0x21
+ * (the classic "has a byte less than" test, exact for the lowest such byte) ends it; the
+ * word folded with 0x20 (a lowercase letter only for that letter in either case, as
+ * same_folded) is compared with the table's name as one word, as written with its
+ * spelling in upper and lower case. Anything else (a longer or unknown word, a control
+ * byte, a byte >= 0x80): false, nothing set, keyword_of decides. On true, *end is where
+ * the keyword ends and *kind how its arguments are read. */
+static inline bool fast_keyword(struct gl_arena *a, struct df_instr *in, const char *L,
+                                size_t s, size_t e, size_t *end, enum kind *kind)
+{
+    uint64_t x, name, upper;
+    memcpy(&x, L + s, 8);
+    uint64_t low = (x - DF_ONES * 0x21) & ~x & DF_HIGH;
+    if (!low)
+        return false;
+    size_t n = (size_t)__builtin_ctzll(low) / 8;
+    if (n > e - s) /* (bytes past e: trimmed blanks, the NUL) */
+        n = e - s;
+    else if (n < e - s && !df_is_ws((unsigned char)L[s + n]))
+        return false;
+    if (n < 3)
+        return false;
+    uint64_t mask = (1ull << (8 * n)) - 1, word = x & mask, folded = word | (DF_ONES * 0x20 & mask);
+    const struct kw_entry *t = &kw_table[KW_SLOT(L + s, n)];
+    memcpy(&name, t->name, 8);
+    if (t->len != n || folded != name)
+        return false;
+    memcpy(&upper, t->upper, 8);
+    const char *orig = word == upper ? t->upper : word == name ? t->name : NULL;
+    /* as keyword_of does for a known keyword */
+    in->kw = t->kw;
+    in->keyword = t->name;
+    if (orig)
+        gl_arena_charge(a, n + 1);
+    in->keyword_orig = orig ? orig : gl_arena_strndup(a, L + s, n);
+    gl_arena_charge(a, n + 1);
+    *end = s + n;
+    *kind = t->k;
+    return true;
+}
+
 bool df_parse_instr(struct df_lineparse *lp, struct df_instr *in, struct df_error *err)
 {
     size_t s = 0, e = in->line_len;
@@ -680,10 +897,14 @@ bool df_parse_instr(struct df_lineparse *lp, struct df_instr *in, struct df_erro
     for (;;) {
         const char *L = cur->line;
         trim_uspace(L, &s, &e);
-        size_t k = s;
-        while (k < e && !df_is_ws((unsigned char)L[k]))
-            k++;
-        enum kind kind = keyword_of(lp->arena, cur, L + s, k - s);
+        size_t k;
+        enum kind kind;
+        if (s + 8 > cur->line_len + 1 || !fast_keyword(lp->arena, cur, L, s, e, &k, &kind)) {
+            k = s;
+            while (k < e && !df_is_ws((unsigned char)L[k]))
+                k++;
+            kind = keyword_of(lp->arena, cur, L + s, k - s);
+        }
         size_t hint = 0;
         cur->loc = gl_srcmap_loc_near(&cur->line_map, s, &hint);
         size_t as = e, ae = e;

@@ -187,6 +187,68 @@ static inline size_t df_skip_quoted(const char *s, size_t p, size_t e, unsigned 
     return p;
 }
 
+/* Does the 8 bytes x hold a quote, `$`, the escape, a NUL or a byte >= 0x80? (The
+ * classic zero-byte tests, exact for "any".) */
+static inline bool df_special8(uint64_t x, unsigned char esc)
+{
+    return ((x | df_bytes_equal(x, 0) | df_bytes_equal(x, '$') | df_bytes_equal(x, '\'') |
+             df_bytes_equal(x, '"') | df_bytes_equal(x, esc)) &
+            DF_HIGH) != 0;
+}
+
+/* Does BuildKit's lexer copy word[0, len) unchanged (no words wanted)? So when it is ASCII
+ * without NUL (no rune to re-encode, no BOM) and holds no quote, `$` or escape. Inline
+ * (df_expand_text's first test, and the model's before it calls it): sixteen bytes a
+ * step with SSE2, then the last sixteen (overlapping those before); a shorter word by
+ * two overlapping eight- or four-byte loads, or byte by byte below four. Every load lies
+ * inside word[0, len). */
+static inline bool df_literal_text(const char *word, size_t len, char escape)
+{
+    unsigned char esc = (unsigned char)escape;
+#ifdef __SSE2__
+    if (len >= 16) {
+        const __m128i zero = _mm_setzero_si128(), dollar = _mm_set1_epi8('$'),
+                      sq = _mm_set1_epi8('\''), dq = _mm_set1_epi8('"'),
+                      ve = _mm_set1_epi8((char)esc);
+        for (size_t p = 0;; p += 16) {
+            if (p + 16 > len)
+                p = len - 16;
+            __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(word + p));
+            __m128i hit = _mm_or_si128(
+                _mm_or_si128(_mm_cmpeq_epi8(x, zero), _mm_cmpeq_epi8(x, dollar)),
+                _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, sq), _mm_cmpeq_epi8(x, dq)),
+                             _mm_cmpeq_epi8(x, ve)));
+            if (_mm_movemask_epi8(_mm_or_si128(x, hit))) /* x: bit 7 of bytes >= 0x80 */
+                return false;
+            if (p + 16 >= len)
+                return true;
+        }
+    }
+#endif
+    uint64_t x, y;
+    if (len >= 8) {
+        for (size_t p = 0; p + 8 < len; p += 8) {
+            memcpy(&x, word + p, 8);
+            if (df_special8(x, esc))
+                return false;
+        }
+        memcpy(&y, word + len - 8, 8);
+        return !df_special8(y, esc);
+    }
+    if (len >= 4) {
+        uint32_t a, b;
+        memcpy(&a, word, 4);
+        memcpy(&b, word + len - 4, 4);
+        return !df_special8((uint64_t)a | (uint64_t)b << 32, esc);
+    }
+    for (size_t i = 0; i < len; i++) {
+        unsigned char c = (unsigned char)word[i];
+        if (c == 0 || c >= 0x80 || c == '$' || c == '\'' || c == '"' || c == esc)
+            return false;
+    }
+    return true;
+}
+
 /* ---- derived text with positions ---- */
 struct df_piece {
     size_t out;   /* offset in the derived text */

@@ -12,6 +12,7 @@
 #include "linter/core/hashmap.h"
 #include "linter/core/suppress.h"
 #include "parsers/dockerfile/dockerfile.h"
+#include "parsers/dockerfile/dockerfile_internal.h"
 #include "parsers/dockerfile/dockerfile_run.h"
 #include "linter/core/imageref.h"
 #include "linter/core/lines.h"
@@ -124,6 +125,12 @@ static const char *expand(struct builder *b, struct scope *s, const char *word, 
     size_t out_len;
     struct df_error err;
     *unresolved = false;
+    if (!word[len] && df_literal_text(word, len, b->f->escape)) {
+        /* df_expand_text's first case (most words), without the call: the word itself,
+         * the arena charged for its copy */
+        gl_arena_charge(&b->doc->arena, len + 1);
+        return word;
+    }
     if (!df_expand_text(&b->doc->arena, word, len, b->f->escape, scope_lookup, s, &b->scratch,
                         &out, &out_len, unresolved, &err)) {
         *unresolved = true;
@@ -525,10 +532,10 @@ static void build_model(struct gl_doc *doc, const struct gl_config *cfg,
 void gl_parse_dockerfile_doc(struct gl_doc *doc, const struct gl_config *cfg)
 {
     struct df_error err;
-    uint32_t *starts;
+    uint32_t *starts, room[512]; /* (most files have fewer lines: no heap array) */
     size_t nstarts;
-    const struct df_file *f =
-        df_parse_lines(&doc->arena, doc->text, doc->len, 0, &err, &starts, &nstarts);
+    const struct df_file *f = df_parse_lines(&doc->arena, doc->text, doc->len, 0, &err,
+                                             &starts, &nstarts, room, 512);
     if (!f) {
         doc->error.set = true;
         doc->error.loc = err.loc;
@@ -543,7 +550,8 @@ void gl_parse_dockerfile_doc(struct gl_doc *doc, const struct gl_config *cfg)
     gl_lines_known32(&doc->lines, starts, nstarts);
     build_model(doc, cfg, f);
     gl_lines_unknown(&doc->lines);
-    free(starts);
+    if (starts != room)
+        free(starts);
 }
 
 static void build_model(struct gl_doc *doc, const struct gl_config *cfg,

@@ -367,19 +367,19 @@ static void test_expand_text(void **state)
     static const char specials[] = {'$', '\'', '"', '\\', '`', 0, (char)0xC3, '\t', '<'};
     struct gl_buf scratch; /* (every other word: a reused buffer) */
     gl_buf_init(&scratch);
+    for (size_t n = 1; n <= 40; n++) /* (every length: the test reads 16, 8 or 4 bytes a load) */
     for (size_t k = 0; k < sizeof specials; k++)
-        for (size_t at = 0; at <= 20; at++)
+        for (size_t at = 0; at < n; at++)
             for (int escape = 0; escape < 2; escape++) {
                 char esc = escape ? '`' : '\\';
-                char word[24];
-                memset(word, 'a', 21);
+                char word[48];
+                memset(word, 'a', n);
                 word[at] = specials[k];
-                if (specials[k] == (char)0xC3 && at < 20)
+                if (specials[k] == (char)0xC3 && at + 1 < n)
                     word[at + 1] = (char)0xA9; /* a whole rune: é */
-                if ((specials[k] == '\\' || specials[k] == '`') && at == 20)
+                if ((specials[k] == '\\' || specials[k] == '`') && at + 1 == n)
                     word[at] = '='; /* (a trailing escape has nothing to escape) */
-                word[21] = 0;
-                size_t n = 21;
+                word[n] = 0;
                 char *want;
                 const char *got;
                 size_t want_len, got_len;
@@ -404,6 +404,159 @@ static void test_expand_text(void **state)
                 else
                     assert_ptr_not_equal(got, word);
             }
+    gl_buf_free(&scratch);
+}
+
+/* The words of ARG, ENV, LABEL, FROM and COPY on one line (taken as spans of the line at
+ * once) equal those of the same logical line split over two physical lines (taken one by
+ * one, with the builder): random ASCII words with quotes, escapes, blanks, `=`, NUL, DEL
+ * and flags, the same texts, the same pairs and flags, or the same error. */
+static void test_words_one_line(void **state)
+{
+    (void)state;
+    static const char *const kws[] = {"ARG", "ENV", "LABEL", "FROM", "COPY"};
+    static const char *const bits[] = {"a", "b=c", "=", " ", "  ", "\t", "'", "\"", "\\",
+                                       "\\ ", "\\\"", "`", "x y", "\x7f", "-", "k=\"v w\"",
+                                       "\x01", "#", "--from=x ", "--chown=\"a b\" ", "-- ",
+                                       "--link "};
+    uint32_t seed = 777;
+    for (int iter = 0; iter < 20000; iter++) {
+        char w[200];
+        size_t n = 0;
+        seed = seed * 1103515245u + 12345u;
+        size_t count = 1 + (seed >> 16) % 10;
+        for (size_t k = 0; k < count; k++) {
+            seed = seed * 1103515245u + 12345u;
+            const char *b = bits[(seed >> 16) % (sizeof bits / sizeof bits[0])];
+            memcpy(w + n, b, strlen(b));
+            n += strlen(b);
+        }
+        w[n] = 0;
+        seed = seed * 1103515245u + 12345u;
+        size_t cut = 1 + (seed >> 16) % n;
+        /* the cut makes a second physical line that is an instruction's continuation:
+         * no escape before the cut, none at the end, not blank, no comment */
+        const char *rest = w + cut;
+        while (*rest == ' ' || *rest == '\t')
+            rest++;
+        if (w[cut - 1] == '\\' || w[n - 1] == '\\' || !*rest || *rest == '#' || w[0] == ' ' ||
+            w[0] == '\t' || memchr(w, '\n', n))
+            continue;
+        const char *kw = kws[iter % 5];
+        char one[256], two[256];
+        int l1 = snprintf(one, sizeof one, "%s %s\n", kw, w);
+        int l2 = snprintf(two, sizeof two, "%s %.*s\\\n%s\n", kw, (int)cut, w, w + cut);
+        struct df_error e1, e2;
+        struct df_file *f1 = df_parse_ex(&arena, one, (size_t)l1, 0, &e1);
+        struct df_file *f2 = df_parse_ex(&arena, two, (size_t)l2, 0, &e2);
+        assert_int_equal(f1 != NULL, f2 != NULL);
+        if (!f1) {
+            assert_string_equal(e1.message, e2.message);
+            continue;
+        }
+        const struct df_instr *a = &f1->instrs[0], *b = &f2->instrs[0];
+        assert_int_equal(a->line_len, b->line_len);
+        assert_memory_equal(a->line, b->line, a->line_len);
+        assert_int_equal(a->nargs, b->nargs);
+        assert_int_equal(a->nkvs, b->nkvs);
+        assert_int_equal(a->nflags, b->nflags);
+        for (size_t i = 0; i < a->nflags; i++) {
+            assert_int_equal(a->flags[i].len, b->flags[i].len);
+            assert_memory_equal(a->flags[i].text, b->flags[i].text, a->flags[i].len + 1);
+            /* on the one line, the flag starts at its column (the split one's may be on
+             * line 2), as written when it has no quote or escape */
+            const struct df_flag *fl = &a->flags[i];
+            assert_int_equal(fl->loc.line, 1);
+            assert_int_equal(one[fl->loc.col - 1], '-');
+            bool as_written = true;
+            for (size_t j = 0; j < fl->len; j++)
+                as_written &= !strchr("\"'\\`", one[fl->loc.col - 1 + j]);
+            if (as_written)
+                assert_memory_equal(one + fl->loc.col - 1, fl->text, fl->len);
+        }
+        for (size_t i = 0; i < a->nargs; i++) {
+            assert_int_equal(a->args[i].len, b->args[i].len);
+            assert_memory_equal(a->args[i].value, b->args[i].value, a->args[i].len);
+            assert_int_equal(a->args[i].value[a->args[i].len], 0);
+            assert_int_equal(a->args[i].map.n, 1);
+        }
+        for (size_t i = 0; i < a->nkvs; i++) {
+            assert_int_equal(a->kvs[i].key, b->kvs[i].key);
+            assert_int_equal(a->kvs[i].equals, b->kvs[i].equals);
+        }
+    }
+}
+
+/* A lookup that records the names it is asked for, in order (the model's lookups charge
+ * an expansion budget: the fast path must ask for the same names in the same order). */
+struct asked {
+    char names[512];
+    size_t len;
+};
+
+static const char *recording_lookup(void *ctx, const char *name, size_t len)
+{
+    struct asked *a = ctx;
+    if (a->len + len + 1 < sizeof a->names) {
+        memcpy(a->names + a->len, name, len);
+        a->len += len;
+        a->names[a->len++] = ',';
+    }
+    return lookup(NULL, name, len);
+}
+
+/* df_expand_text's simple words (runs, `$NAME`, `${NAME}`, double quotes) give what the
+ * lexer (df_expand_word) gives, the same names looked up in the same order, for random
+ * words built from pieces that include every case the fast path must leave to the lexer
+ * (modifiers, `$1`, `$@`, a lone `$`, single quotes, escapes, non-ASCII, NUL, unclosed
+ * quotes and braces). */
+static void test_expand_simple(void **state)
+{
+    (void)state;
+    static const char *const pieces[] = {
+        "a", "/usr/bin", ":", " ", "<", "<<", "'", "\"", "$", "$CUDA", "${CUDA}", "$NOPE",
+        "${NOPE}", "$EMPTY", "${EMPTY}", "${", "}", "$1", "$@", "${CUDA:-x}", "${A-b}",
+        "\\", "`", "\xC3\xA9", "$CUDA\xC3\xA9", "-", "_x", "$_a1", "{", "${9}", "$$",
+        "\t", "=",
+    };
+    struct gl_buf scratch;
+    gl_buf_init(&scratch);
+    uint32_t seed = 12345;
+    for (int iter = 0; iter < 20000; iter++) {
+        char word[256];
+        size_t n = 0;
+        seed = seed * 1103515245u + 12345u;
+        size_t count = 1 + (seed >> 16) % 8;
+        for (size_t k = 0; k < count; k++) {
+            seed = seed * 1103515245u + 12345u;
+            const char *pc = pieces[(seed >> 16) % (sizeof pieces / sizeof pieces[0])];
+            size_t pl = strlen(pc);
+            memcpy(word + n, pc, pl);
+            n += pl;
+        }
+        if (iter % 97 == 0)
+            word[n++] = 0; /* (a NUL inside) */
+        word[n] = 0;
+        char esc = iter % 3 ? '\\' : '`';
+        struct asked a1 = {{0}, 0}, a2 = {{0}, 0};
+        char *want;
+        const char *got;
+        size_t want_len, got_len;
+        bool want_u = false, got_u = false;
+        struct df_error e1, e2;
+        bool ok1 = df_expand_word(&arena, word, n, esc, recording_lookup, &a1, &want,
+                                  &want_len, &want_u, &e1);
+        bool ok2 = df_expand_text(&arena, word, n, esc, recording_lookup, &a2,
+                                  iter % 2 ? &scratch : NULL, &got, &got_len, &got_u, &e2);
+        assert_int_equal(ok1, ok2);
+        assert_int_equal(a1.len, a2.len);
+        assert_memory_equal(a1.names, a2.names, a1.len);
+        if (!ok1)
+            continue;
+        assert_int_equal(want_len, got_len);
+        assert_memory_equal(want, got, want_len);
+        assert_int_equal(want_u, got_u);
+    }
     gl_buf_free(&scratch);
 }
 
@@ -464,17 +617,26 @@ static void test_line_starts(void **state)
             if (t[k] == '\n')
                 want[nwant++] = (uint32_t)(k + 1);
         struct df_error err;
-        assert_non_null(df_parse_lines(&arena, t, len, 0, &err, &starts, &n));
+        assert_non_null(df_parse_lines(&arena, t, len, 0, &err, &starts, &n, NULL, 0));
         assert_int_equal(n, nwant);
         assert_memory_equal(starts, want, n * sizeof *starts);
         free(starts);
+        /* in a caller's room, while it holds them (of 4: the longer texts spill over) */
+        uint32_t room[4];
+        assert_non_null(df_parse_lines(&arena, t, len, 0, &err, &starts, &n, room, 4));
+        assert_int_equal(n, nwant);
+        assert_memory_equal(starts, want, n * sizeof *starts);
+        assert_true(n <= 4 ? starts == room : starts != room);
+        if (starts != room)
+            free(starts);
     }
     struct df_error err;
     uint32_t *starts = (uint32_t *)&err;
     size_t n = 7;
-    assert_null(df_parse_lines(&arena, "# none\n", 7, 0, &err, &starts, &n));
+    assert_null(df_parse_lines(&arena, "# none\n", 7, 0, &err, &starts, &n, NULL, 0));
     assert_null(starts);
-    assert_null(df_parse_lines(&arena, "FROM a\nRUN <<EOF\nx\n", 20, 0, &err, &starts, &n));
+    assert_null(df_parse_lines(&arena, "FROM a\nRUN <<EOF\nx\n", 20, 0, &err, &starts, &n,
+                               NULL, 0));
     assert_null(starts);
 }
 
@@ -518,7 +680,25 @@ static void test_keywords(void **state)
         {"VERYLONGUNKNOWNWORD x\n", "verylongunknownword", "VERYLONGUNKNOWNWORD"},
         {"R\xC3\x9CN x\n", "r\xC3\xBCn", "R\xC3\x9CN"},
         {"\xE2\x84\xAAUN x\n", "kun", "\xE2\x84\xAAUN"},
+        /* a control byte or a byte >= 0x80 after the letters is part of the word (the
+         * keyword read as one eight-byte word must not stop there) */
+        {"RUN\x01 x\n", "run\x01", "RUN\x01"},
+        {"COPY\x85 x\n", "copy\xEF\xBF\xBD", "COPY\x85"},
+        {"R@N x y z\n", "r@n", "R@N"},
+        {"run\x1fx a\n", "run\x1fx", "run\x1fx"},
     };
+    /* a known keyword, then a blank, a tab, the line's end or trailing blanks */
+    static const struct { const char *line; enum df_keyword kw; const char *orig; } ended[] = {
+        {"rUn\tx\n", DF_KW_RUN, "rUn"}, {"WORKDIR\v/x\n", DF_KW_WORKDIR, "WORKDIR"},
+        {"onbuild\r\n", DF_KW_ONBUILD, "onbuild"}, {"ADD   \n", DF_KW_ADD, "ADD"},
+        {"Expose\xC2\xA0\n", DF_KW_EXPOSE, "Expose"}, {"USER", DF_KW_USER, "USER"},
+    };
+    for (size_t i = 0; i < sizeof ended / sizeof ended[0]; i++) {
+        struct df_file *file = parse(ended[i].line);
+        assert_non_null(file);
+        assert_int_equal(file->instrs[0].kw, ended[i].kw);
+        assert_string_equal(file->instrs[0].keyword_orig, ended[i].orig);
+    }
     for (size_t i = 0; i < sizeof other / sizeof other[0]; i++) {
         struct df_file *file = parse(other[i].line);
         assert_non_null(file);
@@ -546,6 +726,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_expand, setup, teardown),
         cmocka_unit_test_setup_teardown(test_keywords, setup, teardown),
         cmocka_unit_test_setup_teardown(test_expand_text, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_expand_simple, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_words_one_line, setup, teardown),
         cmocka_unit_test_setup_teardown(test_skip_plain, setup, teardown),
         cmocka_unit_test_setup_teardown(test_line_starts, setup, teardown),
     };
