@@ -390,19 +390,11 @@ static inline __attribute__((always_inline)) enum reserved reserved_of(const cha
     return R_NONE;
 }
 
-/* A word at the start of a command that is a reserved word: act on it, return true. */
-static bool reserved_word(struct builder *b)
+/* Act on the reserved word r (not R_NONE) at the start of a command. */
+static void act_reserved(struct builder *b, enum reserved r)
 {
-    struct sh_lexer *lx = &b->lx;
-    if (lx->nfields != 1 || lx->fields[0].opaque || lx->finfo[0].quoted)
-        return false;
-    /* the field is the literal source text (what is_keyword tests), then which word */
-    const struct sh_word_info *in = &lx->finfo[0];
-    if (in->len < 1 || in->len > 8 || in->nspans != 1 || !in->spans[0].literal ||
-        in->spans[0].src != in->src)
-        return false;
-    switch (reserved_of(lx->fields[0].text, in->len)) {
-    case R_NONE: return false;
+    switch (r) {
+    case R_NONE: break;
     case R_IF: push(b, C_IF, 0); break;
     case R_LOOP: push(b, C_LOOP, 0); break;
     case R_FOR:
@@ -421,6 +413,23 @@ static bool reserved_word(struct builder *b)
     case R_CLOSE: close_group(b, '}'); break;
     case R_OTHER: break;
     }
+}
+
+/* A word at the start of a command that is a reserved word: act on it, return true. */
+static bool reserved_word(struct builder *b)
+{
+    struct sh_lexer *lx = &b->lx;
+    if (lx->nfields != 1 || lx->fields[0].opaque || lx->finfo[0].quoted)
+        return false;
+    /* the field is the literal source text (what is_keyword tests), then which word */
+    const struct sh_word_info *in = &lx->finfo[0];
+    if (in->len < 1 || in->len > 8 || in->nspans != 1 || !in->spans[0].literal ||
+        in->spans[0].src != in->src)
+        return false;
+    enum reserved r = reserved_of(lx->fields[0].text, in->len);
+    if (r == R_NONE)
+        return false;
+    act_reserved(b, r);
     return true;
 }
 
@@ -559,9 +568,19 @@ static inline bool plain_word(struct builder *b, size_t at, bool *quote)
     }
     size_t tlen = end - at;
     const char *src = lx->s + at;
-    if (!b->nw && (plain_assignment(src, tlen) ||
-                   (cmd_empty(b) && reserved_of(src, tlen) != R_NONE)))
+    if (!b->nw && plain_assignment(src, tlen))
         return false;
+    enum reserved r = cmd_empty(b) ? reserved_of(src, tlen) : R_NONE;
+    if (r != R_NONE) {
+        /* what word() does with it: lex it into a field (an arena block of one span and
+           the text, charged here as taken: the memory limit trips at the same token) that
+           reserved_word reads and drops, and act on it */
+        lx->assign_certain = certain_now(b);
+        gl_arena_charge(lx->a, PLAIN_SPAN + tlen + 1);
+        lx->i = end;
+        act_reserved(b, r);
+        return true;
+    }
     char *block = gl_arena_take(lx->a, PLAIN_SPAN + tlen + 1);
     struct sh_span *span = (struct sh_span *)(void *)block;
     if (b->words_only)
