@@ -167,6 +167,11 @@ static inline bool shl_word_end_at(const struct sh_lexer *lx, size_t i)
  * '`', '"') was just before i. Iterative; *end is the offset after the closer. */
 bool shl_skip_construct(const struct sh_lexer *lx, size_t i, char open, size_t *end);
 
+/* The state of variable name[0, n): the table's, else opts->lookup's (a value longer
+ * than the expansion budget is known, its length past the budget). */
+enum sh_var_state shl_var_state(struct sh_lexer *lx, const char *name, size_t n,
+                                const char **val, size_t *vlen);
+
 /* ---- building the current word (shell_build.c) ---- */
 /* Start a word whose first byte is at input offset src; clears lx->fields. */
 void shl_wb_begin(struct sh_lexer *lx, size_t src, bool nosplit);

@@ -163,8 +163,8 @@ size_t shl_placeholder_end(const struct sh_lexer *lx, size_t i)
 
 /* ---- variables ---- */
 
-static enum sh_var_state var_state(struct sh_lexer *lx, const char *name, size_t n,
-                                   const char **val, size_t *vlen)
+enum sh_var_state shl_var_state(struct sh_lexer *lx, const char *name, size_t n,
+                                const char **val, size_t *vlen)
 {
     enum sh_var_state st = sh_vars_get(lx->vars, name, n, val, vlen);
     if (st != SH_VAR_UNSET)
@@ -327,7 +327,7 @@ static void lex_brace(struct sh_lexer *lx, size_t dollar, size_t brace, enum lex
     }
     const char *val = NULL;
     size_t vlen = 0;
-    enum sh_var_state st = positional ? SH_VAR_UNSET : var_state(lx, s + name, name_len, &val, &vlen);
+    enum sh_var_state st = positional ? SH_VAR_UNSET : shl_var_state(lx, s + name, name_len, &val, &vlen);
     if (!op) { /* ${x} */
         lx->i = k + 1;
         if (st == SH_VAR_KNOWN)
@@ -402,7 +402,7 @@ static void lex_dollar(struct sh_lexer *lx, enum lex_mode mode, int depth)
         const char *val = NULL;
         size_t vlen = 0;
         lx->i = k;
-        if (var_state(lx, s + j, k - j, &val, &vlen) == SH_VAR_KNOWN)
+        if (shl_var_state(lx, s + j, k - j, &val, &vlen) == SH_VAR_KNOWN)
             shl_wb_value(lx, val, vlen, dollar, k, !quoted);
         else
             shl_wb_opaque_raw(lx, dollar, k, !quoted);
