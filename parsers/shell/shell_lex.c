@@ -22,29 +22,6 @@ static bool is_ifs(int c) { return c == ' ' || c == '\t' || c == '\n'; }
 
 /* ---- setup and positions ---- */
 
-void shl_init(struct sh_lexer *lx, struct gl_arena *a, const char *s, size_t len,
-              const struct gl_srcmap *map, const struct sh_opts *opts,
-              struct sh_vars *vars, struct sh_error *err, struct shl_fixed *fixed)
-{
-    memset(lx, 0, sizeof *lx);
-    lx->fixed = fixed;
-    lx->a = a;
-    lx->s = s;
-    lx->len = len;
-    lx->map = map;
-    lx->opts = opts;
-    lx->esc = opts && opts->escape ? opts->escape : '\\';
-    lx->esc_plain = !shl_plain_stops[(unsigned char)lx->esc];
-    lx->track = opts && opts->track_assignments;
-    lx->vars = vars;
-    lx->err = err;
-    lx->budget = 4 * len + (1u << 20);
-    /* lx->wb.text: empty, in the fixed room (wb_add moves it to the heap past it) */
-    lx->wb.text.data = fixed->text;
-    lx->wb.text.cap = SHL_FIXED_TEXT;
-    fixed->text[0] = 0;
-}
-
 void shl_free(struct sh_lexer *lx)
 {
     if (lx->wb.text.data != lx->fixed->text) /* only long words with quotes or expansions */

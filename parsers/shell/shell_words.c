@@ -1123,15 +1123,22 @@ int sh_split(struct gl_arena *a, const char *text, size_t len, const struct gl_s
     b.limit = a->limit ? a->limit : SIZE_MAX;
     shl_init(&b.lx, a, text ? text : "", len, map, opts, vars, err, &fx.lex);
     run(&b);
-    *cmds = arena_copy(a, b.cmds, b.ncmds, sizeof *b.cmds);
     *ncmds = b.ncmds;
+    if (b.ncmds) { /* gl_arena_memdup's take and copy, without its call */
+        *cmds = gl_arena_take(a, b.ncmds * sizeof *b.cmds);
+        memcpy(*cmds, b.cmds, b.ncmds * sizeof *b.cmds);
+    }
     shl_free(&b.lx);
-    shl_release(b.w, fx.w);
-    shl_release(b.wi, fx.wi);
-    shl_release(b.as, fx.as);
-    shl_release(b.rd, fx.rd);
-    shl_release(b.cmds, fx.cmds);
-    shl_release(b.st, fx.st);
-    shl_release(b.hd, fx.hd);
+    /* an array is on the heap only past its fixed room (cap > FIXED; cap 0 or FIXED
+       otherwise): one test for the seven, most texts free none */
+    if ((b.capw | b.capwi | b.capas | b.caprd | b.capcmds | b.capst | b.caphd) > FIXED) {
+        shl_release(b.w, fx.w);
+        shl_release(b.wi, fx.wi);
+        shl_release(b.as, fx.as);
+        shl_release(b.rd, fx.rd);
+        shl_release(b.cmds, fx.cmds);
+        shl_release(b.st, fx.st);
+        shl_release(b.hd, fx.hd);
+    }
     return err->set ? -1 : 0;
 }
