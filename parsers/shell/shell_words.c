@@ -220,8 +220,11 @@ static void plain_spans(const struct gl_word *w, struct sh_word_info *in, size_t
  * that it is copied whole (finish runs for every command). */
 static const char SEP_END[4] = "", SEP_NL[4] = "\n", SEP_CLOSE[4] = ")";
 
-/* End the command being built with `sep` (four bytes, see SEP_END). */
-static void finish(struct builder *b, const char sep[4])
+/* End the command being built with `sep` (four bytes, see SEP_END). Always inline, as
+ * operator and scan_operator: the command path (an operator, the command's end) runs
+ * inside the token loop for each of the 16,000 operators of the 999 Dockerfiles, and
+ * three calls a command cost more than their work (149.08 M -> 148.39 M together). */
+static inline __attribute__((always_inline)) void finish(struct builder *b, const char sep[4])
 {
     size_t kept = HD_DROPPED;
     if (b->nw || b->nas) {
@@ -867,7 +870,9 @@ static void open_paren(struct builder *b)
     open_group(b, C_SUBSHELL, ')');
 }
 
-static void operator(struct builder *b, const char op[4])
+/* What the operator op (a separator: see finish) does to the command and the grammar.
+ * (always inline: see finish) */
+static inline __attribute__((always_inline)) void operator(struct builder *b, const char op[4])
 {
     struct ctx *t = top(b);
     bool list_sep = sep_eq1(op, ';') || sep_eq1(op, '\n');
@@ -921,7 +926,9 @@ static bool op_start(int c)
     }
 }
 
-static size_t scan_operator(const struct sh_lexer *lx, char *op, bool *redir)
+/* (always inline: see finish) */
+static inline __attribute__((always_inline)) size_t scan_operator(const struct sh_lexer *lx,
+                                                                    char *op, bool *redir)
 {
     /* the longest operator at s: by its first byte, then the next two (a byte past the end
      * reads as NUL, which no operator holds); each one NUL-padded to four bytes, copied
