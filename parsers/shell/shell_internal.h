@@ -111,9 +111,7 @@ struct sh_lexer {
     size_t nfields, capfields;
 };
 
-void shl_init(struct sh_lexer *lx, struct gl_arena *a, const char *s, size_t len,
-              const struct gl_srcmap *map, const struct sh_opts *opts,
-              struct sh_vars *vars, struct sh_error *err, struct shl_fixed *fixed);
+/* (shl_init, which sets the lexer up, is below: it reads shl_plain_stops) */
 void shl_free(struct sh_lexer *lx);
 
 /* shl_loc for an offset outside the piece kept: the map's look-up, and its piece kept. */
@@ -167,6 +165,11 @@ static inline bool shl_word_end_at(const struct sh_lexer *lx, size_t i)
  * '`', '"') was just before i. Iterative; *end is the offset after the closer. */
 bool shl_skip_construct(const struct sh_lexer *lx, size_t i, char open, size_t *end);
 
+/* The state of variable name[0, n): the table's, else opts->lookup's (a value longer
+ * than the expansion budget is known, its length past the budget). */
+enum sh_var_state shl_var_state(struct sh_lexer *lx, const char *name, size_t n,
+                                const char **val, size_t *vlen);
+
 /* ---- building the current word (shell_build.c) ---- */
 /* Start a word whose first byte is at input offset src; clears lx->fields. */
 void shl_wb_begin(struct sh_lexer *lx, size_t src, bool nosplit);
@@ -196,6 +199,31 @@ void shl_wb_value(struct sh_lexer *lx, const char *v, size_t n, size_t from, siz
  * continuation, word end, placeholder, brace end): a run of other bytes is a literal
  * appended in one go, and a word of them only is plain (shl_plain_word_end). */
 extern const bool shl_plain_stops[256];
+/* Set up the lexer for s[0, len). Inline: once a text, from sh_split (its call cost
+ * more than its stores). */
+static inline void shl_init(struct sh_lexer *lx, struct gl_arena *a, const char *s,
+                            size_t len, const struct gl_srcmap *map, const struct sh_opts *opts,
+                            struct sh_vars *vars, struct sh_error *err, struct shl_fixed *fixed)
+{
+    memset(lx, 0, sizeof *lx);
+    lx->fixed = fixed;
+    lx->a = a;
+    lx->s = s;
+    lx->len = len;
+    lx->map = map;
+    lx->opts = opts;
+    lx->esc = opts && opts->escape ? opts->escape : '\\';
+    lx->esc_plain = !shl_plain_stops[(unsigned char)lx->esc];
+    lx->track = opts && opts->track_assignments;
+    lx->vars = vars;
+    lx->err = err;
+    lx->budget = 4 * len + (1u << 20);
+    /* lx->wb.text: empty, in the fixed room (wb_add moves it to the heap past it) */
+    lx->wb.text.data = fixed->text;
+    lx->wb.text.cap = SHL_FIXED_TEXT;
+    fixed->text[0] = 0;
+}
+
 /* shl_plain_run_end when the escape is a byte shl_plain_stops passes (a caller's own
  * escape character): the byte loop that also stops at it. */
 size_t shl_plain_run_end_esc(const struct sh_lexer *lx, size_t end);

@@ -22,29 +22,6 @@ static bool is_ifs(int c) { return c == ' ' || c == '\t' || c == '\n'; }
 
 /* ---- setup and positions ---- */
 
-void shl_init(struct sh_lexer *lx, struct gl_arena *a, const char *s, size_t len,
-              const struct gl_srcmap *map, const struct sh_opts *opts,
-              struct sh_vars *vars, struct sh_error *err, struct shl_fixed *fixed)
-{
-    memset(lx, 0, sizeof *lx);
-    lx->fixed = fixed;
-    lx->a = a;
-    lx->s = s;
-    lx->len = len;
-    lx->map = map;
-    lx->opts = opts;
-    lx->esc = opts && opts->escape ? opts->escape : '\\';
-    lx->esc_plain = !shl_plain_stops[(unsigned char)lx->esc];
-    lx->track = opts && opts->track_assignments;
-    lx->vars = vars;
-    lx->err = err;
-    lx->budget = 4 * len + (1u << 20);
-    /* lx->wb.text: empty, in the fixed room (wb_add moves it to the heap past it) */
-    lx->wb.text.data = fixed->text;
-    lx->wb.text.cap = SHL_FIXED_TEXT;
-    fixed->text[0] = 0;
-}
-
 void shl_free(struct sh_lexer *lx)
 {
     if (lx->wb.text.data != lx->fixed->text) /* only long words with quotes or expansions */
@@ -163,8 +140,8 @@ size_t shl_placeholder_end(const struct sh_lexer *lx, size_t i)
 
 /* ---- variables ---- */
 
-static enum sh_var_state var_state(struct sh_lexer *lx, const char *name, size_t n,
-                                   const char **val, size_t *vlen)
+enum sh_var_state shl_var_state(struct sh_lexer *lx, const char *name, size_t n,
+                                const char **val, size_t *vlen)
 {
     enum sh_var_state st = sh_vars_get(lx->vars, name, n, val, vlen);
     if (st != SH_VAR_UNSET)
@@ -327,7 +304,7 @@ static void lex_brace(struct sh_lexer *lx, size_t dollar, size_t brace, enum lex
     }
     const char *val = NULL;
     size_t vlen = 0;
-    enum sh_var_state st = positional ? SH_VAR_UNSET : var_state(lx, s + name, name_len, &val, &vlen);
+    enum sh_var_state st = positional ? SH_VAR_UNSET : shl_var_state(lx, s + name, name_len, &val, &vlen);
     if (!op) { /* ${x} */
         lx->i = k + 1;
         if (st == SH_VAR_KNOWN)
@@ -402,7 +379,7 @@ static void lex_dollar(struct sh_lexer *lx, enum lex_mode mode, int depth)
         const char *val = NULL;
         size_t vlen = 0;
         lx->i = k;
-        if (var_state(lx, s + j, k - j, &val, &vlen) == SH_VAR_KNOWN)
+        if (shl_var_state(lx, s + j, k - j, &val, &vlen) == SH_VAR_KNOWN)
             shl_wb_value(lx, val, vlen, dollar, k, !quoted);
         else
             shl_wb_opaque_raw(lx, dollar, k, !quoted);

@@ -505,6 +505,98 @@ static void test_lookup_callback(void **state)
     assert_false(C[0].words[5].opaque);
 }
 
+/* ---- "..." holding $NAME and ${NAME} (quoted_word's expansions) ---- */
+
+static const char *lookup_q(void *ctx, const char *name, size_t len)
+{
+    (void)ctx;
+    static const char *const known[][2] = {
+        {"CUDA", "12.1.0"}, {"SP", "x  y\tz"}, {"EMPTY", ""}, {"TAG", NULL}};
+    for (size_t k = 0; k < sizeof known / sizeof known[0]; k++)
+        if (strlen(known[k][0]) == len && memcmp(name, known[k][0], len) == 0)
+            return known[k][1] ? known[k][1] : sh_value_opaque;
+    return NULL;
+}
+
+/* Split "echo W" (W taken by quoted_word) and "echo W${Z:+}" (Z unset: the same word,
+ * nothing added, but the `${Z:+}` sends it to the builder) and compare the second word
+ * and its info whole, and the arena's charge. */
+static void same_as_builder(const char *w)
+{
+    struct sh_opts o = {.lookup = lookup_q};
+    char t1[256], t2[256];
+    snprintf(t1, sizeof t1, "echo %s", w);
+    snprintf(t2, sizeof t2, "echo %s${Z:+}", w);
+    gl_arena_free(&A);
+    gl_arena_init(&A);
+    assert_int_equal(split_len(t1, strlen(t1), &o), 0);
+    assert_int_equal(N, 1);
+    assert_int_equal(C[0].nwords, 2);
+    struct gl_word w1 = C[0].words[1];
+    struct sh_word_info i1 = C[0].info[1];
+    size_t total1 = A.total;
+    struct gl_arena keep = A; /* w1's bytes stay valid until the end */
+    gl_arena_init(&A);
+    assert_int_equal(split_len(t2, strlen(t2), &o), 0);
+    assert_int_equal(C[0].nwords, 2);
+    const struct gl_word *w2 = &C[0].words[1];
+    const struct sh_word_info *i2 = &C[0].info[1];
+    assert_string_equal(w1.text, w2->text);
+    assert_int_equal(w1.len, w2->len);
+    assert_loc(w1.loc, w2->loc.line, w2->loc.col);
+    assert_int_equal(w1.opaque, w2->opaque);
+    assert_int_equal(i1.len, i2->len);
+    assert_int_equal(i1.src, i2->src);
+    assert_int_equal(i1.quoted, i2->quoted);
+    assert_int_equal(i1.may_split, i2->may_split);
+    assert_int_equal(i1.from_split, i2->from_split);
+    assert_int_equal(i1.nspans, i2->nspans);
+    for (size_t k = 0; k < i1.nspans; k++) {
+        assert_int_equal(i1.spans[k].out, i2->spans[k].out);
+        assert_int_equal(i1.spans[k].src, i2->spans[k].src);
+        assert_int_equal(i1.spans[k].len, i2->spans[k].len);
+        assert_int_equal(i1.spans[k].literal, i2->spans[k].literal);
+        assert_int_equal(i1.spans[k].opaque, i2->spans[k].opaque);
+    }
+    assert_int_equal(total1, A.total); /* the same arena block: parse-memory trips alike */
+    gl_arena_free(&keep);
+}
+
+static void test_quoted_expansions(void **state)
+{
+    (void)state;
+    struct sh_opts o = {.lookup = lookup_q};
+    /* offsets: echo 0, "${CUDA}/x" 5, "$TAG$TAG" 17, x"$SP"'$y' 28 */
+    const char *t = "echo \"${CUDA}/x\" \"$TAG$TAG\" x\"$SP\"'$y'";
+    assert_int_equal(split_len(t, strlen(t), &o), 0);
+    assert_string_equal(words(&C[0]), "echo|12.1.0/x|$TAG$TAG|xx  y\tz$y");
+    const struct sh_word_info *in = C[0].info;
+    assert_false(C[0].words[1].opaque);
+    assert_int_equal(in[1].nspans, 2); /* the value (from the `$`), then the literal */
+    assert_int_equal(in[1].spans[0].src, 6);
+    assert_int_equal(in[1].spans[0].len, 6);
+    assert_false(in[1].spans[0].literal);
+    assert_span(in[1].spans[1], 6, 13, 2);
+    assert_true(C[0].words[2].opaque); /* opaque: as written, one opaque span of both */
+    assert_int_equal(in[2].nspans, 1);
+    assert_int_equal(in[2].spans[0].src, 18);
+    assert_int_equal(in[2].spans[0].len, 8);
+    assert_true(in[2].spans[0].literal && in[2].spans[0].opaque);
+    assert_false(in[2].may_split); /* quoted: it stands for one word */
+    assert_loc(C[0].words[3].loc, 1, 29);
+    assert_int_equal(in[3].nspans, 3);
+    /* each shape equal to the builder's word, field for field */
+    same_as_builder("\"${CUDA}/x\"");
+    same_as_builder("\"$TAG$TAG\"");
+    same_as_builder("x\"$SP\"'$y'");
+    same_as_builder("\"$EMPTY\"");
+    same_as_builder("\"$EMPTY$EMPTY\"x");
+    same_as_builder("\"$UNSET-${CUDA}${CUDA}\"");
+    same_as_builder("--arg=\"${CUDA}\"");
+    same_as_builder("\"a;b|c ${TAG}}{\"");
+    same_as_builder("\"${CUDA}\"\"${CUDA}\"");
+}
+
 static void test_assignments_not_tracked_without_option(void **state)
 {
     (void)state;
@@ -1083,6 +1175,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_prefix_assignment, setup, teardown),
         cmocka_unit_test_setup_teardown(test_shared_vars_table, setup, teardown),
         cmocka_unit_test_setup_teardown(test_quoted_words, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_quoted_expansions, setup, teardown),
         cmocka_unit_test_setup_teardown(test_placeholders, setup, teardown),
         cmocka_unit_test_setup_teardown(test_expansion_bomb_bounded, setup, teardown),
         cmocka_unit_test_setup_teardown(test_sh_c_resplit, setup, teardown),
