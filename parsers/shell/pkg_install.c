@@ -26,6 +26,7 @@ struct manager {
     const struct opt_name *index_opts; /* options whose value is a package index or channel */
     const char *const *removes;      /* subcommands that remove packages */
     char version_sep;                /* '=' for apt and conda ("pkg=1.2"), 0 otherwise */
+    enum gl_pkg_family family;       /* recorded in gl_pkg.family */
 };
 
 static const char *const apt_installs[] = {"install", NULL};
@@ -71,20 +72,20 @@ static const struct opt_name pip_index[] = {
     O("--torch-backend"), {NULL, 0}};
 
 static const struct manager managers[] = {
-    {"apt-get", apt_installs, apt_valued, no_index, apt_removes, '='},
-    {"apt", apt_installs, apt_valued, no_index, apt_removes, '='},
-    {"aptitude", apt_installs, apt_valued, no_index, apt_removes, '='},
-    {"yum", rpm_installs, rpm_valued, no_index, rpm_removes, 0},
-    {"dnf", rpm_installs, rpm_valued, no_index, rpm_removes, 0},
-    {"microdnf", rpm_installs, rpm_valued, no_index, rpm_removes, 0},
-    {"tdnf", rpm_installs, rpm_valued, no_index, rpm_removes, 0},
-    {"apk", apk_installs, apk_valued, no_index, apk_removes, 0},
-    {"zypper", zypper_installs, zypper_valued, no_index, zypper_removes, 0},
-    {"conda", conda_installs, conda_valued, conda_index, conda_removes, '='},
-    {"mamba", conda_installs, conda_valued, conda_index, conda_removes, '='},
-    {"micromamba", conda_installs, conda_valued, conda_index, conda_removes, '='},
-    {"pip", pip_installs, pip_valued, pip_index, pip_removes, 0},
-    {"uv", pip_installs, pip_valued, pip_index, pip_removes, 0},
+    {"apt-get", apt_installs, apt_valued, no_index, apt_removes, '=', GL_PKG_APT},
+    {"apt", apt_installs, apt_valued, no_index, apt_removes, '=', GL_PKG_APT},
+    {"aptitude", apt_installs, apt_valued, no_index, apt_removes, '=', GL_PKG_APT},
+    {"yum", rpm_installs, rpm_valued, no_index, rpm_removes, 0, GL_PKG_RPM},
+    {"dnf", rpm_installs, rpm_valued, no_index, rpm_removes, 0, GL_PKG_RPM},
+    {"microdnf", rpm_installs, rpm_valued, no_index, rpm_removes, 0, GL_PKG_RPM},
+    {"tdnf", rpm_installs, rpm_valued, no_index, rpm_removes, 0, GL_PKG_RPM},
+    {"apk", apk_installs, apk_valued, no_index, apk_removes, 0, GL_PKG_APK},
+    {"zypper", zypper_installs, zypper_valued, no_index, zypper_removes, 0, GL_PKG_ZYPPER},
+    {"conda", conda_installs, conda_valued, conda_index, conda_removes, '=', GL_PKG_CONDA},
+    {"mamba", conda_installs, conda_valued, conda_index, conda_removes, '=', GL_PKG_CONDA},
+    {"micromamba", conda_installs, conda_valued, conda_index, conda_removes, '=', GL_PKG_CONDA},
+    {"pip", pip_installs, pip_valued, pip_index, pip_removes, 0, GL_PKG_PIP},
+    {"uv", pip_installs, pip_valued, pip_index, pip_removes, 0, GL_PKG_PIP},
 };
 
 static const struct manager *manager_named(const char *name)
@@ -204,12 +205,13 @@ static const struct manager *find_manager(const struct gl_word *w, size_t n, siz
     return manager_named(b);
 }
 
-static void add_index(const struct pkg_out *out, int stage, const char *manager,
+static void add_index(const struct pkg_out *out, int stage, const struct manager *mgr,
                       const char *option, const struct gl_word *w, const char *url, size_t off)
 {
     struct gl_dockerfile_model *m = out->df;
     struct gl_pkg_index *x = GL_APPEND(out->arena, m->indexes, m->nindexes, m->capindexes);
-    x->manager = manager;
+    x->manager = mgr->name;
+    x->family = (uint8_t)mgr->family;
     x->option = gl_arena_strdup(out->arena, option);
     x->url = url;
     x->loc = (struct gl_loc){w->loc.line, w->loc.col + (uint32_t)off};
@@ -276,6 +278,7 @@ static void add_pkg(const struct pkg_out *out, int stage, const struct manager *
     struct gl_dockerfile_model *m = out->df;
     struct gl_pkg *p = GL_APPEND(out->arena, m->pkgs, m->npkgs, m->cappkgs);
     p->manager = mgr->name;
+    p->family = (uint8_t)mgr->family;
     p->spec = w->text;
     p->loc = w->loc;
     p->stage = stage;
@@ -288,14 +291,14 @@ static void add_pkg(const struct pkg_out *out, int stage, const struct manager *
 }
 
 static void add_removal(const struct pkg_out *out, int stage, const char *manager,
-                        const struct gl_word *w)
+                        enum gl_pkg_family family, const struct gl_word *w)
 {
     if (gl_arena_over(out->arena)) /* the limit parse-memory: no more facts */
         return;
     struct gl_dockerfile_model *m = out->df;
     struct gl_removal *r = GL_APPEND(out->arena, m->removals, m->nremovals, m->capremovals);
     *r = (struct gl_removal){.manager = manager, .name = w->text, .loc = w->loc,
-                             .stage = stage, .instr = -1};
+                             .stage = stage, .instr = -1, .family = (uint8_t)family};
 }
 
 /* `rm [-rf] PATH...`: every path (after `--`, words starting with '-' too). */
@@ -312,7 +315,7 @@ static void scan_rm(const struct pkg_out *out, int stage, const struct gl_word *
         }
         if (opts && w[i].text[0] == '-')
             continue;
-        add_removal(out, stage, "rm", &w[i]);
+        add_removal(out, stage, "rm", GL_PKG_RM, &w[i]);
     }
 }
 
@@ -336,13 +339,13 @@ static void scan_removal(const struct pkg_out *out, int stage, const struct mana
         size_t cut = mgr->version_sep ? strcspn(t, "=") : strcspn(t, "=<>~!");
         struct gl_word name =
             gl_word_make(gl_arena_strndup(out->arena, t, cut), w[i].loc, false);
-        add_removal(out, stage, mgr->name, &name);
+        add_removal(out, stage, mgr->name, mgr->family, &name);
     }
     struct gl_dockerfile_model *m = out->df;
     size_t before = m->nremovals;
     if (automatic) {
         struct gl_word all = {"", 0, at->loc, false};
-        add_removal(out, stage, mgr->name, &all);
+        add_removal(out, stage, mgr->name, mgr->family, &all);
     }
     if (m->nremovals > before)
         m->removals[before].automatic = true;
@@ -350,14 +353,15 @@ static void scan_removal(const struct pkg_out *out, int stage, const struct mana
 
 /* A file a command installs from (a requirements-style entry): name is the file's path as
  * the command names it, relative to the command's directory, at loc. */
-static void add_file(const struct pkg_out *out, int stage, const char *manager, const char *name,
-                     struct gl_loc loc)
+static void add_file(const struct pkg_out *out, int stage, const struct manager *mgr,
+                     const char *name, struct gl_loc loc)
 {
     if (gl_arena_over(out->arena)) /* the limit parse-memory: no more facts */
         return;
     struct gl_dockerfile_model *m = out->df;
     struct gl_pkg *p = GL_APPEND(out->arena, m->pkgs, m->npkgs, m->cappkgs);
-    p->manager = manager;
+    p->manager = mgr->name;
+    p->family = (uint8_t)mgr->family;
     p->spec = p->name = name;
     p->loc = loc;
     p->stage = stage;
@@ -367,8 +371,8 @@ static void add_file(const struct pkg_out *out, int stage, const char *manager, 
 /* A local project directory given to pip/uv (".", "./pkg", "/app", ".[gpu]"): its
  * pyproject.toml as a file the command installs from. False for anything else (a package
  * name, a wheel or sdist file, a VCS or URL requirement). */
-static bool add_project(const struct pkg_out *out, int stage, const char *manager, const char *t,
-                        struct gl_loc loc)
+static bool add_project(const struct pkg_out *out, int stage, const struct manager *mgr,
+                        const char *t, struct gl_loc loc)
 {
     if (t[0] != '.' && t[0] != '/') /* what every local form below starts with */
         return false;
@@ -385,7 +389,7 @@ static bool add_project(const struct pkg_out *out, int stage, const char *manage
     size_t dl = strlen(dir);
     while (dl > 1 && dir[dl - 1] == '/')
         dl--;
-    add_file(out, stage, manager, gl_arena_printf(out->arena, "%.*s/pyproject.toml", (int)dl, dir),
+    add_file(out, stage, mgr, gl_arena_printf(out->arena, "%.*s/pyproject.toml", (int)dl, dir),
              loc);
     return true;
 }
@@ -427,8 +431,9 @@ static void scan_uv_sync(const struct pkg_out *out, int stage, const struct gl_w
         if (!dir)
             return;
     }
-    add_file(out, stage, "uv", gl_arena_printf(out->arena, "%s/uv.lock", dir), at);
-    add_file(out, stage, "uv", gl_arena_printf(out->arena, "%s/pyproject.toml", dir), at);
+    const struct manager *uv = manager_named("uv");
+    add_file(out, stage, uv, gl_arena_printf(out->arena, "%s/uv.lock", dir), at);
+    add_file(out, stage, uv, gl_arena_printf(out->arena, "%s/pyproject.toml", dir), at);
 }
 
 /* `conda env create|update [-f FILE]` (conda and mamba read environment.yml without -f). */
@@ -441,14 +446,14 @@ static void scan_env_create(const struct pkg_out *out, int stage, const struct m
         const struct gl_word *v = opt_value(w, n, &i, "--file", &buf);
         v = v ? v : opt_value(w, n, &i, "-f", &buf);
         if (v) {
-            add_file(out, stage, mgr->name, v->text, v->loc);
+            add_file(out, stage, mgr, v->text, v->loc);
             return;
         }
         if (w[i].opaque)
             return;
     }
     if (strcmp(mgr->name, "micromamba"))
-        add_file(out, stage, mgr->name, "environment.yml", at);
+        add_file(out, stage, mgr, "environment.yml", at);
 }
 
 static void scan_command(const struct pkg_out *out, int stage, const struct gl_word *w, size_t n)
@@ -537,13 +542,13 @@ static void scan_command(const struct pkg_out *out, int stage, const struct gl_w
                 if (conda && (!strcmp(opt, "--file") || mm_file)) {
                     struct gl_word fw = {vtext, gl_word_tail_len(val, voff),
                                          {val->loc.line, val->loc.col + (uint32_t)voff}, false};
-                    add_file(out, stage, mgr->name, fw.text, fw.loc);
+                    add_file(out, stage, mgr, fw.text, fw.loc);
                 }
                 if (!conda && (!strcmp(opt, "-e") || !strcmp(opt, "--editable")))
-                    add_project(out, stage, mgr->name, vtext,
+                    add_project(out, stage, mgr, vtext,
                                 (struct gl_loc){val->loc.line, val->loc.col + (uint32_t)voff});
                 if (in_opts(mgr->index_opts, opt, olen))
-                    add_index(out, stage, mgr->name, opt, val, vtext, voff);
+                    add_index(out, stage, mgr, opt, val, vtext, voff);
                 if (gl_streq(opt, "-r") || gl_streq(opt, "--requirement")) {
                     struct gl_word rw = {vtext, gl_word_tail_len(val, voff),
                                          {val->loc.line, val->loc.col + (uint32_t)voff}, false};
@@ -554,7 +559,7 @@ static void scan_command(const struct pkg_out *out, int stage, const struct gl_w
         }
         if (!*t)
             continue;
-        if (!conda && mgr->index_opts == pip_index && add_project(out, stage, mgr->name, t, x->loc))
+        if (!conda && mgr->index_opts == pip_index && add_project(out, stage, mgr, t, x->loc))
             continue;
         add_pkg(out, stage, mgr, x, group, false);
     }

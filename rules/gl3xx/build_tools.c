@@ -6,23 +6,6 @@
 
 #include "knowledge/cuda_derive.h"
 
-bool gl_os_package_manager(const char *m)
-{
-    /* apt-get, apt, aptitude, yum, dnf, microdnf, tdnf, apk, zypper: by the first letter
-     * (pip, uv and conda have none of them) */
-    switch (m[0]) {
-    case 'a':
-        return gl_streq(m, "apt-get") || gl_streq(m, "apt") || gl_streq(m, "aptitude") ||
-               gl_streq(m, "apk");
-    case 'y': return gl_streq(m, "yum");
-    case 'd': return gl_streq(m, "dnf");
-    case 'm': return gl_streq(m, "microdnf");
-    case 't': return gl_streq(m, "tdnf");
-    case 'z': return gl_streq(m, "zypper");
-    default: return false;
-    }
-}
-
 /* name or name-N (gcc-12, g++-11, clang-15) */
 bool gl_named_versioned(const char *name, const char *stem)
 {

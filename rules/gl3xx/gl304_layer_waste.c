@@ -26,22 +26,6 @@ struct item {
     const char *added_by; /* "COPY", "ADD", "apt-get install" */
 };
 
-/* Package manager families: a package installed by one is removed by the same family. */
-static int family(const char *m)
-{
-    static const char *const fams[][4] = {{"apt-get", "apt", "aptitude", NULL},
-                                          {"yum", "dnf", "microdnf", "tdnf"},
-                                          {"apk", NULL, NULL, NULL},
-                                          {"zypper", NULL, NULL, NULL},
-                                          {"conda", "mamba", "micromamba", NULL},
-                                          {"pip", "uv", NULL, NULL}};
-    for (int f = 0; f < (int)(sizeof fams / sizeof fams[0]); f++)
-        for (int k = 0; k < 4 && fams[f][k]; k++)
-            if (!strcmp(m, fams[f][k]))
-                return f;
-    return -1;
-}
-
 /* Package names as the manager compares them (pip: case and -/_ do not matter). */
 static bool same_package(const char *a, const char *b, bool pip)
 {
@@ -104,20 +88,21 @@ static void path_items(const struct gl_doc *doc, struct gl_arena *a, const struc
     }
 }
 
-/* The item a package removal makes of an earlier install of the same package. */
+/* The item a package removal makes of an earlier install of the same package (by the
+ * same family of managers: apt's packages are removed by apt-get, dnf's by yum). */
 static void package_item(const struct gl_doc *doc, struct gl_arena *a,
                          const struct gl_removal *r, struct item *items, size_t *n)
 {
     const struct gl_dockerfile_model *m = doc->df;
-    int fam = family(r->manager);
+    unsigned fam = r->family;
     for (size_t i = 0; i < m->npkgs && i < PKGS_MAX && *n < ITEMS_MAX; i++) {
         const struct gl_pkg *p = &m->pkgs[i];
         /* the names first: they differ for nearly every package, told in a byte or two */
         if (p->instr >= r->instr || p->requirements || !p->name ||
-            !same_package(p->name, r->name, fam == 5) || !gl_df_stage_shipped(doc, p->stage) ||
-            family(p->manager) != fam)
+            !same_package(p->name, r->name, fam == GL_PKG_PIP) ||
+            !gl_df_stage_shipped(doc, p->stage) || p->family != fam)
             continue;
-        bool tool = gl_os_package_manager(p->manager) && gl_build_tool_package(p->name, p->group);
+        bool tool = gl_pkg_family_os(p->family) && gl_build_tool_package(p->name, p->group);
         items[(*n)++] = (struct item){r->name, -1, tool, r->loc, p->loc.line, p->manager};
         items[*n - 1].added_by = gl_arena_printf(a, "%s install", p->manager);
         return;
@@ -220,7 +205,7 @@ static void check(struct gl_check *c)
         const struct gl_removal *r = &m->removals[i];
         if (r->instr < 0 || !gl_df_stage_shipped(c->doc, r->stage))
             continue;
-        if (!strcmp(r->manager, "rm"))
+        if (r->family == GL_PKG_RM)
             path_items(c->doc, &a, r, paths, ncopies, items, &n, used);
         else
             package_item(c->doc, &a, r, items, &n);
