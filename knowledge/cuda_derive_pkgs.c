@@ -276,9 +276,41 @@ static const char *wheel_pin(struct gl_arena *a, const char *spec)
     return pin;
 }
 
+bool cd_spec_may_yield(enum gl_pkg_family family, const char *spec)
+{
+    if (family != GL_PKG_PIP && family != GL_PKG_CONDA)
+        return false;
+    /* a wheel's file or URL (wheel_pin), a conda channel::package (label_spec) */
+    if (family == GL_PKG_PIP ? strstr(spec, ".whl") != NULL : strstr(spec, "::") != NULL)
+        return true;
+    /* the first four bytes of the name as cd_parse_spec makes it (lowercase, '_' as '-') */
+    char head[5] = {0};
+    while (*spec == ' ' || *spec == '\t')
+        spec++;
+    for (size_t i = 0; i < 4; i++) {
+        char ch = spec[i];
+        if (ch >= 'A' && ch <= 'Z')
+            ch = (char)(ch - 'A' + 'a');
+        else if (ch == '_')
+            ch = '-';
+        else if (!((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '-' || ch == '.'))
+            break;
+        head[i] = ch;
+    }
+    if (family == GL_PKG_CONDA) /* conda_pkg's names */
+        return !strcmp(head, "pyto") || !strcmp(head, "cuda");
+    /* the names cd_pkg_spec and cd_wheel_spec go on with: torch*, tensorflow*,
+     * tensorrt-cu*, nvidia-*, jax*, cupy-cuda*, onnxruntime-gpu, paddlepaddle-gpu */
+    return !strcmp(head, "torc") || !strcmp(head, "tens") || !strcmp(head, "nvid") ||
+           !strncmp(head, "jax", 3) || !strcmp(head, "cupy") || !strcmp(head, "onnx") ||
+           !strcmp(head, "padd");
+}
+
 struct gl_cuda_fact *cd_pkg_spec(struct cd_ctx *c, enum gl_pkg_family family, const char *spec,
                                  struct gl_loc loc, int stage)
 {
+    if (!cd_spec_may_yield(family, spec))
+        return NULL; /* most specs (numpy, requests==2.31.0): no fact, no parse */
     const char *pin = family == GL_PKG_PIP ? wheel_pin(&c->doc->arena, spec) : NULL;
     if (pin)
         spec = pin;
@@ -510,7 +542,7 @@ void cd_derive_pkgs(struct cd_ctx *c)
             struct gl_loc at = cd_written_loc(c, p->loc, strlen(p->spec), p->name + off, len);
             cd_add(c, GL_CUDA_OS_PACKAGE, gl_arena_strdup(&c->doc->arena, v), p->name, NULL, at,
                    p->stage)->instr = p->instr;
-        } else {
+        } else if (cd_spec_may_yield(p->family, p->spec)) {
             c->ort_feed = 0;
             for (size_t k = 0; k < m->nindexes; k++) {
                 const struct gl_pkg_index *x = &m->indexes[k];

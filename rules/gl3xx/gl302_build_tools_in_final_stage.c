@@ -73,10 +73,16 @@ static void check(struct gl_check *c)
     }
     if (!first)
         return;
-    char others[64];
-    gl_report(c, first->loc, NULL,
-              "the shipped image installs `%s`%s: compilers and headers ride along into "
-              "production", first->spec, more_text(others, sizeof others, more));
+    /* gl_report formats %zu itself: no snprintf of more_text's for a finding */
+#define GL302_TAIL ": compilers and headers ride along into production"
+    if (more)
+        gl_report(c, first->loc, NULL,
+                  "the shipped image installs `%s` and %zu more build package%s" GL302_TAIL,
+                  first->spec, more, more == 1 ? "" : "s");
+    else
+        gl_report(c, first->loc, NULL, "the shipped image installs `%s`" GL302_TAIL,
+                  first->spec);
+#undef GL302_TAIL
 }
 
 const struct gl_rule gl_rule_GL302 = {

@@ -68,11 +68,18 @@ static void path_items(const struct gl_doc *doc, struct gl_arena *a, const struc
                        bool *used)
 {
     const struct gl_dockerfile_model *m = doc->df;
+    size_t first = 0; /* the first copy it could delete: most deletions (apt lists, caches)
+                         follow no COPY of the shipped image, and need no path made */
+    while (first < ncopies && (used[first] || !paths[first] || !*paths[first] ||
+                               m->copies[first].instr >= r->instr))
+        first++;
+    if (first == ncopies)
+        return;
     const char *d = gl_image_path(a, r->workdir, r->name);
     if (!d || !*d || !strcmp(d, "/") || strchr(r->name, '$'))
         return;
     bool glob = strpbrk(d, "*?[") != NULL;
-    for (size_t i = 0; i < ncopies && *n < ITEMS_MAX; i++) {
+    for (size_t i = first; i < ncopies && *n < ITEMS_MAX; i++) {
         const struct gl_copy_src *s = &m->copies[i];
         const char *p = paths[i];
         if (used[i] || !p || !*p || s->instr >= r->instr)
@@ -197,14 +204,18 @@ static void check(struct gl_check *c)
     const char *paths_few[32] = {NULL};
     bool *used = ncopies < 32 ? used_few : calloc(ncopies + 1, sizeof *used);
     const char **paths = ncopies < 32 ? paths_few : calloc(ncopies + 1, sizeof *paths);
-    for (size_t i = 0; i < ncopies; i++)
-        if (gl_df_stage_shipped(c->doc, m->copies[i].stage))
-            paths[i] = copied_path(c->doc, &a, &m->copies[i]);
+    bool paths_made = false; /* at the first path deletion: a doc without one asks none */
     size_t nremovals = m->nremovals < REMOVALS_MAX ? m->nremovals : REMOVALS_MAX;
     for (size_t i = 0; i < nremovals && n < ITEMS_MAX; i++) {
         const struct gl_removal *r = &m->removals[i];
         if (r->instr < 0 || !gl_df_stage_shipped(c->doc, r->stage))
             continue;
+        if (r->family == GL_PKG_RM && !paths_made) {
+            for (size_t k = 0; k < ncopies; k++)
+                if (gl_df_stage_shipped(c->doc, m->copies[k].stage))
+                    paths[k] = copied_path(c->doc, &a, &m->copies[k]);
+            paths_made = true;
+        }
         if (r->family == GL_PKG_RM)
             path_items(c->doc, &a, r, paths, ncopies, items, &n, used);
         else
