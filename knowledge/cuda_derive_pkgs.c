@@ -280,15 +280,14 @@ bool cd_spec_may_yield(enum gl_pkg_family family, const char *spec)
 {
     if (family != GL_PKG_PIP && family != GL_PKG_CONDA)
         return false;
-    /* a wheel's file or URL (wheel_pin), a conda channel::package (label_spec) */
-    if (family == GL_PKG_PIP ? strstr(spec, ".whl") != NULL : strstr(spec, "::") != NULL)
-        return true;
-    /* the first four bytes of the name as cd_parse_spec makes it (lowercase, '_' as '-') */
-    char head[5] = {0};
-    while (*spec == ' ' || *spec == '\t')
-        spec++;
+    /* the first four bytes of the name as cd_parse_spec makes it (lowercase, '_' as '-');
+     * compared four at a time below (a memcmp of a constant length is one comparison) */
+    char head[4] = {0};
+    const char *t = spec;
+    while (*t == ' ' || *t == '\t')
+        t++;
     for (size_t i = 0; i < 4; i++) {
-        char ch = spec[i];
+        char ch = t[i];
         if (ch >= 'A' && ch <= 'Z')
             ch = (char)(ch - 'A' + 'a');
         else if (ch == '_')
@@ -297,13 +296,22 @@ bool cd_spec_may_yield(enum gl_pkg_family family, const char *spec)
             break;
         head[i] = ch;
     }
+    bool named;
     if (family == GL_PKG_CONDA) /* conda_pkg's names */
-        return !strcmp(head, "pyto") || !strcmp(head, "cuda");
-    /* the names cd_pkg_spec and cd_wheel_spec go on with: torch*, tensorflow*,
-     * tensorrt-cu*, nvidia-*, jax*, cupy-cuda*, onnxruntime-gpu, paddlepaddle-gpu */
-    return !strcmp(head, "torc") || !strcmp(head, "tens") || !strcmp(head, "nvid") ||
-           !strncmp(head, "jax", 3) || !strcmp(head, "cupy") || !strcmp(head, "onnx") ||
-           !strcmp(head, "padd");
+        named = !memcmp(head, "pyto", 4) || !memcmp(head, "cuda", 4);
+    else /* the names cd_pkg_spec and cd_wheel_spec go on with: torch*, tensorflow*,
+            tensorrt-cu*, nvidia-*, jax*, cupy-cuda*, onnxruntime-gpu, paddlepaddle-gpu */
+        switch (head[0]) {
+        case 't': named = !memcmp(head, "torc", 4) || !memcmp(head, "tens", 4); break;
+        case 'n': named = !memcmp(head, "nvid", 4); break;
+        case 'j': named = !memcmp(head, "jax", 3); break;
+        case 'c': named = !memcmp(head, "cupy", 4); break;
+        case 'o': named = !memcmp(head, "onnx", 4); break;
+        case 'p': named = !memcmp(head, "padd", 4); break;
+        default: named = false; break;
+        }
+    /* else a wheel's file or URL (wheel_pin), a conda channel::package (label_spec) */
+    return named || (family == GL_PKG_PIP ? strstr(spec, ".whl") : strstr(spec, "::")) != NULL;
 }
 
 struct gl_cuda_fact *cd_pkg_spec(struct cd_ctx *c, enum gl_pkg_family family, const char *spec,
