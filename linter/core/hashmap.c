@@ -35,8 +35,18 @@ uint64_t gl_hash_start(void)
  * (its high bits never reach the low ones). */
 static inline uint64_t fold_mul(uint64_t a, uint64_t b)
 {
+#ifdef __SIZEOF_INT128__
     unsigned __int128 p = (unsigned __int128)a * b;
     return (uint64_t)p ^ (uint64_t)(p >> 64);
+#else
+    /* the same 128-bit product from 32-bit halves (targets without __int128) */
+    uint64_t al = (uint32_t)a, ah = a >> 32, bl = (uint32_t)b, bh = b >> 32;
+    uint64_t ll = al * bl, lh = al * bh, hl = ah * bl, hh = ah * bh;
+    uint64_t mid = (ll >> 32) + (uint32_t)lh + (uint32_t)hl;
+    uint64_t lo = (mid << 32) | (uint32_t)ll;
+    uint64_t hi = hh + (lh >> 32) + (hl >> 32) + (mid >> 32);
+    return lo ^ hi;
+#endif
 }
 
 static inline uint64_t load64(const char *s)
