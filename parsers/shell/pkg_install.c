@@ -423,8 +423,9 @@ static bool add_project(const struct pkg_out *out, int stage, const struct manag
     size_t dl = strlen(dir);
     while (dl > 1 && dir[dl - 1] == '/')
         dl--;
-    add_file(out, stage, mgr, gl_arena_printf(out->arena, "%.*s/pyproject.toml", (int)dl, dir),
-             loc);
+    static const char pyproject[] = "/pyproject.toml";
+    add_file(out, stage, mgr,
+             gl_arena_cat3(out->arena, dir, dl, pyproject, sizeof pyproject - 1, "", 0), loc);
     return true;
 }
 
@@ -466,8 +467,12 @@ static void scan_uv_sync(const struct pkg_out *out, int stage, const struct gl_w
             return;
     }
     const struct manager *uv = &managers[ROW_UV];
-    add_file(out, stage, uv, gl_arena_printf(out->arena, "%s/uv.lock", dir), at);
-    add_file(out, stage, uv, gl_arena_printf(out->arena, "%s/pyproject.toml", dir), at);
+    /* dir "/uv.lock" and dir "/pyproject.toml" (joined, not formatted: no vsnprintf) */
+    static const char lock[] = "/uv.lock", project[] = "/pyproject.toml";
+    size_t dl = strlen(dir);
+    add_file(out, stage, uv, gl_arena_cat3(out->arena, dir, dl, lock, sizeof lock - 1, "", 0), at);
+    add_file(out, stage, uv,
+             gl_arena_cat3(out->arena, dir, dl, project, sizeof project - 1, "", 0), at);
 }
 
 /* `conda env create|update [-f FILE]` (conda and mamba read environment.yml without -f). */
