@@ -137,8 +137,9 @@ struct gl_doc;
 /* The reference at the root of a stage's FROM chain: the image it is really built on
  * (scratch or an image; NULL when the doc has no such stage). */
 const struct gl_ref *gl_df_stage_root_ref(const struct gl_doc *doc, int stage);
-/* Is the stage shipped (the final stage or in its FROM chain)? False for -1. */
-bool gl_df_stage_shipped(const struct gl_doc *doc, int stage);
+/* gl_df_stage_shipped(doc, stage): is the stage shipped (the final stage or in its FROM
+ * chain)? False for -1. Inline, in model.h after struct gl_doc: every rule asks it of each
+ * package, copy and command it walks (24,000 calls on 999 Dockerfiles). */
 /* The bytes of COPY source c when it is a regular file of the build context (lstat, not
  * following a link), else -1. Asked of the file system at the first call for c's path
  * (gl_doc_probe remembers the answer in the doc: a doc is linted by one thread). */
