@@ -329,7 +329,7 @@ struct gl_cuda_fact *gl_cuda_derive_dist(struct gl_doc *doc, const struct gl_kb 
     struct cd_ctx c;
     cd_ctx_init(&c, doc, kb ? kb : gl_kb_builtin(), NULL, 0);
     const char *spec = gl_arena_printf(&doc->arena, "%s==%s", name, version);
-    struct gl_cuda_fact *f = cd_pkg_spec(&c, "pip", spec, (struct gl_loc){0, 0}, -1);
+    struct gl_cuda_fact *f = cd_pkg_spec(&c, GL_PKG_PIP, spec, (struct gl_loc){0, 0}, -1);
     if (f)
         f->label = label;
     return f;

@@ -77,9 +77,12 @@ struct gl_cuda_fact *cd_add(struct cd_ctx *c, enum gl_cuda_source kind, const ch
                             int stage);
 
 /* Facts of one package spec as a pip/uv or conda word ("torch==2.1.0+cu121",
- * "pytorch-cuda=12.1", "jax[cuda12]"). `manager` is "pip", "uv", "conda", ...; loc is the
- * word's position. Returns the fact added, or NULL. */
-struct gl_cuda_fact *cd_pkg_spec(struct cd_ctx *c, const char *manager, const char *spec,
+ * "pytorch-cuda=12.1", "jax[cuda12]"). `family` is its manager's (GL_PKG_PIP for pip and
+ * uv, GL_PKG_CONDA, ...; other families give no fact); loc is the word's position. Returns the fact added, or NULL. */
+/* Could cd_pkg_spec find a fact in spec (by its family, its name's first bytes, a wheel
+ * file, a conda label)? False rules a fact out; true asks cd_pkg_spec. */
+bool cd_spec_may_yield(enum gl_pkg_family family, const char *spec);
+struct gl_cuda_fact *cd_pkg_spec(struct cd_ctx *c, enum gl_pkg_family family, const char *spec,
                                  struct gl_loc loc, int stage);
 
 /* The CUDA version of a PyTorch wheel index URL (".../whl/cu121", ".../whl/cu121/torch_

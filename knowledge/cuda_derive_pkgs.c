@@ -201,12 +201,6 @@ static struct gl_cuda_fact *conda_pkg(struct cd_ctx *c, const struct cd_spec *sp
                   gl_arena_strdup(&c->doc->arena, sp->name), at, stage);
 }
 
-static bool is_conda(const char *m)
-{
-    return gl_streq(m, "conda") || gl_streq(m, "mamba") || gl_streq(m, "micromamba");
-}
-
-static bool is_pip(const char *m) { return gl_streq(m, "pip") || gl_streq(m, "uv"); }
 
 /* NVIDIA's conda label channel of one CUDA release, `nvidia/label/cuda-12.1.0` (alone, in a
  * URL, or before `::`): the release into out, *off and *len its bytes in s. */
@@ -282,26 +276,66 @@ static const char *wheel_pin(struct gl_arena *a, const char *spec)
     return pin;
 }
 
-struct gl_cuda_fact *cd_pkg_spec(struct cd_ctx *c, const char *manager, const char *spec,
+bool cd_spec_may_yield(enum gl_pkg_family family, const char *spec)
+{
+    if (family != GL_PKG_PIP && family != GL_PKG_CONDA)
+        return false;
+    /* the first four bytes of the name as cd_parse_spec makes it (lowercase, '_' as '-');
+     * compared four at a time below (a memcmp of a constant length is one comparison) */
+    char head[4] = {0};
+    const char *t = spec;
+    while (*t == ' ' || *t == '\t')
+        t++;
+    for (size_t i = 0; i < 4; i++) {
+        char ch = t[i];
+        if (ch >= 'A' && ch <= 'Z')
+            ch = (char)(ch - 'A' + 'a');
+        else if (ch == '_')
+            ch = '-';
+        else if (!((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9') || ch == '-' || ch == '.'))
+            break;
+        head[i] = ch;
+    }
+    bool named;
+    if (family == GL_PKG_CONDA) /* conda_pkg's names */
+        named = !memcmp(head, "pyto", 4) || !memcmp(head, "cuda", 4);
+    else /* the names cd_pkg_spec and cd_wheel_spec go on with: torch*, tensorflow*,
+            tensorrt-cu*, nvidia-*, jax*, cupy-cuda*, onnxruntime-gpu, paddlepaddle-gpu */
+        switch (head[0]) {
+        case 't': named = !memcmp(head, "torc", 4) || !memcmp(head, "tens", 4); break;
+        case 'n': named = !memcmp(head, "nvid", 4); break;
+        case 'j': named = !memcmp(head, "jax", 3); break;
+        case 'c': named = !memcmp(head, "cupy", 4); break;
+        case 'o': named = !memcmp(head, "onnx", 4); break;
+        case 'p': named = !memcmp(head, "padd", 4); break;
+        default: named = false; break;
+        }
+    /* else a wheel's file or URL (wheel_pin), a conda channel::package (label_spec) */
+    return named || (family == GL_PKG_PIP ? strstr(spec, ".whl") : strstr(spec, "::")) != NULL;
+}
+
+struct gl_cuda_fact *cd_pkg_spec(struct cd_ctx *c, enum gl_pkg_family family, const char *spec,
                                  struct gl_loc loc, int stage)
 {
-    const char *pin = is_pip(manager) ? wheel_pin(&c->doc->arena, spec) : NULL;
+    if (!cd_spec_may_yield(family, spec))
+        return NULL; /* most specs (numpy, requests==2.31.0): no fact, no parse */
+    const char *pin = family == GL_PKG_PIP ? wheel_pin(&c->doc->arena, spec) : NULL;
     if (pin)
         spec = pin;
-    if (is_conda(manager) && strstr(spec, "::")) {
+    if (family == GL_PKG_CONDA && strstr(spec, "::")) {
         struct gl_cuda_fact *f = label_spec(c, spec, loc, stage);
         if (f)
             return f;
         const char *sep = strstr(spec, "::"); /* pytorch::pytorch-cuda=12.1 */
         struct gl_loc after = {loc.line, loc.col + (uint32_t)(sep + 2 - spec)};
-        return cd_pkg_spec(c, manager, sep + 2, after, stage);
+        return cd_pkg_spec(c, family, sep + 2, after, stage);
     }
     struct cd_spec sp;
     if (!cd_parse_spec(spec, &sp))
         return NULL;
-    if (is_conda(manager))
+    if (family == GL_PKG_CONDA)
         return conda_pkg(c, &sp, spec, loc, stage);
-    if (!is_pip(manager))
+    if (family != GL_PKG_PIP)
         return NULL;
     if (cd_is_torch_pkg(sp.name))
         return torch_pin(c, &sp, spec, loc, stage);
@@ -316,19 +350,11 @@ struct gl_cuda_fact *cd_pkg_spec(struct cd_ctx *c, const char *manager, const ch
 
 /* ---- OS packages: cuda-toolkit-12-6 ---- */
 
-static const char *const os_managers[] = {"apt-get", "apt", "aptitude", "yum", "dnf",
-                                          "microdnf", "tdnf", "zypper"};
-
-static bool is_os_manager(const char *m)
+/* The OS package managers whose CUDA packages are named cuda-*-X-Y: apt, rpm and zypper
+ * (not apk). */
+static bool is_os_manager(unsigned family)
 {
-    switch (m[0]) { /* the first letters above: pip, uv and conda stop here */
-    case 'a': case 'y': case 'd': case 'm': case 't': case 'z': break;
-    default: return false;
-    }
-    for (size_t i = 0; i < sizeof os_managers / sizeof os_managers[0]; i++)
-        if (gl_streq(m, os_managers[i]))
-            return true;
-    return false;
+    return gl_pkg_family_os(family) && family != GL_PKG_APK;
 }
 
 /* "cuda-toolkit-12-6" -> "12.6" with the offset of "12-6" in the name. */
@@ -427,7 +453,7 @@ static const char *cmd_index_framework(const struct gl_dockerfile_model *m,
 {
     for (size_t i = 0; i < m->npkgs; i++) {
         const struct gl_pkg *p = &m->pkgs[i];
-        if (p->stage != cmd->stage || p->instr != cmd->instr || !is_pip(p->manager) ||
+        if (p->stage != cmd->stage || p->instr != cmd->instr || p->family != GL_PKG_PIP ||
             !cmd_has_word_at(cmd, p->loc))
             continue;
         struct cd_spec sp;
@@ -461,7 +487,7 @@ static void conda_label_index(struct cd_ctx *c, const struct gl_pkg_index *x)
     bool installs = false;
     for (size_t i = 0; i < m->npkgs && !installs; i++) {
         const struct gl_pkg *p = &m->pkgs[i];
-        installs = p->stage == cmd->stage && p->instr == cmd->instr && is_conda(p->manager) &&
+        installs = p->stage == cmd->stage && p->instr == cmd->instr && p->family == GL_PKG_CONDA &&
                    !p->requirements && p->name && conda_cuda_pkg(p->name) && !p->version &&
                    cmd_has_word_at(cmd, p->loc);
     }
@@ -480,11 +506,11 @@ static void derive_index(struct cd_ctx *c, const struct gl_pkg_index *x)
     const struct gl_dockerfile_model *m = c->doc->df;
     char cuda[24];
     size_t off = 0, len;
-    if (x->url && is_conda(x->manager)) {
+    if (x->url && x->family == GL_PKG_CONDA) {
         conda_label_index(c, x);
         return;
     }
-    if (!x->url || !is_pip(x->manager))
+    if (!x->url || x->family != GL_PKG_PIP)
         return;
     bool backend = x->option && !strcmp(x->option, "--torch-backend");
     bool torch_url = !backend && cd_torch_index_cuda(x->url, cuda, sizeof cuda, &off, &len);
@@ -516,7 +542,7 @@ void cd_derive_pkgs(struct cd_ctx *c)
         const struct gl_pkg *p = &m->pkgs[i];
         if (p->requirements || p->group || !p->spec || !p->name)
             continue;
-        if (is_os_manager(p->manager)) {
+        if (is_os_manager(p->family)) {
             char v[16];
             size_t off, len;
             if (!os_package_cuda(p->name, v, sizeof v, &off, &len))
@@ -524,17 +550,17 @@ void cd_derive_pkgs(struct cd_ctx *c)
             struct gl_loc at = cd_written_loc(c, p->loc, strlen(p->spec), p->name + off, len);
             cd_add(c, GL_CUDA_OS_PACKAGE, gl_arena_strdup(&c->doc->arena, v), p->name, NULL, at,
                    p->stage)->instr = p->instr;
-        } else {
+        } else if (cd_spec_may_yield(p->family, p->spec)) {
             c->ort_feed = 0;
             for (size_t k = 0; k < m->nindexes; k++) {
                 const struct gl_pkg_index *x = &m->indexes[k];
-                const struct gl_cmd *cmd = x->url && x->stage == p->stage && is_pip(x->manager)
+                const struct gl_cmd *cmd = x->url && x->stage == p->stage && x->family == GL_PKG_PIP
                                                ? cmd_at(m, x->stage, x->loc) : NULL;
                 if (cmd && cmd->instr == p->instr && cmd_has_word_at(cmd, p->loc) &&
                     (!x->option || strcmp(x->option, "--torch-backend")))
                     c->ort_feed = c->ort_feed < 0 ? -1 : cd_ort_feed(x->url);
             }
-            struct gl_cuda_fact *f = cd_pkg_spec(c, p->manager, p->spec, p->loc, p->stage);
+            struct gl_cuda_fact *f = cd_pkg_spec(c, p->family, p->spec, p->loc, p->stage);
             if (f)
                 f->instr = p->instr;
         }

@@ -122,7 +122,7 @@ static void add_index(struct proj *pj, const struct toml_line *l, const char *st
 static void dependency(struct proj *pj, const struct toml_line *l, const char *str, size_t len)
 {
     const char *spec = gl_arena_strndup(&pj->c->doc->arena, str, len);
-    cd_pkg_spec(pj->c, "pip", spec, loc_at(l, str), pj->p->stage);
+    cd_pkg_spec(pj->c, GL_PKG_PIP, spec, loc_at(l, str), pj->p->stage);
     struct cd_spec sp;
     pj->torch = pj->torch || (cd_parse_spec(spec, &sp) && cd_is_torch_pkg(sp.name));
 }
@@ -288,7 +288,7 @@ static void lock_fact(struct cd_ctx *c, const struct gl_pkg *p, const struct loc
     struct gl_arena *a = &c->doc->arena;
     const char *spec = gl_arena_printf(a, "%s==%s", x->name, x->version);
     bool local = strchr(x->version, '+') != NULL;
-    struct gl_cuda_fact *f = cd_pkg_spec(c, "uv", spec, local ? x->version_loc : x->name_loc,
+    struct gl_cuda_fact *f = cd_pkg_spec(c, GL_PKG_PIP, spec, local ? x->version_loc : x->name_loc,
                                          p->stage);
     char cuda[24];
     size_t off, ulen;
@@ -371,7 +371,7 @@ static void env_pip(struct cd_ctx *c, const struct gl_pkg *p, struct yt_stream *
             idx_loc[nidx++] = (struct gl_loc){at.line, at.col + (uint32_t)u};
             continue;
         }
-        cd_pkg_spec(c, "pip", v, at, p->stage);
+        cd_pkg_spec(c, GL_PKG_PIP, v, at, p->stage);
         struct cd_spec sp;
         torch = torch || (cd_parse_spec(v, &sp) && cd_is_torch_pkg(sp.name));
     }
@@ -408,6 +408,6 @@ void cd_scan_conda_env(struct cd_ctx *c, const struct gl_pkg *p)
             at.col += (uint32_t)(chan + 2 - v);
             v = chan + 2;
         }
-        cd_pkg_spec(c, "conda", v, at, p->stage);
+        cd_pkg_spec(c, GL_PKG_CONDA, v, at, p->stage);
     }
 }

@@ -148,7 +148,7 @@ static void scan_file(struct cd_ctx *fc, const struct gl_pkg *p)
         } else if (n) {
             const char *spec = gl_arena_strndup(a, text + i, n);
             struct gl_loc loc = {line, (uint32_t)(i - start + 1)};
-            cd_pkg_spec(&c, p->manager, spec, loc, p->stage);
+            cd_pkg_spec(&c, p->family, spec, loc, p->stage);
             char name[16];
             size_t nl = strcspn(spec, "=<>~![; \t");
             if (nl < sizeof name) {
@@ -286,11 +286,6 @@ static const char *context_name(struct gl_doc *doc, const struct gl_pkg *p, cons
     return gl_has_prefix(p->name, "./") ? p->name + 2 : p->name;
 }
 
-static bool is_conda(const char *m)
-{
-    return !strcmp(m, "conda") || !strcmp(m, "mamba") || !strcmp(m, "micromamba");
-}
-
 void cd_derive_requirements(struct cd_ctx *c)
 {
     struct gl_doc *doc = c->doc;
@@ -307,8 +302,8 @@ void cd_derive_requirements(struct cd_ctx *c)
         const struct gl_pkg *p = &m->pkgs[i];
         if (!p->requirements || !p->name) /* before the manager's names: most are not */
             continue;
-        bool conda = is_conda(p->manager);
-        if (strcmp(p->manager, "pip") && strcmp(p->manager, "uv") && !conda)
+        bool conda = p->family == GL_PKG_CONDA;
+        if (p->family != GL_PKG_PIP && !conda)
             continue;
         if (!dests) {
             dests = gl_arena_alloc(&doc->arena, (m->ncopies + 1) * sizeof *dests);

@@ -9,10 +9,12 @@
  * Keys are not copied (they must outlive the map: arena strings); values are pointers.
  * The slots live on the heap and double as the map fills (load <= 1/2).
  *
- * The hash is FNV-1a over the bytes, started from a per-process random basis and mixed
- * by a finalizer before its bits pick a slot: a hostile archive cannot be prepared with
- * names that all land in one probe chain. gl_hash_start/gl_hash_step hash a string one
- * byte at a time, so every prefix of a path is hashed in one pass (image_view.c).
+ * gl_hash_bytes reads a key eight bytes a step (each word folded into the state by a
+ * 128-bit multiply), started from a per-process random basis, and its result is mixed by
+ * a finalizer before its bits pick a slot: a hostile archive cannot be prepared with
+ * names that all land in one probe chain. gl_hash_start/gl_hash_step are another hash,
+ * FNV-1a from the same basis, one byte at a time, so that every prefix of a path is
+ * hashed in one pass (image_view.c); the two never hash keys of the same table.
  * Iteration order is never observable: nothing walks the slots to produce output.
  */
 #ifndef GPULINT_HASHMAP_H

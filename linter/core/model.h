@@ -208,6 +208,13 @@ struct gl_doc {
     struct gl_probe_slot probes[GL_DOC_PROBES];
 };
 
+/* (model_dockerfile.h) */
+static inline bool gl_df_stage_shipped(const struct gl_doc *doc, int stage)
+{
+    const struct gl_dockerfile_model *m = doc->df;
+    return m && stage >= 0 && (size_t)stage < m->nstages && m->stages[stage].shipped;
+}
+
 /* Set *doc up over text[0..len): zeroed, with a fresh arena (free it with
  * gl_arena_free(&doc->arena)). */
 void gl_doc_init(struct gl_doc *doc, const char *path, enum gl_input_kind kind,

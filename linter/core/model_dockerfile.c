@@ -17,12 +17,6 @@ const struct gl_ref *gl_df_stage_root_ref(const struct gl_doc *doc, int stage)
     return &doc->refs[m->stages[stage].ref];
 }
 
-bool gl_df_stage_shipped(const struct gl_doc *doc, int stage)
-{
-    const struct gl_dockerfile_model *m = doc->df;
-    return m && stage >= 0 && (size_t)stage < m->nstages && m->stages[stage].shipped;
-}
-
 int64_t gl_df_copy_size(const struct gl_doc *doc, const struct gl_copy_src *c)
 {
     if (c->size != GL_COPY_SIZE_ASK)

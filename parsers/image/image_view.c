@@ -24,8 +24,17 @@ struct marks {
     size_t cap, n;
 };
 
-/* The mark of key[0..len) whose hash is h (gl_hash_bytes: every prefix of a path is
- * hashed in one pass with gl_hash_step). */
+/* The hash of key[0..len) in this table: FNV-1a one byte at a time (gl_hash_step), not
+ * gl_hash_bytes, so that hidden() hashes every prefix of a path in one pass. */
+static uint64_t path_hash(const char *key, size_t len)
+{
+    uint64_t h = gl_hash_start();
+    for (size_t i = 0; i < len; i++)
+        h = gl_hash_step(h, key[i]);
+    return h;
+}
+
+/* The mark of key[0..len) whose hash is h (path_hash). */
 static struct mark *find(struct marks *m, const char *key, size_t len, uint64_t h, bool create)
 {
     if (create && (m->n + 1) * 2 > m->cap) {
@@ -60,7 +69,7 @@ static struct mark *find(struct marks *m, const char *key, size_t len, uint64_t 
 static bool hidden(struct marks *m, const char *path, int layer)
 {
     size_t n = strlen(path);
-    struct mark *self = find(m, path, n, gl_hash_bytes(path, n), false);
+    struct mark *self = find(m, path, n, path_hash(path, n), false);
     if (self && self->whiteout > layer)
         return true;
     uint64_t h = gl_hash_start(); /* of path[0..i) */
@@ -139,7 +148,7 @@ size_t gl_image_view_build(struct gl_arena *a, const struct gl_layer_index *cons
                 continue;
             }
             size_t len = strlen(e->path);
-            struct mark *s = find(&m, e->path, len, gl_hash_bytes(e->path, len), true);
+            struct mark *s = find(&m, e->path, len, path_hash(e->path, len), true);
             if (s->seen >= 0) { /* an upper layer, or a later duplicate here, already has it */
                 if (s->seen > L)
                     add_waste(waste, e, L, true);
@@ -177,7 +186,7 @@ size_t gl_image_view_build(struct gl_arena *a, const struct gl_layer_index *cons
             if (!e->whiteout)
                 continue;
             size_t len = strlen(e->path);
-            struct mark *s = find(&m, e->path, len, gl_hash_bytes(e->path, len), true);
+            struct mark *s = find(&m, e->path, len, path_hash(e->path, len), true);
             if (e->whiteout == GL_WH_FILE && s->whiteout < 0)
                 s->whiteout = L;
             if (e->whiteout == GL_WH_OPAQUE && s->opaque < 0)

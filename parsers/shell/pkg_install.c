@@ -26,6 +26,7 @@ struct manager {
     const struct opt_name *index_opts; /* options whose value is a package index or channel */
     const char *const *removes;      /* subcommands that remove packages */
     char version_sep;                /* '=' for apt and conda ("pkg=1.2"), 0 otherwise */
+    enum gl_pkg_family family;       /* recorded in gl_pkg.family */
 };
 
 static const char *const apt_installs[] = {"install", NULL};
@@ -70,48 +71,89 @@ static const struct opt_name pip_index[] = {
     O("-i"), O("--index-url"), O("--extra-index-url"), O("-f"), O("--find-links"),
     O("--torch-backend"), {NULL, 0}};
 
+/* Its rows are named by cmd_names[] below (their `row`): keep the order. */
+enum { ROW_PIP = 12, ROW_UV = 13 };
 static const struct manager managers[] = {
-    {"apt-get", apt_installs, apt_valued, no_index, apt_removes, '='},
-    {"apt", apt_installs, apt_valued, no_index, apt_removes, '='},
-    {"aptitude", apt_installs, apt_valued, no_index, apt_removes, '='},
-    {"yum", rpm_installs, rpm_valued, no_index, rpm_removes, 0},
-    {"dnf", rpm_installs, rpm_valued, no_index, rpm_removes, 0},
-    {"microdnf", rpm_installs, rpm_valued, no_index, rpm_removes, 0},
-    {"tdnf", rpm_installs, rpm_valued, no_index, rpm_removes, 0},
-    {"apk", apk_installs, apk_valued, no_index, apk_removes, 0},
-    {"zypper", zypper_installs, zypper_valued, no_index, zypper_removes, 0},
-    {"conda", conda_installs, conda_valued, conda_index, conda_removes, '='},
-    {"mamba", conda_installs, conda_valued, conda_index, conda_removes, '='},
-    {"micromamba", conda_installs, conda_valued, conda_index, conda_removes, '='},
-    {"pip", pip_installs, pip_valued, pip_index, pip_removes, 0},
-    {"uv", pip_installs, pip_valued, pip_index, pip_removes, 0},
+    {"apt-get", apt_installs, apt_valued, no_index, apt_removes, '=', GL_PKG_APT},
+    {"apt", apt_installs, apt_valued, no_index, apt_removes, '=', GL_PKG_APT},
+    {"aptitude", apt_installs, apt_valued, no_index, apt_removes, '=', GL_PKG_APT},
+    {"yum", rpm_installs, rpm_valued, no_index, rpm_removes, 0, GL_PKG_RPM},
+    {"dnf", rpm_installs, rpm_valued, no_index, rpm_removes, 0, GL_PKG_RPM},
+    {"microdnf", rpm_installs, rpm_valued, no_index, rpm_removes, 0, GL_PKG_RPM},
+    {"tdnf", rpm_installs, rpm_valued, no_index, rpm_removes, 0, GL_PKG_RPM},
+    {"apk", apk_installs, apk_valued, no_index, apk_removes, 0, GL_PKG_APK},
+    {"zypper", zypper_installs, zypper_valued, no_index, zypper_removes, 0, GL_PKG_ZYPPER},
+    {"conda", conda_installs, conda_valued, conda_index, conda_removes, '=', GL_PKG_CONDA},
+    {"mamba", conda_installs, conda_valued, conda_index, conda_removes, '=', GL_PKG_CONDA},
+    {"micromamba", conda_installs, conda_valued, conda_index, conda_removes, '=', GL_PKG_CONDA},
+    {"pip", pip_installs, pip_valued, pip_index, pip_removes, 0, GL_PKG_PIP},
+    {"uv", pip_installs, pip_valued, pip_index, pip_removes, 0, GL_PKG_PIP},
 };
 
-static const struct manager *manager_named(const char *name)
+/* What a command's base name is to the scan. */
+enum cmd_kind {
+    CMD_PREFIX,  /* env, exec, time, nice, nohup, command: the real command follows */
+    CMD_SUDO,    /* sudo: a prefix whose -u/-g take a value */
+    CMD_RM,      /* rm */
+    CMD_UV,      /* uv (uv pip, uv sync) */
+    CMD_PYTHON,  /* python, python3, python3.11 (python -m pip) */
+    CMD_MANAGER, /* a package manager: managers[row] (pip, pip3, pip3.11 too) */
+};
+
+struct cmd_name {
+    const char *s;
+    unsigned char kind; /* enum cmd_kind */
+    unsigned char row;  /* of managers[], for CMD_MANAGER and CMD_UV */
+};
+
+/* The names the scan knows, by length (gl_word.len gives it): a base name is compared
+ * only with the few names of its length, by their first byte before memcmp. */
+#define CMD_LEN_MAX 10
+static const struct cmd_name cmd_names[CMD_LEN_MAX + 1][7] = {
+    [2] = {{"rm", CMD_RM, 0}, {"uv", CMD_UV, ROW_UV}},
+    [3] = {{"env", CMD_PREFIX, 0}, {"apt", CMD_MANAGER, 1}, {"yum", CMD_MANAGER, 3},
+           {"dnf", CMD_MANAGER, 4}, {"apk", CMD_MANAGER, 7}, {"pip", CMD_MANAGER, ROW_PIP}},
+    [4] = {{"sudo", CMD_SUDO, 0}, {"exec", CMD_PREFIX, 0}, {"time", CMD_PREFIX, 0},
+           {"nice", CMD_PREFIX, 0}, {"tdnf", CMD_MANAGER, 6}},
+    [5] = {{"nohup", CMD_PREFIX, 0}, {"conda", CMD_MANAGER, 9}, {"mamba", CMD_MANAGER, 10}},
+    [6] = {{"python", CMD_PYTHON, 0}, {"zypper", CMD_MANAGER, 8}},
+    [7] = {{"command", CMD_PREFIX, 0}, {"apt-get", CMD_MANAGER, 0}},
+    [8] = {{"aptitude", CMD_MANAGER, 2}, {"microdnf", CMD_MANAGER, 5}},
+    [10] = {{"micromamba", CMD_MANAGER, 11}},
+};
+static const struct cmd_name pip_versioned = {"pip", CMD_MANAGER, ROW_PIP};
+static const struct cmd_name python_versioned = {"python", CMD_PYTHON, 0};
+
+/* Are a[0, n) and b[0, n) the same bytes? For the short names and options here: a loop
+ * the compiler keeps inline, not a call of memcmp whose length it does not know. */
+static inline bool same_bytes(const char *a, const char *b, size_t n)
 {
-    /* the rows whose name starts with name's first byte (most command words start with
-     * none of these, or match no row: one switch instead of fourteen tests) */
-    static const unsigned char by_first[][5] = {
-        /* a */ {0, 1, 2, 7, 255}, /* c */ {9, 255}, /* d */ {4, 255}, /* m */ {5, 10, 11, 255},
-        /* p */ {12, 255}, /* t */ {6, 255}, /* u */ {13, 255}, /* y */ {3, 255},
-        /* z */ {8, 255},
-    };
-    int row;
-    switch (name[0]) {
-    case 'a': row = 0; break;
-    case 'c': row = 1; break;
-    case 'd': row = 2; break;
-    case 'm': row = 3; break;
-    case 'p': row = 4; break;
-    case 't': row = 5; break;
-    case 'u': row = 6; break;
-    case 'y': row = 7; break;
-    case 'z': row = 8; break;
-    default: return NULL;
-    }
-    for (const unsigned char *k = by_first[row]; *k != 255; k++) /* first bytes equal */
-        if (gl_streq(name + 1, managers[*k].name + 1))
-            return &managers[*k];
+    for (size_t i = 0; i < n; i++)
+        if (a[i] != b[i])
+            return false;
+    return true;
+}
+
+/* Is b[from, n) all digits and dots (the version of pip3.11, python3)? */
+static bool version_tail(const char *b, size_t from, size_t n)
+{
+    for (size_t i = from; i < n; i++)
+        if (!(b[i] >= '0' && b[i] <= '9') && b[i] != '.')
+            return false;
+    return true;
+}
+
+/* The known name b[0, n) is, or NULL (most commands: cd, echo, wget, git, ...). */
+static const struct cmd_name *command_named(const char *b, size_t n)
+{
+    if (n <= CMD_LEN_MAX)
+        for (const struct cmd_name *k = cmd_names[n]; k->s; k++)
+            if (k->s[0] == b[0] && same_bytes(k->s + 1, b + 1, n - 1))
+                return k;
+    if (n > 3 && b[0] == 'p' && !memcmp(b, "pip", 3) && version_tail(b, 3, n))
+        return &pip_versioned; /* pip3, pip3.11 */
+    if (n > 6 && b[0] == 'p' && !memcmp(b, "python", 6) && version_tail(b, 6, n))
+        return &python_versioned; /* python3, python3.11 */
     return NULL;
 }
 
@@ -127,89 +169,83 @@ static bool in_list(const char *const *list, const char *w)
 static bool in_opts(const struct opt_name *list, const char *w, size_t wlen)
 {
     for (; list->s; list++)
-        if (list->len == wlen && memcmp(list->s, w, wlen) == 0)
+        if (list->len == wlen && same_bytes(list->s, w, wlen))
             return true;
     return false;
 }
 
-/* pip, pip3, pip3.11 */
-static bool is_pip(const char *w)
-{
-    if (w[0] != 'p' || !gl_has_prefix(w, "pip"))
-        return false;
-    return strspn(w + 3, "0123456789.") == strlen(w + 3);
-}
+/* The command a word names: its base name ("/usr/bin/pip3" -> "pip3"), its length and
+ * what the scan knows it as (NULL: nothing). */
+struct command {
+    const char *base;
+    size_t len;
+    const struct cmd_name *name;
+};
 
-/* python, python3, python3.11 */
-static bool is_python(const char *w)
+static struct command command_of(const struct gl_word *w)
 {
-    if (w[0] != 'p' || !gl_has_prefix(w, "python"))
-        return false;
-    return strspn(w + 6, "0123456789.") == strlen(w + 6);
+    const char *b = gl_word_base_name(w);
+    size_t len = gl_word_size(w) - (size_t)(b - w->text);
+    return (struct command){b, len, command_named(b, len)};
 }
 
 /* Skip prefixes that run the real command: sudo [-opts], env [A=B], time, nice, exec.
- * *base: the base name of the word it stops at, NULL when there is none or it is opaque. */
-static size_t skip_prefixes(const struct gl_word *w, size_t n, size_t i, const char **base)
+ * *cmd: the command of the word it stops at, base NULL when there is none or it is
+ * opaque. */
+static size_t skip_prefixes(const struct gl_word *w, size_t n, size_t i, struct command *cmd)
 {
-    *base = NULL;
+    cmd->base = NULL;
     while (i < n && !w[i].opaque) {
-        const char *b = gl_word_base_name(&w[i]);
-        bool prefix, sudo = false;
-        switch (b[0]) { /* the first bytes of the prefixes: most commands have none */
-        case 's': prefix = sudo = gl_streq(b, "sudo"); break;
-        case 'e': prefix = gl_streq(b, "env") || gl_streq(b, "exec"); break;
-        case 't': prefix = gl_streq(b, "time"); break;
-        case 'n': prefix = gl_streq(b, "nice") || gl_streq(b, "nohup"); break;
-        case 'c': prefix = gl_streq(b, "command"); break;
-        default: prefix = false; break;
-        }
-        if (prefix) {
-            i++;
-            while (i < n && !w[i].opaque &&
-                   (w[i].text[0] == '-' || (strchr(w[i].text, '=') && w[i].text[0] != '='))) {
-                /* sudo -u user: the user is a value */
-                if (sudo && (gl_streq(w[i].text, "-u") || gl_streq(w[i].text, "-g")))
-                    i++;
-                i++;
-            }
-        } else {
-            *base = b;
+        struct command c = command_of(&w[i]);
+        if (!c.name || (c.name->kind != CMD_PREFIX && c.name->kind != CMD_SUDO)) {
+            *cmd = c;
             break;
+        }
+        bool sudo = c.name->kind == CMD_SUDO;
+        i++;
+        while (i < n && !w[i].opaque &&
+               (w[i].text[0] == '-' || (strchr(w[i].text, '=') && w[i].text[0] != '='))) {
+            /* sudo -u user: the user is a value */
+            if (sudo && (gl_streq(w[i].text, "-u") || gl_streq(w[i].text, "-g")))
+                i++;
+            i++;
         }
     }
     return i;
 }
 
-/* The manager of the command at w[*i], whose base name is b (NULL: none). */
+/* The manager of the command at w[*i] (NULL: none): `uv pip` and `python -m pip` advance
+ * *i to their `pip`. */
 static const struct manager *find_manager(const struct gl_word *w, size_t n, size_t *i,
-                                          const char *b)
+                                          const struct cmd_name *name)
 {
-    if (!b)
-        return NULL;
-    if (is_python(b) && *i + 2 < n && gl_streq(w[*i + 1].text, "-m") &&
-        gl_streq(w[*i + 2].text, "pip")) {
-        *i += 2;
-        return manager_named("pip");
-    }
-    if (is_pip(b))
-        return manager_named("pip");
-    if (gl_streq(b, "uv")) {
-        if (*i + 1 < n && gl_streq(w[*i + 1].text, "pip")) {
-            *i += 1;
-            return manager_named("uv");
+    switch (name->kind) {
+    case CMD_MANAGER:
+        return &managers[name->row];
+    case CMD_PYTHON:
+        if (*i + 2 < n && gl_streq(w[*i + 1].text, "-m") && gl_streq(w[*i + 2].text, "pip")) {
+            *i += 2;
+            return &managers[ROW_PIP];
         }
         return NULL;
+    case CMD_UV:
+        if (*i + 1 < n && gl_streq(w[*i + 1].text, "pip")) {
+            *i += 1;
+            return &managers[name->row];
+        }
+        return NULL;
+    default:
+        return NULL;
     }
-    return manager_named(b);
 }
 
-static void add_index(const struct pkg_out *out, int stage, const char *manager,
+static void add_index(const struct pkg_out *out, int stage, const struct manager *mgr,
                       const char *option, const struct gl_word *w, const char *url, size_t off)
 {
     struct gl_dockerfile_model *m = out->df;
     struct gl_pkg_index *x = GL_APPEND(out->arena, m->indexes, m->nindexes, m->capindexes);
-    x->manager = manager;
+    x->manager = mgr->name;
+    x->family = (uint8_t)mgr->family;
     x->option = gl_arena_strdup(out->arena, option);
     x->url = url;
     x->loc = (struct gl_loc){w->loc.line, w->loc.col + (uint32_t)off};
@@ -276,6 +312,7 @@ static void add_pkg(const struct pkg_out *out, int stage, const struct manager *
     struct gl_dockerfile_model *m = out->df;
     struct gl_pkg *p = GL_APPEND(out->arena, m->pkgs, m->npkgs, m->cappkgs);
     p->manager = mgr->name;
+    p->family = (uint8_t)mgr->family;
     p->spec = w->text;
     p->loc = w->loc;
     p->stage = stage;
@@ -288,14 +325,14 @@ static void add_pkg(const struct pkg_out *out, int stage, const struct manager *
 }
 
 static void add_removal(const struct pkg_out *out, int stage, const char *manager,
-                        const struct gl_word *w)
+                        enum gl_pkg_family family, const struct gl_word *w)
 {
     if (gl_arena_over(out->arena)) /* the limit parse-memory: no more facts */
         return;
     struct gl_dockerfile_model *m = out->df;
     struct gl_removal *r = GL_APPEND(out->arena, m->removals, m->nremovals, m->capremovals);
     *r = (struct gl_removal){.manager = manager, .name = w->text, .loc = w->loc,
-                             .stage = stage, .instr = -1};
+                             .stage = stage, .instr = -1, .family = (uint8_t)family};
 }
 
 /* `rm [-rf] PATH...`: every path (after `--`, words starting with '-' too). */
@@ -312,7 +349,7 @@ static void scan_rm(const struct pkg_out *out, int stage, const struct gl_word *
         }
         if (opts && w[i].text[0] == '-')
             continue;
-        add_removal(out, stage, "rm", &w[i]);
+        add_removal(out, stage, "rm", GL_PKG_RM, &w[i]);
     }
 }
 
@@ -336,13 +373,13 @@ static void scan_removal(const struct pkg_out *out, int stage, const struct mana
         size_t cut = mgr->version_sep ? strcspn(t, "=") : strcspn(t, "=<>~!");
         struct gl_word name =
             gl_word_make(gl_arena_strndup(out->arena, t, cut), w[i].loc, false);
-        add_removal(out, stage, mgr->name, &name);
+        add_removal(out, stage, mgr->name, mgr->family, &name);
     }
     struct gl_dockerfile_model *m = out->df;
     size_t before = m->nremovals;
     if (automatic) {
         struct gl_word all = {"", 0, at->loc, false};
-        add_removal(out, stage, mgr->name, &all);
+        add_removal(out, stage, mgr->name, mgr->family, &all);
     }
     if (m->nremovals > before)
         m->removals[before].automatic = true;
@@ -350,14 +387,15 @@ static void scan_removal(const struct pkg_out *out, int stage, const struct mana
 
 /* A file a command installs from (a requirements-style entry): name is the file's path as
  * the command names it, relative to the command's directory, at loc. */
-static void add_file(const struct pkg_out *out, int stage, const char *manager, const char *name,
-                     struct gl_loc loc)
+static void add_file(const struct pkg_out *out, int stage, const struct manager *mgr,
+                     const char *name, struct gl_loc loc)
 {
     if (gl_arena_over(out->arena)) /* the limit parse-memory: no more facts */
         return;
     struct gl_dockerfile_model *m = out->df;
     struct gl_pkg *p = GL_APPEND(out->arena, m->pkgs, m->npkgs, m->cappkgs);
-    p->manager = manager;
+    p->manager = mgr->name;
+    p->family = (uint8_t)mgr->family;
     p->spec = p->name = name;
     p->loc = loc;
     p->stage = stage;
@@ -367,8 +405,8 @@ static void add_file(const struct pkg_out *out, int stage, const char *manager, 
 /* A local project directory given to pip/uv (".", "./pkg", "/app", ".[gpu]"): its
  * pyproject.toml as a file the command installs from. False for anything else (a package
  * name, a wheel or sdist file, a VCS or URL requirement). */
-static bool add_project(const struct pkg_out *out, int stage, const char *manager, const char *t,
-                        struct gl_loc loc)
+static bool add_project(const struct pkg_out *out, int stage, const struct manager *mgr,
+                        const char *t, struct gl_loc loc)
 {
     if (t[0] != '.' && t[0] != '/') /* what every local form below starts with */
         return false;
@@ -385,8 +423,9 @@ static bool add_project(const struct pkg_out *out, int stage, const char *manage
     size_t dl = strlen(dir);
     while (dl > 1 && dir[dl - 1] == '/')
         dl--;
-    add_file(out, stage, manager, gl_arena_printf(out->arena, "%.*s/pyproject.toml", (int)dl, dir),
-             loc);
+    static const char pyproject[] = "/pyproject.toml";
+    add_file(out, stage, mgr,
+             gl_arena_cat3(out->arena, dir, dl, pyproject, sizeof pyproject - 1, "", 0), loc);
     return true;
 }
 
@@ -427,8 +466,13 @@ static void scan_uv_sync(const struct pkg_out *out, int stage, const struct gl_w
         if (!dir)
             return;
     }
-    add_file(out, stage, "uv", gl_arena_printf(out->arena, "%s/uv.lock", dir), at);
-    add_file(out, stage, "uv", gl_arena_printf(out->arena, "%s/pyproject.toml", dir), at);
+    const struct manager *uv = &managers[ROW_UV];
+    /* dir "/uv.lock" and dir "/pyproject.toml" (joined, not formatted: no vsnprintf) */
+    static const char lock[] = "/uv.lock", project[] = "/pyproject.toml";
+    size_t dl = strlen(dir);
+    add_file(out, stage, uv, gl_arena_cat3(out->arena, dir, dl, lock, sizeof lock - 1, "", 0), at);
+    add_file(out, stage, uv,
+             gl_arena_cat3(out->arena, dir, dl, project, sizeof project - 1, "", 0), at);
 }
 
 /* `conda env create|update [-f FILE]` (conda and mamba read environment.yml without -f). */
@@ -441,39 +485,32 @@ static void scan_env_create(const struct pkg_out *out, int stage, const struct m
         const struct gl_word *v = opt_value(w, n, &i, "--file", &buf);
         v = v ? v : opt_value(w, n, &i, "-f", &buf);
         if (v) {
-            add_file(out, stage, mgr->name, v->text, v->loc);
+            add_file(out, stage, mgr, v->text, v->loc);
             return;
         }
         if (w[i].opaque)
             return;
     }
     if (strcmp(mgr->name, "micromamba"))
-        add_file(out, stage, mgr->name, "environment.yml", at);
+        add_file(out, stage, mgr, "environment.yml", at);
 }
 
 static void scan_command(const struct pkg_out *out, int stage, const struct gl_word *w, size_t n)
 {
-    const char *base; /* of w[i], found once */
-    size_t i = skip_prefixes(w, n, 0, &base);
-    if (!base)
-        return; /* no command word, or an opaque one: no manager (find_manager) */
-    switch (base[0]) { /* the first bytes of rm, uv, python, pip and the managers' names */
-    case 'a': case 'c': case 'd': case 'm': case 'p': case 'r': case 't': case 'u': case 'y':
-    case 'z':
-        break;
-    default:
-        return; /* most commands (cd, echo, wget, git, ...) */
-    }
-    if (gl_streq(base, "rm")) {
+    struct command cmd; /* of w[i], found once */
+    size_t i = skip_prefixes(w, n, 0, &cmd);
+    if (!cmd.base || !cmd.name)
+        return; /* no command word, an opaque one, or one unknown here (most commands) */
+    if (cmd.name->kind == CMD_RM) {
         scan_rm(out, stage, w, n, i);
         return;
     }
-    if (i + 1 < n && gl_streq(base, "uv") && !w[i + 1].opaque &&
+    if (i + 1 < n && cmd.name->kind == CMD_UV && !w[i + 1].opaque &&
         gl_streq(w[i + 1].text, "sync")) {
         scan_uv_sync(out, stage, w, n, i + 1);
         return;
     }
-    const struct manager *mgr = find_manager(w, n, &i, base);
+    const struct manager *mgr = find_manager(w, n, &i, cmd.name);
     if (!mgr)
         return;
     bool conda = mgr->version_sep == '=' && mgr->index_opts == conda_index;
@@ -537,13 +574,13 @@ static void scan_command(const struct pkg_out *out, int stage, const struct gl_w
                 if (conda && (!strcmp(opt, "--file") || mm_file)) {
                     struct gl_word fw = {vtext, gl_word_tail_len(val, voff),
                                          {val->loc.line, val->loc.col + (uint32_t)voff}, false};
-                    add_file(out, stage, mgr->name, fw.text, fw.loc);
+                    add_file(out, stage, mgr, fw.text, fw.loc);
                 }
                 if (!conda && (!strcmp(opt, "-e") || !strcmp(opt, "--editable")))
-                    add_project(out, stage, mgr->name, vtext,
+                    add_project(out, stage, mgr, vtext,
                                 (struct gl_loc){val->loc.line, val->loc.col + (uint32_t)voff});
                 if (in_opts(mgr->index_opts, opt, olen))
-                    add_index(out, stage, mgr->name, opt, val, vtext, voff);
+                    add_index(out, stage, mgr, opt, val, vtext, voff);
                 if (gl_streq(opt, "-r") || gl_streq(opt, "--requirement")) {
                     struct gl_word rw = {vtext, gl_word_tail_len(val, voff),
                                          {val->loc.line, val->loc.col + (uint32_t)voff}, false};
@@ -554,7 +591,7 @@ static void scan_command(const struct pkg_out *out, int stage, const struct gl_w
         }
         if (!*t)
             continue;
-        if (!conda && mgr->index_opts == pip_index && add_project(out, stage, mgr->name, t, x->loc))
+        if (!conda && mgr->index_opts == pip_index && add_project(out, stage, mgr, t, x->loc))
             continue;
         add_pkg(out, stage, mgr, x, group, false);
     }

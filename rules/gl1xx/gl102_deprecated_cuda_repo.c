@@ -2,12 +2,25 @@
 /* GL102 deprecated-cuda-repo: the per-architecture nvidia/cuda repositories. */
 #include "rules/check.h"
 
+/* Could the repository be one of the deprecated ones? Each spelling gl_imageref_repo_is
+ * tries (the familiar name, the path, domain/path) ends with the familiar name or the
+ * path, so one of those two ends with the repository's last part when it matches. */
+static bool may_be_deprecated(const struct gl_imageref *p)
+{
+    const char *names[] = {p->familiar, p->path};
+    for (size_t i = 0; i < 2; i++)
+        if (names[i] && (gl_has_suffix(names[i], "cuda-arm64") ||
+                         gl_has_suffix(names[i], "cuda-ppc64le")))
+            return true;
+    return false;
+}
+
 static void check(struct gl_check *c)
 {
     static const char *const deprecated[] = {"nvidia/cuda-arm64", "nvidia/cuda-ppc64le"};
     for (size_t i = 0; i < c->doc->nrefs; i++) {
         const struct gl_ref *r = &c->doc->refs[i];
-        if (!r->ok || r->unresolved || r->stage)
+        if (!r->ok || r->unresolved || r->stage || !may_be_deprecated(&r->parsed))
             continue;
         for (size_t k = 0; k < sizeof deprecated / sizeof deprecated[0]; k++)
             if (gl_imageref_repo_is(&r->parsed, deprecated[k]))

@@ -6,12 +6,6 @@
 #include "rules/gl3xx/history_pkgs.h"
 #include "rules/gl3xx/image_site.h"
 
-static bool os_package_manager(const char *m)
-{
-    return !gl_streq(m, "pip") && !gl_streq(m, "uv") && !gl_streq(m, "conda") &&
-           !gl_streq(m, "mamba") && !gl_streq(m, "micromamba");
-}
-
 /* nvidia-driver-*, cuda-drivers, nvidia-utils-*, libnvidia-compute-* (and the bare
  * names, and RPM module streams such as nvidia-driver:latest-dkms). */
 /* Could `name` be a driver package, by its first byte (what the stems below start with)?
@@ -43,7 +37,7 @@ static bool driver_pkg(const struct gl_pkg *p)
 {
     /* the name first: it rules out nearly every package by its first letter */
     return !p->requirements && p->name && driver_package(p->name) &&
-           os_package_manager(p->manager);
+           p->family != GL_PKG_PIP && p->family != GL_PKG_CONDA;
 }
 
 /* Offset of an NVIDIA-Linux-*.run installer's name in a word (a path or URL), or -1. */

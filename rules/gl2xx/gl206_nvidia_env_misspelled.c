@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "linter/core/hashmap.h"
 #include "rules/check.h"
 
 /* The variables, with who reads them (for the message). */
@@ -148,6 +149,59 @@ static void names_init(void)
     }
 }
 
+/* The known name key (klen bytes) is one or two edits from, and not itself, or SIZE_MAX.
+ * count: distance's letter counts, cleared at the first use (*counted). */
+static size_t near_name(const char *key, size_t klen, int count[256], bool *counted)
+{
+    size_t best = SIZE_MAX;
+    unsigned best_d = 3;
+    uint64_t kmask = letter_mask(key, true);
+    bool near = false; /* some name passed the mask test: real_name is asked then */
+    for (size_t k = 0; k < NKNOWN; k++) {
+        if (more_than_four_bits(kmask ^ names.masks[k]))
+            continue; /* distance 3 */
+        if (!near && real_name(key))
+            break;
+        near = true;
+        if (!*counted) {
+            memset(count, 0, 256 * sizeof *count);
+            *counted = true;
+        }
+        unsigned d = distance(key, klen, known[k].name, count);
+        if (d < best_d) {
+            best_d = d;
+            best = k;
+        }
+    }
+    return best;
+}
+
+/* near_name, remembered per thread for the last keys met: a run sees the same keys (PATH,
+ * LD_LIBRARY_PATH, CUDA_HOME, NVIDIA_VISIBLE_DEVICES) in most of its inputs, and a key's
+ * answer depends on its bytes alone. One slot a key text (a free slot's key is "", which
+ * no key checked is); 64 slots of 40 bytes a thread. */
+#define KEY_MEMO_SLOTS 64
+#define KEY_MEMO_LEN 39
+struct key_memo_slot {
+    char key[KEY_MEMO_LEN + 1];
+    size_t best;
+};
+static _Thread_local struct key_memo_slot key_memo[KEY_MEMO_SLOTS];
+
+static size_t near_name_memo(const char *key, size_t klen, int count[256], bool *counted)
+{
+    if (klen > KEY_MEMO_LEN)
+        return near_name(key, klen, count, counted);
+    struct key_memo_slot *slot =
+        &key_memo[gl_hash_slot(gl_hash_bytes(key, klen), KEY_MEMO_SLOTS)];
+    if (!memcmp(slot->key, key, klen + 1))
+        return slot->best;
+    size_t best = near_name(key, klen, count, counted);
+    memcpy(slot->key, key, klen + 1);
+    slot->best = best;
+    return best;
+}
+
 static void check(struct gl_check *c)
 {
     const struct gl_doc *doc = c->doc;
@@ -165,26 +219,7 @@ static void check(struct gl_check *c)
         if (!e->key || klen + 2 < names.shortest || klen > names.longest + 2 ||
             e->origin == GL_ENV_IMAGE_CONFIG || strchr(e->key, '$') || strchr(e->key, '{'))
             continue;
-        size_t best = SIZE_MAX;
-        unsigned best_d = 3;
-        uint64_t kmask = letter_mask(e->key, true);
-        bool near = false; /* some name passed the mask test: real_name is asked then */
-        for (size_t k = 0; k < NKNOWN; k++) {
-            if (more_than_four_bits(kmask ^ names.masks[k]))
-                continue; /* distance 3 */
-            if (!near && real_name(e->key))
-                break;
-            near = true;
-            if (!counted) {
-                memset(count, 0, sizeof count);
-                counted = true;
-            }
-            unsigned d = distance(e->key, klen, known[k].name, count);
-            if (d < best_d) {
-                best_d = d;
-                best = k;
-            }
-        }
+        size_t best = near_name_memo(e->key, klen, count, &counted);
         if (best == SIZE_MAX)
             continue;
         char fix[128];

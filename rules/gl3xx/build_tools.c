@@ -6,23 +6,6 @@
 
 #include "knowledge/cuda_derive.h"
 
-bool gl_os_package_manager(const char *m)
-{
-    /* apt-get, apt, aptitude, yum, dnf, microdnf, tdnf, apk, zypper: by the first letter
-     * (pip, uv and conda have none of them) */
-    switch (m[0]) {
-    case 'a':
-        return gl_streq(m, "apt-get") || gl_streq(m, "apt") || gl_streq(m, "aptitude") ||
-               gl_streq(m, "apk");
-    case 'y': return gl_streq(m, "yum");
-    case 'd': return gl_streq(m, "dnf");
-    case 'm': return gl_streq(m, "microdnf");
-    case 't': return gl_streq(m, "tdnf");
-    case 'z': return gl_streq(m, "zypper");
-    default: return false;
-    }
-}
-
 /* name or name-N (gcc-12, g++-11, clang-15) */
 bool gl_named_versioned(const char *name, const char *stem)
 {
@@ -58,16 +41,29 @@ static bool ends_with(const char *s, size_t n, const char *suffix, size_t m)
 
 bool gl_build_tool_package(const char *name, bool group)
 {
-    static const char *const compilers[] = {"gcc", "g++", "clang", "gfortran", "cmake",
-                                            "build-essential", "build-base", "gcc-c++"};
     if (group)
         return gl_streq_nocase(name, "Development Tools") ||
                gl_streq_nocase(name, "development-tools") ||
                gl_streq_nocase(name, "@development-tools");
-    if (name[0] == 'g' || name[0] == 'c' || name[0] == 'b') /* the compilers' first letters */
-        for (size_t i = 0; i < sizeof compilers / sizeof compilers[0]; i++)
-            if (gl_named_versioned(name, compilers[i]))
-                return true;
+    /* the compilers (gcc, g++, gfortran, gcc-c++, clang, cmake, build-essential,
+     * build-base), each asked only of the names sharing its first letter */
+    bool compiler;
+    switch (name[0]) {
+    case 'g':
+        compiler = gl_named_versioned(name, "gcc") || gl_named_versioned(name, "g++") ||
+                   gl_named_versioned(name, "gfortran") || gl_named_versioned(name, "gcc-c++");
+        break;
+    case 'c':
+        compiler = gl_named_versioned(name, "clang") || gl_named_versioned(name, "cmake");
+        break;
+    case 'b':
+        compiler = gl_named_versioned(name, "build-essential") ||
+                   gl_named_versioned(name, "build-base");
+        break;
+    default: compiler = false; break;
+    }
+    if (compiler)
+        return true;
     size_t n = strlen(name);
     return ends_with(name, n, "-dev", 4) || ends_with(name, n, "-devel", 6) ||
            cuda_dev_package(name, n);

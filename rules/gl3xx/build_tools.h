@@ -13,7 +13,6 @@
 #include <stdbool.h>
 
 /* apt-get, apt, aptitude, yum, dnf, microdnf, tdnf, apk, zypper */
-bool gl_os_package_manager(const char *manager);
 /* `name` is `stem` or `stem-N` (gcc-12, g++-11, clang-15). */
 bool gl_named_versioned(const char *name, const char *stem);
 /* Is the package (a group when `group`) a compiler or development package? */

@@ -23,7 +23,7 @@ static bool compiler_file(const struct gl_image_file *f)
  * history entry). */
 static bool build_pkg(const struct gl_pkg *p)
 {
-    return gl_os_package_manager(p->manager) && gl_build_tool_package(p->name, p->group);
+    return gl_pkg_family_os(p->family) && gl_build_tool_package(p->name, p->group);
 }
 
 static const char *more_text(char *buf, size_t len, size_t more)
@@ -61,17 +61,9 @@ static void check(struct gl_check *c)
         return;
     const struct gl_pkg *first = NULL;
     size_t more = 0;
-    /* the packages of one command share their manager's string: its test is asked again
-     * only when the string changes */
-    const char *manager = NULL;
-    bool os = false;
     for (size_t i = 0; i < m->npkgs; i++) {
         const struct gl_pkg *p = &m->pkgs[i];
-        if (p->manager != manager) {
-            manager = p->manager;
-            os = gl_os_package_manager(manager);
-        }
-        if (!os || !gl_df_stage_shipped(c->doc, p->stage) ||
+        if (!gl_pkg_family_os(p->family) || !gl_df_stage_shipped(c->doc, p->stage) ||
             !gl_build_tool_package(p->name, p->group))
             continue;
         if (!first)
@@ -81,10 +73,16 @@ static void check(struct gl_check *c)
     }
     if (!first)
         return;
-    char others[64];
-    gl_report(c, first->loc, NULL,
-              "the shipped image installs `%s`%s: compilers and headers ride along into "
-              "production", first->spec, more_text(others, sizeof others, more));
+    /* gl_report formats %zu itself: no snprintf of more_text's for a finding */
+#define GL302_TAIL ": compilers and headers ride along into production"
+    if (more)
+        gl_report(c, first->loc, NULL,
+                  "the shipped image installs `%s` and %zu more build package%s" GL302_TAIL,
+                  first->spec, more, more == 1 ? "" : "s");
+    else
+        gl_report(c, first->loc, NULL, "the shipped image installs `%s`" GL302_TAIL,
+                  first->spec);
+#undef GL302_TAIL
 }
 
 const struct gl_rule gl_rule_GL302 = {

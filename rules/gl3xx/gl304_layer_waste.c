@@ -26,22 +26,6 @@ struct item {
     const char *added_by; /* "COPY", "ADD", "apt-get install" */
 };
 
-/* Package manager families: a package installed by one is removed by the same family. */
-static int family(const char *m)
-{
-    static const char *const fams[][4] = {{"apt-get", "apt", "aptitude", NULL},
-                                          {"yum", "dnf", "microdnf", "tdnf"},
-                                          {"apk", NULL, NULL, NULL},
-                                          {"zypper", NULL, NULL, NULL},
-                                          {"conda", "mamba", "micromamba", NULL},
-                                          {"pip", "uv", NULL, NULL}};
-    for (int f = 0; f < (int)(sizeof fams / sizeof fams[0]); f++)
-        for (int k = 0; k < 4 && fams[f][k]; k++)
-            if (!strcmp(m, fams[f][k]))
-                return f;
-    return -1;
-}
-
 /* Package names as the manager compares them (pip: case and -/_ do not matter). */
 static bool same_package(const char *a, const char *b, bool pip)
 {
@@ -84,11 +68,18 @@ static void path_items(const struct gl_doc *doc, struct gl_arena *a, const struc
                        bool *used)
 {
     const struct gl_dockerfile_model *m = doc->df;
+    size_t first = 0; /* the first copy it could delete: most deletions (apt lists, caches)
+                         follow no COPY of the shipped image, and need no path made */
+    while (first < ncopies && (used[first] || !paths[first] || !*paths[first] ||
+                               m->copies[first].instr >= r->instr))
+        first++;
+    if (first == ncopies)
+        return;
     const char *d = gl_image_path(a, r->workdir, r->name);
     if (!d || !*d || !strcmp(d, "/") || strchr(r->name, '$'))
         return;
     bool glob = strpbrk(d, "*?[") != NULL;
-    for (size_t i = 0; i < ncopies && *n < ITEMS_MAX; i++) {
+    for (size_t i = first; i < ncopies && *n < ITEMS_MAX; i++) {
         const struct gl_copy_src *s = &m->copies[i];
         const char *p = paths[i];
         if (used[i] || !p || !*p || s->instr >= r->instr)
@@ -104,20 +95,21 @@ static void path_items(const struct gl_doc *doc, struct gl_arena *a, const struc
     }
 }
 
-/* The item a package removal makes of an earlier install of the same package. */
+/* The item a package removal makes of an earlier install of the same package (by the
+ * same family of managers: apt's packages are removed by apt-get, dnf's by yum). */
 static void package_item(const struct gl_doc *doc, struct gl_arena *a,
                          const struct gl_removal *r, struct item *items, size_t *n)
 {
     const struct gl_dockerfile_model *m = doc->df;
-    int fam = family(r->manager);
+    unsigned fam = r->family;
     for (size_t i = 0; i < m->npkgs && i < PKGS_MAX && *n < ITEMS_MAX; i++) {
         const struct gl_pkg *p = &m->pkgs[i];
         /* the names first: they differ for nearly every package, told in a byte or two */
         if (p->instr >= r->instr || p->requirements || !p->name ||
-            !same_package(p->name, r->name, fam == 5) || !gl_df_stage_shipped(doc, p->stage) ||
-            family(p->manager) != fam)
+            !same_package(p->name, r->name, fam == GL_PKG_PIP) ||
+            !gl_df_stage_shipped(doc, p->stage) || p->family != fam)
             continue;
-        bool tool = gl_os_package_manager(p->manager) && gl_build_tool_package(p->name, p->group);
+        bool tool = gl_pkg_family_os(p->family) && gl_build_tool_package(p->name, p->group);
         items[(*n)++] = (struct item){r->name, -1, tool, r->loc, p->loc.line, p->manager};
         items[*n - 1].added_by = gl_arena_printf(a, "%s install", p->manager);
         return;
@@ -212,15 +204,19 @@ static void check(struct gl_check *c)
     const char *paths_few[32] = {NULL};
     bool *used = ncopies < 32 ? used_few : calloc(ncopies + 1, sizeof *used);
     const char **paths = ncopies < 32 ? paths_few : calloc(ncopies + 1, sizeof *paths);
-    for (size_t i = 0; i < ncopies; i++)
-        if (gl_df_stage_shipped(c->doc, m->copies[i].stage))
-            paths[i] = copied_path(c->doc, &a, &m->copies[i]);
+    bool paths_made = false; /* at the first path deletion: a doc without one asks none */
     size_t nremovals = m->nremovals < REMOVALS_MAX ? m->nremovals : REMOVALS_MAX;
     for (size_t i = 0; i < nremovals && n < ITEMS_MAX; i++) {
         const struct gl_removal *r = &m->removals[i];
         if (r->instr < 0 || !gl_df_stage_shipped(c->doc, r->stage))
             continue;
-        if (!strcmp(r->manager, "rm"))
+        if (r->family == GL_PKG_RM && !paths_made) {
+            for (size_t k = 0; k < ncopies; k++)
+                if (gl_df_stage_shipped(c->doc, m->copies[k].stage))
+                    paths[k] = copied_path(c->doc, &a, &m->copies[k]);
+            paths_made = true;
+        }
+        if (r->family == GL_PKG_RM)
             path_items(c->doc, &a, r, paths, ncopies, items, &n, used);
         else
             package_item(c->doc, &a, r, items, &n);

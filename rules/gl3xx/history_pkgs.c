@@ -12,7 +12,7 @@ static bool removed(const struct gl_dockerfile_model *m, const struct gl_pkg *pk
 {
     for (size_t i = 0; i < m->nremovals; i++) {
         const struct gl_removal *r = &m->removals[i];
-        if (!strcmp(r->manager, "rm") || r->instr < pkg->instr)
+        if (r->family == GL_PKG_RM || r->instr < pkg->instr)
             continue;
         if (r->instr == pkg->instr || !strcmp(r->name, pkg->name))
             return true;
@@ -28,7 +28,7 @@ const struct gl_pkg *gl_history_first_pkg(const struct gl_image_platform *p,
     size_t n = 0;
     for (size_t i = 0; m && i < m->npkgs; i++) {
         const struct gl_pkg *pkg = &m->pkgs[i];
-        if (!gl_os_package_manager(pkg->manager) || pkg->requirements || !wanted(pkg) ||
+        if (!gl_pkg_family_os(pkg->family) || pkg->requirements || !wanted(pkg) ||
             removed(m, pkg))
             continue;
         if (!first)
