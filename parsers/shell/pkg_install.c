@@ -71,24 +71,34 @@ static const struct opt_name pip_index[] = {
     O("-i"), O("--index-url"), O("--extra-index-url"), O("-f"), O("--find-links"),
     O("--torch-backend"), {NULL, 0}};
 
-/* Its rows are named by cmd_names[] below (their `row`): keep the order. */
-enum { ROW_PIP = 12, ROW_UV = 13 };
-static const struct manager managers[] = {
-    {"apt-get", apt_installs, apt_valued, no_index, apt_removes, '=', GL_PKG_APT},
-    {"apt", apt_installs, apt_valued, no_index, apt_removes, '=', GL_PKG_APT},
-    {"aptitude", apt_installs, apt_valued, no_index, apt_removes, '=', GL_PKG_APT},
-    {"yum", rpm_installs, rpm_valued, no_index, rpm_removes, 0, GL_PKG_RPM},
-    {"dnf", rpm_installs, rpm_valued, no_index, rpm_removes, 0, GL_PKG_RPM},
-    {"microdnf", rpm_installs, rpm_valued, no_index, rpm_removes, 0, GL_PKG_RPM},
-    {"tdnf", rpm_installs, rpm_valued, no_index, rpm_removes, 0, GL_PKG_RPM},
-    {"apk", apk_installs, apk_valued, no_index, apk_removes, 0, GL_PKG_APK},
-    {"zypper", zypper_installs, zypper_valued, no_index, zypper_removes, 0, GL_PKG_ZYPPER},
-    {"conda", conda_installs, conda_valued, conda_index, conda_removes, '=', GL_PKG_CONDA},
-    {"mamba", conda_installs, conda_valued, conda_index, conda_removes, '=', GL_PKG_CONDA},
-    {"micromamba", conda_installs, conda_valued, conda_index, conda_removes, '=', GL_PKG_CONDA},
-    {"pip", pip_installs, pip_valued, pip_index, pip_removes, 0, GL_PKG_PIP},
-    {"uv", pip_installs, pip_valued, pip_index, pip_removes, 0, GL_PKG_PIP},
+/* The managers' rows, by name (cmd_names[] below refers to them). */
+enum {
+    ROW_APT_GET, ROW_APT, ROW_APTITUDE, ROW_YUM, ROW_DNF, ROW_MICRODNF, ROW_TDNF, ROW_APK,
+    ROW_ZYPPER, ROW_CONDA, ROW_MAMBA, ROW_MICROMAMBA, ROW_PIP, ROW_UV,
 };
+static const struct manager managers[] = {
+    [ROW_APT_GET] = {"apt-get", apt_installs, apt_valued, no_index, apt_removes, '=', GL_PKG_APT},
+    [ROW_APT] = {"apt", apt_installs, apt_valued, no_index, apt_removes, '=', GL_PKG_APT},
+    [ROW_APTITUDE] = {"aptitude", apt_installs, apt_valued, no_index, apt_removes, '=',
+                      GL_PKG_APT},
+    [ROW_YUM] = {"yum", rpm_installs, rpm_valued, no_index, rpm_removes, 0, GL_PKG_RPM},
+    [ROW_DNF] = {"dnf", rpm_installs, rpm_valued, no_index, rpm_removes, 0, GL_PKG_RPM},
+    [ROW_MICRODNF] = {"microdnf", rpm_installs, rpm_valued, no_index, rpm_removes, 0,
+                      GL_PKG_RPM},
+    [ROW_TDNF] = {"tdnf", rpm_installs, rpm_valued, no_index, rpm_removes, 0, GL_PKG_RPM},
+    [ROW_APK] = {"apk", apk_installs, apk_valued, no_index, apk_removes, 0, GL_PKG_APK},
+    [ROW_ZYPPER] = {"zypper", zypper_installs, zypper_valued, no_index, zypper_removes, 0,
+                    GL_PKG_ZYPPER},
+    [ROW_CONDA] = {"conda", conda_installs, conda_valued, conda_index, conda_removes, '=',
+                   GL_PKG_CONDA},
+    [ROW_MAMBA] = {"mamba", conda_installs, conda_valued, conda_index, conda_removes, '=',
+                   GL_PKG_CONDA},
+    [ROW_MICROMAMBA] = {"micromamba", conda_installs, conda_valued, conda_index,
+                        conda_removes, '=', GL_PKG_CONDA},
+    [ROW_PIP] = {"pip", pip_installs, pip_valued, pip_index, pip_removes, 0, GL_PKG_PIP},
+    [ROW_UV] = {"uv", pip_installs, pip_valued, pip_index, pip_removes, 0, GL_PKG_PIP},
+};
+_Static_assert(sizeof managers / sizeof managers[0] == ROW_UV + 1, "a row for every manager");
 
 /* What a command's base name is to the scan. */
 enum cmd_kind {
@@ -111,15 +121,17 @@ struct cmd_name {
 #define CMD_LEN_MAX 10
 static const struct cmd_name cmd_names[CMD_LEN_MAX + 1][7] = {
     [2] = {{"rm", CMD_RM, 0}, {"uv", CMD_UV, ROW_UV}},
-    [3] = {{"env", CMD_PREFIX, 0}, {"apt", CMD_MANAGER, 1}, {"yum", CMD_MANAGER, 3},
-           {"dnf", CMD_MANAGER, 4}, {"apk", CMD_MANAGER, 7}, {"pip", CMD_MANAGER, ROW_PIP}},
+    [3] = {{"env", CMD_PREFIX, 0}, {"apt", CMD_MANAGER, ROW_APT}, {"yum", CMD_MANAGER, ROW_YUM},
+           {"dnf", CMD_MANAGER, ROW_DNF}, {"apk", CMD_MANAGER, ROW_APK},
+           {"pip", CMD_MANAGER, ROW_PIP}},
     [4] = {{"sudo", CMD_SUDO, 0}, {"exec", CMD_PREFIX, 0}, {"time", CMD_PREFIX, 0},
-           {"nice", CMD_PREFIX, 0}, {"tdnf", CMD_MANAGER, 6}},
-    [5] = {{"nohup", CMD_PREFIX, 0}, {"conda", CMD_MANAGER, 9}, {"mamba", CMD_MANAGER, 10}},
-    [6] = {{"python", CMD_PYTHON, 0}, {"zypper", CMD_MANAGER, 8}},
-    [7] = {{"command", CMD_PREFIX, 0}, {"apt-get", CMD_MANAGER, 0}},
-    [8] = {{"aptitude", CMD_MANAGER, 2}, {"microdnf", CMD_MANAGER, 5}},
-    [10] = {{"micromamba", CMD_MANAGER, 11}},
+           {"nice", CMD_PREFIX, 0}, {"tdnf", CMD_MANAGER, ROW_TDNF}},
+    [5] = {{"nohup", CMD_PREFIX, 0}, {"conda", CMD_MANAGER, ROW_CONDA},
+           {"mamba", CMD_MANAGER, ROW_MAMBA}},
+    [6] = {{"python", CMD_PYTHON, 0}, {"zypper", CMD_MANAGER, ROW_ZYPPER}},
+    [7] = {{"command", CMD_PREFIX, 0}, {"apt-get", CMD_MANAGER, ROW_APT_GET}},
+    [8] = {{"aptitude", CMD_MANAGER, ROW_APTITUDE}, {"microdnf", CMD_MANAGER, ROW_MICRODNF}},
+    [10] = {{"micromamba", CMD_MANAGER, ROW_MICROMAMBA}},
 };
 static const struct cmd_name pip_versioned = {"pip", CMD_MANAGER, ROW_PIP};
 static const struct cmd_name python_versioned = {"python", CMD_PYTHON, 0};
