@@ -591,6 +591,14 @@ struct simple_piece {
 };
 #define SIMPLE_PIECES 16
 
+/* The bytes simple_word stops at (all others it passes at once): NUL, the quotes, `$`,
+ * both escapes (which of them is the escape is the file's choice: tested there) and the
+ * bytes >= 0x80. */
+static const bool simple_stop[256] = {
+    DF_HIGH_BYTES(1),
+    [0] = 1, ['"'] = 1, ['$'] = 1, ['\''] = 1, ['\\'] = 1, ['`'] = 1,
+};
+
 /* Is word[0, len) made only of what the lexer copies as it is (printable ASCII and blanks,
  * no NUL, no byte >= 0x80: each its own rune) and of `$NAME`, `${NAME}` (NAME a letter or
  * '_', then letters, digits and '_', followed by no byte >= 0x80, which could be a letter)
@@ -600,18 +608,6 @@ struct simple_piece {
  * and the variables' values in order, and nothing else: no error is possible, a `<` is
  * copied as it is (with no words the heredoc test copies what it reads), the quotes are
  * dropped. The pieces into p (at most SIMPLE_PIECES; more: false, the lexer does it). */
-/* The bytes simple_word stops at (all others it passes at once): NUL, the quotes, `$`,
- * both escapes (which of them is the escape is the file's choice: tested there) and the
- * bytes >= 0x80. */
-static const bool simple_stop[256] = {
-#define R16(x) [x] = 1, [x + 1] = 1, [x + 2] = 1, [x + 3] = 1, [x + 4] = 1, [x + 5] = 1, \
-               [x + 6] = 1, [x + 7] = 1, [x + 8] = 1, [x + 9] = 1, [x + 10] = 1, [x + 11] = 1, \
-               [x + 12] = 1, [x + 13] = 1, [x + 14] = 1, [x + 15] = 1
-    R16(0x80), R16(0x90), R16(0xA0), R16(0xB0), R16(0xC0), R16(0xD0), R16(0xE0), R16(0xF0),
-#undef R16
-    [0] = 1, ['"'] = 1, ['$'] = 1, ['\''] = 1, ['\\'] = 1, ['`'] = 1,
-};
-
 static bool simple_word(const char *word, size_t len, unsigned char esc,
                         struct simple_piece *p, size_t *np)
 {

@@ -400,12 +400,7 @@ static bool word_byte(unsigned char c)
  * unicode.IsSpace: \t \n \v \f \r and ' '), 2 a quote, 3 either escape byte (which of
  * them is the file's escape is tested), 4 a byte >= 0x80. */
 static const unsigned char word_class[256] = {
-#define R16(x, k) [x] = k, [x + 1] = k, [x + 2] = k, [x + 3] = k, [x + 4] = k, [x + 5] = k, \
-                  [x + 6] = k, [x + 7] = k, [x + 8] = k, [x + 9] = k, [x + 10] = k,        \
-                  [x + 11] = k, [x + 12] = k, [x + 13] = k, [x + 14] = k, [x + 15] = k
-    R16(0x80, 4), R16(0x90, 4), R16(0xA0, 4), R16(0xB0, 4), R16(0xC0, 4), R16(0xD0, 4),
-    R16(0xE0, 4), R16(0xF0, 4),
-#undef R16
+    DF_HIGH_BYTES(4),
     ['\t'] = 1, ['\n'] = 1, ['\v'] = 1, ['\f'] = 1, ['\r'] = 1, [' '] = 1,
     ['\''] = 2, ['"'] = 2, ['\\'] = 3, ['`'] = 3,
 };

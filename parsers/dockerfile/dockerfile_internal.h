@@ -114,6 +114,16 @@ static inline char *df_strndup(struct gl_arena *a, const char *s, size_t n)
 #define DF_ONES 0x0101010101010101ull
 #define DF_HIGH 0x8080808080808080ull
 
+/* Designated initialisers of a 256-entry byte table: bytes 0x80 to 0xFF (never part of an
+ * ASCII run) set to k. */
+#define DF_ROW16_(x, k) [x] = k, [x + 1] = k, [x + 2] = k, [x + 3] = k, [x + 4] = k, \
+                        [x + 5] = k, [x + 6] = k, [x + 7] = k, [x + 8] = k, [x + 9] = k, \
+                        [x + 10] = k, [x + 11] = k, [x + 12] = k, [x + 13] = k, [x + 14] = k, \
+                        [x + 15] = k
+#define DF_HIGH_BYTES(k) DF_ROW16_(0x80, k), DF_ROW16_(0x90, k), DF_ROW16_(0xA0, k), \
+                         DF_ROW16_(0xB0, k), DF_ROW16_(0xC0, k), DF_ROW16_(0xD0, k), \
+                         DF_ROW16_(0xE0, k), DF_ROW16_(0xF0, k)
+
 /* The classic "has a zero byte" test of x ^ k: bit 7 of each byte lane that may equal k
  * (set for every lane that does; a set bit is exact for "any lane equals k"). */
 static inline uint64_t df_bytes_equal(uint64_t x, unsigned char k)
