@@ -437,17 +437,27 @@ struct gl_ref *gl_ref_add(struct gl_doc *doc, const char *text, struct gl_loc lo
     r->df_stage = -1;
     r->launch = -1;
     r->parsed.loc = loc;
-    if (!unresolved && text)
-        r->ok = gl_imageref_parse(&doc->arena, text, strlen(text), loc, &r->parsed, NULL) == 0;
+    size_t n = 0;
+    if (!unresolved && text) {
+        n = strlen(text);
+        r->ok = gl_imageref_parse(&doc->arena, text, n, loc, &r->parsed, NULL) == 0;
+    }
     size_t at = gl_doc_offset(doc, loc);
+    /* Does the parsed text stand in the file as written at loc (gl_doc_text_at, with the
+     * offset found once)? */
+    bool exact = r->ok && at != SIZE_MAX && n <= doc->len - at &&
+                 !memcmp(doc->text + at, text, n) && !memchr(text, '\n', n);
     if (at != SIZE_MAX) {
-        size_t end = at;
+        /* The written reference runs to the first ref_text_end byte. A reference that
+         * parsed holds none (the grammar has no blank, quote or NUL), so when it stands
+         * there as written the search starts after it. */
+        size_t end = exact ? at + n : at;
         while (end < doc->len && !ref_text_end(doc->text[end]))
             end++;
         r->written = doc->text + at;
         r->written_len = end - at;
     }
-    if (r->ok && !gl_doc_text_at(doc, loc, text)) {
+    if (r->ok && !exact) {
         r->parsed.exact = false;
         if (r->parsed.tag)
             r->parsed.tag_loc = loc;
