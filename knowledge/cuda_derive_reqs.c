@@ -211,20 +211,29 @@ static bool stage_in_chain(const struct gl_dockerfile_model *m, int from, int to
 }
 
 /* The directory a command of the install's RUN runs in: the RUN's WORKDIR, or the last
- * literal absolute `cd DIR` before it in the same RUN; NULL when a `cd` makes it unknown. */
-static const char *run_dir(const struct gl_doc *doc, const struct gl_pkg *p)
+ * literal absolute `cd DIR` before it in the same RUN; NULL when a `cd` makes it unknown.
+ * m->cmds are in file order (dockerfile_model.c runs the RUNs in order, a RUN's commands
+ * and its `sh -c` scripts' commands one after the other), so the RUN's commands are one
+ * run of them: *from keeps where the last install's RUN began, and the walk starts there
+ * (installs come in file order too; one before it starts again from the first), instead
+ * of going over every command of the doc for each install. */
+static const char *run_dir(const struct gl_doc *doc, const struct gl_pkg *p, size_t *from)
 {
     const struct gl_dockerfile_model *m = doc->df;
     const char *dir = p->workdir;
-    for (size_t i = 0; i < m->ncmds; i++) {
+    if (*from > m->ncmds || (*from && m->cmds[*from - 1].instr >= p->instr))
+        *from = 0;
+    while (*from < m->ncmds && m->cmds[*from].instr < p->instr)
+        (*from)++;
+    for (size_t i = *from; i < m->ncmds && m->cmds[i].instr == p->instr; i++) {
         const struct gl_cmd *c = &m->cmds[i];
-        if (c->instr != p->instr || !c->nwords || c->words[0].opaque)
+        if (!c->nwords || c->words[0].opaque)
             continue;
         struct gl_loc at = c->words[0].loc;
         if (at.line > p->loc.line || (at.line == p->loc.line && at.col >= p->loc.col))
             break;
         const char *w = c->words[0].text;
-        if (strcmp(w, "cd") && strcmp(w, "pushd"))
+        if (!gl_streq(w, "cd") && !gl_streq(w, "pushd"))
             continue;
         const char *to = c->nwords == 2 && !c->words[1].opaque ? c->words[1].text : NULL;
         dir = to && to[0] == '/' && !strchr(to, '$') ? to : NULL;
@@ -261,10 +270,10 @@ static const char *copy_dest(struct gl_arena *a, const struct gl_copy_src *s,
 }
 
 static const char *context_name(struct gl_doc *doc, const struct gl_pkg *p, const char *ctx,
-                                const char **dests)
+                                const char **dests, size_t *cmd_from)
 {
     const struct gl_dockerfile_model *m = doc->df;
-    const char *dir = run_dir(doc, p);
+    const char *dir = run_dir(doc, p, cmd_from);
     if (!dir && p->workdir)
         return NULL;
     const char *want = gl_image_path(&doc->arena, dir, p->name);
@@ -298,6 +307,7 @@ void cd_derive_requirements(struct cd_ctx *c)
     size_t read = 0;
     const struct gl_dockerfile_model *m = doc->df;
     const char **dests = NULL; /* the COPYs' destinations (copy_dest), at the first install */
+    size_t cmd_from = 0;       /* run_dir's cursor */
     for (size_t i = 0; i < m->npkgs && read < REQ_FILES_MAX; i++) {
         const struct gl_pkg *p = &m->pkgs[i];
         if (!p->requirements || !p->name) /* before the manager's names: most are not */
@@ -310,7 +320,7 @@ void cd_derive_requirements(struct cd_ctx *c)
             for (size_t k = 0; k < m->ncopies; k++)
                 dests[k] = NO_DEST;
         }
-        const char *name = context_name(doc, p, dir, dests);
+        const char *name = context_name(doc, p, dir, dests, &cmd_from);
         if (!name || !contained_name(name))
             continue;
         const char *base = gl_base_name(name);
