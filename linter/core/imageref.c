@@ -443,10 +443,7 @@ struct gl_ref *gl_ref_add(struct gl_doc *doc, const char *text, struct gl_loc lo
         r->ok = gl_imageref_parse(&doc->arena, text, n, loc, &r->parsed, NULL) == 0;
     }
     size_t at = gl_doc_offset(doc, loc);
-    /* Does the parsed text stand in the file as written at loc (gl_doc_text_at, with the
-     * offset found once)? */
-    bool exact = r->ok && at != SIZE_MAX && n <= doc->len - at &&
-                 !memcmp(doc->text + at, text, n) && !memchr(text, '\n', n);
+    bool exact = r->ok && gl_doc_text_is(doc, at, text, n); /* as written in the file */
     if (at != SIZE_MAX) {
         /* The written reference runs to the first ref_text_end byte. A reference that
          * parsed holds none (the grammar has no blank, quote or NUL), so when it stands

@@ -236,8 +236,9 @@ size_t gl_doc_offset(struct gl_doc *doc, struct gl_loc loc);
 /* A reader of the whole doc->text found its line starts (gl_lines_known): the doc's
  * line index is copied from them rather than found again. */
 void gl_doc_lines_known(struct gl_doc *doc, const size_t *starts, size_t n);
-/* Does `text` stand in doc->text exactly as written at loc (all on that line)? */
-bool gl_doc_text_at(struct gl_doc *doc, struct gl_loc loc, const char *text);
+/* Does text[0, n) stand in doc->text exactly as written at offset off (gl_doc_offset;
+ * SIZE_MAX: no), all on one line? */
+bool gl_doc_text_is(const struct gl_doc *doc, size_t off, const char *text, size_t n);
 
 /* Is there a file at `path` (a file of the doc's build context, as the caller joined the
  * doc's directory and a name)? lstat's answer (follow false) or

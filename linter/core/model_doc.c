@@ -65,10 +65,9 @@ void gl_doc_lines_known(struct gl_doc *doc, const size_t *starts, size_t n)
     gl_lines_known(&doc->lines, starts, n);
 }
 
-bool gl_doc_text_at(struct gl_doc *doc, struct gl_loc loc, const char *text)
+bool gl_doc_text_is(const struct gl_doc *doc, size_t off, const char *text, size_t n)
 {
-    size_t off = gl_doc_offset(doc, loc), n = strlen(text);
-    if (off == SIZE_MAX || off + n > doc->len)
+    if (off == SIZE_MAX || off > doc->len || n > doc->len - off)
         return false;
     return memcmp(doc->text + off, text, n) == 0 && !memchr(text, '\n', n);
 }
