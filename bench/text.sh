@@ -11,7 +11,8 @@
 #                /work/.mirror when present, exported with git archive), >= 5,000 files
 # For each: gpulint --jobs 1 and --jobs 2, the floor (bench/readfloor.c: the same walk, every
 # file read whole and nothing else done, on 1 and 2 threads; for launch files also with
-# libyaml's event parser over the YAML ones), cat, dockerfilelint (dockerfiles 1x and 10x
+# libyaml's event parser over the YAML ones; for Dockerfiles also with their RUN lines cut
+# into shell words by a byte-class table, readfloor -w), cat, dockerfilelint (dockerfiles 1x and 10x
 # only: it takes ~0.4 ms a file; PEER=no leaves it out, to compare two gpulint builds
 # quickly), each the best of RUNS runs (default 3) by wall time;
 # MB/s, files/s, the ratio of each to gpulint -j 1, MB/s of CPU time (user + system: less
@@ -101,8 +102,8 @@ instructions() { # instructions FILES CMD...: user-space instructions of one run
 echo
 echo "| corpus | files | MB | tool | wall s | MB/s | files/s | x gpulint -j1 time | user s | MB/s of CPU | peak RSS MiB | instructions |"
 echo "|---|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|"
-row() { # row CORPUS DIR [peer] [yaml]
-  local name=$1 dir=$2 withpeer=${3:-} yaml=${4:-} files bytes g
+row() { # row CORPUS DIR [peer] [yaml|words]
+  local name=$1 dir=$2 withpeer=${3:-} extra=${4:-} files bytes g
   files=$(find "$dir" -type f | wc -l)
   bytes=$(find "$dir" -type f -printf '%s\n' | awk '{ s += $1 } END { print s + 0 }')
   find "$dir" -type f -print0 | xargs -0 cat > /dev/null   # warm the page cache
@@ -113,9 +114,13 @@ row() { # row CORPUS DIR [peer] [yaml]
     if [ -x "$work/readfloor" ]; then
       echo "floor-j1 $(best "$work/readfloor" "$dir") -"
       echo "floor-j2 $(best "$work/readfloor" -j 2 "$dir") -"
-      if [ -n "$yaml" ] && "$work/readfloor" -y "$dir" > /dev/null 2>&1; then
+      if [ "$extra" = yaml ] && "$work/readfloor" -y "$dir" > /dev/null 2>&1; then
         echo "floor+libyaml-j1 $(best "$work/readfloor" -y "$dir") -"
         echo "floor+libyaml-j2 $(best "$work/readfloor" -j 2 -y "$dir") -"
+      fi
+      if [ "$extra" = words ]; then
+        echo "floor+RUN-words-j1 $(best "$work/readfloor" -w "$dir") -"
+        echo "floor+RUN-words-j2 $(best "$work/readfloor" -j 2 -w "$dir") -"
       fi
     fi
     echo "cat $(best sh -c 'find "$1" -type f -print0 | xargs -0 cat' sh "$dir") -"
@@ -146,7 +151,7 @@ copies() { # copies K FROM TO: TO/0 .. TO/K-1, each a copy of FROM
 }
 for k in 1 10 100; do
   copies $k "$work/d" "$work/d$k"
-  row "dockerfiles ${k}x" "$work/d$k" $([ $k -le 10 ] && echo peer)
+  row "dockerfiles ${k}x" "$work/d$k" "$([ $k -le 10 ] && echo peer)" words
   rm -rf "$work/d$k"
 done
 for k in 1 10 100; do
