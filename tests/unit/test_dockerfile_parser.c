@@ -407,6 +407,29 @@ static void test_expand_text(void **state)
     gl_buf_free(&scratch);
 }
 
+/* The next number of a test's fixed pseudo-random sequence (a linear congruential
+ * generator: every run draws the same words). */
+static uint32_t next_random(uint32_t *seed)
+{
+    *seed = *seed * 1103515245u + 12345u;
+    return *seed >> 16;
+}
+
+/* A random word into w: 1 to `most` pieces drawn from pieces[0, npieces), joined (w holds
+ * `most` of the longest); its length (not terminated). */
+static size_t random_word(uint32_t *seed, const char *const *pieces, size_t npieces,
+                          size_t most, char *w)
+{
+    size_t n = 0, count = 1 + next_random(seed) % most;
+    for (size_t k = 0; k < count; k++) {
+        const char *pc = pieces[next_random(seed) % npieces];
+        size_t pl = strlen(pc);
+        memcpy(w + n, pc, pl);
+        n += pl;
+    }
+    return n;
+}
+
 /* The words of ARG, ENV, LABEL, FROM and COPY on one line (taken as spans of the line at
  * once) equal those of the same logical line split over two physical lines (taken one by
  * one, with the builder): random ASCII words with quotes, escapes, blanks, `=`, NUL, DEL
@@ -422,18 +445,9 @@ static void test_words_one_line(void **state)
     uint32_t seed = 777;
     for (int iter = 0; iter < 20000; iter++) {
         char w[200];
-        size_t n = 0;
-        seed = seed * 1103515245u + 12345u;
-        size_t count = 1 + (seed >> 16) % 10;
-        for (size_t k = 0; k < count; k++) {
-            seed = seed * 1103515245u + 12345u;
-            const char *b = bits[(seed >> 16) % (sizeof bits / sizeof bits[0])];
-            memcpy(w + n, b, strlen(b));
-            n += strlen(b);
-        }
+        size_t n = random_word(&seed, bits, sizeof bits / sizeof bits[0], 10, w);
         w[n] = 0;
-        seed = seed * 1103515245u + 12345u;
-        size_t cut = 1 + (seed >> 16) % n;
+        size_t cut = 1 + next_random(&seed) % n;
         /* the cut makes a second physical line that is an instruction's continuation:
          * no escape before the cut, none at the end, not blank, no comment */
         const char *rest = w + cut;
@@ -524,16 +538,7 @@ static void test_expand_simple(void **state)
     uint32_t seed = 12345;
     for (int iter = 0; iter < 20000; iter++) {
         char word[256];
-        size_t n = 0;
-        seed = seed * 1103515245u + 12345u;
-        size_t count = 1 + (seed >> 16) % 8;
-        for (size_t k = 0; k < count; k++) {
-            seed = seed * 1103515245u + 12345u;
-            const char *pc = pieces[(seed >> 16) % (sizeof pieces / sizeof pieces[0])];
-            size_t pl = strlen(pc);
-            memcpy(word + n, pc, pl);
-            n += pl;
-        }
+        size_t n = random_word(&seed, pieces, sizeof pieces / sizeof pieces[0], 8, word);
         if (iter % 97 == 0)
             word[n++] = 0; /* (a NUL inside) */
         word[n] = 0;
