@@ -63,8 +63,7 @@ static void check(struct gl_check *c)
     size_t more = 0;
     for (size_t i = 0; i < m->npkgs; i++) {
         const struct gl_pkg *p = &m->pkgs[i];
-        if (!gl_pkg_family_os(p->family) || !gl_df_stage_shipped(c->doc, p->stage) ||
-            !gl_build_tool_package(p->name, p->group))
+        if (!gl_df_stage_shipped(c->doc, p->stage) || !build_pkg(p))
             continue;
         if (!first)
             first = p;
@@ -73,16 +72,10 @@ static void check(struct gl_check *c)
     }
     if (!first)
         return;
-    /* gl_report formats %zu itself: no snprintf of more_text's for a finding */
-#define GL302_TAIL ": compilers and headers ride along into production"
-    if (more)
-        gl_report(c, first->loc, NULL,
-                  "the shipped image installs `%s` and %zu more build package%s" GL302_TAIL,
-                  first->spec, more, more == 1 ? "" : "s");
-    else
-        gl_report(c, first->loc, NULL, "the shipped image installs `%s`" GL302_TAIL,
-                  first->spec);
-#undef GL302_TAIL
+    char others[64];
+    gl_report(c, first->loc, NULL,
+              "the shipped image installs `%s`%s: compilers and headers ride along into "
+              "production", first->spec, more_text(others, sizeof others, more));
 }
 
 const struct gl_rule gl_rule_GL302 = {
