@@ -37,7 +37,7 @@ static bool driver_pkg(const struct gl_pkg *p)
 {
     /* the name first: it rules out nearly every package by its first letter */
     return !p->requirements && p->name && driver_package(p->name) &&
-           p->family != GL_PKG_PIP && p->family != GL_PKG_CONDA;
+           gl_pkg_family_os(p->family);
 }
 
 /* Offset of an NVIDIA-Linux-*.run installer's name in a word (a path or URL), or -1. */
