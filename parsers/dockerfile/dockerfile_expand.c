@@ -674,8 +674,7 @@ bool df_expand_text(struct gl_arena *a, const char *word, size_t len, char escap
                     df_lookup_fn lookup, void *ctx, struct gl_buf *scratch, const char **out,
                     size_t *out_len, bool *unresolved, struct df_error *err)
 {
-    if (!word[len] && df_literal_text(word, len, escape)) {
-        gl_arena_charge(a, len + 1); /* the copy df_expand_word makes: the same limit */
+    if (df_expand_literal(a, word, len, escape)) {
         *out = word;
         *out_len = len;
         if (unresolved)
@@ -686,7 +685,7 @@ bool df_expand_text(struct gl_arena *a, const char *word, size_t len, char escap
                         err);
 }
 
-/* df_expand_text for a word that is not literal (out of line: most are). */
+/* df_expand_text for a word that is not literal (out of line: most words are literal). */
 static bool expand_other(struct gl_arena *a, const char *word, size_t len, char escape,
                          df_lookup_fn lookup, void *ctx, struct gl_buf *scratch,
                          const char **out, size_t *out_len, bool *unresolved,

@@ -208,9 +208,9 @@ static inline bool df_special8(uint64_t x, unsigned char esc)
 
 /* Does BuildKit's lexer copy word[0, len) unchanged (no words wanted)? So when it is ASCII
  * without NUL (no rune to re-encode, no BOM) and holds no quote, `$` or escape. Inline
- * (df_expand_text's first test, and the model's before it calls it): sixteen bytes a
- * step with SSE2, then the last sixteen (overlapping those before); a shorter word by
- * two overlapping eight- or four-byte loads, or byte by byte below four. Every load lies
+ * (df_expand_literal's test): sixteen bytes a step with SSE2, then the last sixteen
+ * (overlapping those before); a shorter word by two overlapping eight- or four-byte
+ * loads, or byte by byte below four. Every load lies
  * inside word[0, len). */
 static inline bool df_literal_text(const char *word, size_t len, char escape)
 {
@@ -256,6 +256,19 @@ static inline bool df_literal_text(const char *word, size_t len, char escape)
         if (c == 0 || c >= 0x80 || c == '$' || c == '\'' || c == '"' || c == esc)
             return false;
     }
+    return true;
+}
+
+/* df_expand_text's first case: a word NUL-terminated at len that the lexer copies as it is
+ * expands to itself; true then, and the arena charged for the copy df_expand_word would
+ * make (the same limit). Inline: the model asks it of every word before it calls
+ * df_expand_text (most words are literal). */
+static inline bool df_expand_literal(struct gl_arena *a, const char *word, size_t len,
+                                     char escape)
+{
+    if (word[len] || !df_literal_text(word, len, escape))
+        return false;
+    gl_arena_charge(a, len + 1);
     return true;
 }
 

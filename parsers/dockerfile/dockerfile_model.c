@@ -125,12 +125,8 @@ static const char *expand(struct builder *b, struct scope *s, const char *word, 
     size_t out_len;
     struct df_error err;
     *unresolved = false;
-    if (!word[len] && df_literal_text(word, len, b->f->escape)) {
-        /* df_expand_text's first case (most words), without the call: the word itself,
-         * the arena charged for its copy */
-        gl_arena_charge(&b->doc->arena, len + 1);
-        return word;
-    }
+    if (df_expand_literal(&b->doc->arena, word, len, b->f->escape))
+        return word; /* (df_expand_text's first case, without the call: most words) */
     if (!df_expand_text(&b->doc->arena, word, len, b->f->escape, scope_lookup, s, &b->scratch,
                         &out, &out_len, unresolved, &err)) {
         *unresolved = true;
