@@ -12,26 +12,19 @@
 #include <string.h>
 
 #include "linter/core/inputs.h"
+#include "test_support.h"
 
+/* The doc of `text`, read by the ansible reader. */
 static struct gl_doc *parse(const char *text)
 {
     const struct gl_input_type *t = gl_input_type_named("ansible");
     assert_non_null(t);
-    struct gl_doc *d = calloc(1, sizeof *d);
-    gl_arena_init(&d->arena);
-    d->path = "roles/r/tasks/main.yml";
-    d->kind = GL_IN_ANSIBLE;
-    d->text = text;
-    d->len = strlen(text);
+    struct gl_doc *d = test_doc_new("roles/r/tasks/main.yml", GL_IN_ANSIBLE, text, strlen(text));
     t->parse(d, NULL);
     return d;
 }
 
-static void done(struct gl_doc *d)
-{
-    gl_arena_free(&d->arena);
-    free(d);
-}
+static void done(struct gl_doc *d) { test_doc_free(d); }
 
 static enum gl_input_kind sniff(const char *path, const char *text)
 {

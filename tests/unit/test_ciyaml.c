@@ -11,26 +11,19 @@
 #include <string.h>
 
 #include "linter/core/inputs.h"
+#include "test_support.h"
 
+/* The doc of `text`, read by the ciyaml reader. */
 static struct gl_doc *parse(const char *path, const char *text)
 {
     const struct gl_input_type *t = gl_input_type_named("ciyaml");
     assert_non_null(t);
-    struct gl_doc *d = calloc(1, sizeof *d);
-    gl_arena_init(&d->arena);
-    d->path = path;
-    d->kind = GL_IN_CIYAML;
-    d->text = text;
-    d->len = strlen(text);
+    struct gl_doc *d = test_doc_new(path, GL_IN_CIYAML, text, strlen(text));
     t->parse(d, NULL);
     return d;
 }
 
-static void done(struct gl_doc *d)
-{
-    gl_arena_free(&d->arena);
-    free(d);
-}
+static void done(struct gl_doc *d) { test_doc_free(d); }
 
 static void test_github_run_block(void **st)
 {
