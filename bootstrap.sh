@@ -25,7 +25,7 @@ packages=(
   umoci skopeo libarchive-tools zstd isal xz-utils bzip2                 # test images
   docker-registry apache2-utils openssl python3-yaml     # test registries (htpasswd: bcrypt); scale
   pre-commit libxml2-utils hyperfine time python3                    # CI tools, benches
-  man-db dpkg-dev debootstrap                     # install and Debian package tests
+  man-db dpkg-dev file debootstrap                # install and Debian package tests (file: cpack's shlibdeps)
   slurm-client                             # tests/slurm_options.sh: sbatch/srun/salloc --help
   docker-compose                           # tests/compose_flags.sh: docker-compose [run] --help
   python3-pip python3-setuptools python3-wheel   # tests/pydist.sh: wheels built and installed
@@ -40,6 +40,23 @@ if ((${#missing[@]})); then
   export DEBIAN_FRONTEND=noninteractive
   $sudo apt-get update -qq
   $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+
+# ---- 1a. the docker client for tests/docker_flags.sh (test mode only) ---------------
+# Its `docker run --help` is the reference for gpulint's option table. A machine with a
+# docker client on PATH keeps it; else Debian's docker.io is installed, and its daemon is
+# kept from starting (policy-rc.d, Debian's switch for that): the tests need no daemon.
+if [ "$mode" = test ] && ! command -v docker >/dev/null; then
+  step "installing docker.io (the client; its daemon is not started)"
+  sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
+  policy=/usr/sbin/policy-rc.d made_policy=no
+  if [ ! -e $policy ]; then
+    printf '#!/bin/sh\nexit 101\n' | $sudo tee $policy >/dev/null && $sudo chmod 755 $policy &&
+      made_policy=yes
+  fi
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends docker.io ||
+    echo "warning: docker.io did not install: tests/docker_flags.sh will skip" >&2
+  [ $made_policy = no ] || $sudo rm -f $policy
 fi
 
 # ---- 1b. npm tools the tests use (test mode only) ---------------------------------
