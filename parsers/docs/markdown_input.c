@@ -231,32 +231,34 @@ static bool any_launcher(struct cursor c, size_t to)
     return false;
 }
 
+/* The shell text of a block, made in the doc's arena: `text` NULL while its length is
+ * counted (the first pass of read_block), then filled to exactly that length. */
 struct block {
-    struct gl_buf text;
+    char *text;
+    size_t len;
     struct gl_srcmap map;
 };
 
 static void block_add(struct block *b, const char *t, size_t s, size_t e, uint32_t line,
                       uint32_t col)
 {
-    gl_srcmap_add(&b->map, b->text.len, line, col);
-    gl_buf_add(&b->text, t + s, e - s);
-    gl_buf_addc(&b->text, '\n');
+    if (b->text) {
+        gl_srcmap_add(&b->map, b->len, line, col);
+        memcpy(b->text + b->len, t + s, e - s);
+        b->text[b->len + (e - s)] = '\n';
+    }
+    b->len += e - s + 1;
 }
 
-/* One fenced block: the lines from the cursor's up to `to`, `first_line` the first's number.
- * `launch_lines`: a block of another language (Python): only its lines that start a launch
- * or a build (`docker run ...`, `!docker build ...`, `mlserver build ...`: never Python)
- * and the lines that continue them are shell. */
-static void read_block(struct gl_doc *doc, struct gl_launch_scan *scan, const struct fence *f,
-                       struct cursor c, size_t to, uint32_t first_line, bool launch_lines)
+/* The shell lines of one fenced block into b: the lines from the cursor's up to `to`,
+ * `first_line` the first's number. `launch_lines`: a block of another language (Python):
+ * only its lines that start a launch or a build (`docker run ...`, `!docker build ...`,
+ * `mlserver build ...`: never Python) and the lines that continue them are shell. */
+static void block_lines(const char *t, const struct fence *f, struct cursor c, size_t to,
+                        uint32_t first_line, bool launch_lines, struct block *b)
 {
     static const char *const prompt_langs[] = {"console", "shell-session", "sh-session",
                                                "shellsession", NULL};
-    const char *t = doc->text;
-    struct block b;
-    gl_buf_init(&b.text);
-    gl_srcmap_init(&b.map, &doc->arena);
     bool prompts = info_is(f, prompt_langs);
     struct line l;
     bool first_seen = false, continued = false;
@@ -268,7 +270,7 @@ static void read_block(struct gl_doc *doc, struct gl_launch_scan *scan, const st
                 prompts = true;
         }
         if (!prompts && !launch_lines) {
-            block_add(&b, t, s, l.end, line, (uint32_t)(s - l.start) + 1);
+            block_add(b, t, s, l.end, line, (uint32_t)(s - l.start) + 1);
             continue;
         }
         if (launch_lines && !continued) {
@@ -282,20 +284,44 @@ static void read_block(struct gl_doc *doc, struct gl_launch_scan *scan, const st
         } else if (!continued) {
             continue; /* output */
         }
-        block_add(&b, t, s, l.end, line, (uint32_t)(s - l.start) + 1);
+        block_add(b, t, s, l.end, line, (uint32_t)(s - l.start) + 1);
         size_t e = l.end;
         while (e > s && (t[e - 1] == '\r' || t[e - 1] == ' ' || t[e - 1] == '\t'))
             e--;
         continued = e > s && t[e - 1] == '\\';
     }
-    if (b.text.len) {
-        const char *copy = gl_arena_strndup(&doc->arena, b.text.data, b.text.len);
-        /* the detached launches of one block run together; other blocks are other
-         * examples (alternatives, other machines): a group per block */
-        gl_launch_group_later(scan, first_line);
-        gl_launch_scan_text(scan, copy, b.text.len, &b.map);
-    }
-    gl_buf_free(&b.text);
+}
+
+/* One fenced block read as shell (block_lines). Its text is counted first, then made in
+ * one arena take of that size: no copy outside the arena, charged to parse-memory. */
+static void read_block(struct gl_doc *doc, struct gl_launch_scan *scan, const struct fence *f,
+                       struct cursor c, size_t to, uint32_t first_line, bool launch_lines)
+{
+    struct block b = {0};
+    block_lines(doc->text, f, c, to, first_line, launch_lines, &b);
+    if (!b.len)
+        return;
+    size_t len = b.len;
+    b.text = gl_arena_take(&doc->arena, len + 1);
+    b.len = 0;
+    gl_srcmap_init(&b.map, &doc->arena);
+    block_lines(doc->text, f, c, to, first_line, launch_lines, &b);
+    b.text[len] = '\0';
+    /* the detached launches of one block run together; other blocks are other examples
+     * (alternatives, other machines): a group per block */
+    gl_launch_group_later(scan, first_line);
+    gl_launch_scan_text(scan, b.text, len, &b.map);
+}
+
+/* Past the doc's parse-memory the reader stops after the block whose fence (or directive)
+ * starts at line:col+1 and says so there, unless what it read said it first. */
+static bool stopped_at(struct gl_doc *doc, uint32_t line, size_t col0)
+{
+    if (!gl_arena_over(&doc->arena))
+        return false;
+    if (!doc->error.set)
+        gl_doc_fail_limit(doc, GL_LIMIT_PARSE_MEMORY, (struct gl_loc){line, (uint32_t)col0 + 1});
+    return true;
 }
 
 /* One variable table for the whole document (its blocks run in one shell session, as a
@@ -355,6 +381,8 @@ static void parse(struct gl_doc *doc, const struct gl_config *cfg)
             read = any_launcher(body, body_end);
         if (read || python)
             read_block(doc, &scan, &f, body, body_end, body_line, python);
+        if (stopped_at(doc, body_line - 1, f.indent))
+            break;
     }
     gl_launch_scan_pragmas(&scan);
     gl_lines_unknown(&doc->lines); /* (copied by now, or found again when asked) */
@@ -448,6 +476,8 @@ static void parse_rst(struct gl_doc *doc, const struct gl_config *cfg)
         }
         if (body < body_end && (open == RST_SHELL || any_launcher(body_at, body_end)))
             read_block(doc, &scan, &f, body_at, body_end, body_line, info_is(&f, python_langs));
+        if (stopped_at(doc, line, d))
+            break;
     }
     gl_launch_scan_pragmas(&scan);
 }
