@@ -13,7 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define KB_MAX_FILE_SIZE ((size_t)64 << 20)
+#include "linter/core/limits.h"
 
 #define FIELD(key, type, ctype, member, required) \
     {key, type, #member, offsetof(ctype, member), required}
@@ -956,9 +956,9 @@ int gl_kb_load_file(const char *path, struct gl_kb **out, struct gl_kb_error *er
                  S_ISDIR(st.st_mode) ? " (a directory)" : "");
         return -1;
     }
-    if ((unsigned long long)st.st_size > KB_MAX_FILE_SIZE) {
-        snprintf(err->message, sizeof err->message, "file too large for a knowledge table (over %zu MiB)",
-                 KB_MAX_FILE_SIZE >> 20);
+    uint64_t max = gl_limit(GL_LIMIT_INPUT_SIZE); /* (a knowledge table is an input too) */
+    if ((unsigned long long)st.st_size > max) {
+        gl_limit_message(GL_LIMIT_INPUT_SIZE, err->message, sizeof err->message);
         return -1;
     }
     char *data;
@@ -968,9 +968,9 @@ int gl_kb_load_file(const char *path, struct gl_kb **out, struct gl_kb_error *er
         snprintf(err->message, sizeof err->message, "cannot read: %s", strerror(e));
         return -1;
     }
-    int r = len > KB_MAX_FILE_SIZE ? -1 : gl_kb_load_text(data, len, out, err);
-    if (len > KB_MAX_FILE_SIZE)
-        snprintf(err->message, sizeof err->message, "file grew too large while reading");
+    int r = len > max ? -1 : gl_kb_load_text(data, len, out, err);
+    if (len > max)
+        gl_limit_message(GL_LIMIT_INPUT_SIZE, err->message, sizeof err->message);
     free(data);
     return r;
 }

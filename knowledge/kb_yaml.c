@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "linter/core/hashmap.h"
+#include "linter/core/limits.h"
 
 static void set_error(struct kb_yaml *y, struct gl_loc loc, const char *fmt, va_list ap)
 {
@@ -173,6 +174,9 @@ bool kb_yaml_open(struct kb_yaml *y, const char *text, size_t len, struct gl_kb_
 {
     memset(y, 0, sizeof *y);
     gl_arena_init(&y->arena);
+    /* the tree takes ~24 bytes a byte of text: parse-memory bounds it as it bounds an
+     * input's (the reader stops at the event where it is reached and says so there) */
+    y->arena.limit = gl_limit(GL_LIMIT_PARSE_MEMORY);
     y->err = err;
     if (!check_flow_depth(y, text, len))
         return false;
