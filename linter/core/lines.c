@@ -12,7 +12,7 @@ void gl_lines_init(struct gl_lines *l, struct gl_arena *arena, const char *text,
 
 void gl_lines_known(struct gl_lines *l, const size_t *starts, size_t n)
 {
-    if (!l->starts && n && starts[0] == 0) {
+    if (!l->indexed && n && starts[0] == 0) {
         l->known = starts;
         l->nknown = n;
     }
@@ -20,51 +20,63 @@ void gl_lines_known(struct gl_lines *l, const size_t *starts, size_t n)
 
 void gl_lines_known32(struct gl_lines *l, const uint32_t *starts, size_t n)
 {
-    if (!l->starts && n && starts[0] == 0) {
+    if (!l->indexed && n && starts[0] == 0) {
         l->known32 = starts;
         l->nknown = n;
     }
 }
 
-/* One pass (memchr from line to line) into a heap buffer that doubles, then copied to the
- * arena at its size; or the known starts copied. */
+/* Room for an index of n lines in the arena, or NULL when it would take the arena past its
+ * limit parse-memory: the room is then only charged (the arena is over, and the doc a
+ * GL900), and the index stays empty (every look-up finds no offset). A text of millions
+ * of short lines would otherwise take 4 bytes a line twice over the limit. */
+static uint32_t *index_room(struct gl_lines *l, size_t n)
+{
+    size_t need = n * sizeof *l->starts;
+    struct gl_arena *a = l->arena;
+    if (a->limit && (a->total > a->limit || need > a->limit - a->total)) {
+        gl_arena_charge(a, need);
+        return NULL;
+    }
+    return gl_arena_take(a, need);
+}
+
+/* The known starts copied; or the text's lines counted (memchr from line to line), then
+ * written in an arena room of that size (no heap buffer: the index is the only copy). */
 static void index_lines(struct gl_lines *l)
 {
-    if (l->known32) {
-        l->starts = gl_arena_take(l->arena, l->nknown * sizeof *l->starts);
-        memcpy(l->starts, l->known32, l->nknown * sizeof *l->starts);
-        l->n = l->nknown;
+    l->indexed = true;
+    if (l->known32 || l->known) {
+        size_t n = l->nknown;
+        uint32_t *starts = index_room(l, n);
+        for (size_t i = 0; starts && i < n; i++) /* (the text is under 4 GiB) */
+            starts[i] = l->known32 ? l->known32[i] : (uint32_t)l->known[i];
         l->known32 = NULL;
-        return;
-    }
-    if (l->known) {
-        l->starts = gl_arena_take(l->arena, l->nknown * sizeof *l->starts);
-        for (size_t i = 0; i < l->nknown; i++)
-            l->starts[i] = (uint32_t)l->known[i]; /* (the text is under 4 GiB) */
-        l->n = l->nknown;
         l->known = NULL;
+        l->starts = starts;
+        l->n = starts ? n : 0;
         return;
     }
-    size_t n = 0, cap = 256;
-    uint32_t *tmp = xmalloc(cap * sizeof *tmp);
-    tmp[n++] = 0;
     const char *end = l->text + l->len;
-    for (const char *p = l->text; (p = memchr(p, '\n', (size_t)(end - p))); p++) {
-        if (n == cap)
-            tmp = xrealloc(tmp, (cap *= 2) * sizeof *tmp);
-        tmp[n++] = (uint32_t)(p - l->text + 1);
-    }
-    l->starts = gl_arena_take(l->arena, n * sizeof *l->starts);
-    memcpy(l->starts, tmp, n * sizeof *tmp);
-    free(tmp);
-    l->n = n;
+    size_t n = 1;
+    for (const char *p = l->text; (p = memchr(p, '\n', (size_t)(end - p))); p++)
+        n++;
+    uint32_t *starts = index_room(l, n);
+    l->starts = starts;
+    l->n = starts ? n : 0;
+    if (!starts)
+        return;
+    size_t k = 0;
+    starts[k++] = 0;
+    for (const char *p = l->text; (p = memchr(p, '\n', (size_t)(end - p))); p++)
+        starts[k++] = (uint32_t)(p - l->text + 1);
 }
 
 size_t gl_lines_line_end(struct gl_lines *l, struct gl_loc loc)
 {
     if (!l->text || !loc.line || l->len > UINT32_MAX)
         return SIZE_MAX;
-    if (!l->starts)
+    if (!l->indexed)
         index_lines(l);
     if (loc.line > l->n)
         return SIZE_MAX;

@@ -13,8 +13,10 @@ struct gl_lines {
     const char *text;
     size_t len;
     struct gl_arena *arena;  /* where the index lives */
-    uint32_t *starts;        /* offset of each line; NULL until first used */
+    uint32_t *starts;        /* offset of each line; NULL until first used (or when the
+                                index would take the arena past parse-memory) */
     size_t n;
+    bool indexed;            /* the index was built (or refused) */
     const size_t *known;     /* gl_lines_known: line starts another reader found */
     const uint32_t *known32; /* gl_lines_known32: the same, as the index holds them */
     size_t nknown;

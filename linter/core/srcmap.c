@@ -60,11 +60,32 @@ struct gl_loc gl_srcmap_loc_near_from(const struct gl_srcmap *m, size_t off, siz
     return loc_in(&m->segs[h], off);
 }
 
+/* A segment a line, in one room of the lines' number (counted first), not doubled from
+ * two: a text of millions of short lines would leave twice its map in the arena. When the
+ * room would take the arena past its limit parse-memory, it is only charged (the arena is
+ * over: the caller stops) and the map keeps its first segment. */
 void gl_srcmap_identity(struct gl_srcmap *m, const char *text, size_t len, uint32_t line,
                         uint32_t col)
 {
-    gl_srcmap_add(m, 0, line, col);
     const char *end = text + len;
+    size_t n = m->n + 1;
+    for (const char *p = text; p < end && (p = memchr(p, '\n', (size_t)(end - p))); p++)
+        n++;
+    struct gl_arena *a = m->arena;
+    size_t need = n * sizeof *m->segs;
+    if (n > m->cap && a->limit && (a->total > a->limit || need > a->limit - a->total)) {
+        gl_arena_charge(a, need);
+        gl_srcmap_add(m, 0, line, col);
+        return;
+    }
+    if (n > m->cap) {
+        struct gl_srcmap_seg *segs = gl_arena_take(a, need);
+        if (m->n)
+            memcpy(segs, m->segs, m->n * sizeof *segs);
+        m->segs = segs;
+        m->cap = n;
+    }
+    gl_srcmap_add(m, 0, line, col);
     for (const char *p = text; p < end && (p = memchr(p, '\n', (size_t)(end - p))); p++)
         gl_srcmap_add(m, (size_t)(p - text) + 1, ++line, 1);
 }

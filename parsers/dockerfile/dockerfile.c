@@ -45,6 +45,8 @@ struct cur {
                            test a line less) */
     size_t nstarts, startcap;
     uint32_t *room;     /* the caller's room (NULL: none) */
+    struct gl_arena *a; /* charged for the heap array, which the parse keeps (4 bytes a
+                           line: a file of millions of short lines stops at parse-memory) */
 };
 
 static inline struct gl_loc loc_of(const struct cur *k, size_t off)
@@ -60,22 +62,33 @@ static bool set_error(struct ctx *c, struct gl_loc loc, const char *fmt, const c
     return false;
 }
 
-/* A line starts at off (inline: once a line; the array grows out of line, rarely: past
- * the caller's room, or from 512 starts, doubled). */
-static uint32_t *grow_starts(uint32_t *starts, const uint32_t *room, size_t n, size_t cap)
+/* The limit parse-memory was reached: the parse stops at the current line (false). */
+static bool limit_reached(struct ctx *c, const struct cur *k)
 {
-    if (starts != room || !room)
-        return xrealloc(starts, cap * sizeof *starts);
+    c->err->loc = (struct gl_loc){k->lineno, 1};
+    gl_limit_message(GL_LIMIT_PARSE_MEMORY, c->err->message, sizeof c->err->message);
+    return false;
+}
+
+/* A line starts at off (inline: once a line; the array grows out of line, rarely: past
+ * the caller's room, or from 512 starts, doubled; what the heap array grows by is charged
+ * to the arena). */
+static uint32_t *grow_starts(struct cur *k, size_t cap)
+{
+    gl_arena_charge(k->a, (cap - (k->starts == k->room ? 0 : k->startcap)) * sizeof *k->starts);
+    if (k->starts != k->room || !k->room)
+        return xrealloc(k->starts, cap * sizeof *k->starts);
     uint32_t *heap = xmalloc(cap * sizeof *heap); /* out of the room: copied once */
-    memcpy(heap, room, n * sizeof *heap);
+    memcpy(heap, k->room, k->nstarts * sizeof *heap);
     return heap;
 }
 
 static inline void push_start(struct cur *k, size_t off)
 {
     if (k->nstarts == k->startcap) {
-        k->startcap = k->startcap ? k->startcap * 2 : 512;
-        k->starts = grow_starts(k->starts, k->room, k->nstarts, k->startcap);
+        size_t cap = k->startcap ? k->startcap * 2 : 512;
+        k->starts = grow_starts(k, cap);
+        k->startcap = cap;
     }
     k->starts[k->nstarts++] = (uint32_t)off;
 }
@@ -404,8 +417,10 @@ static inline __attribute__((always_inline)) bool parse_line(struct ctx *c, stru
 /* Note a piece of a continued instruction: d[off, off+len). */
 static void add_piece(struct ctx *c, size_t *np, size_t off, size_t len)
 {
-    if (*np == c->piececap) {
-        c->piececap = c->piececap ? c->piececap * 2 : 16;
+    if (*np == c->piececap) { /* (what the heap array grows by is charged to the arena) */
+        size_t cap = c->piececap ? c->piececap * 2 : 16;
+        gl_arena_charge(c->a, (cap - c->piececap) * sizeof *c->pieces);
+        c->piececap = cap;
         c->pieces = xrealloc(c->pieces, c->piececap * sizeof *c->pieces);
     }
     c->pieces[(*np)++] = (struct piece){off, len};
@@ -500,6 +515,8 @@ static inline __attribute__((always_inline)) bool instruction(struct ctx *c, str
     size_t np = 0, total = ce - ts;
     add_piece(c, &np, ts, ce - ts);
     while (cont && next_line(c, k)) {
+        if (gl_arena_over(c->a)) /* the limit parse-memory: stop at this line */
+            return limit_reached(c, k);
         size_t te = trim_newline_end(k);
         size_t fs = skip_uspace(c->d, k->ls, te);
         if (fs < te && c->d[fs] == '#') {
@@ -583,13 +600,11 @@ struct df_file *df_parse_lines(struct gl_arena *a, const char *data, size_t len,
     c.lp.escape = '\\';
     df_textb_init(&c.lp.tb);
     struct cur k = {.d = c.d, .n = c.n, .starts = room, .startcap = room ? roomcap : 0,
-                    .room = room};
+                    .room = room, .a = a};
     bool ok = true;
     while (ok && next_line(&c, &k)) {
         if (gl_arena_over(a)) { /* the limit parse-memory: stop at this line */
-            err->loc = (struct gl_loc){k.lineno, 1};
-            gl_limit_message(GL_LIMIT_PARSE_MEMORY, err->message, sizeof err->message);
-            ok = false;
+            ok = limit_reached(&c, &k);
             break;
         }
         size_t te = trim_newline_end(&k);

@@ -1113,6 +1113,8 @@ int sh_split(struct gl_arena *a, const char *text, size_t len, const struct gl_s
         gl_srcmap_init(m, a);
         gl_srcmap_identity(m, text ? text : "", len, 1, 1);
         map = m;
+        if (gl_arena_over(a))
+            return 0; /* (the map alone took the arena past parse-memory) */
     }
     struct sh_vars *vars = opts ? opts->vars : NULL;
     if (!vars) {

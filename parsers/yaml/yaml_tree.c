@@ -90,28 +90,28 @@ static size_t charmap_byte(struct charmap *cm, const char *text, size_t len, siz
     return off;
 }
 
-/* One memchr pass into a buffer on the stack (the heap past it), then copied to the
- * arena at its size: the arena is charged as before. */
+/* The lines counted (memchr from line to line), then their starts written in an arena
+ * room of that size: no heap buffer, the index its only copy. When the room would take the
+ * arena past its limit parse-memory (a text of millions of short lines), it is only charged
+ * and the stream has no lines: load() stops before the parse (GL900 at 1:1). */
 static void lines_build(struct yt_stream *s)
 {
-    size_t fixed[1024], *tmp = fixed, n = 0, cap = sizeof fixed / sizeof fixed[0];
     const char *t = s->text, *end = t + s->len;
-    tmp[n++] = 0;
-    for (const char *p = t; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++) {
-        if (n == cap) {
-            size_t *bigger = xmalloc((cap *= 2) * sizeof *tmp);
-            memcpy(bigger, tmp, n * sizeof *tmp);
-            if (tmp != fixed)
-                free(tmp);
-            tmp = bigger;
-        }
-        tmp[n++] = (size_t)(p - t) + 1;
+    size_t n = 1;
+    for (const char *p = t; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
+        n++;
+    struct gl_arena *a = s->arena;
+    size_t need = n * sizeof *s->lines;
+    if (a->limit && (a->total > a->limit || need > a->limit - a->total)) {
+        gl_arena_charge(a, need);
+        return;
     }
-    s->lines = gl_arena_take(s->arena, n * sizeof *s->lines);
-    memcpy(s->lines, tmp, n * sizeof *tmp);
+    s->lines = gl_arena_take(a, need);
     s->nlines = n;
-    if (tmp != fixed)
-        free(tmp);
+    size_t k = 0;
+    s->lines[k++] = 0;
+    for (const char *p = t; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
+        s->lines[k++] = (size_t)(p - t) + 1;
 }
 
 struct gl_loc yt_loc_of(const struct yt_stream *s, size_t off)
@@ -628,6 +628,10 @@ static int load(struct yt_stream *s, struct gl_arena *a, const char *text, size_
     s->len = len;
     s->alias_budget = gl_limit(GL_LIMIT_YAML_ALIAS_NODES);
     lines_build(s);
+    if (!s->nlines) { /* (its line index alone took the arena past parse-memory) */
+        set_limit_error(s, 0, GL_LIMIT_PARSE_MEMORY);
+        return -1;
+    }
 
     struct loader ld = {.s = s, .exact = exact};
     ld.max_depth = exact ? max_depth : (size_t)gl_limit(GL_LIMIT_NESTING_DEPTH);
