@@ -179,7 +179,7 @@ static bool is_pod_spec(struct k8s *k, struct yt_node *m)
 {
     struct yt_node *c = yt_get(k->s, m, "containers", NULL);
     if (!yt_is_seq(c) || !c->nitems)
-        return false;
+        return k8s_runner(k->s, m) != NULL;
     for (size_t i = 0; i < c->nitems; i++)
         if (!yt_is_map(yt_item(k->s, c, i)))
             return false;

@@ -8,7 +8,11 @@
  *
  * Pods: any mapping anywhere in an object with a `containers` sequence of mappings is a
  * pod spec (Pod spec, every PodTemplateSpec: Deployment, Job, CronJob, Kubeflow replica
- * specs, KubeRay head/worker groups, Katib trial specs, ...); it is not searched further.
+ * specs, KubeRay head/worker groups, Katib trial specs, ...); so is a mapping whose
+ * `runner` is a container (OME's ServingRuntime/InferenceService components: a PodSpec
+ * with its main container under `runner`, which is one more launch of that pod; Dynamo's
+ * `extraPodSpec.mainContainer` is not read: its GPUs are given outside the container);
+ * a pod spec is not searched further.
  * Each container and initContainer is one gl_launch (kind GL_LAUNCH_K8S, tool
  * "kubernetes", loc and name = its `name` value, group = the file path: all pods of a
  * file run at the same time):

@@ -26,12 +26,18 @@ struct k8s {
     unsigned npods;           /* pod specs seen: gl_pod_facts.pod */
 };
 
-/* Add the launches of the pod spec (a mapping with `containers`). ignore ids come from
+/* Add the launches of the pod spec (a mapping with `containers`, or a `runner`). ignore ids come from
  * a gpulint.io/ignore annotation (may be NULL); `owner` is the mapping whose `spec` the
  * pod spec is (a Pod, a template), for its annotations (NULL when none). Returns true
  * when some container requests a GPU. */
 bool k8s_pod(struct k8s *k, struct yt_node *pod, struct yt_node *owner, const char **ignore_ids,
              size_t nids);
+
+/* The container a pod spec holds under `runner` (OME's ServingRuntime and
+ * InferenceService components: a PodSpec whose main container is `runner`, not an item of
+ * `containers`): a mapping with a scalar `image` and a `name`, `command`, `args` or
+ * `resources`; NULL when m holds none. */
+struct yt_node *k8s_runner(struct yt_stream *s, struct yt_node *m);
 
 /* Device plugin configs (k8s_sharing.c): the sharing.timeSlicing entries of a config
  * document `root` into doc->sharing, positions through m when the config is a string of

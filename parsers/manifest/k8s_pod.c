@@ -417,6 +417,18 @@ static bool kai_share(struct pod *p, struct yt_node *owner, size_t first)
     return added;
 }
 
+struct yt_node *k8s_runner(struct yt_stream *s, struct yt_node *m)
+{
+    struct yt_node *c = yt_get(s, m, "runner", NULL);
+    if (!yt_is_map(c) || !yt_is_scalar(yt_get(s, c, "image", NULL)))
+        return NULL;
+    static const char *const keys[] = {"name", "command", "args", "resources", NULL};
+    for (size_t i = 0; keys[i]; i++)
+        if (yt_get(s, c, keys[i], NULL))
+            return c;
+    return NULL;
+}
+
 bool k8s_pod(struct k8s *k, struct yt_node *spec, struct yt_node *owner, const char **ids,
              size_t nids)
 {
@@ -433,6 +445,9 @@ bool k8s_pod(struct k8s *k, struct yt_node *spec, struct yt_node *owner, const c
                 gpu |= add_container(&p, c, li == 0, ids, nids);
         }
     }
+    struct yt_node *runner = k8s_runner(k->s, spec);
+    if (runner)
+        gpu |= add_container(&p, runner, false, ids, nids);
     if (owner && kai_share(&p, owner, first))
         gpu = true;
     return gpu;
