@@ -11,6 +11,22 @@
 
 static bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
+/* XYZ / XYZW, all digits: two major digits (the first a 1), one minor digit, one patch
+ * digit, written out as "XY.Z[.W]". */
+static bool digits_version(const char *d, size_t n, char *out, size_t out_size)
+{
+    if (n < 3 || n > 4 || d[0] != '1')
+        return false;
+    for (size_t i = 0; i < n; i++)
+        if (!is_digit(d[i]))
+            return false;
+    if (n == 3)
+        snprintf(out, out_size, "%c%c.%c", d[0], d[1], d[2]);
+    else
+        snprintf(out, out_size, "%c%c.%c.%c", d[0], d[1], d[2], d[3]);
+    return true;
+}
+
 bool gl_cuda_token_version(const char *t, size_t n, char *out, size_t out_size,
                            size_t *digits_off)
 {
@@ -23,6 +39,14 @@ bool gl_cuda_token_version(const char *t, size_t n, char *out, size_t out_size,
         size_t vl = n - i;
         if (!vl || vl >= out_size || !is_digit(t[i]))
             return false;
+        if ((vl == 3 || vl == 4) && t[i] == '1' && !memchr(t + i, '.', vl)) {
+            /* cudaXYZ / cudaXYZW: the digits of cuXYZ (sglang's `cuda129`), not a major
+             * version of three digits */
+            if (!digits_version(t + i, vl, out, out_size))
+                return false;
+            *digits_off = i;
+            return true;
+        }
         memcpy(out, t + i, vl);
         out[vl] = '\0';
         if (!gl_version_valid(out))
@@ -33,18 +57,10 @@ bool gl_cuda_token_version(const char *t, size_t n, char *out, size_t out_size,
         *digits_off = i;
         return true;
     }
-    /* cuXYZ / cuXYZW: two major digits, one minor digit, one patch digit */
-    if (n < 5 || n > 6 || t[0] != 'c' || t[1] != 'u')
+    /* cuXYZ / cuXYZW */
+    if (n < 5 || n > 6 || t[0] != 'c' || t[1] != 'u' ||
+        !digits_version(t + 2, n - 2, out, out_size))
         return false;
-    for (size_t i = 2; i < n; i++)
-        if (!is_digit(t[i]))
-            return false;
-    if (t[2] != '1')
-        return false;
-    if (n == 5)
-        snprintf(out, out_size, "%c%c.%c", t[2], t[3], t[4]);
-    else
-        snprintf(out, out_size, "%c%c.%c.%c", t[2], t[3], t[4], t[5]);
     *digits_off = 2;
     return true;
 }

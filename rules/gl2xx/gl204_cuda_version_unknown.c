@@ -105,16 +105,15 @@ const struct gl_rule gl_rule_GL204 = {
     .summary = "a target driver is set, but a CUDA image gives no CUDA version the tables "
                "know (latest, digest only, a tag outside the tables), so GL201 could not check it",
     .explanation =
-        "GL201 compares the CUDA version an image needs with the target driver. For images "
-        "of a CUDA-bearing family (nvidia/cuda*, nvcr.io/nvidia/* other than NVIDIA's "
-        "infrastructure images, pytorch/pytorch, tensorflow/tensorflow GPU tags, any tag with "
-        "a cudaX.Y / cuXYZ token) whose reference gives no version (`latest`, a digest only, "
-        "an NGC release or tag form outside the knowledge tables), or whose version is newer "
-        "than the table, that check could not run: this note says so instead of staying "
-        "silent. Not for plain OS images, local build outputs (images the project builds "
-        "itself), images a kustomization rewrites (its entry is judged instead), .sif "
-        "files, compose override fragments or Jetson/L4T images; only when a target driver "
-        "is set.",
+        "GL201 compares the CUDA version an image needs with the target driver. For images of a "
+        "CUDA-bearing family (nvidia/cuda*, nvcr.io/nvidia/* other than NVIDIA's infrastructure "
+        "images, pytorch/pytorch, tensorflow/tensorflow GPU tags, any tag with a cudaX.Y / cuXYZ / "
+        "cudaXYZ token) whose reference gives no version (`latest`, a digest only, an NGC release "
+        "or tag form outside the knowledge tables), or whose version is newer than the table, that "
+        "check could not run: this note says so instead of staying silent. Not for plain OS "
+        "images, local build outputs (images the project builds itself), images a kustomization "
+        "rewrites (its entry is judged instead), .sif files, compose override fragments or "
+        "Jetson/L4T images; only when a target driver is set.",
     .bad = "# gpulint --driver 535\nFROM nvcr.io/nvidia/pytorch@sha256:"
            "9f2c4e1a7b3d5f60818293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8",
     .good = "# gpulint --driver 535\nFROM nvcr.io/nvidia/pytorch:23.10-py3",

@@ -434,6 +434,15 @@ static void test_token_versions(void **state)
     assert_false(gl_cuda_token_version("cuda12..1", 9, v, sizeof v, &off));
     assert_false(gl_cuda_token_version("cu921", 5, v, sizeof v, &off));
     assert_false(gl_cuda_token_version("cuda", 4, v, sizeof v, &off));
+    /* cudaXYZ[W]: the digits of cuXYZ after "cuda" (sglang's tags), at offset 4 */
+    assert_true(gl_cuda_token_version("cuda129", 7, v, sizeof v, &off));
+    assert_string_equal(v, "12.9");
+    assert_int_equal(off, 4);
+    assert_true(gl_cuda_token_version("cuda-1281", 9, v, sizeof v, &off));
+    assert_string_equal(v, "12.8.1");
+    assert_int_equal(off, 5);
+    assert_false(gl_cuda_token_version("cuda929", 7, v, sizeof v, &off)); /* no CUDA 92 */
+    assert_false(gl_cuda_token_version("cuda12345", 9, v, sizeof v, &off));
 }
 
 static enum gl_judge_verdict judge(const char *cuda, const char *driver)
