@@ -4,7 +4,7 @@
 usage: realcorpus.py check BINARY CORPUS_DIR [FILES_DIR]
        realcorpus.py stats BINARY CORPUS_DIR [FILES_DIR]
 
-CORPUS_DIR holds SOURCES.tsv (one row per file), labels.txt (the gating labels) and
+CORPUS_DIR holds SOURCES.tsv (one row per file; # starts a comment line), labels.txt (the gating labels) and
 future.txt (labels for rules and launch forms not implemented yet: reported, never gating).
 FILES_DIR (default CORPUS_DIR/files) holds the files, as <owner>__<repo>/<path>.
 
@@ -198,7 +198,7 @@ def main():
     mode, binary, corpus = sys.argv[1], sys.argv[2], sys.argv[3]
     files_dir = sys.argv[4] if len(sys.argv) == 5 else os.path.join(corpus, "files")
     rows = [line.rstrip("\n").split("\t") for line in open(os.path.join(corpus, "SOURCES.tsv"), encoding="utf-8")]
-    names = [r[0] for r in rows[1:] if r and r[0]]
+    names = [r[0] for r in rows[1:] if r and r[0] and not r[0].startswith("#")]
     missing = [n for n in names if not os.path.isfile(os.path.join(files_dir, n))]
     if missing:
         sys.exit(f"FAIL: {len(missing)} corpus files are absent from {files_dir} (first: {missing[0]})")
