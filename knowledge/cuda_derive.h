@@ -22,6 +22,7 @@
  *                       `require` holds the expression, version is NULL
  *   GL_CUDA_OS_PACKAGE  apt/yum/dnf/zypper packages cuda-X-Y, cuda-toolkit-X-Y,
  *                       cuda-runtime-X-Y, cuda-libraries[-dev]-X-Y, cuda-cudart[-dev]-X-Y, ...
+ *                       and their RPM -devel spellings (cuda-cudart-devel-X-Y)
  *   GL_CUDA_FRAMEWORK   pip/uv torch|torchvision|torchaudio==V+cuNNN (loc: the '+'),
  *                       --index-url/--extra-index-url/-f .../whl/cuNNN for the torch
  *                       packages of that command (loc: the cuNNN), jax[cudaNN],

@@ -375,10 +375,13 @@ size_t gl_cuda_release_stem(const char *name)
 static bool os_package_cuda(const char *name, char *out, size_t out_size, size_t *off,
                             size_t *len)
 {
+    /* the Debian names and the RPM ones (dnf, zypper) of NVIDIA's repositories, which
+     * spell a development package -devel (cuda-cudart-devel-12-6) */
     static const char *const middles[] = {
-        "", "toolkit", "runtime", "libraries", "libraries-dev", "libraries-static", "cudart",
-        "cudart-dev", "compiler", "nvcc", "minimal-build", "command-line-tools", "tools",
-        "nvrtc", "nvrtc-dev", "cupti", "cupti-dev", "core", "visual-tools"};
+        "", "toolkit", "runtime", "libraries", "libraries-dev", "libraries-devel",
+        "libraries-static", "cudart", "cudart-dev", "cudart-devel", "compiler", "nvcc",
+        "minimal-build", "command-line-tools", "tools", "nvrtc", "nvrtc-dev", "nvrtc-devel",
+        "cupti", "cupti-dev", "cupti-devel", "core", "visual-tools"};
     if (name[0] != 'c') /* not cuda-: most packages, told before strlen */
         return false;
     size_t n = strlen(name);

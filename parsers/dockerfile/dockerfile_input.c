@@ -6,9 +6,25 @@
 #include "linter/core/inputs.h"
 #include "parsers/dockerfile/dockerfile_model.h"
 
+/* Template files named after the Dockerfile they render to (`Dockerfile.tmpl`,
+ * `Dockerfile.j2`, `Dockerfile.in`): the name says nothing of what they hold now (Go or
+ * Jinja directives before the first FROM, `@VAR@` placeholders), so their content decides
+ * (by_content: a file that starts with a FROM or ARG instruction is still read). */
+static bool template_name(const char *b)
+{
+    static const char *const suffixes[] = {".tmpl", ".tpl", ".template", ".j2", ".jinja",
+                                           ".jinja2", ".gotmpl", ".in"};
+    for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++)
+        if (gl_has_suffix(b, suffixes[i]))
+            return true;
+    return false;
+}
+
 static bool by_name(const char *path, const char *b)
 {
     (void)path;
+    if (template_name(b))
+        return false;
     if (!strcmp(b, "Dockerfile") || !strcmp(b, "Containerfile") || !strcmp(b, "dockerfile") ||
         !strcmp(b, "containerfile"))
         return true;

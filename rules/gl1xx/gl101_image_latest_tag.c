@@ -24,7 +24,9 @@ static void check(struct gl_check *c)
             continue;
         const struct gl_imageref *p = &r->parsed;
         bool fatal = no_latest_published(p);
-        struct gl_loc at = p->tag ? p->tag_loc : r->loc;
+        /* at the tag where it is written, also inside a word with an expansion
+         * (`FROM ${REGISTRY}/opensuse/tumbleweed:latest`: the `latest`) */
+        struct gl_loc at = p->tag ? gl_ref_tag_loc(r, 0, 0) : r->loc;
         const char *what = p->tag ? "uses the tag `latest`" : "has no tag, so it means `latest`";
         struct gl_finding *f;
         if (fatal)

@@ -4,7 +4,7 @@
 usage: realcorpus.py check BINARY CORPUS_DIR [FILES_DIR]
        realcorpus.py stats BINARY CORPUS_DIR [FILES_DIR]
 
-CORPUS_DIR holds SOURCES.tsv (one row per file), labels.txt (the gating labels) and
+CORPUS_DIR holds SOURCES.tsv (one row per file; # starts a comment line), labels.txt (the gating labels) and
 future.txt (labels for rules and launch forms not implemented yet: reported, never gating).
 FILES_DIR (default CORPUS_DIR/files) holds the files, as <owner>__<repo>/<path>.
 

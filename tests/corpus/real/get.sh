@@ -15,7 +15,7 @@ mkdir -p "$out"
 ok=0 bad=0
 while IFS=$'\t' read -r file repo path commit _license sha; do
   [ "$file" = file ] && continue
-  case $file in "#"*) continue ;; esac  # a comment line (a block's heading)
+  case $file in '#'*|'') continue ;; esac   # a comment line (`# round 11, NAME`)
   gd=$mirrors/${repo/\//+}/repo
   [ -d "$gd" ] || gd=$mirrors/${repo/\//+}.git
   mkdir -p "$(dirname "$out/$file")"
