@@ -45,10 +45,25 @@ cp "$tmp/err.Dockerfile" "$tmp/proj/.git/Dockerfile"
 cp "$tmp/err.Dockerfile" "$tmp/proj/build/Dockerfile"
 cp "$tmp/err.Dockerfile" "$tmp/proj/node_modules/x/Dockerfile"
 printf 'just text\n' > "$tmp/proj/notes.txt"
+touch "$tmp/proj/build/CMakeCache.txt"   # a build's output: CMake configured it
+# build outputs of other kinds (Ninja, setuptools), and build directories of sources
+mkdir -p "$tmp/proj/build-rel" "$tmp/proj/py/build/lib.linux-x86_64-cpython-311" \
+         "$tmp/proj/deploy/build" "$tmp/proj/.github/actions/build-wheel" \
+         "$tmp/proj/cmake-build-debug"
+touch "$tmp/proj/build-rel/build.ninja"
+for d in build-rel py/build/lib.linux-x86_64-cpython-311 cmake-build-debug deploy/build \
+         .github/actions/build-wheel; do
+  cp "$tmp/err.Dockerfile" "$tmp/proj/$d/Dockerfile"
+done
 check "directory walk" 1 "$bin" --format json "$tmp/proj"
-has "walk finds 4 Dockerfiles" '"files": 4'
+has "walk finds 7 Dockerfiles" '"files": 7'
 hasnt "walk skips .git" '\.git/Dockerfile'
-hasnt "walk skips build/" '/build/Dockerfile'
+hasnt "walk skips a configured build/" '/proj/build/Dockerfile'
+hasnt "walk skips a Ninja build-*/" '/build-rel/'
+hasnt "walk skips setuptools' build/" '/py/build/'
+has "walk reads build/ of sources" '/deploy/build/Dockerfile'
+has "walk reads build-*/ of sources" '/build-wheel/Dockerfile'
+has "walk reads cmake-build-*/ that is no build" '/cmake-build-debug/Dockerfile'
 hasnt "walk skips node_modules" 'node_modules'
 hasnt "walk ignores unknown files" 'notes.txt'
 # vendored and third-party trees are not the project's: skipped, unless named
@@ -105,7 +120,7 @@ has "stdin script: GL101" '^-:2:12: error: .*\[GL101'
 check "named unknown file is GL901" 0 "$bin" "$tmp/proj/notes.txt"
 has "GL901" 'warning: .*notes.txt.* is of no input type gpulint knows \[GL901 unknown-input\]'
 check "cwd default" 1 bash -c "cd '$tmp/proj' && '$bin' --format json"
-has "cwd walked" '"files": 4'
+has "cwd walked" '"files": 7'
 
 check "json schema" 1 "$bin" --format json "$tmp/err.Dockerfile" "$tmp/warn.Dockerfile"
 python3 - "$tmp/out" <<'PY' && pass=$((pass+1)) || { echo "FAIL json schema"; fail=$((fail+1)); }

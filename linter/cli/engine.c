@@ -714,21 +714,49 @@ static void lint_chart(struct gl_run *run, const char *dir)
     gl_buf_free(&chart_yaml);
 }
 
+/* Is the directory `path` a build's output? It holds what a configure step or a Python
+ * build leaves: CMake's CMakeCache.txt, Ninja's build.ninja, autoconf's config.status,
+ * Meson's meson-info, or setuptools' lib.PLATFORM / temp.PLATFORM / bdist.PLATFORM. */
+static bool build_output(const char *path)
+{
+    DIR *d = opendir(path);
+    if (!d)
+        return false;
+    static const char *const marks[] = {"CMakeCache.txt", "build.ninja", "config.status",
+                                        "meson-info"};
+    bool out = false;
+    struct dirent *e;
+    while (!out && (e = readdir(d))) {
+        for (size_t i = 0; i < sizeof marks / sizeof marks[0]; i++)
+            out |= !strcmp(e->d_name, marks[i]);
+        out |= gl_has_prefix(e->d_name, "lib.") || gl_has_prefix(e->d_name, "temp.") ||
+               gl_has_prefix(e->d_name, "bdist.");
+    }
+    closedir(d);
+    return out;
+}
+
 /* Directories the walk never enters: version control, build outputs, and trees that are
  * not the project's own (dependencies, vendored and third-party code, generated golden
  * test data). A path named on the command line is walked whatever its name. `dir` is
- * the directory that holds `name`. */
-static bool skipped_dir(const char *dir, const char *name)
+ * the directory that holds `name`, at `path`. A `build`, `build-*` or `cmake-build-*`
+ * directory is skipped only when it is a build's output: one that holds sources
+ * (`build/Dockerfile`, `.github/actions/build-wheel/`, jetson-containers'
+ * `packages/build/`) is the project's. */
+static bool skipped_dir(const char *dir, const char *name, const char *path)
 {
     static const char *const skip[] = {".git", ".hg", ".svn", "node_modules", "__pycache__",
-                                       ".venv", "venv", ".tox", ".mypy_cache", "build",
+                                       ".venv", "venv", ".tox", ".mypy_cache",
                                        "vendor", "third_party", "site-packages"};
     for (size_t i = 0; i < sizeof skip / sizeof skip[0]; i++)
         if (!strcmp(name, skip[i]))
             return true;
     if (!strcmp(name, "golden")) /* testdata/golden */
         return !strcmp(gl_base_name(dir), "testdata");
-    return gl_has_prefix(name, "build-") || gl_has_prefix(name, "cmake-build-");
+    if (!strcmp(name, "build") || gl_has_prefix(name, "build-") ||
+        gl_has_prefix(name, "cmake-build-"))
+        return build_output(path);
+    return false;
 }
 
 /* A directory's entry: its name and the type readdir gave (DT_UNKNOWN: lstat asks). */
@@ -798,7 +826,7 @@ static void walk(struct gl_run *run, const char *dir, int depth)
                 in_order(run);
                 lint_binary(run, t, path, -1, NULL, 0, false);
             }
-            else if (!skipped_dir(dir, ents[i].name) &&
+            else if (!skipped_dir(dir, ents[i].name, path) &&
                      !(chart && (!strcmp(ents[i].name, "templates") ||
                                  !strcmp(ents[i].name, "charts"))))
                 walk(run, path, depth + 1);
