@@ -316,6 +316,22 @@ static void split_spec(const struct pkg_out *out, const struct manager *mgr, str
     }
 }
 
+/* An RPM name's architecture suffix (`cuda-compiler-12-3.x86_64`, `glog-devel.noarch`:
+ * yum, dnf and zypper take NAME.ARCH), dropped from the package's name. */
+static void drop_rpm_arch(const struct pkg_out *out, struct gl_pkg *p)
+{
+    static const char *const arches[] = {".x86_64", ".noarch", ".aarch64", ".i686", ".i386",
+                                         ".ppc64le", ".s390x", ".armv7hl", ".src"};
+    size_t n = strlen(p->name);
+    for (size_t i = 0; i < sizeof arches / sizeof arches[0]; i++) {
+        size_t k = strlen(arches[i]);
+        if (n > k && !memcmp(p->name + n - k, arches[i], k)) {
+            p->name = gl_arena_strndup(out->arena, p->name, n - k);
+            return;
+        }
+    }
+}
+
 static void add_pkg(const struct pkg_out *out, int stage, const struct manager *mgr,
                     const struct gl_word *w, bool group, bool requirements)
 {
@@ -334,6 +350,8 @@ static void add_pkg(const struct pkg_out *out, int stage, const struct manager *
         p->name = w->text;
     else
         split_spec(out, mgr, p, w->text);
+    if ((mgr->family == GL_PKG_RPM || mgr->family == GL_PKG_ZYPPER) && !group && !requirements)
+        drop_rpm_arch(out, p);
 }
 
 static void add_removal(const struct pkg_out *out, int stage, const char *manager,

@@ -20,7 +20,8 @@ bool gl_named_versioned(const char *name, const char *stem)
 }
 
 /* Versioned CUDA development packages: cuda-nvcc-X-Y, cuda-toolkit-X-Y, and any
- * `*-dev-X-Y` (cuda-cudart-dev-12-4, cuda-libraries-dev-12-4, libcublas-dev-12-4).
+ * `*-dev-X-Y` (cuda-cudart-dev-12-4, cuda-libraries-dev-12-4, libcublas-dev-12-4) and
+ * RPM's `*-devel-X-Y` (cuda-cudart-devel-13-0).
  * `len` is strlen(name). */
 static bool cuda_dev_package(const char *name, size_t len)
 {
@@ -31,7 +32,8 @@ static bool cuda_dev_package(const char *name, size_t len)
         return false;
     return (n == 9 && !strncmp(name, "cuda-nvcc", 9)) ||
            (n == 12 && !strncmp(name, "cuda-toolkit", 12)) ||
-           (n > 4 && !strncmp(name + n - 4, "-dev", 4));
+           (n > 4 && !strncmp(name + n - 4, "-dev", 4)) ||
+           (n > 6 && !strncmp(name + n - 6, "-devel", 6)); /* RPM: cuda-cudart-devel-13-0 */
 }
 
 static bool ends_with(const char *s, size_t n, const char *suffix, size_t m)
