@@ -314,7 +314,7 @@ const char *gl_kb_image_cudart(const struct gl_kb *kb, const char *cuda);
 /* NGC framework container name known ("pytorch", "tensorflow", "tritonserver")? */
 const struct gl_kb_ngc_container *gl_kb_ngc_container(const struct gl_kb *kb, const char *name);
 /* Is the tag an NGC month: YY.MM, alone or before `-` ("24.05", "24.05-py3"), or a patch
- * of the month ("25.04.01", "24.01.01-py3")? */
+ * of the month ("25.04.01", "24.01.01-py3") or a release candidate of it ("25.04.rc2")? */
 bool gl_ngc_month_tag(const char *tag);
 /* NGC release of a tag: "24.05", "24.05-py3", "22.11-tf1-py3", "25.04.01" (all containers
  * of one YY.MM and its patches share the CUDA base). NULL if unknown or not of that form. */

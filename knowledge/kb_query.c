@@ -161,11 +161,14 @@ bool gl_ngc_month_tag(const char *tag)
             return false;
     if (tag[5] == 0 || tag[5] == '-')
         return true;
-    /* a patch of the month: 25.04.01, 24.01.01-py3 */
-    size_t k = 6;
-    while (tag[5] == '.' && tag[k] >= '0' && tag[k] <= '9')
+    /* a patch of the month (25.04.01, 24.01.01-py3) or a release candidate of it
+     * (NeMo's 25.04.rc2: the month's stack, before its release) */
+    if (tag[5] != '.')
+        return false;
+    size_t d = tag[6] == 'r' && tag[7] == 'c' ? 8 : 6, k = d;
+    while (tag[k] >= '0' && tag[k] <= '9')
         k++;
-    return tag[5] == '.' && k > 6 && (tag[k] == 0 || tag[k] == '-');
+    return k > d && (tag[k] == 0 || tag[k] == '-');
 }
 
 const struct gl_kb_ngc_release *gl_kb_ngc_release(const struct gl_kb *kb, const char *tag)

@@ -490,9 +490,26 @@ static void test_judge_ngc_forward_compat(void **state)
     assert_int_equal(j.verdict, GL_JUDGE_MVC);
 }
 
+/* NGC month tags: YY.MM, a patch of the month, a release candidate of it */
+static void test_ngc_month_tags(void **state)
+{
+    (void)state;
+    const char *yes[] = {"24.05", "24.05-py3", "25.04.01", "24.01.01-py3", "25.04.rc2",
+                         "25.04.rc2-py3"};
+    const char *no[] = {"24.5", "24.05.", "25.04.rc", "25.04.rcx", "25.04.rc2x", "25.04.x1",
+                        "latest"};
+    for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++)
+        assert_true(gl_ngc_month_tag(yes[i]));
+    for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
+        assert_false(gl_ngc_month_tag(no[i]));
+    const struct gl_kb *kb = gl_kb_builtin();
+    assert_ptr_equal(gl_kb_ngc_release(kb, "25.04.rc2"), gl_kb_ngc_release(kb, "25.04"));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_ngc_month_tags),
         cmocka_unit_test(test_base_tags),
         cmocka_unit_test(test_ngc_and_tokens),
         cmocka_unit_test(test_arg_in_from_is_reported_at_from),
