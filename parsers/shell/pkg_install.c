@@ -226,8 +226,8 @@ static size_t skip_prefixes(const struct gl_word *w, size_t n, size_t i, struct 
     return i;
 }
 
-/* The manager of the command at w[*i] (NULL: none): `uv pip` and `python -m pip` advance
- * *i to their `pip`. */
+/* The manager of the command at w[*i] (NULL: none): `uv pip`, `python -m pip` and
+ * `python -m uv pip` advance *i to their `pip`. */
 static const struct manager *find_manager(const struct gl_word *w, size_t n, size_t *i,
                                           const struct cmd_name *name)
 {
@@ -238,6 +238,11 @@ static const struct manager *find_manager(const struct gl_word *w, size_t n, siz
         if (*i + 2 < n && gl_streq(w[*i + 1].text, "-m") && gl_streq(w[*i + 2].text, "pip")) {
             *i += 2;
             return &managers[ROW_PIP];
+        }
+        if (*i + 3 < n && gl_streq(w[*i + 1].text, "-m") && gl_streq(w[*i + 2].text, "uv") &&
+            gl_streq(w[*i + 3].text, "pip")) {
+            *i += 3;
+            return &managers[ROW_UV];
         }
         return NULL;
     case CMD_UV:
