@@ -216,7 +216,9 @@ static void test_ngc(void **state)
     assert_ptr_equal(gl_kb_ngc_release(kb, "24.05.01"), gl_kb_ngc_release(kb, "24.05"));
     assert_ptr_equal(gl_kb_ngc_release(kb, "24.05.01-py3"), gl_kb_ngc_release(kb, "24.05"));
     assert_null(gl_kb_ngc_release(kb, "24.05."));
-    assert_null(gl_kb_ngc_release(kb, "24.05.rc1"));
+    /* a release candidate of a month too (nemo:25.04.rc2) */
+    assert_ptr_equal(gl_kb_ngc_release(kb, "24.05.rc1"), gl_kb_ngc_release(kb, "24.05"));
+    assert_null(gl_kb_ngc_release(kb, "24.05.rc"));
     assert_null(gl_kb_ngc_release(kb, "24.05x"));
     r = gl_kb_ngc_release(kb, "25.01");
     assert_string_equal(r->cuda, "12.8.0");
