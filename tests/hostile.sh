@@ -537,6 +537,16 @@ else
   lint trunc-zstd 20 512 "gl900 $img/tzst 0 0 layer .*: entry [0-9]+ " "$img/tzst"
   head -c 5000 "$img/oci-archive.tar" > "$img/outer-trunc.tar"
   lint trunc-outer 20 512 "gl900 $img/outer-trunc.tar 0 0 entry [0-9]+" "$img/outer-trunc.tar"
+  # a zstd stream may begin with a skippable frame (magic 0x184D2A50..5F: zstd -d and
+  # containerd read it; zstd writes none, so printf writes its 8-byte header and body):
+  # a layer whose media type says plain tar, and an outer .tar.zst, were refused
+  # ("Unrecognized archive format"; the outer one read as text)
+  skipframe() { printf '\x5f\x2a\x4d\x18\x10\x00\x00\x00'; head -c 16 /dev/zero; }
+  { skipframe; zstd -q -c "$img/base.tar"; skipframe; } > "$img/skip.zst"
+  wrap ok "$img/zskip" "$img/skip.zst"
+  lint zstd-skippable-layer 20 512 "clean $img/zskip -- has GL201 $img/zskip CUDA 12.4.1" "$img/zskip"
+  { skipframe; zstd -q -c "$img/oci-archive.tar"; } > "$img/outer-skip.tar.zst"
+  lint zstd-skippable-outer 20 512 "clean $img/outer-skip.tar.zst -- has GL201 $img/outer-skip.tar.zst CUDA 12.4.1" "$img/outer-skip.tar.zst"
 
   # decompression bombs: one tar entry of 11 GiB of zeros. The gzip stream is 11 members
   # of 1 GiB (gzip -9: ~1 MB each; gzip concatenates), the zstd one 11 frames.
