@@ -546,6 +546,28 @@ awk '{ print } /^sources:$/ { for (i = 0; i < 300000; i++) printf "  s%d:\n    u
   "$here/knowledge/cuda_facts.yaml" > "$in/kb-huge.yaml"
 known knowledge usage kb-huge 20 1024 'kb-huge.yaml:[0-9]+:[0-9]+: .*(parse-memory|input-size)' --knowledge "$in/kb-huge.yaml"
 
+# ================= a hostile registry (docker://) =================
+# tests/hostile/evil_registry.py on 127.0.0.1: a Retry-After past a long (multiplied into
+# milliseconds it overflowed: UBSan stopped the run) is waited at most 4 s, then the image
+# is read; a redirect to itself and a Bearer realm that is no http(s) URL are one line
+# and exit 2, the good input still linted
+evil() { # MODE: start the hostile registry; sets $evilport and $evilpid
+  rm -f "$work/evil.port"
+  python3 "$gen/evil_registry.py" "$1" "$work/evil.port" & evilpid=$!
+  for _ in $(seq 100); do [ -s "$work/evil.port" ] && break; sleep 0.1; done
+  evilport=$(cat "$work/evil.port")
+}
+evil retry-after
+lint registry-retry-after-huge 30 512 "has GL201 docker://127.0.0.1:$evilport/x/img:1 CUDA 12.4.1" \
+  --tls-verify=false "docker://127.0.0.1:$evilport/x/img:1"
+kill "$evilpid"; wait "$evilpid" 2>/dev/null
+evil redirect-loop
+usage registry-redirect-loop 30 512 "x/img:1: too many redirects" --tls-verify=false "docker://127.0.0.1:$evilport/x/img:1"
+kill "$evilpid"; wait "$evilpid" 2>/dev/null
+evil realm-file
+usage registry-realm-file 30 512 "x/img:1: .*no http\(s\) token realm" --tls-verify=false "docker://127.0.0.1:$evilport/x/img:1"
+kill "$evilpid"; wait "$evilpid" 2>/dev/null
+
 # ================= image archives =================
 if ! command -v umoci >/dev/null || ! command -v skopeo >/dev/null; then
   echo "skip: image cases (umoci or skopeo missing)"
