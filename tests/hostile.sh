@@ -817,6 +817,23 @@ with tarfile.open(sys.argv[1], "w", format=tarfile.PAX_FORMAT,
   truncate -s 16G "$lim/unref/blobs/sha256/zeros"
   tar -S -C "$lim/unref" -cf "$lim/unref.tar" . && rm -rf "$lim/unref"
   lint unreferenced-blobs 10 64 "clean $lim/unref.tar -- rss 64" "$lim/unref.tar"
+  # What the catalog keeps of each outer entry (its name; in a stream, a JSON document of up
+  # to image-json-size) stops at the doc's parse-memory, whatever the count of entries:
+  # 16,000 entries of 3,900-byte names (bsdtar from an mtree spec: no files on disk) took
+  # 70 MB; twenty unreferenced 4 MB JSON blobs in a .tar.gz (kept as the stream passed,
+  # since a manifest may come last) 84 MB, both then a GL900 blaming the config's history
+  mkdir -p "$lim/cat" && tar -C "$lim/cat" -xf "$img/oci-archive.tar"
+  pad=$(deep 3900 d)
+  { echo '#mtree'; for i in $(seq 16000); do echo "./junk/$pad$i type=file size=0"; done; } > "$lim/long.mtree"
+  (cd "$lim/cat" && bsdtar -cf "$lim/catnames.tar" index.json oci-layout blobs "@$lim/long.mtree")
+  lint catalog-names 30 256 "gl900 $lim/catnames.tar 0 0 entry [0-9]+ of the archive: the names and documents of its entries are too many, stopped: the limit \`parse-memory\` -- rss 64" "$lim/catnames.tar"
+  rm -f "$lim/catnames.tar" "$lim/long.mtree"
+  for i in $(seq 20); do
+    { printf '{"x":"'; deep 4000000 x; printf '"}'; } > "$lim/cat/blobs/sha256/$(printf '%064d' "$i")"
+  done
+  (cd "$lim/cat" && tar -cf - blobs index.json oci-layout) | gzip -1 > "$lim/catjson.tar.gz"
+  lint catalog-stream-json 30 256 "gl900 $lim/catjson.tar.gz 0 0 entry [0-9]+ of the archive: the names and documents of its entries are too many, stopped: the limit \`parse-memory\` -- rss 64" "$lim/catjson.tar.gz"
+  rm -rf "$lim/cat" "$lim/catjson.tar.gz"
 
   # an OCI layout must never be read outside its directory. Outside it: an image whose
   # layer says CUDA 12.6.3 and holds usr/bin/nvidia-smi (findings if it were read).

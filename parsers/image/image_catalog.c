@@ -438,6 +438,12 @@ static size_t read_archive(struct gl_catalog *c, struct archive *a, bool seekabl
             return entry;
         }
         add_entry(c, a, e, entry, seekable);
+        /* the names (and, in a stream, the JSON documents) kept so far are the doc's:
+         * they stop at its limit, whatever the count of entries */
+        if (!c->error && gl_arena_over(c->a))
+            fail(c, gl_arena_printf(c->a, "entry %zu of the archive: the names and documents "
+                                    "of its entries are too many, stopped: %s", entry,
+                                    gl_image_limit_text(c->a, GL_LIMIT_PARSE_MEMORY)));
         if (c->error)
             return entry;
         if (archive_read_data_skip(a) != ARCHIVE_OK) {
