@@ -542,6 +542,11 @@ usage kb-deep 10 512 'kb-deep.yaml:1:71: .*nested deeper' --knowledge "$in/kb-de
 { laughs ''; printf 'sources: *l9\n'; } > "$in/kb-bomb.yaml"
 usage kb-alias-bomb 10 512 'kb-bomb.yaml:11:1: .*aliases' --knowledge "$in/kb-bomb.yaml"
 usage kb-missing 10 512 'no-such.yaml:0:0: cannot open' --knowledge "$in/no-such.yaml"
+# a config file, an --images-from list and a registry auth file that never end (/dev/zero):
+# each was read whole with no bound (6 GB in 5 s); now at most input-size, then refused
+usage cfg-dev-zero 10 512 'config: /dev/zero: File too large' --config /dev/zero
+usage images-from-dev-zero 10 512 'images-from /dev/zero: File too large' --images-from /dev/zero
+REGISTRY_AUTH_FILE=/dev/zero usage auth-file-dev-zero 10 512 "127.0.0.1:1/x:1: .*connect" docker://127.0.0.1:1/x:1
 # KNOWN (knowledge/): the knowledge table with 300,000 more sources (11 MB): 266 MB of RSS
 # and no error. knowledge/kb_load.c reads up to its own KB_MAX_FILE_SIZE (64 MiB), not
 # input-size, and kb_yaml_open's arena (knowledge/kb_yaml.c) has no limit (parse-memory
