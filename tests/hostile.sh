@@ -35,7 +35,26 @@ case $bin in *build-asan*) asan=1 ;; esac
 [ $asan = 1 ] && echo "ASan build: memory caps checked on the measured peak RSS"
 
 fails=0
-fail() { echo "FAIL: $*"; fails=$((fails + 1)); }
+knowing='' knowns=0
+fail() {
+  if [ -n "$knowing" ]; then echo "KNOWN ($knowing): $*"; knowns=$((knowns + 1))
+  else echo "FAIL: $*"; fails=$((fails + 1)); fi
+}
+# known WHERE CASE...: a case that fails because of a defect in WHERE, a file another
+# engineer owns (the lead fixes it): its failure is listed as KNOWN, not counted; once it
+# passes, it says so (then drop its `known`).
+known() {
+  local where=$1 before; shift
+  before=$knowns; knowing=$where
+  "$@"
+  knowing=
+  if [ "$knowns" = "$before" ] && [ $asan = 1 ]; then
+    echo "  (a known case: its memory bound is not checked under ASan)"
+  elif [ "$knowns" = "$before" ]; then
+    echo "  (known case now passes: drop its \`known $where\`)"
+  fi
+  return 0
+}
 
 # A fresh HOME, cache and temp dir: after the suite only the cache may have changed.
 export HOME=$work/home XDG_CACHE_HOME=$work/cache TMPDIR=$work/tmp
@@ -416,6 +435,37 @@ open(f'{d}/c3000.yml', 'w').write('include:\\n  - c0.yml\\nservices:\\n  last:\\
 lint include-chain-named 20 512 "count GL407 $in/include/c16.yml 1 -- count GL407 $in/include/c17.yml 0 -- rss 64" "$in/include/c0.yml"
 lint include-chain-walk 60 512 "count GL407 $in/include/c2999.yml 1 -- count GL407 $in/include/c0.yml 1 -- rss 64" "$in/include"
 
+# ---- KNOWN failures (round 11): defects in files other engineers own ----
+# The limit parse-memory is a soft limit: the arena notes it is over, and the parser's
+# loops look and stop. A loop that never looks (or memory kept outside the arena) grows
+# past it, and the run past 64 MB. Each file is under input-size (16 MiB).
+mkdir -p "$in/known"
+# Dockerfile: one RUN continued over 3,000,000 comment lines (6 MB; 243 MB of RSS, GL900
+# at 1:1): the continuation loop of parsers/dockerfile/dockerfile.c instruction() takes a
+# comment, a source-map segment and a piece a line (the pieces xrealloc'd, uncharged) and
+# never looks at gl_arena_over; the line loop looks only between instructions
+{ printf 'FROM ubuntu:22.04\nRUN echo \\\n'; yes '# c' | head -n 3000000; echo x; } > "$in/known/comments.Dockerfile"
+known parsers/dockerfile lint continued-comments-dockerfile 20 1024 "gl900 $in/known/comments.Dockerfile * * parse-memory -- rss 64" "$in/known/comments.Dockerfile"
+# the same with 5,000,000 bare `\` lines (10 MB): 115 MB and no GL900 at all
+{ printf 'FROM ubuntu:22.04\nRUN echo \\\n'; yes '\' | head -n 5000000; } > "$in/known/bare.Dockerfile"
+known parsers/dockerfile lint continued-bare-dockerfile 20 1024 "rss 64" "$in/known/bare.Dockerfile"
+# Markdown: 120,000 fenced blocks of one launch each (15 MB; 79 MB, GL900 at 1:1): the
+# fence loop of parsers/docs/markdown_input.c parse() never looks at gl_arena_over; each
+# block is copied to a malloc'd gl_buf, then into the arena, its launch scan stopping
+# early; reStructuredText's parse_rst() loop the same
+awk 'BEGIN { for (i = 0; i < 120000; i++) printf "```bash\ndocker run --gpus all --privileged --ipc=host -e NVIDIA_VISIBLE_DEVICES=all nvidia/cuda:11.0-base ubuntu:latest\n```\n" }' > "$in/known/README.md"
+known parsers/docs lint many-fences-markdown 20 1024 "gl900 $in/known/README.md * * parse-memory -- rss 64" "$in/known/README.md"
+# one fence of 350,000 launches on one line (16 MB; 72 MB): the block's text is in a
+# gl_buf (malloc, doubling) and then copied whole into the arena
+awk 'BEGIN { printf "```bash\n"; for (i = 0; i < 350000; i++) printf "docker run --gpus all nvidia/cuda:11.0-base; "; printf "\n```\n" }' > "$in/known/one.md"
+known parsers/docs lint one-fence-markdown 20 1024 "gl900 $in/known/one.md * * parse-memory -- rss 64" "$in/known/one.md"
+# Kubernetes: 150,000 one-Pod documents (12 MB; 66 MB): stops at parse-memory, past 64 MB
+awk 'BEGIN { for (i = 0; i < 150000; i++) printf "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c, image: \"ubuntu:latest\"}]}\n" }' > "$in/known/pods.yaml"
+known parsers/yaml,parsers/manifest lint many-docs-k8s 20 1024 "gl900 $in/known/pods.yaml * * parse-memory -- rss 64" "$in/known/pods.yaml"
+# shell: 200,000 here-documents opened on one line (3.6 MB; 70 MB, GL900 at 1:1)
+awk 'BEGIN { printf "cat"; for (i = 0; i < 200000; i++) printf " <<E%d", i; printf "\n"; for (i = 0; i < 200000; i++) printf "x\nE%d\n", i }' > "$in/known/heredocs.sh"
+known parsers/shell lint many-heredocs-shell 20 1024 "gl900 $in/known/heredocs.sh * * parse-memory -- rss 64" "$in/known/heredocs.sh"
+
 # ================= encodings and special files =================
 # UTF-16 is refused (GL900 at 1:1: save as UTF-8), with or without its byte order mark; a
 # UTF-8 byte order mark is skipped (columns count from after it); CRLF is a line end; a lone
@@ -492,6 +542,40 @@ usage kb-deep 10 512 'kb-deep.yaml:1:71: .*nested deeper' --knowledge "$in/kb-de
 { laughs ''; printf 'sources: *l9\n'; } > "$in/kb-bomb.yaml"
 usage kb-alias-bomb 10 512 'kb-bomb.yaml:11:1: .*aliases' --knowledge "$in/kb-bomb.yaml"
 usage kb-missing 10 512 'no-such.yaml:0:0: cannot open' --knowledge "$in/no-such.yaml"
+# a config file, an --images-from list and a registry auth file that never end (/dev/zero):
+# each was read whole with no bound (6 GB in 5 s); now at most input-size, then refused
+usage cfg-dev-zero 10 512 'config: /dev/zero: File too large' --config /dev/zero
+usage images-from-dev-zero 10 512 'images-from /dev/zero: File too large' --images-from /dev/zero
+REGISTRY_AUTH_FILE=/dev/zero usage auth-file-dev-zero 10 512 "127.0.0.1:1/x:1: .*connect" docker://127.0.0.1:1/x:1
+# KNOWN (knowledge/): the knowledge table with 300,000 more sources (11 MB): 266 MB of RSS
+# and no error. knowledge/kb_load.c reads up to its own KB_MAX_FILE_SIZE (64 MiB), not
+# input-size, and kb_yaml_open's arena (knowledge/kb_yaml.c) has no limit (parse-memory
+# unset): the YAML tree takes ~24 bytes per byte of text
+awk '{ print } /^sources:$/ { for (i = 0; i < 300000; i++) printf "  s%d:\n    url: https://example.com/%d\n", i, i }' \
+  "$here/knowledge/cuda_facts.yaml" > "$in/kb-huge.yaml"
+known knowledge usage kb-huge 20 1024 'kb-huge.yaml:[0-9]+:[0-9]+: .*(parse-memory|input-size)' --knowledge "$in/kb-huge.yaml"
+
+# ================= a hostile registry (docker://) =================
+# tests/hostile/evil_registry.py on 127.0.0.1: a Retry-After past a long (multiplied into
+# milliseconds it overflowed: UBSan stopped the run) is waited at most 4 s, then the image
+# is read; a redirect to itself and a Bearer realm that is no http(s) URL are one line
+# and exit 2, the good input still linted
+evil() { # MODE: start the hostile registry; sets $evilport and $evilpid
+  rm -f "$work/evil.port"
+  python3 "$gen/evil_registry.py" "$1" "$work/evil.port" & evilpid=$!
+  for _ in $(seq 100); do [ -s "$work/evil.port" ] && break; sleep 0.1; done
+  evilport=$(cat "$work/evil.port")
+}
+evil retry-after
+lint registry-retry-after-huge 30 512 "has GL201 docker://127.0.0.1:$evilport/x/img:1 CUDA 12.4.1" \
+  --tls-verify=false "docker://127.0.0.1:$evilport/x/img:1"
+kill "$evilpid"; wait "$evilpid" 2>/dev/null
+evil redirect-loop
+usage registry-redirect-loop 30 512 "x/img:1: too many redirects" --tls-verify=false "docker://127.0.0.1:$evilport/x/img:1"
+kill "$evilpid"; wait "$evilpid" 2>/dev/null
+evil realm-file
+usage registry-realm-file 30 512 "x/img:1: .*no http\(s\) token realm" --tls-verify=false "docker://127.0.0.1:$evilport/x/img:1"
+kill "$evilpid"; wait "$evilpid" 2>/dev/null
 
 # ================= image archives =================
 if ! command -v umoci >/dev/null || ! command -v skopeo >/dev/null; then
@@ -537,6 +621,16 @@ else
   lint trunc-zstd 20 512 "gl900 $img/tzst 0 0 layer .*: entry [0-9]+ " "$img/tzst"
   head -c 5000 "$img/oci-archive.tar" > "$img/outer-trunc.tar"
   lint trunc-outer 20 512 "gl900 $img/outer-trunc.tar 0 0 entry [0-9]+" "$img/outer-trunc.tar"
+  # a zstd stream may begin with a skippable frame (magic 0x184D2A50..5F: zstd -d and
+  # containerd read it; zstd writes none, so printf writes its 8-byte header and body):
+  # a layer whose media type says plain tar, and an outer .tar.zst, were refused
+  # ("Unrecognized archive format"; the outer one read as text)
+  skipframe() { printf '\x5f\x2a\x4d\x18\x10\x00\x00\x00'; head -c 16 /dev/zero; }
+  { skipframe; zstd -q -c "$img/base.tar"; skipframe; } > "$img/skip.zst"
+  wrap ok "$img/zskip" "$img/skip.zst"
+  lint zstd-skippable-layer 20 512 "clean $img/zskip -- has GL201 $img/zskip CUDA 12.4.1" "$img/zskip"
+  { skipframe; zstd -q -c "$img/oci-archive.tar"; } > "$img/outer-skip.tar.zst"
+  lint zstd-skippable-outer 20 512 "clean $img/outer-skip.tar.zst -- has GL201 $img/outer-skip.tar.zst CUDA 12.4.1" "$img/outer-skip.tar.zst"
 
   # decompression bombs: one tar entry of 11 GiB of zeros. The gzip stream is 11 members
   # of 1 GiB (gzip -9: ~1 MB each; gzip concatenates), the zstd one 11 frames.
@@ -732,6 +826,23 @@ with tarfile.open(sys.argv[1], "w", format=tarfile.PAX_FORMAT,
   truncate -s 16G "$lim/unref/blobs/sha256/zeros"
   tar -S -C "$lim/unref" -cf "$lim/unref.tar" . && rm -rf "$lim/unref"
   lint unreferenced-blobs 10 64 "clean $lim/unref.tar -- rss 64" "$lim/unref.tar"
+  # What the catalog keeps of each outer entry (its name; in a stream, a JSON document of up
+  # to image-json-size) stops at the doc's parse-memory, whatever the count of entries:
+  # 16,000 entries of 3,900-byte names (bsdtar from an mtree spec: no files on disk) took
+  # 70 MB; twenty unreferenced 4 MB JSON blobs in a .tar.gz (kept as the stream passed,
+  # since a manifest may come last) 84 MB, both then a GL900 blaming the config's history
+  mkdir -p "$lim/cat" && tar -C "$lim/cat" -xf "$img/oci-archive.tar"
+  pad=$(deep 3900 d)
+  { echo '#mtree'; for i in $(seq 16000); do echo "./junk/$pad$i type=file size=0"; done; } > "$lim/long.mtree"
+  (cd "$lim/cat" && bsdtar -cf "$lim/catnames.tar" index.json oci-layout blobs "@$lim/long.mtree")
+  lint catalog-names 30 256 "gl900 $lim/catnames.tar 0 0 entry [0-9]+ of the archive: the names and documents of its entries are too many, stopped: the limit \`parse-memory\` -- rss 64" "$lim/catnames.tar"
+  rm -f "$lim/catnames.tar" "$lim/long.mtree"
+  for i in $(seq 20); do
+    { printf '{"x":"'; deep 4000000 x; printf '"}'; } > "$lim/cat/blobs/sha256/$(printf '%064d' "$i")"
+  done
+  (cd "$lim/cat" && tar -cf - blobs index.json oci-layout) | gzip -1 > "$lim/catjson.tar.gz"
+  lint catalog-stream-json 30 256 "gl900 $lim/catjson.tar.gz 0 0 entry [0-9]+ of the archive: the names and documents of its entries are too many, stopped: the limit \`parse-memory\` -- rss 64" "$lim/catjson.tar.gz"
+  rm -rf "$lim/cat" "$lim/catjson.tar.gz"
 
   # an OCI layout must never be read outside its directory. Outside it: an image whose
   # layer says CUDA 12.6.3 and holds usr/bin/nvidia-smi (findings if it were read).
@@ -814,5 +925,5 @@ escaped=$(find /tmp "$here" -xdev -newer "$work/stamp" ! -path '/tmp/gpulint-*/*
   fail "archive content written outside the cache dir: $escaped"
 [ -d "$XDG_CACHE_HOME" ] && echo "  (cache dir: $(find "$XDG_CACHE_HOME" -type f | wc -l) files)"
 
-echo "hostile: $fails failure(s)"
+echo "hostile: $fails failure(s), $knowns known failure(s) (defects in files others own)"
 [ $fails = 0 ]

@@ -12,6 +12,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "linter/core/limits.h"
+
 static void out_of_memory(size_t n)
 {
     fprintf(stderr, "gpulint: out of memory (%zu bytes)\n", n);
@@ -427,9 +429,16 @@ int gl_read_file(const char *path, char **data, size_t *len)
         close(fd);
         return EISDIR;
     }
-    bool over;
-    int e = gl_read_fd(fd, NULL, 0, S_ISREG(st.st_mode) ? (size_t)st.st_size : 0, SIZE_MAX - 2,
-                       data, len, &over);
+    /* bounded like every input (a FIFO or a device such as /dev/zero never ends) */
+    bool over = false;
+    int e = gl_read_fd(fd, NULL, 0, S_ISREG(st.st_mode) ? (size_t)st.st_size : 0,
+                       (size_t)gl_limit(GL_LIMIT_INPUT_SIZE), data, len, &over);
     close(fd);
+    if (!e && over) {
+        free(*data);
+        *data = NULL;
+        *len = 0;
+        return EFBIG;
+    }
     return e;
 }

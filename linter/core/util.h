@@ -172,7 +172,9 @@ const char *gl_base_name(const char *path);
  * slashes; NULL when path is relative and dir is NULL. In the arena. */
 char *gl_image_path(struct gl_arena *a, const char *dir, const char *path);
 
-/* Read a whole file into a heap buffer (NUL-terminated). Returns 0, or an errno value. */
+/* Read a whole file into a heap buffer (NUL-terminated): at most the limit input-size
+ * (limits.h) bytes, EFBIG past it (a FIFO or a device never ends). Returns 0, or an errno
+ * value. */
 int gl_read_file(const char *path, char **data, size_t *len);
 /* Read fd to its end, or to `cap` bytes and one more (then *over is set and reading stops
  * there: an endless stream costs cap bytes), into a heap buffer (NUL-terminated) that

@@ -17,6 +17,7 @@
 #include "parsers/image/image_cache.h"
 #include "parsers/image/image_filters.h"
 #include "parsers/image/image_manifest.h"
+#include "parsers/image/image_zstd.h"
 
 #define MAX_LINK_HOPS 8   /* symlinks followed from one name (a loop stops there) */
 #define NAME_PART_MAX 255 /* bytes of one path component (NAME_MAX) */
@@ -27,7 +28,7 @@ bool gl_image_head_is_archive(const unsigned char *p, size_t n)
         return true;
     if (n >= 2 && p[0] == 0x1f && p[1] == 0x8b)
         return true;
-    return n >= 4 && p[0] == 0x28 && p[1] == 0xb5 && p[2] == 0x2f && p[3] == 0xfd;
+    return gl_zstd_head(p, n);
 }
 
 bool gl_image_dir_is_layout(const char *dir)
@@ -437,6 +438,12 @@ static size_t read_archive(struct gl_catalog *c, struct archive *a, bool seekabl
             return entry;
         }
         add_entry(c, a, e, entry, seekable);
+        /* the names (and, in a stream, the JSON documents) kept so far are the doc's:
+         * they stop at its limit, whatever the count of entries */
+        if (!c->error && gl_arena_over(c->a))
+            fail(c, gl_arena_printf(c->a, "entry %zu of the archive: the names and documents "
+                                    "of its entries are too many, stopped: %s", entry,
+                                    gl_image_limit_text(c->a, GL_LIMIT_PARSE_MEMORY)));
         if (c->error)
             return entry;
         if (archive_read_data_skip(a) != ARCHIVE_OK) {

@@ -23,7 +23,9 @@
  * filesystem path. JSON blobs stored under blobs/sha256/<hex> are checked against their
  * digest when read.
  * Limits (linter/core/limits.h): `archive-entries` entries, each name at most `name-length`
- * bytes; reaching either stops the catalog with `error` naming the entry and the limit.
+ * bytes, and what the entries keep (their names; in a stream, the JSON documents) within
+ * the doc arena's `parse-memory`; reaching any stops the catalog with `error` naming the
+ * entry and the limit.
  * Errors name the entry ("entry 7 `blobs/sha256/ab..`: ..."); see `error`.
  */
 #ifndef GPULINT_IMAGE_CATALOG_H

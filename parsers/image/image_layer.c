@@ -134,7 +134,7 @@ static enum layer_comp comp_of_magic(const unsigned char *p, size_t n)
 {
     if (n >= 2 && p[0] == 0x1f && p[1] == 0x8b)
         return COMP_GZIP;
-    if (n >= 4 && p[0] == 0x28 && p[1] == 0xb5 && p[2] == 0x2f && p[3] == 0xfd)
+    if (gl_zstd_head(p, n))
         return COMP_ZSTD;
     if (n >= 262 && !memcmp(p + 257, "ustar", 5))
         return COMP_NONE;

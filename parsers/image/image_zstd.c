@@ -10,6 +10,14 @@
 #include "linter/core/util.h"
 #include "parsers/image/gz_isal.h"
 
+bool gl_zstd_head(const unsigned char *p, size_t n)
+{
+    if (n < 4)
+        return false;
+    uint32_t m = (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+    return m == ZSTD_MAGICNUMBER || (m & ZSTD_MAGIC_SKIPPABLE_MASK) == ZSTD_MAGIC_SKIPPABLE_START;
+}
+
 /* Set the archive's error and keep a copy for gl_layer_index_build. */
 static void fail(struct archive *a, struct gl_zstd *z, int err, const char *msg)
 {

@@ -39,6 +39,10 @@ struct gl_zstd {
                          error with a generic one on the way up */
 };
 
+/* Whether `p` (n bytes) begins a zstd stream: a frame's magic, or a skippable frame's
+ * (0x184D2A50..5F, little-endian), which a stream may begin with (zstd -d and containerd
+ * read it). */
+bool gl_zstd_head(const unsigned char *p, size_t n);
 /* Open `a` on the decompressed stream of `in` (archive_read_open2). ARCHIVE_OK or an
  * error (with the archive's error set). */
 int gl_zstd_open(struct archive *a, struct gl_zstd *z, struct gl_blob_reader *in);

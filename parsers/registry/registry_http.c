@@ -39,10 +39,14 @@ void gl_http_reply_free(struct gl_http_reply *r)
     memset(r, 0, sizeof *r);
 }
 
+/* The longest a Retry-After is waited (seconds): a server's own number is clamped to it
+ * where it is read, so no arithmetic on it can overflow. */
+#define RETRY_AFTER_MAX 4L
+
 struct sink {
     struct gl_http_reply *r;
     size_t max, cap;
-    long retry_after;
+    long retry_after; /* seconds, 0..RETRY_AFTER_MAX */
 };
 
 static size_t on_body(char *p, size_t size, size_t n, void *ctx)
@@ -109,7 +113,8 @@ static size_t on_header(char *p, size_t size, size_t n, void *ctx)
     keep(&s->r->content_type, header_value(p, k, "Content-Type"));
     char *ra = header_value(p, k, "Retry-After");
     if (ra) {
-        s->retry_after = strtol(ra, NULL, 10);
+        long v = strtol(ra, NULL, 10); /* (an HTTP date: 0, the default back-off) */
+        s->retry_after = v < 0 ? 0 : v > RETRY_AFTER_MAX ? RETRY_AFTER_MAX : v;
         free(ra);
     }
     return k;
@@ -207,8 +212,8 @@ int gl_http_get(struct gl_http *h, const char *url, const char *authorization,
         if (!again || attempt >= h->retries)
             break;
         long wait = 250L << attempt;
-        if (retry_after > 0 && retry_after * 1000 > wait)
-            wait = retry_after > 4 ? 4000 : retry_after * 1000;
+        if (retry_after * 1000 > wait)
+            wait = retry_after * 1000;
         gl_http_reply_free(r);
         pause_ms(wait);
     }
