@@ -910,7 +910,8 @@ size_t yt_pairs(struct yt_stream *s, struct yt_node *map, struct yt_pair **out)
 static _Thread_local struct {
     bool valid, blank_tried, has_blank;
     struct gl_arena a;
-    char *text; /* a copy of the text, to know it again (heap: the arena's use is as before) */
+    char *text; /* a copy of the text, to know it again (heap: the arena's use is as
+                   before), made when the memo is kept */
     const char *at; /* where the text was when it was sniffed */
     size_t len;
     size_t loaded;  /* bytes the load took of the arena (judges may take more) */
@@ -956,8 +957,7 @@ bool yt_sniff(const char *data, size_t len, bool (*judge)(struct yt_stream *s))
         sniff_memo.valid = true;
         sniff_memo.blank_tried = sniff_memo.has_blank = false;
         sniff_memo.len = len;
-        sniff_memo.text = xmalloc(len ? len : 1);
-        memcpy(sniff_memo.text, data, len);
+        sniff_memo.text = NULL; /* (copied below, once the memo is known to be kept) */
         load(&sniff_memo.s, &sniff_memo.a, data, len, false, 0);
         sniff_memo.loaded = sniff_memo.a.total;
         sniff_memo.load_over = sniff_memo.a.over;
@@ -983,8 +983,13 @@ bool yt_sniff(const char *data, size_t len, bool (*judge)(struct yt_stream *s))
             yes = judge(&s);
         }
     }
-    if (sniff_memo.a.total > SNIFF_KEEP)
+    if (sniff_memo.a.total > SNIFF_KEEP) {
         sniff_forget();
+    } else if (!sniff_memo.text) { /* kept: its text copied to know it again (a large
+                                      text, never kept, is not held twice while loaded) */
+        sniff_memo.text = xmalloc(len ? len : 1);
+        memcpy(sniff_memo.text, data, len);
+    }
     return yes;
 }
 
