@@ -12,9 +12,11 @@
 
 const struct gl_limit_def gl_limit_defs[GL_LIMIT_COUNT] = {
     [GL_LIMIT_INPUT_SIZE] = {"input-size", GL_LIMIT_BYTES, 16 * MiB,
-                             "bytes read of one text input (a file, stdin)"},
+                             "bytes read of one text input (a file, stdin) or of a file an "
+                             "option names"},
     [GL_LIMIT_PARSE_MEMORY] = {"parse-memory", GL_LIMIT_BYTES, 32 * MiB,
-                               "memory the parse of one text input may use"},
+                               "memory the parse of one text input (or a --knowledge table) "
+                               "may use"},
     [GL_LIMIT_YAML_ALIAS_NODES] = {"yaml-alias-nodes", GL_LIMIT_NUMBER, 1000000,
                                    "YAML nodes reached through aliases, per file"},
     [GL_LIMIT_NESTING_DEPTH] = {"nesting-depth", GL_LIMIT_NUMBER, 10000,
