@@ -545,13 +545,13 @@ awk '{ print } /^sources:$/ { for (i = 0; i < 300000; i++) printf "  s%d:\n    u
 usage kb-huge 20 1024 'kb-huge.yaml:[0-9]+:[0-9]+: the limit `parse-memory`' --knowledge "$in/kb-huge.yaml"
 
 # ================= a hostile registry (docker://) =================
-# tests/hostile/evil_registry.py on 127.0.0.1: a Retry-After past a long (multiplied into
+# tests/lib/registry_stub.py on 127.0.0.1: a Retry-After past a long (multiplied into
 # milliseconds it overflowed: UBSan stopped the run) is waited at most 4 s, then the image
 # is read; a redirect to itself and a Bearer realm that is no http(s) URL are one line
 # and exit 2, the good input still linted
 evil() { # MODE: start the hostile registry; sets $evilport and $evilpid
   rm -f "$work/evil.port"
-  python3 "$gen/evil_registry.py" "$1" "$work/evil.port" & evilpid=$!
+  python3 "$here/tests/lib/registry_stub.py" "$1" "$work/evil.port" "$work/evil.log" & evilpid=$!
   for _ in $(seq 100); do [ -s "$work/evil.port" ] && break; sleep 0.1; done
   evilport=$(cat "$work/evil.port")
 }

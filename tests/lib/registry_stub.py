@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: Apache-2.0
-"""tests/lib/registry_stub.py MODE PORTFILE LOG: a misbehaving registry for tests/registry.sh.
+"""tests/lib/registry_stub.py MODE PORTFILE LOG: a misbehaving registry for tests/registry.sh
+and tests/hostile.sh.
 
 Serves one image `x/img:1` (a manifest and its config, made here) on 127.0.0.1, on a free
 port written to PORTFILE, and misbehaves as MODE says:
@@ -13,6 +14,11 @@ port written to PORTFILE, and misbehaves as MODE says:
             records whether it was sent an Authorization header
   layer-mismatch  serves, for the layer's digest, another layer (a valid one)
   layer-stall     sends the first bytes of the layer, then nothing
+  retry-after     the first manifest GET is 503 with `Retry-After: 99999999999999999999`
+                  (past a long), then the image is served (tests/hostile.sh)
+  redirect-loop   every GET is a 307 to itself (tests/hostile.sh)
+  realm-file      every GET without Authorization is 401 with a Bearer challenge whose
+                  realm is file:///etc/passwd (tests/hostile.sh)
 The image has one gzip'd layer (made here by tarfile and gzip) holding a driver library,
 read only with --layers.
 Every request is logged to LOG as "PORT METHOD PATH auth=yes|no".
@@ -49,7 +55,7 @@ if mode == "big":
     manifest = manifest[:-1] + b', "pad": "' + b"x" * (5 << 20) + b'"}'
 mdig = "sha256:" + hashlib.sha256(manifest).hexdigest()
 lock = threading.Lock()
-count = {"n": 0}
+count = {"n": 0, "manifests": 0}
 good = "Basic " + base64.b64encode(b"u:RedirectSecret1").decode()
 cdn_port = {"p": 0}
 
@@ -80,6 +86,17 @@ class Registry(BaseHTTPRequestHandler):
         with lock:
             count["n"] += 1
             n = count["n"]
+        if mode == "redirect-loop":
+            return self.send(307, b"", extra=[("Location", self.path)])
+        if mode == "realm-file" and not self.headers.get("Authorization"):
+            return self.send(401, b"{}", extra=[
+                ("WWW-Authenticate", 'Bearer realm="file:///etc/passwd",service="x"')])
+        if mode == "retry-after" and "/manifests/" in self.path:
+            with lock:
+                count["manifests"] += 1
+                first = count["manifests"] == 1
+            if first:
+                return self.send(503, b"{}", extra=[("Retry-After", "9" * 20)])
         if mode == "busy" and n <= 3:
             return self.send(429 if n < 3 else 503, b"{}", extra=[("Retry-After", "0")])
         if mode == "redirect" and self.headers.get("Authorization") != good:
