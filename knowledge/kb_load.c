@@ -956,21 +956,18 @@ int gl_kb_load_file(const char *path, struct gl_kb **out, struct gl_kb_error *er
                  S_ISDIR(st.st_mode) ? " (a directory)" : "");
         return -1;
     }
-    uint64_t max = gl_limit(GL_LIMIT_INPUT_SIZE); /* (a knowledge table is an input too) */
-    if ((unsigned long long)st.st_size > max) {
+    char *data;
+    size_t len;
+    int e = gl_read_file(path, &data, &len); /* (at most input-size: an input too) */
+    if (e == EFBIG) {
         gl_limit_message(GL_LIMIT_INPUT_SIZE, err->message, sizeof err->message);
         return -1;
     }
-    char *data;
-    size_t len;
-    int e = gl_read_file(path, &data, &len);
     if (e) {
         snprintf(err->message, sizeof err->message, "cannot read: %s", strerror(e));
         return -1;
     }
-    int r = len > max ? -1 : gl_kb_load_text(data, len, out, err);
-    if (len > max)
-        gl_limit_message(GL_LIMIT_INPUT_SIZE, err->message, sizeof err->message);
+    int r = gl_kb_load_text(data, len, out, err);
     free(data);
     return r;
 }

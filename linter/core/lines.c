@@ -26,31 +26,22 @@ void gl_lines_known32(struct gl_lines *l, const uint32_t *starts, size_t n)
     }
 }
 
-/* Room for an index of n lines in the arena, or NULL when it would take the arena past its
- * limit parse-memory: the room is then only charged (the arena is over, and the doc a
- * GL900), and the index stays empty (every look-up finds no offset). A text of millions
- * of short lines would otherwise take 4 bytes a line twice over the limit. */
-static uint32_t *index_room(struct gl_lines *l, size_t n)
-{
-    size_t need = n * sizeof *l->starts;
-    struct gl_arena *a = l->arena;
-    if (a->limit && (a->total > a->limit || need > a->limit - a->total)) {
-        gl_arena_charge(a, need);
-        return NULL;
-    }
-    return gl_arena_take(a, need);
-}
-
-/* The known starts copied; or the text's lines counted (memchr from line to line), then
- * written in an arena room of that size (no heap buffer: the index is the only copy). */
+/* The known starts copied; or the text's lines counted, then written in an arena room of
+ * that size (no heap buffer: the index is the only copy). A room that would take the arena
+ * past its limit parse-memory is only charged (gl_arena_take_within): the index stays
+ * empty, every look-up finds no offset, and the doc is a GL900. A text of millions of
+ * short lines would otherwise take 4 bytes a line twice over the limit. */
 static void index_lines(struct gl_lines *l)
 {
     l->indexed = true;
     if (l->known32 || l->known) {
         size_t n = l->nknown;
-        uint32_t *starts = index_room(l, n);
-        for (size_t i = 0; starts && i < n; i++) /* (the text is under 4 GiB) */
-            starts[i] = l->known32 ? l->known32[i] : (uint32_t)l->known[i];
+        uint32_t *starts = gl_arena_take_within(l->arena, n * sizeof *starts);
+        if (starts && l->known32)
+            memcpy(starts, l->known32, n * sizeof *starts);
+        else
+            for (size_t i = 0; starts && i < n; i++) /* (the text is under 4 GiB) */
+                starts[i] = (uint32_t)l->known[i];
         l->known32 = NULL;
         l->known = NULL;
         l->starts = starts;
@@ -58,10 +49,8 @@ static void index_lines(struct gl_lines *l)
         return;
     }
     const char *end = l->text + l->len;
-    size_t n = 1;
-    for (const char *p = l->text; (p = memchr(p, '\n', (size_t)(end - p))); p++)
-        n++;
-    uint32_t *starts = index_room(l, n);
+    size_t n = gl_count_lines(l->text, l->len);
+    uint32_t *starts = gl_arena_take_within(l->arena, n * sizeof *starts);
     l->starts = starts;
     l->n = starts ? n : 0;
     if (!starts)

@@ -68,18 +68,13 @@ void gl_srcmap_identity(struct gl_srcmap *m, const char *text, size_t len, uint3
                         uint32_t col)
 {
     const char *end = text + len;
-    size_t n = m->n + 1;
-    for (const char *p = text; p < end && (p = memchr(p, '\n', (size_t)(end - p))); p++)
-        n++;
-    struct gl_arena *a = m->arena;
-    size_t need = n * sizeof *m->segs;
-    if (n > m->cap && a->limit && (a->total > a->limit || need > a->limit - a->total)) {
-        gl_arena_charge(a, need);
-        gl_srcmap_add(m, 0, line, col);
-        return;
-    }
+    size_t n = m->n + gl_count_lines(text, len);
     if (n > m->cap) {
-        struct gl_srcmap_seg *segs = gl_arena_take(a, need);
+        struct gl_srcmap_seg *segs = gl_arena_take_within(m->arena, n * sizeof *segs);
+        if (!segs) {
+            gl_srcmap_add(m, 0, line, col);
+            return;
+        }
         if (m->n)
             memcpy(segs, m->segs, m->n * sizeof *segs);
         m->segs = segs;

@@ -131,6 +131,24 @@ void *gl_arena_memdup(struct gl_arena *a, const void *p, size_t n)
     return q;
 }
 
+void *gl_arena_take_within(struct gl_arena *a, size_t n)
+{
+    if (a->limit && (a->total > a->limit || n > a->limit - a->total)) {
+        gl_arena_charge(a, n);
+        return NULL;
+    }
+    return gl_arena_take(a, n);
+}
+
+size_t gl_count_lines(const char *text, size_t len)
+{
+    size_t n = 1;
+    const char *end = text + len;
+    for (const char *p = text; p < end && (p = memchr(p, '\n', (size_t)(end - p))); p++)
+        n++;
+    return n;
+}
+
 void gl_arena_adopt(struct gl_arena *a, struct gl_arena *from, size_t charge)
 {
     if (from->head) {

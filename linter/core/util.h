@@ -81,6 +81,13 @@ static inline void *gl_arena_take(struct gl_arena *a, size_t n)
 }
 /* A copy of the n bytes at p (16-byte aligned; n may be 0). */
 void *gl_arena_memdup(struct gl_arena *a, const void *p, size_t n);
+/* n bytes as gl_arena_take gives them, or NULL when they would take the arena past its
+ * limit: they are then only charged (the arena is over). For a table built whole before
+ * any loop looks at the limit (a line index: 4 bytes a line of a text of millions of
+ * empty lines), which must not be taken first. */
+void *gl_arena_take_within(struct gl_arena *a, size_t n);
+/* The lines of text[0, len): one more than its '\n' bytes. */
+size_t gl_count_lines(const char *text, size_t len);
 /* Bytes of arena blocks held now, by every arena of every thread. */
 size_t gl_arena_held(void);
 /* On this thread, call gate(n) before an arena takes a new block of n bytes (NULL: no

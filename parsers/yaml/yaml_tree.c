@@ -97,16 +97,10 @@ static size_t charmap_byte(struct charmap *cm, const char *text, size_t len, siz
 static void lines_build(struct yt_stream *s)
 {
     const char *t = s->text, *end = t + s->len;
-    size_t n = 1;
-    for (const char *p = t; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
-        n++;
-    struct gl_arena *a = s->arena;
-    size_t need = n * sizeof *s->lines;
-    if (a->limit && (a->total > a->limit || need > a->limit - a->total)) {
-        gl_arena_charge(a, need);
+    size_t n = gl_count_lines(t, s->len);
+    s->lines = gl_arena_take_within(s->arena, n * sizeof *s->lines);
+    if (!s->lines)
         return;
-    }
-    s->lines = gl_arena_take(a, need);
     s->nlines = n;
     size_t k = 0;
     s->lines[k++] = 0;
