@@ -23,14 +23,12 @@ static bool template_name(const char *b)
 static bool by_name(const char *path, const char *b)
 {
     (void)path;
-    if (template_name(b))
-        return false;
     if (!strcmp(b, "Dockerfile") || !strcmp(b, "Containerfile") || !strcmp(b, "dockerfile") ||
         !strcmp(b, "containerfile"))
         return true;
     if (gl_has_prefix(b, "Dockerfile.") || gl_has_prefix(b, "Containerfile.") ||
         gl_has_prefix(b, "Dockerfile_") || gl_has_prefix(b, "Dockerfile-"))
-        return true;
+        return !template_name(b); /* (only such a name can end in a template's suffix) */
     return gl_has_suffix(b, ".Dockerfile") || gl_has_suffix(b, ".dockerfile") ||
            gl_has_suffix(b, ".Containerfile") || gl_has_suffix(b, ".containerfile");
 }
