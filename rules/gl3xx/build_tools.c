@@ -19,10 +19,9 @@ bool gl_named_versioned(const char *name, const char *stem)
     return name[n] == '-' && name[n + 1] && strspn(name + n + 1, "0123456789.") == strlen(name + n + 1);
 }
 
-/* Versioned CUDA development packages: cuda-nvcc-X-Y, cuda-toolkit-X-Y, and any
- * `*-dev-X-Y` (cuda-cudart-dev-12-4, cuda-libraries-dev-12-4, libcublas-dev-12-4) and
- * RPM's `*-devel-X-Y` (cuda-cudart-devel-13-0).
- * `len` is strlen(name). */
+/* Versioned CUDA development packages: any `*-dev-X-Y` (cuda-cudart-dev-12-4,
+ * cuda-libraries-dev-12-4, libcublas-dev-12-4) and RPM's `*-devel-X-Y`
+ * (cuda-cudart-devel-13-0). `len` is strlen(name). */
 static bool cuda_dev_package(const char *name, size_t len)
 {
     if (!len || name[len - 1] < '0' || name[len - 1] > '9')
@@ -30,9 +29,7 @@ static bool cuda_dev_package(const char *name, size_t len)
     size_t n = gl_cuda_release_stem(name);
     if (n == len)
         return false;
-    return (n == 9 && !strncmp(name, "cuda-nvcc", 9)) ||
-           (n == 12 && !strncmp(name, "cuda-toolkit", 12)) ||
-           (n > 4 && !strncmp(name + n - 4, "-dev", 4)) ||
+    return (n > 4 && !strncmp(name + n - 4, "-dev", 4)) ||
            (n > 6 && !strncmp(name + n - 6, "-devel", 6)); /* RPM: cuda-cudart-devel-13-0 */
 }
 
@@ -68,14 +65,17 @@ bool gl_build_tool_package(const char *name, bool group)
         return true;
     size_t n = strlen(name);
     return ends_with(name, n, "-dev", 4) || ends_with(name, n, "-devel", 6) ||
-           cuda_dev_package(name, n);
+           cuda_dev_package(name, n) ||
+           ((name[0] == 'c' || name[0] == 'n') && gl_cuda_compiler_package(name));
 }
 
 
 bool gl_cuda_compiler_package(const char *name)
 {
-    static const char *const stems[] = {"cuda-nvcc", "cuda-toolkit", "cuda-minimal-build",
-                                        "cuda-compiler", "nvidia-cuda-toolkit"};
+    /* "cuda": the meta package of the whole toolkit (cuda, cuda-12-4) */
+    static const char *const stems[] = {"cuda",          "cuda-nvcc",          "cuda-toolkit",
+                                        "cuda-minimal-build", "cuda-compiler",
+                                        "nvidia-cuda-toolkit"};
     size_t n = gl_cuda_release_stem(name);
     for (size_t i = 0; i < sizeof stems / sizeof stems[0]; i++)
         if (strlen(stems[i]) == n && !strncmp(name, stems[i], n))
