@@ -91,6 +91,15 @@ printf '#!/bin/bash\n#SBATCH --gres=gpu:1\nsrun docker run nvidia/cuda nvidia-sm
 printf '#SBATCH --gres=gpu:1\ndocker run nvidia/cuda nvidia-smi\n' > "$t4/train.slurm"
 printf '#SBATCH -N 1\ndocker run nvidia/cuda nvidia-smi\n' > "$t4/batchjob"
 printf '#!/bin/bash\ndocker run nvidia/cuda nvidia-smi\n' > "$t4/runit"
+# batch scripts by their schedulers' extensions, typed by their first line (a NeMo-style
+# Slurm `.sub`, a PBS script with no #! line, an LSF one, a zsh script); an HTCondor submit
+# file and a subtitle file share `.sub` and are no scripts
+printf '#!/bin/bash\n#SBATCH -N 2\nsrun docker run nvidia/cuda nvidia-smi\n' > "$t4/ray.sub"
+printf '#PBS -l select=1:ngpus=4\ncd "$PBS_O_WORKDIR"\ndocker run nvidia/cuda nvidia-smi\n' > "$t4/train.pbs"
+printf '#BSUB -gpu "num=1"\ndocker run nvidia/cuda nvidia-smi\n' > "$t4/job.lsf"
+printf '#!/usr/bin/env zsh\ndocker run nvidia/cuda nvidia-smi\n' > "$t4/gpu.zsh"
+printf 'executable = run.sh\nrequest_gpus = 1\narguments = docker run nvidia/cuda x\nqueue\n' > "$t4/condor.sub"
+printf '1\n00:00:01,000 --> 00:00:04,000\ndocker run nvidia/cuda nvidia-smi\n' > "$t4/talk.sub"
 printf 'on: push\njobs:\n  a:\n    runs-on: x\n    steps:\n      - run: docker run nvidia/cuda nvidia-smi\n' > "$t4/ci/gpu.yml"
 printf 'stages: [test]\nt:\n  stage: test\n  script:\n    - docker run nvidia/cuda nvidia-smi\n' > "$t4/ci/pipeline.yaml"
 printf 'this is a note: nothing to lint\n' > "$t4/NOTES"
@@ -103,10 +112,11 @@ printf '# a licence header\nfrom os import path\n' > "$t4/helper"
 printf 'From https://github.com/x/y at commit abc (MIT):\nthe files below, verbatim\n' > "$t4/SOURCE"
 printf 'From the docs, verbatim.\n' > "$t4/NOTICE"
 check "typing by content: a walk" 1 "$bin" --format json "$t4"
-for f in Makefile.gpu gpu.Makefile build.mak nccl-mpi-ubuntu20.04 job.sbatch train.slurm batchjob runit ci/gpu.yml ci/pipeline.yaml; do
+for f in Makefile.gpu gpu.Makefile build.mak nccl-mpi-ubuntu20.04 job.sbatch train.slurm batchjob runit ci/gpu.yml ci/pipeline.yaml ray.sub train.pbs job.lsf gpu.zsh; do
   has "typed by name or content: $f" "\"file\": \"[^\"]*/typed/$f\""
 done
-has "only those are linted" '"files": 10'
+has "only those are linted" '"files": 14'
+hasnt "an HTCondor submit file or subtitles named .sub are no scripts" '/typed/(condor|talk)\.sub"'
 hasnt "a note that says nothing is not linted" 'NOTES'
 hasnt "Python without an extension is not a Dockerfile" '/typed/(ds|model_def|helper)"'
 hasnt "prose starting with From is not a Dockerfile" '/typed/(SOURCE|NOTICE)"'

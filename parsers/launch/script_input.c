@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* script_input.c: shell scripts as an input type (see linter/core/inputs.h): `*.sh`, `*.bash`,
- * and files whose `#!` line names sh, bash, dash, zsh, ksh or ash. Their launches come
- * from launch_shell.h; a quote left open is a parse error (GL900). */
+ * `*.sbatch`, `*.slurm`, `*.bats`, and files whose `#!` line names sh, bash, dash, zsh, ksh
+ * or ash or whose first line is a batch scheduler's directive (`#SBATCH`, `#PBS`, `#BSUB`,
+ * ...), when their names are bare, executable, or a batch script's extension (`.sub`,
+ * `.pbs`, `.job`, `.zsh`, ...). Their launches come from launch_shell.h; a quote left open
+ * is a parse error (GL900). */
 #include <string.h>
 #include <sys/stat.h>
 
@@ -20,35 +23,63 @@ static bool by_name(const char *path, const char *base)
                    gl_streq(dot, ".slurm") || gl_streq(dot, ".bats"));
 }
 
+/* Extensions that batch schedulers' scripts and other shells go by, which other files share
+ * (`.sub`: Slurm on NeMo's clusters, HTCondor submit files, subtitles; `.job`, `.batch`):
+ * the file is read, and its first line decides (a `#!` line naming a shell, or a scheduler
+ * directive). */
+static bool batch_extension(const char *base)
+{
+    static const char *const exts[] = {".sub", ".job", ".batch", ".pbs", ".qsub", ".lsf",
+                                       ".bsub", ".zsh", ".ksh", ".cobalt", ".msub"};
+    const char *dot = strrchr(base, '.');
+    if (!dot || dot == base)
+        return false;
+    for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++)
+        if (gl_streq(dot, exts[i]))
+            return true;
+    return false;
+}
+
 /* An executable regular file without an extension (bin/train, scripts/launch) may be a
- * script: worth reading its first line; so is any small file whose name says nothing. */
+ * script: worth reading its first line; so is any small file whose name says nothing, and
+ * one with a batch script's extension. */
 static bool candidate(const char *path, const char *base)
 {
     if (gl_input_bare_candidate(path, base))
         return true;
-    if (!base[0] || base[0] == '.' || strchr(base, '.'))
+    bool batch = batch_extension(base);
+    if (!base[0] || base[0] == '.' || (strchr(base, '.') && !batch))
         return false;
     struct stat st;
     if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > SCRIPT_CANDIDATE_MAX)
         return false;
-    return (st.st_mode & (S_IXUSR | S_IXGRP | S_IXOTH)) != 0;
+    return batch || (st.st_mode & (S_IXUSR | S_IXGRP | S_IXOTH)) != 0;
 }
 
-/* A Slurm batch script without a `#!` line: its first line that is not blank is an
- * `#SBATCH` directive. */
-static bool sbatch_first(const char *data, size_t len)
+/* A batch script without a `#!` line: its first line that is not blank is a scheduler's
+ * directive: Slurm `#SBATCH`, PBS/Torque `#PBS`, LSF `#BSUB`, Cobalt `#COBALT`, Moab
+ * `#MSUB`, Flux `#FLUX:`. (Not Grid Engine's `#$`: also a comment in other languages.) */
+static bool directive_first(const char *data, size_t len)
 {
+    static const char *const directives[] = {"#SBATCH", "#PBS", "#BSUB", "#COBALT", "#MSUB",
+                                             "#FLUX:"};
     size_t i = 0;
     while (i < len && (data[i] == ' ' || data[i] == '\t' || data[i] == '\r' || data[i] == '\n'))
         i++;
-    return len - i >= 7 && !memcmp(data + i, "#SBATCH", 7);
+    for (size_t k = 0; k < sizeof directives / sizeof directives[0]; k++) {
+        size_t n = strlen(directives[k]);
+        if (len - i > n && !memcmp(data + i, directives[k], n) &&
+            (directives[k][n - 1] == ':' || data[i + n] == ' ' || data[i + n] == '\t'))
+            return true;
+    }
+    return false;
 }
 
 static bool by_content(const char *path, const char *data, size_t len)
 {
     static const char *const shells[] = {"sh", "bash", "dash", "zsh", "ksh", "ash", "mksh"};
     (void)path;
-    if (sbatch_first(data, len))
+    if (directive_first(data, len))
         return true;
     if (len < 3 || data[0] != '#' || data[1] != '!')
         return false;
