@@ -26,7 +26,7 @@ static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
     if (l->kind == GL_LAUNCH_APPTAINER || l->fragment || l->secondary_role || l->gpus_outside ||
         l->gpu_unseen ||
         gl_launch_requests_gpu(l) || gl_launch_runtime_template(l) ||
-        gl_launch_client_image(c->doc, l) || prepares_gpu_pod(c->doc, l) ||
+        gl_launch_tool_image(c->doc, l) || prepares_gpu_pod(c->doc, l) ||
         !gl_launch_options_known(l) || !gl_launch_needs_cuda(f, i))
         return; /* (a runtime template gets its GPUs from the job that uses it) */
     const struct gl_ref *r = gl_launch_ref(c->doc, l);
@@ -68,7 +68,9 @@ const struct gl_rule gl_rule_GL407 = {
         "`docker-compose.gpu.yml` override: this one runs on CPU hosts on purpose), "
         "runtime templates "
         "(Kubeflow TrainingRuntime, KServe ServingRuntime) that get GPUs from their user, "
-        "client and SDK images (`tritonserver:*-sdk`, `*-client`), GitHub Actions job "
+        "client and SDK images (`tritonserver:*-sdk`, `*-client`), builder images "
+        "(`pytorch/manylinux-builder:cuda12.1`, `*-builder`: they compile CUDA code, which "
+        "needs no device), GitHub Actions job "
         "containers and services (a CUDA image on a runner without a GPU builds; a GPU "
         "runner's docker may give GPUs by default, as NVIDIA's nv-gha-runners do) and GitLab "
         "CI images (the runner's own config gives GPUs), or an image that a "

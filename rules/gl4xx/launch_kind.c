@@ -163,15 +163,16 @@ bool gl_launch_runtime_template(const struct gl_launch *l)
     return kind_is(l, kinds);
 }
 
-bool gl_launch_client_image(const struct gl_doc *doc, const struct gl_launch *l)
+bool gl_launch_tool_image(const struct gl_doc *doc, const struct gl_launch *l)
 {
     const struct gl_imageref *ref = known_image(doc, l);
     if (!ref)
         return false;
-    const char *tag = ref->tag, *path = ref->path;
+    const char *tag = ref->tag, *path = ref->path, *slash = strrchr(path, '/');
     return (tag && (gl_imageref_tag_has_token(tag, "sdk") ||
                     gl_imageref_tag_has_token(tag, "client"))) ||
-           gl_has_suffix(path, "-sdk") || gl_has_suffix(path, "-client");
+           gl_has_suffix(path, "-sdk") || gl_has_suffix(path, "-client") ||
+           gl_has_suffix(path, "-builder") || !strcmp(slash ? slash + 1 : path, "builder");
 }
 
 bool gl_launch_jetson(const struct gl_doc *doc, const struct gl_launch *l)

@@ -34,8 +34,10 @@ bool gl_launch_serving(const struct gl_doc *doc, const struct gl_launch *l);
 bool gl_serving_model_arg(const char *name);
 bool gl_launch_runtime_template(const struct gl_launch *l);
 bool gl_launch_jetson(const struct gl_doc *doc, const struct gl_launch *l);
-/* A client or SDK image (`tritonserver:24.05-py3-sdk`, a `-client` tag or repository):
- * it talks to a GPU server and needs no GPU itself (no GL407). */
-bool gl_launch_client_image(const struct gl_doc *doc, const struct gl_launch *l);
+/* An image that needs no GPU itself (no GL407): a client or SDK image
+ * (`tritonserver:24.05-py3-sdk`, a `-client` tag or repository) talks to a GPU server; a
+ * builder image (`pytorch/manylinux-builder:cuda12.1`, a repository named `*-builder` or
+ * `builder`) compiles CUDA code, which needs the toolkit, not a device. */
+bool gl_launch_tool_image(const struct gl_doc *doc, const struct gl_launch *l);
 
 #endif
