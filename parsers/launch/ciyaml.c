@@ -13,7 +13,10 @@
  * variable table). GitLab CI: in `default:` and in every job (a top-level mapping that
  * is not a global keyword), before_script, script and after_script, each a string or a
  * list of strings (nested lists from !reference flattened once); the scripts of one job
- * share one variable table (they run in one shell). Each text goes with its srcmap
+ * share one variable table (they run in one shell). The launches of the steps of a GitHub
+ * job on a hosted runner without a GPU (`runs-on: ubuntu-latest`, `windows-*`, `macos-*`)
+ * are gpu_unseen: a CUDA image there builds or is smoke-tested on the CPU on purpose.
+ * Each text goes with its srcmap
  * (parsers/yaml/yaml_tree.h: exact for `|` block scalars) to gl_launches_from_shell.
  * A GitHub Actions step that `uses: docker/build-push-action` builds the images its
  * `with: tags:` names (one a line or comma separated): each is a project image
@@ -21,6 +24,7 @@
  * Inline ignores: yt_add_pragmas.
  */
 #include <string.h>
+#include <strings.h>
 
 #include "linter/core/inputs.h"
 #include "parsers/launch/ci_containers.h"
@@ -91,12 +95,39 @@ static void github_steps(struct ci *c, struct yt_node *steps)
     }
 }
 
+/* Does `runs-on` name one of GitHub's hosted runners that have no GPU (ubuntu-latest,
+ * ubuntu-24.04, ubuntu-22.04-arm, windows-2022, macos-14: a label, alone or the only
+ * item of a list)? GitHub's GPU runners go by labels their owners choose. */
+static bool hosted_cpu_runner(struct ci *c, struct yt_node *runs_on)
+{
+    static const char *const families[] = {"ubuntu-", "windows-", "macos-"};
+    struct yt_node *label = yt_deref(c->s, runs_on);
+    if (yt_is_seq(label) && label->nitems == 1)
+        label = yt_item(c->s, label, 0);
+    if (!yt_is_scalar(label))
+        return false;
+    for (size_t i = 0; i < sizeof families / sizeof families[0]; i++) {
+        size_t n = strlen(families[i]);
+        if (label->len > n && !strncasecmp(label->value, families[i], n) &&
+            strspn(label->value + n, "abcdefghijklmnopqrstuvwxyz0123456789.-") ==
+                label->len - n)
+            return true;
+    }
+    return false;
+}
+
 static void github(struct ci *c, struct yt_node *root)
 {
     struct yt_pair *jobs;
     size_t n = yt_pairs(c->s, yt_get(c->s, root, "jobs", NULL), &jobs);
     for (size_t j = 0; j < n; j++) {
+        size_t first = c->doc->nlaunches;
         github_steps(c, yt_get(c->s, jobs[j].value, "steps", NULL));
+        /* a step's `docker run` on a hosted runner has no GPU to ask for: a CUDA image
+         * there builds or is smoke-tested on the CPU on purpose */
+        if (hosted_cpu_runner(c, yt_get(c->s, jobs[j].value, "runs-on", NULL)))
+            for (size_t k = first; k < c->doc->nlaunches; k++)
+                c->doc->launches[k].gpu_unseen = true;
         struct yt_node *k = yt_deref(c->s, jobs[j].key);
         if (yt_is_scalar(k) && yt_is_map(jobs[j].value))
             ci_github_containers(c->doc, c->s, jobs[j].value, k->value);
