@@ -129,7 +129,9 @@ struct gl_quantity {
 struct gl_pod_facts {
     unsigned pod;             /* the pod spec the container belongs to: launches of one pod
                                  share it (1-based); 0 outside Kubernetes */
-    bool init;                /* an init container */
+    bool init;                /* an init container; a compose service that another one
+                                 waits for to complete (depends_on condition
+                                 service_completed_successfully) */
     struct gl_quantity cpu_request, cpu_limit, memory_request, memory_limit;
     struct gl_loc resources_loc; /* the `resources` key, else the container's name */
     bool pod_resources;       /* the pod spec sets pod-level `resources` (QoS from them) */

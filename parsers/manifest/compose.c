@@ -20,6 +20,7 @@ struct cz {
     struct cz_layer *layers;    /* of the service being built */
     size_t nlayers, layer;
     struct gl_map seen;         /* env keys and volume targets -> layer + 1 */
+    struct gl_map waited;       /* services another one waits for to complete */
 };
 
 /* An interpolated scalar value with the positions of its bytes. */
@@ -557,6 +558,24 @@ static bool has_build(struct cz *c)
     return false;
 }
 
+/* The services this one waits for to complete before it starts (`depends_on: {NAME:
+ * {condition: service_completed_successfully}}`): they prepare it, as init containers
+ * prepare a pod. */
+static void note_waited(struct cz *c)
+{
+    struct yt_node *deps = lget(c, "depends_on", NULL);
+    struct yt_pair *p;
+    size_t n = yt_pairs(c->s, deps, &p);
+    for (size_t i = 0; i < n; i++) {
+        struct yt_node *k = yt_deref(c->s, p[i].key);
+        struct yt_node *cond = get(c, yt_deref(c->s, p[i].value), "condition");
+        bool added;
+        if (yt_is_scalar(k) && yt_is_scalar(cond) &&
+            !strcmp(cond->value, "service_completed_successfully"))
+            *gl_map_put(&c->waited, k->value, k->len, &added) = k;
+    }
+}
+
 /* One service (key as first written) from its layers (compose_extends.h). */
 static void add_service(struct cz *c, struct yt_node *key, struct cz_layer *layers, size_t n,
                         bool partial)
@@ -592,6 +611,7 @@ static void add_service(struct cz *c, struct yt_node *key, struct cz_layer *laye
     add_env(c);
     add_gpus(c);
     add_misc(c);
+    note_waited(c);
     gl_map_free(&c->seen);
 }
 
@@ -618,6 +638,8 @@ static void add_services(struct cz *c, struct cz_project *p)
     struct yt_stream *s = c->s;
     struct gl_map names;
     gl_map_init(&names);
+    gl_map_init(&c->waited);
+    size_t first = c->doc->nlaunches;
     struct cz_layer layers[CZ_MAX_LAYERS];
     for (size_t d = 0; d < s->ndocs; d++) {
         struct yt_node *root = s->docs[d] && s->docs[d]->complete ? s->docs[d] : NULL;
@@ -639,6 +661,12 @@ static void add_services(struct cz *c, struct cz_project *p)
             c->pin = NULL;
         }
     }
+    for (size_t i = first; i < c->doc->nlaunches; i++) {
+        struct gl_launch *l = &c->doc->launches[i];
+        if (l->name && gl_map_get(&c->waited, l->name, strlen(l->name)))
+            l->pod.init = true;
+    }
+    gl_map_free(&c->waited);
     gl_map_free(&names);
 }
 

@@ -30,6 +30,9 @@
  *    ulimits.memlock (-1, a number, or "soft:hard" from {soft, hard}), environment
  *    (list or map; `KEY` alone and interpolations without a value give value NULL),
  *    working_dir.
+ *  - pod.init: a service that another service of the file waits for to complete
+ *    (`depends_on: {NAME: {condition: service_completed_successfully}}`): it prepares that
+ *    service, as an init container prepares a pod.
  * built from its layers (compose_extends.h: later documents override earlier ones,
  * `extends` is followed in the same file and in `file:`; a cycle, a missing base or a
  * chain deeper than 8 makes the service a fragment).

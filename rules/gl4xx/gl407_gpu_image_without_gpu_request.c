@@ -4,15 +4,25 @@
 #include "rules/gl4xx/launch_kind.h"
 #include "rules/gl4xx/launch_paths.h"
 
+/* Do launches a and b run together: containers of one pod, or services of one compose
+ * project (one file)? */
+static bool together(const struct gl_launch *a, const struct gl_launch *b)
+{
+    if (a->kind == GL_LAUNCH_COMPOSE)
+        return b->kind == GL_LAUNCH_COMPOSE && a->group && a->group == b->group;
+    return a->pod.pod && a->pod.pod == b->pod.pod;
+}
+
 /* An init container that runs no GPU job (it copies files into a volume, waits for a
- * service: not python, torchrun, ...) in a pod whose other containers request GPUs: it
+ * service: not python, torchrun, ...) in a pod whose other containers request GPUs, or a
+ * compose service of that kind that a GPU service waits for (a `chown` of the volume): it
  * prepares the GPU pod, often from the same image, on the CPU on purpose. */
 static bool prepares_gpu_pod(const struct gl_doc *doc, const struct gl_launch *l)
 {
-    if (!l->pod.init || !l->pod.pod || gl_launch_pytorch_style(l))
+    if (!l->pod.init || gl_launch_pytorch_style(l))
         return false;
     for (size_t k = 0; k < doc->nlaunches; k++)
-        if (&doc->launches[k] != l && doc->launches[k].pod.pod == l->pod.pod &&
+        if (&doc->launches[k] != l && together(l, &doc->launches[k]) &&
             gl_launch_requests_gpu(&doc->launches[k]))
             return true;
     return false;
@@ -81,7 +91,9 @@ const struct gl_rule gl_rule_GL407 = {
         "(`--exclusive`) with no GPU option (the node's GPUs are visible or not as the "
         "cluster's cgroup configuration says), or an init container that runs no GPU job "
         "(it copies files or waits; not python, torchrun, ...) in a pod whose other "
-        "containers request GPUs (it prepares the pod, on the CPU on purpose). "
+        "containers request GPUs, or such a compose service that a GPU service waits for "
+        "(`depends_on` with `condition: service_completed_successfully`): it prepares the "
+        "pod, on the CPU on purpose. "
         "`nvidia.com/gpu: 0` is no GPU request.",
     .bad = "docker run --rm nvcr.io/nvidia/pytorch:24.05-py3 python train.py",
     .good = "docker run --rm --gpus all nvcr.io/nvidia/pytorch:24.05-py3 python train.py",
