@@ -19,17 +19,50 @@
  * do not start with '-' after the values of the few options that take one. A word that is
  * exactly one unquoted unresolved expansion may stand for several words (`docker build
  * $ARGS .`): it hides whatever tags it holds, and the operands after it are unknown.
- * Each tag's pattern keeps its unresolved parts as '*'.
+ * Each tag's pattern keeps its unresolved parts as '*'. A tag that is exactly one variable
+ * (`-t "$IMG"`) set to different literal names on different paths of the script (`IMG=app`,
+ * `IMG=app-gpu` in a `case` branch: sh_vars_values) adds each of those names too.
  */
 #include <string.h>
 
+#include "linter/core/text.h"
 #include "parsers/launch/launch_internal.h"
 
-static void add_tag(struct gl_doc *doc, const struct lv *v, unsigned what, const char *tool)
+/* The name of the variable that value v is exactly (`$IMG`, `${IMG}`, quoted or not), as
+ * [*name, *name + return); 0 when it is something else. */
+static size_t sole_variable(const struct lv *v, const char **name)
 {
+    const char *t = v->text;
+    size_t n = v->len, braced = n > 3 && t[1] == '{' && t[n - 1] == '}';
+    if (n < 2 || t[0] != '$')
+        return 0;
+    *name = t + 1 + braced;
+    size_t len = n - 1 - 2 * braced;
+    for (size_t i = 0; i < len; i++)
+        if (!gl_name_class[(unsigned char)(*name)[i]] ||
+            ((*name)[i] >= '0' && (*name)[i] <= '9' && !i))
+            return 0;
+    return len;
+}
+
+static void add_tag(const struct gl_launch_scan *scan, const struct lv *v, unsigned what,
+                    const char *tool)
+{
+    struct gl_doc *doc = scan->doc;
     if (!v->len)
         return;
     gl_project_add(doc, what, v->text, lv_pattern(&doc->arena, v), lv_loc(v, 0), tool);
+    /* `-t "$IMG"` where IMG is set to one name or another (`IMG=app` then `IMG=app-gpu` in
+     * a `case` branch): the project builds each of them */
+    const char *name, *vals[SH_VAR_MAX_ALTS];
+    size_t lens[SH_VAR_MAX_ALTS], nlen = v->opaque ? sole_variable(v, &name) : 0;
+    size_t n = nlen ? sh_vars_values(scan->text_vars, name, nlen, vals, lens,
+                                     SH_VAR_MAX_ALTS)
+                    : 0;
+    for (size_t i = 0; i < n; i++)
+        if (lens[i])
+            gl_project_add(doc, what, gl_arena_strndup(&doc->arena, vals[i], lens[i]), NULL,
+                           lv_loc(v, 0), tool);
 }
 
 /* Is word w a short-option bundle of boolean letters `bools` ending in `letter` with
@@ -49,9 +82,10 @@ static bool short_opt(const char *w, const char *bools, char letter, size_t *val
 }
 
 /* The values of `-<letter>` / `--<name>` among words [first, n) of cmd. */
-static void option_values(struct gl_doc *doc, const struct sh_cmd *cmd, size_t first,
-                          char letter, const char *name, const char *tool)
+static void option_values(const struct gl_launch_scan *scan, const struct sh_cmd *cmd,
+                          size_t first, char letter, const char *name, const char *tool)
 {
+    struct gl_doc *doc = scan->doc;
     size_t nlen = strlen(name);
     for (size_t i = first; i < cmd->nwords; i++) {
         const char *w = cmd->words[i].text;
@@ -67,10 +101,10 @@ static void option_values(struct gl_doc *doc, const struct sh_cmd *cmd, size_t f
         }
         if (off) {
             struct lv v = lv_sub(&doc->arena, &word, off, word.len - off);
-            add_tag(doc, &v, GL_PROJECT_BUILT, tool);
+            add_tag(scan, &v, GL_PROJECT_BUILT, tool);
         } else if (i + 1 < cmd->nwords) {
             struct lv v = lv_word(&doc->arena, cmd, ++i);
-            add_tag(doc, &v, GL_PROJECT_BUILT, tool);
+            add_tag(scan, &v, GL_PROJECT_BUILT, tool);
         }
     }
 }
@@ -99,9 +133,11 @@ static bool takes_next(const char *w, const char *shorts, const char *const *lon
 /* The operands after the first (the source image or container) of a tag or commit
  * command, `max` of them at most; stops at an unquoted unresolved word that may stand for
  * several. */
-static void operands(struct gl_doc *doc, const struct sh_cmd *cmd, size_t first, size_t max,
-                     const char *shorts, const char *const *longs, const char *tool)
+static void operands(const struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t first,
+                     size_t max, const char *shorts, const char *const *longs,
+                     const char *tool)
 {
+    struct gl_doc *doc = scan->doc;
     size_t k = 0;
     for (size_t i = first; i < cmd->nwords && k <= max; i++) {
         const char *w = cmd->words[i].text;
@@ -114,7 +150,7 @@ static void operands(struct gl_doc *doc, const struct sh_cmd *cmd, size_t first,
         }
         if (k++ >= 1) {
             struct lv v = lv_word(&doc->arena, cmd, i);
-            add_tag(doc, &v, GL_PROJECT_BUILT, tool);
+            add_tag(scan, &v, GL_PROJECT_BUILT, tool);
         }
     }
 }
@@ -132,36 +168,34 @@ static const char *const none_long[] = {NULL};
 
 void launch_build_docker(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t sub)
 {
-    struct gl_doc *doc = scan->doc;
     bool buildx = word_is(cmd, sub, "buildx");
     if ((buildx || word_is(cmd, sub, "image") || word_is(cmd, sub, "builder")) &&
         (word_is(cmd, sub + 1, "build") || (buildx && word_is(cmd, sub + 1, "b"))))
-        option_values(doc, cmd, sub + 2, 't', "tag", buildx ? "docker buildx build"
+        option_values(scan, cmd, sub + 2, 't', "tag", buildx ? "docker buildx build"
                                                             : "docker build");
     else if (word_is(cmd, sub, "build"))
-        option_values(doc, cmd, sub + 1, 't', "tag", "docker build");
+        option_values(scan, cmd, sub + 1, 't', "tag", "docker build");
     else if (word_is(cmd, sub, "tag") || (word_is(cmd, sub, "image") && word_is(cmd, sub + 1, "tag")))
-        operands(doc, cmd, sub + (word_is(cmd, sub, "tag") ? 1 : 2), SIZE_MAX, "",
+        operands(scan, cmd, sub + (word_is(cmd, sub, "tag") ? 1 : 2), SIZE_MAX, "",
                  none_long, "docker tag");
     else if (word_is(cmd, sub, "commit"))
-        operands(doc, cmd, sub + 1, 1, "acmf", commit_long, "docker commit");
+        operands(scan, cmd, sub + 1, 1, "acmf", commit_long, "docker commit");
 }
 
 void launch_build_buildah(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t sub)
 {
-    struct gl_doc *doc = scan->doc;
     if (word_is(cmd, sub, "bud") || word_is(cmd, sub, "build") ||
         word_is(cmd, sub, "build-using-dockerfile"))
-        option_values(doc, cmd, sub + 1, 't', "tag", "buildah build");
+        option_values(scan, cmd, sub + 1, 't', "tag", "buildah build");
     else if (word_is(cmd, sub, "tag"))
-        operands(doc, cmd, sub + 1, SIZE_MAX, "", none_long, "buildah tag");
+        operands(scan, cmd, sub + 1, SIZE_MAX, "", none_long, "buildah tag");
     else if (word_is(cmd, sub, "commit"))
-        operands(doc, cmd, sub + 1, 1, "f", commit_long, "buildah commit");
+        operands(scan, cmd, sub + 1, 1, "f", commit_long, "buildah commit");
 }
 
 void launch_build_kaniko(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t first)
 {
-    option_values(scan->doc, cmd, first, 'd', "destination", "kaniko");
+    option_values(scan, cmd, first, 'd', "destination", "kaniko");
 }
 
 bool launch_build_other(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t i)
@@ -184,7 +218,7 @@ bool launch_build_other(struct gl_launch_scan *scan, const struct sh_cmd *cmd, s
             continue;
         if (tools[k].sub && !word_is(cmd, i + 1, tools[k].sub))
             return false;
-        option_values(scan->doc, cmd, i + 1 + (tools[k].sub != NULL), tools[k].letter,
+        option_values(scan, cmd, i + 1 + (tools[k].sub != NULL), tools[k].letter,
                       tools[k].name, tools[k].tool);
         return true;
     }

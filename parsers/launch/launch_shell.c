@@ -244,8 +244,11 @@ static void script_word(struct gl_launch_scan *s, const struct sh_cmd *cmd, size
     size_t n;
     struct sh_error err;
     sh_split_word_again(&s->doc->arena, cmd, wi, &o, &inner, &n, &err);
+    struct sh_vars *outer = s->text_vars;
+    s->text_vars = o.vars;
     for (size_t k = 0; k < n; k++)
         shell_cmd(s, &inner[k], depth + 1);
+    s->text_vars = outer;
 }
 
 /* `sh -c SCRIPT` on the host: the launches in SCRIPT. */
@@ -524,6 +527,8 @@ static void scan_split(struct gl_launch_scan *s, const char *text, size_t len,
         s->doc->error.loc = err.loc;
         s->doc->error.message = err.message;
     }
+    struct sh_vars *outer = s->text_vars;
+    s->text_vars = o.vars;
     for (size_t k = 0; k < n && !gl_arena_over(&s->doc->arena); k++) {
         const struct sh_cmd *c = &cmds[k];
         if (!c->nwords && !c->nassigns)
@@ -537,6 +542,7 @@ static void scan_split(struct gl_launch_scan *s, const char *text, size_t len,
         if (c->nwords)
             shell_cmd(s, c, depth);
     }
+    s->text_vars = outer;
 }
 
 static int range_cmp(const void *a, const void *b)

@@ -122,6 +122,8 @@ struct gl_launch_scan {
     struct slurm_req *alloc;  /* an interactive `salloc [opts]` seen earlier in the scan
                                  (a README's session): the allocation of later sruns */
     struct sh_vars *vars;     /* shared table; NULL: a fresh one per text */
+    struct sh_vars *text_vars; /* the table of the text being read (vars, or its fresh one):
+                                 what its variables may hold (launch_build.c) */
     const char *group;        /* group of detached launches (gl_launch_scan_init: doc->path);
                                  launches read it with gl_launch_group */
     char *group_room;         /* gl_launch_group_later's room, written at the first ask

@@ -342,8 +342,8 @@ static void lex_brace(struct sh_lexer *lx, size_t dollar, size_t brace, enum lex
         lx->wb.opaque |= was_opaque;
         if (op == '=' && lx->track && !lx->wb.discard && !positional) {
             bool exact = !word_opaque && lx->nfields == fields_before;
-            sh_vars_assign(lx->vars, s + name, name_len, lx->wb.text.data + mark,
-                           lx->wb.text.len - mark, exact && lx->assign_certain);
+            sh_vars_assign_literal(lx->vars, s + name, name_len, lx->wb.text.data + mark,
+                                   lx->wb.text.len - mark, exact, lx->assign_certain);
         }
     } else if (opaque) {
         shl_wb_opaque_raw(lx, dollar, lx->i, split);

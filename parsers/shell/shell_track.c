@@ -42,9 +42,9 @@ static void track_declaration(struct sh_vars *vars, const struct sh_cmd *c,
         }
         const char *v = t + nlen + (append ? 2 : 1);
         size_t vlen = info[k].len - (size_t)(v - t);
-        sh_vars_assign(vars, t, nlen, v, vlen,
-                       certain && !append && !array && !c->words[k].opaque &&
-                           !info[k].from_split);
+        sh_vars_assign_literal(vars, t, nlen, v, vlen,
+                               !append && !array && !c->words[k].opaque && !info[k].from_split,
+                               certain);
     }
 }
 
@@ -71,8 +71,8 @@ void shl_track_setter(struct sh_vars *vars, const struct sh_cmd *c,
     if (c->nwords == 0) {
         for (size_t k = 0; k < c->nassigns; k++) {
             const struct sh_assign *as = &c->assigns[k];
-            sh_vars_assign(vars, as->name, strlen(as->name), as->value, as->value_len,
-                           certain && !as->opaque && !as->append);
+            sh_vars_assign_literal(vars, as->name, strlen(as->name), as->value,
+                                   as->value_len, !as->opaque && !as->append, certain);
         }
         return;
     }

@@ -75,19 +75,46 @@ enum sh_var_state sh_vars_get(const struct sh_vars *v, const char *name, size_t 
     return s->state;
 }
 
+/* Remember value [value, +len) among the literal values opaque variable s was assigned
+ * (a value that is not literal, NULL, adds none; past SH_VAR_MAX_ALTS, none is added). */
+static void add_alt(struct sh_vars *v, struct sh_var *s, const char *value, size_t len)
+{
+    if (!value || s->nalts >= SH_VAR_MAX_ALTS)
+        return;
+    for (const struct sh_alt *a = s->alts; a; a = a->next)
+        if (a->len == len && !memcmp(a->value, value, len))
+            return;
+    s->nalts++;
+    struct sh_alt *a = gl_arena_alloc(v->arena, sizeof *a);
+    a->value = gl_arena_strndup(v->arena, value, len);
+    a->len = len;
+    a->next = s->alts;
+    s->alts = a;
+}
+
+/* s becomes opaque: its known value, if any, is one it may hold */
+static void make_opaque(struct sh_vars *v, struct sh_var *s)
+{
+    if (s->state == SH_VAR_KNOWN)
+        add_alt(v, s, s->value, s->value_len);
+    s->state = SH_VAR_OPAQUE;
+    s->value = NULL;
+}
+
 void sh_vars_assign(struct sh_vars *v, const char *name, size_t len, const char *value,
                     size_t value_len, bool certain)
 {
     struct sh_var *s = get_or_add(v, name, len);
     if (!certain || !value || s->state == SH_VAR_OPAQUE) {
-        s->state = SH_VAR_OPAQUE;
-        s->value = NULL;
+        make_opaque(v, s);
+        if (certain) /* (a certain value is literal; an uncertain one may not be) */
+            add_alt(v, s, value, value_len);
         return;
     }
     if (s->state == SH_VAR_KNOWN) {
         if (s->value_len != value_len || memcmp(s->value, value, value_len) != 0) {
-            s->state = SH_VAR_OPAQUE;
-            s->value = NULL;
+            make_opaque(v, s);
+            add_alt(v, s, value, value_len);
         }
         return;
     }
@@ -99,6 +126,42 @@ void sh_vars_assign(struct sh_vars *v, const char *name, size_t len, const char 
 void sh_vars_unset(struct sh_vars *v, const char *name, size_t len, bool certain)
 {
     struct sh_var *s = get_or_add(v, name, len);
-    s->state = certain ? SH_VAR_UNSET : SH_VAR_OPAQUE;
+    if (!certain)
+        make_opaque(v, s);
+    else
+        s->state = SH_VAR_UNSET;
     s->value = NULL;
+}
+
+void sh_vars_assign_literal(struct sh_vars *v, const char *name, size_t len,
+                            const char *value, size_t value_len, bool literal, bool certain)
+{
+    if (!literal || certain) {
+        sh_vars_assign(v, name, len, value, value_len, literal && certain);
+        return;
+    }
+    struct sh_var *s = get_or_add(v, name, len);
+    make_opaque(v, s);
+    add_alt(v, s, value, value_len);
+}
+
+size_t sh_vars_values(const struct sh_vars *v, const char *name, size_t len,
+                      const char **vals, size_t *lens, size_t max)
+{
+    const struct sh_var *s = v ? find_slot(v, name, len) : NULL;
+    if (!s || !s->name || !max)
+        return 0;
+    if (s->state == SH_VAR_KNOWN) {
+        vals[0] = s->value;
+        lens[0] = s->value_len;
+        return 1;
+    }
+    if (s->state != SH_VAR_OPAQUE)
+        return 0;
+    size_t n = 0;
+    for (const struct sh_alt *a = s->alts; a && n < max; a = a->next, n++) {
+        vals[n] = a->value;
+        lens[n] = a->len;
+    }
+    return n;
 }

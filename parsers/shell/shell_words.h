@@ -84,12 +84,23 @@ enum sh_var_state {
     SH_VAR_OPAQUE,    /* assigned, value unknown */
 };
 
+/* A value an opaque variable takes on some path: each literal one it was assigned
+ * (SH_VAR_MAX_ALTS at most), newest first. */
+struct sh_alt {
+    const char *value;
+    size_t len;
+    struct sh_alt *next;
+};
+#define SH_VAR_MAX_ALTS 8
+
 struct sh_var {
     const char *name;
     size_t name_len;
     const char *value; /* NULL unless SH_VAR_KNOWN */
     size_t value_len;
     enum sh_var_state state;
+    unsigned nalts;
+    struct sh_alt *alts; /* SH_VAR_OPAQUE: literal values it was assigned */
 };
 
 /* Variables assigned so far. Persists across sh_split calls that share it (a script in
@@ -108,8 +119,19 @@ enum sh_var_state sh_vars_get(const struct sh_vars *v, const char *name, size_t 
  * assignment with a different value makes it opaque; opaque stays opaque. */
 void sh_vars_assign(struct sh_vars *v, const char *name, size_t len, const char *value,
                     size_t value_len, bool certain);
+/* The same, told whether the value is all literal (no expansion left unresolved) apart
+ * from whether it is assigned on every path (`certain`): a literal value assigned in a
+ * branch makes the variable opaque, and is one of the values it takes (sh_vars_values). */
+void sh_vars_assign_literal(struct sh_vars *v, const char *name, size_t len,
+                            const char *value, size_t value_len, bool literal, bool certain);
 /* `unset NAME`: certain -> unset again (defaults apply), else opaque. */
 void sh_vars_unset(struct sh_vars *v, const char *name, size_t len, bool certain);
+/* The literal values the variable was assigned (its value when known; when opaque, those
+ * of its assignments that were literal: `IMG=a` then `IMG=b` in a `case`, the first
+ * SH_VAR_MAX_ALTS), at most `max`, into vals/lens; the count. An opaque variable may also
+ * hold others (`IMG=$(...)`): these are the values it takes on some path, not all. */
+size_t sh_vars_values(const struct sh_vars *v, const char *name, size_t len,
+                      const char **vals, size_t *lens, size_t max);
 
 /* ---- options and results ---- */
 

@@ -630,6 +630,39 @@ static void test_shared_vars_table(void **state)
     assert_string_equal(words(&C[0]), "docker|run|cuda:12");
 }
 
+/* The literal values a variable takes on the paths of a script: what `docker build -t
+ * "$IMG"` may have tagged (launch_build.c). */
+static void test_var_values_on_paths(void **state)
+{
+    (void)state;
+    struct sh_vars v;
+    sh_vars_init(&v, &A);
+    struct sh_opts o = {.track_assignments = true, .vars = &v};
+    const char *t = "IMG=app\nNAME=x\n"
+                    "case \"$1\" in\n  --gpu) IMG=app-gpu ;;\n  --dev) IMG=\"$(id -un)/app\" ;;\n"
+                    "  *) IMG=app ;;\nesac\n";
+    assert_int_equal(split_len(t, strlen(t), &o), 0);
+    const char *vals[8];
+    size_t lens[8];
+    size_t n = sh_vars_values(&v, "IMG", 3, vals, lens, 8);
+    assert_int_equal(n, 2); /* app, app-gpu; not the command substitution */
+    assert_true((lens[0] == 7 && !memcmp(vals[0], "app-gpu", 7) && lens[1] == 3 &&
+                 !memcmp(vals[1], "app", 3)) ||
+                (lens[1] == 7 && !memcmp(vals[1], "app-gpu", 7) && lens[0] == 3 &&
+                 !memcmp(vals[0], "app", 3)));
+    assert_int_equal(sh_vars_values(&v, "NAME", 4, vals, lens, 8), 1); /* known: its value */
+    assert_int_equal(lens[0], 1);
+    assert_int_equal(sh_vars_values(&v, "NONE", 4, vals, lens, 8), 0);
+    /* bounded: a ninth value is not kept */
+    struct gl_buf b;
+    gl_buf_init(&b);
+    for (int k = 0; k < 20; k++)
+        gl_buf_printf(&b, "if x; then V=v%d; fi\n", k);
+    assert_int_equal(split_len(b.data, b.len, &o), 0);
+    assert_int_equal(sh_vars_values(&v, "V", 1, vals, lens, 8), SH_VAR_MAX_ALTS);
+    gl_buf_free(&b);
+}
+
 static void test_expansion_bomb_bounded(void **state)
 {
     (void)state;
@@ -1141,6 +1174,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_simple_words_and_locs, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_var_values_on_paths, setup, teardown),
         cmocka_unit_test_setup_teardown(test_single_quotes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_double_quotes_escapes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_backslash_outside_quotes, setup, teardown),
