@@ -51,8 +51,10 @@ bool gl_cuda_token_version(const char *t, size_t n, char *out, size_t out_size,
         out[vl] = '\0';
         if (!gl_version_valid(out))
             return false;
+        /* CUDA releases in containers start at 6.5: `cuda-1.9` is another product's
+         * version with a `cuda-` prefix (text-embeddings-inference's tags) */
         unsigned major;
-        if (!gl_version_field(out, 0, &major) || major < 1 || major > 99)
+        if (!gl_version_field(out, 0, &major) || major < 6 || major > 99)
             return false;
         *digits_off = i;
         return true;

@@ -442,6 +442,12 @@ static void test_token_versions(void **state)
     assert_string_equal(v, "12.8.1");
     assert_int_equal(off, 5);
     assert_false(gl_cuda_token_version("cuda929", 7, v, sizeof v, &off)); /* no CUDA 92 */
+    /* another product's version behind `cuda-` (text-embeddings-inference:cuda-1.9): no
+     * container holds a CUDA before 6.5 */
+    assert_false(gl_cuda_token_version("cuda-1.9", 8, v, sizeof v, &off));
+    assert_false(gl_cuda_token_version("cuda2.0", 7, v, sizeof v, &off));
+    assert_true(gl_cuda_token_version("cuda-7.5", 8, v, sizeof v, &off));
+    assert_string_equal(v, "7.5");
     assert_false(gl_cuda_token_version("cuda12345", 9, v, sizeof v, &off));
 }
 
