@@ -163,7 +163,80 @@ static size_t skip_ssh(const struct sh_cmd *cmd, size_t i, struct wrapped *w)
     return i;
 }
 
-/* The command that wrappers (sudo, env, time, srun, ssh, xargs, ...) run. */
+/* The options of an MPI launcher (Open MPI's mpirun/orterun/prterun, MPICH's and Intel
+ * MPI's mpiexec/mpiexec.hydra, PALS' mpiexec) from word i: the index of the command it
+ * runs on every rank. Options are written with one dash or two; those named here take a
+ * value (`--mca K V`, `-genv K V` two; `-env K V` two, PALS' `--env K=V` one); any other
+ * is a flag. */
+static size_t skip_mpi(const struct sh_cmd *cmd, size_t i)
+{
+    static const char *const one[] = {
+        "n", "np", "c", "N", "H", "host", "hosts", "hostfile", "machinefile", "f", "x",
+        "map-by", "bind-to", "rank-by", "npernode", "ppn", "npersocket", "prefix", "wdir",
+        "output-filename", "cpus-per-proc", "cpus-per-rank", "app", "tune", "am",
+        "genvlist", "envlist", "configfile", "launcher", "iface", "outfile-pattern",
+        "errfile-pattern", "d", "depth", "cpu-bind", "mem-bind", "rankfile", "timeout",
+        "personality", "preload-files", "path", NULL};
+    static const char *const two[] = {"mca", "gmca", "genv", NULL};
+    while (i < cmd->nwords && !cmd->words[i].opaque) {
+        const char *t = cmd->words[i].text;
+        if (t[0] != '-' || !t[1])
+            break;
+        const char *name = t + 1 + (t[1] == '-');
+        size_t step = 1;
+        if (!strchr(name, '=')) {
+            for (size_t k = 0; one[k]; k++)
+                if (!strcmp(name, one[k]))
+                    step = 2;
+            for (size_t k = 0; two[k]; k++)
+                if (!strcmp(name, two[k]))
+                    step = 3;
+            if (!strcmp(name, "env")) /* MPICH `-env K V`; PALS `--env K=V` */
+                step = i + 1 < cmd->nwords && strchr(cmd->words[i + 1].text, '=') ? 2 : 3;
+        }
+        i += step;
+    }
+    return i;
+}
+
+static bool container_tool(const struct sh_cmd *cmd, size_t i)
+{
+    static const char *const tools[] = {"apptainer", "singularity", "docker", "podman",
+                                        "nvidia-docker", "nerdctl", "enroot", NULL};
+    if (i >= cmd->nwords || cmd->words[i].opaque)
+        return false;
+    const char *n = gl_base_name(cmd->words[i].text);
+    for (size_t k = 0; tools[k]; k++)
+        if (gl_streq(n, tools[k]))
+            return true;
+    return false;
+}
+
+static struct wrapped skip_wrappers(const struct sh_cmd *cmd, size_t i);
+
+/* Is word i an MPI launcher that runs a container on every rank (`mpiexec -n 8 -ppn 4
+ * apptainer exec ...`)? Then *j is the container command (after wrappers such as numactl
+ * between them). An MPI launcher of anything else stays the command (torchrun-style
+ * process launchers are judged as such: GL415). */
+static bool mpi_runs_container(const struct sh_cmd *cmd, size_t i, size_t *j)
+{
+    static const char *const names[] = {"mpirun", "mpiexec", "mpiexec.hydra", "orterun",
+                                        "prterun", NULL};
+    const char *n = gl_base_name(cmd->words[i].text);
+    bool mpi = false;
+    for (size_t k = 0; names[k] && !mpi; k++)
+        mpi = gl_streq(n, names[k]);
+    if (!mpi)
+        return false;
+    size_t k = skip_mpi(cmd, i + 1);
+    if (!container_tool(cmd, skip_wrappers(cmd, k).i))
+        return false;
+    *j = k;
+    return true;
+}
+
+/* The command that wrappers (sudo, env, time, srun, ssh, xargs, mpirun before a container
+ * launch, ...) run. */
 static struct wrapped skip_wrappers(const struct sh_cmd *cmd, size_t i)
 {
     struct wrapped w = {0};
@@ -203,7 +276,7 @@ static struct wrapped skip_wrappers(const struct sh_cmd *cmd, size_t i)
                 w.replace = xargs_replace(cmd, start, i);
         } else if (gl_streq(n, "ssh"))
             i = skip_ssh(cmd, start, &w);
-        else
+        else if (!mpi_runs_container(cmd, i, &i))
             break;
     }
     w.i = i;

@@ -15,7 +15,10 @@
  * holding its -I/-i replace string are opaque; without one it appends words it reads: the
  * launch's argv is opaque, and its options when no image is written), `ssh [opts] HOST
  * CMD...` (one word after HOST: the remote shell reads it as a script, split again with
- * exact positions; several: the command itself), after Slurm's `srun`/`salloc`/`sbatch`
+ * exact positions; several: the command itself), an MPI launcher (`mpirun`, `mpiexec`,
+ * `mpiexec.hydra`, `orterun`, `prterun` with their options) when what it runs on every
+ * rank is a container launch (`mpiexec -n 8 --ppn 4 apptainer exec ...`; before any other
+ * command it stays the command: GL415 counts its ranks), after Slurm's `srun`/`salloc`/`sbatch`
  * (launch_slurm.h), and inside `sh|bash [-l] -c '...'` on the host:
  *   docker|podman|nerdctl|nvidia-docker [global opts] run|create ...; docker|podman|nerdctl
  *     container run|create (nerdctl takes docker's flags, `--gpus` included)
