@@ -11,6 +11,7 @@
 #include "linter/core/escape.h"
 #include "linter/core/hashmap.h"
 #include "linter/core/suppress.h"
+#include "linter/core/text.h"
 #include "parsers/dockerfile/dockerfile.h"
 #include "parsers/dockerfile/dockerfile_internal.h"
 #include "parsers/dockerfile/dockerfile_run.h"
@@ -275,6 +276,27 @@ static void lowercase(char *s)
         *s = (char)tolower((unsigned char)*s);
 }
 
+/* The global ARG whose default a FROM word w[0, n) ends in the expansion of (`${NAME}`,
+ * `$NAME`, before a closing quote): its name, when it has a value from its default (no
+ * --build-arg gave it one); else NULL (gl_ref.arg). */
+static const char *default_arg(struct builder *b, const char *w, size_t n)
+{
+    if (n && (w[n - 1] == '"' || w[n - 1] == '\''))
+        n--;
+    bool braced = n && w[n - 1] == '}';
+    size_t end = n - braced, from = end;
+    while (from > 0 && gl_name_class[(unsigned char)w[from - 1]])
+        from--;
+    while (from < end && gl_name_class[(unsigned char)w[from]] != 1)
+        from++; /* (a name starts with a letter or '_') */
+    if (from == end || from < 1u + braced || (braced && w[from - 1] != '{') ||
+        w[from - 1 - braced] != '$')
+        return NULL;
+    const struct var *v = var_find(b->meta.vars, w + from, end - from);
+    const struct gl_kv *ba = v ? build_arg(b->cfg, v->name) : NULL;
+    return v && v->value && !(ba && ba->value) ? v->name : NULL;
+}
+
 static void begin_stage(struct builder *b, const struct df_instr *in)
 {
     int idx = (int)b->m->nstages;
@@ -326,6 +348,8 @@ static void begin_stage(struct builder *b, const struct df_instr *in)
         s->workdir = ""; /* the base image's: unknown, but the same for what follows */
     }
     r->df_stage = idx;
+    if (base < 0 && !unresolved && in->nargs >= 1)
+        r->arg = default_arg(b, in->args[0].value, in->args[0].len);
     for (size_t i = 0; i < in->nflags; i++)
         if (gl_has_prefix(in->flags[i].text, "--platform="))
             r->platform = in->flags[i].text + strlen("--platform=");
