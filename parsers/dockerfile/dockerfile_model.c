@@ -440,6 +440,47 @@ static void copy_or_add(struct builder *b, struct scope *s, int stage, int instr
     }
 }
 
+/* The value of key `key` in a mount spec "k=v,k=v" (with `alt` its other spelling), as a
+ * copy in the arena; NULL when absent. */
+static const char *mount_key(struct gl_arena *a, const char *spec, const char *key,
+                             const char *alt)
+{
+    for (const char *p = spec; *p;) {
+        size_t n = strcspn(p, ","), k = strcspn(p, "=,");
+        if (p[k] == '=' && ((strlen(key) == k && !memcmp(p, key, k)) ||
+                            (alt && strlen(alt) == k && !memcmp(p, alt, k))))
+            return gl_arena_strndup(a, p + k + 1, n - k - 1);
+        p += n + (p[n] == ',');
+    }
+    return NULL;
+}
+
+/* `RUN --mount=type=bind,source=S,target=T`: S (a file of the build context) is at T for
+ * this RUN (model_dockerfile.h `binds`). Not for another type, a `from=` (another stage
+ * or image), a spec with a variable. */
+static void run_binds(struct builder *b, struct scope *s, int stage, int instr,
+                      const struct df_instr *in)
+{
+    struct gl_arena *a = &b->doc->arena;
+    for (size_t i = 0; i < in->nflags; i++) {
+        const char *spec = in->flags[i].text;
+        if (!gl_has_prefix(spec, "--mount=") || strchr(spec, '$'))
+            continue;
+        spec += strlen("--mount=");
+        const char *type = mount_key(a, spec, "type", NULL);
+        const char *src = mount_key(a, spec, "source", "src");
+        const char *dst = mount_key(a, spec, "target", "dst");
+        dst = dst ? dst : mount_key(a, spec, "destination", NULL);
+        if ((type && strcmp(type, "bind")) || mount_key(a, spec, "from", NULL) || !src ||
+            !dst || !*src || !*dst)
+            continue;
+        struct gl_copy_src *c = GL_APPEND(a, b->m->binds, b->m->nbinds, b->m->capbinds);
+        *c = (struct gl_copy_src){.path = src, .loc = in->flags[i].loc, .stage = stage,
+                                  .instr = instr, .dest = dst, .workdir = s->workdir,
+                                  .size = -1};
+    }
+}
+
 /* `WORKDIR dir`: absolute, or relative to the one in effect ("" is the base image's
  * WORKDIR: a relative path stays relative to it); unknown (NULL) after an unresolved
  * variable. */
@@ -629,6 +670,7 @@ static void build_model(struct gl_doc *doc, const struct gl_config *cfg,
             workdir(&b, s, in);
         else if (in->kw == DF_KW_RUN) {
             size_t first = b.m->npkgs, first_removal = b.m->nremovals;
+            run_binds(&b, s, stage, (int)i, in);
             gl_dockerfile_run(doc, stage, (int)i, in, f->escape, run_lookup, s);
             for (size_t k = first; k < b.m->npkgs; k++)
                 b.m->pkgs[k].workdir = s->workdir;
