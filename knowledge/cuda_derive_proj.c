@@ -127,21 +127,72 @@ static void dependency(struct proj *pj, const struct toml_line *l, const char *s
     pj->torch = pj->torch || (cd_parse_spec(spec, &sp) && cd_is_torch_pkg(sp.name));
 }
 
-/* A [tool.uv.sources] value for a torch package: every `index = "NAME"` in it. */
-static void torch_source(struct proj *pj, const char *p, const char *e)
+/* The string value of `key = "..."` in [p, e) (a word boundary before key), or false. */
+static bool inline_value(const char *p, const char *e, const char *key, const char **str,
+                         size_t *len)
 {
-    for (const char *k = p; (k = memchr(k, 'i', (size_t)(e - k))) != NULL; k++) {
-        if ((size_t)(e - k) < 5 || memcmp(k, "index", 5) || (k > p && k[-1] != ' ' &&
-                                                             k[-1] != '{' && k[-1] != ','))
+    size_t kl = strlen(key);
+    for (const char *k = p; (k = memchr(k, key[0], (size_t)(e - k))) != NULL; k++) {
+        if ((size_t)(e - k) < kl || memcmp(k, key, kl) ||
+            (k > p && k[-1] != ' ' && k[-1] != '{' && k[-1] != ','))
             continue;
-        const char *q = k + 5, *str;
-        size_t len;
+        const char *q = k + kl;
         while (q < e && *q == ' ')
             q++;
-        if (q < e && *q == '=' && (q++, next_string(&q, e, &str, &len)) &&
-            pj->nsources < PROJ_INDEXES_MAX)
-            pj->torch_sources[pj->nsources++] = gl_arena_strndup(&pj->c->doc->arena, str, len);
+        if (q < e && *q == '=' && (q++, next_string(&q, e, str, len)))
+            return true;
     }
+    return false;
+}
+
+/* Is extra[0, len) one the install chose (gl_pkg.extras; "*": any, not known which)? */
+static bool extra_chosen(const char *extras, const char *extra, size_t len)
+{
+    if (extras && !strcmp(extras, "*"))
+        return true;
+    for (const char *x = extras; x && *x; x += strcspn(x, ",") + 1)
+        if (strcspn(x, ",") == len && !memcmp(x, extra, len))
+            return true;
+    return false;
+}
+
+/* One source of a [tool.uv.sources] torch value: its `index = "NAME"`, unless an
+ * `extra = "X"` limits it to an extra the install did not choose. */
+static void torch_source_entry(struct proj *pj, const char *p, const char *e)
+{
+    const char *str, *extra;
+    size_t len, elen;
+    if (inline_value(p, e, "extra", &extra, &elen) && !extra_chosen(pj->p->extras, extra, elen))
+        return;
+    if (inline_value(p, e, "index", &str, &len) && pj->nsources < PROJ_INDEXES_MAX)
+        pj->torch_sources[pj->nsources++] = gl_arena_strndup(&pj->c->doc->arena, str, len);
+}
+
+/* A [tool.uv.sources] value for a torch package (one line of it): each `{ ... }` source in
+ * it, or the line as one when it has no braces. */
+static void torch_source(struct proj *pj, const char *p, const char *e)
+{
+    const char *open = NULL;
+    bool any = false;
+    for (const char *q = p; q < e; q++) {
+        if (*q == '"' || *q == '\'') {
+            const char *str;
+            size_t len;
+            if (!next_string(&q, e, &str, &len))
+                break;
+            q--;
+        } else if (*q == '#') {
+            break;
+        } else if (*q == '{') {
+            open = q;
+        } else if (*q == '}' && open) {
+            torch_source_entry(pj, open, q);
+            open = NULL;
+            any = true;
+        }
+    }
+    if (!any)
+        torch_source_entry(pj, p, e);
 }
 
 /* The PyTorch indexes the project's torch packages come from: every index that is not
@@ -234,7 +285,9 @@ void cd_scan_pyproject(struct cd_ctx *c, const struct gl_pkg *p)
             continue;
         const char *q = v, *str;
         size_t len;
-        if (!strcmp(table, "project") && !strcmp(key, "dependencies")) {
+        bool extra = !strcmp(table, "project.optional-dependencies") && p->extras &&
+                     strcmp(p->extras, "*") && extra_chosen(p->extras, key, strlen(key));
+        if ((!strcmp(table, "project") && !strcmp(key, "dependencies")) || extra) {
             while (next_string(&q, l.e, &str, &len))
                 dependency(&pj, &l, str, len);
             deps = !closes_array(v, l.e);

@@ -269,14 +269,33 @@ static const char *copy_dest(struct gl_arena *a, const struct gl_copy_src *s,
     return *slot;
 }
 
+/* The context path a bind mount of the install's own RUN puts at image path `want`
+ * (`RUN --mount=type=bind,source=pyproject.toml,target=pyproject.toml uv sync`), or NULL. */
+static const char *bound_from(struct gl_doc *doc, const struct gl_pkg *p, const char *want)
+{
+    const struct gl_dockerfile_model *m = doc->df;
+    for (size_t i = 0; i < m->nbinds; i++) {
+        const struct gl_copy_src *s = &m->binds[i];
+        const char *dest = s->instr == p->instr ? gl_image_path(&doc->arena, s->workdir, s->dest)
+                                                : NULL;
+        const char *src = dest ? copied_from(&doc->arena, s, dest, want) : NULL;
+        if (src)
+            return src;
+    }
+    return NULL;
+}
+
 static const char *context_name(struct gl_doc *doc, const struct gl_pkg *p, const char *ctx,
-                                const char **dests, size_t *cmd_from)
+                                bool copied_only, const char **dests, size_t *cmd_from)
 {
     const struct gl_dockerfile_model *m = doc->df;
     const char *dir = run_dir(doc, p, cmd_from);
     if (!dir && p->workdir)
         return NULL;
     const char *want = gl_image_path(&doc->arena, dir, p->name);
+    const char *bound = want ? bound_from(doc, p, want) : NULL;
+    if (bound) /* (what the RUN mounts there hides what a COPY put there) */
+        return bound;
     for (size_t i = m->ncopies; want && i-- > 0;) {
         const struct gl_copy_src *s = &m->copies[i];
         if (s->instr >= p->instr || !stage_in_chain(m, s->stage, p->stage))
@@ -290,9 +309,30 @@ static const char *context_name(struct gl_doc *doc, const struct gl_pkg *p, cons
                     gl_doc_probe(doc, cd_path_join(&doc->arena, ctx, src), true, &pr)))
             return src;
     }
-    if (project_file(p->name) || (dir != p->workdir && p->name[0] != '/'))
+    if (copied_only || project_file(p->name) || (dir != p->workdir && p->name[0] != '/'))
         return NULL; /* not copied in, or relative to a `cd` */
     return gl_has_prefix(p->name, "./") ? p->name + 2 : p->name;
+}
+
+/* The build context when the Dockerfile's directory `dir` does not hold a file that a
+ * COPY or a bind mount puts in for an install: the directory `up` levels above dir, at
+ * most CONTEXT_UP_MAX and never above the directories doc->path names (`docker/Dockerfile`
+ * built from the repository root, `docker build -f docker/Dockerfile .`: a context without
+ * the file fails the build, so it is not the one used); NULL past them. A file an install
+ * names but nothing copies in is looked for in dir alone. */
+#define CONTEXT_UP_MAX 2
+static const char *context_above(struct gl_doc *doc, const char *dir, int up)
+{
+    size_t names = dir[0] != '/' && strcmp(dir, ".") != 0; /* (components of dir) */
+    for (const char *p = dir; (p = strchr(p, '/')); p++)
+        names += p[1] != '\0';
+    if (up < 1 || up > CONTEXT_UP_MAX || (size_t)up > names - (dir[0] == '/') ||
+        !strcmp(gl_base_name(dir), ".."))
+        return NULL;
+    const char *ctx = dir;
+    for (int i = 0; i < up; i++)
+        ctx = gl_arena_printf(&doc->arena, "%s/..", ctx);
+    return gl_path_lexical(&doc->arena, ctx);
 }
 
 void cd_derive_requirements(struct cd_ctx *c)
@@ -320,17 +360,23 @@ void cd_derive_requirements(struct cd_ctx *c)
             for (size_t k = 0; k < m->ncopies; k++)
                 dests[k] = NO_DEST;
         }
-        const char *name = context_name(doc, p, dir, dests, &cmd_from);
-        if (!name || !contained_name(name))
-            continue;
-        const char *base = gl_base_name(name);
-        bool lock = !strcmp(base, "uv.lock");
+        const char *name = NULL, *shown;
+        char *text = NULL;
         size_t len;
-        const char *shown;
-        char *text = read_in_context(doc, dir, name, &len, &shown,
-                                     lock ? LOCK_FILE_CAP : REQ_FILE_CAP);
+        bool lock = false;
+        /* the Dockerfile's directory, else the nearest above it that holds the file */
+        int up = 0;
+        for (const char *ctx = dir; ctx && !text; ctx = context_above(doc, dir, ++up)) {
+            name = context_name(doc, p, ctx, up > 0, dests, &cmd_from);
+            if (!name || !contained_name(name))
+                continue;
+            lock = !strcmp(gl_base_name(name), "uv.lock");
+            text = read_in_context(doc, ctx, name, &len, &shown,
+                                   lock ? LOCK_FILE_CAP : REQ_FILE_CAP);
+        }
         if (!text)
             continue;
+        const char *base = gl_base_name(name);
         read++;
         struct cd_ctx fc;
         cd_ctx_init(&fc, doc, c->kb, text, len);

@@ -142,11 +142,15 @@ void gl_finding_on_image(const struct gl_check *c, struct gl_finding *f, const s
 {
     if (c->doc->kind != GL_IN_K8S)
         moot_when &= ~(unsigned)(GL_PROJECT_RENAMED | GL_PROJECT_RETAGGED);
+    if (!r || !r->arg)
+        moot_when &= ~(unsigned)GL_PROJECT_ARG_SET;
     if (!f || !r || !r->ok || !r->text || !moot_when)
         return;
     free(f->image);
     f->image = xstrdup(r->text);
     f->moot_when = moot_when;
+    free(f->arg);
+    f->arg = moot_when & GL_PROJECT_ARG_SET ? xstrdup(r->arg) : NULL;
 }
 
 void gl_report_image(struct gl_check *c, enum gl_severity sev, const struct gl_image_site *at,

@@ -50,7 +50,8 @@ struct gl_finding *gl_report_sev(struct gl_check *c, enum gl_severity sev, struc
  * every input of the run is read, when an image the project makes names r (RULES.md
  * "Images built by the project", "Kustomize"). `moot_when`: the GL_PROJECT_* facts
  * (model_ref.h) that undo it; a kustomization's renaming and retagging count only in
- * Kubernetes manifests, the bases it rewrites. */
+ * Kubernetes manifests, the bases it rewrites; GL_PROJECT_ARG_SET counts only for a
+ * reference an ARG's default gave (gl_ref.arg), when every build of the file sets it. */
 void gl_finding_on_image(const struct gl_check *c, struct gl_finding *f, const struct gl_ref *r,
                          unsigned moot_when);
 

@@ -17,12 +17,40 @@ struct gl_project_pattern {
     struct gl_project_pattern *next; /* the next glob of its key (or of `wild`) */
 };
 
+/* The builds of one Dockerfile: each the ARGs it sets, as "\nA\nB\n" ("\n": none). */
+struct gl_project_build {
+    char *args;
+    struct gl_project_build *next;
+};
+struct build_file {
+    char *path;                   /* the key */
+    struct gl_project_build *builds;
+};
+
 void gl_project_init(struct gl_project_set *s)
 {
     memset(s, 0, sizeof *s);
     gl_map_init(&s->exact);
     gl_map_init(&s->by_key);
     gl_map_init(&s->seen);
+    gl_map_init(&s->builds);
+}
+
+static void free_builds(struct gl_map *m)
+{
+    for (size_t i = 0; i < m->cap; i++) {
+        struct build_file *bf = m->slots[i].key ? m->slots[i].value : NULL;
+        if (!bf)
+            continue;
+        for (struct gl_project_build *b = bf->builds, *next; b; b = next) {
+            next = b->next;
+            free(b->args);
+            free(b);
+        }
+        free(bf->path);
+        free(bf);
+    }
+    gl_map_free(m);
 }
 
 void gl_project_free(struct gl_project_set *s)
@@ -39,6 +67,7 @@ void gl_project_free(struct gl_project_set *s)
     gl_map_free(&s->exact);
     gl_map_free(&s->by_key);
     gl_map_free(&s->seen);
+    free_builds(&s->builds);
     memset(s, 0, sizeof *s);
 }
 
@@ -102,8 +131,46 @@ static bool file_glob(struct gl_project_set *s, struct gl_project_pattern *e)
     return true;
 }
 
+/* The build of one Dockerfile at `path` that sets `args` ("\nA\nB\n"). */
+static void keep_build_at(struct gl_project_set *s, const char *path, const char *args)
+{
+    if (s->nbuilds >= gl_limit(GL_LIMIT_PROJECT_IMAGES))
+        return;
+    struct build_file *bf = gl_map_gets(&s->builds, path);
+    if (!bf) {
+        bf = xcalloc(1, sizeof *bf);
+        bf->path = xstrdup(path); /* (the key the map keeps) */
+        *gl_map_puts(&s->builds, bf->path, NULL) = bf;
+    }
+    for (const struct gl_project_build *b = bf->builds; b; b = b->next)
+        if (!strcmp(b->args, args))
+            return; /* (the same build again: it counts once) */
+    struct gl_project_build *b = xcalloc(1, sizeof *b);
+    b->args = xstrdup(args);
+    b->next = bf->builds;
+    bf->builds = b;
+    s->n++;
+    s->nbuilds++;
+}
+
+/* A build of a Dockerfile (model_ref.h): one at each path the Dockerfile may have. */
+static void keep_build(struct gl_project_set *s, const char *pattern)
+{
+    struct gl_arena a;
+    gl_arena_init(&a);
+    const char *paths[GL_BUILD_ROOTS_MAX], *args;
+    size_t n = gl_build_paths(&a, pattern, paths, &args);
+    for (size_t i = 0; i < n; i++)
+        keep_build_at(s, paths[i], args);
+    gl_arena_free(&a);
+}
+
 static void keep(struct gl_project_set *s, const char *pattern, unsigned what)
 {
+    if (what & GL_PROJECT_ARG_SET) {
+        keep_build(s, pattern);
+        return;
+    }
     struct gl_project_pattern *e = gl_map_gets(&s->seen, pattern);
     bool glob = strchr(pattern, '*') != NULL;
     if (e) {
@@ -112,7 +179,7 @@ static void keep(struct gl_project_set *s, const char *pattern, unsigned what)
             file_exact(s, e);
         return;
     }
-    if (s->n >= gl_limit(GL_LIMIT_PROJECT_IMAGES) ||
+    if (s->n - s->nbuilds >= gl_limit(GL_LIMIT_PROJECT_IMAGES) ||
         strlen(pattern) > GL_PROJECT_PATTERN_MAX ||
         !gl_project_pattern_names_some(pattern))
         return; /* (`-t $IMAGE` names nothing: it takes no place) */
@@ -195,12 +262,32 @@ static bool exact_moots(const struct gl_project_set *s, char kind, const struct 
     return e && (e->what & bits);
 }
 
+/* Does every build of `file` the run sees set the ARG `arg` (and is there one)? */
+static bool arg_always_set(const struct gl_project_set *s, const char *file, const char *arg,
+                           struct gl_arena *a)
+{
+    const char *path = gl_path_lexical(a, file);
+    const struct build_file *bf = gl_map_gets(&s->builds, path);
+    if (!bf || strchr(arg, '\n'))
+        return false;
+    const char *needle = gl_arena_printf(a, "\n%s\n", arg);
+    for (const struct gl_project_build *b = bf->builds; b; b = b->next)
+        if (!strstr(b->args, needle))
+            return false;
+    return bf->builds != NULL;
+}
+
 static bool moot(const struct gl_project_set *s, const struct gl_finding *f)
 {
     if (!f->image || !f->moot_when || !s->n)
         return false;
     struct gl_arena a;
     gl_arena_init(&a);
+    if ((f->moot_when & GL_PROJECT_ARG_SET) && f->arg && f->file &&
+        arg_always_set(s, f->file, f->arg, &a)) {
+        gl_arena_free(&a);
+        return true;
+    }
     struct gl_imageref ref;
     bool is = false;
     unsigned m = f->moot_when;

@@ -21,6 +21,10 @@
  * repository (or, when that holds an unresolved part too, among the `wild` ones), and a
  * finding is compared with those of its own last component and the wild ones: at most
  * GL_PROJECT_GLOBS_PER_KEY each (a further one is not kept: its findings stay).
+ * A build of a Dockerfile (GL_PROJECT_ARG_SET) is filed under the Dockerfile's path with
+ * the ARGs it sets; a finding on a reference an ARG's default gave (finding.h `arg`) is
+ * moot when every build of its file sets that ARG (distinct builds count once each; at
+ * most the limit project-images of them, apart from the images).
  * Memory: one heap copy of each distinct pattern of at most GL_PROJECT_PATTERN_MAX bytes
  * (a longer one names no reference: its literal parts would not fit in one), at most the
  * limit project-images of them; beyond it further patterns are not kept.
@@ -43,7 +47,9 @@ struct gl_project_set {
     struct gl_map by_key;            /* last component -> the list of its globs */
     struct gl_project_pattern *wild; /* globs whose last component is not all written */
     struct gl_map seen;              /* pattern text -> the pattern (owns them all) */
-    size_t n;
+    struct gl_map builds;            /* Dockerfile path -> its builds (GL_PROJECT_ARG_SET) */
+    size_t n;                        /* facts kept: patterns and builds */
+    size_t nbuilds;                  /* builds kept (each limit project-images at most) */
 };
 
 void gl_project_init(struct gl_project_set *s);

@@ -46,6 +46,7 @@ static void finding_free(struct gl_finding *x)
     free(x->layer);
     free(x->image_path);
     free(x->image);
+    free(x->arg);
 }
 
 void gl_findings_free(struct gl_findings *f)

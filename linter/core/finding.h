@@ -45,6 +45,9 @@ struct gl_finding {
      * every input is read, when an image the project makes names the reference. */
     char *image;
     unsigned moot_when;
+    /* ... and, with GL_PROJECT_ARG_SET, the build ARG of the Dockerfile whose default gave
+     * the reference (gl_ref.arg): moot when every build of the file the run sees sets it */
+    char *arg;
 };
 
 /* A layer digest as findings name it, into buf (>= 24 bytes): "sha256:" and its first 12

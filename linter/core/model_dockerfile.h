@@ -55,6 +55,10 @@ struct gl_pkg {
     uint8_t family;          /* enum gl_pkg_family of manager (in what was padding) */
     const char *workdir;     /* the WORKDIR of the RUN: absolute, "" for the base image's own
                                 (unknown, relative paths are relative to it), NULL unknown */
+    const char *extras;      /* a project a requirements entry installs: its extras, each
+                                followed by ',' ("cuda," from `uv sync --extra cuda`, "a,b,"
+                                from `pip install .[a,b]`); "*" for all or one not known
+                                (`--all-extras`, `--extra $X`); NULL for none */
 };
 
 /* What a RUN line removes: packages a package manager removes (`apt-get purge gcc`,
@@ -126,6 +130,9 @@ struct gl_dockerfile_model {
     struct gl_stage *stages;        size_t nstages, capstages;
     struct gl_pkg *pkgs;            size_t npkgs, cappkgs;
     struct gl_copy_src *copies;     size_t ncopies, capcopies;
+    /* `RUN --mount=type=bind,source=S,target=T` (type bind, the default; no from=): a file
+     * of the build context that RUN alone sees at T: path S, dest T, instr the RUN's */
+    struct gl_copy_src *binds;      size_t nbinds, capbinds;
     struct gl_cmd *cmds;            size_t ncmds, capcmds;
     struct gl_pkg_index *indexes;   size_t nindexes, capindexes;
     struct gl_build_var *vars;      size_t nvars, capvars;

@@ -63,6 +63,10 @@ struct gl_ref {
                                   first blank or quote ("nvidia/cuda:${CUDA}-devel"); NULL
                                   when unknown */
     size_t written_len;
+    const char *arg;           /* a FROM whose reference ends in the expansion of a global
+                                  ARG that took its default (`FROM ${BASE_IMAGE}`,
+                                  `FROM img:${TAG}`): that ARG's name (its default gave the
+                                  tag, or its absence), else NULL */
 };
 
 /* ---- images the project makes (RULES.md "Images built by the project", "Kustomize") ----
@@ -76,6 +80,7 @@ enum gl_project_what {
     GL_PROJECT_BUILT = 1,    /* a build output: the tag a build command gives */
     GL_PROJECT_RENAMED = 2,  /* a kustomization gives images of this name another name */
     GL_PROJECT_RETAGGED = 4, /* ... another tag or a digest */
+    GL_PROJECT_ARG_SET = 8,  /* a build of a Dockerfile, with the build ARGs it sets (below) */
 };
 
 struct gl_project_image {
@@ -94,6 +99,33 @@ struct gl_doc;
 struct gl_project_image *gl_project_add(struct gl_doc *doc, unsigned what, const char *text,
                                         const char *pattern, struct gl_loc loc,
                                         const char *tool);
+
+/* ---- builds of a Dockerfile (RULES.md "Images built by the project": build arguments) ----
+ * A docker-bake target, a compose service's `build:` or a `docker build` command builds one
+ * Dockerfile with some build ARGs set (bake `args`, compose `build.args`, `--build-arg
+ * K=V`). Each such build is one fact, GL_PROJECT_ARG_SET, added by gl_project_add_build:
+ * text is the Dockerfile's path as written, pattern encodes where it may lie and the ARGs
+ * (read it with gl_build_paths). When every build of a Dockerfile the run sees sets an
+ * ARG, a finding judged on a reference that ARG's default gave (gl_ref.arg) is moot: no
+ * build uses the default.
+ * `path` is the Dockerfile's path from the directory of doc->path (the input the build is
+ * written in); with `any_root` the build may run from that directory or any above it (a
+ * bake file's targets and a script's commands resolve paths from the working directory,
+ * which is not known), at most GL_BUILD_ROOTS_MAX of them. A path or ARG name with a
+ * control byte adds nothing, nor does a build equal to the doc's last one. */
+#define GL_BUILD_ROOTS_MAX 32
+void gl_project_add_build(struct gl_doc *doc, const char *path, bool any_root,
+                          const char *const *args, size_t nargs, struct gl_loc loc,
+                          const char *tool);
+/* The paths (gl_path_lexical form) a build's Dockerfile may have, from its pattern, into
+ * paths[0, return) (at most GL_BUILD_ROOTS_MAX, arena strings); *args gets the ARGs it
+ * sets as "\nA\nB\n" ("\n": none). 0 for a pattern that is not a build's. */
+size_t gl_build_paths(struct gl_arena *a, const char *pattern, const char **paths,
+                      const char **args);
+/* `path` made lexical in the arena: "." and empty components dropped, "a/.." folded
+ * where a is a name, a leading "./" dropped ("./x/../y//Dockerfile" -> "y/Dockerfile");
+ * "." for nothing left. */
+char *gl_path_lexical(struct gl_arena *a, const char *path);
 
 /* Does `pattern` (gl_project_image.pattern) name the reference `ref`? The repository is
  * compared after normalisation (docker.io, library/); with `by_tag` the tag too, an absent

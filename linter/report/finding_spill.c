@@ -12,7 +12,7 @@
 #include "linter/core/limits.h"
 #include "linter/report/report_text.h"
 
-enum { NSTR = 7, READ_BUF = 16384 };
+enum { NSTR = 8, READ_BUF = 16384 };
 
 /* A record: this head, then the NSTR strings, each with its NUL (len 0: NULL). */
 struct rec_head {
@@ -26,7 +26,7 @@ struct rec_head {
 static char **str_field(struct gl_finding *f, int i)
 {
     char **fields[NSTR] = {&f->file,  &f->message,    &f->fix,  &f->platform,
-                           &f->layer, &f->image_path, &f->image};
+                           &f->layer, &f->image_path, &f->image, &f->arg};
     return fields[i];
 }
 

@@ -11,6 +11,7 @@
 #include "linter/core/escape.h"
 #include "linter/core/hashmap.h"
 #include "linter/core/suppress.h"
+#include "linter/core/text.h"
 #include "parsers/dockerfile/dockerfile.h"
 #include "parsers/dockerfile/dockerfile_internal.h"
 #include "parsers/dockerfile/dockerfile_run.h"
@@ -275,6 +276,27 @@ static void lowercase(char *s)
         *s = (char)tolower((unsigned char)*s);
 }
 
+/* The global ARG whose default a FROM word w[0, n) ends in the expansion of (`${NAME}`,
+ * `$NAME`, before a closing quote): its name, when it has a value from its default (no
+ * --build-arg gave it one); else NULL (gl_ref.arg). */
+static const char *default_arg(struct builder *b, const char *w, size_t n)
+{
+    if (n && (w[n - 1] == '"' || w[n - 1] == '\''))
+        n--;
+    bool braced = n && w[n - 1] == '}';
+    size_t end = n - braced, from = end;
+    while (from > 0 && gl_name_class[(unsigned char)w[from - 1]])
+        from--;
+    while (from < end && gl_name_class[(unsigned char)w[from]] != 1)
+        from++; /* (a name starts with a letter or '_') */
+    if (from == end || from < 1u + braced || (braced && w[from - 1] != '{') ||
+        w[from - 1 - braced] != '$')
+        return NULL;
+    const struct var *v = var_find(b->meta.vars, w + from, end - from);
+    const struct gl_kv *ba = v ? build_arg(b->cfg, v->name) : NULL;
+    return v && v->value && !(ba && ba->value) ? v->name : NULL;
+}
+
 static void begin_stage(struct builder *b, const struct df_instr *in)
 {
     int idx = (int)b->m->nstages;
@@ -326,6 +348,8 @@ static void begin_stage(struct builder *b, const struct df_instr *in)
         s->workdir = ""; /* the base image's: unknown, but the same for what follows */
     }
     r->df_stage = idx;
+    if (base < 0 && !unresolved && in->nargs >= 1)
+        r->arg = default_arg(b, in->args[0].value, in->args[0].len);
     for (size_t i = 0; i < in->nflags; i++)
         if (gl_has_prefix(in->flags[i].text, "--platform="))
             r->platform = in->flags[i].text + strlen("--platform=");
@@ -413,6 +437,47 @@ static void copy_or_add(struct builder *b, struct scope *s, int stage, int instr
         c->dest = dest;
         c->workdir = s->workdir;
         c->size = unresolved || c->url ? -1 : context_size(b, path);
+    }
+}
+
+/* The value of key `key` in a mount spec "k=v,k=v" (with `alt` its other spelling), as a
+ * copy in the arena; NULL when absent. */
+static const char *mount_key(struct gl_arena *a, const char *spec, const char *key,
+                             const char *alt)
+{
+    for (const char *p = spec; *p;) {
+        size_t n = strcspn(p, ","), k = strcspn(p, "=,");
+        if (p[k] == '=' && ((strlen(key) == k && !memcmp(p, key, k)) ||
+                            (alt && strlen(alt) == k && !memcmp(p, alt, k))))
+            return gl_arena_strndup(a, p + k + 1, n - k - 1);
+        p += n + (p[n] == ',');
+    }
+    return NULL;
+}
+
+/* `RUN --mount=type=bind,source=S,target=T`: S (a file of the build context) is at T for
+ * this RUN (model_dockerfile.h `binds`). Not for another type, a `from=` (another stage
+ * or image), a spec with a variable. */
+static void run_binds(struct builder *b, struct scope *s, int stage, int instr,
+                      const struct df_instr *in)
+{
+    struct gl_arena *a = &b->doc->arena;
+    for (size_t i = 0; i < in->nflags; i++) {
+        const char *spec = in->flags[i].text;
+        if (!gl_has_prefix(spec, "--mount=") || strchr(spec, '$'))
+            continue;
+        spec += strlen("--mount=");
+        const char *type = mount_key(a, spec, "type", NULL);
+        const char *src = mount_key(a, spec, "source", "src");
+        const char *dst = mount_key(a, spec, "target", "dst");
+        dst = dst ? dst : mount_key(a, spec, "destination", NULL);
+        if ((type && strcmp(type, "bind")) || mount_key(a, spec, "from", NULL) || !src ||
+            !dst || !*src || !*dst)
+            continue;
+        struct gl_copy_src *c = GL_APPEND(a, b->m->binds, b->m->nbinds, b->m->capbinds);
+        *c = (struct gl_copy_src){.path = src, .loc = in->flags[i].loc, .stage = stage,
+                                  .instr = instr, .dest = dst, .workdir = s->workdir,
+                                  .size = -1};
     }
 }
 
@@ -605,6 +670,7 @@ static void build_model(struct gl_doc *doc, const struct gl_config *cfg,
             workdir(&b, s, in);
         else if (in->kw == DF_KW_RUN) {
             size_t first = b.m->npkgs, first_removal = b.m->nremovals;
+            run_binds(&b, s, stage, (int)i, in);
             gl_dockerfile_run(doc, stage, (int)i, in, f->escape, run_lookup, s);
             for (size_t k = first; k < b.m->npkgs; k++)
                 b.m->pkgs[k].workdir = s->workdir;

@@ -9,7 +9,9 @@
  *    an `${VAR}` inside it is one '*' of its pattern (any value);
  *  - every key of a `contexts` map names a build context that a Dockerfile's `FROM KEY`
  *    takes instead of a registry image (`contexts = { base = "target:base" }`): the key
- *    is a project image too.
+ *    is a project image too;
+ *  - every target that is not a template builds a Dockerfile with the ARGs its `args` set
+ *    (bake_targets.h).
  * HCL and JSON are read by one tolerant scanner (comments `#`, `//`, C-style block comments,
  * strings with escapes; `tags` / `"tags"` followed by `=` or `:` and a list): a file it
  * cannot follow adds fewer facts, never a finding. Bounded: linear in the file.
@@ -18,6 +20,8 @@
 #include <string.h>
 
 #include "linter/core/inputs.h"
+#include "parsers/launch/bake_scan.h"
+#include "parsers/launch/bake_targets.h"
 
 static bool by_name(const char *path, const char *base)
 {
@@ -26,150 +30,39 @@ static bool by_name(const char *path, const char *base)
            (gl_has_suffix(base, ".hcl") || gl_has_suffix(base, ".json"));
 }
 
-struct scan {
-    struct gl_doc *doc;
-    const char *s;
-    size_t n, i;
-    uint32_t line, col;
-};
-
-static void step(struct scan *c)
-{
-    if (c->s[c->i] == '\n') {
-        c->line++;
-        c->col = 1;
-    } else if (((unsigned char)c->s[c->i] & 0xC0) != 0x80) {
-        c->col++;
-    }
-    c->i++;
-}
-
-/* Skip blanks and comments. */
-static void skip_space(struct scan *c)
-{
-    while (c->i < c->n) {
-        char ch = c->s[c->i];
-        if (ch == ' ' || ch == '\t' || ch == '\r' || ch == '\n' || ch == ',') {
-            step(c);
-        } else if (ch == '#' || (ch == '/' && c->i + 1 < c->n && c->s[c->i + 1] == '/')) {
-            while (c->i < c->n && c->s[c->i] != '\n')
-                step(c);
-        } else if (ch == '/' && c->i + 1 < c->n && c->s[c->i + 1] == '*') {
-            step(c);
-            step(c);
-            while (c->i < c->n && !(c->s[c->i] == '*' && c->i + 1 < c->n && c->s[c->i + 1] == '/'))
-                step(c);
-            if (c->i < c->n) {
-                step(c);
-                step(c);
-            }
-        } else {
-            return;
-        }
-    }
-}
-
-/* The string at c->i (its opening quote): its text with each `${...}` as '*' in *pattern
- * (NULL when it has none), its position in *loc. The text is the literal bytes. */
-static const char *string(struct scan *c, const char **pattern, struct gl_loc *loc)
-{
-    struct gl_buf text, pat;
-    gl_buf_init(&text);
-    gl_buf_init(&pat);
-    step(c);
-    *loc = (struct gl_loc){c->line, c->col};
-    bool interp = false;
-    while (c->i < c->n && c->s[c->i] != '"' && c->s[c->i] != '\n') {
-        char ch = c->s[c->i];
-        if (ch == '\\' && c->i + 1 < c->n) {
-            step(c);
-            ch = c->s[c->i];
-        } else if (ch == '$' && c->i + 1 < c->n && c->s[c->i + 1] == '{') {
-            while (c->i < c->n && c->s[c->i] != '}' && c->s[c->i] != '"' && c->s[c->i] != '\n') {
-                gl_buf_addc(&text, c->s[c->i]);
-                step(c);
-            }
-            if (c->i < c->n && c->s[c->i] == '}') {
-                gl_buf_addc(&text, '}');
-                step(c);
-            }
-            if (!pat.len || pat.data[pat.len - 1] != '*')
-                gl_buf_addc(&pat, '*');
-            interp = true;
-            continue;
-        }
-        gl_buf_addc(&text, ch);
-        gl_buf_addc(&pat, ch);
-        step(c);
-    }
-    if (c->i < c->n && c->s[c->i] == '"')
-        step(c);
-    const char *t = gl_arena_strdup(&c->doc->arena, gl_buf_str(&text));
-    *pattern = interp ? gl_arena_strdup(&c->doc->arena, gl_buf_str(&pat)) : NULL;
-    gl_buf_free(&text);
-    gl_buf_free(&pat);
-    return t;
-}
-
-/* A word or a string key at c->i: its text (NULL when neither), position in *loc. */
-static const char *key(struct scan *c, struct gl_loc *loc)
-{
-    if (c->s[c->i] == '"') {
-        const char *pattern;
-        return string(c, &pattern, loc);
-    }
-    size_t from = c->i;
-    *loc = (struct gl_loc){c->line, c->col};
-    while (c->i < c->n && (isalnum((unsigned char)c->s[c->i]) || c->s[c->i] == '_' || c->s[c->i] == '-' ||
-                           c->s[c->i] == '.'))
-        step(c);
-    return c->i > from ? gl_arena_strndup(&c->doc->arena, c->s + from, c->i - from) : NULL;
-}
-
-static bool assign(struct scan *c)
-{
-    skip_space(c);
-    if (c->i < c->n && (c->s[c->i] == '=' || c->s[c->i] == ':')) {
-        step(c);
-        skip_space(c);
-        return true;
-    }
-    return false;
-}
-
 /* `tags = [ "a", "b" ]`: each string a build output. */
-static void tags(struct scan *c)
+static void tags(struct bake_scan *c)
 {
     if (c->i >= c->n || c->s[c->i] != '[')
         return;
-    step(c);
-    for (skip_space(c); c->i < c->n && c->s[c->i] == '"'; skip_space(c)) {
+    bake_step(c);
+    for (bake_skip_space(c); c->i < c->n && c->s[c->i] == '"'; bake_skip_space(c)) {
         const char *pattern;
         struct gl_loc loc;
-        const char *t = string(c, &pattern, &loc);
+        const char *t = bake_string(c, &pattern, &loc);
         if (*t)
             gl_project_add(c->doc, GL_PROJECT_BUILT, t, pattern, loc, "docker buildx bake");
     }
 }
 
 /* `contexts = { name = "target:x" }`: each key a context FROM may name. */
-static void contexts(struct scan *c)
+static void contexts(struct bake_scan *c)
 {
     if (c->i >= c->n || c->s[c->i] != '{')
         return;
-    step(c);
-    for (skip_space(c); c->i < c->n && c->s[c->i] != '}'; skip_space(c)) {
+    bake_step(c);
+    for (bake_skip_space(c); c->i < c->n && c->s[c->i] != '}'; bake_skip_space(c)) {
         struct gl_loc loc;
         size_t before = c->i;
-        const char *k = key(c, &loc);
-        if (!k || !assign(c) || c->i >= c->n || c->s[c->i] != '"') {
+        const char *k = bake_key(c, &loc);
+        if (!k || !bake_assign(c) || c->i >= c->n || c->s[c->i] != '"') {
             if (c->i == before)
-                step(c);
+                bake_step(c);
             continue;
         }
         const char *pattern;
         struct gl_loc vloc;
-        string(c, &pattern, &vloc);
+        bake_string(c, &pattern, &vloc);
         gl_project_add(c->doc, GL_PROJECT_BUILT, k, NULL, loc, "docker buildx bake context");
     }
 }
@@ -177,24 +70,25 @@ static void contexts(struct scan *c)
 static void parse(struct gl_doc *doc, const struct gl_config *cfg)
 {
     (void)cfg;
-    struct scan c = {doc, doc->text, doc->len, 0, 1, 1};
+    struct bake_scan c = {doc, doc->text, doc->len, 0, 1, 1};
     while (c.i < c.n) {
-        skip_space(&c);
+        bake_skip_space(&c);
         if (c.i >= c.n)
             break;
         size_t before = c.i;
         struct gl_loc loc;
         const char *k = c.s[c.i] == '"' || isalnum((unsigned char)c.s[c.i]) || c.s[c.i] == '_'
-                            ? key(&c, &loc) : NULL;
-        if (k && (!strcmp(k, "tags") || !strcmp(k, "contexts")) && assign(&c)) {
+                            ? bake_key(&c, &loc) : NULL;
+        if (k && (!strcmp(k, "tags") || !strcmp(k, "contexts")) && bake_assign(&c)) {
             if (!strcmp(k, "tags"))
                 tags(&c);
             else
                 contexts(&c);
         }
         if (c.i == before)
-            step(&c);
+            bake_step(&c);
     }
+    gl_bake_builds(doc);
 }
 
 const struct gl_input_type gl_input_bake = {

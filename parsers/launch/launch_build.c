@@ -5,6 +5,7 @@
  *   docker|podman|nerdctl|nvidia-docker build|buildx build|image build|builder build
  *       -t X, --tag X, --tag=X, -tX, -t=X, -qt X         GL_PROJECT_BUILT
  *   buildah bud|build|build-using-dockerfile -t X         GL_PROJECT_BUILT
+ *       and [-f FILE] [--build-arg K=V]... CONTEXT          GL_PROJECT_ARG_SET (a build)
  *   docker|podman|nerdctl|buildah tag SRC X [X...]       GL_PROJECT_BUILT (each X)
  *   docker|podman commit [opts] CONTAINER X; buildah commit [opts] CONTAINER X
  *                                                        GL_PROJECT_BUILT
@@ -166,31 +167,109 @@ static const char *const commit_long[] = {"author", "change", "message", "format
                                           "timestamp", "config", NULL};
 static const char *const none_long[] = {NULL};
 
+/* The options of docker/podman/buildah build that take the next word as their value. */
+static const char *const build_long[] = {
+    "tag", "file", "build-arg", "target", "platform", "network", "label", "cache-from",
+    "cache-to", "secret", "ssh", "output", "progress", "iidfile", "add-host", "build-context",
+    "shm-size", "ulimit", "cgroup-parent", "isolation", "memory", "memory-swap", "cpu-shares",
+    "cpuset-cpus", "cpuset-mems", "cpu-period", "cpu-quota", "metadata-file", "attest",
+    "sbom", "provenance", "allow", "builder", "annotation", "call", "security-opt",
+    "build-arg-file", "env", "format", "layers", "volume", "authfile", "creds", "jobs",
+    "manifest", "os", "arch", "variant", "runtime", "signature-policy", "logfile", NULL};
+
+/* The value of `-f F` / `--file F` / `--file=F` / `--build-arg K=V` at word i as a pattern
+ * (lv_pattern: each unresolved part one '*'; *next: it was the next word); NULL when word i
+ * is not that option. */
+static const char *opt_val(struct gl_doc *doc, const struct sh_cmd *cmd, size_t i,
+                           const char *lng, char shrt, bool *next)
+{
+    const char *w = cmd->words[i].text;
+    size_t n = strlen(lng);
+    *next = false;
+    if (w[0] == '-' && w[1] == '-' && !strncmp(w + 2, lng, n) && w[2 + n] == '=') {
+        struct lv word = lv_word(&doc->arena, cmd, i);
+        struct lv v = lv_sub(&doc->arena, &word, 3 + n, word.len - 3 - n);
+        return lv_pattern(&doc->arena, &v);
+    }
+    if ((w[0] == '-' && w[1] == '-' && !strcmp(w + 2, lng)) ||
+        (shrt && w[0] == '-' && w[1] == shrt && !w[2])) {
+        *next = true;
+        if (i + 1 >= cmd->nwords)
+            return "";
+        struct lv v = lv_word(&doc->arena, cmd, i + 1);
+        return lv_pattern(&doc->arena, &v);
+    }
+    return NULL;
+}
+
+/* `docker build [-f FILE] [--build-arg K=V]... CONTEXT`: a build of FILE (relative to the
+ * working directory) or CONTEXT/Dockerfile that sets those ARGs (model_ref.h). A `K`
+ * without `=V` takes the environment's value, which may be none: not counted. Nothing for
+ * an unknown context, a URL, stdin, or words that may stand for several. */
+static void build_args(struct gl_doc *doc, const struct sh_cmd *cmd, size_t first,
+                       const char *tool)
+{
+    const char *file = NULL, *ctx = NULL, *names[64];
+    size_t nnames = 0;
+    for (size_t i = first; i < cmd->nwords; i++) {
+        const char *w = cmd->words[i].text, *v;
+        bool next;
+        if (may_be_words(cmd, i))
+            return;
+        if ((v = opt_val(doc, cmd, i, "file", 'f', &next))) {
+            file = strchr(v, '*') ? "" : v;
+        } else if ((v = opt_val(doc, cmd, i, "build-arg", 0, &next))) {
+            const char *eq = strchr(v, '=');
+            if (eq && eq > v && !memchr(v, '*', (size_t)(eq - v)) &&
+                nnames < sizeof names / sizeof names[0])
+                names[nnames++] = gl_arena_strndup(&doc->arena, v, (size_t)(eq - v));
+        } else if (w[0] == '-' && w[1]) {
+            next = takes_next(w, "tfmco", build_long);
+        } else if (ctx || cmd->words[i].opaque) {
+            return; /* (two operands, or one not known) */
+        } else {
+            ctx = w;
+        }
+        i += next;
+    }
+    if (!ctx || !*ctx || !strcmp(ctx, "-") || strstr(ctx, "://") || gl_has_prefix(ctx, "git@") ||
+        (file && (!*file || !strcmp(file, "-"))))
+        return;
+    const char *path = file ? file : gl_arena_printf(&doc->arena, "%s/Dockerfile", ctx);
+    gl_project_add_build(doc, path, true, names, nnames, cmd->words[first - 1].loc, tool);
+}
+
 void launch_build_docker(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t sub)
 {
     bool buildx = word_is(cmd, sub, "buildx");
     if ((buildx || word_is(cmd, sub, "image") || word_is(cmd, sub, "builder")) &&
-        (word_is(cmd, sub + 1, "build") || (buildx && word_is(cmd, sub + 1, "b"))))
-        option_values(scan, cmd, sub + 2, 't', "tag", buildx ? "docker buildx build"
-                                                            : "docker build");
-    else if (word_is(cmd, sub, "build"))
+        (word_is(cmd, sub + 1, "build") || (buildx && word_is(cmd, sub + 1, "b")))) {
+        const char *tool = buildx ? "docker buildx build" : "docker build";
+        option_values(scan, cmd, sub + 2, 't', "tag", tool);
+        build_args(scan->doc, cmd, sub + 2, tool);
+    } else if (word_is(cmd, sub, "build")) {
         option_values(scan, cmd, sub + 1, 't', "tag", "docker build");
-    else if (word_is(cmd, sub, "tag") || (word_is(cmd, sub, "image") && word_is(cmd, sub + 1, "tag")))
+        build_args(scan->doc, cmd, sub + 1, "docker build");
+    } else if (word_is(cmd, sub, "tag") ||
+               (word_is(cmd, sub, "image") && word_is(cmd, sub + 1, "tag"))) {
         operands(scan, cmd, sub + (word_is(cmd, sub, "tag") ? 1 : 2), SIZE_MAX, "",
                  none_long, "docker tag");
-    else if (word_is(cmd, sub, "commit"))
+    } else if (word_is(cmd, sub, "commit")) {
         operands(scan, cmd, sub + 1, 1, "acmf", commit_long, "docker commit");
+    }
 }
 
 void launch_build_buildah(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t sub)
 {
     if (word_is(cmd, sub, "bud") || word_is(cmd, sub, "build") ||
-        word_is(cmd, sub, "build-using-dockerfile"))
+        word_is(cmd, sub, "build-using-dockerfile")) {
         option_values(scan, cmd, sub + 1, 't', "tag", "buildah build");
-    else if (word_is(cmd, sub, "tag"))
+        build_args(scan->doc, cmd, sub + 1, "buildah build");
+    } else if (word_is(cmd, sub, "tag")) {
         operands(scan, cmd, sub + 1, SIZE_MAX, "", none_long, "buildah tag");
-    else if (word_is(cmd, sub, "commit"))
+    } else if (word_is(cmd, sub, "commit")) {
         operands(scan, cmd, sub + 1, 1, "f", commit_long, "buildah commit");
+    }
 }
 
 void launch_build_kaniko(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t first)

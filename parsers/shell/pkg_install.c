@@ -422,11 +422,11 @@ static void scan_removal(const struct pkg_out *out, int stage, const struct mana
 
 /* A file a command installs from (a requirements-style entry): name is the file's path as
  * the command names it, relative to the command's directory, at loc. */
-static void add_file(const struct pkg_out *out, int stage, const struct manager *mgr,
-                     const char *name, struct gl_loc loc)
+static struct gl_pkg *add_file(const struct pkg_out *out, int stage, const struct manager *mgr,
+                               const char *name, struct gl_loc loc)
 {
     if (gl_arena_over(out->arena)) /* the limit parse-memory: no more facts */
-        return;
+        return NULL;
     struct gl_dockerfile_model *m = out->df;
     struct gl_pkg *p = GL_APPEND(out->arena, m->pkgs, m->npkgs, m->cappkgs);
     p->manager = mgr->name;
@@ -435,6 +435,7 @@ static void add_file(const struct pkg_out *out, int stage, const struct manager 
     p->loc = loc;
     p->stage = stage;
     p->requirements = true;
+    return p;
 }
 
 /* A local project directory given to pip/uv (".", "./pkg", "/app", ".[gpu]"): its
@@ -459,8 +460,20 @@ static bool add_project(const struct pkg_out *out, int stage, const struct manag
     while (dl > 1 && dir[dl - 1] == '/')
         dl--;
     static const char pyproject[] = "/pyproject.toml";
-    add_file(out, stage, mgr,
-             gl_arena_cat3(out->arena, dir, dl, pyproject, sizeof pyproject - 1, "", 0), loc);
+    struct gl_pkg *p = add_file(
+        out, stage, mgr, gl_arena_cat3(out->arena, dir, dl, pyproject, sizeof pyproject - 1, "", 0),
+        loc);
+    if (p && t[n] == '[') { /* `.[a, b]`: "a,b," */
+        struct gl_buf ex;
+        gl_buf_init(&ex);
+        for (const char *e = t + n + 1; *e && *e != ']'; e++)
+            if (*e != ' ')
+                gl_buf_addc(&ex, *e);
+        if (ex.len)
+            gl_buf_addc(&ex, ',');
+        p->extras = ex.len ? gl_arena_strdup(out->arena, gl_buf_str(&ex)) : NULL;
+        gl_buf_free(&ex);
+    }
     return true;
 }
 
@@ -484,30 +497,51 @@ static const struct gl_word *opt_value(const struct gl_word *w, size_t n, size_t
     return w[*i].opaque ? NULL : &w[*i];
 }
 
-/* `uv sync [--project DIR | --directory DIR]`: the project's uv.lock and pyproject.toml. */
+/* `uv sync [--project DIR | --directory DIR] [--extra X]... [--all-extras]`: the project's
+ * uv.lock and pyproject.toml (with the extras it installs). */
 static void scan_uv_sync(const struct pkg_out *out, int stage, const struct gl_word *w, size_t n,
                          size_t i)
 {
     const char *dir = ".";
     struct gl_loc at = w[i].loc;
+    struct gl_buf ex; /* the extras, each followed by ',' (gl_pkg.extras) */
+    gl_buf_init(&ex);
+    bool all = false;
     for (i++; i < n; i++) {
         struct gl_word buf;
+        if (!w[i].opaque && gl_streq(w[i].text, "--extra") && i + 1 < n && w[i + 1].opaque) {
+            all = true; /* (an extra not known: any of them) */
+            i++;
+            continue;
+        }
         const struct gl_word *v = opt_value(w, n, &i, "--project", &buf);
         v = v ? v : opt_value(w, n, &i, "--directory", &buf);
         if (v)
             dir = strchr(v->text, '$') ? NULL : v->text;
+        else if ((v = opt_value(w, n, &i, "--extra", &buf)) && !strchr(v->text, ',')) {
+            gl_buf_adds(&ex, v->text);
+            gl_buf_addc(&ex, ',');
+        }
+        all = all || !strcmp(w[i].text, "--all-extras");
         if (w[i].opaque)
             dir = NULL;
-        if (!dir)
+        if (!dir) {
+            gl_buf_free(&ex);
             return;
+        }
     }
+    const char *extras = all ? "*" : ex.len ? gl_arena_strdup(out->arena, gl_buf_str(&ex)) : NULL;
+    gl_buf_free(&ex);
     const struct manager *uv = &managers[ROW_UV];
     /* dir "/uv.lock" and dir "/pyproject.toml" (joined, not formatted: no vsnprintf) */
     static const char lock[] = "/uv.lock", project[] = "/pyproject.toml";
     size_t dl = strlen(dir);
     add_file(out, stage, uv, gl_arena_cat3(out->arena, dir, dl, lock, sizeof lock - 1, "", 0), at);
-    add_file(out, stage, uv,
-             gl_arena_cat3(out->arena, dir, dl, project, sizeof project - 1, "", 0), at);
+    struct gl_pkg *p =
+        add_file(out, stage, uv,
+                 gl_arena_cat3(out->arena, dir, dl, project, sizeof project - 1, "", 0), at);
+    if (p)
+        p->extras = extras;
 }
 
 /* `conda env create|update [-f FILE]` (conda and mamba read environment.yml without -f). */

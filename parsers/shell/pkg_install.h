@@ -18,7 +18,8 @@
  * `/srv`, `.[dev]`) as DIR/pyproject.toml; `uv sync [--project|--directory DIR]` as
  * DIR/uv.lock and DIR/pyproject.toml; `conda|mamba env create|update [-f FILE]` (FILE, or
  * environment.yml, conda's default); `micromamba create|install -f FILE`; conda `--file
- * FILE`. Each is relative to the command's directory.
+ * FILE`. Each is relative to the command's directory. A project's pyproject.toml entry
+ * carries the extras installed with it (gl_pkg.extras: `.[dev]`, `uv sync --extra X`).
  *
  * What a command removes is recorded too (m->removals): the packages of `apt-get
  * purge|remove`, `yum|dnf|microdnf|tdnf remove|erase`, `apk del`, `zypper remove|rm`,

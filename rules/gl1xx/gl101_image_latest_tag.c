@@ -40,9 +40,10 @@ static void check(struct gl_check *c)
                           "image `%s` %s: what runs changes whenever it is re-pushed", r->text,
                           what);
         /* a build output of the project, or retagged by a kustomization (renamed too for
-         * the error: another registry may publish `latest`) */
+         * the error: another registry may publish `latest`), or the default of an ARG
+         * every build of the Dockerfile sets */
         gl_finding_on_image(c, f, r,
-                            GL_PROJECT_BUILT | GL_PROJECT_RETAGGED |
+                            GL_PROJECT_BUILT | GL_PROJECT_RETAGGED | GL_PROJECT_ARG_SET |
                                 (fatal ? GL_PROJECT_RENAMED : 0));
     }
 }
@@ -63,7 +64,9 @@ const struct gl_rule gl_rule_GL101 = {
         "checked, nor images the project builds itself (a `docker build -t`, `docker tag`, "
         "`buildah bud -t`, compose `build:` or build-push-action tag in any input of the "
         "run) or whose tag a kustomization of the run sets (its `images:` entry is judged "
-        "instead).",
+        "instead), nor a `FROM ${ARG}` whose ARG default no build uses: every build of the "
+        "Dockerfile the run sees (a bake target's `args`, a compose `build.args`, `docker "
+        "build --build-arg`) sets that ARG.",
     .bad = "FROM nvidia/cuda\nFROM python:latest",
     .good = "FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\nFROM python:3.11-slim",
     .fix = "pin a version tag (or a digest)",

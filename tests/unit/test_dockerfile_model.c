@@ -197,6 +197,34 @@ static void test_install_files(void **state)
     assert_loc(m->pkgs[3].loc, 3, 37);
     assert_string_equal(m->pkgs[4].manager, "micromamba");
     assert_loc(m->pkgs[6].loc, 4, 54);
+    assert_string_equal(m->pkgs[6].extras, "dev,"); /* (.[dev]) */
+    assert_null(m->pkgs[1].extras);
+}
+
+/* The extras a project install chooses, and the context files a RUN bind-mounts. */
+static void test_extras_and_binds(void **state)
+{
+    (void)state;
+    struct gl_doc *d = parse("FROM ubuntu:22.04\n"
+                             "ARG ACCEL=gpu\nARG OTHER\nWORKDIR /app\n"
+                             "RUN --mount=type=cache,target=/c "
+                             "--mount=type=bind,src=pyproject.toml,dst=pyproject.toml "
+                             "--mount=type=bind,from=build,source=/o,target=/o \\\n"
+                             "    uv sync --extra $ACCEL --extra=io --frozen\n"
+                             "RUN uv sync --extra $OTHER && uv sync --all-extras && "
+                             "pip install '.[a, b]'\n");
+    const struct gl_dockerfile_model *m = d->df;
+    assert_int_equal(m->npkgs, 7);
+    assert_string_equal(m->pkgs[1].name, "./pyproject.toml");
+    assert_string_equal(m->pkgs[1].extras, "gpu,io,");
+    assert_string_equal(m->pkgs[3].extras, "*"); /* (an extra not known) */
+    assert_string_equal(m->pkgs[5].extras, "*");
+    assert_string_equal(m->pkgs[6].extras, "a,b,");
+    assert_int_equal(m->nbinds, 1); /* (not the cache, not the one from another stage) */
+    assert_string_equal(m->binds[0].path, "pyproject.toml");
+    assert_string_equal(m->binds[0].dest, "pyproject.toml");
+    assert_string_equal(m->binds[0].workdir, "/app");
+    assert_int_equal(m->binds[0].instr, 4);
 }
 
 /* What RUN lines remove, WORKDIR, COPY destinations, uv's --torch-backend. */
@@ -401,6 +429,7 @@ int main(void)
         cmocka_unit_test(test_copies),
         cmocka_unit_test(test_run_words_and_packages),
         cmocka_unit_test(test_install_files),
+        cmocka_unit_test(test_extras_and_binds),
         cmocka_unit_test(test_run_heredoc_script),
         cmocka_unit_test(test_sh_c_and_opaque),
         cmocka_unit_test(test_pragmas),

@@ -14,7 +14,7 @@
 #include "tests/unit/test_launch_util.h"
 
 extern const struct gl_input_type gl_input_makefile, gl_input_compose, gl_input_ciyaml,
-    gl_input_kustomize, gl_input_markdown;
+    gl_input_kustomize, gl_input_markdown, gl_input_bake;
 
 /* Project image k as "what text pattern" (what: B built, N renamed, T retagged). */
 static const char *project_of(size_t k)
@@ -28,6 +28,25 @@ static const char *project_of(size_t k)
     return buf;
 }
 
+/* The builds of a Dockerfile (GL_PROJECT_ARG_SET facts) are set aside into `builds`, so
+ * that D.project holds the images alone; returns how many images. */
+static struct gl_project_image builds[64];
+static size_t nbuilds;
+
+static size_t images(void)
+{
+    size_t n = 0;
+    nbuilds = 0;
+    for (size_t i = 0; i < D.nproject; i++) {
+        if (!(D.project[i].what & GL_PROJECT_ARG_SET))
+            D.project[n++] = D.project[i];
+        else if (nbuilds < sizeof builds / sizeof builds[0])
+            builds[nbuilds++] = D.project[i];
+    }
+    D.nproject = n;
+    return n;
+}
+
 static void t_docker_build_forms(void **s)
 {
     (void)s;
@@ -38,7 +57,7 @@ static void t_docker_build_forms(void **s)
        "nerdctl build -t=acme/b .\n"
        "docker build --tag \"${REGISTRY:+$REGISTRY/}svc:${TAG:-dev}\" .\n"
        "docker build $ARGS .\n");
-    assert_int_equal(D.nproject, 6);
+    assert_int_equal(images(), 6);
     assert_string_equal(project_of(0), "B myimg myimg");
     assert_loc(D.project[0].loc, 1, 17);
     assert_string_equal(D.project[0].tool, "docker build");
@@ -56,6 +75,69 @@ static void t_docker_build_forms(void **s)
     assert_int_equal(D.nlaunches, 0);
 }
 
+/* Build k as the paths its Dockerfile may have, then '|' and its ARGs, each followed by
+ * '|' ("docker/Dockerfile a/docker/Dockerfile|BASE|"). */
+static const char *build_of(size_t k)
+{
+    static char buf[1024];
+    assert_true(k < nbuilds);
+    const char *paths[GL_BUILD_ROOTS_MAX], *args;
+    size_t n = gl_build_paths(&D.arena, builds[k].pattern, paths, &args);
+    size_t o = 0;
+    for (size_t i = 0; i < n; i++)
+        o += (size_t)snprintf(buf + o, sizeof buf - o, "%s%s", i ? " " : "", paths[i]);
+    snprintf(buf + o, sizeof buf - o, "%s", args);
+    for (char *p = buf; *p; p++)
+        *p = *p == '\n' ? '|' : *p;
+    return buf;
+}
+
+static void t_build_arg_facts(void **s)
+{
+    (void)s;
+    sh("docker build --build-arg BASE=x --build-arg FROM_ENV -f docker/Dockerfile.gpu "
+       "-t a:1 .\n"
+       "podman build --platform linux/arm64 --build-arg=TAG=$V ./svc\n"
+       "docker build $ARGS .\n"
+       "docker build --build-arg BASE=y https://github.com/acme/x.git\n"
+       "podman build --platform linux/arm64 --build-arg=TAG=$V ./svc\n");
+    assert_int_equal(images(), 1);
+    assert_int_equal(nbuilds, 2); /* (t.sh is in "."; no more roots above it are known; the
+                                     second svc build repeats the first) */
+    assert_string_equal(build_of(0), "docker/Dockerfile.gpu|BASE|");
+    assert_string_equal(build_of(1), "svc/Dockerfile|TAG|");
+}
+
+static void t_compose_bake_build_facts(void **s)
+{
+    (void)s;
+    parse_as(&gl_input_compose, "deploy/compose.yaml",
+             "services:\n  a:\n    build:\n      context: ../app\n"
+             "      args: {BASE: x, GONE: null}\n    image: a:1\n"
+             "  b:\n    build: ${CTX}\n    image: b:1\n");
+    assert_int_equal(images(), 2);
+    assert_int_equal(nbuilds, 1);
+    assert_string_equal(build_of(0), "app/Dockerfile|BASE|");
+    parse_as(&gl_input_bake, "ci/docker-bake.hcl",
+             "target \"t\" {\n  context = \"images/x\"\n}\n"
+             "target \"a\" {\n  inherits = [\"t\"]\n  args = { B = \"${V}\", N = null }\n}\n"
+             "target \"odd\" {\n  context = \"${X}\"\n}\n");
+    images();
+    assert_int_equal(nbuilds, 1); /* (run from ci/ or from the directory above it) */
+    assert_string_equal(build_of(0), "ci/images/x/Dockerfile images/x/Dockerfile|B|");
+}
+
+static void t_path_lexical(void **s)
+{
+    (void)s;
+    static const char *const cases[][2] = {
+        {"./x/../y//Dockerfile", "y/Dockerfile"}, {".", "."}, {"a/..", "."},
+        {"../a/../../b", "../../b"}, {"/a/../../b", "/b"}, {"/", "/"}, {"a/./b/", "a/b"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        assert_string_equal(gl_path_lexical(&D.arena, cases[i][0]), cases[i][1]);
+}
+
 static void t_tag_commit_buildah_kaniko(void **s)
 {
     (void)s;
@@ -66,7 +148,7 @@ static void t_tag_commit_buildah_kaniko(void **s)
        "buildah --root /r build --tag acme/bb:3 .\n"
        "buildah commit --format docker ctr acme/ctr\n"
        "/kaniko/executor --context . --destination=reg.io/k:$CI_COMMIT_SHA -d reg.io/k:v1\n");
-    assert_int_equal(D.nproject, 9);
+    assert_int_equal(images(), 9);
     assert_string_equal(D.project[0].pattern, "registry.example.com/team/myimg:*");
     assert_loc(D.project[0].loc, 1, 18);
     assert_string_equal(D.project[0].tool, "docker tag");
@@ -85,7 +167,7 @@ static void t_kustomize_edit(void **s)
 {
     (void)s;
     sh("kustomize edit set image controller=${IMG} a=b/c:1 d:2 e=*:3 f=g $NAME=x\n");
-    assert_int_equal(D.nproject, 5);
+    assert_int_equal(images(), 5);
     assert_string_equal(project_of(0), "NT controller controller");
     assert_loc(D.project[0].loc, 1, 26);
     assert_string_equal(project_of(1), "NT a a");
@@ -100,7 +182,7 @@ static void t_makefile_recipe(void **s)
     parse_as(&gl_input_makefile, "Makefile",
              "IMG ?= controller:latest\nCONTAINER_TOOL ?= docker\n"
              "docker-build:\n\t$(CONTAINER_TOOL) build -t ${IMG} .\n");
-    assert_int_equal(D.nproject, 1);
+    assert_int_equal(images(), 1);
     assert_string_equal(project_of(0), "B controller:latest controller:latest");
     assert_loc(D.project[0].loc, 4, 29);
 }
@@ -111,7 +193,7 @@ static void t_compose_build(void **s)
     parse_as(&gl_input_compose, "compose.yaml",
              "services:\n  app:\n    build: .\n    image: ${REGISTRY:-localhost}/trainer:${TAG}\n"
              "  db:\n    image: postgres:16\n");
-    assert_int_equal(D.nproject, 1);
+    assert_int_equal(images(), 1);
     assert_string_equal(project_of(0), "B localhost/trainer:${TAG} localhost/trainer:*");
     assert_loc(D.project[0].loc, 4, 12);
 }
@@ -126,7 +208,7 @@ static void t_build_push_action(void **s)
              "            ghcr.io/${{ github.repository }}/op:latest\n"
              "            acme/op:${{ github.sha }}, acme/op:latest\n"
              "      - run: docker build -t ci-img .\n");
-    assert_int_equal(D.nproject, 4);
+    assert_int_equal(images(), 4);
     assert_string_equal(project_of(0), "B ghcr.io/${{ github.repository }}/op:latest "
                                        "ghcr.io/*/op:latest");
     assert_loc(D.project[0].loc, 9, 13);
@@ -141,7 +223,7 @@ static void t_markdown_block(void **s)
     (void)s;
     parse_as(&gl_input_markdown, "README.md",
              "Build:\n\n```bash\ndocker build -t <your-registry>/app .\n```\n");
-    assert_int_equal(D.nproject, 1);
+    assert_int_equal(images(), 1);
     assert_string_equal(D.project[0].pattern, "*/app");
 }
 
@@ -164,7 +246,7 @@ static void t_kustomization(void **s)
              "  - name: ${NAME}\n    newTag: v1\n"
              "  - name: untouched\n");
     assert_false(D.error.set);
-    assert_int_equal(D.nproject, 5);
+    assert_int_equal(images(), 5);
     assert_string_equal(project_of(0), "NT controller controller");
     assert_loc(D.project[0].loc, 3, 11);
     assert_string_equal(D.project[0].tool, "kustomization");
@@ -195,7 +277,7 @@ static void t_kustomization_bad_yaml(void **s)
     (void)s;
     parse_as(&gl_input_kustomize, "kustomization.yaml", "images:\n  - name: [a\n");
     assert_true(D.error.set);
-    assert_int_equal(D.nproject, 0);
+    assert_int_equal(images(), 0);
 }
 
 /* ---- the engine's pass over a whole run ---- */
@@ -289,6 +371,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(t_docker_build_forms, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_tag_commit_buildah_kaniko, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_build_arg_facts, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_compose_bake_build_facts, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_path_lexical, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_kustomize_edit, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_makefile_recipe, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_compose_build, doc_setup, doc_teardown),
