@@ -15,6 +15,9 @@
  * The blocks of one file share their shell variables (a README sets IMAGE=... in one block
  * and runs it in the next), but not their detached launches: each block is a group of its
  * own (GL406 pairs the servers one block starts, not the alternatives of two blocks).
+ * An interactive `salloc` of a block holds for the blocks of its section and subsections;
+ * a heading of its section's level or above ends it (another section's srun says nothing
+ * of that allocation).
  * Every position is that of the Markdown file. */
 #include <ctype.h>
 #include <stdint.h>
@@ -102,6 +105,36 @@ struct fence {
     const char *info;
     size_t info_len;
 };
+
+/* The level (1-6) of an ATX heading line (`## Evaluations`: up to 3 spaces, 1-6 `#`, then
+ * a blank or the end), 0 for any other line. */
+static int heading_level(const char *t, const struct line *l)
+{
+    size_t p = l->start, k = 0;
+    while (p < l->end && t[p] == ' ' && k < 3)
+        p++, k++;
+    int n = 0;
+    while (p < l->end && t[p] == '#' && n < 7)
+        p++, n++;
+    if (n < 1 || n > 6 || (p < l->end && t[p] != ' ' && t[p] != '\t' && t[p] != '\r'))
+        return 0;
+    return n;
+}
+
+/* An interactive `salloc` holds for the rest of its section: a heading of its section's
+ * level or above (a sibling section, `## Evaluations` after `## Debugging`) starts text
+ * that is not run in it. A salloc above every heading holds for the whole document. */
+struct alloc_scope {
+    int section;    /* the level of the last heading read, 0 before any */
+    int alloc_at;   /* the section level the allocation was made in */
+};
+
+static void alloc_heading(struct alloc_scope *a, struct gl_launch_scan *scan, int level)
+{
+    a->section = level;
+    if (scan->alloc && a->alloc_at && level <= a->alloc_at)
+        scan->alloc = NULL;
+}
 
 /* Is the line a fence opening? (up to 16 columns of indent: lists nest) */
 static bool fence_open(const char *t, const struct line *l, struct fence *f)
@@ -361,10 +394,15 @@ static void parse(struct gl_doc *doc, const struct gl_config *cfg)
         gl_lines_known32(&doc->lines, c.starts, c.n);
     }
     struct line l;
+    struct alloc_scope scope = {0, 0};
     for (uint32_t line = 1; next_line(&c, len, &l); line++) {
         struct fence f;
-        if (!fence_open(t, &l, &f))
+        if (!fence_open(t, &l, &f)) {
+            int level = heading_level(t, &l);
+            if (level)
+                alloc_heading(&scope, &scan, level);
             continue;
+        }
         struct cursor body = c;
         size_t body_end = len;
         uint32_t body_line = line + 1;
@@ -379,8 +417,11 @@ static void parse(struct gl_doc *doc, const struct gl_config *cfg)
         bool python = f.info_len && info_is(&f, python_langs);
         if (!f.info_len) /* RULES.md third round: read when any of its lines starts a launch */
             read = any_launcher(body, body_end);
+        const struct slurm_req *alloc = scan.alloc;
         if (read || python)
             read_block(doc, &scan, &f, body, body_end, body_line, python);
+        if (scan.alloc != alloc)
+            scope.alloc_at = scope.section;
         if (stopped_at(doc, body_line - 1, f.indent))
             break;
     }

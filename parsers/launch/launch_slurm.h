@@ -10,7 +10,8 @@
  *    allocation (a batch script, `salloc ... srun`) takes the allocation's request and
  *    overrides what it gives again (a step that names any GPU option names all its GPUs).
  *    A `salloc [opts]` with no command opens an interactive allocation: the later sruns
- *    of the scan (a README's next blocks too) are in it (scan->alloc).
+ *    of the scan (a README's next blocks too, up to the end of its section) are in it
+ *    (scan->alloc).
  *    Returns the index of the command the step runs.
  *  - launch_slurm_step: one GL_LAUNCH_SLURM launch: loc the `srun` word; with pyxis
  *    `--container-image` its image (`nvcr.io#nvidia/x:tag` read as `nvcr.io/nvidia/x:tag`,

@@ -109,21 +109,30 @@ static bool is_shell(const char *w)
     return false;
 }
 
-/* Index of the SCRIPT word of `sh [-opts] -c SCRIPT` in a list-form argv, or -1. */
+/* Index of the SCRIPT word of `sh [-opts] -c [--] SCRIPT` in a list-form argv, or -1: the
+ * script is the first word after the options, past an end-of-options `--` or `-` (the
+ * Kubernetes idiom `command: ["/bin/bash", "-c", "--"]` with the script in `args`). */
 static long dash_c_script(const struct yl_argv *av)
 {
     if (!av->n || av->v[0].w.opaque || !is_shell(av->v[0].w.text))
         return -1;
+    bool dash_c = false;
     for (size_t i = 1; i < av->n; i++) {
         const char *w = av->v[i].w.text;
-        if (av->v[i].w.opaque || w[0] != '-' || w[1] == '-')
+        if (av->v[i].w.opaque)
             return -1;
+        if (!strcmp(w, "--") || !strcmp(w, "-"))
+            return dash_c && i + 1 < av->n ? (long)i + 1 : -1;
+        if (w[0] != '-')
+            return dash_c ? (long)i : -1;
+        if (w[1] == '-') /* --login, --norc */
+            continue;
         if (!strcmp(w, "-o")) { /* -o pipefail */
             i++;
             continue;
         }
         if (strchr(w, 'c'))
-            return i + 1 < av->n ? (long)i + 1 : -1;
+            dash_c = true;
     }
     return -1;
 }

@@ -140,9 +140,16 @@ static bool command_runs(const struct gl_launch *l, size_t start, size_t end, gl
             const char *opt = l->argv[k].text;
             if (!gl_word_known(&l->argv[k]) || opt[0] != '-')
                 break;
-            if (strchr(opt, 'c')) /* the script as one word (a spliced one is walked) */
-                return (may || gl_word_known(&l->argv[k + 1])) && l->argv[k + 1].text &&
-                       gl_script_runs(l->argv[k + 1].text, test);
+            if (!strchr(opt, 'c'))
+                continue;
+            /* the script as one word (a spliced one is walked), past an end-of-options
+             * `--` or `-` (`bash -c -- SCRIPT`) */
+            size_t sc = k + 1;
+            if (sc + 1 < l->nargv && gl_word_known(&l->argv[sc]) &&
+                (!strcmp(l->argv[sc].text, "--") || !strcmp(l->argv[sc].text, "-")))
+                sc++;
+            return (may || gl_word_known(&l->argv[sc])) && l->argv[sc].text &&
+                   gl_script_runs(l->argv[sc].text, test);
         }
     return false;
 }

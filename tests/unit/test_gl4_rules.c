@@ -285,6 +285,11 @@ static void test_pytorch_style(void **state)
     assert_true(gl_launch_pytorch_style(l));
     set_argv(d, l, "bash", "-lc", "echo python", NULL);
     assert_false(gl_launch_pytorch_style(l));
+    /* the script past an end-of-options marker (Kubernetes command: [bash, -c, --]) */
+    set_argv(d, l, "/bin/bash", "-c", "--", "cd /w && python t.py", NULL);
+    assert_true(gl_launch_pytorch_style(l));
+    set_argv(d, l, "sh", "-c", "-", "echo python", NULL);
+    assert_false(gl_launch_pytorch_style(l));
     set_argv(d, l, "pythonista", NULL);
     assert_false(gl_launch_pytorch_style(l));
     set_argv(d, l, "nvidia-smi", NULL);
