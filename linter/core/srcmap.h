@@ -71,8 +71,10 @@ static inline struct gl_loc gl_srcmap_loc_near(const struct gl_srcmap *m, size_t
  * increase. */
 void gl_srcmap_append(struct gl_srcmap *dst, size_t dst_off, const struct gl_srcmap *src,
                       size_t from, size_t to);
-/* An identity map for a text that is the file itself from (line, col) on. */
-void gl_srcmap_identity(struct gl_srcmap *m, const char *text, size_t len, uint32_t line,
-                        uint32_t col);
+/* An identity map for a text that is the file itself from (line, col) on. {0, 0}; or,
+ * when its room (a segment a line) would take the arena past parse-memory, the position of
+ * the first line whose segment found none (the limit was reached there). */
+struct gl_loc gl_srcmap_identity(struct gl_srcmap *m, const char *text, size_t len, uint32_t line,
+                                 uint32_t col);
 
 #endif

@@ -93,19 +93,21 @@ static size_t charmap_byte(struct charmap *cm, const char *text, size_t len, siz
 /* The lines counted (memchr from line to line), then their starts written in an arena
  * room of that size: no heap buffer, the index its only copy. When the room would take the
  * arena past its limit parse-memory (a text of millions of short lines), it is only charged
- * and the stream has no lines: load() stops before the parse (GL900 at 1:1). */
-static void lines_build(struct yt_stream *s)
+ * and the stream has no lines: load() stops before the parse, with a GL900 at the line
+ * returned (the first whose start found no room; 0 when the index was built). */
+static size_t lines_build(struct yt_stream *s)
 {
     const char *t = s->text, *end = t + s->len;
-    size_t n = gl_count_lines(t, s->len);
-    s->lines = gl_arena_take_within(s->arena, n * sizeof *s->lines);
+    size_t n = gl_count_lines(t, s->len), fit;
+    s->lines = gl_arena_take_table(s->arena, n, sizeof *s->lines, &fit);
     if (!s->lines)
-        return;
+        return fit + 1;
     s->nlines = n;
     size_t k = 0;
     s->lines[k++] = 0;
     for (const char *p = t; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
         s->lines[k++] = (size_t)(p - t) + 1;
+    return 0;
 }
 
 struct gl_loc yt_loc_of(const struct yt_stream *s, size_t off)
@@ -621,9 +623,10 @@ static int load(struct yt_stream *s, struct gl_arena *a, const char *text, size_
     s->text = text;
     s->len = len;
     s->alias_budget = gl_limit(GL_LIMIT_YAML_ALIAS_NODES);
-    lines_build(s);
-    if (!s->nlines) { /* (its line index alone took the arena past parse-memory) */
-        set_limit_error(s, 0, GL_LIMIT_PARSE_MEMORY);
+    size_t stop = lines_build(s);
+    if (stop) { /* (its line index alone took the arena past parse-memory) */
+        set_limit_error(s, gl_line_start_of(text, len, stop - 1), GL_LIMIT_PARSE_MEMORY);
+        s->error_loc = (struct gl_loc){(uint32_t)stop, 1}; /* (no index to find it in) */
         return -1;
     }
 
