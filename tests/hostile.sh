@@ -469,6 +469,22 @@ lint newlines-compose 20 1024 "gl900 $in/perline/nl/docker-compose.yml >1 1 pars
 lint newlines-def 20 1024 "gl900 $in/perline/nl/x.def >1 1 parse-memory -- rss 64" "$in/perline/nl/x.def"
 lint newlines-dockerfile 20 1024 "gl900 $in/perline/nl/Dockerfile * 1 parse-memory -- rss 64" "$in/perline/nl/Dockerfile"
 
+# ---- a NUL made by an escape (round 12) ----
+# YAML `\0` / `\x00` / `\u0000` and JSON `\u0000` decode to a NUL, which cut every C string
+# at it: a message named service `svc`, a notebook's `ubuntu\u0000evil:latest` was image
+# `ubuntu` without a tag (GL101). The readers write U+2400 for it: shown, never a cut.
+mkdir -p "$in/nul"
+printf 'services:\n  "svc\\0evil\\x1b[31m":\n    image: ubuntu:22.04\n    deploy: {resources: {reservations: {devices: [{driver: nvidia, count: all, capabilities: [gpu]}]}}}\n' > "$in/nul/docker-compose.yml"
+printf 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - name: "c\\u0000x"\n    image: ubuntu:22.04\n    resources: {limits: {nvidia.com/gpu: 1}}\n' > "$in/nul/pod.yaml"
+printf '{"cells":[{"cell_type":"code","source":["!docker run ubuntu\\u0000evil:latest\\n"],"metadata":{},"outputs":[],"execution_count":null}],"metadata":{},"nbformat":4,"nbformat_minor":5}\n' > "$in/nul/nb.ipynb"
+# a raw NUL in compose's .env (read beside the file, not checked as an input): the value
+# was cut, image `ubuntu` without a tag (GL101)
+mkdir -p "$in/nul/env"
+printf 'services:\n  a:\n    image: ${IMG}\n' > "$in/nul/env/docker-compose.yml"
+printf 'IMG=ubuntu\0evil:22.04\n' > "$in/nul/env/.env"
+lint env-nul 10 256 "count GL101 $in/nul/env/docker-compose.yml 0 -- clean $in/nul/env/docker-compose.yml" "$in/nul/env/docker-compose.yml"
+lint escaped-nul 10 256 "has GL411 $in/nul/docker-compose.yml service \`svc␀evil\x1b\[31m\` -- has GL414 $in/nul/pod.yaml container \`c␀x\` -- count GL101 $in/nul/nb.ipynb 0 -- clean $in/nul/nb.ipynb" "$in/nul/docker-compose.yml" "$in/nul/pod.yaml" "$in/nul/nb.ipynb"
+
 # ================= encodings and special files =================
 # UTF-16 is refused (GL900 at 1:1: save as UTF-8), with or without its byte order mark; a
 # UTF-8 byte order mark is skipped (columns count from after it); CRLF is a line end; a lone

@@ -426,8 +426,12 @@ static void load_scalar(struct loader *ld, const yaml_event_t *ev)
 {
     struct yt_node *n = new_node(ld, YT_SCALAR, ev);
     size_t len = ev->data.scalar.length;
-    /* (not zeroed first: every byte is written; the value may hold NULs) */
-    n->value = gl_arena_strndup(ld->s->arena, (const char *)ev->data.scalar.value, len);
+    const char *v = (const char *)ev->data.scalar.value;
+    /* (not zeroed first: every byte is written; a NUL, which only an escape makes, is
+       GL_NUL_SHOWN, which escape_out counts) */
+    n->value = __builtin_expect(strlen(v) == len, 1)
+                   ? gl_arena_strndup(ld->s->arena, v, len)
+                   : gl_arena_nul_shown(ld->s->arena, v, &len);
     n->len = len;
     n->tag = copy_str(ld->s->arena, ev->data.scalar.tag);
     n->anchor = copy_str(ld->s->arena, ev->data.scalar.anchor);
@@ -1020,9 +1024,11 @@ static size_t escape_out(const char *src, size_t i, size_t end, size_t *used)
         for (; k < digits && i + 2 + k < end && gl_hex_value(src[i + 2 + k]) >= 0; k++)
             cp = cp * 16 + (unsigned long)gl_hex_value(src[i + 2 + k]);
         *used = 2 + k;
-        return utf8_len(cp);
+        return cp ? utf8_len(cp) : GL_NUL_SHOWN_LEN; /* (a NUL: load_scalar) */
     }
     *used = 2;
+    if (c == '0')
+        return GL_NUL_SHOWN_LEN;
     if (c == 'N' || c == '_')
         return 2;
     if (c == 'L' || c == 'P')

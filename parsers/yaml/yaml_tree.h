@@ -85,7 +85,7 @@ struct yt_node {
     const char *tag;         /* as written (libyaml expands shorthands), NULL when none */
     const char *anchor;      /* NULL when none */
     /* YT_SCALAR */
-    const char *value;       /* NUL-terminated; may contain NULs (use len) */
+    const char *value;       /* NUL-terminated, holds none (GL_NUL_SHOWN) */
     size_t len;
     enum yt_style style;
     /* YT_MAP */
