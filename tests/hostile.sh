@@ -433,6 +433,14 @@ lint continued-comments-dockerfile 20 1024 "gl900 $in/perline/comments.Dockerfil
 # the same with 5,000,000 bare `\` lines (10 MB; 115 MB and no GL900 at all)
 { printf 'FROM ubuntu:22.04\nRUN echo \\\n'; yes '\' | head -n 5000000; } > "$in/perline/bare.Dockerfile"
 lint continued-bare-dockerfile 20 1024 "gl900 $in/perline/bare.Dockerfile * 1 parse-memory -- rss 64" "$in/perline/bare.Dockerfile"
+# 300,000 continued word lines (1.5 MB), with `# escape=` too: the RUN is read whole and
+# the last of its lines takes the arena past the limit; the parse looked only at the next
+# line (there is none), and the model stopped at the first instruction (GL900 at 1:1, or
+# 2:1 after the directive), round 12
+{ printf 'FROM ubuntu:22.04\nRUN echo a \\\n'; yes ' b \' | head -n 300000; echo ' c'; } > "$in/perline/words.Dockerfile"
+{ printf '# escape=`\nFROM ubuntu:22.04\nRUN echo a `\n'; yes ' b `' | head -n 300000; echo ' c'; } > "$in/perline/words-escape.Dockerfile"
+lint continued-words-dockerfile 20 1024 "gl900 $in/perline/words.Dockerfile >2 1 parse-memory -- rss 64" "$in/perline/words.Dockerfile"
+lint continued-words-escape-dockerfile 20 1024 "gl900 $in/perline/words-escape.Dockerfile >3 1 parse-memory -- rss 64" "$in/perline/words-escape.Dockerfile"
 # Markdown: 120,000 fenced blocks of one launch each (15 MB; 79 MB, GL900 at 1:1): the
 # fence loop stops after the block the limit was reached in, GL900 at its fence; a block's
 # text is made in one arena take (it went through a doubling malloc'd buffer first)
