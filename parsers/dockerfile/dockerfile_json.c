@@ -92,8 +92,6 @@ static bool json_string(const char *s, size_t *pp, size_t end, struct df_textb *
                     r = DF_RUNE_ERROR;
                 }
             }
-            if (!r)
-                r = 0x2400; /* GL_NUL_SHOWN (text.h): a C string holds no NUL */
             if (tb) {
                 char u[4];
                 df_textb_made(tb, u, df_utf8_encode(r, u), p);
