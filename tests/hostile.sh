@@ -461,6 +461,11 @@ lint many-heredocs-shell 20 1024 "gl900 $in/perline/heredocs.sh >1 1 parse-memor
 # where its refs took it past the limit (it read on to the end, 200 MB, GL900 at 1:1)
 awk 'BEGIN { for (i = 0; i < 400000; i++) printf "Bootstrap: docker\nFrom: ubuntu:%d\n", i }' > "$in/perline/stages.def"
 lint many-stages-def 20 1024 "gl900 $in/perline/stages.def >1 1 parse-memory -- rss 64" "$in/perline/stages.def"
+# bake: one list of 500,000 tags (9 MB): the scan stops at the tag where parse-memory is
+# reached (it read on to the end, 68 MB, GL900 at 1:1), round 12
+mkdir -p "$in/perline/bake"
+python3 -c "print('target \"a\" {\n  tags = [' + ','.join('\"ubuntu:%d\"' % i for i in range(500000)) + ']\n}')" > "$in/perline/bake/docker-bake.hcl"
+lint many-tags-bake 20 1024 "gl900 $in/perline/bake/docker-bake.hcl 2 * parse-memory -- rss 64" "$in/perline/bake/docker-bake.hcl"
 # 16 MB of empty lines after one launch, read as each text kind: per-line tables (the
 # line index, the shell's identity source map, the YAML line starts, the Dockerfile's
 # line starts) are counted and taken once within the limit, or only charged (a shell

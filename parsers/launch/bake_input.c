@@ -137,13 +137,23 @@ static bool assign(struct scan *c)
     return false;
 }
 
+/* Past the limit parse-memory (a list of a million tags): the scan stops here, GL900. */
+static bool stopped(struct scan *c)
+{
+    if (!gl_arena_over(&c->doc->arena))
+        return false;
+    gl_doc_fail_limit(c->doc, GL_LIMIT_PARSE_MEMORY, (struct gl_loc){c->line, c->col});
+    c->i = c->n;
+    return true;
+}
+
 /* `tags = [ "a", "b" ]`: each string a build output. */
 static void tags(struct scan *c)
 {
     if (c->i >= c->n || c->s[c->i] != '[')
         return;
     step(c);
-    for (skip_space(c); c->i < c->n && c->s[c->i] == '"'; skip_space(c)) {
+    for (skip_space(c); c->i < c->n && c->s[c->i] == '"' && !stopped(c); skip_space(c)) {
         const char *pattern;
         struct gl_loc loc;
         const char *t = string(c, &pattern, &loc);
@@ -158,7 +168,7 @@ static void contexts(struct scan *c)
     if (c->i >= c->n || c->s[c->i] != '{')
         return;
     step(c);
-    for (skip_space(c); c->i < c->n && c->s[c->i] != '}'; skip_space(c)) {
+    for (skip_space(c); c->i < c->n && c->s[c->i] != '}' && !stopped(c); skip_space(c)) {
         struct gl_loc loc;
         size_t before = c->i;
         const char *k = key(c, &loc);
@@ -180,7 +190,7 @@ static void parse(struct gl_doc *doc, const struct gl_config *cfg)
     struct scan c = {doc, doc->text, doc->len, 0, 1, 1};
     while (c.i < c.n) {
         skip_space(&c);
-        if (c.i >= c.n)
+        if (c.i >= c.n || stopped(&c))
             break;
         size_t before = c.i;
         struct gl_loc loc;
