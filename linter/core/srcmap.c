@@ -4,14 +4,24 @@
 
 #include <string.h>
 
-void gl_srcmap_grow(struct gl_srcmap *m)
+/* A map grows to this many segments whatever the arena's limit (a position for each of a
+ * text's first pieces); past it, a doubling that would take the arena past parse-memory
+ * is refused (gl_srcmap_add). */
+#define SRCMAP_ALWAYS 64
+
+bool gl_srcmap_grow(struct gl_srcmap *m)
 {
     size_t ncap = m->cap ? m->cap * 2 : 2;
-    struct gl_srcmap_seg *segs = gl_arena_take(m->arena, ncap * sizeof *segs);
+    struct gl_srcmap_seg *segs = m->cap < SRCMAP_ALWAYS
+                                     ? gl_arena_take(m->arena, ncap * sizeof *segs)
+                                     : gl_arena_take_within(m->arena, ncap * sizeof *segs);
+    if (!segs)
+        return false;
     if (m->n)
         memcpy(segs, m->segs, m->n * sizeof *segs);
     m->segs = segs;
     m->cap = ncap;
+    return true;
 }
 
 /* The last segment in [lo, hi) with seg.off <= off (lo when none: off before the map). */
