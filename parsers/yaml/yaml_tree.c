@@ -429,9 +429,9 @@ static void load_scalar(struct loader *ld, const yaml_event_t *ev)
     const char *v = (const char *)ev->data.scalar.value;
     /* (not zeroed first: every byte is written; a NUL, which only an escape makes, is
        GL_NUL_SHOWN, which escape_out counts) */
-    n->value = __builtin_expect(strlen(v) == len, 1)
-                   ? gl_arena_strndup(ld->s->arena, v, len)
-                   : gl_arena_nul_shown(ld->s->arena, v, &len);
+    n->nul = strlen(v) != len;
+    n->value = __builtin_expect(!n->nul, 1) ? gl_arena_strndup(ld->s->arena, v, len)
+                                            : gl_arena_nul_shown(ld->s->arena, v, &len);
     n->len = len;
     n->tag = copy_str(ld->s->arena, ev->data.scalar.tag);
     n->anchor = copy_str(ld->s->arena, ev->data.scalar.anchor);

@@ -99,6 +99,7 @@ struct yt_node {
     bool flow;               /* a flow collection ([...] / {...}) */
     bool past_end;           /* libyaml placed it on a new line after the input's end */
     bool merges;             /* YT_MAP: a key of its pairs is a merge key (`<<`) */
+    bool nul;                /* YT_SCALAR: an escape made a NUL (GL_NUL_SHOWN in value) */
     /* loader state */
     bool complete;
 };

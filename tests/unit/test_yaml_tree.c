@@ -217,6 +217,7 @@ static void test_escaped_nul_shown(void **st)
     struct yt_node *k = yt_get(&f->s, f->s.docs[0], "k", NULL);
     assert_string_equal(k->value, "a\xe2\x90\x80" "b\xe2\x90\x80" "c\xe2\x90\x80" "d");
     assert_int_equal(k->len, strlen(k->value));
+    assert_true(k->nul);
     assert_loc(yt_scalar_loc_at(&f->s, k, 4), 1, 8);   /* b */
     assert_loc(yt_scalar_loc_at(&f->s, k, 8), 1, 13);  /* c */
     assert_loc(yt_scalar_loc_at(&f->s, k, 12), 1, 20); /* d */
