@@ -239,7 +239,7 @@ const char *kb_yaml_str(struct kb_yaml *y, struct yt_node *node, struct gl_arena
                            node->kind == YT_MAP ? "mapping" : "list");
         return NULL;
     }
-    if (memchr(node->value, 0, node->len)) {
+    if (node->nul) { /* (an escape's NUL, which the value shows as U+2400) */
         *ok = kb_yaml_fail(y, node, "NUL byte in a value");
         return NULL;
     }

@@ -73,8 +73,8 @@ run() {
 }
 
 # verify NAME EXPECT...: check the JSON report. EXPECT: "gl900 FILE LINE COL REGEX" (LINE
-# or COL "*": any), "clean FILE" (no GL900 for FILE), "finding RULE FILE LINE COL",
-# "absent REGEX" (no message matches), "count RULE FILE N" (exactly N findings of RULE in
+# or COL "*": any; LINE ">N": past line N), "clean FILE" (no GL900 for FILE), "finding
+# RULE FILE LINE COL", "absent REGEX" (no message matches), "count RULE FILE N" (exactly N findings of RULE in
 # FILE), "has RULE FILE REGEX" (a finding of RULE in FILE matches), "maxlen N" (no message
 # is longer than N bytes), "rss N" (the peak RSS was at most N MB; not checked under
 # ASan), one per word group separated by "--".
@@ -104,13 +104,17 @@ for g in groups:
         # COL "*": any column (where the limit parse-memory stops depends on the layout
         # of the parser's memory, not on the input alone)
         file, pat = g[1], " ".join(g[4:])
-        line = None if g[2] == "*" else int(g[2])
+        # LINE ">N": a line past N (where the limit stopped a reader, not 1:1)
+        after = int(g[2][1:]) if g[2].startswith(">") else None
+        line = None if g[2] == "*" or after is not None else int(g[2])
         col = None if g[3] == "*" else int(g[3])
         hits = [f for f in fs if f["rule"] == "GL900" and f["file"] == file]
         if hits and col is None:
             col = hits[0]["column"]
         if hits and line is None:
             line = hits[0]["line"]
+        if hits and after is not None:
+            line = hits[0]["line"] if hits[0]["line"] > after else f">{after}"
         if not hits:
             errs.append(f"expected GL900 in {file}, got none")
         elif (hits[0]["line"], hits[0]["column"]) != (line, col) or not re.search(pat, hits[0]["message"]):
@@ -429,6 +433,14 @@ lint continued-comments-dockerfile 20 1024 "gl900 $in/perline/comments.Dockerfil
 # the same with 5,000,000 bare `\` lines (10 MB; 115 MB and no GL900 at all)
 { printf 'FROM ubuntu:22.04\nRUN echo \\\n'; yes '\' | head -n 5000000; } > "$in/perline/bare.Dockerfile"
 lint continued-bare-dockerfile 20 1024 "gl900 $in/perline/bare.Dockerfile * 1 parse-memory -- rss 64" "$in/perline/bare.Dockerfile"
+# 300,000 continued word lines (1.5 MB), with `# escape=` too: the RUN is read whole and
+# the last of its lines takes the arena past the limit; the parse looked only at the next
+# line (there is none), and the model stopped at the first instruction (GL900 at 1:1, or
+# 2:1 after the directive), round 12
+{ printf 'FROM ubuntu:22.04\nRUN echo a \\\n'; yes ' b \' | head -n 300000; echo ' c'; } > "$in/perline/words.Dockerfile"
+{ printf '# escape=`\nFROM ubuntu:22.04\nRUN echo a `\n'; yes ' b `' | head -n 300000; echo ' c'; } > "$in/perline/words-escape.Dockerfile"
+lint continued-words-dockerfile 20 1024 "gl900 $in/perline/words.Dockerfile >2 1 parse-memory -- rss 64" "$in/perline/words.Dockerfile"
+lint continued-words-escape-dockerfile 20 1024 "gl900 $in/perline/words-escape.Dockerfile >3 1 parse-memory -- rss 64" "$in/perline/words-escape.Dockerfile"
 # Markdown: 120,000 fenced blocks of one launch each (15 MB; 79 MB, GL900 at 1:1): the
 # fence loop stops after the block the limit was reached in, GL900 at its fence; a block's
 # text is made in one arena take (it went through a doubling malloc'd buffer first)
@@ -441,9 +453,28 @@ lint one-fence-markdown 20 1024 "gl900 $in/perline/one.md * * parse-memory -- rs
 # whole text while loading it (now made only for a text it keeps, a small one)
 awk 'BEGIN { for (i = 0; i < 150000; i++) printf "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c, image: \"ubuntu:latest\"}]}\n" }' > "$in/perline/pods.yaml"
 lint many-docs-k8s 20 1024 "gl900 $in/perline/pods.yaml * * parse-memory -- rss 64" "$in/perline/pods.yaml"
-# shell: 200,000 here-documents opened on one line (3.6 MB; 70 MB, GL900 at 1:1)
+# shell: 200,000 here-documents opened on one line (3.6 MB; 70 MB), read in one go after
+# it: the limit stops them at the body where it is reached (was 1:1, round 12)
 awk 'BEGIN { printf "cat"; for (i = 0; i < 200000; i++) printf " <<E%d", i; printf "\n"; for (i = 0; i < 200000; i++) printf "x\nE%d\n", i }' > "$in/perline/heredocs.sh"
-lint many-heredocs-shell 20 1024 "gl900 $in/perline/heredocs.sh * * parse-memory -- rss 64" "$in/perline/heredocs.sh"
+lint many-heredocs-shell 20 1024 "gl900 $in/perline/heredocs.sh >1 1 parse-memory -- rss 64" "$in/perline/heredocs.sh"
+# apptainer: 400,000 stages of two header lines (15 MB): the reader stops at the line
+# where its refs took it past the limit (it read on to the end, 200 MB, GL900 at 1:1)
+awk 'BEGIN { for (i = 0; i < 400000; i++) printf "Bootstrap: docker\nFrom: ubuntu:%d\n", i }' > "$in/perline/stages.def"
+lint many-stages-def 20 1024 "gl900 $in/perline/stages.def >1 1 parse-memory -- rss 64" "$in/perline/stages.def"
+# bake: one list of 500,000 tags (9 MB): the scan stops at the tag where parse-memory is
+# reached (it read on to the end, 68 MB, GL900 at 1:1), round 12
+mkdir -p "$in/perline/bake"
+python3 -c "print('target \"a\" {\n  tags = [' + ','.join('\"ubuntu:%d\"' % i for i in range(500000)) + ']\n}')" > "$in/perline/bake/docker-bake.hcl"
+lint many-tags-bake 20 1024 "gl900 $in/perline/bake/docker-bake.hcl 2 * parse-memory -- rss 64" "$in/perline/bake/docker-bake.hcl"
+# Makefile: 300,000 rules with a GPU launch each (11 MB; 73 MB, GL900 at 1:1), and one
+# recipe continued over 7,000,000 lines (14 MB; 287 MB, GL900 at 1:1): the reader's loops
+# now look at the limit; a source map's doubling that would pass it is refused (its last
+# doubling alone held as much as the rest of the arena), round 12
+mkdir -p "$in/perline/mk" "$in/perline/mk2"
+awk 'BEGIN { for (i = 0; i < 300000; i++) printf "t%d:\n\tdocker run --gpus all ubuntu:%d\n", i, i }' > "$in/perline/mk/Makefile"
+{ printf 'all:\n\tdocker run \\\n'; yes '\' | head -n 7000000; echo x; } > "$in/perline/mk2/Makefile"
+lint many-rules-makefile 20 1024 "gl900 $in/perline/mk/Makefile >1 1 parse-memory -- rss 64" "$in/perline/mk/Makefile"
+lint continued-recipe-makefile 20 1024 "gl900 $in/perline/mk2/Makefile >2 1 parse-memory -- rss 64" "$in/perline/mk2/Makefile"
 # 16 MB of empty lines after one launch, read as each text kind: per-line tables (the
 # line index, the shell's identity source map, the YAML line starts, the Dockerfile's
 # line starts) are counted and taken once within the limit, or only charged (a shell
@@ -453,9 +484,28 @@ nl16() { { printf '%b' "$1"; head -c 16000000 /dev/zero | tr '\0' '\n'; } > "$in
 nl16 'docker run --gpus all ubuntu:latest\n' run.sh
 nl16 'services:\n  a:\n    image: ubuntu:latest\n' docker-compose.yml
 nl16 'FROM ubuntu:22.04\n' Dockerfile
-lint newlines-shell 20 1024 "gl900 $in/perline/nl/run.sh * * parse-memory -- rss 64" "$in/perline/nl/run.sh"
-lint newlines-compose 20 1024 "gl900 $in/perline/nl/docker-compose.yml * * parse-memory -- rss 64" "$in/perline/nl/docker-compose.yml"
+nl16 'Bootstrap: docker\nFrom: ubuntu:latest\n%post\n' x.def
+# (each at the line whose entry found no room: where the limit was reached, not 1:1)
+lint newlines-shell 20 1024 "gl900 $in/perline/nl/run.sh >1 1 parse-memory -- rss 64" "$in/perline/nl/run.sh"
+lint newlines-compose 20 1024 "gl900 $in/perline/nl/docker-compose.yml >1 1 parse-memory -- rss 64" "$in/perline/nl/docker-compose.yml"
+lint newlines-def 20 1024 "gl900 $in/perline/nl/x.def >1 1 parse-memory -- rss 64" "$in/perline/nl/x.def"
 lint newlines-dockerfile 20 1024 "gl900 $in/perline/nl/Dockerfile * 1 parse-memory -- rss 64" "$in/perline/nl/Dockerfile"
+
+# ---- a NUL made by an escape (round 12) ----
+# YAML `\0` / `\x00` / `\u0000` and JSON `\u0000` decode to a NUL, which cut every C string
+# at it: a message named service `svc`, a notebook's `ubuntu\u0000evil:latest` was image
+# `ubuntu` without a tag (GL101). The readers write U+2400 for it: shown, never a cut.
+mkdir -p "$in/nul"
+printf 'services:\n  "svc\\0evil\\x1b[31m":\n    image: ubuntu:22.04\n    deploy: {resources: {reservations: {devices: [{driver: nvidia, count: all, capabilities: [gpu]}]}}}\n' > "$in/nul/docker-compose.yml"
+printf 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  containers:\n  - name: "c\\u0000x"\n    image: ubuntu:22.04\n    resources: {limits: {nvidia.com/gpu: 1}}\n' > "$in/nul/pod.yaml"
+printf '{"cells":[{"cell_type":"code","source":["!docker run ubuntu\\u0000evil:latest\\n"],"metadata":{},"outputs":[],"execution_count":null}],"metadata":{},"nbformat":4,"nbformat_minor":5}\n' > "$in/nul/nb.ipynb"
+# a raw NUL in compose's .env (read beside the file, not checked as an input): the value
+# was cut, image `ubuntu` without a tag (GL101)
+mkdir -p "$in/nul/env"
+printf 'services:\n  a:\n    image: ${IMG}\n' > "$in/nul/env/docker-compose.yml"
+printf 'IMG=ubuntu\0evil:22.04\n' > "$in/nul/env/.env"
+lint env-nul 10 256 "count GL101 $in/nul/env/docker-compose.yml 0 -- clean $in/nul/env/docker-compose.yml" "$in/nul/env/docker-compose.yml"
+lint escaped-nul 10 256 "has GL411 $in/nul/docker-compose.yml service \`svc␀evil\x1b\[31m\` -- has GL414 $in/nul/pod.yaml container \`c␀x\` -- count GL101 $in/nul/nb.ipynb 0 -- clean $in/nul/nb.ipynb" "$in/nul/docker-compose.yml" "$in/nul/pod.yaml" "$in/nul/nb.ipynb"
 
 # ================= encodings and special files =================
 # UTF-16 is refused (GL900 at 1:1: save as UTF-8), with or without its byte order mark; a

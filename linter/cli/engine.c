@@ -320,8 +320,10 @@ static void lint_text(struct gl_run *run, const char *name, const char *text, si
     gl_doc_init(&doc, name, kind, data, dlen);
     doc.chart_dir = chart_dir;
     type->parse(&doc, run->cfg);
-    if (gl_arena_over(&doc.arena)) /* a parser that has no position of its own for it */
-        gl_doc_fail_limit(&doc, GL_LIMIT_PARSE_MEMORY, (struct gl_loc){1, 1});
+    if (gl_arena_over(&doc.arena)) /* a parser that has no position of its own for it: the
+                                      line where the doc's line index found no room, or 1:1 */
+        gl_doc_fail_limit(&doc, GL_LIMIT_PARSE_MEMORY,
+                          (struct gl_loc){doc.lines.stop_line ? doc.lines.stop_line : 1, 1});
     if (doc.error.set && doc.error.not_kind) {
         not_of_kind(run, &doc, "not linted", named);
         gl_arena_free(&doc.arena);

@@ -26,17 +26,27 @@ void gl_lines_known32(struct gl_lines *l, const uint32_t *starts, size_t n)
     }
 }
 
+/* A room for n line starts, or NULL (stop_line set). */
+static uint32_t *take_index(struct gl_lines *l, size_t n)
+{
+    size_t fit;
+    uint32_t *starts = gl_arena_take_table(l->arena, n, sizeof *starts, &fit);
+    if (!starts)
+        l->stop_line = (uint32_t)fit + 1; /* (n lines of a text under 4 GiB) */
+    return starts;
+}
+
 /* The known starts copied; or the text's lines counted, then written in an arena room of
  * that size (no heap buffer: the index is the only copy). A room that would take the arena
- * past its limit parse-memory is only charged (gl_arena_take_within): the index stays
- * empty, every look-up finds no offset, and the doc is a GL900. A text of millions of
- * short lines would otherwise take 4 bytes a line twice over the limit. */
+ * past its limit parse-memory is only charged (gl_arena_take_table): the index stays
+ * empty, every look-up finds no offset, and the doc is a GL900 at stop_line. A text of
+ * millions of short lines would otherwise take 4 bytes a line twice over the limit. */
 static void index_lines(struct gl_lines *l)
 {
     l->indexed = true;
     if (l->known32 || l->known) {
         size_t n = l->nknown;
-        uint32_t *starts = gl_arena_take_within(l->arena, n * sizeof *starts);
+        uint32_t *starts = take_index(l, n);
         if (starts && l->known32)
             memcpy(starts, l->known32, n * sizeof *starts);
         else
@@ -50,7 +60,7 @@ static void index_lines(struct gl_lines *l)
     }
     const char *end = l->text + l->len;
     size_t n = gl_count_lines(l->text, l->len);
-    uint32_t *starts = gl_arena_take_within(l->arena, n * sizeof *starts);
+    uint32_t *starts = take_index(l, n);
     l->starts = starts;
     l->n = starts ? n : 0;
     if (!starts)

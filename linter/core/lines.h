@@ -16,6 +16,8 @@ struct gl_lines {
     uint32_t *starts;        /* offset of each line; NULL until first used (or when the
                                 index would take the arena past parse-memory) */
     size_t n;
+    uint32_t stop_line;      /* the index was refused: the first line whose start found no
+                                room under parse-memory (where the limit was reached) */
     bool indexed;            /* the index was built (or refused) */
     const size_t *known;     /* gl_lines_known: line starts another reader found */
     const uint32_t *known32; /* gl_lines_known32: the same, as the index holds them */

@@ -4,14 +4,24 @@
 
 #include <string.h>
 
-void gl_srcmap_grow(struct gl_srcmap *m)
+/* A map grows to this many segments whatever the arena's limit (a position for each of a
+ * text's first pieces); past it, a doubling that would take the arena past parse-memory
+ * is refused (gl_srcmap_add). */
+#define SRCMAP_ALWAYS 64
+
+bool gl_srcmap_grow(struct gl_srcmap *m)
 {
     size_t ncap = m->cap ? m->cap * 2 : 2;
-    struct gl_srcmap_seg *segs = gl_arena_take(m->arena, ncap * sizeof *segs);
+    struct gl_srcmap_seg *segs = m->cap < SRCMAP_ALWAYS
+                                     ? gl_arena_take(m->arena, ncap * sizeof *segs)
+                                     : gl_arena_take_within(m->arena, ncap * sizeof *segs);
+    if (!segs)
+        return false;
     if (m->n)
         memcpy(segs, m->segs, m->n * sizeof *segs);
     m->segs = segs;
     m->cap = ncap;
+    return true;
 }
 
 /* The last segment in [lo, hi) with seg.off <= off (lo when none: off before the map). */
@@ -63,17 +73,19 @@ struct gl_loc gl_srcmap_loc_near_from(const struct gl_srcmap *m, size_t off, siz
 /* A segment a line, in one room of the lines' number (counted first), not doubled from
  * two: a text of millions of short lines would leave twice its map in the arena. When the
  * room would take the arena past its limit parse-memory, it is only charged (the arena is
- * over: the caller stops) and the map keeps its first segment. */
-void gl_srcmap_identity(struct gl_srcmap *m, const char *text, size_t len, uint32_t line,
-                        uint32_t col)
+ * over: the caller stops there, at the position returned) and the map keeps its first
+ * segment. */
+struct gl_loc gl_srcmap_identity(struct gl_srcmap *m, const char *text, size_t len,
+                                 uint32_t line, uint32_t col)
 {
     const char *end = text + len;
-    size_t n = m->n + gl_count_lines(text, len);
+    size_t n = m->n + gl_count_lines(text, len), fit;
     if (n > m->cap) {
-        struct gl_srcmap_seg *segs = gl_arena_take_within(m->arena, n * sizeof *segs);
+        struct gl_srcmap_seg *segs = gl_arena_take_table(m->arena, n, sizeof *segs, &fit);
         if (!segs) {
             gl_srcmap_add(m, 0, line, col);
-            return;
+            size_t k = fit > m->n ? fit - m->n : 0; /* (< the text's lines) */
+            return (struct gl_loc){line + (uint32_t)k, k ? 1 : col};
         }
         if (m->n)
             memcpy(segs, m->segs, m->n * sizeof *segs);
@@ -83,6 +95,7 @@ void gl_srcmap_identity(struct gl_srcmap *m, const char *text, size_t len, uint3
     gl_srcmap_add(m, 0, line, col);
     for (const char *p = text; p < end && (p = memchr(p, '\n', (size_t)(end - p))); p++)
         gl_srcmap_add(m, (size_t)(p - text) + 1, ++line, 1);
+    return (struct gl_loc){0, 0};
 }
 
 void gl_srcmap_append(struct gl_srcmap *dst, size_t dst_off, const struct gl_srcmap *src,

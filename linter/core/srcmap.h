@@ -35,8 +35,11 @@ static inline void gl_srcmap_init(struct gl_srcmap *m, struct gl_arena *arena)
     m->arena = arena;
 }
 /* Room for one more segment (the array doubles, as GL_APPEND's does: the arena is charged
- * the same bytes; the new room is not cleared, since only segs[0, n) is ever read). */
-void gl_srcmap_grow(struct gl_srcmap *m);
+ * the same bytes; the new room is not cleared, since only segs[0, n) is ever read). False
+ * when a doubling of a map past its first segments would take the arena past its limit
+ * parse-memory: it is only charged (the arena is over, the parser stops), and the map
+ * keeps what it has (a text of millions of continued lines took twice its map in RSS). */
+bool gl_srcmap_grow(struct gl_srcmap *m);
 /* Offsets must be added in increasing order; a piece at the same offset replaces the last.
  * Inline: a parser adds one a line or a piece. */
 static inline void gl_srcmap_add(struct gl_srcmap *m, size_t off, uint32_t line, uint32_t col)
@@ -45,8 +48,8 @@ static inline void gl_srcmap_add(struct gl_srcmap *m, size_t off, uint32_t line,
         m->segs[m->n - 1].at = (struct gl_loc){line, col};
         return;
     }
-    if (m->n == m->cap)
-        gl_srcmap_grow(m);
+    if (m->n == m->cap && !gl_srcmap_grow(m))
+        return; /* (past parse-memory: the bytes from here map to the last segment) */
     m->segs[m->n++] = (struct gl_srcmap_seg){off, {line, col}};
 }
 /* Position of byte `off` of the derived text ({0,0} for an empty map). */
@@ -71,8 +74,10 @@ static inline struct gl_loc gl_srcmap_loc_near(const struct gl_srcmap *m, size_t
  * increase. */
 void gl_srcmap_append(struct gl_srcmap *dst, size_t dst_off, const struct gl_srcmap *src,
                       size_t from, size_t to);
-/* An identity map for a text that is the file itself from (line, col) on. */
-void gl_srcmap_identity(struct gl_srcmap *m, const char *text, size_t len, uint32_t line,
-                        uint32_t col);
+/* An identity map for a text that is the file itself from (line, col) on. {0, 0}; or,
+ * when its room (a segment a line) would take the arena past parse-memory, the position of
+ * the first line whose segment found none (the limit was reached there). */
+struct gl_loc gl_srcmap_identity(struct gl_srcmap *m, const char *text, size_t len, uint32_t line,
+                                 uint32_t col);
 
 #endif

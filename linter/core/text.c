@@ -2,6 +2,8 @@
 /* text.c: small character helpers shared by the parsers (see text.h). */
 #include "linter/core/text.h"
 
+#include <string.h>
+
 int gl_hex_value(char c)
 {
     if (c >= '0' && c <= '9')
@@ -26,3 +28,22 @@ const unsigned char gl_name_class[256] = {
     ['0'] = 2, ['1'] = 2, ['2'] = 2, ['3'] = 2, ['4'] = 2, ['5'] = 2, ['6'] = 2, ['7'] = 2,
     ['8'] = 2, ['9'] = 2,
 };
+
+char *gl_arena_nul_shown(struct gl_arena *a, const char *v, size_t *len)
+{
+    size_t nuls = 0;
+    for (const char *p = v; (p = memchr(p, 0, (size_t)(v + *len - p))) != NULL; p++)
+        nuls++;
+    size_t grown = *len + nuls * (GL_NUL_SHOWN_LEN - 1);
+    char *out = gl_arena_take(a, grown + 1), *o = out;
+    for (size_t i = 0; i < *len; i++)
+        if (v[i]) {
+            *o++ = v[i];
+        } else {
+            memcpy(o, GL_NUL_SHOWN, GL_NUL_SHOWN_LEN);
+            o += GL_NUL_SHOWN_LEN;
+        }
+    *o = 0;
+    *len = grown;
+    return out;
+}

@@ -140,6 +140,22 @@ void *gl_arena_take_within(struct gl_arena *a, size_t n)
     return gl_arena_take(a, n);
 }
 
+void *gl_arena_take_table(struct gl_arena *a, size_t n, size_t size, size_t *fit)
+{
+    *fit = n;
+    if (a->limit && (a->total > a->limit || n * size > a->limit - a->total))
+        *fit = a->total > a->limit ? 0 : (a->limit - a->total) / size;
+    return gl_arena_take_within(a, n * size);
+}
+
+size_t gl_line_start_of(const char *text, size_t len, size_t k)
+{
+    const char *p = text, *end = text + len;
+    for (; k && p < end && (p = memchr(p, '\n', (size_t)(end - p))); k--)
+        p++;
+    return p && k == 0 ? (size_t)(p - text) : len;
+}
+
 size_t gl_count_lines(const char *text, size_t len)
 {
     size_t n = 1;

@@ -86,8 +86,14 @@ void *gl_arena_memdup(struct gl_arena *a, const void *p, size_t n);
  * any loop looks at the limit (a line index: 4 bytes a line of a text of millions of
  * empty lines), which must not be taken first. */
 void *gl_arena_take_within(struct gl_arena *a, size_t n);
+/* gl_arena_take_within for a table of n entries of `size` bytes; *fit gets how many of
+ * them the room under the limit held (n when the table is taken): the entry, and so the
+ * line of a per-line table, where the limit was reached. */
+void *gl_arena_take_table(struct gl_arena *a, size_t n, size_t size, size_t *fit);
 /* The lines of text[0, len): one more than its '\n' bytes. */
 size_t gl_count_lines(const char *text, size_t len);
+/* The offset of the first byte of line k (0-based) of text[0, len); len past its end. */
+size_t gl_line_start_of(const char *text, size_t len, size_t k);
 /* Bytes of arena blocks held now, by every arena of every thread. */
 size_t gl_arena_held(void);
 /* On this thread, call gate(n) before an arena takes a new block of n bytes (NULL: no

@@ -623,6 +623,9 @@ struct df_file *df_parse_lines(struct gl_arena *a, const char *data, size_t len,
             continue;
         ok = instruction(&c, &k, ts, ce, cont);
     }
+    if (ok && !c.failed && gl_arena_over(a)) /* (the last instruction took it past the
+                                                limit: it stops at that one's last line) */
+        ok = limit_reached(&c, &k);
     df_textb_free(&c.lp.tb);
     free(c.pieces);
     if ((!ok || c.failed || !c.f->ninstrs || !starts) && k.starts != room)

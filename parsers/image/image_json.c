@@ -298,6 +298,8 @@ static const char *decode(const char *p, char out[4], size_t *n)
     }
     if (u >= 0xd800 && u < 0xe000)
         u = 0xfffd; /* a lone surrogate, as Go reads it */
+    if (!u)
+        u = 0x2400; /* GL_NUL_SHOWN (text.h): a C string holds no NUL */
     if (u < 0x80) {
         out[0] = (char)u;
         *n = 1;

@@ -8,7 +8,7 @@
  * taken as they are; collections nested at most `max_depth` deep. Values are then reached
  * through cursors pointing into the text: gl_json_get() (an object's member; of duplicate
  * keys the last wins, as in Go), gl_json_first() / gl_json_next() (an array's elements),
- * gl_json_string() (an unescaped copy; a `\u0000` ends it, as C strings do).
+ * gl_json_string() (an unescaped copy; a `\u0000` is GL_NUL_SHOWN, linter/core/text.h).
  *
  * Memory is the text and the strings a caller copies, however many values the document
  * holds (json-c's tree took 50 bytes per value: 200 MB for a 4 MiB array of zeros). Each

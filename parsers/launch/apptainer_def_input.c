@@ -100,6 +100,10 @@ static void parse(struct gl_doc *doc, const struct gl_config *cfg)
     const char *bootstrap = "";
     size_t blen = 0;
     for (uint32_t line = 1; i < len; line++) {
+        if (gl_arena_over(&doc->arena)) { /* the limit parse-memory: stop at this line */
+            gl_doc_fail_limit(doc, GL_LIMIT_PARSE_MEMORY, (struct gl_loc){line, 1});
+            return;
+        }
         size_t e = i;
         while (e < len && t[e] != '\n')
             e++;

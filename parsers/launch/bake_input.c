@@ -36,7 +36,8 @@ static void tags(struct bake_scan *c)
     if (c->i >= c->n || c->s[c->i] != '[')
         return;
     bake_step(c);
-    for (bake_skip_space(c); c->i < c->n && c->s[c->i] == '"'; bake_skip_space(c)) {
+    for (bake_skip_space(c); c->i < c->n && c->s[c->i] == '"' && !bake_stopped(c);
+         bake_skip_space(c)) {
         const char *pattern;
         struct gl_loc loc;
         const char *t = bake_string(c, &pattern, &loc);
@@ -51,7 +52,8 @@ static void contexts(struct bake_scan *c)
     if (c->i >= c->n || c->s[c->i] != '{')
         return;
     bake_step(c);
-    for (bake_skip_space(c); c->i < c->n && c->s[c->i] != '}'; bake_skip_space(c)) {
+    for (bake_skip_space(c); c->i < c->n && c->s[c->i] != '}' && !bake_stopped(c);
+         bake_skip_space(c)) {
         struct gl_loc loc;
         size_t before = c->i;
         const char *k = bake_key(c, &loc);
@@ -73,7 +75,7 @@ static void parse(struct gl_doc *doc, const struct gl_config *cfg)
     struct bake_scan c = {doc, doc->text, doc->len, 0, 1, 1};
     while (c.i < c.n) {
         bake_skip_space(&c);
-        if (c.i >= c.n)
+        if (c.i >= c.n || bake_stopped(&c))
             break;
         size_t before = c.i;
         struct gl_loc loc;
@@ -88,7 +90,8 @@ static void parse(struct gl_doc *doc, const struct gl_config *cfg)
         if (c.i == before)
             bake_step(&c);
     }
-    gl_bake_builds(doc);
+    if (!doc->error.set) /* (a scan stopped by parse-memory: its builds are not read) */
+        gl_bake_builds(doc);
 }
 
 const struct gl_input_type gl_input_bake = {

@@ -177,3 +177,12 @@ void bake_skip_value(struct bake_scan *c)
         }
     }
 }
+
+bool bake_stopped(struct bake_scan *c)
+{
+    if (!gl_arena_over(&c->doc->arena))
+        return false;
+    gl_doc_fail_limit(c->doc, GL_LIMIT_PARSE_MEMORY, (struct gl_loc){c->line, c->col});
+    c->i = c->n;
+    return true;
+}

@@ -7,7 +7,8 @@
  * It knows comments (`#`, `//`, C-style blocks), strings with escapes and `${...}`
  * interpolations (which may hold strings and braces of their own, nested up to
  * BAKE_NEST_MAX deep), keys (words or strings) and `=` / `:`. Commas count as blanks.
- * Everything is linear in the file and stops at its end; nothing here reports.
+ * Everything is linear in the file and stops at its end; nothing here reports but
+ * bake_stopped (the limit parse-memory).
  */
 #ifndef GPULINT_PARSERS_BAKE_SCAN_H
 #define GPULINT_PARSERS_BAKE_SCAN_H
@@ -37,5 +38,8 @@ bool bake_assign(struct bake_scan *c);
 /* Skip one value: up to a line break, a comma or a closing bracket at its own depth (not
  * consumed); brackets, strings and comments inside it whole. */
 void bake_skip_value(struct bake_scan *c);
+/* Past the limit parse-memory (a list of a million tags)? Then the scan is over (c->i at
+ * the end) and the doc fails there: GL900 at the scanner's position. */
+bool bake_stopped(struct bake_scan *c);
 
 #endif

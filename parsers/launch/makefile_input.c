@@ -273,6 +273,11 @@ static size_t recipe(struct mk_parser *p, size_t i, uint32_t *line)
     o.full = false;
     bool first = true;
     for (;;) {
+        if (gl_arena_over(&p->doc->arena)) { /* the limit parse-memory: stop at this line */
+            gl_doc_fail_limit(p->doc, GL_LIMIT_PARSE_MEMORY, (struct gl_loc){*line, 1});
+            gl_buf_free(&o.text);
+            return len;
+        }
         size_t e = line_end(t, len, i);
         size_t s = i;
         if (s < e && t[s] == '\t')
@@ -389,6 +394,10 @@ static void parse(struct gl_doc *doc, const struct gl_config *cfg)
     struct gl_buf logical;
     gl_buf_init(&logical);
     for (uint32_t line = 1; i < len; line++) {
+        if (gl_arena_over(&doc->arena)) { /* the limit parse-memory: stop at this line */
+            gl_doc_fail_limit(doc, GL_LIMIT_PARSE_MEMORY, (struct gl_loc){line, 1});
+            break;
+        }
         size_t e = line_end(t, len, i);
         if (in_define) {
             size_t s = i;

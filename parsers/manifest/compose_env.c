@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "linter/core/limits.h"
+#include "linter/core/text.h"
 
 struct cz_var {
     const char *value;
@@ -120,8 +121,8 @@ static void env_line(struct cz_env *e, struct gl_arena *a, const char *t, size_t
         k++;
     *i = k + (k < n);
     struct cz_var *var = gl_arena_alloc(a, sizeof *var);
-    var->len = b.len;
-    var->value = gl_arena_strndup(a, b.len ? b.data : "", b.len);
+    var->len = b.len; /* (a NUL in the file is shown: text.h) */
+    var->value = gl_arena_nul_shown(a, b.len ? b.data : "", &var->len);
     var->opaque = opaque;
     gl_buf_free(&b);
     *gl_map_put(&e->vars, gl_arena_strndup(a, t + p, kend - p), kend - p, NULL) = var;

@@ -281,12 +281,28 @@ static inline __attribute__((always_inline)) void finish(struct builder *b, cons
     b->started = false;
 }
 
+/* The arena and the current command's word arrays together past the arena's limit (the
+ * limit parse-memory for a document's arena)? Then the split stops at offset `at` (a
+ * token, a here-document's body) with the limit's message: true. */
+static bool stop_at_memory(struct builder *b, size_t at)
+{
+    const struct gl_arena *a = b->lx.a;
+    size_t words = b->capw * (sizeof *b->w + sizeof *b->wi); /* capw == capwi */
+    if (!gl_arena_over(a) && a->total + words <= b->limit)
+        return false;
+    char msg[256];
+    shl_error(&b->lx, at, gl_arena_strdup(b->lx.a, gl_limit_message(GL_LIMIT_PARSE_MEMORY, msg,
+                                                                     sizeof msg)));
+    return true;
+}
+
 /* Read the bodies of the heredocs named on the line that just ended (lx.i is at the
- * start of the next line). */
+ * start of the next line). Past parse-memory it stops at the next body (many heredocs
+ * opened on one line are read in one go, not a token at a time). */
 static void read_heredocs(struct builder *b)
 {
     struct sh_lexer *lx = &b->lx;
-    for (size_t k = 0; k < b->nhd; k++) {
+    for (size_t k = 0; k < b->nhd && !stop_at_memory(b, lx->i); k++) {
         struct heredoc *h = &b->hd[k];
         size_t body = lx->i, end = body;
         while (lx->i < lx->len) {
@@ -972,14 +988,6 @@ static inline __attribute__((always_inline)) size_t scan_operator(const struct s
 
 /* ---- the main loop ---- */
 
-/* The arena and the current command's word arrays together past the arena's limit (the
- * limit parse-memory for a document's arena)? */
-static bool over_memory(const struct builder *b)
-{
-    const struct gl_arena *a = b->lx.a;
-    size_t words = b->capw * (sizeof *b->w + sizeof *b->wi); /* capw == capwi */
-    return gl_arena_over(a) || a->total + words > b->limit;
-}
 
 /* The offset of the next token from lx->i on: past blanks (space, tab, a `\r` before a
  * newline) and escape-newline continuations, as shl_cur and the blank tests did one call
@@ -1040,12 +1048,8 @@ static void run(struct builder *b)
         size_t at = lx->i = next_token(lx, &c);
         if (c < 0)
             break;
-        if (over_memory(b)) { /* the limit parse-memory: stop at this token */
-            char msg[256];
-            shl_error(lx, at, gl_arena_strdup(lx->a, gl_limit_message(GL_LIMIT_PARSE_MEMORY, msg,
-                                                                      sizeof msg)));
+        if (stop_at_memory(b, at)) /* the limit parse-memory: stop at this token */
             break;
-        }
         char op[4] = {0}; /* NUL-padded: a separator (finish) */
         bool redir = false;
         if (!shl_plain_stops[c] && c != '#') {
@@ -1111,10 +1115,17 @@ int sh_split(struct gl_arena *a, const char *text, size_t len, const struct gl_s
     if (!map) {
         struct gl_srcmap *m = gl_arena_alloc(a, sizeof *m);
         gl_srcmap_init(m, a);
-        gl_srcmap_identity(m, text ? text : "", len, 1, 1);
+        struct gl_loc stop = gl_srcmap_identity(m, text ? text : "", len, 1, 1);
         map = m;
-        if (gl_arena_over(a))
-            return 0; /* (the map alone took the arena past parse-memory) */
+        if (stop.line) { /* (the map alone took the arena past parse-memory: stop there) */
+            char msg[256];
+            err->set = true;
+            err->loc = stop;
+            err->offset = gl_line_start_of(text, len, stop.line - 1);
+            err->message = gl_arena_strdup(a, gl_limit_message(GL_LIMIT_PARSE_MEMORY, msg,
+                                                               sizeof msg));
+            return -1;
+        }
     }
     struct sh_vars *vars = opts ? opts->vars : NULL;
     if (!vars) {

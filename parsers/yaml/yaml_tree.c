@@ -93,19 +93,21 @@ static size_t charmap_byte(struct charmap *cm, const char *text, size_t len, siz
 /* The lines counted (memchr from line to line), then their starts written in an arena
  * room of that size: no heap buffer, the index its only copy. When the room would take the
  * arena past its limit parse-memory (a text of millions of short lines), it is only charged
- * and the stream has no lines: load() stops before the parse (GL900 at 1:1). */
-static void lines_build(struct yt_stream *s)
+ * and the stream has no lines: load() stops before the parse, with a GL900 at the line
+ * returned (the first whose start found no room; 0 when the index was built). */
+static size_t lines_build(struct yt_stream *s)
 {
     const char *t = s->text, *end = t + s->len;
-    size_t n = gl_count_lines(t, s->len);
-    s->lines = gl_arena_take_within(s->arena, n * sizeof *s->lines);
+    size_t n = gl_count_lines(t, s->len), fit;
+    s->lines = gl_arena_take_table(s->arena, n, sizeof *s->lines, &fit);
     if (!s->lines)
-        return;
+        return fit + 1;
     s->nlines = n;
     size_t k = 0;
     s->lines[k++] = 0;
     for (const char *p = t; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
         s->lines[k++] = (size_t)(p - t) + 1;
+    return 0;
 }
 
 struct gl_loc yt_loc_of(const struct yt_stream *s, size_t off)
@@ -424,8 +426,12 @@ static void load_scalar(struct loader *ld, const yaml_event_t *ev)
 {
     struct yt_node *n = new_node(ld, YT_SCALAR, ev);
     size_t len = ev->data.scalar.length;
-    /* (not zeroed first: every byte is written; the value may hold NULs) */
-    n->value = gl_arena_strndup(ld->s->arena, (const char *)ev->data.scalar.value, len);
+    const char *v = (const char *)ev->data.scalar.value;
+    /* (not zeroed first: every byte is written; a NUL, which only an escape makes, is
+       GL_NUL_SHOWN, which escape_out counts) */
+    n->nul = strlen(v) != len;
+    n->value = __builtin_expect(!n->nul, 1) ? gl_arena_strndup(ld->s->arena, v, len)
+                                            : gl_arena_nul_shown(ld->s->arena, v, &len);
     n->len = len;
     n->tag = copy_str(ld->s->arena, ev->data.scalar.tag);
     n->anchor = copy_str(ld->s->arena, ev->data.scalar.anchor);
@@ -621,9 +627,10 @@ static int load(struct yt_stream *s, struct gl_arena *a, const char *text, size_
     s->text = text;
     s->len = len;
     s->alias_budget = gl_limit(GL_LIMIT_YAML_ALIAS_NODES);
-    lines_build(s);
-    if (!s->nlines) { /* (its line index alone took the arena past parse-memory) */
-        set_limit_error(s, 0, GL_LIMIT_PARSE_MEMORY);
+    size_t stop = lines_build(s);
+    if (stop) { /* (its line index alone took the arena past parse-memory) */
+        set_limit_error(s, gl_line_start_of(text, len, stop - 1), GL_LIMIT_PARSE_MEMORY);
+        s->error_loc = (struct gl_loc){(uint32_t)stop, 1}; /* (no index to find it in) */
         return -1;
     }
 
@@ -1017,9 +1024,11 @@ static size_t escape_out(const char *src, size_t i, size_t end, size_t *used)
         for (; k < digits && i + 2 + k < end && gl_hex_value(src[i + 2 + k]) >= 0; k++)
             cp = cp * 16 + (unsigned long)gl_hex_value(src[i + 2 + k]);
         *used = 2 + k;
-        return utf8_len(cp);
+        return cp ? utf8_len(cp) : GL_NUL_SHOWN_LEN; /* (a NUL: load_scalar) */
     }
     *used = 2;
+    if (c == '0')
+        return GL_NUL_SHOWN_LEN;
     if (c == 'N' || c == '_')
         return 2;
     if (c == 'L' || c == 'P')

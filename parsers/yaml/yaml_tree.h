@@ -85,7 +85,7 @@ struct yt_node {
     const char *tag;         /* as written (libyaml expands shorthands), NULL when none */
     const char *anchor;      /* NULL when none */
     /* YT_SCALAR */
-    const char *value;       /* NUL-terminated; may contain NULs (use len) */
+    const char *value;       /* NUL-terminated, holds none (GL_NUL_SHOWN) */
     size_t len;
     enum yt_style style;
     /* YT_MAP */
@@ -99,6 +99,7 @@ struct yt_node {
     bool flow;               /* a flow collection ([...] / {...}) */
     bool past_end;           /* libyaml placed it on a new line after the input's end */
     bool merges;             /* YT_MAP: a key of its pairs is a merge key (`<<`) */
+    bool nul;                /* YT_SCALAR: an escape made a NUL (GL_NUL_SHOWN in value) */
     /* loader state */
     bool complete;
 };

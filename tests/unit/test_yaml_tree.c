@@ -206,6 +206,24 @@ static void test_nul_and_bad_utf8(void **st)
     done(f);
 }
 
+/* A NUL that an escape makes (\0, \x00, \u0000) is U+2400 in the value, which stays a
+ * whole C string; the bytes after it keep their positions. */
+static void test_escaped_nul_shown(void **st)
+{
+    (void)st;
+    const char *t = "k: \"a\\0b\\x00c\\u0000d\"\n";
+    struct fx *f = load(t, strlen(t));
+    assert_int_equal(f->rc, 0);
+    struct yt_node *k = yt_get(&f->s, f->s.docs[0], "k", NULL);
+    assert_string_equal(k->value, "a\xe2\x90\x80" "b\xe2\x90\x80" "c\xe2\x90\x80" "d");
+    assert_int_equal(k->len, strlen(k->value));
+    assert_true(k->nul);
+    assert_loc(yt_scalar_loc_at(&f->s, k, 4), 1, 8);   /* b */
+    assert_loc(yt_scalar_loc_at(&f->s, k, 8), 1, 13);  /* c */
+    assert_loc(yt_scalar_loc_at(&f->s, k, 12), 1, 20); /* d */
+    done(f);
+}
+
 /* A bad byte deep in the text: the error stays at it, and the lines before it still load
  * (libyaml alone rejects the whole chunk before scanning any of it). */
 static void test_bad_byte_keeps_lines_before(void **st)
@@ -557,6 +575,7 @@ int main(void)
         cmocka_unit_test(test_deep_nesting_error),
         cmocka_unit_test(test_invalid_yaml_location),
         cmocka_unit_test(test_nul_and_bad_utf8),
+        cmocka_unit_test(test_escaped_nul_shown),
         cmocka_unit_test(test_bad_byte_keeps_lines_before),
         cmocka_unit_test(test_recursive_and_undefined_alias),
         cmocka_unit_test(test_pragmas),
