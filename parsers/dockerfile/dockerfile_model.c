@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "linter/core/escape.h"
@@ -136,6 +137,19 @@ static const char *expand(struct builder *b, struct scope *s, const char *word, 
     return out;
 }
 
+/* A default that only says "give me a value" (`ARG CUDA_VER=notset`, as rapidsai/docker
+ * writes every ARG its bake file sets): the build always passes the real value, so the
+ * default is a placeholder and the value unknown (RULES.md, "Opaque values"). */
+static bool sentinel_default(const char *v)
+{
+    static const char *const words[] = {"notset", "not-set", "not_set", "unset",
+                                        "undefined", "changeme", "change-me"};
+    for (size_t i = 0; i < sizeof words / sizeof *words; i++)
+        if (!strcasecmp(v, words[i]))
+            return true;
+    return false;
+}
+
 /* `ARG a=1 b`: a --build-arg wins, then the default, then (in a stage) the value of the
  * global ARG of the same name. Unknown values stay NULL. */
 /* Record a stage ARG in the model's build variables (the value as resolved; its position
@@ -173,7 +187,7 @@ static void declare_args(struct builder *b, struct scope *s, const struct df_ins
             value = ba->value;
         } else if (eq) {
             value = expand(b, s, eq + 1, in->args[i].len - nlen - 1, &unresolved);
-            if (unresolved)
+            if (unresolved || sentinel_default(value))
                 value = NULL;
         } else if (!global) {
             struct var *g = var_find(b->meta.vars, name, nlen);
