@@ -295,6 +295,13 @@ check "compose include: a walk lints each file once" 0 "$bin" --format json "$ci
 has "three files in the walk" '"files": 3'
 check "compose include: named twice, linted once" 0 "$bin" --format json "$ci/compose.yaml" "$ci/gpu/train.yaml"
 has "still three" '"files": 3'
+# an include that climbs out of the file's directory is named as compose folds it
+mkdir -p "$ci/apps/rag" "$ci/deploy"
+printf 'include:\n  - ../../deploy/nims.yaml\nservices:\n  ui:\n    image: nginx:1.27\n' > "$ci/apps/rag/compose.yaml"
+printf 'services:\n  nim:\n    image: nvcr.io/nim/meta/llama-3.1-8b-instruct\n' > "$ci/deploy/nims.yaml"
+check "compose include: ../ folded" 0 "$bin" --format json "$ci/apps/rag/compose.yaml"
+has "the include's findings name deploy/nims.yaml" '"file": "[^"]*compose-include/deploy/nims.yaml"'
+hasnt "no apps/rag/../../ in a path" 'rag/\.\./'
 
 echo "cli: $pass passed, $fail failed"
 [ "$fail" = 0 ]

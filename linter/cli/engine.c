@@ -219,10 +219,18 @@ static char **include_paths(const struct gl_doc *doc)
     char **out = xmalloc((doc->nincludes + 1) * sizeof *out);
     const char *slash = strrchr(doc->path, '/');
     int dir = slash ? (int)(slash - doc->path) : 0;
-    for (size_t i = 0; i < doc->nincludes; i++)
-        out[i] = doc->includes[i][0] == '/' || !slash
-                     ? xstrdup(doc->includes[i])
-                     : xasprintf("%.*s/%s", dir, doc->path, doc->includes[i]);
+    struct gl_arena a;
+    gl_arena_init(&a);
+    for (size_t i = 0; i < doc->nincludes; i++) {
+        /* folded as compose folds it (Go's filepath.Join): `app/../../deploy/x.yaml` is
+         * `../deploy/x.yaml`, the path a finding in it names */
+        char *joined = doc->includes[i][0] == '/' || !slash
+                           ? xstrdup(doc->includes[i])
+                           : xasprintf("%.*s/%s", dir, doc->path, doc->includes[i]);
+        out[i] = xstrdup(gl_path_lexical(&a, joined));
+        free(joined);
+    }
+    gl_arena_free(&a);
     out[doc->nincludes] = NULL;
     return out;
 }
