@@ -71,7 +71,11 @@ npm_install() { # npm_install PACKAGE@VERSION: into $tools_dir, npm first when m
   fi
   step "installing $1 into $tools_dir"
   mkdir -p "$tools_dir"
-  npm install --prefix "$tools_dir" --no-audit --no-fund --loglevel=error "$1"
+  # --prefix moves npm's global config to $tools_dir/etc/npmrc: keep the machine's (its
+  # proxy, registry and cafile, as the README's npm CA step sets them)
+  local global; global=$(npm config get globalconfig 2>/dev/null) || global=
+  npm install --prefix "$tools_dir" ${global:+--globalconfig "$global"} \
+    --no-audit --no-fund --loglevel=error "$1"
 }
 # Microsoft's SARIF validator for tests/sarif.sh. The npm package ships a self-contained
 # Linux binary (no .NET install needed).
