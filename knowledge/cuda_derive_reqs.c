@@ -329,9 +329,12 @@ static const char *context_above(struct gl_doc *doc, const char *dir, int up)
     if (up < 1 || up > CONTEXT_UP_MAX || (size_t)up > names - (dir[0] == '/') ||
         !strcmp(gl_base_name(dir), ".."))
         return NULL;
-    const char *ctx = dir;
-    for (int i = 0; i < up; i++)
-        ctx = gl_arena_printf(&doc->arena, "%s/..", ctx);
+    size_t n = strlen(dir);
+    char *ctx = gl_arena_alloc(&doc->arena, n + 3 * (size_t)up + 1); /* dir + "/.." x up */
+    memcpy(ctx, dir, n);
+    for (int i = 0; i < up; i++, n += 3)
+        memcpy(ctx + n, "/..", 3);
+    ctx[n] = '\0';
     return gl_path_lexical(&doc->arena, ctx);
 }
 
@@ -348,6 +351,9 @@ void cd_derive_requirements(struct cd_ctx *c)
     const struct gl_dockerfile_model *m = doc->df;
     const char **dests = NULL; /* the COPYs' destinations (copy_dest), at the first install */
     size_t cmd_from = 0;       /* run_dir's cursor */
+    /* the contexts above dir, made at their first use: the same for every install */
+    const char *above[CONTEXT_UP_MAX + 1] = {dir};
+    bool made[CONTEXT_UP_MAX + 1] = {true};
     for (size_t i = 0; i < m->npkgs && read < REQ_FILES_MAX; i++) {
         const struct gl_pkg *p = &m->pkgs[i];
         if (!p->requirements || !p->name) /* before the manager's names: most are not */
@@ -365,8 +371,14 @@ void cd_derive_requirements(struct cd_ctx *c)
         size_t len;
         bool lock = false;
         /* the Dockerfile's directory, else the nearest above it that holds the file */
-        int up = 0;
-        for (const char *ctx = dir; ctx && !text; ctx = context_above(doc, dir, ++up)) {
+        for (int up = 0; up <= CONTEXT_UP_MAX && !text; up++) {
+            if (!made[up]) {
+                above[up] = context_above(doc, dir, up);
+                made[up] = true;
+            }
+            const char *ctx = above[up];
+            if (!ctx)
+                break;
             name = context_name(doc, p, ctx, up > 0, dests, &cmd_from);
             if (!name || !contained_name(name))
                 continue;

@@ -144,6 +144,9 @@ static bool sentinel_default(const char *v)
 {
     static const char *const words[] = {"notset", "not-set", "not_set", "unset",
                                         "undefined", "changeme", "change-me"};
+    char c = (char)(v[0] | 0x20); /* (most values start with none of n, u, c) */
+    if (c != 'n' && c != 'u' && c != 'c')
+        return false;
     for (size_t i = 0; i < sizeof words / sizeof *words; i++)
         if (!strcasecmp(v, words[i]))
             return true;

@@ -284,16 +284,22 @@ static inline __attribute__((always_inline)) void finish(struct builder *b, cons
 /* The arena and the current command's word arrays together past the arena's limit (the
  * limit parse-memory for a document's arena)? Then the split stops at offset `at` (a
  * token, a here-document's body) with the limit's message: true. */
-static bool stop_at_memory(struct builder *b, size_t at)
+static __attribute__((noinline, cold)) bool stop_here(struct builder *b, size_t at)
+{
+    char msg[256];
+    shl_error(&b->lx, at, gl_arena_strdup(b->lx.a, gl_limit_message(GL_LIMIT_PARSE_MEMORY, msg,
+                                                                     sizeof msg)));
+    return true;
+}
+
+/* (inline: it runs before every token; its slow part is stop_here) */
+static inline bool stop_at_memory(struct builder *b, size_t at)
 {
     const struct gl_arena *a = b->lx.a;
     size_t words = b->capw * (sizeof *b->w + sizeof *b->wi); /* capw == capwi */
     if (!gl_arena_over(a) && a->total + words <= b->limit)
         return false;
-    char msg[256];
-    shl_error(&b->lx, at, gl_arena_strdup(b->lx.a, gl_limit_message(GL_LIMIT_PARSE_MEMORY, msg,
-                                                                     sizeof msg)));
-    return true;
+    return stop_here(b, at);
 }
 
 /* Read the bodies of the heredocs named on the line that just ended (lx.i is at the
