@@ -285,33 +285,58 @@ static const char *bound_from(struct gl_doc *doc, const struct gl_pkg *p, const 
     return NULL;
 }
 
-static const char *context_name(struct gl_doc *doc, const struct gl_pkg *p, const char *ctx,
-                                bool copied_only, const char **dests, size_t *cmd_from)
+/* Where an install's file comes from in the build context, as far as the Dockerfile says
+ * (install_sources): the bind mount of its RUN, else the sources of the COPYs that put it
+ * where the install reads it (newest first), else its own name when nothing need copy it. */
+struct sources {
+    const char *bound;
+    const char **srcs;
+    size_t n;
+    const char *own; /* NULL: only a copied file can be it */
+};
+
+static void install_sources(struct gl_doc *doc, const struct gl_pkg *p, const char **dests,
+                            size_t *cmd_from, struct sources *out)
 {
     const struct gl_dockerfile_model *m = doc->df;
+    *out = (struct sources){0};
     const char *dir = run_dir(doc, p, cmd_from);
     if (!dir && p->workdir)
-        return NULL;
+        return;
     const char *want = gl_image_path(&doc->arena, dir, p->name);
-    const char *bound = want ? bound_from(doc, p, want) : NULL;
-    if (bound) /* (what the RUN mounts there hides what a COPY put there) */
-        return bound;
+    out->bound = want ? bound_from(doc, p, want) : NULL;
+    if (out->bound) /* (what the RUN mounts there hides what a COPY put there) */
+        return;
     for (size_t i = m->ncopies; want && i-- > 0;) {
         const struct gl_copy_src *s = &m->copies[i];
         if (s->instr >= p->instr || !stage_in_chain(m, s->stage, p->stage))
             continue;
         const char *src =
             copied_from(&doc->arena, s, copy_dest(&doc->arena, s, &dests[i]), want);
-        /* a source that is a file of another name (COPY req.txt setup.py ./) put nothing
-         * there: the next COPY back is asked */
-        struct gl_probe pr; /* (exists, as access(F_OK) says) */
-        if (src && (contained_name(src) &&
-                    gl_doc_probe(doc, cd_path_join(&doc->arena, ctx, src), true, &pr)))
-            return src;
+        if (!src || !contained_name(src))
+            continue;
+        if (!out->srcs)
+            out->srcs = gl_arena_alloc(&doc->arena, m->ncopies * sizeof *out->srcs);
+        out->srcs[out->n++] = src;
     }
-    if (copied_only || project_file(p->name) || (dir != p->workdir && p->name[0] != '/'))
-        return NULL; /* not copied in, or relative to a `cd` */
-    return gl_has_prefix(p->name, "./") ? p->name + 2 : p->name;
+    if (!project_file(p->name) && (dir == p->workdir || p->name[0] == '/'))
+        out->own = gl_has_prefix(p->name, "./") ? p->name + 2 : p->name;
+}
+
+/* The install's file in context `ctx`: the bound one; else the first COPY source that is
+ * there (a source that is a file of another name, COPY req.txt setup.py ./, put nothing
+ * there: the next COPY back is asked); else, unless `copied_only`, its own name. */
+static const char *context_name(struct gl_doc *doc, const struct sources *src, const char *ctx,
+                                bool copied_only)
+{
+    if (src->bound)
+        return src->bound;
+    for (size_t i = 0; i < src->n; i++) {
+        struct gl_probe pr; /* (exists, as access(F_OK) says) */
+        if (gl_doc_probe(doc, cd_path_join(&doc->arena, ctx, src->srcs[i]), true, &pr))
+            return src->srcs[i];
+    }
+    return copied_only ? NULL : src->own; /* not copied in, or relative to a `cd` */
 }
 
 /* The build context when the Dockerfile's directory `dir` does not hold a file that a
@@ -370,6 +395,8 @@ void cd_derive_requirements(struct cd_ctx *c)
         char *text = NULL;
         size_t len;
         bool lock = false;
+        struct sources src;
+        install_sources(doc, p, dests, &cmd_from, &src);
         /* the Dockerfile's directory, else the nearest above it that holds the file */
         for (int up = 0; up <= CONTEXT_UP_MAX && !text; up++) {
             if (!made[up]) {
@@ -379,7 +406,7 @@ void cd_derive_requirements(struct cd_ctx *c)
             const char *ctx = above[up];
             if (!ctx)
                 break;
-            name = context_name(doc, p, ctx, up > 0, dests, &cmd_from);
+            name = context_name(doc, &src, ctx, up > 0);
             if (!name || !contained_name(name))
                 continue;
             lock = !strcmp(gl_base_name(name), "uv.lock");
