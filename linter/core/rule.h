@@ -38,6 +38,12 @@ extern const struct gl_rule *const gl_rule_table[]; /* NULL-terminated, sorted b
 extern const size_t gl_rule_count;
 
 /* The rule with this id (case-insensitive), or NULL. */
-const struct gl_rule *gl_rule_find(const char *id);
+static inline const struct gl_rule *gl_rule_find(const char *id)
+{
+    for (size_t i = 0; i < gl_rule_count; i++)
+        if (gl_streq_nocase(gl_rule_table[i]->id, id))
+            return gl_rule_table[i];
+    return NULL;
+}
 
 #endif

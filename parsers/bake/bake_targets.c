@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* bake_targets.c: the builds of a bake file's targets (see bake_targets.h). */
-#include "parsers/launch/bake_targets.h"
+#include "parsers/bake/bake_targets.h"
 
 #include <string.h>
 
-#include "parsers/launch/bake_scan.h"
+#include "parsers/bake/bake_scan.h"
 
 #define INHERIT_DEPTH_MAX 8
 #define RESOLVE_STEPS_MAX 256 /* targets visited to resolve one (inherits may branch) */

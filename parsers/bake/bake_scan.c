@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* bake_scan.c: the bake file scanner (see bake_scan.h). */
-#include "parsers/launch/bake_scan.h"
+#include "parsers/bake/bake_scan.h"
 
 #include <ctype.h>
 #include <string.h>

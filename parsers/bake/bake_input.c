@@ -20,8 +20,8 @@
 #include <string.h>
 
 #include "linter/core/inputs.h"
-#include "parsers/launch/bake_scan.h"
-#include "parsers/launch/bake_targets.h"
+#include "parsers/bake/bake_scan.h"
+#include "parsers/bake/bake_targets.h"
 
 static bool by_name(const char *path, const char *base)
 {
