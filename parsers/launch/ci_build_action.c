@@ -6,12 +6,17 @@
 
 #define MAX_ARGS 64
 
+static bool blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r';
+}
+
 /* [*from, *to) without its blanks on both sides. */
 static void trim(const char *v, size_t *from, size_t *to)
 {
-    while (*from < *to && strchr(" \t\r", v[*from]))
+    while (*from < *to && blank(v[*from]))
         (*from)++;
-    while (*to > *from && strchr(" \t\r", v[*to - 1]))
+    while (*to > *from && blank(v[*to - 1]))
         (*to)--;
 }
 
@@ -86,7 +91,7 @@ static const char *path_value(struct gl_doc *doc, struct yt_node *n)
 {
     if (!n)
         return "";
-    if (!yt_is_scalar(n) || memchr(n->value, '\0', n->len))
+    if (!yt_is_scalar(n))
         return NULL;
     size_t from = 0, to = n->len;
     trim(n->value, &from, &to);
