@@ -121,6 +121,10 @@ static bool arg_lines(struct gl_doc *doc, const struct yt_node *t, const char **
         size_t from = start, to = i;
         start = i + 1;
         trim(t->value, &from, &to);
+        if (to - from >= 2 && t->value[from] == '"' && t->value[to - 1] == '"') {
+            from++; /* (the action reads each line as a CSV field: "K=V" is K=V) */
+            to--;
+        }
         if (from == to || t->value[from] == '#')
             continue;
         const char *eq = memchr(t->value + from, '=', to - from);

@@ -10,7 +10,8 @@
  * the working directory), else `context:`/Dockerfile, else Dockerfile (the default context
  * is the repository's Git context, whose root is the repository's); the ARGs it sets are
  * the `K` of each `K=V` line of `build-args:` (a multi-line string; a list of such strings
- * read the same). A `${{ ... }}` value is set to an unknown value: set. A leading
+ * read the same; a line in double quotes is its content, as the action's CSV reading has
+ * it). A `${{ ... }}` value is set to an unknown value: set. A leading
  * `${{ github.workspace }}` is the working directory. Nothing for a context or file that is
  * an expression, a URL or a Git context with a subdirectory, nor for `build-args:` whose
  * names are not all literal (an expression may stand for any set of them).

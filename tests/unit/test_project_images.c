@@ -225,7 +225,7 @@ static void t_build_push_action_builds(void **s)
     (void)s;
     static const char *const with[] = {
         "{context: ./svc, build-args: \"A=1\\nB=${{ matrix.b }}\\n# C=1\\nD\\n\"}",
-        "{file: '${{ github.workspace }}/docker/Dockerfile.gpu', build-args: [E=1]}",
+        "{file: '${{ github.workspace }}/docker/Dockerfile.gpu', build-args: [E=1, '\"F=2\"']}",
         "{context: '${{ matrix.ctx }}'}", "{context: '{{defaultContext}}:sub'}",
         "{build-args: '${{ matrix.k }}=1'}", "{context: 'https://github.com/acme/x.git'}",
         "{context: '{{defaultContext}}', file: docker/F}"};
@@ -241,7 +241,7 @@ static void t_build_push_action_builds(void **s)
     assert_loc(builds[0].loc, 6, 15);
     assert_string_equal(builds[0].tool, "docker/build-push-action");
     assert_string_equal(build_of(1), "repo/svc/Dockerfile|A|B|");
-    assert_string_equal(build_of(2), "repo/docker/Dockerfile.gpu|E|");
+    assert_string_equal(build_of(2), "repo/docker/Dockerfile.gpu|E|F|");
     assert_string_equal(build_of(3), "repo/docker/F|");
     doc_teardown(NULL);
     doc_setup(NULL);
