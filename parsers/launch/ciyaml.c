@@ -18,15 +18,16 @@
  * are gpu_unseen: a CUDA image there builds or is smoke-tested on the CPU on purpose.
  * Each text goes with its srcmap
  * (parsers/yaml/yaml_tree.h: exact for `|` block scalars) to gl_launches_from_shell.
- * A GitHub Actions step that `uses: docker/build-push-action` builds the images its
- * `with: tags:` names (one a line or comma separated): each is a project image
- * (GL_PROJECT_BUILT, model_ref.h), a `${{ ... }}` expression in it unresolved ('*').
+ * A GitHub Actions step that `uses: docker/build-push-action` builds images and is a build
+ * of a Dockerfile (ci_build_action.h); the working directory of a workflow's steps is the
+ * repository root, two directories above a workflow in .github/workflows/.
  * Inline ignores: yt_add_pragmas.
  */
 #include <string.h>
 #include <strings.h>
 
 #include "linter/core/inputs.h"
+#include "parsers/launch/ci_build_action.h"
 #include "parsers/launch/ci_containers.h"
 #include "parsers/launch/launch_shell.h"
 #include "parsers/yaml/yaml_tree.h"
@@ -34,6 +35,7 @@
 struct ci {
     struct gl_doc *doc;
     struct yt_stream *s;
+    const char *root; /* the working directory of steps from the doc's directory, or NULL */
 };
 
 static void run_text(struct ci *c, struct yt_node *n, struct sh_vars *vars)
@@ -41,57 +43,12 @@ static void run_text(struct ci *c, struct yt_node *n, struct sh_vars *vars)
     gl_launches_from_yaml_scalar(c->doc, c->s, n, vars);
 }
 
-/* One tag of a build-push-action's `tags:`, value bytes [from, to). */
-static void action_tag(struct ci *c, struct yt_node *tags, size_t from, size_t to)
-{
-    const char *v = tags->value;
-    while (from < to && (v[from] == ' ' || v[from] == '\t' || v[from] == '\r'))
-        from++;
-    while (to > from && (v[to - 1] == ' ' || v[to - 1] == '\t' || v[to - 1] == '\r'))
-        to--;
-    if (from == to)
-        return;
-    struct gl_buf pat;
-    gl_buf_init(&pat);
-    for (size_t i = from; i < to; i++) {
-        const char *close = i + 2 < to && !memcmp(v + i, "${{", 3)
-                                ? memmem(v + i + 3, to - i - 3, "}}", 2)
-                                : NULL;
-        if (!close) {
-            gl_buf_addc(&pat, v[i]);
-            continue;
-        }
-        if (!pat.len || pat.data[pat.len - 1] != '*')
-            gl_buf_addc(&pat, '*');
-        i = (size_t)(close - v) + 1;
-    }
-    struct gl_arena *a = &c->doc->arena;
-    gl_project_add(c->doc, GL_PROJECT_BUILT, gl_arena_strndup(a, v + from, to - from),
-                   gl_buf_str(&pat), yt_scalar_loc_at(c->s, tags, from), "docker/build-push-action");
-    gl_buf_free(&pat);
-}
-
-static void build_push_action(struct ci *c, struct yt_node *step)
-{
-    struct yt_node *uses = yt_get(c->s, step, "uses", NULL);
-    if (!yt_is_scalar(uses) || !gl_has_prefix(uses->value, "docker/build-push-action@"))
-        return;
-    struct yt_node *tags = yt_get(c->s, yt_get(c->s, step, "with", NULL), "tags", NULL);
-    if (!yt_is_scalar(tags))
-        return;
-    for (size_t i = 0, start = 0; i <= tags->len; i++)
-        if (i == tags->len || tags->value[i] == '\n' || tags->value[i] == ',') {
-            action_tag(c, tags, start, i);
-            start = i + 1;
-        }
-}
-
 static void github_steps(struct ci *c, struct yt_node *steps)
 {
     for (size_t i = 0; yt_is_seq(steps) && i < steps->nitems; i++) {
         struct yt_node *step = yt_item(c->s, steps, i);
         run_text(c, yt_get(c->s, step, "run", NULL), NULL);
-        build_push_action(c, step);
+        ci_build_push_action(c->doc, c->s, step, c->root);
     }
 }
 
@@ -187,12 +144,19 @@ static bool is_github(const char *path)
     return strstr(path, ".github/workflows/") != NULL;
 }
 
+/* Is the file at `path` directly in a .github/workflows/ directory (GitHub runs those)? */
+static bool in_workflows_dir(const char *path)
+{
+    const char *w = strstr(path, ".github/workflows/");
+    return w && (w == path || w[-1] == '/') && w[18] && !strchr(w + 18, '/');
+}
+
 static void parse(struct gl_doc *doc, const struct gl_config *cfg)
 {
     (void)cfg;
     struct yt_stream s;
     yt_load(&s, &doc->arena, doc->text, doc->len);
-    struct ci c = {doc, &s};
+    struct ci c = {doc, &s, doc->path && in_workflows_dir(doc->path) ? "../.." : NULL};
     struct yt_node *root = s.ndocs && s.docs[0] && s.docs[0]->complete ? s.docs[0] : NULL;
     if (yt_is_map(root)) {
         if (is_github(doc->path) || yt_get(&s, root, "jobs", NULL) ||
@@ -213,8 +177,7 @@ static bool by_name(const char *path, const char *b)
     if (!strcmp(b, ".gitlab-ci.yml") || !strcmp(b, ".gitlab-ci.yaml") ||
         !strcmp(b, "action.yml") || !strcmp(b, "action.yaml"))
         return true; /* (action.yml: a GitHub composite action, runs.steps[].run) */
-    return is_github(path) && (path + strlen(path) - strlen(b) >= path + 18) &&
-           !strchr(strstr(path, ".github/workflows/") + 18, '/');
+    return in_workflows_dir(path);
 }
 
 static bool yaml_ext(const char *b)

@@ -66,7 +66,7 @@ const struct gl_rule gl_rule_GL101 = {
         "run) or whose tag a kustomization of the run sets (its `images:` entry is judged "
         "instead), nor a `FROM ${ARG}` whose ARG default no build uses: every build of the "
         "Dockerfile the run sees (a bake target's `args`, a compose `build.args`, `docker "
-        "build --build-arg`) sets that ARG.",
+        "build --build-arg`, a GitHub build-push-action's `build-args`) sets that ARG.",
     .bad = "FROM nvidia/cuda\nFROM python:latest",
     .good = "FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\nFROM python:3.11-slim",
     .fix = "pin a version tag (or a digest)",

@@ -55,11 +55,14 @@ static void check_refs(struct gl_check *c)
                               ? "`latest` names no CUDA release"
                               : "its tag is outside the knowledge tables";
         struct gl_loc loc = p->tag ? gl_ref_tag_loc(r, 0, 0) : r->loc;
+        /* (moot too when the reference is an ARG's default that every build of the
+         * Dockerfile sets, as for GL101: no build uses a reference that gives no version;
+         * a real version newer than the table, below, stays as GL201 on it would) */
         gl_finding_on_image(c,
                             gl_report(c, loc, NULL,
                                       "%s is a CUDA image but gives no CUDA version (%s): its "
                                       "driver needs were not checked", r->text, why),
-                            r, MOOT);
+                            r, MOOT | GL_PROJECT_ARG_SET);
     }
 }
 
@@ -113,7 +116,9 @@ const struct gl_rule gl_rule_GL204 = {
         "check could not run: this note says so instead of staying silent. Not for plain OS "
         "images, local build outputs (images the project builds itself), images a kustomization "
         "rewrites (its entry is judged instead), .sif files, compose override fragments or "
-        "Jetson/L4T images; only when a target driver is set.",
+        "Jetson/L4T images, nor a `FROM ${ARG}` that gives no version from the ARG's default "
+        "when every build of the Dockerfile the run sees sets that ARG (as GL101); only when a "
+        "target driver is set.",
     .bad = "# gpulint --driver 535\nFROM nvcr.io/nvidia/pytorch@sha256:"
            "9f2c4e1a7b3d5f60818293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8",
     .good = "# gpulint --driver 535\nFROM nvcr.io/nvidia/pytorch:23.10-py3",

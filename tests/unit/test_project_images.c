@@ -218,6 +218,41 @@ static void t_build_push_action(void **s)
     assert_string_equal(project_of(3), "B ci-img ci-img");
 }
 
+/* docker/build-push-action steps as builds (ci_build_action.h): paths from the repository
+ * root, two directories above a workflow; a composite action's root is not known. */
+static void t_build_push_action_builds(void **s)
+{
+    (void)s;
+    static const char *const with[] = {
+        "{context: ./svc, build-args: \"A=1\\nB=${{ matrix.b }}\\n# C=1\\nD\\n\"}",
+        "{file: '${{ github.workspace }}/docker/Dockerfile.gpu', build-args: [E=1, '\"F=2\"']}",
+        "{context: '${{ matrix.ctx }}'}", "{context: '{{defaultContext}}:sub'}",
+        "{build-args: '${{ matrix.k }}=1'}", "{context: 'https://github.com/acme/x.git'}",
+        "{context: '{{defaultContext}}', file: docker/F}"};
+    const char *text = "on: push\njobs:\n  b:\n    runs-on: x\n"
+                       "    steps:\n      - uses: docker/build-push-action@v5\n";
+    for (size_t i = 0; i < sizeof with / sizeof with[0]; i++)
+        text = gl_arena_printf(&D.arena, "%s      - uses: docker/build-push-action@v5\n"
+                                         "        with: %s\n", text, with[i]);
+    parse_as(&gl_input_ciyaml, "repo/.github/workflows/w.yml", text);
+    assert_int_equal(images(), 0);
+    assert_int_equal(nbuilds, 4);
+    assert_string_equal(build_of(0), "repo/Dockerfile|");
+    assert_loc(builds[0].loc, 6, 15);
+    assert_string_equal(builds[0].tool, "docker/build-push-action");
+    assert_string_equal(build_of(1), "repo/svc/Dockerfile|A|B|");
+    assert_string_equal(build_of(2), "repo/docker/Dockerfile.gpu|E|F|");
+    assert_string_equal(build_of(3), "repo/docker/F|");
+    doc_teardown(NULL);
+    doc_setup(NULL);
+    parse_as(&gl_input_ciyaml, "actions/img/action.yml",
+             "runs:\n  using: composite\n  steps:\n"
+             "    - uses: docker/build-push-action@v6\n      with: {context: .}\n");
+    assert_int_equal(images(), 0);
+    assert_int_equal(nbuilds, 1);
+    assert_string_equal(build_of(0), "actions/img/Dockerfile actions/Dockerfile Dockerfile|");
+}
+
 static void t_markdown_block(void **s)
 {
     (void)s;
@@ -378,6 +413,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(t_makefile_recipe, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_compose_build, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_build_push_action, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_build_push_action_builds, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_markdown_block, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_kustomization, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_kustomization_bad_yaml, doc_setup, doc_teardown),

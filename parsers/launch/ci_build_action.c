@@ -1,0 +1,179 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* ci_build_action.c: docker/build-push-action steps (see ci_build_action.h). */
+#include "parsers/launch/ci_build_action.h"
+
+#include <string.h>
+
+#define MAX_ARGS 64
+
+static bool blank(char c)
+{
+    return c == ' ' || c == '\t' || c == '\r';
+}
+
+/* [*from, *to) without its blanks on both sides. */
+static void trim(const char *v, size_t *from, size_t *to)
+{
+    while (*from < *to && blank(v[*from]))
+        (*from)++;
+    while (*to > *from && blank(v[*to - 1]))
+        (*to)--;
+}
+
+/* The end of the `${{ ... }}` expression starting at v[i] (just after its `}}`), or 0
+ * when none starts there (or it is not closed before `to`). */
+static size_t expr_end(const char *v, size_t i, size_t to)
+{
+    if (i + 3 > to || memcmp(v + i, "${{", 3))
+        return 0;
+    const char *close = memmem(v + i + 3, to - i - 3, "}}", 2);
+    return close ? (size_t)(close - v) + 2 : 0;
+}
+
+static bool has_expr(const char *v, size_t from, size_t to)
+{
+    return memmem(v + from, to - from, "${{", 3) != NULL;
+}
+
+/* One tag of a build-push-action's `tags:`, value bytes [from, to). */
+static void action_tag(struct gl_doc *doc, struct yt_stream *s, struct yt_node *tags,
+                       size_t from, size_t to)
+{
+    const char *v = tags->value;
+    trim(v, &from, &to);
+    if (from == to)
+        return;
+    struct gl_buf pat;
+    gl_buf_init(&pat);
+    for (size_t i = from; i < to; i++) {
+        size_t end = expr_end(v, i, to);
+        if (!end) {
+            gl_buf_addc(&pat, v[i]);
+            continue;
+        }
+        if (!pat.len || pat.data[pat.len - 1] != '*')
+            gl_buf_addc(&pat, '*');
+        i = end - 1;
+    }
+    gl_project_add(doc, GL_PROJECT_BUILT, gl_arena_strndup(&doc->arena, v + from, to - from),
+                   gl_buf_str(&pat), yt_scalar_loc_at(s, tags, from),
+                   "docker/build-push-action");
+    gl_buf_free(&pat);
+}
+
+static void tags_of(struct gl_doc *doc, struct yt_stream *s, struct yt_node *tags)
+{
+    if (!yt_is_scalar(tags))
+        return;
+    for (size_t i = 0, start = 0; i <= tags->len; i++)
+        if (i == tags->len || tags->value[i] == '\n' || tags->value[i] == ',') {
+            action_tag(doc, s, tags, start, i);
+            start = i + 1;
+        }
+}
+
+/* The length of a leading `${{ github.workspace }}` of v (blanks inside allowed), else 0. */
+static size_t workspace_prefix(const char *v)
+{
+    if (strncmp(v, "${{", 3))
+        return 0;
+    size_t i = 3 + strspn(v + 3, " \t");
+    if (strncmp(v + i, "github.workspace", 16))
+        return 0;
+    i += 16;
+    i += strspn(v + i, " \t");
+    return strncmp(v + i, "}}", 2) ? 0 : i + 2;
+}
+
+/* A `context:` or `file:` value as a literal path ("" for an absent node), or NULL when it
+ * is not one (an expression, a URL, a Git context). */
+static const char *path_value(struct gl_doc *doc, struct yt_node *n)
+{
+    if (!n)
+        return "";
+    if (!yt_is_scalar(n))
+        return NULL;
+    size_t from = 0, to = n->len;
+    trim(n->value, &from, &to);
+    const char *v = gl_arena_strndup(&doc->arena, n->value + from, to - from);
+    size_t ws = workspace_prefix(v);
+    if (ws && v[ws] != '/' && v[ws])
+        return NULL;
+    v += ws + (ws && v[ws] == '/');
+    if (ws && !*v)
+        return ".";
+    if (!strcmp(v, "{{defaultContext}}"))
+        return ""; /* (the default: the repository's Git context) */
+    if (has_expr(v, 0, strlen(v)) || strstr(v, "{{") || strstr(v, "://") ||
+        gl_has_prefix(v, "git@"))
+        return NULL;
+    return v;
+}
+
+/* The names of one `build-args:` text's `K=V` lines into names[*n..]; false when a line's
+ * name is not literal (the build is then not known). */
+static bool arg_lines(struct gl_doc *doc, const struct yt_node *t, const char **names,
+                      size_t *n)
+{
+    for (size_t i = 0, start = 0; i <= t->len; i++) {
+        if (i < t->len && t->value[i] != '\n')
+            continue;
+        size_t from = start, to = i;
+        start = i + 1;
+        trim(t->value, &from, &to);
+        if (to - from >= 2 && t->value[from] == '"' && t->value[to - 1] == '"') {
+            from++; /* (the action reads each line as a CSV field: "K=V" is K=V) */
+            to--;
+        }
+        if (from == to || t->value[from] == '#')
+            continue;
+        const char *eq = memchr(t->value + from, '=', to - from);
+        size_t end = eq ? (size_t)(eq - t->value) : to;
+        if (has_expr(t->value, from, end))
+            return false;
+        if (eq && end > from && *n < MAX_ARGS)
+            names[(*n)++] = gl_arena_strndup(&doc->arena, t->value + from, end - from);
+    }
+    return true;
+}
+
+/* The ARGs `build-args:` sets into names[0, *n); false when they are not known. */
+static bool args_of(struct gl_doc *doc, struct yt_stream *s, struct yt_node *args,
+                    const char **names, size_t *n)
+{
+    *n = 0;
+    if (!args)
+        return true;
+    if (yt_is_scalar(args))
+        return arg_lines(doc, args, names, n);
+    for (size_t i = 0; yt_is_seq(args) && i < args->nitems; i++) {
+        struct yt_node *it = yt_item(s, args, i);
+        if (!yt_is_scalar(it) || !arg_lines(doc, it, names, n))
+            return false;
+    }
+    return yt_is_seq(args);
+}
+
+void ci_build_push_action(struct gl_doc *doc, struct yt_stream *s, struct yt_node *step,
+                          const char *root)
+{
+    struct yt_node *uses = yt_get(s, step, "uses", NULL);
+    if (!yt_is_scalar(uses) || !gl_has_prefix(uses->value, "docker/build-push-action@"))
+        return;
+    struct yt_node *with = yt_get(s, step, "with", NULL);
+    tags_of(doc, s, yt_get(s, with, "tags", NULL));
+    const char *ctx = path_value(doc, yt_get(s, with, "context", NULL));
+    const char *file = path_value(doc, yt_get(s, with, "file", NULL));
+    const char *names[MAX_ARGS];
+    size_t n;
+    if (!ctx || !file || (with && !yt_is_map(with)) ||
+        !args_of(doc, s, yt_get(s, with, "build-args", NULL), names, &n))
+        return;
+    if (!*ctx)
+        ctx = ".";
+    const char *path = *file ? file : gl_arena_printf(&doc->arena, "%s/Dockerfile", ctx);
+    if (root && path[0] != '/')
+        path = gl_arena_printf(&doc->arena, "%s/%s", root, path);
+    gl_project_add_build(doc, path, !root, names, n, yt_scalar_loc_at(s, uses, 0),
+                         "docker/build-push-action");
+}
