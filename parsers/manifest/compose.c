@@ -585,39 +585,28 @@ static const char *literal(struct cz *c, struct yt_node *n)
     return gl_arena_strndup(&c->doc->arena, v.text, v.len);
 }
 
-/* `build:` (a context, or context / dockerfile / args): a build of the Dockerfile, relative
- * to the compose file, with the ARGs `args` sets (a map's keys whose value is not null, a
- * list's `K=V`; a `K` alone takes the environment's value, which may be none). From the
- * file's own layers only (a base in another file: its paths are that file's); nothing for
- * a URL context, an inline Dockerfile or values that are not literal. */
-static void add_build_args(struct cz *c)
+/* `build:` (a context, or context / dockerfile): a build of the Dockerfile, relative to the
+ * compose file. Its `args` are not followed (RULES.md, second round, Compose): the build
+ * counts as one that sets no ARG, so a FROM's ARG default stays judged when compose
+ * builds the Dockerfile. From the file's own layers only (a base in another file: its
+ * paths are that file's); nothing for a URL context, an inline Dockerfile or values that
+ * are not literal. */
+static void add_build(struct cz *c)
 {
     struct gl_doc *doc = c->doc;
     struct yt_node *b = lget(c, "build", NULL);
     if (!b || c->pin || lget(c, "build", "dockerfile_inline"))
         return;
     const char *ctx = yt_is_scalar(b) ? literal(c, b) : NULL, *df = "Dockerfile";
-    const char *names[64];
-    size_t n = 0;
     if (yt_is_map(b)) {
         struct yt_node *x = get(c, b, "context"), *f = get(c, b, "dockerfile");
-        struct yt_node *args = get(c, b, "args");
         ctx = x ? literal(c, x) : ".";
         df = f ? literal(c, f) : df;
-        for (size_t i = 0; yt_is_map(args) && i < args->npairs && n < 64; i++)
-            if (yt_is_scalar(args->pairs[i].key) && !yt_is_null(args->pairs[i].value))
-                names[n++] = args->pairs[i].key->value;
-        for (size_t i = 0; yt_is_seq(args) && i < args->nitems && n < 64; i++) {
-            struct yt_node *it = yt_deref(c->s, args->items[i]);
-            const char *eq = yt_is_scalar(it) ? memchr(it->value, '=', it->len) : NULL;
-            if (eq && eq > it->value)
-                names[n++] = gl_arena_strndup(&doc->arena, it->value, (size_t)(eq - it->value));
-        }
     }
     if (!ctx || !df || strstr(ctx, "://") || gl_has_prefix(ctx, "git@"))
         return;
     const char *path = df[0] == '/' ? df : gl_arena_printf(&doc->arena, "%s/%s", ctx, df);
-    gl_project_add_build(doc, path, false, names, n, b->loc, "compose build");
+    gl_project_add_build(doc, path, false, NULL, 0, b->loc, "compose build");
 }
 
 /* One service (key as first written) from its layers (compose_extends.h). */
@@ -645,7 +634,7 @@ static void add_service(struct cz *c, struct yt_node *key, struct cz_layer *laye
                            v.opaque ? build_pattern(&doc->arena, image) : NULL, v.loc,
                            "compose build");
     }
-    add_build_args(c);
+    add_build(c);
     if ((!image && !build) || partial)
         doc->launches[c->launch].fragment = true;
     struct yl_argv av = {0};

@@ -65,8 +65,9 @@ const struct gl_rule gl_rule_GL101 = {
         "`buildah bud -t`, compose `build:` or build-push-action tag in any input of the "
         "run) or whose tag a kustomization of the run sets (its `images:` entry is judged "
         "instead), nor a `FROM ${ARG}` whose ARG default no build uses: every build of the "
-        "Dockerfile the run sees (a bake target's `args`, a compose `build.args`, `docker "
-        "build --build-arg`, a GitHub build-push-action's `build-args`) sets that ARG.",
+        "Dockerfile the run sees (a bake target's `args`, `docker build --build-arg`, a "
+        "GitHub build-push-action's `build-args`) sets that ARG; a compose `build:` sets "
+        "none (its `build.args` are not followed).",
     .bad = "FROM nvidia/cuda\nFROM python:latest",
     .good = "FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\nFROM python:3.11-slim",
     .fix = "pin a version tag (or a digest)",
