@@ -61,7 +61,7 @@ static bool hosted_cpu_runner(struct ci *c, struct yt_node *runs_on)
     struct yt_node *label = yt_deref(c->s, runs_on);
     if (yt_is_seq(label) && label->nitems == 1)
         label = yt_item(c->s, label, 0);
-    if (!yt_is_scalar(label))
+    if (!yt_is_scalar(label) || strcasestr(label->value, "gpu")) /* ubuntu-22.04-gpu-t4 */
         return false;
     for (size_t i = 0; i < sizeof families / sizeof families[0]; i++) {
         size_t n = strlen(families[i]);
