@@ -507,6 +507,19 @@ printf 'IMG=ubuntu\0evil:22.04\n' > "$in/nul/env/.env"
 lint env-nul 10 256 "count GL101 $in/nul/env/docker-compose.yml 0 -- clean $in/nul/env/docker-compose.yml" "$in/nul/env/docker-compose.yml"
 lint escaped-nul 10 256 "has GL411 $in/nul/docker-compose.yml service \`svc␀evil\x1b\[31m\` -- has GL414 $in/nul/pod.yaml container \`c␀x\` -- count GL101 $in/nul/nb.ipynb 0 -- clean $in/nul/nb.ipynb" "$in/nul/docker-compose.yml" "$in/nul/pod.yaml" "$in/nul/nb.ipynb"
 
+# ---- readers and launches landed in round 12 (round 13) ----
+# an MPI launcher before a container launch is a wrapper, found by walking what it wraps:
+# each launcher of a chain (`mpirun mpirun ... apptainer`) walked the rest again, one
+# stack frame each: 50,000 of them overflowed the stack. The chain is walked once, as deep
+# as the wrappers' bound; within it the container is still judged (GL408: no --nv).
+mkdir -p "$in/mpi"
+img=docker://nvcr.io/nvidia/pytorch:24.01-py3
+{ printf '#!/bin/bash\n#PBS -l select=2:ngpus=4\nmpiexec -n 8 '; yes 'mpirun' | head -n 100000 | tr '\n' ' '
+  printf 'apptainer exec %s python3 train.py\n' "$img"; } > "$in/mpi/chain.pbs"
+{ printf '#!/bin/bash\n#PBS -l select=2:ngpus=4\nmpiexec -n 8 '; yes 'mpirun -np 2' | head -n 14 | tr '\n' ' '
+  printf 'apptainer exec %s python3 train.py\n' "$img"; } > "$in/mpi/short.pbs"
+lint mpi-wrapper-chain 10 256 "clean $in/mpi/chain.pbs -- has GL408 $in/mpi/short.pbs --nv" "$in/mpi/chain.pbs" "$in/mpi/short.pbs"
+
 # ================= encodings and special files =================
 # UTF-16 is refused (GL900 at 1:1: save as UTF-8), with or without its byte order mark; a
 # UTF-8 byte order mark is skipped (columns count from after it); CRLF is a line end; a lone

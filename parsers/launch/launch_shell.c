@@ -212,35 +212,47 @@ static bool container_tool(const struct sh_cmd *cmd, size_t i)
     return false;
 }
 
-static struct wrapped skip_wrappers(const struct sh_cmd *cmd, size_t i);
+static struct wrapped wrappers_from(const struct sh_cmd *cmd, size_t i, int rounds);
 
-/* Is word i an MPI launcher that runs a container on every rank (`mpiexec -n 8 -ppn 4
- * apptainer exec ...`)? Then *j is the container command (after wrappers such as numactl
- * between them). An MPI launcher of anything else stays the command (torchrun-style
- * process launchers are judged as such: GL415). */
-static bool mpi_runs_container(const struct sh_cmd *cmd, size_t i, size_t *j)
+static bool mpi_launcher(const char *word)
 {
     static const char *const names[] = {"mpirun", "mpiexec", "mpiexec.hydra", "orterun",
                                         "prterun", NULL};
-    const char *n = gl_base_name(cmd->words[i].text);
-    bool mpi = false;
-    for (size_t k = 0; names[k] && !mpi; k++)
-        mpi = gl_streq(n, names[k]);
-    if (!mpi)
+    const char *n = gl_base_name(word);
+    for (size_t k = 0; names[k]; k++)
+        if (gl_streq(n, names[k]))
+            return true;
+    return false;
+}
+
+/* Is word i an MPI launcher that runs a container on every rank (`mpiexec -n 8 -ppn 4
+ * apptainer exec ...`)? Then *w is what the wrappers after its options (numactl, ...)
+ * wrap: the container command, found with the rounds left, so a chain of launchers
+ * (`mpirun mpirun ... apptainer`) is walked once, at most `rounds` deep. An MPI launcher
+ * of anything else stays the command (torchrun-style process launchers are judged as
+ * such: GL415). */
+static bool mpi_runs_container(const struct sh_cmd *cmd, size_t i, int rounds,
+                               struct wrapped *w)
+{
+    if (!mpi_launcher(cmd->words[i].text) || rounds <= 0)
         return false;
-    size_t k = skip_mpi(cmd, i + 1);
-    if (!container_tool(cmd, skip_wrappers(cmd, k).i))
+    struct wrapped in = wrappers_from(cmd, skip_mpi(cmd, i + 1), rounds);
+    if (!container_tool(cmd, in.i))
         return false;
-    *j = k;
+    w->i = in.i;
+    w->xargs = w->xargs || in.xargs;
+    if (!w->replace)
+        w->replace = in.replace;
+    w->remote_script = in.remote_script;
     return true;
 }
 
 /* The command that wrappers (sudo, env, time, srun, ssh, xargs, mpirun before a container
  * launch, ...) run. */
-static struct wrapped skip_wrappers(const struct sh_cmd *cmd, size_t i)
+static struct wrapped wrappers_from(const struct sh_cmd *cmd, size_t i, int rounds)
 {
     struct wrapped w = {0};
-    for (int round = 0; round < MAX_WRAPPERS && i < cmd->nwords && !w.remote_script; round++) {
+    for (int round = 0; round < rounds && i < cmd->nwords && !w.remote_script; round++) {
         if (cmd->words[i].opaque)
             break;
         const char *n = gl_base_name(cmd->words[i].text);
@@ -276,11 +288,20 @@ static struct wrapped skip_wrappers(const struct sh_cmd *cmd, size_t i)
                 w.replace = xargs_replace(cmd, start, i);
         } else if (gl_streq(n, "ssh"))
             i = skip_ssh(cmd, start, &w);
-        else if (!mpi_runs_container(cmd, i, &i))
+        else {
+            /* an MPI launcher walked the rest: its result is the whole walk's */
+            if (mpi_runs_container(cmd, i, rounds - round - 1, &w))
+                return w;
             break;
+        }
     }
     w.i = i;
     return w;
+}
+
+static struct wrapped skip_wrappers(const struct sh_cmd *cmd, size_t i)
+{
+    return wrappers_from(cmd, i, MAX_WRAPPERS);
 }
 
 static const char *const docker_global_long[] = {"host", "context", "config", "log-level",
