@@ -520,6 +520,23 @@ img=docker://nvcr.io/nvidia/pytorch:24.01-py3
   printf 'apptainer exec %s python3 train.py\n' "$img"; } > "$in/mpi/short.pbs"
 lint mpi-wrapper-chain 10 256 "clean $in/mpi/chain.pbs -- has GL408 $in/mpi/short.pbs --nv" "$in/mpi/chain.pbs" "$in/mpi/short.pbs"
 
+# bake targets: each arg a target sets was looked for among those its build had so far; a
+# template of 256 args inherited by 300 targets through 64 others each (1 MB) was 10^10
+# name comparisons (minutes). A build's settings are bounded (past them it is opaque);
+# a plain target beside them still sets its ARG (GL101 moot on FROM ubuntu:${TAG})
+mkdir -p "$in/bake"
+printf 'ARG TAG=latest\nFROM ubuntu:${TAG}\n' > "$in/bake/Dockerfile"
+python3 - "$in/bake/docker-bake.hcl" <<'PY'
+import sys
+o = ['target "ok" {\n  args = { TAG = "22.04" }\n}\n']
+for t in range(200):
+    o.append(f'target "p{t}" {{\n  args = {{\n' + ''.join(f'    a{t}x{k} = "1"\n' for k in range(256)) + '  }\n}\n')
+for leaf in range(300):
+    o.append(f'target "l{leaf}" {{\n  inherits = [' + ','.join(f'"p{(leaf + j) % 200}"' for j in range(64)) + ']\n}\n')
+open(sys.argv[1], 'w').write(''.join(o))
+PY
+lint bake-inherited-args 10 256 "clean $in/bake/docker-bake.hcl -- count GL101 $in/bake/Dockerfile 0" "$in/bake"
+
 # ================= encodings and special files =================
 # UTF-16 is refused (GL900 at 1:1: save as UTF-8), with or without its byte order mark; a
 # UTF-8 byte order mark is skipped (columns count from after it); CRLF is a line end; a lone

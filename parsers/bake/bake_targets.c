@@ -10,6 +10,12 @@
 #define RESOLVE_STEPS_MAX 256 /* targets visited to resolve one (inherits may branch) */
 #define TARGET_LIST_MAX 64     /* inherits of one target (more: opaque) */
 #define TARGET_ARGS_MAX 256    /* args of one target (more are not counted: not set) */
+/* Args that the targets of one resolve set in all, and the names one build may set: past
+ * them the build is opaque. Each setting looks for its name among the build's (a template
+ * with 256 args inherited by hundreds of targets through 64 others each was 10^10 name
+ * comparisons: minutes for a 1 MB file); a real build sets a few dozen. */
+#define BUILD_SETTINGS_MAX 1024
+#define BUILD_ARGS_MAX 256
 
 struct target_arg {
     const char *name;
@@ -246,7 +252,7 @@ struct build {
     bool opaque;
     const char **args;
     size_t nargs, cap;
-    size_t steps;
+    size_t steps, settings;
 };
 
 static void set_arg(struct gl_arena *a, struct build *b, const struct target_arg *x)
@@ -256,13 +262,17 @@ static void set_arg(struct gl_arena *a, struct build *b, const struct target_arg
         i++;
     if (x->null && i < b->nargs)
         b->args[i] = b->args[--b->nargs];
+    else if (!x->null && i == b->nargs && b->nargs >= BUILD_ARGS_MAX)
+        b->opaque = true;
     else if (!x->null && i == b->nargs)
         *GL_APPEND(a, b->args, b->nargs, b->cap) = x->name;
 }
 
 static void resolve(struct walk *w, const struct target *t, int depth, struct build *b)
 {
-    if (depth > INHERIT_DEPTH_MAX || t->opaque || ++b->steps > RESOLVE_STEPS_MAX) {
+    b->settings += t->nargs;
+    if (depth > INHERIT_DEPTH_MAX || t->opaque || ++b->steps > RESOLVE_STEPS_MAX ||
+        b->settings > BUILD_SETTINGS_MAX || b->opaque) {
         b->opaque = true;
         return;
     }
