@@ -469,11 +469,12 @@ lint many-tags-bake 20 1024 "gl900 $in/perline/bake/docker-bake.hcl 2 * parse-me
 # Makefile: 300,000 rules with a GPU launch each (11 MB; 73 MB, GL900 at 1:1), and one
 # recipe continued over 7,000,000 lines (14 MB; 287 MB, GL900 at 1:1): the reader's loops
 # now look at the limit; a source map's doubling that would pass it is refused (its last
-# doubling alone held as much as the rest of the arena), round 12
+# doubling alone held as much as the rest of the arena), round 12; the recipes' launch
+# scan says the command that took the rest (column 2, past the tab), round 13
 mkdir -p "$in/perline/mk" "$in/perline/mk2"
 awk 'BEGIN { for (i = 0; i < 300000; i++) printf "t%d:\n\tdocker run --gpus all ubuntu:%d\n", i, i }' > "$in/perline/mk/Makefile"
 { printf 'all:\n\tdocker run \\\n'; yes '\' | head -n 7000000; echo x; } > "$in/perline/mk2/Makefile"
-lint many-rules-makefile 20 1024 "gl900 $in/perline/mk/Makefile >1 1 parse-memory -- rss 64" "$in/perline/mk/Makefile"
+lint many-rules-makefile 20 1024 "gl900 $in/perline/mk/Makefile >1 2 parse-memory -- rss 64" "$in/perline/mk/Makefile"
 lint continued-recipe-makefile 20 1024 "gl900 $in/perline/mk2/Makefile >2 1 parse-memory -- rss 64" "$in/perline/mk2/Makefile"
 # 16 MB of empty lines after one launch, read as each text kind: per-line tables (the
 # line index, the shell's identity source map, the YAML line starts, the Dockerfile's
@@ -536,6 +537,12 @@ for leaf in range(300):
 open(sys.argv[1], 'w').write(''.join(o))
 PY
 lint bake-inherited-args 10 256 "clean $in/bake/docker-bake.hcl -- count GL101 $in/bake/Dockerfile 0" "$in/bake"
+
+# the commands of a shell script are read on after the split: 40,000 builds (a build fact
+# each) reach parse-memory there, and the scan stopped without a word (GL900 at 1:1); it
+# says where: the command that took the rest
+{ printf '#!/bin/sh\n'; for i in $(seq 40000); do printf 'docker build --build-arg A%d=1 .\n' "$i"; done; } > "$in/bake/builds.sh"
+lint shell-builds-parse-memory 10 256 "gl900 $in/bake/builds.sh >1 1 parse-memory" "$in/bake/builds.sh"
 
 # ================= encodings and special files =================
 # UTF-16 is refused (GL900 at 1:1: save as UTF-8), with or without its byte order mark; a

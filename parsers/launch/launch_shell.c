@@ -623,7 +623,7 @@ static void scan_split(struct gl_launch_scan *s, const char *text, size_t len,
     }
     struct sh_vars *outer = s->text_vars;
     s->text_vars = o.vars;
-    for (size_t k = 0; k < n && !gl_arena_over(&s->doc->arena); k++) {
+    for (size_t k = 0; k < n; k++) {
         const struct sh_cmd *c = &cmds[k];
         if (!c->nwords && !c->nassigns)
             continue;
@@ -635,6 +635,10 @@ static void scan_split(struct gl_launch_scan *s, const char *text, size_t len,
         }
         if (c->nwords)
             shell_cmd(s, c, depth);
+        if (gl_arena_over(&s->doc->arena)) { /* (the command that took the rest: there) */
+            gl_doc_fail_limit(s->doc, GL_LIMIT_PARSE_MEMORY, c->loc);
+            break;
+        }
     }
     s->text_vars = outer;
 }
