@@ -544,6 +544,23 @@ lint bake-inherited-args 10 256 "clean $in/bake/docker-bake.hcl -- count GL101 $
 { printf '#!/bin/sh\n'; for i in $(seq 40000); do printf 'docker build --build-arg A%d=1 .\n' "$i"; done; } > "$in/bake/builds.sh"
 lint shell-builds-parse-memory 10 256 "gl900 $in/bake/builds.sh >1 1 parse-memory" "$in/bake/builds.sh"
 
+# compose services that share one big map through an alias: its entries were read again
+# for each service. 5,000 services of one 20,000-key depends_on map (1.3 MB) took 10 s
+# (each map is now read once); 5,000 of one 20,000-key environment built an env of each
+# service past parse-memory, never stopped (17 GB RSS, 74 s): the services stop where it
+# is reached, GL900 at the service that took the rest
+mkdir -p "$in/czdeps" "$in/czenv"
+python3 - "$in" <<'PY'
+import sys
+for sub, key, val in (("czdeps", "depends_on", "{condition: service_completed_successfully}"),
+                      ("czenv", "environment", "v")):
+    o = ["x-shared: &d\n"] + [f"  s{i}: {val}\n" for i in range(20000)] + ["services:\n"]
+    o += [f"  s{i}:\n    image: ubuntu:22.04\n    {key}: *d\n" for i in range(5000)]
+    open(f"{sys.argv[1]}/{sub}/docker-compose.yml", "w").write("".join(o))
+PY
+lint compose-alias-depends-on 5 256 "clean $in/czdeps/docker-compose.yml" "$in/czdeps/docker-compose.yml"
+lint compose-alias-environment 10 256 "gl900 $in/czenv/docker-compose.yml >20001 3 parse-memory -- rss 64" "$in/czenv/docker-compose.yml"
+
 # ================= encodings and special files =================
 # UTF-16 is refused (GL900 at 1:1: save as UTF-8), with or without its byte order mark; a
 # UTF-8 byte order mark is skipped (columns count from after it); CRLF is a line end; a lone

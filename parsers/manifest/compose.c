@@ -21,6 +21,8 @@ struct cz {
     size_t nlayers, layer;
     struct gl_map seen;         /* env keys and volume targets -> layer + 1 */
     struct gl_map waited;       /* services another one waits for to complete */
+    struct gl_map deps_read;    /* depends_on maps read (keyed by node address): an alias
+                                   that many services share is read once */
 };
 
 /* An interpolated scalar value with the positions of its bytes. */
@@ -563,13 +565,19 @@ static bool has_build(struct cz *c)
  * prepare a pod. */
 static void note_waited(struct cz *c)
 {
-    struct yt_node *deps = lget(c, "depends_on", NULL);
+    struct yt_node *deps = lget(c, "depends_on", NULL); /* (sets c->s: its layer's) */
+    deps = yt_deref(c->s, deps);
+    bool added;
+    if (!deps || gl_map_get(&c->deps_read, (const char *)&deps, sizeof deps))
+        return;
+    struct yt_node **key = gl_arena_take(&c->doc->arena, sizeof *key);
+    *key = deps;
+    *gl_map_put(&c->deps_read, (const char *)key, sizeof *key, &added) = deps;
     struct yt_pair *p;
     size_t n = yt_pairs(c->s, deps, &p);
     for (size_t i = 0; i < n; i++) {
         struct yt_node *k = yt_deref(c->s, p[i].key);
         struct yt_node *cond = get(c, yt_deref(c->s, p[i].value), "condition");
-        bool added;
         if (yt_is_scalar(k) && yt_is_scalar(cond) &&
             !strcmp(cond->value, "service_completed_successfully"))
             *gl_map_put(&c->waited, k->value, k->len, &added) = k;
@@ -673,6 +681,7 @@ static void add_services(struct cz *c, struct cz_project *p)
     struct gl_map names;
     gl_map_init(&names);
     gl_map_init(&c->waited);
+    gl_map_init(&c->deps_read);
     size_t first = c->doc->nlaunches;
     struct cz_layer layers[CZ_MAX_LAYERS];
     for (size_t d = 0; d < s->ndocs; d++) {
@@ -693,6 +702,10 @@ static void add_services(struct cz *c, struct cz_project *p)
             add_service(c, k, layers, nl, partial);
             c->s = s;
             c->pin = NULL;
+            if (gl_arena_over(&c->doc->arena)) { /* (the service that took the rest) */
+                gl_doc_fail_limit(c->doc, GL_LIMIT_PARSE_MEMORY, k->loc);
+                break;
+            }
         }
     }
     for (size_t i = first; i < c->doc->nlaunches; i++) {
@@ -701,6 +714,7 @@ static void add_services(struct cz *c, struct cz_project *p)
             l->pod.init = true;
     }
     gl_map_free(&c->waited);
+    gl_map_free(&c->deps_read);
     gl_map_free(&names);
 }
 
