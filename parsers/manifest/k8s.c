@@ -196,7 +196,7 @@ static void object(struct k8s *k, struct yt_node *obj)
     struct frame root = {obj, NULL, false, NULL, 0};
     annotation_ignore(k, obj, &root.ids, &root.nids);
     *GL_APPEND(a, stack, depth, cap) = root;
-    while (depth) {
+    while (depth && !gl_arena_over(a)) {
         struct frame f = stack[--depth];
         bool alias = f.via_alias || f.node->kind == YT_ALIAS;
         struct yt_node *n = yt_deref(k->s, f.node);
@@ -294,6 +294,10 @@ void gl_parse_k8s_doc(struct gl_doc *doc, const struct gl_config *cfg)
             struct yt_node **objs;
             size_t n = objects_of(&s, root, &objs, &doc->arena);
             for (size_t i = 0; i < n; i++) {
+                if (gl_arena_over(&doc->arena)) { /* (an object took the rest: this one) */
+                    gl_doc_fail_limit(doc, GL_LIMIT_PARSE_MEMORY, objs[i]->loc);
+                    break;
+                }
                 if (pass == 0) {
                     note_claim(&k, objs[i]);
                     k8s_sharing_object(&k, objs[i]);

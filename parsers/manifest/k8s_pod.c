@@ -443,6 +443,10 @@ bool k8s_pod(struct k8s *k, struct yt_node *spec, struct yt_node *owner, const c
             struct yt_node *c = yt_item(k->s, ctrs, i);
             if (yt_is_map(c))
                 gpu |= add_container(&p, c, li == 0, ids, nids);
+            if (gl_arena_over(&k->doc->arena)) { /* (the container that took the rest) */
+                gl_doc_fail_limit(k->doc, GL_LIMIT_PARSE_MEMORY, c->loc);
+                return gpu;
+            }
         }
     }
     struct yt_node *runner = k8s_runner(k->s, spec);
