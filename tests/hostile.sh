@@ -579,6 +579,19 @@ PY
 lint k8s-alias-env-containers 10 256 "gl900 $in/k8salias/pod.yaml >40001 5 parse-memory -- rss 64" "$in/k8salias/pod.yaml"
 lint k8s-alias-env-list 10 256 "gl900 $in/k8salias/list.yaml 10 7 parse-memory -- rss 64" "$in/k8salias/list.yaml"
 
+# and in GitHub workflows: 5,000 jobs whose container and job share a 20,000-key env
+# through aliases (15.7 GB RSS, 46 s); GL900 at the first container that found none left
+mkdir -p "$in/cialias/.github/workflows"
+python3 - "$in/cialias/.github/workflows/w.yml" <<'PY'
+import sys
+o = ["on: push\nx: &d\n"] + [f"  E{i}: v\n" for i in range(20000)]
+o += ["jobs:\n"] + [f"  j{i}:\n    runs-on: self-hosted\n    env: *d\n    container:\n"
+                    f"      image: ubuntu:22.04\n      env: *d\n    steps: [{{run: nvidia-smi}}]\n"
+                    for i in range(5000)]
+open(sys.argv[1], "w").write("".join(o))
+PY
+lint ci-alias-env-containers 10 256 "gl900 $in/cialias/.github/workflows/w.yml >20001 5 parse-memory -- rss 64" "$in/cialias/.github/workflows/w.yml"
+
 # ================= encodings and special files =================
 # UTF-16 is refused (GL900 at 1:1: save as UTF-8), with or without its byte order mark; a
 # UTF-8 byte order mark is skipped (columns count from after it); CRLF is a line end; a lone

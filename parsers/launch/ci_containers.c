@@ -244,6 +244,12 @@ static void set_argv(struct launch_build *b, struct job *j, struct yt_node *list
 static void container(struct job *j, struct yt_node *key, struct yt_node *spec, const char *name,
                       bool steps)
 {
+    /* past parse-memory, no more containers: jobs that share a big env through an alias
+     * built each one's past the limit (GL900 at the first container that found none) */
+    if (gl_arena_over(&j->doc->arena)) {
+        gl_doc_fail_limit(j->doc, GL_LIMIT_PARSE_MEMORY, key->loc);
+        return;
+    }
     struct yt_node *img = yt_is_map(spec) ? yt_get(j->s, spec, "image", NULL) : spec;
     if (!img && yt_is_map(spec))
         img = yt_get(j->s, spec, "name", NULL); /* GitLab */
