@@ -295,8 +295,14 @@ struct sources {
     const char *own; /* NULL: only a copied file can be it */
 };
 
+/* COPYs looked at for the installs of one Dockerfile, in all: past it no more sources are
+ * looked for. Every install looked back through every COPY (with a table as long as all
+ * the COPYs): 12,000 COPYs and 12,000 installs (700 KB) took minutes and GBs; a real
+ * Dockerfile looks at a few thousand. */
+#define COPY_VISITS_MAX (1u << 16)
+
 static void install_sources(struct gl_doc *doc, const struct gl_pkg *p, const char **dests,
-                            size_t *cmd_from, struct sources *out)
+                            size_t *cmd_from, size_t *visits, struct sources *out)
 {
     const struct gl_dockerfile_model *m = doc->df;
     *out = (struct sources){0};
@@ -309,14 +315,20 @@ static void install_sources(struct gl_doc *doc, const struct gl_pkg *p, const ch
         return;
     for (size_t i = m->ncopies; want && i-- > 0;) {
         const struct gl_copy_src *s = &m->copies[i];
+        if (++*visits > COPY_VISITS_MAX) {
+            *out = (struct sources){0};
+            return;
+        }
         if (s->instr >= p->instr || !stage_in_chain(m, s->stage, p->stage))
             continue;
         const char *src =
             copied_from(&doc->arena, s, copy_dest(&doc->arena, s, &dests[i]), want);
         if (!src || !contained_name(src))
             continue;
+        size_t left = COPY_VISITS_MAX - *visits + 1; /* (the most this loop may still add) */
         if (!out->srcs)
-            out->srcs = gl_arena_alloc(&doc->arena, m->ncopies * sizeof *out->srcs);
+            out->srcs = gl_arena_alloc(&doc->arena, (i + 1 < left ? i + 1 : left) *
+                                                        sizeof *out->srcs);
         out->srcs[out->n++] = src;
     }
     if (!project_file(p->name) && (dir == p->workdir || p->name[0] == '/'))
@@ -379,7 +391,10 @@ void cd_derive_requirements(struct cd_ctx *c)
     /* the contexts above dir, made at their first use: the same for every install */
     const char *above[CONTEXT_UP_MAX + 1] = {dir};
     bool made[CONTEXT_UP_MAX + 1] = {true};
-    for (size_t i = 0; i < m->npkgs && read < REQ_FILES_MAX; i++) {
+    size_t visits = 0;         /* COPYs looked at (COPY_VISITS_MAX) */
+    for (size_t i = 0; i < m->npkgs && read < REQ_FILES_MAX && visits <= COPY_VISITS_MAX &&
+                       !gl_arena_over(&doc->arena);
+         i++) {
         const struct gl_pkg *p = &m->pkgs[i];
         if (!p->requirements || !p->name) /* before the manager's names: most are not */
             continue;
@@ -396,7 +411,7 @@ void cd_derive_requirements(struct cd_ctx *c)
         size_t len;
         bool lock = false;
         struct sources src;
-        install_sources(doc, p, dests, &cmd_from, &src);
+        install_sources(doc, p, dests, &cmd_from, &visits, &src);
         /* the Dockerfile's directory, else the nearest above it that holds the file */
         for (int up = 0; up <= CONTEXT_UP_MAX && !text; up++) {
             if (!made[up]) {

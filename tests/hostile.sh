@@ -592,6 +592,16 @@ open(sys.argv[1], "w").write("".join(o))
 PY
 lint ci-alias-env-containers 10 256 "gl900 $in/cialias/.github/workflows/w.yml >20001 5 parse-memory -- rss 64" "$in/cialias/.github/workflows/w.yml"
 
+# each pip install of a Dockerfile looked back through every COPY for the file it names
+# (a disk probe for each): 12,000 COPYs and 12,000 installs (700 KB) took minutes and GBs
+# (1.4 GB at 3,000 of each); the COPYs looked at are bounded per Dockerfile
+mkdir -p "$in/reqcopy"
+{ printf 'FROM nvidia/cuda:12.1.1-runtime-ubuntu22.04\n'
+  for i in $(seq 12000); do printf 'COPY r%d.txt /app/\n' "$i"; done
+  for i in $(seq 12000); do printf 'RUN pip install -r /app/x%d.txt\n' "$i"; done
+} > "$in/reqcopy/Dockerfile"
+lint copies-times-installs 10 256 "clean $in/reqcopy/Dockerfile -- rss 64" "$in/reqcopy/Dockerfile"
+
 # ================= encodings and special files =================
 # UTF-16 is refused (GL900 at 1:1: save as UTF-8), with or without its byte order mark; a
 # UTF-8 byte order mark is skipped (columns count from after it); CRLF is a line end; a lone
