@@ -39,9 +39,9 @@ static size_t sole_variable(const struct lv *v, const char **name)
         return 0;
     *name = t + 1 + braced;
     size_t len = n - 1 - 2 * braced;
-    for (size_t i = 0; i < len; i++)
-        if (!gl_name_class[(unsigned char)(*name)[i]] ||
-            ((*name)[i] >= '0' && (*name)[i] <= '9' && !i))
+    for (size_t i = 0; i < len; i++) /* (class 1: a name's first byte; 2: a later one) */
+        if (gl_name_class[(unsigned char)(*name)[i]] != 1 &&
+            (!i || !gl_name_class[(unsigned char)(*name)[i]]))
             return 0;
     return len;
 }
