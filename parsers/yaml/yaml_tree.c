@@ -427,9 +427,10 @@ static void load_scalar(struct loader *ld, const yaml_event_t *ev)
     struct yt_node *n = new_node(ld, YT_SCALAR, ev);
     size_t len = ev->data.scalar.length;
     const char *v = (const char *)ev->data.scalar.value;
-    /* (not zeroed first: every byte is written; a NUL, which only an escape makes, is
-       GL_NUL_SHOWN, which escape_out counts) */
-    n->nul = strlen(v) != len;
+    /* (not zeroed first: every byte is written; a NUL, which only an escape of a
+       double-quoted scalar makes (libyaml's reader refuses a raw one), is GL_NUL_SHOWN,
+       which escape_out counts: the other styles are not searched for one) */
+    n->nul = ev->data.scalar.style == YAML_DOUBLE_QUOTED_SCALAR_STYLE && strlen(v) != len;
     n->value = __builtin_expect(!n->nul, 1) ? gl_arena_strndup(ld->s->arena, v, len)
                                             : gl_arena_nul_shown(ld->s->arena, v, &len);
     n->len = len;
