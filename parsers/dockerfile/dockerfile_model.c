@@ -457,24 +457,17 @@ static void copy_or_add(struct builder *b, struct scope *s, int stage, int instr
     }
 }
 
-/* The value of key `key` in a mount spec "k=v,k=v" (with `alt` its other spelling), as a
- * copy in the arena; NULL when absent. */
-static const char *mount_key(struct gl_arena *a, const char *spec, const char *key,
-                             const char *alt)
+/* Is the key [f, f + k) of a mount spec's field `key` (or `alt`)? */
+static bool mount_key(const char *f, size_t k, const char *key, const char *alt)
 {
-    for (const char *p = spec; *p;) {
-        size_t n = strcspn(p, ","), k = strcspn(p, "=,");
-        if (p[k] == '=' && ((strlen(key) == k && !memcmp(p, key, k)) ||
-                            (alt && strlen(alt) == k && !memcmp(p, alt, k))))
-            return gl_arena_strndup(a, p + k + 1, n - k - 1);
-        p += n + (p[n] == ',');
-    }
-    return NULL;
+    return (strlen(key) == k && !memcmp(f, key, k)) ||
+           (alt && strlen(alt) == k && !memcmp(f, alt, k));
 }
 
 /* `RUN --mount=type=bind,source=S,target=T`: S (a file of the build context) is at T for
  * this RUN (model_dockerfile.h `binds`). Not for another type, a `from=` (another stage
- * or image), a spec with a variable. */
+ * or image), a spec with a variable. One pass over each spec's `k=v` fields (the first
+ * source, the first target, else the first destination); only S and T are copied. */
 static void run_binds(struct builder *b, struct scope *s, int stage, int instr,
                       const struct df_instr *in)
 {
@@ -483,18 +476,36 @@ static void run_binds(struct builder *b, struct scope *s, int stage, int instr,
         const char *spec = in->flags[i].text;
         if (!gl_has_prefix(spec, "--mount=") || strchr(spec, '$'))
             continue;
-        spec += strlen("--mount=");
-        const char *type = mount_key(a, spec, "type", NULL);
-        const char *src = mount_key(a, spec, "source", "src");
-        const char *dst = mount_key(a, spec, "target", "dst");
-        dst = dst ? dst : mount_key(a, spec, "destination", NULL);
-        if ((type && strcmp(type, "bind")) || mount_key(a, spec, "from", NULL) || !src ||
-            !dst || !*src || !*dst)
+        const char *src = NULL, *dst = NULL, *dest = NULL;
+        size_t srcn = 0, dstn = 0, destn = 0;
+        bool bind = true; /* (type=bind is the default) */
+        for (const char *p = spec + strlen("--mount="); *p && bind;) {
+            size_t n = strcspn(p, ","), k = strcspn(p, "=,");
+            const char *v = p + k + 1;
+            size_t vn = n - k - 1; /* (when p[k] is '=') */
+            if (p[k] == '=') {
+                if (mount_key(p, k, "type", NULL))
+                    bind = vn == 4 && !memcmp(v, "bind", 4);
+                else if (mount_key(p, k, "from", NULL))
+                    bind = false;
+                else if (!src && mount_key(p, k, "source", "src"))
+                    src = v, srcn = vn;
+                else if (!dst && mount_key(p, k, "target", "dst"))
+                    dst = v, dstn = vn;
+                else if (!dest && mount_key(p, k, "destination", NULL))
+                    dest = v, destn = vn;
+            }
+            p += n + (p[n] == ',');
+        }
+        if (!dst)
+            dst = dest, dstn = destn;
+        if (!bind || !srcn || !dstn)
             continue;
         struct gl_copy_src *c = GL_APPEND(a, b->m->binds, b->m->nbinds, b->m->capbinds);
-        *c = (struct gl_copy_src){.path = src, .loc = in->flags[i].loc, .stage = stage,
-                                  .instr = instr, .dest = dst, .workdir = s->workdir,
-                                  .size = -1};
+        *c = (struct gl_copy_src){.path = gl_arena_strndup(a, src, srcn),
+                                  .loc = in->flags[i].loc, .stage = stage, .instr = instr,
+                                  .dest = gl_arena_strndup(a, dst, dstn),
+                                  .workdir = s->workdir, .size = -1};
     }
 }
 
