@@ -45,13 +45,22 @@ static bool at(const struct bake_scan *c, char ch)
     return c->i < c->n && c->s[c->i] == ch;
 }
 
-/* The target of this name (a second block of one name adds to the first); NULL past
- * BAKE_TARGETS_MAX. */
-static struct target *target_named(struct walk *w, const char *name, struct gl_loc loc)
+/* The target of this name, or NULL. */
+static struct target *find(struct walk *w, const char *name)
 {
     for (size_t i = 0; i < w->n; i++)
         if (!strcmp(w->t[i].name, name))
             return &w->t[i];
+    return NULL;
+}
+
+/* The target of this name (a second block of one name adds to the first); NULL past
+ * BAKE_TARGETS_MAX. */
+static struct target *target_named(struct walk *w, const char *name, struct gl_loc loc)
+{
+    struct target *known = find(w, name);
+    if (known)
+        return known;
     if (w->n >= BAKE_TARGETS_MAX)
         return NULL;
     struct target *t = GL_APPEND(&w->c.doc->arena, w->t, w->n, w->cap);
@@ -236,14 +245,6 @@ static void hcl(struct walk *w)
         if (c->i == before)
             bake_step(c);
     }
-}
-
-static struct target *find(struct walk *w, const char *name)
-{
-    for (size_t i = 0; i < w->n; i++)
-        if (!strcmp(w->t[i].name, name))
-            return &w->t[i];
-    return NULL;
 }
 
 /* What a target builds, after its inherits chain. */
