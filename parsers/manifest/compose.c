@@ -584,11 +584,12 @@ static void note_waited(struct cz *c)
     }
 }
 
-/* A scalar's literal text (no interpolation), or NULL. */
+/* A scalar's literal text (no interpolation), or NULL. (A NUL an escape or the .env made
+ * is GL_NUL_SHOWN by then: no value holds one.) */
 static const char *literal(struct cz *c, struct yt_node *n)
 {
     struct cz_val v;
-    if (!cz_value(c, n, &v) || v.opaque || !v.len || memchr(v.text, '\0', v.len))
+    if (!cz_value(c, n, &v) || v.opaque || !v.len)
         return NULL;
     return gl_arena_strndup(&c->doc->arena, v.text, v.len);
 }
