@@ -414,15 +414,21 @@ static bool has_heredoc_mark(const char *line, size_t len)
 static inline __attribute__((always_inline)) bool parse_line(struct ctx *c, struct cur *k,
                                                             struct df_instr *in, size_t last_end);
 
-/* Note a piece of a continued instruction: d[off, off+len). */
-static void add_piece(struct ctx *c, size_t *np, size_t off, size_t len)
+/* The pieces' array grows (doubled from 16; what it grows by is charged to the arena). */
+static void grow_pieces(struct ctx *c)
 {
-    if (*np == c->piececap) { /* (what the heap array grows by is charged to the arena) */
-        size_t cap = c->piececap ? c->piececap * 2 : 16;
-        gl_arena_charge(c->a, (cap - c->piececap) * sizeof *c->pieces);
-        c->piececap = cap;
-        c->pieces = xrealloc(c->pieces, c->piececap * sizeof *c->pieces);
-    }
+    size_t cap = c->piececap ? c->piececap * 2 : 16;
+    gl_arena_charge(c->a, (cap - c->piececap) * sizeof *c->pieces);
+    c->piececap = cap;
+    c->pieces = xrealloc(c->pieces, c->piececap * sizeof *c->pieces);
+}
+
+/* Note a piece of a continued instruction: d[off, off+len). (Inline: once a continued
+ * line; the array grows out of line, a few times a file.) */
+static inline void add_piece(struct ctx *c, size_t *np, size_t off, size_t len)
+{
+    if (*np == c->piececap)
+        grow_pieces(c);
     c->pieces[(*np)++] = (struct piece){off, len};
 }
 
