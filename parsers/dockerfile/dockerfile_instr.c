@@ -347,6 +347,23 @@ static size_t extract_flags(struct df_lineparse *lp, struct df_instr *in, size_t
                        !df_ascii_uspace((unsigned char)L[run]) && L[run] != '\'' &&
                        L[run] != '"' && L[run] != esc)
                     run++;
+                if (pos == start && (run == e || df_ascii_uspace((unsigned char)L[run])) &&
+                    run - pos != 2) {
+                    /* the whole flag is this run (no "--", nothing before it, a blank or the
+                     * end after it): line[start, run) as written, what emit_flag makes of
+                     * its one piece, without the scratch text */
+                    struct df_flag *f = DF_APPEND(lp->arena, in->flags, in->nflags, cap);
+                    df_textb_slice(&lp->tb, lp->arena, L, &in->line_map, start, run - start,
+                                   false, &f->text, &f->len, &f->map);
+                    /* gl_srcmap_loc(&in->line_map, start): the slice's map starts with it */
+                    f->loc = f->map.n ? f->map.segs[0].at : (struct gl_loc){0, 0};
+                    if (run == e)
+                        return e;
+                    phase = SPACES;
+                    blank_ok = false;
+                    pos = run;
+                    continue;
+                }
                 df_textb_run(&lp->tb, L, pos, run - pos);
                 pos = run - 1;
                 continue;
