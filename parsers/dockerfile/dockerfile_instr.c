@@ -171,30 +171,40 @@ struct span {
 #define SPANS_MAX 32
 
 /* The args of k spans (k <= SPANS_MAX, av empty, in->line_map one segment): what k calls
- * of arg_span would make, in one arena take. The array is taken at its last room (the
+ * of arg_span would make, in one arena take (spans_size: its bytes, and the bytes only
+ * charged; *cap the array's room). The array is taken at its last room (the
  * rooms it had before, from 2 doubled, are charged: df_grow took each), and each argument
  * has its segment and its copy (16 + its length + 1, rounded to 16, what df_copy_mapped
  * takes) or, when it ends at the line's end, its segment and the line's own tail (the copy
  * charged). Every part is a multiple of 16, so the one take and the charge count what the
  * takes one by one counted. */
+static inline __attribute__((always_inline)) size_t
+spans_size(const struct df_instr *in, const struct span *sp, size_t k,
+                         size_t *cap, size_t *charged)
+{
+    _Static_assert(2 * sizeof(struct df_arg) % 16 == 0, "rooms of whole granules");
+    *cap = 2;
+    *charged = 0;
+    for (; *cap < k; *cap *= 2)
+        *charged += *cap * sizeof(struct df_arg);
+    size_t bytes = *cap * sizeof(struct df_arg);
+    for (size_t i = 0; i < k; i++) {
+        size_t room = (sp[i].e - sp[i].s + 1 + 15) & ~(size_t)15;
+        bytes += sizeof(struct gl_srcmap_seg);
+        if (sp[i].e == in->line_len)
+            *charged += room;
+        else
+            bytes += room;
+    }
+    return bytes;
+}
+
 static void emit_spans(struct df_lineparse *lp, struct df_instr *in, struct argv *av,
                        const struct span *sp, size_t k)
 {
     if (!k)
         return;
-    _Static_assert(2 * sizeof(struct df_arg) % 16 == 0, "rooms of whole granules");
-    size_t cap = 2, charged = 0;
-    for (; cap < k; cap *= 2)
-        charged += cap * sizeof(struct df_arg);
-    size_t bytes = cap * sizeof(struct df_arg);
-    for (size_t i = 0; i < k; i++) {
-        size_t room = (sp[i].e - sp[i].s + 1 + 15) & ~(size_t)15;
-        bytes += sizeof(struct gl_srcmap_seg);
-        if (sp[i].e == in->line_len)
-            charged += room;
-        else
-            bytes += room;
-    }
+    size_t cap, charged, bytes = spans_size(in, sp, k, &cap, &charged);
     char *blk = gl_arena_take(lp->arena, bytes);
     gl_arena_charge(lp->arena, charged);
     struct df_arg *v = (struct df_arg *)blk;
@@ -422,21 +432,21 @@ static const unsigned char word_class[256] = {
     ['\''] = 2, ['"'] = 2, ['\\'] = 3, ['`'] = 3,
 };
 
-/* parse_words for an ASCII line of one physical line whose words' array is empty and
- * whose last byte is no escape: every byte a word takes is then kept as it is (no rune
- * becomes U+FFFD; an escape always has a byte after it, which it keeps too), so a word is
- * the span of the line from its first byte to the space (outside quotes, not escaped)
- * or the end after it, and its argument what arg_span makes of the span (the builder's
- * one-piece copy has the same bytes, map and charge). False (nothing done) otherwise, or
- * past SPANS_MAX words. */
-static bool ascii_words(struct df_lineparse *lp, struct df_instr *in, struct argv *av,
-                        size_t s, size_t e)
+/* parse_words for an ASCII line of one physical line whose last byte is no escape: every
+ * byte a word takes is then kept as it is (no rune becomes U+FFFD; an escape always has a
+ * byte after it, which it keeps too), so a word is the span of the line from its first
+ * byte to the space (outside quotes, not escaped) or the end after it, and its argument
+ * what arg_span makes of the span (the builder's one-piece copy has the same bytes, map
+ * and charge). The spans into sp, their number into *nspans; false (nothing done)
+ * otherwise, or past SPANS_MAX words. (ascii_words makes them args.) */
+static inline __attribute__((always_inline)) bool
+ascii_spans(const struct df_lineparse *lp, const struct df_instr *in, size_t s,
+                        size_t e, struct span sp[SPANS_MAX], size_t *nspans)
 {
     const char *L = in->line;
     unsigned char esc = (unsigned char)lp->escape;
-    if (av->cap || in->line_map.n != 1 || (e > s && (unsigned char)L[e - 1] == esc))
+    if (in->line_map.n != 1 || (e > s && (unsigned char)L[e - 1] == esc))
         return false;
-    struct span sp[SPANS_MAX];
     size_t k = 0, p = s;
     for (;;) {
         while (p < e && word_class[(unsigned char)L[p]] == 1)
@@ -484,6 +494,17 @@ static bool ascii_words(struct df_lineparse *lp, struct df_instr *in, struct arg
         }
         sp[k++] = (struct span){start, p};
     }
+    *nspans = k;
+    return true;
+}
+
+static bool ascii_words(struct df_lineparse *lp, struct df_instr *in, struct argv *av,
+                        size_t s, size_t e)
+{
+    struct span sp[SPANS_MAX];
+    size_t k;
+    if (av->cap || !ascii_spans(lp, in, s, e, sp, &k))
+        return false;
     emit_spans(lp, in, av, sp, k);
     return true;
 }
@@ -673,16 +694,67 @@ maybe_json(struct df_lineparse *lp, struct df_instr *in, struct argv *av, size_t
     return true;
 }
 
-/* parseNameVal (ENV, LABEL): key, value, sep triples. */
-static bool name_val(struct df_lineparse *lp, struct df_instr *in, struct argv *av, size_t s,
-                     size_t e, const char *what, struct df_error *err)
+/* One `name=value` word w of ENV or LABEL: its key, value and sep args (arg_slice of each
+ * part) and their kv; false (with err) when it has no '='. */
+static bool kv_word(struct df_lineparse *lp, struct df_instr *in, struct argv *av, size_t *kcap,
+                    const struct df_arg *w, struct df_error *err)
+{
+    const char *eq = memchr(w->value, '=', w->len);
+    if (!eq) {
+        char msg[200]; /* (the word up to 80 bytes or a NUL, as "%.80s" of its copy shows) */
+        int shown = (int)strnlen(w->value, w->len < 80 ? w->len : 80);
+        snprintf(msg, sizeof msg,
+                 "Syntax error - can't find = in \"%.*s\". Must be of the form: name=value",
+                 shown, w->value);
+        err->loc = w->loc;
+        snprintf(err->message, sizeof err->message, "%s", msg);
+        return false;
+    }
+    size_t k = (size_t)(eq - w->value);
+    struct df_kv *kv = DF_APPEND(lp->arena, in->kvs, in->nkvs, *kcap);
+    kv->equals = true;
+    kv->key = av->n;
+    arg_slice(lp, av, w->value, &w->map, 0, k);
+    kv->value = av->n;
+    arg_slice(lp, av, w->value, &w->map, k + 1, w->len);
+    kv->sep = av->n;
+    arg_slice(lp, av, w->value, &w->map, k, k + 1);
+    return true;
+}
+
+/* parseNameVal (ENV, LABEL): key, value, sep triples. The words are parse_words'; on an
+ * ASCII line of one physical line (ascii_spans) they are read straight from the line, as
+ * spans, and the arena only charged for the args parse_words would have made of them
+ * (what emit_spans takes): nothing keeps them but the pairs cut from them. */
+static __attribute__((noinline)) bool
+name_val(struct df_lineparse *lp, struct df_instr *in, struct argv *av, size_t s, size_t e,
+         const char *what, struct df_error *err)
 {
     struct argv words = {0};
-    parse_words(lp, in, &words, s, e);
-    if (!words.n)
+    struct span sp[SPANS_MAX];
+    size_t nsp = 0, kcap = 0;
+    bool spans = ascii_spans(lp, in, s, e, sp, &nsp);
+    if (spans && nsp) {
+        size_t cap, charged, bytes = spans_size(in, sp, nsp, &cap, &charged);
+        gl_arena_charge(lp->arena, bytes);
+        gl_arena_charge(lp->arena, charged);
+        df_textb_reset(&lp->tb);
+    } else if (!spans) {
+        parse_words(lp, in, &words, s, e);
+    }
+    size_t nwords = spans ? nsp : words.n;
+    if (!nwords)
         return true;
-    size_t kcap = 0;
-    if (!memchr(words.v[0].value, '=', words.v[0].len)) {
+    /* the i-th word as parse_words' arg (from a span: the line's bytes, not NUL-terminated
+     * at its end, and a map of one segment, here) */
+    struct gl_srcmap_seg seg;
+#define NV_WORD(i)                                                                         \
+    (spans ? (seg = (struct gl_srcmap_seg){0, df_seg_loc(&in->line_map.segs[0], sp[i].s)},  \
+              (struct df_arg){in->line + sp[i].s, sp[i].e - sp[i].s, seg.at,                \
+                              {&seg, 1, 1, lp->arena}})                                     \
+           : words.v[i])
+    struct df_arg w0 = NV_WORD(0);
+    if (!memchr(w0.value, '=', w0.len)) {
         size_t k = s;
         while (k < e && !df_is_ws((unsigned char)in->line[k]))
             k++;
@@ -704,28 +776,12 @@ static bool name_val(struct df_lineparse *lp, struct df_instr *in, struct argv *
         kv->equals = false;
         return true;
     }
-    for (size_t i = 0; i < words.n; i++) {
-        const struct df_arg *w = &words.v[i];
-        const char *eq = memchr(w->value, '=', w->len);
-        if (!eq) {
-            char msg[200];
-            snprintf(msg, sizeof msg,
-                     "Syntax error - can't find = in \"%.80s\". Must be of the form: name=value",
-                     w->value);
-            err->loc = w->loc;
-            snprintf(err->message, sizeof err->message, "%s", msg);
+    for (size_t i = 0; i < nwords; i++) {
+        struct df_arg w = NV_WORD(i);
+        if (!kv_word(lp, in, av, &kcap, &w, err))
             return false;
-        }
-        size_t k = (size_t)(eq - w->value);
-        struct df_kv *kv = DF_APPEND(lp->arena, in->kvs, in->nkvs, kcap);
-        kv->equals = true;
-        kv->key = av->n;
-        arg_slice(lp, av, w->value, &w->map, 0, k);
-        kv->value = av->n;
-        arg_slice(lp, av, w->value, &w->map, k + 1, w->len);
-        kv->sep = av->n;
-        arg_slice(lp, av, w->value, &w->map, k, k + 1);
     }
+#undef NV_WORD
     return true;
 }
 
