@@ -103,11 +103,13 @@ static const char *run_lookup(void *ctx, const char *name, size_t len)
     return !v ? NULL : value ? value : sh_value_opaque;
 }
 
-static struct var *var_push(struct gl_arena *a, struct var *list, const char *name,
+/* A variable `name` (len bytes: its strlen, which the caller knows; a doc's text holds no
+ * NUL, the engine refuses one before any parse) on top of list. */
+static struct var *var_push(struct gl_arena *a, struct var *list, const char *name, size_t len,
                             const char *value)
 {
     struct var *v = gl_arena_take(a, sizeof *v); /* written whole */
-    *v = (struct var){name, value, strlen(name), list};
+    *v = (struct var){name, value, len, list};
     return v;
 }
 
@@ -196,7 +198,7 @@ static void declare_args(struct builder *b, struct scope *s, const struct df_ins
             struct var *g = var_find(b->meta.vars, name, nlen);
             value = g ? g->value : NULL;
         }
-        s->vars = var_push(&b->doc->arena, s->vars, name, value);
+        s->vars = var_push(&b->doc->arena, s->vars, name, nlen, value);
         if (!global)
             record_arg(b, stage, instr, &in->args[i], nlen, name, value,
                        eq && !(ba && ba->value));
@@ -219,8 +221,8 @@ static void declare_env(struct builder *b, struct scope *s, int stage, const str
         e->origin = GL_ENV_DOCKERFILE;
         e->stage = stage;
         e->launch = -1;
-        s->vars = var_push(&b->doc->arena, s->vars, key, e->value);
-        s->env = var_push(&b->doc->arena, s->env, key, e->value);
+        s->vars = var_push(&b->doc->arena, s->vars, key, k->len, e->value);
+        s->env = var_push(&b->doc->arena, s->env, key, k->len, e->value);
     }
 }
 
@@ -251,7 +253,10 @@ static int stage_named(const struct builder *b, const char *name, bool allow_ind
             if (b->few[i].len == len && same_lowered(b->few[i].name, name, len))
                 return b->few[i].stage;
     }
-    if (allow_index && *name && strspn(name, "0123456789") == strlen(name)) {
+    size_t digits = 0; /* (strspn of the digits: all of the name's bytes?) */
+    while (allow_index && digits < len && name[digits] >= '0' && name[digits] <= '9')
+        digits++;
+    if (allow_index && len && digits == len) {
         long n = strtol(name, NULL, 10);
         if (n >= 0 && (size_t)n < b->m->nstages)
             return (int)n;
@@ -352,8 +357,8 @@ static void begin_stage(struct builder *b, const struct df_instr *in)
         s->workdir = b->scopes[base].workdir;
         /* ENV is inherited through FROM <stage> */
         for (struct var *v = b->scopes[base].env; v; v = v->next) {
-            s->vars = var_push(&b->doc->arena, s->vars, v->name, v->value);
-            s->env = var_push(&b->doc->arena, s->env, v->name, v->value);
+            s->vars = var_push(&b->doc->arena, s->vars, v->name, v->len, v->value);
+            s->env = var_push(&b->doc->arena, s->env, v->name, v->len, v->value);
         }
     } else if (!unresolved && gl_streq_nocase(text, "scratch")) {
         r = gl_ref_add(b->doc, text, loc, GL_REF_FROM, true);
