@@ -146,8 +146,9 @@ static bool sentinel_default(const char *v)
 {
     static const char *const words[] = {"notset", "not-set", "not_set", "unset",
                                         "undefined", "changeme", "change-me"};
-    char c = (char)(v[0] | 0x20); /* (most values start with none of n, u, c) */
-    if (c != 'n' && c != 'u' && c != 'c')
+    /* (each word starts with "no", "un" or "ch", in any case; most values with none) */
+    char c = (char)(v[0] | 0x20), c2 = v[0] ? (char)(v[1] | 0x20) : 0;
+    if (!(c == 'n' && c2 == 'o') && !(c == 'u' && c2 == 'n') && !(c == 'c' && c2 == 'h'))
         return false;
     for (size_t i = 0; i < sizeof words / sizeof *words; i++)
         if (!strcasecmp(v, words[i]))
