@@ -333,7 +333,8 @@ static void begin_stage(struct builder *b, const struct df_instr *in)
         st->name = name;
         st->name_loc = in->args[2].loc;
     }
-    struct scope *s = GL_APPEND(&b->doc->arena, b->scopes, b->nscopes, b->capscopes);
+    /* (not cleared: its four fields are written below, workdir in each case) */
+    struct scope *s = DF_APPEND(&b->doc->arena, b->scopes, b->nscopes, b->capscopes);
     s->vars = s->env = NULL;
     s->budget = &b->budget;
 
