@@ -722,6 +722,51 @@ static bool kv_word(struct df_lineparse *lp, struct df_instr *in, struct argv *a
     return true;
 }
 
+/* What kv_word makes of n words, one by one, for n words that are spans sp of a line of
+ * one segment, each with a '=' (at eq[i], an offset in the line), while av and in->kvs are
+ * empty: the args array and the pairs array taken at their last rooms (the rooms before,
+ * from 2 doubled, charged: df_grow took each), and each arg's segment and copy in one
+ * take of them all (the bytes arg_slice's takes have: each part a multiple of 16, so the
+ * same charge). An arg's position is its first byte's on the line: the word's, moved by
+ * the arg's offset in it, as arg_slice gives it. */
+static void kv_spans(struct df_lineparse *lp, struct df_instr *in, struct argv *av,
+                     const struct span *sp, const size_t *eq, size_t n)
+{
+    _Static_assert(sizeof(struct df_kv) % 16 == 0, "rooms of whole granules");
+    struct gl_arena *a = lp->arena;
+    size_t nargs = 3 * n, acap = 2, kcap = 2, charged = 0, bytes = 0;
+    for (; kcap < n; kcap *= 2)
+        charged += kcap * sizeof(struct df_kv);
+    for (; acap < nargs; acap *= 2)
+        charged += acap * sizeof(struct df_arg);
+    for (size_t i = 0; i < n; i++) /* key, value and sep: "=" (2 bytes with the NUL) */
+        bytes += 3 * sizeof(struct gl_srcmap_seg) + ((eq[i] - sp[i].s + 1 + 15) & ~(size_t)15) +
+                 ((sp[i].e - eq[i] + 15) & ~(size_t)15) + 16;
+    struct df_kv *kv = gl_arena_take(a, kcap * sizeof *kv);
+    struct df_arg *v = gl_arena_take(a, acap * sizeof *v);
+    char *p = gl_arena_take(a, bytes);
+    gl_arena_charge(a, charged);
+    const struct gl_srcmap_seg *ls = &in->line_map.segs[0];
+    for (size_t i = 0; i < n; i++) {
+        kv[i] = (struct df_kv){3 * i, 3 * i + 1, 3 * i + 2, true};
+        const struct span part[3] = {{sp[i].s, eq[i]}, {eq[i] + 1, sp[i].e}, {eq[i], eq[i] + 1}};
+        for (size_t j = 0; j < 3; j++) {
+            size_t len = part[j].e - part[j].s;
+            struct gl_srcmap_seg *seg = (struct gl_srcmap_seg *)p;
+            *seg = (struct gl_srcmap_seg){0, df_seg_loc(ls, part[j].s)};
+            char *copy = p + sizeof *seg;
+            df_copy_str(copy, in->line + part[j].s, len);
+            v[3 * i + j] = (struct df_arg){copy, len, seg->at, {seg, 1, 1, a}};
+            p += sizeof *seg + ((len + 1 + 15) & ~(size_t)15);
+        }
+    }
+    in->kvs = kv;
+    in->nkvs = n;
+    av->v = v;
+    av->n = nargs;
+    av->cap = acap;
+}
+
 /* parseNameVal (ENV, LABEL): key, value, sep triples. The words are parse_words'; on an
  * ASCII line of one physical line (ascii_spans) they are read straight from the line, as
  * spans, and the arena only charged for the args parse_words would have made of them
@@ -776,7 +821,18 @@ name_val(struct df_lineparse *lp, struct df_instr *in, struct argv *av, size_t s
         kv->equals = false;
         return true;
     }
-    for (size_t i = 0; i < nwords; i++) {
+    size_t eq[SPANS_MAX], i = 0; /* from spans, each word's '=' (an offset in the line) */
+    for (; spans && i < nwords; i++) {
+        const char *at = memchr(in->line + sp[i].s, '=', sp[i].e - sp[i].s);
+        if (!at)
+            break;
+        eq[i] = (size_t)(at - in->line);
+    }
+    if (spans && i == nwords) {
+        kv_spans(lp, in, av, sp, eq, nwords);
+        return true;
+    }
+    for (i = 0; i < nwords; i++) {
         struct df_arg w = NV_WORD(i);
         if (!kv_word(lp, in, av, &kcap, &w, err))
             return false;
