@@ -62,6 +62,8 @@ struct builder {
     size_t nfew;
     struct gl_map stage_names;
     size_t stats;           /* context files sized so far (COPY_STATS_MAX) */
+    size_t dir_len;         /* the doc path's directory with its '/' (0: none), or SIZE_MAX
+                               before context_size first needs it */
     struct gl_buf scratch;  /* expansion's result buffer, reused from word to word */
 };
 
@@ -414,9 +416,12 @@ static int64_t context_size(struct builder *b, const char *path)
         strstr(path, "..") || strpbrk(path, "*?[$"))
         return -1;
     b->stats++;
-    const char *slash = strrchr(doc_path, '/');
+    if (b->dir_len == SIZE_MAX) { /* (the same for each COPY source of the doc) */
+        const char *slash = strrchr(doc_path, '/');
+        b->dir_len = slash ? (size_t)(slash - doc_path) + 1 : 0;
+    }
     size_t n = strlen(path);
-    gl_arena_charge(&b->doc->arena, (slash ? (size_t)(slash - doc_path) + 1 : 0) + n + 1);
+    gl_arena_charge(&b->doc->arena, b->dir_len + n + 1);
     if (!n || path[n - 1] == '/' || (path[n - 1] == '.' && (n == 1 || path[n - 2] == '/')))
         return -1;
     return GL_COPY_SIZE_ASK;
@@ -669,7 +674,8 @@ static void build_model(struct gl_doc *doc, const struct gl_config *cfg,
                                              "ENV, ARG, ...)", word);
         return;
     }
-    struct builder b = {.doc = doc, .cfg = cfg, .f = f, .budget = doc->len + DF_EXPAND_BUDGET};
+    struct builder b = {.doc = doc, .cfg = cfg, .f = f, .budget = doc->len + DF_EXPAND_BUDGET,
+                        .dir_len = SIZE_MAX};
     b.meta.budget = &b.budget;
     gl_map_init(&b.stage_names);
     gl_buf_init(&b.scratch);
