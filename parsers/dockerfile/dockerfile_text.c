@@ -202,6 +202,9 @@ void df_slice_map_slow(struct gl_arena *a, const struct gl_srcmap *line_map, siz
     size_t h = 0;
     struct gl_loc first = gl_srcmap_loc_near(line_map, off, &h);
     size_t from = h + 1, to = from;
+    if (n && line_map->segs[line_map->n - 1].off < off + n)
+        to = line_map->n; /* (the last segment starts inside: so do all after `from`, most
+                             often, for a slice to the line's end) */
     while (n && to < line_map->n && line_map->segs[to].off < off + n)
         to++;
     size_t count = 1 + (to - from);
