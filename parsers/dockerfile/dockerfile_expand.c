@@ -719,22 +719,29 @@ static bool expand_other(struct gl_arena *a, const char *word, size_t len, char 
     struct simple_piece p[SIMPLE_PIECES];
     size_t np;
     if (scratch && len < UINT32_MAX && simple_word(word, len, (unsigned char)escape, p, &np)) {
-        /* what df_shlex_process builds (the same lookups, in the same order) and copies */
+        /* what df_shlex_process builds (the same lookups, in the same order) and copies:
+         * the values looked up first, then the text written once at its length (the take
+         * a copy of it would be) */
         bool unset = false;
-        scratch->len = 0;
+        const char *val[SIMPLE_PIECES];
+        size_t vlen[SIMPLE_PIECES], total = 0;
         for (size_t i = 0; i < np; i++) {
-            if (!p[i].var) {
-                gl_buf_add(scratch, word + p[i].off, p[i].len);
-                continue;
+            val[i] = p[i].var ? NULL : word + p[i].off;
+            vlen[i] = p[i].var ? 0 : p[i].len;
+            if (p[i].var) {
+                val[i] = lookup ? lookup(ctx, word + p[i].off, p[i].len) : NULL;
+                vlen[i] = val[i] ? strlen(val[i]) : 0;
+                unset |= !val[i];
             }
-            const char *val = lookup ? lookup(ctx, word + p[i].off, p[i].len) : NULL;
-            if (val)
-                gl_buf_adds(scratch, val);
-            else
-                unset = true;
+            total += vlen[i];
         }
-        *out = gl_arena_strndup(a, scratch->data ? scratch->data : "", scratch->len);
-        *out_len = scratch->len;
+        char *text = gl_arena_take(a, total + 1);
+        for (size_t i = 0, at = 0; i < np; at += vlen[i++])
+            if (vlen[i])
+                memcpy(text + at, val[i], vlen[i]);
+        text[total] = 0;
+        *out = text;
+        *out_len = total;
         if (unresolved)
             *unresolved = unset;
         return true;
