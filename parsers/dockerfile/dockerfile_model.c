@@ -166,7 +166,8 @@ static void record_arg(struct builder *b, int stage, int instr, const struct df_
                        size_t nlen, const char *name, const char *value, bool from_default)
 {
     struct gl_dockerfile_model *m = b->m;
-    struct gl_build_var *v = GL_APPEND(&b->doc->arena, m->vars, m->nvars, m->capvars);
+    /* (not cleared: each of its fields is written here; so for env and copies below) */
+    struct gl_build_var *v = DF_APPEND(&b->doc->arena, m->vars, m->nvars, m->capvars);
     v->name = name;
     v->value = value;
     v->loc = a->loc;
@@ -216,7 +217,7 @@ static void declare_env(struct builder *b, struct scope *s, int stage, const str
         const char *value = expand(b, s, v->value, v->len, &unresolved);
         const char *key = k->value; /* NUL-terminated at k->len: no copy (charged as one) */
         gl_arena_charge(&b->doc->arena, k->len + 1);
-        struct gl_env *e = GL_APPEND(&b->doc->arena, b->doc->env, b->doc->nenv, b->doc->capenv);
+        struct gl_env *e = DF_APPEND(&b->doc->arena, b->doc->env, b->doc->nenv, b->doc->capenv);
         e->key = key;
         e->value = unresolved ? NULL : value;
         e->key_loc = k->loc;
@@ -456,7 +457,7 @@ static void copy_or_add(struct builder *b, struct scope *s, int stage, int instr
         bool unresolved;
         const char *path = expand(b, s, a->value, a->len, &unresolved);
         struct gl_copy_src *c =
-            GL_APPEND(&b->doc->arena, b->m->copies, b->m->ncopies, b->m->capcopies);
+            DF_APPEND(&b->doc->arena, b->m->copies, b->m->ncopies, b->m->capcopies);
         c->path = path;
         c->loc = a->loc;
         c->stage = stage;
