@@ -40,7 +40,7 @@ struct scope {
  * value is unknown (opaque: never judged), not an error. */
 #define DF_EXPAND_BUDGET ((size_t)gl_limit(GL_LIMIT_EXPANSION_SIZE))
 
-#define FEW_NAMES 8
+#define FEW_NAMES 64
 
 struct builder {
     struct gl_doc *doc;
@@ -52,7 +52,8 @@ struct builder {
     size_t nscopes, capscopes;
     size_t budget;          /* DF_EXPAND_BUDGET and the file's length, as it is spent */
     /* Stage names (lowercased), the first stage of a name keeping it: the first FEW_NAMES
-     * in `few`, scanned (most files name one or two: no hashing, no table); past them
+     * in `few`, scanned (most files name one or two: no hashing, no table; a scan of a
+     * few dozen, length first, costs less than the map's hashing and growth); past them
      * all in the map stage_names (name -> 1 + stage), which is empty until then. */
     struct few_name {
         const char *name;

@@ -298,24 +298,24 @@ static void test_pragmas(void **state)
 static void test_many_stage_names(void **state)
 {
     (void)state;
-    char text[2048];
+    char text[4096];
     size_t n = 0;
-    for (int i = 0; i < 10; i++)
+    for (int i = 0; i < 70; i++) /* (more than the 64 the model scans) */
         n += (size_t)snprintf(text + n, sizeof text - n, "FROM ubuntu:22.04 AS S%d\n", i);
     n += (size_t)snprintf(text + n, sizeof text - n,
-                          "FROM s1 AS s2\n"             /* 10: s2 stays stage 2 */
-                          "FROM S9\n"                   /* 11 */
-                          "FROM s2\n"                   /* 12 */
-                          "COPY --from=s10 /a /a\n"     /* no such stage: an image */
+                          "FROM s1 AS s2\n"             /* 70: s2 stays stage 2 */
+                          "FROM S69\n"                  /* 71 */
+                          "FROM s2\n"                   /* 72 */
+                          "COPY --from=s70 /a /a\n"     /* no such stage: an image */
                           "COPY --from=S0 /b /b\n");
     struct gl_doc *d = parse(text);
     const struct gl_dockerfile_model *m = d->df;
-    assert_int_equal(m->nstages, 13);
-    assert_int_equal(m->stages[10].base_stage, 1);
-    assert_int_equal(m->stages[11].base_stage, 9);
-    assert_int_equal(m->stages[12].base_stage, 2);
-    assert_int_equal(d->nrefs, 14); /* 13 FROMs and the image s10 */
-    assert_string_equal(d->refs[13].text, "s10");
+    assert_int_equal(m->nstages, 73);
+    assert_int_equal(m->stages[70].base_stage, 1);
+    assert_int_equal(m->stages[71].base_stage, 69);
+    assert_int_equal(m->stages[72].base_stage, 2);
+    assert_int_equal(d->nrefs, 74); /* 73 FROMs and the image s70 */
+    assert_string_equal(d->refs[73].text, "s70");
 
     d = parse("FROM ubuntu AS a\nFROM A AS b\nFROM b AS A\nFROM a\nCOPY --from=B /x /x\n");
     assert_int_equal(d->df->stages[1].base_stage, 0);
