@@ -42,6 +42,12 @@ struct scope {
 
 #define FEW_NAMES 64
 
+struct few_name {
+    const char *name;
+    size_t len;
+    int stage;
+};
+
 struct builder {
     struct gl_doc *doc;
     const struct gl_config *cfg;
@@ -55,11 +61,7 @@ struct builder {
      * in `few`, scanned (most files name one or two: no hashing, no table; a scan of a
      * few dozen, length first, costs less than the map's hashing and growth); past them
      * all in the map stage_names (name -> 1 + stage), which is empty until then. */
-    struct few_name {
-        const char *name;
-        size_t len;
-        int stage;
-    } few[FEW_NAMES];
+    struct few_name *few;   /* FEW_NAMES of them (build_model's room: not cleared) */
     size_t nfew;
     struct gl_map stage_names;
     size_t stats;           /* context files sized so far (COPY_STATS_MAX) */
@@ -676,8 +678,9 @@ static void build_model(struct gl_doc *doc, const struct gl_config *cfg,
                                              "ENV, ARG, ...)", word);
         return;
     }
+    struct few_name few[FEW_NAMES];
     struct builder b = {.doc = doc, .cfg = cfg, .f = f, .budget = doc->len + DF_EXPAND_BUDGET,
-                        .dir_len = SIZE_MAX};
+                        .few = few, .dir_len = SIZE_MAX};
     b.meta.budget = &b.budget;
     gl_map_init(&b.stage_names);
     gl_buf_init(&b.scratch);
