@@ -333,7 +333,7 @@ static void begin_stage(struct builder *b, const struct df_instr *in)
     st->index = idx;
     st->base_stage = -1;
     st->first_line = st->last_line = in->start_line;
-    if (in->nargs >= 3 && gl_streq_nocase(in->args[1].value, "as")) {
+    if (in->nargs >= 3 && in->args[1].len == 2 && gl_streq_nocase(in->args[1].value, "as")) {
         char *name = gl_arena_strndup(&b->doc->arena, in->args[2].value, in->args[2].len);
         lowercase(name);
         st->name = name;
@@ -368,7 +368,8 @@ static void begin_stage(struct builder *b, const struct df_instr *in)
             s->vars = var_push(&b->doc->arena, s->vars, v->name, v->len, v->value);
             s->env = var_push(&b->doc->arena, s->env, v->name, v->len, v->value);
         }
-    } else if (!unresolved && gl_streq_nocase(text, "scratch")) {
+    } else if (!unresolved && (text[0] == 's' || text[0] == 'S') &&
+               gl_streq_nocase(text, "scratch")) { /* (the first byte first: no call) */
         r = gl_ref_add(b->doc, text, loc, GL_REF_FROM, true);
         r->unresolved = false;
         r->scratch = true;
