@@ -1006,6 +1006,18 @@ static size_t next_token(const struct sh_lexer *lx, int *c)
         *c = -1;
         return i;
     }
+    /* most tokens start right at i (after an operator) or after one space (after a word):
+       those two without the loop below (the space skipped when it is no escape) */
+    unsigned char esc = (unsigned char)lx->esc;
+    if (i + 1 < len) {
+        unsigned char ci = (unsigned char)s[i];
+        if (ci == ' ' && esc != ' ')
+            ci = (unsigned char)s[++i];
+        if (ci > ' ' && ci != esc) {
+            *c = ci;
+            return i;
+        }
+    }
     bool spaces8 = lx->esc != ' '; /* (a space that is the escape goes the byte way) */
     for (;;) {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
