@@ -555,6 +555,38 @@ static bool plain_assignment(const char *t, size_t n)
     return k < n && t[k] == '=';
 }
 
+/* The plain word [at, end) that is an assignment `NAME=value` / `NAME+=value` at the start
+ * of a command (plain_assignment), as the command's assignment: what word() and
+ * shl_assignment make of it (the same copies of name and value, the same positions), here
+ * without the lexer: its value is plain bytes, which lex_parts would append as one literal.
+ * False (nothing done) for an empty value, which may be an array's `NAME=(`: word() takes
+ * it. */
+static bool plain_assign(struct builder *b, size_t at, size_t end)
+{
+    struct sh_lexer *lx = &b->lx;
+    const char *s = lx->s;
+    size_t k = at;
+    while (gl_name_class[(unsigned char)s[k]]) /* (the name ends at '+' or '=') */
+        k++;
+    bool append = s[k] == '+';
+    size_t v = k + (append ? 2 : 1);
+    if (v == end)
+        return false;
+    lx->assign_certain = certain_now(b); /* as word() leaves it */
+    mark_start(b, at);
+    b->as = grow(b, as, b->nas, capas);
+    struct sh_assign *out = &b->as[b->nas++];
+    memset(out, 0, sizeof *out);
+    out->name = gl_arena_strndup(lx->a, s + at, k - at);
+    out->loc = shl_loc(lx, at);
+    out->append = append;
+    out->value_loc = shl_loc(lx, v);
+    out->value = gl_arena_strndup(lx->a, s + v, end - v);
+    out->value_len = end - v;
+    lx->i = end;
+    return true;
+}
+
 /* The n bytes of a word at src into dst, where an arena block of at least n + 1 bytes
  * rounded up to 16 starts (so room for 16 bytes). A word of up to 16 bytes moves as one
  * 16-byte copy when the input has 16 bytes at src (`room`): the bytes after the word land
@@ -576,10 +608,14 @@ static inline void copy_word_text(char *dst, const char *src, size_t n, size_t r
 /* A plain word (shl_plain_word_end) lexed straight into the command's arrays: the same
  * arena block (one span, then the text), word and info that shl_word's field and its copy
  * in word() below give, without the field. Only where word() would do nothing else with
- * it: no header word or case pattern is expected, and it is neither a command's first
- * word that is an assignment nor a reserved word where one is recognised. False (nothing
- * done) otherwise: word() takes it; *quote is set when the plain bytes end at a quote. */
-static inline bool plain_word(struct builder *b, size_t at, bool *quote)
+ * it: no header word or case pattern is expected, and it is no reserved word where one is
+ * recognised (a command's first word that is an assignment goes to plain_assign). False
+ * (nothing done) otherwise: word() takes it; *quote is set when the plain bytes end at a
+ * quote. Always inline: its one call is in run()'s token loop, and gcc's choice to inline
+ * it or not flips with small changes around it (out of line it costs ~2.5 M more on the
+ * 999 Dockerfiles). */
+static inline __attribute__((always_inline)) bool plain_word(struct builder *b, size_t at,
+                                                             bool *quote)
 {
     struct sh_lexer *lx = &b->lx;
     *quote = false;
@@ -594,7 +630,7 @@ static inline bool plain_word(struct builder *b, size_t at, bool *quote)
     size_t tlen = end - at;
     const char *src = lx->s + at;
     if (!b->nw && plain_assignment(src, tlen))
-        return false;
+        return plain_assign(b, at, end);
     enum reserved r = cmd_empty(b) ? reserved_of(src, tlen) : R_NONE;
     if (r != R_NONE) {
         /* what word() does with it: lex it into a field (an arena block of one span and

@@ -351,6 +351,36 @@ static void test_var_from_assignment(void **state)
     assert_loc(C[1].words[2].loc, 2, 12);
 }
 
+/* Plain assignment words (no quote or expansion: read without the lexer) give what the
+ * lexer gives: name, value, append, positions; an empty value before `(` is an array. */
+static void test_plain_assignments(void **state)
+{
+    (void)state;
+    assert_int_equal(split("CC=gcc-12 FLAGS+=-O2 JOBS= make\nLIST=(a b) V=1"), 0);
+    assert_int_equal(N, 2);
+    assert_int_equal(C[0].nassigns, 3);
+    assert_string_equal(C[0].assigns[0].name, "CC");
+    assert_string_equal(C[0].assigns[0].value, "gcc-12");
+    assert_int_equal(C[0].assigns[0].value_len, 6);
+    assert_false(C[0].assigns[0].append);
+    assert_false(C[0].assigns[0].opaque);
+    assert_loc(C[0].assigns[0].loc, 1, 1);
+    assert_loc(C[0].assigns[0].value_loc, 1, 4);
+    assert_string_equal(C[0].assigns[1].name, "FLAGS");
+    assert_string_equal(C[0].assigns[1].value, "-O2");
+    assert_true(C[0].assigns[1].append);
+    assert_loc(C[0].assigns[1].value_loc, 1, 18);
+    assert_string_equal(C[0].assigns[2].name, "JOBS");
+    assert_string_equal(C[0].assigns[2].value, "");
+    assert_string_equal(words(&C[0]), "make");
+    assert_loc(C[0].loc, 1, 1);
+    assert_int_equal(C[1].nassigns, 2);
+    assert_true(C[1].assigns[0].array);
+    assert_true(C[1].assigns[0].opaque);
+    assert_string_equal(C[1].assigns[1].value, "1");
+    assert_loc(C[1].assigns[1].value_loc, 2, 14);
+}
+
 static void test_export_and_declare(void **state)
 {
     (void)state;
@@ -1203,6 +1233,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_argv_in_known_variable_split, setup, teardown),
         cmocka_unit_test_setup_teardown(test_empty_expansion_removed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_arrays_and_append_opaque, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_plain_assignments, setup, teardown),
         cmocka_unit_test_setup_teardown(test_read_and_loop_var_opaque, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lookup_callback, setup, teardown),
         cmocka_unit_test_setup_teardown(test_assignments_not_tracked_without_option, setup, teardown),
