@@ -151,7 +151,11 @@ static const struct cmd_name *command_named(const char *b, size_t n)
 #undef M
     };
     /* b is lit (a string literal of the length switched on): the name is `name` */
-#define IS(lit, name)                                                                         do {                                                                                          if (!memcmp(b, lit, sizeof(lit) - 1))                                                         return &(name);                                                                   } while (0)
+#define IS(lit, name)                                                                     \
+    do {                                                                                  \
+        if (!memcmp(b, lit, sizeof(lit) - 1))                                             \
+            return &(name);                                                               \
+    } while (0)
     switch (n) {
     case 2:
         switch (b[0]) {

@@ -381,6 +381,38 @@ static void test_plain_assignments(void **state)
     assert_loc(C[1].assigns[1].value_loc, 2, 14);
 }
 
+/* Words with `$NAME` / `${NAME}` outside quotes (read without the lexer unless a value is
+ * cut by field splitting) give what the lexer gives: split fields and their flags, no word
+ * for an empty expansion, opaque words that may split, a reserved word made by an empty
+ * expansion. */
+static void test_unquoted_expansions(void **state)
+{
+    (void)state;
+    assert_int_equal(split("A='x  y'\nB=\nC=z\n"
+                           "echo ${A}.$C p$B \"\"$A $B $U ${U}s \"$C\"-$C\n"
+                           "if true; then :; fi$B\necho done"), 0);
+    assert_int_equal(N, 7);
+    const struct sh_cmd *c = &C[3];
+    assert_string_equal(words(c), "echo|x|y.z|p|x|y|$U|${U}s|z-z");
+    assert_true(c->info[1].from_split && c->info[2].from_split);
+    assert_loc(c->words[1].loc, 4, 6);
+    assert_loc(c->words[2].loc, 4, 6);
+    assert_int_equal(c->info[2].nspans, 3); /* y . z */
+    assert_false(c->info[2].spans[0].literal);
+    assert_false(c->info[3].from_split);
+    assert_int_equal(c->info[3].nspans, 1);
+    assert_true(c->info[4].quoted);
+    assert_false(c->info[5].quoted);
+    assert_true(c->words[6].opaque && c->info[6].may_split);
+    assert_true(c->words[7].opaque && c->info[7].may_split);
+    assert_false(c->words[8].opaque);
+    assert_true(c->info[8].quoted);
+    assert_false(c->info[8].may_split);
+    assert_int_equal(c->info[8].nspans, 3);
+    assert_string_equal(words(&C[6]), "echo|done");
+    assert_int_equal(C[6].depth, 0); /* `fi$B` closed the if */
+}
+
 static void test_export_and_declare(void **state)
 {
     (void)state;
@@ -1234,6 +1266,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_empty_expansion_removed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_arrays_and_append_opaque, setup, teardown),
         cmocka_unit_test_setup_teardown(test_plain_assignments, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_unquoted_expansions, setup, teardown),
         cmocka_unit_test_setup_teardown(test_read_and_loop_var_opaque, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lookup_callback, setup, teardown),
         cmocka_unit_test_setup_teardown(test_assignments_not_tracked_without_option, setup, teardown),
