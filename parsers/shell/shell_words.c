@@ -292,12 +292,14 @@ static __attribute__((noinline, cold)) bool stop_here(struct builder *b, size_t 
     return true;
 }
 
-/* (inline: it runs before every token; its slow part is stop_here) */
+/* (inline: it runs before every token; its slow part is stop_here. The arena is over its
+ * limit only when its total passed it, and the total only grows while a text is split:
+ * the total's test says "over" too, without a look at gl_arena_over) */
 static inline bool stop_at_memory(struct builder *b, size_t at)
 {
     const struct gl_arena *a = b->lx.a;
     size_t words = b->capw * (sizeof *b->w + sizeof *b->wi); /* capw == capwi */
-    if (!gl_arena_over(a) && a->total + words <= b->limit)
+    if (a->total + words <= b->limit)
         return false;
     return stop_here(b, at);
 }
