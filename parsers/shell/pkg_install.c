@@ -8,6 +8,7 @@
 struct pkg_out {
     struct gl_arena *arena;
     struct gl_dockerfile_model *df;
+    int instr; /* of every package and removal recorded */
 };
 
 /* An option's name with its length, tested by length first (in_opts): an option word is
@@ -420,6 +421,7 @@ static void add_pkg(const struct pkg_out *out, int stage, const struct manager *
     struct gl_pkg *p = GL_APPEND(out->arena, m->pkgs, m->npkgs, m->cappkgs);
     p->manager = mgr->name;
     p->family = (uint8_t)mgr->family;
+    p->instr = out->instr;
     p->spec = w->text;
     p->loc = w->loc;
     p->stage = stage;
@@ -442,7 +444,7 @@ static void add_removal(const struct pkg_out *out, int stage, const char *manage
     struct gl_dockerfile_model *m = out->df;
     struct gl_removal *r = GL_APPEND(out->arena, m->removals, m->nremovals, m->capremovals);
     *r = (struct gl_removal){.manager = manager, .name = w->text, .loc = w->loc,
-                             .stage = stage, .instr = -1, .family = (uint8_t)family};
+                             .stage = stage, .instr = out->instr, .family = (uint8_t)family};
 }
 
 /* `rm [-rf] PATH...`: every path (after `--`, words starting with '-' too). */
@@ -506,6 +508,7 @@ static struct gl_pkg *add_file(const struct pkg_out *out, int stage, const struc
     struct gl_pkg *p = GL_APPEND(out->arena, m->pkgs, m->npkgs, m->cappkgs);
     p->manager = mgr->name;
     p->family = (uint8_t)mgr->family;
+    p->instr = out->instr;
     p->spec = p->name = name;
     p->loc = loc;
     p->stage = stage;
@@ -746,13 +749,13 @@ static __attribute__((noinline)) void scan_command(const struct pkg_out *out, in
 }
 
 void gl_pkg_install_scan(struct gl_arena *a, struct gl_dockerfile_model *m, int stage,
-                         const struct gl_word *words, size_t nwords)
+                         int instr, const struct gl_word *words, size_t nwords)
 {
     if (!m || !nwords || gl_arena_over(a) || words[0].opaque)
         return;
     struct command first = command_of(&words[0]);
     if (!first.name)
         return; /* a command unknown here (most commands): nothing it installs or removes */
-    const struct pkg_out out = {a, m};
+    const struct pkg_out out = {a, m, instr};
     scan_command(&out, stage, words, nwords, first);
 }
