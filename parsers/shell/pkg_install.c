@@ -8,6 +8,7 @@
 struct pkg_out {
     struct gl_arena *arena;
     struct gl_dockerfile_model *df;
+    int instr; /* of every package and removal recorded */
 };
 
 /* An option's name with its length, tested by length first (in_opts): an option word is
@@ -111,30 +112,9 @@ enum cmd_kind {
 };
 
 struct cmd_name {
-    const char *s;
     unsigned char kind; /* enum cmd_kind */
     unsigned char row;  /* of managers[], for CMD_MANAGER and CMD_UV */
 };
-
-/* The names the scan knows, by length (gl_word.len gives it): a base name is compared
- * only with the few names of its length, by their first byte before memcmp. */
-#define CMD_LEN_MAX 10
-static const struct cmd_name cmd_names[CMD_LEN_MAX + 1][7] = {
-    [2] = {{"rm", CMD_RM, 0}, {"uv", CMD_UV, ROW_UV}},
-    [3] = {{"env", CMD_PREFIX, 0}, {"apt", CMD_MANAGER, ROW_APT}, {"yum", CMD_MANAGER, ROW_YUM},
-           {"dnf", CMD_MANAGER, ROW_DNF}, {"apk", CMD_MANAGER, ROW_APK},
-           {"pip", CMD_MANAGER, ROW_PIP}},
-    [4] = {{"sudo", CMD_SUDO, 0}, {"exec", CMD_PREFIX, 0}, {"time", CMD_PREFIX, 0},
-           {"nice", CMD_PREFIX, 0}, {"tdnf", CMD_MANAGER, ROW_TDNF}},
-    [5] = {{"nohup", CMD_PREFIX, 0}, {"conda", CMD_MANAGER, ROW_CONDA},
-           {"mamba", CMD_MANAGER, ROW_MAMBA}},
-    [6] = {{"python", CMD_PYTHON, 0}, {"zypper", CMD_MANAGER, ROW_ZYPPER}},
-    [7] = {{"command", CMD_PREFIX, 0}, {"apt-get", CMD_MANAGER, ROW_APT_GET}},
-    [8] = {{"aptitude", CMD_MANAGER, ROW_APTITUDE}, {"microdnf", CMD_MANAGER, ROW_MICRODNF}},
-    [10] = {{"micromamba", CMD_MANAGER, ROW_MICROMAMBA}},
-};
-static const struct cmd_name pip_versioned = {"pip", CMD_MANAGER, ROW_PIP};
-static const struct cmd_name python_versioned = {"python", CMD_PYTHON, 0};
 
 /* Are a[0, n) and b[0, n) the same bytes? For the short names and options here: a loop
  * the compiler keeps inline, not a call of memcmp whose length it does not know. */
@@ -146,7 +126,7 @@ static inline bool same_bytes(const char *a, const char *b, size_t n)
     return true;
 }
 
-/* Is b[from, n) all digits and dots (the version of pip3.11, python3)? */
+/* Is b[0, n) all digits and dots (the version of pip3.11, python3)? */
 static bool version_tail(const char *b, size_t from, size_t n)
 {
     for (size_t i = from; i < n; i++)
@@ -155,17 +135,91 @@ static bool version_tail(const char *b, size_t from, size_t n)
     return true;
 }
 
-/* The known name b[0, n) is, or NULL (most commands: cd, echo, wget, git, ...). */
+/* The known name b[0, n) is, or NULL (most commands: cd, echo, wget, git, ...). Asked of
+ * every command (23,000 on the benchmark corpus): a switch on the length and the first
+ * byte, then one compare of the rest (a memcmp of a constant length, which the compiler
+ * does in a load or two), not a loop over the names of the length. */
 static const struct cmd_name *command_named(const char *b, size_t n)
 {
-    if (n <= CMD_LEN_MAX)
-        for (const struct cmd_name *k = cmd_names[n]; k->s; k++)
-            if (k->s[0] == b[0] && same_bytes(k->s + 1, b + 1, n - 1))
-                return k;
+    static const struct cmd_name prefix = {CMD_PREFIX, 0}, sudo = {CMD_SUDO, 0},
+                                 rm = {CMD_RM, 0}, uv = {CMD_UV, ROW_UV},
+                                 python = {CMD_PYTHON, 0};
+    static const struct cmd_name mgr[] = {
+#define M(row) [row] = {CMD_MANAGER, row}
+        M(ROW_APT_GET), M(ROW_APT), M(ROW_APTITUDE), M(ROW_YUM), M(ROW_DNF), M(ROW_MICRODNF),
+        M(ROW_TDNF), M(ROW_APK), M(ROW_ZYPPER), M(ROW_CONDA), M(ROW_MAMBA), M(ROW_MICROMAMBA),
+        M(ROW_PIP), M(ROW_UV),
+#undef M
+    };
+    /* b is lit (a string literal of the length switched on): the name is `name` */
+#define IS(lit, name)                                                                     \
+    do {                                                                                  \
+        if (!memcmp(b, lit, sizeof(lit) - 1))                                             \
+            return &(name);                                                               \
+    } while (0)
+    switch (n) {
+    case 2:
+        switch (b[0]) {
+        case 'r': IS("rm", rm); break;
+        case 'u': IS("uv", uv); break;
+        }
+        return NULL;
+    case 3:
+        switch (b[0]) {
+        case 'e': IS("env", prefix); break;
+        case 'a': IS("apt", mgr[ROW_APT]); IS("apk", mgr[ROW_APK]); break;
+        case 'y': IS("yum", mgr[ROW_YUM]); break;
+        case 'd': IS("dnf", mgr[ROW_DNF]); break;
+        case 'p': IS("pip", mgr[ROW_PIP]); break;
+        }
+        return NULL;
+    case 4:
+        switch (b[0]) {
+        case 's': IS("sudo", sudo); break;
+        case 'e': IS("exec", prefix); break;
+        case 't': IS("time", prefix); IS("tdnf", mgr[ROW_TDNF]); break;
+        case 'n': IS("nice", prefix); break;
+        }
+        break; /* pip3 */
+    case 5:
+        switch (b[0]) {
+        case 'n': IS("nohup", prefix); break;
+        case 'c': IS("conda", mgr[ROW_CONDA]); break;
+        case 'm': IS("mamba", mgr[ROW_MAMBA]); break;
+        }
+        break; /* pip3. */
+    case 6:
+        switch (b[0]) {
+        case 'p': IS("python", python); break;
+        case 'z': IS("zypper", mgr[ROW_ZYPPER]); break;
+        }
+        break;
+    case 7:
+        switch (b[0]) {
+        case 'c': IS("command", prefix); break;
+        case 'a': IS("apt-get", mgr[ROW_APT_GET]); break;
+        }
+        break;
+    case 8:
+        switch (b[0]) {
+        case 'a': IS("aptitude", mgr[ROW_APTITUDE]); break;
+        case 'm': IS("microdnf", mgr[ROW_MICRODNF]); break;
+        }
+        break;
+    case 10:
+        if (b[0] == 'm')
+            IS("micromamba", mgr[ROW_MICROMAMBA]);
+        break;
+    default:
+        if (n < 2)
+            return NULL;
+        break;
+    }
+#undef IS
     if (n > 3 && b[0] == 'p' && !memcmp(b, "pip", 3) && version_tail(b, 3, n))
-        return &pip_versioned; /* pip3, pip3.11 */
+        return &mgr[ROW_PIP]; /* pip3, pip3.11 */
     if (n > 6 && b[0] == 'p' && !memcmp(b, "python", 6) && version_tail(b, 6, n))
-        return &python_versioned; /* python3, python3.11 */
+        return &python; /* python3, python3.11 */
     return NULL;
 }
 
@@ -194,21 +248,25 @@ struct command {
     const struct cmd_name *name;
 };
 
-static struct command command_of(const struct gl_word *w)
+static inline struct command command_of(const struct gl_word *w)
 {
-    const char *b = gl_word_base_name(w);
-    size_t len = gl_word_size(w) - (size_t)(b - w->text);
-    return (struct command){b, len, command_named(b, len)};
+    /* the base name, after the last '/' (a command word is a few bytes: no memrchr call) */
+    const char *t = w->text, *end = t + gl_word_size(w), *b = end;
+    while (b != t && b[-1] != '/')
+        b--;
+    return (struct command){b, (size_t)(end - b), command_named(b, (size_t)(end - b))};
 }
 
 /* Skip prefixes that run the real command: sudo [-opts], env [A=B], time, nice, exec.
- * *cmd: the command of the word it stops at, base NULL when there is none or it is
- * opaque. */
-static size_t skip_prefixes(const struct gl_word *w, size_t n, size_t i, struct command *cmd)
+ * `first`: the command of w[0] (not opaque). *cmd: the command of the word it stops at,
+ * base NULL when there is none or it is opaque. */
+static size_t skip_prefixes(const struct gl_word *w, size_t n, struct command first,
+                            struct command *cmd)
 {
     cmd->base = NULL;
-    while (i < n && !w[i].opaque) {
-        struct command c = command_of(&w[i]);
+    size_t i = 0;
+    struct command c = first;
+    for (;;) {
         if (!c.name || (c.name->kind != CMD_PREFIX && c.name->kind != CMD_SUDO)) {
             *cmd = c;
             break;
@@ -222,6 +280,9 @@ static size_t skip_prefixes(const struct gl_word *w, size_t n, size_t i, struct 
                 i++;
             i++;
         }
+        if (i >= n || w[i].opaque)
+            break;
+        c = command_of(&w[i]);
     }
     return i;
 }
@@ -275,15 +336,22 @@ static const bool spec_stop[256] = {
     ['!'] = true, [';'] = true,
 };
 
-/* Split "name==1.2", "name[extra]>=1", "name=1.2" into name and version. A spec that is
- * all name is its own name (the word's text; the arena charged as for a copy). */
-static void split_spec(const struct pkg_out *out, const struct manager *mgr, struct gl_pkg *p,
-                       const char *spec)
+/* Split "name==1.2", "name[extra]>=1", "name=1.2" (n bytes, its strlen) into name and
+ * version; the name's length. A spec that is all name is its own name (the word's text; the
+ * arena charged as for a copy). */
+static size_t split_spec(const struct pkg_out *out, const struct manager *mgr,
+                         struct gl_pkg *p, const char *spec, size_t n)
 {
     const size_t none = (size_t)-1;
     size_t i = 0, cut = none, vstart = none;
+    const unsigned char *u = (const unsigned char *)spec;
     for (;; i++) {
-        while (!spec_stop[(unsigned char)spec[i]]) /* most of a spec: name bytes */
+        /* most of a spec: name bytes, four a step while the word has them, then to the
+           stop (the NUL at n at the latest) */
+        while (i + 4 <= n && !(spec_stop[u[i]] | spec_stop[u[i + 1]] | spec_stop[u[i + 2]] |
+                               spec_stop[u[i + 3]]))
+            i += 4;
+        while (!spec_stop[u[i]])
             i++;
         char c = spec[i];
         if (!c)
@@ -310,7 +378,7 @@ static void split_spec(const struct pkg_out *out, const struct manager *mgr, str
     if (cut == none) { /* i is at the NUL */
         p->name = spec;
         gl_arena_charge(out->arena, i + 1);
-        return;
+        return i;
     }
     p->name = gl_arena_strndup(out->arena, spec, cut);
     if (vstart != none && spec[vstart]) {
@@ -319,22 +387,29 @@ static void split_spec(const struct pkg_out *out, const struct manager *mgr, str
             vend++;
         p->version = gl_arena_strndup(out->arena, spec + vstart, vend - vstart);
     }
+    return cut;
 }
 
 /* An RPM name's architecture suffix (`cuda-compiler-12-3.x86_64`, `glog-devel.noarch`:
- * yum, dnf and zypper take NAME.ARCH), dropped from the package's name. */
-static void drop_rpm_arch(const struct pkg_out *out, struct gl_pkg *p)
+ * yum, dnf and zypper take NAME.ARCH), dropped from the package's name (n bytes). */
+static void drop_rpm_arch(const struct pkg_out *out, struct gl_pkg *p, size_t n)
 {
-    static const char *const arches[] = {".x86_64", ".noarch", ".aarch64", ".i686", ".i386",
-                                         ".ppc64le", ".s390x", ".armv7hl", ".src"};
-    size_t n = strlen(p->name);
-    for (size_t i = 0; i < sizeof arches / sizeof arches[0]; i++) {
-        size_t k = strlen(arches[i]);
-        if (n > k && !memcmp(p->name + n - k, arches[i], k)) {
-            p->name = gl_arena_strndup(out->arena, p->name, n - k);
+    static const struct opt_name arches[] = {
+        O(".x86_64"), O(".noarch"), O(".aarch64"), O(".i686"), O(".i386"), O(".ppc64le"),
+        O(".s390x"), O(".armv7hl"), O(".src")};
+    /* each suffix is a '.' and up to 7 bytes that hold none: only the name's tail from its
+       last '.' can be one, when that '.' is among its last 8 bytes and not its first */
+    const char *t = p->name;
+    size_t k = n;
+    while (k && n - k < 8 && t[k - 1] != '.')
+        k--;
+    if (k < 2 || t[k - 1] != '.')
+        return;
+    for (size_t i = 0; i < sizeof arches / sizeof arches[0]; i++)
+        if (arches[i].len == n - (k - 1) && same_bytes(t + k - 1, arches[i].s, arches[i].len)) {
+            p->name = gl_arena_strndup(out->arena, t, k - 1);
             return;
         }
-    }
 }
 
 static void add_pkg(const struct pkg_out *out, int stage, const struct manager *mgr,
@@ -346,17 +421,19 @@ static void add_pkg(const struct pkg_out *out, int stage, const struct manager *
     struct gl_pkg *p = GL_APPEND(out->arena, m->pkgs, m->npkgs, m->cappkgs);
     p->manager = mgr->name;
     p->family = (uint8_t)mgr->family;
+    p->instr = out->instr;
     p->spec = w->text;
     p->loc = w->loc;
     p->stage = stage;
     p->group = group;
     p->requirements = requirements;
-    if (requirements || group)
+    if (requirements || group) {
         p->name = w->text;
-    else
-        split_spec(out, mgr, p, w->text);
-    if ((mgr->family == GL_PKG_RPM || mgr->family == GL_PKG_ZYPPER) && !group && !requirements)
-        drop_rpm_arch(out, p);
+        return;
+    }
+    size_t n = split_spec(out, mgr, p, w->text, gl_word_size(w));
+    if (mgr->family == GL_PKG_RPM || mgr->family == GL_PKG_ZYPPER)
+        drop_rpm_arch(out, p, n);
 }
 
 static void add_removal(const struct pkg_out *out, int stage, const char *manager,
@@ -367,7 +444,7 @@ static void add_removal(const struct pkg_out *out, int stage, const char *manage
     struct gl_dockerfile_model *m = out->df;
     struct gl_removal *r = GL_APPEND(out->arena, m->removals, m->nremovals, m->capremovals);
     *r = (struct gl_removal){.manager = manager, .name = w->text, .loc = w->loc,
-                             .stage = stage, .instr = -1, .family = (uint8_t)family};
+                             .stage = stage, .instr = out->instr, .family = (uint8_t)family};
 }
 
 /* `rm [-rf] PATH...`: every path (after `--`, words starting with '-' too). */
@@ -431,6 +508,7 @@ static struct gl_pkg *add_file(const struct pkg_out *out, int stage, const struc
     struct gl_pkg *p = GL_APPEND(out->arena, m->pkgs, m->npkgs, m->cappkgs);
     p->manager = mgr->name;
     p->family = (uint8_t)mgr->family;
+    p->instr = out->instr;
     p->spec = p->name = name;
     p->loc = loc;
     p->stage = stage;
@@ -564,10 +642,14 @@ static void scan_env_create(const struct pkg_out *out, int stage, const struct m
         add_file(out, stage, mgr, "environment.yml", at);
 }
 
-static void scan_command(const struct pkg_out *out, int stage, const struct gl_word *w, size_t n)
+/* The command w[0, n) whose first word is the known command `first`. (noinline: its frame
+ * is large, and most commands are not known: gl_pkg_install_scan returns first) */
+static __attribute__((noinline)) void scan_command(const struct pkg_out *out, int stage,
+                                                   const struct gl_word *w, size_t n,
+                                                   struct command first)
 {
     struct command cmd; /* of w[i], found once */
-    size_t i = skip_prefixes(w, n, 0, &cmd);
+    size_t i = skip_prefixes(w, n, first, &cmd);
     if (!cmd.base || !cmd.name)
         return; /* no command word, an opaque one, or one unknown here (most commands) */
     if (cmd.name->kind == CMD_RM) {
@@ -667,10 +749,13 @@ static void scan_command(const struct pkg_out *out, int stage, const struct gl_w
 }
 
 void gl_pkg_install_scan(struct gl_arena *a, struct gl_dockerfile_model *m, int stage,
-                         const struct gl_word *words, size_t nwords)
+                         int instr, const struct gl_word *words, size_t nwords)
 {
-    if (!m || !nwords || gl_arena_over(a))
+    if (!m || !nwords || gl_arena_over(a) || words[0].opaque)
         return;
-    const struct pkg_out out = {a, m};
-    scan_command(&out, stage, words, nwords);
+    struct command first = command_of(&words[0]);
+    if (!first.name)
+        return; /* a command unknown here (most commands): nothing it installs or removes */
+    const struct pkg_out out = {a, m, instr};
+    scan_command(&out, stage, words, nwords, first);
 }

@@ -35,7 +35,9 @@
 
 #include "linter/core/model.h"
 
+/* `instr`: the instruction of every package and removal recorded (gl_pkg.instr,
+ * gl_removal.instr). */
 void gl_pkg_install_scan(struct gl_arena *a, struct gl_dockerfile_model *m, int stage,
-                         const struct gl_word *words, size_t nwords);
+                         int instr, const struct gl_word *words, size_t nwords);
 
 #endif

@@ -22,12 +22,7 @@ static inline __attribute__((always_inline)) void add_cmd(const struct run_ctx *
     c->nwords = n;
     c->stage = r->stage;
     c->instr = r->instr;
-    size_t first = m->npkgs, first_removal = m->nremovals;
-    gl_pkg_install_scan(r->a, m, r->stage, words, n);
-    for (size_t i = first; i < m->npkgs; i++)
-        m->pkgs[i].instr = r->instr;
-    for (size_t i = first_removal; i < m->nremovals; i++)
-        m->removals[i].instr = r->instr;
+    gl_pkg_install_scan(r->a, m, r->stage, r->instr, words, n);
 }
 
 /* The NAME=value assignments of a command, as build variables of the stage. */

@@ -316,18 +316,35 @@ void shl_assignment(struct sh_lexer *lx, struct sh_assign *out);
 void shl_track_setter(struct sh_vars *vars, const struct sh_cmd *c,
                       const struct sh_word_info *info, bool certain);
 /* (inline: it runs for every command, and a command sets variables only when it has no
- * word or its name starts with one of these bytes: export declare typeset local read
- * readonly unset getopts; shl_track_setter does the rest) */
+ * word or its name is one of export declare typeset local read readonly unset getopts:
+ * told apart from the others by first byte and length here, shl_track_setter does the
+ * rest; rm, echo, tar, dpkg, useradd... are out without its call) */
 static inline void shl_track_command(struct sh_vars *vars, const struct sh_cmd *c,
                                      const struct sh_word_info *info, bool certain)
 {
-    if (c->nwords)
+    if (c->nwords) {
+        size_t n = gl_word_size(&c->words[0]);
         switch (c->words[0].text[0]) {
-        case 'd': case 'e': case 'g': case 'l': case 'r': case 't': case 'u':
+        case 'e': /* export */
+            if (n != 6)
+                return;
+            break;
+        case 'd': case 't': case 'g': /* declare typeset getopts */
+            if (n != 7)
+                return;
+            break;
+        case 'l': case 'u': /* local unset */
+            if (n != 5)
+                return;
+            break;
+        case 'r': /* read readonly */
+            if (n != 4 && n != 8)
+                return;
             break;
         default:
             return;
         }
+    }
     shl_track_setter(vars, c, info, certain);
 }
 

@@ -351,6 +351,68 @@ static void test_var_from_assignment(void **state)
     assert_loc(C[1].words[2].loc, 2, 12);
 }
 
+/* Plain assignment words (no quote or expansion: read without the lexer) give what the
+ * lexer gives: name, value, append, positions; an empty value before `(` is an array. */
+static void test_plain_assignments(void **state)
+{
+    (void)state;
+    assert_int_equal(split("CC=gcc-12 FLAGS+=-O2 JOBS= make\nLIST=(a b) V=1"), 0);
+    assert_int_equal(N, 2);
+    assert_int_equal(C[0].nassigns, 3);
+    assert_string_equal(C[0].assigns[0].name, "CC");
+    assert_string_equal(C[0].assigns[0].value, "gcc-12");
+    assert_int_equal(C[0].assigns[0].value_len, 6);
+    assert_false(C[0].assigns[0].append);
+    assert_false(C[0].assigns[0].opaque);
+    assert_loc(C[0].assigns[0].loc, 1, 1);
+    assert_loc(C[0].assigns[0].value_loc, 1, 4);
+    assert_string_equal(C[0].assigns[1].name, "FLAGS");
+    assert_string_equal(C[0].assigns[1].value, "-O2");
+    assert_true(C[0].assigns[1].append);
+    assert_loc(C[0].assigns[1].value_loc, 1, 18);
+    assert_string_equal(C[0].assigns[2].name, "JOBS");
+    assert_string_equal(C[0].assigns[2].value, "");
+    assert_string_equal(words(&C[0]), "make");
+    assert_loc(C[0].loc, 1, 1);
+    assert_int_equal(C[1].nassigns, 2);
+    assert_true(C[1].assigns[0].array);
+    assert_true(C[1].assigns[0].opaque);
+    assert_string_equal(C[1].assigns[1].value, "1");
+    assert_loc(C[1].assigns[1].value_loc, 2, 14);
+}
+
+/* Words with `$NAME` / `${NAME}` outside quotes (read without the lexer unless a value is
+ * cut by field splitting) give what the lexer gives: split fields and their flags, no word
+ * for an empty expansion, opaque words that may split, a reserved word made by an empty
+ * expansion. */
+static void test_unquoted_expansions(void **state)
+{
+    (void)state;
+    assert_int_equal(split("A='x  y'\nB=\nC=z\n"
+                           "echo ${A}.$C p$B \"\"$A $B $U ${U}s \"$C\"-$C\n"
+                           "if true; then :; fi$B\necho done"), 0);
+    assert_int_equal(N, 7);
+    const struct sh_cmd *c = &C[3];
+    assert_string_equal(words(c), "echo|x|y.z|p|x|y|$U|${U}s|z-z");
+    assert_true(c->info[1].from_split && c->info[2].from_split);
+    assert_loc(c->words[1].loc, 4, 6);
+    assert_loc(c->words[2].loc, 4, 6);
+    assert_int_equal(c->info[2].nspans, 3); /* y . z */
+    assert_false(c->info[2].spans[0].literal);
+    assert_false(c->info[3].from_split);
+    assert_int_equal(c->info[3].nspans, 1);
+    assert_true(c->info[4].quoted);
+    assert_false(c->info[5].quoted);
+    assert_true(c->words[6].opaque && c->info[6].may_split);
+    assert_true(c->words[7].opaque && c->info[7].may_split);
+    assert_false(c->words[8].opaque);
+    assert_true(c->info[8].quoted);
+    assert_false(c->info[8].may_split);
+    assert_int_equal(c->info[8].nspans, 3);
+    assert_string_equal(words(&C[6]), "echo|done");
+    assert_int_equal(C[6].depth, 0); /* `fi$B` closed the if */
+}
+
 static void test_export_and_declare(void **state)
 {
     (void)state;
@@ -1203,6 +1265,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_argv_in_known_variable_split, setup, teardown),
         cmocka_unit_test_setup_teardown(test_empty_expansion_removed, setup, teardown),
         cmocka_unit_test_setup_teardown(test_arrays_and_append_opaque, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_plain_assignments, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_unquoted_expansions, setup, teardown),
         cmocka_unit_test_setup_teardown(test_read_and_loop_var_opaque, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lookup_callback, setup, teardown),
         cmocka_unit_test_setup_teardown(test_assignments_not_tracked_without_option, setup, teardown),
