@@ -191,6 +191,7 @@ void gl_lint_doc(struct gl_run *run, struct gl_doc *doc)
     gl_findings_filter(&run->findings, start, not_suppressed, doc);
     move_to_templates(run, start, doc);
     gl_findings_filter(&run->findings, start, not_path_ignored, (void *)run->cfg);
+    gl_findings_order_from(&run->findings, start); /* (the run's list: most often in order) */
     if (run->job)
         run->job->noted = true;
     else

@@ -70,7 +70,13 @@ int gl_finding_cmp(const struct gl_finding *a, const struct gl_finding *b);
 /* Is b a repeat of a (equal in the report order and in its fix)? */
 bool gl_finding_repeats(const struct gl_finding *a, const struct gl_finding *b);
 /* Sort by file, line, column, rule id (stable); a finding that repeats the one kept
- * before it is dropped. */
+ * before it is dropped. A list already in that order is not sorted again. */
 void gl_findings_sort(struct gl_findings *f);
+/* Put items [from, n) in the report order (stable): the findings of one input, a few,
+ * sorted where they are made, so that the list of the run is most often in order already
+ * and gl_findings_sort has only to see that it is. */
+void gl_findings_order_from(struct gl_findings *f, size_t from);
+/* Are items [from, n) in the report order? */
+bool gl_findings_in_order(const struct gl_findings *f, size_t from);
 
 #endif

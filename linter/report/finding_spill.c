@@ -182,7 +182,8 @@ static const struct gl_finding **sort_list(const struct gl_findings *f)
     const struct gl_finding **p = xmalloc((f->n ? f->n : 1) * sizeof *p);
     for (size_t i = 0; i < f->n; i++)
         p[i] = &f->items[i];
-    qsort(p, f->n, sizeof *p, ptr_cmp);
+    if (!gl_findings_in_order(f, 0)) /* (in order: the ties too, by their address) */
+        qsort(p, f->n, sizeof *p, ptr_cmp);
     return p;
 }
 
