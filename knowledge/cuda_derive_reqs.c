@@ -415,12 +415,13 @@ void cd_derive_requirements(struct cd_ctx *c)
     const char *above[CONTEXT_UP_MAX + 1] = {dir};
     bool made[CONTEXT_UP_MAX + 1] = {true};
     size_t visits = 0;         /* COPYs looked at (COPY_VISITS_MAX) */
-    for (size_t i = 0; i < m->npkgs && read < REQ_FILES_MAX && visits <= COPY_VISITS_MAX &&
-                       !gl_arena_over(&doc->arena);
-         i++) {
+    for (size_t i = 0; i < m->npkgs; i++) {
         const struct gl_pkg *p = &m->pkgs[i];
         if (!p->requirements || !p->name) /* before the manager's names: most are not */
             continue;
+        /* (the limits, asked where an install may read a file: only such a one spends) */
+        if (read >= REQ_FILES_MAX || visits > COPY_VISITS_MAX || gl_arena_over(&doc->arena))
+            break;
         bool conda = p->family == GL_PKG_CONDA;
         if (p->family != GL_PKG_PIP && !conda)
             continue;
