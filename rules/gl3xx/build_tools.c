@@ -5,10 +5,11 @@
 #include <string.h>
 
 #include "knowledge/cuda_derive.h"
+#include "rules/check.h" /* gl_first4 */
 
 /* name[0..len) is stem[0..n) or stem[0..n) "-N" with N digits and dots (gcc-12, g++-11,
  * clang-15): the lengths known, one memcmp and no strlen. */
-static bool versioned(const char *name, size_t len, const char *stem, size_t n)
+static inline bool versioned(const char *name, size_t len, const char *stem, size_t n)
 {
     if (len < n || memcmp(name, stem, n))
         return false;
@@ -61,6 +62,8 @@ static bool cuda_compiler(const char *name, size_t len)
         size_t n;
     } stems[] = {{"cuda", 4},           {"cuda-nvcc", 9},           {"cuda-toolkit", 12},
                  {"cuda-minimal-build", 18}, {"cuda-compiler", 13}, {"nvidia-cuda-toolkit", 19}};
+    if (!gl_first4(name, "cuda") && !gl_first4(name, "nvid"))
+        return false; /* (what every stem starts with: most names stop here) */
     size_t n = gl_cuda_release_stem(name);
     for (size_t i = 0; i < sizeof stems / sizeof stems[0]; i++)
         if (stems[i].n == n && !memcmp(name, stems[i].s, n))
@@ -78,16 +81,20 @@ bool gl_build_tool_package(const char *name, bool group)
     /* the compilers (gcc, g++, gfortran, gcc-c++, clang, cmake, build-essential,
      * build-base), each asked only of the names sharing its first letter */
     bool compiler;
-    switch (name[0]) {
+    switch (name[0]) { /* (and the second byte: "curl", "ca-certificates" ask no stem) */
     case 'g':
-        compiler = VERSIONED(name, n, "gcc") || VERSIONED(name, n, "g++") ||
-                   VERSIONED(name, n, "gfortran") || VERSIONED(name, n, "gcc-c++");
+        compiler = (name[1] == 'c' && (VERSIONED(name, n, "gcc") ||
+                                       VERSIONED(name, n, "gcc-c++"))) ||
+                   (name[1] == '+' && VERSIONED(name, n, "g++")) ||
+                   (name[1] == 'f' && VERSIONED(name, n, "gfortran"));
         break;
     case 'c':
-        compiler = VERSIONED(name, n, "clang") || VERSIONED(name, n, "cmake");
+        compiler = (name[1] == 'l' && VERSIONED(name, n, "clang")) ||
+                   (name[1] == 'm' && VERSIONED(name, n, "cmake"));
         break;
     case 'b':
-        compiler = VERSIONED(name, n, "build-essential") || VERSIONED(name, n, "build-base");
+        compiler = name[1] == 'u' && (VERSIONED(name, n, "build-essential") ||
+                                      VERSIONED(name, n, "build-base"));
         break;
     default: compiler = false; break;
     }
