@@ -150,8 +150,7 @@ static void move_to_templates(struct gl_run *run, size_t start, const struct gl_
         const char *file;
         struct gl_loc loc;
         if (gl_doc_origin(doc, f->loc, &file, &loc)) {
-            free(f->file);
-            f->file = xstrdup(file);
+            gl_finding_set_file(f, file);
             f->loc = loc;
         }
     }

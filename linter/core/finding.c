@@ -40,13 +40,27 @@ const char *gl_finding_short_layer(const char *digest, char *buf, size_t len)
 static void finding_free(struct gl_finding *x)
 {
     free(x->file);
-    free(x->message);
-    free(x->fix);
+    if (!x->packed) { /* (packed: message and fix are in file's block) */
+        free(x->message);
+        free(x->fix);
+    }
     free(x->platform);
     free(x->layer);
     free(x->image_path);
     free(x->image);
     free(x->arg);
+}
+
+void gl_finding_set_file(struct gl_finding *f, const char *file)
+{
+    char *copy = xstrdup(file);
+    if (f->packed) {
+        f->message = xstrdup(f->message);
+        f->fix = xstrdup(f->fix);
+        f->packed = false;
+    }
+    free(f->file);
+    f->file = copy;
 }
 
 void gl_findings_free(struct gl_findings *f)

@@ -27,6 +27,9 @@ struct gl_rule;
 struct gl_finding {
     const struct gl_rule *rule;
     enum gl_severity severity;
+    /* file, message and fix are one heap block that file begins (a rule's finding: one
+     * allocation, not three); gl_finding_set_file replaces the file of either kind */
+    bool packed;
     char *file;
     struct gl_loc loc;     /* line 0 for image findings */
     char *message;
@@ -60,6 +63,9 @@ struct gl_findings {
 };
 
 void gl_findings_free(struct gl_findings *f);
+/* Make f's file a heap copy of `file`, freeing the one it had (a packed finding's message
+ * and fix get copies of their own first). */
+void gl_finding_set_file(struct gl_finding *f, const char *file);
 struct gl_finding *gl_findings_add(struct gl_findings *f);
 /* Remove items [from, n) for which keep() is false, preserving order. */
 void gl_findings_filter(struct gl_findings *f, size_t from,
