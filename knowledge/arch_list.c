@@ -10,29 +10,41 @@
 
 /* PyTorch's named architectures (torch/utils/cpp_extension.py, _get_cuda_arch_flags:
  * named_arches; Blackwell entries from 2.7 on), "+Tegra" names first as torch does. */
+#define NAMED(name, list) {name, sizeof name - 1, list}
 static const struct {
-    const char *name, *list;
+    const char *name;
+    size_t len; /* strlen(name): a word of another length is passed over at once */
+    const char *list;
 } torch_named[] = {
-    {"Kepler+Tesla", "3.7"},     {"Kepler", "3.5+PTX"},
-    {"Maxwell+Tegra", "5.3"},    {"Maxwell", "5.0;5.2+PTX"},
-    {"Pascal", "6.0;6.1+PTX"},   {"Volta+Tegra", "7.2"},
-    {"Volta", "7.0+PTX"},        {"Turing", "7.5+PTX"},
-    {"Ampere+Tegra", "8.7"},     {"Ampere", "8.0;8.6+PTX"},
-    {"Ada", "8.9+PTX"},          {"Hopper", "9.0+PTX"},
-    {"Blackwell+Tegra", "11.0"}, {"Blackwell", "10.0;10.3;12.0;12.1+PTX"},
+    NAMED("Kepler+Tesla", "3.7"),     NAMED("Kepler", "3.5+PTX"),
+    NAMED("Maxwell+Tegra", "5.3"),    NAMED("Maxwell", "5.0;5.2+PTX"),
+    NAMED("Pascal", "6.0;6.1+PTX"),   NAMED("Volta+Tegra", "7.2"),
+    NAMED("Volta", "7.0+PTX"),        NAMED("Turing", "7.5+PTX"),
+    NAMED("Ampere+Tegra", "8.7"),     NAMED("Ampere", "8.0;8.6+PTX"),
+    NAMED("Ada", "8.9+PTX"),          NAMED("Hopper", "9.0+PTX"),
+    NAMED("Blackwell+Tegra", "11.0"), NAMED("Blackwell", "10.0;10.3;12.0;12.1+PTX"),
 };
+#undef NAMED
 
 bool gl_arch_syntax_of(const char *name, enum gl_arch_syntax *out)
 {
-    if (gl_streq(name, "TORCH_CUDA_ARCH_LIST"))
-        *out = GL_ARCHS_TORCH;
-    else if (gl_streq(name, "CMAKE_CUDA_ARCHITECTURES") || gl_streq(name, "CUDAARCHS"))
+    /* asked of every ENV, ARG and assignment name: the first byte rules out most */
+    switch (name[0]) {
+    case 'T':
+        if (gl_streq(name, "TORCH_CUDA_ARCH_LIST"))
+            *out = GL_ARCHS_TORCH;
+        else if (gl_streq(name, "TCNN_CUDA_ARCHITECTURES"))
+            *out = GL_ARCHS_TCNN;
+        else
+            return false;
+        return true;
+    case 'C':
+        if (!gl_streq(name, "CMAKE_CUDA_ARCHITECTURES") && !gl_streq(name, "CUDAARCHS"))
+            return false;
         *out = GL_ARCHS_CMAKE;
-    else if (gl_streq(name, "TCNN_CUDA_ARCHITECTURES"))
-        *out = GL_ARCHS_TCNN;
-    else
-        return false;
-    return true;
+        return true;
+    default: return false;
+    }
 }
 
 struct acc {
@@ -80,7 +92,7 @@ static bool torch_entry(struct acc *c, const char *s, size_t len)
 static bool torch_word(struct acc *c, const char *s, size_t len, int depth)
 {
     for (size_t i = 0; depth == 0 && i < sizeof torch_named / sizeof *torch_named; i++) {
-        if (strlen(torch_named[i].name) != len || memcmp(torch_named[i].name, s, len))
+        if (torch_named[i].len != len || memcmp(torch_named[i].name, s, len))
             continue;
         const char *l = torch_named[i].list;
         while (*l) {

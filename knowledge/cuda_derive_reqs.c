@@ -358,6 +358,12 @@ static const char *context_name(struct gl_doc *doc, const struct sources *src, c
  * the file fails the build, so it is not the one used); NULL past them. A file an install
  * names but nothing copies in is looked for in dir alone. */
 #define CONTEXT_UP_MAX 2
+struct above_memo {
+    char ctx[256], out[256]; /* the path asked (dir + "/.." x up) and its lexical form */
+    size_t n, out_len;       /* n = 0: none kept (a path asked is never empty) */
+};
+static _Thread_local struct above_memo above_memo[CONTEXT_UP_MAX + 1];
+
 static const char *context_above(struct gl_doc *doc, const char *dir, int up)
 {
     size_t names = dir[0] != '/' && strcmp(dir, ".") != 0; /* (components of dir) */
@@ -372,7 +378,24 @@ static const char *context_above(struct gl_doc *doc, const char *dir, int up)
     for (int i = 0; i < up; i++, n += 3)
         memcpy(ctx + n, "/..", 3);
     ctx[n] = '\0';
-    return gl_path_lexical(&doc->arena, ctx);
+    /* The Dockerfiles of a directory come one after the other in a walk, and each asks
+     * the same contexts: the last ones made are kept per thread and copied into the doc's
+     * arena, charged as gl_path_lexical charges it (n + 2 bytes). */
+    struct above_memo *m = &above_memo[up];
+    if (n < sizeof m->ctx && m->n == n && !memcmp(m->ctx, ctx, n)) {
+        char *out = gl_arena_alloc(&doc->arena, n + 2);
+        memcpy(out, m->out, m->out_len + 1);
+        return out;
+    }
+    char *out = gl_path_lexical(&doc->arena, ctx);
+    size_t out_len = strlen(out);
+    if (n < sizeof m->ctx && out_len < sizeof m->out) {
+        memcpy(m->ctx, ctx, n);
+        m->n = n;
+        memcpy(m->out, out, out_len + 1);
+        m->out_len = out_len;
+    }
+    return out;
 }
 
 void cd_derive_requirements(struct cd_ctx *c)
@@ -392,12 +415,13 @@ void cd_derive_requirements(struct cd_ctx *c)
     const char *above[CONTEXT_UP_MAX + 1] = {dir};
     bool made[CONTEXT_UP_MAX + 1] = {true};
     size_t visits = 0;         /* COPYs looked at (COPY_VISITS_MAX) */
-    for (size_t i = 0; i < m->npkgs && read < REQ_FILES_MAX && visits <= COPY_VISITS_MAX &&
-                       !gl_arena_over(&doc->arena);
-         i++) {
+    for (size_t i = 0; i < m->npkgs; i++) {
         const struct gl_pkg *p = &m->pkgs[i];
         if (!p->requirements || !p->name) /* before the manager's names: most are not */
             continue;
+        /* (the limits, asked where an install may read a file: only such a one spends) */
+        if (read >= REQ_FILES_MAX || visits > COPY_VISITS_MAX || gl_arena_over(&doc->arena))
+            break;
         bool conda = p->family == GL_PKG_CONDA;
         if (p->family != GL_PKG_PIP && !conda)
             continue;

@@ -60,54 +60,77 @@ static void msg_int(struct msg *m, long long v)
     msg_uint(m, v < 0, v < 0 ? (unsigned long long)-(v + 1) + 1 : (unsigned long long)v);
 }
 
-/* The message fmt gives with ap, on the heap. The conversions nearly every message uses
- * (%s, %d, %u, %ld, %zu, %%) are done here, copying the pieces, with no vsnprintf walk
- * of the format (about a thousand instructions a finding); a message with any other
- * conversion (a width, a precision, a flag, %f) or longer than the buffer is formatted
- * by xvasprintf from the start, as before. The bytes are vsnprintf's (a NULL string is
- * glibc's "(null)"). */
-static char *message(const char *fmt, va_list ap)
+/* The message fmt gives with ap into m. The conversions nearly every message uses (%s,
+ * %d, %u, %ld, %zu, %%) are done here, copying the pieces, with no vsnprintf walk of the
+ * format (about a thousand instructions a finding); a message with any other conversion
+ * (a width, a precision, a flag, %f) or longer than the buffer leaves m full, for
+ * xvasprintf to format from the start, as before. The bytes are vsnprintf's (a NULL
+ * string is glibc's "(null)"). */
+static void message(struct msg *m, const char *fmt, va_list ap)
 {
-    struct msg m = {.n = 0, .full = false};
-    va_list again;
-    va_copy(again, ap);
-    for (const char *p = fmt; !m.full;) {
+    for (const char *p = fmt; !m->full;) {
         const char *pct = strchr(p, '%');
-        msg_put(&m, p, pct ? (size_t)(pct - p) : strlen(p));
+        msg_put(m, p, pct ? (size_t)(pct - p) : strlen(p));
         if (!pct)
             break;
         const char *q = pct + 1;
         if (*q == 's') {
             const char *s = va_arg(ap, const char *);
             s = s ? s : "(null)";
-            msg_put(&m, s, strlen(s));
+            msg_put(m, s, strlen(s));
         } else if (*q == '%') {
-            msg_put(&m, "%", 1);
+            msg_put(m, "%", 1);
         } else if (*q == 'd') {
-            msg_int(&m, va_arg(ap, int));
+            msg_int(m, va_arg(ap, int));
         } else if (*q == 'u') {
-            msg_uint(&m, false, va_arg(ap, unsigned));
+            msg_uint(m, false, va_arg(ap, unsigned));
         } else if (q[0] == 'l' && q[1] == 'd') {
-            msg_int(&m, va_arg(ap, long));
+            msg_int(m, va_arg(ap, long));
             q++;
         } else if (q[0] == 'z' && q[1] == 'u') {
-            msg_uint(&m, false, va_arg(ap, size_t));
+            msg_uint(m, false, va_arg(ap, size_t));
             q++;
         } else {
-            m.full = true; /* not one of these */
+            m->full = true; /* not one of these */
         }
         p = q + 1;
     }
-    char *out;
+}
+
+/* A finding whose message is fmt with ap: with a message made here, its file, message and
+ * fix in one heap block (packed); else the message from xvasprintf and add(). */
+static struct gl_finding *add_message(struct gl_check *c, enum gl_severity sev,
+                                      struct gl_loc loc, const char *fix, const char *fmt,
+                                      va_list ap)
+{
+    struct msg m = {.n = 0, .full = false};
+    va_list again;
+    va_copy(again, ap);
+    message(&m, fmt, ap);
+    struct gl_finding *f;
     if (m.full) {
-        out = xvasprintf(fmt, again);
+        f = add(c, sev, loc, fix, xvasprintf(fmt, again));
     } else {
-        out = xmalloc(m.n + 1);
-        memcpy(out, m.text, m.n);
-        out[m.n] = 0;
+        const char *path = c->doc->path;
+        const char *fx = fix ? fix : c->rule->fix ? c->rule->fix : "";
+        size_t pl = strlen(path), fl = strlen(fx);
+        char *block = xmalloc(pl + 1 + m.n + 1 + fl + 1);
+        memcpy(block, path, pl + 1);
+        char *text = block + pl + 1;
+        memcpy(text, m.text, m.n);
+        text[m.n] = 0;
+        memcpy(text + m.n + 1, fx, fl + 1);
+        f = gl_findings_add(c->out);
+        f->rule = c->rule;
+        f->severity = gl_config_severity(c->cfg, c->rule->id, sev);
+        f->packed = true;
+        f->file = block;
+        f->loc = loc;
+        f->message = text;
+        f->fix = text + m.n + 1;
     }
     va_end(again);
-    return out;
+    return f;
 }
 
 void gl_check_end(struct gl_check *c)
@@ -122,7 +145,7 @@ struct gl_finding *gl_report(struct gl_check *c, struct gl_loc loc, const char *
 {
     va_list ap;
     va_start(ap, fmt);
-    struct gl_finding *f = add(c, c->rule->severity, loc, fix, message(fmt, ap));
+    struct gl_finding *f = add_message(c, c->rule->severity, loc, fix, fmt, ap);
     va_end(ap);
     return f;
 }
@@ -132,7 +155,7 @@ struct gl_finding *gl_report_sev(struct gl_check *c, enum gl_severity sev, struc
 {
     va_list ap;
     va_start(ap, fmt);
-    struct gl_finding *f = add(c, sev, loc, fix, message(fmt, ap));
+    struct gl_finding *f = add_message(c, sev, loc, fix, fmt, ap);
     va_end(ap);
     return f;
 }

@@ -150,8 +150,7 @@ static void move_to_templates(struct gl_run *run, size_t start, const struct gl_
         const char *file;
         struct gl_loc loc;
         if (gl_doc_origin(doc, f->loc, &file, &loc)) {
-            free(f->file);
-            f->file = xstrdup(file);
+            gl_finding_set_file(f, file);
             f->loc = loc;
         }
     }
@@ -191,6 +190,7 @@ void gl_lint_doc(struct gl_run *run, struct gl_doc *doc)
     gl_findings_filter(&run->findings, start, not_suppressed, doc);
     move_to_templates(run, start, doc);
     gl_findings_filter(&run->findings, start, not_path_ignored, (void *)run->cfg);
+    gl_findings_order_from(&run->findings, start); /* (the run's list: most often in order) */
     if (run->job)
         run->job->noted = true;
     else
@@ -769,15 +769,18 @@ static bool skipped_dir(const char *dir, const char *name, const char *path)
     return false;
 }
 
-/* A directory's entry: its name and the type readdir gave (DT_UNKNOWN: lstat asks). */
+/* A directory's entry: its name (at `name` in the walk's name buffer) and the type
+ * readdir gave (DT_UNKNOWN: lstat asks). */
 struct entry {
-    char *name;
+    size_t name;
     unsigned char type;
 };
 
-static int entry_cmp(const void *a, const void *b)
+/* (qsort_r's context: the names' buffer) */
+static int entry_cmp(const void *a, const void *b, void *names)
 {
-    return strcmp(((const struct entry *)a)->name, ((const struct entry *)b)->name);
+    const char *n = names;
+    return strcmp(n + ((const struct entry *)a)->name, n + ((const struct entry *)b)->name);
 }
 
 static void walk(struct gl_run *run, const char *dir, int depth)
@@ -796,8 +799,13 @@ static void walk(struct gl_run *run, const char *dir, int depth)
     bool chart = gl_chart_dir(dir);
     if (chart)
         lint_chart(run, dir);
+    /* the names one after the other in one buffer, each with its NUL (not a heap string
+     * each), and each entry's path made in one buffer too ("DIR/NAME", one slash) */
     struct entry *ents = NULL;
     size_t n = 0, cap = 0;
+    struct gl_buf names, path;
+    gl_buf_init(&names);
+    gl_buf_init(&path);
     struct dirent *e;
     while ((e = readdir(d))) {
         if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
@@ -806,50 +814,51 @@ static void walk(struct gl_run *run, const char *dir, int depth)
             cap = cap ? cap * 2 : 32;
             ents = xrealloc(ents, cap * sizeof *ents);
         }
-        ents[n++] = (struct entry){xstrdup(e->d_name), e->d_type};
+        ents[n++] = (struct entry){names.len, e->d_type};
+        gl_buf_add(&names, e->d_name, strlen(e->d_name) + 1);
     }
     closedir(d);
     if (n > 1)   /* (qsort of a NULL array, an empty directory, is undefined) */
-        qsort(ents, n, sizeof *ents, entry_cmp);
+        qsort_r(ents, n, sizeof *ents, entry_cmp, names.data);
     size_t dlen = strlen(dir);
-    size_t sep = dlen && dir[dlen - 1] == '/' ? 0 : 1;   /* "DIR/NAME", one slash */
+    gl_buf_add(&path, dir, dlen);
+    if (!dlen || dir[dlen - 1] != '/')
+        gl_buf_addc(&path, '/');
+    size_t base = path.len;
     for (size_t i = 0; i < n; i++) {
-        size_t nlen = strlen(ents[i].name);
-        char *path = xmalloc(dlen + sep + nlen + 1);
-        memcpy(path, dir, dlen);
-        path[dlen] = '/';
-        memcpy(path + dlen + sep, ents[i].name, nlen + 1);
+        const char *name = names.data + ents[i].name;
+        path.len = base;
+        gl_buf_add(&path, name, strlen(name));
         /* the type readdir gave: no lstat a file (a file system that gives none is asked);
          * a regular file's size is found when it is opened */
         mode_t mode = ents[i].type == DT_REG ? S_IFREG : ents[i].type == DT_DIR ? S_IFDIR : 0;
         off_t size = -1;
         struct stat st;
-        if (ents[i].type == DT_UNKNOWN && lstat(path, &st) == 0) {
+        if (ents[i].type == DT_UNKNOWN && lstat(path.data, &st) == 0) {
             mode = st.st_mode;
             size = st.st_size;
         }
-        if (gl_path_ignored(&run->cfg->path_ignores, path)) {
+        if (gl_path_ignored(&run->cfg->path_ignores, path.data)) {
             /* config ignore-paths: neither linted nor walked into */
         } else if (S_ISDIR(mode)) {
-            const struct gl_input_type *t = binary_type_of(NULL, 0, path);
+            const struct gl_input_type *t = binary_type_of(NULL, 0, path.data);
             if (t) {
                 in_order(run);
-                lint_binary(run, t, path, -1, NULL, 0, false);
+                lint_binary(run, t, path.data, -1, NULL, 0, false);
             }
-            else if (!skipped_dir(dir, ents[i].name, path) &&
-                     !(chart && (!strcmp(ents[i].name, "templates") ||
-                                 !strcmp(ents[i].name, "charts"))))
-                walk(run, path, depth + 1);
+            else if (!skipped_dir(dir, name, path.data) &&
+                     !(chart && (!strcmp(name, "templates") || !strcmp(name, "charts"))))
+                walk(run, path.data, depth + 1);
         } else if (S_ISREG(mode)) {
             /* (the kind its name says is passed on: not looked up twice) */
             bool read_it;
-            enum gl_input_kind k = gl_sniff_name(path, &read_it);
+            enum gl_input_kind k = gl_sniff_name(path.data, &read_it);
             if (k != GL_IN_UNKNOWN || read_it)
-                lint_regular(run, path, false, k, size);
+                lint_regular(run, path.data, false, k, size);
         }
-        free(path);
-        free(ents[i].name);
     }
+    gl_buf_free(&path);
+    gl_buf_free(&names);
     free(ents);
 }
 

@@ -4,6 +4,9 @@
 
 #include <stdarg.h>
 #include <string.h>
+#ifdef __SSE2__
+#include <emmintrin.h>
+#endif
 
 static const char replacement_char[] = "\xEF\xBF\xBD"; /* U+FFFD */
 
@@ -121,6 +124,21 @@ static size_t ascii_run(const unsigned char *s, size_t lim, bool c0_kept)
 {
     const uint64_t ones = 0x0101010101010101u, tops = 0x8080808080808080u;
     size_t run = 0;
+#ifdef __SSE2__
+    /* sixteen bytes a step first: as signed bytes, 0x80 and above are negative, so "below
+     * 0x20" (TEXT) or "below 0" (JSON) and "equal to 0x7F" find every byte out of the
+     * range, the first of them exactly (the lowest bit of the mask) */
+    {
+        const __m128i low = _mm_set1_epi8(c0_kept ? 0 : 0x20), del = _mm_set1_epi8(0x7F);
+        for (; run + 16 <= lim; run += 16) {
+            __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(s + run));
+            unsigned m = (unsigned)_mm_movemask_epi8(
+                _mm_or_si128(_mm_cmplt_epi8(x, low), _mm_cmpeq_epi8(x, del)));
+            if (m)
+                return run + (size_t)__builtin_ctz(m);
+        }
+    }
+#endif
     for (; run + 8 <= lim; run += 8) {
         uint64_t v;
         memcpy(&v, s + run, 8);

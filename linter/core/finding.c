@@ -40,13 +40,27 @@ const char *gl_finding_short_layer(const char *digest, char *buf, size_t len)
 static void finding_free(struct gl_finding *x)
 {
     free(x->file);
-    free(x->message);
-    free(x->fix);
+    if (!x->packed) { /* (packed: message and fix are in file's block) */
+        free(x->message);
+        free(x->fix);
+    }
     free(x->platform);
     free(x->layer);
     free(x->image_path);
     free(x->image);
     free(x->arg);
+}
+
+void gl_finding_set_file(struct gl_finding *f, const char *file)
+{
+    char *copy = xstrdup(file);
+    if (f->packed) {
+        f->message = xstrdup(f->message);
+        f->fix = xstrdup(f->fix);
+        f->packed = false;
+    }
+    free(f->file);
+    f->file = copy;
 }
 
 void gl_findings_free(struct gl_findings *f)
@@ -115,11 +129,38 @@ static int finding_cmp(const void *pa, const void *pb)
     return gl_finding_cmp(pa, pb);
 }
 
+void gl_findings_order_from(struct gl_findings *f, size_t from)
+{
+    /* insertion sort: an input has a few findings, most in order already; a finding goes
+     * before those strictly after it only, so equal ones keep the order they came in */
+    for (size_t i = from + 1; i < f->n; i++) {
+        if (gl_finding_cmp(&f->items[i - 1], &f->items[i]) <= 0)
+            continue;
+        struct gl_finding x = f->items[i];
+        size_t k = i;
+        while (k > from && gl_finding_cmp(&f->items[k - 1], &x) > 0) {
+            f->items[k] = f->items[k - 1];
+            k--;
+        }
+        f->items[k] = x;
+    }
+}
+
+bool gl_findings_in_order(const struct gl_findings *f, size_t from)
+{
+    for (size_t i = from + 1; i < f->n; i++)
+        if (gl_finding_cmp(&f->items[i - 1], &f->items[i]) > 0)
+            return false;
+    return true;
+}
+
 void gl_findings_sort(struct gl_findings *f)
 {
     if (f->n < 2)
         return;
-    qsort(f->items, f->n, sizeof *f->items, finding_cmp);
+    /* (a list in order already is left as it is, as a stable sort leaves it) */
+    if (!gl_findings_in_order(f, 0))
+        qsort(f->items, f->n, sizeof *f->items, finding_cmp);
     /* the same finding twice (one fact reached two ways: a compose service and the
        service that extends it in the same file) is reported once */
     size_t w = 1;

@@ -27,6 +27,9 @@ struct gl_rule;
 struct gl_finding {
     const struct gl_rule *rule;
     enum gl_severity severity;
+    /* file, message and fix are one heap block that file begins (a rule's finding: one
+     * allocation, not three); gl_finding_set_file replaces the file of either kind */
+    bool packed;
     char *file;
     struct gl_loc loc;     /* line 0 for image findings */
     char *message;
@@ -60,6 +63,9 @@ struct gl_findings {
 };
 
 void gl_findings_free(struct gl_findings *f);
+/* Make f's file a heap copy of `file`, freeing the one it had (a packed finding's message
+ * and fix get copies of their own first). */
+void gl_finding_set_file(struct gl_finding *f, const char *file);
 struct gl_finding *gl_findings_add(struct gl_findings *f);
 /* Remove items [from, n) for which keep() is false, preserving order. */
 void gl_findings_filter(struct gl_findings *f, size_t from,
@@ -70,7 +76,13 @@ int gl_finding_cmp(const struct gl_finding *a, const struct gl_finding *b);
 /* Is b a repeat of a (equal in the report order and in its fix)? */
 bool gl_finding_repeats(const struct gl_finding *a, const struct gl_finding *b);
 /* Sort by file, line, column, rule id (stable); a finding that repeats the one kept
- * before it is dropped. */
+ * before it is dropped. A list already in that order is not sorted again. */
 void gl_findings_sort(struct gl_findings *f);
+/* Put items [from, n) in the report order (stable): the findings of one input, a few,
+ * sorted where they are made, so that the list of the run is most often in order already
+ * and gl_findings_sort has only to see that it is. */
+void gl_findings_order_from(struct gl_findings *f, size_t from);
+/* Are items [from, n) in the report order? */
+bool gl_findings_in_order(const struct gl_findings *f, size_t from);
 
 #endif

@@ -23,10 +23,14 @@ struct rec_head {
     const struct gl_rule *rule;
 };
 
+/* The NSTR string fields of a finding, in the record's order. */
+#define STR_FIELDS(f)                                                                      \
+    {&(f)->file,  &(f)->message,    &(f)->fix,   &(f)->platform,                           \
+     &(f)->layer, &(f)->image_path, &(f)->image, &(f)->arg}
+
 static char **str_field(struct gl_finding *f, int i)
 {
-    char **fields[NSTR] = {&f->file,  &f->message,    &f->fix,  &f->platform,
-                           &f->layer, &f->image_path, &f->image, &f->arg};
+    char **fields[NSTR] = STR_FIELDS(f);
     return fields[i];
 }
 
@@ -69,13 +73,14 @@ static uint64_t decode(const char *p, struct gl_finding *f)
     return h.seq;
 }
 
+/* (the fields listed once, not once a field: held_bytes is asked of every finding) */
 static size_t held_bytes(const struct gl_finding *f)
 {
+    struct gl_finding *m = (struct gl_finding *)f; /* only read through */
+    char **const fields[NSTR] = STR_FIELDS(m);
     size_t n = sizeof *f;
-    for (int i = 0; i < NSTR; i++) {
-        const char *s = *str_field((struct gl_finding *)f, i);
-        n += s ? strlen(s) + 1 + 16 : 0; /* and the allocator's own words */
-    }
+    for (int i = 0; i < NSTR; i++)
+        n += *fields[i] ? strlen(*fields[i]) + 1 + 16 : 0; /* and the allocator's own words */
     return n;
 }
 
@@ -182,7 +187,8 @@ static const struct gl_finding **sort_list(const struct gl_findings *f)
     const struct gl_finding **p = xmalloc((f->n ? f->n : 1) * sizeof *p);
     for (size_t i = 0; i < f->n; i++)
         p[i] = &f->items[i];
-    qsort(p, f->n, sizeof *p, ptr_cmp);
+    if (!gl_findings_in_order(f, 0)) /* (in order: the ties too, by their address) */
+        qsort(p, f->n, sizeof *p, ptr_cmp);
     return p;
 }
 

@@ -14,6 +14,10 @@
 struct style {
     const char *bold, *dim, *reset;
     bool color;
+    size_t bold_len;
+    /* ":RESET [COLOR]severity RESET: " (":%s %s%s%s: ") for each severity, made once a
+     * report */
+    struct gl_buf sev[GL_SEV_NONE + 1];
 };
 
 static const char *sev_color(enum gl_severity s)
@@ -26,16 +30,14 @@ static const char *sev_color(enum gl_severity s)
     }
 }
 
-/* ':' and v in decimal (printf's ":%u", without its format parsing: once a finding). */
-static void add_colon_uint(struct gl_buf *b, unsigned v)
+/* ':' and v in decimal, before out + *n (printf's ":%u", without its format parsing:
+ * twice a finding). */
+static void put_colon_uint(char *end, size_t *n, unsigned v)
 {
-    char d[1 + 3 * sizeof v];
-    size_t i = sizeof d;
     do
-        d[--i] = (char)('0' + v % 10);
+        end[-(ptrdiff_t)++*n] = (char)('0' + v % 10);
     while (v /= 10);
-    d[--i] = ':';
-    gl_buf_add(b, d + i, sizeof d - i);
+    end[-(ptrdiff_t)++*n] = ':';
 }
 
 /* Where a finding is: `file:line:col`; for an image finding (line 0) the file and, when
@@ -44,9 +46,12 @@ static void add_colon_uint(struct gl_buf *b, unsigned v)
 static void add_where(struct gl_buf *b, const struct gl_finding *f)
 {
     gl_escape_str(b, f->file, GL_ESCAPE_TEXT);
-    if (f->loc.line > 0) {
-        add_colon_uint(b, f->loc.line);
-        add_colon_uint(b, f->loc.col);
+    if (f->loc.line > 0) { /* ":line:col", written from the end of d */
+        char d[2 * (1 + 3 * sizeof(unsigned))];
+        size_t n = 0;
+        put_colon_uint(d + sizeof d, &n, f->loc.col);
+        put_colon_uint(d + sizeof d, &n, f->loc.line);
+        gl_buf_add(b, d + sizeof d - n, n);
         return;
     }
     const char *sep = ": ";
@@ -80,32 +85,73 @@ static void add_message(struct gl_buf *b, const struct gl_finding *f)
     gl_escape(b, f->message + rest, len - rest, GL_ESCAPE_TEXT);
 }
 
-/* `where: severity: message [ID name]` and the fix hint. */
-static void add_finding(struct gl_buf *b, const struct gl_finding *f, const struct style *st)
+static void add_sev_text(struct gl_buf *b, const struct style *st, enum gl_severity sev)
 {
-    gl_buf_adds(b, st->bold);
-    add_where(b, f);
-    /* ":%s %s%s%s: " and " [%s %s]\n", appended piece by piece (no printf a finding) */
     gl_buf_addc(b, ':');
     gl_buf_adds(b, st->reset);
     gl_buf_addc(b, ' ');
     if (st->color)
-        gl_buf_adds(b, sev_color(f->severity));
-    gl_buf_adds(b, gl_severity_name(f->severity));
+        gl_buf_adds(b, sev_color(sev));
+    gl_buf_adds(b, gl_severity_name(sev));
     gl_buf_adds(b, st->reset);
     gl_buf_add(b, ": ", 2);
+}
+
+/* Short pieces put together on the stack, then added to b with one gl_buf_add. */
+struct pieces {
+    struct gl_buf *b;
+    char t[256];
+    size_t n;
+};
+
+static void pieces_flush(struct pieces *w)
+{
+    gl_buf_add(w->b, w->t, w->n);
+    w->n = 0;
+}
+
+static inline void pieces_add(struct pieces *w, const char *s)
+{
+    size_t len = strlen(s);
+    if (len > sizeof w->t - w->n) {
+        pieces_flush(w);
+        if (len > sizeof w->t) {
+            gl_buf_add(w->b, s, len);
+            return;
+        }
+    }
+    memcpy(w->t + w->n, s, len);
+    w->n += len;
+}
+
+/* `where: severity: message [ID name]` and the fix hint. The report's own pieces between
+ * the escaped texts go in with one gl_buf_add each (the severity's made once a report),
+ * no printf a finding. */
+static void add_finding(struct gl_buf *b, const struct gl_finding *f, const struct style *st)
+{
+    gl_buf_add(b, st->bold, st->bold_len);
+    add_where(b, f);
+    if ((unsigned)f->severity <= GL_SEV_NONE)
+        gl_buf_add(b, st->sev[f->severity].data, st->sev[f->severity].len);
+    else
+        add_sev_text(b, st, f->severity);
     add_message(b, f);
-    gl_buf_add(b, " [", 2);
-    gl_buf_adds(b, f->rule->id);
-    gl_buf_addc(b, ' ');
-    gl_buf_adds(b, f->rule->name);
-    gl_buf_add(b, "]\n", 2);
-    if (f->fix && *f->fix) {
-        gl_buf_add(b, "  ", 2);
-        gl_buf_adds(b, st->dim);
-        gl_buf_add(b, "fix:", 4);
-        gl_buf_adds(b, st->reset);
-        gl_buf_addc(b, ' ');
+    struct pieces w = {.b = b, .n = 0};
+    pieces_add(&w, " [");
+    pieces_add(&w, f->rule->id);
+    pieces_add(&w, " ");
+    pieces_add(&w, f->rule->name);
+    pieces_add(&w, "]\n");
+    bool fix = f->fix && *f->fix;
+    if (fix) {
+        pieces_add(&w, "  ");
+        pieces_add(&w, st->dim);
+        pieces_add(&w, "fix:");
+        pieces_add(&w, st->reset);
+        pieces_add(&w, " ");
+    }
+    pieces_flush(&w);
+    if (fix) {
         gl_escape_str(b, f->fix, GL_ESCAPE_TEXT);
         gl_buf_addc(b, '\n');
     }
@@ -113,8 +159,13 @@ static void add_finding(struct gl_buf *b, const struct gl_finding *f, const stru
 
 void gl_report_tty(FILE *out, const struct gl_run *run, bool color)
 {
-    const struct style st = {color ? "\033[1m" : "", color ? "\033[2m" : "",
-                             color ? "\033[0m" : "", color};
+    struct style st = {.bold = color ? "\033[1m" : "", .dim = color ? "\033[2m" : "",
+                       .reset = color ? "\033[0m" : "", .color = color};
+    st.bold_len = strlen(st.bold);
+    for (int v = 0; v <= GL_SEV_NONE; v++) {
+        gl_buf_init(&st.sev[v]);
+        add_sev_text(&st.sev[v], &st, (enum gl_severity)v);
+    }
     struct gl_buf b;
     gl_buf_init(&b);
     struct gl_finding_cursor c;
@@ -133,4 +184,6 @@ void gl_report_tty(FILE *out, const struct gl_run *run, bool color)
                   run->cfg->driver.set ? "" : "; driver checks skipped: no target driver");
     gl_text_flush(out, &b, 0);
     gl_buf_free(&b);
+    for (int v = 0; v <= GL_SEV_NONE; v++)
+        gl_buf_free(&st.sev[v]);
 }

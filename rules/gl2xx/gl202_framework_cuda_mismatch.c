@@ -61,11 +61,12 @@ static void check(struct gl_check *c)
     size_t nlist = image_facts(doc, list);
     if (!nlist)
         return;
-    bool *done = gl_cuda_instr_flags(doc); /* instructions already reported */
+    /* instructions already reported: made at the first report (most docs have none) */
+    bool *done = NULL;
     for (size_t i = 0; i < doc->ncuda; i++) {
         const struct gl_cuda_fact *fw = &doc->cuda[i];
         if (fw->kind != GL_CUDA_FRAMEWORK || !fw->version || !gl_version_valid(fw->version) ||
-            !gl_cuda_fact_counts(doc, fw) || (fw->instr >= 0 && done[fw->instr]))
+            !gl_cuda_fact_counts(doc, fw) || (done && fw->instr >= 0 && done[fw->instr]))
             continue;
         const struct gl_cuda_fact *image = NULL;
         bool matched = false;
@@ -80,6 +81,8 @@ static void check(struct gl_check *c)
         }
         if (matched || !image)
             continue;
+        if (!done)
+            done = gl_cuda_instr_flags(doc);
         gl_cuda_instr_claim(done, fw);
         char fw_where[512], img_where[512];
         gl_cuda_fact_where(c->doc, fw, fw_where, sizeof fw_where);

@@ -15,21 +15,26 @@ static inline bool driver_initial(const char *name)
     return name[0] == 'n' || name[0] == 'c' || name[0] == 'l';
 }
 
+/* Does name begin with the stem s[0..n), the stem ending there or at '-', ':' or '='? */
+static bool driver_stem(const char *name, const char *s, size_t n)
+{
+    return !strncmp(name, s, n) &&
+           (name[n] == 0 || name[n] == '-' || name[n] == ':' || name[n] == '=');
+}
+#define DRIVER_STEM(name, lit) driver_stem(name, lit, sizeof lit - 1)
+
+/* The stems asked by the name's first bytes: a name that shares none of a stem's first
+ * four bytes is no driver package (most names that pass driver_initial). */
 static bool driver_package(const char *name)
 {
-    static const char *const stems[] = {"nvidia-driver", "cuda-drivers", "nvidia-utils",
-                                        "libnvidia-compute"};
-    if (!driver_initial(name))
-        return false;
-    for (size_t i = 0; i < sizeof stems / sizeof stems[0]; i++) {
-        if (!gl_first4(name, stems[i]))
-            continue;
-        size_t n = strlen(stems[i]);
-        if (!strncmp(name, stems[i], n) &&
-            (name[n] == 0 || name[n] == '-' || name[n] == ':' || name[n] == '='))
-            return true;
+    switch (name[0]) {
+    case 'n': /* nvidia-driver, nvidia-utils */
+        return gl_first4(name, "nvid") &&
+               (DRIVER_STEM(name, "nvidia-driver") || DRIVER_STEM(name, "nvidia-utils"));
+    case 'c': return gl_first4(name, "cuda") && DRIVER_STEM(name, "cuda-drivers");
+    case 'l': return gl_first4(name, "libn") && DRIVER_STEM(name, "libnvidia-compute");
+    default: return false;
     }
-    return false;
 }
 
 /* A driver package an OS package manager installs (in a RUN line or a history entry). */
@@ -98,7 +103,7 @@ static void check(struct gl_check *c)
     int reported = -1; /* one finding per instruction: the first offending token */
     for (size_t i = 0; i < m->npkgs; i++) {
         const struct gl_pkg *p = &m->pkgs[i];
-        if (!p->name || !driver_initial(p->name))
+        if (!p->name || !driver_initial(p->name) || !driver_package(p->name))
             continue;
         if (p->instr == reported || !driver_pkg(p) || !gl_df_stage_shipped(c->doc, p->stage))
             continue;

@@ -64,8 +64,9 @@ static void check(struct gl_check *c)
         const struct gl_env *e = &doc->env[i];
         if (!e->value || !*e->value)
             continue;
-        bool caps = !strcmp(e->key, "NVIDIA_DRIVER_CAPABILITIES");
-        bool devs = !strcmp(e->key, "NVIDIA_VISIBLE_DEVICES");
+        /* (gl_streq: most keys differ from both at their first bytes, told inline) */
+        bool caps = gl_streq(e->key, "NVIDIA_DRIVER_CAPABILITIES");
+        bool devs = !caps && gl_streq(e->key, "NVIDIA_VISIBLE_DEVICES");
         if (!caps && !devs)
             continue;
         if (caps && has_compute(e->value))

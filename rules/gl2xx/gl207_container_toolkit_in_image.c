@@ -8,22 +8,27 @@
 
 /* nvidia-container-toolkit[-base], nvidia-container-runtime, libnvidia-container1,
  * libnvidia-container-tools, nvidia-docker2 (with an RPM version or an apt/conda pin). */
+static bool toolkit_stem(const char *name, const char *s, size_t n, bool digit)
+{
+    return !strncmp(name, s, n) &&
+           (name[n] == 0 || name[n] == '-' || name[n] == ':' || name[n] == '=' ||
+            (digit && name[n] >= '0' && name[n] <= '9'));
+}
+#define TOOLKIT(name, lit, digit) toolkit_stem(name, lit, sizeof lit - 1, digit)
+
 static bool toolkit_package(const char *name)
 {
-    static const char *const stems[] = {"nvidia-container-toolkit", "nvidia-container-runtime",
-                                        "libnvidia-container", "nvidia-docker2"};
-    if (name[0] != 'n' && name[0] != 'l')
-        return false; /* the first letters above: most packages stop here */
-    for (size_t i = 0; i < sizeof stems / sizeof stems[0]; i++) {
-        if (!gl_first4(name, stems[i])) /* most packages stop here, before strlen and strncmp */
-            continue;
-        size_t n = strlen(stems[i]);
-        if (!strncmp(name, stems[i], n) &&
-            (name[n] == 0 || name[n] == '-' || name[n] == ':' || name[n] == '=' ||
-             (i == 2 && name[n] >= '0' && name[n] <= '9')))
-            return true;
+    /* the stems asked by the first bytes: most packages stop at the first one or four */
+    switch (name[0]) {
+    case 'n':
+        return gl_first4(name, "nvid") &&
+               (TOOLKIT(name, "nvidia-container-toolkit", false) ||
+                TOOLKIT(name, "nvidia-container-runtime", false) ||
+                TOOLKIT(name, "nvidia-docker2", false));
+    case 'l': /* libnvidia-container1 */
+        return gl_first4(name, "libn") && TOOLKIT(name, "libnvidia-container", true);
+    default: return false;
     }
-    return false;
 }
 
 /* Image files of the toolkit: libnvidia-container.so*, libnvidia-container-go.so*, and the
@@ -44,24 +49,34 @@ static bool toolkit_file(const struct gl_image_file *f)
            gl_has_prefix(base, "libnvidia-container-go.so");
 }
 
-/* A container engine: docker-ce, docker.io, moby-engine, containerd[.io], podman, cri-o. */
+/* Does name begin with the engine package s[0..n), followed by its end, a pin ('=', ':')
+ * or a "-N" version? */
+static bool engine_named(const char *name, const char *s, size_t n)
+{
+    return !strncmp(name, s, n) &&
+           (name[n] == 0 || name[n] == '=' || name[n] == ':' ||
+            (name[n] == '-' && name[n + 1] >= '0' && name[n + 1] <= '9'));
+}
+#define ENGINE(name, lit) engine_named(name, lit, sizeof lit - 1)
+
+/* A container engine: docker-ce, docker.io, docker-engine, moby-engine, containerd.io,
+ * containerd, podman, cri-o; the names asked by the package's first byte (most packages
+ * start with none of these letters, or share no stem's first four bytes). */
 static bool engine_package(const char *name)
 {
-    static const char *const names[] = {"docker-ce", "docker.io", "docker-engine",
-                                        "moby-engine", "containerd.io", "containerd",
-                                        "podman", "cri-o"};
-    if (name[0] != 'd' && name[0] != 'm' && name[0] != 'c' && name[0] != 'p')
-        return false; /* the first letters above: most packages stop here */
-    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
-        if (!gl_first4(name, names[i]))
-            continue;
-        size_t n = strlen(names[i]);
-        if (!strncmp(name, names[i], n) &&
-            (name[n] == 0 || name[n] == '=' || name[n] == ':' ||
-             (name[n] == '-' && name[n + 1] >= '0' && name[n + 1] <= '9')))
-            return true;
+    switch (name[0]) {
+    case 'd':
+        return gl_first4(name, "dock") && (ENGINE(name, "docker-ce") ||
+                                           ENGINE(name, "docker.io") ||
+                                           ENGINE(name, "docker-engine"));
+    case 'm': return gl_first4(name, "moby") && ENGINE(name, "moby-engine");
+    case 'c':
+        return (gl_first4(name, "cont") &&
+                (ENGINE(name, "containerd.io") || ENGINE(name, "containerd"))) ||
+               (gl_first4(name, "cri-") && ENGINE(name, "cri-o"));
+    case 'p': return gl_first4(name, "podm") && ENGINE(name, "podman");
+    default: return false;
     }
-    return false;
 }
 
 static bool engine_file(const struct gl_image_file *f)

@@ -53,10 +53,12 @@ static void check(struct gl_check *c)
     if (!m || m->final_stage < 0)
         return;
     const struct gl_ref *r = gl_df_stage_root_ref(c->doc, m->final_stage);
-    if (!r || !r->ok || r->unresolved || !r->parsed.tag || !gl_imageref_cuda_bearing(&r->parsed))
+    if (!r || !r->ok || r->unresolved || !r->parsed.tag)
         return;
+    /* the tag's token first: a scan of the tag, where gl_imageref_cuda_bearing asks the
+     * repository's names in turn (most final stages are no devel flavor) */
     long off = devel_token(r->parsed.tag);
-    if (off < 0)
+    if (off < 0 || !gl_imageref_cuda_bearing(&r->parsed))
         return;
     const struct gl_stage *fin = &m->stages[m->final_stage];
     char via[96] = "";
