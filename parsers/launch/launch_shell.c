@@ -669,10 +669,9 @@ void gl_launch_scan_pragmas(struct gl_launch_scan *s)
     const char *t = doc->text;
     size_t len = doc->len, i = 0, next = 0, counted = 0;
     uint32_t line = 1; /* the line of byte `counted` */
+    bool sorted = false; /* the ranges, sorted at the first pragma (most texts have none) */
     if (!t)
         return;
-    if (s->nranges > 1)
-        qsort(s->ranges, s->nranges, sizeof *s->ranges, range_cmp);
     while (i < len) {
         const char *hash = memchr(t + i, '#', len - i);
         if (!hash)
@@ -687,6 +686,9 @@ void gl_launch_scan_pragmas(struct gl_launch_scan *s)
             continue; /* a `#` after other text on its line */
         if (!gl_mem_has(t + p, eol - p, "gpulint", 7, 1)) /* memchr for its `p` */
             continue;
+        if (!sorted && s->nranges > 1)
+            qsort(s->ranges, s->nranges, sizeof *s->ranges, range_cmp);
+        sorted = true;
         line += breaks_in(t, counted, bol);
         counted = bol;
         while (next < s->nranges && s->ranges[next].first <= line)
