@@ -26,6 +26,7 @@
 
 #include "linter/core/inputs.h"
 #include "linter/core/lines.h"
+#include "linter/core/newline.h"
 #include "parsers/launch/launch_shell.h"
 
 static bool by_name(const char *path, const char *base)
@@ -76,7 +77,7 @@ static inline bool next_line(struct cursor *c, size_t to, struct line *l)
 #define STARTS_MAX ((size_t)1 << 20)
 
 /* The start of every line of t[0..len) (0, then the offset after each '\n'), in one
- * memchr pass; NULL past STARTS_MAX lines. The caller frees it. */
+ * pass (newline.h); NULL past STARTS_MAX lines. The caller frees it. */
 static uint32_t *line_starts(const char *t, size_t len, size_t *n)
 {
     if (len > UINT32_MAX)
@@ -84,16 +85,17 @@ static uint32_t *line_starts(const char *t, size_t len, size_t *n)
     size_t cap = 256, k = 0;
     uint32_t *starts = xmalloc(cap * sizeof *starts);
     starts[k++] = 0;
-    const char *end = t + len;
-    for (const char *p = t; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++) {
-        if (k == cap) {
-            if (cap >= STARTS_MAX) {
-                free(starts);
-                return NULL;
+    for (size_t base = 0; base < len; base += 64) {
+        for (uint64_t b = gl_nl_window(t, len, base); b; b &= b - 1) {
+            if (k == cap) {
+                if (cap >= STARTS_MAX) {
+                    free(starts);
+                    return NULL;
+                }
+                starts = xrealloc(starts, (cap *= 2) * sizeof *starts);
             }
-            starts = xrealloc(starts, (cap *= 2) * sizeof *starts);
+            starts[k++] = (uint32_t)(base + (size_t)__builtin_ctzll(b)) + 1;
         }
-        starts[k++] = (uint32_t)(p - t) + 1;
     }
     *n = k;
     return starts;

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "linter/core/newline.h"
 #include "linter/core/suppress.h"
 #include "parsers/launch/launch_internal.h"
 #include "parsers/launch/launch_slurm.h"
@@ -652,13 +653,7 @@ static int range_cmp(const void *a, const void *b)
 /* Count the line breaks in t[from, to). */
 static uint32_t breaks_in(const char *t, size_t from, size_t to)
 {
-    uint32_t n = 0;
-    const char *p = t + from, *end = t + to;
-    while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
-        n++;
-        p++;
-    }
-    return n;
+    return (uint32_t)gl_nl_count(t + from, to - from);
 }
 
 /* Only lines whose first non-blank byte is `#` can hold a pragma: the scan jumps from one
