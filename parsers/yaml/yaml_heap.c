@@ -177,6 +177,29 @@ yaml_char_t *yaml_strdup(const yaml_char_t *str)
     return p;
 }
 
+void yt_heap_event_delete(yaml_event_t *ev)
+{
+    switch (ev->type) {
+    case YAML_SCALAR_EVENT:
+        yaml_free(ev->data.scalar.anchor);
+        yaml_free(ev->data.scalar.tag);
+        yaml_free(ev->data.scalar.value);
+        break;
+    case YAML_ALIAS_EVENT: yaml_free(ev->data.alias.anchor); break;
+    case YAML_SEQUENCE_START_EVENT:
+        yaml_free(ev->data.sequence_start.anchor);
+        yaml_free(ev->data.sequence_start.tag);
+        break;
+    case YAML_MAPPING_START_EVENT:
+        yaml_free(ev->data.mapping_start.anchor);
+        yaml_free(ev->data.mapping_start.tag);
+        break;
+    case YAML_SEQUENCE_END_EVENT:
+    case YAML_MAPPING_END_EVENT: break; /* (they hold no string) */
+    default: yaml_event_delete(ev); /* (a document's directives, ...) */
+    }
+}
+
 void yt_heap_begin(void)
 {
     if (POOL_ON)

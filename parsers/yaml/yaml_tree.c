@@ -578,7 +578,7 @@ static yaml_error_type_t parse_stream(struct loader *ld, const char *text, size_
         }
         if (gl_arena_over(s->arena))
             set_limit_error(s, ev.start_mark.index, GL_LIMIT_PARSE_MEMORY);
-        yaml_event_delete(&ev);
+        yt_heap_event_delete(&ev);
     }
     if (s->error && kind == YAML_NO_ERROR)
         kind = YAML_COMPOSER_ERROR; /* ours: an alias bomb, too deep, ... */
