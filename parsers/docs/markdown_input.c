@@ -399,8 +399,15 @@ static void parse(struct gl_doc *doc, const struct gl_config *cfg)
     struct alloc_scope scope = {0, 0};
     for (uint32_t line = 1; next_line(&c, len, &l); line++) {
         struct fence f;
-        if (!fence_open(t, &l, &f)) {
-            int level = heading_level(t, &l);
+        /* the line's first byte after its spaces says what it may be: a fence (``` or ~~~
+         * after up to 16 spaces) or a heading (`#` after up to 3); most lines are neither
+         * and are read no further */
+        size_t p = l.start;
+        while (p < l.end && t[p] == ' ' && p - l.start < 16)
+            p++;
+        char first = p < l.end ? t[p] : '\0';
+        if ((first != '`' && first != '~') || !fence_open(t, &l, &f)) {
+            int level = first == '#' && p - l.start <= 3 ? heading_level(t, &l) : 0;
             if (level)
                 alloc_heading(&scope, &scan, level);
             continue;
