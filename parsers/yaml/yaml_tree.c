@@ -802,30 +802,43 @@ static size_t merge_order(struct yt_stream *s, struct yt_node *map, struct yt_no
 /* (the loader noted it as it added the pairs) */
 static bool has_merge(const struct yt_node *map) { return map->merges; }
 
-struct yt_node *yt_get_n(struct yt_stream *s, struct yt_node *map, const char *key,
-                         size_t klen, struct yt_node **key_out)
+/* Is node k (an alias followed) the scalar key[0..klen)? */
+static inline bool key_is(struct yt_stream *s, struct yt_node *k, const char *key, size_t klen)
 {
-    map = yt_deref(s, map);
-    if (!yt_is_map(map))
-        return NULL;
-    /* no key of the mapping has this one's length and first byte (a mapping that merges
-     * others is searched whole; one with an alias among its keys has every bit set, and
-     * follows the alias in the loop below as before) */
-    if (!has_merge(map) && !(map->keymask & yt_key_bit(key, klen)))
-        return NULL;
+    if (k->kind == YT_ALIAS)
+        k = yt_deref(s, k);
+    return k && k->kind == YT_SCALAR && k->len == klen && (!klen || k->value[0] == key[0]) &&
+           !memcmp(k->value, key, klen);
+}
+
+/* yt_get_n in a mapping that merges none: its own pairs, none of them a merge key (the
+ * loader sets `merges` at the first), in a loop of its own (no merge order kept). */
+static struct yt_node *get_own(struct yt_stream *s, struct yt_node *map, const char *key,
+                               size_t klen, struct yt_node **key_out)
+{
+    for (struct yt_pair *p = map->pairs, *end = p + map->npairs; p < end; p++)
+        if (key_is(s, p->key, key, klen)) {
+            if (key_out)
+                *key_out = p->key;
+            return yt_deref(s, p->value);
+        }
+    return NULL;
+}
+
+/* yt_get_n in a mapping that merges others: its pairs, then theirs (out of line: its
+ * merge order takes a stack array that the common lookup need not set up) */
+__attribute__((noinline)) static struct yt_node *get_merged(struct yt_stream *s,
+                                                            struct yt_node *map,
+                                                            const char *key, size_t klen,
+                                                            struct yt_node **key_out)
+{
     struct yt_node *order[MERGE_VISITS];
-    size_t n = 1;
-    order[0] = map;
-    if (has_merge(map))
-        n = merge_order(s, map, order);
+    size_t n = merge_order(s, map, order);
     for (size_t m = 0; m < n; m++) {
         for (size_t i = 0; i < order[m]->npairs; i++) {
             struct yt_pair *p = &order[m]->pairs[i];
-            struct yt_node *k = p->key->kind == YT_ALIAS ? yt_deref(s, p->key) : p->key;
             /* (a merge key `<<` is never a key looked up, even when asked for) */
-            if (k && k->kind == YT_SCALAR && k->len == klen &&
-                (!klen || k->value[0] == key[0]) && !memcmp(k->value, key, klen) &&
-                !is_merge_key(p->key)) {
+            if (key_is(s, p->key, key, klen) && !is_merge_key(p->key)) {
                 if (key_out)
                     *key_out = p->key;
                 return yt_deref(s, p->value);
@@ -833,6 +846,19 @@ struct yt_node *yt_get_n(struct yt_stream *s, struct yt_node *map, const char *k
         }
     }
     return NULL;
+}
+
+struct yt_node *yt_get_n(struct yt_stream *s, struct yt_node *map, const char *key,
+                         size_t klen, struct yt_node **key_out)
+{
+    map = yt_deref(s, map);
+    if (!yt_is_map(map))
+        return NULL;
+    if (has_merge(map))
+        return get_merged(s, map, key, klen, key_out);
+    /* no key of the mapping has this one's length and first byte (one with an alias
+     * among its keys has every bit set, and follows the alias in get_own as before) */
+    return map->keymask & yt_key_bit(key, klen) ? get_own(s, map, key, klen, key_out) : NULL;
 }
 
 /* Set of key strings already present (for yt_pairs with merges). */
