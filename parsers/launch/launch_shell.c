@@ -656,8 +656,9 @@ static uint32_t breaks_in(const char *t, size_t from, size_t to)
     return (uint32_t)gl_nl_count(t + from, to - from);
 }
 
-/* Only lines whose first non-blank byte is `#` can hold a pragma: the scan jumps from one
- * `#` to the next (memchr), and counts lines only up to a line that holds one. */
+/* Only lines whose first non-blank byte is `#` followed by blanks and `gpulint` can hold a
+ * pragma: the scan jumps from one `#` to the next (memchr), and counts lines only up to a
+ * line that holds one. */
 void gl_launch_scan_pragmas(struct gl_launch_scan *s)
 {
     struct gl_doc *doc = s->doc;
@@ -674,13 +675,19 @@ void gl_launch_scan_pragmas(struct gl_launch_scan *s)
         size_t p = (size_t)(hash - t), bol = p;
         while (bol > i && (t[bol - 1] == ' ' || t[bol - 1] == '\t'))
             bol--;
+        /* (a `#` later on this line has this one before it: the search goes on after it,
+         * and finds the line's end only for a pragma's line) */
+        i = p + 1;
+        if (bol > 0 && t[bol - 1] != '\n')
+            continue; /* a `#` after other text on its line */
+        size_t q = p + 1; /* a pragma is `#`, blanks, `gpulint` (gl_pragma_parse) */
+        while (q < len && (t[q] == ' ' || t[q] == '\t'))
+            q++;
+        if (len - q < 7 || memcmp(t + q, "gpulint", 7))
+            continue;
         const char *nl = memchr(t + p, '\n', len - p);
         size_t eol = nl ? (size_t)(nl - t) : len;
         i = eol + 1;
-        if (bol > 0 && t[bol - 1] != '\n')
-            continue; /* a `#` after other text on its line */
-        if (!gl_mem_has(t + p, eol - p, "gpulint", 7, 1)) /* memchr for its `p` */
-            continue;
         if (!sorted && s->nranges > 1)
             qsort(s->ranges, s->nranges, sizeof *s->ranges, range_cmp);
         sorted = true;
