@@ -185,7 +185,7 @@ static bool fence_close(const char *t, const struct line *l, const struct fence 
     return q == l->end;
 }
 
-/* Is the fence's language one of `names`? Quarto and R Markdown write it in braces with
+/* Is the fence's language one of `names` (lower case, any case matches)? Quarto and R Markdown write it in braces with
  * options: ```{bash}, ```{bash, echo=FALSE}, ```{.bash}. */
 static bool info_is(const struct fence *f, const char *const *names)
 {
@@ -202,8 +202,8 @@ static bool info_is(const struct fence *f, const char *const *names)
         n = k;
     }
     int first = n ? tolower((unsigned char)info[0]) : 0; /* no strlen for most names */
-    for (size_t k = 0; names[k]; k++)
-        if (tolower((unsigned char)names[k][0]) == first && strlen(names[k]) == n &&
+    for (size_t k = 0; names[k]; k++) /* (names are lower case) */
+        if ((unsigned char)names[k][0] == first && strlen(names[k]) == n &&
             gl_strn_eq_nocase(info, n, names[k]))
             return true;
     return false;
@@ -246,10 +246,16 @@ static bool starts_with_launcher(const char *t, size_t s, size_t e)
         s += 2;
     else if (s < e && t[s] == '!') /* IPython's shell escape in a Python block */
         s++;
+    /* most lines start with a byte no name starts with: their word is not read */
+    char c = s < e ? t[s] : '\0';
+    bool some = false;
+    for (size_t k = 0; k < sizeof first / sizeof first[0]; k++)
+        some |= first[k][0] == c;
+    if (!some)
+        return false;
     size_t w = s;
     while (w < e && t[w] != ' ' && t[w] != '\t' && t[w] != '\r')
         w++;
-    char c = w > s ? t[s] : '\0'; /* most names differ at their first byte: no strlen */
     for (size_t k = 0; k < sizeof first / sizeof first[0]; k++)
         if (first[k][0] == c && strlen(first[k]) == w - s && !memcmp(t + s, first[k], w - s))
             return true;
