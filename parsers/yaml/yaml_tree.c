@@ -341,7 +341,8 @@ static inline struct gl_loc node_loc(struct loader *ld, yaml_mark_t m, size_t of
     return loc_near(ld, off);
 }
 
-static struct yt_node *new_node(struct loader *ld, enum yt_kind kind, const yaml_event_t *ev)
+__attribute__((always_inline)) static inline struct yt_node *new_node(struct loader *ld, enum yt_kind kind,
+                                                                   const yaml_event_t *ev)
 {
     /* (taken, not cleared, then set whole: the same bytes charged as gl_arena_alloc) */
     struct yt_node *n = gl_arena_take(ld->s->arena, sizeof *n);
@@ -355,7 +356,7 @@ static struct yt_node *new_node(struct loader *ld, enum yt_kind kind, const yaml
 
 static inline bool is_merge_key(const struct yt_node *k);
 
-static void attach(struct loader *ld, struct yt_node *n)
+__attribute__((always_inline)) static inline void attach(struct loader *ld, struct yt_node *n)
 {
     struct yt_stream *s = ld->s;
     if (!ld->depth) {
