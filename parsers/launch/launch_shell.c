@@ -215,27 +215,27 @@ static bool container_tool(const struct sh_cmd *cmd, size_t i)
 
 static struct wrapped wrappers_from(const struct sh_cmd *cmd, size_t i, int rounds);
 
-static bool mpi_launcher(const char *word)
+/* n: a command word's base name */
+static bool mpi_launcher(const char *n)
 {
     static const char *const names[] = {"mpirun", "mpiexec", "mpiexec.hydra", "orterun",
                                         "prterun", NULL};
-    const char *n = gl_base_name(word);
     for (size_t k = 0; names[k]; k++)
         if (gl_streq(n, names[k]))
             return true;
     return false;
 }
 
-/* Is word i an MPI launcher that runs a container on every rank (`mpiexec -n 8 -ppn 4
- * apptainer exec ...`)? Then *w is what the wrappers after its options (numactl, ...)
- * wrap: the container command, found with the rounds left, so a chain of launchers
+/* Is word i (of base name `base`) an MPI launcher that runs a container on every rank
+ * (`mpiexec -n 8 -ppn 4 apptainer exec ...`)? Then *w is what the wrappers after its
+ * options (numactl, ...) wrap: the container command, found with the rounds left, so a chain of launchers
  * (`mpirun mpirun ... apptainer`) is walked once, at most `rounds` deep. An MPI launcher
  * of anything else stays the command (torchrun-style process launchers are judged as
  * such: GL415). */
-static bool mpi_runs_container(const struct sh_cmd *cmd, size_t i, int rounds,
-                               struct wrapped *w)
+static bool mpi_runs_container(const struct sh_cmd *cmd, size_t i, const char *base,
+                               int rounds, struct wrapped *w)
 {
-    if (!mpi_launcher(cmd->words[i].text) || rounds <= 0)
+    if (!mpi_launcher(base) || rounds <= 0)
         return false;
     struct wrapped in = wrappers_from(cmd, skip_mpi(cmd, i + 1), rounds);
     if (!container_tool(cmd, in.i))
@@ -291,7 +291,7 @@ static struct wrapped wrappers_from(const struct sh_cmd *cmd, size_t i, int roun
             i = skip_ssh(cmd, start, &w);
         else {
             /* an MPI launcher walked the rest: its result is the whole walk's */
-            if (mpi_runs_container(cmd, i, rounds - round - 1, &w))
+            if (mpi_runs_container(cmd, i, n, rounds - round - 1, &w))
                 return w;
             break;
         }
@@ -414,7 +414,7 @@ static void launcher(struct gl_launch_scan *s, const struct sh_cmd *cmd, size_t 
         launch_build_kustomize(s, cmd, i + 1);
         return;
     }
-    if (launch_build_other(s, cmd, i))
+    if (launch_build_other(s, cmd, i, tool))
         return;
     if (gl_streq(tool, "apptainer") || gl_streq(tool, "singularity")) {
         size_t j = skip_opts(cmd, i + 1, "", none_long, false);
