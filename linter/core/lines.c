@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "linter/core/newline.h"
+
 void gl_lines_init(struct gl_lines *l, struct gl_arena *arena, const char *text, size_t len)
 {
     *l = (struct gl_lines){.text = text, .len = text ? len : 0, .arena = arena};
@@ -58,7 +60,6 @@ static void index_lines(struct gl_lines *l)
         l->n = starts ? n : 0;
         return;
     }
-    const char *end = l->text + l->len;
     size_t n = gl_count_lines(l->text, l->len);
     uint32_t *starts = take_index(l, n);
     l->starts = starts;
@@ -67,8 +68,9 @@ static void index_lines(struct gl_lines *l)
         return;
     size_t k = 0;
     starts[k++] = 0;
-    for (const char *p = l->text; (p = memchr(p, '\n', (size_t)(end - p))); p++)
-        starts[k++] = (uint32_t)(p - l->text + 1);
+    for (size_t base = 0; base < l->len; base += 64) /* (newline.h) */
+        for (uint64_t b = gl_nl_window(l->text, l->len, base); b; b &= b - 1)
+            starts[k++] = (uint32_t)(base + (size_t)__builtin_ctzll(b) + 1);
 }
 
 size_t gl_lines_line_end(struct gl_lines *l, struct gl_loc loc)

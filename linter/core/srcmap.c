@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "linter/core/newline.h"
+
 /* A map grows to this many segments whatever the arena's limit (a position for each of a
  * text's first pieces); past it, a doubling that would take the arena past parse-memory
  * is refused (gl_srcmap_add). */
@@ -78,7 +80,6 @@ struct gl_loc gl_srcmap_loc_near_from(const struct gl_srcmap *m, size_t off, siz
 struct gl_loc gl_srcmap_identity(struct gl_srcmap *m, const char *text, size_t len,
                                  uint32_t line, uint32_t col)
 {
-    const char *end = text + len;
     size_t n = m->n + gl_count_lines(text, len), fit;
     if (n > m->cap) {
         struct gl_srcmap_seg *segs = gl_arena_take_table(m->arena, n, sizeof *segs, &fit);
@@ -93,8 +94,9 @@ struct gl_loc gl_srcmap_identity(struct gl_srcmap *m, const char *text, size_t l
         m->cap = n;
     }
     gl_srcmap_add(m, 0, line, col);
-    for (const char *p = text; p < end && (p = memchr(p, '\n', (size_t)(end - p))); p++)
-        gl_srcmap_add(m, (size_t)(p - text) + 1, ++line, 1);
+    for (size_t base = 0; base < len; base += 64) /* (newline.h) */
+        for (uint64_t b = gl_nl_window(text, len, base); b; b &= b - 1)
+            gl_srcmap_add(m, base + (size_t)__builtin_ctzll(b) + 1, ++line, 1);
     return (struct gl_loc){0, 0};
 }
 

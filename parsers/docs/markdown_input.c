@@ -26,6 +26,7 @@
 
 #include "linter/core/inputs.h"
 #include "linter/core/lines.h"
+#include "linter/core/newline.h"
 #include "parsers/launch/launch_shell.h"
 
 static bool by_name(const char *path, const char *base)
@@ -76,7 +77,7 @@ static inline bool next_line(struct cursor *c, size_t to, struct line *l)
 #define STARTS_MAX ((size_t)1 << 20)
 
 /* The start of every line of t[0..len) (0, then the offset after each '\n'), in one
- * memchr pass; NULL past STARTS_MAX lines. The caller frees it. */
+ * pass (newline.h); NULL past STARTS_MAX lines. The caller frees it. */
 static uint32_t *line_starts(const char *t, size_t len, size_t *n)
 {
     if (len > UINT32_MAX)
@@ -84,16 +85,17 @@ static uint32_t *line_starts(const char *t, size_t len, size_t *n)
     size_t cap = 256, k = 0;
     uint32_t *starts = xmalloc(cap * sizeof *starts);
     starts[k++] = 0;
-    const char *end = t + len;
-    for (const char *p = t; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++) {
-        if (k == cap) {
-            if (cap >= STARTS_MAX) {
-                free(starts);
-                return NULL;
+    for (size_t base = 0; base < len; base += 64) {
+        for (uint64_t b = gl_nl_window(t, len, base); b; b &= b - 1) {
+            if (k == cap) {
+                if (cap >= STARTS_MAX) {
+                    free(starts);
+                    return NULL;
+                }
+                starts = xrealloc(starts, (cap *= 2) * sizeof *starts);
             }
-            starts = xrealloc(starts, (cap *= 2) * sizeof *starts);
+            starts[k++] = (uint32_t)(base + (size_t)__builtin_ctzll(b)) + 1;
         }
-        starts[k++] = (uint32_t)(p - t) + 1;
     }
     *n = k;
     return starts;
@@ -183,7 +185,7 @@ static bool fence_close(const char *t, const struct line *l, const struct fence 
     return q == l->end;
 }
 
-/* Is the fence's language one of `names`? Quarto and R Markdown write it in braces with
+/* Is the fence's language one of `names` (lower case, any case matches)? Quarto and R Markdown write it in braces with
  * options: ```{bash}, ```{bash, echo=FALSE}, ```{.bash}. */
 static bool info_is(const struct fence *f, const char *const *names)
 {
@@ -200,8 +202,8 @@ static bool info_is(const struct fence *f, const char *const *names)
         n = k;
     }
     int first = n ? tolower((unsigned char)info[0]) : 0; /* no strlen for most names */
-    for (size_t k = 0; names[k]; k++)
-        if (tolower((unsigned char)names[k][0]) == first && strlen(names[k]) == n &&
+    for (size_t k = 0; names[k]; k++) /* (names are lower case) */
+        if ((unsigned char)names[k][0] == first && strlen(names[k]) == n &&
             gl_strn_eq_nocase(info, n, names[k]))
             return true;
     return false;
@@ -244,10 +246,16 @@ static bool starts_with_launcher(const char *t, size_t s, size_t e)
         s += 2;
     else if (s < e && t[s] == '!') /* IPython's shell escape in a Python block */
         s++;
+    /* most lines start with a byte no name starts with: their word is not read */
+    char c = s < e ? t[s] : '\0';
+    bool some = false;
+    for (size_t k = 0; k < sizeof first / sizeof first[0]; k++)
+        some |= first[k][0] == c;
+    if (!some)
+        return false;
     size_t w = s;
     while (w < e && t[w] != ' ' && t[w] != '\t' && t[w] != '\r')
         w++;
-    char c = w > s ? t[s] : '\0'; /* most names differ at their first byte: no strlen */
     for (size_t k = 0; k < sizeof first / sizeof first[0]; k++)
         if (first[k][0] == c && strlen(first[k]) == w - s && !memcmp(t + s, first[k], w - s))
             return true;
@@ -397,8 +405,15 @@ static void parse(struct gl_doc *doc, const struct gl_config *cfg)
     struct alloc_scope scope = {0, 0};
     for (uint32_t line = 1; next_line(&c, len, &l); line++) {
         struct fence f;
-        if (!fence_open(t, &l, &f)) {
-            int level = heading_level(t, &l);
+        /* the line's first byte after its spaces says what it may be: a fence (``` or ~~~
+         * after up to 16 spaces) or a heading (`#` after up to 3); most lines are neither
+         * and are read no further */
+        size_t p = l.start;
+        while (p < l.end && t[p] == ' ' && p - l.start < 16)
+            p++;
+        char first = p < l.end ? t[p] : '\0';
+        if ((first != '`' && first != '~') || !fence_open(t, &l, &f)) {
+            int level = first == '#' && p - l.start <= 3 ? heading_level(t, &l) : 0;
             if (level)
                 alloc_heading(&scope, &scan, level);
             continue;

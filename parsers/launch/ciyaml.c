@@ -144,11 +144,16 @@ static bool is_github(const char *path)
     return strstr(path, ".github/workflows/") != NULL;
 }
 
-/* Is the file at `path` directly in a .github/workflows/ directory (GitHub runs those)? */
-static bool in_workflows_dir(const char *path)
+/* Is the file at `path` directly in a .github/workflows/ directory (GitHub runs those)?
+ * `base` is gl_base_name(path). (The directory is the first such in the path and ends
+ * where the base name starts: the base name's 18 bytes before are looked at first, and
+ * most paths go no further.) */
+static bool in_workflows_dir(const char *path, const char *base)
 {
+    if (!base[0] || (size_t)(base - path) < 18 || memcmp(base - 18, ".github/workflows/", 18))
+        return false;
     const char *w = strstr(path, ".github/workflows/");
-    return w && (w == path || w[-1] == '/') && w[18] && !strchr(w + 18, '/');
+    return w == base - 18 && (w == path || w[-1] == '/');
 }
 
 static void parse(struct gl_doc *doc, const struct gl_config *cfg)
@@ -156,7 +161,9 @@ static void parse(struct gl_doc *doc, const struct gl_config *cfg)
     (void)cfg;
     struct yt_stream s;
     yt_load(&s, &doc->arena, doc->text, doc->len);
-    struct ci c = {doc, &s, doc->path && in_workflows_dir(doc->path) ? "../.." : NULL};
+    struct ci c = {doc, &s,
+                   doc->path && in_workflows_dir(doc->path, gl_base_name(doc->path)) ? "../.."
+                                                                                    : NULL};
     struct yt_node *root = s.ndocs && s.docs[0] && s.docs[0]->complete ? s.docs[0] : NULL;
     if (yt_is_map(root)) {
         if (is_github(doc->path) || yt_get(&s, root, "jobs", NULL) ||
@@ -177,7 +184,7 @@ static bool by_name(const char *path, const char *b)
     if (!strcmp(b, ".gitlab-ci.yml") || !strcmp(b, ".gitlab-ci.yaml") ||
         !strcmp(b, "action.yml") || !strcmp(b, "action.yaml"))
         return true; /* (action.yml: a GitHub composite action, runs.steps[].run) */
-    return in_workflows_dir(path);
+    return in_workflows_dir(path, b);
 }
 
 static bool yaml_ext(const char *b)

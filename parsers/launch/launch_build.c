@@ -277,7 +277,8 @@ void launch_build_kaniko(struct gl_launch_scan *scan, const struct sh_cmd *cmd, 
     option_values(scan, cmd, first, 'd', "destination", "kaniko");
 }
 
-bool launch_build_other(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t i)
+bool launch_build_other(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t i,
+                        const char *tool)
 {
     /* serving and packaging tools that build a local image and tag it */
     static const struct {
@@ -291,7 +292,6 @@ bool launch_build_other(struct gl_launch_scan *scan, const struct sh_cmd *cmd, s
         {"repo2docker", NULL, 0, "image-name"},
         {"jupyter-repo2docker", NULL, 0, "image-name"},
     };
-    const char *tool = gl_base_name(cmd->words[i].text);
     for (size_t k = 0; k < sizeof tools / sizeof tools[0]; k++) {
         if (!gl_streq(tool, tools[k].tool))
             continue;

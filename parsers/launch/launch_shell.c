@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "linter/core/newline.h"
 #include "linter/core/suppress.h"
 #include "parsers/launch/launch_internal.h"
 #include "parsers/launch/launch_slurm.h"
@@ -214,27 +215,27 @@ static bool container_tool(const struct sh_cmd *cmd, size_t i)
 
 static struct wrapped wrappers_from(const struct sh_cmd *cmd, size_t i, int rounds);
 
-static bool mpi_launcher(const char *word)
+/* n: a command word's base name */
+static bool mpi_launcher(const char *n)
 {
     static const char *const names[] = {"mpirun", "mpiexec", "mpiexec.hydra", "orterun",
                                         "prterun", NULL};
-    const char *n = gl_base_name(word);
     for (size_t k = 0; names[k]; k++)
         if (gl_streq(n, names[k]))
             return true;
     return false;
 }
 
-/* Is word i an MPI launcher that runs a container on every rank (`mpiexec -n 8 -ppn 4
- * apptainer exec ...`)? Then *w is what the wrappers after its options (numactl, ...)
- * wrap: the container command, found with the rounds left, so a chain of launchers
+/* Is word i (of base name `base`) an MPI launcher that runs a container on every rank
+ * (`mpiexec -n 8 -ppn 4 apptainer exec ...`)? Then *w is what the wrappers after its
+ * options (numactl, ...) wrap: the container command, found with the rounds left, so a chain of launchers
  * (`mpirun mpirun ... apptainer`) is walked once, at most `rounds` deep. An MPI launcher
  * of anything else stays the command (torchrun-style process launchers are judged as
  * such: GL415). */
-static bool mpi_runs_container(const struct sh_cmd *cmd, size_t i, int rounds,
-                               struct wrapped *w)
+static bool mpi_runs_container(const struct sh_cmd *cmd, size_t i, const char *base,
+                               int rounds, struct wrapped *w)
 {
-    if (!mpi_launcher(cmd->words[i].text) || rounds <= 0)
+    if (!mpi_launcher(base) || rounds <= 0)
         return false;
     struct wrapped in = wrappers_from(cmd, skip_mpi(cmd, i + 1), rounds);
     if (!container_tool(cmd, in.i))
@@ -290,7 +291,7 @@ static struct wrapped wrappers_from(const struct sh_cmd *cmd, size_t i, int roun
             i = skip_ssh(cmd, start, &w);
         else {
             /* an MPI launcher walked the rest: its result is the whole walk's */
-            if (mpi_runs_container(cmd, i, rounds - round - 1, &w))
+            if (mpi_runs_container(cmd, i, n, rounds - round - 1, &w))
                 return w;
             break;
         }
@@ -413,7 +414,7 @@ static void launcher(struct gl_launch_scan *s, const struct sh_cmd *cmd, size_t 
         launch_build_kustomize(s, cmd, i + 1);
         return;
     }
-    if (launch_build_other(s, cmd, i))
+    if (launch_build_other(s, cmd, i, tool))
         return;
     if (gl_streq(tool, "apptainer") || gl_streq(tool, "singularity")) {
         size_t j = skip_opts(cmd, i + 1, "", none_long, false);
@@ -652,27 +653,21 @@ static int range_cmp(const void *a, const void *b)
 /* Count the line breaks in t[from, to). */
 static uint32_t breaks_in(const char *t, size_t from, size_t to)
 {
-    uint32_t n = 0;
-    const char *p = t + from, *end = t + to;
-    while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
-        n++;
-        p++;
-    }
-    return n;
+    return (uint32_t)gl_nl_count(t + from, to - from);
 }
 
-/* Only lines whose first non-blank byte is `#` can hold a pragma: the scan jumps from one
- * `#` to the next (memchr), and counts lines only up to a line that holds one. */
+/* Only lines whose first non-blank byte is `#` followed by blanks and `gpulint` can hold a
+ * pragma: the scan jumps from one `#` to the next (memchr), and counts lines only up to a
+ * line that holds one. */
 void gl_launch_scan_pragmas(struct gl_launch_scan *s)
 {
     struct gl_doc *doc = s->doc;
     const char *t = doc->text;
     size_t len = doc->len, i = 0, next = 0, counted = 0;
     uint32_t line = 1; /* the line of byte `counted` */
+    bool sorted = false; /* the ranges, sorted at the first pragma (most texts have none) */
     if (!t)
         return;
-    if (s->nranges > 1)
-        qsort(s->ranges, s->nranges, sizeof *s->ranges, range_cmp);
     while (i < len) {
         const char *hash = memchr(t + i, '#', len - i);
         if (!hash)
@@ -680,13 +675,22 @@ void gl_launch_scan_pragmas(struct gl_launch_scan *s)
         size_t p = (size_t)(hash - t), bol = p;
         while (bol > i && (t[bol - 1] == ' ' || t[bol - 1] == '\t'))
             bol--;
+        /* (a `#` later on this line has this one before it: the search goes on after it,
+         * and finds the line's end only for a pragma's line) */
+        i = p + 1;
+        if (bol > 0 && t[bol - 1] != '\n')
+            continue; /* a `#` after other text on its line */
+        size_t q = p + 1; /* a pragma is `#`, blanks, `gpulint` (gl_pragma_parse) */
+        while (q < len && (t[q] == ' ' || t[q] == '\t'))
+            q++;
+        if (len - q < 7 || memcmp(t + q, "gpulint", 7))
+            continue;
         const char *nl = memchr(t + p, '\n', len - p);
         size_t eol = nl ? (size_t)(nl - t) : len;
         i = eol + 1;
-        if (bol > 0 && t[bol - 1] != '\n')
-            continue; /* a `#` after other text on its line */
-        if (!gl_mem_has(t + p, eol - p, "gpulint", 7, 1)) /* memchr for its `p` */
-            continue;
+        if (!sorted && s->nranges > 1)
+            qsort(s->ranges, s->nranges, sizeof *s->ranges, range_cmp);
+        sorted = true;
         line += breaks_in(t, counted, bol);
         counted = bol;
         while (next < s->nranges && s->ranges[next].first <= line)

@@ -127,7 +127,8 @@ void *yaml_malloc(size_t size)
     return big_alloc(size);
 }
 
-void yaml_free(void *ptr)
+/* (always inlined: yaml_free's body, and yt_heap_event_delete's for each string) */
+__attribute__((always_inline)) static inline void pool_free(void *ptr)
 {
     if (!ptr)
         return;
@@ -143,6 +144,8 @@ void yaml_free(void *ptr)
     if (--heap.live == 0 && !heap.depth)
         release();
 }
+
+void yaml_free(void *ptr) { pool_free(ptr); }
 
 void *yaml_realloc(void *ptr, size_t size)
 {
@@ -175,6 +178,29 @@ yaml_char_t *yaml_strdup(const yaml_char_t *str)
     if (p)
         memcpy(p, str, n);
     return p;
+}
+
+void yt_heap_event_delete(yaml_event_t *ev)
+{
+    switch (ev->type) {
+    case YAML_SCALAR_EVENT:
+        pool_free(ev->data.scalar.anchor);
+        pool_free(ev->data.scalar.tag);
+        pool_free(ev->data.scalar.value);
+        break;
+    case YAML_ALIAS_EVENT: pool_free(ev->data.alias.anchor); break;
+    case YAML_SEQUENCE_START_EVENT:
+        pool_free(ev->data.sequence_start.anchor);
+        pool_free(ev->data.sequence_start.tag);
+        break;
+    case YAML_MAPPING_START_EVENT:
+        pool_free(ev->data.mapping_start.anchor);
+        pool_free(ev->data.mapping_start.tag);
+        break;
+    case YAML_SEQUENCE_END_EVENT:
+    case YAML_MAPPING_END_EVENT: break; /* (they hold no string) */
+    default: yaml_event_delete(ev); /* (a document's directives, ...) */
+    }
 }
 
 void yt_heap_begin(void)

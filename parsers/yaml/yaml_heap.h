@@ -32,6 +32,7 @@
 #define GPULINT_PARSERS_YAML_HEAP_H
 
 #include <stddef.h>
+#include <yaml.h>
 
 /* The largest request served from the pool. */
 #define YT_HEAP_SMALL 1024
@@ -40,6 +41,12 @@
  * yt_heap_end() (brackets nest). */
 void yt_heap_begin(void);
 void yt_heap_end(void);
+
+/* yaml_event_delete(ev), the strings of a node's event (scalar, alias, collection start)
+ * freed here: libyaml's own frees them through its procedure linkage table, one call a
+ * string, and then clears the whole event (some 55 instructions an event, as many as the
+ * loader spends on one). Every other event is given to yaml_event_delete. */
+void yt_heap_event_delete(yaml_event_t *ev);
 
 /* Chunks of the pool in use on this thread, and blocks it holds (for the tests). */
 size_t yt_heap_live(void);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "linter/core/newline.h"
 #include "linter/core/suppress.h"
 #include "linter/core/text.h"
 #include "parsers/yaml/yaml_heap.h"
@@ -90,23 +91,24 @@ static size_t charmap_byte(struct charmap *cm, const char *text, size_t len, siz
     return off;
 }
 
-/* The lines counted (memchr from line to line), then their starts written in an arena
+/* The lines counted (sixteen bytes a step: newline.h), then their starts written in an arena
  * room of that size: no heap buffer, the index its only copy. When the room would take the
  * arena past its limit parse-memory (a text of millions of short lines), it is only charged
  * and the stream has no lines: load() stops before the parse, with a GL900 at the line
  * returned (the first whose start found no room; 0 when the index was built). */
 static size_t lines_build(struct yt_stream *s)
 {
-    const char *t = s->text, *end = t + s->len;
-    size_t n = gl_count_lines(t, s->len), fit;
+    size_t n = gl_count_lines(s->text, s->len), fit;
     s->lines = gl_arena_take_table(s->arena, n, sizeof *s->lines, &fit);
     if (!s->lines)
         return fit + 1;
     s->nlines = n;
-    size_t k = 0;
-    s->lines[k++] = 0;
-    for (const char *p = t; (p = memchr(p, '\n', (size_t)(end - p))) != NULL; p++)
-        s->lines[k++] = (size_t)(p - t) + 1;
+    size_t k = 0, len = s->len;
+    size_t *lines = s->lines;
+    lines[k++] = 0;
+    for (size_t base = 0; base < len; base += 64)
+        for (uint64_t b = gl_nl_window(s->text, len, base); b; b &= b - 1)
+            lines[k++] = base + (size_t)__builtin_ctzll(b) + 1;
     return 0;
 }
 
@@ -339,7 +341,8 @@ static inline struct gl_loc node_loc(struct loader *ld, yaml_mark_t m, size_t of
     return loc_near(ld, off);
 }
 
-static struct yt_node *new_node(struct loader *ld, enum yt_kind kind, const yaml_event_t *ev)
+__attribute__((always_inline)) static inline struct yt_node *new_node(struct loader *ld, enum yt_kind kind,
+                                                                   const yaml_event_t *ev)
 {
     /* (taken, not cleared, then set whole: the same bytes charged as gl_arena_alloc) */
     struct yt_node *n = gl_arena_take(ld->s->arena, sizeof *n);
@@ -353,7 +356,7 @@ static struct yt_node *new_node(struct loader *ld, enum yt_kind kind, const yaml
 
 static inline bool is_merge_key(const struct yt_node *k);
 
-static void attach(struct loader *ld, struct yt_node *n)
+__attribute__((always_inline)) static inline void attach(struct loader *ld, struct yt_node *n)
 {
     struct yt_stream *s = ld->s;
     if (!ld->depth) {
@@ -576,7 +579,7 @@ static yaml_error_type_t parse_stream(struct loader *ld, const char *text, size_
         }
         if (gl_arena_over(s->arena))
             set_limit_error(s, ev.start_mark.index, GL_LIMIT_PARSE_MEMORY);
-        yaml_event_delete(&ev);
+        yt_heap_event_delete(&ev);
     }
     if (s->error && kind == YAML_NO_ERROR)
         kind = YAML_COMPOSER_ERROR; /* ours: an alias bomb, too deep, ... */
@@ -800,30 +803,43 @@ static size_t merge_order(struct yt_stream *s, struct yt_node *map, struct yt_no
 /* (the loader noted it as it added the pairs) */
 static bool has_merge(const struct yt_node *map) { return map->merges; }
 
-struct yt_node *yt_get_n(struct yt_stream *s, struct yt_node *map, const char *key,
-                         size_t klen, struct yt_node **key_out)
+/* Is node k (an alias followed) the scalar key[0..klen)? */
+static inline bool key_is(struct yt_stream *s, struct yt_node *k, const char *key, size_t klen)
 {
-    map = yt_deref(s, map);
-    if (!yt_is_map(map))
-        return NULL;
-    /* no key of the mapping has this one's length and first byte (a mapping that merges
-     * others is searched whole; one with an alias among its keys has every bit set, and
-     * follows the alias in the loop below as before) */
-    if (!has_merge(map) && !(map->keymask & yt_key_bit(key, klen)))
-        return NULL;
+    if (k->kind == YT_ALIAS)
+        k = yt_deref(s, k);
+    return k && k->kind == YT_SCALAR && k->len == klen && (!klen || k->value[0] == key[0]) &&
+           !memcmp(k->value, key, klen);
+}
+
+/* yt_get_n in a mapping that merges none: its own pairs, none of them a merge key (the
+ * loader sets `merges` at the first), in a loop of its own (no merge order kept). */
+static struct yt_node *get_own(struct yt_stream *s, struct yt_node *map, const char *key,
+                               size_t klen, struct yt_node **key_out)
+{
+    for (struct yt_pair *p = map->pairs, *end = p + map->npairs; p < end; p++)
+        if (key_is(s, p->key, key, klen)) {
+            if (key_out)
+                *key_out = p->key;
+            return yt_deref(s, p->value);
+        }
+    return NULL;
+}
+
+/* yt_get_n in a mapping that merges others: its pairs, then theirs (out of line: its
+ * merge order takes a stack array that the common lookup need not set up) */
+__attribute__((noinline)) static struct yt_node *get_merged(struct yt_stream *s,
+                                                            struct yt_node *map,
+                                                            const char *key, size_t klen,
+                                                            struct yt_node **key_out)
+{
     struct yt_node *order[MERGE_VISITS];
-    size_t n = 1;
-    order[0] = map;
-    if (has_merge(map))
-        n = merge_order(s, map, order);
+    size_t n = merge_order(s, map, order);
     for (size_t m = 0; m < n; m++) {
         for (size_t i = 0; i < order[m]->npairs; i++) {
             struct yt_pair *p = &order[m]->pairs[i];
-            struct yt_node *k = p->key->kind == YT_ALIAS ? yt_deref(s, p->key) : p->key;
             /* (a merge key `<<` is never a key looked up, even when asked for) */
-            if (k && k->kind == YT_SCALAR && k->len == klen &&
-                (!klen || k->value[0] == key[0]) && !memcmp(k->value, key, klen) &&
-                !is_merge_key(p->key)) {
+            if (key_is(s, p->key, key, klen) && !is_merge_key(p->key)) {
                 if (key_out)
                     *key_out = p->key;
                 return yt_deref(s, p->value);
@@ -831,6 +847,19 @@ struct yt_node *yt_get_n(struct yt_stream *s, struct yt_node *map, const char *k
         }
     }
     return NULL;
+}
+
+struct yt_node *yt_get_n(struct yt_stream *s, struct yt_node *map, const char *key,
+                         size_t klen, struct yt_node **key_out)
+{
+    map = yt_deref(s, map);
+    if (!yt_is_map(map))
+        return NULL;
+    if (has_merge(map))
+        return get_merged(s, map, key, klen, key_out);
+    /* no key of the mapping has this one's length and first byte (one with an alias
+     * among its keys has every bit set, and follows the alias in get_own as before) */
+    return map->keymask & yt_key_bit(key, klen) ? get_own(s, map, key, klen, key_out) : NULL;
 }
 
 /* Set of key strings already present (for yt_pairs with merges). */
