@@ -129,21 +129,59 @@ static int finding_cmp(const void *pa, const void *pb)
     return gl_finding_cmp(pa, pb);
 }
 
-void gl_findings_order_from(struct gl_findings *f, size_t from)
+/* Insertion sort of a[lo, hi) (stable: a finding goes before those strictly after it). */
+static void insertion_sort(struct gl_finding *a, size_t lo, size_t hi)
 {
-    /* insertion sort: an input has a few findings, most in order already; a finding goes
-     * before those strictly after it only, so equal ones keep the order they came in */
-    for (size_t i = from + 1; i < f->n; i++) {
-        if (gl_finding_cmp(&f->items[i - 1], &f->items[i]) <= 0)
+    for (size_t i = lo + 1; i < hi; i++) {
+        if (gl_finding_cmp(&a[i - 1], &a[i]) <= 0)
             continue;
-        struct gl_finding x = f->items[i];
+        struct gl_finding x = a[i];
         size_t k = i;
-        while (k > from && gl_finding_cmp(&f->items[k - 1], &x) > 0) {
-            f->items[k] = f->items[k - 1];
+        while (k > lo && gl_finding_cmp(&a[k - 1], &x) > 0) {
+            a[k] = a[k - 1];
             k--;
         }
-        f->items[k] = x;
+        a[k] = x;
     }
+}
+
+/* Merge the sorted a[lo, mid) and a[mid, hi), the left one copied to tmp first (stable:
+ * on a tie the left one's finding first). A write never passes the right one's next read. */
+static void merge_runs(struct gl_finding *a, struct gl_finding *tmp, size_t lo, size_t mid,
+                       size_t hi)
+{
+    if (gl_finding_cmp(&a[mid - 1], &a[mid]) <= 0)
+        return; /* in order already (most merges of findings made in order) */
+    memcpy(tmp, a + lo, (mid - lo) * sizeof *a);
+    size_t i = 0, j = mid, k = lo, nl = mid - lo;
+    while (i < nl && j < hi)
+        a[k++] = gl_finding_cmp(&a[j], &tmp[i]) < 0 ? a[j++] : tmp[i++];
+    while (i < nl)
+        a[k++] = tmp[i++];
+}
+
+/* Runs of this many findings are put in order by insertion, then merged. */
+#define ORDER_RUN 16
+
+void gl_findings_order_from(struct gl_findings *f, size_t from)
+{
+    /* an input has a few findings, most in order already: then only this look. Else a
+     * stable merge sort: the rules report one after the other, each in the order of the
+     * text, so a doc's findings are as many sorted runs as rules that fired, and an
+     * insertion sort of them alone would take time quadratic in their number */
+    if (from >= f->n || gl_findings_in_order(f, from))
+        return;
+    struct gl_finding *a = f->items + from;
+    size_t n = f->n - from;
+    for (size_t lo = 0; lo < n; lo += ORDER_RUN)
+        insertion_sort(a, lo, lo + ORDER_RUN < n ? lo + ORDER_RUN : n);
+    if (n <= ORDER_RUN)
+        return;
+    struct gl_finding *tmp = xmalloc(n * sizeof *tmp);
+    for (size_t w = ORDER_RUN; w < n; w *= 2)
+        for (size_t lo = 0; lo + w < n; lo += 2 * w)
+            merge_runs(a, tmp, lo, lo + w, lo + 2 * w < n ? lo + 2 * w : n);
+    free(tmp);
 }
 
 bool gl_findings_in_order(const struct gl_findings *f, size_t from)
