@@ -36,7 +36,8 @@ static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
     if (l->kind == GL_LAUNCH_APPTAINER || l->fragment || l->secondary_role || l->gpus_outside ||
         l->gpu_unseen ||
         gl_launch_requests_gpu(l) || gl_launch_runtime_template(l) ||
-        gl_launch_tool_image(c->doc, l) || prepares_gpu_pod(c->doc, l) ||
+        gl_launch_tool_image(c->doc, l) || gl_launch_build_only(l) ||
+        prepares_gpu_pod(c->doc, l) ||
         !gl_launch_options_known(l) || !gl_launch_needs_cuda(f, i))
         return; /* (a runtime template gets its GPUs from the job that uses it) */
     const struct gl_ref *r = gl_launch_ref(c->doc, l);
