@@ -153,7 +153,11 @@ static bool build_command(const struct gl_launch *l, size_t i, size_t end)
     return gl_word_named(a, setup);
 }
 
-bool gl_launch_build_only(const struct gl_launch *l)
+typedef bool (*command_test)(const struct gl_launch *l, size_t i, size_t end);
+
+/* Is the last command of the launch one that `test` passes, with no python, torchrun,
+ * deepspeed, accelerate, mpirun or pytest job before it that `test` does not pass? */
+static bool ends_in(const struct gl_launch *l, command_test test)
 {
     static const char *const jobs[] = {"python", "python3", "torchrun", "deepspeed",
                                        "accelerate", "mpirun", "pytest", NULL};
@@ -167,13 +171,43 @@ bool gl_launch_build_only(const struct gl_launch *l)
         if (gl_command_shell_prefix(l, i, end))
             continue;
         if (last < l->nargv && gl_word_named(l->argv[last].text, jobs) &&
-            !build_command(l, last, last_end))
-            return false; /* a job ran before the build */
+            !test(l, last, last_end))
+            return false; /* a job ran before the last command */
         last = i;
         last_end = end;
     }
-    return last < l->nargv && build_command(l, last, last_end);
+    return last < l->nargv && test(l, last, last_end);
 }
+
+bool gl_launch_build_only(const struct gl_launch *l) { return ends_in(l, build_command); }
+
+/* Is the command of argv[i, end) a load generator of a serving engine, a client of a server
+ * elsewhere: `python -m sglang.bench_serving`, a `benchmark_serving.py` or
+ * `bench_serving.py` script, `vllm bench serve`, `genai-perf`, `guidellm`? */
+static bool client_command(const struct gl_launch *l, size_t i, size_t end)
+{
+    static const char *const pythons[] = {"python", "python3", NULL};
+    static const char *const modules[] = {"sglang.bench_serving", "vllm.benchmarks.serve",
+                                          NULL};
+    static const char *const scripts[] = {"benchmark_serving.py", "bench_serving.py", NULL};
+    static const char *const tools[] = {"genai-perf", "guidellm", NULL};
+    const char *cmd = l->argv[i].text;
+    if (gl_word_named(cmd, tools))
+        return true;
+    if (!strcmp(cmd, "vllm"))
+        return i + 2 < end && gl_word_known(&l->argv[i + 1]) &&
+               gl_word_known(&l->argv[i + 2]) && !strcmp(l->argv[i + 1].text, "bench") &&
+               !strcmp(l->argv[i + 2].text, "serve");
+    if (!gl_word_named(cmd, pythons) || i + 1 >= end || !gl_word_known(&l->argv[i + 1]))
+        return false;
+    const char *a = l->argv[i + 1].text;
+    if (!strcmp(a, "-m"))
+        return i + 2 < end && gl_word_known(&l->argv[i + 2]) &&
+               gl_word_named(l->argv[i + 2].text, modules);
+    return gl_word_named(a, scripts);
+}
+
+bool gl_launch_serving_client(const struct gl_launch *l) { return ends_in(l, client_command); }
 
 /* The parsed image the launch starts, when it is known (no variable left), else NULL. */
 static const struct gl_imageref *known_image(const struct gl_doc *doc, const struct gl_launch *l)
