@@ -129,6 +129,22 @@ static bool make_builds(const struct gl_launch *l, size_t i, size_t end)
     return true;
 }
 
+/* Does the command of argv[i, end) run python (or python3) on `-m MODULE` of `modules` or
+ * on a script of `scripts` (by its base name)? */
+static bool python_runs(const struct gl_launch *l, size_t i, size_t end,
+                        const char *const *modules, const char *const *scripts)
+{
+    static const char *const pythons[] = {"python", "python3", NULL};
+    if (!gl_word_named(l->argv[i].text, pythons) || i + 1 >= end ||
+        !gl_word_known(&l->argv[i + 1]))
+        return false;
+    const char *a = l->argv[i + 1].text;
+    if (!strcmp(a, "-m"))
+        return i + 2 < end && gl_word_known(&l->argv[i + 2]) &&
+               gl_word_named(l->argv[i + 2].text, modules);
+    return gl_word_named(a, scripts);
+}
+
 /* Is the command of argv[i, end) a compile: make (make_builds), cmake, ninja, nvcc, meson,
  * pip, or python running `setup.py` or `-m pip` / `-m build` / `-m wheel`? */
 static bool build_command(const struct gl_launch *l, size_t i, size_t end)
@@ -136,7 +152,6 @@ static bool build_command(const struct gl_launch *l, size_t i, size_t end)
     static const char *const compilers[] = {"cmake", "ninja", "nvcc", "meson", "pip", "pip3",
                                             NULL};
     static const char *const makes[] = {"make", "gmake", NULL};
-    static const char *const pythons[] = {"python", "python3", NULL};
     static const char *const modules[] = {"pip", "build", "wheel", NULL};
     static const char *const setup[] = {"setup.py", NULL};
     const char *cmd = l->argv[i].text;
@@ -144,13 +159,7 @@ static bool build_command(const struct gl_launch *l, size_t i, size_t end)
         return make_builds(l, i, end);
     if (gl_word_named(cmd, compilers))
         return true;
-    if (!gl_word_named(cmd, pythons) || i + 1 >= end || !gl_word_known(&l->argv[i + 1]))
-        return false;
-    const char *a = l->argv[i + 1].text;
-    if (!strcmp(a, "-m"))
-        return i + 2 < end && gl_word_known(&l->argv[i + 2]) &&
-               gl_word_named(l->argv[i + 2].text, modules);
-    return gl_word_named(a, setup);
+    return python_runs(l, i, end, modules, setup);
 }
 
 typedef bool (*command_test)(const struct gl_launch *l, size_t i, size_t end);
@@ -186,7 +195,6 @@ bool gl_launch_build_only(const struct gl_launch *l) { return ends_in(l, build_c
  * `bench_serving.py` script, `vllm bench serve`, `genai-perf`, `guidellm`? */
 static bool client_command(const struct gl_launch *l, size_t i, size_t end)
 {
-    static const char *const pythons[] = {"python", "python3", NULL};
     static const char *const modules[] = {"sglang.bench_serving", "vllm.benchmarks.serve",
                                           NULL};
     static const char *const scripts[] = {"benchmark_serving.py", "bench_serving.py", NULL};
@@ -198,13 +206,7 @@ static bool client_command(const struct gl_launch *l, size_t i, size_t end)
         return i + 2 < end && gl_word_known(&l->argv[i + 1]) &&
                gl_word_known(&l->argv[i + 2]) && !strcmp(l->argv[i + 1].text, "bench") &&
                !strcmp(l->argv[i + 2].text, "serve");
-    if (!gl_word_named(cmd, pythons) || i + 1 >= end || !gl_word_known(&l->argv[i + 1]))
-        return false;
-    const char *a = l->argv[i + 1].text;
-    if (!strcmp(a, "-m"))
-        return i + 2 < end && gl_word_known(&l->argv[i + 2]) &&
-               gl_word_named(l->argv[i + 2].text, modules);
-    return gl_word_named(a, scripts);
+    return python_runs(l, i, end, modules, scripts);
 }
 
 bool gl_launch_serving_client(const struct gl_launch *l) { return ends_in(l, client_command); }
