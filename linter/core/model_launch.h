@@ -45,6 +45,8 @@ enum gl_gpu_kind {
     GL_GPU_RUNTIME,           /* --runtime=nvidia, compose runtime: nvidia */
     GL_GPU_COMPOSE_DEVICE,    /* deploy.resources.reservations.devices */
     GL_GPU_COMPOSE_GPUS,      /* service-level gpus: */
+    GL_GPU_SWARM_GENERIC,     /* compose deploy.resources.reservations.generic_resources:
+                                 a Swarm discrete_resource_spec whose kind names a GPU */
     GL_GPU_K8S_RESOURCE,      /* nvidia.com/gpu in limits/requests */
     GL_GPU_K8S_MIG,           /* nvidia.com/mig-1g.10gb */
     GL_GPU_K8S_VENDOR,        /* vendor keys (HAMi nvidia.com/gpumem, gpucores, ...) */

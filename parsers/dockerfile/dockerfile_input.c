@@ -20,9 +20,19 @@ static bool template_name(const char *b)
     return false;
 }
 
+/* BuildKit reads `<Dockerfile>.dockerignore` beside a Dockerfile as that build's ignore file
+ * (`Dockerfile.python.dockerignore`, `app.Dockerfile.dockerignore`): exclusion patterns such
+ * as `**`, never instructions, whatever the name starts with. */
+static bool ignore_file_name(const char *b)
+{
+    return gl_has_suffix(b, ".dockerignore");
+}
+
 static bool by_name(const char *path, const char *b)
 {
     (void)path;
+    if (ignore_file_name(b))
+        return false;
     if (!strcmp(b, "Dockerfile") || !strcmp(b, "Containerfile") || !strcmp(b, "dockerfile") ||
         !strcmp(b, "containerfile"))
         return true;

@@ -8,7 +8,7 @@
  * enroot, sudo or a tool that builds and tags an image (buildah, mlserver, cog, bentoml,
  * repo2docker) (RULES.md third round: not only the first line); and in blocks tagged python,
  * py, ipython, the lines that start so (a shell command is never Python; `!` stripped).
- * Inline code in prose is never read.
+ * Inline code in prose is never read, nor is a passage inside an HTML comment (`<!-- -->`).
  * Prompts: in console/shell-session blocks, and in any read block whose first line that is
  * no `#` comment starts with `$ `, only the lines starting with `$ ` (prompt stripped) and the lines that
  * continue them (after a trailing `\`) are commands; the rest is output.
@@ -383,6 +383,20 @@ static const char *const shell_langs[] = {"sh", "bash", "shell", "zsh", "console
 static const char *const python_langs[] = {"python", "py", "python3", "ipython", "ipython3",
                                            NULL};
 
+/* An HTML comment block (CommonMark's HTML block of kind 2): a line that starts with `<!--`
+ * after up to 3 spaces opens it, the first line holding `-->` (the same one, or a later
+ * one) closes it. What is inside is never rendered: a fence in a commented-out passage is
+ * no code block, and its commands are shown to no reader (optimum-nvidia's README). */
+static bool comment_open(const char *t, size_t p, size_t e)
+{
+    return e - p >= 4 && !memcmp(t + p, "<!--", 4);
+}
+
+static bool has_comment_end(const char *t, size_t s, size_t e)
+{
+    return s < e && memmem(t + s, e - s, "-->", 3) != NULL;
+}
+
 static void parse(struct gl_doc *doc, const struct gl_config *cfg)
 {
     (void)cfg;
@@ -412,6 +426,14 @@ static void parse(struct gl_doc *doc, const struct gl_config *cfg)
         while (p < l.end && t[p] == ' ' && p - l.start < 16)
             p++;
         char first = p < l.end ? t[p] : '\0';
+        if (first == '<' && p - l.start <= 3 && comment_open(t, p, l.end)) {
+            for (size_t from = p + 4; !has_comment_end(t, from, l.end); from = l.start) {
+                if (!next_line(&c, len, &l))
+                    break;
+                line++;
+            }
+            continue;
+        }
         if ((first != '`' && first != '~') || !fence_open(t, &l, &f)) {
             int level = first == '#' && p - l.start <= 3 ? heading_level(t, &l) : 0;
             if (level)

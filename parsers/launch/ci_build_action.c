@@ -154,6 +154,28 @@ static bool args_of(struct gl_doc *doc, struct yt_stream *s, struct yt_node *arg
     return yt_is_seq(args);
 }
 
+void ci_build_contexts(struct gl_doc *doc, struct yt_stream *s, struct yt_node *with)
+{
+    struct yt_node *ctx = yt_get(s, with, "build-contexts", NULL);
+    if (!yt_is_scalar(ctx))
+        return;
+    const char *v = ctx->value;
+    for (size_t i = 0, start = 0; i <= ctx->len; i++) {
+        if (i < ctx->len && v[i] != '\n' && v[i] != ',')
+            continue;
+        size_t from = start, to = i;
+        start = i + 1;
+        trim(v, &from, &to);
+        const char *eq = memchr(v + from, '=', to - from);
+        if (!eq || eq == v + from || has_expr(v, from, (size_t)(eq - v)))
+            continue; /* (no name, or one an expression stands for) */
+        size_t end = (size_t)(eq - v);
+        trim(v, &from, &end);
+        gl_project_add(doc, GL_PROJECT_BUILT, gl_arena_strndup(&doc->arena, v + from, end - from),
+                       NULL, yt_scalar_loc_at(s, ctx, from), "build-contexts");
+    }
+}
+
 void ci_build_push_action(struct gl_doc *doc, struct yt_stream *s, struct yt_node *step,
                           const char *root)
 {
@@ -162,6 +184,7 @@ void ci_build_push_action(struct gl_doc *doc, struct yt_stream *s, struct yt_nod
         return;
     struct yt_node *with = yt_get(s, step, "with", NULL);
     tags_of(doc, s, yt_get(s, with, "tags", NULL));
+    ci_build_contexts(doc, s, with);
     const char *ctx = path_value(doc, yt_get(s, with, "context", NULL));
     const char *file = path_value(doc, yt_get(s, with, "file", NULL));
     const char *names[MAX_ARGS];

@@ -31,4 +31,11 @@
 void ci_build_push_action(struct gl_doc *doc, struct yt_stream *s, struct yt_node *step,
                           const char *root);
 
+/* `with: build-contexts:` (build-push-action's input, one `NAME=VALUE` a line or comma
+ * separated; also the same input of a job that calls a reusable workflow, which hands it
+ * on): each literal NAME is a named build context that a Dockerfile's `FROM NAME` or
+ * `COPY --from=NAME` takes instead of a registry image, a project image
+ * (GL_PROJECT_BUILT) as a bake file's `contexts` key is. */
+void ci_build_contexts(struct gl_doc *doc, struct yt_stream *s, struct yt_node *with);
+
 #endif

@@ -85,6 +85,8 @@ static void github(struct ci *c, struct yt_node *root)
         if (hosted_cpu_runner(c, yt_get(c->s, jobs[j].value, "runs-on", NULL)))
             for (size_t k = first; k < c->doc->nlaunches; k++)
                 c->doc->launches[k].gpu_unseen = true;
+        /* a call of a reusable workflow hands its `build-contexts` to the build */
+        ci_build_contexts(c->doc, c->s, yt_get(c->s, jobs[j].value, "with", NULL));
         struct yt_node *k = yt_deref(c->s, jobs[j].key);
         if (yt_is_scalar(k) && yt_is_map(jobs[j].value))
             ci_github_containers(c->doc, c->s, jobs[j].value, k->value);

@@ -82,6 +82,24 @@ static bool short_opt(const char *w, const char *bools, char letter, size_t *val
     return true;
 }
 
+/* Value v of option `name`: a tag names the image whole; `--build-context NAME=VALUE`
+ * names a context NAME that `FROM NAME` / `COPY --from=NAME` take instead of a registry
+ * image (a project image, as a bake file's `contexts` key), when NAME is literal. */
+static void add_value(const struct gl_launch_scan *scan, const struct lv *v, const char *name,
+                      const char *tool)
+{
+    if (strcmp(name, "build-context")) {
+        add_tag(scan, v, GL_PROJECT_BUILT, tool);
+        return;
+    }
+    size_t n = strcspn(v->text, "=");
+    if (!n || !v->text[n])
+        return;
+    struct lv k = lv_sub(&scan->doc->arena, v, 0, n);
+    if (!k.opaque)
+        add_tag(scan, &k, GL_PROJECT_BUILT, tool);
+}
+
 /* The values of `-<letter>` / `--<name>` among words [first, n) of cmd. */
 static void option_values(const struct gl_launch_scan *scan, const struct sh_cmd *cmd,
                           size_t first, char letter, const char *name, const char *tool)
@@ -102,10 +120,10 @@ static void option_values(const struct gl_launch_scan *scan, const struct sh_cmd
         }
         if (off) {
             struct lv v = lv_sub(&doc->arena, &word, off, word.len - off);
-            add_tag(scan, &v, GL_PROJECT_BUILT, tool);
+            add_value(scan, &v, name, tool);
         } else if (i + 1 < cmd->nwords) {
             struct lv v = lv_word(&doc->arena, cmd, ++i);
-            add_tag(scan, &v, GL_PROJECT_BUILT, tool);
+            add_value(scan, &v, name, tool);
         }
     }
 }
@@ -246,9 +264,11 @@ void launch_build_docker(struct gl_launch_scan *scan, const struct sh_cmd *cmd, 
         (word_is(cmd, sub + 1, "build") || (buildx && word_is(cmd, sub + 1, "b")))) {
         const char *tool = buildx ? "docker buildx build" : "docker build";
         option_values(scan, cmd, sub + 2, 't', "tag", tool);
+        option_values(scan, cmd, sub + 2, 0, "build-context", tool);
         build_args(scan->doc, cmd, sub + 2, tool);
     } else if (word_is(cmd, sub, "build")) {
         option_values(scan, cmd, sub + 1, 't', "tag", "docker build");
+        option_values(scan, cmd, sub + 1, 0, "build-context", "docker build");
         build_args(scan->doc, cmd, sub + 1, "docker build");
     } else if (word_is(cmd, sub, "tag") ||
                (word_is(cmd, sub, "image") && word_is(cmd, sub + 1, "tag"))) {

@@ -113,7 +113,8 @@ void launch_kubectl(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_
                     size_t first);
 
 /* Commands that make images (launch_build.c): `sub` is the index of the subcommand word
- * (`build`, `buildx`, `tag`, `commit`, `edit`), `first` that of kaniko's first option. */
+ * (`build`, `buildx`, `tag`, `commit`, `edit`), `first` that of kaniko's first option.
+ * A `docker [buildx] build --build-context NAME=VALUE` adds NAME as a project image too. */
 void launch_build_docker(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t sub);
 void launch_build_buildah(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t sub);
 void launch_build_kaniko(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t first);

@@ -399,6 +399,24 @@ static void gpu_device(struct cz *c, struct yt_node *d, enum gl_gpu_kind kind)
     }
 }
 
+/* Docker Swarm's generic resources (`generic_resources: [{discrete_resource_spec: {kind:
+ * NVIDIA-GPU, value: 1}}]`): the engine advertises its GPUs under a kind the operator names
+ * (`NVIDIA-GPU`, `NVIDIA_GPU`, `gpu`), and a task that reserves one gets it. */
+static void swarm_gpus(struct cz *c, struct yt_node *resv)
+{
+    struct yt_node *generic = get(c, resv, "generic_resources");
+    for (size_t i = 0; yt_is_seq(generic) && i < generic->nitems; i++) {
+        struct yt_node *spec = get(c, yt_item(c->s, generic, i), "discrete_resource_spec");
+        const char *kind = text_of(c, get(c, spec, "kind"), NULL);
+        if (!kind || !strcasestr(kind, "gpu"))
+            continue;
+        const char *value = text_of(c, get(c, spec, "value"), NULL);
+        struct gl_gpu_request *g =
+            yl_add_gpu(c->doc, c->launch, GL_GPU_SWARM_GENERIC, kind, at(c, spec));
+        g->count = value;
+    }
+}
+
 /* The device lists of one layer (compose appends them): its deploy reservations and its
  * `devices`, each when `deploy` / `devices` is not cut there (layers_for). */
 static void layer_devices(struct cz *c, struct yt_node *svc, bool deploy_too, bool devices_too)
@@ -407,6 +425,7 @@ static void layer_devices(struct cz *c, struct yt_node *svc, bool deploy_too, bo
     struct yt_node *res = get(c, deploy, "resources");
     struct yt_node *resv = get(c, res, "reservations");
     struct yt_node *devs = get(c, resv, "devices");
+    swarm_gpus(c, resv);
     for (size_t i = 0; yt_is_seq(devs) && i < devs->nitems; i++) {
         struct yt_node *d = yt_item(c->s, devs, i);
         if (yt_is_map(d))

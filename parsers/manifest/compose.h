@@ -25,7 +25,9 @@
  *    nvidia and whose capabilities name no gpu/compute/utility/graphics/video/display
  *    is not a GPU), service `gpus:` (GL_GPU_COMPOSE_GPUS), `devices:` CDI names
  *    (GL_GPU_CDI) and /dev/nvidiaN (GL_GPU_DEVICE_NODE), `runtime: nvidia`
- *    (GL_GPU_RUNTIME), environment NVIDIA_VISIBLE_DEVICES (GL_GPU_ENV_VISIBLE).
+ *    (GL_GPU_RUNTIME), environment NVIDIA_VISIBLE_DEVICES (GL_GPU_ENV_VISIBLE), Swarm
+ *    reservations.generic_resources whose discrete_resource_spec kind names a GPU
+ *    (GL_GPU_SWARM_GENERIC, its value the count).
  *  - shm_size (bytes; -1 with shm_loc set when the size is unknown), ipc,
  *    ulimits.memlock (-1, a number, or "soft:hard" from {soft, hard}), environment
  *    (list or map; `KEY` alone and interpolations without a value give value NULL),

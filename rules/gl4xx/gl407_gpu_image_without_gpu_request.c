@@ -36,7 +36,9 @@ static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
     if (l->kind == GL_LAUNCH_APPTAINER || l->fragment || l->secondary_role || l->gpus_outside ||
         l->gpu_unseen ||
         gl_launch_requests_gpu(l) || gl_launch_runtime_template(l) ||
-        gl_launch_tool_image(c->doc, l) || prepares_gpu_pod(c->doc, l) ||
+        gl_launch_tool_image(c->doc, l) || gl_launch_build_only(l) ||
+        gl_launch_serving_client(l) ||
+        prepares_gpu_pod(c->doc, l) ||
         !gl_launch_options_known(l) || !gl_launch_needs_cuda(f, i))
         return; /* (a runtime template gets its GPUs from the job that uses it) */
     const struct gl_ref *r = gl_launch_ref(c->doc, l);
@@ -80,7 +82,12 @@ const struct gl_rule gl_rule_GL407 = {
         "(Kubeflow TrainingRuntime, KServe ServingRuntime) that get GPUs from their user, "
         "client and SDK images (`tritonserver:*-sdk`, `*-client`), builder images "
         "(`pytorch/manylinux-builder:cuda12.1`, `*-builder`: they compile CUDA code, which "
-        "needs no device), GitHub Actions job "
+        "needs no device), launches that only build (their last command is make with no "
+        "target but all/install/build/clean, cmake, ninja, nvcc, meson, pip or `setup.py`, "
+        "and no python, torchrun or pytest job runs before it) or only run a serving "
+        "benchmark client (`python3 -m sglang.bench_serving`, `benchmark_serving.py`, "
+        "`vllm bench serve`, `genai-perf`, `guidellm`: load for a server elsewhere), "
+        "GitHub Actions job "
         "containers and services (a CUDA image on a runner without a GPU builds; a GPU "
         "runner's docker may give GPUs by default, as NVIDIA's nv-gha-runners do), the "
         "`docker run`s of a GitHub job on a hosted runner without a GPU (`runs-on: "

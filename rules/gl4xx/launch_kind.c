@@ -105,6 +105,112 @@ bool gl_launch_smoke_test(const struct gl_launch *l)
     return smoke;
 }
 
+/* Does `make` in argv[i, end) only build: options (`-j 8`, `-C dir`, `-f file`), VAR=value
+ * words, and no target but all, install, build or clean (a `run` or `test` target may run
+ * the program it built)? */
+static bool make_builds(const struct gl_launch *l, size_t i, size_t end)
+{
+    static const char *const targets[] = {"all", "install", "build", "clean", NULL};
+    for (size_t k = i + 1; k < end; k++) {
+        const struct gl_word *w = &l->argv[k];
+        if (!gl_word_known(w))
+            return false;
+        if (w->text[0] == '-') {
+            const struct gl_word *v = k + 1 < end ? &l->argv[k + 1] : NULL;
+            bool count = v && gl_word_known(v) && v->text[0] &&
+                         strspn(v->text, "0123456789") == strlen(v->text);
+            k += !strcmp(w->text, "-C") || !strcmp(w->text, "-f") ||
+                 (!strcmp(w->text, "-j") && count);
+        } else if (!gl_word_assignment(w->text, strlen(w->text)) &&
+                   !gl_word_named(w->text, targets)) {
+            return false;
+        }
+    }
+    return true;
+}
+
+/* Does the command of argv[i, end) run python (or python3) on `-m MODULE` of `modules` or
+ * on a script of `scripts` (by its base name)? */
+static bool python_runs(const struct gl_launch *l, size_t i, size_t end,
+                        const char *const *modules, const char *const *scripts)
+{
+    static const char *const pythons[] = {"python", "python3", NULL};
+    if (!gl_word_named(l->argv[i].text, pythons) || i + 1 >= end ||
+        !gl_word_known(&l->argv[i + 1]))
+        return false;
+    const char *a = l->argv[i + 1].text;
+    if (!strcmp(a, "-m"))
+        return i + 2 < end && gl_word_known(&l->argv[i + 2]) &&
+               gl_word_named(l->argv[i + 2].text, modules);
+    return gl_word_named(a, scripts);
+}
+
+/* Is the command of argv[i, end) a compile: make (make_builds), cmake, ninja, nvcc, meson,
+ * pip, or python running `setup.py` or `-m pip` / `-m build` / `-m wheel`? */
+static bool build_command(const struct gl_launch *l, size_t i, size_t end)
+{
+    static const char *const compilers[] = {"cmake", "ninja", "nvcc", "meson", "pip", "pip3",
+                                            NULL};
+    static const char *const makes[] = {"make", "gmake", NULL};
+    static const char *const modules[] = {"pip", "build", "wheel", NULL};
+    static const char *const setup[] = {"setup.py", NULL};
+    const char *cmd = l->argv[i].text;
+    if (gl_word_named(cmd, makes))
+        return make_builds(l, i, end);
+    if (gl_word_named(cmd, compilers))
+        return true;
+    return python_runs(l, i, end, modules, setup);
+}
+
+typedef bool (*command_test)(const struct gl_launch *l, size_t i, size_t end);
+
+/* Is the last command of the launch one that `test` passes, with no python, torchrun,
+ * deepspeed, accelerate, mpirun or pytest job before it that `test` does not pass? */
+static bool ends_in(const struct gl_launch *l, command_test test)
+{
+    static const char *const jobs[] = {"python", "python3", "torchrun", "deepspeed",
+                                       "accelerate", "mpirun", "pytest", NULL};
+    if (l->argv_opaque)
+        return false;
+    size_t last = l->nargv, last_end = l->nargv;
+    for (size_t s = 0; s < l->nargv; s = gl_launch_next_command(l, s)) {
+        size_t end = gl_launch_next_command(l, s), i = gl_command_word(l, s);
+        if (i >= end || !gl_word_known(&l->argv[i]))
+            return false;
+        if (gl_command_shell_prefix(l, i, end))
+            continue;
+        if (last < l->nargv && gl_word_named(l->argv[last].text, jobs) &&
+            !test(l, last, last_end))
+            return false; /* a job ran before the last command */
+        last = i;
+        last_end = end;
+    }
+    return last < l->nargv && test(l, last, last_end);
+}
+
+bool gl_launch_build_only(const struct gl_launch *l) { return ends_in(l, build_command); }
+
+/* Is the command of argv[i, end) a load generator of a serving engine, a client of a server
+ * elsewhere: `python -m sglang.bench_serving`, a `benchmark_serving.py` or
+ * `bench_serving.py` script, `vllm bench serve`, `genai-perf`, `guidellm`? */
+static bool client_command(const struct gl_launch *l, size_t i, size_t end)
+{
+    static const char *const modules[] = {"sglang.bench_serving", "vllm.benchmarks.serve",
+                                          NULL};
+    static const char *const scripts[] = {"benchmark_serving.py", "bench_serving.py", NULL};
+    static const char *const tools[] = {"genai-perf", "guidellm", NULL};
+    const char *cmd = l->argv[i].text;
+    if (gl_word_named(cmd, tools))
+        return true;
+    if (!strcmp(cmd, "vllm"))
+        return i + 2 < end && gl_word_known(&l->argv[i + 1]) &&
+               gl_word_known(&l->argv[i + 2]) && !strcmp(l->argv[i + 1].text, "bench") &&
+               !strcmp(l->argv[i + 2].text, "serve");
+    return python_runs(l, i, end, modules, scripts);
+}
+
+bool gl_launch_serving_client(const struct gl_launch *l) { return ends_in(l, client_command); }
+
 /* The parsed image the launch starts, when it is known (no variable left), else NULL. */
 static const struct gl_imageref *known_image(const struct gl_doc *doc, const struct gl_launch *l)
 {

@@ -34,6 +34,17 @@ bool gl_launch_serving(const struct gl_doc *doc, const struct gl_launch *l);
 bool gl_serving_model_arg(const char *name);
 bool gl_launch_runtime_template(const struct gl_launch *l);
 bool gl_launch_jetson(const struct gl_doc *doc, const struct gl_launch *l);
+/* A launch that only builds: its last command compiles (`make` with no target but all,
+ * install, build or clean; cmake, ninja, nvcc, meson; pip or `python setup.py`/`-m pip`)
+ * and no python, torchrun, deepspeed, accelerate, mpirun or pytest job runs before it
+ * (`bash -c "cd /src && git clone ... && make MPI=1"`): compiling CUDA code needs the
+ * toolkit in the image, not a device, so GL407 does not ask for one. */
+bool gl_launch_build_only(const struct gl_launch *l);
+/* A launch that only drives a server elsewhere: its last command is a serving benchmark
+ * client (`python3 -m sglang.bench_serving`, `benchmark_serving.py`, `vllm bench serve`,
+ * `genai-perf`, `guidellm`), run from the server's image for its tools, on the CPU on
+ * purpose; no other job runs before it. */
+bool gl_launch_serving_client(const struct gl_launch *l);
 /* An image that needs no GPU itself (no GL407): a client or SDK image
  * (`tritonserver:24.05-py3-sdk`, a `-client` tag or repository) talks to a GPU server; a
  * builder image (`pytorch/manylinux-builder:cuda12.1`, a repository named `*-builder` or
