@@ -185,8 +185,8 @@ static bool fence_close(const char *t, const struct line *l, const struct fence 
     return q == l->end;
 }
 
-/* Is the fence's language one of `names` (lower case, any case matches)? Quarto and R Markdown write it in braces with
- * options: ```{bash}, ```{bash, echo=FALSE}, ```{.bash}. */
+/* Is the fence's language one of `names` (lower case, any case matches)? Quarto and
+ * R Markdown write it in braces with options: ```{bash}, ```{bash, echo=FALSE}, ```{.bash}. */
 static bool info_is(const struct fence *f, const char *const *names)
 {
     const char *info = f->info;

@@ -228,8 +228,8 @@ static bool mpi_launcher(const char *n)
 
 /* Is word i (of base name `base`) an MPI launcher that runs a container on every rank
  * (`mpiexec -n 8 -ppn 4 apptainer exec ...`)? Then *w is what the wrappers after its
- * options (numactl, ...) wrap: the container command, found with the rounds left, so a chain of launchers
- * (`mpirun mpirun ... apptainer`) is walked once, at most `rounds` deep. An MPI launcher
+ * options (numactl, ...) wrap: the container command, found with the rounds left, so a
+ * chain of launchers (`mpirun mpirun ... apptainer`) is walked once, at most `rounds` deep. An MPI launcher
  * of anything else stays the command (torchrun-style process launchers are judged as
  * such: GL415). */
 static bool mpi_runs_container(const struct sh_cmd *cmd, size_t i, const char *base,

@@ -341,8 +341,8 @@ static inline struct gl_loc node_loc(struct loader *ld, yaml_mark_t m, size_t of
     return loc_near(ld, off);
 }
 
-__attribute__((always_inline)) static inline struct yt_node *new_node(struct loader *ld, enum yt_kind kind,
-                                                                   const yaml_event_t *ev)
+__attribute__((always_inline)) static inline struct yt_node *
+new_node(struct loader *ld, enum yt_kind kind, const yaml_event_t *ev)
 {
     /* (taken, not cleared, then set whole: the same bytes charged as gl_arena_alloc) */
     struct yt_node *n = gl_arena_take(ld->s->arena, sizeof *n);
