@@ -61,13 +61,19 @@ static void action_tag(struct gl_doc *doc, struct yt_stream *s, struct yt_node *
     gl_buf_free(&pat);
 }
 
-static void tags_of(struct gl_doc *doc, struct yt_stream *s, struct yt_node *tags)
+typedef void list_item_fn(struct gl_doc *doc, struct yt_stream *s, struct yt_node *n,
+                          size_t from, size_t to);
+
+/* Each item, value bytes [from, to), of a list input `n` (the action's form: a scalar whose
+ * items are split at newlines and commas); nothing for another node. */
+static void list_items(struct gl_doc *doc, struct yt_stream *s, struct yt_node *n,
+                       list_item_fn *item)
 {
-    if (!yt_is_scalar(tags))
+    if (!yt_is_scalar(n))
         return;
-    for (size_t i = 0, start = 0; i <= tags->len; i++)
-        if (i == tags->len || tags->value[i] == '\n' || tags->value[i] == ',') {
-            action_tag(doc, s, tags, start, i);
+    for (size_t i = 0, start = 0; i <= n->len; i++)
+        if (i == n->len || n->value[i] == '\n' || n->value[i] == ',') {
+            item(doc, s, n, start, i);
             start = i + 1;
         }
 }
@@ -154,26 +160,25 @@ static bool args_of(struct gl_doc *doc, struct yt_stream *s, struct yt_node *arg
     return yt_is_seq(args);
 }
 
+/* One `NAME=VALUE` of `build-contexts:`, value bytes [from, to): NAME, when literal, is a
+ * context the build is handed, not a registry image. */
+static void context_name(struct gl_doc *doc, struct yt_stream *s, struct yt_node *ctx,
+                         size_t from, size_t to)
+{
+    const char *v = ctx->value;
+    trim(v, &from, &to);
+    const char *eq = memchr(v + from, '=', to - from);
+    if (!eq || eq == v + from || has_expr(v, from, (size_t)(eq - v)))
+        return; /* (no name, or one an expression stands for) */
+    size_t end = (size_t)(eq - v);
+    trim(v, &from, &end);
+    gl_project_add(doc, GL_PROJECT_BUILT, gl_arena_strndup(&doc->arena, v + from, end - from),
+                   NULL, yt_scalar_loc_at(s, ctx, from), "build-contexts");
+}
+
 void ci_build_contexts(struct gl_doc *doc, struct yt_stream *s, struct yt_node *with)
 {
-    struct yt_node *ctx = yt_get(s, with, "build-contexts", NULL);
-    if (!yt_is_scalar(ctx))
-        return;
-    const char *v = ctx->value;
-    for (size_t i = 0, start = 0; i <= ctx->len; i++) {
-        if (i < ctx->len && v[i] != '\n' && v[i] != ',')
-            continue;
-        size_t from = start, to = i;
-        start = i + 1;
-        trim(v, &from, &to);
-        const char *eq = memchr(v + from, '=', to - from);
-        if (!eq || eq == v + from || has_expr(v, from, (size_t)(eq - v)))
-            continue; /* (no name, or one an expression stands for) */
-        size_t end = (size_t)(eq - v);
-        trim(v, &from, &end);
-        gl_project_add(doc, GL_PROJECT_BUILT, gl_arena_strndup(&doc->arena, v + from, end - from),
-                       NULL, yt_scalar_loc_at(s, ctx, from), "build-contexts");
-    }
+    list_items(doc, s, yt_get(s, with, "build-contexts", NULL), context_name);
 }
 
 void ci_build_push_action(struct gl_doc *doc, struct yt_stream *s, struct yt_node *step,
@@ -183,7 +188,7 @@ void ci_build_push_action(struct gl_doc *doc, struct yt_stream *s, struct yt_nod
     if (!yt_is_scalar(uses) || !gl_has_prefix(uses->value, "docker/build-push-action@"))
         return;
     struct yt_node *with = yt_get(s, step, "with", NULL);
-    tags_of(doc, s, yt_get(s, with, "tags", NULL));
+    list_items(doc, s, yt_get(s, with, "tags", NULL), action_tag);
     ci_build_contexts(doc, s, with);
     const char *ctx = path_value(doc, yt_get(s, with, "context", NULL));
     const char *file = path_value(doc, yt_get(s, with, "file", NULL));
