@@ -10,6 +10,9 @@
 #ifndef GPULINT_CHECK_H
 #define GPULINT_CHECK_H
 
+#include <stdbool.h>
+#include <string.h>
+
 #include "linter/core/config.h"
 #include "linter/core/model.h"
 #include "linter/core/rule.h"
@@ -34,6 +37,17 @@ static inline bool gl_first4(const char *s, const char *p)
 {
     return s[0] == p[0] && s[1] == p[1] && s[2] == p[2] && s[3] == p[3];
 }
+
+/* Does the package name begin with the stem s[0..n), the stem ending there, at '-', ':' or
+ * '=' (a suffix, an RPM version or module stream, an apt/conda pin) or, when `digit`, at a
+ * digit (libnvidia-container1)? GL_PKG_STEM takes a literal stem. */
+static inline bool gl_pkg_stem(const char *name, const char *s, size_t n, bool digit)
+{
+    return !strncmp(name, s, n) &&
+           (name[n] == 0 || name[n] == '-' || name[n] == ':' || name[n] == '=' ||
+            (digit && name[n] >= '0' && name[n] <= '9'));
+}
+#define GL_PKG_STEM(name, lit, digit) gl_pkg_stem(name, lit, sizeof lit - 1, digit)
 
 /* After the last rule of c->doc: frees what its rules shared (c->launch_facts). */
 void gl_check_end(struct gl_check *c);

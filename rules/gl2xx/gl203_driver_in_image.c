@@ -15,14 +15,6 @@ static inline bool driver_initial(const char *name)
     return name[0] == 'n' || name[0] == 'c' || name[0] == 'l';
 }
 
-/* Does name begin with the stem s[0..n), the stem ending there or at '-', ':' or '='? */
-static bool driver_stem(const char *name, const char *s, size_t n)
-{
-    return !strncmp(name, s, n) &&
-           (name[n] == 0 || name[n] == '-' || name[n] == ':' || name[n] == '=');
-}
-#define DRIVER_STEM(name, lit) driver_stem(name, lit, sizeof lit - 1)
-
 /* The stems asked by the name's first bytes: a name that shares none of a stem's first
  * four bytes is no driver package (most names that pass driver_initial). */
 static bool driver_package(const char *name)
@@ -30,9 +22,10 @@ static bool driver_package(const char *name)
     switch (name[0]) {
     case 'n': /* nvidia-driver, nvidia-utils */
         return gl_first4(name, "nvid") &&
-               (DRIVER_STEM(name, "nvidia-driver") || DRIVER_STEM(name, "nvidia-utils"));
-    case 'c': return gl_first4(name, "cuda") && DRIVER_STEM(name, "cuda-drivers");
-    case 'l': return gl_first4(name, "libn") && DRIVER_STEM(name, "libnvidia-compute");
+               (GL_PKG_STEM(name, "nvidia-driver", false) ||
+                GL_PKG_STEM(name, "nvidia-utils", false));
+    case 'c': return gl_first4(name, "cuda") && GL_PKG_STEM(name, "cuda-drivers", false);
+    case 'l': return gl_first4(name, "libn") && GL_PKG_STEM(name, "libnvidia-compute", false);
     default: return false;
     }
 }

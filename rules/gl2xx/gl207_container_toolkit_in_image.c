@@ -8,25 +8,17 @@
 
 /* nvidia-container-toolkit[-base], nvidia-container-runtime, libnvidia-container1,
  * libnvidia-container-tools, nvidia-docker2 (with an RPM version or an apt/conda pin). */
-static bool toolkit_stem(const char *name, const char *s, size_t n, bool digit)
-{
-    return !strncmp(name, s, n) &&
-           (name[n] == 0 || name[n] == '-' || name[n] == ':' || name[n] == '=' ||
-            (digit && name[n] >= '0' && name[n] <= '9'));
-}
-#define TOOLKIT(name, lit, digit) toolkit_stem(name, lit, sizeof lit - 1, digit)
-
 static bool toolkit_package(const char *name)
 {
     /* the stems asked by the first bytes: most packages stop at the first one or four */
     switch (name[0]) {
     case 'n':
         return gl_first4(name, "nvid") &&
-               (TOOLKIT(name, "nvidia-container-toolkit", false) ||
-                TOOLKIT(name, "nvidia-container-runtime", false) ||
-                TOOLKIT(name, "nvidia-docker2", false));
+               (GL_PKG_STEM(name, "nvidia-container-toolkit", false) ||
+                GL_PKG_STEM(name, "nvidia-container-runtime", false) ||
+                GL_PKG_STEM(name, "nvidia-docker2", false));
     case 'l': /* libnvidia-container1 */
-        return gl_first4(name, "libn") && TOOLKIT(name, "libnvidia-container", true);
+        return gl_first4(name, "libn") && GL_PKG_STEM(name, "libnvidia-container", true);
     default: return false;
     }
 }
