@@ -442,29 +442,22 @@ static void act_reserved(struct builder *b, enum reserved r)
     }
 }
 
-/* A field w (info `in`) at the start of a command that is a reserved word: act on it,
- * return true. */
-static bool reserved_field(struct builder *b, const struct gl_word *w,
-                           const struct sh_word_info *in)
+/* A word at the start of a command that is a reserved word: act on it, return true. */
+static bool reserved_word(struct builder *b)
 {
-    if (w->opaque || in->quoted)
+    struct sh_lexer *lx = &b->lx;
+    if (lx->nfields != 1 || lx->fields[0].opaque || lx->finfo[0].quoted)
         return false;
     /* the field is the literal source text (what is_keyword tests), then which word */
+    const struct sh_word_info *in = &lx->finfo[0];
     if (in->len < 1 || in->len > 8 || in->nspans != 1 || !in->spans[0].literal ||
         in->spans[0].src != in->src)
         return false;
-    enum reserved r = reserved_of(w->text, in->len);
+    enum reserved r = reserved_of(lx->fields[0].text, in->len);
     if (r == R_NONE)
         return false;
     act_reserved(b, r);
     return true;
-}
-
-/* The word just lexed (one field) at the start of a command, if a reserved word: acted on. */
-static bool reserved_word(struct builder *b)
-{
-    struct sh_lexer *lx = &b->lx;
-    return lx->nfields == 1 && reserved_field(b, &lx->fields[0], &lx->finfo[0]);
 }
 
 /* A word in a compound command's header (for/case/function), or a case pattern. */
@@ -632,8 +625,8 @@ static inline __attribute__((always_inline)) bool plain_word(struct builder *b, 
         return false;
     size_t end = shl_plain_run_end(lx, at);
     if (end == at || !shl_plain_word_ends_at(lx, end)) {
-        /* a quote or an expansion next: perhaps a quoted_word */
-        *quote = end < lx->len && (lx->s[end] == '"' || lx->s[end] == '\'' || lx->s[end] == '$');
+        /* a quote next: perhaps a quoted_word */
+        *quote = end < lx->len && (lx->s[end] == '"' || lx->s[end] == '\'');
         return false;
     }
     size_t tlen = end - at;
@@ -664,23 +657,6 @@ static inline __attribute__((always_inline)) bool plain_word(struct builder *b, 
     if (in)
         *in = (struct sh_word_info){.len = tlen, .src = at, .spans = span, .nspans = 1};
     return true;
-}
-
-/* The fields the lexer made of the word at `at` into the command, as word() ends: a
- * reserved word where one is recognised is acted on instead; past the word cap, none. */
-static void add_fields(struct builder *b, size_t at)
-{
-    struct sh_lexer *lx = &b->lx;
-    if (cmd_empty(b) && reserved_word(b))
-        return;
-    if (over_word_cap(b, lx->nfields, at))
-        return;
-    for (size_t k = 0; k < lx->nfields; k++) {
-        mark_start(b, at);
-        room_for_word(b);
-        b->w[b->nw] = lx->fields[k];
-        b->wi[b->nw++] = lx->finfo[k];
-    }
 }
 
 /* The bytes that end a plain run inside "..." for quoted_word: the closing quote, an
@@ -731,72 +707,6 @@ static inline void add_span(struct sh_span *spans, size_t *np, size_t out, size_
     spans[(*np)++] = (struct sh_span){out, src, n, literal, opaque};
 }
 
-/* What quoted_word has of each piece: the bytes it adds to the text (a literal piece's own,
- * an expansion's value, or its construct as written when opaque) and, for an expansion,
- * what the look-up gave (known, the value). */
-struct quoted_values {
-    const char *vals[QUOTED_PIECES];
-    size_t lens[QUOTED_PIECES];
-    bool known[QUOTED_PIECES];
-    const char *lval[QUOTED_PIECES];
-    size_t llen[QUOTED_PIECES];
-};
-
-/* Does field splitting cut the value v[0, n) (a space, tab or newline in it)? */
-static bool value_splits(const char *v, size_t n)
-{
-    for (size_t k = 0; k < n; k++)
-        if (v[k] == ' ' || v[k] == '\t' || v[k] == '\n')
-            return true;
-    return false;
-}
-
-/* quoted_word's word ending at `end` whose expansion k outside quotes has a known value
- * that field splitting cuts: its fields made by the builder as shl_word makes them
- * (lex_parts' calls, piece by piece: the quotes' marks, the literal bytes, shl_wb_value
- * and shl_wb_opaque_raw), then added as word() adds them. The look-ups up to k are those
- * quoted_word made (v; the budget they took is given back by the caller, shl_wb_value
- * takes it again in the same order), the later ones are made here, in order. */
-static __attribute__((noinline)) void split_word(struct builder *b, size_t at, size_t end,
-                                                 const struct sh_span *pieces,
-                                                 const size_t *names, const size_t *nlens,
-                                                 const bool *quote_at, size_t np,
-                                                 const struct quoted_values *v, size_t k)
-{
-    struct sh_lexer *lx = &b->lx;
-    const char *s = lx->s;
-    shl_wb_begin(lx, at, false);
-    for (size_t j = 0; j < np; j++) {
-        const struct sh_span *p = &pieces[j];
-        if (quote_at[j])
-            lx->wb.content = lx->wb.quoted = true;
-        if (p->literal) {
-            shl_wb_add(lx, s + p->src, p->len, p->src, true);
-            lx->wb.content = true;
-            continue;
-        }
-        const char *val = NULL;
-        size_t vlen = 0;
-        bool known;
-        if (j <= k) {
-            known = v->known[j];
-            val = v->lval[j];
-            vlen = v->llen[j];
-        } else {
-            known = shl_var_state(lx, s + names[j], nlens[j], &val, &vlen) == SH_VAR_KNOWN;
-        }
-        if (known) /* (p->opaque: outside quotes, split) */
-            shl_wb_value(lx, val, vlen, p->src, p->src + p->len, p->opaque);
-        else
-            shl_wb_opaque_raw(lx, p->src, p->src + p->len, p->opaque);
-    }
-    if (quote_at[np])
-        lx->wb.content = lx->wb.quoted = true;
-    shl_wb_finish(lx);
-    lx->i = end;
-    add_fields(b, at);
-}
-
 /* A word of plain runs and quoted strings only ('...', and "..." holding no backquote or
  * escape, and no expansion but `$NAME` and `${NAME}`): one field that is quoted, as
  * shl_word's builder makes it (lex_parts, lex_single_quote, lex_double_quote, lex_dollar,
@@ -822,11 +732,9 @@ static bool quoted_word(struct builder *b, size_t at)
     size_t len = lx->len, i = at, np = 0;
     /* the pieces as read: literal ones (src, len), and expansions (literal false: src is
        the `$`, len the construct's bytes; name and nlen where the name is) */
-    struct sh_span pieces[QUOTED_PIECES]; /* (opaque: an expansion outside quotes) */
+    struct sh_span pieces[QUOTED_PIECES];
     size_t names[QUOTED_PIECES], nlens[QUOTED_PIECES];
-    bool quote_at[QUOTED_PIECES + 1] = {false}; /* a quote opens before piece k */
     bool quoted = false, single = false; /* single: a '...' piece (it may hold a NUL) */
-    bool unquoted = false;               /* an expansion outside quotes */
 #define PIECE(from_, n_)                                                                  \
     do {                                                                                  \
         size_t f_ = (from_), n__ = (n_);                                                  \
@@ -851,12 +759,10 @@ static bool quoted_word(struct builder *b, size_t at)
             const char *q = memchr(s + i + 1, '\'', len - i - 1);
             if (!q)
                 return false; /* unclosed: the builder reports it */
-            quote_at[np] = true;
             PIECE(i + 1, (size_t)(q - s) - i - 1);
             i = (size_t)(q - s) + 1;
             quoted = single = true;
         } else if (c == '"') {
-            quote_at[np] = true;
             size_t j = i + 1;
             for (;;) {
                 size_t from = j;
@@ -887,69 +793,46 @@ static bool quoted_word(struct builder *b, size_t at)
             }
             i = j + 1;
             quoted = true;
-        } else if (c == '$') { /* `$NAME` or `${NAME}` outside quotes: field split */
-            size_t name, nlen, end = dq_simple_var(s, len, i, &name, &nlen);
-            if (!end || np == QUOTED_PIECES)
-                return false;
-            names[np] = name;
-            nlens[np] = nlen;
-            pieces[np++] = (struct sh_span){0, i, end - i, false, true};
-            i = end;
-            unquoted = true;
         } else if (c == '<' && shl_placeholder_end(lx, i)) {
             return false;
         } else if (shl_word_end_at(lx, i)) {
             break;
         } else {
-            return false; /* ` escape { NUL, a lone \r, another $ */
+            return false; /* $ ` escape { NUL, a lone \r */
         }
     }
 #undef PIECE
-    if (!quoted && !unquoted)
+    if (!quoted)
         return false; /* e.g. a `}` in a word: word() (a reserved word, perhaps) */
     lx->assign_certain = certain_now(b); /* as word() leaves it */
     /* the expansions' values, in order (the look-ups and the budget as lex_dollar's) */
-    struct quoted_values v;
-    bool opaque = false, may_split = false, content = quoted;
-    size_t tlen = 0, nsp = 0, charged = 0;
+    const char *vals[QUOTED_PIECES];
+    bool opaque = false;
+    size_t tlen = 0, nsp = 0;
     struct sh_span spans[QUOTED_PIECES];
     for (size_t k = 0; k < np; k++) {
         struct sh_span *p = &pieces[k];
         if (p->literal) {
-            v.vals[k] = s + p->src;
-            v.lens[k] = p->len;
+            vals[k] = s + p->src;
             add_span(spans, &nsp, tlen, p->src, p->len, true, false);
             tlen += p->len;
-            content = true;
             continue;
         }
         const char *val = NULL;
         size_t vlen = 0;
-        v.known[k] = shl_var_state(lx, s + names[k], nlens[k], &val, &vlen) == SH_VAR_KNOWN;
-        v.vals[k] = v.lval[k] = val;
-        v.lens[k] = v.llen[k] = vlen;
-        if (v.known[k] && vlen <= lx->budget) { /* shl_wb_value */
-            if (p->opaque && value_splits(val, vlen)) { /* several fields: the builder's */
-                lx->budget += charged; /* (charged again as it goes) */
-                split_word(b, at, i, pieces, names, nlens, quote_at, np, &v, k);
-                return true;
-            }
+        if (shl_var_state(lx, s + names[k], nlens[k], &val, &vlen) == SH_VAR_KNOWN &&
+            vlen <= lx->budget) { /* shl_wb_value */
             lx->budget -= vlen;
-            charged += vlen;
+            vals[k] = val;
+            p->len = vlen;
             add_span(spans, &nsp, tlen, p->src, vlen, false, false);
-            content |= vlen > 0;
         } else { /* shl_wb_opaque_raw: the construct as written */
-            v.vals[k] = s + p->src;
-            v.lens[k] = p->len;
+            vals[k] = s + p->src;
             add_span(spans, &nsp, tlen, p->src, p->len, true, true);
-            opaque = content = true;
-            may_split |= p->opaque;
+            opaque = true;
         }
-        tlen += v.lens[k];
+        tlen += p->len;
     }
-    lx->i = i;
-    if (!content)
-        return true; /* only empty expansions outside quotes: no word (as word()) */
     size_t spb = nsp * sizeof(struct sh_span), sp = (spb + 15) & ~(size_t)15;
     char *block = gl_arena_take(lx->a, sp + tlen + 1); /* as push_field_of */
     struct sh_span *out_spans = nsp ? (struct sh_span *)(void *)block : NULL;
@@ -958,22 +841,18 @@ static bool quoted_word(struct builder *b, size_t at)
         out_spans[k] = spans[k];
     size_t o = 0;
     for (size_t k = 0; k < np; k++) {
-        memcpy(text + o, v.vals[k], v.lens[k]);
-        o += v.lens[k];
+        memcpy(text + o, vals[k], pieces[k].len);
+        o += pieces[k].len;
     }
     text[tlen] = 0;
     /* gl_word.len is strlen(text): tlen, but for a NUL inside '...' (a plain run stops at
      * one, and a "..." piece too: dq_stops; a value is a string) */
     uint32_t wlen = single ? gl_word_len(text) : gl_word_len_of(tlen);
-    struct sh_word_info info = {.len = tlen, .src = at, .spans = out_spans, .nspans = nsp,
-                                .quoted = quoted, .may_split = may_split};
-    struct gl_word w = {text, wlen, {0, 0}, opaque};
-    if (!quoted && cmd_empty(b) && reserved_field(b, &w, &info))
-        return true; /* `fi$EMPTY`: a reserved word, as word() finds it */
     struct sh_word_info *in = add_word(b, at, i, text, wlen);
     if (in) {
         b->w[b->nw - 1].opaque = opaque;
-        *in = info;
+        *in = (struct sh_word_info){.len = tlen, .src = at, .spans = out_spans, .nspans = nsp,
+                                    .quoted = true};
     }
     return true;
 }
@@ -994,7 +873,16 @@ static void word(struct builder *b, size_t at)
         return;
     }
     shl_word(lx, false);
-    add_fields(b, at);
+    if (cmd_empty(b) && reserved_word(b))
+        return;
+    if (over_word_cap(b, lx->nfields, at))
+        return;
+    for (size_t k = 0; k < lx->nfields; k++) {
+        mark_start(b, at);
+        room_for_word(b);
+        b->w[b->nw] = lx->fields[k];
+        b->wi[b->nw++] = lx->finfo[k];
+    }
 }
 
 /* ---- operators ---- */
@@ -1257,7 +1145,7 @@ static void run(struct builder *b)
                 add_redirect(b, at, -1, op);
             else
                 operator(b, op);
-        } else if (!((c == '"' || c == '\'' || c == '$') && quoted_word(b, at))) {
+        } else if (!((c == '"' || c == '\'') && quoted_word(b, at))) {
             word(b, at); /* a quote, an expansion, an escape: no plain word */
         }
     }
