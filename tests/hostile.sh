@@ -356,6 +356,17 @@ mkdir -p "$in/aliasci/.github/workflows"
   done; } > "$in/aliasci/.github/workflows/x.yml"
 lint alias-script-ci 20 512 "gl900 $in/aliasci/.github/workflows/x.yml * * parse-memory -- rss 64" "$in/aliasci"
 
+# One long block scalar whose every line gets a position: a build-push-action's
+# `build-contexts: |` of 50,000 NAME=VALUE lines (2.9 MB). The scalar's position map was
+# built again for each line (quadratic: parse-memory at 1:1 from ~1,000 lines); once now
+mkdir -p "$in/ctxs/.github/workflows"
+{ printf 'on: push\njobs:\n  b:\n    runs-on: ubuntu-latest\n    steps:\n'
+  printf '      - uses: docker/build-push-action@v5\n        with:\n          context: .\n'
+  printf '          build-contexts: |\n'
+  for ((i = 0; i < 50000; i++)); do printf '            c%d=docker-image://nvidia/cuda:12.4.1-base-ubuntu22.04\n' $i; done
+} > "$in/ctxs/.github/workflows/build.yml"
+lint build-contexts-50k 20 512 "clean $in/ctxs/.github/workflows/build.yml -- rss 64" "$in/ctxs"
+
 # The same amplification in compose, Kubernetes, GitLab CI and Ansible (one script named by
 # 2,000 aliases): each stops at parse-memory; and a plain compose file of 5,000 services
 # (a lookup by name once per service took the services' pairs again each time: 400 MB)

@@ -1189,16 +1189,18 @@ void yt_scalar_srcmap(const struct yt_stream *s, const struct yt_node *n, struct
         gl_srcmap_add(m, 0, n->loc.line, n->loc.col);
 }
 
-struct gl_loc yt_scalar_loc_at(const struct yt_stream *s, const struct yt_node *n, size_t off)
+struct gl_loc yt_scalar_loc_at(struct yt_stream *s, const struct yt_node *n, size_t off)
 {
     if (!n)
         return (struct gl_loc){0, 0};
     if (n->kind == YT_SCALAR && n->style == YT_PLAIN && n->last_line == n->loc.line)
         return (struct gl_loc){n->loc.line, n->loc.col + (uint32_t)off};
-    struct gl_srcmap m;
-    gl_srcmap_init(&m, s->arena);
-    yt_scalar_srcmap(s, n, &m);
-    return gl_srcmap_loc(&m, off);
+    if (s->loc_node != n) {
+        s->loc_node = n;
+        gl_srcmap_init(&s->loc_map, s->arena);
+        yt_scalar_srcmap(s, n, &s->loc_map);
+    }
+    return gl_srcmap_loc(&s->loc_map, off);
 }
 
 /* ---- pragmas ---- */

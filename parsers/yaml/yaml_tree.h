@@ -159,6 +159,10 @@ struct yt_stream {
     /* line starts, for offset -> loc */
     size_t *lines;
     size_t nlines;
+    /* yt_scalar_loc_at's map of the last multi-line scalar asked about: one map a node,
+       not one a call (a caller walking a block scalar's lines asks for each line's) */
+    const struct yt_node *loc_node;
+    struct gl_srcmap loc_map;
 };
 
 /* Does a file name end in `.yml` or `.yaml`? (one strlen: every YAML input type asks it
@@ -258,8 +262,10 @@ struct yt_node *yt_item(struct yt_stream *s, struct yt_node *seq, size_t i);
 
 /* Map a scalar's value bytes to original positions (see the top of this file). */
 void yt_scalar_srcmap(const struct yt_stream *s, const struct yt_node *n, struct gl_srcmap *m);
-/* Position of byte `off` of a scalar's value (builds a srcmap for multi-line scalars). */
-struct gl_loc yt_scalar_loc_at(const struct yt_stream *s, const struct yt_node *n, size_t off);
+/* Position of byte `off` of a scalar's value. A multi-line scalar's srcmap is built once
+ * and kept in the stream for the next call on the same node, so that asking for every
+ * line of a block scalar costs its map once (not once a line: memory quadratic in it). */
+struct gl_loc yt_scalar_loc_at(struct yt_stream *s, const struct yt_node *n, size_t off);
 
 /* The second of two equal scalar keys of one mapping (the earliest such in the stream),
  * NULL when none; *first (may be NULL) gets the key it repeats. Aliases are not followed;

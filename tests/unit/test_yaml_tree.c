@@ -71,6 +71,39 @@ static void test_literal_srcmap_exact(void **st)
     done(f);
 }
 
+/* yt_scalar_loc_at asked for every line of a long block scalar (a caller walking a
+ * `build-contexts: |` list) builds its map once: the arena grows by one map, not one a
+ * line (20,000 lines took a workflow past parse-memory before); asked in turn about two
+ * scalars, each answer is still that scalar's own. */
+static void test_loc_at_map_once(void **st)
+{
+    (void)st;
+    enum { LINES = 20000 };
+    struct gl_buf t;
+    gl_buf_init(&t);
+    gl_buf_adds(&t, "a: |\n");
+    for (int i = 0; i < LINES; i++)
+        gl_buf_printf(&t, "  n%05d=x\n", i);
+    gl_buf_adds(&t, "b: |\n  one\n  two\n");
+    struct fx *f = load(t.data, t.len);
+    assert_int_equal(f->rc, 0);
+    struct yt_node *a = yt_get(&f->s, f->s.docs[0], "a", NULL);
+    struct yt_node *b = yt_get(&f->s, f->s.docs[0], "b", NULL);
+    assert_loc(yt_scalar_loc_at(&f->s, a, 0), 2, 3);
+    size_t before = f->a.total;
+    for (size_t i = 0; i < LINES; i++) {
+        struct gl_loc l = yt_scalar_loc_at(&f->s, a, i * 9 + 1);
+        assert_int_equal(l.line, i + 2);
+        assert_int_equal(l.col, 4);
+    }
+    assert_true(f->a.total - before < 4096); /* no map built again */
+    assert_loc(yt_scalar_loc_at(&f->s, b, 4), LINES + 4, 3); /* 't' of two */
+    assert_loc(yt_scalar_loc_at(&f->s, a, 9), 3, 3);
+    assert_loc(yt_scalar_loc_at(&f->s, b, 0), LINES + 3, 3);
+    done(f);
+    gl_buf_free(&t);
+}
+
 static void test_folded_srcmap(void **st)
 {
     (void)st;
@@ -586,6 +619,7 @@ int main(void)
         cmocka_unit_test(test_node_positions),
         cmocka_unit_test(test_duplicate_keys),
         cmocka_unit_test(test_get_against_scan),
+        cmocka_unit_test(test_loc_at_map_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
