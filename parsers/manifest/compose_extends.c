@@ -26,16 +26,12 @@ size_t cz_service_layers(struct yt_stream *s, const char *name, size_t len,
         struct yt_node *root = s->docs[d];
         if (!root || !root->complete)
             continue;
-        struct yt_pair *p;
-        size_t np = yt_pairs(s, yt_get(s, root, "services", NULL), &p);
-        for (size_t i = 0; i < np && n < max; i++) {
-            struct yt_node *k = yt_deref(s, p[i].key);
-            if (yt_is_scalar(k) && k->len == len && !memcmp(k->value, name, len) &&
-                yt_is_map(p[i].value)) {
-                out[n++] = (struct cz_layer){s, p[i].value, false, {0, 0}};
-                break; /* a key given twice is GL900; the first counts */
-            }
-        }
+        /* (a lookup, not a scan of the pairs: it runs for each service and each hop of
+           its `extends`, and a big mapping's keys are hashed; a key given twice is GL900,
+           the first counts) */
+        struct yt_node *svc = yt_get_n(s, yt_get(s, root, "services", NULL), name, len, NULL);
+        if (yt_is_map(svc))
+            out[n++] = (struct cz_layer){s, svc, false, {0, 0}};
     }
     return n;
 }

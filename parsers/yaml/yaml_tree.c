@@ -6,6 +6,7 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "linter/core/hashmap.h"
 #include "linter/core/newline.h"
 #include "linter/core/suppress.h"
 #include "linter/core/text.h"
@@ -812,11 +813,62 @@ static inline bool key_is(struct yt_stream *s, struct yt_node *k, const char *ke
            !memcmp(k->value, key, klen);
 }
 
+/* The hash of a big mapping's own keys (yt_node.index): open addressing, each slot 1 + a
+ * pair's index (0: empty), the first of equal keys only (the one a scan finds). cap 0:
+ * a key is no scalar (an alias, a collection), so the mapping is scanned. In the arena,
+ * once per mapping: 8 bytes or less a pair. */
+struct yt_keyindex {
+    size_t cap; /* a power of two, at least twice the pairs */
+    uint32_t slot[];
+};
+
+static struct yt_keyindex no_index; /* cap 0 */
+
+static const struct yt_keyindex *key_index(struct yt_stream *s, struct yt_node *map)
+{
+    if (map->index)
+        return map->index;
+    size_t cap = 2 * YT_KEY_INDEX_MIN;
+    while (cap < 2 * map->npairs)
+        cap *= 2;
+    for (size_t i = 0; i < map->npairs; i++)
+        if (map->pairs[i].key->kind != YT_SCALAR)
+            return map->index = &no_index;
+    struct yt_keyindex *ix = gl_arena_alloc(s->arena, sizeof *ix + cap * sizeof *ix->slot);
+    ix->cap = cap;
+    for (size_t i = 0; i < map->npairs; i++) {
+        const struct yt_node *k = map->pairs[i].key;
+        size_t j = gl_hash_slot(gl_hash_bytes(k->value, k->len), cap);
+        for (; ix->slot[j]; j = (j + 1) & (cap - 1)) {
+            const struct yt_node *o = map->pairs[ix->slot[j] - 1].key;
+            if (o->len == k->len && !memcmp(o->value, k->value, k->len))
+                break; /* a later equal key: the first stays */
+        }
+        if (!ix->slot[j])
+            ix->slot[j] = (uint32_t)i + 1;
+    }
+    return map->index = ix;
+}
+
 /* yt_get_n in a mapping that merges none: its own pairs, none of them a merge key (the
- * loader sets `merges` at the first), in a loop of its own (no merge order kept). */
+ * loader sets `merges` at the first), in a loop of its own (no merge order kept); through
+ * its key index when it is big (see YT_KEY_INDEX_MIN). */
 static struct yt_node *get_own(struct yt_stream *s, struct yt_node *map, const char *key,
                                size_t klen, struct yt_node **key_out)
 {
+    const struct yt_keyindex *ix;
+    if (map->npairs >= YT_KEY_INDEX_MIN && map->complete && (ix = key_index(s, map))->cap) {
+        for (size_t j = gl_hash_slot(gl_hash_bytes(key, klen), ix->cap); ix->slot[j];
+             j = (j + 1) & (ix->cap - 1)) {
+            struct yt_pair *p = &map->pairs[ix->slot[j] - 1];
+            if (p->key->len == klen && !memcmp(p->key->value, key, klen)) {
+                if (key_out)
+                    *key_out = p->key;
+                return yt_deref(s, p->value);
+            }
+        }
+        return NULL;
+    }
     for (struct yt_pair *p = map->pairs, *end = p + map->npairs; p < end; p++)
         if (key_is(s, p->key, key, klen)) {
             if (key_out)

@@ -74,6 +74,12 @@ struct yt_pair {
     struct yt_node *key, *value;
 };
 
+struct yt_keyindex;
+/* A mapping of this many own pairs or more is looked up through a hash of its keys: a
+ * reader that looks names up in one big mapping once per entry (compose services by
+ * name, `extends` hops among them) made n^2 key compares (20,000 services: 28 s). */
+enum { YT_KEY_INDEX_MIN = 32 };
+
 struct yt_node {
     enum yt_kind kind;
     struct gl_loc loc;       /* first byte of the node (a block scalar: its `|`/`>`) */
@@ -82,13 +88,15 @@ struct yt_node {
                                 takes the room it took before */
     size_t start, end;       /* byte offsets [start, end) in the input */
     uint32_t last_line;      /* last line holding content of this node */
+    enum yt_style style;     /* YT_SCALAR (beside last_line: no padding after either) */
     const char *tag;         /* as written (libyaml expands shorthands), NULL when none */
     const char *anchor;      /* NULL when none */
     /* YT_SCALAR */
     const char *value;       /* NUL-terminated, holds none (GL_NUL_SHOWN) */
     size_t len;
-    enum yt_style style;
     /* YT_MAP */
+    struct yt_keyindex *index; /* NULL, or its keys hashed: made by the first yt_get_n in
+                                  a complete mapping of YT_KEY_INDEX_MIN pairs or more */
     struct yt_pair *pairs;
     size_t npairs, cappairs;
     /* YT_SEQ */

@@ -560,15 +560,21 @@ static void test_get_against_scan(void **st)
                                         "envx", "", "args", "argv", "k1", "k2", "resources"};
     size_t nn = sizeof names / sizeof names[0];
     uint64_t r = 99;
-    char text[2048];
+    char text[8192];
+    /* from round 150 on, mappings of 30 to 99 pairs: most past YT_KEY_INDEX_MIN, so
+       looked up through their key hash (repeated names: the first of equal keys wins;
+       an alias or a sequence among the keys: scanned), with fillers `f<k>` */
     for (int round = 0; round < 300; round++) {
         size_t n = (size_t)snprintf(text, sizeof text, "x: &x v\n");
         r = r * 6364136223846793005ull + 1442695040888963407ull;
-        int keys = 1 + (int)((r >> 33) % 8);
+        int keys = round < 150 ? 1 + (int)((r >> 33) % 8) : 30 + (int)((r >> 33) % 70);
         for (int k = 0; k < keys; k++) {
             r = r * 6364136223846793005ull + 1442695040888963407ull;
-            n += (size_t)snprintf(text + n, sizeof text - n, "\"%s\": %d\n",
-                                  names[(r >> 33) % nn], k);
+            if (round >= 150 && (r >> 40) % 3 == 0)
+                n += (size_t)snprintf(text + n, sizeof text - n, "f%d: %d\n", k, k);
+            else
+                n += (size_t)snprintf(text + n, sizeof text - n, "\"%s\": %d\n",
+                                      names[(r >> 33) % nn], k);
         }
         if (round % 5 == 1)
             n += (size_t)snprintf(text + n, sizeof text - n, "*x : alias\n");
