@@ -383,6 +383,15 @@ mkdir -p "$in/k8snames"
 } > "$in/k8snames/volumes.yaml"
 lint k8s-env-refs-16k 2 512 "clean $in/k8snames/env.yaml -- rss 64" "$in/k8snames/env.yaml"
 lint k8s-volume-mounts-14k 2 512 "clean $in/k8snames/volumes.yaml -- rss 64" "$in/k8snames/volumes.yaml"
+# and a container asking for 20,000 MIG profiles in limits and requests: each found its
+# request among those before it (2.9 s)
+{ printf 'apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  containers:\n'
+  printf '  - name: c\n    image: img:1\n    resources:\n'
+  for l in limits requests; do
+    printf '      %s:\n' $l
+    for ((i = 0; i < 20000; i++)); do printf '        nvidia.com/mig-%dg.5gb: 1\n' $i; done
+  done; } > "$in/k8snames/mig.yaml"
+lint k8s-mig-profiles-20k 2 512 "clean $in/k8snames/mig.yaml -- rss 64" "$in/k8snames/mig.yaml"
 
 # One long block scalar whose every line gets a position: a build-push-action's
 # `build-contexts: |` of 50,000 NAME=VALUE lines (2.9 MB). The scalar's position map was

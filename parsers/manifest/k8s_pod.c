@@ -16,6 +16,9 @@ struct pod {
        the pod's volumes */
     struct gl_map env_names, vol_names;
     bool env_indexed, vols_indexed;
+    /* the container's resource GPU requests by name: 1 + the index in its launch's gpus */
+    struct gl_map gpu_names;
+    bool gpus_indexed;
 };
 
 static const char *text(struct pod *p, struct yt_node *n)
@@ -227,14 +230,34 @@ static enum res_kind resource_kind(const char *k)
     return RES_NONE;
 }
 
+/* The container's request of resource `name` (limits and requests name it twice), or
+ * NULL: its resource requests are the only ones of their kinds while its resources are
+ * read (DRA claims, env and KAI's come apart), so a map of them by name answers (a scan
+ * of them for each was n^2: 20,000 MIG profiles, 2.9 s). */
+static struct gl_map *gpu_names(struct pod *p)
+{
+    if (!p->gpus_indexed) {
+        p->gpus_indexed = true;
+        gl_map_init(&p->gpu_names);
+    }
+    return &p->gpu_names;
+}
+
 static struct gl_gpu_request *find_gpu(struct pod *p, const char *name)
 {
-    struct gl_launch *l = &p->k->doc->launches[p->launch];
-    for (size_t i = 0; i < l->ngpus; i++)
-        if (l->gpus[i].kind != GL_GPU_K8S_DRA && l->gpus[i].kind != GL_GPU_ENV_VISIBLE &&
-            !strcmp(l->gpus[i].value, name))
-            return &l->gpus[i];
-    return NULL;
+    size_t i = (size_t)(uintptr_t)gl_map_get(gpu_names(p), name, strlen(name));
+    return i ? &p->k->doc->launches[p->launch].gpus[i - 1] : NULL;
+}
+
+/* Add the request `name` of `kind` to the container and to its map (find_gpu). */
+static struct gl_gpu_request *add_gpu(struct pod *p, enum gl_gpu_kind kind, const char *name,
+                                      struct gl_loc loc)
+{
+    struct gl_gpu_request *g = yl_add_gpu(p->k->doc, p->launch, kind, name, loc);
+    bool added;
+    *gl_map_put(gpu_names(p), name, strlen(name), &added) =
+        (void *)(uintptr_t)p->k->doc->launches[p->launch].ngpus;
+    return g;
 }
 
 /* cpu and memory of a requests/limits list: what the pod's QoS class rests on. */
@@ -290,7 +313,7 @@ static void add_resource_list(struct pod *p, struct yt_node *list, bool limits)
             enum gl_gpu_kind kind = rk == RES_GPU   ? GL_GPU_K8S_RESOURCE
                                     : rk == RES_MIG ? GL_GPU_K8S_MIG
                                                     : GL_GPU_K8S_VENDOR;
-            g = yl_add_gpu(p->k->doc, p->launch, kind, k->value, k->loc);
+            g = add_gpu(p, kind, k->value, k->loc);
             g->mig = rk == RES_MIG;
             g->mem_capped = rk == RES_VENDOR_MEM;
             if (g->mig)
@@ -381,6 +404,7 @@ static bool add_container(struct pod *p, struct yt_node *ctr, bool init, const c
                      GL_REF_LAUNCH, false);
     p->env = get(p, ctr, "env");
     drop_names(&p->env_names, &p->env_indexed); /* (the last container's) */
+    drop_names(&p->gpu_names, &p->gpus_indexed);
     struct yl_argv av = {0};
     add_words(p, &av, get(p, ctr, "command"));
     add_words(p, &av, get(p, ctr, "args"));
@@ -488,6 +512,7 @@ bool k8s_pod(struct k8s *k, struct yt_node *spec, struct yt_node *owner, const c
         gpu = true;
 done:
     drop_names(&p.env_names, &p.env_indexed);
+    drop_names(&p.gpu_names, &p.gpus_indexed);
     drop_names(&p.vol_names, &p.vols_indexed);
     return gpu;
 }
