@@ -5,6 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "linter/core/imageref.h"
 #include "linter/core/inputs.h"
 #include "parsers/manifest/k8s_internal.h"
 
@@ -186,8 +187,40 @@ static bool is_pod_spec(struct k8s *k, struct yt_node *m)
     return true;
 }
 
+/* The image `key` of mapping m, when it is a non-empty scalar, as a reference of a launch
+ * the file does not show (GL_REF_LAUNCH, no launch). */
+static void runtime_image(struct k8s *k, struct yt_node *m)
+{
+    struct yt_node *img = yt_get(k->s, m, "image", NULL);
+    if (yt_is_scalar(img) && img->len)
+        gl_ref_add(k->doc, gl_arena_strndup(&k->doc->arena, img->value, img->len),
+                   yt_scalar_loc_at(k->s, img, 0), GL_REF_LAUNCH, false);
+}
+
+/* A Kubeflow TrainJob (trainer.kubeflow.org): `spec.trainer.image` and each
+ * `spec.initializer.*.image` are the images the jobs of the runtime it names run
+ * (`runtimeRef`, a TrainingRuntime or ClusterTrainingRuntime: usually not in the same
+ * run). They are references judged as a launch's image (GL101, GL201, GL204...), with
+ * no launch of their own: the runtime gives the pods, their GPUs, mounts and /dev/shm,
+ * so no finding may rest on what the TrainJob lacks. */
+static void trainjob(struct k8s *k, struct yt_node *obj)
+{
+    struct yt_node *api = yt_get(k->s, obj, "apiVersion", NULL);
+    if (!yt_scalar_is(yt_get(k->s, obj, "kind", NULL), "TrainJob") || !yt_is_scalar(api) ||
+        !gl_has_prefix(api->value, "trainer.kubeflow.org/"))
+        return;
+    struct yt_node *spec = yt_get(k->s, obj, "spec", NULL);
+    struct yt_node *init = yt_get(k->s, spec, "initializer", NULL);
+    runtime_image(k, yt_get(k->s, spec, "trainer", NULL));
+    struct yt_pair *pairs;
+    size_t n = yt_pairs(k->s, init, &pairs);
+    for (size_t i = 0; i < n; i++)
+        runtime_image(k, yt_deref(k->s, pairs[i].value));
+}
+
 static void object(struct k8s *k, struct yt_node *obj)
 {
+    trainjob(k, obj);
     struct gl_arena *a = &k->doc->arena;
     struct found_pod *pods = NULL;
     size_t npods = 0, cappods = 0;

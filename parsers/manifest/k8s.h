@@ -13,6 +13,10 @@
  * with its main container under `runner`, which is one more launch of that pod; Dynamo's
  * `extraPodSpec.mainContainer` is not read: its GPUs are given outside the container);
  * a pod spec is not searched further.
+ * A Kubeflow TrainJob (apiVersion trainer.kubeflow.org/...): `spec.trainer.image` and each
+ * `spec.initializer.*.image` are image references (GL_REF_LAUNCH) with no launch: the
+ * runtime it names gives the pods (their GPUs, mounts, /dev/shm), so only the images are
+ * judged (RULES.md, second round).
  * Each container and initContainer is one gl_launch (kind GL_LAUNCH_K8S, tool
  * "kubernetes", loc and name = its `name` value, group = the file path: all pods of a
  * file run at the same time):
