@@ -393,6 +393,16 @@ lint k8s-volume-mounts-14k 2 512 "clean $in/k8snames/volumes.yaml -- rss 64" "$i
   done; } > "$in/k8snames/mig.yaml"
 lint k8s-mig-profiles-20k 2 512 "clean $in/k8snames/mig.yaml -- rss 64" "$in/k8snames/mig.yaml"
 
+# A kustomization of 20,000 resources and 20,000 image rewrites: parse-memory is reached
+# among the images; the GL900 names the entry that took the rest (it said 1:1)
+mkdir -p "$in/kz"
+{ printf 'resources:\n'; for ((i = 0; i < 20000; i++)); do printf -- '- r%d.yaml\n' $i; done
+  printf 'images:\n'
+  for ((i = 0; i < 20000; i++)); do
+    printf -- "- {name: img%d, newName: nvcr.io/nvidia/pytorch, newTag: '24.01-py3'}\n" $i
+  done; } > "$in/kz/kustomization.yaml"
+lint kustomize-images-20k 10 512 "gl900 $in/kz/kustomization.yaml >20001 3 parse-memory -- rss 64" "$in/kz/kustomization.yaml"
+
 # One long block scalar whose every line gets a position: a build-push-action's
 # `build-contexts: |` of 50,000 NAME=VALUE lines (2.9 MB). The scalar's position map was
 # built again for each line (quadratic: parse-memory at 1:1 from ~1,000 lines); once now

@@ -25,6 +25,7 @@
 
 #include "linter/core/imageref.h"
 #include "linter/core/inputs.h"
+#include "linter/core/limits.h"
 #include "parsers/yaml/yaml_tree.h"
 
 static bool by_name(const char *path, const char *base)
@@ -77,6 +78,10 @@ static void parse(struct gl_doc *doc, const struct gl_config *cfg)
         struct yt_node *e = yt_item(&s, images, i);
         if (yt_is_map(e))
             entry(doc, &s, e);
+        if (gl_arena_over(&doc->arena)) { /* (the entry that took the rest: stop there) */
+            gl_doc_fail_limit(doc, GL_LIMIT_PARSE_MEMORY, e->loc);
+            break;
+        }
     }
     yt_add_pragmas(doc, &s);
     yt_report(doc, &s);
