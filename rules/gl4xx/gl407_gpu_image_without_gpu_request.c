@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* GL407 gpu-image-without-gpu-request: a CUDA image launched with no GPU. */
+#include <string.h>
+
 #include "rules/check.h"
 #include "rules/gl4xx/launch_kind.h"
 #include "rules/gl4xx/launch_paths.h"
@@ -28,6 +30,22 @@ static bool prepares_gpu_pod(const struct gl_doc *doc, const struct gl_launch *l
     return false;
 }
 
+/* The launch's own environment hides every GPU from CUDA: its last CUDA_VISIBLE_DEVICES
+ * is empty or -1 (a CPU test job of a CUDA image, a CPU-only service beside GPU ones): it
+ * runs on the CPU on purpose. A value taken from elsewhere (`-e CUDA_VISIBLE_DEVICES`
+ * copies the caller's, a pod's valueFrom) is unknown; the variable set for the docker
+ * client (`CUDA_VISIBLE_DEVICES=-1 docker run ...`) never reaches the container. */
+static bool hides_gpus(const struct gl_launch_facts *f, size_t i)
+{
+    const struct gl_env *last = NULL;
+    for (size_t k = 0, n = gl_launch_env_count(f, i); k < n; k++) {
+        const struct gl_env *e = gl_launch_env(f, i, k);
+        if (!strcmp(e->key, "CUDA_VISIBLE_DEVICES"))
+            last = e;
+    }
+    return last && last->value && (!last->value[0] || !strcmp(last->value, "-1"));
+}
+
 static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
 {
     const struct gl_launch *l = &c->doc->launches[i];
@@ -39,7 +57,7 @@ static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
         gl_launch_tool_image(c->doc, l) || gl_launch_build_only(l) ||
         gl_launch_serving_client(l) ||
         prepares_gpu_pod(c->doc, l) ||
-        !gl_launch_options_known(l) || !gl_launch_needs_cuda(f, i))
+        !gl_launch_options_known(l) || !gl_launch_needs_cuda(f, i) || hides_gpus(f, i))
         return; /* (a runtime template gets its GPUs from the job that uses it) */
     const struct gl_ref *r = gl_launch_ref(c->doc, l);
     const char *fix = l->kind == GL_LAUNCH_K8S
@@ -100,7 +118,8 @@ const struct gl_rule gl_rule_GL407 = {
         "(it copies files or waits; not python, torchrun, ...) in a pod whose other "
         "containers request GPUs, or such a compose service that a GPU service waits for "
         "(`depends_on` with `condition: service_completed_successfully`): it prepares the "
-        "pod, on the CPU on purpose. "
+        "pod, on the CPU on purpose. Nor for a launch whose own environment hides every "
+        "GPU from CUDA (`CUDA_VISIBLE_DEVICES` empty or `-1`: a CPU run on purpose). "
         "`nvidia.com/gpu: 0` is no GPU request.",
     .bad = "docker run --rm nvcr.io/nvidia/pytorch:24.05-py3 python train.py",
     .good = "docker run --rm --gpus all nvcr.io/nvidia/pytorch:24.05-py3 python train.py",
