@@ -35,17 +35,32 @@ static struct yt_node *get(struct pod *p, struct yt_node *m, const char *key)
 
 /* ---- argv with $(VAR) references ---- */
 
+/* Lists shorter than this are scanned for a name: a map costs more than a few compares
+ * (its table is allocated and cleared), and most lists are short. */
+#define SCAN_MAX 16
+
 /* The item of list `seq` whose `name` is name[0..len) (the first such), NULL when none:
- * through the map `index` of the list's names, made at the first look-up (*made). A scan
- * for each look-up made n^2 compares when every argument names an env var, or every
+ * a long list through the map `index` of its names, made at the first look-up (*made). A
+ * scan for each look-up made n^2 compares when every argument names an env var, or every
  * mount a volume (10,000 of each: 1.6 s). */
 static struct yt_node *by_name(struct pod *p, struct yt_node *seq, struct gl_map *index,
                                bool *made, const char *name, size_t len)
 {
+    if (!yt_is_seq(seq))
+        return NULL;
+    if (seq->nitems < SCAN_MAX) {
+        for (size_t i = 0; i < seq->nitems; i++) {
+            struct yt_node *e = yt_item(p->k->s, seq, i);
+            struct yt_node *n = get(p, e, "name");
+            if (yt_is_scalar(n) && n->len == len && !memcmp(n->value, name, len))
+                return e;
+        }
+        return NULL;
+    }
     if (!*made) {
         *made = true;
         gl_map_init(index);
-        for (size_t i = 0; yt_is_seq(seq) && i < seq->nitems; i++) {
+        for (size_t i = 0; i < seq->nitems; i++) {
             struct yt_node *e = yt_item(p->k->s, seq, i);
             struct yt_node *n = get(p, e, "name");
             bool added;
@@ -232,21 +247,43 @@ static enum res_kind resource_kind(const char *k)
 
 /* The container's request of resource `name` (limits and requests name it twice), or
  * NULL: its resource requests are the only ones of their kinds while its resources are
- * read (DRA claims, env and KAI's come apart), so a map of them by name answers (a scan
- * of them for each was n^2: 20,000 MIG profiles, 2.9 s). */
-static struct gl_map *gpu_names(struct pod *p)
+ * read (DRA claims, env and KAI's come apart). A scan while they are few; past SCAN_MAX a
+ * map of them by name (a scan for each was n^2: 20,000 MIG profiles, 2.9 s). */
+/* Is request g one of the container's resource requests (not a DRA claim, nor the GPUs
+ * its NVIDIA_VISIBLE_DEVICES names)? */
+static bool resource_request(const struct gl_gpu_request *g)
 {
-    if (!p->gpus_indexed) {
-        p->gpus_indexed = true;
-        gl_map_init(&p->gpu_names);
-    }
-    return &p->gpu_names;
+    return g->kind != GL_GPU_K8S_DRA && g->kind != GL_GPU_ENV_VISIBLE;
+}
+
+/* Put request i (0-based) of the launch into the container's map (first of a name wins). */
+static void map_gpu(struct pod *p, size_t i)
+{
+    const struct gl_gpu_request *g = &p->k->doc->launches[p->launch].gpus[i];
+    bool added;
+    void **slot = gl_map_put(&p->gpu_names, g->value, strlen(g->value), &added);
+    if (added)
+        *slot = (void *)(uintptr_t)(i + 1);
 }
 
 static struct gl_gpu_request *find_gpu(struct pod *p, const char *name)
 {
-    size_t i = (size_t)(uintptr_t)gl_map_get(gpu_names(p), name, strlen(name));
-    return i ? &p->k->doc->launches[p->launch].gpus[i - 1] : NULL;
+    struct gl_launch *l = &p->k->doc->launches[p->launch];
+    if (!p->gpus_indexed && l->ngpus < SCAN_MAX) {
+        for (size_t i = 0; i < l->ngpus; i++)
+            if (resource_request(&l->gpus[i]) && !strcmp(l->gpus[i].value, name))
+                return &l->gpus[i];
+        return NULL;
+    }
+    if (!p->gpus_indexed) { /* (from here on the map, kept up by add_gpu) */
+        p->gpus_indexed = true;
+        gl_map_init(&p->gpu_names);
+        for (size_t i = 0; i < l->ngpus; i++)
+            if (resource_request(&l->gpus[i]))
+                map_gpu(p, i);
+    }
+    size_t i = (size_t)(uintptr_t)gl_map_get(&p->gpu_names, name, strlen(name));
+    return i ? &l->gpus[i - 1] : NULL;
 }
 
 /* Add the request `name` of `kind` to the container and to its map (find_gpu). */
@@ -254,9 +291,8 @@ static struct gl_gpu_request *add_gpu(struct pod *p, enum gl_gpu_kind kind, cons
                                       struct gl_loc loc)
 {
     struct gl_gpu_request *g = yl_add_gpu(p->k->doc, p->launch, kind, name, loc);
-    bool added;
-    *gl_map_put(gpu_names(p), name, strlen(name), &added) =
-        (void *)(uintptr_t)p->k->doc->launches[p->launch].ngpus;
+    if (p->gpus_indexed)
+        map_gpu(p, p->k->doc->launches[p->launch].ngpus - 1);
     return g;
 }
 

@@ -94,6 +94,47 @@ static void test_requests_differ_from_limits(void **st)
     test_doc_free(d);
 }
 
+/* Long lists are looked up through maps of their names (k8s_pod.c SCAN_MAX), short ones
+ * scanned: both answer the same. 40 MIG profiles in limits then in requests (the map is
+ * made mid-way, from the requests so far) are 40 requests, each with its limit and its
+ * request; a $(VAR) of a 40-entry env takes its first entry of that name; a mount names
+ * the first of two volumes of one name among 40. */
+static void test_long_lists_by_name(void **st)
+{
+    (void)st;
+    struct gl_buf t;
+    gl_buf_init(&t);
+    gl_buf_adds(&t, "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\nspec:\n  volumes:\n");
+    for (int i = 0; i < 40; i++)
+        gl_buf_printf(&t, "  - {name: v%d, hostPath: {path: /h%d}}\n", i % 39, i);
+    gl_buf_adds(&t, "  containers:\n  - name: c\n    image: x:1\n    env:\n");
+    for (int i = 0; i < 40; i++)
+        gl_buf_printf(&t, "    - {name: E%d, value: e%d}\n", i % 39, i);
+    gl_buf_adds(&t, "    args: [$(E0), $(E38)]\n    volumeMounts:\n"
+                    "    - {name: v0, mountPath: /m}\n    resources:\n");
+    for (int r = 0; r < 2; r++) {
+        gl_buf_adds(&t, r ? "      requests:\n" : "      limits:\n");
+        for (int i = 0; i < 40; i++)
+            gl_buf_printf(&t, "        nvidia.com/mig-%dg.5gb: %d\n", i, r ? 1 : 2);
+    }
+    struct gl_doc *d = parse_len(t.data, t.len);
+    const struct gl_launch *l = &d->launches[0];
+    assert_int_equal(l->ngpus, 40);
+    for (size_t i = 0; i < l->ngpus; i++) {
+        char want[48];
+        snprintf(want, sizeof want, "nvidia.com/mig-%zug.5gb", i);
+        assert_string_equal(l->gpus[i].value, want);
+        assert_string_equal(l->gpus[i].limit, "2");
+        assert_string_equal(l->gpus[i].request, "1");
+    }
+    assert_string_equal(l->argv[0].text, "e0");
+    assert_string_equal(l->argv[1].text, "e38");
+    assert_int_equal(l->nmounts, 1);
+    assert_string_equal(l->mounts[0].source, "/h0");
+    test_doc_free(d);
+    gl_buf_free(&t);
+}
+
 static void test_half_gpu(void **st)
 {
     (void)st;
@@ -423,6 +464,7 @@ int main(void)
         cmocka_unit_test(test_corpus),
         cmocka_unit_test(test_pod_facts_and_sharing),
         cmocka_unit_test(test_kai_annotation),
+        cmocka_unit_test(test_long_lists_by_name),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
