@@ -230,6 +230,23 @@ static void t_mount_forms(void **s)
     assert_string_equal(image(0), "img");
 }
 
+/* --mount read as docker's CLI reads it (linter/core/mount_spec.h): CSV quotes keep a
+ * comma in a source, keys in any case, the last of a key counts; the fields before a
+ * CSV error count. */
+static void t_mount_csv(void **s)
+{
+    (void)s;
+    sh("docker run --mount 'type=bind,\"source=/data,v2\",target=/d,RO' "
+       "--mount Type=Bind,src=/a,SRC=/b,dst=/c,readonly=1,ro=false "
+       "--mount 'type=bind,src=/e,dst=/f,\"ro' img\n");
+    assert_string_equal(mount_of(0, 0), "bind /data,v2->/d ro");
+    assert_loc(L(0)->mounts[0].ro_loc, 1, 59);
+    assert_string_equal(mount_of(0, 1), "bind /b->/c");
+    assert_loc(L(0)->mounts[1].ro_loc, 1, 113);
+    assert_string_equal(mount_of(0, 2), "bind /e->/f");
+    assert_string_equal(image(0), "img");
+}
+
 static void t_tmpfs_shm_ipc_ulimit(void **s)
 {
     (void)s;
@@ -574,6 +591,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(t_nvidia_docker, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_volumes, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_mount_forms, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_mount_csv, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_tmpfs_shm_ipc_ulimit, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_env_forms, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_continuation_lines, doc_setup, doc_teardown),
