@@ -16,20 +16,21 @@ static bool line_end(const char *s, size_t n, size_t j)
 }
 
 /* The quoted field whose opening quote is s[i]: *f, and the offset past its closing quote;
- * 0 with out->error set when it is not closed, or something but a comma or a line end
+ * 0 with r->error set when it is not closed, or something but a comma or a line end
  * follows it. */
-static size_t quoted(struct gl_arena *a, const char *s, size_t n, size_t i,
-                     struct gl_csv_field *f, struct gl_csv_record *out)
+static size_t quoted(struct gl_arena *a, struct gl_csv_reader *r, size_t i,
+                     struct gl_csv_field *f)
 {
-    size_t j = i + 1, len = 0;
+    const char *s = r->s;
+    size_t n = r->n, j = i + 1, len = 0;
     while (j < n && !(s[j] == '"' && (j + 1 == n || s[j + 1] != '"'))) {
         bool pair = j + 1 < n && (s[j] == '"' || (s[j] == '\r' && s[j + 1] == '\n'));
         j += pair ? 2 : 1;
         len++;
     }
     if (j >= n || (j + 1 < n && s[j + 1] != ',' && !line_end(s, n, j + 1))) {
-        out->error = bad_quote;
-        out->error_at = j >= n ? i : j + 1;
+        r->error = bad_quote;
+        r->error_at = j >= n ? i : j + 1;
         return 0;
     }
     char *text = gl_arena_alloc(a, len + 1);
@@ -44,84 +45,121 @@ static size_t quoted(struct gl_arena *a, const char *s, size_t n, size_t i,
     return j + 1;
 }
 
+/* The bytes that may end an unquoted field, or make it an error ('\r' only before '\n'). */
+static const bool stop[256] = {[','] = true, ['"'] = true, ['\n'] = true, ['\r'] = true};
+
+void gl_csv_reader_init(struct gl_csv_reader *r, const char *s, size_t n)
+{
+    *r = (struct gl_csv_reader){.s = s, .n = n};
+    while (r->i < n && line_end(s, n, r->i)) /* empty lines before the record */
+        r->i += s[r->i] == '\r' && r->i + 1 < n ? 2 : 1;
+    if (r->i >= n) {
+        r->error = "empty value";
+        r->done = true;
+    }
+}
+
+bool gl_csv_next(struct gl_arena *a, struct gl_csv_reader *r, struct gl_csv_field *f)
+{
+    const char *s = r->s;
+    size_t n = r->n, i = r->i, j;
+    if (r->done)
+        return false;
+    if (i < n && s[i] == '"') {
+        j = quoted(a, r, i, f);
+        if (!j) {
+            r->done = true;
+            return false;
+        }
+    } else {
+        for (j = i; j < n && !(stop[(unsigned char)s[j]] && (s[j] != '\r' || line_end(s, n, j)));
+             j++)
+            ;
+        if (j < n && s[j] == '"') {
+            r->error = "bare \" in non-quoted-field";
+            r->error_at = j;
+            r->done = true;
+            return false;
+        }
+        *f = (struct gl_csv_field){.at = i, .raw_len = j - i, .text = s + i, .len = j - i};
+    }
+    r->done = j >= n || s[j] != ','; /* the end of the input or of the line */
+    r->i = j + 1;
+    return true;
+}
+
 void gl_csv_record_read(struct gl_arena *a, const char *s, size_t n, struct gl_csv_record *out)
 {
+    struct gl_csv_reader r;
+    gl_csv_reader_init(&r, s, n);
     memset(out, 0, sizeof *out);
-    size_t i = 0;
-    while (i < n && line_end(s, n, i)) /* empty lines before the record */
-        i += s[i] == '\r' && i + 1 < n ? 2 : 1;
-    if (i >= n) {
-        out->error = "empty value";
-        return;
-    }
-    for (;;) {
-        struct gl_csv_field f;
-        size_t j;
-        if (i < n && s[i] == '"') {
-            j = quoted(a, s, n, i, &f, out);
-            if (!j)
-                return;
-        } else {
-            for (j = i; j < n && s[j] != ',' && !line_end(s, n, j); j++)
-                if (s[j] == '"') {
-                    out->error = "bare \" in non-quoted-field";
-                    out->error_at = j;
-                    return;
-                }
-            f = (struct gl_csv_field){.at = i, .raw_len = j - i,
-                                      .text = gl_arena_strndup(a, s + i, j - i), .len = j - i};
-        }
-        *GL_APPEND(a, out->f, out->n, out->cap) = f;
-        if (j >= n || s[j] != ',')
-            return; /* the end of the input or of the line */
-        i = j + 1;
-    }
+    /* room for one field more than the commas (quoted commas make it more than enough):
+     * one table, no growing */
+    size_t room = 1;
+    for (const char *c = s; !r.done && (c = memchr(c, ',', (size_t)(s + n - c))); c++)
+        room++;
+    out->f = gl_arena_take(a, room * sizeof *out->f);
+    out->cap = room;
+    while (gl_csv_next(a, &r, &out->f[out->n]))
+        out->n++;
+    out->error = r.error;
+    out->error_at = r.error_at;
 }
 
 /* ---- a mount spec ---- */
 
-/* Is [k, k + n) `name` (lower case) in any case? */
+/* Is [k, k + n) the key `name` (lower case) in any case (ASCII, as the tools compare)? */
 static bool key_is(const char *k, size_t n, const char *name)
 {
-    return gl_strn_eq_nocase(k, n, name);
+    size_t i = 0;
+    for (; i < n && name[i]; i++)
+        if ((k[i] >= 'A' && k[i] <= 'Z' ? k[i] + ('a' - 'A') : k[i]) != name[i])
+            return false;
+    return i == n && !name[i];
 }
 
 static enum gl_mspec_key key_of(const char *k, size_t n)
 {
-    static const struct {
-        const char *name;
-        enum gl_mspec_key key;
-    } keys[] = {
-        {"type", GL_MSPEC_TYPE},        {"source", GL_MSPEC_SOURCE},
-        {"src", GL_MSPEC_SOURCE},       {"target", GL_MSPEC_TARGET},
-        {"dst", GL_MSPEC_TARGET},       {"destination", GL_MSPEC_TARGET},
-        {"readonly", GL_MSPEC_READONLY}, {"ro", GL_MSPEC_READONLY},
-        {"readwrite", GL_MSPEC_READWRITE}, {"rw", GL_MSPEC_READWRITE},
-        {"from", GL_MSPEC_FROM},
-    };
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-        if (key_is(k, n, keys[i].name))
-            return keys[i].key;
-    return GL_MSPEC_OTHER;
+    switch (n) { /* (by length: one or two names to compare) */
+    case 2:
+        return key_is(k, n, "ro") ? GL_MSPEC_READONLY
+               : key_is(k, n, "rw") ? GL_MSPEC_READWRITE
+                                    : GL_MSPEC_OTHER;
+    case 3:
+        return key_is(k, n, "src") ? GL_MSPEC_SOURCE
+               : key_is(k, n, "dst") ? GL_MSPEC_TARGET
+                                     : GL_MSPEC_OTHER;
+    case 4:
+        return key_is(k, n, "type") ? GL_MSPEC_TYPE
+               : key_is(k, n, "from") ? GL_MSPEC_FROM
+                                      : GL_MSPEC_OTHER;
+    case 6:
+        return key_is(k, n, "source") ? GL_MSPEC_SOURCE
+               : key_is(k, n, "target") ? GL_MSPEC_TARGET
+                                        : GL_MSPEC_OTHER;
+    case 8:
+        return key_is(k, n, "readonly") ? GL_MSPEC_READONLY : GL_MSPEC_OTHER;
+    case 9:
+        return key_is(k, n, "readwrite") ? GL_MSPEC_READWRITE : GL_MSPEC_OTHER;
+    case 11:
+        return key_is(k, n, "destination") ? GL_MSPEC_TARGET : GL_MSPEC_OTHER;
+    default:
+        return GL_MSPEC_OTHER;
+    }
 }
 
-void gl_mount_spec_read(struct gl_arena *a, const char *s, size_t n, struct gl_mount_spec *out)
+bool gl_mount_spec_next(struct gl_arena *a, struct gl_csv_reader *r, struct gl_mspec_field *f)
 {
-    struct gl_csv_record rec;
-    gl_csv_record_read(a, s, n, &rec);
-    memset(out, 0, sizeof *out);
-    out->error = rec.error;
-    out->error_at = rec.error_at;
-    out->f = gl_arena_alloc(a, (rec.n ? rec.n : 1) * sizeof *out->f);
-    out->n = rec.n;
-    for (size_t i = 0; i < rec.n; i++) {
-        const struct gl_csv_field *c = &rec.f[i];
-        const char *eq = memchr(c->text, '=', c->len);
-        size_t klen = eq ? (size_t)(eq - c->text) : c->len;
-        out->f[i] = (struct gl_mspec_field){
-            .key = key_of(c->text, klen), .bare = !eq, .value = eq ? eq + 1 : "",
-            .value_len = eq ? c->len - klen - 1 : 0, .csv = c};
-    }
+    if (!gl_csv_next(a, r, &f->csv))
+        return false;
+    const struct gl_csv_field *c = &f->csv;
+    const char *eq = memchr(c->text, '=', c->len);
+    size_t klen = eq ? (size_t)(eq - c->text) : c->len;
+    f->key = key_of(c->text, klen);
+    f->bare = !eq;
+    f->value = eq ? eq + 1 : "";
+    f->value_len = eq ? c->len - klen - 1 : 0;
+    return true;
 }
 
 enum gl_mount_type gl_mount_spec_type(const char *value, size_t len)

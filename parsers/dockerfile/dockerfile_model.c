@@ -488,28 +488,28 @@ static void run_binds(struct builder *b, struct scope *s, int stage, int instr,
         const char *flag = in->flags[i].text;
         if (!gl_has_prefix(flag, "--mount=") || strchr(flag, '$'))
             continue;
-        struct gl_mount_spec spec;
-        gl_mount_spec_read(a, flag + skip, in->flags[i].len - skip, &spec);
-        const struct gl_mspec_field *src = NULL, *dst = NULL;
-        bool bind = !spec.error; /* (type=bind is the default) */
-        for (size_t k = 0; k < spec.n && bind; k++) {
-            const struct gl_mspec_field *f = &spec.f[k];
-            if (f->bare)
+        struct gl_csv_reader r;
+        struct gl_mspec_field f, src = {0}, dst = {0};
+        gl_csv_reader_init(&r, flag + skip, in->flags[i].len - skip);
+        bool bind = true; /* (type=bind is the default) */
+        while (bind && gl_mount_spec_next(a, &r, &f)) {
+            if (f.bare)
                 continue;
-            if (f->key == GL_MSPEC_TYPE)
-                bind = gl_mount_spec_type(f->value, f->value_len) == GL_MOUNT_BIND;
-            else if (f->key == GL_MSPEC_FROM)
+            if (f.key == GL_MSPEC_TYPE)
+                bind = gl_mount_spec_type(f.value, f.value_len) == GL_MOUNT_BIND;
+            else if (f.key == GL_MSPEC_FROM)
                 bind = false;
-            else if (f->key == GL_MSPEC_SOURCE)
+            else if (f.key == GL_MSPEC_SOURCE)
                 src = f;
-            else if (f->key == GL_MSPEC_TARGET)
+            else if (f.key == GL_MSPEC_TARGET)
                 dst = f;
         }
-        if (!bind || !src || !src->value_len || !dst || !dst->value_len)
+        if (!bind || r.error || !src.value_len || !dst.value_len)
             continue;
         struct gl_copy_src *c = GL_APPEND(a, b->m->binds, b->m->nbinds, b->m->capbinds);
-        *c = (struct gl_copy_src){.path = src->value, .loc = in->flags[i].loc, .stage = stage,
-                                  .instr = instr, .dest = dst->value,
+        *c = (struct gl_copy_src){.path = gl_arena_strndup(a, src.value, src.value_len),
+                                  .loc = in->flags[i].loc, .stage = stage, .instr = instr,
+                                  .dest = gl_arena_strndup(a, dst.value, dst.value_len),
                                   .workdir = s->workdir, .size = -1};
     }
 }

@@ -115,13 +115,14 @@ static bool gpu_key_repeated(struct gpu_keys_seen *seen, const char *name, bool 
 static bool gpu_field(struct gl_arena *a, const struct lv *v, const struct gl_csv_field *c,
                       struct gl_gpu_field *f)
 {
-    const char *eq = memchr(c->text, '=', c->len);
-    size_t klen = eq ? (size_t)(eq - c->text) : c->len;
-    f->name = gl_arena_strndup(a, c->text, klen);
+    const char *text = gl_arena_strndup(a, c->text, c->len); /* (the model's, NUL-ended) */
+    const char *eq = memchr(text, '=', c->len);
+    size_t klen = eq ? (size_t)(eq - text) : c->len;
+    f->name = gl_arena_strndup(a, text, klen);
     f->key = gpu_key(f->name, !eq);
-    f->text = c->text;
+    f->text = text;
     f->len = c->len;
-    f->value = eq ? eq + 1 : c->text;
+    f->value = eq ? eq + 1 : text;
     f->value_len = eq ? c->len - klen - 1 : c->len;
     f->loc = lv_loc(v, c->at);
     f->value_loc = eq ? lv_loc(v, c->at + klen + 1) : f->loc;
@@ -317,26 +318,26 @@ void value_mount(struct launch_build *b, const struct lv *v)
     m->type = GL_MOUNT_VOLUME; /* docker's default type */
     m->loc = lv_loc(v, 0);
     m->ro_loc = lv_end_loc(v);
-    struct gl_mount_spec spec;
-    gl_mount_spec_read(a, v->text, v->len, &spec);
-    for (size_t i = 0; i < spec.n; i++) {
-        const struct gl_mspec_field *f = &spec.f[i];
-        switch (f->key) {
+    struct gl_csv_reader r;
+    struct gl_mspec_field f;
+    gl_csv_reader_init(&r, v->text, v->len);
+    while (gl_mount_spec_next(a, &r, &f)) {
+        switch (f.key) {
         case GL_MSPEC_TYPE:
-            if (!f->bare)
-                m->type = gl_mount_spec_type(f->value, f->value_len);
+            if (!f.bare)
+                m->type = gl_mount_spec_type(f.value, f.value_len);
             break;
         case GL_MSPEC_SOURCE:
-            if (!f->bare)
-                m->source = f->value;
+            if (!f.bare)
+                m->source = gl_arena_strndup(a, f.value, f.value_len);
             break;
         case GL_MSPEC_TARGET:
-            if (!f->bare)
-                m->target = f->value;
+            if (!f.bare)
+                m->target = gl_arena_strndup(a, f.value, f.value_len);
             break;
         case GL_MSPEC_READONLY: /* `ro`, `readonly=1` */
-            m->readonly = f->bare || value_true(f->value);
-            m->ro_loc = lv_loc(v, f->csv->at);
+            m->readonly = f.bare || value_true(gl_arena_strndup(a, f.value, f.value_len));
+            m->ro_loc = lv_loc(v, f.csv.at);
             break;
         case GL_MSPEC_READWRITE: /* (BuildKit's: docker rejects them) */
         case GL_MSPEC_FROM:
