@@ -120,32 +120,22 @@ static bool key_is(const char *k, size_t n, const char *name)
 
 static enum gl_mspec_key key_of(const char *k, size_t n)
 {
-    switch (n) { /* (by length: one or two names to compare) */
-    case 2:
-        return key_is(k, n, "ro") ? GL_MSPEC_READONLY
-               : key_is(k, n, "rw") ? GL_MSPEC_READWRITE
-                                    : GL_MSPEC_OTHER;
-    case 3:
-        return key_is(k, n, "src") ? GL_MSPEC_SOURCE
-               : key_is(k, n, "dst") ? GL_MSPEC_TARGET
-                                     : GL_MSPEC_OTHER;
-    case 4:
-        return key_is(k, n, "type") ? GL_MSPEC_TYPE
-               : key_is(k, n, "from") ? GL_MSPEC_FROM
-                                      : GL_MSPEC_OTHER;
-    case 6:
-        return key_is(k, n, "source") ? GL_MSPEC_SOURCE
-               : key_is(k, n, "target") ? GL_MSPEC_TARGET
-                                        : GL_MSPEC_OTHER;
-    case 8:
-        return key_is(k, n, "readonly") ? GL_MSPEC_READONLY : GL_MSPEC_OTHER;
-    case 9:
-        return key_is(k, n, "readwrite") ? GL_MSPEC_READWRITE : GL_MSPEC_OTHER;
-    case 11:
-        return key_is(k, n, "destination") ? GL_MSPEC_TARGET : GL_MSPEC_OTHER;
-    default:
-        return GL_MSPEC_OTHER;
-    }
+    static const struct {
+        const char *name;
+        size_t len;
+        enum gl_mspec_key key;
+    } keys[] = {
+        {"type", 4, GL_MSPEC_TYPE},          {"source", 6, GL_MSPEC_SOURCE},
+        {"src", 3, GL_MSPEC_SOURCE},         {"target", 6, GL_MSPEC_TARGET},
+        {"dst", 3, GL_MSPEC_TARGET},         {"destination", 11, GL_MSPEC_TARGET},
+        {"readonly", 8, GL_MSPEC_READONLY},  {"ro", 2, GL_MSPEC_READONLY},
+        {"readwrite", 9, GL_MSPEC_READWRITE}, {"rw", 2, GL_MSPEC_READWRITE},
+        {"from", 4, GL_MSPEC_FROM},
+    };
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (keys[i].len == n && key_is(k, n, keys[i].name)) /* (the length first: cheap) */
+            return keys[i].key;
+    return GL_MSPEC_OTHER;
 }
 
 bool gl_mount_spec_next(struct gl_arena *a, struct gl_csv_reader *r, struct gl_mspec_field *f)
