@@ -108,33 +108,38 @@ void gl_csv_record_read(struct gl_arena *a, const char *s, size_t n, struct gl_c
 
 /* ---- a mount spec ---- */
 
-/* Is [k, k + n) the key `name` (lower case) in any case (ASCII, as the tools compare)? */
-static bool key_is(const char *k, size_t n, const char *name)
+/* Is [k, k + n) the key `name` (lower case, len bytes) in any case (ASCII, as the tools
+ * compare)? */
+static inline bool key_is(const char *k, size_t n, const char *name, size_t len)
 {
-    size_t i = 0;
-    for (; i < n && name[i]; i++)
+    if (n != len)
+        return false;
+    for (size_t i = 0; i < n; i++)
         if ((k[i] >= 'A' && k[i] <= 'Z' ? k[i] + ('a' - 'A') : k[i]) != name[i])
             return false;
-    return i == n && !name[i];
+    return true;
 }
+
+#define KEY_IS(k, n, lit) key_is((k), (n), (lit), sizeof(lit) - 1)
 
 static enum gl_mspec_key key_of(const char *k, size_t n)
 {
+    /* the keys by their length (at most two of one length) */
     static const struct {
         const char *name;
-        size_t len;
         enum gl_mspec_key key;
-    } keys[] = {
-        {"type", 4, GL_MSPEC_TYPE},          {"source", 6, GL_MSPEC_SOURCE},
-        {"src", 3, GL_MSPEC_SOURCE},         {"target", 6, GL_MSPEC_TARGET},
-        {"dst", 3, GL_MSPEC_TARGET},         {"destination", 11, GL_MSPEC_TARGET},
-        {"readonly", 8, GL_MSPEC_READONLY},  {"ro", 2, GL_MSPEC_READONLY},
-        {"readwrite", 9, GL_MSPEC_READWRITE}, {"rw", 2, GL_MSPEC_READWRITE},
-        {"from", 4, GL_MSPEC_FROM},
+    } keys[12][2] = {
+        [2] = {{"ro", GL_MSPEC_READONLY}, {"rw", GL_MSPEC_READWRITE}},
+        [3] = {{"src", GL_MSPEC_SOURCE}, {"dst", GL_MSPEC_TARGET}},
+        [4] = {{"type", GL_MSPEC_TYPE}, {"from", GL_MSPEC_FROM}},
+        [6] = {{"source", GL_MSPEC_SOURCE}, {"target", GL_MSPEC_TARGET}},
+        [8] = {{"readonly", GL_MSPEC_READONLY}},
+        [9] = {{"readwrite", GL_MSPEC_READWRITE}},
+        [11] = {{"destination", GL_MSPEC_TARGET}},
     };
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
-        if (keys[i].len == n && key_is(k, n, keys[i].name)) /* (the length first: cheap) */
-            return keys[i].key;
+    for (size_t i = 0; n < 12 && i < 2 && keys[n][i].name; i++)
+        if (key_is(k, n, keys[n][i].name, n))
+            return keys[n][i].key;
     return GL_MSPEC_OTHER;
 }
 
@@ -154,8 +159,8 @@ bool gl_mount_spec_next(struct gl_arena *a, struct gl_csv_reader *r, struct gl_m
 
 enum gl_mount_type gl_mount_spec_type(const char *value, size_t len)
 {
-    return key_is(value, len, "bind")     ? GL_MOUNT_BIND
-           : key_is(value, len, "volume") ? GL_MOUNT_VOLUME
-           : key_is(value, len, "tmpfs")  ? GL_MOUNT_TMPFS
+    return KEY_IS(value, len, "bind")     ? GL_MOUNT_BIND
+           : KEY_IS(value, len, "volume") ? GL_MOUNT_VOLUME
+           : KEY_IS(value, len, "tmpfs")  ? GL_MOUNT_TMPFS
                                           : GL_MOUNT_OTHER;
 }
