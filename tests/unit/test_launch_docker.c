@@ -239,11 +239,13 @@ static void t_mount_csv(void **s)
     sh("docker run --mount 'type=bind,\"source=/data,v2\",target=/d,RO' "
        "--mount Type=Bind,src=/a,SRC=/b,dst=/c,readonly=1,ro=false "
        "--mount 'type=bind,src=/e,dst=/f,\"ro' img\n");
-    assert_string_equal(mount_of(0, 0), "bind /data,v2->/d ro");
-    assert_loc(L(0)->mounts[0].ro_loc, 1, 59);
-    assert_string_equal(mount_of(0, 1), "bind /b->/c");
-    assert_loc(L(0)->mounts[1].ro_loc, 1, 113);
-    assert_string_equal(mount_of(0, 2), "bind /e->/f");
+    static const char *const want[] = {"bind /data,v2->/d ro", "bind /b->/c", "bind /e->/f"};
+    static const uint32_t ro_col[] = {59, 113}; /* (the last readonly field) */
+    assert_int_equal(L(0)->nmounts, 3);
+    for (size_t k = 0; k < 3; k++)
+        assert_string_equal(mount_of(0, k), want[k]);
+    for (size_t k = 0; k < 2; k++)
+        assert_loc(L(0)->mounts[k].ro_loc, 1, ro_col[k]);
     assert_string_equal(image(0), "img");
 }
 
