@@ -18,6 +18,7 @@
 #include "parsers/dockerfile/dockerfile_run.h"
 #include "linter/core/imageref.h"
 #include "linter/core/lines.h"
+#include "linter/core/mount_spec.h"
 #include "parsers/shell/shell_words.h"
 
 /* A variable visible to expansion: global ARGs, or a stage's ARGs and ENVs. */
@@ -474,54 +475,41 @@ static void copy_or_add(struct builder *b, struct scope *s, int stage, int instr
     }
 }
 
-/* Is the key [f, f + k) of a mount spec's field `key` (or `alt`)? */
-static bool mount_key(const char *f, size_t k, const char *key, const char *alt)
-{
-    return (strlen(key) == k && !memcmp(f, key, k)) ||
-           (alt && strlen(alt) == k && !memcmp(f, alt, k));
-}
-
 /* `RUN --mount=type=bind,source=S,target=T`: S (a file of the build context) is at T for
  * this RUN (model_dockerfile.h `binds`). Not for another type, a `from=` (another stage
- * or image), a spec with a variable. One pass over each spec's `k=v` fields (the first
- * source, the first target, else the first destination); only S and T are copied. */
+ * or image), a spec with a variable, or one BuildKit cannot read as CSV. The spec is read
+ * as BuildKit reads it (mount_spec.h: quoting, aliases; the last of a key counts). */
 static void run_binds(struct builder *b, struct scope *s, int stage, int instr,
                       const struct df_instr *in)
 {
     struct gl_arena *a = &b->doc->arena;
+    static const size_t skip = sizeof "--mount=" - 1;
     for (size_t i = 0; i < in->nflags; i++) {
-        const char *spec = in->flags[i].text;
-        if (!gl_has_prefix(spec, "--mount=") || strchr(spec, '$'))
+        const char *flag = in->flags[i].text;
+        if (!gl_has_prefix(flag, "--mount=") || strchr(flag, '$'))
             continue;
-        const char *src = NULL, *dst = NULL, *dest = NULL;
-        size_t srcn = 0, dstn = 0, destn = 0;
+        struct gl_csv_reader r;
+        struct gl_mspec_field f, src = {0}, dst = {0};
+        gl_csv_reader_init(&r, flag + skip, in->flags[i].len - skip);
         bool bind = true; /* (type=bind is the default) */
-        for (const char *p = spec + strlen("--mount="); *p && bind;) {
-            size_t n = strcspn(p, ","), k = strcspn(p, "=,");
-            const char *v = p + k + 1;
-            size_t vn = n - k - 1; /* (when p[k] is '=') */
-            if (p[k] == '=') {
-                if (mount_key(p, k, "type", NULL))
-                    bind = vn == 4 && !memcmp(v, "bind", 4);
-                else if (mount_key(p, k, "from", NULL))
-                    bind = false;
-                else if (!src && mount_key(p, k, "source", "src"))
-                    src = v, srcn = vn;
-                else if (!dst && mount_key(p, k, "target", "dst"))
-                    dst = v, dstn = vn;
-                else if (!dest && mount_key(p, k, "destination", NULL))
-                    dest = v, destn = vn;
-            }
-            p += n + (p[n] == ',');
+        while (bind && gl_mount_spec_next(a, &r, &f)) {
+            if (f.bare)
+                continue;
+            if (f.key == GL_MSPEC_TYPE)
+                bind = gl_mount_spec_type(f.value, f.value_len) == GL_MOUNT_BIND;
+            else if (f.key == GL_MSPEC_FROM)
+                bind = false;
+            else if (f.key == GL_MSPEC_SOURCE)
+                src = f;
+            else if (f.key == GL_MSPEC_TARGET)
+                dst = f;
         }
-        if (!dst)
-            dst = dest, dstn = destn;
-        if (!bind || !srcn || !dstn)
+        if (!bind || r.error || !src.value_len || !dst.value_len)
             continue;
         struct gl_copy_src *c = GL_APPEND(a, b->m->binds, b->m->nbinds, b->m->capbinds);
-        *c = (struct gl_copy_src){.path = gl_arena_strndup(a, src, srcn),
+        *c = (struct gl_copy_src){.path = gl_arena_strndup(a, src.value, src.value_len),
                                   .loc = in->flags[i].loc, .stage = stage, .instr = instr,
-                                  .dest = gl_arena_strndup(a, dst, dstn),
+                                  .dest = gl_arena_strndup(a, dst.value, dst.value_len),
                                   .workdir = s->workdir, .size = -1};
     }
 }

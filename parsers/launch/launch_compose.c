@@ -102,16 +102,14 @@ static const struct gl_cli_flag compose_run_flags[] = {
 #undef B
 #undef O
 
-/* One `compose run` being read: the launch, what the options before `run` say about the
- * compose files, and the run's --entrypoint (launch_opt_fn gets the launch_build, which
- * is this struct's first member). */
+/* One `compose run` being read: the launch (with the run's --entrypoint), what the
+ * options before `run` say about the compose files (launch_opt_fn gets the launch_build,
+ * which is this struct's first member). */
 struct compose_run {
     struct launch_build b;
     struct lv files[4];
     size_t nfiles;
     bool files_unknown;  /* a file, directory or env file gpulint cannot follow */
-    struct lv entrypoint;
-    bool has_entrypoint;
 };
 
 static void global_opt(struct launch_build *b, const struct gl_cli_flag *f,
@@ -136,7 +134,6 @@ static void run_opt(struct launch_build *b, const struct gl_cli_flag *f, const s
                     const struct lv *val)
 {
     (void)flag;
-    struct compose_run *r = (struct compose_run *)b;
     struct gl_launch *l = b->l;
     if (!f)
         return;
@@ -162,8 +159,8 @@ static void run_opt(struct launch_build *b, const struct gl_cli_flag *f, const s
     else if (!strcmp(f->name, "workdir") && !val->opaque)
         l->workdir = val->text;
     else if (!strcmp(f->name, "entrypoint")) {
-        r->entrypoint = *val;
-        r->has_entrypoint = true;
+        b->entrypoint = *val;
+        b->has_entrypoint = true;
     }
 }
 
@@ -270,19 +267,16 @@ static void run_argv(struct compose_run *r, const struct sh_cmd *cmd, size_t fro
 {
     struct launch_build *b = &r->b;
     struct gl_launch *l = b->l;
-    if (!r->has_entrypoint && from >= cmd->nwords)
+    if (!b->has_entrypoint && from >= cmd->nwords)
         return; /* the service's own command */
     l->argv = NULL;
     l->nargv = 0;
     l->argv_opaque = false;
-    if (from < cmd->nwords)
-        launch_set_argv(b, cmd, from);
-    if (!r->has_entrypoint)
-        return;
-    const struct lv *v = &r->entrypoint;
+    const struct lv *v = &b->entrypoint;
     struct gl_word *w = NULL;
     size_t n = 0, cap = 0;
-    for (size_t i = 0; i < v->len;) { /* compose splits it as shell words: at blanks here */
+    for (size_t i = 0; b->has_entrypoint && i < v->len;) {
+        /* compose splits it as shell words: at blanks here */
         while (i < v->len && (v->text[i] == ' ' || v->text[i] == '\t'))
             i++;
         size_t j = i;
@@ -296,10 +290,7 @@ static void run_argv(struct compose_run *r, const struct sh_cmd *cmd, size_t fro
         }
         i = j;
     }
-    for (size_t k = 0; k < l->nargv; k++)
-        *GL_APPEND(&b->doc->arena, w, n, cap) = l->argv[k];
-    l->argv = w;
-    l->nargv = n;
+    launch_set_command(b, w, n, cmd, from);
 }
 
 void launch_compose_run(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t tool_wi,

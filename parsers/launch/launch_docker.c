@@ -56,8 +56,27 @@ static void apply(struct launch_build *b, const struct gl_cli_flag *f, const str
         l->workdir = val->text;
     } else if (named(f, "name")) {
         l->name = val->text;
+    } else if (named(f, "entrypoint")) {
+        b->entrypoint = *val;
+        b->has_entrypoint = true;
     }
     (void)flag;
+}
+
+/* The command the container runs: --entrypoint X is one word (docker takes the value
+ * whole), then the words after the image; `--entrypoint ""` resets the image's
+ * entrypoint: the words alone. Podman also takes a JSON array: its words are unknown. */
+static void docker_command(struct launch_build *b, const struct sh_cmd *cmd, size_t from)
+{
+    const struct lv *e = &b->entrypoint;
+    if (!b->has_entrypoint || (!e->len && !e->opaque)) {
+        launch_set_argv(b, cmd, from);
+        return;
+    }
+    struct gl_word w = gl_word_make(e->text, lv_loc(e, 0), e->opaque);
+    launch_set_command(b, &w, 1, cmd, from);
+    if (e->text[0] == '[')
+        b->l->argv_opaque = true;
 }
 
 void launch_docker(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t tool_wi,
@@ -76,7 +95,7 @@ void launch_docker(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t
     if (image < cmd->nwords) {
         struct lv img = lv_word(&b.doc->arena, cmd, image);
         launch_set_image(&b, &img);
-        launch_set_argv(&b, cmd, image + 1);
+        docker_command(&b, cmd, image + 1);
     }
     if (ambiguous || (image >= cmd->nwords && b.l->opts_opaque))
         b.l->argv_opaque = true;

@@ -44,6 +44,8 @@ struct launch_build {
     struct gl_launch *l;
     bool nvidia_runtime;   /* --runtime nvidia or nvidia-docker */
     int visible_env;       /* doc->env index of NVIDIA_VISIBLE_DEVICES, -1 */
+    bool has_entrypoint;   /* --entrypoint was given (docker run/create, compose run): */
+    struct lv entrypoint;  /* its value ("": the image's entrypoint is reset) */
 };
 
 void launch_begin(struct launch_build *b, struct gl_launch_scan *scan, enum gl_launch_kind kind,
@@ -56,6 +58,12 @@ void launch_set_apptainer_image(struct launch_build *b, const struct lv *img);
 int launch_add_env(struct launch_build *b, const struct lv *kv);
 /* argv = words [from, nwords) of cmd, with `sh -c SCRIPT` scripts spliced in. */
 void launch_set_argv(struct launch_build *b, const struct sh_cmd *cmd, size_t from);
+/* argv = the words head[0, nhead) (an entrypoint given on the command line), then words
+ * [from, nwords) of cmd, as one command: when the head is a shell and the words give its
+ * `-c SCRIPT`, SCRIPT is spliced in; otherwise the head, then what launch_set_argv makes
+ * of the words. */
+void launch_set_command(struct launch_build *b, const struct gl_word *head, size_t nhead,
+                        const struct sh_cmd *cmd, size_t from);
 /* steps (gl_launch.steps) = the words of cmds[0, ncmds), each a command of its own, with
  * their `sh -c SCRIPT` scripts spliced in. */
 void launch_set_steps(struct launch_build *b, const struct sh_cmd *cmds, size_t ncmds);

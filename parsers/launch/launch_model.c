@@ -90,6 +90,7 @@ void launch_begin(struct launch_build *b, struct gl_launch_scan *scan, enum gl_l
     b->l->shm_bytes = -1;
     b->nvidia_runtime = false;
     b->visible_env = -1;
+    b->has_entrypoint = false;
 }
 
 /* The launch's image, `skip` bytes into the value (past "docker://"). */
@@ -236,9 +237,35 @@ static bool *argv_starts(struct launch_build *b, const struct argv_acc *acc)
 
 void launch_set_argv(struct launch_build *b, const struct sh_cmd *cmd, size_t from)
 {
+    launch_set_command(b, NULL, 0, cmd, from);
+}
+
+void launch_set_command(struct launch_build *b, const struct gl_word *head, size_t nhead,
+                        const struct sh_cmd *cmd, size_t from)
+{
+    struct gl_arena *a = &b->doc->arena;
     struct argv_acc acc = {.opaque = &b->l->argv_opaque};
-    if (from < cmd->nwords)
-        argv_add(b, &acc, cmd, from, 0);
+    size_t rest = from < cmd->nwords ? cmd->nwords - from : 0;
+    struct sh_cmd view = *cmd; /* the head words, then the rest */
+    view.nwords = nhead + rest;
+    view.words = nhead ? gl_arena_alloc(a, view.nwords * sizeof *view.words) : NULL;
+    view.info = nhead ? gl_arena_alloc(a, view.nwords * sizeof *view.info) : NULL;
+    for (size_t k = 0; k < nhead; k++) {
+        view.words[k] = head[k];
+        view.info[k].len = gl_word_size(&head[k]); /* (no spans: a script is at its word) */
+    }
+    if (nhead && rest)
+        memcpy(view.words + nhead, cmd->words + from, rest * sizeof *view.words);
+    if (nhead && rest && cmd->info)
+        memcpy(view.info + nhead, cmd->info + from, rest * sizeof *view.info);
+    if (nhead && sh_dash_c_index(&view) >= 0) {
+        argv_add(b, &acc, &view, 0, 0); /* `--entrypoint sh img -c SCRIPT` runs SCRIPT */
+    } else {
+        for (size_t k = 0; k < nhead; k++)
+            *GL_APPEND(a, acc.w, acc.n, acc.cap) = head[k];
+        if (rest)
+            argv_add(b, &acc, cmd, from, 0);
+    }
     b->l->argv = acc.w;
     b->l->nargv = acc.n;
     b->l->next_command = argv_starts(b, &acc);

@@ -62,6 +62,10 @@
  *    sandbox directory (local = true and launch.apptainer_sandbox); `--writable` sets
  *    launch.apptainer_writable.
  *  - argv: the words after the image (for `instance start`: after the instance name).
+ *    docker run/create `--entrypoint X` (one word: docker takes the value whole) and
+ *    compose run's (split at blanks) come first: the container runs X and those words;
+ *    `--entrypoint ""` resets the image's entrypoint (the words alone); podman's JSON
+ *    array form is not read (argv_opaque).
  *    A container command `sh|bash [opts] -c SCRIPT [args]` has the words of SCRIPT
  *    spliced in place of the SCRIPT word (all its simple commands, in order, separators
  *    dropped; nested `sh -c` likewise): so `img sh -c "python t.py --output_dir /out"`

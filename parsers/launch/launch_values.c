@@ -4,91 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "linter/core/mount_spec.h"
 #include "parsers/launch/launch_internal.h"
-
-/* ---- docker's CSV (encoding/csv as the docker CLI uses it) ---- */
-
-struct csv_field {
-    struct lv v;     /* the field's bytes in the value (without quotes when quoted) */
-    const char *text;/* decoded ("" -> ") */
-    size_t len;
-};
-
-struct csv {
-    struct csv_field *f;
-    size_t n, cap;
-    const char *error; /* NULL when the CSV is valid */
-    size_t error_at;
-};
-
-static void csv_read(struct gl_arena *a, const struct lv *v, struct csv *c)
-{
-    memset(c, 0, sizeof *c);
-    const char *s = v->text;
-    size_t n = v->len, i = 0;
-    if (!n) {
-        c->error = "empty value";
-        return;
-    }
-    for (;;) {
-        struct csv_field *f = GL_APPEND(a, c->f, c->n, c->cap);
-        size_t j;
-        if (i < n && s[i] == '"') {
-            char *dec = gl_arena_alloc(a, n - i + 1);
-            size_t dl = 0;
-            j = i + 1;
-            while (j < n) {
-                if (s[j] == '"') {
-                    if (j + 1 < n && s[j + 1] == '"') {
-                        dec[dl++] = '"';
-                        j += 2;
-                        continue;
-                    }
-                    break;
-                }
-                dec[dl++] = s[j++];
-            }
-            if (j >= n || (j + 1 < n && s[j + 1] != ',')) {
-                c->error = "extraneous or missing \" in quoted-field";
-                c->error_at = j >= n ? i : j + 1;
-                c->n--;
-                return;
-            }
-            f->v = lv_sub(a, v, i + 1, j - i - 1);
-            f->text = dec;
-            f->len = dl;
-            j++; /* the closing quote */
-        } else {
-            j = i;
-            while (j < n && s[j] != ',') {
-                if (s[j] == '"') {
-                    c->error = "bare \" in non-quoted-field";
-                    c->error_at = j;
-                    c->n--;
-                    return;
-                }
-                j++;
-            }
-            f->v = lv_sub(a, v, i, j - i);
-            f->text = f->v.text;
-            f->len = j - i;
-        }
-        if (j >= n)
-            return;
-        i = j + 1; /* past the comma */
-    }
-}
-
-static bool field_key(const struct csv_field *f, const char *key, const char **val, size_t *vlen)
-{
-    size_t k = strlen(key);
-    if (f->len > k && !memcmp(f->text, key, k) && f->text[k] == '=') {
-        *val = f->text + k + 1;
-        *vlen = f->len - k - 1;
-        return true;
-    }
-    return false;
-}
 
 /* Room for the items of a comma list s[0..n) (one more than its commas). */
 static const char **list_alloc(struct gl_arena *a, const char *s, size_t n, size_t *count)
@@ -110,8 +27,8 @@ static void push_one(struct gl_arena *a, const char ***arr, size_t *n, const cha
 
 /* ---- --gpus ---- */
 
-static void gpu_devices(struct launch_build *b, struct gl_gpu_request *g,
-                        const struct csv_field *f, size_t vstart)
+static void gpu_devices(struct launch_build *b, struct gl_gpu_request *g, const struct lv *v,
+                        const struct gl_csv_field *f, size_t vstart)
 {
     struct gl_arena *a = &b->doc->arena;
     size_t i = vstart;
@@ -127,7 +44,7 @@ static void gpu_devices(struct launch_build *b, struct gl_gpu_request *g,
         if (colon) { /* device=0:10gb: a memory qualifier docker does not enforce */
             size_t q = (size_t)(colon - f->text) + 1;
             g->memory = gl_arena_strndup(a, f->text + q, j - q);
-            g->memory_loc = lv_loc(&f->v, q);
+            g->memory_loc = lv_loc(v, f->at + q);
             idlen = (size_t)(colon - id);
         }
         ids[g->ndevice_ids++] = gl_arena_strndup(a, id, idlen);
@@ -193,26 +110,28 @@ static bool gpu_key_repeated(struct gpu_keys_seen *seen, const char *name, bool 
     return repeated;
 }
 
-/* The fact of CSV field c (but .repeated): its key, text, value and where they are.
- * Returns whether the field is bare (no '=': a count). */
-static bool gpu_field(struct gl_arena *a, const struct csv_field *c, struct gl_gpu_field *f)
+/* The fact of CSV field c of value v (but .repeated): its key, text, value and where they
+ * are. Returns whether the field is bare (no '=': a count). */
+static bool gpu_field(struct gl_arena *a, const struct lv *v, const struct gl_csv_field *c,
+                      struct gl_gpu_field *f)
 {
-    const char *eq = memchr(c->text, '=', c->len);
-    size_t klen = eq ? (size_t)(eq - c->text) : c->len;
-    f->name = gl_arena_strndup(a, c->text, klen);
+    const char *text = gl_arena_strndup(a, c->text, c->len); /* (the model's, NUL-ended) */
+    const char *eq = memchr(text, '=', c->len);
+    size_t klen = eq ? (size_t)(eq - text) : c->len;
+    f->name = gl_arena_strndup(a, text, klen);
     f->key = gpu_key(f->name, !eq);
-    f->text = c->text;
+    f->text = text;
     f->len = c->len;
-    f->value = eq ? eq + 1 : c->text;
+    f->value = eq ? eq + 1 : text;
     f->value_len = eq ? c->len - klen - 1 : c->len;
-    f->loc = lv_loc(&c->v, 0);
-    f->value_loc = eq ? lv_loc(&c->v, klen + 1) : f->loc;
+    f->loc = lv_loc(v, c->at);
+    f->value_loc = eq ? lv_loc(v, c->at + klen + 1) : f->loc;
     return !eq;
 }
 
 /* What field f (CSV field c) sets on the request. */
-static void gpu_apply(struct launch_build *b, struct gl_gpu_request *g,
-                      const struct csv_field *c, const struct gl_gpu_field *f)
+static void gpu_apply(struct launch_build *b, struct gl_gpu_request *g, const struct lv *v,
+                      const struct gl_csv_field *c, const struct gl_gpu_field *f)
 {
     struct gl_arena *a = &b->doc->arena;
     switch (f->key) {
@@ -220,7 +139,7 @@ static void gpu_apply(struct launch_build *b, struct gl_gpu_request *g,
         g->count = gl_arena_strndup(a, f->value, f->value_len);
         break;
     case GL_GPU_KEY_DEVICE:
-        gpu_devices(b, g, c, (size_t)(f->value - f->text));
+        gpu_devices(b, g, v, c, (size_t)(f->value - f->text));
         break;
     case GL_GPU_KEY_CAPABILITIES:
         gpu_capabilities(a, g, f);
@@ -244,8 +163,8 @@ void value_gpus(struct launch_build *b, const struct lv *v)
     struct gl_gpu_request *g = launch_add_gpu(b, GL_GPU_FLAG, v);
     if (v->opaque)
         return;
-    struct csv c;
-    csv_read(a, v, &c);
+    struct gl_csv_record c;
+    gl_csv_record_read(a, v->text, v->len, &c);
     if (c.error) {
         g->csv.error = c.error;
         g->csv.error_loc = lv_loc(v, c.error_at);
@@ -257,9 +176,9 @@ void value_gpus(struct launch_build *b, const struct lv *v)
     g->csv.nfields = c.n;
     for (size_t i = 0; i < c.n; i++) {
         struct gl_gpu_field *f = &fields[i];
-        bool bare = gpu_field(a, &c.f[i], f);
+        bool bare = gpu_field(a, v, &c.f[i], f);
         f->repeated = gpu_key_repeated(&seen, f->name, bare);
-        gpu_apply(b, g, &c.f[i], f);
+        gpu_apply(b, g, v, &c.f[i], f);
     }
 }
 
@@ -390,6 +309,8 @@ void value_volume(struct launch_build *b, const struct lv *v)
         mount_mode(m, v, at[n - 1] + 1, v->len - at[n - 1] - 1);
 }
 
+/* `--mount type=bind,source=S,target=T,readonly` (mount_spec.h): the last of each key
+ * counts, as docker takes it; the fields before a CSV error are taken. */
 void value_mount(struct launch_build *b, const struct lv *v)
 {
     struct gl_arena *a = &b->doc->arena;
@@ -397,29 +318,31 @@ void value_mount(struct launch_build *b, const struct lv *v)
     m->type = GL_MOUNT_VOLUME; /* docker's default type */
     m->loc = lv_loc(v, 0);
     m->ro_loc = lv_end_loc(v);
-    struct csv c;
-    csv_read(a, v, &c);
-    for (size_t i = 0; i < c.n; i++) {
-        const struct csv_field *f = &c.f[i];
-        const char *val;
-        size_t vl;
-        if (field_key(f, "type", &val, &vl)) {
-            m->type = vl == 4 && !memcmp(val, "bind", 4)     ? GL_MOUNT_BIND
-                      : vl == 6 && !memcmp(val, "volume", 6) ? GL_MOUNT_VOLUME
-                      : vl == 5 && !memcmp(val, "tmpfs", 5)  ? GL_MOUNT_TMPFS
-                                                             : GL_MOUNT_OTHER;
-        } else if (field_key(f, "source", &val, &vl) || field_key(f, "src", &val, &vl)) {
-            m->source = gl_arena_strndup(a, val, vl);
-        } else if (field_key(f, "target", &val, &vl) || field_key(f, "destination", &val, &vl) ||
-                   field_key(f, "dst", &val, &vl)) {
-            m->target = gl_arena_strndup(a, val, vl);
-        } else if (field_key(f, "readonly", &val, &vl) || field_key(f, "ro", &val, &vl)) {
-            m->readonly = value_true(gl_arena_strndup(a, val, vl));
-            m->ro_loc = lv_loc(&f->v, 0);
-        } else if ((f->len == 8 && !memcmp(f->text, "readonly", 8)) ||
-                   (f->len == 2 && !memcmp(f->text, "ro", 2))) {
-            m->readonly = true;
-            m->ro_loc = lv_loc(&f->v, 0);
+    struct gl_csv_reader r;
+    struct gl_mspec_field f;
+    gl_csv_reader_init(&r, v->text, v->len);
+    while (gl_mount_spec_next(a, &r, &f)) {
+        switch (f.key) {
+        case GL_MSPEC_TYPE:
+            if (!f.bare)
+                m->type = gl_mount_spec_type(f.value, f.value_len);
+            break;
+        case GL_MSPEC_SOURCE:
+            if (!f.bare)
+                m->source = gl_arena_strndup(a, f.value, f.value_len);
+            break;
+        case GL_MSPEC_TARGET:
+            if (!f.bare)
+                m->target = gl_arena_strndup(a, f.value, f.value_len);
+            break;
+        case GL_MSPEC_READONLY: /* `ro`, `readonly=1` */
+            m->readonly = f.bare || value_true(gl_arena_strndup(a, f.value, f.value_len));
+            m->ro_loc = lv_loc(v, f.csv.at);
+            break;
+        case GL_MSPEC_READWRITE: /* (BuildKit's: docker rejects them) */
+        case GL_MSPEC_FROM:
+        case GL_MSPEC_OTHER:
+            break;
         }
     }
 }

@@ -245,8 +245,12 @@ bool gl_launch_serving(const struct gl_doc *doc, const struct gl_launch *l)
     static const char *const namespaces[] = {"kserve", NULL};
     static const char *const commands[] = {"tritonserver", "torchserve",
                                            "text-generation-launcher", NULL};
-    if (kind_is(l, kinds) || image_named(doc, l, images, namespaces))
+    if (kind_is(l, kinds))
         return true;
+    /* a serving image can run a load generator instead (`--entrypoint vllm IMG bench
+     * serve`, a pod's `command:`): a client of a server elsewhere */
+    if (image_named(doc, l, images, namespaces))
+        return !gl_launch_serving_client(l);
     size_t i = gl_launch_command_index(l);
     return i < l->nargv && gl_word_named(l->argv[i].text, commands);
 }

@@ -29,6 +29,9 @@ bool gl_launch_smoke_test(const struct gl_launch *l);
  * tool (`-m pip`, `venv`, `build`, `twine`, `pre_commit`, `flake8`, `mypy`, ...)? The steps
  * of a CI job run many such commands beside its real work. */
 bool gl_command_python_tool(const struct gl_launch *l, size_t i, size_t end);
+/* Does the launch run a model server: a serving kind (InferenceService, ServingRuntime), a
+ * serving image (vllm-openai, tritonserver, ...) whose command is no load generator
+ * (gl_launch_serving_client), or a server command (tritonserver, torchserve, ...)? */
 bool gl_launch_serving(const struct gl_doc *doc, const struct gl_launch *l);
 /* Does argument `name` of a serving launch name the model it serves? */
 bool gl_serving_model_arg(const char *name);

@@ -227,6 +227,30 @@ static void test_extras_and_binds(void **state)
     assert_int_equal(m->binds[0].instr, 4);
 }
 
+/* A RUN's mount spec is read as BuildKit reads it (linter/core/mount_spec.h): CSV quotes
+ * (inside a quoted flag) keep a comma in a source, keys in any case and their aliases,
+ * the last of a key; a spec that is not CSV mounts nothing. */
+static void test_bind_spec_csv(void **state)
+{
+    (void)state;
+    struct gl_doc *d = parse("FROM ubuntu:22.04\nWORKDIR /w\n"
+                             "RUN --mount='type=bind,\"source=req,dev.txt\",target=/r.txt' "
+                             "--mount=Type=BIND,SRC=one,src=two,Destination=/d,dst=/e "
+                             "--mount='type=bind,source=x,target=/x,\"id=y' "
+                             "--mount=type=bind,src=a,dst=/a,from=stage "
+                             "--mount=type=cache,src=c,dst=/c pip install -r /r.txt\n");
+    static const char *const want[][2] = {{"req,dev.txt", "/r.txt"}, {"two", "/e"}};
+    const struct gl_dockerfile_model *m = d->df;
+    assert_int_equal(m->nbinds, 2);
+    for (size_t k = 0; k < 2; k++) { /* (path -> dest, each of the RUN) */
+        assert_string_equal(m->binds[k].path, want[k][0]);
+        assert_string_equal(m->binds[k].dest, want[k][1]);
+        assert_int_equal(m->binds[k].instr, 2);
+    }
+    assert_int_equal(m->binds[1].loc.line, 3);
+    assert_int_equal(m->binds[1].loc.col, 60); /* (the flag) */
+}
+
 /* What RUN lines remove, WORKDIR, COPY destinations, uv's --torch-backend. */
 static void test_removals_workdir(void **state)
 {
@@ -430,6 +454,7 @@ int main(void)
         cmocka_unit_test(test_run_words_and_packages),
         cmocka_unit_test(test_install_files),
         cmocka_unit_test(test_extras_and_binds),
+        cmocka_unit_test(test_bind_spec_csv),
         cmocka_unit_test(test_run_heredoc_script),
         cmocka_unit_test(test_sh_c_and_opaque),
         cmocka_unit_test(test_pragmas),

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "rules/check.h"
+#include "rules/gl4xx/launch_kind.h"
 #include "rules/gl4xx/launch_paths.h"
 #include "linter/core/imageref.h"
 
@@ -266,6 +267,30 @@ static void test_hostile_sizes(void **state)
         add_env(d, s, "A", "b", 5);
     }
     assert_int_equal(run("GL406", d), 0);
+}
+
+/* A serving image runs a server unless its command is a load generator (an entrypoint
+ * given on the command line, a pod's command:). */
+static void test_serving_image_client(void **state)
+{
+    (void)state;
+    struct gl_doc *d = new_doc();
+    struct gl_launch *l = add_launch(d, GL_LAUNCH_DOCKER_RUN, 1, "vllm/vllm-openai:v0.9.0");
+    set_argv(d, l, "--model", "m", NULL);
+    assert_true(gl_launch_serving(d, l));
+    set_argv(d, l, "vllm", "bench", "serve", "--model", "m", NULL);
+    assert_false(gl_launch_serving(d, l));
+    assert_true(gl_launch_serving_client(l));
+    set_argv(d, l, "python3", "-m", "sglang.bench_serving", NULL);
+    assert_false(gl_launch_serving(d, l));
+    set_argv(d, l, "vllm", "serve", "m", NULL);
+    assert_true(gl_launch_serving(d, l));
+    l = add_launch(d, GL_LAUNCH_DOCKER_RUN, 2, CUDA_IMAGE);
+    set_argv(d, l, "tritonserver", "--model-repository=/m", NULL);
+    assert_true(gl_launch_serving(d, l));
+    set_argv(d, l, "vllm", "bench", "serve", NULL);
+    assert_false(gl_launch_serving(d, l));
+    free_doc(d);
 }
 
 static void test_pytorch_style(void **state)
@@ -846,6 +871,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_normalize, setup, teardown),
         cmocka_unit_test_setup_teardown(test_longest_mount_prefix, setup, teardown),
         cmocka_unit_test_setup_teardown(test_hostile_sizes, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_serving_image_client, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pytorch_style, setup, teardown),
         cmocka_unit_test_setup_teardown(test_paths_spellings_and_values, setup, teardown),
         cmocka_unit_test_setup_teardown(test_gl401, setup, teardown),

@@ -68,7 +68,7 @@ static void t_value_flags(void **s)
     sh("docker run --network host -p 8888:8888 --user 1000 --entrypoint python "
        "--label a=b --cpus 4 --memory=32g -h box --add-host x:1.2.3.4 img:2 train.py\n");
     assert_string_equal(image(0), "img:2");
-    assert_string_equal(argv_of(0), "train.py");
+    assert_string_equal(argv_of(0), "python|train.py"); /* (--entrypoint, then the words) */
 }
 
 static void t_gpus_all(void **s)
@@ -227,6 +227,25 @@ static void t_mount_forms(void **s)
     assert_string_equal(mount_of(0, 2), "tmpfs -->/t");
     assert_string_equal(mount_of(0, 3), "bind /a->/b");
     assert_string_equal(mount_of(0, 4), "volume n->/n ro");
+    assert_string_equal(image(0), "img");
+}
+
+/* --mount read as docker's CLI reads it (linter/core/mount_spec.h): CSV quotes keep a
+ * comma in a source, keys in any case, the last of a key counts; the fields before a
+ * CSV error count. */
+static void t_mount_csv(void **s)
+{
+    (void)s;
+    sh("docker run --mount 'type=bind,\"source=/data,v2\",target=/d,RO' "
+       "--mount Type=Bind,src=/a,SRC=/b,dst=/c,readonly=1,ro=false "
+       "--mount 'type=bind,src=/e,dst=/f,\"ro' img\n");
+    static const char *const want[] = {"bind /data,v2->/d ro", "bind /b->/c", "bind /e->/f"};
+    static const uint32_t ro_col[] = {59, 113}; /* (the last readonly field) */
+    assert_int_equal(L(0)->nmounts, 3);
+    for (size_t k = 0; k < 3; k++)
+        assert_string_equal(mount_of(0, k), want[k]);
+    for (size_t k = 0; k < 2; k++)
+        assert_loc(L(0)->mounts[k].ro_loc, 1, ro_col[k]);
     assert_string_equal(image(0), "img");
 }
 
@@ -496,6 +515,39 @@ static void t_compose_run(void **s)
     assert_string_equal(argv_of(2), "nvidia-smi");
 }
 
+/* docker run/create --entrypoint X: the container runs X, then the words after the image;
+ * `--entrypoint ""` resets the image's entrypoint (the words alone); a shell entrypoint's
+ * `-c SCRIPT` is spliced in; podman's JSON array form is not read (argv opaque). */
+static void t_entrypoint(void **s)
+{
+    (void)s;
+    sh("docker run --gpus all --entrypoint vllm vllm/vllm-openai:v0.9.0 bench serve --x 1\n"
+       "docker create --entrypoint=/bin/bash img:1 -c 'python t.py; torchrun a.py'\n"
+       "docker run --entrypoint '' img:2 python e.py\n"
+       "podman run --entrypoint '[\"python\",\"-m\",\"m\"]' img:3 --y\n"
+       "docker run --entrypoint tini img:4 sh -c 'make all'\n"
+       "docker run --entrypoint \"$EP\" img:5 a\n"
+       "docker run --entrypoint nvidia-smi img:6\n"
+       "docker compose run --entrypoint sh svc -c 'python t.py'\n");
+    assert_int_equal(D.nlaunches, 8);
+    assert_string_equal(argv_of(0), "vllm|bench|serve|--x|1");
+    assert_loc(L(0)->argv[0].loc, 1, 36);
+    assert_loc(L(0)->argv[1].loc, 1, 65);
+    assert_string_equal(image(0), "vllm/vllm-openai:v0.9.0");
+    assert_false(L(0)->argv_opaque);
+    assert_string_equal(argv_of(1), "/bin/bash|-c|python|t.py|torchrun|a.py");
+    assert_loc(L(1)->argv[0].loc, 2, 28);
+    assert_loc(L(1)->argv[2].loc, 2, 48);
+    assert_non_null(L(1)->next_command);
+    assert_true(L(1)->next_command[4]);
+    assert_string_equal(argv_of(2), "python|e.py");
+    assert_true(L(3)->argv_opaque);
+    assert_string_equal(argv_of(4), "tini|sh|-c|make|all");
+    assert_true(L(5)->argv[0].opaque);
+    assert_string_equal(argv_of(6), "nvidia-smi");
+    assert_string_equal(argv_of(7), "sh|-c|python|t.py"); /* (compose run's, the same way) */
+}
+
 static void t_ssh_and_xargs(void **s)
 {
     (void)s;
@@ -574,6 +626,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(t_nvidia_docker, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_volumes, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_mount_forms, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_mount_csv, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_tmpfs_shm_ipc_ulimit, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_env_forms, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_continuation_lines, doc_setup, doc_teardown),
@@ -591,6 +644,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(t_more_wrappers, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_ssh_and_xargs, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_compose_run, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_entrypoint, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_kubectl_run, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_apptainer_pull, doc_setup, doc_teardown),
     };
