@@ -11,14 +11,14 @@
 
 #include "linter/core/escape.h"
 #include "linter/core/hashmap.h"
+#include "linter/core/imageref.h"
+#include "linter/core/lines.h"
 #include "linter/core/suppress.h"
 #include "linter/core/text.h"
 #include "parsers/dockerfile/dockerfile.h"
 #include "parsers/dockerfile/dockerfile_internal.h"
 #include "parsers/dockerfile/dockerfile_run.h"
-#include "linter/core/imageref.h"
-#include "linter/core/lines.h"
-#include "linter/core/mount_spec.h"
+#include "parsers/shell/mount_spec.h"
 #include "parsers/shell/shell_words.h"
 
 /* A variable visible to expansion: global ARGs, or a stage's ARGs and ENVs. */

@@ -4,8 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "linter/core/mount_spec.h"
 #include "parsers/launch/launch_internal.h"
+#include "parsers/shell/mount_spec.h"
 
 /* Room for the items of a comma list s[0..n) (one more than its commas). */
 static const char **list_alloc(struct gl_arena *a, const char *s, size_t n, size_t *count)

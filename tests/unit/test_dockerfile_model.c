@@ -227,7 +227,7 @@ static void test_extras_and_binds(void **state)
     assert_int_equal(m->binds[0].instr, 4);
 }
 
-/* A RUN's mount spec is read as BuildKit reads it (linter/core/mount_spec.h): CSV quotes
+/* A RUN's mount spec is read as BuildKit reads it (parsers/shell/mount_spec.h): CSV quotes
  * (inside a quoted flag) keep a comma in a source, keys in any case and their aliases,
  * the last of a key; a spec that is not CSV mounts nothing. */
 static void test_bind_spec_csv(void **state)

@@ -230,7 +230,7 @@ static void t_mount_forms(void **s)
     assert_string_equal(image(0), "img");
 }
 
-/* --mount read as docker's CLI reads it (linter/core/mount_spec.h): CSV quotes keep a
+/* --mount read as docker's CLI reads it (parsers/shell/mount_spec.h): CSV quotes keep a
  * comma in a source, keys in any case, the last of a key counts; the fields before a
  * CSV error count. */
 static void t_mount_csv(void **s)

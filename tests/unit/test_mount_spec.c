@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* test_mount_spec.c: one CSV record as encoding/csv reads it, and the keys of a docker /
- * BuildKit mount spec (linter/core/mount_spec.h). */
+ * BuildKit mount spec (parsers/shell/mount_spec.h). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "linter/core/mount_spec.h"
+#include "parsers/shell/mount_spec.h"
 
 static struct gl_arena A; /* each test's (main frees the last) */
 

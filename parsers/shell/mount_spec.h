@@ -32,8 +32,8 @@
  * decoded); gl_csv_record_read's table is one more allocation. Callers copy what they
  * keep.
  */
-#ifndef GPULINT_LINTER_MOUNT_SPEC_H
-#define GPULINT_LINTER_MOUNT_SPEC_H
+#ifndef GPULINT_PARSERS_SHELL_MOUNT_SPEC_H
+#define GPULINT_PARSERS_SHELL_MOUNT_SPEC_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* mount_spec.c: one record of Go encoding/csv, and the fields of a docker / BuildKit mount
  * spec (see mount_spec.h). */
-#include "linter/core/mount_spec.h"
+#include "parsers/shell/mount_spec.h"
 
 #include <string.h>
 
