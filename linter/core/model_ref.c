@@ -4,6 +4,7 @@
 
 #include "linter/core/imageref.h"
 
+#include <ctype.h>
 #include <string.h>
 
 #define DEFAULT_DOMAIN "docker.io"
@@ -279,6 +280,46 @@ bool gl_imageref_tag_has_token(const char *tag, const char *token)
         while (tag[i] && !is_token_separator(tag[i]))
             i++;
         if (i - start == tl && memcmp(tag + start, token, tl) == 0)
+            return true;
+    }
+    return false;
+}
+
+/* Is [t, t+n) a version written as letters (`YY.MM`, `yy.mm`, `xx.yy`, `X.Y.Z`): two to four
+ * dot-separated groups, each one letter written one to four times? */
+static bool letters_version(const char *t, size_t n)
+{
+    size_t groups = 0;
+    for (size_t i = 0; i < n;) {
+        size_t start = i;
+        while (i < n && t[i] == t[start] && isalpha((unsigned char)t[i]) && i - start < 4)
+            i++;
+        if (i == start || (i < n && t[i] != '.'))
+            return false;
+        groups++;
+        if (i < n && ++i == n) /* a trailing dot */
+            return false;
+    }
+    return groups >= 2 && groups <= 4;
+}
+
+bool gl_imageref_tag_placeholder(const char *tag)
+{
+    static const char *const words[] = {"tag", "TAG", "Tag", "version", "VERSION", NULL};
+    if (!tag)
+        return false;
+    for (size_t i = 0; words[i]; i++)
+        if (!strcmp(tag, words[i]))
+            return true;
+    for (size_t i = 0; tag[i];) {
+        if (is_token_separator(tag[i])) {
+            i++;
+            continue;
+        }
+        size_t start = i;
+        while (tag[i] && !is_token_separator(tag[i]))
+            i++;
+        if (letters_version(tag + start, i - start))
             return true;
     }
     return false;

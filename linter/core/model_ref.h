@@ -190,6 +190,12 @@ size_t gl_imageref_tag_tokens(struct gl_arena *a, const char *tag,
 /* True when `tag` (may be NULL) has a token equal to `token` (e.g. "devel"). No allocation. */
 bool gl_imageref_tag_has_token(const char *tag, const char *token);
 
+/* Does the tag stand for one the reader fills in (RULES.md second round, "Opaque values")?
+ * A token that is a version written as letters (`YY.MM`, `yy.mm`, `xx.yy`, `X.Y.Z`: two to
+ * four dot-separated groups, each one letter repeated), or the whole tag `TAG`/`tag`/
+ * `VERSION`/`version`. No CUDA finding may be judged on such a tag. */
+bool gl_imageref_tag_placeholder(const char *tag);
+
 /* Location of byte `offset` of the tag ({0,0} when there is no tag). */
 struct gl_loc gl_imageref_tag_loc_at(const struct gl_imageref *ref, size_t offset);
 

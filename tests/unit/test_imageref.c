@@ -675,6 +675,33 @@ static void test_tag_tokens(void **state)
     gl_arena_free(&a);
 }
 
+/* Tags that stand for one the reader fills in (triton-inference-server/tutorials writes
+ * `tritonserver:yy.mm-py3`), and tags that only look like them. */
+static void test_tag_placeholder(void **state)
+{
+    (void)state;
+    assert_true(gl_imageref_tag_placeholder("yy.mm-py3"));
+    assert_true(gl_imageref_tag_placeholder("yy.mm-py3-sdk"));
+    assert_true(gl_imageref_tag_placeholder("YY.MM-py3"));
+    assert_true(gl_imageref_tag_placeholder("XX.YY-tf2-py3"));
+    assert_true(gl_imageref_tag_placeholder("X.Y.Z-base-ubuntu24.04"));
+    assert_true(gl_imageref_tag_placeholder("12.4-devel-yy.mm.dd"));
+    assert_true(gl_imageref_tag_placeholder("TAG"));
+    assert_true(gl_imageref_tag_placeholder("version"));
+    assert_false(gl_imageref_tag_placeholder(NULL));
+    assert_false(gl_imageref_tag_placeholder(""));
+    assert_false(gl_imageref_tag_placeholder("24.05-py3"));
+    assert_false(gl_imageref_tag_placeholder("ab.cd-py3"));     /* not one letter repeated */
+    assert_false(gl_imageref_tag_placeholder("yyyyy.mm-py3"));  /* a group of five */
+    assert_false(gl_imageref_tag_placeholder("yy.-py3"));       /* a trailing dot */
+    assert_false(gl_imageref_tag_placeholder(".yy.mm"));        /* an empty group */
+    assert_false(gl_imageref_tag_placeholder("y-py3"));         /* one group */
+    assert_false(gl_imageref_tag_placeholder("a.a.a.a.a"));     /* five groups */
+    assert_false(gl_imageref_tag_placeholder("nightly-py3"));
+    assert_false(gl_imageref_tag_placeholder("tags"));
+    assert_false(gl_imageref_tag_placeholder("r22.xx-py3"));
+}
+
 /* Scans are remembered per thread by their bytes: after every table reference has been
  * seen, and each with one byte changed at every place (neighbours that share slots and
  * all but a byte), the tables must still give exactly their answers. */
@@ -718,7 +745,7 @@ int main(void)
         cmocka_unit_test(test_huge_input_is_linear), cmocka_unit_test(test_nul_and_binary),
         cmocka_unit_test(test_random_bytes),   cmocka_unit_test(test_repo_matching),
         cmocka_unit_test(test_tag_tokens),     cmocka_unit_test(test_project_patterns),
-        cmocka_unit_test(test_tables_again),
+        cmocka_unit_test(test_tables_again),   cmocka_unit_test(test_tag_placeholder),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
