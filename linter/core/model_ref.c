@@ -6,6 +6,7 @@
 
 #include <ctype.h>
 #include <string.h>
+#include <strings.h>
 
 #define DEFAULT_DOMAIN "docker.io"
 
@@ -323,6 +324,43 @@ bool gl_imageref_tag_placeholder(const char *tag)
             return true;
     }
     return false;
+}
+
+/* Is the name component [c, c+n) a reader's placeholder: `your` (any case) alone, before a
+ * separator (`your-image`, `your_registry.io`), or before a noun of the kind documentation
+ * writes (`yourusername`, `YourOrg`)? Not `yourls` (a real image). */
+static bool your_component(const char *c, size_t n)
+{
+    static const char *const nouns[] = {"user", "name", "org", "registry", "repo", "image",
+                                        "account", "company", "team", "project", "docker",
+                                        "namespace", "app", "hub", NULL};
+    if (n < 4 || strncasecmp(c, "your", 4))
+        return false;
+    if (n == 4 || c[4] == '-' || c[4] == '_' || c[4] == '.')
+        return true;
+    for (size_t i = 0; nouns[i]; i++) {
+        size_t k = strlen(nouns[i]);
+        if (n - 4 >= k && !strncasecmp(c + 4, nouns[i], k))
+            return true;
+    }
+    return false;
+}
+
+/* Does any '/'-separated component of s (NULL: none) hold such a placeholder? */
+static bool your_in(const char *s)
+{
+    for (const char *p = s; p && *p;) {
+        size_t n = strcspn(p, "/");
+        if (your_component(p, n))
+            return true;
+        p += n + (p[n] == '/');
+    }
+    return false;
+}
+
+bool gl_imageref_name_placeholder(const struct gl_imageref *ref)
+{
+    return your_in(ref->domain) || your_in(ref->path);
 }
 
 struct gl_loc gl_imageref_tag_loc_at(const struct gl_imageref *ref, size_t offset)

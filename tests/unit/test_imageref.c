@@ -702,6 +702,36 @@ static void test_tag_placeholder(void **state)
     assert_false(gl_imageref_tag_placeholder("r22.xx-py3"));
 }
 
+/* Names documentation writes for the reader's own image (pytriton's `your-pytriton-image`). */
+static bool name_placeholder(const char *text)
+{
+    struct gl_arena a;
+    gl_arena_init(&a);
+    struct gl_imageref ref;
+    struct gl_imageref_error err;
+    bool ok = gl_imageref_parse(&a, text, strlen(text), (struct gl_loc){1, 1}, &ref, &err) == 0;
+    bool is = ok && gl_imageref_name_placeholder(&ref);
+    gl_arena_free(&a);
+    return is;
+}
+
+static void test_name_placeholder(void **state)
+{
+    (void)state;
+    assert_true(name_placeholder("your-pytriton-image"));
+    assert_true(name_placeholder("your_image:1.0"));
+    assert_true(name_placeholder("your"));
+    assert_true(name_placeholder("yourusername/app"));
+    assert_true(name_placeholder("docker.io/yourorg/app:latest"));
+    assert_true(name_placeholder("your-registry.example.com/team/app"));
+    assert_true(name_placeholder("ghcr.io/acme/yourimage"));
+    assert_false(name_placeholder("yourls"));
+    assert_false(name_placeholder("yourls:2.9"));
+    assert_false(name_placeholder("nvcr.io/nvidia/tritonserver:24.08-py3"));
+    assert_false(name_placeholder("you/app"));
+    assert_false(name_placeholder("acme/layout-your"));
+}
+
 /* Scans are remembered per thread by their bytes: after every table reference has been
  * seen, and each with one byte changed at every place (neighbours that share slots and
  * all but a byte), the tables must still give exactly their answers. */
@@ -746,6 +776,7 @@ int main(void)
         cmocka_unit_test(test_random_bytes),   cmocka_unit_test(test_repo_matching),
         cmocka_unit_test(test_tag_tokens),     cmocka_unit_test(test_project_patterns),
         cmocka_unit_test(test_tables_again),   cmocka_unit_test(test_tag_placeholder),
+        cmocka_unit_test(test_name_placeholder),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
