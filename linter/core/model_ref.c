@@ -267,22 +267,26 @@ size_t gl_imageref_tag_tokens(struct gl_arena *a, const char *tag,
     return n;
 }
 
+/* The next token of tag at or after *i: its first byte into *start, *i just past it; false
+ * at the tag's end. */
+static bool next_token(const char *tag, size_t *i, size_t *start)
+{
+    while (tag[*i] && is_token_separator(tag[*i]))
+        (*i)++;
+    *start = *i;
+    while (tag[*i] && !is_token_separator(tag[*i]))
+        (*i)++;
+    return *i > *start;
+}
+
 bool gl_imageref_tag_has_token(const char *tag, const char *token)
 {
     if (!tag || !token || !*token || !strstr(tag, token)) /* not in it at all: most tags */
         return false;
     size_t tl = strlen(token);
-    for (size_t i = 0; tag[i];) {
-        if (is_token_separator(tag[i])) {
-            i++;
-            continue;
-        }
-        size_t start = i;
-        while (tag[i] && !is_token_separator(tag[i]))
-            i++;
+    for (size_t i = 0, start; next_token(tag, &i, &start);)
         if (i - start == tl && memcmp(tag + start, token, tl) == 0)
             return true;
-    }
     return false;
 }
 
@@ -312,17 +316,9 @@ bool gl_imageref_tag_placeholder(const char *tag)
     for (size_t i = 0; words[i]; i++)
         if (!strcmp(tag, words[i]))
             return true;
-    for (size_t i = 0; tag[i];) {
-        if (is_token_separator(tag[i])) {
-            i++;
-            continue;
-        }
-        size_t start = i;
-        while (tag[i] && !is_token_separator(tag[i]))
-            i++;
+    for (size_t i = 0, start; next_token(tag, &i, &start);)
         if (letters_version(tag + start, i - start))
             return true;
-    }
     return false;
 }
 

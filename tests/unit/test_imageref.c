@@ -675,61 +675,66 @@ static void test_tag_tokens(void **state)
     gl_arena_free(&a);
 }
 
+/* A text and whether the predicate under test holds for it. */
+struct text_is {
+    const char *text;
+    bool is;
+};
+
 /* Tags that stand for one the reader fills in (triton-inference-server/tutorials writes
  * `tritonserver:yy.mm-py3`), and tags that only look like them. */
 static void test_tag_placeholder(void **state)
 {
     (void)state;
-    assert_true(gl_imageref_tag_placeholder("yy.mm-py3"));
-    assert_true(gl_imageref_tag_placeholder("yy.mm-py3-sdk"));
-    assert_true(gl_imageref_tag_placeholder("YY.MM-py3"));
-    assert_true(gl_imageref_tag_placeholder("XX.YY-tf2-py3"));
-    assert_true(gl_imageref_tag_placeholder("X.Y.Z-base-ubuntu24.04"));
-    assert_true(gl_imageref_tag_placeholder("12.4-devel-yy.mm.dd"));
-    assert_true(gl_imageref_tag_placeholder("TAG"));
-    assert_true(gl_imageref_tag_placeholder("version"));
-    assert_false(gl_imageref_tag_placeholder(NULL));
-    assert_false(gl_imageref_tag_placeholder(""));
-    assert_false(gl_imageref_tag_placeholder("24.05-py3"));
-    assert_false(gl_imageref_tag_placeholder("ab.cd-py3"));     /* not one letter repeated */
-    assert_false(gl_imageref_tag_placeholder("yyyyy.mm-py3"));  /* a group of five */
-    assert_false(gl_imageref_tag_placeholder("yy.-py3"));       /* a trailing dot */
-    assert_false(gl_imageref_tag_placeholder(".yy.mm"));        /* an empty group */
-    assert_false(gl_imageref_tag_placeholder("y-py3"));         /* one group */
-    assert_false(gl_imageref_tag_placeholder("a.a.a.a.a"));     /* five groups */
-    assert_false(gl_imageref_tag_placeholder("nightly-py3"));
-    assert_false(gl_imageref_tag_placeholder("tags"));
-    assert_false(gl_imageref_tag_placeholder("r22.xx-py3"));
+    static const struct text_is cases[] = {
+        {"yy.mm-py3", true},           {"yy.mm-py3-sdk", true},
+        {"YY.MM-py3", true},           {"XX.YY-tf2-py3", true},
+        {"X.Y.Z-base-ubuntu24.04", true}, {"12.4-devel-yy.mm.dd", true},
+        {"TAG", true},                 {"version", true},
+        {NULL, false},                 {"", false},
+        {"24.05-py3", false},          {"ab.cd-py3", false},    /* not one letter repeated */
+        {"yyyyy.mm-py3", false},       {"yy.-py3", false},      /* five; a trailing dot */
+        {".yy.mm", false},             {"y-py3", false},        /* an empty group; one group */
+        {"a.a.a.a.a", false},          {"nightly-py3", false},  /* five groups */
+        {"tags", false},               {"r22.xx-py3", false},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        if (gl_imageref_tag_placeholder(cases[i].text) != cases[i].is)
+            fail_msg("tag `%s`: expected %d", cases[i].text ? cases[i].text : "(null)",
+                     cases[i].is);
 }
 
-/* Names documentation writes for the reader's own image (pytriton's `your-pytriton-image`). */
-static bool name_placeholder(const char *text)
-{
-    struct gl_arena a;
-    gl_arena_init(&a);
-    struct gl_imageref ref;
-    struct gl_imageref_error err;
-    bool ok = gl_imageref_parse(&a, text, strlen(text), (struct gl_loc){1, 1}, &ref, &err) == 0;
-    bool is = ok && gl_imageref_name_placeholder(&ref);
-    gl_arena_free(&a);
-    return is;
-}
-
+/* Names documentation writes for the reader's own image (pytriton's `your-pytriton-image`),
+ * and real names that start alike. */
 static void test_name_placeholder(void **state)
 {
     (void)state;
-    assert_true(name_placeholder("your-pytriton-image"));
-    assert_true(name_placeholder("your_image:1.0"));
-    assert_true(name_placeholder("your"));
-    assert_true(name_placeholder("yourusername/app"));
-    assert_true(name_placeholder("docker.io/yourorg/app:latest"));
-    assert_true(name_placeholder("your-registry.example.com/team/app"));
-    assert_true(name_placeholder("ghcr.io/acme/yourimage"));
-    assert_false(name_placeholder("yourls"));
-    assert_false(name_placeholder("yourls:2.9"));
-    assert_false(name_placeholder("nvcr.io/nvidia/tritonserver:24.08-py3"));
-    assert_false(name_placeholder("you/app"));
-    assert_false(name_placeholder("acme/layout-your"));
+    static const struct text_is cases[] = {
+        {"your-pytriton-image", true},
+        {"your_image:1.0", true},
+        {"your", true},
+        {"yourusername/app", true},
+        {"docker.io/yourorg/app:latest", true},
+        {"your-registry.example.com/team/app", true},
+        {"ghcr.io/acme/yourimage", true},
+        {"yourls", false},
+        {"yourls:2.9", false},
+        {"nvcr.io/nvidia/tritonserver:24.08-py3", false},
+        {"you/app", false},
+        {"acme/layout-your", false},
+    };
+    struct gl_arena a;
+    gl_arena_init(&a);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct gl_imageref ref;
+        struct gl_imageref_error err;
+        const char *t = cases[i].text;
+        struct gl_loc at = {1, 1};
+        assert_int_equal(gl_imageref_parse(&a, t, strlen(t), at, &ref, &err), 0);
+        if (gl_imageref_name_placeholder(&ref) != cases[i].is)
+            fail_msg("name `%s`: expected %d", t, cases[i].is);
+    }
+    gl_arena_free(&a);
 }
 
 /* Scans are remembered per thread by their bytes: after every table reference has been
