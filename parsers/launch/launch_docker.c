@@ -157,6 +157,8 @@ void launch_docker_copy_out(struct gl_launch_scan *scan, const struct sh_cmd *cm
                         (path[plen - 1] == '.' && path[plen - 2] == '/')))
         plen -= path[plen - 1] == '/' ? 1 : 2;
     struct gl_doc *doc = scan->doc;
+    if (doc->ncopyouts >= GL_COPY_OUTS_MAX) /* GL402 compares each output path with each */
+        return;
     struct gl_copy_out *c = GL_APPEND(&doc->arena, doc->copyouts, doc->ncopyouts,
                                       doc->capcopyouts);
     c->container = gl_arena_strndup(&doc->arena, w, n);
