@@ -42,7 +42,7 @@ static void assignment_word(struct gl_doc *doc, const struct gl_word *w, size_t 
 }
 
 /* The commands from_cmd reads. */
-enum cmd_kind { CMD_OTHER, CMD_NVCC, CMD_EXPORTS, CMD_CMAKE };
+enum cmd_kind { CMD_OTHER, CMD_NVCC, CMD_EXPORTS, CMD_CMAKE, CMD_MAKE };
 
 /* Does the word's base name (what follows its last '/') equal name[0..n)? It does when the
  * word ends with the name and the byte before is a '/' or there is none. */
@@ -54,7 +54,7 @@ static bool base_is(const char *t, size_t len, const char *name, size_t n)
 /* Which of the commands below a command word names. Asked of every command of every RUN
  * (23,000 on the benchmark corpus), nearly all of them none of these: the word's last byte
  * rules most out before any search for its base name (the names end in 'c', 'v', 't', 'e'
- * or 'y'). */
+ * or 'y'). make: its command-line variables (NVCC_GENCODE=...) are read as assignments. */
 static enum cmd_kind cmd_kind_of(const struct gl_word *w)
 {
     const char *t = w->text;
@@ -72,6 +72,7 @@ static enum cmd_kind cmd_kind_of(const struct gl_word *w)
     case 'e':
         return base_is(t, n, "declare", 7) ? CMD_EXPORTS
                : base_is(t, n, "cmake", 5) ? CMD_CMAKE
+               : base_is(t, n, "make", 4) || base_is(t, n, "gmake", 5) ? CMD_MAKE
                                            : CMD_OTHER;
     case 'y':
         return base_is(t, n, "readonly", 8) ? CMD_EXPORTS : CMD_OTHER;
@@ -99,10 +100,11 @@ static void from_cmd(struct gl_doc *doc, const struct gl_cmd *c)
         out->opaque = l.opaque;
         return;
     }
-    bool exports = kind == CMD_EXPORTS, cmake = kind == CMD_CMAKE;
+    /* export/env/declare NAME=V, and make's command-line variables (make NVCC_GENCODE=V) */
+    bool assigns = kind == CMD_EXPORTS || kind == CMD_MAKE, cmake = kind == CMD_CMAKE;
     for (size_t i = 1; i < c->nwords; i++) {
         const struct gl_word *w = &c->words[i];
-        if (exports && w->text[0] != '-') {
+        if (assigns && w->text[0] != '-') {
             assignment_word(doc, w, 0, c);
         } else if (cmake && !strncmp(w->text, "-D", 2)) {
             if (w->text[2])

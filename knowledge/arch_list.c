@@ -43,6 +43,11 @@ bool gl_arch_syntax_of(const char *name, enum gl_arch_syntax *out)
             return false;
         *out = GL_ARCHS_CMAKE;
         return true;
+    case 'N':
+        if (!gl_streq(name, "NVCC_GENCODE"))
+            return false;
+        *out = GL_ARCHS_NVCC;
+        return true;
     default: return false;
     }
 }
@@ -127,9 +132,40 @@ static bool cmake_entry(struct acc *c, const char *s, size_t len)
     return true;
 }
 
+/* NVCC_GENCODE's value: its blank-separated words read as the flags of one nvcc command
+ * (more words than ARCHS_MAX, or none that is an arch flag: opaque). */
+static void nvcc_flags(struct gl_arch_list *l, struct gl_arena *a, const char *value)
+{
+    struct gl_word words[ARCHS_MAX + 1];
+    size_t n = 0;
+    words[n++] = gl_word_make("nvcc", l->loc, false);
+    for (const char *p = value; *p;) {
+        size_t skip = strspn(p, " \t\n"), len = strcspn(p + skip, " \t\n");
+        p += skip;
+        if (!len)
+            break;
+        if (n == ARCHS_MAX + 1) {
+            l->opaque = true;
+            return;
+        }
+        words[n++] = gl_word_make(gl_arena_strndup(a, p, len), l->loc, false);
+        p += len;
+    }
+    if (gl_arch_list_read_nvcc(l, a, words, n) < 0)
+        l->opaque = true;
+    l->value = value; /* as given, not as the reader rewrote it */
+}
+
 void gl_arch_list_read(struct gl_arch_list *l, struct gl_arena *a, enum gl_arch_syntax syntax,
                        const char *value)
 {
+    if (syntax == GL_ARCHS_NVCC) {
+        if (value)
+            nvcc_flags(l, a, value);
+        else
+            l->opaque = true;
+        return;
+    }
     struct acc c = {.n = 0, .opaque = !value};
     const char *seps = syntax == GL_ARCHS_TORCH ? "; " : syntax == GL_ARCHS_TCNN ? ";," : ";";
     for (const char *p = value; p && *p && !c.opaque;) {

@@ -19,6 +19,10 @@
  *                          --gpu-architecture sm_XY (SASS and PTX of XY, as nvcc expands
  *                          it; with -code/--gpu-code: those), compute_XY (PTX); native,
  *                          all, all-major are opaque
+ *   NVCC_GENCODE           nvcc arch flags as above, separated by blanks: the variable
+ *                          NCCL's and nccl-tests' Makefiles pass to nvcc (`make
+ *                          NVCC_GENCODE="-gencode=arch=compute_80,code=sm_80 ..."`); a
+ *                          value with no arch flag is opaque
  *
  * An entry that is none of these (a typo, a variable) makes the whole list opaque: no
  * finding may depend on it.
@@ -33,6 +37,7 @@ enum gl_arch_syntax {
     GL_ARCHS_TORCH,  /* TORCH_CUDA_ARCH_LIST */
     GL_ARCHS_CMAKE,  /* CMAKE_CUDA_ARCHITECTURES, CUDAARCHS */
     GL_ARCHS_TCNN,   /* TCNN_CUDA_ARCHITECTURES */
+    GL_ARCHS_NVCC,   /* NVCC_GENCODE: nvcc flags */
 };
 
 /* The syntax of a variable that holds an arch list, by its name; false for other names. */

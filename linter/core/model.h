@@ -184,6 +184,7 @@ struct gl_doc {
     struct gl_launch *launches; size_t nlaunches, caplaunches;
     struct gl_ignore *ignores; size_t nignores, capignores;
     struct gl_project_image *project; size_t nproject, capproject;
+    struct gl_copy_out *copyouts; size_t ncopyouts, capcopyouts; /* docker cp / commit */
     struct gl_gpu_sharing *sharing; size_t nsharing, capsharing; /* device-plugin configs */
     const char **includes; size_t nincludes, capincludes; /* compose: the files its
                                  `include:` names, as written (relative to its directory) */

@@ -150,6 +150,16 @@ struct gl_gpu_sharing {
     bool opaque;              /* a template expression */
 };
 
+/* A command that takes files out of a named container after it ran (`docker cp NAME:PATH
+ * DEST`; `docker commit NAME` keeps all of them): what the container wrote there is not
+ * lost with it. One per such command of the doc, at most GL_COPY_OUTS_MAX (hostile inputs:
+ * each output path is compared with each). */
+#define GL_COPY_OUTS_MAX 1024
+struct gl_copy_out {
+    const char *container; /* the container's name as written */
+    const char *path;      /* absolute, without a trailing "/" or "/." ("" for all: commit) */
+};
+
 struct gl_launch {
     enum gl_launch_kind kind;
     const char *tool;         /* "docker", "podman", "nvidia-docker", "apptainer", ... */

@@ -4,7 +4,9 @@
 
 #include "linter/core/imageref.h"
 
+#include <ctype.h>
 #include <string.h>
+#include <strings.h>
 
 #define DEFAULT_DOMAIN "docker.io"
 
@@ -265,23 +267,96 @@ size_t gl_imageref_tag_tokens(struct gl_arena *a, const char *tag,
     return n;
 }
 
+/* The next token of tag at or after *i: its first byte into *start, *i just past it; false
+ * at the tag's end. */
+static bool next_token(const char *tag, size_t *i, size_t *start)
+{
+    while (tag[*i] && is_token_separator(tag[*i]))
+        (*i)++;
+    *start = *i;
+    while (tag[*i] && !is_token_separator(tag[*i]))
+        (*i)++;
+    return *i > *start;
+}
+
 bool gl_imageref_tag_has_token(const char *tag, const char *token)
 {
     if (!tag || !token || !*token || !strstr(tag, token)) /* not in it at all: most tags */
         return false;
     size_t tl = strlen(token);
-    for (size_t i = 0; tag[i];) {
-        if (is_token_separator(tag[i])) {
-            i++;
-            continue;
-        }
-        size_t start = i;
-        while (tag[i] && !is_token_separator(tag[i]))
-            i++;
+    for (size_t i = 0, start; next_token(tag, &i, &start);)
         if (i - start == tl && memcmp(tag + start, token, tl) == 0)
+            return true;
+    return false;
+}
+
+/* Is [t, t+n) a version written as letters (`YY.MM`, `yy.mm`, `xx.yy`, `X.Y.Z`): two to four
+ * dot-separated groups, each one letter written one to four times? */
+static bool letters_version(const char *t, size_t n)
+{
+    size_t groups = 0;
+    for (size_t i = 0; i < n;) {
+        size_t start = i;
+        while (i < n && t[i] == t[start] && isalpha((unsigned char)t[i]) && i - start < 4)
+            i++;
+        if (i == start || (i < n && t[i] != '.'))
+            return false;
+        groups++;
+        if (i < n && ++i == n) /* a trailing dot */
+            return false;
+    }
+    return groups >= 2 && groups <= 4;
+}
+
+bool gl_imageref_tag_placeholder(const char *tag)
+{
+    static const char *const words[] = {"tag", "TAG", "Tag", "version", "VERSION", NULL};
+    if (!tag)
+        return false;
+    for (size_t i = 0; words[i]; i++)
+        if (!strcmp(tag, words[i]))
+            return true;
+    for (size_t i = 0, start; next_token(tag, &i, &start);)
+        if (letters_version(tag + start, i - start))
+            return true;
+    return false;
+}
+
+/* Is the name component [c, c+n) a reader's placeholder: `your` (any case) alone, before a
+ * separator (`your-image`, `your_registry.io`), or before a noun of the kind documentation
+ * writes (`yourusername`, `YourOrg`)? Not `yourls` (a real image). */
+static bool your_component(const char *c, size_t n)
+{
+    static const char *const nouns[] = {"user", "name", "org", "registry", "repo", "image",
+                                        "account", "company", "team", "project", "docker",
+                                        "namespace", "app", "hub", NULL};
+    if (n < 4 || strncasecmp(c, "your", 4))
+        return false;
+    if (n == 4 || c[4] == '-' || c[4] == '_' || c[4] == '.')
+        return true;
+    for (size_t i = 0; nouns[i]; i++) {
+        size_t k = strlen(nouns[i]);
+        if (n - 4 >= k && !strncasecmp(c + 4, nouns[i], k))
             return true;
     }
     return false;
+}
+
+/* Does any '/'-separated component of s (NULL: none) hold such a placeholder? */
+static bool your_in(const char *s)
+{
+    for (const char *p = s; p && *p;) {
+        size_t n = strcspn(p, "/");
+        if (your_component(p, n))
+            return true;
+        p += n + (p[n] == '/');
+    }
+    return false;
+}
+
+bool gl_imageref_name_placeholder(const struct gl_imageref *ref)
+{
+    return your_in(ref->domain) || your_in(ref->path);
 }
 
 struct gl_loc gl_imageref_tag_loc_at(const struct gl_imageref *ref, size_t offset)

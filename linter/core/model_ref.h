@@ -190,6 +190,18 @@ size_t gl_imageref_tag_tokens(struct gl_arena *a, const char *tag,
 /* True when `tag` (may be NULL) has a token equal to `token` (e.g. "devel"). No allocation. */
 bool gl_imageref_tag_has_token(const char *tag, const char *token);
 
+/* Does the tag stand for one the reader fills in (RULES.md second round, "Opaque values")?
+ * A token that is a version written as letters (`YY.MM`, `yy.mm`, `xx.yy`, `X.Y.Z`: two to
+ * four dot-separated groups, each one letter repeated), or the whole tag `TAG`/`tag`/
+ * `VERSION`/`version`. No CUDA finding may be judged on such a tag. */
+bool gl_imageref_tag_placeholder(const char *tag);
+
+/* Does the name stand for one the reader fills in (documentation's `your-image`,
+ * `yourusername/app`, `your-registry.example.com/team/app`): a domain or path component that
+ * is `your` alone, `your` before '-', '_' or '.', or `your` before a noun such as user, name,
+ * org, registry, repo or image (any case)? `yourls` is a real image, not one. */
+bool gl_imageref_name_placeholder(const struct gl_imageref *ref);
+
 /* Location of byte `offset` of the tag ({0,0} when there is no tag). */
 struct gl_loc gl_imageref_tag_loc_at(const struct gl_imageref *ref, size_t offset);
 

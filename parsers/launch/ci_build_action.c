@@ -35,45 +35,88 @@ static bool has_expr(const char *v, size_t from, size_t to)
     return memmem(v + from, to - from, "${{", 3) != NULL;
 }
 
+/* The literal value of `${{ env.NAME }}`, the expression v[i, end): NAME's scalar in the
+ * first of the `env:` maps (step, job, workflow) that sets it, when it holds no expression
+ * itself; NULL for any other expression or value. */
+static const char *env_value(struct yt_stream *s, const struct ci_envs *envs, const char *v,
+                             size_t i, size_t end)
+{
+    size_t k = i + 3, stop = end - 2;
+    while (k < stop && blank(v[k]))
+        k++;
+    while (stop > k && blank(v[stop - 1]))
+        stop--;
+    if (!envs || stop - k < 5 || memcmp(v + k, "env.", 4))
+        return NULL;
+    k += 4;
+    for (size_t c = k; c < stop; c++)
+        if (!(v[c] == '_' || v[c] == '-' || (v[c] >= '0' && v[c] <= '9') ||
+              ((v[c] | 0x20) >= 'a' && (v[c] | 0x20) <= 'z')))
+            return NULL;
+    char name[128];
+    if (stop - k >= sizeof name)
+        return NULL;
+    memcpy(name, v + k, stop - k);
+    name[stop - k] = '\0';
+    for (size_t e = 0; e < CI_ENVS; e++) {
+        struct yt_node *val = envs->maps[e] ? yt_get(s, envs->maps[e], name, NULL) : NULL;
+        if (val)
+            return yt_is_scalar(val) && !has_expr(val->value, 0, val->len) ? val->value
+                                                                            : NULL;
+    }
+    return NULL;
+}
+
 /* One tag of a build-push-action's `tags:`, value bytes [from, to). */
 static void action_tag(struct gl_doc *doc, struct yt_stream *s, struct yt_node *tags,
-                       size_t from, size_t to)
+                       size_t from, size_t to, const struct ci_envs *envs)
 {
     const char *v = tags->value;
     trim(v, &from, &to);
     if (from == to)
         return;
-    struct gl_buf pat;
+    struct gl_buf pat, text;
     gl_buf_init(&pat);
+    gl_buf_init(&text);
     for (size_t i = from; i < to; i++) {
         size_t end = expr_end(v, i, to);
-        if (!end) {
-            gl_buf_addc(&pat, v[i]);
+        const char *lit = end ? env_value(s, envs, v, i, end) : NULL;
+        if (lit) { /* `${{ env.IMAGE }}`: the value the workflow gives it */
+            gl_buf_adds(&pat, lit);
+            gl_buf_adds(&text, lit);
+            i = end - 1;
             continue;
         }
+        if (!end) {
+            gl_buf_addc(&pat, v[i]);
+            gl_buf_addc(&text, v[i]);
+            continue;
+        }
+        gl_buf_add(&text, v + i, end - i);
         if (!pat.len || pat.data[pat.len - 1] != '*')
             gl_buf_addc(&pat, '*');
         i = end - 1;
     }
-    gl_project_add(doc, GL_PROJECT_BUILT, gl_arena_strndup(&doc->arena, v + from, to - from),
+    gl_project_add(doc, GL_PROJECT_BUILT, gl_arena_strdup(&doc->arena, gl_buf_str(&text)),
                    gl_buf_str(&pat), yt_scalar_loc_at(s, tags, from),
                    "docker/build-push-action");
     gl_buf_free(&pat);
+    gl_buf_free(&text);
 }
 
 typedef void list_item_fn(struct gl_doc *doc, struct yt_stream *s, struct yt_node *n,
-                          size_t from, size_t to);
+                          size_t from, size_t to, const struct ci_envs *envs);
 
 /* Each item, value bytes [from, to), of a list input `n` (the action's form: a scalar whose
  * items are split at newlines and commas); nothing for another node. */
 static void list_items(struct gl_doc *doc, struct yt_stream *s, struct yt_node *n,
-                       list_item_fn *item)
+                       list_item_fn *item, const struct ci_envs *envs)
 {
     if (!yt_is_scalar(n))
         return;
     for (size_t i = 0, start = 0; i <= n->len; i++)
         if (i == n->len || n->value[i] == '\n' || n->value[i] == ',') {
-            item(doc, s, n, start, i);
+            item(doc, s, n, start, i, envs);
             start = i + 1;
         }
 }
@@ -163,8 +206,9 @@ static bool args_of(struct gl_doc *doc, struct yt_stream *s, struct yt_node *arg
 /* One `NAME=VALUE` of `build-contexts:`, value bytes [from, to): NAME, when literal, is a
  * context the build is handed, not a registry image. */
 static void context_name(struct gl_doc *doc, struct yt_stream *s, struct yt_node *ctx,
-                         size_t from, size_t to)
+                         size_t from, size_t to, const struct ci_envs *envs)
 {
+    (void)envs;
     const char *v = ctx->value;
     trim(v, &from, &to);
     const char *eq = memchr(v + from, '=', to - from);
@@ -178,17 +222,19 @@ static void context_name(struct gl_doc *doc, struct yt_stream *s, struct yt_node
 
 void ci_build_contexts(struct gl_doc *doc, struct yt_stream *s, struct yt_node *with)
 {
-    list_items(doc, s, yt_get(s, with, "build-contexts", NULL), context_name);
+    list_items(doc, s, yt_get(s, with, "build-contexts", NULL), context_name, NULL);
 }
 
 void ci_build_push_action(struct gl_doc *doc, struct yt_stream *s, struct yt_node *step,
-                          const char *root)
+                          const char *root, const struct ci_envs *envs)
 {
     struct yt_node *uses = yt_get(s, step, "uses", NULL);
     if (!yt_is_scalar(uses) || !gl_has_prefix(uses->value, "docker/build-push-action@"))
         return;
     struct yt_node *with = yt_get(s, step, "with", NULL);
-    list_items(doc, s, yt_get(s, with, "tags", NULL), action_tag);
+    struct ci_envs all = {{yt_get(s, step, "env", NULL), envs ? envs->maps[1] : NULL,
+                           envs ? envs->maps[2] : NULL}};
+    list_items(doc, s, yt_get(s, with, "tags", NULL), action_tag, &all);
     ci_build_contexts(doc, s, with);
     const char *ctx = path_value(doc, yt_get(s, with, "context", NULL));
     const char *file = path_value(doc, yt_get(s, with, "file", NULL));

@@ -4,7 +4,8 @@
  * reads the rest of a workflow).
  *
  * `with: tags:` (one a line or comma separated): each tag is a project image
- * (GL_PROJECT_BUILT, model_ref.h), a `${{ ... }}` expression in it unresolved ('*').
+ * (GL_PROJECT_BUILT, model_ref.h), a `${{ ... }}` expression in it unresolved ('*') but for
+ * `${{ env.NAME }}` with a literal value in the `env:` the step sees (below).
  * The step is also a build of one Dockerfile (GL_PROJECT_ARG_SET, model_ref.h, as round 12
  * made of `docker build --build-arg K=V -f F CTX` in scripts): `with: file:` (relative to
  * the working directory), else `context:`/Dockerfile, else Dockerfile (the default context
@@ -23,13 +24,21 @@
 #include "linter/core/model.h"
 #include "parsers/yaml/yaml_tree.h"
 
+/* The `env:` maps a step sees, nearest first: the step's, its job's, the workflow's (NULL
+ * when absent). A tag's `${{ env.NAME }}` takes the literal value the first of them that
+ * sets NAME gives (an expression there stays unresolved). */
+#define CI_ENVS 3
+struct ci_envs {
+    struct yt_node *maps[CI_ENVS];
+};
+
 /* Read `step` if it uses docker/build-push-action. `root` is the path from the directory
  * of doc->path to the step's working directory (the repository root: "../.." for a
  * workflow in .github/workflows/), NULL when not known (a composite action, a workflow
  * found by its content elsewhere): the build then may run from that directory or any
  * above it. */
 void ci_build_push_action(struct gl_doc *doc, struct yt_stream *s, struct yt_node *step,
-                          const char *root);
+                          const char *root, const struct ci_envs *envs);
 
 /* `with: build-contexts:` (build-push-action's input, one `NAME=VALUE` a line or comma
  * separated; also the same input of a job that calls a reusable workflow, which hands it

@@ -132,3 +132,54 @@ void launch_docker_options(struct launch_build *b, const struct sh_cmd *cmd)
     if (end < cmd->nwords)
         b->l->opts_opaque = true; /* an operand among options: not what docker reads */
 }
+
+/* The first operand of cmd from word i: options of the given shorts / longs take the next
+ * word (as `--author X`); SIZE_MAX when there is none or a word may be several. */
+static size_t first_operand(const struct sh_cmd *cmd, size_t i, const char *shorts,
+                            const char *const *longs)
+{
+    for (; i < cmd->nwords; i++) {
+        const char *w = cmd->words[i].text;
+        if (cmd->words[i].opaque && w[0] == '$')
+            return SIZE_MAX; /* `$OPTS` may be options and operands at once */
+        if (w[0] != '-' || !w[1])
+            return i;
+        bool takes = !w[2] && w[1] != '-' && strchr(shorts, w[1]);
+        for (size_t k = 0; !takes && w[1] == '-' && longs[k]; k++)
+            takes = gl_streq(w + 2, longs[k]);
+        i += takes;
+    }
+    return SIZE_MAX;
+}
+
+void launch_docker_copy_out(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t sub)
+{
+    static const char *const cp_long[] = {NULL};
+    static const char *const commit_long[] = {"author", "change", "message", NULL};
+    if (sub >= cmd->nwords || cmd->words[sub].opaque)
+        return;
+    bool cp = gl_streq(cmd->words[sub].text, "cp");
+    if (!cp && !gl_streq(cmd->words[sub].text, "commit"))
+        return;
+    size_t at = first_operand(cmd, sub + 1, cp ? "" : "acm", cp ? cp_long : commit_long);
+    if (at == SIZE_MAX)
+        return;
+    const char *w = cmd->words[at].text, *colon = strchr(w, ':');
+    size_t n = cp ? (colon ? (size_t)(colon - w) : 0) : strlen(w);
+    if (!n || memchr(w, '/', n)) /* `docker cp ./file NAME:/dst` copies in */
+        return;
+    const char *path = cp ? colon + 1 : "";
+    size_t plen = strlen(path);
+    if (cp && path[0] != '/')
+        return;
+    while (plen > 1 && (path[plen - 1] == '/' ||
+                        (path[plen - 1] == '.' && path[plen - 2] == '/')))
+        plen -= path[plen - 1] == '/' ? 1 : 2;
+    struct gl_doc *doc = scan->doc;
+    if (doc->ncopyouts >= GL_COPY_OUTS_MAX) /* GL402 compares each output path with each */
+        return;
+    struct gl_copy_out *c = GL_APPEND(&doc->arena, doc->copyouts, doc->ncopyouts,
+                                      doc->capcopyouts);
+    c->container = gl_arena_strndup(&doc->arena, w, n);
+    c->path = gl_arena_strndup(&doc->arena, path, plen == 1 ? 0 : plen);
+}

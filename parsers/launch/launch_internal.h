@@ -102,6 +102,9 @@ void launch_docker(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t
 /* After a docker launch's options: `--runtime nvidia` with NVIDIA_VISIBLE_DEVICES set is a
  * GL_GPU_ENV_VISIBLE request (cmd: any command of the launch, for the request's value). */
 void launch_docker_finish(struct launch_build *b, const struct sh_cmd *cmd);
+/* `docker cp NAME:PATH DEST` and `docker commit NAME` (sub: the subcommand's word): a
+ * gl_copy_out of the doc. Other subcommands add nothing. */
+void launch_docker_copy_out(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t sub);
 /* Words of cmd, all of them, as `docker run` options (a CI job container's `options:`). */
 void launch_docker_options(struct launch_build *b, const struct sh_cmd *cmd);
 void launch_apptainer(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t tool_wi,

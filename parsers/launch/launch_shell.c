@@ -370,10 +370,12 @@ static void run_family(struct gl_launch_scan *s, const struct sh_cmd *cmd, size_
     }
     if (j < n && gl_streq(cmd->words[j].text, "container"))
         j++; /* docker|podman|nerdctl container run */
-    if (j < n && (gl_streq(cmd->words[j].text, "run") || gl_streq(cmd->words[j].text, "create")))
+    if (j < n && (gl_streq(cmd->words[j].text, "run") || gl_streq(cmd->words[j].text, "create"))) {
         launch_docker(s, cmd, i, j + 1, tool);
-    else
+    } else {
+        launch_docker_copy_out(s, cmd, j);
         launch_build_docker(s, cmd, j);
+    }
 }
 
 /* The Slurm step a command runs in: the srun/salloc/sbatch before it (slurm_prefix). */

@@ -518,9 +518,11 @@ static struct gl_pkg *add_file(const struct pkg_out *out, int stage, const struc
 
 /* A local project directory given to pip/uv (".", "./pkg", "/app", ".[gpu]"): its
  * pyproject.toml as a file the command installs from. False for anything else (a package
- * name, a wheel or sdist file, a VCS or URL requirement). */
+ * name, a wheel or sdist file, a VCS or URL requirement). Without `deps` (the command has
+ * --no-deps) the project installs none of its dependencies, so its file adds nothing: true,
+ * and no file. */
 static bool add_project(const struct pkg_out *out, int stage, const struct manager *mgr,
-                        const char *t, struct gl_loc loc)
+                        const char *t, struct gl_loc loc, bool deps)
 {
     if (t[0] != '.' && t[0] != '/') /* what every local form below starts with */
         return false;
@@ -534,6 +536,8 @@ static bool add_project(const struct pkg_out *out, int stage, const struct manag
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++)
         if (gl_has_suffix(dir, files[i]))
             return false;
+    if (!deps)
+        return true;
     size_t dl = strlen(dir);
     while (dl > 1 && dir[dl - 1] == '/')
         dl--;
@@ -696,6 +700,11 @@ static __attribute__((noinline)) void scan_command(const struct pkg_out *out, in
     }
     if (i >= n)
         return;
+    bool deps = true; /* pip/uv --no-deps: a local project's dependencies are not installed */
+    for (size_t k = i + 1; k < n; k++)
+        if (!w[k].opaque && (gl_streq(w[k].text, "--no-deps") ||
+                             gl_streq(w[k].text, "--no-dependencies")))
+            deps = false;
     for (i++; i < n; i++) {
         const struct gl_word *x = &w[i];
         if (x->opaque)
@@ -729,7 +738,8 @@ static __attribute__((noinline)) void scan_command(const struct pkg_out *out, in
                 }
                 if (!conda && (!strcmp(opt, "-e") || !strcmp(opt, "--editable")))
                     add_project(out, stage, mgr, vtext,
-                                (struct gl_loc){val->loc.line, val->loc.col + (uint32_t)voff});
+                                (struct gl_loc){val->loc.line, val->loc.col + (uint32_t)voff},
+                                deps);
                 if (in_opts(mgr->index_opts, opt, olen))
                     add_index(out, stage, mgr, opt, val, vtext, voff);
                 if (gl_streq(opt, "-r") || gl_streq(opt, "--requirement")) {
@@ -742,7 +752,8 @@ static __attribute__((noinline)) void scan_command(const struct pkg_out *out, in
         }
         if (!*t)
             continue;
-        if (!conda && mgr->index_opts == pip_index && add_project(out, stage, mgr, t, x->loc))
+        if (!conda && mgr->index_opts == pip_index &&
+            add_project(out, stage, mgr, t, x->loc, deps))
             continue;
         add_pkg(out, stage, mgr, x, group, false);
     }

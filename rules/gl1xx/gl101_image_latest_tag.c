@@ -23,6 +23,8 @@ static void check(struct gl_check *c)
         if (!pulled(r) || !gl_imageref_is_unpinned_latest(&r->parsed))
             continue;
         const struct gl_imageref *p = &r->parsed;
+        if (!p->tag && gl_imageref_name_placeholder(p)) /* `your-image`: the reader's, tag too */
+            continue;
         bool fatal = no_latest_published(p);
         /* at the tag where it is written, also inside a word with an expansion
          * (`FROM ${REGISTRY}/opensuse/tumbleweed:latest`: the `latest`) */
@@ -55,19 +57,20 @@ const struct gl_rule gl_rule_GL101 = {
     .summary = "an image reference has no tag or the tag `latest`, and no digest "
                "(error for nvidia/cuda* and nvcr.io/nvidia/*, which publish no `latest`)",
     .explanation =
-        "`latest` is whatever was pushed last: the CUDA version, the framework and the driver "
-        "the image needs change under you, and a build or a launch that worked yesterday "
-        "fails today. NVIDIA's nvidia/cuda and nvcr.io/nvidia/* repositories publish no "
-        "`latest` tag at all, so a reference without a tag fails at pull time with "
-        "`manifest unknown` (an error). A reference pinned by digest is fine. `FROM scratch`, "
-        "`FROM <earlier stage>` and references whose variables cannot be resolved are not "
-        "checked, nor images the project builds itself (a `docker build -t`, `docker tag`, "
-        "`buildah bud -t`, compose `build:` or build-push-action tag in any input of the "
-        "run) or whose tag a kustomization of the run sets (its `images:` entry is judged "
-        "instead), nor a `FROM ${ARG}` whose ARG default no build uses: every build of the "
-        "Dockerfile the run sees (a bake target's `args`, `docker build --build-arg`, a "
-        "GitHub build-push-action's `build-args`) sets that ARG; a compose `build:` sets "
-        "none (its `build.args` are not followed).",
+        "`latest` is whatever was pushed last: the CUDA version, the framework and the driver the "
+        "image needs change under you, and a build or a launch that worked yesterday fails today. "
+        "NVIDIA's nvidia/cuda and nvcr.io/nvidia/* repositories publish no `latest` tag at all, "
+        "so a reference without a tag fails at pull time with `manifest unknown` (an error). A "
+        "reference pinned by digest is fine. `FROM scratch`, `FROM <earlier stage>` and "
+        "references whose variables cannot be resolved are not checked, nor images the project "
+        "builds itself (a `docker build -t`, `docker tag`, `buildah bud -t`, compose `build:` or "
+        "build-push-action tag in any input of the run) or whose tag a kustomization of the run "
+        "sets (its `images:` entry is judged instead), nor an untagged name documentation writes "
+        "for the reader's own image (`your-image`, `yourusername/app`: the tag is theirs too), "
+        "nor a `FROM ${ARG}` whose ARG default no build uses: every build of the Dockerfile the "
+        "run sees (a bake target's `args`, `docker build --build-arg`, a GitHub "
+        "build-push-action's `build-args`) sets that ARG; a compose `build:` sets none (its "
+        "`build.args` are not followed).",
     .bad = "FROM nvidia/cuda\nFROM python:latest",
     .good = "FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\nFROM python:3.11-slim",
     .fix = "pin a version tag (or a digest)",

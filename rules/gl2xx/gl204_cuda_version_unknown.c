@@ -50,6 +50,8 @@ static void check_refs(struct gl_check *c)
         if (!gl_imageref_cuda_bearing(p) || gl_imageref_nvidia_infra(p) ||
             gl_cuda_ref_is_jetson(p) || ref_has_version(doc, i))
             continue;
+        if (gl_imageref_tag_placeholder(p->tag)) /* `:yy.mm-py3`: the reader picks it */
+            continue;
         const char *why = !p->tag && p->digest ? "it is pinned by digest only"
                           : !p->tag || !strcmp(p->tag, "latest")
                               ? "`latest` names no CUDA release"
@@ -116,9 +118,10 @@ const struct gl_rule gl_rule_GL204 = {
         "check could not run: this note says so instead of staying silent. Not for plain OS "
         "images, local build outputs (images the project builds itself), images a kustomization "
         "rewrites (its entry is judged instead), .sif files, compose override fragments or "
-        "Jetson/L4T images, nor a `FROM ${ARG}` that gives no version from the ARG's default "
-        "when every build of the Dockerfile the run sees sets that ARG (as GL101); only when a "
-        "target driver is set.",
+        "Jetson/L4T images, nor a tag that is a placeholder the reader fills in (`:YY.MM-py3`, "
+        "`:yy.mm-py3-sdk`, `:X.Y.Z-base`, `:TAG`), nor a `FROM ${ARG}` that gives no version "
+        "from the ARG's default when every build of the Dockerfile the run sees sets that ARG "
+        "(as GL101); only when a target driver is set.",
     .bad = "# gpulint --driver 535\nFROM nvcr.io/nvidia/pytorch@sha256:"
            "9f2c4e1a7b3d5f60818293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8",
     .good = "# gpulint --driver 535\nFROM nvcr.io/nvidia/pytorch:23.10-py3",

@@ -11,7 +11,7 @@
 /* The change that makes list l cover SM `sm`, in the list's own syntax. */
 static void fix_for(const struct gl_arch_list *l, unsigned sm, char *buf, size_t n)
 {
-    if (!strcmp(l->name, "nvcc"))
+    if (!strcmp(l->name, "nvcc") || !strcmp(l->name, "NVCC_GENCODE"))
         snprintf(buf, n,
                  "add -gencode arch=compute_%u,code=sm_%u for the target (or embed PTX at or "
                  "below it: code=compute_XY)", sm, sm);
@@ -77,31 +77,31 @@ const struct gl_rule gl_rule_GL210 = {
     .severity = GL_SEV_WARNING,
     .summary = "with a target GPU: a build-time architecture list (TORCH_CUDA_ARCH_LIST, "
                "CMAKE_CUDA_ARCHITECTURES, CUDAARCHS, TCNN_CUDA_ARCHITECTURES, nvcc -gencode / "
-               "-arch) leaves out the target's SM and embeds no PTX at or below it; or a CUDA "
-               "binary in an image archive (its .nv_fatbin) has no code that runs on the "
-               "target",
+               "-arch, NCCL's NVCC_GENCODE) leaves out the target's SM and embeds no PTX at "
+               "or below it; or a CUDA binary in an image archive (its .nv_fatbin) has no "
+               "code that runs on the target",
     .explanation =
-        "CUDA extensions compiled in an image (flash-attention, xformers, apex, "
-        "tiny-cuda-nn, detectron2, mmcv, vLLM kernels) get their device code from an "
-        "architecture list: TORCH_CUDA_ARCH_LIST for PyTorch's extension builder ('8.0;8.6', "
-        "'8.0 8.6+PTX', named 'Ampere'), CMAKE_CUDA_ARCHITECTURES or CUDAARCHS for CMake "
-        "('80;86', '90-real', '90-virtual'), TCNN_CUDA_ARCHITECTURES for tiny-cuda-nn, or "
-        "nvcc's -gencode arch=compute_XY,code=sm_XY and -arch=sm_XY (which embeds sm_XY "
-        "and compute_XY PTX). SASS (sm_XY) runs only on GPUs of the same major with an "
-        "equal or higher minor: sm_80 runs on 8.6 and 8.9, never on 9.0; sm_90a runs only "
-        "on 9.0. PTX (compute_XY, '+PTX', '-virtual') is JIT-compiled by the driver for any "
-        "GPU at or above it. A list with neither for the target GPU builds fine and then "
-        "fails at the first kernel launch. The lists are read from Dockerfile ENV, ARG "
-        "defaults and --build-arg, RUN-line assignments and exports, cmake "
-        "-DCMAKE_CUDA_ARCHITECTURES=, nvcc commands, and launch env. 'native', 'all', "
-        "'all-major' and values gpulint cannot resolve are never judged. In an image "
-        "archive gpulint also reads what was actually built: the fat binaries of shared "
-        "objects, objects, executables and static libraries (the .nv_fatbin and "
-        "__nv_relfatbin ELF sections, read while the layer streams; a .a library's members "
-        "together), and names each binary with nothing for a target "
-        "GPU, with the SASS and PTX it holds (at most ten a platform, then a count); a "
-        "binary whose fat binaries cannot be read whole is not judged. Only with a target "
-        "GPU (--gpu H100, --gpu sm_90, --gpu host, config gpu:).",
+        "CUDA extensions compiled in an image (flash-attention, xformers, apex, tiny-cuda-nn, "
+        "detectron2, mmcv, vLLM kernels) get their device code from an architecture list: "
+        "TORCH_CUDA_ARCH_LIST for PyTorch's extension builder ('8.0;8.6', '8.0 8.6+PTX', named "
+        "'Ampere'), CMAKE_CUDA_ARCHITECTURES or CUDAARCHS for CMake ('80;86', '90-real', "
+        "'90-virtual'), TCNN_CUDA_ARCHITECTURES for tiny-cuda-nn, or nvcc's -gencode "
+        "arch=compute_XY,code=sm_XY and -arch=sm_XY (which embeds sm_XY and compute_XY PTX), also "
+        "as the NVCC_GENCODE variable NCCL's and nccl-tests' Makefiles pass to nvcc (`make "
+        "src.build NVCC_GENCODE=\"-gencode=...\"`). SASS (sm_XY) runs only on GPUs of the same "
+        "major with an equal or higher minor: sm_80 runs on 8.6 and 8.9, never on 9.0; sm_90a "
+        "runs only on 9.0. PTX (compute_XY, '+PTX', '-virtual') is JIT-compiled by the driver for "
+        "any GPU at or above it. A list with neither for the target GPU builds fine and then "
+        "fails at the first kernel launch. The lists are read from Dockerfile ENV, ARG defaults "
+        "and --build-arg, RUN-line assignments and exports, cmake -DCMAKE_CUDA_ARCHITECTURES=, "
+        "make's command-line variables, nvcc commands, and launch env. 'native', 'all', "
+        "'all-major' and values gpulint cannot resolve are never judged. In an image archive "
+        "gpulint also reads what was actually built: the fat binaries of shared objects, objects, "
+        "executables and static libraries (the .nv_fatbin and __nv_relfatbin ELF sections, read "
+        "while the layer streams; a .a library's members together), and names each binary with "
+        "nothing for a target GPU, with the SASS and PTX it holds (at most ten a platform, then a "
+        "count); a binary whose fat binaries cannot be read whole is not judged. Only with a "
+        "target GPU (--gpu H100, --gpu sm_90, --gpu host, config gpu:).",
     .bad = "# gpulint --gpu H100\n"
            "FROM pytorch/pytorch:2.4.1-cuda12.4-cudnn9-devel\n"
            "ENV TORCH_CUDA_ARCH_LIST=\"8.0;8.6\"\n"

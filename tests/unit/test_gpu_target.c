@@ -258,6 +258,14 @@ static void test_arch_lists(void **state)
         {GL_ARCHS_CMAKE, "8.0", "opaque"},
         {GL_ARCHS_TCNN, "75,86", "sm_75 compute_75 sm_86 compute_86"},
         {GL_ARCHS_TCNN, "86-real", "opaque"},
+        /* NCCL's make variable: nvcc flags separated by blanks */
+        {GL_ARCHS_NVCC, "-gencode=arch=compute_80,code=sm_80 -gencode=arch=compute_90,code=sm_90",
+         "sm_80 sm_90"},
+        {GL_ARCHS_NVCC, "  -gencode arch=compute_70,code=compute_70\n", "compute_70"},
+        {GL_ARCHS_NVCC, "-O3 -lineinfo", "opaque"},
+        {GL_ARCHS_NVCC, "-gencode=arch=compute_80,code=sm_80 -gencode=$EXTRA", "opaque"},
+        {GL_ARCHS_NVCC, "", "opaque"},
+        {GL_ARCHS_NVCC, NULL, "opaque"},
     };
     char b[512];
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
@@ -269,6 +277,9 @@ static void test_arch_lists(void **state)
     assert_true(gl_arch_syntax_of("CUDAARCHS", &s));
     assert_int_equal(s, GL_ARCHS_CMAKE);
     assert_false(gl_arch_syntax_of("CUDA_ARCHITECTURES", &s));
+    assert_true(gl_arch_syntax_of("NVCC_GENCODE", &s));
+    assert_int_equal(s, GL_ARCHS_NVCC);
+    assert_false(gl_arch_syntax_of("NVCC_FLAGS", &s));
 }
 
 static long nvcc(const char *const *argv, size_t n, char *buf, size_t cap)

@@ -675,6 +675,68 @@ static void test_tag_tokens(void **state)
     gl_arena_free(&a);
 }
 
+/* A text and whether the predicate under test holds for it. */
+struct text_is {
+    const char *text;
+    bool is;
+};
+
+/* Tags that stand for one the reader fills in (triton-inference-server/tutorials writes
+ * `tritonserver:yy.mm-py3`), and tags that only look like them. */
+static void test_tag_placeholder(void **state)
+{
+    (void)state;
+    static const struct text_is cases[] = {
+        {"yy.mm-py3", true},           {"yy.mm-py3-sdk", true},
+        {"YY.MM-py3", true},           {"XX.YY-tf2-py3", true},
+        {"X.Y.Z-base-ubuntu24.04", true}, {"12.4-devel-yy.mm.dd", true},
+        {"TAG", true},                 {"version", true},
+        {NULL, false},                 {"", false},
+        {"24.05-py3", false},          {"ab.cd-py3", false},    /* not one letter repeated */
+        {"yyyyy.mm-py3", false},       {"yy.-py3", false},      /* five; a trailing dot */
+        {".yy.mm", false},             {"y-py3", false},        /* an empty group; one group */
+        {"a.a.a.a.a", false},          {"nightly-py3", false},  /* five groups */
+        {"tags", false},               {"r22.xx-py3", false},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        if (gl_imageref_tag_placeholder(cases[i].text) != cases[i].is)
+            fail_msg("tag `%s`: expected %d", cases[i].text ? cases[i].text : "(null)",
+                     cases[i].is);
+}
+
+/* Names documentation writes for the reader's own image (pytriton's `your-pytriton-image`),
+ * and real names that start alike. */
+static void test_name_placeholder(void **state)
+{
+    (void)state;
+    static const struct text_is cases[] = {
+        {"your-pytriton-image", true},
+        {"your_image:1.0", true},
+        {"your", true},
+        {"yourusername/app", true},
+        {"docker.io/yourorg/app:latest", true},
+        {"your-registry.example.com/team/app", true},
+        {"ghcr.io/acme/yourimage", true},
+        {"yourls", false},
+        {"yourls:2.9", false},
+        {"nvcr.io/nvidia/tritonserver:24.08-py3", false},
+        {"you/app", false},
+        {"acme/layout-your", false},
+    };
+    struct gl_arena a;
+    gl_arena_init(&a);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct gl_imageref ref;
+        struct gl_imageref_error err;
+        const char *t = cases[i].text;
+        struct gl_loc at = {1, 1};
+        assert_int_equal(gl_imageref_parse(&a, t, strlen(t), at, &ref, &err), 0);
+        if (gl_imageref_name_placeholder(&ref) != cases[i].is)
+            fail_msg("name `%s`: expected %d", t, cases[i].is);
+    }
+    gl_arena_free(&a);
+}
+
 /* Scans are remembered per thread by their bytes: after every table reference has been
  * seen, and each with one byte changed at every place (neighbours that share slots and
  * all but a byte), the tables must still give exactly their answers. */
@@ -718,7 +780,8 @@ int main(void)
         cmocka_unit_test(test_huge_input_is_linear), cmocka_unit_test(test_nul_and_binary),
         cmocka_unit_test(test_random_bytes),   cmocka_unit_test(test_repo_matching),
         cmocka_unit_test(test_tag_tokens),     cmocka_unit_test(test_project_patterns),
-        cmocka_unit_test(test_tables_again),
+        cmocka_unit_test(test_tables_again),   cmocka_unit_test(test_tag_placeholder),
+        cmocka_unit_test(test_name_placeholder),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

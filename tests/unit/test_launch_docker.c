@@ -595,6 +595,30 @@ static void t_kubectl_run(void **s)
     assert_true(L(1)->pod.opaque);
 }
 
+/* docker cp NAME:PATH / docker commit NAME: files taken out of a named container
+ * (lerobot's CI copies eval artifacts out of `--name libero-eval`). */
+static void t_copy_out(void **state)
+{
+    (void)state;
+    sh("docker cp libero-eval:/tmp/eval-artifacts/. /tmp/out/\n"
+       "docker container cp -a ev2:/data/ ./x\n"
+       "docker commit -m 'after eval' --author me ev3 bench:results\n"
+       "docker cp ./config.json ev4:/tmp/in\n"
+       "docker cp ev5:relative ./x\n"
+       "docker cp $OPTS ev6:/tmp/x ./y\n"
+       "docker cp ev7:/ ./all\n");
+    assert_int_equal(D.ncopyouts, 4);
+    assert_string_equal(D.copyouts[0].container, "libero-eval");
+    assert_string_equal(D.copyouts[0].path, "/tmp/eval-artifacts");
+    assert_string_equal(D.copyouts[1].container, "ev2");
+    assert_string_equal(D.copyouts[1].path, "/data");
+    assert_string_equal(D.copyouts[2].container, "ev3");
+    assert_string_equal(D.copyouts[2].path, "");
+    assert_string_equal(D.copyouts[3].container, "ev7");
+    assert_string_equal(D.copyouts[3].path, "");
+    assert_int_equal(D.nlaunches, 0);
+}
+
 static void t_apptainer_pull(void **s)
 {
     (void)s;
@@ -647,6 +671,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(t_entrypoint, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_kubectl_run, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_apptainer_pull, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_copy_out, doc_setup, doc_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
