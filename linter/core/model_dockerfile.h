@@ -19,6 +19,9 @@ struct gl_stage {
     int base_stage;          /* the earlier stage it is built FROM, else -1 */
     bool final;              /* the stage `docker build` outputs */
     bool shipped;            /* final, or in the final stage's FROM chain */
+    const char *entrypoint;  /* the program of the stage's last ENTRYPOINT, as written (its
+                                first JSON string, or the first word of the shell form);
+                                NULL when the stage sets none (it inherits its base's) */
     uint32_t first_line, last_line;
 };
 

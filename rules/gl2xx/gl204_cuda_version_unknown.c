@@ -7,6 +7,7 @@
 #include "knowledge/cuda_derive.h"
 #include "knowledge/driver_target.h"
 #include "rules/gl2xx/cuda_check.h"
+#include "rules/gl2xx/driver_container.h"
 
 /* The image is the project's own build output, or a kustomization gives it another name
  * or tag: its version is not what the reference says. */
@@ -19,7 +20,8 @@ static bool runs(const struct gl_doc *doc, const struct gl_ref *r)
     if (!r->ok || r->unresolved || r->scratch || r->stage || r->local)
         return false;
     switch (r->role) {
-    case GL_REF_FROM: return gl_df_stage_shipped(doc, r->df_stage);
+    case GL_REF_FROM:
+        return gl_df_stage_shipped(doc, r->df_stage) && !gl_df_driver_container(doc);
     case GL_REF_LAUNCH:
         return r->launch < 0 || ((size_t)r->launch < doc->nlaunches &&
                                  !doc->launches[r->launch].fragment);
