@@ -43,12 +43,14 @@ static void run_text(struct ci *c, struct yt_node *n, struct sh_vars *vars)
     gl_launches_from_yaml_scalar(c->doc, c->s, n, vars);
 }
 
-static void github_steps(struct ci *c, struct yt_node *steps)
+/* The steps of `job` (NULL for a composite action's) of the workflow whose root is `wf`. */
+static void github_steps(struct ci *c, struct yt_node *steps, struct yt_node *job,
+                         struct yt_node *wf)
 {
     for (size_t i = 0; yt_is_seq(steps) && i < steps->nitems; i++) {
         struct yt_node *step = yt_item(c->s, steps, i);
         run_text(c, yt_get(c->s, step, "run", NULL), NULL);
-        ci_build_push_action(c->doc, c->s, step, c->root);
+        ci_build_push_action(c->doc, &(struct ci_scope){c->s, step, job, wf}, c->root);
     }
 }
 
@@ -79,7 +81,7 @@ static void github(struct ci *c, struct yt_node *root)
     size_t n = yt_pairs(c->s, yt_get(c->s, root, "jobs", NULL), &jobs);
     for (size_t j = 0; j < n; j++) {
         size_t first = c->doc->nlaunches;
-        github_steps(c, yt_get(c->s, jobs[j].value, "steps", NULL));
+        github_steps(c, yt_get(c->s, jobs[j].value, "steps", NULL), jobs[j].value, root);
         /* a step's `docker run` on a hosted runner has no GPU to ask for: a CUDA image
          * there builds or is smoke-tested on the CPU on purpose */
         if (hosted_cpu_runner(c, yt_get(c->s, jobs[j].value, "runs-on", NULL)))
@@ -92,7 +94,7 @@ static void github(struct ci *c, struct yt_node *root)
             ci_github_containers(c->doc, c->s, jobs[j].value, k->value);
     }
     /* a composite action (action.yml): runs.steps[] */
-    github_steps(c, yt_get(c->s, yt_get(c->s, root, "runs", NULL), "steps", NULL));
+    github_steps(c, yt_get(c->s, yt_get(c->s, root, "runs", NULL), "steps", NULL), NULL, NULL);
 }
 
 static bool gitlab_keyword(const char *k)
