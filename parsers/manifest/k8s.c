@@ -46,7 +46,9 @@ struct mps_seen {
 static bool mps_pair(void *ctx, struct yt_node *k, struct yt_node *v)
 {
     struct mps_seen *m = ctx;
-    if (yt_scalar_is(k, "strategy") && yt_is_scalar(v) && !strcasecmp(v->value, "MPS"))
+    /* (SpacePartitioning: dra-example-driver's partitioned share, its stand-in for MPS) */
+    if (yt_scalar_is(k, "strategy") && yt_is_scalar(v) &&
+        (!strcasecmp(v->value, "MPS") || !strcasecmp(v->value, "SpacePartitioning")))
         m->mps = true;
     if (yt_scalar_is(k, "defaultPinnedDeviceMemoryLimit") ||
         yt_scalar_is(k, "defaultPerDevicePinnedMemoryLimit"))
