@@ -15,10 +15,10 @@ static bool driver_entrypoint(const struct gl_dockerfile_model *m)
     return false;
 }
 
-/* A package (or an RPM file of one) of the NVIDIA kernel module. */
+/* A package (or an RPM file of one: its base name) of the NVIDIA kernel module. */
 static bool kernel_module_package(const char *name)
 {
-    const char *b = gl_base_name(name);
+    const char *b = name[0] == '/' || name[0] == '.' ? gl_base_name(name) : name;
     switch (b[0]) {
     case 'k': return GL_PKG_STEM(b, "kmod-nvidia", false);
     case 'l':
@@ -33,10 +33,9 @@ static bool kernel_module_package(const char *name)
     }
 }
 
-bool gl_df_driver_container(const struct gl_doc *doc)
+static bool driver_container(const struct gl_doc *doc, const struct gl_dockerfile_model *m)
 {
-    const struct gl_dockerfile_model *m = doc->df;
-    if (!m || m->final_stage < 0)
+    if (m->final_stage < 0)
         return false;
     if (driver_entrypoint(m))
         return true;
@@ -53,4 +52,14 @@ bool gl_df_driver_container(const struct gl_doc *doc)
             return true;
     }
     return false;
+}
+
+bool gl_df_driver_container(const struct gl_doc *doc)
+{
+    struct gl_dockerfile_model *m = doc->df;
+    if (!m)
+        return false;
+    if (!m->driver_container_memo) /* (asked by several rules, for each CUDA fact) */
+        m->driver_container_memo = driver_container(doc, m) ? 2 : 1;
+    return m->driver_container_memo == 2;
 }

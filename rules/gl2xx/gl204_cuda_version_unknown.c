@@ -20,8 +20,7 @@ static bool runs(const struct gl_doc *doc, const struct gl_ref *r)
     if (!r->ok || r->unresolved || r->scratch || r->stage || r->local)
         return false;
     switch (r->role) {
-    case GL_REF_FROM:
-        return gl_df_stage_shipped(doc, r->df_stage) && !gl_df_driver_container(doc);
+    case GL_REF_FROM: return gl_df_stage_shipped(doc, r->df_stage);
     case GL_REF_LAUNCH:
         return r->launch < 0 || ((size_t)r->launch < doc->nlaunches &&
                                  !doc->launches[r->launch].fragment);
@@ -50,8 +49,9 @@ static void check_refs(struct gl_check *c)
             continue;
         const struct gl_imageref *p = &r->parsed;
         if (!gl_imageref_cuda_bearing(p) || gl_imageref_nvidia_infra(p) ||
-            gl_cuda_ref_is_jetson(p) || ref_has_version(doc, i))
-            continue;
+            gl_cuda_ref_is_jetson(p) || ref_has_version(doc, i) ||
+            (r->role == GL_REF_FROM && gl_df_driver_container(doc)))
+            continue; /* (a driver container runs no CUDA: driver_container.h) */
         const char *why = !p->tag && p->digest ? "it is pinned by digest only"
                           : !p->tag || !strcmp(p->tag, "latest")
                               ? "`latest` names no CUDA release"
