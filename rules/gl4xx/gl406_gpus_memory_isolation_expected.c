@@ -326,8 +326,8 @@ const struct gl_rule gl_rule_GL406 = {
         "device plugin's config time-slices them (`sharing.timeSlicing` replicas above 1: "
         "warning at that key); a DRA claim's devices are shared by the pods that name one "
         "ResourceClaim and by the containers of one pod that use one claim (not by an init "
-        "container, which runs first). MIG devices, MPS with a pinned memory limit (also the device "
-        "plugin's `sharing.mps`), HAMi memory keys, KAI `gpu-fraction`/`gpu-memory` "
+        "container, which runs first). MIG devices, MPS with a pinned memory limit (also "
+        "the device plugin's `sharing.mps`), HAMi memory keys, KAI `gpu-fraction`/`gpu-memory` "
         "annotations and framework caps (vLLM "
         "`--gpu-memory-utilization`, XLA_PYTHON_CLIENT_MEM_FRACTION) are isolation.",
     .bad = "docker run -d --gpus device=0 llm-a\ndocker run -d --gpus device=0 llm-b",
