@@ -304,6 +304,9 @@ void gl_parse_k8s_doc(struct gl_doc *doc, const struct gl_config *cfg)
                     note_claim(&k, objs[i]);
                     k8s_sharing_object(&k, objs[i]);
                 } else {
+                    struct yt_node *ns = yt_get(&s, yt_get(&s, objs[i], "metadata", NULL),
+                                                "namespace", NULL);
+                    k.ns = yt_is_scalar(ns) ? ns->value : NULL; /* (claims are per namespace) */
                     object(&k, objs[i]);
                 }
             }

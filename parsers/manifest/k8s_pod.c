@@ -289,8 +289,8 @@ static void add_resource_list(struct pod *p, struct yt_node *list, bool limits)
 
 /* What the file says of the pod's claim `name` (its template or claim), or NULL. *device
  * gets the devices it stands for, as a device id GL406 compares (NULL when the pod does not
- * say): "claim `NAME`" for a ResourceClaim by name (every pod that names it shares its
- * devices), "claim `NAME` of pod #N" for one made from a template (the pod's containers
+ * say): "claim `NS/NAME`" (or "claim `NAME`" with no namespace) for a ResourceClaim by
+ * name (every pod of that namespace that names it shares its devices), "claim `NAME` of pod #N" for one made from a template (the pod's containers
  * share it, other pods get their own; N counts the file's pod specs). */
 static const struct k8s_claim *claim_of(struct pod *p, const char *name, const char **device)
 {
@@ -310,8 +310,10 @@ static const struct k8s_claim *claim_of(struct pod *p, const char *name, const c
                 t = get(p, src, "resourceClaimName");
         }
         bool by_name = t && t == get(p, src, "resourceClaimName");
+        const char *ns = p->k->ns ? p->k->ns : "", *slash = p->k->ns ? "/" : "";
         if (yt_is_scalar(t) && !strchr(t->value, '$') && !strstr(t->value, "{{"))
-            *device = by_name ? gl_arena_printf(&p->k->doc->arena, "claim `%s`", t->value)
+            *device = by_name ? gl_arena_printf(&p->k->doc->arena, "claim `%s%s%s`", ns, slash,
+                                                t->value)
                               : gl_arena_printf(&p->k->doc->arena, "claim `%s` of pod #%u",
                                                 t->value, p->k->npods);
         for (size_t j = 0; yt_is_scalar(t) && j < p->k->nclaims; j++)
