@@ -19,6 +19,9 @@ struct gl_stage {
     int base_stage;          /* the earlier stage it is built FROM, else -1 */
     bool final;              /* the stage `docker build` outputs */
     bool shipped;            /* final, or in the final stage's FROM chain */
+    const char *entrypoint;  /* the program of the stage's last ENTRYPOINT, as written (its
+                                first JSON string, or the first word of the shell form);
+                                NULL when the stage sets none (it inherits its base's) */
     uint32_t first_line, last_line;
 };
 
@@ -138,6 +141,9 @@ struct gl_dockerfile_model {
     struct gl_build_var *vars;      size_t nvars, capvars;
     struct gl_removal *removals;    size_t nremovals, capremovals;
     int final_stage;                /* index of the final stage, -1 when there is none */
+    /* A rule's answer about the whole model, remembered at its first asking (0: not asked;
+     * rules/gl2xx/driver_container.c: 1 no, 2 yes). A doc is linted by one thread. */
+    signed char driver_container_memo;
 };
 
 struct gl_doc;

@@ -623,6 +623,23 @@ static bool other_frontend(struct gl_doc *doc)
 static void build_model(struct gl_doc *doc, const struct gl_config *cfg,
                         const struct df_file *f);
 
+/* ENTRYPOINT: the program it runs (the first JSON string, else the shell form's first
+ * word), as written; an empty one clears the stage's. */
+static void entrypoint(struct builder *b, int stage, const struct df_instr *in)
+{
+    const char *v = in->nargs ? in->args[0].value : "";
+    size_t n = in->nargs ? in->args[0].len : 0;
+    if (!in->json) {
+        while (n && df_is_byte_space((unsigned char)*v))
+            v++, n--;
+        size_t w = 0;
+        while (w < n && !df_is_byte_space((unsigned char)v[w]))
+            w++;
+        n = w;
+    }
+    b->m->stages[stage].entrypoint = n ? gl_arena_strndup(&b->doc->arena, v, n) : NULL;
+}
+
 void gl_parse_dockerfile_doc(struct gl_doc *doc, const struct gl_config *cfg)
 {
     struct df_error err;
@@ -703,6 +720,8 @@ static void build_model(struct gl_doc *doc, const struct gl_config *cfg,
             copy_or_add(&b, s, stage, (int)i, in);
         else if (in->kw == DF_KW_WORKDIR)
             workdir(&b, s, in);
+        else if (in->kw == DF_KW_ENTRYPOINT)
+            entrypoint(&b, stage, in);
         else if (in->kw == DF_KW_RUN) {
             size_t first = b.m->npkgs, first_removal = b.m->nremovals;
             run_binds(&b, s, stage, (int)i, in);

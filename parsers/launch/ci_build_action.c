@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "parsers/launch/ci_expr.h"
+
 #define MAX_ARGS 64
 
 static bool blank(char c)
@@ -35,88 +37,98 @@ static bool has_expr(const char *v, size_t from, size_t to)
     return memmem(v + from, to - from, "${{", 3) != NULL;
 }
 
-/* The literal value of `${{ env.NAME }}`, the expression v[i, end): NAME's scalar in the
- * first of the `env:` maps (step, job, workflow) that sets it, when it holds no expression
- * itself; NULL for any other expression or value. */
-static const char *env_value(struct yt_stream *s, const struct ci_envs *envs, const char *v,
-                             size_t i, size_t end)
+/* What a list input's items are read with: the doc and the step's expression scope. */
+struct items {
+    struct gl_doc *doc;
+    const struct ci_scope *sc;
+};
+
+/* The tags one `tags:` item may stand for: each expression with literal values
+ * (ci_expr.h) gives one tag per value (as written when it has none, '*' in the pattern);
+ * at most CI_EXPR_MAX_VALUES in all, past which an expression stays unresolved. */
+struct tag_forms {
+    struct gl_buf text[CI_EXPR_MAX_VALUES], pat[CI_EXPR_MAX_VALUES];
+    size_t n;
+};
+
+static void forms_add(struct tag_forms *f, const char *p, size_t len, bool pattern_too)
 {
-    size_t k = i + 3, stop = end - 2;
-    while (k < stop && blank(v[k]))
-        k++;
-    while (stop > k && blank(v[stop - 1]))
-        stop--;
-    if (!envs || stop - k < 5 || memcmp(v + k, "env.", 4))
-        return NULL;
-    k += 4;
-    for (size_t c = k; c < stop; c++)
-        if (!(v[c] == '_' || v[c] == '-' || (v[c] >= '0' && v[c] <= '9') ||
-              ((v[c] | 0x20) >= 'a' && (v[c] | 0x20) <= 'z')))
-            return NULL;
-    char name[128];
-    if (stop - k >= sizeof name)
-        return NULL;
-    memcpy(name, v + k, stop - k);
-    name[stop - k] = '\0';
-    for (size_t e = 0; e < CI_ENVS; e++) {
-        struct yt_node *val = envs->maps[e] ? yt_get(s, envs->maps[e], name, NULL) : NULL;
-        if (val)
-            return yt_is_scalar(val) && !has_expr(val->value, 0, val->len) ? val->value
-                                                                            : NULL;
+    for (size_t k = 0; k < f->n; k++) {
+        gl_buf_add(&f->text[k], p, len);
+        if (pattern_too)
+            gl_buf_add(&f->pat[k], p, len);
     }
-    return NULL;
+}
+
+/* Each form times each of the n values (the forms are n times as many). */
+static void forms_times(struct tag_forms *f, const char **vals, const size_t *lens, size_t n)
+{
+    for (size_t j = n; j-- > 1;)
+        for (size_t k = 0; k < f->n; k++) {
+            size_t d = j * f->n + k;
+            gl_buf_init(&f->text[d]);
+            gl_buf_init(&f->pat[d]);
+            gl_buf_add(&f->text[d], f->text[k].data, f->text[k].len);
+            gl_buf_add(&f->pat[d], f->pat[k].data, f->pat[k].len);
+            gl_buf_add(&f->text[d], vals[j], lens[j]);
+            gl_buf_add(&f->pat[d], vals[j], lens[j]);
+        }
+    for (size_t k = 0; k < f->n; k++) {
+        gl_buf_add(&f->text[k], vals[0], lens[0]);
+        gl_buf_add(&f->pat[k], vals[0], lens[0]);
+    }
+    f->n *= n;
 }
 
 /* One tag of a build-push-action's `tags:`, value bytes [from, to). */
-static void action_tag(struct gl_doc *doc, struct yt_stream *s, struct yt_node *tags,
-                       size_t from, size_t to, const struct ci_envs *envs)
+static void action_tag(const struct items *it, struct yt_node *tags, size_t from, size_t to)
 {
     const char *v = tags->value;
     trim(v, &from, &to);
     if (from == to)
         return;
-    struct gl_buf pat, text;
-    gl_buf_init(&pat);
-    gl_buf_init(&text);
+    struct tag_forms f = {.n = 1};
+    gl_buf_init(&f.text[0]);
+    gl_buf_init(&f.pat[0]);
     for (size_t i = from; i < to; i++) {
         size_t end = expr_end(v, i, to);
-        const char *lit = end ? env_value(s, envs, v, i, end) : NULL;
-        if (lit) { /* `${{ env.IMAGE }}`: the value the workflow gives it */
-            gl_buf_adds(&pat, lit);
-            gl_buf_adds(&text, lit);
-            i = end - 1;
-            continue;
-        }
         if (!end) {
-            gl_buf_addc(&pat, v[i]);
-            gl_buf_addc(&text, v[i]);
+            forms_add(&f, v + i, 1, true);
             continue;
         }
-        gl_buf_add(&text, v + i, end - i);
-        if (!pat.len || pat.data[pat.len - 1] != '*')
-            gl_buf_addc(&pat, '*');
+        const char *vals[CI_EXPR_MAX_VALUES];
+        size_t lens[CI_EXPR_MAX_VALUES];
+        size_t n = ci_expr_values(it->sc, v + i + 3, end - 2 - (i + 3), vals, lens);
+        if (n && f.n * n <= CI_EXPR_MAX_VALUES) {
+            forms_times(&f, vals, lens, n);
+        } else {
+            forms_add(&f, v + i, end - i, false);
+            for (size_t k = 0; k < f.n; k++)
+                if (!f.pat[k].len || f.pat[k].data[f.pat[k].len - 1] != '*')
+                    gl_buf_addc(&f.pat[k], '*');
+        }
         i = end - 1;
     }
-    gl_project_add(doc, GL_PROJECT_BUILT, gl_arena_strdup(&doc->arena, gl_buf_str(&text)),
-                   gl_buf_str(&pat), yt_scalar_loc_at(s, tags, from),
-                   "docker/build-push-action");
-    gl_buf_free(&pat);
-    gl_buf_free(&text);
+    struct gl_loc loc = yt_scalar_loc_at(it->sc->s, tags, from);
+    for (size_t k = 0; k < f.n; k++) {
+        gl_project_add(it->doc, GL_PROJECT_BUILT, gl_buf_str(&f.text[k]), gl_buf_str(&f.pat[k]),
+                       loc, "docker/build-push-action");
+        gl_buf_free(&f.text[k]);
+        gl_buf_free(&f.pat[k]);
+    }
 }
 
-typedef void list_item_fn(struct gl_doc *doc, struct yt_stream *s, struct yt_node *n,
-                          size_t from, size_t to, const struct ci_envs *envs);
+typedef void list_item_fn(const struct items *it, struct yt_node *n, size_t from, size_t to);
 
 /* Each item, value bytes [from, to), of a list input `n` (the action's form: a scalar whose
  * items are split at newlines and commas); nothing for another node. */
-static void list_items(struct gl_doc *doc, struct yt_stream *s, struct yt_node *n,
-                       list_item_fn *item, const struct ci_envs *envs)
+static void list_items(const struct items *it, struct yt_node *n, list_item_fn *item)
 {
     if (!yt_is_scalar(n))
         return;
     for (size_t i = 0, start = 0; i <= n->len; i++)
         if (i == n->len || n->value[i] == '\n' || n->value[i] == ',') {
-            item(doc, s, n, start, i, envs);
+            item(it, n, start, i);
             start = i + 1;
         }
 }
@@ -205,10 +217,9 @@ static bool args_of(struct gl_doc *doc, struct yt_stream *s, struct yt_node *arg
 
 /* One `NAME=VALUE` of `build-contexts:`, value bytes [from, to): NAME, when literal, is a
  * context the build is handed, not a registry image. */
-static void context_name(struct gl_doc *doc, struct yt_stream *s, struct yt_node *ctx,
-                         size_t from, size_t to, const struct ci_envs *envs)
+static void context_name(const struct items *it, struct yt_node *ctx, size_t from, size_t to)
 {
-    (void)envs;
+    struct gl_doc *doc = it->doc;
     const char *v = ctx->value;
     trim(v, &from, &to);
     const char *eq = memchr(v + from, '=', to - from);
@@ -217,24 +228,25 @@ static void context_name(struct gl_doc *doc, struct yt_stream *s, struct yt_node
     size_t end = (size_t)(eq - v);
     trim(v, &from, &end);
     gl_project_add(doc, GL_PROJECT_BUILT, gl_arena_strndup(&doc->arena, v + from, end - from),
-                   NULL, yt_scalar_loc_at(s, ctx, from), "build-contexts");
+                   NULL, yt_scalar_loc_at(it->sc->s, ctx, from), "build-contexts");
 }
 
 void ci_build_contexts(struct gl_doc *doc, struct yt_stream *s, struct yt_node *with)
 {
-    list_items(doc, s, yt_get(s, with, "build-contexts", NULL), context_name, NULL);
+    struct ci_scope sc = {.s = s};
+    list_items(&(struct items){doc, &sc}, yt_get(s, with, "build-contexts", NULL),
+               context_name);
 }
 
-void ci_build_push_action(struct gl_doc *doc, struct yt_stream *s, struct yt_node *step,
-                          const char *root, const struct ci_envs *envs)
+void ci_build_push_action(struct gl_doc *doc, const struct ci_scope *sc, const char *root)
 {
+    struct yt_stream *s = sc->s;
+    struct yt_node *step = sc->step;
     struct yt_node *uses = yt_get(s, step, "uses", NULL);
     if (!yt_is_scalar(uses) || !gl_has_prefix(uses->value, "docker/build-push-action@"))
         return;
     struct yt_node *with = yt_get(s, step, "with", NULL);
-    struct ci_envs all = {{yt_get(s, step, "env", NULL), envs ? envs->maps[1] : NULL,
-                           envs ? envs->maps[2] : NULL}};
-    list_items(doc, s, yt_get(s, with, "tags", NULL), action_tag, &all);
+    list_items(&(struct items){doc, sc}, yt_get(s, with, "tags", NULL), action_tag);
     ci_build_contexts(doc, s, with);
     const char *ctx = path_value(doc, yt_get(s, with, "context", NULL));
     const char *file = path_value(doc, yt_get(s, with, "file", NULL));

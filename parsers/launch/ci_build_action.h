@@ -4,8 +4,9 @@
  * reads the rest of a workflow).
  *
  * `with: tags:` (one a line or comma separated): each tag is a project image
- * (GL_PROJECT_BUILT, model_ref.h), a `${{ ... }}` expression in it unresolved ('*') but for
- * `${{ env.NAME }}` with a literal value in the `env:` the step sees (below).
+ * (GL_PROJECT_BUILT, model_ref.h): a `${{ env.NAME }}` or `${{ matrix.KEY }}` with
+ * literal values (ci_expr.h) gives one tag per value, any other expression is unresolved
+ * ('*').
  * The step is also a build of one Dockerfile (GL_PROJECT_ARG_SET, model_ref.h, as round 12
  * made of `docker build --build-arg K=V -f F CTX` in scripts): `with: file:` (relative to
  * the working directory), else `context:`/Dockerfile, else Dockerfile (the default context
@@ -22,23 +23,16 @@
 #define GPULINT_PARSERS_LAUNCH_CI_BUILD_ACTION_H
 
 #include "linter/core/model.h"
+#include "parsers/launch/ci_expr.h"
 #include "parsers/yaml/yaml_tree.h"
 
-/* The `env:` maps a step sees, nearest first: the step's, its job's, the workflow's (NULL
- * when absent). A tag's `${{ env.NAME }}` takes the literal value the first of them that
- * sets NAME gives (an expression there stays unresolved). */
-#define CI_ENVS 3
-struct ci_envs {
-    struct yt_node *maps[CI_ENVS];
-};
-
-/* Read `step` if it uses docker/build-push-action. `root` is the path from the directory
+/* Read sc->step if it uses docker/build-push-action (sc: where its expressions are read
+ * from, ci_expr.h). `root` is the path from the directory
  * of doc->path to the step's working directory (the repository root: "../.." for a
  * workflow in .github/workflows/), NULL when not known (a composite action, a workflow
  * found by its content elsewhere): the build then may run from that directory or any
  * above it. */
-void ci_build_push_action(struct gl_doc *doc, struct yt_stream *s, struct yt_node *step,
-                          const char *root, const struct ci_envs *envs);
+void ci_build_push_action(struct gl_doc *doc, const struct ci_scope *sc, const char *root);
 
 /* `with: build-contexts:` (build-push-action's input, one `NAME=VALUE` a line or comma
  * separated; also the same input of a job that calls a reusable workflow, which hands it

@@ -36,7 +36,6 @@ struct ci {
     struct gl_doc *doc;
     struct yt_stream *s;
     const char *root; /* the working directory of steps from the doc's directory, or NULL */
-    struct ci_envs envs; /* the `env:` of the job and the workflow (maps[1], maps[2]) */
 };
 
 static void run_text(struct ci *c, struct yt_node *n, struct sh_vars *vars)
@@ -44,12 +43,14 @@ static void run_text(struct ci *c, struct yt_node *n, struct sh_vars *vars)
     gl_launches_from_yaml_scalar(c->doc, c->s, n, vars);
 }
 
-static void github_steps(struct ci *c, struct yt_node *steps)
+/* The steps of `job` (NULL for a composite action's) of the workflow whose root is `wf`. */
+static void github_steps(struct ci *c, struct yt_node *steps, struct yt_node *job,
+                         struct yt_node *wf)
 {
     for (size_t i = 0; yt_is_seq(steps) && i < steps->nitems; i++) {
         struct yt_node *step = yt_item(c->s, steps, i);
         run_text(c, yt_get(c->s, step, "run", NULL), NULL);
-        ci_build_push_action(c->doc, c->s, step, c->root, &c->envs);
+        ci_build_push_action(c->doc, &(struct ci_scope){c->s, step, job, wf}, c->root);
     }
 }
 
@@ -78,11 +79,9 @@ static void github(struct ci *c, struct yt_node *root)
 {
     struct yt_pair *jobs;
     size_t n = yt_pairs(c->s, yt_get(c->s, root, "jobs", NULL), &jobs);
-    c->envs.maps[2] = yt_get(c->s, root, "env", NULL);
     for (size_t j = 0; j < n; j++) {
         size_t first = c->doc->nlaunches;
-        c->envs.maps[1] = yt_get(c->s, jobs[j].value, "env", NULL);
-        github_steps(c, yt_get(c->s, jobs[j].value, "steps", NULL));
+        github_steps(c, yt_get(c->s, jobs[j].value, "steps", NULL), jobs[j].value, root);
         /* a step's `docker run` on a hosted runner has no GPU to ask for: a CUDA image
          * there builds or is smoke-tested on the CPU on purpose */
         if (hosted_cpu_runner(c, yt_get(c->s, jobs[j].value, "runs-on", NULL)))
@@ -95,8 +94,7 @@ static void github(struct ci *c, struct yt_node *root)
             ci_github_containers(c->doc, c->s, jobs[j].value, k->value);
     }
     /* a composite action (action.yml): runs.steps[] */
-    c->envs.maps[1] = NULL;
-    github_steps(c, yt_get(c->s, yt_get(c->s, root, "runs", NULL), "steps", NULL));
+    github_steps(c, yt_get(c->s, yt_get(c->s, root, "runs", NULL), "steps", NULL), NULL, NULL);
 }
 
 static bool gitlab_keyword(const char *k)
@@ -169,8 +167,7 @@ static void parse(struct gl_doc *doc, const struct gl_config *cfg)
     yt_load(&s, &doc->arena, doc->text, doc->len);
     struct ci c = {doc, &s,
                    doc->path && in_workflows_dir(doc->path, gl_base_name(doc->path)) ? "../.."
-                                                                                    : NULL,
-                   {{NULL, NULL, NULL}}};
+                                                                                    : NULL};
     struct yt_node *root = s.ndocs && s.docs[0] && s.docs[0]->complete ? s.docs[0] : NULL;
     if (yt_is_map(root)) {
         if (is_github(doc->path) || yt_get(&s, root, "jobs", NULL) ||

@@ -7,6 +7,8 @@
  *   buildah bud|build|build-using-dockerfile -t X         GL_PROJECT_BUILT
  *       and [-f FILE] [--build-arg K=V]... CONTEXT          GL_PROJECT_ARG_SET (a build)
  *   docker|podman|nerdctl|buildah tag SRC X [X...]       GL_PROJECT_BUILT (each X)
+ *   $ENGINE build|buildx build -t X; $ENGINE tag SRC X  (an engine in a variable)
+ *                                                        GL_PROJECT_BUILT (no build)
  *   docker|podman commit [opts] CONTAINER X; buildah commit [opts] CONTAINER X
  *                                                        GL_PROJECT_BUILT
  *   kaniko executor -d X, --destination X, --destination=X   GL_PROJECT_BUILT
@@ -277,6 +279,15 @@ void launch_build_docker(struct gl_launch_scan *scan, const struct sh_cmd *cmd, 
     } else if (word_is(cmd, sub, "commit")) {
         operands(scan, cmd, sub + 1, 1, "acmf", commit_long, "docker commit");
     }
+}
+
+void launch_build_engine_var(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t sub)
+{
+    size_t b = word_is(cmd, sub, "buildx") ? sub + 1 : sub;
+    if (word_is(cmd, b, "build"))
+        option_values(scan, cmd, b + 1, 't', "tag", "docker build");
+    else if (word_is(cmd, sub, "tag"))
+        operands(scan, cmd, sub + 1, SIZE_MAX, "", none_long, "docker tag");
 }
 
 void launch_build_buildah(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t sub)

@@ -127,6 +127,11 @@ void launch_kubectl(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_
  * (`build`, `buildx`, `tag`, `commit`, `edit`), `first` that of kaniko's first option.
  * A `docker [buildx] build --build-context NAME=VALUE` adds NAME as a project image too. */
 void launch_build_docker(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t sub);
+/* The same for an engine whose name is a variable (`${CONTAINER_ENGINE} build -t X`), whose
+ * words from `sub` read as docker's: the tags of `build`/`buildx build` and `tag` only (it may
+ * be another program, so its operands are no build of a Dockerfile). */
+void launch_build_engine_var(struct gl_launch_scan *scan, const struct sh_cmd *cmd,
+                             size_t sub);
 void launch_build_buildah(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t sub);
 void launch_build_kaniko(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t first);
 void launch_build_kustomize(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t sub);

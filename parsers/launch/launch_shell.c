@@ -542,6 +542,12 @@ static void shell_cmd(struct gl_launch_scan *s, const struct sh_cmd *cmd, int de
 {
     struct wrapped w = skip_wrappers(cmd, 0);
     size_t n = cmd->nwords, i = w.i;
+    if (i < n && cmd->words[i].opaque && i + 1 < n) {
+        /* `${CONTAINER_ENGINE} build -t X .`, `$(DOCKER) tag A X`: an engine in a variable
+         * still makes the images it tags (launch_build.c); it starts no launch we know */
+        launch_build_engine_var(s, cmd, i + 1);
+        return;
+    }
     if (i >= n || cmd->words[i].opaque)
         return;
     if (gl_streq(cmd->words[i].text, "cd") || gl_streq(cmd->words[i].text, "pushd"))

@@ -47,7 +47,9 @@ struct mps_seen {
 static bool mps_pair(void *ctx, struct yt_node *k, struct yt_node *v)
 {
     struct mps_seen *m = ctx;
-    if (yt_scalar_is(k, "strategy") && yt_is_scalar(v) && !strcasecmp(v->value, "MPS"))
+    /* (SpacePartitioning: dra-example-driver's partitioned share, its stand-in for MPS) */
+    if (yt_scalar_is(k, "strategy") && yt_is_scalar(v) &&
+        (!strcasecmp(v->value, "MPS") || !strcasecmp(v->value, "SpacePartitioning")))
         m->mps = true;
     if (yt_scalar_is(k, "defaultPinnedDeviceMemoryLimit") ||
         yt_scalar_is(k, "defaultPerDevicePinnedMemoryLimit"))
@@ -335,6 +337,9 @@ void gl_parse_k8s_doc(struct gl_doc *doc, const struct gl_config *cfg)
                     note_claim(&k, objs[i]);
                     k8s_sharing_object(&k, objs[i]);
                 } else {
+                    struct yt_node *ns = yt_get(&s, yt_get(&s, objs[i], "metadata", NULL),
+                                                "namespace", NULL);
+                    k.ns = yt_is_scalar(ns) ? ns->value : NULL; /* (claims are per namespace) */
                     object(&k, objs[i]);
                 }
             }

@@ -24,6 +24,7 @@ struct k8s {
     struct k8s_claim *claims;
     size_t nclaims, capclaims;
     unsigned npods;           /* pod specs seen: gl_pod_facts.pod */
+    const char *ns;           /* metadata.namespace of the object being read, or NULL */
 };
 
 /* Add the launches of the pod spec (a mapping with `containers`, or a `runner`). ignore ids come from

@@ -377,24 +377,35 @@ static void add_resource_list(struct pod *p, struct yt_node *list, bool limits)
     }
 }
 
-/* The MPS entry of the pod's resourceClaims entry `name`, or NULL. */
-/* What the file says of the pod's claim `name` (its template or claim), or NULL. */
-static const struct k8s_claim *claim_of(struct pod *p, const char *name)
+/* What the file says of the pod's claim `name` (its template or claim), or NULL. *device
+ * gets the devices it stands for, as a device id GL406 compares (NULL when the pod does not
+ * say): "claim `NS/NAME`" (or "claim `NAME`" with no namespace) for a ResourceClaim by
+ * name (every pod of that namespace that names it shares its devices), "claim `NAME` of pod #N" for one made from a template (the pod's containers
+ * share it, other pods get their own; N counts the file's pod specs). */
+static const struct k8s_claim *claim_of(struct pod *p, const char *name, const char **device)
 {
+    *device = NULL;
     struct yt_node *rc = get(p, p->spec, "resourceClaims");
     for (size_t i = 0; yt_is_seq(rc) && i < rc->nitems; i++) {
         struct yt_node *c = yt_item(p->k->s, rc, i);
         if (!yt_scalar_is(get(p, c, "name"), name))
             continue;
-        struct yt_node *t = get(p, c, "resourceClaimTemplateName");
+        struct yt_node *t = get(p, c, "resourceClaimTemplateName"), *src = c;
         if (!t)
             t = get(p, c, "resourceClaimName");
         if (!t) { /* older source: {resourceClaimTemplateName} */
-            struct yt_node *src = get(p, c, "source");
+            src = get(p, c, "source");
             t = get(p, src, "resourceClaimTemplateName");
             if (!t)
                 t = get(p, src, "resourceClaimName");
         }
+        bool by_name = t && t == get(p, src, "resourceClaimName");
+        const char *ns = p->k->ns ? p->k->ns : "", *slash = p->k->ns ? "/" : "";
+        if (yt_is_scalar(t) && !strchr(t->value, '$') && !strstr(t->value, "{{"))
+            *device = by_name ? gl_arena_printf(&p->k->doc->arena, "claim `%s%s%s`", ns, slash,
+                                                t->value)
+                              : gl_arena_printf(&p->k->doc->arena, "claim `%s` of pod #%u",
+                                                t->value, p->k->npods);
         for (size_t j = 0; yt_is_scalar(t) && j < p->k->nclaims; j++)
             if (!strcmp(p->k->claims[j].name, t->value))
                 return &p->k->claims[j];
@@ -410,15 +421,31 @@ static void add_claims(struct pod *p, struct yt_node *res)
         struct yt_node *name = get(p, c, "name");
         if (!yt_is_scalar(name))
             continue;
-        const struct k8s_claim *claim = claim_of(p, name->value);
+        const char *device;
+        const struct k8s_claim *claim = claim_of(p, name->value, &device);
         if (claim && claim->not_gpu)
             continue; /* an IMEX channel, a NIC: no GPU */
+        struct gl_doc *doc = p->k->doc;
         struct gl_gpu_request *g =
-            yl_add_gpu(p->k->doc, p->launch, GL_GPU_K8S_DRA, name->value, name->loc);
+            yl_add_gpu(doc, p->launch, GL_GPU_K8S_DRA, name->value, name->loc);
+        struct gl_launch *l = &doc->launches[p->launch];
         if (claim && claim->mps) {
             g->mps = true;
             g->mem_capped = claim->mem_capped;
-            p->k->doc->launches[p->launch].mig = true;
+            l->mig = true;
+        } else if (device && !l->pod.init) {
+            /* the claim's devices, which the file's pods (running together) may share;
+             * an init container runs before the others. `request: R` takes the devices
+             * of the claim's request R only: another request's are others. */
+            struct yt_node *req = get(p, c, "request");
+            g->device_ids = gl_arena_alloc(&doc->arena, sizeof *g->device_ids);
+            g->device_ids[0] = !req ? device
+                               : yt_is_scalar(req)
+                                   ? gl_arena_printf(&doc->arena, "%s (request `%s`)", device,
+                                                     req->value)
+                                   : NULL;
+            g->ndevice_ids = g->device_ids[0] != NULL;
+            l->group = doc->path;
         }
     }
 }

@@ -316,7 +316,8 @@ void shl_assignment(struct sh_lexer *lx, struct sh_assign *out);
 void shl_track_setter(struct sh_vars *vars, const struct sh_cmd *c,
                       const struct sh_word_info *info, bool certain);
 /* (inline: it runs for every command, and a command sets variables only when it has no
- * word or its name is one of export declare typeset local read readonly unset getopts:
+ * word or its name is one of export declare typeset local read readonly unset getopts,
+ * or it is `.`/`source` (a file that may set any):
  * told apart from the others by first byte and length here, shl_track_setter does the
  * rest; rm, echo, tar, dpkg, useradd... are out without its call) */
 static inline void shl_track_command(struct sh_vars *vars, const struct sh_cmd *c,
@@ -339,6 +340,10 @@ static inline void shl_track_command(struct sh_vars *vars, const struct sh_cmd *
             break;
         case 'r': /* read readonly */
             if (n != 4 && n != 8)
+                return;
+            break;
+        case '.': case 's': /* . source */
+            if (n != 1 && n != 6)
                 return;
             break;
         default:

@@ -156,7 +156,9 @@ enum sh_var_state shl_var_state(struct sh_lexer *lx, const char *name, size_t n,
             return SH_VAR_KNOWN;
         }
     }
-    return SH_VAR_UNSET;
+    /* (a variable the script unset stays unset after a `source`) */
+    return lx->vars && lx->vars->sourced && !sh_vars_named(lx->vars, name, n) ? SH_VAR_OPAQUE
+                                                                              : SH_VAR_UNSET;
 }
 
 /* ---- the parts of a word ---- */

@@ -99,6 +99,12 @@ void shl_track_setter(struct sh_vars *vars, const struct sh_cmd *c,
                     sh_vars_unset(vars, t, nlen, certain);
             }
         return;
+    case '.':
+    case 's':
+        /* `. FILE` / `source FILE`: FILE may assign any variable (sh_vars.sourced) */
+        if ((t0[0] == '.' && !t0[1]) || gl_streq(t0, "source"))
+            vars->sourced = true;
+        return;
     case 'g':
         if (gl_streq(t0, "getopts") && c->nwords > 2) {
             size_t nlen;

@@ -13,6 +13,7 @@ void sh_vars_init(struct sh_vars *v, struct gl_arena *arena)
     v->arena = arena;
     v->slots = NULL;
     v->cap = v->n = 0;
+    v->sourced = false;
 }
 
 static size_t name_hash(const char *name, size_t len)
@@ -121,6 +122,12 @@ void sh_vars_assign(struct sh_vars *v, const char *name, size_t len, const char 
     s->state = SH_VAR_KNOWN;
     s->value = gl_arena_strndup(v->arena, value, value_len);
     s->value_len = value_len;
+}
+
+bool sh_vars_named(const struct sh_vars *v, const char *name, size_t len)
+{
+    const struct sh_var *s = v ? find_slot(v, name, len) : NULL;
+    return s && s->name;
 }
 
 void sh_vars_unset(struct sh_vars *v, const char *name, size_t len, bool certain)

@@ -109,6 +109,9 @@ struct sh_vars {
     struct gl_arena *arena;
     struct sh_var *slots; /* open addressing; NULL name = empty slot */
     size_t cap, n;
+    bool sourced;         /* a `.`/`source` command ran: the file it reads (never read
+                             here) may assign any variable, so one never assigned here
+                             is opaque, not unset (its ${X:-default} is not taken) */
 };
 
 void sh_vars_init(struct sh_vars *v, struct gl_arena *arena);
@@ -124,6 +127,8 @@ void sh_vars_assign(struct sh_vars *v, const char *name, size_t len, const char 
  * branch makes the variable opaque, and is one of the values it takes (sh_vars_values). */
 void sh_vars_assign_literal(struct sh_vars *v, const char *name, size_t len,
                             const char *value, size_t value_len, bool literal, bool certain);
+/* Has NAME been assigned or unset in the script (whatever its state now)? */
+bool sh_vars_named(const struct sh_vars *v, const char *name, size_t len);
 /* `unset NAME`: certain -> unset again (defaults apply), else opaque. */
 void sh_vars_unset(struct sh_vars *v, const char *name, size_t len, bool certain);
 /* The literal values the variable was assigned (its value when known; when opaque, those

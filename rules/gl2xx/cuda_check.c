@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* cuda_check.c: shared by the CUDA rules (see cuda_check.h). */
 #include "rules/gl2xx/cuda_check.h"
+#include "rules/gl2xx/driver_container.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -117,8 +118,8 @@ bool gl_cuda_fact_counts(const struct gl_doc *doc, const struct gl_cuda_fact *f)
 {
     if (f->ref >= 0 && (size_t)f->ref < doc->nrefs && doc->refs[f->ref].role == GL_REF_ELSEWHERE)
         return false; /* judged in the file that names the image */
-    if (f->stage >= 0)
-        return gl_df_stage_shipped(doc, f->stage);
+    if (f->stage >= 0) /* (a driver container runs no CUDA workload) */
+        return gl_df_stage_shipped(doc, f->stage) && !gl_df_driver_container(doc);
     if (f->launch >= 0)
         return (size_t)f->launch < doc->nlaunches && !doc->launches[f->launch].fragment;
     if (f->ref >= 0 && (size_t)f->ref < doc->nrefs) {

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "rules/check.h"
+#include "rules/gl2xx/driver_container.h"
 #include "rules/gl3xx/history_pkgs.h"
 #include "rules/gl3xx/image_site.h"
 
@@ -81,6 +82,14 @@ static bool driver_file(const struct gl_image_file *f)
     return false;
 }
 
+/* gl_df_driver_container, asked at the first driver token only and then remembered. */
+static bool driver_container(const struct gl_doc *doc, int *memo)
+{
+    if (*memo < 0)
+        *memo = gl_df_driver_container(doc);
+    return *memo;
+}
+
 static void check(struct gl_check *c)
 {
     /* one finding per platform, at the first driver file of its final view */
@@ -93,12 +102,14 @@ static void check(struct gl_check *c)
     const struct gl_dockerfile_model *m = c->doc->df;
     if (!m)
         return;
+    int by_design = -1; /* a driver container ships the driver by design (asked once) */
     int reported = -1; /* one finding per instruction: the first offending token */
     for (size_t i = 0; i < m->npkgs; i++) {
         const struct gl_pkg *p = &m->pkgs[i];
         if (!p->name || !driver_initial(p->name) || !driver_package(p->name))
             continue;
-        if (p->instr == reported || !driver_pkg(p) || !gl_df_stage_shipped(c->doc, p->stage))
+        if (p->instr == reported || !driver_pkg(p) || !gl_df_stage_shipped(c->doc, p->stage) ||
+            driver_container(c->doc, &by_design))
             continue;
         gl_report(c, p->loc, fix,
                   "`%s install %s` bakes the NVIDIA driver into the image: it breaks on "
@@ -118,7 +129,7 @@ static void check(struct gl_check *c)
         for (size_t k = 0; k < cmd->nwords; k++) {
             const struct gl_word *w = &cmd->words[k];
             long off = w->opaque ? -1 : installer_word_offset(w);
-            if (off >= 0) {
+            if (off >= 0 && !driver_container(c->doc, &by_design)) {
                 gl_report(c, (struct gl_loc){w->loc.line, w->loc.col + (uint32_t)off}, fix,
                           "`%s` is the NVIDIA driver installer: the driver does not belong "
                           "in the image", w->text + off);
@@ -130,7 +141,8 @@ static void check(struct gl_check *c)
     for (size_t i = 0; i < m->ncopies; i++) {
         const struct gl_copy_src *s = &m->copies[i];
         long off = installer_offset(s->path);
-        if (off >= 0 && gl_df_stage_shipped(c->doc, s->stage))
+        if (off >= 0 && gl_df_stage_shipped(c->doc, s->stage) &&
+            !driver_container(c->doc, &by_design))
             gl_report(c, s->loc, fix, "`%s` copies the NVIDIA driver installer into the image",
                       s->path + off);
     }
@@ -154,7 +166,10 @@ const struct gl_rule gl_rule_GL203 = {
         "a registry image read from its config alone) is judged on its files and on its "
         "config's history: a RUN entry that installs a driver package is reported with its "
         "entry number, unless a later entry removes it; when the files show the driver too, "
-        "the file finding (a path) is the one reported.",
+        "the file finding (a path) is the one reported. Not for a driver container, whose "
+        "job is to install the driver on its node: a Dockerfile whose ENTRYPOINT runs "
+        "`nvidia-driver`, or that installs the NVIDIA kernel module or the vGPU host "
+        "manager's installer.",
     .bad = "FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\n"
            "RUN apt-get update && apt-get install -y cuda-drivers",
     .good = "FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\n"

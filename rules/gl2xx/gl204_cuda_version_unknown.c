@@ -7,6 +7,7 @@
 #include "knowledge/cuda_derive.h"
 #include "knowledge/driver_target.h"
 #include "rules/gl2xx/cuda_check.h"
+#include "rules/gl2xx/driver_container.h"
 
 /* The image is the project's own build output, or a kustomization gives it another name
  * or tag: its version is not what the reference says. */
@@ -48,8 +49,9 @@ static void check_refs(struct gl_check *c)
             continue;
         const struct gl_imageref *p = &r->parsed;
         if (!gl_imageref_cuda_bearing(p) || gl_imageref_nvidia_infra(p) ||
-            gl_cuda_ref_is_jetson(p) || ref_has_version(doc, i))
-            continue;
+            gl_cuda_ref_is_jetson(p) || ref_has_version(doc, i) ||
+            (r->role == GL_REF_FROM && gl_df_driver_container(doc)))
+            continue; /* (a driver container runs no CUDA: driver_container.h) */
         if (gl_imageref_tag_placeholder(p->tag)) /* `:yy.mm-py3`: the reader picks it */
             continue;
         const char *why = !p->tag && p->digest ? "it is pinned by digest only"

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "rules/check.h"
+#include "rules/gl2xx/driver_container.h"
 
 /* Does the comma-separated capability list name compute (or all)? */
 static bool has_compute(const char *v)
@@ -23,6 +24,8 @@ static bool has_compute(const char *v)
 static bool cuda_subject(const struct gl_doc *doc, const struct gl_env *e)
 {
     const struct gl_ref *r = NULL;
+    if (e->stage >= 0 && gl_df_driver_container(doc))
+        return false; /* (its NVIDIA_VISIBLE_DEVICES=void is intended) */
     if (e->stage >= 0)
         r = gl_df_stage_root_ref(doc, e->stage);
     else if (e->launch >= 0 && doc->launches[e->launch].ref >= 0)

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "rules/check.h"
+#include "rules/gl2xx/driver_container.h"
 #include "rules/gl3xx/build_tools.h"
 #include "rules/gl3xx/history_pkgs.h"
 #include "rules/gl3xx/image_site.h"
@@ -84,7 +85,9 @@ static void check(struct gl_check *c)
         else
             more++;
     }
-    if (!first)
+    /* a driver container builds or links the kernel module on the node it starts on:
+     * its compilers are run-time tools */
+    if (!first || gl_df_driver_container(c->doc))
         return;
     char others[64];
     gl_report(c, first->loc, NULL,
@@ -107,7 +110,8 @@ const struct gl_rule gl_rule_GL302 = {
         "and JDKs are not build tools here. An image's config history is read the same "
         "way (its RUN entries), except entries that clean up after themselves (`apt-get "
         "purge --auto-remove`, `apk del`): what they leave is not known. A compiler among "
-        "the image's files wins over the history entry.",
+        "the image's files wins over the history entry. Not for a driver container (see "
+        "GL203): it builds the kernel module on its node at start.",
     .bad = "FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\n"
            "RUN apt-get update && apt-get install -y build-essential python3-dev",
     .good = "FROM nvidia/cuda:12.4.1-devel-ubuntu22.04 AS build\n"

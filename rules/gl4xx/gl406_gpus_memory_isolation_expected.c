@@ -81,6 +81,11 @@ static void request_devices(struct gl_arena *a, const struct gl_gpu_request *g, 
     case GL_GPU_COMPOSE_GPUS:
     case GL_GPU_ENV_VISIBLE:
         break;
+    case GL_GPU_K8S_DRA: /* a claim's devices (RULES.md second round): its id when the pod
+                            names the claim (parsers/manifest/k8s_pod.c) */
+        if (!g->ndevice_ids)
+            return;
+        break;
     case GL_GPU_DEVICE_NODE: /* /dev/nvidia3 is device 3 */
         if (g->value && gl_has_prefix(g->value, "/dev/nvidia") &&
             g->value[11] >= '0' && g->value[11] <= '9' &&
@@ -319,8 +324,10 @@ const struct gl_rule gl_rule_GL406 = {
         "together, nor do the launches of two code blocks of a Markdown or reStructuredText "
         "document (each block is an example of its own); Kubernetes `nvidia.com/gpu` devices are exclusive, unless the NVIDIA "
         "device plugin's config time-slices them (`sharing.timeSlicing` replicas above 1: "
-        "warning at that key). MIG devices, MPS with a pinned memory limit (also the device "
-        "plugin's `sharing.mps`), HAMi memory keys, KAI `gpu-fraction`/`gpu-memory` "
+        "warning at that key); a DRA claim's devices are shared by the pods that name one "
+        "ResourceClaim and by the containers of one pod that use one claim (not by an init "
+        "container, which runs first). MIG devices, MPS with a pinned memory limit (also "
+        "the device plugin's `sharing.mps`), HAMi memory keys, KAI `gpu-fraction`/`gpu-memory` "
         "annotations and framework caps (vLLM "
         "`--gpu-memory-utilization`, XLA_PYTHON_CLIENT_MEM_FRACTION) are isolation.",
     .bad = "docker run -d --gpus device=0 llm-a\ndocker run -d --gpus device=0 llm-b",

@@ -42,9 +42,20 @@ struct procs {
 
 static bool known(const struct gl_word *w) { return gl_word_known(w); }
 
+/* A benchmark of nccl-tests (all_reduce_perf, ...): each of its processes drives `-t`
+ * threads of `-g` GPUs each (both 1 by default). */
+static bool nccl_test(const char *word, size_t len)
+{
+    static const char *const names[] = {
+        "all_reduce_perf", "all_gather_perf", "alltoall_perf", "broadcast_perf",
+        "reduce_perf", "reduce_scatter_perf", "sendrecv_perf", "scatter_perf",
+        "gather_perf", "hypercube_perf", NULL};
+    return gl_word_in(word, len, names);
+}
+
 /* The value of option `names` among the options of a launcher whose name is argv[i]: the
- * words after it up to its program (a `.py` file, `-m`, or two words that are no option
- * in a row) or `end`. *at gets the option word; NULL when absent. */
+ * words after it up to its program (a `.py` file, `-m`, an nccl-tests benchmark, or two
+ * words that are no option in a row) or `end`. *at gets the option word; NULL when absent. */
 static const char *option(const struct gl_launch *l, size_t i, size_t end,
                           const char *const *names, const struct gl_word **at)
 {
@@ -56,7 +67,7 @@ static const char *option(const struct gl_launch *l, size_t i, size_t end,
         const char *t = w->text;
         size_t n = strlen(t);
         if (!strcmp(t, "-m") || (n > 3 && !strcmp(t + n - 3, ".py")) ||
-            (t[0] != '-' && !prev_opt))
+            (t[0] != '-' && !prev_opt) || nccl_test(t, n))
             return NULL;
         prev_opt = t[0] == '-';
         for (size_t j = 0; names[j]; j++) {
@@ -161,6 +172,56 @@ static struct procs launcher(const struct gl_launch *l)
     return (struct procs){0, NULL, 0};
 }
 
+/* The value of nccl-tests' option -X / --long (`-g 2`, `-g2`, `--ngpus=2`, `--ngpus 2`)
+ * in word k (and k + 1): its text, NULL when word k is not that option; *k moves past a
+ * separate value, which is "" when opaque. */
+static const char *short_or_long(const struct gl_launch *l, size_t *k, size_t end, char x,
+                                 const char *lng)
+{
+    const char *t = l->argv[*k].text;
+    size_t n = strlen(lng);
+    if (t[0] == '-' && t[1] == x && t[2]) /* -g2 */
+        return t + 2;
+    if (!strncmp(t, lng, n) && t[n] == '=') /* --ngpus=2 */
+        return t + n + 1;
+    if (!(t[0] == '-' && t[1] == x && !t[2]) && strcmp(t, lng))
+        return NULL;
+    if (*k + 1 >= end)
+        return "";
+    *k += 1;
+    return known(&l->argv[*k]) ? l->argv[*k].text : "";
+}
+
+/* The GPUs each process of the launch drives: nccl-tests' -t x -g for its benchmark, 1 for
+ * any other program, -1 when a value is not literal. */
+static long gpus_per_process(const struct gl_launch *l)
+{
+    for (size_t s = 0; s < l->nargv; s = gl_launch_next_command(l, s)) {
+        /* (any word of the command: the benchmark follows its launcher's options, which
+         * the command-word search does not all know: `mpirun -np 2 --allow-run-as-root`) */
+        size_t end = gl_launch_next_command(l, s), b = s;
+        while (b < end && !(known(&l->argv[b]) &&
+                            nccl_test(l->argv[b].text, strlen(l->argv[b].text))))
+            b++;
+        if (b >= end)
+            continue;
+        long each = 1;
+        for (size_t k = b + 1; k < end; k++) {
+            if (!known(&l->argv[k]))
+                return -1; /* an opaque word may hold -g */
+            const char *v = short_or_long(l, &k, end, 'g', "--ngpus");
+            if (!v)
+                v = short_or_long(l, &k, end, 't', "--nthreads");
+            long x = v ? literal(v) : 1;
+            if (x <= 0)
+                return -1;
+            each *= x;
+        }
+        return each;
+    }
+    return 1;
+}
+
 /* A container engine's client (docker, podman, nerdctl): a Slurm task that runs one starts
  * or manages containers (`docker run -d ... tail -f /dev/null`), and the GPU processes
  * are the containers', judged as their own launches. */
@@ -192,15 +253,17 @@ static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
         return;
     struct procs p = launcher(l);
     struct gl_launch steps; /* a CI job container: the launcher among its steps */
+    const struct gl_launch *run = l;
     if (!p.n && gl_launch_steps_view(l, &steps))
-        p = launcher(&steps);
+        p = launcher(run = &steps);
     long tasks = literal(l->tasks_per_node);
     if (p.n < 0 || (p.n == 0 && tasks <= 1))
         return; /* nothing literal; one task per node may drive every GPU (JAX, a launcher) */
     if (p.n == 0 && gl_launch_may_run(l, engine_client))
         return; /* the tasks set up containers: they are not the GPU processes */
     long per_node = p.n ? p.n * (tasks > 0 ? tasks : 1) : tasks;
-    if (per_node == gpus)
+    long each = gpus_per_process(run); /* (one process may drive several GPUs) */
+    if (each < 0 || per_node * each == gpus)
         return;
     struct gl_loc at = p.n ? p.at->loc : l->tasks_loc;
     const char *opt = !p.n ? NULL
@@ -220,15 +283,16 @@ static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
     const char *where = g->loc.line && g->loc.line != at.line
                             ? gl_arena_printf(&f->arena, " at line %u", (unsigned)g->loc.line)
                             : "";
+    const char *drives =
+        each > 1 ? gl_arena_printf(&f->arena, ", each driving %ld GPUs", each) : "";
     gl_report(c, at, NULL,
-              "%s starts %ld process%s per node (%s) but requests %ld GPU%s per node "
+              "%s starts %ld process%s per node (%s)%s but requests %ld GPU%s per node "
               "(`%s`%s): %s",
-              gl_launch_label(&f->arena, l), per_node, per_node == 1 ? "" : "es", how, gpus,
-              gpus == 1 ? "" : "s",
-              request_text(&f->arena, g), where,
-              per_node > gpus ? "processes share a GPU (out of memory, or NCCL refuses two "
-                                "ranks on one device)"
-                              : "GPUs sit idle");
+              gl_launch_label(&f->arena, l), per_node, per_node == 1 ? "" : "es", how, drives,
+              gpus, gpus == 1 ? "" : "s", request_text(&f->arena, g), where,
+              per_node * each > gpus ? "processes share a GPU (out of memory, or NCCL refuses "
+                                       "two ranks on one device)"
+                                     : "GPUs sit idle");
 }
 
 static void check(struct gl_check *c) { gl_check_launches(c, judge); }
@@ -254,7 +318,9 @@ const struct gl_rule gl_rule_GL415 = {
         "memory, or NCCL's \"Duplicate GPU detected\"). Judged only when both numbers are "
         "literal (`--nproc_per_node=gpu`/`auto`, `--gpus all`, a variable, MIG or shared "
         "GPUs are never judged), per node for multi-node jobs; one Slurm task per node "
-        "alone is not judged (one process may drive every GPU of its node).",
+        "alone is not judged (one process may drive every GPU of its node). A process of "
+        "an nccl-tests benchmark (`all_reduce_perf`, ...) drives `-t` threads of `-g` GPUs "
+        "each: it counts as that many.",
     .bad = "docker run --gpus 4 --ipc=host nvcr.io/nvidia/pytorch:24.05-py3 \\\n"
            "    torchrun --nproc_per_node=8 train.py",
     .good = "docker run --gpus 4 --ipc=host nvcr.io/nvidia/pytorch:24.05-py3 \\\n"

@@ -219,6 +219,38 @@ static void t_build_push_action(void **s)
     assert_string_equal(project_of(3), "B ci-img ci-img");
 }
 
+/* Tags made of `${{ env.X }}` (step, job, workflow env: the innermost) and
+ * `${{ matrix.K }}` (the job's matrix list and include entries) stand for each literal
+ * value (ci_expr.h); an exclude, a non-literal value or any other expression leaves the
+ * part unresolved. After kubeflow/pipelines' .github/workflows/image-builds.yml. */
+static void t_build_push_action_env_matrix(void **s)
+{
+    (void)s;
+    parse_as(&gl_input_ciyaml, ".github/workflows/images.yml",
+             "on: push\nenv:\n  REG: wf-reg:5000\n  TAG: latest\njobs:\n  b:\n"
+             "    runs-on: x\n    env:\n      TAG: ci\n"
+             "    strategy:\n      matrix:\n        img: [api, ui]\n"
+             "        include:\n          - img: cache\n          - other: 1\n"
+             "    steps:\n      - uses: docker/build-push-action@v6\n        with:\n"
+             "          tags: ${{ env.REG }}/${{ matrix.img }}:${{ env.TAG }}, "
+             "x/${{ matrix.img }}:${{ matrix.os }}\n"
+             "  c:\n    runs-on: x\n    strategy:\n      matrix:\n        img: [a, b]\n"
+             "        exclude:\n          - img: b\n"
+             "    steps:\n      - uses: docker/build-push-action@v6\n        with:\n"
+             "          tags: ${{ env.REG }}/${{ matrix.img }}:${{ env.NOPE }}\n");
+    static const char *const want[] = {
+        "B wf-reg:5000/api:ci wf-reg:5000/api:ci",
+        "B wf-reg:5000/ui:ci wf-reg:5000/ui:ci",
+        "B wf-reg:5000/cache:ci wf-reg:5000/cache:ci",
+        "B x/api:${{ matrix.os }} x/api:*",
+        "B x/ui:${{ matrix.os }} x/ui:*",
+        "B x/cache:${{ matrix.os }} x/cache:*",
+        "B wf-reg:5000/${{ matrix.img }}:${{ env.NOPE }} wf-reg:5000/*:*"};
+    assert_int_equal(images(), sizeof want / sizeof want[0]);
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        assert_string_equal(project_of(i), want[i]);
+}
+
 /* docker/build-push-action steps as builds (ci_build_action.h): paths from the repository
  * root, two directories above a workflow; a composite action's root is not known. */
 static void t_build_push_action_builds(void **s)
@@ -414,6 +446,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(t_makefile_recipe, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_compose_build, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_build_push_action, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_build_push_action_env_matrix, doc_setup,
+                                        doc_teardown),
         cmocka_unit_test_setup_teardown(t_build_push_action_builds, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_markdown_block, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_kustomization, doc_setup, doc_teardown),

@@ -446,6 +446,28 @@ static void test_default_when_set(void **state)
     assert_string_equal(words(&C[2]), "echo|val|alt|d|x|val");
 }
 
+/* After `. FILE` or `source FILE` (a file not read), a variable never assigned in the
+ * script may have been set there: its ${X:-d} / ${X:+a} are opaque, not the unset forms;
+ * one assigned or unset in the script stays known. After mig-parted's systemd install.sh
+ * (`. ${HACK_DIR}/golang-version.sh`, then `golang${GOLANG_VERSION:+":${GOLANG_VERSION}"}`). */
+static void test_sourced_file_may_assign(void **state)
+{
+    (void)state;
+    assert_int_equal(split("echo ${V:-d1}\n. ./versions.sh\nK=k; unset U\n"
+                           "echo go${V:+:$V} ${V:-d2} ${K:-x} ${U:-u}\n"), 0);
+    assert_string_equal(words(&C[0]), "echo|d1");
+    const struct sh_cmd *c = &C[N - 1];
+    assert_string_equal(words(c), "echo|go${V:+:$V}|${V:-d2}|k|u");
+    assert_true(c->words[1].opaque);
+    assert_true(c->words[2].opaque);
+    assert_false(c->words[3].opaque);
+    assert_false(c->words[4].opaque);
+    assert_int_equal(split("source env.sh\necho ${W:-w}\n"), 0);
+    assert_true(C[N - 1].words[1].opaque);
+    assert_int_equal(split("s env.sh\nsourced x\necho ${W:-w}\n"), 0);
+    assert_string_equal(words(&C[N - 1]), "echo|w");
+}
+
 static void test_assign_default(void **state)
 {
     (void)state;
@@ -1256,6 +1278,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_unset_variable_opaque, setup, teardown),
         cmocka_unit_test_setup_teardown(test_default_when_unset, setup, teardown),
         cmocka_unit_test_setup_teardown(test_default_when_set, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_sourced_file_may_assign, setup, teardown),
         cmocka_unit_test_setup_teardown(test_assign_default, setup, teardown),
         cmocka_unit_test_setup_teardown(test_branch_assigned_opaque, setup, teardown),
         cmocka_unit_test_setup_teardown(test_conditional_and_pipeline_assignments, setup, teardown),
