@@ -258,8 +258,10 @@ static void derive_ref(struct cd_ctx *c, size_t ri)
 {
     struct gl_doc *doc = c->doc;
     const struct gl_ref *r = &doc->refs[ri];
+    /* (a compose `image:` beside `build:` is still the image that runs: RULES.md second
+       round, "Image without a run") */
     if (!r->ok || r->unresolved || r->scratch || r->stage || r->local ||
-        r->role == GL_REF_BUILD_OUTPUT || r->role == GL_REF_COPY_FROM)
+        r->role == GL_REF_COPY_FROM)
         return;
     const struct gl_imageref *p = &r->parsed;
     if (!p->tag)
