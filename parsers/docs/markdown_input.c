@@ -311,6 +311,13 @@ static void block_lines(const char *t, const struct fence *f, struct cursor c, s
                 prompts = true;
         }
         if (!prompts && !launch_lines) {
+            /* a `$ ` prompt on a later line of a plain block (RULES.md third round; `$`
+               and a blank are no shell command): the command after it */
+            size_t p = s;
+            while (p < l.end && (t[p] == ' ' || t[p] == '\t'))
+                p++;
+            if (prompt_at(t, p, l.end))
+                s = p + 2;
             block_add(b, t, s, l.end, line, (uint32_t)(s - l.start) + 1);
             continue;
         }
