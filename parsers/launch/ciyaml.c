@@ -196,10 +196,11 @@ static bool yaml_ext(const char *b)
     return yt_yaml_name(b);
 }
 
+/* A YAML name, or a name that says nothing (RULES.md second round: its first bytes
+ * decide, as for `podspec`, `deploy-gpu`). */
 static bool candidate(const char *path, const char *b)
 {
-    (void)path;
-    return yaml_ext(b);
+    return yaml_ext(b) || gl_input_bare_candidate(path, b);
 }
 
 /* Does some value of mapping `m` hold one of `keys` (and, when `also` is given, one of

@@ -19,10 +19,11 @@ static bool by_name(const char *path, const char *b)
     return gl_compose_named(b);
 }
 
+/* A YAML name, or a name that says nothing (RULES.md second round: its first bytes
+ * decide, as for `podspec`, `deploy-gpu`). */
 static bool candidate(const char *path, const char *b)
 {
-    (void)path;
-    return yaml_ext(b);
+    return yaml_ext(b) || gl_input_bare_candidate(path, b);
 }
 
 static bool looks_like_service(struct yt_stream *s, struct yt_node *svc)

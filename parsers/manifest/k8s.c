@@ -351,10 +351,11 @@ void gl_parse_k8s_doc(struct gl_doc *doc, const struct gl_config *cfg)
 
 /* ---- recognition ---- */
 
+/* A YAML name, or a name that says nothing (RULES.md second round: its first bytes
+ * decide, as for `podspec`, `deploy-gpu`). */
 static bool candidate(const char *path, const char *b)
 {
-    (void)path;
-    return yt_yaml_name(b);
+    return yt_yaml_name(b) || gl_input_bare_candidate(path, b);
 }
 
 /* Some document is a Kubernetes object. */
