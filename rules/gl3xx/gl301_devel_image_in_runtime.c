@@ -62,8 +62,10 @@ static void check(struct gl_check *c)
         return;
     const struct gl_stage *fin = &m->stages[m->final_stage];
     char via[96] = "";
-    if (fin->base_stage >= 0)
-        snprintf(via, sizeof via, " (through stage `%s`)", fin->name ? fin->name : "?");
+    if (fin->base_stage >= 0) { /* the stage the final one is built FROM */
+        const char *name = m->stages[fin->base_stage].name;
+        snprintf(via, sizeof via, " (through stage `%.60s`)", name ? name : "?");
+    }
     gl_report(c, gl_ref_tag_loc(r, (size_t)off, 5), NULL,
               "the shipped image is built on `%s`%s, a devel flavor with nvcc, headers and "
               "static libraries (gigabytes the service never uses)", r->text, via);
