@@ -26,6 +26,9 @@ struct cd_ctx {
     const char *text;     /* the text positions refer to (the doc's, or a requirements file) */
     size_t len;
     struct gl_lines lines; /* its line index (the doc's own is used for the doc's text) */
+    const bool *stage_cuda; /* per Dockerfile stage: a CUDA of the image's own (a base tag,
+                               an ENV, a CUDA OS package) was derived for it; NULL until
+                               asked (a plain tensorflow pin, cuda_derive_pkgs.c) */
     int ort_feed;          /* the package indexes of the command or file being read, for
                               onnxruntime-gpu: 0 PyPI only, 12 ONNX Runtime's CUDA 12 feed
                               (.../onnxruntime-cuda-12/...), -1 another index (unknown) */

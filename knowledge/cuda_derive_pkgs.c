@@ -150,14 +150,46 @@ static struct gl_cuda_fact *jax_pkg(struct cd_ctx *c, const struct cd_spec *sp, 
                   cd_label_of(c, spec), "jax", at, stage);
 }
 
-/* tensorflow[and-cuda]==2.15.1, tensorflow-gpu==1.15.0: TF's tested CUDA. */
+/* Does the stage, or a stage it is built FROM, carry a CUDA of the image's own (a base tag,
+ * an ENV, a CUDA OS package: the kinds up to GL_CUDA_OS_PACKAGE)? Those facts are derived
+ * before the packages; one pass over them makes the flag of every stage. */
+static bool stage_has_cuda(struct cd_ctx *c, int stage)
+{
+    const struct gl_dockerfile_model *m = c->doc->df;
+    if (!m || stage < 0 || (size_t)stage >= m->nstages)
+        return false;
+    if (!c->stage_cuda) {
+        bool *flags = gl_arena_alloc(&c->doc->arena, m->nstages * sizeof *flags);
+        if (!flags)
+            return false;
+        for (size_t i = 0; i < c->doc->ncuda; i++) {
+            const struct gl_cuda_fact *f = &c->doc->cuda[i];
+            if (f->version && f->kind <= GL_CUDA_OS_PACKAGE && f->stage >= 0 &&
+                (size_t)f->stage < m->nstages)
+                flags[f->stage] = true;
+        }
+        c->stage_cuda = flags;
+    }
+    for (int hops = 0; stage >= 0 && (size_t)stage < m->nstages && hops < 64; hops++) {
+        if (c->stage_cuda[stage])
+            return true;
+        stage = m->stages[stage].base_stage;
+    }
+    return false;
+}
+
+/* tensorflow[and-cuda]==2.15.1, tensorflow-gpu==1.15.0: TF's tested CUDA; a plain
+ * tensorflow==2.14.0 too in an image of its own CUDA, whose libraries it loads (RULES.md
+ * third round: in an image without one it runs on the CPU, and says nothing). */
 static struct gl_cuda_fact *tf_pkg(struct cd_ctx *c, const struct cd_spec *sp, const char *spec,
                                    struct gl_loc loc, int stage)
 {
-    bool and_cuda = !strcmp(sp->name, "tensorflow") && sp->extras &&
-                    memmem(sp->extras, sp->extras_len, "and-cuda", 8);
+    bool plain = !strcmp(sp->name, "tensorflow");
+    bool and_cuda = plain && sp->extras && memmem(sp->extras, sp->extras_len, "and-cuda", 8);
     bool gpu = !strcmp(sp->name, "tensorflow-gpu");
-    if ((!and_cuda && !gpu) || !cd_op_is_pin(sp->op) || !sp->version_len || sp->version_len > 30)
+    if ((!plain && !gpu) || !cd_op_is_pin(sp->op) || !sp->version_len || sp->version_len > 30)
+        return NULL;
+    if (plain && !and_cuda && !stage_has_cuda(c, stage))
         return NULL;
     char v[32];
     memcpy(v, sp->version, sp->version_len);
