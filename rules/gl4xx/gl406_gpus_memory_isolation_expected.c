@@ -161,8 +161,9 @@ static struct devset launch_devices(struct gl_launch_facts *f, size_t i)
 {
     struct devset d = {0};
     const struct gl_launch *l = &f->doc->launches[i];
-    /* a compose fragment's devices are what it contains: they count */
-    if (l->mig || !l->group || framework_capped(f, i))
+    /* a compose fragment's devices are what it contains: they count; NVIDIA's GPU plumbing
+     * (device plugin, DCGM exporter, ...) shares no GPU memory (RULES.md second round) */
+    if (l->mig || !l->group || framework_capped(f, i) || gl_launch_nvidia_infra(f->doc, l))
         return d;
     for (size_t k = 0; k < l->ngpus; k++)
         request_devices(&f->arena, &l->gpus[k], &d);
