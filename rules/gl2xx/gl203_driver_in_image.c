@@ -92,6 +92,11 @@ static bool driver_container(const struct gl_doc *doc, int *memo)
 
 static void check(struct gl_check *c)
 {
+    /* NVIDIA's driver container and its kin ship the driver by design (RULES.md third
+     * round): not their archives, nor a Dockerfile whose shipped stage is built on one */
+    const struct gl_dockerfile_model *m = c->doc->df;
+    if (gl_image_nvidia_infra(c->doc, m ? m->final_stage : -1))
+        return;
     /* one finding per platform, at the first driver file of its final view */
     gl_report_first_image_file(c, driver_file, fix, "the image ships the NVIDIA driver",
                                "; it breaks on every host whose kernel module differs",
@@ -99,7 +104,6 @@ static void check(struct gl_check *c)
                                "module differs");
     gl_report_history_pkgs(c, driver_file, driver_pkg, fix, "the image installs the NVIDIA driver ",
                            ": it breaks on every host whose kernel module differs");
-    const struct gl_dockerfile_model *m = c->doc->df;
     if (!m)
         return;
     int by_design = -1; /* a driver container ships the driver by design (asked once) */

@@ -106,26 +106,11 @@ static const char fix[] =
     "remove it from the image: install the NVIDIA Container Toolkit on the host and run the "
     "container with --gpus (or the Kubernetes device plugin)";
 
-/* NVIDIA's GPU plumbing images (nvcr.io/nvidia/k8s/container-toolkit, the GPU operator's
- * operands) ship the toolkit by design: the archive's own tags, or a stage built on one. */
-static bool infra(const struct gl_doc *doc, int stage)
-{
-    if (stage >= 0) {
-        const struct gl_ref *r = gl_df_stage_root_ref(doc, stage);
-        return r && r->ok && gl_imageref_nvidia_infra(&r->parsed);
-    }
-    for (size_t i = 0; i < doc->nrefs; i++)
-        if (doc->refs[i].role == GL_REF_ARCHIVE && doc->refs[i].ok &&
-            gl_imageref_nvidia_infra(&doc->refs[i].parsed))
-            return true;
-    return false;
-}
-
 static void check(struct gl_check *c)
 {
     if (runs_engine(c->doc))
         return;
-    if (!infra(c->doc, -1))
+    if (!gl_image_nvidia_infra(c->doc, -1))
         gl_report_first_image_file(c, toolkit_file, fix,
                                "the image ships the NVIDIA container toolkit",
                                "; it is a host component and does nothing inside a container",
@@ -139,7 +124,7 @@ static void check(struct gl_check *c)
         const struct gl_pkg *p = &m->pkgs[i];
         if (p->instr == reported || p->requirements || p->group || !p->name ||
             !toolkit_package(p->name) || !gl_df_stage_shipped(c->doc, p->stage) ||
-            infra(c->doc, p->stage))
+            gl_image_nvidia_infra(c->doc, p->stage))
             continue;
         gl_report(c, p->loc, fix,
                   "`%s install %s` puts the NVIDIA container toolkit, a host component, into "

@@ -69,3 +69,16 @@ void gl_report_first_image_file(struct gl_check *c, bool (*offends)(const struct
             gl_report_image_file(c, p, first, fix, lead, "%s", more ? tail_more : tail);
     }
 }
+
+bool gl_image_nvidia_infra(const struct gl_doc *doc, int stage)
+{
+    if (stage >= 0) {
+        const struct gl_ref *r = gl_df_stage_root_ref(doc, stage);
+        return r && r->ok && gl_imageref_nvidia_infra(&r->parsed);
+    }
+    for (size_t i = 0; i < doc->nrefs; i++)
+        if (doc->refs[i].role == GL_REF_ARCHIVE && doc->refs[i].ok &&
+            gl_imageref_nvidia_infra(&doc->refs[i].parsed))
+            return true;
+    return false;
+}

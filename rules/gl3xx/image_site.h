@@ -34,4 +34,10 @@ void gl_report_first_image_file(struct gl_check *c, bool (*offends)(const struct
                                 const char *fix, const char *lead, const char *tail,
                                 const char *tail_more);
 
+/* Is the image one of NVIDIA's GPU plumbing images (gl_imageref_nvidia_infra: the driver
+ * container, the GPU operator's operands, container-toolkit), which ship driver and toolkit
+ * by design (RULES.md third round)? Stage >= 0: the image that Dockerfile stage is built
+ * on (the root of its FROM chain); -1: the tags of the doc's image archive. */
+bool gl_image_nvidia_infra(const struct gl_doc *doc, int stage);
+
 #endif
