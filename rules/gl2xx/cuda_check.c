@@ -118,8 +118,16 @@ bool gl_cuda_fact_counts(const struct gl_doc *doc, const struct gl_cuda_fact *f)
 {
     if (f->ref >= 0 && (size_t)f->ref < doc->nrefs && doc->refs[f->ref].role == GL_REF_ELSEWHERE)
         return false; /* judged in the file that names the image */
-    if (f->stage >= 0) /* (a driver container runs no CUDA workload) */
-        return gl_df_stage_shipped(doc, f->stage) && !gl_df_driver_container(doc);
+    if (f->stage >= 0) {
+        /* a driver container, or a stage built on NVIDIA's GPU plumbing (the GPU
+           operator, the driver container), runs no CUDA workload, whatever CUDA it names
+           (RULES.md third round) */
+        const struct gl_ref *root = gl_df_stage_root_ref(doc, f->stage);
+        if (gl_df_driver_container(doc) ||
+            (root && root->ok && gl_imageref_nvidia_infra(&root->parsed)))
+            return false;
+        return gl_df_stage_shipped(doc, f->stage);
+    }
     if (f->launch >= 0)
         return (size_t)f->launch < doc->nlaunches && !doc->launches[f->launch].fragment;
     if (f->ref >= 0 && (size_t)f->ref < doc->nrefs) {

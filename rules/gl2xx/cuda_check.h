@@ -54,8 +54,9 @@ void gl_cuda_judge(const struct gl_kb *kb, const char *cuda, const char *driver,
 /* The knowledge base in use for this check. */
 const struct gl_kb *gl_cuda_kb(const struct gl_check *c);
 
-/* Does the fact belong to an image that runs: a shipped Dockerfile stage, a launch, or
- * an image archive / .def base / kustomization `images:` entry (no stage, no launch)? */
+/* Does the fact belong to an image that runs: a shipped Dockerfile stage (not one built on
+ * NVIDIA's GPU plumbing, gl_imageref_nvidia_infra), a launch, or an image archive / .def
+ * base / kustomization `images:` entry (no stage, no launch)? */
 bool gl_cuda_fact_counts(const struct gl_doc *doc, const struct gl_cuda_fact *f);
 
 /* Where the finding for a fact goes: its token, or for a fact read from another file

@@ -30,6 +30,8 @@ static bool cuda_subject(const struct gl_doc *doc, const struct gl_env *e)
         r = gl_df_stage_root_ref(doc, e->stage);
     else if (e->launch >= 0 && doc->launches[e->launch].ref >= 0)
         r = &doc->refs[doc->launches[e->launch].ref];
+    if (r && r->ok && gl_imageref_nvidia_infra(&r->parsed))
+        return false; /* NVIDIA's GPU plumbing: `void` is intended (RULES.md third round) */
     if (r && r->ok && !r->unresolved && gl_imageref_cuda_bearing(&r->parsed))
         return true;
     for (size_t i = 0; i < doc->ncuda; i++) {
