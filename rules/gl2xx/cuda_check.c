@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* cuda_check.c: shared by the CUDA rules (see cuda_check.h). */
 #include "rules/gl2xx/cuda_check.h"
-#include "rules/gl2xx/driver_container.h"
+#include "rules/gl3xx/driver_container.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "rules/check.h"
-#include "rules/gl2xx/driver_container.h"
+#include "rules/gl3xx/driver_container.h"
 #include "rules/gl3xx/history_pkgs.h"
 #include "rules/gl3xx/image_site.h"
 

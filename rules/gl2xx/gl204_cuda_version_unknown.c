@@ -7,7 +7,7 @@
 #include "knowledge/cuda_derive.h"
 #include "knowledge/driver_target.h"
 #include "rules/gl2xx/cuda_check.h"
-#include "rules/gl2xx/driver_container.h"
+#include "rules/gl3xx/driver_container.h"
 
 /* The image is the project's own build output, or a kustomization gives it another name
  * or tag: its version is not what the reference says. */

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "rules/check.h"
-#include "rules/gl2xx/driver_container.h"
+#include "rules/gl3xx/driver_container.h"
 
 /* Does the comma-separated capability list name compute (or all)? */
 static bool has_compute(const char *v)

@@ -4,8 +4,8 @@
 #include <string.h>
 
 #include "rules/check.h"
-#include "rules/gl2xx/driver_container.h"
 #include "rules/gl3xx/build_tools.h"
+#include "rules/gl3xx/driver_container.h"
 #include "rules/gl3xx/history_pkgs.h"
 #include "rules/gl3xx/image_site.h"
 

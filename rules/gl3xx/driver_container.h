@@ -16,6 +16,9 @@
  * the vGPU host manager's installer (NVIDIA-Linux-*-vgpu-kvm.run), which only a
  * hypervisor host runs. An application image does none of these: it needs the user-mode
  * driver at most, which GL203 reports.
+ *
+ * (In gl3xx beside image_site.h: rules of gl2xx and of gl3xx ask it, and gl2xx may use
+ * gl3xx, not the other way.)
  */
 #ifndef GPULINT_RULES_DRIVER_CONTAINER_H
 #define GPULINT_RULES_DRIVER_CONTAINER_H

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* driver_container.c: is a Dockerfile's shipped image a driver container? */
-#include "rules/gl2xx/driver_container.h"
+#include "rules/gl3xx/driver_container.h"
 
 #include <string.h>
 
