@@ -142,7 +142,7 @@ struct gl_dockerfile_model {
     struct gl_removal *removals;    size_t nremovals, capremovals;
     int final_stage;                /* index of the final stage, -1 when there is none */
     /* A rule's answer about the whole model, remembered at its first asking (0: not asked;
-     * rules/gl2xx/driver_container.c: 1 no, 2 yes). A doc is linted by one thread. */
+     * rules/gl3xx/driver_container.c: 1 no, 2 yes). A doc is linted by one thread. */
     signed char driver_container_memo;
 };
 
