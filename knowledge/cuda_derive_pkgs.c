@@ -180,20 +180,32 @@ static bool stage_has_cuda(struct cd_ctx *c, int stage)
 
 /* tensorflow[and-cuda]==2.15.1, tensorflow-gpu==1.15.0: TF's tested CUDA; a plain
  * tensorflow==2.14.0 too in an image of its own CUDA, whose libraries it loads (RULES.md
- * third round: in an image without one it runs on the CPU, and says nothing). */
+ * third round: in an image without one it runs on the CPU, and says nothing). The
+ * nightly, tf-nightly==2.17.0.dev20240501 (with or without [and-cuda]), as the release
+ * X.Y.Z it leads to (RULES.md: tf-nightly pins against the tested CUDA of X.Y). */
 static struct gl_cuda_fact *tf_pkg(struct cd_ctx *c, const struct cd_spec *sp, const char *spec,
                                    struct gl_loc loc, int stage)
 {
-    bool plain = !strcmp(sp->name, "tensorflow");
+    bool nightly = !strcmp(sp->name, "tf-nightly");
+    bool plain = nightly || !strcmp(sp->name, "tensorflow");
     bool and_cuda = plain && sp->extras && memmem(sp->extras, sp->extras_len, "and-cuda", 8);
     bool gpu = !strcmp(sp->name, "tensorflow-gpu");
     if ((!plain && !gpu) || !cd_op_is_pin(sp->op) || !sp->version_len || sp->version_len > 30)
         return NULL;
     if (plain && !and_cuda && !stage_has_cuda(c, stage))
         return NULL;
+    size_t vlen = sp->version_len;
+    if (nightly) { /* X.Y.Z.devN, X.Y.Z-devN, X.Y.ZdevN: the X.Y.Z before `dev` */
+        const char *dev = memmem(sp->version, vlen, "dev", 3);
+        if (!dev)
+            return NULL;
+        vlen = (size_t)(dev - sp->version);
+        while (vlen && (sp->version[vlen - 1] == '.' || sp->version[vlen - 1] == '-'))
+            vlen--;
+    }
     char v[32];
-    memcpy(v, sp->version, sp->version_len);
-    v[sp->version_len] = '\0';
+    memcpy(v, sp->version, vlen);
+    v[vlen] = '\0';
     if (!gl_version_valid(v))
         return NULL;
     enum gl_kb_match how;
@@ -201,7 +213,11 @@ static struct gl_cuda_fact *tf_pkg(struct cd_ctx *c, const struct cd_spec *sp, c
     if (!row || !row->cuda || (how != GL_KB_EXACT && how != GL_KB_SAME_MINOR))
         return NULL;
     struct gl_loc at = cd_written_loc(c, loc, strlen(spec), sp->version, sp->version_len);
-    return cd_add(c, GL_CUDA_FRAMEWORK, row->cuda, cd_label_of(c, spec), "tensorflow", at, stage);
+    struct gl_cuda_fact *f = cd_add(c, GL_CUDA_FRAMEWORK, row->cuda, cd_label_of(c, spec),
+                                    "tensorflow", at, stage);
+    if (f)
+        f->loads_image_cuda = !and_cuda; /* ([and-cuda] installs the nvidia-* wheels) */
+    return f;
 }
 
 /* conda pytorch-cuda=12.1, cudatoolkit=11.8, cuda-version=12.4, cuda-toolkit=12.4. */
@@ -331,10 +347,13 @@ bool cd_spec_may_yield(enum gl_pkg_family family, const char *spec)
     bool named;
     if (family == GL_PKG_CONDA) /* conda_pkg's names */
         named = !memcmp(head, "pyto", 4) || !memcmp(head, "cuda", 4);
-    else /* the names cd_pkg_spec and cd_wheel_spec go on with: torch*, tensorflow*,
+    else /* the names cd_pkg_spec and cd_wheel_spec go on with: torch*, tensorflow*, tf-n*,
             tensorrt-cu*, nvidia-*, jax*, cupy-cuda*, onnxruntime-gpu, paddlepaddle-gpu */
         switch (head[0]) {
-        case 't': named = !memcmp(head, "torc", 4) || !memcmp(head, "tens", 4); break;
+        case 't':
+            named = !memcmp(head, "torc", 4) || !memcmp(head, "tens", 4) ||
+                    !memcmp(head, "tf-n", 4);
+            break;
         case 'n': named = !memcmp(head, "nvid", 4); break;
         case 'j': named = !memcmp(head, "jax", 3); break;
         case 'c': named = !memcmp(head, "cupy", 4); break;
@@ -375,7 +394,7 @@ struct gl_cuda_fact *cd_pkg_spec(struct cd_ctx *c, enum gl_pkg_family family, co
         return nvidia_wheel(c, &sp, spec, loc, stage);
     if (gl_has_prefix(sp.name, "jax"))
         return jax_pkg(c, &sp, spec, loc, stage);
-    if (gl_has_prefix(sp.name, "tensorflow"))
+    if (gl_has_prefix(sp.name, "tensorflow") || !strcmp(sp.name, "tf-nightly"))
         return tf_pkg(c, &sp, spec, loc, stage);
     return cd_wheel_spec(c, &sp, spec, loc, stage);
 }

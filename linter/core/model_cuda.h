@@ -43,6 +43,10 @@ struct gl_cuda_fact {
     int stage;               /* Dockerfile stage index, else -1 */
     int launch;              /* launch index, else -1 */
     int ref;                 /* the reference it was derived from, else -1 */
+    bool loads_image_cuda;   /* GL_CUDA_FRAMEWORK: a build that brings no CUDA runtime of its
+                                own and loads the image's libraries (a plain tensorflow,
+                                tensorflow-gpu or tf-nightly pin), so `version` is the CUDA
+                                it was tested with, not one it ships */
 };
 
 /* One piece of device code, or one target of an arch list: SASS (`sm_XY`, a cubin) or PTX

@@ -89,12 +89,23 @@ static void check(struct gl_check *c)
         gl_cuda_fact_where(c->doc, image, img_where, sizeof img_where);
         int newer = 0;
         gl_version_compare(fw->version, image->version, 2, &newer);
-        gl_report(c, gl_cuda_fact_report_loc(fw), NULL,
-                  "%s (%s) is built for CUDA %s but the image's CUDA is %s (%s): two CUDA "
-                  "runtimes ship and the image's toolkit is dead weight%s",
-                  fw->framework ? fw->framework : "the framework", fw_where, fw->version,
-                  image->version, img_where,
-                  newer > 0 ? ", and the framework's newer CUDA raises the driver floor" : "");
+        const char *name = fw->framework ? fw->framework : "the framework";
+        if (fw->loads_image_cuda) /* (it ships no runtime: it loads the image's) */
+            gl_report(c, gl_cuda_fact_report_loc(fw),
+                      "pin the release tested with the image's CUDA, or use a base image of "
+                      "the CUDA this one was tested with (or its [and-cuda] form, which "
+                      "brings its own libraries)",
+                      "%s (%s) was tested with CUDA %s but loads the image's CUDA %s "
+                      "libraries (%s): a build it was not tested with, whose library "
+                      "versions it may not find",
+                      name, fw_where, fw->version, image->version, img_where);
+        else
+            gl_report(c, gl_cuda_fact_report_loc(fw), NULL,
+                      "%s (%s) is built for CUDA %s but the image's CUDA is %s (%s): two "
+                      "CUDA runtimes ship and the image's toolkit is dead weight%s",
+                      name, fw_where, fw->version, image->version, img_where,
+                      newer > 0 ? ", and the framework's newer CUDA raises the driver floor"
+                                : "");
     }
     free(done);
 }
@@ -119,7 +130,10 @@ const struct gl_rule gl_rule_GL202 = {
         "one of them. Facts with a major only (jax[cuda12], cupy-cuda12x, tensorrt-cu12) are "
         "compared by major. onnxruntime-gpu counts when pinned, by the CUDA major of PyPI's "
         "wheel of that release (or ONNX Runtime's CUDA 12 feed when the command names it): "
-        "it loads the image's CUDA libraries of that major. Besides RUN lines, the pins are "
+        "it loads the image's CUDA libraries of that major. So does TensorFlow without "
+        "[and-cuda] (tensorflow, tensorflow-gpu, tf-nightly X.Y.Z.devN as X.Y.Z), in an image "
+        "that has its own CUDA: it was tested with one CUDA release, and another one's "
+        "library versions may not be found. Besides RUN lines, the pins are "
         "read from the files an install reads, where the Dockerfile copies or bind-mounts them: "
         "requirements files (pip install -r), conda environment files (conda env create|"
         "update -f, micromamba -f) and --file spec lists, pyproject.toml (pip install ., "
