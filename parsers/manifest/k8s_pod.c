@@ -245,10 +245,6 @@ static enum res_kind resource_kind(const char *k)
     return RES_NONE;
 }
 
-/* The container's request of resource `name` (limits and requests name it twice), or
- * NULL: its resource requests are the only ones of their kinds while its resources are
- * read (DRA claims, env and KAI's come apart). A scan while they are few; past SCAN_MAX a
- * map of them by name (a scan for each was n^2: 20,000 MIG profiles, 2.9 s). */
 /* Is request g one of the container's resource requests (not a DRA claim, nor the GPUs
  * its NVIDIA_VISIBLE_DEVICES names)? */
 static bool resource_request(const struct gl_gpu_request *g)
@@ -266,6 +262,10 @@ static void map_gpu(struct pod *p, size_t i)
         *slot = (void *)(uintptr_t)(i + 1);
 }
 
+/* The container's request of resource `name` (limits and requests name it twice), or
+ * NULL: its resource requests are the only ones of their kinds while its resources are
+ * read (DRA claims, env and KAI's come apart). A scan while they are few; past SCAN_MAX a
+ * map of them by name (a scan for each was n^2: 20,000 MIG profiles, 2.9 s). */
 static struct gl_gpu_request *find_gpu(struct pod *p, const char *name)
 {
     struct gl_launch *l = &p->k->doc->launches[p->launch];

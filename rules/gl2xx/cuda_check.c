@@ -2,6 +2,7 @@
 /* cuda_check.c: shared by the CUDA rules (see cuda_check.h). */
 #include "rules/gl2xx/cuda_check.h"
 #include "rules/gl3xx/driver_container.h"
+#include "rules/gl3xx/image_site.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -122,9 +123,7 @@ bool gl_cuda_fact_counts(const struct gl_doc *doc, const struct gl_cuda_fact *f)
         /* a driver container, or a stage built on NVIDIA's GPU plumbing (the GPU
            operator, the driver container), runs no CUDA workload, whatever CUDA it names
            (RULES.md third round) */
-        const struct gl_ref *root = gl_df_stage_root_ref(doc, f->stage);
-        if (gl_df_driver_container(doc) ||
-            (root && root->ok && gl_imageref_nvidia_infra(&root->parsed)))
+        if (gl_df_driver_container(doc) || gl_image_nvidia_infra(doc, f->stage))
             return false;
         return gl_df_stage_shipped(doc, f->stage);
     }
