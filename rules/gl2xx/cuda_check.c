@@ -123,9 +123,8 @@ bool gl_cuda_fact_counts(const struct gl_doc *doc, const struct gl_cuda_fact *f)
         /* a driver container, or a stage built on NVIDIA's GPU plumbing (the GPU
            operator, the driver container), runs no CUDA workload, whatever CUDA it names
            (RULES.md third round) */
-        if (gl_df_driver_container(doc) || gl_image_nvidia_infra(doc, f->stage))
-            return false;
-        return gl_df_stage_shipped(doc, f->stage);
+        return gl_df_stage_shipped(doc, f->stage) && !gl_df_driver_container(doc) &&
+               !gl_image_nvidia_infra(doc, f->stage);
     }
     if (f->launch >= 0)
         return (size_t)f->launch < doc->nlaunches && !doc->launches[f->launch].fragment;
