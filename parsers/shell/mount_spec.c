@@ -108,20 +108,6 @@ void gl_csv_record_read(struct gl_arena *a, const char *s, size_t n, struct gl_c
 
 /* ---- a mount spec ---- */
 
-/* Is [k, k + n) the key `name` (lower case, len bytes) in any case (ASCII, as the tools
- * compare)? */
-static inline bool key_is(const char *k, size_t n, const char *name, size_t len)
-{
-    if (n != len)
-        return false;
-    for (size_t i = 0; i < n; i++)
-        if ((k[i] >= 'A' && k[i] <= 'Z' ? k[i] + ('a' - 'A') : k[i]) != name[i])
-            return false;
-    return true;
-}
-
-#define KEY_IS(k, n, lit) key_is((k), (n), (lit), sizeof(lit) - 1)
-
 static enum gl_mspec_key key_of(const char *k, size_t n)
 {
     /* the keys by their length (at most two of one length) */
@@ -138,7 +124,7 @@ static enum gl_mspec_key key_of(const char *k, size_t n)
         [11] = {{"destination", GL_MSPEC_TARGET}},
     };
     for (size_t i = 0; n < 12 && i < 2 && keys[n][i].name; i++)
-        if (key_is(k, n, keys[n][i].name, n))
+        if (gl_strn_eq_nocase(k, n, keys[n][i].name)) /* (in any case, as the tools) */
             return keys[n][i].key;
     return GL_MSPEC_OTHER;
 }
@@ -159,8 +145,8 @@ bool gl_mount_spec_next(struct gl_arena *a, struct gl_csv_reader *r, struct gl_m
 
 enum gl_mount_type gl_mount_spec_type(const char *value, size_t len)
 {
-    return KEY_IS(value, len, "bind")     ? GL_MOUNT_BIND
-           : KEY_IS(value, len, "volume") ? GL_MOUNT_VOLUME
-           : KEY_IS(value, len, "tmpfs")  ? GL_MOUNT_TMPFS
-                                          : GL_MOUNT_OTHER;
+    return gl_strn_eq_nocase(value, len, "bind")     ? GL_MOUNT_BIND
+           : gl_strn_eq_nocase(value, len, "volume") ? GL_MOUNT_VOLUME
+           : gl_strn_eq_nocase(value, len, "tmpfs")  ? GL_MOUNT_TMPFS
+                                                     : GL_MOUNT_OTHER;
 }
