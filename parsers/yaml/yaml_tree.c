@@ -850,6 +850,31 @@ static const struct yt_keyindex *key_index(struct yt_stream *s, struct yt_node *
     return map->index = ix;
 }
 
+/* What yt_get_n answers for pair p (NULL: none): its value, dereferenced, and its key. */
+static struct yt_node *found(struct yt_stream *s, const struct yt_pair *p,
+                             struct yt_node **key_out)
+{
+    if (!p)
+        return NULL;
+    if (key_out)
+        *key_out = p->key;
+    return yt_deref(s, p->value);
+}
+
+/* The pair of key[0..klen) in a mapping of scalar keys through its key index, or NULL. */
+static const struct yt_pair *indexed_pair(const struct yt_node *map,
+                                          const struct yt_keyindex *ix, const char *key,
+                                          size_t klen)
+{
+    for (size_t j = gl_hash_slot(gl_hash_bytes(key, klen), ix->cap); ix->slot[j];
+         j = (j + 1) & (ix->cap - 1)) {
+        const struct yt_pair *p = &map->pairs[ix->slot[j] - 1];
+        if (p->key->len == klen && !memcmp(p->key->value, key, klen))
+            return p;
+    }
+    return NULL;
+}
+
 /* yt_get_n in a mapping that merges none: its own pairs, none of them a merge key (the
  * loader sets `merges` at the first), in a loop of its own (no merge order kept); through
  * its key index when it is big (see YT_KEY_INDEX_MIN). */
@@ -857,24 +882,11 @@ static struct yt_node *get_own(struct yt_stream *s, struct yt_node *map, const c
                                size_t klen, struct yt_node **key_out)
 {
     const struct yt_keyindex *ix;
-    if (map->npairs >= YT_KEY_INDEX_MIN && map->complete && (ix = key_index(s, map))->cap) {
-        for (size_t j = gl_hash_slot(gl_hash_bytes(key, klen), ix->cap); ix->slot[j];
-             j = (j + 1) & (ix->cap - 1)) {
-            struct yt_pair *p = &map->pairs[ix->slot[j] - 1];
-            if (p->key->len == klen && !memcmp(p->key->value, key, klen)) {
-                if (key_out)
-                    *key_out = p->key;
-                return yt_deref(s, p->value);
-            }
-        }
-        return NULL;
-    }
+    if (map->npairs >= YT_KEY_INDEX_MIN && map->complete && (ix = key_index(s, map))->cap)
+        return found(s, indexed_pair(map, ix, key, klen), key_out);
     for (struct yt_pair *p = map->pairs, *end = p + map->npairs; p < end; p++)
-        if (key_is(s, p->key, key, klen)) {
-            if (key_out)
-                *key_out = p->key;
-            return yt_deref(s, p->value);
-        }
+        if (key_is(s, p->key, key, klen))
+            return found(s, p, key_out);
     return NULL;
 }
 
@@ -891,11 +903,8 @@ __attribute__((noinline)) static struct yt_node *get_merged(struct yt_stream *s,
         for (size_t i = 0; i < order[m]->npairs; i++) {
             struct yt_pair *p = &order[m]->pairs[i];
             /* (a merge key `<<` is never a key looked up, even when asked for) */
-            if (key_is(s, p->key, key, klen) && !is_merge_key(p->key)) {
-                if (key_out)
-                    *key_out = p->key;
-                return yt_deref(s, p->value);
-            }
+            if (key_is(s, p->key, key, klen) && !is_merge_key(p->key))
+                return found(s, p, key_out);
         }
     }
     return NULL;
