@@ -677,23 +677,6 @@ static void add_service(struct cz *c, struct yt_node *key, struct cz_layer *laye
     gl_map_free(&c->seen);
 }
 
-/* GL900 at the second of two equal keys in one mapping (compose rejects the file). */
-static void duplicate_key(struct gl_doc *doc, struct yt_stream *s)
-{
-    struct yt_node *first = NULL;
-    struct yt_node *dup = yt_duplicate_key(s, &first);
-    if (!dup || doc->error.set)
-        return;
-    doc->error.set = true;
-    doc->error.loc = dup->loc;
-    doc->error.message = gl_arena_printf(&doc->arena,
-                                         "the key `%.*s` is given twice in one mapping (first "
-                                         "on line %u): compose rejects the file",
-                                         (int)(dup->len > 80 ? 80 : dup->len), dup->value,
-                                         (unsigned)first->loc.line);
-    doc->error.fix = "remove one of the two keys, or merge their values";
-}
-
 /* Every service of every document, once by name (a later document overrides). */
 static void add_services(struct cz *c, struct cz_project *p)
 {
@@ -775,7 +758,7 @@ void gl_parse_compose_doc(struct gl_doc *doc, const struct gl_config *cfg)
     add_includes(doc, &s);
     cz_project_free(&p);
     cz_env_free(&env);
-    duplicate_key(doc, &s);
+    yt_fail_duplicate_key(doc, &s, "compose rejects the file");
     yt_add_pragmas(doc, &s);
     yt_report(doc, &s);
 }

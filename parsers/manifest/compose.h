@@ -42,7 +42,7 @@
  * (never the process environment); ${VAR:-d} and ${VAR-d} give d when VAR is unset;
  * an unset variable without a default is unknown: the value is opaque (an image ref is
  * then `unresolved`, a word opaque, an env value NULL).
- * A key given twice in one mapping is GL900 at the second (yt_duplicate_key).
+ * A key given twice in one mapping is GL900 at the second (yt_fail_duplicate_key).
  * `include:` is not followed: an included file is linted on its own (the walk finds
  * it), and its services are not peers of this file's for GL406.
  * A linted compose file is then compared with the compose files beside it

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
- * yaml_dupkey.c: a key given twice in one mapping (see yt_duplicate_key in yaml_tree.h).
+ * yaml_dupkey.c: a key given twice in one mapping (see yt_duplicate_key in yaml_tree.h),
+ * and the GL900 of the formats whose tools reject it (yt_fail_duplicate_key).
  *
  * Each mapping's scalar keys are sorted (by bytes, then by position), so a mapping of n
  * keys costs O(n log n) whatever its keys (a small one compares each pair, with the same
@@ -88,4 +89,24 @@ struct yt_node *yt_duplicate_key(const struct yt_stream *s, struct yt_node **fir
     if (first)
         *first = d.first;
     return d.dup;
+}
+
+void yt_fail_duplicate_key(struct gl_doc *doc, const struct yt_stream *s, const char *rejects)
+{
+    struct yt_node *first = NULL;
+    struct yt_node *dup = yt_duplicate_key(s, &first);
+    if (!dup || doc->error.set)
+        return;
+    /* the first bad byte: a syntax error before the key (the tree stops there) wins */
+    if (s->error && (s->error_loc.line < dup->loc.line ||
+                     (s->error_loc.line == dup->loc.line && s->error_loc.col < dup->loc.col)))
+        return;
+    doc->error.set = true;
+    doc->error.loc = dup->loc;
+    doc->error.message = gl_arena_printf(&doc->arena,
+                                         "the key `%.*s` is given twice in one mapping (first "
+                                         "on line %u): %s",
+                                         (int)(dup->len > 80 ? 80 : dup->len), dup->value,
+                                         (unsigned)first->loc.line, rejects);
+    doc->error.fix = "remove one of the two keys, or merge their values";
 }

@@ -814,7 +814,7 @@ static inline bool key_is(struct yt_stream *s, struct yt_node *k, const char *ke
 }
 
 /* The hash of a big mapping's own keys (yt_node.index): open addressing, each slot 1 + a
- * pair's index (0: empty), the first of equal keys only (the one a scan finds). cap 0:
+ * pair's index (0: empty), the last of equal keys only (the one a scan finds). cap 0:
  * a key is no scalar (an alias, a collection), so the mapping is scanned. In the arena,
  * once per mapping: 8 bytes or less a pair. */
 struct yt_keyindex {
@@ -842,10 +842,9 @@ static const struct yt_keyindex *key_index(struct yt_stream *s, struct yt_node *
         for (; ix->slot[j]; j = (j + 1) & (cap - 1)) {
             const struct yt_node *o = map->pairs[ix->slot[j] - 1].key;
             if (o->len == k->len && !memcmp(o->value, k->value, k->len))
-                break; /* a later equal key: the first stays */
+                break; /* a later equal key: it takes the slot */
         }
-        if (!ix->slot[j])
-            ix->slot[j] = (uint32_t)i + 1;
+        ix->slot[j] = (uint32_t)i + 1;
     }
     return map->index = ix;
 }
@@ -884,7 +883,7 @@ static struct yt_node *get_own(struct yt_stream *s, struct yt_node *map, const c
     const struct yt_keyindex *ix;
     if (map->npairs >= YT_KEY_INDEX_MIN && map->complete && (ix = key_index(s, map))->cap)
         return found(s, indexed_pair(map, ix, key, klen), key_out);
-    for (struct yt_pair *p = map->pairs, *end = p + map->npairs; p < end; p++)
+    for (struct yt_pair *p = map->pairs + map->npairs; p-- > map->pairs;) /* the last */
         if (key_is(s, p->key, key, klen))
             return found(s, p, key_out);
     return NULL;
@@ -900,7 +899,7 @@ __attribute__((noinline)) static struct yt_node *get_merged(struct yt_stream *s,
     struct yt_node *order[MERGE_VISITS];
     size_t n = merge_order(s, map, order);
     for (size_t m = 0; m < n; m++) {
-        for (size_t i = 0; i < order[m]->npairs; i++) {
+        for (size_t i = order[m]->npairs; i-- > 0;) { /* (the last of equal keys) */
             struct yt_pair *p = &order[m]->pairs[i];
             /* (a merge key `<<` is never a key looked up, even when asked for) */
             if (key_is(s, p->key, key, klen) && !is_merge_key(p->key))

@@ -42,6 +42,10 @@
  *
  * Merge keys: yt_get() looks a key up in a mapping's own pairs first, then in the
  * mappings merged by `<<: *a` or `<<: [*a, *b]` (in order, merges of merges too).
+ * A key given twice in one mapping: yt_get() answers the last, as the YAML readers of
+ * the tools that run these files do (Go's yaml.v2 and sigs.k8s.io/yaml, which kubectl
+ * uses, so the API server sees the last; PyYAML; Ruby's Psych for GitLab CI). Formats
+ * whose tool rejects the file instead (compose) say so (yt_fail_duplicate_key).
  * yt_pairs() gives the effective pairs of a mapping (own ones, then merged ones whose
  * keys are not already present), merge keys themselves left out.
  *
@@ -250,8 +254,8 @@ static inline uint32_t yt_key_bit(const char *key, size_t len)
     return 1u << ((len * 7u + (len ? (unsigned char)key[0] : 0u)) & 31u);
 }
 
-/* Value of key[0..klen) in mapping `map` (merge keys applied), dereferenced; NULL when
- * absent. *key_out (may be NULL) gets the key node. */
+/* Value of key[0..klen) in mapping `map` (merge keys applied; of a key given twice, the
+ * last), dereferenced; NULL when absent. *key_out (may be NULL) gets the key node. */
 struct yt_node *yt_get_n(struct yt_stream *s, struct yt_node *map, const char *key,
                          size_t klen, struct yt_node **key_out);
 /* The same for a NUL-terminated key (inline: the readers pass literals, whose length
@@ -279,6 +283,11 @@ struct gl_loc yt_scalar_loc_at(struct yt_stream *s, const struct yt_node *n, siz
  * NULL when none; *first (may be NULL) gets the key it repeats. Aliases are not followed;
  * merge keys (`<<`) do not count (yaml_dupkey.c). */
 struct yt_node *yt_duplicate_key(const struct yt_stream *s, struct yt_node **first);
+/* GL900 (doc->error) at that second key, for a format whose tool rejects it: `rejects`
+ * ends the message ("compose rejects the file"). Nothing when doc->error is set or the
+ * stream's syntax error comes first (the first bad byte is reported: call it before
+ * yt_report). */
+void yt_fail_duplicate_key(struct gl_doc *doc, const struct yt_stream *s, const char *rejects);
 
 /* Record the gpulint pragmas of the stream's text in doc->ignores. */
 void yt_add_pragmas(struct gl_doc *doc, struct yt_stream *s);

@@ -143,6 +143,23 @@ static void test_merge_keys(void **st)
     done(f);
 }
 
+/* A key given twice in one mapping: the last is the value (kubectl, PyYAML, Psych), in a
+ * mapping's own pairs and in one merged from an anchor; an own key still beats a merged one. */
+static void test_repeated_key_last(void **st)
+{
+    (void)st;
+    const char *t = "a: &a {x: 1, x: 2, w: 5}\nc:\n  <<: *a\n  y: 3\n  y: 4\n  w: 6\n  w: 7\n";
+    struct fx *f = load(t, strlen(t));
+    struct yt_node *c = yt_get(&f->s, f->s.docs[0], "c", NULL);
+    assert_string_equal(yt_get(&f->s, c, "x", NULL)->value, "2");
+    assert_string_equal(yt_get(&f->s, c, "y", NULL)->value, "4");
+    assert_string_equal(yt_get(&f->s, c, "w", NULL)->value, "7");
+    struct yt_node *a = yt_get(&f->s, f->s.docs[0], "a", NULL), *key = NULL;
+    assert_string_equal(yt_get(&f->s, a, "x", &key)->value, "2");
+    assert_int_equal(key->loc.col, 14);
+    done(f);
+}
+
 static void test_multi_document(void **st)
 {
     (void)st;
@@ -562,7 +579,7 @@ static void test_get_against_scan(void **st)
     uint64_t r = 99;
     char text[8192];
     /* from round 150 on, mappings of 30 to 99 pairs: most past YT_KEY_INDEX_MIN, so
-       looked up through their key hash (repeated names: the first of equal keys wins;
+       looked up through their key hash (repeated names: the last of equal keys wins;
        an alias or a sequence among the keys: scanned), with fillers `f<k>` */
     for (int round = 0; round < 300; round++) {
         size_t n = (size_t)snprintf(text, sizeof text, "x: &x v\n");
@@ -585,7 +602,7 @@ static void test_get_against_scan(void **st)
         assert_true(yt_is_map(map));
         for (size_t q = 0; q < nn; q++) {
             struct yt_node *want = NULL, *want_key = NULL;
-            for (size_t i = 0; i < map->npairs && !want; i++) {
+            for (size_t i = 0; i < map->npairs; i++) { /* (the last) */
                 struct yt_node *k = yt_deref(&f->s, map->pairs[i].key);
                 if (yt_is_scalar(k) && k->len == strlen(names[q]) &&
                     !memcmp(k->value, names[q], k->len)) {
@@ -609,6 +626,7 @@ int main(void)
         cmocka_unit_test(test_folded_srcmap),
         cmocka_unit_test(test_multiline_plain),
         cmocka_unit_test(test_merge_keys),
+        cmocka_unit_test(test_repeated_key_last),
         cmocka_unit_test(test_multi_document),
         cmocka_unit_test(test_alias_bomb_bounded),
         cmocka_unit_test(test_deep_nesting_error),
