@@ -220,9 +220,25 @@ static void trainjob(struct k8s *k, struct yt_node *obj)
         runtime_image(k, yt_deref(k->s, pairs[i].value));
 }
 
+/* Is the object a Pod or one of the core workloads whose pod template is its own (apps/v1,
+ * batch/v1)? Custom resources may compose a pod from a template of the same object and a
+ * patch of it (RoleBasedGroup's templateRef.patch): their containers are read as written. */
+static bool core_kind(struct yt_stream *s, struct yt_node *obj)
+{
+    static const char *const kinds[] = {"Pod", "Deployment", "StatefulSet", "DaemonSet",
+                                        "ReplicaSet", "ReplicationController", "Job",
+                                        "CronJob", "PodTemplate", NULL};
+    struct yt_node *kind = yt_get(s, obj, "kind", NULL);
+    for (size_t i = 0; yt_is_scalar(kind) && kinds[i]; i++)
+        if (yt_scalar_is(kind, kinds[i]))
+            return true;
+    return false;
+}
+
 static void object(struct k8s *k, struct yt_node *obj)
 {
     trainjob(k, obj);
+    k->core_kind = core_kind(k->s, obj);
     struct gl_arena *a = &k->doc->arena;
     struct found_pod *pods = NULL;
     size_t npods = 0, cappods = 0;
