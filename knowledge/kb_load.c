@@ -644,6 +644,39 @@ static bool post_ort(struct kb_loader *ld, struct yt_node *node, void *row)
     return true;
 }
 
+static const struct kb_field image_release_fields[] = {
+    FIELD("image", KBF_STR, struct gl_kb_image_release, image, true),
+    FIELD("tag", KBF_STR, struct gl_kb_image_release, tag, true),
+    FIELD("cuda", KBF_VERSION, struct gl_kb_image_release, cuda, true),
+    FIELD("base", KBF_STR, struct gl_kb_image_release, base, false),
+    FIELD("source", KBF_SOURCE, struct gl_kb_image_release, source, true),
+    FIELD("unverified", KBF_FLAG, struct gl_kb_image_release, unverified, false),
+};
+
+/* A row names its image as references are normalised (registry/path, no tag) and a tag of
+ * its own; a base that is an NGC month of the table agrees with that month's CUDA. */
+static bool post_image_release(struct kb_loader *ld, struct yt_node *node, void *row)
+{
+    struct gl_kb_image_release *r = row;
+    if (!strchr(r->image, '/') || strpbrk(r->image, ":@ "))
+        return kb_yaml_fail(&ld->y, kb_yaml_get(node, "image"),
+                            "image: expected a repository without a tag, found '%.80s'",
+                            r->image);
+    if (!*r->tag || strpbrk(r->tag, ":@ "))
+        return kb_yaml_fail(&ld->y, kb_yaml_get(node, "tag"),
+                            "tag: expected one tag, found '%.80s'", r->tag);
+    const char *month = r->base ? strrchr(r->base, ':') : NULL;
+    const struct gl_kb_ngc_release *ngc = NULL;
+    for (size_t i = 0; month && i < ld->kb->n_ngc_releases; i++)
+        if (!strncmp(ld->kb->ngc_releases[i].tag, month + 1, 5) && month[6] == '-')
+            ngc = &ld->kb->ngc_releases[i];
+    if (ngc && ngc->cuda && r->cuda && strcmp(ngc->cuda, r->cuda))
+        return kb_yaml_fail(&ld->y, kb_yaml_get(node, "cuda"),
+                            "cuda: %s, but its base %s is CUDA %s in ngc_containers",
+                            r->cuda, r->base, ngc->cuda);
+    return true;
+}
+
 static const struct kb_field error_fields[] = {
     FIELD("text", KBF_STR, struct gl_kb_error_string, text, true),
     FIELD("code", KBF_STR, struct gl_kb_error_string, code, false),
@@ -836,6 +869,10 @@ const struct kb_spec kb_specs[] = {
      sizeof(struct gl_kb_ngc_release), ngc_release_fields, N(ngc_release_fields),
      TABLE(ngc_releases, n_ngc_releases), offsetof(struct gl_kb_ngc_release, unverified), NULL,
      post_ngc_release},
+    {"image_releases", {"image_releases", "releases"}, KB_ROWS, false,
+     "struct gl_kb_image_release", sizeof(struct gl_kb_image_release), image_release_fields,
+     N(image_release_fields), TABLE(image_releases, n_image_releases),
+     offsetof(struct gl_kb_image_release, unverified), NULL, post_image_release},
     {"torch", {"torch_cuda_variants", "releases"}, KB_ROWS, false, "struct gl_kb_torch",
      sizeof(struct gl_kb_torch), torch_fields, N(torch_fields), TABLE(torch, n_torch),
      offsetof(struct gl_kb_torch, unverified), NULL, post_torch},

@@ -193,6 +193,17 @@ const struct gl_kb_ngc_release *gl_kb_ngc_newest(const struct gl_kb *kb)
     return newest;
 }
 
+const struct gl_kb_image_release *gl_kb_image_release(const struct gl_kb *kb, const char *image,
+                                                      const char *tag)
+{
+    for (size_t i = 0; kb && image && tag && i < kb->n_image_releases; i++) {
+        const struct gl_kb_image_release *r = &kb->image_releases[i];
+        if (r->tag[0] == tag[0] && !strcmp(r->tag, tag) && !strcmp(r->image, image))
+            return r->unverified || !r->cuda ? NULL : r;
+    }
+    return NULL;
+}
+
 bool gl_torch_variant_cuda(const char *variant, char *out, size_t out_size)
 {
     if (!variant || strncmp(variant, "cu", 2) != 0 || out_size < 16)
