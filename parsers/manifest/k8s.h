@@ -13,6 +13,9 @@
  * with its main container under `runner`, which is one more launch of that pod; Dynamo's
  * `extraPodSpec.mainContainer` is not read: its GPUs are given outside the container);
  * a pod spec is not searched further.
+ * A skaffold config (apiVersion skaffold/...): each `build.artifacts[].image` (and each
+ * profile's) is an image the project builds (doc->project, GL_PROJECT_BUILT | RETAGGED:
+ * skaffold writes its own tag into the manifests that name it).
  * A Kubeflow TrainJob (apiVersion trainer.kubeflow.org/...): `spec.trainer.image` and each
  * `spec.initializer.*.image` are image references (GL_REF_LAUNCH) with no launch: the
  * runtime it names gives the pods (their GPUs, mounts, /dev/shm), so only the images are
