@@ -296,7 +296,7 @@ static void derive_ref(struct cd_ctx *c, size_t ri)
         return;
     case RC_RELEASE: /* judged as an NGC tag is: a release table's row, at the tag */
         ref_fact(c, ri, GL_CUDA_NGC_TAG, rc.release->cuda,
-                 CD_JOIN(a, ngc_name(p), " ", p->tag,
+                 CD_JOIN(a, p->familiar, ":", p->tag,
                          rc.release->base ? ", built on " : "",
                          rc.release->base ? rc.release->base : ""),
                  gl_ref_tag_loc(r, 0, 0));

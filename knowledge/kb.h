@@ -160,7 +160,10 @@ struct gl_kb_ngc_release { /* ngc_containers.releases: one YY.MM for every frame
 
 struct gl_kb_image_release { /* image_releases.releases: a release image of a product */
     const char *image;             /* repository: "nvcr.io/nvidia/tensorrt-llm/release" */
-    const char *tag;               /* the exact tag: "1.0.0" (no other tag is this row's) */
+    const char *tag;               /* the exact tag: "1.0.0" (no other tag is this row's);
+                                      NULL for a row of dated nightlies (below) */
+    const char *dated_from;        /* nightlies tagged FLAVOR-YYYY-MM-DD with a date in */
+    const char *dated_until;       /* [from, until] ("2025-07-03", "2025-08-21"), else NULL */
     const char *cuda;              /* the CUDA the image ships: "12.9.1" */
     const char *base;              /* the image it is built on, as the source states it:
                                       "nvcr.io/nvidia/pytorch:25.06-py3"; NULL: not stated */
@@ -334,9 +337,11 @@ const struct gl_kb_ngc_release *gl_kb_ngc_release(const struct gl_kb *kb, const 
 const struct gl_kb_ngc_release *gl_kb_ngc_newest(const struct gl_kb *kb);
 
 /* The release row of a product's image: its repository as gl_imageref normalises it
- * ("nvcr.io/nvidia/tensorrt-llm/release") and its exact tag ("1.0.0"); NULL when the table
- * has none (a release candidate, a post release, another tag: unknown, never guessed) or
- * the row is unverified. */
+ * ("nvcr.io/nvidia/tensorrt-llm/release") and its exact tag ("1.0.0"), or a dated nightly
+ * tag FLAVOR-YYYY-MM-DD ("maxtext-2025-12-10": FLAVOR lower-case letters, digits and
+ * hyphens) inside a row's range; NULL when the table has none (a release candidate, a post
+ * release, a floating or undated tag, a date outside the ranges: unknown, never guessed)
+ * or the row is unverified. */
 const struct gl_kb_image_release *gl_kb_image_release(const struct gl_kb *kb, const char *image,
                                                       const char *tag);
 

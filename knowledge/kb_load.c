@@ -646,15 +646,27 @@ static bool post_ort(struct kb_loader *ld, struct yt_node *node, void *row)
 
 static const struct kb_field image_release_fields[] = {
     FIELD("image", KBF_STR, struct gl_kb_image_release, image, true),
-    FIELD("tag", KBF_STR, struct gl_kb_image_release, tag, true),
+    FIELD("tag", KBF_STR, struct gl_kb_image_release, tag, false),
+    FIELD("dated_from", KBF_STR, struct gl_kb_image_release, dated_from, false),
+    FIELD("dated_until", KBF_STR, struct gl_kb_image_release, dated_until, false),
     FIELD("cuda", KBF_VERSION, struct gl_kb_image_release, cuda, true),
     FIELD("base", KBF_STR, struct gl_kb_image_release, base, false),
     FIELD("source", KBF_SOURCE, struct gl_kb_image_release, source, true),
     FIELD("unverified", KBF_FLAG, struct gl_kb_image_release, unverified, false),
 };
 
-/* A row names its image as references are normalised (registry/path, no tag) and a tag of
- * its own; a base that is an NGC month of the table agrees with that month's CUDA. */
+static bool iso_date(const char *s)
+{
+    for (size_t k = 0; k < 10; k++)
+        if (k == 4 || k == 7 ? s[k] != '-' : s[k] < '0' || s[k] > '9')
+            return false;
+    return s[10] == '\0';
+}
+
+/* A row names its image as references are normalised (registry/path, no tag) and either a
+ * tag of its own or a range of nightly dates; a base that is an NGC month of the table
+ * agrees with that month's CUDA, in as many fields as the row gives (a base tag's
+ * `cuda13.0` token gives two). */
 static bool post_image_release(struct kb_loader *ld, struct yt_node *node, void *row)
 {
     struct gl_kb_image_release *r = row;
@@ -662,15 +674,25 @@ static bool post_image_release(struct kb_loader *ld, struct yt_node *node, void 
         return kb_yaml_fail(&ld->y, kb_yaml_get(node, "image"),
                             "image: expected a repository without a tag, found '%.80s'",
                             r->image);
-    if (!*r->tag || strpbrk(r->tag, ":@ "))
-        return kb_yaml_fail(&ld->y, kb_yaml_get(node, "tag"),
-                            "tag: expected one tag, found '%.80s'", r->tag);
+    if (r->tag ? !*r->tag || strpbrk(r->tag, ":@ ") || r->dated_from || r->dated_until
+               : !r->dated_from || !r->dated_until)
+        return kb_yaml_fail(&ld->y, node,
+                            "expected one tag, or dated_from and dated_until (not both)");
+    if (!r->tag && (!iso_date(r->dated_from) || !iso_date(r->dated_until) ||
+                    strcmp(r->dated_from, r->dated_until) > 0))
+        return kb_yaml_fail(&ld->y, kb_yaml_get(node, "dated_from"),
+                            "dated_from/dated_until: expected YYYY-MM-DD, from <= until");
     const char *month = r->base ? strrchr(r->base, ':') : NULL;
     const struct gl_kb_ngc_release *ngc = NULL;
     for (size_t i = 0; month && i < ld->kb->n_ngc_releases; i++)
         if (!strncmp(ld->kb->ngc_releases[i].tag, month + 1, 5) && month[6] == '-')
             ngc = &ld->kb->ngc_releases[i];
-    if (ngc && ngc->cuda && r->cuda && strcmp(ngc->cuda, r->cuda))
+    unsigned fields = 1;
+    for (const char *c = r->cuda; c && *c; c++)
+        fields += *c == '.';
+    int cmp = 0;
+    if (ngc && ngc->cuda && r->cuda &&
+        (!gl_version_compare(ngc->cuda, r->cuda, fields, &cmp) || cmp))
         return kb_yaml_fail(&ld->y, kb_yaml_get(node, "cuda"),
                             "cuda: %s, but its base %s is CUDA %s in ngc_containers",
                             r->cuda, r->base, ngc->cuda);

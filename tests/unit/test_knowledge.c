@@ -257,6 +257,23 @@ static void test_image_releases(void **state)
     assert_null(gl_kb_image_release(kb, trt, "1.0"));
     assert_null(gl_kb_image_release(kb, "nvcr.io/nvidia/tensorrt-llm/devel", "1.0.0"));
     assert_null(gl_kb_image_release(kb, trt, NULL));
+    /* JAX-Toolbox's nightlies: FLAVOR-YYYY-MM-DD inside a range of its base history */
+    const char *jax = "ghcr.io/nvidia/jax";
+    r = gl_kb_image_release(kb, jax, "maxtext-2025-07-03"); /* the first day of 25.06 */
+    assert_non_null(r);
+    assert_string_equal(r->cuda, "12.9.1");
+    assert_string_equal(gl_kb_image_release(kb, jax, "jax-2025-07-02")->cuda, "12.8.1");
+    assert_string_equal(gl_kb_image_release(kb, jax, "jax-scale-training-2026-04-18")->cuda,
+                        "13.1.1");
+    assert_string_equal(gl_kb_image_release(kb, jax, "base-2025-12-10")->cuda, "13.0");
+    assert_null(gl_kb_image_release(kb, jax, "jax-2024-07-23")); /* before the history */
+    assert_null(gl_kb_image_release(kb, jax, "jax-2026-07-25")); /* after the snapshot */
+    assert_null(gl_kb_image_release(kb, jax, "jax"));
+    assert_null(gl_kb_image_release(kb, jax, "2025-12-10"));
+    assert_null(gl_kb_image_release(kb, jax, "Jax-2025-12-10"));
+    assert_null(gl_kb_image_release(kb, jax, "jax-2025-12-10-amd64"));
+    assert_null(gl_kb_image_release(kb, jax, "jax-2025-1210"));
+    assert_null(gl_kb_image_release(kb, "ghcr.io/nvidia/jax-toolbox", "jax-2025-12-10"));
 }
 
 static void test_frameworks(void **state)
@@ -493,6 +510,13 @@ static void test_bad_tables_after_good_ones(void **state)
         {"ngc_containers:\n  releases:\n  - tag: '25.06'\n    cuda: 12.9.1\n"
          "image_releases:\n  releases:\n  - image: nvcr.io/a/b\n    tag: '1'\n    cuda: 12.8.0\n"
          "    base: nvcr.io/nvidia/pytorch:25.06-py3\n    source: s1\n", "is CUDA 12.9.1"},
+        {"image_releases:\n  releases:\n  - image: ghcr.io/a/b\n    dated_from: '2025-01-01'\n"
+         "    cuda: 12.4\n    source: s1\n", "dated_until"},
+        {"image_releases:\n  releases:\n  - image: ghcr.io/a/b\n    tag: x\n"
+         "    dated_from: '2025-01-01'\n    dated_until: '2025-02-01'\n    cuda: 12.4\n"
+         "    source: s1\n", "not both"},
+        {"image_releases:\n  releases:\n  - image: ghcr.io/a/b\n    dated_from: '2025-02-01'\n"
+         "    dated_until: '2025-01-01'\n    cuda: 12.4\n    source: s1\n", "from <= until"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char *text = concat(base, cases[i].extra);
