@@ -344,6 +344,9 @@ const struct gl_kb_ngc_release *gl_kb_ngc_newest(const struct gl_kb *kb);
  * or the row is unverified. */
 const struct gl_kb_image_release *gl_kb_image_release(const struct gl_kb *kb, const char *image,
                                                       const char *tag);
+/* Do the 10 bytes at s read YYYY-MM-DD (digits and the two hyphens; s holds 10 bytes or a
+ * NUL before them)? */
+bool gl_kb_iso_date_at(const char *s);
 
 /* CUDA version of a torch local-version variant: "cu121" -> "12.1", "cu92" -> "9.2".
  * Writes into out (>= 16 bytes); false for "cpu", "rocm6.1" and malformed text. */

@@ -657,10 +657,7 @@ static const struct kb_field image_release_fields[] = {
 
 static bool iso_date(const char *s)
 {
-    for (size_t k = 0; k < 10; k++)
-        if (k == 4 || k == 7 ? s[k] != '-' : s[k] < '0' || s[k] > '9')
-            return false;
-    return s[10] == '\0';
+    return strlen(s) == 10 && gl_kb_iso_date_at(s);
 }
 
 /* A row names its image as references are normalised (registry/path, no tag) and either a

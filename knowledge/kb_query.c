@@ -193,16 +193,21 @@ const struct gl_kb_ngc_release *gl_kb_ngc_newest(const struct gl_kb *kb)
     return newest;
 }
 
+bool gl_kb_iso_date_at(const char *s)
+{
+    for (size_t k = 0; k < 10; k++)
+        if (k == 4 || k == 7 ? s[k] != '-' : s[k] < '0' || s[k] > '9')
+            return false;
+    return true;
+}
+
 /* The date of a nightly tag FLAVOR-YYYY-MM-DD (its last 10 bytes), or NULL. */
 static const char *nightly_date(const char *tag)
 {
     size_t n = strlen(tag);
-    if (n < 12 || tag[n - 11] != '-')
+    if (n < 12 || tag[n - 11] != '-' || !gl_kb_iso_date_at(tag + n - 10))
         return NULL;
     const char *d = tag + n - 10;
-    for (size_t k = 0; k < 10; k++)
-        if (k == 4 || k == 7 ? d[k] != '-' : d[k] < '0' || d[k] > '9')
-            return NULL;
     for (const char *f = tag; f < tag + n - 11; f++)
         if (!((*f >= 'a' && *f <= 'z') || (*f >= '0' && *f <= '9') || *f == '-'))
             return NULL;
