@@ -144,12 +144,13 @@ static bool ngc_team_product(const struct gl_imageref *p)
 
 /* What a reference's parsed text alone says of its CUDA (derive_ref's conclusion, before
  * any fact is added): which kind of fact, and what it needs. */
-enum ref_kind { RC_NONE, RC_BASE_TAG, RC_NGC, RC_NGC_NEWER, RC_TOKEN };
+enum ref_kind { RC_NONE, RC_BASE_TAG, RC_NGC, RC_NGC_NEWER, RC_RELEASE, RC_TOKEN };
 struct ref_cuda {
     enum ref_kind kind;
     size_t n;        /* RC_BASE_TAG: the version's length at the tag's start; RC_TOKEN: the
                         torch release's (pytorch/pytorch:2.3.0-cuda12.1-...), 0 for none */
     const struct gl_kb_ngc_release *rel; /* RC_NGC: its row; RC_NGC_NEWER: the newest row */
+    const struct gl_kb_image_release *release; /* RC_RELEASE: the product image's row */
     unsigned major;  /* RC_NGC_NEWER: the newest row's CUDA major */
     size_t off, len; /* RC_TOKEN: the version's bytes in the tag */
     char version[32]; /* RC_TOKEN: the token's CUDA version */
@@ -196,6 +197,12 @@ static void conclude(const struct gl_kb *kb, const struct gl_imageref *p, struct
     size_t digits = 0;
     bool have_tok = tok >= 0 && gl_cuda_token_version(p->tag + tok, tok_len, tok_version,
                                                       sizeof tok_version, &digits);
+    /* a product's release image of the table (tensorrt-llm/release:1.0.0): its row */
+    const struct gl_kb_image_release *release = gl_kb_image_release(kb, p->familiar, p->tag);
+    if (release) {
+        *out = (struct ref_cuda){.kind = RC_RELEASE, .release = release};
+        return;
+    }
     if (gl_imageref_in_namespace(p, "nvcr.io/nvidia") && !gl_imageref_nvidia_infra(p) &&
         !ngc_team_product(p)) {
         const struct gl_kb_ngc_release *rel = gl_kb_ngc_release(kb, p->tag);
@@ -285,6 +292,13 @@ static void derive_ref(struct cd_ctx *c, size_t ri)
         ref_fact(c, ri, GL_CUDA_NGC_TAG, gl_arena_printf(a, "%u", rc.major),
                  gl_arena_printf(a, "NGC %s %.5s, newer than the table's %s", ngc_name(p),
                                  p->tag, rc.rel->tag),
+                 gl_ref_tag_loc(r, 0, 0));
+        return;
+    case RC_RELEASE: /* judged as an NGC tag is: a release table's row, at the tag */
+        ref_fact(c, ri, GL_CUDA_NGC_TAG, rc.release->cuda,
+                 CD_JOIN(a, p->familiar, ":", p->tag,
+                         rc.release->base ? ", built on " : "",
+                         rc.release->base ? rc.release->base : ""),
                  gl_ref_tag_loc(r, 0, 0));
         return;
     case RC_TOKEN: {

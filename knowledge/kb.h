@@ -158,6 +158,19 @@ struct gl_kb_ngc_release { /* ngc_containers.releases: one YY.MM for every frame
     bool unverified;               /* release or its CUDA patch level unconfirmed */
 };
 
+struct gl_kb_image_release { /* image_releases.releases: a release image of a product */
+    const char *image;             /* repository: "nvcr.io/nvidia/tensorrt-llm/release" */
+    const char *tag;               /* the exact tag: "1.0.0" (no other tag is this row's);
+                                      NULL for a row of dated nightlies (below) */
+    const char *dated_from;        /* nightlies tagged FLAVOR-YYYY-MM-DD with a date in */
+    const char *dated_until;       /* [from, until] ("2025-07-03", "2025-08-21"), else NULL */
+    const char *cuda;              /* the CUDA the image ships: "12.9.1" */
+    const char *base;              /* the image it is built on, as the source states it:
+                                      "nvcr.io/nvidia/pytorch:25.06-py3"; NULL: not stated */
+    const char *source;
+    bool unverified;               /* its CUDA is not confirmed (not judged) */
+};
+
 struct gl_kb_torch { /* torch_cuda_variants.releases */
     const char *torch;             /* "2.1" (major.minor series) */
     struct gl_kb_strlist stable_cuda, experimental_cuda;
@@ -251,6 +264,7 @@ struct gl_kb {
     const struct gl_kb_fwdcompat *fwdcompat;       size_t n_fwdcompat;
     const struct gl_kb_ngc_container *ngc_containers; size_t n_ngc_containers;
     const struct gl_kb_ngc_release *ngc_releases;  size_t n_ngc_releases;
+    const struct gl_kb_image_release *image_releases; size_t n_image_releases;
     const struct gl_kb_torch *torch;               size_t n_torch;
     const struct gl_kb_tf *tf;                     size_t n_tf;
     const struct gl_kb_jax *jax;                   size_t n_jax;
@@ -321,6 +335,18 @@ bool gl_ngc_month_tag(const char *tag);
 const struct gl_kb_ngc_release *gl_kb_ngc_release(const struct gl_kb *kb, const char *tag);
 /* The newest NGC month of the table (YY.MM order), or NULL. */
 const struct gl_kb_ngc_release *gl_kb_ngc_newest(const struct gl_kb *kb);
+
+/* The release row of a product's image: its repository as gl_imageref normalises it
+ * ("nvcr.io/nvidia/tensorrt-llm/release") and its exact tag ("1.0.0"), or a dated nightly
+ * tag FLAVOR-YYYY-MM-DD ("maxtext-2025-12-10": FLAVOR lower-case letters, digits and
+ * hyphens) inside a row's range; NULL when the table has none (a release candidate, a post
+ * release, a floating or undated tag, a date outside the ranges: unknown, never guessed)
+ * or the row is unverified. */
+const struct gl_kb_image_release *gl_kb_image_release(const struct gl_kb *kb, const char *image,
+                                                      const char *tag);
+/* Do the 10 bytes at s read YYYY-MM-DD (digits and the two hyphens; s holds 10 bytes or a
+ * NUL before them)? */
+bool gl_kb_iso_date_at(const char *s);
 
 /* CUDA version of a torch local-version variant: "cu121" -> "12.1", "cu92" -> "9.2".
  * Writes into out (>= 16 bytes); false for "cpu", "rocm6.1" and malformed text. */

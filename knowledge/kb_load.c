@@ -644,6 +644,58 @@ static bool post_ort(struct kb_loader *ld, struct yt_node *node, void *row)
     return true;
 }
 
+static const struct kb_field image_release_fields[] = {
+    FIELD("image", KBF_STR, struct gl_kb_image_release, image, true),
+    FIELD("tag", KBF_STR, struct gl_kb_image_release, tag, false),
+    FIELD("dated_from", KBF_STR, struct gl_kb_image_release, dated_from, false),
+    FIELD("dated_until", KBF_STR, struct gl_kb_image_release, dated_until, false),
+    FIELD("cuda", KBF_VERSION, struct gl_kb_image_release, cuda, true),
+    FIELD("base", KBF_STR, struct gl_kb_image_release, base, false),
+    FIELD("source", KBF_SOURCE, struct gl_kb_image_release, source, true),
+    FIELD("unverified", KBF_FLAG, struct gl_kb_image_release, unverified, false),
+};
+
+static bool iso_date(const char *s)
+{
+    return strlen(s) == 10 && gl_kb_iso_date_at(s);
+}
+
+/* A row names its image as references are normalised (registry/path, no tag) and either a
+ * tag of its own or a range of nightly dates; a base that is an NGC month of the table
+ * agrees with that month's CUDA, in as many fields as the row gives (a base tag's
+ * `cuda13.0` token gives two). */
+static bool post_image_release(struct kb_loader *ld, struct yt_node *node, void *row)
+{
+    struct gl_kb_image_release *r = row;
+    if (!strchr(r->image, '/') || strpbrk(r->image, ":@ "))
+        return kb_yaml_fail(&ld->y, kb_yaml_get(node, "image"),
+                            "image: expected a repository without a tag, found '%.80s'",
+                            r->image);
+    if (r->tag ? !*r->tag || strpbrk(r->tag, ":@ ") || r->dated_from || r->dated_until
+               : !r->dated_from || !r->dated_until)
+        return kb_yaml_fail(&ld->y, node,
+                            "expected one tag, or dated_from and dated_until (not both)");
+    if (!r->tag && (!iso_date(r->dated_from) || !iso_date(r->dated_until) ||
+                    strcmp(r->dated_from, r->dated_until) > 0))
+        return kb_yaml_fail(&ld->y, kb_yaml_get(node, "dated_from"),
+                            "dated_from/dated_until: expected YYYY-MM-DD, from <= until");
+    const char *month = r->base ? strrchr(r->base, ':') : NULL;
+    const struct gl_kb_ngc_release *ngc = NULL;
+    for (size_t i = 0; month && i < ld->kb->n_ngc_releases; i++)
+        if (!strncmp(ld->kb->ngc_releases[i].tag, month + 1, 5) && month[6] == '-')
+            ngc = &ld->kb->ngc_releases[i];
+    unsigned fields = 1;
+    for (const char *c = r->cuda; c && *c; c++)
+        fields += *c == '.';
+    int cmp = 0;
+    if (ngc && ngc->cuda && r->cuda &&
+        (!gl_version_compare(ngc->cuda, r->cuda, fields, &cmp) || cmp))
+        return kb_yaml_fail(&ld->y, kb_yaml_get(node, "cuda"),
+                            "cuda: %s, but its base %s is CUDA %s in ngc_containers",
+                            r->cuda, r->base, ngc->cuda);
+    return true;
+}
+
 static const struct kb_field error_fields[] = {
     FIELD("text", KBF_STR, struct gl_kb_error_string, text, true),
     FIELD("code", KBF_STR, struct gl_kb_error_string, code, false),
@@ -836,6 +888,10 @@ const struct kb_spec kb_specs[] = {
      sizeof(struct gl_kb_ngc_release), ngc_release_fields, N(ngc_release_fields),
      TABLE(ngc_releases, n_ngc_releases), offsetof(struct gl_kb_ngc_release, unverified), NULL,
      post_ngc_release},
+    {"image_releases", {"image_releases", "releases"}, KB_ROWS, false,
+     "struct gl_kb_image_release", sizeof(struct gl_kb_image_release), image_release_fields,
+     N(image_release_fields), TABLE(image_releases, n_image_releases),
+     offsetof(struct gl_kb_image_release, unverified), NULL, post_image_release},
     {"torch", {"torch_cuda_variants", "releases"}, KB_ROWS, false, "struct gl_kb_torch",
      sizeof(struct gl_kb_torch), torch_fields, N(torch_fields), TABLE(torch, n_torch),
      offsetof(struct gl_kb_torch, unverified), NULL, post_torch},

@@ -193,6 +193,52 @@ const struct gl_kb_ngc_release *gl_kb_ngc_newest(const struct gl_kb *kb)
     return newest;
 }
 
+bool gl_kb_iso_date_at(const char *s)
+{
+    for (size_t k = 0; k < 10; k++)
+        if (k == 4 || k == 7 ? s[k] != '-' : s[k] < '0' || s[k] > '9')
+            return false;
+    return true;
+}
+
+/* The date of a nightly tag FLAVOR-YYYY-MM-DD (its last 10 bytes), or NULL. */
+static const char *nightly_date(const char *tag)
+{
+    size_t n = strlen(tag);
+    if (n < 12 || tag[n - 11] != '-' || !gl_kb_iso_date_at(tag + n - 10))
+        return NULL;
+    const char *d = tag + n - 10;
+    for (const char *f = tag; f < tag + n - 11; f++)
+        if (!((*f >= 'a' && *f <= 'z') || (*f >= '0' && *f <= '9') || *f == '-'))
+            return NULL;
+    return d;
+}
+
+const struct gl_kb_image_release *gl_kb_image_release(const struct gl_kb *kb, const char *image,
+                                                      const char *tag)
+{
+    const char *date = NULL;
+    bool dated = false; /* date looked for */
+    for (size_t i = 0; kb && image && tag && i < kb->n_image_releases; i++) {
+        const struct gl_kb_image_release *r = &kb->image_releases[i];
+        bool hit;
+        if (r->tag) {
+            hit = r->tag[0] == tag[0] && !strcmp(r->tag, tag);
+        } else {
+            if (!dated) {
+                date = nightly_date(tag);
+                dated = true;
+            }
+            /* ISO dates compare as strings */
+            hit = date && strncmp(date, r->dated_from, 10) >= 0 &&
+                  strncmp(date, r->dated_until, 10) <= 0;
+        }
+        if (hit && !strcmp(r->image, image))
+            return r->unverified || !r->cuda ? NULL : r;
+    }
+    return NULL;
+}
+
 bool gl_torch_variant_cuda(const char *variant, char *out, size_t out_size)
 {
     if (!variant || strncmp(variant, "cu", 2) != 0 || out_size < 16)

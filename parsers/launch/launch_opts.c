@@ -17,6 +17,17 @@ static bool looks_like_image(struct gl_arena *a, const struct gl_word *w)
     return gl_imageref_parse(a, w->text, strlen(w->text), w->loc, &r, NULL) == 0;
 }
 
+/* Does an opaque word that may split stand for any number of words from its start: an
+ * expansion (`$args`, `${X}`), a template's `{{ args }}`, or a document's ellipsis (`...`,
+ * `…`: the words it leaves out; the shell reader makes it opaque only in documentation)?
+ * One that starts with literal text (`org/$NAME`) is at least one word that is no option. */
+static bool splat_word(const struct gl_word *w)
+{
+    const unsigned char *t = (const unsigned char *)w->text;
+    return t[0] == '$' || t[0] == '{' || (t[0] == '.' && t[1] == '.' && t[2] == '.') ||
+           (t[0] == 0xE2 && t[1] == 0x80 && t[2] == 0xA6);
+}
+
 /* Long option at word i: returns how many words it used. */
 static size_t long_opt(struct launch_build *b, const struct sh_cmd *cmd, size_t i,
                        const struct gl_cli_flag *table, launch_opt_fn apply)
@@ -87,10 +98,7 @@ size_t launch_walk_opts(struct launch_build *b, const struct sh_cmd *cmd, size_t
     while (i < n) {
         const struct gl_word *w = &cmd->words[i];
         const char *t = w->text;
-        /* an unquoted opaque word that starts with the expansion (`$args`, `${X}`, a
-         * template's `{{ args }}`) may be any number of words; one that starts with
-         * literal text (`org/$NAME`) is at least one word that is no option */
-        if (w->opaque && cmd->info[i].may_split && (t[0] == '$' || t[0] == '{')) {
+        if (w->opaque && cmd->info[i].may_split && splat_word(w)) {
             b->l->opts_opaque = true;
             if (i + 1 >= n)
                 return n; /* `docker run $args`: the image is somewhere in there */

@@ -220,9 +220,55 @@ static void trainjob(struct k8s *k, struct yt_node *obj)
         runtime_image(k, yt_deref(k->s, pairs[i].value));
 }
 
+/* Is the object a Pod or one of the core workloads whose pod template is its own (apps/v1,
+ * batch/v1)? Custom resources may compose a pod from a template of the same object and a
+ * patch of it (RoleBasedGroup's templateRef.patch): their containers are read as written. */
+static bool core_kind(struct yt_stream *s, struct yt_node *obj)
+{
+    static const char *const kinds[] = {"Pod", "Deployment", "StatefulSet", "DaemonSet",
+                                        "ReplicaSet", "ReplicationController", "Job",
+                                        "CronJob", "PodTemplate", NULL};
+    struct yt_node *kind = yt_get(s, obj, "kind", NULL);
+    for (size_t i = 0; yt_is_scalar(kind) && kinds[i]; i++)
+        if (yt_scalar_is(kind, kinds[i]))
+            return true;
+    return false;
+}
+
+/* The artifacts of one skaffold `build:` section: each `image` is built (and tagged) by
+ * skaffold, which then writes the tag it gave into every manifest that names the image. */
+static void skaffold_build(struct k8s *k, struct yt_node *build)
+{
+    struct yt_node *arts = yt_deref(k->s, yt_get(k->s, build, "artifacts", NULL));
+    for (size_t i = 0; yt_is_seq(arts) && i < arts->nitems; i++) {
+        struct yt_node *img = yt_deref(k->s, yt_get(k->s, yt_item(k->s, arts, i), "image", NULL));
+        if (yt_is_scalar(img) && img->len && !yt_is_null(img) && !memchr(img->value, '{', img->len))
+            gl_project_add(k->doc, GL_PROJECT_BUILT | GL_PROJECT_RETAGGED,
+                           gl_arena_strndup(&k->doc->arena, img->value, img->len), NULL,
+                           yt_scalar_loc_at(k->s, img, 0), "skaffold");
+    }
+}
+
+/* A skaffold config (apiVersion skaffold/...): the images of `build.artifacts` and of each
+ * profile's are images the project builds (RULES.md third round, Images built by the
+ * project): GL101, GL103 and GL204 never fire on references that name them, in any file of
+ * the run. */
+static void skaffold(struct k8s *k, struct yt_node *obj)
+{
+    struct yt_node *api = yt_get(k->s, obj, "apiVersion", NULL);
+    if (!yt_is_scalar(api) || !gl_has_prefix(api->value, "skaffold/"))
+        return;
+    skaffold_build(k, yt_get(k->s, obj, "build", NULL));
+    struct yt_node *profiles = yt_deref(k->s, yt_get(k->s, obj, "profiles", NULL));
+    for (size_t i = 0; yt_is_seq(profiles) && i < profiles->nitems; i++)
+        skaffold_build(k, yt_get(k->s, yt_item(k->s, profiles, i), "build", NULL));
+}
+
 static void object(struct k8s *k, struct yt_node *obj)
 {
     trainjob(k, obj);
+    skaffold(k, obj);
+    k->core_kind = core_kind(k->s, obj);
     struct gl_arena *a = &k->doc->arena;
     struct found_pod *pods = NULL;
     size_t npods = 0, cappods = 0;

@@ -13,6 +13,9 @@
  * with its main container under `runner`, which is one more launch of that pod; Dynamo's
  * `extraPodSpec.mainContainer` is not read: its GPUs are given outside the container);
  * a pod spec is not searched further.
+ * A skaffold config (apiVersion skaffold/...): each `build.artifacts[].image` (and each
+ * profile's) is an image the project builds (doc->project, GL_PROJECT_BUILT | RETAGGED:
+ * skaffold writes its own tag into the manifests that name it).
  * A Kubeflow TrainJob (apiVersion trainer.kubeflow.org/...): `spec.trainer.image` and each
  * `spec.initializer.*.image` are image references (GL_REF_LAUNCH) with no launch: the
  * runtime it names gives the pods (their GPUs, mounts, /dev/shm), so only the images are
@@ -20,6 +23,12 @@
  * Each container and initContainer is one gl_launch (kind GL_LAUNCH_K8S, tool
  * "kubernetes", loc and name = its `name` value, group = the file path: all pods of a
  * file run at the same time):
+ *  - a container of a Pod or core workload (Deployment, StatefulSet, DaemonSet, ReplicaSet,
+ *    ReplicationController, Job, CronJob, PodTemplate) with no `image` (empty or null too)
+ *    is a fragment (launch.fragment): a strategic-merge patch (kustomize `patches:`,
+ *    `kubectl patch`) names the container it changes and gives only what changes, so no
+ *    finding rests on what it lacks (its base gives the cpu, memory, mounts and /dev/shm),
+ *    as a compose override fragment. Custom resources are read as written.
  *  - image -> gl_ref (GL_REF_LAUNCH); argv = command words then args words (k8s
  *    `$(VAR)` references are replaced by literal env values; a reference to an env var
  *    with an unknown value makes the word opaque; others stay as written, as Kubernetes

@@ -25,6 +25,8 @@ struct k8s {
     size_t nclaims, capclaims;
     unsigned npods;           /* pod specs seen: gl_pod_facts.pod */
     const char *ns;           /* metadata.namespace of the object being read, or NULL */
+    bool core_kind;           /* the object is a Pod or a core workload (Deployment, Job...):
+                                 a container of it without an image is a patch's */
 };
 
 /* Add the launches of the pod spec (a mapping with `containers`, or a `runner`). ignore ids come from

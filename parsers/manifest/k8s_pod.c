@@ -462,9 +462,13 @@ static bool add_container(struct pod *p, struct yt_node *ctr, bool init, const c
     doc->launches[p->launch].ignore_ids = ids;
     doc->launches[p->launch].nignore_ids = nids;
     struct yt_node *image = get(p, ctr, "image");
-    if (yt_is_scalar(image) && image->len)
+    if (yt_is_scalar(image) && image->len && !yt_is_null(image))
         yl_set_image(doc, p->launch, text(p, image), yt_scalar_loc_at(p->k->s, image, 0),
                      GL_REF_LAUNCH, false);
+    else if (p->k->core_kind) /* a patch (kustomize, kubectl patch) names the container
+                                  it changes: no pod runs without an image, so what it
+                                  lacks its base gives */
+        doc->launches[p->launch].fragment = true;
     p->env = get(p, ctr, "env");
     drop_names(&p->env_names, &p->env_indexed); /* (the last container's) */
     drop_names(&p->gpu_names, &p->gpus_indexed);

@@ -99,9 +99,34 @@ static size_t template_end(const struct sh_lexer *lx, size_t i)
     return 0;
 }
 
+/* A whole word of three or more dots, or of `…` (U+2026), at i: the offset after it, else
+ * 0. Documentation writes it for the arguments it leaves out (`docker run --gpus all ...`);
+ * no command takes it as an argument. */
+static size_t ellipsis_end(const struct sh_lexer *lx, size_t i)
+{
+    const unsigned char *s = (const unsigned char *)lx->s;
+    if (i && !(s[i - 1] == ' ' || s[i - 1] == '\t' || s[i - 1] == '\n'))
+        return 0; /* inside a word: `a...b`, `x...` */
+    size_t k = i;
+    if (s[k] == '.') {
+        while (k < lx->len && s[k] == '.')
+            k++;
+        if (k - i < 3)
+            return 0;
+    } else {
+        while (k + 2 < lx->len && s[k] == 0xE2 && s[k + 1] == 0x80 && s[k + 2] == 0xA6)
+            k += 3;
+        if (k == i)
+            return 0;
+    }
+    return shl_word_end_at(lx, k) ? k : 0;
+}
+
 size_t shl_placeholder_end(const struct sh_lexer *lx, size_t i)
 {
     const char *s = lx->s;
+    if (i < lx->len && (s[i] == '.' || (unsigned char)s[i] == 0xE2))
+        return lx->opts && lx->opts->placeholders ? ellipsis_end(lx, i) : 0;
     if (i >= lx->len || (s[i] != '{' && s[i] != '<')) /* what every placeholder starts with */
         return 0;
     size_t tmpl = template_end(lx, i);
@@ -448,12 +473,14 @@ static void lex_parts(struct sh_lexer *lx, enum lex_mode mode, int depth)
         if (c < 0)
             return;
         size_t at = lx->i;
-        size_t placeholder =
-            mode == M_WORD && (c == '<' || c == '{') ? shl_placeholder_end(lx, at) : 0;
+        size_t placeholder = mode == M_WORD && (c == '<' || c == '{' || c == '.' || c == 0xE2)
+                                 ? shl_placeholder_end(lx, at)
+                                 : 0;
         if (placeholder) { /* documentation's `<...>`: an opaque part of the word; a
                               template's `{{ x }}` or IPython's `{x}`, substituted as
-                              text, may be any number of words, as `$x` may */
-            shl_wb_opaque_raw(lx, at, placeholder, lx->s[at] == '{');
+                              text, and an ellipsis, may be any number of words, as `$x`
+                              may */
+            shl_wb_opaque_raw(lx, at, placeholder, lx->s[at] != '<');
             lx->i = placeholder;
             continue;
         }
@@ -491,7 +518,9 @@ void shl_word(struct sh_lexer *lx, bool nosplit)
 {
     const char *s = lx->s;
     size_t at = lx->i;
-    size_t end = shl_plain_word_end(lx, at);
+    bool dots = at < lx->len && (s[at] == '.' || (unsigned char)s[at] == 0xE2) &&
+                shl_placeholder_end(lx, at); /* an ellipsis: opaque (lex_parts) */
+    size_t end = dots ? 0 : shl_plain_word_end(lx, at);
     if (end) { /* the common word, plain bytes only: one field, no builder */
         shl_wb_plain(lx, at, end, nosplit);
         lx->i = end;

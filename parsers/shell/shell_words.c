@@ -1121,6 +1121,8 @@ static void run(struct builder *b)
                 size_t n = scan_operator(lx, op, &redir);
                 lx->i += n;
                 add_redirect(b, at, fd, op);
+            } else if ((c == '.' || c == 0xE2) && shl_placeholder_end(lx, at)) {
+                word(b, at); /* documentation's `...`: the arguments it leaves out */
             } else {
                 bool quote;
                 if (!plain_word(b, at, &quote) && !(quote && quoted_word(b, at)))

@@ -240,6 +240,42 @@ static void test_ngc(void **state)
     assert_null(gl_kb_ngc_container(kb, "note"));
 }
 
+/* Product release images (image_releases): exact tags only; an unverified row is none. */
+static void test_image_releases(void **state)
+{
+    (void)state;
+    const struct gl_kb *kb = gl_kb_builtin();
+    const char *trt = "nvcr.io/nvidia/tensorrt-llm/release";
+    const struct gl_kb_image_release *r = gl_kb_image_release(kb, trt, "1.0.0");
+    assert_non_null(r);
+    assert_string_equal(r->cuda, "12.9.1");
+    assert_string_equal(r->base, "nvcr.io/nvidia/pytorch:25.06-py3");
+    assert_string_equal(gl_kb_image_release(kb, trt, "1.2.0")->cuda, "13.1.0");
+    assert_null(gl_kb_image_release(kb, trt, "0.21.0")); /* its base month is unverified */
+    assert_null(gl_kb_image_release(kb, trt, "1.1.0rc2"));
+    assert_null(gl_kb_image_release(kb, trt, "1.1.0rc2.post2"));
+    assert_null(gl_kb_image_release(kb, trt, "1.0"));
+    assert_null(gl_kb_image_release(kb, "nvcr.io/nvidia/tensorrt-llm/devel", "1.0.0"));
+    assert_null(gl_kb_image_release(kb, trt, NULL));
+    /* JAX-Toolbox's nightlies: FLAVOR-YYYY-MM-DD inside a range of its base history */
+    const char *jax = "ghcr.io/nvidia/jax";
+    r = gl_kb_image_release(kb, jax, "maxtext-2025-07-03"); /* the first day of 25.06 */
+    assert_non_null(r);
+    assert_string_equal(r->cuda, "12.9.1");
+    assert_string_equal(gl_kb_image_release(kb, jax, "jax-2025-07-02")->cuda, "12.8.1");
+    assert_string_equal(gl_kb_image_release(kb, jax, "jax-scale-training-2026-04-18")->cuda,
+                        "13.1.1");
+    assert_string_equal(gl_kb_image_release(kb, jax, "base-2025-12-10")->cuda, "13.0");
+    assert_null(gl_kb_image_release(kb, jax, "jax-2024-07-23")); /* before the history */
+    assert_null(gl_kb_image_release(kb, jax, "jax-2026-07-25")); /* after the snapshot */
+    assert_null(gl_kb_image_release(kb, jax, "jax"));
+    assert_null(gl_kb_image_release(kb, jax, "2025-12-10"));
+    assert_null(gl_kb_image_release(kb, jax, "Jax-2025-12-10"));
+    assert_null(gl_kb_image_release(kb, jax, "jax-2025-12-10-amd64"));
+    assert_null(gl_kb_image_release(kb, jax, "jax-2025-1210"));
+    assert_null(gl_kb_image_release(kb, "ghcr.io/nvidia/jax-toolbox", "jax-2025-12-10"));
+}
+
 static void test_frameworks(void **state)
 {
     (void)state;
@@ -467,6 +503,20 @@ static void test_bad_tables_after_good_ones(void **state)
         {"torch_cuda_arch_lists:\n  releases:\n  - torch: '2.1'\n    variants:\n    - variant: cpu\n"
          "      sass: [sm_80]\n", "cuNNN"},
         {"torch_cuda_arch_lists:\n  releases:\n  - torch: '2.1'\n", "list of variants"},
+        {"image_releases:\n  releases:\n  - image: nvcr.io/a/b:1\n    tag: '1'\n    cuda: 12.4\n"
+         "    source: s1\n", "without a tag"},
+        {"image_releases:\n  releases:\n  - image: nvcr.io/a/b\n    tag: 1 2\n    cuda: 12.4\n"
+         "    source: s1\n", "one tag"},
+        {"ngc_containers:\n  releases:\n  - tag: '25.06'\n    cuda: 12.9.1\n"
+         "image_releases:\n  releases:\n  - image: nvcr.io/a/b\n    tag: '1'\n    cuda: 12.8.0\n"
+         "    base: nvcr.io/nvidia/pytorch:25.06-py3\n    source: s1\n", "is CUDA 12.9.1"},
+        {"image_releases:\n  releases:\n  - image: ghcr.io/a/b\n    dated_from: '2025-01-01'\n"
+         "    cuda: 12.4\n    source: s1\n", "dated_until"},
+        {"image_releases:\n  releases:\n  - image: ghcr.io/a/b\n    tag: x\n"
+         "    dated_from: '2025-01-01'\n    dated_until: '2025-02-01'\n    cuda: 12.4\n"
+         "    source: s1\n", "not both"},
+        {"image_releases:\n  releases:\n  - image: ghcr.io/a/b\n    dated_from: '2025-02-01'\n"
+         "    dated_until: '2025-01-01'\n    cuda: 12.4\n    source: s1\n", "from <= until"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char *text = concat(base, cases[i].extra);
@@ -519,6 +569,7 @@ int main(void)
         cmocka_unit_test(test_mvc_and_branches),
         cmocka_unit_test(test_images),
         cmocka_unit_test(test_ngc),
+        cmocka_unit_test(test_image_releases),
         cmocka_unit_test(test_frameworks),
         cmocka_unit_test(test_version_compare),
         cmocka_unit_test(test_minimal_file_loads),

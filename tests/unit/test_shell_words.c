@@ -155,6 +155,20 @@ static void test_placeholders(void **state)
     assert_int_equal(split("docker run <image> x.py"), 0);
     assert_string_equal(words(&C[0]), "docker|run"); /* <image, then >x.py */
     assert_int_equal(C[0].nredirs, 2);
+    /* an ellipsis word (determined's docs: `docker run --gpus all ...`) may be any
+       number of words; dots inside a word, two dots, and a script's `...` are text */
+    t = "docker run --gpus all ... img \xe2\x80\xa6; ls a... ..b .. ...x";
+    assert_int_equal(split_len(t, strlen(t), &o), 0);
+    assert_int_equal(N, 2);
+    assert_string_equal(C[0].words[4].text, "...");
+    assert_true(C[0].words[4].opaque && C[0].info[4].may_split);
+    assert_loc(C[0].words[4].loc, 1, 23);
+    assert_false(C[0].words[5].opaque);
+    assert_true(C[0].words[6].opaque && C[0].info[6].may_split);
+    for (size_t k = 1; k < C[1].nwords; k++)
+        assert_false(C[1].words[k].opaque);
+    assert_int_equal(split("docker run --gpus all ..."), 0);
+    assert_false(C[0].words[4].opaque);
 }
 
 /* ---- quoting and escapes ---- */
