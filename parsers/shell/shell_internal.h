@@ -199,13 +199,32 @@ void shl_wb_value(struct sh_lexer *lx, const char *v, size_t n, size_t from, siz
  * continuation, word end, placeholder, brace end): a run of other bytes is a literal
  * appended in one go, and a word of them only is plain (shl_plain_word_end). */
 extern const bool shl_plain_stops[256];
+/* Clear the n bytes at p (n >= 16, a constant where it is called): sixteen bytes a store,
+ * written out. For the lexer and the builder, cleared once a text: gcc made their memset
+ * a `rep stosq` of ~28 steps, which a branch predictor sees as a loop whose end it
+ * mispredicts once a text (and which costs a slow start on a real CPU). */
+static inline __attribute__((always_inline)) void shl_clear(void *p, size_t n)
+{
+    char *c = p;
+#ifdef __SSE2__
+    size_t i = 0;
+#pragma GCC unroll 32
+    for (; i + 16 <= n; i += 16)
+        _mm_storeu_si128((__m128i *)(void *)(c + i), _mm_setzero_si128());
+    if (i < n) /* the last bytes: a store that overlaps the one before */
+        _mm_storeu_si128((__m128i *)(void *)(c + n - 16), _mm_setzero_si128());
+#else
+    memset(c, 0, n);
+#endif
+}
+
 /* Set up the lexer for s[0, len). Inline: once a text, from sh_split (its call cost
  * more than its stores). */
 static inline void shl_init(struct sh_lexer *lx, struct gl_arena *a, const char *s,
                             size_t len, const struct gl_srcmap *map, const struct sh_opts *opts,
                             struct sh_vars *vars, struct sh_error *err, struct shl_fixed *fixed)
 {
-    memset(lx, 0, sizeof *lx);
+    shl_clear(lx, sizeof *lx);
     lx->fixed = fixed;
     lx->a = a;
     lx->s = s;

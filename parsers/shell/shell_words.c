@@ -1224,7 +1224,7 @@ int sh_split(struct gl_arena *a, const char *text, size_t len, const struct gl_s
     struct builder b;
     /* everything after the lexer cleared: shl_init clears and sets the lexer itself (lx
        is the first member; clearing it twice cost ~60 instructions a text) */
-    memset((char *)&b + offsetof(struct builder, w), 0, sizeof b - offsetof(struct builder, w));
+    shl_clear((char *)&b + offsetof(struct builder, w), sizeof b - offsetof(struct builder, w));
     b.origin = map;
     struct fixed fx; /* not cleared: every element is written before it is read */
     b.fx = &fx;
