@@ -1228,6 +1228,11 @@ int sh_split(struct gl_arena *a, const char *text, size_t len, const struct gl_s
     b.origin = map;
     struct fixed fx; /* not cleared: every element is written before it is read */
     b.fx = &fx;
+    /* the commands' first room taken up front (as shl_grow would at the first command):
+       finish's test for room then says "room" at every command up to FIXED (at each
+       text's first command it found none, a mispredicted branch a text) */
+    b.cmds = fx.cmds;
+    b.capcmds = FIXED;
     b.words_only = opts && opts->words_only;
     b.limit = a->limit ? a->limit : SIZE_MAX;
     shl_init(&b.lx, a, text ? text : "", len, map, opts, vars, err, &fx.lex);
