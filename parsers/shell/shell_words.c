@@ -57,7 +57,7 @@ struct builder {
     struct sh_redir *rd;
     size_t nrd, caprd;
     bool started;
-    size_t start;
+    struct gl_loc start; /* where the command starts (looked up as its first token is read) */
     /* results (heap until the end) */
     struct sh_cmd *cmds;
     size_t ncmds, capcmds;
@@ -185,7 +185,10 @@ static void mark_start(struct builder *b, size_t at)
 {
     if (!b->started) {
         b->started = true;
-        b->start = at;
+        /* (here, not in finish: the token at `at` is in the piece of the text shl_loc
+           keeps; at the command's end, a command over continued lines was not, and its
+           look-up mispredicted) */
+        b->start = shl_loc(&b->lx, at);
     }
 }
 
@@ -261,7 +264,7 @@ static inline __attribute__((always_inline)) void finish(struct builder *b, cons
         c->nassigns = b->nas;
         c->redirs = arena_copy(a, b->rd, b->nrd, sizeof *b->rd);
         c->nredirs = b->nrd;
-        c->loc = shl_loc(&b->lx, b->start);
+        c->loc = b->start;
         memcpy(c->sep, sep, sizeof c->sep);
         c->depth = b->depth;
         c->subshell = b->nsub > 0;
