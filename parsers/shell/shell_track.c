@@ -65,6 +65,14 @@ static void track_read(struct sh_vars *vars, const struct sh_cmd *c)
     }
 }
 
+const uint16_t shl_setter_lengths[256] = {
+    ['e'] = 1u << 6,                         /* export */
+    ['d'] = 1u << 7, ['t'] = 1u << 7, ['g'] = 1u << 7, /* declare typeset getopts */
+    ['l'] = 1u << 5, ['u'] = 1u << 5,        /* local unset */
+    ['r'] = 1u << 4 | 1u << 8,               /* read readonly */
+    ['.'] = 1u << 1 | 1u << 6, ['s'] = 1u << 1 | 1u << 6, /* . source */
+};
+
 void shl_track_setter(struct sh_vars *vars, const struct sh_cmd *c,
                       const struct sh_word_info *info, bool certain)
 {

@@ -57,7 +57,7 @@ struct builder {
     struct sh_redir *rd;
     size_t nrd, caprd;
     bool started;
-    size_t start;
+    struct gl_loc start; /* where the command starts (looked up as its first token is read) */
     /* results (heap until the end) */
     struct sh_cmd *cmds;
     size_t ncmds, capcmds;
@@ -185,7 +185,10 @@ static void mark_start(struct builder *b, size_t at)
 {
     if (!b->started) {
         b->started = true;
-        b->start = at;
+        /* (here, not in finish: the token at `at` is in the piece of the text shl_loc
+           keeps; at the command's end, a command over continued lines was not, and its
+           look-up mispredicted) */
+        b->start = shl_loc(&b->lx, at);
     }
 }
 
@@ -261,7 +264,7 @@ static inline __attribute__((always_inline)) void finish(struct builder *b, cons
         c->nassigns = b->nas;
         c->redirs = arena_copy(a, b->rd, b->nrd, sizeof *b->rd);
         c->nredirs = b->nrd;
-        c->loc = shl_loc(&b->lx, b->start);
+        c->loc = b->start;
         memcpy(c->sep, sep, sizeof c->sep);
         c->depth = b->depth;
         c->subshell = b->nsub > 0;
@@ -384,22 +387,29 @@ static bool is_keyword(const struct sh_lexer *lx, const char *kw)
 
 /* Which reserved word the literal text t[0, n) is, if any. Always inline: plain_word asks
  * it of every command's first word, and gcc kept the part after the length test out of
- * line (a call a command for a first-byte switch that nearly always says no). */
+ * line (a call a command for a first-byte test that nearly always says no). */
 enum reserved { R_NONE, R_IF, R_LOOP, R_FOR, R_CASE, R_FUNCTION, R_FI, R_DONE, R_ESAC,
                 R_OPEN, R_CLOSE, R_OTHER };
+/* The lengths, as bits, of the reserved words by their first byte (all have 1 to 8): a
+ * word whose first byte and length match none is no reserved word, told in one look-up
+ * and one test (a test of the first byte alone passed cd, curl, echo, sed, dpkg... and
+ * went on, or not, as the command's name went: mispredicted). */
+static const uint16_t reserved_lengths[256] = {
+    ['i'] = 1u << 2,                     /* if */
+    ['w'] = 1u << 5, ['u'] = 1u << 5,    /* while until */
+    ['f'] = 1u << 2 | 1u << 3 | 1u << 8, /* fi for function */
+    ['s'] = 1u << 6,                     /* select */
+    ['c'] = 1u << 4,                     /* case */
+    ['d'] = 1u << 2 | 1u << 4,           /* do done */
+    ['e'] = 1u << 4,                     /* esac else elif */
+    ['t'] = 1u << 4,                     /* then time */
+    ['{'] = 1u << 1, ['}'] = 1u << 1, ['!'] = 1u << 1,
+};
 static inline __attribute__((always_inline)) enum reserved reserved_of(const char *t,
                                                                        size_t n)
 {
-    /* every reserved word below has 1 to 8 bytes and starts with one of these */
-    if (n < 1 || n > 8)
+    if (n > 8 || !((reserved_lengths[(unsigned char)t[0]] >> n) & 1u))
         return R_NONE;
-    switch (t[0]) {
-    case 'i': case 'w': case 'u': case 'f': case 's': case 'c': case 'd': case 'e':
-    case '{': case '}': case 't': case '!':
-        break;
-    default:
-        return R_NONE;
-    }
 #define KW(kw) (n == sizeof(kw) - 1 && memcmp(t, kw, sizeof(kw) - 1) == 0)
     if (KW("if")) return R_IF;
     if (KW("while") || KW("until")) return R_LOOP;
@@ -557,6 +567,26 @@ static bool plain_assignment(const char *t, size_t n)
     return k < n && t[k] == '=';
 }
 
+/* May the word src[0, n) hold a '=' (and so be an assignment word)? With SSE2, for a word
+ * of up to 16 bytes that the input holds 16 bytes from (`room`), exactly, in one 16-byte
+ * compare; true otherwise. So a command's first word is tested without a loop over its
+ * name bytes, whose end was mispredicted at most words (apt-get, pip, cd, mkdir...). */
+static inline bool may_hold_eq(const char *src, size_t n, size_t room)
+{
+#ifdef __SSE2__
+    if (n <= 16 && room >= 16) {
+        __m128i x = _mm_loadu_si128((const __m128i *)(const void *)src);
+        unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(x, _mm_set1_epi8('=')));
+        return (m & ((1u << n) - 1)) != 0;
+    }
+#else
+    (void)src;
+    (void)n;
+    (void)room;
+#endif
+    return true;
+}
+
 /* The plain word [at, end) that is an assignment `NAME=value` / `NAME+=value` at the start
  * of a command (plain_assignment), as the command's assignment: what word() and
  * shl_assignment make of it (the same copies of name and value, the same positions), here
@@ -631,7 +661,7 @@ static inline __attribute__((always_inline)) bool plain_word(struct builder *b, 
     }
     size_t tlen = end - at;
     const char *src = lx->s + at;
-    if (!b->nw && plain_assignment(src, tlen))
+    if (!b->nw && may_hold_eq(src, tlen, lx->len - at) && plain_assignment(src, tlen))
         return plain_assign(b, at, end);
     enum reserved r = cmd_empty(b) ? reserved_of(src, tlen) : R_NONE;
     if (r != R_NONE) {
@@ -999,6 +1029,12 @@ static inline __attribute__((always_inline)) size_t scan_operator(const struct s
         return 0;
     char c1 = left > 1 ? s[1] : 0, c2 = left > 2 ? s[2] : 0;
     const char *o; /* four bytes */
+    if (s[0] == '&' && c1 == '&') { /* most operators of RUN lines: before the switch, a
+                                       jump through a table that mispredicted nearly all */
+        memcpy(op, "&&\0", 4);
+        *redir = false;
+        return 2;
+    }
     bool r = s[0] == '<' || s[0] == '>';
     switch (s[0]) {
     case ';':
@@ -1193,10 +1229,15 @@ int sh_split(struct gl_arena *a, const char *text, size_t len, const struct gl_s
     struct builder b;
     /* everything after the lexer cleared: shl_init clears and sets the lexer itself (lx
        is the first member; clearing it twice cost ~60 instructions a text) */
-    memset((char *)&b + offsetof(struct builder, w), 0, sizeof b - offsetof(struct builder, w));
+    shl_clear((char *)&b + offsetof(struct builder, w), sizeof b - offsetof(struct builder, w));
     b.origin = map;
     struct fixed fx; /* not cleared: every element is written before it is read */
     b.fx = &fx;
+    /* the commands' first room taken up front (as shl_grow would at the first command):
+       finish's test for room then says "room" at every command up to FIXED (at each
+       text's first command it found none, a mispredicted branch a text) */
+    b.cmds = fx.cmds;
+    b.capcmds = FIXED;
     b.words_only = opts && opts->words_only;
     b.limit = a->limit ? a->limit : SIZE_MAX;
     shl_init(&b.lx, a, text ? text : "", len, map, opts, vars, err, &fx.lex);
