@@ -15,7 +15,8 @@
  *  - a runtime template (Kubeflow TrainingRuntime / ClusterTrainingRuntime, KServe
  *    ServingRuntime / ClusterServingRuntime): its GPU resources come from the job or
  *    service that uses it, so GL407 and GL410 never fire on it;
- *  - a Jetson launch (an L4T image: `l4t-*`, `nvcr.io/nvidia/l4t-*`, `dustynv/...`), where
+ *  - a Jetson launch (an L4T image: `l4t-*`, `nvcr.io/nvidia/l4t-*`, `dustynv/...`; or a
+ *    docker run in a text that runs jetson-containers' tools, doc->jetson_tools), where
  *    `--runtime nvidia` is the documented way to the GPU (no GL413).
  */
 #ifndef GPULINT_RULES_LAUNCH_KIND_H
