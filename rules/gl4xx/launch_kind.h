@@ -17,7 +17,8 @@
  *    service that uses it, so GL407 and GL410 never fire on it;
  *  - a Jetson launch (an L4T image: `l4t-*`, `nvcr.io/nvidia/l4t-*`, `dustynv/...`; or a
  *    docker run in a text that runs jetson-containers' tools, doc->jetson_tools), where
- *    `--runtime nvidia` is the documented way to the GPU (no GL413).
+ *    `--runtime nvidia` is the documented way to the GPU (no GL413) and the GPU shares the
+ *    system memory (no GL411).
  */
 #ifndef GPULINT_RULES_LAUNCH_KIND_H
 #define GPULINT_RULES_LAUNCH_KIND_H
