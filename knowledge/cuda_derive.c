@@ -144,14 +144,15 @@ static bool ngc_team_product(const struct gl_imageref *p)
 
 /* What a reference's parsed text alone says of its CUDA (derive_ref's conclusion, before
  * any fact is added): which kind of fact, and what it needs. */
-enum ref_kind { RC_NONE, RC_BASE_TAG, RC_NGC, RC_NGC_NEWER, RC_TOKEN };
+enum ref_kind { RC_NONE, RC_BASE_TAG, RC_NGC, RC_NGC_NEWER, RC_TOKEN, RC_ALIAS };
 struct ref_cuda {
     enum ref_kind kind;
+    const struct gl_kb_image_alias *alias; /* RC_ALIAS: its row (the word at off, len) */
     size_t n;        /* RC_BASE_TAG: the version's length at the tag's start; RC_TOKEN: the
                         torch release's (pytorch/pytorch:2.3.0-cuda12.1-...), 0 for none */
     const struct gl_kb_ngc_release *rel; /* RC_NGC: its row; RC_NGC_NEWER: the newest row */
     unsigned major;  /* RC_NGC_NEWER: the newest row's CUDA major */
-    size_t off, len; /* RC_TOKEN: the version's bytes in the tag */
+    size_t off, len; /* RC_TOKEN: the version's bytes in the tag; RC_ALIAS: the alias's */
     char version[32]; /* RC_TOKEN: the token's CUDA version */
 };
 
@@ -168,6 +169,31 @@ static bool ngc_month_after_table(const struct gl_kb *kb, const char *t, struct 
         !gl_version_field(newest->cuda, 0, &major))
         return false;
     *out = (struct ref_cuda){.kind = RC_NGC_NEWER, .rel = newest, .major = major};
+    return true;
+}
+
+/* A tag `RELEASE[-pyNNN]-ALIAS[-aarch64]` of a family whose alias the table pins at that
+ * release (rayproject/ray:2.9.0-py310-gpu): its row, and the alias's bytes in the tag. */
+static bool alias_tag(const struct gl_kb *kb, const struct gl_imageref *p, struct ref_cuda *out)
+{
+    const char *t = p->tag;
+    size_t n = gl_version_prefix_len(t);
+    if (!kb->n_aliases || !n || t[n] != '-')
+        return false;
+    size_t at = n + 1;
+    if (t[at] == 'p' && t[at + 1] == 'y') { /* the Python version: py39, py310 */
+        size_t d = strspn(t + at + 2, "0123456789");
+        if (!d || t[at + 2 + d] != '-')
+            return false;
+        at += 3 + d;
+    }
+    size_t len = strcspn(t + at, "-");
+    if (!len || (t[at + len] && strcmp(t + at + len, "-aarch64")))
+        return false;
+    const struct gl_kb_image_alias *row = gl_kb_image_alias(kb, p->familiar, t, n, t + at, len);
+    if (!row)
+        return false;
+    *out = (struct ref_cuda){.kind = RC_ALIAS, .alias = row, .off = at, .len = len};
     return true;
 }
 
@@ -215,7 +241,9 @@ static void conclude(const struct gl_kb *kb, const struct gl_imageref *p, struct
         size_t n = gl_version_prefix_len(p->tag);
         if (!strcmp(p->familiar, "pytorch/pytorch") && n && p->tag[n] == '-')
             out->n = n;
+        return;
     }
+    alias_tag(kb, p, out);
 }
 
 /* conclude() for the built-in table, remembered per thread for the last references seen
@@ -296,6 +324,13 @@ static void derive_ref(struct cd_ctx *c, size_t ri)
             f->torch = gl_arena_strndup(a, p->tag, rc.n);
         return;
     }
+    case RC_ALIAS:
+        ref_fact(c, ri, GL_CUDA_TAG, rc.alias->cuda,
+                 gl_arena_printf(a, "%s %s:%s, `%s` standing for the release's CUDA %s image",
+                                 role_label(r), p->familiar, p->tag, rc.alias->alias,
+                                 rc.alias->cuda),
+                 gl_ref_tag_loc(r, rc.off, rc.len));
+        return;
     }
 }
 

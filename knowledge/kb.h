@@ -198,6 +198,14 @@ struct gl_kb_ort { /* onnxruntime_gpu_cuda.pypi: the CUDA of PyPI's onnxruntime-
     const char *source;
 };
 
+struct gl_kb_image_alias { /* image_tag_aliases.rows: an alias tag's CUDA at one release */
+    const char *image;             /* the family, as docker names it: "rayproject/ray" */
+    const char *release;           /* the release the alias is pinned at: "2.9.0" */
+    const char *alias;             /* the tag word that names no CUDA: "gpu" */
+    const char *cuda;              /* the CUDA of the image the alias stands for: "11.8" */
+    const char *source;
+};
+
 struct gl_kb_error_string { /* error_strings */
     const char *text, *code, *layer, *meaning;
     const char *source;
@@ -256,6 +264,7 @@ struct gl_kb {
     const struct gl_kb_jax *jax;                   size_t n_jax;
     const struct gl_kb_pip *pip;                   size_t n_pip;
     const struct gl_kb_ort *ort;                   size_t n_ort;
+    const struct gl_kb_image_alias *aliases;       size_t n_aliases;
     const struct gl_kb_error_string *errors;       size_t n_errors;
     const struct gl_kb_gpu_family *gpu_families;   size_t n_gpu_families;
     const struct gl_kb_torch_arch *torch_archs;    size_t n_torch_archs;
@@ -350,6 +359,12 @@ unsigned gl_kb_pip_cuda_major(const struct gl_kb *kb, const char *name, const ch
 /* The CUDA of PyPI's onnxruntime-gpu wheel of a version ("1.17.3" -> "11.8", "1.20.1" ->
  * "12"), matched by major.minor; NULL for a version outside the table. */
 const char *gl_kb_ort_cuda(const struct gl_kb *kb, const char *version);
+/* The row of an alias tag of `image` ("rayproject/ray") at a release ("2.9.0", its first
+ * release_len bytes) named by the word alias[0, alias_len) ("gpu"); NULL when the table
+ * does not pin that release's alias (unknown: never a guess from a neighbouring release). */
+const struct gl_kb_image_alias *gl_kb_image_alias(const struct gl_kb *kb, const char *image,
+                                                  const char *release, size_t release_len,
+                                                  const char *alias, size_t alias_len);
 
 /* ---- GPU architectures (see knowledge/gpu_target.h for SM numbers and coverage) ---- */
 

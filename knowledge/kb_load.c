@@ -644,6 +644,14 @@ static bool post_ort(struct kb_loader *ld, struct yt_node *node, void *row)
     return true;
 }
 
+static const struct kb_field alias_fields[] = {
+    FIELD("image", KBF_STR, struct gl_kb_image_alias, image, true),
+    FIELD("release", KBF_VERSION, struct gl_kb_image_alias, release, true),
+    FIELD("alias", KBF_STR, struct gl_kb_image_alias, alias, true),
+    FIELD("cuda", KBF_VERSION, struct gl_kb_image_alias, cuda, true),
+    FIELD("source", KBF_SOURCE, struct gl_kb_image_alias, source, true),
+};
+
 static const struct kb_field error_fields[] = {
     FIELD("text", KBF_STR, struct gl_kb_error_string, text, true),
     FIELD("code", KBF_STR, struct gl_kb_error_string, code, false),
@@ -850,6 +858,9 @@ const struct kb_spec kb_specs[] = {
     {"ort", {"onnxruntime_gpu_cuda", "pypi"}, KB_ROWS, false, "struct gl_kb_ort",
      sizeof(struct gl_kb_ort), ort_fields, N(ort_fields), TABLE(ort, n_ort), KB_NO_FIELD, NULL,
      post_ort},
+    {"aliases", {"image_tag_aliases", "rows"}, KB_ROWS, false, "struct gl_kb_image_alias",
+     sizeof(struct gl_kb_image_alias), alias_fields, N(alias_fields), TABLE(aliases, n_aliases),
+     KB_NO_FIELD, NULL, NULL},
     {"errors", {"error_strings"}, KB_ROWS, false, "struct gl_kb_error_string",
      sizeof(struct gl_kb_error_string), error_fields, N(error_fields), TABLE(errors, n_errors),
      offsetof(struct gl_kb_error_string, unverified), NULL, NULL},

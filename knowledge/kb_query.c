@@ -375,3 +375,17 @@ const char *gl_kb_ort_cuda(const struct gl_kb *kb, const char *version)
     }
     return NULL;
 }
+
+const struct gl_kb_image_alias *gl_kb_image_alias(const struct gl_kb *kb, const char *image,
+                                                  const char *release, size_t release_len,
+                                                  const char *alias, size_t alias_len)
+{
+    for (size_t i = 0; kb && image && i < kb->n_aliases; i++) {
+        const struct gl_kb_image_alias *r = &kb->aliases[i];
+        if (!strcmp(r->image, image) && strlen(r->release) == release_len &&
+            !memcmp(r->release, release, release_len) && strlen(r->alias) == alias_len &&
+            !memcmp(r->alias, alias, alias_len))
+            return r;
+    }
+    return NULL;
+}

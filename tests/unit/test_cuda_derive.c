@@ -115,6 +115,22 @@ static void test_ngc_and_tokens(void **state)
     assert_null(fact(d, GL_CUDA_TAG, 3)); /* bare -gpu and Jetson give nothing */
 }
 
+/* A platform alias pinned at a release (knowledge image_tag_aliases): the alias word is
+ * the fact's place; a release, suffix or family the table does not pin gives nothing. */
+static void test_alias_tags(void **state)
+{
+    (void)state;
+    struct gl_doc *d = derive("Dockerfile", "FROM rayproject/ray:2.9.0-py310-gpu\n"
+                                            "FROM rayproject/ray:2.47.1-gpu-aarch64\n"
+                                            "FROM rayproject/ray:2.20.0-gpu\n"
+                                            "FROM rayproject/ray:2.47.1-gpu-x86_64\n"
+                                            "FROM rayproject/ray:2.47.1-py3-10-gpu\n"
+                                            "FROM example/ray:2.47.1-gpu\n");
+    assert_fact(fact(d, GL_CUDA_TAG, 0), "11.8", 1, 33);
+    assert_fact(fact(d, GL_CUDA_TAG, 1), "12.1", 2, 28);
+    assert_null(fact(d, GL_CUDA_TAG, 2));
+}
+
 static void test_arg_in_from_is_reported_at_from(void **state)
 {
     (void)state;
@@ -518,6 +534,7 @@ int main(void)
         cmocka_unit_test(test_ngc_month_tags),
         cmocka_unit_test(test_base_tags),
         cmocka_unit_test(test_ngc_and_tokens),
+        cmocka_unit_test(test_alias_tags),
         cmocka_unit_test(test_arg_in_from_is_reported_at_from),
         cmocka_unit_test(test_env_and_require),
         cmocka_unit_test(test_packages),
