@@ -172,13 +172,22 @@ static bool ngc_month_after_table(const struct gl_kb *kb, const char *t, struct 
     return true;
 }
 
-/* A tag `RELEASE[-pyNNN]-ALIAS[-aarch64]` of a family whose alias the table pins at that
- * release (rayproject/ray:2.9.0-py310-gpu): its row, and the alias's bytes in the tag. */
+/* A tag the table pins: one whole tag (vllm/vllm-openai:v0.9.0), or
+ * `RELEASE[-pyNNN]-ALIAS[-aarch64]` of a family whose alias the table pins at that release
+ * (rayproject/ray:2.9.0-py310-gpu): its row, and the bytes in the tag the CUDA is read from
+ * (the whole tag; the alias). */
 static bool alias_tag(const struct gl_kb *kb, const struct gl_imageref *p, struct ref_cuda *out)
 {
     const char *t = p->tag;
+    if (!kb->n_aliases)
+        return false;
+    const struct gl_kb_image_alias *whole = gl_kb_image_tag(kb, p->familiar, t);
+    if (whole) {
+        *out = (struct ref_cuda){.kind = RC_ALIAS, .alias = whole, .len = strlen(t)};
+        return true;
+    }
     size_t n = gl_version_prefix_len(t);
-    if (!kb->n_aliases || !n || t[n] != '-')
+    if (!n || t[n] != '-')
         return false;
     size_t at = n + 1;
     if (t[at] == 'p' && t[at + 1] == 'y') { /* the Python version: py39, py310 */
@@ -326,9 +335,12 @@ static void derive_ref(struct cd_ctx *c, size_t ri)
     }
     case RC_ALIAS:
         ref_fact(c, ri, GL_CUDA_TAG, rc.alias->cuda,
-                 gl_arena_printf(a, "%s %s:%s, `%s` standing for the release's CUDA %s image",
-                                 role_label(r), p->familiar, p->tag, rc.alias->alias,
-                                 rc.alias->cuda),
+                 rc.alias->alias
+                     ? gl_arena_printf(a, "%s %s:%s, `%s` standing for the release's CUDA %s "
+                                       "image", role_label(r), p->familiar, p->tag,
+                                       rc.alias->alias, rc.alias->cuda)
+                     : gl_arena_printf(a, "%s %s:%s, a release built on CUDA %s", role_label(r),
+                                       p->familiar, p->tag, rc.alias->cuda),
                  gl_ref_tag_loc(r, rc.off, rc.len));
         return;
     }

@@ -201,7 +201,9 @@ struct gl_kb_ort { /* onnxruntime_gpu_cuda.pypi: the CUDA of PyPI's onnxruntime-
 struct gl_kb_image_alias { /* image_tag_aliases.rows: an alias tag's CUDA at one release */
     const char *image;             /* the family, as docker names it: "rayproject/ray" */
     const char *release;           /* the release the alias is pinned at: "2.9.0" */
-    const char *alias;             /* the tag word that names no CUDA: "gpu" */
+    const char *alias;             /* the tag word that names no CUDA: "gpu"; NULL: a row
+                                      of one tag */
+    const char *tag;               /* a row without alias: its whole tag, "v0.9.0" */
     const char *cuda;              /* the CUDA of the image the alias stands for: "11.8" */
     const char *source;
 };
@@ -365,6 +367,9 @@ const char *gl_kb_ort_cuda(const struct gl_kb *kb, const char *version);
 const struct gl_kb_image_alias *gl_kb_image_alias(const struct gl_kb *kb, const char *image,
                                                   const char *release, size_t release_len,
                                                   const char *alias, size_t alias_len);
+/* The row of one whole tag of `image` ("vllm/vllm-openai", "v0.9.0"), NULL when none. */
+const struct gl_kb_image_alias *gl_kb_image_tag(const struct gl_kb *kb, const char *image,
+                                                const char *tag);
 
 /* ---- GPU architectures (see knowledge/gpu_target.h for SM numbers and coverage) ---- */
 

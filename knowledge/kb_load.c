@@ -647,10 +647,21 @@ static bool post_ort(struct kb_loader *ld, struct yt_node *node, void *row)
 static const struct kb_field alias_fields[] = {
     FIELD("image", KBF_STR, struct gl_kb_image_alias, image, true),
     FIELD("release", KBF_VERSION, struct gl_kb_image_alias, release, true),
-    FIELD("alias", KBF_STR, struct gl_kb_image_alias, alias, true),
+    FIELD("alias", KBF_STR, struct gl_kb_image_alias, alias, false),
+    FIELD("tag", KBF_STR, struct gl_kb_image_alias, tag, false),
     FIELD("cuda", KBF_VERSION, struct gl_kb_image_alias, cuda, true),
     FIELD("source", KBF_SOURCE, struct gl_kb_image_alias, source, true),
 };
+
+/* A row is an alias at a release, or one whole tag: exactly one of the two. */
+static bool post_alias(struct kb_loader *ld, struct yt_node *node, void *row)
+{
+    const struct gl_kb_image_alias *r = row;
+    if (!r->alias == !r->tag)
+        return kb_yaml_fail(&ld->y, node, "image_tag_aliases: a row needs an alias or a tag, "
+                                          "not both");
+    return true;
+}
 
 static const struct kb_field error_fields[] = {
     FIELD("text", KBF_STR, struct gl_kb_error_string, text, true),
@@ -860,7 +871,7 @@ const struct kb_spec kb_specs[] = {
      post_ort},
     {"aliases", {"image_tag_aliases", "rows"}, KB_ROWS, false, "struct gl_kb_image_alias",
      sizeof(struct gl_kb_image_alias), alias_fields, N(alias_fields), TABLE(aliases, n_aliases),
-     KB_NO_FIELD, NULL, NULL},
+     KB_NO_FIELD, NULL, post_alias},
     {"errors", {"error_strings"}, KB_ROWS, false, "struct gl_kb_error_string",
      sizeof(struct gl_kb_error_string), error_fields, N(error_fields), TABLE(errors, n_errors),
      offsetof(struct gl_kb_error_string, unverified), NULL, NULL},

@@ -383,8 +383,19 @@ const struct gl_kb_image_alias *gl_kb_image_alias(const struct gl_kb *kb, const 
     for (size_t i = 0; kb && image && i < kb->n_aliases; i++) {
         const struct gl_kb_image_alias *r = &kb->aliases[i];
         if (!strcmp(r->image, image) && strlen(r->release) == release_len &&
-            !memcmp(r->release, release, release_len) && strlen(r->alias) == alias_len &&
-            !memcmp(r->alias, alias, alias_len))
+            !memcmp(r->release, release, release_len) && r->alias &&
+            strlen(r->alias) == alias_len && !memcmp(r->alias, alias, alias_len))
+            return r;
+    }
+    return NULL;
+}
+
+const struct gl_kb_image_alias *gl_kb_image_tag(const struct gl_kb *kb, const char *image,
+                                                const char *tag)
+{
+    for (size_t i = 0; kb && image && tag && i < kb->n_aliases; i++) {
+        const struct gl_kb_image_alias *r = &kb->aliases[i];
+        if (r->tag && !strcmp(r->image, image) && !strcmp(r->tag, tag))
             return r;
     }
     return NULL;

@@ -129,6 +129,13 @@ static void test_alias_tags(void **state)
     assert_fact(fact(d, GL_CUDA_TAG, 0), "11.8", 1, 33);
     assert_fact(fact(d, GL_CUDA_TAG, 1), "12.1", 2, 28);
     assert_null(fact(d, GL_CUDA_TAG, 2));
+    /* a row of one whole tag: that tag only */
+    d = derive("Dockerfile", "FROM vllm/vllm-openai:v0.9.0\n"
+                             "FROM vllm/vllm-openai:0.9.0\n"
+                             "FROM vllm/vllm-openai:v0.8.5\n"
+                             "FROM example/vllm-openai:v0.9.0\n");
+    assert_fact(fact(d, GL_CUDA_TAG, 0), "12.8", 1, 23);
+    assert_null(fact(d, GL_CUDA_TAG, 1));
 }
 
 static void test_arg_in_from_is_reported_at_from(void **state)
