@@ -311,12 +311,17 @@ static bool overrides_in(struct gl_doc *doc, struct gl_doc *one,
     return left;
 }
 
-/* A GPU template with no namesake in a compose file beside it overrides no service: it
- * is a base that services `extends` (jetson-containers' packages/templates.yml), which
- * compose never starts by itself (a service with neither image nor build is an error).
- * It runs at no time beside the others: its group is cleared. */
+/* In a file whose name says nothing of compose (jetson-containers' packages/templates.yml,
+ * read as compose by its content), a GPU template with no namesake in a compose file
+ * beside it overrides no service: it is a base that other files' services `extends`, which
+ * compose never starts by itself (a service with neither image nor build is an error). It
+ * runs at no time beside the others: its group is cleared. A file named as compose files
+ * are (`docker-compose.gpu.yml`, `compose.override.yaml`) is an override given with `-f`:
+ * its services run. */
 static void mark_templates(struct gl_doc *doc)
 {
+    if (strstr(gl_base_name(doc->path), "compose"))
+        return;
     size_t n = 0;
     for (size_t i = 0; i < doc->nlaunches; i++)
         n += gpu_template(&doc->launches[i]);
