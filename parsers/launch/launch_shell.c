@@ -538,21 +538,19 @@ static bool slurm_prefix(struct gl_launch_scan *s, const struct sh_cmd *cmd, siz
     return true;
 }
 
-/* Does the command from word i run jetson-containers' tools: its command word
- * `jetson-containers` or `autotag`, or a word that substitutes their output
- * (`$(autotag pytorch)`, `-v $(jetson-containers data):/data`)? */
+/* Does the command from word i run jetson-containers: its command word, or a word that
+ * substitutes its output (`-v $(jetson-containers data):/data`)? (Its `autotag` helper is
+ * not asked for: other tools go by that name.) */
 static bool jetson_tools(const struct sh_cmd *cmd, size_t i)
 {
-    static const char *const tools[] = {"jetson-containers", "autotag"};
-    for (size_t t = 0; t < sizeof tools / sizeof tools[0]; t++) {
-        size_t n = strlen(tools[t]);
-        if (i < cmd->nwords && !cmd->words[i].opaque && gl_streq(cmd->words[i].text, tools[t]))
+    static const char tool[] = "jetson-containers";
+    const size_t n = sizeof tool - 1;
+    if (i < cmd->nwords && !cmd->words[i].opaque && gl_streq(cmd->words[i].text, tool))
+        return true;
+    for (size_t k = i; k < cmd->nwords; k++) {
+        const char *sub = cmd->words[k].opaque ? strstr(cmd->words[k].text, "$(") : NULL;
+        if (sub && !strncmp(sub + 2, tool, n) && (sub[2 + n] == ' ' || sub[2 + n] == ')'))
             return true;
-        for (size_t k = i; k < cmd->nwords; k++) {
-            const char *sub = cmd->words[k].opaque ? strstr(cmd->words[k].text, "$(") : NULL;
-            if (sub && !strncmp(sub + 2, tools[t], n) && strchr(" )", sub[2 + n]))
-                return true;
-        }
     }
     return false;
 }

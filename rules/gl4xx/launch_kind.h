@@ -16,7 +16,7 @@
  *    ServingRuntime / ClusterServingRuntime): its GPU resources come from the job or
  *    service that uses it, so GL407 and GL410 never fire on it;
  *  - a Jetson launch (an L4T image: `l4t-*`, `nvcr.io/nvidia/l4t-*`, `dustynv/...`; or a
- *    docker run in a text that runs jetson-containers' tools, doc->jetson_tools), where
+ *    docker run in a text that runs jetson-containers, doc->jetson_tools), where
  *    `--runtime nvidia` is the documented way to the GPU (no GL413) and the GPU shares the
  *    system memory (no GL411).
  */
