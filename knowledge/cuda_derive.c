@@ -152,7 +152,8 @@ struct ref_cuda {
     const struct gl_kb_ngc_release *rel; /* RC_NGC: its row; RC_NGC_NEWER: the newest row */
     const struct gl_kb_image_release *release; /* RC_RELEASE: the product image's row */
     unsigned major;  /* RC_NGC_NEWER: the newest row's CUDA major */
-    size_t off, len; /* RC_TOKEN: the version's bytes in the tag */
+    size_t off, len; /* RC_TOKEN: the version's bytes in the tag; RC_RELEASE: the bytes the
+                        row reads (the alias word of an alias row, else the whole tag) */
     char version[32]; /* RC_TOKEN: the token's CUDA version */
 };
 
@@ -197,10 +198,13 @@ static void conclude(const struct gl_kb *kb, const struct gl_imageref *p, struct
     size_t digits = 0;
     bool have_tok = tok >= 0 && gl_cuda_token_version(p->tag + tok, tok_len, tok_version,
                                                       sizeof tok_version, &digits);
-    /* a product's release image of the table (tensorrt-llm/release:1.0.0): its row */
-    const struct gl_kb_image_release *release = gl_kb_image_release(kb, p->familiar, p->tag);
+    /* a product's release image of the table (tensorrt-llm/release:1.0.0, an alias tag
+       rayproject/ray:2.9.0-gpu at a release it pins): its row */
+    size_t off = 0, len = 0;
+    const struct gl_kb_image_release *release =
+        gl_kb_image_release_at(kb, p->familiar, p->tag, &off, &len);
     if (release) {
-        *out = (struct ref_cuda){.kind = RC_RELEASE, .release = release};
+        *out = (struct ref_cuda){.kind = RC_RELEASE, .release = release, .off = off, .len = len};
         return;
     }
     if (gl_imageref_in_namespace(p, "nvcr.io/nvidia") && !gl_imageref_nvidia_infra(p) &&
@@ -222,6 +226,7 @@ static void conclude(const struct gl_kb *kb, const struct gl_imageref *p, struct
         size_t n = gl_version_prefix_len(p->tag);
         if (!strcmp(p->familiar, "pytorch/pytorch") && n && p->tag[n] == '-')
             out->n = n;
+        return;
     }
 }
 
@@ -294,13 +299,17 @@ static void derive_ref(struct cd_ctx *c, size_t ri)
                                  p->tag, rc.rel->tag),
                  gl_ref_tag_loc(r, 0, 0));
         return;
-    case RC_RELEASE: /* judged as an NGC tag is: a release table's row, at the tag */
-        ref_fact(c, ri, GL_CUDA_NGC_TAG, rc.release->cuda,
-                 CD_JOIN(a, p->familiar, ":", p->tag,
-                         rc.release->base ? ", built on " : "",
-                         rc.release->base ? rc.release->base : ""),
-                 gl_ref_tag_loc(r, 0, 0));
+    case RC_RELEASE: { /* judged as an NGC tag is: a release table's row, at the tag (at
+                          the alias word of an alias row) */
+        const struct gl_kb_image_release *rel = rc.release;
+        ref_fact(c, ri, GL_CUDA_NGC_TAG, rel->cuda,
+                 CD_JOIN(a, p->familiar, ":", p->tag, rel->base ? ", built on " : "",
+                         rel->base ? rel->base : "", rel->alias ? ", whose `-" : "",
+                         rel->alias ? rel->alias : "",
+                         rel->alias ? "` stands for the release's CUDA image" : ""),
+                 rel->alias ? gl_ref_tag_loc(r, rc.off, rc.len) : gl_ref_tag_loc(r, 0, 0));
         return;
+    }
     case RC_TOKEN: {
         struct gl_cuda_fact *f =
             ref_fact(c, ri, GL_CUDA_TAG, gl_arena_strdup(a, rc.version),

@@ -161,9 +161,13 @@ struct gl_kb_ngc_release { /* ngc_containers.releases: one YY.MM for every frame
 struct gl_kb_image_release { /* image_releases.releases: a release image of a product */
     const char *image;             /* repository: "nvcr.io/nvidia/tensorrt-llm/release" */
     const char *tag;               /* the exact tag: "1.0.0" (no other tag is this row's);
-                                      NULL for a row of dated nightlies (below) */
+                                      NULL for a row of dated nightlies or of an alias */
     const char *dated_from;        /* nightlies tagged FLAVOR-YYYY-MM-DD with a date in */
     const char *dated_until;       /* [from, until] ("2025-07-03", "2025-08-21"), else NULL */
+    const char *release;           /* with alias: the tags RELEASE[-pyNNN]-ALIAS[-aarch64] */
+    const char *alias;             /* of this release ("2.9.0"), ALIAS a tag word that names
+                                      no CUDA ("gpu": rayproject/ray's -gpu stands for one
+                                      -cuXYZ image, which moves between releases) */
     const char *cuda;              /* the CUDA the image ships: "12.9.1" */
     const char *base;              /* the image it is built on, as the source states it:
                                       "nvcr.io/nvidia/pytorch:25.06-py3"; NULL: not stated */
@@ -337,13 +341,20 @@ const struct gl_kb_ngc_release *gl_kb_ngc_release(const struct gl_kb *kb, const 
 const struct gl_kb_ngc_release *gl_kb_ngc_newest(const struct gl_kb *kb);
 
 /* The release row of a product's image: its repository as gl_imageref normalises it
- * ("nvcr.io/nvidia/tensorrt-llm/release") and its exact tag ("1.0.0"), or a dated nightly
- * tag FLAVOR-YYYY-MM-DD ("maxtext-2025-12-10": FLAVOR lower-case letters, digits and
- * hyphens) inside a row's range; NULL when the table has none (a release candidate, a post
- * release, a floating or undated tag, a date outside the ranges: unknown, never guessed)
- * or the row is unverified. */
+ * ("nvcr.io/nvidia/tensorrt-llm/release", "rayproject/ray") and its exact tag ("1.0.0"), a
+ * dated nightly tag FLAVOR-YYYY-MM-DD ("maxtext-2025-12-10": FLAVOR lower-case letters,
+ * digits and hyphens) inside a row's range, or an alias tag RELEASE[-pyNNN]-ALIAS[-aarch64]
+ * of a row's release and alias ("2.9.0-py310-gpu"); NULL when the table has none (a release
+ * candidate, a post release, a floating or undated tag, a date outside the ranges, an
+ * alias at a release the table does not pin: unknown, never guessed) or the row is
+ * unverified. */
 const struct gl_kb_image_release *gl_kb_image_release(const struct gl_kb *kb, const char *image,
                                                       const char *tag);
+/* The same, with the bytes of the tag the CUDA is read from in *off, *len: the alias word
+ * of an alias row, the whole tag otherwise. */
+const struct gl_kb_image_release *gl_kb_image_release_at(const struct gl_kb *kb,
+                                                         const char *image, const char *tag,
+                                                         size_t *off, size_t *len);
 /* Do the 10 bytes at s read YYYY-MM-DD (digits and the two hyphens; s holds 10 bytes or a
  * NUL before them)? */
 bool gl_kb_iso_date_at(const char *s);

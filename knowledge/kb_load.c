@@ -649,6 +649,8 @@ static const struct kb_field image_release_fields[] = {
     FIELD("tag", KBF_STR, struct gl_kb_image_release, tag, false),
     FIELD("dated_from", KBF_STR, struct gl_kb_image_release, dated_from, false),
     FIELD("dated_until", KBF_STR, struct gl_kb_image_release, dated_until, false),
+    FIELD("release", KBF_VERSION, struct gl_kb_image_release, release, false),
+    FIELD("alias", KBF_STR, struct gl_kb_image_release, alias, false),
     FIELD("cuda", KBF_VERSION, struct gl_kb_image_release, cuda, true),
     FIELD("base", KBF_STR, struct gl_kb_image_release, base, false),
     FIELD("source", KBF_SOURCE, struct gl_kb_image_release, source, true),
@@ -671,11 +673,15 @@ static bool post_image_release(struct kb_loader *ld, struct yt_node *node, void 
         return kb_yaml_fail(&ld->y, kb_yaml_get(node, "image"),
                             "image: expected a repository without a tag, found '%.80s'",
                             r->image);
-    if (r->tag ? !*r->tag || strpbrk(r->tag, ":@ ") || r->dated_from || r->dated_until
-               : !r->dated_from || !r->dated_until)
+    unsigned forms = !!r->tag + !!(r->dated_from || r->dated_until) + !!(r->release || r->alias);
+    if (forms != 1 || (r->tag && (!*r->tag || strpbrk(r->tag, ":@ "))) ||
+        (!r->tag && !r->alias && (!r->dated_from || !r->dated_until)) ||
+        (r->alias && (!r->release || !*r->alias || strpbrk(r->alias, ":@ -"))) ||
+        (r->release && !r->alias))
         return kb_yaml_fail(&ld->y, node,
-                            "expected one tag, or dated_from and dated_until (not both)");
-    if (!r->tag && (!iso_date(r->dated_from) || !iso_date(r->dated_until) ||
+                            "expected one tag, or dated_from and dated_until, or a release "
+                            "and its alias (one of the three)");
+    if (r->dated_from && (!iso_date(r->dated_from) || !iso_date(r->dated_until) ||
                     strcmp(r->dated_from, r->dated_until) > 0))
         return kb_yaml_fail(&ld->y, kb_yaml_get(node, "dated_from"),
                             "dated_from/dated_until: expected YYYY-MM-DD, from <= until");

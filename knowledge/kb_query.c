@@ -214,29 +214,72 @@ static const char *nightly_date(const char *tag)
     return d;
 }
 
+/* An alias tag RELEASE[-pyNNN]-ALIAS[-aarch64] ("2.9.0-py310-gpu"): false when the tag is
+ * not so; else the release's length and the alias word's place. */
+static bool alias_tag(const char *t, size_t *rel_len, size_t *at, size_t *len)
+{
+    size_t n = gl_version_prefix_len(t);
+    if (!n || t[n] != '-')
+        return false;
+    size_t k = n + 1;
+    if (t[k] == 'p' && t[k + 1] == 'y') { /* the Python version: py39, py310 */
+        size_t d = strspn(t + k + 2, "0123456789");
+        if (!d || t[k + 2 + d] != '-')
+            return false;
+        k += 3 + d;
+    }
+    size_t w = strcspn(t + k, "-");
+    if (!w || (t[k + w] && strcmp(t + k + w, "-aarch64")))
+        return false;
+    *rel_len = n;
+    *at = k;
+    *len = w;
+    return true;
+}
+
+/* Is row r the tag's (the alias word at [at, at + len) when the tag is an alias tag)? */
+static bool release_row_is(const struct gl_kb_image_release *r, const char *tag,
+                           const char *date, bool aliased, size_t rel_len, size_t at,
+                           size_t len)
+{
+    if (r->tag)
+        return r->tag[0] == tag[0] && !strcmp(r->tag, tag);
+    if (r->alias)
+        return aliased && strlen(r->release) == rel_len && !memcmp(r->release, tag, rel_len) &&
+               strlen(r->alias) == len && !memcmp(r->alias, tag + at, len);
+    /* ISO dates compare as strings */
+    return date && strncmp(date, r->dated_from, 10) >= 0 && strncmp(date, r->dated_until, 10) <= 0;
+}
+
+const struct gl_kb_image_release *gl_kb_image_release_at(const struct gl_kb *kb,
+                                                         const char *image, const char *tag,
+                                                         size_t *off, size_t *len)
+{
+    if (!kb || !image || !tag || !kb->n_image_releases)
+        return NULL;
+    const char *date = nightly_date(tag);
+    size_t rel_len = 0, at = 0, alen = 0;
+    bool aliased = alias_tag(tag, &rel_len, &at, &alen);
+    for (size_t i = 0; i < kb->n_image_releases; i++) {
+        const struct gl_kb_image_release *r = &kb->image_releases[i];
+        if (!release_row_is(r, tag, date, aliased, rel_len, at, alen) || strcmp(r->image, image))
+            continue;
+        if (r->unverified || !r->cuda)
+            return NULL;
+        bool word = r->alias != NULL;
+        if (off)
+            *off = word ? at : 0;
+        if (len)
+            *len = word ? alen : strlen(tag);
+        return r;
+    }
+    return NULL;
+}
+
 const struct gl_kb_image_release *gl_kb_image_release(const struct gl_kb *kb, const char *image,
                                                       const char *tag)
 {
-    const char *date = NULL;
-    bool dated = false; /* date looked for */
-    for (size_t i = 0; kb && image && tag && i < kb->n_image_releases; i++) {
-        const struct gl_kb_image_release *r = &kb->image_releases[i];
-        bool hit;
-        if (r->tag) {
-            hit = r->tag[0] == tag[0] && !strcmp(r->tag, tag);
-        } else {
-            if (!dated) {
-                date = nightly_date(tag);
-                dated = true;
-            }
-            /* ISO dates compare as strings */
-            hit = date && strncmp(date, r->dated_from, 10) >= 0 &&
-                  strncmp(date, r->dated_until, 10) <= 0;
-        }
-        if (hit && !strcmp(r->image, image))
-            return r->unverified || !r->cuda ? NULL : r;
-    }
-    return NULL;
+    return gl_kb_image_release_at(kb, image, tag, NULL, NULL);
 }
 
 bool gl_torch_variant_cuda(const char *variant, char *out, size_t out_size)

@@ -188,6 +188,9 @@ struct gl_doc {
     struct gl_gpu_sharing *sharing; size_t nsharing, capsharing; /* device-plugin configs */
     const char **includes; size_t nincludes, capincludes; /* compose: the files its
                                  `include:` names, as written (relative to its directory) */
+    bool jetson_tools;        /* the text runs dusty-nv's jetson-containers (`run`,
+                                 `build`, `$(jetson-containers data)`): its launches are
+                                 on a Jetson, whatever their image's name */
 
     struct gl_dockerfile_model *df; /* GL_IN_DOCKERFILE */
     struct gl_image_model *image;   /* GL_IN_IMAGE */

@@ -5,13 +5,30 @@
 #include "linter/core/imageref.h"
 #include "parsers/launch/launch_internal.h"
 
+/* Does untagged word t end in the extension of a script or a file a command reads
+ * (`test/sanity/run_tests.py`, `configs/train.yaml`)? Such a word is a path: docker
+ * would take it as a repository, but no image is named like that. */
+static bool script_path(const char *t)
+{
+    static const char *const ext[] = {".py", ".sh", ".bash", ".ipynb", ".yaml", ".yml",
+                                      ".json", ".toml", ".txt", ".cfg", ".pl", ".rb",
+                                      ".js"};
+    if (strchr(t, ':') || strchr(t, '@'))
+        return false;
+    for (size_t k = 0; k < sizeof ext / sizeof ext[0]; k++)
+        if (gl_has_suffix(t, ext[k]))
+            return true;
+    return false;
+}
+
 /* Could this word be an image reference such as `nvcr.io/nvidia/pytorch:24.05-py3`? Only
- * references with a '/' or a ':' count: a bare `bash` is more likely a command. */
+ * references with a '/' or a ':' count: a bare `bash` is more likely a command, and a
+ * path to a script (script_path) is one. */
 static bool looks_like_image(struct gl_arena *a, const struct gl_word *w)
 {
     if (w->opaque || w->text[0] == '/' || w->text[0] == '.' || w->text[0] == '-')
         return false;
-    if (!strchr(w->text, '/') && !strchr(w->text, ':'))
+    if ((!strchr(w->text, '/') && !strchr(w->text, ':')) || script_path(w->text))
         return false;
     struct gl_imageref r;
     return gl_imageref_parse(a, w->text, strlen(w->text), w->loc, &r, NULL) == 0;

@@ -538,10 +538,29 @@ static bool slurm_prefix(struct gl_launch_scan *s, const struct sh_cmd *cmd, siz
     return true;
 }
 
+/* Does the command from word i run jetson-containers: its command word, or a word that
+ * substitutes its output (`-v $(jetson-containers data):/data`)? (Its `autotag` helper is
+ * not asked for: other tools go by that name.) */
+static bool jetson_tools(const struct sh_cmd *cmd, size_t i)
+{
+    static const char tool[] = "jetson-containers";
+    const size_t n = sizeof tool - 1;
+    if (i < cmd->nwords && !cmd->words[i].opaque && gl_streq(cmd->words[i].text, tool))
+        return true;
+    for (size_t k = i; k < cmd->nwords; k++) {
+        const char *sub = cmd->words[k].opaque ? strstr(cmd->words[k].text, "$(") : NULL;
+        if (sub && !strncmp(sub + 2, tool, n) && (sub[2 + n] == ' ' || sub[2 + n] == ')'))
+            return true;
+    }
+    return false;
+}
+
 static void shell_cmd(struct gl_launch_scan *s, const struct sh_cmd *cmd, int depth)
 {
     struct wrapped w = skip_wrappers(cmd, 0);
     size_t n = cmd->nwords, i = w.i;
+    if (!s->doc->jetson_tools && jetson_tools(cmd, i))
+        s->doc->jetson_tools = true;
     if (i < n && cmd->words[i].opaque && i + 1 < n) {
         /* `${CONTAINER_ENGINE} build -t X .`, `$(DOCKER) tag A X`: an engine in a variable
          * still makes the images it tags (launch_build.c); it starts no launch we know */

@@ -677,7 +677,20 @@ static void add_service(struct cz *c, struct yt_node *key, struct cz_layer *laye
     gl_map_free(&c->seen);
 }
 
-/* Every service of every document, once by name (a later document overrides). */
+/* Put in `bases` the service a service of this file `extends` without `file:`. */
+static void note_extended(struct yt_stream *s, struct yt_node *svc, struct gl_map *bases)
+{
+    struct yt_node *e = yt_get(s, svc, "extends", NULL);
+    struct yt_node *name = yt_is_map(e) ? yt_get(s, e, "service", NULL) : e;
+    bool added;
+    if (yt_is_scalar(name) && !(yt_is_map(e) && yt_get(s, e, "file", NULL)))
+        *gl_map_put(bases, name->value, name->len, &added) = name;
+}
+
+/* Every service of every document, once by name (a later document overrides). A service
+ * with neither image nor build that another service of the file extends is a template:
+ * compose never starts it by itself (it would reject it), so it runs beside nothing (its
+ * group is cleared: GL406 shares no GPU with it). */
 static void add_services(struct cz *c, struct cz_project *p)
 {
     struct yt_stream *s = c->s;
@@ -685,6 +698,8 @@ static void add_services(struct cz *c, struct cz_project *p)
     gl_map_init(&names);
     gl_map_init(&c->waited);
     gl_map_init(&c->deps_read);
+    struct gl_map bases;
+    gl_map_init(&bases);
     size_t first = c->doc->nlaunches;
     struct cz_layer layers[CZ_MAX_LAYERS];
     for (size_t d = 0; d < s->ndocs; d++) {
@@ -696,6 +711,7 @@ static void add_services(struct cz *c, struct cz_project *p)
             bool added = false;
             if (!yt_is_scalar(k) || gl_has_prefix(k->value, "x-"))
                 continue;
+            note_extended(s, yt_deref(s, svcs[i].value), &bases);
             gl_map_put(&names, k->value, k->len, &added);
             if (!added)
                 continue;
@@ -715,7 +731,10 @@ static void add_services(struct cz *c, struct cz_project *p)
         struct gl_launch *l = &c->doc->launches[i];
         if (l->name && gl_map_get(&c->waited, l->name, strlen(l->name)))
             l->pod.init = true;
+        if (l->name && l->fragment && l->ref < 0 && gl_map_get(&bases, l->name, strlen(l->name)))
+            l->group = NULL;
     }
+    gl_map_free(&bases);
     gl_map_free(&c->waited);
     gl_map_free(&c->deps_read);
     gl_map_free(&names);

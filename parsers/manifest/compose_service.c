@@ -222,26 +222,31 @@ static size_t siblings(struct gl_doc *doc, const char *const *files, size_t nfil
     return m;
 }
 
-/* Mark the CPU variants among doc's services, the project of files[0, n): a service with
- * no GPU whose namesake in another compose file of the directory requests GPUs. Each
- * other file is read and parsed on its own, into a scratch arena freed before the next
- * (VARIANT_MEMORY at most: none of it is charged to doc, whose own parse goes on whatever
- * the files beside it hold; one that does not fit is not compared). */
-#define VARIANT_MEMORY ((size_t)16 << 20)
-static void mark_variants(struct gl_doc *doc, const char *const *files, size_t nfiles)
+/* Can the files beside doc be read: it has a path (not stdin) and room in its arena? */
+static bool usable_path(const struct gl_doc *doc)
 {
-    if (!doc->path || !strcmp(doc->path, "-") || gl_arena_over(&doc->arena))
-        return;
-    bool cpu = false;
-    for (size_t i = 0; i < doc->nlaunches && !cpu; i++)
-        cpu = doc->launches[i].name && !doc->launches[i].fragment && !wants_gpu(&doc->launches[i]);
-    if (!cpu)
-        return; /* (no service to compare: no directory read) */
+    return doc->path && strcmp(doc->path, "-") && !gl_arena_over(&doc->arena);
+}
+
+/* What is asked of each compose file beside a linted one: `beside` sees one such file
+ * (parsed in `one`) and says whether the walk goes on. */
+typedef bool (*beside_fn)(struct gl_doc *doc, struct gl_doc *one,
+                          const struct gl_compose_file *f, void *ctx);
+
+/* Each other compose file of doc's directory (siblings), read and parsed on its own into a
+ * scratch arena freed before the next (VARIANT_MEMORY at most: none of it is charged to
+ * doc, whose own parse goes on whatever the files beside it hold; one that does not fit,
+ * or does not parse, is not asked about). */
+#define VARIANT_MEMORY ((size_t)16 << 20)
+static void each_beside(struct gl_doc *doc, const char *const *files, size_t nfiles,
+                        beside_fn beside, void *ctx)
+{
     struct gl_doc scratch;
     gl_doc_init(&scratch, doc->path, GL_IN_COMPOSE, "", 0);
     const char *names[GL_COMPOSE_FILES_MAX];
     size_t n = siblings(&scratch, files, nfiles, names);
-    for (size_t k = 0; k < n; k++) {
+    bool more = true;
+    for (size_t k = 0; k < n && more; k++) {
         struct gl_doc one; /* (names live in scratch's arena, one file's parse in one's) */
         gl_doc_init(&one, doc->path, GL_IN_COMPOSE, "", 0);
         one.arena.limit = VARIANT_MEMORY;
@@ -249,23 +254,94 @@ static void mark_variants(struct gl_doc *doc, const char *const *files, size_t n
         memset(&other_files, 0, sizeof other_files);
         /* (only the file itself: what it includes is linted and compared on its own) */
         struct gl_compose_file *f = project(&one, &other_files, &names[k], 1, false);
-        for (size_t i = 0; f && !f->failed && !gl_arena_over(&one.arena) && i < doc->nlaunches;
-             i++) {
-            struct gl_launch *l = &doc->launches[i];
-            struct gl_compose_service other;
-            if (l->name && !l->fragment && !l->secondary_role && !wants_gpu(l) &&
-                lookup(&one, f, l->name, &other) && wants_gpu(&other.launch))
-                l->secondary_role = true;
-        }
+        if (f && !f->failed && !gl_arena_over(&one.arena))
+            more = beside(doc, &one, f, ctx);
         gl_arena_free(&one.arena);
     }
     gl_arena_free(&scratch.arena);
 }
 
+/* Mark the services without a GPU whose namesake in file f requests GPUs. */
+static bool mark_variants_in(struct gl_doc *doc, struct gl_doc *one,
+                             const struct gl_compose_file *f, void *ctx)
+{
+    (void)ctx;
+    for (size_t i = 0; !gl_arena_over(&one->arena) && i < doc->nlaunches; i++) {
+        struct gl_launch *l = &doc->launches[i];
+        struct gl_compose_service other;
+        if (l->name && !l->fragment && !l->secondary_role && !wants_gpu(l) &&
+            lookup(one, f, l->name, &other) && wants_gpu(&other.launch))
+            l->secondary_role = true;
+    }
+    return true;
+}
+
+/* Mark the CPU variants among doc's services, the project of files[0, n): a service with
+ * no GPU whose namesake in another compose file of the directory requests GPUs. */
+static void mark_variants(struct gl_doc *doc, const char *const *files, size_t nfiles)
+{
+    if (!usable_path(doc))
+        return;
+    bool cpu = false;
+    for (size_t i = 0; i < doc->nlaunches && !cpu; i++)
+        cpu = doc->launches[i].name && !doc->launches[i].fragment && !wants_gpu(&doc->launches[i]);
+    if (cpu) /* (no service to compare: no directory read) */
+        each_beside(doc, files, nfiles, mark_variants_in, NULL);
+}
+
+/* A GPU template: a service with neither image nor build that requests GPUs, and runs
+ * beside others (a group). */
+static bool gpu_template(const struct gl_launch *l)
+{
+    return l->fragment && l->ref < 0 && l->name && l->group && wants_gpu(l);
+}
+
+/* Clear `alone`'s mark (one byte a launch) of the GPU templates that override a namesake
+ * service of file f; false once none is left. */
+static bool overrides_in(struct gl_doc *doc, struct gl_doc *one,
+                         const struct gl_compose_file *f, void *ctx)
+{
+    bool *alone = ctx, left = false;
+    for (size_t i = 0; !gl_arena_over(&one->arena) && i < doc->nlaunches; i++) {
+        struct gl_compose_service other;
+        if (alone[i] && lookup(one, f, doc->launches[i].name, &other))
+            alone[i] = false;
+        left |= alone[i];
+    }
+    return left;
+}
+
+/* In a file whose name says nothing of compose (jetson-containers' packages/templates.yml,
+ * read as compose by its content), a GPU template with no namesake in a compose file
+ * beside it overrides no service: it is a base that other files' services `extends`, which
+ * compose never starts by itself (a service with neither image nor build is an error). It
+ * runs at no time beside the others: its group is cleared. A file named as compose files
+ * are (`docker-compose.gpu.yml`, `compose.override.yaml`) is an override given with `-f`:
+ * its services run. */
+static void mark_templates(struct gl_doc *doc)
+{
+    if (strstr(gl_base_name(doc->path), "compose"))
+        return;
+    size_t n = 0;
+    for (size_t i = 0; i < doc->nlaunches; i++)
+        n += gpu_template(&doc->launches[i]);
+    if (!n)
+        return;
+    bool *alone = gl_arena_alloc(&doc->arena, doc->nlaunches * sizeof *alone);
+    for (size_t i = 0; i < doc->nlaunches; i++)
+        alone[i] = gpu_template(&doc->launches[i]);
+    each_beside(doc, &doc->path, 1, overrides_in, alone);
+    for (size_t i = 0; i < doc->nlaunches; i++)
+        if (alone[i])
+            doc->launches[i].group = NULL;
+}
+
 void gl_compose_gpu_variants(struct gl_doc *doc)
 {
-    if (doc->path)
-        mark_variants(doc, &doc->path, 1);
+    if (!usable_path(doc))
+        return;
+    mark_variants(doc, &doc->path, 1);
+    mark_templates(doc);
 }
 
 bool gl_compose_file_exists(struct gl_doc *doc, const char *file)

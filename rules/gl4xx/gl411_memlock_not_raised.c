@@ -9,10 +9,12 @@ static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
     const struct gl_launch *l = &c->doc->launches[i];
     /* apptainer keeps the caller's ulimits; a pod spec has no ulimits to set (the node's
      * runtime decides); a fragment's base may set them; NVIDIA's GPU plumbing
-     * (dcgm-exporter, the device plugin) pins no host memory for copies */
+     * (dcgm-exporter, the device plugin) pins no host memory for copies; a Jetson's GPU
+     * shares the system memory: there is no host-to-device copy for pinning to speed up */
     if (l->kind == GL_LAUNCH_APPTAINER || l->host_ipc || l->kind == GL_LAUNCH_K8S || l->fragment ||
         l->memlock || !gl_launch_options_known(l) || !gl_launch_uses_gpu(l) ||
-        gl_launch_smoke_test(l) || gl_launch_nvidia_infra(c->doc, l))
+        gl_launch_smoke_test(l) || gl_launch_nvidia_infra(c->doc, l) ||
+        gl_launch_jetson(c->doc, l))
         return;
     gl_report(c, l->loc,
               l->kind == GL_LAUNCH_COMPOSE ? "add `ulimits: {memlock: -1}`"
@@ -36,7 +38,9 @@ const struct gl_rule gl_rule_GL411 = {
         "allocations fail or fall back to pageable memory. NVIDIA's containers ask for "
         "`--ulimit memlock=-1`. Kubernetes pods (no ulimit setting) and apptainer (the "
         "caller's limits) are not judged, nor smoke tests (`nvidia-smi`, `deviceQuery`, a "
-        "`python -c` that only imports and prints).",
+        "`python -c` that only imports and prints), nor Jetson launches (as for GL413): "
+        "the integrated GPU shares the system memory, so there is no host-to-device copy "
+        "for pinned memory to speed up.",
     .bad = "docker run --gpus all nvcr.io/nvidia/pytorch:24.05-py3 python train.py",
     .good = "docker run --gpus all --ulimit memlock=-1 --ulimit stack=67108864 \\\n"
             "    nvcr.io/nvidia/pytorch:24.05-py3 python train.py",

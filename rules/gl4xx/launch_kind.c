@@ -287,6 +287,8 @@ bool gl_launch_tool_image(const struct gl_doc *doc, const struct gl_launch *l)
 
 bool gl_launch_jetson(const struct gl_doc *doc, const struct gl_launch *l)
 {
+    if (doc->jetson_tools && l->kind == GL_LAUNCH_DOCKER_RUN)
+        return true; /* a text that runs jetson-containers runs on a Jetson */
     const struct gl_imageref *ref = known_image(doc, l);
     return ref && gl_cuda_ref_is_jetson(ref);
 }

@@ -115,6 +115,37 @@ static void test_ngc_and_tokens(void **state)
     assert_null(fact(d, GL_CUDA_TAG, 3)); /* bare -gpu and Jetson give nothing */
 }
 
+/* Tags the knowledge's image_releases pin by an alias at a release (the alias word is the
+ * fact's place) or as one whole tag (the tag's start); a release, suffix, spelling or family
+ * the table does not pin gives nothing. */
+static void test_alias_tags(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *image, *cuda; /* NULL: no fact */
+        uint32_t col;
+    } cases[] = {
+        {"rayproject/ray:2.9.0-py310-gpu", "11.8", 33},
+        {"rayproject/ray:2.47.1-gpu-aarch64", "12.1", 28},
+        {"vllm/vllm-openai:v0.9.0", "12.8", 23},
+        {"rayproject/ray:2.20.0-gpu", NULL, 0},
+        {"rayproject/ray:2.47.1-gpu-x86_64", NULL, 0},
+        {"rayproject/ray:2.47.1-py3-10-gpu", NULL, 0},
+        {"example/ray:2.47.1-gpu", NULL, 0},
+        {"vllm/vllm-openai:0.9.0", NULL, 0},
+        {"vllm/vllm-openai:v0.8.5", NULL, 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char text[128];
+        snprintf(text, sizeof text, "FROM %s\n", cases[i].image);
+        const struct gl_cuda_fact *f = fact(derive("Dockerfile", text), GL_CUDA_NGC_TAG, 0);
+        if (cases[i].cuda)
+            assert_fact(f, cases[i].cuda, 1, cases[i].col);
+        else
+            assert_null(f);
+    }
+}
+
 static void test_arg_in_from_is_reported_at_from(void **state)
 {
     (void)state;
@@ -518,6 +549,7 @@ int main(void)
         cmocka_unit_test(test_ngc_month_tags),
         cmocka_unit_test(test_base_tags),
         cmocka_unit_test(test_ngc_and_tokens),
+        cmocka_unit_test(test_alias_tags),
         cmocka_unit_test(test_arg_in_from_is_reported_at_from),
         cmocka_unit_test(test_env_and_require),
         cmocka_unit_test(test_packages),

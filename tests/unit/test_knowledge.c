@@ -273,6 +273,23 @@ static void test_image_releases(void **state)
     assert_null(gl_kb_image_release(kb, jax, "Jax-2025-12-10"));
     assert_null(gl_kb_image_release(kb, jax, "jax-2025-12-10-amd64"));
     assert_null(gl_kb_image_release(kb, jax, "jax-2025-1210"));
+    /* an alias tag at a release the table pins (rayproject/ray's -gpu), the alias word's
+       place; a whole tag (vllm/vllm-openai), the whole tag's */
+    size_t off = 99, len = 99;
+    r = gl_kb_image_release_at(kb, "rayproject/ray", "2.9.0-py310-gpu-aarch64", &off, &len);
+    assert_non_null(r);
+    assert_string_equal(r->cuda, "11.8");
+    assert_int_equal(off, 12);
+    assert_int_equal(len, 3);
+    assert_non_null(gl_kb_image_release(kb, "rayproject/ray", "2.47.1-gpu"));
+    assert_null(gl_kb_image_release(kb, "rayproject/ray", "2.9.1-gpu"));
+    assert_null(gl_kb_image_release(kb, "rayproject/ray", "2.9.0-gpu-x86_64"));
+    assert_null(gl_kb_image_release(kb, "rayproject/ray", "2.9.0-cpu"));
+    assert_null(gl_kb_image_release(kb, "rayproject/ray", "2.9.0"));
+    r = gl_kb_image_release_at(kb, "vllm/vllm-openai", "v0.9.0", &off, &len);
+    assert_string_equal(r->cuda, "12.8");
+    assert_int_equal(off, 0);
+    assert_int_equal(len, 6);
     assert_null(gl_kb_image_release(kb, "ghcr.io/nvidia/jax-toolbox", "jax-2025-12-10"));
 }
 
@@ -514,7 +531,15 @@ static void test_bad_tables_after_good_ones(void **state)
          "    cuda: 12.4\n    source: s1\n", "dated_until"},
         {"image_releases:\n  releases:\n  - image: ghcr.io/a/b\n    tag: x\n"
          "    dated_from: '2025-01-01'\n    dated_until: '2025-02-01'\n    cuda: 12.4\n"
-         "    source: s1\n", "not both"},
+         "    source: s1\n", "one of the three"},
+        {"image_releases:\n  releases:\n  - image: ghcr.io/a/b\n    release: 2.9.0\n"
+         "    cuda: 12.4\n    source: s1\n", "its alias"},
+        {"image_releases:\n  releases:\n  - image: ghcr.io/a/b\n    alias: gpu\n"
+         "    cuda: 12.4\n    source: s1\n", "its alias"},
+        {"image_releases:\n  releases:\n  - image: ghcr.io/a/b\n    release: 2.9.0\n"
+         "    alias: gpu\n    tag: x\n    cuda: 12.4\n    source: s1\n", "one of the three"},
+        {"image_releases:\n  releases:\n  - image: ghcr.io/a/b\n    release: 2.9.0\n"
+         "    alias: gpu-x\n    cuda: 12.4\n    source: s1\n", "its alias"},
         {"image_releases:\n  releases:\n  - image: ghcr.io/a/b\n    dated_from: '2025-02-01'\n"
          "    dated_until: '2025-01-01'\n    cuda: 12.4\n    source: s1\n", "from <= until"},
     };
