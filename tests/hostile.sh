@@ -343,6 +343,44 @@ lint alias-bomb-compose 20 512 "clean $in/bomb/docker-compose.yml" "$in/bomb/doc
   printf 'spec:\n  containers:\n  - name: c\n    image: ubuntu:22.04\n    args: *l9\n'; } > "$in/bomb/pod.yaml"
 lint alias-bomb-k8s 20 512 "gl900 $in/bomb/pod.yaml 6 32 alias" "$in/bomb/pod.yaml"
 
+# Names made to collide in an unseeded FNV-1a (its low bits, which picked the slot, depend
+# on the low bits of the state alone: two 3-byte blocks that agree there, chained 15 times,
+# give 2^15 names of one slot): 32,768 shell variables, make variables and YAML anchors
+# (1.6-1.9 MB each) took 4.3 s, 2.7 s and 9.4 s when every table of names probed one chain;
+# by the seeded hash (hashmap.h), 0.1 s
+mkdir -p "$in/fnv"
+python3 - "$in/fnv" <<'PY'
+import itertools, string, sys
+d, alpha = sys.argv[1], string.ascii_letters + string.digits + '_'
+def step(h, s):
+    for c in s.encode():
+        h = ((h ^ c) * 1099511628211) & (2**64 - 1)
+    return h
+def names(basis, bits=22, rounds=15):
+    h, pairs = step(basis, 'V'), []
+    for _ in range(rounds):
+        seen = {}
+        for b in map(''.join, itertools.product(alpha, repeat=3)):
+            hb = step(h, b)
+            if hb % 2**bits in seen:
+                pairs.append((seen[hb % 2**bits][0], b))
+                h = seen[hb % 2**bits][1]
+                break
+            seen[hb % 2**bits] = (b, hb)
+    return ['V' + ''.join(p[c] for p, c in zip(pairs, pick))
+            for pick in itertools.product((0, 1), repeat=rounds)]
+with open(d + '/vars.sh', 'w') as f:  # (the shell's basis, and the one make and YAML used)
+    f.write('#!/bin/sh\n' + ''.join(f'{v}=1\n' for v in names(14695981039346656037)))
+one = names(1469598103934665603)
+with open(d + '/Makefile', 'w') as f:
+    f.write(''.join(f'{v} := 1\n' for v in one) + 'run:\n\tdocker run --rm ubuntu:22.04\n')
+with open(d + '/docker-compose.yml', 'w') as f:
+    f.write('x-anchors:\n' + ''.join(f'  - &{v} 1\n' for v in one) +
+            'services:\n  a:\n    image: ubuntu:22.04\n')
+PY
+lint fnv-collisions 3 512 "clean $in/fnv/vars.sh -- clean $in/fnv/Makefile -- clean $in/fnv/docker-compose.yml -- rss 64" "$in/fnv/vars.sh" "$in/fnv/Makefile" "$in/fnv/docker-compose.yml"
+rm -rf "$in/fnv"
+
 # One big script named by many aliases: a workflow whose 2,000 jobs all take the steps of
 # the first (3,000 lines of commands), so each job's shell scan and its container's steps
 # would read the script again: the doc's parse-memory stops it (GL900), RSS stays bounded

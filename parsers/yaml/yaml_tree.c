@@ -157,12 +157,11 @@ struct anchors {
     unsigned gen;
 };
 
-static size_t hash_str(const char *s)
+/* The slot of name s in a table of cap slots: the seeded hash (hashmap.h), since the low
+ * bits of an unseeded FNV-1a can be made to collide by the names an input chooses. */
+static size_t hash_str(const char *s, size_t cap)
 {
-    size_t h = 1469598103934665603ull;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h;
+    return gl_hash_slot(gl_hash_bytes(s, strlen(s)), cap);
 }
 
 static void anchors_put(struct anchors *t, const char *name, struct yt_node *node);
@@ -184,7 +183,7 @@ static void anchors_put(struct anchors *t, const char *name, struct yt_node *nod
 {
     if ((t->n + 1) * 2 > t->cap)
         anchors_grow(t);
-    size_t i = hash_str(name) & (t->cap - 1);
+    size_t i = hash_str(name, t->cap);
     for (;; i = (i + 1) & (t->cap - 1)) {
         struct anchor_slot *sl = &t->slots[i];
         if (!sl->name || sl->gen != t->gen) {
@@ -203,7 +202,7 @@ static struct yt_node *anchors_get(const struct anchors *t, const char *name)
 {
     if (!t->cap)
         return NULL;
-    size_t i = hash_str(name) & (t->cap - 1);
+    size_t i = hash_str(name, t->cap);
     for (;; i = (i + 1) & (t->cap - 1)) {
         const struct anchor_slot *sl = &t->slots[i];
         if (!sl->name || sl->gen != t->gen)
@@ -931,7 +930,7 @@ struct keyset {
 
 static bool keyset_add(struct keyset *ks, const char *k)
 {
-    size_t i = hash_str(k) & (ks->cap - 1);
+    size_t i = hash_str(k, ks->cap);
     for (; ks->v[i]; i = (i + 1) & (ks->cap - 1))
         if (!strcmp(ks->v[i], k))
             return false;
