@@ -550,24 +550,51 @@ static void test_duplicate_keys(void **st)
     }
 }
 
+/* The value and key a scan finds for name in map's own pairs (merge keys skipped), or in
+ * the pairs of the mapping it merges (the test's merges name one, merged: no merges of
+ * its own). */
+static struct yt_node *scan_get(struct fx *f, struct yt_node *map, struct yt_node *merged,
+                                const char *name, struct yt_node **key)
+{
+    for (struct yt_node *m = map; m; m = m == map ? merged : NULL) {
+        for (size_t i = 0; i < m->npairs; i++) {
+            struct yt_node *k = yt_deref(&f->s, m->pairs[i].key);
+            if (yt_is_scalar(k) && k->len == strlen(name) && !memcmp(k->value, name, k->len) &&
+                !(k->len == 2 && !memcmp(k->value, "<<", 2) && k->style == YT_PLAIN)) {
+                *key = m->pairs[i].key;
+                return yt_deref(&f->s, m->pairs[i].value);
+            }
+        }
+    }
+    *key = NULL;
+    return NULL;
+}
+
 /* yt_get answers from a mapping's own pairs as a scan of them would, present keys and
  * absent ones (of the same lengths and first bytes too: the keymask only rules out keys
- * no pair can hold), with an alias or a collection among the keys as well. */
+ * no pair can hold), with an alias or a collection among the keys as well, and with a
+ * merge key whose mapping is big too (both looked up through their key hashes). */
 static void test_get_against_scan(void **st)
 {
     (void)st;
     static const char *const names[] = {"a", "b", "ab", "ba", "image", "imagf", "jmage", "env",
-                                        "envx", "", "args", "argv", "k1", "k2", "resources"};
+                                        "envx", "", "args", "argv", "k1", "k2", "resources",
+                                        "v", "g5", "<<"};
     size_t nn = sizeof names / sizeof names[0];
     uint64_t r = 99;
     char text[8192];
     /* from round 150 on, mappings of 30 to 99 pairs: most past YT_KEY_INDEX_MIN, so
        looked up through their key hash (repeated names: the first of equal keys wins;
-       an alias or a sequence among the keys: scanned), with fillers `f<k>` */
+       an alias or a sequence among the keys, at any place: the alias found as the scalar
+       it names, the sequence never), with fillers `f<k>` */
     for (int round = 0; round < 300; round++) {
-        size_t n = (size_t)snprintf(text, sizeof text, "x: &x v\n");
+        size_t n = (size_t)snprintf(text, sizeof text, "x: &x v\nm: &m {image: i, v: w");
+        for (int g = 0; g < 40; g++)
+            n += (size_t)snprintf(text + n, sizeof text - n, ", g%d: %d", g, g);
+        n += (size_t)snprintf(text + n, sizeof text - n, "}\n");
         r = r * 6364136223846793005ull + 1442695040888963407ull;
         int keys = round < 150 ? 1 + (int)((r >> 33) % 8) : 30 + (int)((r >> 33) % 70);
+        int odd_at = (int)((r >> 20) % (unsigned)keys);
         for (int k = 0; k < keys; k++) {
             r = r * 6364136223846793005ull + 1442695040888963407ull;
             if (round >= 150 && (r >> 40) % 3 == 0)
@@ -575,25 +602,20 @@ static void test_get_against_scan(void **st)
             else
                 n += (size_t)snprintf(text + n, sizeof text - n, "\"%s\": %d\n",
                                       names[(r >> 33) % nn], k);
+            if (k == odd_at && round % 5 == 1)
+                n += (size_t)snprintf(text + n, sizeof text - n, "*x : alias\n");
+            if (k == odd_at && round % 5 == 2)
+                n += (size_t)snprintf(text + n, sizeof text - n, "? [c, d]\n: seq\n");
+            if (k == odd_at && round % 5 == 3)
+                n += (size_t)snprintf(text + n, sizeof text - n, "<<: *m\n");
         }
-        if (round % 5 == 1)
-            n += (size_t)snprintf(text + n, sizeof text - n, "*x : alias\n");
-        if (round % 5 == 2)
-            n += (size_t)snprintf(text + n, sizeof text - n, "? [c, d]\n: seq\n");
         struct fx *f = load(text, n);
         struct yt_node *map = f->s.docs[0];
         assert_true(yt_is_map(map));
+        struct yt_node *merged = map->merges ? yt_get(&f->s, map, "m", NULL) : NULL;
         for (size_t q = 0; q < nn; q++) {
-            struct yt_node *want = NULL, *want_key = NULL;
-            for (size_t i = 0; i < map->npairs && !want; i++) {
-                struct yt_node *k = yt_deref(&f->s, map->pairs[i].key);
-                if (yt_is_scalar(k) && k->len == strlen(names[q]) &&
-                    !memcmp(k->value, names[q], k->len)) {
-                    want = yt_deref(&f->s, map->pairs[i].value);
-                    want_key = map->pairs[i].key;
-                }
-            }
-            struct yt_node *key = NULL;
+            struct yt_node *want_key, *key = NULL;
+            struct yt_node *want = scan_get(f, map, merged, names[q], &want_key);
             assert_ptr_equal(yt_get(&f->s, map, names[q], &key), want);
             assert_ptr_equal(key, want_key);
         }
