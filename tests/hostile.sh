@@ -341,7 +341,8 @@ mkdir -p "$in/bomb"
 lint alias-bomb-compose 20 512 "clean $in/bomb/docker-compose.yml" "$in/bomb/docker-compose.yml"
 { printf 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  labels:\n'; laughs '    '
   printf 'spec:\n  containers:\n  - name: c\n    image: ubuntu:22.04\n    args: *l9\n'; } > "$in/bomb/pod.yaml"
-lint alias-bomb-k8s 20 512 "gl900 $in/bomb/pod.yaml 6 32 alias" "$in/bomb/pod.yaml"
+# (the budget is spent at an alias of l1: each alias costs a unit per 16 bytes it names)
+lint alias-bomb-k8s 20 512 "gl900 $in/bomb/pod.yaml 7 46 alias" "$in/bomb/pod.yaml"
 
 # Names made to collide in an unseeded FNV-1a (its low bits, which picked the slot, depend
 # on the low bits of the state alone: two 3-byte blocks that agree there, chained 15 times,
@@ -656,9 +657,11 @@ lint shell-builds-parse-memory 10 256 "gl900 $in/bake/builds.sh >1 1 parse-memor
 
 # compose services that share one big map through an alias: its entries were read again
 # for each service. 5,000 services of one 20,000-key depends_on map (1.3 MB) took 10 s
-# (each map is now read once); 5,000 of one 20,000-key environment built an env of each
-# service past parse-memory, never stopped (17 GB RSS, 74 s): the services stop where it
-# is reached, GL900 at the service that took the rest
+# (each map is now read once; and since an alias costs a unit per 16 bytes of what it
+# names, the 8th service's alias spends the budget: 6.5 billion bytes named in all);
+# 5,000 of one 20,000-key environment built an env of each service past parse-memory,
+# never stopped (17 GB RSS, 74 s): the services stop where it is reached, GL900 at the
+# service that took the rest
 mkdir -p "$in/czdeps" "$in/czenv"
 python3 - "$in" <<'PY'
 import sys
@@ -668,12 +671,13 @@ for sub, key, val in (("czdeps", "depends_on", "{condition: service_completed_su
     o += [f"  s{i}:\n    image: ubuntu:22.04\n    {key}: *d\n" for i in range(5000)]
     open(f"{sys.argv[1]}/{sub}/docker-compose.yml", "w").write("".join(o))
 PY
-lint compose-alias-depends-on 5 256 "clean $in/czdeps/docker-compose.yml" "$in/czdeps/docker-compose.yml"
+lint compose-alias-depends-on 5 256 "gl900 $in/czdeps/docker-compose.yml 20026 17 yaml-alias-nodes" "$in/czdeps/docker-compose.yml"
 lint compose-alias-environment 10 256 "gl900 $in/czenv/docker-compose.yml >20001 3 parse-memory -- rss 64" "$in/czenv/docker-compose.yml"
 
 # the same in Kubernetes: 5,000 containers of one pod sharing a 20,000-entry env through an
 # alias (14 GB RSS, 52 s), and a List of 5,000 aliases of one such pod (37 s): the
-# containers and the objects stop at parse-memory, GL900 at the container that took the rest
+# containers stop at parse-memory, GL900 at the container that took the rest; the List's
+# items at the alias that spends the budget (a unit per 16 bytes of the pod it names)
 mkdir -p "$in/k8salias"
 python3 - "$in/k8salias" <<'PY'
 import sys
@@ -687,7 +691,35 @@ o += ["      " + e.replace("\n  ", "\n        ") for e in env] + ["items:\n"] + 
 open(sys.argv[1] + "/list.yaml", "w").write("".join(o))
 PY
 lint k8s-alias-env-containers 10 256 "gl900 $in/k8salias/pod.yaml >40001 5 parse-memory -- rss 64" "$in/k8salias/pod.yaml"
-lint k8s-alias-env-list 10 256 "gl900 $in/k8salias/list.yaml 10 7 parse-memory -- rss 64" "$in/k8salias/list.yaml"
+lint k8s-alias-env-list 10 256 "gl900 $in/k8salias/list.yaml 40035 3 yaml-alias-nodes -- rss 64" "$in/k8salias/list.yaml"
+
+# One 800 KB scalar (or a mapping holding it) named by 5,000 aliases in one list: an alias
+# to a scalar cost nothing and one to a mapping one unit, but each reader read, mapped or
+# copied the text once an alias (k8s args 16 s; env and mounts 3.9 GB; compose lists 33 s
+# and 7.8 GB; build-push-action tags over 60 s). An alias now costs a unit per 16 bytes of
+# what it names: the budget stops the list at the alias that spends it (0.1 s)
+mkdir -p "$in/fan/.github/workflows"
+python3 - "$in/fan" <<'PY'
+import sys
+d, big, n = sys.argv[1], "a" * 400000, 5000
+anchor = lambda ind: f'{ind}x: &b "{big}\n{ind}  {big}"\n'
+refs = "[" + ", ".join(["*b"] * n) + "]"
+pod = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  labels:\n" + anchor("    ")
+pod += "spec:\n  containers:\n  - name: c\n    image: ubuntu:22.04\n"
+open(d + "/args.yaml", "w").write(pod + f"    args: {refs}\n")
+open(d + "/env.yaml", "w").write(pod + "    env:\n" + "".join(
+    f"    - {{name: V{i}, value: *b}}\n" for i in range(n)))
+open(d + "/envmap.yaml", "w").write(pod.replace('x: &b "', 'x: &e {name: E, value: "').replace(
+    '"\nspec', '"}\nspec') + "    env: [" + ", ".join(["*e"] * n) + "]\n")
+open(d + "/docker-compose.yml", "w").write("x-a:\n" + anchor("  ") + "services:\n  s:\n"
+    f"    image: ubuntu:22.04\n    volumes: {refs}\n    labels: {refs}\n")
+open(d + "/.github/workflows/w.yml", "w").write("on: push\nx-a:\n" + anchor("  ") +
+    "jobs:\n  j:\n    runs-on: gpu\n    steps:\n" + "".join(
+    "      - {uses: docker/build-push-action@v5, with: {tags: *b, build-contexts: *b}}\n"
+    for i in range(n)))
+PY
+lint alias-fan-out-big-scalar 5 256 "gl900 $in/fan/args.yaml 12 92 yaml-alias-nodes -- gl900 $in/fan/env.yaml 33 26 yaml-alias-nodes -- gl900 $in/fan/envmap.yaml 12 87 yaml-alias-nodes -- gl900 $in/fan/docker-compose.yml 7 95 yaml-alias-nodes -- gl900 $in/fan/.github/workflows/w.yml 19 58 yaml-alias-nodes -- rss 64" "$in/fan"
+rm -rf "$in/fan"
 
 # and in GitHub workflows: 5,000 jobs whose container and job share a 20,000-key env
 # through aliases (15.7 GB RSS, 46 s); GL900 at the first container that found none left

@@ -612,6 +612,7 @@ static void parse_before_bad_line(struct loader *ld, const char *text, size_t cu
     s->ndocs = s->ndoc_ends = 0;
     s->alias_used = 0;
     s->alias_exceeded = false;
+    s->spent = NULL;
     ld->depth = 0;
     ld->anchors.n = 0;
     parse_stream(ld, text, cut, yt_reader_chars(text, cut));
@@ -724,14 +725,39 @@ bool yt_charge(struct yt_stream *s, uint64_t n, struct gl_loc at)
     return true;
 }
 
+/* What following an alias to t costs: a unit for a collection, and one per
+ * YT_ALIAS_UNIT_BYTES of the text t spans (what a reader of t reads or copies: a scalar
+ * of a megabyte named by 5,000 aliases is 5 GB of reading, which one unit an alias let
+ * through). A short scalar costs nothing. */
+static inline uint64_t alias_cost(const struct yt_node *t)
+{
+    return (t->end > t->start ? (t->end - t->start) / YT_ALIAS_UNIT_BYTES : 0) +
+           (t->kind != YT_SCALAR);
+}
+
+/* The scalar an alias to a scalar gives once the budget is spent: empty, at the alias
+ * that spent it (one a stream). */
+static struct yt_node *spent_scalar(struct yt_stream *s)
+{
+    if (!s->spent) {
+        s->spent = gl_arena_alloc(s->arena, sizeof *s->spent);
+        *s->spent = (struct yt_node){.kind = YT_SCALAR, .loc = s->alias_loc, .value = "",
+                                     .last_line = s->alias_loc.line, .complete = true};
+    }
+    return s->spent;
+}
+
 struct yt_node *yt_deref_alias(struct yt_stream *s, struct yt_node *n)
 {
-    /* an alias to a scalar is one node, as cheap as the alias itself: it is always
-     * followed, so a scalar read twice reads the same (a budget spent in between cannot
-     * turn a `kind` that was there into a missing one) */
-    if (!n->target || (n->target->kind != YT_SCALAR && !yt_charge(s, 1, n->loc)))
+    struct yt_node *t = n->target;
+    if (!t)
         return NULL;
-    return n->target; /* never an alias itself: aliases carry no anchors */
+    uint64_t cost = alias_cost(t);
+    if (!cost || yt_charge(s, cost, n->loc))
+        return t; /* never an alias itself: aliases carry no anchors */
+    /* past the budget, an alias to a scalar still gives a scalar (so that one read twice
+     * keeps its `kind` whatever was spent in between), an empty one */
+    return t->kind == YT_SCALAR ? spent_scalar(s) : NULL;
 }
 
 bool yt_is_null(const struct yt_node *n)

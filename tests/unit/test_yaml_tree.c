@@ -304,6 +304,41 @@ static void test_recursive_and_undefined_alias(void **st)
     done(f);
 }
 
+/* An alias costs a unit per YT_ALIAS_UNIT_BYTES of the text it names (a collection one
+ * more, a short scalar nothing): a 1,600-byte scalar named 1,001 times spends a budget of
+ * 100,000 units at its 1,001st alias, from which on an alias to it reads as an empty scalar
+ * at that alias (still a scalar) and one to a mapping as nothing; a short scalar is still
+ * read as it is. */
+static void test_alias_cost_by_size(void **st)
+{
+    (void)st;
+    struct gl_buf b;
+    gl_buf_init(&b);
+    gl_buf_adds(&b, "big: &b ");
+    for (int i = 0; i < 1600; i++)
+        gl_buf_addc(&b, 'x');
+    gl_buf_adds(&b, "\nm: &m {k: v}\ns: &s ok\nl:\n");
+    for (int i = 0; i < 1002; i++)
+        gl_buf_adds(&b, "- *b\n");
+    gl_buf_adds(&b, "- *m\n- *s\n");
+    struct fx *f = load(b.data, b.len);
+    assert_int_equal(f->rc, 0);
+    f->s.alias_budget = 100000;
+    struct yt_node *l = yt_get(&f->s, f->s.docs[0], "l", NULL);
+    for (size_t i = 0; i < 1002; i++) {
+        struct yt_node *v = yt_item(&f->s, l, i);
+        assert_true(yt_is_scalar(v));
+        assert_int_equal(v->len, i < 1000 ? 1600 : 0);
+        assert_int_equal(f->s.alias_exceeded, i >= 1000);
+    }
+    assert_loc(f->s.alias_loc, 1005, 3);
+    assert_loc(yt_item(&f->s, l, 1001)->loc, 1005, 3);
+    assert_null(yt_item(&f->s, l, 1002));
+    assert_true(yt_scalar_is(yt_item(&f->s, l, 1003), "ok"));
+    done(f);
+    gl_buf_free(&b);
+}
+
 /* ---- yt_load_exact: what libyaml gave before its first error, nothing more ---- */
 
 static struct fx *load_exact(const char *text, size_t len, size_t max_depth)
@@ -639,6 +674,7 @@ int main(void)
         cmocka_unit_test(test_escaped_nul_shown),
         cmocka_unit_test(test_bad_byte_keeps_lines_before),
         cmocka_unit_test(test_recursive_and_undefined_alias),
+        cmocka_unit_test(test_alias_cost_by_size),
         cmocka_unit_test(test_pragmas),
         cmocka_unit_test(test_exact_errors),
         cmocka_unit_test(test_exact_documents_and_ends),
