@@ -465,6 +465,32 @@ mkdir -p "$in/ctxs/.github/workflows"
 } > "$in/ctxs/.github/workflows/build.yml"
 lint build-contexts-50k 20 512 "clean $in/ctxs/.github/workflows/build.yml -- rss 64" "$in/ctxs"
 
+# build-push-action tags with expressions (ci_expr.h): 200,000 unclosed `${{` (600 KB)
+# searched the rest of the item for `}}` at each (25 s); 60,000 `${{ matrix.b }}` in one
+# tag read a 3,000-entry `include:` each (1.5 s; GitHub runs at most 256 jobs of a matrix:
+# a longer list is not followed) and grew 32 forms of a 900 KB item (now: an item over
+# 4 KiB is no image name, its expressions stay unresolved); 30,000 items of 32 tags each
+# went on past parse-memory (133 MB RSS, GL900 at 1:1): they stop at the item that finds
+# it reached
+mkdir -p "$in/cexpr"
+python3 - "$in/cexpr" <<'PY'
+import os, sys
+vals = ", ".join(f"v{i}" for i in range(32))
+def wf(d, inc_n, tag):
+    os.makedirs(f"{sys.argv[1]}/{d}/.github/workflows")
+    inc = "".join(f"          - {{b: x{i}}}\n" for i in range(inc_n))
+    open(f"{sys.argv[1]}/{d}/.github/workflows/w.yml", "w").write(
+        "on: push\njobs:\n  j:\n    runs-on: gpu\n    strategy:\n      matrix:\n"
+        f"        a: [{vals}]\n        include:\n{inc}"
+        "    steps:\n      - uses: docker/build-push-action@v5\n        with:\n"
+        f'          tags: "{tag}"\n          build-contexts: "{tag}"\n')
+wf("open", 0, "img:" + "${{" * 200000)
+wf("long", 3000, "img:${{ matrix.a }}" + "${{ matrix.b }}" * 60000)
+wf("items", 250, ",".join("img:${{ matrix.a }}${{ matrix.b }}" for i in range(30000)))
+PY
+lint ci-expr-tags 5 256 "clean $in/cexpr/open/.github/workflows/w.yml -- clean $in/cexpr/long/.github/workflows/w.yml -- gl900 $in/cexpr/items/.github/workflows/w.yml 262 * parse-memory -- rss 64" "$in/cexpr"
+rm -rf "$in/cexpr"
+
 # The same amplification in compose, Kubernetes, GitLab CI and Ansible (one script named by
 # 2,000 aliases): each stops at parse-memory; and a plain compose file of 5,000 services
 # (a lookup by name once per service took the services' pairs again each time: 400 MB)
