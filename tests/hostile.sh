@@ -443,6 +443,22 @@ lint k8s-volume-mounts-14k 2 512 "clean $in/k8snames/volumes.yaml -- rss 64" "$i
     for ((i = 0; i < 20000; i++)); do printf '        nvidia.com/mig-%dg.5gb: 1\n' $i; done
   done; } > "$in/k8snames/mig.yaml"
 lint k8s-mig-profiles-20k 2 512 "clean $in/k8snames/mig.yaml -- rss 64" "$in/k8snames/mig.yaml"
+# DRA: a pod whose container names 5,000 claims, each a resourceClaims entry of a template
+# the file defines (1.2 MB): each claim scanned the pod's entries and the file's claims
+# (n^2: 1.9 s); both are looked up by name now (0.3 s)
+python3 - "$in/k8snames" <<'PY'
+import sys
+n = 5000
+docs = [f"apiVersion: resource.k8s.io/v1beta1\nkind: ResourceClaimTemplate\nmetadata: {{name: t{i}}}\n"
+        "spec: {spec: {devices: {requests: [{name: g, deviceClassName: gpu.nvidia.com}]}}}\n"
+        for i in range(n)]
+docs.append("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  resourceClaims:\n" +
+            "".join(f"  - {{name: c{i}, resourceClaimTemplateName: t{i}}}\n" for i in range(n)) +
+            "  containers:\n  - name: c\n    image: nvcr.io/nvidia/pytorch:24.01-py3\n"
+            "    resources:\n      claims:\n" + "".join(f"      - {{name: c{i}}}\n" for i in range(n)))
+open(sys.argv[1] + "/claims.yaml", "w").write("---\n".join(docs))
+PY
+lint k8s-dra-claims-5k 1 512 "clean $in/k8snames/claims.yaml -- rss 64" "$in/k8snames/claims.yaml"
 
 # A kustomization of 20,000 resources and 20,000 image rewrites: parse-memory is reached
 # among the images; the GL900 names the entry that took the rest (it said 1:1)

@@ -95,6 +95,19 @@ static struct k8s_claim *add_claim(struct k8s *k, const char *name)
     return c;
 }
 
+const struct k8s_claim *k8s_claim_named(struct k8s *k, const char *name)
+{
+    if (!k->nmapped && k->nclaims)
+        gl_map_init(&k->claim_names);
+    for (; k->nmapped < k->nclaims; k->nmapped++) {
+        bool added;
+        void **slot = gl_map_puts(&k->claim_names, k->claims[k->nmapped].name, &added);
+        if (added)
+            *slot = &k->claims[k->nmapped];
+    }
+    return k->nmapped ? gl_map_gets(&k->claim_names, name) : NULL;
+}
+
 static void note_claim(struct k8s *k, struct yt_node *obj)
 {
     struct yt_node *kind = yt_get(k->s, obj, "kind", NULL);
@@ -345,6 +358,8 @@ void gl_parse_k8s_doc(struct gl_doc *doc, const struct gl_config *cfg)
             }
         }
     }
+    if (k.nmapped)
+        gl_map_free(&k.claim_names);
     yt_add_pragmas(doc, &s);
     yt_report(doc, &s);
 }
