@@ -459,6 +459,16 @@ docs.append("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  resourceCl
 open(sys.argv[1] + "/claims.yaml", "w").write("---\n".join(docs))
 PY
 lint k8s-dra-claims-5k 1 512 "clean $in/k8snames/claims.yaml -- rss 64" "$in/k8snames/claims.yaml"
+# a Kubeflow TrainJob of 42,000 initializers (1 MB): each one's image went on into the arena
+# past parse-memory (GL900 at 1:1); they stop at the initializer that finds it reached
+python3 - "$in/k8snames" <<'PY'
+import sys
+open(sys.argv[1] + "/trainjob.yaml", "w").write(
+    "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: t}\nspec:\n"
+    "  trainer: {image: nvcr.io/nvidia/pytorch:24.01-py3}\n  initializer:\n" +
+    "".join(f"    d{i}: {{image: i}}\n" for i in range(42000)))
+PY
+lint k8s-trainjob-initializers 5 512 "gl900 $in/k8snames/trainjob.yaml >6 5 parse-memory -- rss 64" "$in/k8snames/trainjob.yaml"
 
 # A kustomization of 20,000 resources and 20,000 image rewrites: parse-memory is reached
 # among the images; the GL900 names the entry that took the rest (it said 1:1)

@@ -229,8 +229,13 @@ static void trainjob(struct k8s *k, struct yt_node *obj)
     runtime_image(k, yt_get(k->s, spec, "trainer", NULL));
     struct yt_pair *pairs;
     size_t n = yt_pairs(k->s, init, &pairs);
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
+        if (gl_arena_over(&k->doc->arena)) { /* (at the initializer that found it so) */
+            gl_doc_fail_limit(k->doc, GL_LIMIT_PARSE_MEMORY, pairs[i].key->loc);
+            return;
+        }
         runtime_image(k, yt_deref(k->s, pairs[i].value));
+    }
 }
 
 static void object(struct k8s *k, struct yt_node *obj)
