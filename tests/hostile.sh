@@ -516,6 +516,21 @@ wf("items", 250, ",".join("img:${{ matrix.a }}${{ matrix.b }}" for i in range(30
 PY
 lint ci-expr-tags 5 256 "clean $in/cexpr/open/.github/workflows/w.yml -- clean $in/cexpr/long/.github/workflows/w.yml -- gl900 $in/cexpr/items/.github/workflows/w.yml 262 * parse-memory -- rss 64" "$in/cexpr"
 rm -rf "$in/cexpr"
+# a GitLab image made of variables: 50,000 `$A` of a 100 KB variable grew a 5 GB image name
+# (over 60 s), and 50,000 names of the last of 20,000 variables scanned them each (52 s):
+# variables are looked up, and an expansion past 4 KiB is no image (0.1 s)
+mkdir -p "$in/glvars/big" "$in/glvars/many"
+python3 - "$in/glvars" <<'PY'
+import sys
+d = sys.argv[1]
+open(d + "/big/.gitlab-ci.yml", "w").write(
+    f'variables:\n  A: "{"x" * 100000}"\njob:\n  image: "' + "$A" * 50000 + '"\n  script: [echo]\n')
+open(d + "/many/.gitlab-ci.yml", "w").write(
+    "variables:\n" + "".join(f"  V{i}: v{i}\n" for i in range(20000)) +
+    'job:\n  image: "' + "$V19999" * 50000 + '"\n  script: [echo]\n')
+PY
+lint gitlab-image-variables 3 256 "clean $in/glvars/big/.gitlab-ci.yml -- clean $in/glvars/many/.gitlab-ci.yml -- rss 64" "$in/glvars"
+rm -rf "$in/glvars"
 
 # The same amplification in compose, Kubernetes, GitLab CI and Ansible (one script named by
 # 2,000 aliases): each stops at parse-memory; and a plain compose file of 5,000 services
