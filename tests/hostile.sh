@@ -341,7 +341,46 @@ mkdir -p "$in/bomb"
 lint alias-bomb-compose 20 512 "clean $in/bomb/docker-compose.yml" "$in/bomb/docker-compose.yml"
 { printf 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  labels:\n'; laughs '    '
   printf 'spec:\n  containers:\n  - name: c\n    image: ubuntu:22.04\n    args: *l9\n'; } > "$in/bomb/pod.yaml"
-lint alias-bomb-k8s 20 512 "gl900 $in/bomb/pod.yaml 6 32 alias" "$in/bomb/pod.yaml"
+# (the budget is spent at an alias of l1: each alias costs a unit per 16 bytes it names)
+lint alias-bomb-k8s 20 512 "gl900 $in/bomb/pod.yaml 7 46 alias" "$in/bomb/pod.yaml"
+
+# Names made to collide in an unseeded FNV-1a (its low bits, which picked the slot, depend
+# on the low bits of the state alone: two 3-byte blocks that agree there, chained 15 times,
+# give 2^15 names of one slot): 32,768 shell variables, make variables and YAML anchors
+# (1.6-1.9 MB each) took 4.3 s, 2.7 s and 9.4 s when every table of names probed one chain;
+# by the seeded hash (hashmap.h), 0.1 s
+mkdir -p "$in/fnv"
+python3 - "$in/fnv" <<'PY'
+import itertools, string, sys
+d, alpha = sys.argv[1], string.ascii_letters + string.digits + '_'
+def step(h, s):
+    for c in s.encode():
+        h = ((h ^ c) * 1099511628211) & (2**64 - 1)
+    return h
+def names(basis, bits=22, rounds=15):
+    h, pairs = step(basis, 'V'), []
+    for _ in range(rounds):
+        seen = {}
+        for b in map(''.join, itertools.product(alpha, repeat=3)):
+            hb = step(h, b)
+            if hb % 2**bits in seen:
+                pairs.append((seen[hb % 2**bits][0], b))
+                h = seen[hb % 2**bits][1]
+                break
+            seen[hb % 2**bits] = (b, hb)
+    return ['V' + ''.join(p[c] for p, c in zip(pairs, pick))
+            for pick in itertools.product((0, 1), repeat=rounds)]
+with open(d + '/vars.sh', 'w') as f:  # (the shell's basis, and the one make and YAML used)
+    f.write('#!/bin/sh\n' + ''.join(f'{v}=1\n' for v in names(14695981039346656037)))
+one = names(1469598103934665603)
+with open(d + '/Makefile', 'w') as f:
+    f.write(''.join(f'{v} := 1\n' for v in one) + 'run:\n\tdocker run --rm ubuntu:22.04\n')
+with open(d + '/docker-compose.yml', 'w') as f:
+    f.write('x-anchors:\n' + ''.join(f'  - &{v} 1\n' for v in one) +
+            'services:\n  a:\n    image: ubuntu:22.04\n')
+PY
+lint fnv-collisions 3 512 "clean $in/fnv/vars.sh -- clean $in/fnv/Makefile -- clean $in/fnv/docker-compose.yml -- rss 64" "$in/fnv/vars.sh" "$in/fnv/Makefile" "$in/fnv/docker-compose.yml"
+rm -rf "$in/fnv"
 
 # One big script named by many aliases: a workflow whose 2,000 jobs all take the steps of
 # the first (3,000 lines of commands), so each job's shell scan and its container's steps
@@ -365,6 +404,18 @@ mkdir -p "$in/extends"
   printf '  s20000:\n    image: nvcr.io/nvidia/pytorch:24.01-py3\n'
 } > "$in/extends/docker-compose.yml"
 lint compose-extends-20k 5 512 "gl900 $in/extends/docker-compose.yml * * parse-memory -- rss 64" "$in/extends"
+# The same services with one key that is an alias, or a merge key (`<<:`) among them: the
+# mapping was scanned for every lookup again (13.5 s and 30.6 s): an alias key is hashed
+# as the scalar it names, and a mapping that merges others looks each big one up through
+# its hash, its merge sources listed there (0.2 s)
+for kind in alias merge; do
+  case $kind in
+    alias) printf 'x-k: &k kk\nservices:\n  *k : {image: a}\n' ;;
+    merge) printf 'x-k: &k {image: b}\nservices:\n  <<: {zz: *k}\n' ;;
+  esac > "$in/extends/c.yml"
+  tail -n +2 "$in/extends/docker-compose.yml" >> "$in/extends/c.yml"
+  lint "compose-extends-20k-$kind-key" 5 512 "gl900 $in/extends/c.yml >20000 * parse-memory -- rss 64" "$in/extends/c.yml"
+done
 
 # A pod whose every argument names an env var, or whose every mount names a volume: each
 # look-up scanned the list (16,000 x 16,000: 6.3 s; 14,000 mounts: 5.9 s). Looked up
@@ -392,6 +443,32 @@ lint k8s-volume-mounts-14k 2 512 "clean $in/k8snames/volumes.yaml -- rss 64" "$i
     for ((i = 0; i < 20000; i++)); do printf '        nvidia.com/mig-%dg.5gb: 1\n' $i; done
   done; } > "$in/k8snames/mig.yaml"
 lint k8s-mig-profiles-20k 2 512 "clean $in/k8snames/mig.yaml -- rss 64" "$in/k8snames/mig.yaml"
+# DRA: a pod whose container names 5,000 claims, each a resourceClaims entry of a template
+# the file defines (1.2 MB): each claim scanned the pod's entries and the file's claims
+# (n^2: 1.9 s); both are looked up by name now (0.3 s)
+python3 - "$in/k8snames" <<'PY'
+import sys
+n = 5000
+docs = [f"apiVersion: resource.k8s.io/v1beta1\nkind: ResourceClaimTemplate\nmetadata: {{name: t{i}}}\n"
+        "spec: {spec: {devices: {requests: [{name: g, deviceClassName: gpu.nvidia.com}]}}}\n"
+        for i in range(n)]
+docs.append("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec:\n  resourceClaims:\n" +
+            "".join(f"  - {{name: c{i}, resourceClaimTemplateName: t{i}}}\n" for i in range(n)) +
+            "  containers:\n  - name: c\n    image: nvcr.io/nvidia/pytorch:24.01-py3\n"
+            "    resources:\n      claims:\n" + "".join(f"      - {{name: c{i}}}\n" for i in range(n)))
+open(sys.argv[1] + "/claims.yaml", "w").write("---\n".join(docs))
+PY
+lint k8s-dra-claims-5k 1 512 "clean $in/k8snames/claims.yaml -- rss 64" "$in/k8snames/claims.yaml"
+# a Kubeflow TrainJob of 42,000 initializers (1 MB): each one's image went on into the arena
+# past parse-memory (GL900 at 1:1); they stop at the initializer that finds it reached
+python3 - "$in/k8snames" <<'PY'
+import sys
+open(sys.argv[1] + "/trainjob.yaml", "w").write(
+    "apiVersion: trainer.kubeflow.org/v1alpha1\nkind: TrainJob\nmetadata: {name: t}\nspec:\n"
+    "  trainer: {image: nvcr.io/nvidia/pytorch:24.01-py3}\n  initializer:\n" +
+    "".join(f"    d{i}: {{image: i}}\n" for i in range(42000)))
+PY
+lint k8s-trainjob-initializers 5 512 "gl900 $in/k8snames/trainjob.yaml >6 5 parse-memory -- rss 64" "$in/k8snames/trainjob.yaml"
 
 # A kustomization of 20,000 resources and 20,000 image rewrites: parse-memory is reached
 # among the images; the GL900 names the entry that took the rest (it said 1:1)
@@ -413,6 +490,47 @@ mkdir -p "$in/ctxs/.github/workflows"
   for ((i = 0; i < 50000; i++)); do printf '            c%d=docker-image://nvidia/cuda:12.4.1-base-ubuntu22.04\n' $i; done
 } > "$in/ctxs/.github/workflows/build.yml"
 lint build-contexts-50k 20 512 "clean $in/ctxs/.github/workflows/build.yml -- rss 64" "$in/ctxs"
+
+# build-push-action tags with expressions (ci_expr.h): 200,000 unclosed `${{` (600 KB)
+# searched the rest of the item for `}}` at each (25 s); 60,000 `${{ matrix.b }}` in one
+# tag read a 3,000-entry `include:` each (1.5 s; GitHub runs at most 256 jobs of a matrix:
+# a longer list is not followed) and grew 32 forms of a 900 KB item (now: an item over
+# 4 KiB is no image name, its expressions stay unresolved); 30,000 items of 32 tags each
+# went on past parse-memory (133 MB RSS, GL900 at 1:1): they stop at the item that finds
+# it reached
+mkdir -p "$in/cexpr"
+python3 - "$in/cexpr" <<'PY'
+import os, sys
+vals = ", ".join(f"v{i}" for i in range(32))
+def wf(d, inc_n, tag):
+    os.makedirs(f"{sys.argv[1]}/{d}/.github/workflows")
+    inc = "".join(f"          - {{b: x{i}}}\n" for i in range(inc_n))
+    open(f"{sys.argv[1]}/{d}/.github/workflows/w.yml", "w").write(
+        "on: push\njobs:\n  j:\n    runs-on: gpu\n    strategy:\n      matrix:\n"
+        f"        a: [{vals}]\n        include:\n{inc}"
+        "    steps:\n      - uses: docker/build-push-action@v5\n        with:\n"
+        f'          tags: "{tag}"\n          build-contexts: "{tag}"\n')
+wf("open", 0, "img:" + "${{" * 200000)
+wf("long", 3000, "img:${{ matrix.a }}" + "${{ matrix.b }}" * 60000)
+wf("items", 250, ",".join("img:${{ matrix.a }}${{ matrix.b }}" for i in range(30000)))
+PY
+lint ci-expr-tags 5 256 "clean $in/cexpr/open/.github/workflows/w.yml -- clean $in/cexpr/long/.github/workflows/w.yml -- gl900 $in/cexpr/items/.github/workflows/w.yml 262 * parse-memory -- rss 64" "$in/cexpr"
+rm -rf "$in/cexpr"
+# a GitLab image made of variables: 50,000 `$A` of a 100 KB variable grew a 5 GB image name
+# (over 60 s), and 50,000 names of the last of 20,000 variables scanned them each (52 s):
+# variables are looked up, and an expansion past 4 KiB is no image (0.1 s)
+mkdir -p "$in/glvars/big" "$in/glvars/many"
+python3 - "$in/glvars" <<'PY'
+import sys
+d = sys.argv[1]
+open(d + "/big/.gitlab-ci.yml", "w").write(
+    f'variables:\n  A: "{"x" * 100000}"\njob:\n  image: "' + "$A" * 50000 + '"\n  script: [echo]\n')
+open(d + "/many/.gitlab-ci.yml", "w").write(
+    "variables:\n" + "".join(f"  V{i}: v{i}\n" for i in range(20000)) +
+    'job:\n  image: "' + "$V19999" * 50000 + '"\n  script: [echo]\n')
+PY
+lint gitlab-image-variables 3 256 "clean $in/glvars/big/.gitlab-ci.yml -- clean $in/glvars/many/.gitlab-ci.yml -- rss 64" "$in/glvars"
+rm -rf "$in/glvars"
 
 # The same amplification in compose, Kubernetes, GitLab CI and Ansible (one script named by
 # 2,000 aliases): each stops at parse-memory; and a plain compose file of 5,000 services
@@ -606,9 +724,11 @@ lint shell-builds-parse-memory 10 256 "gl900 $in/bake/builds.sh >1 1 parse-memor
 
 # compose services that share one big map through an alias: its entries were read again
 # for each service. 5,000 services of one 20,000-key depends_on map (1.3 MB) took 10 s
-# (each map is now read once); 5,000 of one 20,000-key environment built an env of each
-# service past parse-memory, never stopped (17 GB RSS, 74 s): the services stop where it
-# is reached, GL900 at the service that took the rest
+# (each map is now read once; and since an alias costs a unit per 16 bytes of what it
+# names, the 8th service's alias spends the budget: 6.5 billion bytes named in all);
+# 5,000 of one 20,000-key environment built an env of each service past parse-memory,
+# never stopped (17 GB RSS, 74 s): the services stop where it is reached, GL900 at the
+# service that took the rest
 mkdir -p "$in/czdeps" "$in/czenv"
 python3 - "$in" <<'PY'
 import sys
@@ -618,12 +738,13 @@ for sub, key, val in (("czdeps", "depends_on", "{condition: service_completed_su
     o += [f"  s{i}:\n    image: ubuntu:22.04\n    {key}: *d\n" for i in range(5000)]
     open(f"{sys.argv[1]}/{sub}/docker-compose.yml", "w").write("".join(o))
 PY
-lint compose-alias-depends-on 5 256 "clean $in/czdeps/docker-compose.yml" "$in/czdeps/docker-compose.yml"
+lint compose-alias-depends-on 5 256 "gl900 $in/czdeps/docker-compose.yml 20026 17 yaml-alias-nodes" "$in/czdeps/docker-compose.yml"
 lint compose-alias-environment 10 256 "gl900 $in/czenv/docker-compose.yml >20001 3 parse-memory -- rss 64" "$in/czenv/docker-compose.yml"
 
 # the same in Kubernetes: 5,000 containers of one pod sharing a 20,000-entry env through an
 # alias (14 GB RSS, 52 s), and a List of 5,000 aliases of one such pod (37 s): the
-# containers and the objects stop at parse-memory, GL900 at the container that took the rest
+# containers stop at parse-memory, GL900 at the container that took the rest; the List's
+# items at the alias that spends the budget (a unit per 16 bytes of the pod it names)
 mkdir -p "$in/k8salias"
 python3 - "$in/k8salias" <<'PY'
 import sys
@@ -637,7 +758,35 @@ o += ["      " + e.replace("\n  ", "\n        ") for e in env] + ["items:\n"] + 
 open(sys.argv[1] + "/list.yaml", "w").write("".join(o))
 PY
 lint k8s-alias-env-containers 10 256 "gl900 $in/k8salias/pod.yaml >40001 5 parse-memory -- rss 64" "$in/k8salias/pod.yaml"
-lint k8s-alias-env-list 10 256 "gl900 $in/k8salias/list.yaml 10 7 parse-memory -- rss 64" "$in/k8salias/list.yaml"
+lint k8s-alias-env-list 10 256 "gl900 $in/k8salias/list.yaml 40035 3 yaml-alias-nodes -- rss 64" "$in/k8salias/list.yaml"
+
+# One 800 KB scalar (or a mapping holding it) named by 5,000 aliases in one list: an alias
+# to a scalar cost nothing and one to a mapping one unit, but each reader read, mapped or
+# copied the text once an alias (k8s args 16 s; env and mounts 3.9 GB; compose lists 33 s
+# and 7.8 GB; build-push-action tags over 60 s). An alias now costs a unit per 16 bytes of
+# what it names: the budget stops the list at the alias that spends it (0.1 s)
+mkdir -p "$in/fan/.github/workflows"
+python3 - "$in/fan" <<'PY'
+import sys
+d, big, n = sys.argv[1], "a" * 400000, 5000
+anchor = lambda ind: f'{ind}x: &b "{big}\n{ind}  {big}"\n'
+refs = "[" + ", ".join(["*b"] * n) + "]"
+pod = "apiVersion: v1\nkind: Pod\nmetadata:\n  name: p\n  labels:\n" + anchor("    ")
+pod += "spec:\n  containers:\n  - name: c\n    image: ubuntu:22.04\n"
+open(d + "/args.yaml", "w").write(pod + f"    args: {refs}\n")
+open(d + "/env.yaml", "w").write(pod + "    env:\n" + "".join(
+    f"    - {{name: V{i}, value: *b}}\n" for i in range(n)))
+open(d + "/envmap.yaml", "w").write(pod.replace('x: &b "', 'x: &e {name: E, value: "').replace(
+    '"\nspec', '"}\nspec') + "    env: [" + ", ".join(["*e"] * n) + "]\n")
+open(d + "/docker-compose.yml", "w").write("x-a:\n" + anchor("  ") + "services:\n  s:\n"
+    f"    image: ubuntu:22.04\n    volumes: {refs}\n    labels: {refs}\n")
+open(d + "/.github/workflows/w.yml", "w").write("on: push\nx-a:\n" + anchor("  ") +
+    "jobs:\n  j:\n    runs-on: gpu\n    steps:\n" + "".join(
+    "      - {uses: docker/build-push-action@v5, with: {tags: *b, build-contexts: *b}}\n"
+    for i in range(n)))
+PY
+lint alias-fan-out-big-scalar 5 256 "gl900 $in/fan/args.yaml 12 92 yaml-alias-nodes -- gl900 $in/fan/env.yaml 33 26 yaml-alias-nodes -- gl900 $in/fan/envmap.yaml 12 87 yaml-alias-nodes -- gl900 $in/fan/docker-compose.yml 7 95 yaml-alias-nodes -- gl900 $in/fan/.github/workflows/w.yml 19 58 yaml-alias-nodes -- rss 64" "$in/fan"
+rm -rf "$in/fan"
 
 # and in GitHub workflows: 5,000 jobs whose container and job share a 20,000-key env
 # through aliases (15.7 GB RSS, 46 s); GL900 at the first container that found none left

@@ -18,7 +18,8 @@ const struct gl_limit_def gl_limit_defs[GL_LIMIT_COUNT] = {
                                "memory the parse of one text input (or a --knowledge table) "
                                "may use"},
     [GL_LIMIT_YAML_ALIAS_NODES] = {"yaml-alias-nodes", GL_LIMIT_NUMBER, 1000000,
-                                   "YAML nodes reached through aliases, per file"},
+                                   "YAML nodes reached through aliases, per file (and "
+                                   "one per 16 bytes of their text)"},
     [GL_LIMIT_NESTING_DEPTH] = {"nesting-depth", GL_LIMIT_NUMBER, 10000,
                                 "nested YAML or JSON collections"},
     [GL_LIMIT_IMAGE_JSON_SIZE] = {"image-json-size", GL_LIMIT_BYTES, 4 * MiB,

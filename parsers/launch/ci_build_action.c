@@ -2,6 +2,7 @@
 /* ci_build_action.c: docker/build-push-action steps (see ci_build_action.h). */
 #include "parsers/launch/ci_build_action.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include "parsers/launch/ci_expr.h"
@@ -22,14 +23,15 @@ static void trim(const char *v, size_t *from, size_t *to)
         (*to)--;
 }
 
-/* The end of the `${{ ... }}` expression starting at v[i] (just after its `}}`), or 0
- * when none starts there (or it is not closed before `to`). */
+/* The end of the `${{ ... }}` expression starting at v[i] (just after its `}}`), 0 when
+ * none starts there, SIZE_MAX when it is not closed before `to` (then no later one is:
+ * the caller reads the rest as it is, rather than search the rest again at each `${{`). */
 static size_t expr_end(const char *v, size_t i, size_t to)
 {
     if (i + 3 > to || memcmp(v + i, "${{", 3))
         return 0;
     const char *close = memmem(v + i + 3, to - i - 3, "}}", 2);
-    return close ? (size_t)(close - v) + 2 : 0;
+    return close ? (size_t)(close - v) + 2 : SIZE_MAX;
 }
 
 static bool has_expr(const char *v, size_t from, size_t to)
@@ -45,7 +47,10 @@ struct items {
 
 /* The tags one `tags:` item may stand for: each expression with literal values
  * (ci_expr.h) gives one tag per value (as written when it has none, '*' in the pattern);
- * at most CI_EXPR_MAX_VALUES in all, past which an expression stays unresolved. */
+ * at most CI_EXPR_MAX_VALUES in all, past which an expression stays unresolved. An item
+ * longer than TAG_EXPAND_MAX is no image reference (docker's names and tags are shorter):
+ * its expressions stay unresolved, so that its forms never take 32 times its size. */
+#define TAG_EXPAND_MAX 4096
 struct tag_forms {
     struct gl_buf text[CI_EXPR_MAX_VALUES], pat[CI_EXPR_MAX_VALUES];
     size_t n;
@@ -92,13 +97,17 @@ static void action_tag(const struct items *it, struct yt_node *tags, size_t from
     gl_buf_init(&f.pat[0]);
     for (size_t i = from; i < to; i++) {
         size_t end = expr_end(v, i, to);
-        if (!end) {
-            forms_add(&f, v + i, 1, true);
+        if (!end || end == SIZE_MAX) {
+            forms_add(&f, v + i, end ? to - i : 1, true);
+            if (end)
+                break;
             continue;
         }
         const char *vals[CI_EXPR_MAX_VALUES];
         size_t lens[CI_EXPR_MAX_VALUES];
-        size_t n = ci_expr_values(it->sc, v + i + 3, end - 2 - (i + 3), vals, lens);
+        size_t n = to - from > TAG_EXPAND_MAX
+                       ? 0
+                       : ci_expr_values(it->sc, v + i + 3, end - 2 - (i + 3), vals, lens);
         if (n && f.n * n <= CI_EXPR_MAX_VALUES) {
             forms_times(&f, vals, lens, n);
         } else {
@@ -121,13 +130,20 @@ static void action_tag(const struct items *it, struct yt_node *tags, size_t from
 typedef void list_item_fn(const struct items *it, struct yt_node *n, size_t from, size_t to);
 
 /* Each item, value bytes [from, to), of a list input `n` (the action's form: a scalar whose
- * items are split at newlines and commas); nothing for another node. */
+ * items are split at newlines and commas); nothing for another node. The items stop where
+ * the doc's arena reaches parse-memory (a GL900 at the item that found it so): each may
+ * add up to CI_EXPR_MAX_VALUES images the project makes. */
 static void list_items(const struct items *it, struct yt_node *n, list_item_fn *item)
 {
     if (!yt_is_scalar(n))
         return;
     for (size_t i = 0, start = 0; i <= n->len; i++)
         if (i == n->len || n->value[i] == '\n' || n->value[i] == ',') {
+            if (gl_arena_over(&it->doc->arena)) {
+                gl_doc_fail_limit(it->doc, GL_LIMIT_PARSE_MEMORY,
+                                  yt_scalar_loc_at(it->sc->s, n, start));
+                return;
+            }
             item(it, n, start, i);
             start = i + 1;
         }

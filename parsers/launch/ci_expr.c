@@ -66,8 +66,8 @@ static size_t matrix_values(const struct ci_scope *sc, const char *key, size_t l
         lens[n++] = v->len;
     }
     struct yt_node *inc = yt_deref(s, yt_get(s, m, "include", NULL));
-    if (inc && !yt_is_seq(inc))
-        return 0;
+    if (inc && (!yt_is_seq(inc) || inc->nitems > CI_MATRIX_MAX_JOBS))
+        return 0; /* (more entries than jobs GitHub runs: not a matrix it accepts) */
     for (size_t i = 0; inc && i < inc->nitems; i++)
         if (!add_entry_value(s, yt_deref(s, yt_item(s, inc, i)), key, len, vals, lens, &n))
             return 0;

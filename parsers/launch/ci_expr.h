@@ -23,6 +23,9 @@ struct ci_scope {
 };
 
 #define CI_EXPR_MAX_VALUES 32
+/* GitHub runs at most 256 jobs of one matrix: a longer `include:` list is not followed
+ * (each expression of a step reads it again; its length bounds that work). */
+#define CI_MATRIX_MAX_JOBS 256
 
 /* The values the expression whose inside is text[0, n) (what stands between `${{` and
  * `}}`, blanks around allowed) can take, into vals/lens (at most CI_EXPR_MAX_VALUES); their

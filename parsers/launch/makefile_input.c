@@ -14,6 +14,7 @@
  * the `$` of the reference. */
 #include <string.h>
 
+#include "linter/core/hashmap.h"
 #include "linter/core/inputs.h"
 #include "parsers/launch/launch_shell.h"
 
@@ -86,12 +87,10 @@ struct mk_vars {
     size_t cap, n;
 };
 
-static size_t mk_hash(const char *s, size_t n)
+/* (the seeded hash: an unseeded FNV's low bits can be made to collide by a file's names) */
+static size_t mk_hash(const char *s, size_t n, size_t cap)
 {
-    size_t h = 1469598103934665603u;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ (unsigned char)s[i]) * 1099511628211u;
-    return h;
+    return gl_hash_slot(gl_hash_bytes(s, n), cap);
 }
 
 static struct mk_var *mk_slot(struct mk_vars *v, const char *name, size_t n, bool create)
@@ -101,7 +100,7 @@ static struct mk_var *mk_slot(struct mk_vars *v, const char *name, size_t n, boo
         struct mk_var *s = gl_arena_alloc(v->arena, cap * sizeof *s);
         for (size_t i = 0; i < v->cap; i++)
             if (v->slots[i].name) {
-                size_t h = mk_hash(v->slots[i].name, v->slots[i].nlen) & (cap - 1);
+                size_t h = mk_hash(v->slots[i].name, v->slots[i].nlen, cap);
                 while (s[h].name)
                     h = (h + 1) & (cap - 1);
                 s[h] = v->slots[i];
@@ -111,7 +110,7 @@ static struct mk_var *mk_slot(struct mk_vars *v, const char *name, size_t n, boo
     }
     if (!v->cap)
         return NULL;
-    size_t h = mk_hash(name, n) & (v->cap - 1);
+    size_t h = mk_hash(name, n, v->cap);
     while (v->slots[h].name) {
         if (v->slots[h].nlen == n && !memcmp(v->slots[h].name, name, n))
             return &v->slots[h];

@@ -95,6 +95,19 @@ static struct k8s_claim *add_claim(struct k8s *k, const char *name)
     return c;
 }
 
+const struct k8s_claim *k8s_claim_named(struct k8s *k, const char *name)
+{
+    if (!k->nmapped && k->nclaims)
+        gl_map_init(&k->claim_names);
+    for (; k->nmapped < k->nclaims; k->nmapped++) {
+        bool added;
+        void **slot = gl_map_puts(&k->claim_names, k->claims[k->nmapped].name, &added);
+        if (added)
+            *slot = &k->claims[k->nmapped];
+    }
+    return k->nmapped ? gl_map_gets(&k->claim_names, name) : NULL;
+}
+
 static void note_claim(struct k8s *k, struct yt_node *obj)
 {
     struct yt_node *kind = yt_get(k->s, obj, "kind", NULL);
@@ -216,8 +229,13 @@ static void trainjob(struct k8s *k, struct yt_node *obj)
     runtime_image(k, yt_get(k->s, spec, "trainer", NULL));
     struct yt_pair *pairs;
     size_t n = yt_pairs(k->s, init, &pairs);
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
+        if (gl_arena_over(&k->doc->arena)) { /* (at the initializer that found it so) */
+            gl_doc_fail_limit(k->doc, GL_LIMIT_PARSE_MEMORY, pairs[i].key->loc);
+            return;
+        }
         runtime_image(k, yt_deref(k->s, pairs[i].value));
+    }
 }
 
 /* Is the object a Pod or one of the core workloads whose pod template is its own (apps/v1,
@@ -391,6 +409,8 @@ void gl_parse_k8s_doc(struct gl_doc *doc, const struct gl_config *cfg)
             }
         }
     }
+    if (k.nmapped)
+        gl_map_free(&k.claim_names);
     yt_add_pragmas(doc, &s);
     yt_report(doc, &s);
 }

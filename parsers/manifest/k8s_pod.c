@@ -14,8 +14,8 @@ struct pod {
     struct yt_node *env; /* the container's env list */
     /* by `name`, made at their first look-up (see by_name): the container's env entries,
        the pod's volumes */
-    struct gl_map env_names, vol_names;
-    bool env_indexed, vols_indexed;
+    struct gl_map env_names, vol_names, claim_names; /* (claim_names: resourceClaims) */
+    bool env_indexed, vols_indexed, claims_indexed;
     /* the container's resource GPU requests by name: 1 + the index in its launch's gpus */
     struct gl_map gpu_names;
     bool gpus_indexed;
@@ -385,11 +385,9 @@ static void add_resource_list(struct pod *p, struct yt_node *list, bool limits)
 static const struct k8s_claim *claim_of(struct pod *p, const char *name, const char **device)
 {
     *device = NULL;
-    struct yt_node *rc = get(p, p->spec, "resourceClaims");
-    for (size_t i = 0; yt_is_seq(rc) && i < rc->nitems; i++) {
-        struct yt_node *c = yt_item(p->k->s, rc, i);
-        if (!yt_scalar_is(get(p, c, "name"), name))
-            continue;
+    struct yt_node *c = by_name(p, get(p, p->spec, "resourceClaims"), &p->claim_names,
+                                &p->claims_indexed, name, strlen(name));
+    if (c) { /* (the first of its name: the API server refuses a pod naming two alike) */
         struct yt_node *t = get(p, c, "resourceClaimTemplateName"), *src = c;
         if (!t)
             t = get(p, c, "resourceClaimName");
@@ -406,9 +404,8 @@ static const struct k8s_claim *claim_of(struct pod *p, const char *name, const c
                                                 t->value)
                               : gl_arena_printf(&p->k->doc->arena, "claim `%s` of pod #%u",
                                                 t->value, p->k->npods);
-        for (size_t j = 0; yt_is_scalar(t) && j < p->k->nclaims; j++)
-            if (!strcmp(p->k->claims[j].name, t->value))
-                return &p->k->claims[j];
+        if (yt_is_scalar(t))
+            return k8s_claim_named(p->k, t->value);
     }
     return NULL;
 }
@@ -581,5 +578,6 @@ done:
     drop_names(&p.env_names, &p.env_indexed);
     drop_names(&p.gpu_names, &p.gpus_indexed);
     drop_names(&p.vol_names, &p.vols_indexed);
+    drop_names(&p.claim_names, &p.claims_indexed);
     return gpu;
 }

@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* shell_vars.c: the shell variable table (see shell_words.h). An open-addressing hash
- * table in the arena; it doubles when half full (old tables stay in the arena, so the
- * total is at most twice the final size). */
+ * table in the arena, slots picked by the seeded hash (hashmap.h: a script cannot choose
+ * names that share one probe chain); it doubles when half full (old tables stay in the
+ * arena, so the total is at most twice the final size). */
 #include "parsers/shell/shell_words.h"
 
 #include <string.h>
+
+#include "linter/core/hashmap.h"
 
 const char sh_value_opaque[] = "<opaque>";
 
@@ -16,19 +19,11 @@ void sh_vars_init(struct sh_vars *v, struct gl_arena *arena)
     v->sourced = false;
 }
 
-static size_t name_hash(const char *name, size_t len)
-{
-    size_t h = 14695981039346656037u;
-    for (size_t i = 0; i < len; i++)
-        h = (h ^ (unsigned char)name[i]) * 1099511628211u;
-    return h;
-}
-
 static struct sh_var *find_slot(const struct sh_vars *v, const char *name, size_t len)
 {
     if (!v->cap)
         return NULL;
-    size_t i = name_hash(name, len) & (v->cap - 1);
+    size_t i = gl_hash_slot(gl_hash_bytes(name, len), v->cap);
     for (;;) {
         struct sh_var *s = &v->slots[i];
         if (!s->name || (s->name_len == len && memcmp(s->name, name, len) == 0))

@@ -157,12 +157,11 @@ struct anchors {
     unsigned gen;
 };
 
-static size_t hash_str(const char *s)
+/* The slot of name s in a table of cap slots: the seeded hash (hashmap.h), since the low
+ * bits of an unseeded FNV-1a can be made to collide by the names an input chooses. */
+static size_t hash_str(const char *s, size_t cap)
 {
-    size_t h = 1469598103934665603ull;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 1099511628211ull;
-    return h;
+    return gl_hash_slot(gl_hash_bytes(s, strlen(s)), cap);
 }
 
 static void anchors_put(struct anchors *t, const char *name, struct yt_node *node);
@@ -184,7 +183,7 @@ static void anchors_put(struct anchors *t, const char *name, struct yt_node *nod
 {
     if ((t->n + 1) * 2 > t->cap)
         anchors_grow(t);
-    size_t i = hash_str(name) & (t->cap - 1);
+    size_t i = hash_str(name, t->cap);
     for (;; i = (i + 1) & (t->cap - 1)) {
         struct anchor_slot *sl = &t->slots[i];
         if (!sl->name || sl->gen != t->gen) {
@@ -203,7 +202,7 @@ static struct yt_node *anchors_get(const struct anchors *t, const char *name)
 {
     if (!t->cap)
         return NULL;
-    size_t i = hash_str(name) & (t->cap - 1);
+    size_t i = hash_str(name, t->cap);
     for (;; i = (i + 1) & (t->cap - 1)) {
         const struct anchor_slot *sl = &t->slots[i];
         if (!sl->name || sl->gen != t->gen)
@@ -613,6 +612,7 @@ static void parse_before_bad_line(struct loader *ld, const char *text, size_t cu
     s->ndocs = s->ndoc_ends = 0;
     s->alias_used = 0;
     s->alias_exceeded = false;
+    s->spent = NULL;
     ld->depth = 0;
     ld->anchors.n = 0;
     parse_stream(ld, text, cut, yt_reader_chars(text, cut));
@@ -725,14 +725,39 @@ bool yt_charge(struct yt_stream *s, uint64_t n, struct gl_loc at)
     return true;
 }
 
+/* What following an alias to t costs: a unit for a collection, and one per
+ * YT_ALIAS_UNIT_BYTES of the text t spans (what a reader of t reads or copies: a scalar
+ * of a megabyte named by 5,000 aliases is 5 GB of reading, which one unit an alias let
+ * through). A short scalar costs nothing. */
+static inline uint64_t alias_cost(const struct yt_node *t)
+{
+    return (t->end > t->start ? (t->end - t->start) / YT_ALIAS_UNIT_BYTES : 0) +
+           (t->kind != YT_SCALAR);
+}
+
+/* The scalar an alias to a scalar gives once the budget is spent: empty, at the alias
+ * that spent it (one a stream). */
+static struct yt_node *spent_scalar(struct yt_stream *s)
+{
+    if (!s->spent) {
+        s->spent = gl_arena_alloc(s->arena, sizeof *s->spent);
+        *s->spent = (struct yt_node){.kind = YT_SCALAR, .loc = s->alias_loc, .value = "",
+                                     .last_line = s->alias_loc.line, .complete = true};
+    }
+    return s->spent;
+}
+
 struct yt_node *yt_deref_alias(struct yt_stream *s, struct yt_node *n)
 {
-    /* an alias to a scalar is one node, as cheap as the alias itself: it is always
-     * followed, so a scalar read twice reads the same (a budget spent in between cannot
-     * turn a `kind` that was there into a missing one) */
-    if (!n->target || (n->target->kind != YT_SCALAR && !yt_charge(s, 1, n->loc)))
+    struct yt_node *t = n->target;
+    if (!t)
         return NULL;
-    return n->target; /* never an alias itself: aliases carry no anchors */
+    uint64_t cost = alias_cost(t);
+    if (!cost || yt_charge(s, cost, n->loc))
+        return t; /* never an alias itself: aliases carry no anchors */
+    /* past the budget, an alias to a scalar still gives a scalar (so that one read twice
+     * keeps its `kind` whatever was spent in between), an empty one */
+    return t->kind == YT_SCALAR ? spent_scalar(s) : NULL;
 }
 
 bool yt_is_null(const struct yt_node *n)
@@ -769,6 +794,65 @@ static inline bool is_merge_key(const struct yt_node *k)
             (k->tag && !strcmp(k->tag, "tag:yaml.org,2002:merge")));
 }
 
+/* The scalar a key is (an alias to a scalar followed), or NULL: a collection as a key is
+ * never a name looked up (key_is). */
+static const struct yt_node *scalar_key(const struct yt_node *k)
+{
+    if (k->kind == YT_ALIAS)
+        k = k->target;
+    return k && k->kind == YT_SCALAR ? k : NULL;
+}
+
+/* The hash of a big mapping's own keys (yt_node.index): open addressing, each slot 1 + a
+ * pair's index (0: empty), the last of equal keys only (the one a lookup answers); keys that
+ * are no scalar are left out (no lookup finds them). It also lists the pairs whose key is
+ * a merge key, so that merge_order need not scan every pair for them. In the arena, once
+ * per mapping: 8 bytes or less a pair. */
+struct yt_keyindex {
+    size_t cap;           /* a power of two, at least twice the pairs */
+    const uint32_t *mpairs; /* the merge pairs' indexes, in order */
+    size_t nmpairs;
+    uint32_t slot[];
+};
+
+/* Is a mapping looked up through its key index (see YT_KEY_INDEX_MIN)? */
+static inline bool big_map(const struct yt_node *map)
+{
+    return map->npairs >= YT_KEY_INDEX_MIN && map->complete;
+}
+
+static const struct yt_keyindex *key_index(struct yt_stream *s, struct yt_node *map)
+{
+    if (map->index)
+        return map->index;
+    size_t cap = 2 * YT_KEY_INDEX_MIN, nm = 0;
+    while (cap < 2 * map->npairs)
+        cap *= 2;
+    struct yt_keyindex *ix = gl_arena_alloc(s->arena, sizeof *ix + cap * sizeof *ix->slot);
+    ix->cap = cap;
+    for (size_t i = 0; i < map->npairs; i++) {
+        const struct yt_node *k = scalar_key(map->pairs[i].key);
+        nm += is_merge_key(map->pairs[i].key);
+        if (!k)
+            continue;
+        size_t j = gl_hash_slot(gl_hash_bytes(k->value, k->len), cap);
+        for (; ix->slot[j]; j = (j + 1) & (cap - 1)) {
+            const struct yt_node *o = scalar_key(map->pairs[ix->slot[j] - 1].key);
+            if (o->len == k->len && !memcmp(o->value, k->value, k->len))
+                break; /* a later equal key: it takes the slot */
+        }
+        ix->slot[j] = (uint32_t)i + 1;
+    }
+    if (nm) {
+        uint32_t *mp = gl_arena_alloc(s->arena, nm * sizeof *mp);
+        for (size_t i = 0; i < map->npairs; i++)
+            if (is_merge_key(map->pairs[i].key))
+                mp[ix->nmpairs++] = (uint32_t)i;
+        ix->mpairs = mp;
+    }
+    return map->index = ix;
+}
+
 #define MERGE_VISITS 256
 
 /* The mappings whose pairs `map` holds, in lookup order: map itself, then what it
@@ -781,9 +865,12 @@ static size_t merge_order(struct yt_stream *s, struct yt_node *map, struct yt_no
     while (ntodo && nout < MERGE_VISITS) {
         struct yt_node *m = todo[--ntodo];
         out[nout++] = m;
-        /* push merge sources in reverse so that the first is visited first */
-        for (size_t i = m->npairs; i-- > 0;) {
-            if (!is_merge_key(m->pairs[i].key))
+        /* push merge sources in reverse so that the first is visited first (a big
+           mapping's key index lists them: a lookup in it reads no other pair) */
+        const struct yt_keyindex *ix = big_map(m) ? key_index(s, m) : NULL;
+        for (size_t r = ix ? ix->nmpairs : m->npairs; r-- > 0;) {
+            size_t i = ix ? ix->mpairs[r] : r;
+            if (!ix && !is_merge_key(m->pairs[i].key))
                 continue;
             struct yt_node *v = yt_deref(s, m->pairs[i].value);
             if (yt_is_map(v)) {
@@ -813,42 +900,6 @@ static inline bool key_is(struct yt_stream *s, struct yt_node *k, const char *ke
            !memcmp(k->value, key, klen);
 }
 
-/* The hash of a big mapping's own keys (yt_node.index): open addressing, each slot 1 + a
- * pair's index (0: empty), the last of equal keys only (the one a scan finds). cap 0:
- * a key is no scalar (an alias, a collection), so the mapping is scanned. In the arena,
- * once per mapping: 8 bytes or less a pair. */
-struct yt_keyindex {
-    size_t cap; /* a power of two, at least twice the pairs */
-    uint32_t slot[];
-};
-
-static struct yt_keyindex no_index; /* cap 0 */
-
-static const struct yt_keyindex *key_index(struct yt_stream *s, struct yt_node *map)
-{
-    if (map->index)
-        return map->index;
-    size_t cap = 2 * YT_KEY_INDEX_MIN;
-    while (cap < 2 * map->npairs)
-        cap *= 2;
-    for (size_t i = 0; i < map->npairs; i++)
-        if (map->pairs[i].key->kind != YT_SCALAR)
-            return map->index = &no_index;
-    struct yt_keyindex *ix = gl_arena_alloc(s->arena, sizeof *ix + cap * sizeof *ix->slot);
-    ix->cap = cap;
-    for (size_t i = 0; i < map->npairs; i++) {
-        const struct yt_node *k = map->pairs[i].key;
-        size_t j = gl_hash_slot(gl_hash_bytes(k->value, k->len), cap);
-        for (; ix->slot[j]; j = (j + 1) & (cap - 1)) {
-            const struct yt_node *o = map->pairs[ix->slot[j] - 1].key;
-            if (o->len == k->len && !memcmp(o->value, k->value, k->len))
-                break; /* a later equal key: it takes the slot */
-        }
-        ix->slot[j] = (uint32_t)i + 1;
-    }
-    return map->index = ix;
-}
-
 /* What yt_get_n answers for pair p (NULL: none): its value, dereferenced, and its key. */
 static struct yt_node *found(struct yt_stream *s, const struct yt_pair *p,
                              struct yt_node **key_out)
@@ -860,15 +911,16 @@ static struct yt_node *found(struct yt_stream *s, const struct yt_pair *p,
     return yt_deref(s, p->value);
 }
 
-/* The pair of key[0..klen) in a mapping of scalar keys through its key index, or NULL. */
-static const struct yt_pair *indexed_pair(const struct yt_node *map,
-                                          const struct yt_keyindex *ix, const char *key,
-                                          size_t klen)
+/* The first pair of key[0..klen) in a big mapping, through its key index, or NULL. */
+static const struct yt_pair *indexed_pair(struct yt_stream *s, struct yt_node *map,
+                                          const char *key, size_t klen)
 {
+    const struct yt_keyindex *ix = key_index(s, map);
     for (size_t j = gl_hash_slot(gl_hash_bytes(key, klen), ix->cap); ix->slot[j];
          j = (j + 1) & (ix->cap - 1)) {
         const struct yt_pair *p = &map->pairs[ix->slot[j] - 1];
-        if (p->key->len == klen && !memcmp(p->key->value, key, klen))
+        const struct yt_node *k = scalar_key(p->key);
+        if (k->len == klen && !memcmp(k->value, key, klen))
             return p;
     }
     return NULL;
@@ -876,21 +928,21 @@ static const struct yt_pair *indexed_pair(const struct yt_node *map,
 
 /* yt_get_n in a mapping that merges none: its own pairs, none of them a merge key (the
  * loader sets `merges` at the first), in a loop of its own (no merge order kept); through
- * its key index when it is big (see YT_KEY_INDEX_MIN). */
+ * its key index when it is big. */
 static struct yt_node *get_own(struct yt_stream *s, struct yt_node *map, const char *key,
                                size_t klen, struct yt_node **key_out)
 {
-    const struct yt_keyindex *ix;
-    if (map->npairs >= YT_KEY_INDEX_MIN && map->complete && (ix = key_index(s, map))->cap)
-        return found(s, indexed_pair(map, ix, key, klen), key_out);
+    if (big_map(map))
+        return found(s, indexed_pair(s, map, key, klen), key_out);
     for (struct yt_pair *p = map->pairs + map->npairs; p-- > map->pairs;) /* the last */
         if (key_is(s, p->key, key, klen))
             return found(s, p, key_out);
     return NULL;
 }
 
-/* yt_get_n in a mapping that merges others: its pairs, then theirs (out of line: its
- * merge order takes a stack array that the common lookup need not set up) */
+/* yt_get_n in a mapping that merges others: its pairs, then theirs, each big one through
+ * its key index (out of line: its merge order takes a stack array that the common lookup
+ * need not set up) */
 __attribute__((noinline)) static struct yt_node *get_merged(struct yt_stream *s,
                                                             struct yt_node *map,
                                                             const char *key, size_t klen,
@@ -899,6 +951,14 @@ __attribute__((noinline)) static struct yt_node *get_merged(struct yt_stream *s,
     struct yt_node *order[MERGE_VISITS];
     size_t n = merge_order(s, map, order);
     for (size_t m = 0; m < n; m++) {
+        if (big_map(order[m])) {
+            const struct yt_pair *p = indexed_pair(s, order[m], key, klen);
+            if (!p)
+                continue;
+            if (!is_merge_key(p->key))
+                return found(s, p, key_out);
+            /* (the last equal key is a merge key: the scan below finds the one before) */
+        }
         for (size_t i = order[m]->npairs; i-- > 0;) { /* (the last of equal keys) */
             struct yt_pair *p = &order[m]->pairs[i];
             /* (a merge key `<<` is never a key looked up, even when asked for) */
@@ -930,7 +990,7 @@ struct keyset {
 
 static bool keyset_add(struct keyset *ks, const char *k)
 {
-    size_t i = hash_str(k) & (ks->cap - 1);
+    size_t i = hash_str(k, ks->cap);
     for (; ks->v[i]; i = (i + 1) & (ks->cap - 1))
         if (!strcmp(ks->v[i], k))
             return false;

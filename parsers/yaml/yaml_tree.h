@@ -11,12 +11,15 @@
  * Hostile input:
  *  - aliases are kept as YT_ALIAS nodes pointing at the anchored node (never copied).
  *    Consumers follow them with yt_deref(), which charges the stream's alias budget one
- *    unit per alias to a collection followed; walkers that descend into an aliased
+ *    unit per alias to a collection followed, and one more per YT_ALIAS_UNIT_BYTES of
+ *    the text the node it names spans (a big scalar or mapping named by thousands of
+ *    aliases is read, often copied, once each); walkers that descend into an aliased
  *    subtree charge one unit per node visited there with yt_charge(). When the budget
  *    (the limit yaml-alias-nodes, limits.h) runs out, both return NULL/false, and
  *    s->alias_exceeded and s->alias_loc say where: a billion-laughs file costs at most
- *    the budget. An alias to a scalar costs nothing and is always followed: reading a
- *    scalar twice gives the same node whatever was spent in between. An alias to a node that
+ *    the budget. An alias to a short scalar costs nothing; an alias to a scalar always
+ *    gives a scalar (an empty one, s->spent, past the budget): reading one twice gives
+ *    a node of the same kind whatever was spent in between. An alias to a node that
  *    is still open (a recursive structure) is an error.
  *  - nesting deeper than the limit nesting-depth is an error; so is a tree that takes
  *    more than the limit parse-memory from its arena; the loader is iterative
@@ -83,6 +86,8 @@ struct yt_keyindex;
  * reader that looks names up in one big mapping once per entry (compose services by
  * name, `extends` hops among them) made n^2 key compares (20,000 services: 28 s). */
 enum { YT_KEY_INDEX_MIN = 32 };
+/* The bytes of text that cost one unit of the alias budget (see "Hostile input"). */
+enum { YT_ALIAS_UNIT_BYTES = 16 };
 
 struct yt_node {
     enum yt_kind kind;
@@ -153,6 +158,7 @@ struct yt_stream {
     uint64_t alias_used, alias_budget;
     bool alias_exceeded;
     struct gl_loc alias_loc;
+    struct yt_node *spent;   /* NULL, or the empty scalar aliases give past the budget */
     /* the first error */
     bool error;
     struct gl_loc error_loc;

@@ -321,6 +321,41 @@ static void test_recursive_and_undefined_alias(void **st)
     done(f);
 }
 
+/* An alias costs a unit per YT_ALIAS_UNIT_BYTES of the text it names (a collection one
+ * more, a short scalar nothing): a 1,600-byte scalar named 1,001 times spends a budget of
+ * 100,000 units at its 1,001st alias, from which on an alias to it reads as an empty scalar
+ * at that alias (still a scalar) and one to a mapping as nothing; a short scalar is still
+ * read as it is. */
+static void test_alias_cost_by_size(void **st)
+{
+    (void)st;
+    char big[1601];
+    memset(big, 'x', 1600);
+    big[1600] = 0;
+    struct gl_buf b;
+    gl_buf_init(&b);
+    gl_buf_printf(&b, "big: &b %s\nm: &m {k: v}\ns: &s ok\nl:\n", big);
+    for (int i = 0; i < 1002; i++)
+        gl_buf_adds(&b, "- *b\n");
+    gl_buf_adds(&b, "- *m\n- *s\n");
+    struct fx *f = load(b.data, b.len);
+    assert_int_equal(f->rc, 0);
+    f->s.alias_budget = 100000;
+    struct yt_node *l = yt_get(&f->s, f->s.docs[0], "l", NULL);
+    for (size_t i = 0; i < 1002; i++) {
+        struct yt_node *v = yt_item(&f->s, l, i);
+        assert_true(yt_is_scalar(v));
+        assert_int_equal(v->len, i < 1000 ? 1600 : 0);
+        assert_int_equal(f->s.alias_exceeded, i >= 1000);
+    }
+    assert_loc(f->s.alias_loc, 1005, 3);
+    assert_loc(yt_item(&f->s, l, 1001)->loc, 1005, 3);
+    assert_null(yt_item(&f->s, l, 1002));
+    assert_true(yt_scalar_is(yt_item(&f->s, l, 1003), "ok"));
+    done(f);
+    gl_buf_free(&b);
+}
+
 /* ---- yt_load_exact: what libyaml gave before its first error, nothing more ---- */
 
 static struct fx *load_exact(const char *text, size_t len, size_t max_depth)
@@ -567,24 +602,51 @@ static void test_duplicate_keys(void **st)
     }
 }
 
+/* The value and key a scan finds for name in map's own pairs (merge keys skipped), or in
+ * the pairs of the mapping it merges (the test's merges name one, merged: no merges of
+ * its own). */
+static struct yt_node *scan_get(struct fx *f, struct yt_node *map, struct yt_node *merged,
+                                const char *name, struct yt_node **key)
+{
+    for (struct yt_node *m = map; m; m = m == map ? merged : NULL) {
+        for (size_t i = m->npairs; i-- > 0;) { /* (the last of equal keys) */
+            struct yt_node *k = yt_deref(&f->s, m->pairs[i].key);
+            if (yt_is_scalar(k) && k->len == strlen(name) && !memcmp(k->value, name, k->len) &&
+                !(k->len == 2 && !memcmp(k->value, "<<", 2) && k->style == YT_PLAIN)) {
+                *key = m->pairs[i].key;
+                return yt_deref(&f->s, m->pairs[i].value);
+            }
+        }
+    }
+    *key = NULL;
+    return NULL;
+}
+
 /* yt_get answers from a mapping's own pairs as a scan of them would, present keys and
  * absent ones (of the same lengths and first bytes too: the keymask only rules out keys
- * no pair can hold), with an alias or a collection among the keys as well. */
+ * no pair can hold), with an alias or a collection among the keys as well, and with a
+ * merge key whose mapping is big too (both looked up through their key hashes). */
 static void test_get_against_scan(void **st)
 {
     (void)st;
     static const char *const names[] = {"a", "b", "ab", "ba", "image", "imagf", "jmage", "env",
-                                        "envx", "", "args", "argv", "k1", "k2", "resources"};
+                                        "envx", "", "args", "argv", "k1", "k2", "resources",
+                                        "v", "g5", "<<"};
     size_t nn = sizeof names / sizeof names[0];
     uint64_t r = 99;
     char text[8192];
     /* from round 150 on, mappings of 30 to 99 pairs: most past YT_KEY_INDEX_MIN, so
        looked up through their key hash (repeated names: the last of equal keys wins;
-       an alias or a sequence among the keys: scanned), with fillers `f<k>` */
+       an alias or a sequence among the keys, at any place: the alias found as the scalar
+       it names, the sequence never), with fillers `f<k>` */
     for (int round = 0; round < 300; round++) {
-        size_t n = (size_t)snprintf(text, sizeof text, "x: &x v\n");
+        size_t n = (size_t)snprintf(text, sizeof text, "x: &x v\nm: &m {image: i, v: w");
+        for (int g = 0; g < 40; g++)
+            n += (size_t)snprintf(text + n, sizeof text - n, ", g%d: %d", g, g);
+        n += (size_t)snprintf(text + n, sizeof text - n, "}\n");
         r = r * 6364136223846793005ull + 1442695040888963407ull;
         int keys = round < 150 ? 1 + (int)((r >> 33) % 8) : 30 + (int)((r >> 33) % 70);
+        int odd_at = (int)((r >> 20) % (unsigned)keys);
         for (int k = 0; k < keys; k++) {
             r = r * 6364136223846793005ull + 1442695040888963407ull;
             if (round >= 150 && (r >> 40) % 3 == 0)
@@ -592,25 +654,20 @@ static void test_get_against_scan(void **st)
             else
                 n += (size_t)snprintf(text + n, sizeof text - n, "\"%s\": %d\n",
                                       names[(r >> 33) % nn], k);
+            if (k == odd_at && round % 5 == 1)
+                n += (size_t)snprintf(text + n, sizeof text - n, "*x : alias\n");
+            if (k == odd_at && round % 5 == 2)
+                n += (size_t)snprintf(text + n, sizeof text - n, "? [c, d]\n: seq\n");
+            if (k == odd_at && round % 5 == 3)
+                n += (size_t)snprintf(text + n, sizeof text - n, "<<: *m\n");
         }
-        if (round % 5 == 1)
-            n += (size_t)snprintf(text + n, sizeof text - n, "*x : alias\n");
-        if (round % 5 == 2)
-            n += (size_t)snprintf(text + n, sizeof text - n, "? [c, d]\n: seq\n");
         struct fx *f = load(text, n);
         struct yt_node *map = f->s.docs[0];
         assert_true(yt_is_map(map));
+        struct yt_node *merged = map->merges ? yt_get(&f->s, map, "m", NULL) : NULL;
         for (size_t q = 0; q < nn; q++) {
-            struct yt_node *want = NULL, *want_key = NULL;
-            for (size_t i = 0; i < map->npairs; i++) { /* (the last) */
-                struct yt_node *k = yt_deref(&f->s, map->pairs[i].key);
-                if (yt_is_scalar(k) && k->len == strlen(names[q]) &&
-                    !memcmp(k->value, names[q], k->len)) {
-                    want = yt_deref(&f->s, map->pairs[i].value);
-                    want_key = map->pairs[i].key;
-                }
-            }
-            struct yt_node *key = NULL;
+            struct yt_node *want_key, *key = NULL;
+            struct yt_node *want = scan_get(f, map, merged, names[q], &want_key);
             assert_ptr_equal(yt_get(&f->s, map, names[q], &key), want);
             assert_ptr_equal(key, want_key);
         }
@@ -635,6 +692,7 @@ int main(void)
         cmocka_unit_test(test_escaped_nul_shown),
         cmocka_unit_test(test_bad_byte_keeps_lines_before),
         cmocka_unit_test(test_recursive_and_undefined_alias),
+        cmocka_unit_test(test_alias_cost_by_size),
         cmocka_unit_test(test_pragmas),
         cmocka_unit_test(test_exact_errors),
         cmocka_unit_test(test_exact_documents_and_ends),
