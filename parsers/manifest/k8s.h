@@ -28,7 +28,8 @@
  *    is a fragment (launch.fragment): a strategic-merge patch (kustomize `patches:`,
  *    `kubectl patch`) names the container it changes and gives only what changes, so no
  *    finding rests on what it lacks (its base gives the cpu, memory, mounts and /dev/shm),
- *    as a compose override fragment. Custom resources are read as written.
+ *    as a compose override fragment. Custom resources are read as written, and so is a
+ *    container whose image is a collection (an unquoted `{{ .Values.image }}`).
  *  - image -> gl_ref (GL_REF_LAUNCH); argv = command words then args words (k8s
  *    `$(VAR)` references are replaced by literal env values; a reference to an env var
  *    with an unknown value makes the word opaque; others stay as written, as Kubernetes

@@ -462,9 +462,11 @@ static bool add_container(struct pod *p, struct yt_node *ctr, bool init, const c
     if (yt_is_scalar(image) && image->len && !yt_is_null(image))
         yl_set_image(doc, p->launch, text(p, image), yt_scalar_loc_at(p->k->s, image, 0),
                      GL_REF_LAUNCH, false);
-    else if (p->k->core_kind) /* a patch (kustomize, kubectl patch) names the container
-                                  it changes: no pod runs without an image, so what it
-                                  lacks its base gives */
+    else if (p->k->core_kind && (!image || yt_is_null(image) || yt_is_scalar(image)))
+        /* a patch (kustomize, kubectl patch) names the container it changes: no pod runs
+           without an image, so what it lacks its base gives. An image that is a
+           collection (an unquoted template's `{{ .Values.image }}` reads as a flow
+           mapping) is there, only unknown: the container is judged as written */
         doc->launches[p->launch].fragment = true;
     p->env = get(p, ctr, "env");
     drop_names(&p->env_names, &p->env_indexed); /* (the last container's) */

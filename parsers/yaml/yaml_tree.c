@@ -1031,15 +1031,23 @@ size_t yt_pairs(struct yt_stream *s, struct yt_node *map, struct yt_pair **out)
     }
     size_t n = 0;
     for (size_t m = 0; m < nm; m++) {
-        for (size_t i = 0; i < order[m]->npairs; i++) {
+        /* a mapping's pairs from its last (of a key given twice, the last stays, as
+           yt_get answers), then put back in their order */
+        size_t from = n;
+        for (size_t i = order[m]->npairs; i-- > 0;) {
             struct yt_pair p = order[m]->pairs[i];
             if (is_merge_key(p.key))
                 continue;
             struct yt_node *k = p.key->kind == YT_ALIAS ? yt_deref(s, p.key) : p.key;
             if (nm > 1 && yt_is_scalar(k) && !keyset_add(&ks, k->value))
-                continue; /* shadowed by an earlier key */
+                continue; /* shadowed by an earlier mapping's key, or a later equal one */
             p.value = yt_deref(s, p.value);
             res[n++] = p;
+        }
+        for (size_t i = from, j = n; i + 1 < j; i++, j--) {
+            struct yt_pair t = res[i];
+            res[i] = res[j - 1];
+            res[j - 1] = t;
         }
     }
     free(ks.v);

@@ -50,7 +50,8 @@
  * uses, so the API server sees the last; PyYAML; Ruby's Psych for GitLab CI). Formats
  * whose tool rejects the file instead (compose) say so (yt_fail_duplicate_key).
  * yt_pairs() gives the effective pairs of a mapping (own ones, then merged ones whose
- * keys are not already present), merge keys themselves left out.
+ * keys are not already present), merge keys themselves left out; of a key given twice in
+ * a mapping with merges, the last (where yt_get finds it); without merges, both.
  *
  * yt_scalar_srcmap() maps the bytes of a scalar's value to their original positions:
  * exact for plain and quoted one-line scalars and for literal block scalars (`|`);

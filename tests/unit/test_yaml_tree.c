@@ -157,6 +157,15 @@ static void test_repeated_key_last(void **st)
     struct yt_node *a = yt_get(&f->s, f->s.docs[0], "a", NULL), *key = NULL;
     assert_string_equal(yt_get(&f->s, a, "x", &key)->value, "2");
     assert_int_equal(key->loc.col, 14);
+    /* yt_pairs keeps the pairs yt_get finds (the own y and w, the merged x), in order */
+    struct yt_pair *pairs = NULL;
+    assert_int_equal(yt_pairs(&f->s, c, &pairs), 3);
+    assert_string_equal(pairs[0].key->value, "y");
+    assert_string_equal(pairs[0].value->value, "4");
+    assert_string_equal(pairs[1].key->value, "w");
+    assert_string_equal(pairs[1].value->value, "7");
+    assert_string_equal(pairs[2].key->value, "x");
+    assert_string_equal(pairs[2].value->value, "2");
     done(f);
 }
 
