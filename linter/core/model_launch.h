@@ -226,6 +226,10 @@ struct gl_launch {
     bool gpu_unseen;          /* the host gives the GPU where no input says (a GitLab
                                  runner's config) or has none (a CI job on a runner without
                                  a GPU label): no finding rests on a missing GPU request */
+    bool no_gpu_host;         /* runs where no GPU is (a CI job on a runner that names
+                                 none: ubuntu-latest, linux-amd64-cpu8): no CUDA starts, so
+                                 the image is not held against a driver or GPU (GL201,
+                                 GL204, GL208, GL209) */
 };
 
 #endif

@@ -14,8 +14,10 @@
  * is not a global keyword), before_script, script and after_script, each a string or a
  * list of strings (nested lists from !reference flattened once); the scripts of one job
  * share one variable table (they run in one shell). The launches of the steps of a GitHub
- * job on a hosted runner without a GPU (`runs-on: ubuntu-latest`, `windows-*`, `macos-*`)
- * are gpu_unseen: a CUDA image there builds or is smoke-tested on the CPU on purpose.
+ * job on a runner without a GPU (hosted: `runs-on: ubuntu-latest`, `windows-*`, `macos-*`;
+ * self-hosted labels with a `cpu`/`cpuN` token and none with `gpu`: `linux-amd64-cpu8`)
+ * are gpu_unseen: a CUDA image there builds or is smoke-tested on the CPU on purpose;
+ * they and the job's containers are no_gpu_host (no driver or GPU check judges them).
  * Each text goes with its srcmap
  * (parsers/yaml/yaml_tree.h: exact for `|` block scalars) to gl_launches_from_shell.
  * A GitHub Actions step that `uses: docker/build-push-action` builds images and is a build
@@ -54,17 +56,12 @@ static void github_steps(struct ci *c, struct yt_node *steps, struct yt_node *jo
     }
 }
 
-/* Does `runs-on` name one of GitHub's hosted runners that have no GPU (ubuntu-latest,
- * ubuntu-24.04, ubuntu-22.04-arm, windows-2022, macos-14: a label, alone or the only
- * item of a list)? GitHub's GPU runners go by labels their owners choose. */
-static bool hosted_cpu_runner(struct ci *c, struct yt_node *runs_on)
+/* Is `label` one of GitHub's hosted runners that have no GPU (ubuntu-latest, ubuntu-24.04,
+ * ubuntu-22.04-arm, windows-2022, macos-14)? GitHub's GPU runners go by labels their
+ * owners choose. */
+static bool hosted_label(const struct yt_node *label)
 {
     static const char *const families[] = {"ubuntu-", "windows-", "macos-"};
-    struct yt_node *label = yt_deref(c->s, runs_on);
-    if (yt_is_seq(label) && label->nitems == 1)
-        label = yt_item(c->s, label, 0);
-    if (!yt_is_scalar(label) || strcasestr(label->value, "gpu")) /* ubuntu-22.04-gpu-t4 */
-        return false;
     for (size_t i = 0; i < sizeof families / sizeof families[0]; i++) {
         size_t n = strlen(families[i]);
         if (label->len > n && !strncasecmp(label->value, families[i], n) &&
@@ -75,6 +72,37 @@ static bool hosted_cpu_runner(struct ci *c, struct yt_node *runs_on)
     return false;
 }
 
+/* Does a self-hosted label name a CPU machine: a `-`/`_`-separated token `cpu` or `cpuN`
+ * (NVIDIA's runners: linux-amd64-cpu8, linux-arm64-cpu16; cpu-large)? */
+static bool cpu_label(const struct yt_node *label)
+{
+    for (const char *p = label->value; (p = strcasestr(p, "cpu")); p += 3) {
+        const char *e = p + 3;
+        e += strspn(e, "0123456789");
+        bool start = p == label->value || p[-1] == '-' || p[-1] == '_';
+        if (start && (!*e || *e == '-' || *e == '_'))
+            return true;
+    }
+    return false;
+}
+
+/* Does `runs-on` name a runner without a GPU: one of GitHub's hosted ones (a label alone
+ * or the only item of a list), or a label of a CPU machine (cpu_label), where no label
+ * says `gpu` (ubuntu-22.04-gpu-t4)? */
+static bool cpu_runner(struct ci *c, struct yt_node *runs_on)
+{
+    struct yt_node *v = yt_deref(c->s, runs_on);
+    size_t n = yt_is_seq(v) ? v->nitems : 1;
+    bool cpu = false;
+    for (size_t i = 0; i < n && i < 64; i++) {
+        struct yt_node *label = yt_is_seq(v) ? yt_deref(c->s, yt_item(c->s, v, i)) : v;
+        if (!yt_is_scalar(label) || strcasestr(label->value, "gpu"))
+            return false;
+        cpu = cpu || cpu_label(label) || (n == 1 && hosted_label(label));
+    }
+    return cpu;
+}
+
 static void github(struct ci *c, struct yt_node *root)
 {
     struct yt_pair *jobs;
@@ -82,16 +110,19 @@ static void github(struct ci *c, struct yt_node *root)
     for (size_t j = 0; j < n; j++) {
         size_t first = c->doc->nlaunches;
         github_steps(c, yt_get(c->s, jobs[j].value, "steps", NULL), jobs[j].value, root);
-        /* a step's `docker run` on a hosted runner has no GPU to ask for: a CUDA image
-         * there builds or is smoke-tested on the CPU on purpose */
-        if (hosted_cpu_runner(c, yt_get(c->s, jobs[j].value, "runs-on", NULL)))
-            for (size_t k = first; k < c->doc->nlaunches; k++)
-                c->doc->launches[k].gpu_unseen = true;
+        /* a step's `docker run` on a runner without a GPU has none to ask for: a CUDA
+         * image there builds or is smoke-tested on the CPU on purpose */
+        bool cpu = cpu_runner(c, yt_get(c->s, jobs[j].value, "runs-on", NULL));
+        for (size_t k = first; cpu && k < c->doc->nlaunches; k++)
+            c->doc->launches[k].gpu_unseen = true;
         /* a call of a reusable workflow hands its `build-contexts` to the build */
         ci_build_contexts(c->doc, c->s, yt_get(c->s, jobs[j].value, "with", NULL));
         struct yt_node *k = yt_deref(c->s, jobs[j].key);
         if (yt_is_scalar(k) && yt_is_map(jobs[j].value))
             ci_github_containers(c->doc, c->s, jobs[j].value, k->value);
+        /* and neither they nor the job's containers start CUDA: no driver is judged */
+        for (size_t l = first; cpu && l < c->doc->nlaunches; l++)
+            c->doc->launches[l].no_gpu_host = true;
     }
     /* a composite action (action.yml): runs.steps[] */
     github_steps(c, yt_get(c->s, yt_get(c->s, root, "runs", NULL), "steps", NULL), NULL, NULL);

@@ -137,6 +137,13 @@ bool gl_cuda_fact_counts(const struct gl_doc *doc, const struct gl_cuda_fact *f)
     return true; /* image files and config */
 }
 
+bool gl_cuda_fact_on_gpu(const struct gl_doc *doc, const struct gl_cuda_fact *f)
+{
+    if (!gl_cuda_fact_counts(doc, f))
+        return false;
+    return f->launch < 0 || !doc->launches[f->launch].no_gpu_host;
+}
+
 struct gl_loc gl_cuda_fact_report_loc(const struct gl_cuda_fact *f)
 {
     return f->file ? f->via_loc : f->loc;

@@ -59,6 +59,12 @@ const struct gl_kb *gl_cuda_kb(const struct gl_check *c);
  * base / kustomization `images:` entry (no stage, no launch)? */
 bool gl_cuda_fact_counts(const struct gl_doc *doc, const struct gl_cuda_fact *f);
 
+/* gl_cuda_fact_counts, and the image starts CUDA on a GPU host: not a launch where no GPU
+ * is (no_gpu_host: a CI job on a CPU runner builds or tests on the CPU). The driver and
+ * GPU checks (GL201, GL204, GL208, GL209) judge only these; GL202 judges every fact that
+ * counts (two CUDA runtimes ship wherever the image runs). */
+bool gl_cuda_fact_on_gpu(const struct gl_doc *doc, const struct gl_cuda_fact *f);
+
 /* Where the finding for a fact goes: its token, or for a fact read from another file
  * the place the doc names that file. */
 struct gl_loc gl_cuda_fact_report_loc(const struct gl_cuda_fact *f);

@@ -154,7 +154,7 @@ static void check(struct gl_check *c)
     const char *fine = NULL;               /* the last version judged without a finding */
     for (size_t i = 0; i < doc->ncuda; i++) {
         const struct gl_cuda_fact *f = &doc->cuda[i];
-        if (!gl_cuda_fact_counts(doc, f) || (f->instr >= 0 && done[f->instr]))
+        if (!gl_cuda_fact_on_gpu(doc, f) || (f->instr >= 0 && done[f->instr]))
             continue;
         bool reported = false;
         if (f->kind == GL_CUDA_REQUIRE) {

@@ -13,8 +13,8 @@
  * or tag: its version is not what the reference says. */
 #define MOOT (GL_PROJECT_BUILT | GL_PROJECT_RENAMED | GL_PROJECT_RETAGGED)
 
-/* References that stand for an image that runs: a shipped FROM, a launch, a .def base,
- * an archive's tag. */
+/* References that stand for an image that runs: a shipped FROM, a launch (not one where no
+ * GPU is: no_gpu_host), a .def base, an archive's tag. */
 static bool runs(const struct gl_doc *doc, const struct gl_ref *r)
 {
     if (!r->ok || r->unresolved || r->scratch || r->stage || r->local)
@@ -23,7 +23,8 @@ static bool runs(const struct gl_doc *doc, const struct gl_ref *r)
     case GL_REF_FROM: return gl_df_stage_shipped(doc, r->df_stage);
     case GL_REF_LAUNCH:
         return r->launch < 0 || ((size_t)r->launch < doc->nlaunches &&
-                                 !doc->launches[r->launch].fragment);
+                                 !doc->launches[r->launch].fragment &&
+                                 !doc->launches[r->launch].no_gpu_host);
     case GL_REF_DEF_FROM:
     case GL_REF_KUSTOMIZE:
     case GL_REF_REGISTRY:
@@ -77,7 +78,7 @@ static void check_newer(struct gl_check *c, const char *driver)
     const struct gl_kb *kb = gl_cuda_kb(c);
     for (size_t i = 0; i < doc->ncuda; i++) {
         const struct gl_cuda_fact *f = &doc->cuda[i];
-        if (!f->version || f->kind == GL_CUDA_REQUIRE || !gl_cuda_fact_counts(doc, f))
+        if (!f->version || f->kind == GL_CUDA_REQUIRE || !gl_cuda_fact_on_gpu(doc, f))
             continue;
         struct gl_judgement j;
         gl_cuda_judge(kb, f->version, driver, NULL, &j);

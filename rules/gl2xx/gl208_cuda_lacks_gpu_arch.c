@@ -101,7 +101,7 @@ static void check(struct gl_check *c)
     for (size_t i = 0; i < doc->ncuda; i++) {
         const struct gl_cuda_fact *f = &doc->cuda[i];
         if (!f->version || !gl_version_valid(f->version) || torch_build(f) ||
-            !gl_cuda_fact_counts(doc, f) || (f->instr >= 0 && done[f->instr]))
+            !gl_cuda_fact_on_gpu(doc, f) || (f->instr >= 0 && done[f->instr]))
             continue;
         bool same = false; /* one finding per version and image */
         for (size_t k = 0; k < nrep && !same; k++) {

@@ -204,13 +204,13 @@ static void check(struct gl_check *c)
     for (size_t i = 0; i < doc->ncuda; i++) {
         const struct gl_cuda_fact *f = &doc->cuda[i];
         if (f->kind == GL_CUDA_NGC_TAG) {
-            if (f->version && gl_cuda_fact_counts(doc, f) && !(f->instr >= 0 && done[f->instr]) &&
+            if (f->version && gl_cuda_fact_on_gpu(doc, f) && !(f->instr >= 0 && done[f->instr]) &&
                 judge_ngc(c, f))
                 gl_cuda_instr_claim(done, f);
             continue;
         }
         if (!torch_build(f) || !f->version || !gl_version_valid(f->version) ||
-            !gl_cuda_fact_counts(doc, f) || (f->instr >= 0 && done[f->instr]) ||
+            !gl_cuda_fact_on_gpu(doc, f) || (f->instr >= 0 && done[f->instr]) ||
             pinned_beside(doc, f))
             continue;
         if (judge(c, f))
