@@ -144,7 +144,8 @@ static inline int shl_cur(struct sh_lexer *lx)
  * there: a template expression `{{ ... }}` closed on its line (always: a templated
  * script is linted as written, its expressions unknown), or with opts->placeholders a
  * placeholder `<...>` or an ellipsis word (`...`, `…`: the arguments a document leaves
- * out), with opts->python_braces an IPython `{expr}` (see sh_opts). */
+ * out; ask for one only where the lexer starts a word), with opts->python_braces an
+ * IPython `{expr}` (see sh_opts). */
 size_t shl_placeholder_end(const struct sh_lexer *lx, size_t i);
 /* Does the byte at i end an unquoted word (blank, newline, operator char, end)? */
 static inline bool shl_word_end_at(const struct sh_lexer *lx, size_t i)

@@ -169,6 +169,16 @@ static void test_placeholders(void **state)
         assert_false(C[1].words[k].opaque);
     assert_int_equal(split("docker run --gpus all ..."), 0);
     assert_false(C[0].words[4].opaque);
+    /* dots after an escaped blank or a continuation go on the word before: text */
+    t = "docker run a\\ ... img; docker run b\\\n... img; docker run \\\n... img";
+    assert_int_equal(split_len(t, strlen(t), &o), 0);
+    assert_int_equal(N, 3);
+    assert_string_equal(C[0].words[2].text, "a ...");
+    assert_false(C[0].words[2].opaque);
+    assert_string_equal(C[1].words[2].text, "b...");
+    assert_false(C[1].words[2].opaque);
+    assert_string_equal(C[2].words[2].text, "...");
+    assert_true(C[2].words[2].opaque && C[2].info[2].may_split);
 }
 
 /* ---- quoting and escapes ---- */
