@@ -219,7 +219,11 @@ bool kb_decode_rows(struct kb_loader *ld, const struct kb_spec *spec, struct yt_
     char *out = kb_alloc_rows(ld, node, n, spec->row_size);
     if (!out)
         return false;
+    ld->table = node;
+    ld->rows = out;
+    ld->nrows = n;
     for (size_t i = 0; i < n; i++) {
+        ld->row = i;
         if (!kb_decode_row(ld, spec, kb_yaml_seq_item(node, i), out + i * spec->row_size))
             return false;
     }

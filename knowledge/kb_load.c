@@ -664,8 +664,9 @@ static bool iso_date(const char *s)
 
 /* A row names its image as references are normalised (registry/path, no tag) and either a
  * tag of its own or a range of nightly dates; a base that is an NGC month of the table
- * agrees with that month's CUDA, in as many fields as the row gives (a base tag's
- * `cuda13.0` token gives two). */
+ * agrees with that month's CUDA, in as many fields as the row gives, and a base tag's
+ * `cuda13.0` token with the row's major.minor. At the last row, the rows of one image
+ * across the table (kb_image_releases_check). */
 static bool post_image_release(struct kb_loader *ld, struct yt_node *node, void *row)
 {
     struct gl_kb_image_release *r = row;
@@ -699,6 +700,14 @@ static bool post_image_release(struct kb_loader *ld, struct yt_node *node, void 
         return kb_yaml_fail(&ld->y, kb_yaml_get(node, "cuda"),
                             "cuda: %s, but its base %s is CUDA %s in ngc_containers",
                             r->cuda, r->base, ngc->cuda);
+    char token[16];
+    if (r->cuda && kb_base_cuda_token(r->base, token, sizeof token) &&
+        (!gl_version_compare(token, r->cuda, fields < 2 ? fields : 2, &cmp) || cmp))
+        return kb_yaml_fail(&ld->y, kb_yaml_get(node, "cuda"),
+                            "cuda: %s, but its base %.120s is tagged CUDA %s", r->cuda,
+                            r->base, token);
+    if (ld->row + 1 == ld->nrows) /* the last row: the table across its rows */
+        return kb_image_releases_check(ld, ld->table, ld->rows, ld->nrows);
     return true;
 }
 

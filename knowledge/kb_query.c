@@ -264,6 +264,12 @@ const struct gl_kb_image_release *gl_kb_image_release_at(const struct gl_kb *kb,
         const struct gl_kb_image_release *r = &kb->image_releases[i];
         if (!release_row_is(r, tag, date, aliased, rel_len, at, alen) || strcmp(r->image, image))
             continue;
+        /* the first row that reads the tag answers, and an unverified one means unknown:
+           the loader lets no two rows of one image read one tag in one form (equal tags,
+           equal RELEASE-ALIAS, overlapping dates: kb_image_rows.c), so in the table as
+           shipped there is no later row to look for. (A tag row that an alias row reads in
+           its -pyNNN or -aarch64 form, or that a dated range holds, is not checked: the
+           first row in the file answers.) */
         if (r->unverified || !r->cuda)
             return NULL;
         bool word = r->alias != NULL;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "linter/report/report_text.h"
+#include "linter/core/hashmap.h"
 #include "linter/core/rule.h"
 
 #define FNV_PRIME 0x100000001b3ULL
@@ -76,10 +77,19 @@ struct gl_fingerprint_seen {
     uint32_t count; /* 0: empty */
 };
 
+/* The first slot of identity key in a table of cap slots: the seeded hash of its bytes,
+ * as every table's (hashmap.h). The identity's own bits will not do: an unseeded FNV-1a's
+ * low bits depend only on the low bits of its input steps, so findings whose messages
+ * collide there can be written, and they would share one probe chain. */
+static size_t first_slot(struct hash128 key, size_t cap)
+{
+    return gl_hash_slot(gl_hash_bytes((const char *)&key, sizeof key), cap);
+}
+
 static uint32_t occurrence(struct gl_fingerprint_seen *slots, size_t mask, struct hash128 key,
                            size_t *used)
 {
-    for (size_t i = (size_t)(key.a ^ key.b) & mask;; i = (i + 1) & mask) {
+    for (size_t i = first_slot(key, mask + 1);; i = (i + 1) & mask) {
         struct gl_fingerprint_seen *s = &slots[i];
         if (s->count == 0) {
             s->key = key;
@@ -111,7 +121,7 @@ static void make_room(struct gl_fingerprinter *fp)
         const struct gl_fingerprint_seen *o = &fp->slots[i];
         if (!o->count)
             continue;
-        size_t j = (size_t)(o->key.a ^ o->key.b) & (cap - 1);
+        size_t j = first_slot(o->key, cap);
         while (slots[j].count)
             j = (j + 1) & (cap - 1);
         slots[j] = *o;

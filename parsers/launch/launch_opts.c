@@ -34,15 +34,30 @@ static bool looks_like_image(struct gl_arena *a, const struct gl_word *w)
     return gl_imageref_parse(a, w->text, strlen(w->text), w->loc, &r, NULL) == 0;
 }
 
+/* Is t wholly an ellipsis: three or more dots, or one or more `…` (U+2026)? The shell
+ * reader makes only such a word an opaque placeholder (shell_lex.c ellipsis_end). */
+static bool ellipsis_word(const unsigned char *t)
+{
+    const unsigned char *k = t;
+    if (*k == '.') {
+        while (*k == '.')
+            k++;
+        return !*k && k - t >= 3;
+    }
+    while (k[0] == 0xE2 && k[1] == 0x80 && k[2] == 0xA6)
+        k += 3;
+    return !*k && k != t;
+}
+
 /* Does an opaque word that may split stand for any number of words from its start: an
  * expansion (`$args`, `${X}`), a template's `{{ args }}`, or a document's ellipsis (`...`,
  * `…`: the words it leaves out; the shell reader makes it opaque only in documentation)?
- * One that starts with literal text (`org/$NAME`) is at least one word that is no option. */
+ * One that starts with literal text (`org/$NAME`, `...$X`) is at least one word that is
+ * no option. */
 static bool splat_word(const struct gl_word *w)
 {
     const unsigned char *t = (const unsigned char *)w->text;
-    return t[0] == '$' || t[0] == '{' || (t[0] == '.' && t[1] == '.' && t[2] == '.') ||
-           (t[0] == 0xE2 && t[1] == 0x80 && t[2] == 0xA6);
+    return t[0] == '$' || t[0] == '{' || ellipsis_word(t);
 }
 
 /* Long option at word i: returns how many words it used. */

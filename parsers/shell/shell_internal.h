@@ -144,7 +144,8 @@ static inline int shl_cur(struct sh_lexer *lx)
  * there: a template expression `{{ ... }}` closed on its line (always: a templated
  * script is linted as written, its expressions unknown), or with opts->placeholders a
  * placeholder `<...>` or an ellipsis word (`...`, `…`: the arguments a document leaves
- * out), with opts->python_braces an IPython `{expr}` (see sh_opts). */
+ * out; ask for one only where the lexer starts a word), with opts->python_braces an
+ * IPython `{expr}` (see sh_opts). */
 size_t shl_placeholder_end(const struct sh_lexer *lx, size_t i);
 /* Does the byte at i end an unquoted word (blank, newline, operator char, end)? */
 static inline bool shl_word_end_at(const struct sh_lexer *lx, size_t i)
@@ -200,14 +201,19 @@ void shl_wb_value(struct sh_lexer *lx, const char *v, size_t n, size_t from, siz
  * continuation, word end, placeholder, brace end): a run of other bytes is a literal
  * appended in one go, and a word of them only is plain (shl_plain_word_end). */
 extern const bool shl_plain_stops[256];
-/* Clear the n bytes at p (n >= 16, a constant where it is called): sixteen bytes a store,
- * written out. For the lexer and the builder, cleared once a text: gcc made their memset
- * a `rep stosq` of ~28 steps, which a branch predictor sees as a loop whose end it
- * mispredicts once a text (and which costs a slow start on a real CPU). */
+/* Clear the n bytes at p (any n; a constant where it is called, so the size tests fold
+ * away): sixteen bytes a store, written out. For the lexer and the builder, cleared once a
+ * text: gcc made their memset a `rep stosq` of ~28 steps, which a branch predictor sees as
+ * a loop whose end it mispredicts once a text (and which costs a slow start on a real CPU).
+ * Below 16 bytes the overlapping last store would write before p: a plain memset. */
 static inline __attribute__((always_inline)) void shl_clear(void *p, size_t n)
 {
     char *c = p;
 #ifdef __SSE2__
+    if (n < 16) {
+        memset(c, 0, n);
+        return;
+    }
     size_t i = 0;
 #pragma GCC unroll 32
     for (; i + 16 <= n; i += 16)

@@ -101,12 +101,12 @@ static size_t template_end(const struct sh_lexer *lx, size_t i)
 
 /* A whole word of three or more dots, or of `…` (U+2026), at i: the offset after it, else
  * 0. Documentation writes it for the arguments it leaves out (`docker run --gpus all ...`);
- * no command takes it as an argument. */
+ * no command takes it as an argument. The callers ask only where the lexer starts a word
+ * (a token's start, shl_word): dots inside a word (`a...`, `a\ ...`, `a\<newline>...`) are
+ * text, and lex_parts, which reads the rest of a word, never asks. */
 static size_t ellipsis_end(const struct sh_lexer *lx, size_t i)
 {
     const unsigned char *s = (const unsigned char *)lx->s;
-    if (i && !(s[i - 1] == ' ' || s[i - 1] == '\t' || s[i - 1] == '\n'))
-        return 0; /* inside a word: `a...b`, `x...` */
     size_t k = i;
     if (s[k] == '.') {
         while (k < lx->len && s[k] == '.')
@@ -473,13 +473,12 @@ static void lex_parts(struct sh_lexer *lx, enum lex_mode mode, int depth)
         if (c < 0)
             return;
         size_t at = lx->i;
-        size_t placeholder = mode == M_WORD && (c == '<' || c == '{' || c == '.' || c == 0xE2)
+        size_t placeholder = mode == M_WORD && (c == '<' || c == '{')
                                  ? shl_placeholder_end(lx, at)
                                  : 0;
         if (placeholder) { /* documentation's `<...>`: an opaque part of the word; a
                               template's `{{ x }}` or IPython's `{x}`, substituted as
-                              text, and an ellipsis, may be any number of words, as `$x`
-                              may */
+                              text, may be any number of words, as `$x` may */
             shl_wb_opaque_raw(lx, at, placeholder, lx->s[at] != '<');
             lx->i = placeholder;
             continue;
@@ -518,8 +517,9 @@ void shl_word(struct sh_lexer *lx, bool nosplit)
 {
     const char *s = lx->s;
     size_t at = lx->i;
-    bool dots = at < lx->len && (s[at] == '.' || (unsigned char)s[at] == 0xE2) &&
-                shl_placeholder_end(lx, at); /* an ellipsis: opaque (lex_parts) */
+    size_t dots = at < lx->len && (s[at] == '.' || (unsigned char)s[at] == 0xE2)
+                      ? shl_placeholder_end(lx, at)
+                      : 0;
     size_t end = dots ? 0 : shl_plain_word_end(lx, at);
     if (end) { /* the common word, plain bytes only: one field, no builder */
         shl_wb_plain(lx, at, end, nosplit);
@@ -527,6 +527,12 @@ void shl_word(struct sh_lexer *lx, bool nosplit)
         return;
     }
     shl_wb_begin(lx, at, nosplit);
+    if (dots) { /* a whole word that is an ellipsis: any number of words, as `$x` */
+        shl_wb_opaque_raw(lx, at, dots, true);
+        lx->i = dots;
+        shl_wb_finish(lx);
+        return;
+    }
     if (at + 1 < lx->len && (s[at] == '<' || s[at] == '>') && s[at + 1] == '(')
         lex_skipped(lx, at, at + 2, '(', false, "expected ) closing this process substitution");
     lex_parts(lx, M_WORD, 0);

@@ -5,6 +5,21 @@
 #include "rules/check.h"
 #include "rules/gl4xx/launch_paths.h"
 
+#define SHOWN 80 /* bytes of a value a message quotes */
+
+/* s (n bytes) as the message quotes it: whole up to SHOWN bytes, else its first SHOWN
+ * bytes (not splitting a UTF-8 sequence) and "...": a --gpus value may be a whole
+ * file's worth, and the finding's position points at the byte that is wrong. */
+static const char *shown(struct gl_arena *a, const char *s, size_t n)
+{
+    if (n <= SHOWN)
+        return gl_arena_strndup(a, s, n);
+    size_t cut = SHOWN;
+    while (cut && ((unsigned char)s[cut] & 0xC0) == 0x80)
+        cut--;
+    return gl_arena_printf(a, "%.*s...", (int)cut, s);
+}
+
 /* A whole number of devices as Kubernetes reads a quantity ("1", "8"; not "0.5", "500m"). */
 static bool whole_count(const char *q)
 {
@@ -84,10 +99,10 @@ static const char *flag_problem(struct gl_arena *a, const struct gl_gpu_request 
         *at = f->loc;
         if (f->repeated)
             return gl_arena_printf(a, "gpu request key '%s' can be specified only once",
-                                   f->name);
+                                   shown(a, f->name, strlen(f->name)));
         if (f->key == GL_GPU_KEY_OTHER)
-            return gl_arena_printf(a, "unexpected key '%s' in '%.*s'", f->name, (int)f->len,
-                                   f->text);
+            return gl_arena_printf(a, "unexpected key '%s' in '%s'",
+                                   shown(a, f->name, strlen(f->name)), shown(a, f->text, f->len));
         if (f->key != GL_GPU_KEY_COUNT)
             continue;
         count = f;
@@ -115,8 +130,9 @@ static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
             why = flag_problem(&f->arena, g, &at);
         if (!why)
             continue;
-        gl_report(c, at.line ? at : g->loc, NULL, "GPU request `%s` is rejected: %s",
-                  g->value ? g->value : "?", why);
+        const char *value = g->value ? shown(&f->arena, g->value, strlen(g->value)) : "?";
+        gl_report(c, at.line ? at : g->loc, NULL, "GPU request `%s` is rejected: %s", value,
+                  why);
         return;
     }
 }

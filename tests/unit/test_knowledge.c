@@ -542,6 +542,30 @@ static void test_bad_tables_after_good_ones(void **state)
          "    alias: gpu-x\n    cuda: 12.4\n    source: s1\n", "its alias"},
         {"image_releases:\n  releases:\n  - image: ghcr.io/a/b\n    dated_from: '2025-02-01'\n"
          "    dated_until: '2025-01-01'\n    cuda: 12.4\n    source: s1\n", "from <= until"},
+        /* a base tag's cudaX.Y token names the row's CUDA (major.minor) */
+        {"image_releases:\n  releases:\n  - image: ghcr.io/a/b\n    tag: x\n    cuda: 12.8.1\n"
+         "    base: nvcr.io/nvidia/cuda-dl-base:25.06-cuda12.9-devel-ubuntu24.04\n"
+         "    source: s1\n", "is tagged CUDA 12.9"},
+        {"image_releases:\n  releases:\n  - image: ghcr.io/a/b\n    tag: x\n    cuda: '13'\n"
+         "    base: ghcr.io/a/base:cuda12.4\n    source: s1\n", "is tagged CUDA 12.4"},
+        /* no two rows of one image read one tag, nor overlapping dates */
+        {"image_releases:\n  releases:\n  - image: ghcr.io/a/b\n    tag: v1\n    cuda: 12.4\n"
+         "    source: s1\n  - image: ghcr.io/a/c\n    tag: v1\n    cuda: 12.4\n    source: s1\n"
+         "  - image: ghcr.io/a/b\n    tag: v1\n    cuda: 12.6\n    source: s1\n",
+         "ghcr.io/a/b:v1: another row"},
+        {"image_releases:\n  releases:\n  - image: ghcr.io/a/b\n    release: 2.9.0\n"
+         "    alias: gpu\n    cuda: 12.4\n    source: s1\n  - image: ghcr.io/a/b\n"
+         "    release: 2.9.0\n    alias: gpu\n    cuda: 11.8\n    source: s1\n",
+         "ghcr.io/a/b:2.9.0-gpu: another row"},
+        {"image_releases:\n  releases:\n  - image: ghcr.io/a/b\n    release: 2.9.0\n"
+         "    alias: gpu\n    cuda: 12.4\n    source: s1\n  - image: ghcr.io/a/b\n"
+         "    tag: 2.9.0-gpu\n    cuda: 11.8\n    source: s1\n", "2.9.0-gpu: another row"},
+        {"image_releases:\n  releases:\n  - image: ghcr.io/a/b\n    dated_from: '2025-03-01'\n"
+         "    dated_until: '2025-04-01'\n    cuda: 12.4\n    source: s1\n"
+         "  - image: ghcr.io/a/b\n    dated_from: '2025-01-01'\n    dated_until: '2025-01-31'\n"
+         "    cuda: 12.4\n    source: s1\n  - image: ghcr.io/a/b\n"
+         "    dated_from: '2025-02-01'\n    dated_until: '2025-03-01'\n    cuda: 12.6\n"
+         "    source: s1\n", "2025-02-01..2025-03-01 overlap another row's 2025-03-01"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         char *text = concat(base, cases[i].extra);
@@ -552,6 +576,24 @@ static void test_bad_tables_after_good_ones(void **state)
             fail_msg("case %zu: %u:%u: %s", i, err.loc.line, err.loc.col, err.message);
         free(text);
     }
+    /* ... and what those checks let through: one tag in two images, dates that touch, a
+       token that agrees, `cuda` inside a word, a registry's port */
+    char *text = concat(base, "image_releases:\n  releases:\n  - image: ghcr.io/a/b\n"
+                        "    tag: v1\n    cuda: 12.9.1\n    base: x/y:25.06-cuda12.9-devel\n"
+                        "    source: s1\n  - image: ghcr.io/a/c\n    tag: v1\n    cuda: 12.4\n"
+                        "    base: x/nocuda12.9:mycuda12.9\n    source: s1\n"
+                        "  - image: ghcr.io/a/b\n    dated_from: '2025-02-01'\n"
+                        "    dated_until: '2025-03-01'\n    cuda: 12.4\n"
+                        "    base: host:5000/cuda12.9\n    source: s1\n"
+                        "  - image: ghcr.io/a/b\n    dated_from: '2025-01-01'\n"
+                        "    dated_until: '2025-01-31'\n    cuda: 12.4\n    source: s1\n");
+    struct gl_kb *kb;
+    struct gl_kb_error err;
+    if (gl_kb_load_text(text, strlen(text), &kb, &err))
+        fail_msg("%u:%u: %s", err.loc.line, err.loc.col, err.message);
+    assert_int_equal(kb->n_image_releases, 4);
+    gl_kb_free(kb);
+    free(text);
     free(base);
 }
 

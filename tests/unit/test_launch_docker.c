@@ -359,6 +359,17 @@ static void t_opaque_ambiguous(void **s)
     assert_string_equal(argv_of(0), "bash");
 }
 
+static void t_opaque_after_dots(void **s)
+{
+    (void)s;
+    /* only a word that is wholly an ellipsis may be any number of words: `...$OPTS`
+       starts with literal text, so it is one word that is no option (the image) */
+    sh("docker run ...$OPTS nvcr.io/nvidia/pytorch:24.05-py3 python\n");
+    assert_int_equal(L(0)->ref, -1);
+    assert_false(L(0)->opts_opaque);
+    assert_string_equal(argv_of(0), "nvcr.io/nvidia/pytorch:24.05-py3|python");
+}
+
 static void t_branch_assigned_opaque(void **s)
 {
     (void)s;
@@ -657,6 +668,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(t_wrappers, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_variables, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_opaque_image_and_args, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_opaque_after_dots, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_opaque_ambiguous, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_branch_assigned_opaque, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_sh_c_in_container, doc_setup, doc_teardown),

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "parsers/shell/shell_internal.h" /* shl_clear */
 #include "parsers/shell/shell_words.h"
 
 static struct gl_arena A;
@@ -120,6 +121,22 @@ static void test_quoted_words(void **state)
     assert_int_equal(E.offset, 29);
 }
 
+/* ---- shl_clear (the lexer's and the builder's clearing stores) ---- */
+
+/* Every n clears exactly the n bytes at p: none before it (the overlapping last store
+ * once wrote 16 - n bytes before p when n < 16), none after. */
+static void test_clear_any_size(void **state)
+{
+    (void)state;
+    unsigned char buf[96];
+    for (size_t n = 0; n <= 48; n++) {
+        memset(buf, 0xAA, sizeof buf);
+        shl_clear(buf + 24, n);
+        for (size_t k = 0; k < sizeof buf; k++)
+            assert_int_equal(buf[k], k >= 24 && k < 24 + n ? 0 : 0xAA);
+    }
+}
+
 /* ---- placeholders in documentation ---- */
 
 static void test_placeholders(void **state)
@@ -169,6 +186,16 @@ static void test_placeholders(void **state)
         assert_false(C[1].words[k].opaque);
     assert_int_equal(split("docker run --gpus all ..."), 0);
     assert_false(C[0].words[4].opaque);
+    /* dots after an escaped blank or a continuation go on the word before: text */
+    t = "docker run a\\ ... img; docker run b\\\n... img; docker run \\\n... img";
+    assert_int_equal(split_len(t, strlen(t), &o), 0);
+    assert_int_equal(N, 3);
+    assert_string_equal(C[0].words[2].text, "a ...");
+    assert_false(C[0].words[2].opaque);
+    assert_string_equal(C[1].words[2].text, "b...");
+    assert_false(C[1].words[2].opaque);
+    assert_string_equal(C[2].words[2].text, "...");
+    assert_true(C[2].words[2].opaque && C[2].info[2].may_split);
 }
 
 /* ---- quoting and escapes ---- */
@@ -1336,6 +1363,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_heredoc_inside_substitution, setup, teardown),
         cmocka_unit_test_setup_teardown(test_words_only_same_split, setup, teardown),
         cmocka_unit_test_setup_teardown(test_long_built_word, setup, teardown),
+        cmocka_unit_test(test_clear_any_size),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
