@@ -10,6 +10,33 @@
 
 static const char data_tail[] = "; every pull copies it and it is read through OverlayFS";
 
+/* Does `path` hold a Python site directory (`site-packages`, `dist-packages`) as a whole
+ * component? */
+static bool in_site_dir(const char *path)
+{
+    static const char *const dirs[] = {"site-packages", "dist-packages"};
+    for (size_t i = 0; path && i < sizeof dirs / sizeof *dirs; i++) {
+        size_t n = strlen(dirs[i]);
+        for (const char *p = strstr(path, dirs[i]); p; p = strstr(p + 1, dirs[i]))
+            if ((p == path || p[-1] == '/') && (p[n] == '\0' || p[n] == '/'))
+                return true;
+    }
+    return false;
+}
+
+/* A `.pth` file that lands in a Python site directory is a path configuration file the
+ * `site` module reads at start-up (`usercustomize.pth`, `distutils-precedence.pth`), not
+ * PyTorch weights. `dest` is where it is copied to (NULL: `path` is where it lies). */
+static bool python_site_file(const char *path, const char *dest)
+{
+    size_t n = strlen(path);
+    while (n && path[n - 1] == '/')
+        n--;
+    if (n < 4 || memcmp(path + n - 4, ".pth", 4))
+        return false;
+    return in_site_dir(dest ? dest : path);
+}
+
 /* Data files (the configured path patterns) of the final view: each file at or over the
  * per-file threshold, or, when none is, the biggest once their total reaches the total
  * threshold. */
@@ -30,7 +57,8 @@ static void check_image(struct gl_check *c)
         for (size_t k = 0; k < p->nfiles; k++) {
             const struct gl_image_file *f = &p->files[k];
             if (f->type != GL_FILE_REG ||
-                !gl_pattern_match(data_path, f->path, strlen(f->path)))
+                !gl_pattern_match(data_path, f->path, strlen(f->path)) ||
+                python_site_file(f->path, NULL))
                 continue;
             total += f->size;
             count++;
@@ -64,7 +92,8 @@ static void check(struct gl_check *c)
             continue;
         /* match the path without a trailing slash too: `COPY data/ /data` */
         size_t n = strlen(s->path);
-        if (!gl_pattern_match(data_path, s->path, n))
+        if (!gl_pattern_match(data_path, s->path, n) ||
+            (s->dest && python_site_file(s->path, s->dest)))
             continue;
         gl_report(c, s->loc, NULL,
                   "`%s %s` bakes data into the image: every rebuild and pull copies it, "
@@ -86,7 +115,8 @@ const struct gl_rule gl_rule_GL303 = {
         "time instead (`docker run -v /datasets/imagenet:/data:ro`, a Kubernetes volume), "
         "and keep them out of the build context with .dockerignore. Serving artefacts count "
         "too (`*.onnx`, `*.gguf`, TensorRT `*.plan` / `*.engine`). The path patterns are "
-        "configurable.",
+        "configurable. A `.pth` file copied into a Python site directory (`site-packages`, "
+        "`dist-packages`) is a path configuration file the interpreter reads, not weights.",
     .bad = "FROM pytorch/pytorch:2.3.0-cuda12.1-cudnn8-runtime\nCOPY data/ /workspace/data/\n"
            "COPY model.safetensors /workspace/",
     .good = "FROM pytorch/pytorch:2.3.0-cuda12.1-cudnn8-runtime\n"

@@ -2,13 +2,24 @@
 /* GL403 dataset-mount-writable: the mount serving a dataset path is not read-only. */
 #include "rules/check.h"
 #include "rules/gl4xx/launch_paths.h"
+#include "rules/gl4xx/launch_writes.h"
 
-/* The mounts of one launch that hold an output path (those must stay writable), marked
- * on first need and kept while the walk stays on that launch. */
+/* The mounts of one launch that hold an output path or a path its commands write (a
+ * data-download job fills its dataset mount): those must stay writable. Marked on first
+ * need and kept while the walk stays on that launch. */
 struct output_mounts {
     size_t launch;
     bool *marked; /* NULL: not marked yet for `launch` */
+    struct gl_launch_facts *facts;
 };
+
+static void mark_written(const char *path, void *ctx)
+{
+    struct output_mounts *o = ctx;
+    const struct gl_mount *m = gl_launch_mount_for(o->facts, o->launch, path);
+    if (m)
+        o->marked[m - o->facts->doc->launches[o->launch].mounts] = true;
+}
 
 static const bool *output_mounts(struct output_mounts *o, const struct gl_path_use *u)
 {
@@ -24,6 +35,8 @@ static const bool *output_mounts(struct output_mounts *o, const struct gl_path_u
         if (m)
             o->marked[m - l->mounts] = true;
     }
+    o->facts = u->facts;
+    gl_launch_each_written(u->facts, u->index, mark_written, o);
     return o->marked;
 }
 
@@ -57,7 +70,8 @@ const struct gl_rule gl_rule_GL403 = {
         "later run depends on, and on some filesystems a read-only mount is also cheaper. "
         "Only mounts that serve a path named by a dataset argument or env var count (not "
         "any mount whose name looks like data), and not a mount that also holds an output "
-        "path of the same launch.",
+        "path of the same launch, or a path its own commands write (a job that downloads "
+        "or unpacks the dataset there: `mkdir`, `unzip -d`, `tar -C`, `wget -P`, `cp`).",
     .bad = "docker run --gpus all -v /mnt/imagenet:/data trainer python train.py --data /data",
     .good = "docker run --gpus all -v /mnt/imagenet:/data:ro trainer python train.py --data /data",
     .fix = "mount it read-only: `-v src:dst:ro`, `--mount ...,readonly`, `readOnly: true`, "

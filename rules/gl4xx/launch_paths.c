@@ -200,6 +200,52 @@ static bool launcher_log_dir(const char *name, size_t len)
     return (len == 9 && (!memcmp(name, "--log-dir", 9) || !memcmp(name, "--log_dir", 9)));
 }
 
+/* A Hydra override that names the run's output directory (`exp_manager.exp_dir=/x`,
+ * `++trainer.default_root_dir=/x`, `+callbacks.ckpt.dirpath=/x`, as NeMo and Lightning
+ * configs take them): a dotted key, or a `+`/`++` one, whose last part is an output key.
+ * Its value is a checkpoint path as `--output-dir` is. */
+static bool hydra_output_key(const char *word, size_t len)
+{
+    static const char *const keys[] = {"exp_dir", "default_root_dir", "dirpath",
+                                       "output_dir", "save_dir", "checkpoint_dir", NULL};
+    size_t plus = 0;
+    while (plus < 2 && plus < len && word[plus] == '+')
+        plus++;
+    const char *dot = NULL;
+    for (size_t i = plus; i < len; i++) {
+        char ch = word[i];
+        if (ch == '.')
+            dot = word + i;
+        else if (ch != '_' && !(ch >= 'a' && ch <= 'z') && !(ch >= 'A' && ch <= 'Z') &&
+                 !(ch >= '0' && ch <= '9'))
+            return false;
+    }
+    const char *last = dot ? dot + 1 : word + plus;
+    if ((!dot && !plus) || last == word + len)
+        return false;
+    for (size_t k = 0; keys[k]; k++)
+        if (strlen(keys[k]) == (size_t)(word + len - last) &&
+            !memcmp(last, keys[k], strlen(keys[k])))
+            return true;
+    return false;
+}
+
+static void add_hydra_output(struct gl_launch_facts *f, struct path_list *out,
+                             const struct gl_launch *l, const struct gl_word *w)
+{
+    const char *eq = strchr(w->text, '=');
+    if (!eq || !hydra_output_key(w->text, (size_t)(eq - w->text)))
+        return;
+    const char *path = value_path(&f->arena, l, eq + 1);
+    if (!path)
+        return;
+    struct gl_launch_path *p = GL_APPEND(&f->arena, out->items, out->n, out->cap);
+    *p = (struct gl_launch_path){.role = GL_PATH_CHECKPOINT,
+                                 .name = gl_arena_strndup(&f->arena, w->text,
+                                                          (size_t)(eq - w->text)),
+                                 .value = eq + 1, .path = path, .loc = w->loc};
+}
+
 size_t gl_launch_paths(struct gl_launch_facts *f, size_t launch, struct gl_launch_path **out)
 {
     struct path_list list = {0};
@@ -208,7 +254,13 @@ size_t gl_launch_paths(struct gl_launch_facts *f, size_t launch, struct gl_launc
     launcher_options(l, &lfrom, &lto);
     for (size_t i = 0; i < l->nargv; i++) {
         const struct gl_word *w = &l->argv[i];
-        if (w->opaque || !w->text || w->text[0] != '-' || w->text[1] == '\0')
+        if (w->opaque || !w->text)
+            continue;
+        if (w->text[0] != '-') {
+            add_hydra_output(f, &list, l, w);
+            continue;
+        }
+        if (w->text[1] == '\0')
             continue;
         if (i >= lfrom && i < lto &&
             launcher_log_dir(w->text, strcspn(w->text, "=")))

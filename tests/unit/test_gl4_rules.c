@@ -15,6 +15,7 @@
 #include "rules/check.h"
 #include "rules/gl4xx/launch_kind.h"
 #include "rules/gl4xx/launch_paths.h"
+#include "rules/gl4xx/launch_writes.h"
 #include "linter/core/imageref.h"
 
 /* ---- constructors ---- */
@@ -354,6 +355,51 @@ static void test_paths_spellings_and_values(void **state)
     n = gl_launch_paths(&f, 0, &p);
     assert_int_equal(n, 4);
     assert_string_equal(p[2].path, "/workspace/logs");
+    /* Hydra overrides naming the output directory (dotted or +/++ keys) are checkpoint
+     * paths; other keys, undotted ones without `+`, relative values are not */
+    l->workdir = NULL;
+    set_argv(d, l, "python", "pretrain.py", "exp_manager.exp_dir=/r1",
+             "++trainer.default_root_dir=/r2", "+cb.dirpath=/r3", "exp_dir=/no1",
+             "model.exp_dirs=/no2", "exp_manager.name=/no3", "a.b-c.exp_dir=/no4",
+             "x.output_dir=rel", "++=/no5", NULL);
+    n = gl_launch_paths(&f, 0, &p);
+    assert_int_equal(n, 4); /* and DATA_DIR */
+    assert_string_equal(p[0].path, "/r1");
+    assert_string_equal(p[0].name, "exp_manager.exp_dir");
+    assert_int_equal(p[0].role, GL_PATH_CHECKPOINT);
+    assert_string_equal(p[1].path, "/r2");
+    assert_string_equal(p[2].path, "/r3");
+    gl_launch_facts_free(&f);
+    free_doc(d);
+}
+
+static void collect(const char *path, void *ctx)
+{
+    char *buf = ctx;
+    strcat(buf, path);
+    strcat(buf, " ");
+}
+
+/* The paths a launch's own commands write into. */
+static void test_written_paths(void **state)
+{
+    (void)state;
+    struct gl_doc *d = new_doc();
+    struct gl_launch *l = add_launch(d, GL_LAUNCH_DOCKER_RUN, 1, CUDA_IMAGE);
+    set_argv(d, l, "mkdir", "-p", "/a", "/b/", "unzip", "x.zip", "-d", "/c", "tar", "-xf",
+             "t.tar", "--directory=/d", "wget", "-P", "/e", "U", "curl", "-o", "/f", "U",
+             "cp", "-r", "s", "/g", "git", "clone", "U", "/h", "git", "log", "/no1", "cp",
+             "/no2", "mv", "$S", "/i", "huggingface-cli", "download", "r", "--local-dir",
+             "rel", NULL);
+    static const size_t starts[] = {4, 8, 12, 16, 20, 24, 28, 31, 33, 36};
+    l->next_command = gl_arena_alloc(&d->arena, l->nargv * sizeof *l->next_command);
+    for (size_t i = 0; i < sizeof starts / sizeof *starts; i++)
+        l->next_command[starts[i]] = true;
+    struct gl_launch_facts f;
+    gl_launch_facts_init(&f, d, &cfg);
+    char buf[256] = "";
+    gl_launch_each_written(&f, 0, collect, buf);
+    assert_string_equal(buf, "/a /b /c /d /e /f /g /h /i ");
     gl_launch_facts_free(&f);
     free_doc(d);
 }
@@ -874,6 +920,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_serving_image_client, setup, teardown),
         cmocka_unit_test_setup_teardown(test_pytorch_style, setup, teardown),
         cmocka_unit_test_setup_teardown(test_paths_spellings_and_values, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_written_paths, setup, teardown),
         cmocka_unit_test_setup_teardown(test_gl401, setup, teardown),
         cmocka_unit_test_setup_teardown(test_gl402, setup, teardown),
         cmocka_unit_test_setup_teardown(test_gl403, setup, teardown),
