@@ -52,8 +52,8 @@
  *  - resources.claims (DRA) -> GL_GPU_K8S_DRA (value = claim name, loc = its value).
  *  - MPS: env CUDA_MPS_PINNED_DEVICE_MEM_LIMIT marks every GPU request of the container
  *    mps and mem_capped; a DRA claim whose ResourceClaim(Template) in the same file says
- *    `strategy: MPS` is mps (mem_capped with a defaultPinnedDeviceMemoryLimit). Both set
- *    launch.mig (the model's "uses MIG or MPS").
+ *    `strategy: MPS` is mps (mem_capped with a defaultPinnedDeviceMemoryLimit;
+ *    k8s_claims.c). Both set launch.mig (the model's "uses MIG or MPS").
  *  - pod facts (gl_pod_facts, for the QoS class): the pod spec's number (one per pod
  *    spec of the file), init for initContainers, the cpu and memory of requests and limits
  *    as written (opaque when templated), the `resources` key, pod-level `resources`.

@@ -32,6 +32,10 @@ struct k8s {
                                  a container of it without an image is a patch's */
 };
 
+/* Note obj's claim when it is a ResourceClaim or ResourceClaimTemplate that asks for MPS
+ * (mps, mem_capped) or names no GPU class, or a ComputeDomain's channel template
+ * (k8s_claims.c). */
+void k8s_note_claim(struct k8s *k, struct yt_node *obj);
 /* The first claim (ResourceClaim, template) of the file named `name`, or NULL: through a
  * map of their names (a scan for each of a pod's claims was n^2: 4,000 claims, 1.5 s). */
 const struct k8s_claim *k8s_claim_named(struct k8s *k, const char *name);
