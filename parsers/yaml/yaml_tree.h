@@ -13,7 +13,9 @@
  *    Consumers follow them with yt_deref(), which charges the stream's alias budget one
  *    unit per alias to a collection followed, and one more per YT_ALIAS_UNIT_BYTES of
  *    the text the node it names spans (a big scalar or mapping named by thousands of
- *    aliases is read, often copied, once each); walkers that descend into an aliased
+ *    aliases is read, often copied, once each): at every follow of an alias to a
+ *    scalar, at the first follow of each alias to a collection (a mapping that merges
+ *    one is followed again at each lookup); walkers that descend into an aliased
  *    subtree charge one unit per node visited there with yt_charge(). When the budget
  *    (the limit yaml-alias-nodes, limits.h) runs out, both return NULL/false, and
  *    s->alias_exceeded and s->alias_loc say where: a billion-laughs file costs at most
@@ -118,6 +120,8 @@ struct yt_node {
     bool past_end;           /* libyaml placed it on a new line after the input's end */
     bool merges;             /* YT_MAP: a key of its pairs is a merge key (`<<`) */
     bool nul;                /* YT_SCALAR: an escape made a NUL (GL_NUL_SHOWN in value) */
+    bool charged;            /* YT_ALIAS to a collection: the text it names is paid for
+                                (yt_deref_alias charges it at the first follow) */
     /* loader state */
     bool complete;
 };
