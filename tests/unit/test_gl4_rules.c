@@ -404,6 +404,29 @@ static void test_written_paths(void **state)
     free_doc(d);
 }
 
+/* tar writes into its -C directory only when it extracts: one that creates an archive
+   reads there (a backup of the dataset mount). */
+static void test_tar_extracts_only(void **state)
+{
+    (void)state;
+    struct gl_doc *d = new_doc();
+    struct gl_launch *l = add_launch(d, GL_LAUNCH_DOCKER_RUN, 1, CUDA_IMAGE);
+    set_argv(d, l, "tar", "-czf", "/out/b.tgz", "-C", "/no1", ".", "tar", "--create",
+             "--directory=/no2", "-f", "b.tar", "tar", "xf", "t.tar", "-C", "/a", "tar",
+             "--extract", "-f", "t.tar", "--directory", "/b", "tar", "-x", "-C", "/c", NULL);
+    static const size_t starts[] = {6, 11, 16, 22};
+    l->next_command = gl_arena_alloc(&d->arena, l->nargv * sizeof *l->next_command);
+    for (size_t i = 0; i < sizeof starts / sizeof *starts; i++)
+        l->next_command[starts[i]] = true;
+    struct gl_launch_facts f;
+    gl_launch_facts_init(&f, d, &cfg);
+    char buf[256] = "";
+    gl_launch_each_written(&f, 0, collect, buf);
+    assert_string_equal(buf, "/a /b /c ");
+    gl_launch_facts_free(&f);
+    free_doc(d);
+}
+
 /* ---- GL401..GL405 ---- */
 
 static struct gl_launch *train(struct gl_doc *d, const char *flag, const char *path)
@@ -921,6 +944,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_pytorch_style, setup, teardown),
         cmocka_unit_test_setup_teardown(test_paths_spellings_and_values, setup, teardown),
         cmocka_unit_test_setup_teardown(test_written_paths, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tar_extracts_only, setup, teardown),
         cmocka_unit_test_setup_teardown(test_gl401, setup, teardown),
         cmocka_unit_test_setup_teardown(test_gl402, setup, teardown),
         cmocka_unit_test_setup_teardown(test_gl403, setup, teardown),
