@@ -701,8 +701,10 @@ static bool post_image_release(struct kb_loader *ld, struct yt_node *node, void 
                             "cuda: %s, but its base %s is CUDA %s in ngc_containers",
                             r->cuda, r->base, ngc->cuda);
     char token[16];
-    if (r->cuda && kb_base_cuda_token(r->base, token, sizeof token) &&
-        (!gl_version_compare(token, r->cuda, fields < 2 ? fields : 2, &cmp) || cmp))
+    bool tagged = r->cuda && kb_base_cuda_token(r->base, token, sizeof token);
+    /* in as many fields as both give, at most two (`cuda12`: one) */
+    unsigned both = !tagged || !strchr(token, '.') ? 1 : fields < 2 ? fields : 2;
+    if (tagged && (!gl_version_compare(token, r->cuda, both, &cmp) || cmp))
         return kb_yaml_fail(&ld->y, kb_yaml_get(node, "cuda"),
                             "cuda: %s, but its base %.120s is tagged CUDA %s", r->cuda,
                             r->base, token);

@@ -10,31 +10,49 @@
 
 static const char data_tail[] = "; every pull copies it and it is read through OverlayFS";
 
-/* Does `path` hold a Python site directory (`site-packages`, `dist-packages`) as a whole
- * component? */
-static bool in_site_dir(const char *path)
+/* Is the last component of `path` (n bytes, no trailing slash) a Python site directory
+ * (`site-packages`, `dist-packages`)? */
+static bool site_dir(const char *path, size_t n)
 {
     static const char *const dirs[] = {"site-packages", "dist-packages"};
-    for (size_t i = 0; path && i < sizeof dirs / sizeof *dirs; i++) {
-        size_t n = strlen(dirs[i]);
-        for (const char *p = strstr(path, dirs[i]); p; p = strstr(p + 1, dirs[i]))
-            if ((p == path || p[-1] == '/') && (p[n] == '\0' || p[n] == '/'))
-                return true;
+    for (size_t i = 0; i < sizeof dirs / sizeof *dirs; i++) {
+        size_t k = strlen(dirs[i]);
+        if (n >= k && !memcmp(path + n - k, dirs[i], k) && (n == k || path[n - k - 1] == '/'))
+            return true;
     }
     return false;
 }
 
-/* A `.pth` file that lands in a Python site directory is a path configuration file the
- * `site` module reads at start-up (`usercustomize.pth`, `distutils-precedence.pth`), not
- * PyTorch weights. `dest` is where it is copied to (NULL: `path` is where it lies). */
+static bool pth_name(const char *path, size_t n)
+{
+    return n >= 4 && !memcmp(path + n - 4, ".pth", 4);
+}
+
+/* A `.pth` file that lands directly in a Python site directory is a path configuration
+ * file the `site` module reads at start-up (`usercustomize.pth`, `distutils-precedence.pth`),
+ * not PyTorch weights; one in a package below it (`site-packages/facexlib/weights/x.pth`) is
+ * weights the package ships. `dest` is where it is copied to, a directory or the file's
+ * name (NULL: `path` is where it lies). */
 static bool python_site_file(const char *path, const char *dest)
 {
     size_t n = strlen(path);
     while (n && path[n - 1] == '/')
         n--;
-    if (n < 4 || memcmp(path + n - 4, ".pth", 4))
+    if (!pth_name(path, n))
         return false;
-    return in_site_dir(dest ? dest : path);
+    const char *at = dest ? dest : path;
+    size_t m = strlen(at);
+    while (m && at[m - 1] == '/')
+        m--;
+    if (site_dir(at, m))
+        return true; /* `COPY x.pth .../site-packages/` */
+    if (!pth_name(at, m))
+        return false;
+    while (m && at[m - 1] != '/')
+        m--; /* the file's directory */
+    while (m && at[m - 1] == '/')
+        m--;
+    return site_dir(at, m);
 }
 
 /* Data files (the configured path patterns) of the final view: each file at or over the

@@ -206,8 +206,10 @@ static bool launcher_log_dir(const char *name, size_t len)
  * Its value is a checkpoint path as `--output-dir` is. */
 static bool hydra_output_key(const char *word, size_t len)
 {
-    static const char *const keys[] = {"exp_dir", "default_root_dir", "dirpath",
-                                       "output_dir", "save_dir", "checkpoint_dir", NULL};
+    /* not `checkpoint_dir`: torchtune's `checkpointer.checkpoint_dir=` is the checkpoint a
+       run starts from (read; `checkpointer.output_dir=` is where it writes) */
+    static const char *const keys[] = {"exp_dir", "default_root_dir", "dirpath", "output_dir",
+                                       "save_dir", NULL};
     size_t plus = 0;
     while (plus < 2 && plus < len && word[plus] == '+')
         plus++;

@@ -63,6 +63,23 @@ static const char *option_value(const struct gl_launch *l, size_t i, size_t end,
     return NULL;
 }
 
+/* Does the tar at word c extract (`-x`, a bundle `-xzf`, the old `xf` first word,
+ * `--extract`, `--get`)? Only then is its -C directory written; one that creates an
+ * archive (`tar -czf /out/b.tgz -C /data .`) reads there. */
+static bool tar_extracts(const struct gl_launch *l, size_t c, size_t end)
+{
+    for (size_t i = c + 1; i < end; i++) {
+        const char *t = l->argv[i].text;
+        if (!gl_word_known(&l->argv[i]))
+            continue;
+        if (!strcmp(t, "--extract") || !strcmp(t, "--get"))
+            return true;
+        if (((t[0] == '-' && t[1] != '-') || (i == c + 1 && t[0] != '-')) && strchr(t, 'x'))
+            return true;
+    }
+    return false;
+}
+
 static void give(struct gl_launch_facts *f, const char *value,
                  void (*fn)(const char *path, void *ctx), void *ctx)
 {
@@ -75,7 +92,7 @@ static void command_writes(struct gl_launch_facts *f, const struct gl_launch *l,
                            size_t end, void (*fn)(const char *path, void *ctx), void *ctx)
 {
     const struct writer *wr = writer_of(&l->argv[c]);
-    if (!wr)
+    if (!wr || (!strcmp(wr->name, "tar") && !tar_extracts(l, c, end)))
         return;
     bool clone = false;
     const char *last = NULL;

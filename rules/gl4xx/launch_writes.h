@@ -3,8 +3,8 @@
  * launch_writes.h: the paths a launch's own commands write into, read from the commands
  * that name a destination (a data-download job: `mkdir -p /fsx/set`, `unzip x.zip -d
  * /fsx/set`, `tar -xf x.tar -C /data`, `wget -P /data URL`, `curl -o /data/x URL`,
- * `cp`/`mv`/`rsync SRC... DEST`, `git clone URL DEST`). A mount that holds such a path is
- * written by the launch, as one that holds an output path is.
+ * `cp`/`mv`/`rsync SRC... DEST`, `git clone URL DEST`; tar only when it extracts). A mount
+ * that holds such a path is written by the launch, as one that holds an output path is.
  *
  * Only known words count (an opaque word names nothing); only absolute paths, normalized
  * lexically. A light reading of each command's words, not a shell: no redirections, no

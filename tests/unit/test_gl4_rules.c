@@ -380,6 +380,19 @@ static void collect(const char *path, void *ctx)
     strcat(buf, " ");
 }
 
+/* The paths launch l of d writes, its commands starting at starts[0..n), into buf. */
+static void written(struct gl_doc *d, struct gl_launch *l, const size_t *starts, size_t n,
+                    char *buf)
+{
+    l->next_command = gl_arena_alloc(&d->arena, l->nargv * sizeof *l->next_command);
+    for (size_t i = 0; i < n; i++)
+        l->next_command[starts[i]] = true;
+    struct gl_launch_facts f;
+    gl_launch_facts_init(&f, d, &cfg);
+    gl_launch_each_written(&f, 0, collect, buf);
+    gl_launch_facts_free(&f);
+}
+
 /* The paths a launch's own commands write into. */
 static void test_written_paths(void **state)
 {
@@ -392,15 +405,26 @@ static void test_written_paths(void **state)
              "/no2", "mv", "$S", "/i", "huggingface-cli", "download", "r", "--local-dir",
              "rel", NULL);
     static const size_t starts[] = {4, 8, 12, 16, 20, 24, 28, 31, 33, 36};
-    l->next_command = gl_arena_alloc(&d->arena, l->nargv * sizeof *l->next_command);
-    for (size_t i = 0; i < sizeof starts / sizeof *starts; i++)
-        l->next_command[starts[i]] = true;
-    struct gl_launch_facts f;
-    gl_launch_facts_init(&f, d, &cfg);
     char buf[256] = "";
-    gl_launch_each_written(&f, 0, collect, buf);
+    written(d, l, starts, sizeof starts / sizeof *starts, buf);
     assert_string_equal(buf, "/a /b /c /d /e /f /g /h /i ");
-    gl_launch_facts_free(&f);
+    free_doc(d);
+}
+
+/* tar writes into its -C directory only when it extracts: one that creates an archive
+   reads there (a backup of the dataset mount). */
+static void test_tar_extracts_only(void **state)
+{
+    (void)state;
+    struct gl_doc *d = new_doc();
+    struct gl_launch *l = add_launch(d, GL_LAUNCH_DOCKER_RUN, 1, CUDA_IMAGE);
+    set_argv(d, l, "tar", "-czf", "/out/b.tgz", "-C", "/no1", ".", "tar", "--create",
+             "--directory=/no2", "-f", "b.tar", "tar", "xf", "t.tar", "-C", "/a", "tar",
+             "--extract", "-f", "t.tar", "--directory", "/b", "tar", "-x", "-C", "/c", NULL);
+    static const size_t starts[] = {6, 11, 16, 22};
+    char buf[256] = "";
+    written(d, l, starts, sizeof starts / sizeof *starts, buf);
+    assert_string_equal(buf, "/a /b /c ");
     free_doc(d);
 }
 
@@ -921,6 +945,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_pytorch_style, setup, teardown),
         cmocka_unit_test_setup_teardown(test_paths_spellings_and_values, setup, teardown),
         cmocka_unit_test_setup_teardown(test_written_paths, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tar_extracts_only, setup, teardown),
         cmocka_unit_test_setup_teardown(test_gl401, setup, teardown),
         cmocka_unit_test_setup_teardown(test_gl402, setup, teardown),
         cmocka_unit_test_setup_teardown(test_gl403, setup, teardown),

@@ -582,6 +582,8 @@ static void test_bad_tables_after_good_ones(void **state)
                         "    tag: v1\n    cuda: 12.9.1\n    base: x/y:25.06-cuda12.9-devel\n"
                         "    source: s1\n  - image: ghcr.io/a/c\n    tag: v1\n    cuda: 12.4\n"
                         "    base: x/nocuda12.9:mycuda12.9\n    source: s1\n"
+                        "  - image: ghcr.io/a/d\n    tag: v1\n    cuda: 12.4\n"
+                        "    base: x/y:2.1-cuda12-runtime\n    source: s1\n"
                         "  - image: ghcr.io/a/b\n    dated_from: '2025-02-01'\n"
                         "    dated_until: '2025-03-01'\n    cuda: 12.4\n"
                         "    base: host:5000/cuda12.9\n    source: s1\n"
@@ -591,7 +593,7 @@ static void test_bad_tables_after_good_ones(void **state)
     struct gl_kb_error err;
     if (gl_kb_load_text(text, strlen(text), &kb, &err))
         fail_msg("%u:%u: %s", err.loc.line, err.loc.col, err.message);
-    assert_int_equal(kb->n_image_releases, 4);
+    assert_int_equal(kb->n_image_releases, 5);
     gl_kb_free(kb);
     free(text);
     free(base);
