@@ -202,7 +202,7 @@ static void conclude(const struct gl_kb *kb, const struct gl_imageref *p, struct
        rayproject/ray:2.9.0-gpu at a release it pins): its row */
     size_t off = 0, len = 0;
     const struct gl_kb_image_release *release =
-        gl_kb_image_release_at(kb, p->familiar, p->tag, &off, &len);
+        gl_kb_image_release(kb, p->familiar, p->tag, &off, &len);
     if (release) {
         *out = (struct ref_cuda){.kind = RC_RELEASE, .release = release, .off = off, .len = len};
         return;

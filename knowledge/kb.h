@@ -348,13 +348,11 @@ const struct gl_kb_ngc_release *gl_kb_ngc_newest(const struct gl_kb *kb);
  * candidate, a post release, a floating or undated tag, a date outside the ranges, an
  * alias at a release the table does not pin: unknown, never guessed) or the row is
  * unverified. */
+/* off, len (each may be NULL) get the bytes of the tag the CUDA is read from: the alias
+ * word of an alias row, the whole tag otherwise. */
 const struct gl_kb_image_release *gl_kb_image_release(const struct gl_kb *kb, const char *image,
-                                                      const char *tag);
-/* The same, with the bytes of the tag the CUDA is read from in *off, *len: the alias word
- * of an alias row, the whole tag otherwise. */
-const struct gl_kb_image_release *gl_kb_image_release_at(const struct gl_kb *kb,
-                                                         const char *image, const char *tag,
-                                                         size_t *off, size_t *len);
+                                                      const char *tag, size_t *off,
+                                                      size_t *len);
 /* Do the 10 bytes at s read YYYY-MM-DD (digits and the two hyphens; s holds 10 bytes or a
  * NUL before them)? */
 bool gl_kb_iso_date_at(const char *s);

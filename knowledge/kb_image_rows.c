@@ -7,7 +7,7 @@
  *    give, at most major.minor);
  *  - no two rows of one image read one tag: equal tags, an equal release and alias (an
  *    alias row's key is its tag RELEASE-ALIAS, so a tag row written so collides with it),
- *    or overlapping ranges of nightly dates. gl_kb_image_release_at answers with the first
+ *    or overlapping ranges of nightly dates. gl_kb_image_release answers with the first
  *    row that reads a tag and relies on it.
  *
  * The table is sorted once (by image, then key), so a file of many rows costs n log n.

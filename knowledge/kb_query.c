@@ -251,9 +251,9 @@ static bool release_row_is(const struct gl_kb_image_release *r, const char *tag,
     return date && strncmp(date, r->dated_from, 10) >= 0 && strncmp(date, r->dated_until, 10) <= 0;
 }
 
-const struct gl_kb_image_release *gl_kb_image_release_at(const struct gl_kb *kb,
-                                                         const char *image, const char *tag,
-                                                         size_t *off, size_t *len)
+const struct gl_kb_image_release *gl_kb_image_release(const struct gl_kb *kb, const char *image,
+                                                      const char *tag, size_t *off,
+                                                      size_t *len)
 {
     if (!kb || !image || !tag || !kb->n_image_releases)
         return NULL;
@@ -280,12 +280,6 @@ const struct gl_kb_image_release *gl_kb_image_release_at(const struct gl_kb *kb,
         return r;
     }
     return NULL;
-}
-
-const struct gl_kb_image_release *gl_kb_image_release(const struct gl_kb *kb, const char *image,
-                                                      const char *tag)
-{
-    return gl_kb_image_release_at(kb, image, tag, NULL, NULL);
 }
 
 bool gl_torch_variant_cuda(const char *variant, char *out, size_t out_size)

@@ -246,51 +246,54 @@ static void test_image_releases(void **state)
     (void)state;
     const struct gl_kb *kb = gl_kb_builtin();
     const char *trt = "nvcr.io/nvidia/tensorrt-llm/release";
-    const struct gl_kb_image_release *r = gl_kb_image_release(kb, trt, "1.0.0");
+    const struct gl_kb_image_release *r = gl_kb_image_release(kb, trt, "1.0.0", NULL, NULL);
     assert_non_null(r);
     assert_string_equal(r->cuda, "12.9.1");
     assert_string_equal(r->base, "nvcr.io/nvidia/pytorch:25.06-py3");
-    assert_string_equal(gl_kb_image_release(kb, trt, "1.2.0")->cuda, "13.1.0");
-    assert_null(gl_kb_image_release(kb, trt, "0.21.0")); /* its base month is unverified */
-    assert_null(gl_kb_image_release(kb, trt, "1.1.0rc2"));
-    assert_null(gl_kb_image_release(kb, trt, "1.1.0rc2.post2"));
-    assert_null(gl_kb_image_release(kb, trt, "1.0"));
-    assert_null(gl_kb_image_release(kb, "nvcr.io/nvidia/tensorrt-llm/devel", "1.0.0"));
-    assert_null(gl_kb_image_release(kb, trt, NULL));
+    assert_string_equal(gl_kb_image_release(kb, trt, "1.2.0", NULL, NULL)->cuda, "13.1.0");
+    assert_null(gl_kb_image_release(kb, trt, "0.21.0",
+                                    NULL, NULL)); /* its base month is unverified */
+    assert_null(gl_kb_image_release(kb, trt, "1.1.0rc2", NULL, NULL));
+    assert_null(gl_kb_image_release(kb, trt, "1.1.0rc2.post2", NULL, NULL));
+    assert_null(gl_kb_image_release(kb, trt, "1.0", NULL, NULL));
+    assert_null(gl_kb_image_release(kb, "nvcr.io/nvidia/tensorrt-llm/devel", "1.0.0", NULL, NULL));
+    assert_null(gl_kb_image_release(kb, trt, NULL, NULL, NULL));
     /* JAX-Toolbox's nightlies: FLAVOR-YYYY-MM-DD inside a range of its base history */
     const char *jax = "ghcr.io/nvidia/jax";
-    r = gl_kb_image_release(kb, jax, "maxtext-2025-07-03"); /* the first day of 25.06 */
+    r = gl_kb_image_release(kb, jax, "maxtext-2025-07-03", NULL, NULL); /* the first day of 25.06 */
     assert_non_null(r);
     assert_string_equal(r->cuda, "12.9.1");
-    assert_string_equal(gl_kb_image_release(kb, jax, "jax-2025-07-02")->cuda, "12.8.1");
-    assert_string_equal(gl_kb_image_release(kb, jax, "jax-scale-training-2026-04-18")->cuda,
-                        "13.1.1");
-    assert_string_equal(gl_kb_image_release(kb, jax, "base-2025-12-10")->cuda, "13.0");
-    assert_null(gl_kb_image_release(kb, jax, "jax-2024-07-23")); /* before the history */
-    assert_null(gl_kb_image_release(kb, jax, "jax-2026-07-25")); /* after the snapshot */
-    assert_null(gl_kb_image_release(kb, jax, "jax"));
-    assert_null(gl_kb_image_release(kb, jax, "2025-12-10"));
-    assert_null(gl_kb_image_release(kb, jax, "Jax-2025-12-10"));
-    assert_null(gl_kb_image_release(kb, jax, "jax-2025-12-10-amd64"));
-    assert_null(gl_kb_image_release(kb, jax, "jax-2025-1210"));
+    assert_string_equal(gl_kb_image_release(kb, jax, "jax-2025-07-02", NULL, NULL)->cuda, "12.8.1");
+    r = gl_kb_image_release(kb, jax, "jax-scale-training-2026-04-18", NULL, NULL);
+    assert_string_equal(r->cuda, "13.1.1");
+    assert_string_equal(gl_kb_image_release(kb, jax, "base-2025-12-10", NULL, NULL)->cuda, "13.0");
+    /* before the history, after the snapshot */
+    assert_null(gl_kb_image_release(kb, jax, "jax-2024-07-23", NULL, NULL));
+    assert_null(gl_kb_image_release(kb, jax, "jax-2026-07-25", NULL, NULL));
+    assert_null(gl_kb_image_release(kb, jax, "jax", NULL, NULL));
+    assert_null(gl_kb_image_release(kb, jax, "2025-12-10", NULL, NULL));
+    assert_null(gl_kb_image_release(kb, jax, "Jax-2025-12-10", NULL, NULL));
+    assert_null(gl_kb_image_release(kb, jax, "jax-2025-12-10-amd64", NULL, NULL));
+    assert_null(gl_kb_image_release(kb, jax, "jax-2025-1210", NULL, NULL));
     /* an alias tag at a release the table pins (rayproject/ray's -gpu), the alias word's
        place; a whole tag (vllm/vllm-openai), the whole tag's */
     size_t off = 99, len = 99;
-    r = gl_kb_image_release_at(kb, "rayproject/ray", "2.9.0-py310-gpu-aarch64", &off, &len);
+    r = gl_kb_image_release(kb, "rayproject/ray", "2.9.0-py310-gpu-aarch64", &off, &len);
     assert_non_null(r);
     assert_string_equal(r->cuda, "11.8");
     assert_int_equal(off, 12);
     assert_int_equal(len, 3);
-    assert_non_null(gl_kb_image_release(kb, "rayproject/ray", "2.47.1-gpu"));
-    assert_null(gl_kb_image_release(kb, "rayproject/ray", "2.9.1-gpu"));
-    assert_null(gl_kb_image_release(kb, "rayproject/ray", "2.9.0-gpu-x86_64"));
-    assert_null(gl_kb_image_release(kb, "rayproject/ray", "2.9.0-cpu"));
-    assert_null(gl_kb_image_release(kb, "rayproject/ray", "2.9.0"));
-    r = gl_kb_image_release_at(kb, "vllm/vllm-openai", "v0.9.0", &off, &len);
+    assert_non_null(gl_kb_image_release(kb, "rayproject/ray", "2.47.1-gpu", NULL, NULL));
+    assert_null(gl_kb_image_release(kb, "rayproject/ray", "2.9.1-gpu", NULL, NULL));
+    assert_null(gl_kb_image_release(kb, "rayproject/ray", "2.9.0-gpu-x86_64", NULL, NULL));
+    assert_null(gl_kb_image_release(kb, "rayproject/ray", "2.9.0-cpu", NULL, NULL));
+    assert_null(gl_kb_image_release(kb, "rayproject/ray", "2.9.0", NULL, NULL));
+    r = gl_kb_image_release(kb, "vllm/vllm-openai", "v0.9.0", &off, &len);
     assert_string_equal(r->cuda, "12.8");
     assert_int_equal(off, 0);
     assert_int_equal(len, 6);
-    assert_null(gl_kb_image_release(kb, "ghcr.io/nvidia/jax-toolbox", "jax-2025-12-10"));
+    assert_null(gl_kb_image_release(kb, "ghcr.io/nvidia/jax-toolbox", "jax-2025-12-10",
+                                    NULL, NULL));
 }
 
 static void test_frameworks(void **state)
