@@ -3,8 +3,6 @@
  * kb_image_rows.c: checks of the image_releases table that look past one row (kb_load.c's
  * post_image_release checks each row and calls these).
  *
- *  - a base tag's cudaX.Y token names the CUDA the row gives (in as many fields as both
- *    give, at most major.minor);
  *  - no two rows of one image read one tag: equal tags, an equal release and alias (an
  *    alias row's key is its tag RELEASE-ALIAS, so a tag row written so collides with it),
  *    or overlapping ranges of nightly dates. gl_kb_image_release answers with the first
@@ -16,25 +14,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-bool kb_base_cuda_token(const char *base, char *out, size_t size)
-{
-    const char *tag = base ? strrchr(base, ':') : NULL;
-    if (!tag || strchr(tag, '/'))
-        return false; /* no tag (`host:5000/x`: a registry's port) */
-    for (const char *p = tag; (p = strstr(p + 1, "cuda")) != NULL;) {
-        char before = p[-1];
-        size_t n = gl_version_prefix_len(p + 4);
-        char after = p[4 + n];
-        if ((before == ':' || before == '-' || before == '_') && n &&
-            (!after || after == '-' || after == '_') && n < size) {
-            memcpy(out, p + 4, n);
-            out[n] = 0;
-            return true;
-        }
-    }
-    return false;
-}
 
 struct row_key {
     const struct gl_kb_image_release *r;

@@ -551,6 +551,11 @@ static void test_bad_tables_after_good_ones(void **state)
          "    source: s1\n", "is tagged CUDA 12.9"},
         {"image_releases:\n  releases:\n  - image: ghcr.io/a/b\n    tag: x\n    cuda: '13'\n"
          "    base: ghcr.io/a/base:cuda12.4\n    source: s1\n", "is tagged CUDA 12.4"},
+        /* ... read as the rules read tag tokens: cuXYZ too */
+        {"image_releases:\n  releases:\n  - image: ghcr.io/a/b\n    tag: x\n    cuda: 12.4\n"
+         "    base: ghcr.io/a/base:2.1-cu121-py3\n    source: s1\n", "is tagged CUDA 12.1"},
+        {"image_releases:\n  releases:\n  - image: ghcr.io/a/b\n    tag: x\n    cuda: 12.4\n"
+         "    base: ghcr.io/a/Base:1\n    source: s1\n", "base: expected an image reference"},
         /* no two rows of one image read one tag, nor overlapping dates */
         {"image_releases:\n  releases:\n  - image: ghcr.io/a/b\n    tag: v1\n    cuda: 12.4\n"
          "    source: s1\n  - image: ghcr.io/a/c\n    tag: v1\n    cuda: 12.4\n    source: s1\n"
@@ -580,13 +585,15 @@ static void test_bad_tables_after_good_ones(void **state)
         free(text);
     }
     /* ... and what those checks let through: one tag in two images, dates that touch, a
-       token that agrees, `cuda` inside a word, a registry's port */
+       token that agrees, `cuda` inside a word, a product's `cuda-1.9`, a registry's port */
     char *text = concat(base, "image_releases:\n  releases:\n  - image: ghcr.io/a/b\n"
                         "    tag: v1\n    cuda: 12.9.1\n    base: x/y:25.06-cuda12.9-devel\n"
                         "    source: s1\n  - image: ghcr.io/a/c\n    tag: v1\n    cuda: 12.4\n"
                         "    base: x/nocuda12.9:mycuda12.9\n    source: s1\n"
                         "  - image: ghcr.io/a/d\n    tag: v1\n    cuda: 12.4\n"
                         "    base: x/y:2.1-cuda12-runtime\n    source: s1\n"
+                        "  - image: ghcr.io/a/e\n    tag: v1\n    cuda: 12.4\n"
+                        "    base: x/y:cuda-1.9-cpu\n    source: s1\n"
                         "  - image: ghcr.io/a/b\n    dated_from: '2025-02-01'\n"
                         "    dated_until: '2025-03-01'\n    cuda: 12.4\n"
                         "    base: host:5000/cuda12.9\n    source: s1\n"
@@ -596,7 +603,7 @@ static void test_bad_tables_after_good_ones(void **state)
     struct gl_kb_error err;
     if (gl_kb_load_text(text, strlen(text), &kb, &err))
         fail_msg("%u:%u: %s", err.loc.line, err.loc.col, err.message);
-    assert_int_equal(kb->n_image_releases, 5);
+    assert_int_equal(kb->n_image_releases, 6);
     gl_kb_free(kb);
     free(text);
     free(base);
