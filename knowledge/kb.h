@@ -361,6 +361,9 @@ const struct gl_kb_ngc_release *gl_kb_ngc_newest(const struct gl_kb *kb);
 const struct gl_kb_image_release *gl_kb_image_release(const struct gl_kb *kb, const char *image,
                                                       const char *tag, size_t *off,
                                                       size_t *len);
+/* An alias tag RELEASE[-pyNNN]-ALIAS[-aarch64] ("2.9.0-py310-gpu"): false when the tag is
+ * not so; else the release's length, and the alias word's offset and length. */
+bool gl_kb_alias_tag(const char *tag, size_t *rel_len, size_t *at, size_t *len);
 /* Do the 10 bytes at s read YYYY-MM-DD (digits and the two hyphens; s holds 10 bytes or a
  * NUL before them)? */
 bool gl_kb_iso_date_at(const char *s);

@@ -579,6 +579,15 @@ static void test_bad_tables_after_good_ones(void **state)
         {"image_releases:\n  releases:\n  - image: ghcr.io/a/b\n    release: 2.9.0\n"
          "    alias: gpu\n    cuda: 12.4\n    source: s1\n  - image: ghcr.io/a/b\n"
          "    tag: 2.9.0-gpu\n    cuda: 11.8\n    source: s1\n", "2.9.0-gpu: another row"},
+        /* an alias row agrees with the tag rows of its release */
+        {"image_releases:\n  releases:\n  - image: ghcr.io/a/b\n    release: 2.9.0\n"
+         "    alias: gpu\n    cuda: 11.8\n    source: s1\n  - image: ghcr.io/a/b\n"
+         "    tag: 2.9.0-py310-gpu\n    cuda: 12.1.1\n    source: s1\n",
+         "cuda: 12.1.1, but the alias row 2.9.0-gpu of ghcr.io/a/b reads this tag with CUDA 11.8"},
+        {"image_releases:\n  releases:\n  - image: ghcr.io/a/b\n    tag: 2.9.0-cu121\n"
+         "    cuda: 12.1\n    source: s1\n  - image: ghcr.io/a/b\n    release: 2.9.0\n"
+         "    alias: gpu\n    cuda: 11.8\n    source: s1\n",
+         "cuda: 11.8, but no tag row of ghcr.io/a/b 2.9.0 gives it (one gives 12.1)"},
         {"image_releases:\n  releases:\n  - image: ghcr.io/a/b\n    dated_from: '2025-03-01'\n"
          "    dated_until: '2025-04-01'\n    cuda: 12.4\n    source: s1\n"
          "  - image: ghcr.io/a/b\n    dated_from: '2025-01-01'\n    dated_until: '2025-01-31'\n"
@@ -618,6 +627,25 @@ static void test_bad_tables_after_good_ones(void **state)
     if (gl_kb_load_text(text, strlen(text), &kb, &err))
         fail_msg("%u:%u: %s", err.loc.line, err.loc.col, err.message);
     assert_int_equal(kb->n_image_releases, 7);
+    gl_kb_free(kb);
+    free(text);
+    /* an alias row whose release has tag rows of several CUDA versions (one its own), a tag
+       it reads that agrees, another release's rows, another image's */
+    text = concat(base, "image_releases:\n  releases:\n  - image: ghcr.io/a/b\n"
+                  "    release: 2.9.0\n    alias: gpu\n    cuda: 11.8\n    source: s1\n"
+                  "  - image: ghcr.io/a/b\n    tag: 2.9.0-cu121\n    cuda: 12.1\n    source: s1\n"
+                  "  - image: ghcr.io/a/b\n    tag: 2.9.0-cu118\n    cuda: 11.8.0\n"
+                  "    source: s1\n  - image: ghcr.io/a/b\n    tag: 2.9.0-gpu-aarch64\n"
+                  "    cuda: 11.8.0\n    source: s1\n  - image: ghcr.io/a/b\n"
+                  "    tag: 2.9.0.post1-gpu\n    cuda: 12.1\n    source: s1\n"
+                  "  - image: ghcr.io/a/b\n    release: 2.10.0\n    alias: gpu\n"
+                  "    cuda: 12.1\n    source: s1\n  - image: ghcr.io/a/b\n"
+                  "    tag: 2.10.0.post1-cu118\n    cuda: 11.8\n    source: s1\n"
+                  "  - image: ghcr.io/a/c\n    tag: 2.9.0-py310-gpu\n    cuda: 12.1\n"
+                  "    source: s1\n");
+    if (gl_kb_load_text(text, strlen(text), &kb, &err))
+        fail_msg("%u:%u: %s", err.loc.line, err.loc.col, err.message);
+    assert_int_equal(kb->n_image_releases, 8);
     gl_kb_free(kb);
     free(text);
     free(base);
