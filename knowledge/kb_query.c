@@ -214,9 +214,7 @@ static const char *nightly_date(const char *tag)
     return d;
 }
 
-/* An alias tag RELEASE[-pyNNN]-ALIAS[-aarch64] ("2.9.0-py310-gpu"): false when the tag is
- * not so; else the release's length and the alias word's place. */
-static bool alias_tag(const char *t, size_t *rel_len, size_t *at, size_t *len)
+bool gl_kb_alias_tag(const char *t, size_t *rel_len, size_t *at, size_t *len)
 {
     size_t n = gl_version_prefix_len(t);
     if (!n || t[n] != '-')
@@ -259,7 +257,7 @@ const struct gl_kb_image_release *gl_kb_image_release(const struct gl_kb *kb, co
         return NULL;
     const char *date = nightly_date(tag);
     size_t rel_len = 0, at = 0, alen = 0;
-    bool aliased = alias_tag(tag, &rel_len, &at, &alen);
+    bool aliased = gl_kb_alias_tag(tag, &rel_len, &at, &alen);
     for (size_t i = 0; i < kb->n_image_releases; i++) {
         const struct gl_kb_image_release *r = &kb->image_releases[i];
         if (!release_row_is(r, tag, date, aliased, rel_len, at, alen) || strcmp(r->image, image))
@@ -268,8 +266,9 @@ const struct gl_kb_image_release *gl_kb_image_release(const struct gl_kb *kb, co
            the loader lets no two rows of one image read one tag in one form (equal tags,
            equal RELEASE-ALIAS, overlapping dates: kb_image_rows.c), so in the table as
            shipped there is no later row to look for. (A tag row that an alias row reads in
-           its -pyNNN or -aarch64 form, or that a dated range holds, is not checked: the
-           first row in the file answers.) */
+           its -pyNNN or -aarch64 form gives the alias row's CUDA: kb_image_rows.c checks
+           that too. A tag row that a dated range holds is not checked: the first row in the
+           file answers.) */
         if (r->unverified || !r->cuda)
             return NULL;
         bool word = r->alias != NULL;
