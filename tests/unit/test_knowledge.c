@@ -294,6 +294,26 @@ static void test_image_releases(void **state)
     assert_int_equal(len, 6);
     assert_null(gl_kb_image_release(kb, "ghcr.io/nvidia/jax-toolbox", "jax-2025-12-10",
                                     NULL, NULL));
+    /* tensorflow/serving's -gpu images, one row a release tag its Dockerfile.gpu was read
+       at: the first and last release of a CUDA line, the line's change; no other tag */
+    const char *tfs = "tensorflow/serving";
+    r = gl_kb_image_release(kb, tfs, "2.15.1-gpu", &off, &len);
+    assert_non_null(r);
+    assert_string_equal(r->cuda, "12.2");
+    assert_string_equal(r->base, "nvidia/cuda:12.2.0-base-ubuntu20.04");
+    assert_int_equal(off, 0);
+    assert_int_equal(len, 10);
+    assert_string_equal(gl_kb_image_release(kb, tfs, "2.19.1-gpu", NULL, NULL)->cuda, "12.2");
+    assert_string_equal(gl_kb_image_release(kb, tfs, "2.20.0-gpu", NULL, NULL)->cuda, "12.5");
+    assert_string_equal(gl_kb_image_release(kb, tfs, "2.14.1-gpu", NULL, NULL)->cuda, "11.8");
+    assert_string_equal(gl_kb_image_release(kb, tfs, "2.4.0-gpu", NULL, NULL)->cuda, "11.0");
+    assert_string_equal(gl_kb_image_release(kb, tfs, "1.12.3-gpu", NULL, NULL)->cuda, "9.0");
+    assert_null(gl_kb_image_release(kb, tfs, "2.15.0-gpu", NULL, NULL)); /* no tag 2.15.0 */
+    assert_null(gl_kb_image_release(kb, tfs, "2.21.0-gpu", NULL, NULL));
+    assert_null(gl_kb_image_release(kb, tfs, "latest-gpu", NULL, NULL));
+    assert_null(gl_kb_image_release(kb, tfs, "2.15.1-devel-gpu", NULL, NULL));
+    assert_null(gl_kb_image_release(kb, tfs, "2.15.1", NULL, NULL));
+    assert_null(gl_kb_image_release(kb, "tensorflow/tensorflow", "2.15.1-gpu", NULL, NULL));
 }
 
 static void test_frameworks(void **state)
