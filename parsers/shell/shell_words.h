@@ -161,6 +161,12 @@ struct sh_opts {
      * for those that are. The infos' bytes are charged to the arena all the same, so the
      * parse-memory limit trips at the same token. (The Dockerfile RUN path.) */
     bool words_only;
+    /* A whole script file (what `bash -n` checks): a reserved word or `)` / `;;` that
+     * closes nothing open, or a compound command still open at the end of the text
+     * (`if` without `fi`, `(` without `)`), is an error (sh_error) at that token or at
+     * the opener. Off for texts that are pieces of a script (Dockerfile RUN lines,
+     * Markdown fences, YAML commands, `sh -c` strings), which may be fragments. */
+    bool grammar;
 };
 
 /* Bytes [out, out+len) of a word's text came from input bytes [src, src+len) when

@@ -1233,6 +1233,66 @@ static void split_both(const char *text, size_t len, size_t limit)
     gl_arena_free(&a2);
 }
 
+/* sh_opts.grammar (a whole script): a closer that closes nothing is an error at it, a
+ * compound command still open at the end an error at its opener; without it (a piece of
+ * a script: a RUN line, a Markdown fence) neither is; `sh -c` strings never. */
+static int split_grammar(const char *text, bool grammar)
+{
+    struct sh_opts o = {.track_assignments = true, .grammar = grammar};
+    memset(&E, 0, sizeof E);
+    return split_len(text, strlen(text), &o);
+}
+
+static void test_grammar_of_a_script(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        size_t offset; /* of the error; SIZE_MAX: none */
+    } cases[] = {
+        {"echo a\nfi\n", 7},
+        {"echo a; done\n", 8},
+        {"then echo\n", 0},
+        {"x=1\n  esac\n", 6},
+        {"echo a )\n", 7},
+        {"echo ;;\n", 5},
+        {"{ echo; }\n}\n", 10},
+        {"true\nif a; then\n  b\n", 5},
+        {"f() {\n echo\n", 4},
+        {"while x; do\n case y in\n  z) :;;\n esac\n", 0},
+        {"if a; then b; elif c; then d; else e; fi\n", SIZE_MAX},
+        {"f() if a; then b; fi\n{ g() (( 1 )); }\n", SIZE_MAX},
+        {"[[ ( -n a ) && b =~ ^(c|d)$ ]]\narr=( 1 2 )\n", SIZE_MAX},
+        {"case x in (a) b ;; c|d) if e; then f; fi ;; esac\n", SIZE_MAX},
+        {"for ((i = 0; i < 2; i++)) do :; done; for x do :; done\n", SIZE_MAX},
+        {"coproc w { cat; }\n", SIZE_MAX}, /* not followed: not judged */
+        {"for x in a; { :; }\nfor ((i = 0; i < 1; i++)) { :; }\n", SIZE_MAX},
+        {"while { read x; }; do :; done\n", SIZE_MAX},
+        {"for /r %i in (*.gz) do pip wheel %i\n", 7},
+        {"sh -c 'fi'\n", SIZE_MAX},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        int rc = split_grammar(cases[k].text, true);
+        if (cases[k].offset == SIZE_MAX) {
+            if (rc != 0)
+                fail_msg("case %zu: %s", k, E.message);
+        } else {
+            assert_int_equal(rc, -1);
+            assert_true(E.set);
+            if (E.offset != cases[k].offset)
+                fail_msg("case %zu: error at %zu, expected %zu (%s)", k, E.offset,
+                         cases[k].offset, E.message);
+        }
+        assert_int_equal(split_grammar(cases[k].text, false), 0); /* a piece: lenient */
+    }
+    /* the words of `sh -c` are split again without the grammar */
+    assert_int_equal(split_grammar("sh -c 'fi'\n", true), 0);
+    struct sh_cmd *in;
+    size_t nin;
+    struct sh_opts o = {.grammar = true};
+    assert_int_equal(sh_split_word_again(&A, &C[0], 2, &o, &in, &nin, &E), 0);
+}
+
 static void test_words_only_same_split(void **state)
 {
     (void)state;
@@ -1362,6 +1422,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_garbage_never_crashes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_heredoc_inside_substitution, setup, teardown),
         cmocka_unit_test_setup_teardown(test_words_only_same_split, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_grammar_of_a_script, setup, teardown),
         cmocka_unit_test_setup_teardown(test_long_built_word, setup, teardown),
         cmocka_unit_test(test_clear_any_size),
     };
