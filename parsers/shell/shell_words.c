@@ -25,7 +25,8 @@ struct ctx {
                        body is a `{ ...; }` group (bash's brace form), 0 while/until */
     bool case_body; /* C_CASE: in a pattern's commands (else reading patterns) */
     bool body;      /* C_LOOP: its `do` was read */
-    size_t at;      /* the text offset of the word or operator that opened it */
+    uint32_t at;    /* the text offset of the word or operator that opened it (8 bytes an
+                       entry: a text of 8 million `{` holds as many; UINT32_MAX past 4 GiB) */
 };
 
 /* What the next word is, in a compound command's header. */
@@ -139,7 +140,8 @@ static bool counts_depth(unsigned char k) { return k == C_IF || k == C_LOOP || k
 static void push(struct builder *b, enum ctx_kind kind, char closer, size_t at)
 {
     b->st = grow(b, st, b->nst, capst);
-    b->st[b->nst++] = (struct ctx){(unsigned char)kind, closer, false, false, at};
+    uint32_t at32 = at < UINT32_MAX ? (uint32_t)at : UINT32_MAX;
+    b->st[b->nst++] = (struct ctx){(unsigned char)kind, closer, false, false, at32};
     b->depth += counts_depth(kind);
     b->nsub += kind == C_SUBSHELL;
 }
@@ -228,6 +230,8 @@ static __attribute__((noinline, cold)) void still_open(struct builder *b)
     const struct ctx *t = settled_top(b);
     if (!t)
         return;
+    if (t->at >= b->lx.len)
+        return; /* (past 4 GiB: no place to point at) */
     const char *s = b->lx.s + t->at; /* its opener: a reserved word, `{` or `(` */
     int n = 1;
     while (s[0] >= 'a' && s[0] <= 'z' && t->at + n < b->lx.len && s[n] >= 'a' && s[n] <= 'z')
