@@ -31,19 +31,22 @@
 #include "parsers/launch/launch_internal.h"
 #include "parsers/yaml/yaml_tree.h"
 
+/* t[i] is a string's opening quote: the offset of its closing one (n when none). */
+static size_t string_end(const char *t, size_t n, size_t i)
+{
+    for (i++; i < n && t[i] != '"'; i++)
+        if (t[i] == '\\')
+            i++;
+    return i;
+}
+
 /* Blank the comments of JSONC text t[0..n) in place (newlines kept); the offset of a block
  * comment that is never closed, else n. */
 static size_t blank_comments(char *t, size_t n)
 {
-    bool str = false;
     for (size_t i = 0; i < n; i++) {
-        if (str) {
-            if (t[i] == '\\')
-                i++;
-            else if (t[i] == '"')
-                str = false;
-        } else if (t[i] == '"') {
-            str = true;
+        if (t[i] == '"') {
+            i = string_end(t, n, i);
         } else if (t[i] == '/' && i + 1 < n && t[i + 1] == '/') {
             for (; i < n && t[i] != '\n'; i++)
                 t[i] = ' ';
@@ -80,18 +83,11 @@ static size_t blank_jsonc(char *t, size_t n)
     size_t open = blank_comments(t, n);
     if (open < n)
         return open;
-    bool str = false;
     for (size_t i = 0; i < n; i++) {
-        if (str) {
-            if (t[i] == '\\')
-                i++;
-            else if (t[i] == '"')
-                str = false;
-        } else if (t[i] == '"') {
-            str = true;
-        } else if (t[i] == ',' && trailing_comma(t, n, i)) {
+        if (t[i] == '"')
+            i = string_end(t, n, i);
+        else if (t[i] == ',' && trailing_comma(t, n, i))
             t[i] = ' ';
-        }
     }
     return n;
 }
