@@ -20,9 +20,12 @@
  *   hostRequirements.gpu  true, "optional" or a mapping: the CLI starts the container with
  *                         `--gpus all` on a host with GPUs, read so (at the value); false:
  *                         nothing
+ *   containerEnv          the container's environment (env entries at each key; a value
+ *                         holding a `${...}` variable is unknown); NVIDIA_VISIBLE_DEVICES
+ *                         there selects the GPUs with --runtime=nvidia, as `-e` does
  * The command is the tool's own keep-alive loop (`overrideCommand` defaults to true) or the
  * image's: the launch has no argv, so no rule judges a job it runs. Not read (yet):
- * containerEnv, mounts and workspaceMount.
+ * mounts and workspaceMount.
  */
 #include <string.h>
 
@@ -159,6 +162,24 @@ static void host_gpu(struct args *g, struct yt_stream *s, struct yt_node *root)
     add_arg(g, "all", 3, at, s, NULL);
 }
 
+/* containerEnv: one env entry of the launch per key. */
+static void container_env(struct launch_build *b, struct yt_stream *s, struct yt_node *map)
+{
+    struct gl_doc *doc = b->scan->doc;
+    struct yt_pair *p;
+    size_t n = yt_pairs(s, map, &p);
+    for (size_t i = 0; i < n; i++) {
+        struct yt_node *k = yt_deref(s, p[i].key), *v = p[i].value;
+        if (!yt_is_scalar(k))
+            continue;
+        struct gl_env *e = launch_env_entry(b, k->value, k->len, k->loc);
+        bool known = yt_is_scalar(v) && !yt_is_null(v) && !memchr(v->value, '$', v->len);
+        e->value = known ? gl_arena_strndup(&doc->arena, v->value, v->len) : NULL;
+        if (yt_is_scalar(v))
+            e->value_loc = yt_scalar_loc_at(s, v, 0);
+    }
+}
+
 static void parse(struct gl_doc *doc, const struct gl_config *cfg)
 {
     (void)cfg;
@@ -196,6 +217,7 @@ static void parse(struct gl_doc *doc, const struct gl_config *cfg)
     gl_srcmap_init(map, &doc->arena);
     struct args g = {.doc = doc, .map = map};
     gl_buf_init(&g.text);
+    container_env(&b, &s, yt_get(&s, root, "containerEnv", NULL));
     run_args(&g, &b, &s, yt_get(&s, root, "runArgs", NULL));
     host_gpu(&g, &s, root);
     struct sh_cmd cmd = {.words = g.w, .info = g.wi, .nwords = g.n, .origin = map,
