@@ -25,7 +25,9 @@ struct ctx {
                        body is a `{ ...; }` group (bash's brace form), 0 while/until */
     bool case_body; /* C_CASE: in a pattern's commands (else reading patterns) */
     bool body;      /* C_LOOP: its `do` was read */
-    uint32_t at;    /* the text offset of the word or operator that opened it (8 bytes an
+    uint8_t arm;    /* C_IF, C_CASE: the arm read now (sh_cmd.arm) */
+    uint32_t id;    /* C_IF, C_CASE: its number in the text (sh_cmd.branch) */
+    uint32_t at;    /* the text offset of the word or operator that opened it (12 bytes an
                        entry: a text of 8 million `{` holds as many; UINT32_MAX past 4 GiB) */
 };
 
@@ -70,6 +72,7 @@ struct builder {
     size_t nst, capst;
     int depth;   /* C_IF, C_LOOP, C_CASE, C_FUNC entries on the stack */
     size_t nsub; /* C_SUBSHELL entries */
+    uint32_t nbranch; /* C_IF and C_CASE opened so far (their ids) */
     enum expect expect;
     char prev_sep[4];
     struct heredoc *hd;
@@ -140,8 +143,9 @@ static bool counts_depth(unsigned char k) { return k == C_IF || k == C_LOOP || k
 static void push(struct builder *b, enum ctx_kind kind, char closer, size_t at)
 {
     b->st = grow(b, st, b->nst, capst);
+    uint32_t id = kind == C_IF || kind == C_CASE ? ++b->nbranch : 0;
     uint32_t at32 = at < UINT32_MAX ? (uint32_t)at : UINT32_MAX;
-    b->st[b->nst++] = (struct ctx){(unsigned char)kind, closer, false, false, at32};
+    b->st[b->nst++] = (struct ctx){(unsigned char)kind, closer, false, false, 0, id, at32};
     b->depth += counts_depth(kind);
     b->nsub += kind == C_SUBSHELL;
 }
@@ -155,6 +159,26 @@ static void pop_if(struct builder *b, enum ctx_kind kind, char closer)
     b->depth -= counts_depth(t->kind);
     b->nsub -= t->kind == C_SUBSHELL;
     b->nst--;
+}
+
+/* `elif`/`else` of an if, or a case pattern's `)`: the next arm of t when it is `kind`. */
+static void next_arm(struct ctx *t, enum ctx_kind kind)
+{
+    if (t && t->kind == kind && t->arm < UINT8_MAX)
+        t->arm++;
+}
+
+/* The innermost if or case around the command being finished: its id and arm in *c. */
+static void set_branch(const struct builder *b, struct sh_cmd *c)
+{
+    c->branch = 0;
+    c->arm = 0;
+    for (size_t k = b->nst; k-- > 0;)
+        if (b->st[k].kind == C_IF || b->st[k].kind == C_CASE) {
+            c->branch = b->st[k].id;
+            c->arm = b->st[k].arm;
+            return;
+        }
 }
 
 /* `{` or `(` opening a group at `at`; a pending function takes it as its body. */
@@ -350,6 +374,7 @@ static inline __attribute__((always_inline)) void finish(struct builder *b, cons
         c->loc = b->start;
         memcpy(c->sep, sep, sizeof c->sep);
         c->depth = b->depth;
+        set_branch(b, c);
         c->subshell = b->nsub > 0;
         c->origin = b->origin;
         kept = b->ncmds++;
@@ -472,7 +497,7 @@ static bool is_keyword(const struct sh_lexer *lx, const char *kw)
  * it of every command's first word, and gcc kept the part after the length test out of
  * line (a call a command for a first-byte test that nearly always says no). */
 enum reserved { R_NONE, R_IF, R_LOOP, R_FOR, R_CASE, R_FUNCTION, R_FI, R_DONE, R_ESAC,
-                R_OPEN, R_CLOSE, R_THEN, R_DO, R_OTHER };
+                R_OPEN, R_CLOSE, R_THEN, R_ELSE, R_DO, R_OTHER };
 /* The lengths, as bits, of the reserved words by their first byte (all have 1 to 8): a
  * word whose first byte and length match none is no reserved word, told in one look-up
  * and one test (a test of the first byte alone passed cd, curl, echo, sed, dpkg... and
@@ -504,8 +529,10 @@ static inline __attribute__((always_inline)) enum reserved reserved_of(const cha
     if (KW("esac")) return R_ESAC;
     if (KW("{")) return R_OPEN;
     if (KW("}")) return R_CLOSE;
-    if (KW("then") || KW("else") || KW("elif"))
+    if (KW("then"))
         return R_THEN;
+    if (KW("else") || KW("elif"))
+        return R_ELSE;
     if (KW("do"))
         return R_DO;
     if (KW("!") || KW("time"))
@@ -554,7 +581,11 @@ static void act_reserved(struct builder *b, enum reserved r, size_t at, size_t n
         expect_open(b, C_BRACE, '}', at, n);
         close_group(b, '}');
         break;
-    case R_THEN: expect_open(b, C_IF, 0, at, n); break; /* then, elif, else */
+    case R_THEN: expect_open(b, C_IF, 0, at, n); break;
+    case R_ELSE: /* else, elif */
+        expect_open(b, C_IF, 0, at, n);
+        next_arm(top(b), C_IF);
+        break;
     case R_DO:
         expect_open(b, C_LOOP, 0, at, n);
         if (b->nst && b->st[b->nst - 1].kind == C_LOOP)
@@ -1124,6 +1155,7 @@ static inline __attribute__((always_inline)) void operator(struct builder *b, co
         }
         if (t && t->kind == C_CASE && !t->case_body) {
             t->case_body = true;
+            next_arm(t, C_CASE);
             return;
         }
         finish(b, SEP_CLOSE);

@@ -230,6 +230,13 @@ struct sh_cmd {
      * the end of the text, or before a reserved word such as `then`, `done`, `}`). */
     char sep[4];
     int depth;                  /* nesting in if/loop/case/function bodies, 0 at top */
+    /* The innermost `if` or `case` the command is in: its number in the text (1 for the
+     * first one opened, 0 when the command is in none) and its arm there: 0 for the if's
+     * condition and `then` body, one more for each `elif` and the `else`; 1 for a case's
+     * first pattern, one more for each pattern after it (at most 255). Commands of two
+     * arms of one `if`/`case` never both run (but for a case's `;&` fall-through). */
+    uint32_t branch;
+    uint8_t arm;
     bool subshell;              /* inside ( ... ) */
     const struct gl_srcmap *origin; /* input offsets -> original positions */
 };

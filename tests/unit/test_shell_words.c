@@ -875,6 +875,46 @@ static void test_if_command(void **state)
     assert_string_equal(words(&C[1]), "echo|ok");
     assert_string_equal(words(&C[3]), ":");
     assert_string_equal(words(&C[4]), "echo|no");
+    /* the arms: condition and then-body 0, each elif and the else one more */
+    assert_int_equal(C[0].branch, 1);
+    assert_int_equal(C[0].arm, 0);
+    assert_int_equal(C[1].arm, 0);
+    assert_int_equal(C[2].arm, 1); /* the elif's condition */
+    assert_int_equal(C[3].arm, 1);
+    assert_int_equal(C[4].arm, 2);
+    assert_int_equal(C[4].branch, 1);
+}
+
+/* The innermost if/case of a command and its arm there (sh_cmd.branch, .arm): a nested
+ * one has its own number, and the outer arm goes on after it closes. */
+static void test_branch_arms(void **state)
+{
+    (void)state;
+    const char *t = "echo top\n"
+                    "if a; then\n"
+                    "  case $X in 12) i12 ;; 13|14) i13 ;; esac\n"
+                    "  after\n"
+                    "else\n"
+                    "  if b; then nested; fi\n"
+                    "fi\n"
+                    "if c; then second; fi; last";
+    assert_int_equal(split(t), 0);
+    assert_int_equal(N, 10);
+    assert_int_equal(C[0].branch, 0); /* echo top */
+    assert_int_equal(C[1].branch, 1); /* a */
+    assert_int_equal(C[2].branch, 2); /* i12 */
+    assert_int_equal(C[2].arm, 1);
+    assert_int_equal(C[3].branch, 2); /* i13 */
+    assert_int_equal(C[3].arm, 2);
+    assert_string_equal(words(&C[4]), "after");
+    assert_int_equal(C[4].branch, 1);
+    assert_int_equal(C[4].arm, 0);
+    assert_int_equal(C[5].branch, 3); /* b: the inner if of the else */
+    assert_int_equal(C[6].branch, 3);
+    assert_int_equal(C[6].arm, 0);
+    assert_string_equal(words(&C[8]), "second");
+    assert_int_equal(C[8].branch, 4);
+    assert_int_equal(C[9].branch, 0); /* last */
 }
 
 static void test_for_loop(void **state)
@@ -1404,6 +1444,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_sh_c_resplit_escapes_and_lines, setup, teardown),
         cmocka_unit_test_setup_teardown(test_dash_c_index_variants, setup, teardown),
         cmocka_unit_test_setup_teardown(test_if_command, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_branch_arms, setup, teardown),
         cmocka_unit_test_setup_teardown(test_for_loop, setup, teardown),
         cmocka_unit_test_setup_teardown(test_for_arith_and_while, setup, teardown),
         cmocka_unit_test_setup_teardown(test_case_command, setup, teardown),
