@@ -365,6 +365,61 @@ static void test_alias_cost_by_size(void **st)
     gl_buf_free(&b);
 }
 
+/* An alias to a collection pays at its first follow for the text the aliases inside it
+ * name too (yt_node.named): `f` merges (or lists) the 1,600-byte `e`, so each alias to
+ * `f`, a few bytes of text, reads e's 1,600 bytes; the inner `*e` is one node, paid for
+ * once. Aliases of aliases add up; the billion laughs saturates. */
+static void test_alias_cost_through_aliases(void **st)
+{
+    (void)st;
+    char big[1601];
+    memset(big, 'x', 1600);
+    big[1600] = 0;
+    struct gl_buf b;
+    gl_buf_init(&b);
+    gl_buf_printf(&b, "e: &e {k: %s}\nf: &f {<<: *e}\ng: &g [*e, [*f]]\nl: [*f, *f, *g]\n", big);
+    struct fx *f = load(b.data, b.len);
+    assert_int_equal(f->rc, 0);
+    struct yt_node *e = yt_get(&f->s, f->s.docs[0], "e", NULL);
+    assert_int_equal(e->named, 0);
+    struct yt_node *fm = f->s.docs[0]->pairs[1].value, *g = f->s.docs[0]->pairs[2].value;
+    struct yt_node *l = f->s.docs[0]->pairs[3].value, *inner = g->items[1];
+    size_t se = e->end - e->start, sf = fm->end - fm->start, sg = g->end - g->start;
+    assert_true(se > 1600 && sf < 16 && sg < 32);
+    assert_int_equal(fm->named, se);
+    assert_int_equal(inner->named, sf + se);
+    assert_int_equal(g->named, se + sf + se);
+    assert_int_equal(l->named, 2 * (sf + se) + (sg + 2 * se + sf));
+    f->s.alias_used = 0;
+    assert_ptr_equal(yt_item(&f->s, l, 0), fm);
+    assert_int_equal(f->s.alias_used, 1 + (sf + se) / YT_ALIAS_UNIT_BYTES);
+    assert_ptr_equal(yt_item(&f->s, l, 0), fm); /* (followed again: a unit) */
+    assert_int_equal(f->s.alias_used, 2 + (sf + se) / YT_ALIAS_UNIT_BYTES);
+    assert_ptr_equal(yt_item(&f->s, l, 2), g);
+    assert_int_equal(f->s.alias_used, 3 + (sf + se) / YT_ALIAS_UNIT_BYTES +
+                                          (sg + 2 * se + sf) / YT_ALIAS_UNIT_BYTES);
+    done(f);
+    gl_buf_free(&b);
+    /* ten levels of ten aliases: named saturates, the first follow spends the budget */
+    gl_buf_init(&b);
+    gl_buf_adds(&b, "a0: &a0 [x]\n");
+    for (int i = 1; i < 30; i++) {
+        gl_buf_printf(&b, "a%d: &a%d [", i, i);
+        for (int k = 0; k < 10; k++)
+            gl_buf_printf(&b, "%s*a%d", k ? ", " : "", i - 1);
+        gl_buf_adds(&b, "]\n");
+    }
+    gl_buf_adds(&b, "top: *a29\n");
+    f = load(b.data, b.len);
+    assert_int_equal(f->rc, 0);
+    assert_int_equal(yt_get(&f->s, f->s.docs[0], "a29", NULL)->named, SIZE_MAX);
+    assert_null(yt_get(&f->s, f->s.docs[0], "top", NULL));
+    assert_true(f->s.alias_exceeded);
+    assert_loc(f->s.alias_loc, 31, 6);
+    done(f);
+    gl_buf_free(&b);
+}
+
 /* ---- yt_load_exact: what libyaml gave before its first error, nothing more ---- */
 
 static struct fx *load_exact(const char *text, size_t len, size_t max_depth)
@@ -702,6 +757,7 @@ int main(void)
         cmocka_unit_test(test_bad_byte_keeps_lines_before),
         cmocka_unit_test(test_recursive_and_undefined_alias),
         cmocka_unit_test(test_alias_cost_by_size),
+        cmocka_unit_test(test_alias_cost_through_aliases),
         cmocka_unit_test(test_pragmas),
         cmocka_unit_test(test_exact_errors),
         cmocka_unit_test(test_exact_documents_and_ends),
