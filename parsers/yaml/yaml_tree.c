@@ -885,34 +885,43 @@ static const struct yt_keyindex *key_index(struct yt_stream *s, struct yt_node *
 #define MERGE_VISITS 256
 
 /* The mappings whose pairs `map` holds, in lookup order: map itself, then what it
- * merges (depth first). At most MERGE_VISITS; returns the count. */
+ * merges (depth first), the first MERGE_VISITS of them; returns the count. A mapping's
+ * sources are taken in order, as many as may still be visited (the first ones: of two
+ * that give a key, the first wins), and entries the stack then has no room for are the
+ * last in that order, dropped from its bottom: `<<: [*a1, ..., *a300]` kept the last 256
+ * and followed every alias at each lookup. */
 static size_t merge_order(struct yt_stream *s, struct yt_node *map, struct yt_node **out)
 {
-    struct yt_node *todo[MERGE_VISITS];
+    struct yt_node *todo[MERGE_VISITS], *src[MERGE_VISITS];
     size_t ntodo = 0, nout = 0;
     todo[ntodo++] = map;
     while (ntodo && nout < MERGE_VISITS) {
         struct yt_node *m = todo[--ntodo];
         out[nout++] = m;
-        /* push merge sources in reverse so that the first is visited first (a big
-           mapping's key index lists them: a lookup in it reads no other pair) */
+        size_t keep = MERGE_VISITS - nout, nsrc = 0;
+        /* (a big mapping's key index lists its merge pairs: no other pair is read) */
         const struct yt_keyindex *ix = big_map(m) ? key_index(s, m) : NULL;
-        for (size_t r = ix ? ix->nmpairs : m->npairs; r-- > 0;) {
+        size_t np = ix ? ix->nmpairs : m->npairs;
+        for (size_t r = 0; r < np && nsrc < keep; r++) {
             size_t i = ix ? ix->mpairs[r] : r;
             if (!ix && !is_merge_key(m->pairs[i].key))
                 continue;
             struct yt_node *v = yt_deref(s, m->pairs[i].value);
-            if (yt_is_map(v)) {
-                if (ntodo < MERGE_VISITS)
-                    todo[ntodo++] = v;
-            } else if (yt_is_seq(v)) {
-                for (size_t j = v->nitems; j-- > 0;) {
-                    struct yt_node *src = yt_deref(s, v->items[j]);
-                    if (yt_is_map(src) && ntodo < MERGE_VISITS)
-                        todo[ntodo++] = src;
-                }
+            if (yt_is_map(v))
+                src[nsrc++] = v;
+            for (size_t j = 0; yt_is_seq(v) && j < v->nitems && nsrc < keep; j++) {
+                struct yt_node *one = yt_deref(s, v->items[j]);
+                if (yt_is_map(one))
+                    src[nsrc++] = one;
             }
         }
+        if (ntodo + nsrc > keep) {
+            size_t drop = ntodo + nsrc - keep;
+            memmove(todo, todo + drop, (ntodo - drop) * sizeof *todo);
+            ntodo -= drop;
+        }
+        while (nsrc) /* pushed last first, so that the first is visited first */
+            todo[ntodo++] = src[--nsrc];
     }
     return nout;
 }

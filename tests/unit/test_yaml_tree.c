@@ -143,6 +143,39 @@ static void test_merge_keys(void **st)
     done(f);
 }
 
+/* More merge sources than a lookup visits (MERGE_VISITS, 256): the first ones are kept,
+ * whose keys win (the last 256 were kept, so k was the 45th source's), in one `<<` list
+ * or in as many `<<` keys; a lookup follows no alias past the visits. */
+static void test_merge_sources_past_visits(void **st)
+{
+    (void)st;
+    struct gl_buf b;
+    gl_buf_init(&b);
+    for (int i = 0; i < 300; i++)
+        gl_buf_printf(&b, "a%d: &a%d {k: v%d}\n", i, i, i);
+    gl_buf_adds(&b, "l:\n  <<: [");
+    for (int i = 0; i < 300; i++)
+        gl_buf_printf(&b, "%s*a%d", i ? ", " : "", i);
+    gl_buf_adds(&b, "]\nm:\n");
+    for (int i = 0; i < 300; i++)
+        gl_buf_printf(&b, "  <<: *a%d\n", i);
+    gl_buf_adds(&b, "n: {<<: [*a0, *a1], k: own}\n");
+    struct fx *f = load(b.data, b.len);
+    assert_int_equal(f->rc, 0);
+    const char *const maps[] = {"l", "m"};
+    for (size_t i = 0; i < 2; i++) {
+        struct yt_node *map = yt_get(&f->s, f->s.docs[0], maps[i], NULL);
+        uint64_t used = f->s.alias_used;
+        assert_string_equal(yt_get(&f->s, map, "k", NULL)->value, "v0");
+        assert_null(yt_get(&f->s, map, "none", NULL));
+        assert_true(f->s.alias_used - used <= 2 * 256);
+    }
+    assert_string_equal(yt_get(&f->s, yt_get(&f->s, f->s.docs[0], "n", NULL), "k", NULL)->value,
+                        "own");
+    done(f);
+    gl_buf_free(&b);
+}
+
 /* A key given twice in one mapping: the last is the value (kubectl, PyYAML, Psych), in a
  * mapping's own pairs and in one merged from an anchor; an own key still beats a merged one. */
 static void test_repeated_key_last(void **st)
@@ -747,6 +780,7 @@ int main(void)
         cmocka_unit_test(test_folded_srcmap),
         cmocka_unit_test(test_multiline_plain),
         cmocka_unit_test(test_merge_keys),
+        cmocka_unit_test(test_merge_sources_past_visits),
         cmocka_unit_test(test_repeated_key_last),
         cmocka_unit_test(test_multi_document),
         cmocka_unit_test(test_alias_bomb_bounded),
