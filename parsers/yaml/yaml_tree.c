@@ -650,6 +650,7 @@ static int load(struct yt_stream *s, struct gl_arena *a, const char *text, size_
     s->text = text;
     s->len = len;
     s->alias_budget = gl_limit(GL_LIMIT_YAML_ALIAS_NODES);
+    s->gen = 1; /* (new nodes: none is charged) */
     size_t stop = lines_build(s);
     if (stop) { /* (its line index alone took the arena past parse-memory) */
         set_limit_error(s, gl_line_start_of(text, len, stop - 1), GL_LIMIT_PARSE_MEMORY);
@@ -753,13 +754,15 @@ bool yt_charge(struct yt_stream *s, uint64_t n, struct gl_loc at)
  * lookup in a mapping that merges `<<: *common` follows the alias once a key: charging
  * the merged text each time made 120 services of a compose file that merge a 4 KB
  * anchor an alias bomb. */
-static inline uint64_t alias_cost(const struct yt_node *n, const struct yt_node *t)
+static inline uint64_t alias_cost(const struct yt_stream *s, const struct yt_node *n,
+                                  const struct yt_node *t)
 {
     if (t->kind == YT_SCALAR)
         return (t->end - t->start) / YT_ALIAS_UNIT_BYTES;
     /* and the text the aliases inside it name (each of those a node followed once: paid
      * for at its first follow only, but read again through every alias to t) */
-    return 1 + (n->charged ? 0 : add_sat(t->end - t->start, t->named) / YT_ALIAS_UNIT_BYTES);
+    return 1 + (n->charged == s->gen ? 0
+                                     : add_sat(t->end - t->start, t->named) / YT_ALIAS_UNIT_BYTES);
 }
 
 /* The scalar an alias to a scalar gives once the budget is spent: empty, at the alias
@@ -779,9 +782,9 @@ struct yt_node *yt_deref_alias(struct yt_stream *s, struct yt_node *n)
     struct yt_node *t = n->target;
     if (!t)
         return NULL;
-    uint64_t cost = alias_cost(n, t);
+    uint64_t cost = alias_cost(s, n, t);
     if (!cost || yt_charge(s, cost, n->loc)) {
-        n->charged = true;
+        n->charged = s->gen;
         return t; /* never an alias itself: aliases carry no anchors */
     }
     /* past the budget, an alias to a scalar still gives a scalar (so that one read twice
@@ -1097,7 +1100,8 @@ size_t yt_pairs(struct yt_stream *s, struct yt_node *map, struct yt_pair **out)
  * compose, CI) ask about the same file in turn, and each load costs more than the
  * judging. Kept only while small (SNIFF_KEEP), so a large input is never held twice. A
  * judge gets a fresh copy of the stream as it was loaded (an alias budget one judge
- * spends does not reach the next); the blanked text's load is made the first time it is
+ * spends does not reach the next, nor what it paid for: each copy has a generation of its
+ * own, yt_stream.gen); the blanked text's load is made the first time it is
  * needed, in the same arena after the first load, as without the memo.
  * The parser of the type that said yes then loads the same text (yt_load): it is handed
  * the memo's tree instead, with its arena's blocks (sniff_adopt), so a file sniffed is
@@ -1114,7 +1118,20 @@ static _Thread_local struct {
     size_t loaded;  /* bytes the load took of the arena (judges may take more) */
     bool load_over; /* the load reached the arena's limit */
     struct yt_stream s, blank;
+    uint16_t gen;   /* the last generation a copy of s or blank was given */
 } sniff_memo;
+
+/* A copy of a stream of the memo (its nodes shared), with a generation of its own: aliases
+ * another copy paid for are paid for again. (A text is judged a handful of times: the
+ * generations never come round to one given before.) */
+static struct yt_stream memo_copy(const struct yt_stream *s)
+{
+    struct yt_stream c = *s;
+    if (sniff_memo.gen == UINT16_MAX)
+        sniff_memo.gen = 1;
+    c.gen = ++sniff_memo.gen;
+    return c;
+}
 
 static void sniff_forget(void)
 {
@@ -1137,7 +1154,7 @@ static bool sniff_adopt(struct yt_stream *s, struct gl_arena *a, const char *tex
                 (!a->limit || a->total + sniff_memo.loaded <= a->limit) &&
                 !memcmp(sniff_memo.text, text, len);
     if (same) {
-        *s = sniff_memo.s;
+        *s = memo_copy(&sniff_memo.s);
         s->arena = a;
         gl_arena_adopt(a, &sniff_memo.a, sniff_memo.loaded);
         sniff_forget();
@@ -1156,6 +1173,7 @@ bool yt_sniff(const char *data, size_t len, bool (*judge)(struct yt_stream *s))
         sniff_memo.len = len;
         sniff_memo.text = NULL; /* (copied below, once the memo is known to be kept) */
         load(&sniff_memo.s, &sniff_memo.a, data, len, false, 0);
+        sniff_memo.gen = sniff_memo.s.gen;
         sniff_memo.loaded = sniff_memo.a.total;
         sniff_memo.load_over = sniff_memo.a.over;
     }
@@ -1163,7 +1181,7 @@ bool yt_sniff(const char *data, size_t len, bool (*judge)(struct yt_stream *s))
      * stream reads them where they are */
     sniff_memo.at = data;
     sniff_memo.s.text = data;
-    struct yt_stream s = sniff_memo.s;
+    struct yt_stream s = memo_copy(&sniff_memo.s);
     bool yes = judge(&s);
     /* a template is recognised by what it says once its expressions are blanked out */
     if (!yes && s.error) {
@@ -1176,7 +1194,7 @@ bool yt_sniff(const char *data, size_t len, bool (*judge)(struct yt_stream *s))
             }
         }
         if (sniff_memo.has_blank) {
-            s = sniff_memo.blank;
+            s = memo_copy(&sniff_memo.blank);
             yes = judge(&s);
         }
     }

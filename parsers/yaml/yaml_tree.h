@@ -129,8 +129,9 @@ struct yt_node {
     bool past_end;           /* libyaml placed it on a new line after the input's end */
     bool merges;             /* YT_MAP: a key of its pairs is a merge key (`<<`) */
     bool nul;                /* YT_SCALAR: an escape made a NUL (GL_NUL_SHOWN in value) */
-    bool charged;            /* YT_ALIAS to a collection: the text it names is paid for
-                                (yt_deref_alias charges it at the first follow) */
+    uint16_t charged;        /* YT_ALIAS to a collection: the yt_stream.gen in which the
+                                text it names was paid for (yt_deref_alias charges it at
+                                the first follow in a stream) */
     /* loader state */
     bool complete;
 };
@@ -173,6 +174,10 @@ struct yt_stream {
     bool alias_exceeded;
     struct gl_loc alias_loc;
     struct yt_node *spent;   /* NULL, or the empty scalar aliases give past the budget */
+    uint16_t gen;            /* the aliases paid for in this stream: yt_node.charged equal
+                                to it (each copy of a sniffed stream, for a judge or the
+                                parse that adopts it, has its own: what one paid for is
+                                not free to the next, which reads it again) */
     /* the first error */
     bool error;
     struct gl_loc error_loc;

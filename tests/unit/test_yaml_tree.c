@@ -592,6 +592,17 @@ static bool judge_has_a(struct yt_stream *s)
     return s->ndocs && yt_get(s, s->docs[0], "a", NULL) != NULL;
 }
 
+/* Follow l's alias to the 1,600-byte m: what it cost (each copy of the memo's stream pays
+ * for m's text again; the nodes are shared, the charged marks were not to be) */
+static uint64_t follow_cost;
+static bool judge_follow(struct yt_stream *s)
+{
+    uint64_t before = s->alias_used;
+    struct yt_node *m = yt_item(s, yt_get(s, s->docs[0], "l", NULL), 0);
+    follow_cost = s->alias_used - before;
+    return yt_is_map(m);
+}
+
 static void test_sniff_memo(void **st)
 {
     (void)st;
@@ -603,6 +614,23 @@ static void test_sniff_memo(void **st)
     assert_false(yt_sniff(buf, strlen(buf), judge_has_a));
     buf[0] = 'a';
     assert_true(yt_sniff(buf, strlen(buf), judge_has_a));
+    char big[1700];
+    snprintf(big, sizeof big, "m: &m {k: %01600d}\nl: [*m]\n", 0);
+    uint64_t want = 1 + (strchr(big, '}') + 1 - strchr(big, '{')) / YT_ALIAS_UNIT_BYTES;
+    for (int judge = 0; judge < 3; judge++) {
+        assert_true(yt_sniff(big, strlen(big), judge_follow));
+        assert_int_equal(follow_cost, want);
+    }
+    struct gl_arena a;
+    gl_arena_init(&a);
+    struct yt_stream s; /* (the parse adopts the memo's tree) */
+    assert_int_equal(yt_load(&s, &a, big, strlen(big)), 0);
+    assert_true(judge_follow(&s));
+    assert_int_equal(follow_cost, want);
+    assert_true(judge_follow(&s)); /* (in one stream, paid once) */
+    assert_int_equal(follow_cost, 1);
+    gl_arena_free(&a);
+    yt_sniff_thread_end();
 }
 
 /* Every node's position is that of its first byte, and a scalar's last line the line of
