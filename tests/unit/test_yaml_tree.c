@@ -368,15 +368,21 @@ static void test_recursive_and_undefined_alias(void **st)
  * 100,000 units at its 1,001st alias, from which on an alias to it reads as an empty scalar
  * at that alias (still a scalar) and one to a mapping as nothing; a short scalar is still
  * read as it is. */
-static void test_alias_cost_by_size(void **st)
+/* b: fmt with its one %s a run of 1,600 x's (the big text the alias tests name). */
+static void big_text(struct gl_buf *b, const char *fmt)
 {
-    (void)st;
     char big[1601];
     memset(big, 'x', 1600);
     big[1600] = 0;
+    gl_buf_init(b);
+    gl_buf_printf(b, fmt, big);
+}
+
+static void test_alias_cost_by_size(void **st)
+{
+    (void)st;
     struct gl_buf b;
-    gl_buf_init(&b);
-    gl_buf_printf(&b, "big: &b %s\nm: &m {k: v}\ns: &s ok\nl:\n", big);
+    big_text(&b, "big: &b %s\nm: &m {k: v}\ns: &s ok\nl:\n");
     for (int i = 0; i < 1002; i++)
         gl_buf_adds(&b, "- *b\n");
     gl_buf_adds(&b, "- *m\n- *s\n");
@@ -405,12 +411,8 @@ static void test_alias_cost_by_size(void **st)
 static void test_alias_cost_through_aliases(void **st)
 {
     (void)st;
-    char big[1601];
-    memset(big, 'x', 1600);
-    big[1600] = 0;
     struct gl_buf b;
-    gl_buf_init(&b);
-    gl_buf_printf(&b, "e: &e {k: %s}\nf: &f {<<: *e}\ng: &g [*e, [*f]]\nl: [*f, *f, *g]\n", big);
+    big_text(&b, "e: &e {k: %s}\nf: &f {<<: *e}\ng: &g [*e, [*f]]\nl: [*f, *f, *g]\n");
     struct fx *f = load(b.data, b.len);
     assert_int_equal(f->rc, 0);
     struct yt_node *e = yt_get(&f->s, f->s.docs[0], "e", NULL);
