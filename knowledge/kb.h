@@ -365,7 +365,7 @@ const struct gl_kb_image_release *gl_kb_image_release(const struct gl_kb *kb, co
  * not so; else the release's length, and the alias word's offset and length. */
 bool gl_kb_alias_tag(const char *tag, size_t *rel_len, size_t *at, size_t *len);
 /* Do the 10 bytes at s read YYYY-MM-DD (digits and the two hyphens; s holds 10 bytes or a
- * NUL before them)? */
+ * NUL before them), a day of the Gregorian calendar (month 01-12, 2025-02-29 none)? */
 bool gl_kb_iso_date_at(const char *s);
 
 /* CUDA version of a torch local-version variant: "cu121" -> "12.1", "cu92" -> "9.2".

@@ -198,7 +198,15 @@ bool gl_kb_iso_date_at(const char *s)
     for (size_t k = 0; k < 10; k++)
         if (k == 4 || k == 7 ? s[k] != '-' : s[k] < '0' || s[k] > '9')
             return false;
-    return true;
+    /* a day of the calendar: dates compare as strings, so `2025-13-99` lay inside a range
+       from 2025-07-24 to 2026-07-24, a tag no nightly was ever given */
+    unsigned y = (unsigned)((s[0] - '0') * 1000 + (s[1] - '0') * 100 + (s[2] - '0') * 10 +
+                            (s[3] - '0'));
+    unsigned m = (unsigned)((s[5] - '0') * 10 + (s[6] - '0'));
+    unsigned d = (unsigned)((s[8] - '0') * 10 + (s[9] - '0'));
+    static const unsigned char days[12] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    bool leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+    return m >= 1 && m <= 12 && d >= 1 && d <= days[m - 1] && (m != 2 || d <= 28 || leap);
 }
 
 /* The date of a nightly tag FLAVOR-YYYY-MM-DD (its last 10 bytes), or NULL. */

@@ -275,6 +275,16 @@ static void test_image_releases(void **state)
     assert_null(gl_kb_image_release(kb, jax, "Jax-2025-12-10", NULL, NULL));
     assert_null(gl_kb_image_release(kb, jax, "jax-2025-12-10-amd64", NULL, NULL));
     assert_null(gl_kb_image_release(kb, jax, "jax-2025-1210", NULL, NULL));
+    /* dates of no calendar, which compare inside a range as strings */
+    assert_null(gl_kb_image_release(kb, jax, "maxtext-2025-13-99", NULL, NULL));
+    assert_null(gl_kb_image_release(kb, jax, "maxtext-2025-12-32", NULL, NULL));
+    assert_null(gl_kb_image_release(kb, jax, "maxtext-2025-11-31", NULL, NULL));
+    assert_null(gl_kb_image_release(kb, jax, "maxtext-2025-02-29", NULL, NULL));
+    assert_null(gl_kb_image_release(kb, jax, "maxtext-2025-00-10", NULL, NULL));
+    assert_null(gl_kb_image_release(kb, jax, "maxtext-2025-10-00", NULL, NULL));
+    assert_non_null(gl_kb_image_release(kb, jax, "maxtext-2025-12-31", NULL, NULL));
+    assert_true(gl_kb_iso_date_at("2024-02-29") && gl_kb_iso_date_at("2000-02-29"));
+    assert_false(gl_kb_iso_date_at("2100-02-29") || gl_kb_iso_date_at("2025-04-31"));
     /* an alias tag at a release the table pins (rayproject/ray's -gpu), the alias word's
        place; a whole tag (vllm/vllm-openai), the whole tag's */
     size_t off = 99, len = 99;
