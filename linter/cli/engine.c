@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 #include "rules/check.h"
-#include "knowledge/arch_derive.h"
-#include "knowledge/cuda_derive.h"
+#include "knowledge/derive/arch_derive.h"
+#include "knowledge/derive/cuda_derive.h"
 #include "linter/cli/chart.h"
 #include "linter/core/encoding.h"
 #include "linter/core/escape.h"

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "knowledge/cuda_derive.h"
+#include "knowledge/derive/cuda_derive.h"
 #include "linter/core/escape.h"
 #include "parsers/registry/registry_input.h"
 

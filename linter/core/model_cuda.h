@@ -67,7 +67,7 @@ struct gl_arch {
 /* A build-time architecture list (GL210): the value of TORCH_CUDA_ARCH_LIST,
  * CMAKE_CUDA_ARCHITECTURES, CUDAARCHS or TCNN_CUDA_ARCHITECTURES (Dockerfile ENV, ARG, a
  * RUN-line assignment or -D flag, launch env), or the -gencode/-arch flags of one nvcc
- * command. Derived by knowledge/arch_derive.h. */
+ * command. Derived by knowledge/derive/arch_derive.h. */
 struct gl_arch_list {
     const char *name;        /* "TORCH_CUDA_ARCH_LIST", "CMAKE_CUDA_ARCHITECTURES", "nvcc" */
     const char *value;       /* as given: "8.0;8.6+PTX", "-gencode arch=compute_80,code=sm_80" */

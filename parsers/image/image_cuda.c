@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#include "knowledge/cuda_derive.h"
+#include "knowledge/derive/cuda_derive.h"
 #include "linter/core/limits.h"
 #include "parsers/image/image_json.h"
 

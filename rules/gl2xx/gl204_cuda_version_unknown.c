@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "knowledge/cuda_derive.h"
+#include "knowledge/derive/cuda_derive.h"
 #include "knowledge/driver_target.h"
 #include "rules/gl2xx/cuda_check.h"
 #include "rules/gl3xx/driver_container.h"

@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#include "knowledge/cuda_derive.h"
+#include "knowledge/derive/cuda_derive.h"
 #include "rules/check.h" /* gl_first4 */
 
 /* name[0..len) is stem[0..n) or stem[0..n) "-N" with N digits and dots (gcc-12, g++-11,

@@ -5,7 +5,7 @@
 
 #include <string.h>
 
-#include "knowledge/cuda_derive.h"
+#include "knowledge/derive/cuda_derive.h"
 #include "rules/gl4xx/launch_argv.h"
 
 static bool kind_is(const struct gl_launch *l, const char *const *kinds)

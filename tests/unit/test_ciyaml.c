@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* test_ciyaml.c: CI YAML scripts -> launches (parsers/launch/ciyaml.c), positions through the
+/* test_ciyaml.c: CI YAML scripts -> launches (parsers/launch/ci/ciyaml.c), positions through the
  * block scalar's srcmap. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "linter/core/config.h"
-#include "knowledge/cuda_derive.h"
+#include "knowledge/derive/cuda_derive.h"
 #include "parsers/dockerfile/dockerfile_model.h"
 #include "rules/gl2xx/cuda_check.h"
 

@@ -17,7 +17,7 @@
 #ifndef GPULINT_CUDA_DERIVE_INTERNAL_H
 #define GPULINT_CUDA_DERIVE_INTERNAL_H
 
-#include "knowledge/cuda_derive.h"
+#include "knowledge/derive/cuda_derive.h"
 
 #include <string.h>
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* cuda_derive_wheels.c: CUDA facts from CUDA-suffixed Python wheels (cupy-cuda12x,
  * tensorrt-cu12, onnxruntime-gpu, paddlepaddle-gpu; see cuda_derive_internal.h). */
-#include "knowledge/cuda_derive_internal.h"
+#include "knowledge/derive/cuda_derive_internal.h"
 
 #include <string.h>
 

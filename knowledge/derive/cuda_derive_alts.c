@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* cuda_derive_alts.c: facts of a shell's alternative arms (see cuda_derive_internal.h). */
-#include "knowledge/cuda_derive_internal.h"
+#include "knowledge/derive/cuda_derive_internal.h"
 
 #include <stdlib.h>
 

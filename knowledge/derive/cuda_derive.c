@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* cuda_derive.c: CUDA facts from references and env; the entry point (see cuda_derive.h). */
-#include "knowledge/cuda_derive_internal.h"
+#include "knowledge/derive/cuda_derive_internal.h"
 
 #include "linter/core/hashmap.h"
 #include "linter/core/imageref.h"

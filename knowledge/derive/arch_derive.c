@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* arch_derive.c: arch lists from env, ARGs, RUN assignments, cmake and nvcc (see
  * arch_derive.h). */
-#include "knowledge/arch_derive.h"
+#include "knowledge/derive/arch_derive.h"
 
 #include "knowledge/arch_list.h"
 

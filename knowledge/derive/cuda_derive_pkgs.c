@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* cuda_derive_pkgs.c: CUDA facts from package installs and package indexes
  * (see cuda_derive.h for the sources, cuda_derive_internal.h for the helpers). */
-#include "knowledge/cuda_derive_internal.h"
+#include "knowledge/derive/cuda_derive_internal.h"
 
 #include <ctype.h>
 #include <string.h>

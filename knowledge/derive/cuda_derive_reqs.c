@@ -3,7 +3,7 @@
  * build context (see cuda_derive.h): requirements files of `pip install -r FILE` and conda
  * spec lists of `--file FILE` here; pyproject.toml, uv.lock and conda environment files
  * through cuda_derive_proj.c. */
-#include "knowledge/cuda_derive_internal.h"
+#include "knowledge/derive/cuda_derive_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>

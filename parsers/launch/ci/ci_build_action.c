@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* ci_build_action.c: docker/build-push-action steps (see ci_build_action.h). */
-#include "parsers/launch/ci_build_action.h"
+#include "parsers/launch/ci/ci_build_action.h"
 
 #include <stdint.h>
 #include <string.h>
 
-#include "parsers/launch/ci_expr.h"
+#include "parsers/launch/ci/ci_expr.h"
 
 #define MAX_ARGS 64
 

@@ -33,8 +33,8 @@
 
 #include "knowledge/gpu_target.h"
 #include "linter/core/inputs.h"
-#include "parsers/launch/ci_build_action.h"
-#include "parsers/launch/ci_containers.h"
+#include "parsers/launch/ci/ci_build_action.h"
+#include "parsers/launch/ci/ci_containers.h"
 #include "parsers/launch/launch_shell.h"
 #include "parsers/yaml/yaml_tree.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* ci_containers.c: the containers of CI jobs -> launches (see ci_containers.h). */
-#include "parsers/launch/ci_containers.h"
+#include "parsers/launch/ci/ci_containers.h"
 
 #include <string.h>
 

@@ -23,7 +23,7 @@
 #define GPULINT_PARSERS_LAUNCH_CI_BUILD_ACTION_H
 
 #include "linter/core/model.h"
-#include "parsers/launch/ci_expr.h"
+#include "parsers/launch/ci/ci_expr.h"
 #include "parsers/yaml/yaml_tree.h"
 
 /* Read sc->step if it uses docker/build-push-action (sc: where its expressions are read

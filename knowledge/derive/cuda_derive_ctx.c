@@ -2,7 +2,7 @@
 /* cuda_derive_ctx.c: the derivation's context and how facts are added: positions of
  * written values, cd_add, gl_cuda_add_fact, package specs (see cuda_derive_internal.h). The other
  * parts of the derivation build on this file and never the other way round. */
-#include "knowledge/cuda_derive_internal.h"
+#include "knowledge/derive/cuda_derive_internal.h"
 
 #include <string.h>
 

@@ -3,7 +3,7 @@
  * (`pip install .`, `uv sync`, `uv pip install -r pyproject.toml`), a uv.lock (`uv sync`)
  * and a conda environment file (`conda env create -f environment.yml`). See
  * cuda_derive.h; cuda_derive_reqs.c finds the files and calls these. */
-#include "knowledge/cuda_derive_internal.h"
+#include "knowledge/derive/cuda_derive_internal.h"
 
 #include <string.h>
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* ci_expr.c: literal values of `${{ env.NAME }}` and `${{ matrix.KEY }}` (see ci_expr.h). */
-#include "parsers/launch/ci_expr.h"
+#include "parsers/launch/ci/ci_expr.h"
 
 #include <string.h>
 
