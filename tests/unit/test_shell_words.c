@@ -788,6 +788,32 @@ static void test_var_values_on_paths(void **state)
     gl_buf_free(&b);
 }
 
+/* Values that are not all literal, kept as written: the options a build command takes
+ * from `$TAG` / `$CONTEXTS` (launch_build_vars.c); literal values are not among them. */
+static void test_var_raw_values(void **state)
+{
+    (void)state;
+    struct sh_vars v;
+    sh_vars_init(&v, &A);
+    struct sh_opts o = {.track_assignments = true, .vars = &v};
+    const char *t = "SRC=$(pwd)\nCTX=\"--build-context src=$SRC\"\nLIT=\"--tag app:1\"\n"
+                    "if x; then CTX=\"--build-context src=$2\"; fi\nALL=\"$CTX $LIT\"\n";
+    assert_int_equal(split_len(t, strlen(t), &o), 0);
+    const char *vals[8];
+    size_t lens[8];
+    size_t n = sh_vars_raw_values(&v, "CTX", 3, vals, lens, 8);
+    assert_int_equal(n, 2);
+    assert_int_equal(lens[1], 24);
+    assert_memory_equal(vals[1], "--build-context src=$SRC", 24);
+    assert_int_equal(lens[0], 22);
+    assert_memory_equal(vals[0], "--build-context src=$2", 22);
+    assert_int_equal(sh_vars_raw_values(&v, "LIT", 3, vals, lens, 8), 0); /* literal */
+    assert_int_equal(sh_vars_raw_values(&v, "ALL", 3, vals, lens, 8), 1);
+    assert_int_equal(lens[0], 16);
+    assert_memory_equal(vals[0], "$CTX --tag app:1", 16); /* the known part expanded */
+    assert_int_equal(sh_vars_raw_values(&v, "NONE", 4, vals, lens, 8), 0);
+}
+
 static void test_expansion_bomb_bounded(void **state)
 {
     (void)state;
@@ -1300,6 +1326,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_simple_words_and_locs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_var_values_on_paths, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_var_raw_values, setup, teardown),
         cmocka_unit_test_setup_teardown(test_single_quotes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_double_quotes_escapes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_backslash_outside_quotes, setup, teardown),
