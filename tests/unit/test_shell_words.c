@@ -755,18 +755,25 @@ static void test_shared_vars_table(void **state)
     assert_string_equal(words(&C[0]), "docker|run|cuda:12");
 }
 
-/* The literal values a variable takes on the paths of a script: what `docker build -t
- * "$IMG"` may have tagged (launch_build.c). */
+/* Split script t with its assignments tracked into the fresh table *v (options in *o). */
+static void split_tracked(struct sh_vars *v, struct sh_opts *o, const char *t)
+{
+    sh_vars_init(v, &A);
+    *o = (struct sh_opts){.track_assignments = true, .vars = v};
+    assert_int_equal(split_len(t, strlen(t), o), 0);
+}
+
+/* The values a variable takes on the paths of a script: what `docker build -t "$IMG"` may
+ * have tagged (launch_build.c), and what `docker build $TAG` may hold. */
 static void test_var_values_on_paths(void **state)
 {
     (void)state;
     struct sh_vars v;
-    sh_vars_init(&v, &A);
-    struct sh_opts o = {.track_assignments = true, .vars = &v};
-    const char *t = "IMG=app\nNAME=x\n"
-                    "case \"$1\" in\n  --gpu) IMG=app-gpu ;;\n  --dev) IMG=\"$(id -un)/app\" ;;\n"
-                    "  *) IMG=app ;;\nesac\n";
-    assert_int_equal(split_len(t, strlen(t), &o), 0);
+    struct sh_opts o;
+    split_tracked(&v, &o,
+                  "IMG=app\nNAME=x\n"
+                  "case \"$1\" in\n  --gpu) IMG=app-gpu ;;\n  --dev) IMG=\"$(id -un)/app\" ;;\n"
+                  "  *) IMG=app ;;\nesac\n");
     const char *vals[8];
     size_t lens[8];
     size_t n = sh_vars_values(&v, "IMG", 3, vals, lens, 8);
@@ -786,22 +793,12 @@ static void test_var_values_on_paths(void **state)
     assert_int_equal(split_len(b.data, b.len, &o), 0);
     assert_int_equal(sh_vars_values(&v, "V", 1, vals, lens, 8), SH_VAR_MAX_ALTS);
     gl_buf_free(&b);
-}
-
-/* Values that are not all literal, kept as written: the options a build command takes
- * from `$TAG` / `$CONTEXTS` (launch_build_vars.c); literal values are not among them. */
-static void test_var_raw_values(void **state)
-{
-    (void)state;
-    struct sh_vars v;
-    sh_vars_init(&v, &A);
-    struct sh_opts o = {.track_assignments = true, .vars = &v};
-    const char *t = "SRC=$(pwd)\nCTX=\"--build-context src=$SRC\"\nLIT=\"--tag app:1\"\n"
-                    "if x; then CTX=\"--build-context src=$2\"; fi\nALL=\"$CTX $LIT\"\n";
-    assert_int_equal(split_len(t, strlen(t), &o), 0);
-    const char *vals[8];
-    size_t lens[8];
-    size_t n = sh_vars_raw_values(&v, "CTX", 3, vals, lens, 8);
+    /* values that are not all literal, kept as written: the options a build command takes
+     * from `$TAG` / `$CONTEXTS` (launch_build_vars.c); literal values are not among them */
+    split_tracked(&v, &o,
+                  "SRC=$(pwd)\nCTX=\"--build-context src=$SRC\"\nLIT=\"--tag app:1\"\n"
+                  "if x; then CTX=\"--build-context src=$2\"; fi\nALL=\"$CTX $LIT\"\n");
+    n = sh_vars_raw_values(&v, "CTX", 3, vals, lens, 8);
     assert_int_equal(n, 2);
     assert_int_equal(lens[1], 24);
     assert_memory_equal(vals[1], "--build-context src=$SRC", 24);
@@ -1326,7 +1323,6 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_simple_words_and_locs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_var_values_on_paths, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_var_raw_values, setup, teardown),
         cmocka_unit_test_setup_teardown(test_single_quotes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_double_quotes_escapes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_backslash_outside_quotes, setup, teardown),
