@@ -10,7 +10,10 @@
  * A word of the build command that is exactly one unquoted variable stands for the words
  * of the values it was assigned on some path (literal ones, sh_vars_values, and those
  * with unresolved parts, sh_vars_raw_values); a word of those that is again exactly one
- * variable is followed (VAR_DEPTH levels, VAR_BUDGET values in all). Among those words,
+ * variable is followed (VAR_DEPTH levels, VAR_BUDGET values a build word). The variable
+ * table pays for what is read back (sh_vars.read_back: each value its bytes plus
+ * ENTRY_COST, each project image ENTRY_COST, READ_BACK_MAX in all), so one big value named
+ * by many build commands is read a bounded number of times. Among those words,
  * the values of `-t`/`--tag` and the NAME of `--build-context NAME=VALUE` are project
  * images as if written on the command line, each unresolved part one '*' (`nixlbench:*`).
  * Project images only make findings moot (GL101, GL103, GL204 on the project's own
@@ -21,7 +24,17 @@
 
 #include "parsers/launch/launch_internal.h"
 
-enum { VAR_DEPTH = 4, VAR_BUDGET = 64, WORD_MAX = 256 };
+enum { VAR_DEPTH = 4, VAR_BUDGET = 64, WORD_MAX = 256, ENTRY_COST = 256 };
+#define READ_BACK_MAX ((size_t)1 << 20)
+
+/* Charge n to the table; false when that passes its budget (nothing more is read). */
+static bool charge(struct sh_vars *vars, size_t n)
+{
+    if (!vars || vars->read_back > READ_BACK_MAX || n > READ_BACK_MAX - vars->read_back)
+        return false;
+    vars->read_back += n;
+    return true;
+}
 
 struct var_walk {
     struct gl_launch_scan *scan;
@@ -77,17 +90,15 @@ static size_t expansion_end(const char *w, size_t i, size_t n)
 
 /* Word w[0..n) as a pattern: each expansion one '*', quotes dropped; NULL when it holds
  * no literal byte. */
-static const char *word_pattern(struct gl_arena *a, const char *w, size_t n, bool *opaque)
+static const char *word_pattern(struct gl_arena *a, const char *w, size_t n)
 {
     char buf[WORD_MAX + 1];
     size_t o = 0, lit = 0;
-    *opaque = false;
     for (size_t i = 0; i < n && o < WORD_MAX;) {
         if (w[i] == '$' || w[i] == '`') {
             i = expansion_end(w, i, n);
             if (!o || buf[o - 1] != '*')
                 buf[o++] = '*';
-            *opaque = true;
         } else if (w[i] == '"' || w[i] == '\'') {
             i++;
         } else {
@@ -102,15 +113,14 @@ static const char *word_pattern(struct gl_arena *a, const char *w, size_t n, boo
 static void take(struct var_walk *vw, const char *w, size_t n, int what)
 {
     struct gl_doc *doc = vw->scan->doc;
-    bool opaque;
     if (what == 2) { /* NAME=VALUE: the NAME, when it is all literal */
         const char *eq = memchr(w, '=', n);
         if (!eq || eq == w || memchr(w, '$', (size_t)(eq - w)) || memchr(w, '`', (size_t)(eq - w)))
             return;
         n = (size_t)(eq - w);
     }
-    const char *pattern = n <= WORD_MAX ? word_pattern(&doc->arena, w, n, &opaque) : NULL;
-    if (pattern)
+    const char *pattern = n <= WORD_MAX ? word_pattern(&doc->arena, w, n) : NULL;
+    if (pattern && charge(vw->scan->text_vars, ENTRY_COST))
         gl_project_add(doc, GL_PROJECT_BUILT, gl_arena_strndup(&doc->arena, w, n), pattern,
                        vw->loc, vw->tool);
 }
@@ -119,13 +129,13 @@ static void walk_value(struct var_walk *vw, const char *v, size_t len, int depth
 
 static void walk_var(struct var_walk *vw, const char *name, size_t nlen, int depth)
 {
-    const struct sh_vars *vars = vw->scan->text_vars;
+    struct sh_vars *vars = vw->scan->text_vars;
     const char *vals[2 * SH_VAR_MAX_ALTS];
     size_t lens[2 * SH_VAR_MAX_ALTS];
     size_t n = sh_vars_values(vars, name, nlen, vals, lens, SH_VAR_MAX_ALTS);
     n += sh_vars_raw_values(vars, name, nlen, vals + n, lens + n, SH_VAR_MAX_ALTS);
     int pending = vw->pending;
-    for (size_t i = 0; i < n && vw->budget; i++) {
+    for (size_t i = 0; i < n && vw->budget && charge(vars, lens[i] + ENTRY_COST); i++) {
         vw->budget--;
         vw->pending = pending; /* each value starts where the word stood */
         walk_value(vw, vals[i], lens[i], depth + 1);

@@ -17,6 +17,7 @@ void sh_vars_init(struct sh_vars *v, struct gl_arena *arena)
     v->slots = NULL;
     v->cap = v->n = 0;
     v->sourced = false;
+    v->read_back = 0;
 }
 
 static struct sh_var *find_slot(const struct sh_vars *v, const char *name, size_t len)

@@ -115,6 +115,9 @@ struct sh_vars {
     bool sourced;         /* a `.`/`source` command ran: the file it reads (never read
                              here) may assign any variable, so one never assigned here
                              is opaque, not unset (its ${X:-default} is not taken) */
+    size_t read_back;     /* what readers spent reading values back (bytes and entries
+                             walked: launch_build_vars.c), each table capped there, so a
+                             script cannot make them read one big value again and again */
 };
 
 void sh_vars_init(struct sh_vars *v, struct gl_arena *arena);
