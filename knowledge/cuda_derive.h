@@ -105,12 +105,4 @@ bool gl_cuda_ref_is_jetson(const struct gl_imageref *ref);
  * digits: cuda-toolkit-12-6, libcublas-dev-12-4), or the whole length when it has none. */
 size_t gl_cuda_release_stem(const char *name);
 
-/* "cuda12.1" -> "12.1", "cuda-12.4.1" -> "12.4.1", "cu121" -> "12.1", "cu1281" -> "12.8.1",
- * "cuda129" -> "12.9" (the digits of cuXYZ after "cuda"),
- * "cuda12" -> "12". *digits_off gets the offset of the version digits in the token.
- * False for anything else, and for a major below 6 (`cuda-1.9`: another product's version;
- * no container holds a CUDA before 6.5). out needs >= 16 bytes. */
-bool gl_cuda_token_version(const char *token, size_t len, char *out, size_t out_size,
-                           size_t *digits_off);
-
 #endif

@@ -5,6 +5,7 @@
  *   cuda_derive_ctx.c   the context, positions of written values, adding facts
  *   cuda_derive_wheels.c  CUDA-suffixed Python wheels (cupy, tensorrt, onnxruntime-gpu,
  *                       paddlepaddle-gpu)
+ *   cuda_derive_alts.c  facts of a shell's alternative arms (if/elif/else, case)
  *   cuda_derive_pkgs.c  package installs and package indexes of a Dockerfile
  *   cuda_derive_proj.c  project files: pyproject.toml, uv.lock, conda environment files
  *   cuda_derive_reqs.c  the files installs read (requirements, conda --file, the project
@@ -106,6 +107,26 @@ bool cd_index_segment_cuda(const char *url, char *out, size_t out_size, size_t *
                            size_t *len);
 /* How an index URL bears on onnxruntime-gpu (see cd_ctx.ort_feed): 12 or -1. */
 int cd_ort_feed(const char *url);
+
+/* Facts of a RUN's alternatives. Arms of one shell `if`/`case` that install different
+ * CUDA releases (`if [ "$CUDA_MAJOR" = 12 ]; then pip install nvidia-nccl-cu12; elif ...;
+ * then pip install nvidia-nccl-cu13; fi`) are chosen by a build setting the linter cannot
+ * decide: no arm's install is a fact of the image. An arm with no rival that disagrees
+ * (an `if` alone, arms of one CUDA) keeps its facts. Releases disagree when their majors
+ * differ, or their minors when both give one ("12" and "12.8" agree). */
+struct cd_alt;
+struct cd_alts {
+    struct gl_doc *doc;
+    size_t first;            /* doc->ncuda when the derivation of installs began */
+    struct cd_alt *at;       /* per fact from `first` on (heap) */
+    size_t n, cap;
+};
+void cd_alts_init(struct cd_alts *al, struct gl_doc *doc);
+/* The facts added since `before` come from an install in arm `arm` of `branch` (0: in no
+ * `if`/`case`; gl_pkg.branch). */
+void cd_alts_note(struct cd_alts *al, size_t before, uint32_t branch, uint8_t arm);
+/* Remove the facts of arms that a rival arm contradicts; free al. */
+void cd_alts_drop(struct cd_alts *al);
 
 void cd_derive_pkgs(struct cd_ctx *c);
 /* Facts of one project file (c: a context over the file's text; p: the install that reads

@@ -589,36 +589,49 @@ static void derive_index(struct cd_ctx *c, const struct gl_pkg_index *x)
     f->instr = cmd->instr;
 }
 
+static void derive_pkg(struct cd_ctx *c, const struct gl_pkg *p)
+{
+    const struct gl_dockerfile_model *m = c->doc->df;
+    if (p->requirements || p->group || !p->spec || !p->name)
+        return;
+    if (is_os_manager(p->family)) {
+        char v[16];
+        size_t off, len;
+        if (!os_package_cuda(p->name, v, sizeof v, &off, &len))
+            return;
+        struct gl_loc at = cd_written_loc(c, p->loc, strlen(p->spec), p->name + off, len);
+        cd_add(c, GL_CUDA_OS_PACKAGE, gl_arena_strdup(&c->doc->arena, v), p->name, NULL, at,
+               p->stage)->instr = p->instr;
+    } else if (cd_spec_may_yield(p->family, p->spec)) {
+        c->ort_feed = 0;
+        for (size_t k = 0; k < m->nindexes; k++) {
+            const struct gl_pkg_index *x = &m->indexes[k];
+            const struct gl_cmd *cmd = x->url && x->stage == p->stage && x->family == GL_PKG_PIP
+                                           ? cmd_at(m, x->stage, x->loc) : NULL;
+            if (cmd && cmd->instr == p->instr && cmd_has_word_at(cmd, p->loc) &&
+                (!x->option || strcmp(x->option, "--torch-backend")))
+                c->ort_feed = c->ort_feed < 0 ? -1 : cd_ort_feed(x->url);
+        }
+        struct gl_cuda_fact *f = cd_pkg_spec(c, p->family, p->spec, p->loc, p->stage);
+        if (f)
+            f->instr = p->instr;
+    }
+}
+
 void cd_derive_pkgs(struct cd_ctx *c)
 {
     const struct gl_dockerfile_model *m = c->doc->df;
+    struct cd_alts alts;
+    cd_alts_init(&alts, c->doc);
     for (size_t i = 0; i < m->npkgs; i++) {
-        const struct gl_pkg *p = &m->pkgs[i];
-        if (p->requirements || p->group || !p->spec || !p->name)
-            continue;
-        if (is_os_manager(p->family)) {
-            char v[16];
-            size_t off, len;
-            if (!os_package_cuda(p->name, v, sizeof v, &off, &len))
-                continue;
-            struct gl_loc at = cd_written_loc(c, p->loc, strlen(p->spec), p->name + off, len);
-            cd_add(c, GL_CUDA_OS_PACKAGE, gl_arena_strdup(&c->doc->arena, v), p->name, NULL, at,
-                   p->stage)->instr = p->instr;
-        } else if (cd_spec_may_yield(p->family, p->spec)) {
-            c->ort_feed = 0;
-            for (size_t k = 0; k < m->nindexes; k++) {
-                const struct gl_pkg_index *x = &m->indexes[k];
-                const struct gl_cmd *cmd = x->url && x->stage == p->stage && x->family == GL_PKG_PIP
-                                               ? cmd_at(m, x->stage, x->loc) : NULL;
-                if (cmd && cmd->instr == p->instr && cmd_has_word_at(cmd, p->loc) &&
-                    (!x->option || strcmp(x->option, "--torch-backend")))
-                    c->ort_feed = c->ort_feed < 0 ? -1 : cd_ort_feed(x->url);
-            }
-            struct gl_cuda_fact *f = cd_pkg_spec(c, p->family, p->spec, p->loc, p->stage);
-            if (f)
-                f->instr = p->instr;
-        }
+        size_t before = c->doc->ncuda;
+        derive_pkg(c, &m->pkgs[i]);
+        cd_alts_note(&alts, before, m->pkgs[i].branch, m->pkgs[i].arm);
     }
-    for (size_t i = 0; i < m->nindexes; i++)
+    for (size_t i = 0; i < m->nindexes; i++) {
+        size_t before = c->doc->ncuda;
         derive_index(c, &m->indexes[i]);
+        cd_alts_note(&alts, before, m->indexes[i].branch, m->indexes[i].arm);
+    }
+    cd_alts_drop(&alts);
 }

@@ -51,6 +51,14 @@ int gl_version_cmp(const char *a, const char *b);
 bool gl_version_field(const char *v, unsigned i, unsigned *out);
 /* The driver branch of a driver version: "535.104.05" -> 535; 0 if malformed. */
 unsigned gl_driver_branch_of(const char *driver);
+/* "cuda12.1" -> "12.1", "cuda-12.4.1" -> "12.4.1", "cu121" -> "12.1", "cu1281" -> "12.8.1",
+ * "cuda129" -> "12.9" (the digits of cuXYZ after "cuda"),
+ * "cuda12" -> "12". *digits_off gets the offset of the version digits in the token.
+ * False for anything else, and for a major below 6 (`cuda-1.9`: another product's version;
+ * no container holds a CUDA before 6.5). out needs >= 16 bytes. The token is one that
+ * gl_imageref_cuda_token finds in a tag (kb_cuda_token.c). */
+bool gl_cuda_token_version(const char *token, size_t len, char *out, size_t out_size,
+                           size_t *digits_off);
 
 /* ---- tables ---- */
 
@@ -353,8 +361,11 @@ const struct gl_kb_ngc_release *gl_kb_ngc_newest(const struct gl_kb *kb);
 const struct gl_kb_image_release *gl_kb_image_release(const struct gl_kb *kb, const char *image,
                                                       const char *tag, size_t *off,
                                                       size_t *len);
+/* An alias tag RELEASE[-pyNNN]-ALIAS[-aarch64] ("2.9.0-py310-gpu"): false when the tag is
+ * not so; else the release's length, and the alias word's offset and length. */
+bool gl_kb_alias_tag(const char *tag, size_t *rel_len, size_t *at, size_t *len);
 /* Do the 10 bytes at s read YYYY-MM-DD (digits and the two hyphens; s holds 10 bytes or a
- * NUL before them)? */
+ * NUL before them), a day of the Gregorian calendar (month 01-12, 2025-02-29 none)? */
 bool gl_kb_iso_date_at(const char *s);
 
 /* CUDA version of a torch local-version variant: "cu121" -> "12.1", "cu92" -> "9.2".

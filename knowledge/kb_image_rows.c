@@ -3,12 +3,15 @@
  * kb_image_rows.c: checks of the image_releases table that look past one row (kb_load.c's
  * post_image_release checks each row and calls these).
  *
- *  - a base tag's cudaX.Y token names the CUDA the row gives (in as many fields as both
- *    give, at most major.minor);
  *  - no two rows of one image read one tag: equal tags, an equal release and alias (an
  *    alias row's key is its tag RELEASE-ALIAS, so a tag row written so collides with it),
  *    or overlapping ranges of nightly dates. gl_kb_image_release answers with the first
- *    row that reads a tag and relies on it.
+ *    row that reads a tag and relies on it;
+ *  - an alias row agrees with the tag rows of its release (RELEASE, RELEASE-...): a tag it
+ *    also reads (RELEASE-py310-ALIAS, RELEASE-ALIAS-aarch64) gives its CUDA, and when the
+ *    release has tag rows, the alias stands for one of those images (Ray's -gpu for one
+ *    -cuXYZ), so its CUDA is one of theirs. CUDA versions agree in as many fields as both
+ *    give.
  *
  * The table is sorted once (by image, then key), so a file of many rows costs n log n.
  */
@@ -16,25 +19,6 @@
 
 #include <stdlib.h>
 #include <string.h>
-
-bool kb_base_cuda_token(const char *base, char *out, size_t size)
-{
-    const char *tag = base ? strrchr(base, ':') : NULL;
-    if (!tag || strchr(tag, '/'))
-        return false; /* no tag (`host:5000/x`: a registry's port) */
-    for (const char *p = tag; (p = strstr(p + 1, "cuda")) != NULL;) {
-        char before = p[-1];
-        size_t n = gl_version_prefix_len(p + 4);
-        char after = p[4 + n];
-        if ((before == ':' || before == '-' || before == '_') && n &&
-            (!after || after == '-' || after == '_') && n < size) {
-            memcpy(out, p + 4, n);
-            out[n] = 0;
-            return true;
-        }
-    }
-    return false;
-}
 
 struct row_key {
     const struct gl_kb_image_release *r;
@@ -54,6 +38,81 @@ static int key_cmp(const void *pa, const void *pb)
     if (!c)
         c = (a->idx > b->idx) - (a->idx < b->idx);
     return c;
+}
+
+static unsigned fields_of(const char *v)
+{
+    unsigned n = 1;
+    for (; *v; v++)
+        n += *v == '.';
+    return n;
+}
+
+/* Do two CUDA versions agree in as many fields as both give (11.8 and 11.8.0)? */
+static bool same_cuda(const char *a, const char *b)
+{
+    unsigned fa = fields_of(a), fb = fields_of(b);
+    int cmp = 0;
+    return gl_version_compare(a, b, fa < fb ? fa : fb, &cmp) && cmp == 0;
+}
+
+/* The first of the sorted rows k[0..n) of `image` whose key is at least `key` (tag rows and
+ * alias rows, which sort before dated ones). */
+static size_t first_key(const struct row_key *k, size_t n, const char *image, const char *key)
+{
+    size_t lo = 0, hi = n;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        int c = strcmp(k[mid].r->image, image);
+        if (!c)
+            c = k[mid].key ? strcmp(k[mid].key, key) : 1;
+        if (c < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo;
+}
+
+/* Does tag row t read as alias row a's tag (RELEASE[-pyNNN]-ALIAS[-aarch64])? */
+static bool alias_reads(const struct gl_kb_image_release *a, const char *tag)
+{
+    size_t rel = 0, at = 0, len = 0;
+    return gl_kb_alias_tag(tag, &rel, &at, &len) && rel == strlen(a->release) &&
+           len == strlen(a->alias) && !memcmp(tag + at, a->alias, len);
+}
+
+/* Alias row a against the tag rows of its release; the keys sharing the prefix RELEASE are
+ * neighbours in the sorted k. */
+static bool alias_agrees(struct kb_loader *ld, struct yt_node *table, const struct row_key *k,
+                         size_t n, const struct row_key *a)
+{
+    const struct gl_kb_image_release *ar = a->r;
+    size_t rl = strlen(ar->release);
+    bool tagged = false, matched = false;
+    const char *other = NULL;
+    for (size_t i = first_key(k, n, ar->image, ar->release); i < n; i++) {
+        const struct gl_kb_image_release *t = k[i].r;
+        if (strcmp(t->image, ar->image) || !k[i].key || strncmp(k[i].key, ar->release, rl))
+            break;
+        if (!t->tag || (t->tag[rl] && t->tag[rl] != '-'))
+            continue; /* an alias row, or another release (2.9.0.post1) */
+        bool same = same_cuda(t->cuda, ar->cuda);
+        if (!same && alias_reads(ar, t->tag))
+            return kb_yaml_fail(&ld->y, kb_yaml_get(kb_yaml_seq_item(table, k[i].idx), "cuda"),
+                                "cuda: %s, but the alias row %s-%s of %.80s reads this tag "
+                                "with CUDA %s", t->cuda, ar->release, ar->alias, ar->image,
+                                ar->cuda);
+        tagged = true;
+        matched |= same;
+        other = same ? other : t->cuda;
+    }
+    if (tagged && !matched)
+        return kb_yaml_fail(&ld->y, kb_yaml_get(kb_yaml_seq_item(table, a->idx), "cuda"),
+                            "cuda: %s, but no tag row of %.80s %s gives it (one gives %s): "
+                            "the alias %s stands for one of them", ar->cuda, ar->image,
+                            ar->release, other, ar->alias);
+    return true;
 }
 
 bool kb_image_releases_check(struct kb_loader *ld, struct yt_node *table,
@@ -89,6 +148,9 @@ bool kb_image_releases_check(struct kb_loader *ld, struct yt_node *table,
                               (later == a ? b : a)->r->dated_from,
                               (later == a ? b : a)->r->dated_until);
     }
+    for (size_t i = 0; ok && i < n; i++)
+        if (k[i].r->alias)
+            ok = alias_agrees(ld, table, k, n, &k[i]);
     free(k);
     return ok;
 }

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "linter/core/imageref.h"
 #include "linter/core/limits.h"
 
 #define FIELD(key, type, ctype, member, required) \
@@ -662,6 +663,23 @@ static bool iso_date(const char *s)
     return strlen(s) == 10 && gl_kb_iso_date_at(s);
 }
 
+/* The tag of a row's base (NULL: no base, or a base without a tag), read as image
+ * references are: `host:5000/x` has no tag, `x:1@sha256:...` has the tag 1. False (the load
+ * fails) when the base is not an image reference. */
+static bool base_tag(struct kb_loader *ld, struct yt_node *node, const char *base,
+                     const char **tag)
+{
+    struct gl_imageref ref;
+    *tag = NULL;
+    if (!base)
+        return true;
+    if (gl_imageref_parse(ld->arena, base, strlen(base), (struct gl_loc){0, 0}, &ref, NULL))
+        return kb_yaml_fail(&ld->y, kb_yaml_get(node, "base"),
+                            "base: expected an image reference, found '%.80s'", base);
+    *tag = ref.tag;
+    return true;
+}
+
 /* A row names its image as references are normalised (registry/path, no tag) and either a
  * tag of its own or a range of nightly dates; a base that is an NGC month of the table
  * agrees with that month's CUDA, in as many fields as the row gives, and a base tag's
@@ -686,10 +704,12 @@ static bool post_image_release(struct kb_loader *ld, struct yt_node *node, void 
                     strcmp(r->dated_from, r->dated_until) > 0))
         return kb_yaml_fail(&ld->y, kb_yaml_get(node, "dated_from"),
                             "dated_from/dated_until: expected YYYY-MM-DD, from <= until");
-    const char *month = r->base ? strrchr(r->base, ':') : NULL;
+    const char *tag = NULL;
+    if (!base_tag(ld, node, r->base, &tag))
+        return false;
     const struct gl_kb_ngc_release *ngc = NULL;
-    for (size_t i = 0; month && i < ld->kb->n_ngc_releases; i++)
-        if (!strncmp(ld->kb->ngc_releases[i].tag, month + 1, 5) && month[6] == '-')
+    for (size_t i = 0; tag && i < ld->kb->n_ngc_releases; i++)
+        if (!strncmp(ld->kb->ngc_releases[i].tag, tag, 5) && tag[5] == '-')
             ngc = &ld->kb->ngc_releases[i];
     unsigned fields = 1;
     for (const char *c = r->cuda; c && *c; c++)
@@ -701,7 +721,10 @@ static bool post_image_release(struct kb_loader *ld, struct yt_node *node, void 
                             "cuda: %s, but its base %s is CUDA %s in ngc_containers",
                             r->cuda, r->base, ngc->cuda);
     char token[16];
-    bool tagged = r->cuda && kb_base_cuda_token(r->base, token, sizeof token);
+    size_t tok_len = 0, digits = 0;
+    long tok = r->cuda ? gl_imageref_cuda_token(tag, &tok_len) : -1;
+    bool tagged = tok >= 0 && gl_cuda_token_version(tag + tok, tok_len, token, sizeof token,
+                                                    &digits);
     /* in as many fields as both give, at most two (`cuda12`: one) */
     unsigned both = !tagged || !strchr(token, '.') ? 1 : fields < 2 ? fields : 2;
     if (tagged && (!gl_version_compare(token, r->cuda, both, &cmp) || cmp))

@@ -198,7 +198,15 @@ bool gl_kb_iso_date_at(const char *s)
     for (size_t k = 0; k < 10; k++)
         if (k == 4 || k == 7 ? s[k] != '-' : s[k] < '0' || s[k] > '9')
             return false;
-    return true;
+    /* a day of the calendar: dates compare as strings, so `2025-13-99` lay inside a range
+       from 2025-07-24 to 2026-07-24, a tag no nightly was ever given */
+    unsigned y = (unsigned)((s[0] - '0') * 1000 + (s[1] - '0') * 100 + (s[2] - '0') * 10 +
+                            (s[3] - '0'));
+    unsigned m = (unsigned)((s[5] - '0') * 10 + (s[6] - '0'));
+    unsigned d = (unsigned)((s[8] - '0') * 10 + (s[9] - '0'));
+    static const unsigned char days[12] = {31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    bool leap = y % 4 == 0 && (y % 100 != 0 || y % 400 == 0);
+    return m >= 1 && m <= 12 && d >= 1 && d <= days[m - 1] && (m != 2 || d <= 28 || leap);
 }
 
 /* The date of a nightly tag FLAVOR-YYYY-MM-DD (its last 10 bytes), or NULL. */
@@ -214,9 +222,7 @@ static const char *nightly_date(const char *tag)
     return d;
 }
 
-/* An alias tag RELEASE[-pyNNN]-ALIAS[-aarch64] ("2.9.0-py310-gpu"): false when the tag is
- * not so; else the release's length and the alias word's place. */
-static bool alias_tag(const char *t, size_t *rel_len, size_t *at, size_t *len)
+bool gl_kb_alias_tag(const char *t, size_t *rel_len, size_t *at, size_t *len)
 {
     size_t n = gl_version_prefix_len(t);
     if (!n || t[n] != '-')
@@ -259,7 +265,7 @@ const struct gl_kb_image_release *gl_kb_image_release(const struct gl_kb *kb, co
         return NULL;
     const char *date = nightly_date(tag);
     size_t rel_len = 0, at = 0, alen = 0;
-    bool aliased = alias_tag(tag, &rel_len, &at, &alen);
+    bool aliased = gl_kb_alias_tag(tag, &rel_len, &at, &alen);
     for (size_t i = 0; i < kb->n_image_releases; i++) {
         const struct gl_kb_image_release *r = &kb->image_releases[i];
         if (!release_row_is(r, tag, date, aliased, rel_len, at, alen) || strcmp(r->image, image))
@@ -268,8 +274,9 @@ const struct gl_kb_image_release *gl_kb_image_release(const struct gl_kb *kb, co
            the loader lets no two rows of one image read one tag in one form (equal tags,
            equal RELEASE-ALIAS, overlapping dates: kb_image_rows.c), so in the table as
            shipped there is no later row to look for. (A tag row that an alias row reads in
-           its -pyNNN or -aarch64 form, or that a dated range holds, is not checked: the
-           first row in the file answers.) */
+           its -pyNNN or -aarch64 form gives the alias row's CUDA: kb_image_rows.c checks
+           that too. A tag row that a dated range holds is not checked: the first row in the
+           file answers.) */
         if (r->unverified || !r->cuda)
             return NULL;
         bool word = r->alias != NULL;

@@ -90,9 +90,6 @@ struct kb_loader {
  * give one tag (a tag row's, or an alias row's RELEASE-ALIAS) or overlapping dates. */
 bool kb_image_releases_check(struct kb_loader *ld, struct yt_node *table,
                              const struct gl_kb_image_release *rows, size_t n);
-/* The CUDA version of a base image's tag token cudaX.Y (`cuda-dl-base:25.09-cuda13.0-devel`:
- * "13.0") copied to out (size bytes); false when the tag has none (or it does not fit). */
-bool kb_base_cuda_token(const char *base, char *out, size_t size);
 
 /* Generic decoding by field tables (kb_decode.c). */
 bool kb_decode_row(struct kb_loader *ld, const struct kb_spec *spec, struct yt_node *node,

@@ -56,6 +56,8 @@ struct gl_pkg {
     bool group;              /* `dnf groupinstall "Development Tools"` */
     bool requirements;       /* `pip install -r FILE`: name is the file */
     uint8_t family;          /* enum gl_pkg_family of manager (in what was padding) */
+    uint8_t arm;             /* branch, arm: the innermost shell `if`/`case` of the RUN that */
+    uint32_t branch;         /* installs it, and its arm there (sh_cmd.branch/.arm; 0 none) */
     const char *workdir;     /* the WORKDIR of the RUN: absolute, "" for the base image's own
                                 (unknown, relative paths are relative to it), NULL unknown */
     const char *extras;      /* a project a requirements entry installs: its extras, each
@@ -115,6 +117,8 @@ struct gl_pkg_index {
     struct gl_loc loc;
     int stage;
     uint8_t family;          /* enum gl_pkg_family of manager */
+    uint8_t arm;             /* as gl_pkg.branch and .arm */
+    uint32_t branch;
 };
 
 /* A variable a RUN line sees at build time: an ARG of a stage (its value the --build-arg,

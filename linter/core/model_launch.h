@@ -113,6 +113,8 @@ struct gl_gpu_request {
     bool mig;                 /* MIG device/resource */
     bool mps;                 /* MPS configured for this request */
     bool mem_capped;          /* an enforced memory cap (HAMi gpumem, MPS limit) */
+    bool per_task;            /* Slurm --gpus-per-task: each task is given its GPUs by
+                                 the request itself (count: per task x tasks per node) */
     struct gl_gpu_csv csv;    /* docker --gpus: its fields as written */
     /* a compose device mapping: where its keys are written, line 0 when absent (the
        values are count, device_ids and capabilities above) */

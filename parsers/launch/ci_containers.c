@@ -181,20 +181,13 @@ static void env_entry(struct launch_build *b, struct job *j, struct yt_node *k, 
 {
     if (!yt_is_scalar(k))
         return;
-    struct gl_env *e = GL_APPEND(&j->doc->arena, j->doc->env, j->doc->nenv, j->doc->capenv);
-    memset(e, 0, sizeof *e);
-    e->key = gl_arena_strndup(&j->doc->arena, k->value, k->len);
-    e->key_loc = k->loc;
+    struct gl_env *e = launch_env_entry(b, k->value, k->len, k->loc);
     v = variable_value(j, v);
     e->value = yt_is_scalar(v) && !yt_is_null(v) && !expression(v)
                    ? gl_arena_strndup(&j->doc->arena, v->value, v->len)
                    : NULL;
-    e->value_loc = yt_is_scalar(v) ? yt_scalar_loc_at(j->s, v, 0) : k->loc;
-    e->origin = GL_ENV_LAUNCH;
-    e->stage = -1;
-    e->launch = b->index;
-    if (!strcmp(e->key, "NVIDIA_VISIBLE_DEVICES"))
-        b->visible_env = (int)j->doc->nenv - 1;
+    if (yt_is_scalar(v))
+        e->value_loc = yt_scalar_loc_at(j->s, v, 0);
 }
 
 static void add_env(struct launch_build *b, struct job *j, struct yt_node *map)

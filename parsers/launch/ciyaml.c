@@ -14,10 +14,12 @@
  * is not a global keyword), before_script, script and after_script, each a string or a
  * list of strings (nested lists from !reference flattened once); the scripts of one job
  * share one variable table (they run in one shell). The launches of the steps of a GitHub
- * job on a runner without a GPU (hosted: `runs-on: ubuntu-latest`, `windows-*`, `macos-*`;
- * self-hosted labels with a `cpu`/`cpuN` token and none with `gpu`: `linux-amd64-cpu8`)
- * are gpu_unseen: a CUDA image there builds or is smoke-tested on the CPU on purpose;
- * they and the job's containers are no_gpu_host (no driver or GPU check judges them).
+ * job on a runner without a GPU (cpu_runner: hosted `runs-on: ubuntu-latest`,
+ * `windows-*`, `macos-*`; self-hosted labels with a `cpu`/`cpuN` token and none that names
+ * a GPU: `linux-amd64-cpu8`), and the launches of a GitLab job whose `tags:` (its own, else
+ * `default:`'s) name such a host, are gpu_unseen: a CUDA image there builds or is
+ * smoke-tested on the CPU on purpose; they and the job's containers are no_gpu_host (no
+ * driver or GPU check judges them).
  * Each text goes with its srcmap
  * (parsers/yaml/yaml_tree.h: exact for `|` block scalars) to gl_launches_from_shell.
  * A GitHub Actions step that `uses: docker/build-push-action` builds images and is a build
@@ -25,9 +27,11 @@
  * repository root, two directories above a workflow in .github/workflows/.
  * Inline ignores: yt_add_pragmas.
  */
+#include <ctype.h>
 #include <string.h>
 #include <strings.h>
 
+#include "knowledge/gpu_target.h"
 #include "linter/core/inputs.h"
 #include "parsers/launch/ci_build_action.h"
 #include "parsers/launch/ci_containers.h"
@@ -38,6 +42,7 @@ struct ci {
     struct gl_doc *doc;
     struct yt_stream *s;
     const char *root; /* the working directory of steps from the doc's directory, or NULL */
+    const struct gl_kb *kb;
 };
 
 static void run_text(struct ci *c, struct yt_node *n, struct sh_vars *vars)
@@ -86,19 +91,86 @@ static bool cpu_label(const struct yt_node *label)
     return false;
 }
 
-/* Does `runs-on` name a runner without a GPU: one of GitHub's hosted ones (a label alone
- * or the only item of a list), or a label of a CPU machine (cpu_label), where no label
- * says `gpu` (ubuntu-22.04-gpu-t4)? */
-static bool cpu_runner(struct ci *c, struct yt_node *runs_on)
+#define TOKEN_MAX 32
+
+/* Is the text [p, p + n) a GPU's name: `nvidia`, `cuda`, or a product name of the table
+ * with a model number (A100, T4, RTX 4090)? Not a family name (`ampere` is also a maker of
+ * ARM CPUs), not a word that starts with a digit or is an SM spelling (`22.04`, `90`,
+ * `sm90`: the lookup reads those as compute capabilities). */
+static bool gpu_word(const char *p, size_t n, const struct gl_kb *kb)
 {
-    struct yt_node *v = yt_deref(c->s, runs_on);
+    if (!n || n > TOKEN_MAX || !isalpha((unsigned char)p[0]) ||
+        ((p[0] == 's' || p[0] == 'S') && n > 1 && (p[1] == 'm' || p[1] == 'M')))
+        return false;
+    char w[TOKEN_MAX + 1];
+    memcpy(w, p, n);
+    w[n] = '\0';
+    if (!strcasecmp(w, "nvidia") || !strcasecmp(w, "cuda"))
+        return true;
+    if (!strpbrk(w, "0123456789"))
+        return false;
+    unsigned sms[4];
+    size_t found = 0;
+    return kb && gl_gpu_name_lookup(kb, w, sms, 4, &found);
+}
+
+/* Does a label name a GPU: `gpu` in it, or a token (or two adjacent, joined by a space)
+ * that is a GPU's name? */
+static bool gpu_label(const struct yt_node *label, const struct gl_kb *kb)
+{
+    if (strcasestr(label->value, "gpu"))
+        return true;
+    const char *s = label->value, *prev = NULL;
+    size_t prev_n = 0;
+    for (size_t i = 0; i < label->len;) {
+        while (i < label->len && strchr("-_ ", s[i]))
+            i++;
+        size_t j = i;
+        while (j < label->len && !strchr("-_ ", s[j]))
+            j++;
+        if (j == i)
+            break;
+        if (gpu_word(s + i, j - i, kb))
+            return true;
+        if (prev && prev_n + 1 + (j - i) <= TOKEN_MAX) {
+            char pair[TOKEN_MAX + 1];
+            memcpy(pair, prev, prev_n);
+            pair[prev_n] = ' ';
+            memcpy(pair + prev_n + 1, s + i, j - i);
+            if (gpu_word(pair, prev_n + 1 + (j - i), kb))
+                return true;
+        }
+        prev = s + i;
+        prev_n = j - i;
+        i = j;
+    }
+    return false;
+}
+
+/* Do the runner labels at `labels` (GitHub runs-on: a scalar or a sequence; GitLab tags;
+ * NULL: none) name a host without a GPU: one label says CPU and none names a GPU?
+ *  - CPU: a `-`/`_`-separated token `cpu` or `cpuN` (NVIDIA's runners linux-amd64-cpu8,
+ *    cpu-large); on GitHub (`github`) also one of its hosted runners given alone
+ *    (ubuntu-latest, windows-2022, macos-14: they have no GPU);
+ *  - GPU, which wins: a label holding `gpu` (ubuntu-22.04-gpu-t4, linux-amd64-gpu-l4),
+ *    a token `nvidia` or `cuda`, or a token (or two adjacent ones: rtx-4090) that is a GPU
+ *    product name with a model number in the knowledge table (gpu_architectures `names`,
+ *    as --gpu reads them: a100, H100, l4, t4, v100; not a family name: `ampere` is also a
+ *    maker of ARM CPUs); so `[self-hosted, cpu, a100]` is a GPU host. A label that is not a
+ *    plain scalar (an expression's value) may be anything: no CPU host. kb may be NULL. */
+static bool cpu_runner(struct yt_stream *s, struct yt_node *labels, const struct gl_kb *kb,
+                       bool github)
+{
+    struct yt_node *v = yt_deref(s, labels);
+    if (!v)
+        return false;
     size_t n = yt_is_seq(v) ? v->nitems : 1;
     bool cpu = false;
     for (size_t i = 0; i < n && i < 64; i++) {
-        struct yt_node *label = yt_is_seq(v) ? yt_deref(c->s, yt_item(c->s, v, i)) : v;
-        if (!yt_is_scalar(label) || strcasestr(label->value, "gpu"))
+        struct yt_node *label = yt_is_seq(v) ? yt_deref(s, yt_item(s, v, i)) : v;
+        if (!yt_is_scalar(label) || gpu_label(label, kb))
             return false;
-        cpu = cpu || cpu_label(label) || (n == 1 && hosted_label(label));
+        cpu = cpu || cpu_label(label) || (github && n == 1 && hosted_label(label));
     }
     return cpu;
 }
@@ -112,7 +184,8 @@ static void github(struct ci *c, struct yt_node *root)
         github_steps(c, yt_get(c->s, jobs[j].value, "steps", NULL), jobs[j].value, root);
         /* a step's `docker run` on a runner without a GPU has none to ask for: a CUDA
          * image there builds or is smoke-tested on the CPU on purpose */
-        bool cpu = cpu_runner(c, yt_get(c->s, jobs[j].value, "runs-on", NULL));
+        bool cpu = cpu_runner(c->s, yt_get(c->s, jobs[j].value, "runs-on", NULL), c->kb,
+                                 true);
         for (size_t k = first; cpu && k < c->doc->nlaunches; k++)
             c->doc->launches[k].gpu_unseen = true;
         /* a call of a reusable workflow hands its `build-contexts` to the build */
@@ -164,13 +237,20 @@ static void gitlab(struct ci *c, struct yt_node *root)
     size_t n = yt_pairs(c->s, root, &p);
     ci_gitlab_containers(c->doc, c->s, root, "default", root);
     ci_gitlab_containers(c->doc, c->s, yt_get(c->s, root, "default", NULL), "default", root);
+    struct yt_node *tags = yt_get(c->s, yt_get(c->s, root, "default", NULL), "tags", NULL);
     for (size_t i = 0; i < n; i++) {
         struct yt_node *k = yt_deref(c->s, p[i].key);
         if (!yt_is_scalar(k) || !yt_is_map(p[i].value) || gitlab_keyword(k->value))
             continue;
+        size_t first = c->doc->nlaunches;
         gitlab_job(c, p[i].value);
         if (strcmp(k->value, "default")) /* (hidden `.templates` too: their images run) */
             ci_gitlab_containers(c->doc, c->s, p[i].value, k->value, root);
+        /* a job whose runner tags name a CPU host, as a GitHub job's runs-on */
+        struct yt_node *own = yt_get(c->s, p[i].value, "tags", NULL);
+        bool cpu = cpu_runner(c->s, own ? own : tags, c->kb, false);
+        for (size_t l = first; cpu && l < c->doc->nlaunches; l++)
+            c->doc->launches[l].gpu_unseen = c->doc->launches[l].no_gpu_host = true;
     }
 }
 
@@ -193,12 +273,12 @@ static bool in_workflows_dir(const char *path, const char *base)
 
 static void parse(struct gl_doc *doc, const struct gl_config *cfg)
 {
-    (void)cfg;
     struct yt_stream s;
     yt_load(&s, &doc->arena, doc->text, doc->len);
     struct ci c = {doc, &s,
                    doc->path && in_workflows_dir(doc->path, gl_base_name(doc->path)) ? "../.."
-                                                                                    : NULL};
+                                                                                    : NULL,
+                   cfg ? cfg->kb : NULL};
     struct yt_node *root = s.ndocs && s.docs[0] && s.docs[0]->complete ? s.docs[0] : NULL;
     if (yt_is_map(root)) {
         if (is_github(doc->path) || yt_get(&s, root, "jobs", NULL) ||

@@ -11,6 +11,11 @@
  *                                                        GL_PROJECT_BUILT (no build)
  *   docker|podman commit [opts] CONTAINER X; buildah commit [opts] CONTAINER X
  *                                                        GL_PROJECT_BUILT
+ *   docker|podman [image] load -i FILE, --input FILE, --input=FILE, < FILE
+ *       the name of FILE without its archive suffix (.tar, .tar.gz, .tgz, .tar.xz,
+ *       .tar.zst, .tar.bz2): `docker save -o NAME.tar NAME` is the convention, and the
+ *       image `docker run NAME` starts after the load comes from the file, not from a
+ *       registry; a file with none of those suffixes names nothing  GL_PROJECT_BUILT
  *   kaniko executor -d X, --destination X, --destination=X   GL_PROJECT_BUILT
  *   mlserver build DIR -t X; cog build -t X; bentoml containerize BENTO -t X
  *   (--image-tag X); repo2docker --image-name X              GL_PROJECT_BUILT
@@ -259,6 +264,52 @@ static void build_args(struct gl_doc *doc, const struct sh_cmd *cmd, size_t firs
     gl_project_add_build(doc, path, true, names, nnames, cmd->words[first - 1].loc, tool);
 }
 
+/* `docker load` from word `first`: its archive (-i/--input or a `<` redirection) names an
+ * image of the project (see the top of this file). */
+static void load_archive(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t first)
+{
+    static const char *const suffixes[] = {".tar", ".tar.gz", ".tgz", ".tar.xz", ".tar.zst",
+                                           ".tar.bz2"};
+    struct lv file = {0};
+    struct gl_loc redir_at = {0, 0}; /* a `< FILE`: where FILE is */
+    for (size_t i = first; i < cmd->nwords && !file.text; i++) {
+        const char *w = cmd->words[i].text;
+        if (cmd->words[i].opaque)
+            continue;
+        if ((!strcmp(w, "-i") || !strcmp(w, "--input")) && i + 1 < cmd->nwords)
+            file = lv_word(&scan->doc->arena, cmd, i + 1);
+        else if (!strncmp(w, "--input=", 8))
+            file = lv_sub(&scan->doc->arena, &(struct lv){cmd, i, 0, w, cmd->info[i].len,
+                                                           false}, 8, SIZE_MAX);
+    }
+    for (size_t k = 0; k < cmd->nredirs && !file.text; k++)
+        if (!strcmp(cmd->redirs[k].op, "<") && !cmd->redirs[k].target.opaque) {
+            const struct gl_word *t = &cmd->redirs[k].target;
+            file = (struct lv){NULL, 0, 0, t->text, gl_word_size(t), false};
+            redir_at = t->loc;
+        }
+    if (!file.text || file.opaque)
+        return;
+    const char *base = file.text, *slash = memrchr(file.text, '/', file.len);
+    size_t n = file.len;
+    if (slash) {
+        n -= (size_t)(slash + 1 - base);
+        base = slash + 1;
+    }
+    for (size_t k = 0; k < sizeof suffixes / sizeof suffixes[0]; k++) {
+        size_t sl = strlen(suffixes[k]);
+        if (n > sl && !memcmp(base + n - sl, suffixes[k], sl)) {
+            const char *name = gl_arena_strndup(&scan->doc->arena, base, n - sl);
+            size_t off = (size_t)(base - file.text);
+            struct gl_loc at = file.cmd ? lv_loc(&file, off)
+                                        : (struct gl_loc){redir_at.line,
+                                                          redir_at.col + (uint32_t)off};
+            gl_project_add(scan->doc, GL_PROJECT_BUILT, name, NULL, at, "docker load");
+            return;
+        }
+    }
+}
+
 void launch_build_docker(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t sub)
 {
     bool buildx = word_is(cmd, sub, "buildx");
@@ -280,6 +331,9 @@ void launch_build_docker(struct gl_launch_scan *scan, const struct sh_cmd *cmd, 
                  none_long, "docker tag");
     } else if (word_is(cmd, sub, "commit")) {
         operands(scan, cmd, sub + 1, 1, "acmf", commit_long, "docker commit");
+    } else if (word_is(cmd, sub, "load") ||
+               (word_is(cmd, sub, "image") && word_is(cmd, sub + 1, "load"))) {
+        load_archive(scan, cmd, sub + (word_is(cmd, sub, "load") ? 1 : 2));
     }
 }
 

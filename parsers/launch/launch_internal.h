@@ -57,6 +57,11 @@ void launch_set_image(struct launch_build *b, const struct lv *img);
 void launch_set_apptainer_image(struct launch_build *b, const struct lv *img);
 /* An env entry KEY=VALUE (or KEY alone: value unknown). Returns its doc->env index. */
 int launch_add_env(struct launch_build *b, const struct lv *kv);
+/* A new env entry of the launch named key[0..klen) at key_loc, its value unknown (NULL, at
+ * the key) until the caller sets value and value_loc; NVIDIA_VISIBLE_DEVICES is noted as
+ * b->visible_env. */
+struct gl_env *launch_env_entry(struct launch_build *b, const char *key, size_t klen,
+                                struct gl_loc key_loc);
 /* argv = words [from, nwords) of cmd, with `sh -c SCRIPT` scripts spliced in. */
 void launch_set_argv(struct launch_build *b, const struct sh_cmd *cmd, size_t from);
 /* argv = the words head[0, nhead) (an entrypoint given on the command line), then words

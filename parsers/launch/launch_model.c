@@ -144,6 +144,23 @@ void launch_set_apptainer_image(struct launch_build *b, const struct lv *img)
     b->l->apptainer_sandbox = true;
 }
 
+struct gl_env *launch_env_entry(struct launch_build *b, const char *key, size_t klen,
+                                struct gl_loc key_loc)
+{
+    struct gl_doc *doc = b->doc;
+    struct gl_env *e = GL_APPEND(&doc->arena, doc->env, doc->nenv, doc->capenv);
+    memset(e, 0, sizeof *e);
+    e->key = gl_arena_strndup(&doc->arena, key, klen);
+    e->key_loc = key_loc;
+    e->value_loc = key_loc;
+    e->origin = GL_ENV_LAUNCH;
+    e->stage = -1;
+    e->launch = b->index;
+    if (!strcmp(e->key, "NVIDIA_VISIBLE_DEVICES"))
+        b->visible_env = (int)(doc->nenv - 1);
+    return e;
+}
+
 int launch_add_env(struct launch_build *b, const struct lv *kv)
 {
     const char *eq = memchr(kv->text, '=', kv->len);
@@ -151,25 +168,14 @@ int launch_add_env(struct launch_build *b, const struct lv *kv)
     if (!klen)
         return -1;
     struct gl_doc *doc = b->doc;
-    struct gl_env *e = GL_APPEND(&doc->arena, doc->env, doc->nenv, doc->capenv);
-    memset(e, 0, sizeof *e);
-    e->key = gl_arena_strndup(&doc->arena, kv->text, klen);
-    e->key_loc = lv_loc(kv, 0);
-    e->origin = GL_ENV_LAUNCH;
-    e->stage = -1;
-    e->launch = b->index;
+    struct gl_env *e = launch_env_entry(b, kv->text, klen, lv_loc(kv, 0));
     if (eq) {
         size_t vs = klen + 1;
         e->value_loc = vs < kv->len ? lv_loc(kv, vs) : lv_end_loc(kv);
         if (!kv->opaque)
             e->value = gl_arena_strndup(&doc->arena, kv->text + vs, kv->len - vs);
-    } else {
-        e->value_loc = e->key_loc; /* from the caller's environment: unknown */
-    }
-    int idx = (int)(doc->nenv - 1);
-    if (!strcmp(e->key, "NVIDIA_VISIBLE_DEVICES"))
-        b->visible_env = idx;
-    return idx;
+    } /* (else from the caller's environment: unknown, at the key) */
+    return (int)(doc->nenv - 1);
 }
 
 struct argv_acc {

@@ -633,7 +633,8 @@ static void scan_split(struct gl_launch_scan *s, const char *text, size_t len,
     struct sh_vars fresh;
     struct sh_opts o = {.track_assignments = true, .vars = s->vars,
                         .placeholders = s->placeholders,
-                        .python_braces = s->python_braces};
+                        .python_braces = s->python_braces,
+                        .grammar = s->grammar && s->report_errors && !depth};
     if (!o.vars) {
         sh_vars_init(&fresh, &s->doc->arena);
         o.vars = &fresh;

@@ -75,18 +75,17 @@ static bool directive_first(const char *data, size_t len)
     return false;
 }
 
-static bool by_content(const char *path, const char *data, size_t len)
+/* The shell a `#!` line names (#!/bin/bash, #! /usr/bin/env bash, #!/usr/bin/env -S bash
+ * -e): its name, NULL when the first line is no `#!` line naming one of `shells`. */
+static const char *const shells[] = {"sh", "bash", "dash", "zsh", "ksh", "ash", "mksh"};
+
+static const char *shebang_shell(const char *data, size_t len)
 {
-    static const char *const shells[] = {"sh", "bash", "dash", "zsh", "ksh", "ash", "mksh"};
-    (void)path;
-    if (directive_first(data, len))
-        return true;
     if (len < 3 || data[0] != '#' || data[1] != '!')
-        return false;
+        return NULL;
     size_t i = 2, eol = 2;
     while (eol < len && eol < 256 && data[eol] != '\n' && data[eol] != '\r')
         eol++;
-    /* #!/bin/bash, #! /usr/bin/env bash, #!/usr/bin/env -S bash -e */
     for (int word = 0; word < 4 && i < eol; word++) {
         while (i < eol && (data[i] == ' ' || data[i] == '\t'))
             i++;
@@ -104,10 +103,28 @@ static bool by_content(const char *path, const char *data, size_t len)
             continue;
         for (size_t k = 0; k < sizeof shells / sizeof shells[0]; k++)
             if (strlen(shells[k]) == n && !memcmp(data + b, shells[k], n))
-                return true;
-        return false;
+                return shells[k];
+        return NULL;
     }
-    return false;
+    return NULL;
+}
+
+static bool by_content(const char *path, const char *data, size_t len)
+{
+    (void)path;
+    return directive_first(data, len) || shebang_shell(data, len);
+}
+
+/* Is the script bash's or a POSIX shell's (what `bash -n` or `dash -n` judge)? Not zsh,
+ * ksh or mksh, whose grammars differ (zsh's `for x (a b) { ... }`), by `#!` line or name. */
+static bool posix_family(const struct gl_doc *doc)
+{
+    const char *sh = shebang_shell(doc->text, doc->len);
+    if (sh)
+        return !strcmp(sh, "sh") || !strcmp(sh, "bash") || !strcmp(sh, "dash") ||
+               !strcmp(sh, "ash");
+    const char *dot = strrchr(doc->path, '.');
+    return !(dot && (gl_streq(dot, ".zsh") || gl_streq(dot, ".ksh")));
 }
 
 /* A Bats test file is bash once each `@test "name" {` line is a function header, as bats
@@ -144,6 +161,7 @@ static void parse(struct gl_doc *doc, const struct gl_config *cfg)
     struct gl_launch_scan s;
     gl_launch_scan_init(&s, doc, &vars);
     s.report_errors = true;
+    s.grammar = posix_family(doc);
     const char *text = gl_has_suffix(doc->path, ".bats") ? bats_as_bash(doc) : doc->text;
     gl_launch_scan_text(&s, text, doc->len, NULL);
     gl_launch_scan_pragmas(&s);

@@ -372,7 +372,8 @@ static long gres_gpus(const struct lv *v, size_t *off)
     return -2;
 }
 
-static void request(struct launch_build *b, const struct slurm_opt *o, size_t off, long count)
+static struct gl_gpu_request *request(struct launch_build *b, const struct slurm_opt *o,
+                                      size_t off, long count)
 {
     struct gl_arena *a = &b->doc->arena;
     struct lv at = lv_sub(a, &o->v, off, o->v.len - off);
@@ -383,6 +384,7 @@ static void request(struct launch_build *b, const struct slurm_opt *o, size_t of
                               : gl_arena_printf(a, "%.2s %s", ft, o->v.text);
     g->count = count >= 0 ? gl_arena_printf(a, "%ld", count) : NULL;
     g->count_opaque = o->v.opaque;
+    return g;
 }
 
 static long tasks_per_node(const struct slurm_req *r, const struct slurm_opt **at);
@@ -415,7 +417,8 @@ void slurm_add_gpus(struct launch_build *b, const struct slurm_req *r)
         off = count_off(&r->gpus_per_task.v);
         long per_task = number(&r->gpus_per_task.v, off, r->gpus_per_task.v.len - off);
         request(b, &r->gpus_per_task, off,
-                per_task == 0 ? 0 : per_task > 0 && tpn > 0 ? per_task * tpn : -1);
+                per_task == 0 ? 0 : per_task > 0 && tpn > 0 ? per_task * tpn : -1)
+            ->per_task = true;
     }
 }
 

@@ -283,8 +283,7 @@ void gl_parse_k8s_doc(struct gl_doc *doc, const struct gl_config *cfg)
             }
         }
     }
-    if (k.nmapped)
-        gl_map_free(&k.claim_names);
+    k8s_claims_free(&k);
     yt_add_pragmas(doc, &s);
     yt_report(doc, &s);
 }

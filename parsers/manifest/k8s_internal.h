@@ -10,11 +10,12 @@
 #include "linter/core/model.h"
 #include "parsers/yaml/yaml_tree.h"
 
-/* A DRA claim (template) of the file that says something about its devices: configured
- * for MPS sharing, or holding no GPU (an IMEX channel of a ComputeDomain, a device class
- * that names no GPU). */
+/* A DRA claim (template) of the file and what it says of its devices: configured for MPS
+ * sharing, or holding no GPU (an IMEX channel of a ComputeDomain, a device class that
+ * names no GPU), or neither. */
 struct k8s_claim {
     const char *name;
+    const char *ns;           /* its metadata.namespace, "" when it names none */
     bool mps, mem_capped;
     bool not_gpu;
 };
@@ -24,21 +25,28 @@ struct k8s {
     struct yt_stream *s;
     struct k8s_claim *claims;
     size_t nclaims, capclaims;
-    struct gl_map claim_names; /* claims[0, nmapped) by name (k8s_claim_named) */
-    size_t nmapped;
+    struct gl_map claim_keys;  /* the claims by namespace and name, the first of each */
+    struct gl_map claim_names; /* by name alone: what a claim of another namespace says */
+    bool claims_mapped;        /* (both made at the first look-up: k8s_claim_named) */
     unsigned npods;           /* pod specs seen: gl_pod_facts.pod */
     const char *ns;           /* metadata.namespace of the object being read, or NULL */
     bool core_kind;           /* the object is a Pod or a core workload (Deployment, Job...):
                                  a container of it without an image is a patch's */
 };
 
-/* Note obj's claim when it is a ResourceClaim or ResourceClaimTemplate that asks for MPS
- * (mps, mem_capped) or names no GPU class, or a ComputeDomain's channel template
+/* Note obj's claim when it is a ResourceClaim or ResourceClaimTemplate (mps, mem_capped:
+ * it asks for MPS; not_gpu: it names no GPU class), or a ComputeDomain's channel template
  * (k8s_claims.c). */
 void k8s_note_claim(struct k8s *k, struct yt_node *obj);
-/* The first claim (ResourceClaim, template) of the file named `name`, or NULL: through a
- * map of their names (a scan for each of a pod's claims was n^2: 4,000 claims, 1.5 s). */
-const struct k8s_claim *k8s_claim_named(struct k8s *k, const char *name);
+/* The claim (ResourceClaim, template) `name` of namespace ns (NULL: none named) that a pod
+ * of ns refers to, or NULL when the file has none or cannot tell. Claims are namespaced: the
+ * first of that namespace and name; else, when the pod or a claim names no namespace (the
+ * one the file is applied to), what the claims of that name that may be in it agree on
+ * (a NIC claim of another namespace is not the GPU claim of the pod's). Through maps (a
+ * scan for each of a pod's claims was n^2: 4,000 claims, 1.5 s). */
+const struct k8s_claim *k8s_claim_named(struct k8s *k, const char *ns, const char *name);
+/* Free the maps k8s_claim_named made. */
+void k8s_claims_free(struct k8s *k);
 
 /* Add the launches of the pod spec (a mapping with `containers`, or a `runner`). ignore ids come from
  * a gpulint.io/ignore annotation (may be NULL); `owner` is the mapping whose `spec` the

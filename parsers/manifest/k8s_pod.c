@@ -405,7 +405,7 @@ static const struct k8s_claim *claim_of(struct pod *p, const char *name, const c
                               : gl_arena_printf(&p->k->doc->arena, "claim `%s` of pod #%u",
                                                 t->value, p->k->npods);
         if (yt_is_scalar(t))
-            return k8s_claim_named(p->k, t->value);
+            return k8s_claim_named(p->k, p->k->ns, t->value);
     }
     return NULL;
 }

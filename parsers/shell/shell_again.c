@@ -59,7 +59,11 @@ int sh_split_word_again(struct gl_arena *a, const struct sh_cmd *cmd, size_t wi,
         return 0;
     }
     struct gl_srcmap *m = word_map(a, cmd, wi);
-    return sh_split(a, cmd->words[wi].text, cmd->info[wi].len, m, opts, cmds, ncmds, err);
+    struct sh_opts piece = {0};
+    if (opts)
+        piece = *opts;
+    piece.grammar = false; /* a script in a word: not what `bash -n` checks */
+    return sh_split(a, cmd->words[wi].text, cmd->info[wi].len, m, &piece, cmds, ncmds, err);
 }
 
 struct gl_loc sh_word_byte_loc(const struct sh_cmd *cmd, size_t wi, size_t off)

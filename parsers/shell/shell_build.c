@@ -118,6 +118,18 @@ bool shl_skip_construct(const struct sh_lexer *lx, size_t i, char open, size_t *
             i += 2;
             continue;
         }
+        if (top == '`') {
+            /* an old-style substitution ends at the first backquote not escaped: quotes,
+               `$(` and comments inside it do not count (bash: `# "quoted"` closes) */
+            st.len -= c == '`';
+            i++;
+            if (st.len == 0) {
+                *end = i;
+                ok = true;
+                break;
+            }
+            continue;
+        }
         if (dollar_open && s[i + 1] == '(' && i + 2 < len && s[i + 2] == '(') {
             skip_push(&st, 'A');
             narith++;

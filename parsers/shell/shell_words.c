@@ -21,8 +21,14 @@ enum ctx_kind {
 
 struct ctx {
     unsigned char kind;
-    char closer;    /* C_FUNC: '}' or ')' */
+    char closer;    /* C_FUNC: '}' or ')'; C_LOOP: 'f' a for or select loop, '}' one whose
+                       body is a `{ ...; }` group (bash's brace form), 0 while/until */
     bool case_body; /* C_CASE: in a pattern's commands (else reading patterns) */
+    bool body;      /* C_LOOP: its `do` was read */
+    uint8_t arm;    /* C_IF, C_CASE: the arm read now (sh_cmd.arm) */
+    uint32_t id;    /* C_IF, C_CASE: its number in the text (sh_cmd.branch) */
+    uint32_t at;    /* the text offset of the word or operator that opened it (12 bytes an
+                       entry: a text of 8 million `{` holds as many; UINT32_MAX past 4 GiB) */
 };
 
 /* What the next word is, in a compound command's header. */
@@ -66,6 +72,7 @@ struct builder {
     size_t nst, capst;
     int depth;   /* C_IF, C_LOOP, C_CASE, C_FUNC entries on the stack */
     size_t nsub; /* C_SUBSHELL entries */
+    uint32_t nbranch; /* C_IF and C_CASE opened so far (their ids) */
     enum expect expect;
     char prev_sep[4];
     struct heredoc *hd;
@@ -74,6 +81,9 @@ struct builder {
     size_t total_words;  /* over all commands, for the cap below */
     struct fixed *fx;    /* first rooms of the scratch arrays above */
     bool words_only;     /* sh_opts.words_only */
+    bool grammar;        /* sh_opts.grammar */
+    size_t loose;        /* `(` read as no grammar (inside `[[ ]]`, an extglob, after a
+                            command's words): as many `)` close nothing of the stack */
     size_t limit;        /* the arena's limit, SIZE_MAX for none (it does not change while
                             a text is split: over_memory's test at every token is one) */
 };
@@ -130,10 +140,12 @@ static inline bool in_case_patterns(const struct builder *b)
 }
 static bool counts_depth(unsigned char k) { return k == C_IF || k == C_LOOP || k == C_CASE || k == C_FUNC; }
 
-static void push(struct builder *b, enum ctx_kind kind, char closer)
+static void push(struct builder *b, enum ctx_kind kind, char closer, size_t at)
 {
     b->st = grow(b, st, b->nst, capst);
-    b->st[b->nst++] = (struct ctx){(unsigned char)kind, closer, false};
+    uint32_t id = kind == C_IF || kind == C_CASE ? ++b->nbranch : 0;
+    uint32_t at32 = at < UINT32_MAX ? (uint32_t)at : UINT32_MAX;
+    b->st[b->nst++] = (struct ctx){(unsigned char)kind, closer, false, false, 0, id, at32};
     b->depth += counts_depth(kind);
     b->nsub += kind == C_SUBSHELL;
 }
@@ -149,16 +161,109 @@ static void pop_if(struct builder *b, enum ctx_kind kind, char closer)
     b->nst--;
 }
 
-/* `{` or `(` opening a group; a pending function takes it as its body. */
-static void open_group(struct builder *b, enum ctx_kind kind, char closer)
+/* `elif`/`else` of an if, or a case pattern's `)`: the next arm of t when it is `kind`. */
+static void next_arm(struct ctx *t, enum ctx_kind kind)
+{
+    if (t && t->kind == kind && t->arm < UINT8_MAX)
+        t->arm++;
+}
+
+/* The innermost if or case around the command being finished: its id and arm in *c. */
+static void set_branch(const struct builder *b, struct sh_cmd *c)
+{
+    c->branch = 0;
+    c->arm = 0;
+    for (size_t k = b->nst; k-- > 0;)
+        if (b->st[k].kind == C_IF || b->st[k].kind == C_CASE) {
+            c->branch = b->st[k].id;
+            c->arm = b->st[k].arm;
+            return;
+        }
+}
+
+/* `{` or `(` opening a group at `at`; a pending function takes it as its body. */
+static void open_group(struct builder *b, enum ctx_kind kind, char closer, size_t at)
 {
     struct ctx *t = top(b);
     if (t && t->kind == C_FUNC_PENDING) {
         b->nst--;
-        push(b, C_FUNC, closer);
+        push(b, C_FUNC, closer, at);
         return;
     }
-    push(b, kind, 0);
+    push(b, kind, 0, at);
+}
+
+/* ---- the grammar of a whole script (sh_opts.grammar) ---- */
+
+/* For messages: what a closer needs open, and the word that closes a context. */
+static const char *const needs[] = {
+    [C_IF] = "no `if` is open here", [C_LOOP] = "no loop is open here",
+    [C_CASE] = "no `case` is open here", [C_BRACE] = "no `{` is open here",
+    [C_SUBSHELL] = "no `(` is open here", [C_FUNC_PENDING] = "", [C_FUNC] = ""};
+static const char *const closer_of[] = {
+    [C_IF] = "fi", [C_LOOP] = "done", [C_CASE] = "esac", [C_BRACE] = "}",
+    [C_SUBSHELL] = ")", [C_FUNC_PENDING] = "", [C_FUNC] = ""};
+
+/* A function whose body was no group (`f() if ...; fi`, `f() (( x ))`, `f() [[ ... ]]`)
+ * left its pending entry: it is no context a closer could close. */
+static struct ctx *settled_top(struct builder *b)
+{
+    while (b->nst && b->st[b->nst - 1].kind == C_FUNC_PENDING)
+        b->nst--;
+    return top(b);
+}
+
+/* With sh_opts.grammar: `word` at `at` must close or continue an open context of `kind`
+ * (C_FUNC accepted for `}` and `)` when its closer is `closer`); else an error there, as
+ * `bash -n` gives (syntax error near unexpected token). */
+static __attribute__((noinline, cold)) void unexpected(struct builder *b, size_t at,
+                                                       size_t n, enum ctx_kind kind)
+{
+    shl_error(&b->lx, at, gl_arena_printf(b->lx.a, "unexpected `%.*s`: %s", (int)n,
+                                          b->lx.s + at, needs[kind]));
+}
+
+/* (the token is the n bytes at `at`: a reserved word, `)` or `;;`) */
+static inline void expect_open(struct builder *b, enum ctx_kind kind, char closer, size_t at,
+                               size_t n)
+{
+    if (!b->grammar)
+        return;
+    const struct ctx *t = settled_top(b);
+    if (!t || !(t->kind == kind || (closer && (t->kind == C_FUNC || t->kind == C_LOOP) &&
+                                         t->closer == closer)))
+        unexpected(b, at, n, kind);
+}
+
+/* With sh_opts.grammar: the word at `at` after `for NAME` (or `for ((...))`) is none of
+ * `in`, `do`, `{` (bash: syntax error near unexpected token). */
+static __attribute__((noinline, cold)) void not_in_or_do(struct builder *b, size_t at)
+{
+    size_t n = 0;
+    while (at + n < b->lx.len && n < 40 && !strchr(" \t\n;&|()<>", b->lx.s[at + n]))
+        n++;
+    shl_error(&b->lx, at, gl_arena_printf(b->lx.a, "unexpected `%.*s`: `in` or `do` must "
+                                          "follow the loop's variable", (int)n,
+                                          b->lx.s + at));
+}
+
+/* With sh_opts.grammar, at the end of the text: the innermost context still open is an
+ * error at its opener (bash: unexpected end of file). */
+static __attribute__((noinline, cold)) void still_open(struct builder *b)
+{
+    const struct ctx *t = settled_top(b);
+    if (!t)
+        return;
+    if (t->at >= b->lx.len)
+        return; /* (past 4 GiB: no place to point at) */
+    const char *s = b->lx.s + t->at; /* its opener: a reserved word, `{` or `(` */
+    int n = 1;
+    while (s[0] >= 'a' && s[0] <= 'z' && t->at + n < b->lx.len && s[n] >= 'a' && s[n] <= 'z')
+        n++;
+    const char *closer = t->kind != C_FUNC ? closer_of[t->kind] : t->closer == '}' ? "}" : ")";
+    shl_error(&b->lx, t->at, gl_arena_printf(b->lx.a, "this `%.*s` is never closed: `%s` is "
+                                             "missing before the end of the script", n, s,
+                                             closer));
 }
 
 static void close_group(struct builder *b, char closer)
@@ -166,6 +271,8 @@ static void close_group(struct builder *b, char closer)
     struct ctx *t = top(b);
     if (t && t->kind == C_FUNC)
         pop_if(b, C_FUNC, closer);
+    else if (t && t->kind == C_LOOP && t->closer == '}' && closer == '}')
+        pop_if(b, C_LOOP, 0);
     else
         pop_if(b, closer == '}' ? C_BRACE : C_SUBSHELL, 0);
 }
@@ -267,6 +374,7 @@ static inline __attribute__((always_inline)) void finish(struct builder *b, cons
         c->loc = b->start;
         memcpy(c->sep, sep, sizeof c->sep);
         c->depth = b->depth;
+        set_branch(b, c);
         c->subshell = b->nsub > 0;
         c->origin = b->origin;
         kept = b->ncmds++;
@@ -389,7 +497,7 @@ static bool is_keyword(const struct sh_lexer *lx, const char *kw)
  * it of every command's first word, and gcc kept the part after the length test out of
  * line (a call a command for a first-byte test that nearly always says no). */
 enum reserved { R_NONE, R_IF, R_LOOP, R_FOR, R_CASE, R_FUNCTION, R_FI, R_DONE, R_ESAC,
-                R_OPEN, R_CLOSE, R_OTHER };
+                R_OPEN, R_CLOSE, R_THEN, R_ELSE, R_DO, R_OTHER };
 /* The lengths, as bits, of the reserved words by their first byte (all have 1 to 8): a
  * word whose first byte and length match none is no reserved word, told in one look-up
  * and one test (a test of the first byte alone passed cd, curl, echo, sed, dpkg... and
@@ -421,33 +529,68 @@ static inline __attribute__((always_inline)) enum reserved reserved_of(const cha
     if (KW("esac")) return R_ESAC;
     if (KW("{")) return R_OPEN;
     if (KW("}")) return R_CLOSE;
-    if (KW("then") || KW("else") || KW("elif") || KW("do") || KW("!") || KW("time"))
+    if (KW("then"))
+        return R_THEN;
+    if (KW("else") || KW("elif"))
+        return R_ELSE;
+    if (KW("do"))
+        return R_DO;
+    if (KW("!") || KW("time"))
         return R_OTHER;
 #undef KW
     return R_NONE;
 }
 
-/* Act on the reserved word r (not R_NONE) at the start of a command. */
-static void act_reserved(struct builder *b, enum reserved r)
+/* Act on the reserved word r (not R_NONE), the n bytes at offset `at`, the start of a
+ * command. */
+static void act_reserved(struct builder *b, enum reserved r, size_t at, size_t n)
 {
     switch (r) {
     case R_NONE: break;
-    case R_IF: push(b, C_IF, 0); break;
-    case R_LOOP: push(b, C_LOOP, 0); break;
+    case R_IF: push(b, C_IF, 0, at); break;
+    case R_LOOP: push(b, C_LOOP, 0, at); break;
     case R_FOR:
-        push(b, C_LOOP, 0);
+        push(b, C_LOOP, 'f', at);
         b->expect = E_FOR_NAME;
         break;
     case R_CASE:
-        push(b, C_CASE, 0);
+        push(b, C_CASE, 0, at);
         b->expect = E_CASE_WORD;
         break;
     case R_FUNCTION: b->expect = E_FUNC_NAME; break;
-    case R_FI: pop_if(b, C_IF, 0); break;
-    case R_DONE: pop_if(b, C_LOOP, 0); break;
-    case R_ESAC: pop_if(b, C_CASE, 0); break;
-    case R_OPEN: open_group(b, C_BRACE, '}'); break;
-    case R_CLOSE: close_group(b, '}'); break;
+    case R_FI:
+        expect_open(b, C_IF, 0, at, n);
+        pop_if(b, C_IF, 0);
+        break;
+    case R_DONE:
+        expect_open(b, C_LOOP, 0, at, n);
+        pop_if(b, C_LOOP, 0);
+        break;
+    case R_ESAC:
+        expect_open(b, C_CASE, 0, at, n);
+        pop_if(b, C_CASE, 0);
+        break;
+    case R_OPEN:
+        if (b->nst && b->st[b->nst - 1].kind == C_LOOP && b->st[b->nst - 1].closer == 'f' &&
+            !b->st[b->nst - 1].body)
+            b->st[b->nst - 1].closer = '}'; /* for x in ...; { ...; } */
+        else
+            open_group(b, C_BRACE, '}', at);
+        break;
+    case R_CLOSE:
+        expect_open(b, C_BRACE, '}', at, n);
+        close_group(b, '}');
+        break;
+    case R_THEN: expect_open(b, C_IF, 0, at, n); break;
+    case R_ELSE: /* else, elif */
+        expect_open(b, C_IF, 0, at, n);
+        next_arm(top(b), C_IF);
+        break;
+    case R_DO:
+        expect_open(b, C_LOOP, 0, at, n);
+        if (b->nst && b->st[b->nst - 1].kind == C_LOOP)
+            b->st[b->nst - 1].body = true;
+        break;
     case R_OTHER: break;
     }
 }
@@ -466,12 +609,12 @@ static bool reserved_word(struct builder *b)
     enum reserved r = reserved_of(lx->fields[0].text, in->len);
     if (r == R_NONE)
         return false;
-    act_reserved(b, r);
+    act_reserved(b, r, in->src, in->len);
     return true;
 }
 
-/* A word in a compound command's header (for/case/function), or a case pattern. */
-static bool header_word(struct builder *b)
+/* A word at `at` in a compound command's header (for/case/function), or a case pattern. */
+static bool header_word(struct builder *b, size_t at)
 {
     struct sh_lexer *lx = &b->lx;
     struct ctx *t = top(b);
@@ -485,6 +628,14 @@ static bool header_word(struct builder *b)
     case E_FOR_IN:
         shl_word(lx, false);
         b->expect = is_keyword(lx, "in") ? E_FOR_WORDS : E_NONE;
+        if (b->expect == E_NONE && t && t->kind == C_LOOP) { /* for x do / for ((...)) { */
+            if (is_keyword(lx, "do"))
+                t->body = true;
+            else if (is_keyword(lx, "{"))
+                t->closer = '}';
+            else if (b->grammar)
+                not_in_or_do(b, at);
+        }
         return true;
     case E_FOR_WORDS:
         shl_word(lx, false);
@@ -502,7 +653,7 @@ static bool header_word(struct builder *b)
     case E_FUNC_NAME:
         shl_word(lx, true);
         b->expect = E_NONE;
-        push(b, C_FUNC_PENDING, 0);
+        push(b, C_FUNC_PENDING, 0, at);
         return true;
     case E_NONE:
         break;
@@ -671,7 +822,7 @@ static inline __attribute__((always_inline)) bool plain_word(struct builder *b, 
         lx->assign_certain = certain_now(b);
         gl_arena_charge(lx->a, PLAIN_SPAN + tlen + 1);
         lx->i = end;
-        act_reserved(b, r);
+        act_reserved(b, r, at, tlen);
         return true;
     }
     char *block = gl_arena_take(lx->a, PLAIN_SPAN + tlen + 1);
@@ -893,7 +1044,7 @@ static void word(struct builder *b, size_t at)
 {
     struct sh_lexer *lx = &b->lx;
     lx->assign_certain = certain_now(b);
-    if (header_word(b))
+    if (header_word(b, at))
         return;
     bool first = !b->nw;
     if (first && shl_at_assignment(lx)) {
@@ -929,21 +1080,30 @@ static int next_nonblank(const struct sh_lexer *lx, size_t i)
     }
 }
 
-static void open_paren(struct builder *b)
+/* `(` at `at` (lx->i is past it). */
+static void open_paren(struct builder *b, size_t at)
 {
     struct sh_lexer *lx = &b->lx;
     struct ctx *t = top(b);
-    if (t && t->kind == C_CASE && !t->case_body)
-        return; /* (pattern) */
+    if (t && t->kind == C_CASE && !t->case_body) {
+        /* (pattern): the one that opens a pattern follows a blank or `;;`; one inside a
+           pattern is an extglob's (`*.@(jpg|png))`), and so is its `)` */
+        if (at > 0 && !strchr(" \t\n;", lx->s[at - 1]))
+            b->loose++;
+        return;
+    }
     if (b->nw == 1 && !b->nas && !b->nrd && next_nonblank(lx, lx->i) == ')') {
         b->nw = 0; /* name() body */
         b->started = false;
         lx->i = (size_t)((const char *)memchr(lx->s + lx->i, ')', lx->len - lx->i) - lx->s) + 1;
-        push(b, C_FUNC_PENDING, 0);
+        push(b, C_FUNC_PENDING, 0, at);
         return;
     }
-    if (!cmd_empty(b))
-        return; /* a syntax error: skipped */
+    if (!cmd_empty(b)) {
+        b->loose++; /* `[[ ( -f x ) ]]`, `=~ ^(a|b)$`, `!(x)`, `arr=(...)`; else a syntax
+                       error, skipped */
+        return;
+    }
     if (t && t->kind == C_FUNC_PENDING && next_nonblank(lx, lx->i) == ')') {
         lx->i = (size_t)((const char *)memchr(lx->s + lx->i, ')', lx->len - lx->i) - lx->s) + 1;
         return; /* function name () */
@@ -957,12 +1117,13 @@ static void open_paren(struct builder *b)
         lx->i = end;
         return;
     }
-    open_group(b, C_SUBSHELL, ')');
+    open_group(b, C_SUBSHELL, ')', at);
 }
 
 /* What the operator op (a separator: see finish) does to the command and the grammar.
  * (always inline: see finish) */
-static inline __attribute__((always_inline)) void operator(struct builder *b, const char op[4])
+static inline __attribute__((always_inline)) void operator(struct builder *b, const char op[4],
+                                                           size_t at)
 {
     struct ctx *t = top(b);
     bool list_sep = sep_eq1(op, ';') || sep_eq1(op, '\n');
@@ -984,16 +1145,25 @@ static inline __attribute__((always_inline)) void operator(struct builder *b, co
     if (b->expect != E_NONE)
         return; /* newlines inside a header */
     if (sep_eq1(op, '(')) {
-        open_paren(b);
+        open_paren(b, at);
     } else if (sep_eq1(op, ')')) {
+        if (b->loose) { /* closes a `(` read as no grammar */
+            b->loose--;
+            if (!(t && t->kind == C_CASE && !t->case_body))
+                finish(b, SEP_CLOSE);
+            return;
+        }
         if (t && t->kind == C_CASE && !t->case_body) {
             t->case_body = true;
+            next_arm(t, C_CASE);
             return;
         }
         finish(b, SEP_CLOSE);
+        expect_open(b, C_SUBSHELL, ')', at, 1);
         close_group(b, ')');
     } else if (op[0] == ';' && op[1] != 0) { /* ;; ;& ;;& */
         finish(b, op);
+        expect_open(b, C_CASE, 0, at, strlen(op));
         if (t && t->kind == C_CASE)
             t->case_body = false;
     } else if (t && t->kind == C_CASE && !t->case_body) {
@@ -1169,7 +1339,7 @@ static void run(struct builder *b)
             lx->i = nl ? (size_t)(nl - lx->s) : lx->len;
         } else if (c == '\n') {
             lx->i++;
-            operator(b, SEP_NL);
+            operator(b, SEP_NL, at);
             if (b->nhd)
                 read_heredocs(b);
         } else if ((c == '<' || c == '>') && at + 1 < lx->len && lx->s[at + 1] == '(') {
@@ -1182,7 +1352,7 @@ static void run(struct builder *b)
             if (redir)
                 add_redirect(b, at, -1, op);
             else
-                operator(b, op);
+                operator(b, op, at);
         } else if (!((c == '"' || c == '\'') && quoted_word(b, at))) {
             word(b, at); /* a quote, an expansion, an escape: no plain word */
         }
@@ -1239,9 +1409,14 @@ int sh_split(struct gl_arena *a, const char *text, size_t len, const struct gl_s
     b.cmds = fx.cmds;
     b.capcmds = FIXED;
     b.words_only = opts && opts->words_only;
+    /* (`coproc NAME { ...; }` takes a name before its compound command, which the
+       builder does not follow: a script that holds the word is not judged) */
+    b.grammar = opts && opts->grammar && !(text && memmem(text, len, "coproc", 6));
     b.limit = a->limit ? a->limit : SIZE_MAX;
     shl_init(&b.lx, a, text ? text : "", len, map, opts, vars, err, &fx.lex);
     run(&b);
+    if (b.grammar && b.nst && !err->set)
+        still_open(&b);
     *ncmds = b.ncmds;
     if (b.ncmds) { /* gl_arena_memdup's take and copy, without its call */
         *cmds = gl_arena_take(a, b.ncmds * sizeof *b.cmds);

@@ -172,6 +172,12 @@ struct sh_opts {
      * for those that are. The infos' bytes are charged to the arena all the same, so the
      * parse-memory limit trips at the same token. (The Dockerfile RUN path.) */
     bool words_only;
+    /* A whole script file (what `bash -n` checks): a reserved word or `)` / `;;` that
+     * closes nothing open, or a compound command still open at the end of the text
+     * (`if` without `fi`, `(` without `)`), is an error (sh_error) at that token or at
+     * the opener. Off for texts that are pieces of a script (Dockerfile RUN lines,
+     * Markdown fences, YAML commands, `sh -c` strings), which may be fragments. */
+    bool grammar;
 };
 
 /* Bytes [out, out+len) of a word's text came from input bytes [src, src+len) when
@@ -235,6 +241,13 @@ struct sh_cmd {
      * the end of the text, or before a reserved word such as `then`, `done`, `}`). */
     char sep[4];
     int depth;                  /* nesting in if/loop/case/function bodies, 0 at top */
+    /* The innermost `if` or `case` the command is in: its number in the text (1 for the
+     * first one opened, 0 when the command is in none) and its arm there: 0 for the if's
+     * condition and `then` body, one more for each `elif` and the `else`; 1 for a case's
+     * first pattern, one more for each pattern after it (at most 255). Commands of two
+     * arms of one `if`/`case` never both run (but for a case's `;&` fall-through). */
+    uint32_t branch;
+    uint8_t arm;
     bool subshell;              /* inside ( ... ) */
     const struct gl_srcmap *origin; /* input offsets -> original positions */
 };

@@ -401,6 +401,20 @@ static bool push(struct loader *ld, struct yt_node *n)
     return true;
 }
 
+/* a + b, at most SIZE_MAX (the text a billion-laughs collection names) */
+static inline size_t add_sat(size_t a, size_t b) { return a > SIZE_MAX - b ? SIZE_MAX : a + b; }
+
+/* The bytes a reader of node c reads beyond its own text (yt_node.named): for an alias,
+ * all of what it names; for a collection, its own count (complete before its parent). */
+static inline size_t named_through(const struct yt_node *c)
+{
+    if (c->kind == YT_ALIAS) {
+        const struct yt_node *t = c->target; /* (set: the loader refuses an alias without) */
+        return add_sat(t->end - t->start, t->kind == YT_SCALAR ? 0 : t->named);
+    }
+    return c->kind == YT_SCALAR ? 0 : c->named;
+}
+
 static void pop(struct loader *ld, const yaml_event_t *ev)
 {
     if (!ld->depth)
@@ -408,13 +422,16 @@ static void pop(struct loader *ld, const yaml_event_t *ev)
     struct yt_node *n = ld->stack[--ld->depth];
     size_t end = mark_off(ld, ev->end_mark);
     uint32_t last = n->loc.line;
-    size_t count = n->kind == YT_MAP ? n->npairs : n->nitems;
+    size_t count = n->kind == YT_MAP ? n->npairs : n->nitems, named = 0;
     for (size_t i = 0; i < count; i++) {
         const struct yt_node *c = n->kind == YT_MAP ? n->pairs[i].value : n->items[i];
         if (c->last_line > last)
             last = c->last_line;
+        named = add_sat(named, named_through(c));
         if (n->kind == YT_MAP && n->pairs[i].key->last_line > last)
             last = n->pairs[i].key->last_line;
+        if (n->kind == YT_MAP)
+            named = add_sat(named, named_through(n->pairs[i].key));
         if (!n->flow && i == count - 1)
             end = c->end; /* a block collection ends with its last child */
     }
@@ -422,6 +439,7 @@ static void pop(struct loader *ld, const yaml_event_t *ev)
     if (!count)
         last = last_content_line(ld, n->start, n->end);
     n->last_line = last;
+    n->named = named;
     n->complete = true;
 }
 
@@ -632,6 +650,7 @@ static int load(struct yt_stream *s, struct gl_arena *a, const char *text, size_
     s->text = text;
     s->len = len;
     s->alias_budget = gl_limit(GL_LIMIT_YAML_ALIAS_NODES);
+    s->gen = 1; /* (new nodes: none is charged) */
     size_t stop = lines_build(s);
     if (stop) { /* (its line index alone took the arena past parse-memory) */
         set_limit_error(s, gl_line_start_of(text, len, stop - 1), GL_LIMIT_PARSE_MEMORY);
@@ -729,14 +748,21 @@ bool yt_charge(struct yt_stream *s, uint64_t n, struct gl_loc at)
  * (what a reader of t reads or copies: a scalar of a megabyte named by 5,000 aliases is
  * 5 GB of reading, which one unit an alias let through), at every follow for a scalar
  * (a short one costs nothing); for a collection, a unit at every follow (aliases of
- * aliases: the billion laughs) and its text at the first follow of each alias only. A
+ * aliases: the billion laughs) and its text at the first follow of each alias only, with
+ * the text its own aliases name (yt_node.named: 5,000 aliases to `&f {<<: *e}` read an
+ * 800 KB `e` 5,000 times, 15 s and 3.9 GB as a Kubernetes env, for a unit each). A
  * lookup in a mapping that merges `<<: *common` follows the alias once a key: charging
  * the merged text each time made 120 services of a compose file that merge a 4 KB
  * anchor an alias bomb. */
-static inline uint64_t alias_cost(const struct yt_node *n, const struct yt_node *t)
+static inline uint64_t alias_cost(const struct yt_stream *s, const struct yt_node *n,
+                                  const struct yt_node *t)
 {
-    uint64_t text = t->end > t->start ? (t->end - t->start) / YT_ALIAS_UNIT_BYTES : 0;
-    return t->kind == YT_SCALAR ? text : 1 + (n->charged ? 0 : text);
+    if (t->kind == YT_SCALAR)
+        return (t->end - t->start) / YT_ALIAS_UNIT_BYTES;
+    /* and the text the aliases inside it name (each of those a node followed once: paid
+     * for at its first follow only, but read again through every alias to t) */
+    return 1 + (n->charged == s->gen ? 0
+                                     : add_sat(t->end - t->start, t->named) / YT_ALIAS_UNIT_BYTES);
 }
 
 /* The scalar an alias to a scalar gives once the budget is spent: empty, at the alias
@@ -756,9 +782,9 @@ struct yt_node *yt_deref_alias(struct yt_stream *s, struct yt_node *n)
     struct yt_node *t = n->target;
     if (!t)
         return NULL;
-    uint64_t cost = alias_cost(n, t);
+    uint64_t cost = alias_cost(s, n, t);
     if (!cost || yt_charge(s, cost, n->loc)) {
-        n->charged = true;
+        n->charged = s->gen;
         return t; /* never an alias itself: aliases carry no anchors */
     }
     /* past the budget, an alias to a scalar still gives a scalar (so that one read twice
@@ -862,34 +888,43 @@ static const struct yt_keyindex *key_index(struct yt_stream *s, struct yt_node *
 #define MERGE_VISITS 256
 
 /* The mappings whose pairs `map` holds, in lookup order: map itself, then what it
- * merges (depth first). At most MERGE_VISITS; returns the count. */
+ * merges (depth first), the first MERGE_VISITS of them; returns the count. A mapping's
+ * sources are taken in order, as many as may still be visited (the first ones: of two
+ * that give a key, the first wins), and entries the stack then has no room for are the
+ * last in that order, dropped from its bottom: `<<: [*a1, ..., *a300]` kept the last 256
+ * and followed every alias at each lookup. */
 static size_t merge_order(struct yt_stream *s, struct yt_node *map, struct yt_node **out)
 {
-    struct yt_node *todo[MERGE_VISITS];
+    struct yt_node *todo[MERGE_VISITS], *src[MERGE_VISITS];
     size_t ntodo = 0, nout = 0;
     todo[ntodo++] = map;
     while (ntodo && nout < MERGE_VISITS) {
         struct yt_node *m = todo[--ntodo];
         out[nout++] = m;
-        /* push merge sources in reverse so that the first is visited first (a big
-           mapping's key index lists them: a lookup in it reads no other pair) */
+        size_t keep = MERGE_VISITS - nout, nsrc = 0;
+        /* (a big mapping's key index lists its merge pairs: no other pair is read) */
         const struct yt_keyindex *ix = big_map(m) ? key_index(s, m) : NULL;
-        for (size_t r = ix ? ix->nmpairs : m->npairs; r-- > 0;) {
+        size_t np = ix ? ix->nmpairs : m->npairs;
+        for (size_t r = 0; r < np && nsrc < keep; r++) {
             size_t i = ix ? ix->mpairs[r] : r;
             if (!ix && !is_merge_key(m->pairs[i].key))
                 continue;
             struct yt_node *v = yt_deref(s, m->pairs[i].value);
-            if (yt_is_map(v)) {
-                if (ntodo < MERGE_VISITS)
-                    todo[ntodo++] = v;
-            } else if (yt_is_seq(v)) {
-                for (size_t j = v->nitems; j-- > 0;) {
-                    struct yt_node *src = yt_deref(s, v->items[j]);
-                    if (yt_is_map(src) && ntodo < MERGE_VISITS)
-                        todo[ntodo++] = src;
-                }
+            if (yt_is_map(v))
+                src[nsrc++] = v;
+            for (size_t j = 0; yt_is_seq(v) && j < v->nitems && nsrc < keep; j++) {
+                struct yt_node *one = yt_deref(s, v->items[j]);
+                if (yt_is_map(one))
+                    src[nsrc++] = one;
             }
         }
+        if (ntodo + nsrc > keep) {
+            size_t drop = ntodo + nsrc - keep;
+            memmove(todo, todo + drop, (ntodo - drop) * sizeof *todo);
+            ntodo -= drop;
+        }
+        while (nsrc) /* pushed last first, so that the first is visited first */
+            todo[ntodo++] = src[--nsrc];
     }
     return nout;
 }
@@ -1065,7 +1100,8 @@ size_t yt_pairs(struct yt_stream *s, struct yt_node *map, struct yt_pair **out)
  * compose, CI) ask about the same file in turn, and each load costs more than the
  * judging. Kept only while small (SNIFF_KEEP), so a large input is never held twice. A
  * judge gets a fresh copy of the stream as it was loaded (an alias budget one judge
- * spends does not reach the next); the blanked text's load is made the first time it is
+ * spends does not reach the next, nor what it paid for: each copy has a generation of its
+ * own, yt_stream.gen); the blanked text's load is made the first time it is
  * needed, in the same arena after the first load, as without the memo.
  * The parser of the type that said yes then loads the same text (yt_load): it is handed
  * the memo's tree instead, with its arena's blocks (sniff_adopt), so a file sniffed is
@@ -1082,7 +1118,20 @@ static _Thread_local struct {
     size_t loaded;  /* bytes the load took of the arena (judges may take more) */
     bool load_over; /* the load reached the arena's limit */
     struct yt_stream s, blank;
+    uint16_t gen;   /* the last generation a copy of s or blank was given */
 } sniff_memo;
+
+/* A copy of a stream of the memo (its nodes shared), with a generation of its own: aliases
+ * another copy paid for are paid for again. (A text is judged a handful of times: the
+ * generations never come round to one given before.) */
+static struct yt_stream memo_copy(const struct yt_stream *s)
+{
+    struct yt_stream c = *s;
+    if (sniff_memo.gen == UINT16_MAX)
+        sniff_memo.gen = 1;
+    c.gen = ++sniff_memo.gen;
+    return c;
+}
 
 static void sniff_forget(void)
 {
@@ -1105,7 +1154,7 @@ static bool sniff_adopt(struct yt_stream *s, struct gl_arena *a, const char *tex
                 (!a->limit || a->total + sniff_memo.loaded <= a->limit) &&
                 !memcmp(sniff_memo.text, text, len);
     if (same) {
-        *s = sniff_memo.s;
+        *s = memo_copy(&sniff_memo.s);
         s->arena = a;
         gl_arena_adopt(a, &sniff_memo.a, sniff_memo.loaded);
         sniff_forget();
@@ -1124,6 +1173,7 @@ bool yt_sniff(const char *data, size_t len, bool (*judge)(struct yt_stream *s))
         sniff_memo.len = len;
         sniff_memo.text = NULL; /* (copied below, once the memo is known to be kept) */
         load(&sniff_memo.s, &sniff_memo.a, data, len, false, 0);
+        sniff_memo.gen = sniff_memo.s.gen;
         sniff_memo.loaded = sniff_memo.a.total;
         sniff_memo.load_over = sniff_memo.a.over;
     }
@@ -1131,7 +1181,7 @@ bool yt_sniff(const char *data, size_t len, bool (*judge)(struct yt_stream *s))
      * stream reads them where they are */
     sniff_memo.at = data;
     sniff_memo.s.text = data;
-    struct yt_stream s = sniff_memo.s;
+    struct yt_stream s = memo_copy(&sniff_memo.s);
     bool yes = judge(&s);
     /* a template is recognised by what it says once its expressions are blanked out */
     if (!yes && s.error) {
@@ -1144,7 +1194,7 @@ bool yt_sniff(const char *data, size_t len, bool (*judge)(struct yt_stream *s))
             }
         }
         if (sniff_memo.has_blank) {
-            s = sniff_memo.blank;
+            s = memo_copy(&sniff_memo.blank);
             yes = judge(&s);
         }
     }

@@ -12,8 +12,11 @@
  *  - aliases are kept as YT_ALIAS nodes pointing at the anchored node (never copied).
  *    Consumers follow them with yt_deref(), which charges the stream's alias budget one
  *    unit per alias to a collection followed, and one more per YT_ALIAS_UNIT_BYTES of
- *    the text the node it names spans (a big scalar or mapping named by thousands of
- *    aliases is read, often copied, once each): at every follow of an alias to a
+ *    the text the node it names spans, and of the text the aliases inside a collection
+ *    name in turn (yt_node.named: a mapping that merges a big one is read whole through
+ *    each alias to it, though the inner alias is one node, paid for once; a big scalar
+ *    or mapping named by thousands of aliases is read, often copied, once each): at
+ *    every follow of an alias to a
  *    scalar, at the first follow of each alias to a collection (a mapping that merges
  *    one is followed again at each lookup); walkers that descend into an aliased
  *    subtree charge one unit per node visited there with yt_charge(). When the budget
@@ -105,7 +108,13 @@ struct yt_node {
     const char *anchor;      /* NULL when none */
     /* YT_SCALAR */
     const char *value;       /* NUL-terminated, holds none (GL_NUL_SHOWN) */
-    size_t len;
+    union {
+        size_t len;          /* YT_SCALAR: of value */
+        size_t named;        /* YT_MAP, YT_SEQ: the bytes of text that the aliases among
+                                its nodes name, with what aliases in those name in turn
+                                (saturating): what a reader of it reads beyond its own
+                                text, which an alias to it pays for (yt_deref_alias) */
+    };
     /* YT_MAP */
     struct yt_keyindex *index; /* NULL, or its keys hashed: made by the first yt_get_n in
                                   a complete mapping of YT_KEY_INDEX_MIN pairs or more */
@@ -120,8 +129,9 @@ struct yt_node {
     bool past_end;           /* libyaml placed it on a new line after the input's end */
     bool merges;             /* YT_MAP: a key of its pairs is a merge key (`<<`) */
     bool nul;                /* YT_SCALAR: an escape made a NUL (GL_NUL_SHOWN in value) */
-    bool charged;            /* YT_ALIAS to a collection: the text it names is paid for
-                                (yt_deref_alias charges it at the first follow) */
+    uint16_t charged;        /* YT_ALIAS to a collection: the yt_stream.gen in which the
+                                text it names was paid for (yt_deref_alias charges it at
+                                the first follow in a stream) */
     /* loader state */
     bool complete;
 };
@@ -164,6 +174,10 @@ struct yt_stream {
     bool alias_exceeded;
     struct gl_loc alias_loc;
     struct yt_node *spent;   /* NULL, or the empty scalar aliases give past the budget */
+    uint16_t gen;            /* the aliases paid for in this stream: yt_node.charged equal
+                                to it (each copy of a sniffed stream, for a judge or the
+                                parse that adopts it, has its own: what one paid for is
+                                not free to the next, which reads it again) */
     /* the first error */
     bool error;
     struct gl_loc error_loc;

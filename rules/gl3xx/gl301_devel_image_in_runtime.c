@@ -5,6 +5,7 @@
 
 #include "rules/check.h"
 #include "rules/gl3xx/build_tools.h"
+#include "rules/gl3xx/dev_container.h"
 #include "rules/gl3xx/history_pkgs.h"
 #include "rules/gl3xx/image_site.h"
 
@@ -50,8 +51,8 @@ static void check(struct gl_check *c)
                            "the image installs the CUDA compiler ",
                            ": nvcc and headers are gigabytes a service never uses");
     const struct gl_dockerfile_model *m = c->doc->df;
-    if (!m || m->final_stage < 0)
-        return;
+    if (!m || m->final_stage < 0 || gl_df_dev_container(c->doc))
+        return; /* (a dev container's image is a development environment by design) */
     const struct gl_ref *r = gl_df_stage_root_ref(c->doc, m->final_stage);
     if (!r || !r->ok || r->unresolved || !r->parsed.tag)
         return;

@@ -5,6 +5,7 @@
 
 #include "rules/check.h"
 #include "rules/gl3xx/build_tools.h"
+#include "rules/gl3xx/dev_container.h"
 #include "rules/gl3xx/driver_container.h"
 #include "rules/gl3xx/history_pkgs.h"
 #include "rules/gl3xx/image_site.h"
@@ -86,8 +87,8 @@ static void check(struct gl_check *c)
             more++;
     }
     /* a driver container builds or links the kernel module on the node it starts on:
-     * its compilers are run-time tools */
-    if (!first || gl_df_driver_container(c->doc))
+     * its compilers are run-time tools; a dev container is where a developer builds */
+    if (!first || gl_df_driver_container(c->doc) || gl_df_dev_container(c->doc))
         return;
     char others[64];
     gl_report(c, first->loc, NULL,

@@ -55,6 +55,17 @@ static bool python_site_file(const char *path, const char *dest)
     return site_dir(at, m);
 }
 
+/* python_site_file for a COPY/ADD source: its destination as written, joined to the
+ * WORKDIR when relative (`WORKDIR .../site-packages` then `COPY x.pth .`); false when the
+ * destination is unknown. */
+static bool python_site_copy(struct gl_arena *a, const struct gl_copy_src *s)
+{
+    if (!s->dest)
+        return false;
+    const char *dest = s->dest[0] == '/' ? s->dest : gl_image_path(a, s->workdir, s->dest);
+    return dest && python_site_file(s->path, dest);
+}
+
 /* Data files (the configured path patterns) of the final view: each file at or over the
  * per-file threshold, or, when none is, the biggest once their total reaches the total
  * threshold. */
@@ -104,19 +115,21 @@ static void check(struct gl_check *c)
     const struct gl_pattern *data_path = m ? gl_config_data_path(c->cfg) : NULL;
     if (!data_path)
         return;
+    struct gl_arena a;
+    gl_arena_init(&a);
     for (size_t i = 0; i < m->ncopies; i++) {
         const struct gl_copy_src *s = &m->copies[i];
         if (!gl_df_stage_shipped(c->doc, s->stage))
             continue;
         /* match the path without a trailing slash too: `COPY data/ /data` */
         size_t n = strlen(s->path);
-        if (!gl_pattern_match(data_path, s->path, n) ||
-            (s->dest && python_site_file(s->path, s->dest)))
+        if (!gl_pattern_match(data_path, s->path, n) || python_site_copy(&a, s))
             continue;
         gl_report(c, s->loc, NULL,
                   "`%s %s` bakes data into the image: every rebuild and pull copies it, "
                   "and it is read through OverlayFS", s->add ? "ADD" : "COPY", s->path);
     }
+    gl_arena_free(&a);
 }
 
 const struct gl_rule gl_rule_GL303 = {

@@ -261,6 +261,8 @@ static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
         return; /* nothing literal; one task per node may drive every GPU (JAX, a launcher) */
     if (p.n == 0 && gl_launch_may_run(l, engine_client))
         return; /* the tasks set up containers: they are not the GPU processes */
+    if (p.n == 0 && g->per_task)
+        return; /* `--gpus-per-task=K`: each task is given K GPUs, and drives what it is given */
     long per_node = p.n ? p.n * (tasks > 0 ? tasks : 1) : tasks;
     long each = gpus_per_process(run); /* (one process may drive several GPUs) */
     if (each < 0 || per_node * each == gpus)
@@ -318,7 +320,9 @@ const struct gl_rule gl_rule_GL415 = {
         "memory, or NCCL's \"Duplicate GPU detected\"). Judged only when both numbers are "
         "literal (`--nproc_per_node=gpu`/`auto`, `--gpus all`, a variable, MIG or shared "
         "GPUs are never judged), per node for multi-node jobs; one Slurm task per node "
-        "alone is not judged (one process may drive every GPU of its node). A process of "
+        "alone is not judged (one process may drive every GPU of its node), nor are Slurm "
+        "tasks given their GPUs by `--gpus-per-task=K` (each drives the K it is given; a "
+        "launcher in each task is still judged against them). A process of "
         "an nccl-tests benchmark (`all_reduce_perf`, ...) drives `-t` threads of `-g` GPUs "
         "each: it counts as that many.",
     .bad = "docker run --gpus 4 --ipc=host nvcr.io/nvidia/pytorch:24.05-py3 \\\n"

@@ -566,7 +566,8 @@ const char *gl_launch_label(struct gl_arena *a, const struct gl_launch *l)
         return gl_arena_printf(a, "`enroot start` at line %u", (unsigned)l->loc.line);
     case GL_LAUNCH_DOCKER_RUN:
         if (l->tool && l->name &&
-            (!strcmp(l->tool, "github-actions") || !strcmp(l->tool, "gitlab-ci")))
+            (!strcmp(l->tool, "github-actions") || !strcmp(l->tool, "gitlab-ci") ||
+             !strcmp(l->tool, "devcontainer")))
             return gl_arena_printf(a, "the %s", l->name); /* "the container of job `x`" */
         break;
     }

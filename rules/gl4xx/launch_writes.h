@@ -3,8 +3,11 @@
  * launch_writes.h: the paths a launch's own commands write into, read from the commands
  * that name a destination (a data-download job: `mkdir -p /fsx/set`, `unzip x.zip -d
  * /fsx/set`, `tar -xf x.tar -C /data`, `wget -P /data URL`, `curl -o /data/x URL`,
- * `cp`/`mv`/`rsync SRC... DEST`, `git clone URL DEST`; tar only when it extracts). A mount
- * that holds such a path is written by the launch, as one that holds an output path is.
+ * `curl --output-dir /data -O URL`, `cp`/`mv`/`install`/`rsync SRC... DEST`, `cp -t DEST
+ * SRC...`, `install -d DIR...`, `git clone URL DEST`; tar only when it extracts), read by
+ * the tools' option tables (launch_write_opts.h: an option's value is never an operand). A
+ * mount that holds such a path is written by the launch, as one that holds an output path
+ * is.
  *
  * Only known words count (an opaque word names nothing); only absolute paths, normalized
  * lexically. A light reading of each command's words, not a shell: no redirections, no

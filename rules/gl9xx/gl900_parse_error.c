@@ -32,7 +32,12 @@ const struct gl_rule gl_rule_GL900 = {
         "and says what was expected there. Nothing else is checked in this input; the "
         "other inputs of the run are still linted. In an image of several platforms, a "
         "platform that cannot be read is one GL900 of its own (line 0, naming the platform "
-        "and the layer or manifest), and the other platforms are linted. A file that is not meant to be read can "
+        "and the layer or manifest), and the other platforms are linted. A shell script "
+        "file is GL900 where `bash -n` refuses it: a quote or substitution left open, a "
+        "`fi`, `done`, `esac`, `}`, `)` or `;;` that closes nothing, or a compound command "
+        "still open at the end (then the finding is at its `if`, `while`, `{`...); pieces of "
+        "scripts (RUN lines, Markdown fences, YAML commands) may be fragments and are not "
+        "judged for their shell syntax. A file that is not meant to be read can "
         "be left out of the run, or named with --type if gpulint guessed its kind wrong.",
     .bad = "FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\nENV CUDA_HOME",
     .good = "FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\nENV CUDA_HOME=/usr/local/cuda",

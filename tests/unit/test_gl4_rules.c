@@ -428,6 +428,63 @@ static void test_tar_extracts_only(void **state)
     free_doc(d);
 }
 
+/* The paths the commands of `line` write: its words split at spaces, a word ";" between
+   two commands. */
+static const char *written_line(const char *line, char *buf)
+{
+    struct gl_doc *d = new_doc();
+    struct gl_launch *l = add_launch(d, GL_LAUNCH_DOCKER_RUN, 1, CUDA_IMAGE);
+    char *copy = gl_arena_strdup(&d->arena, line);
+    size_t starts[16] = {0}, n = 1;
+    l->argv = gl_arena_alloc(&d->arena, (strlen(line) / 2 + 2) * sizeof *l->argv);
+    for (char *w = strtok(copy, " "); w; w = strtok(NULL, " ")) {
+        if (!strcmp(w, ";")) {
+            starts[n++] = l->nargv;
+            continue;
+        }
+        l->argv[l->nargv] = gl_word_make(w, (struct gl_loc){1, 1}, w[0] == '$');
+        l->nargv++;
+    }
+    buf[0] = '\0';
+    written(d, l, starts + 1, n - 1, buf);
+    free_doc(d);
+    return buf;
+}
+
+/* An option's value is never an operand, wherever the option stands (git and getopt read
+   options after operands), attached (`-oFILE`, `-tDIR`, `--name=V`) or at the end of a
+   bundle (`-sSLo FILE`); a target option (`cp -t DIR`) names the destination, so the last
+   operand is a source; curl joins -o with --output-dir (and takes no `--name=V`). The
+   option tables are the tools' own (launch_write_opts.h). */
+static void test_written_option_values(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *line, *want;
+    } cases[] = {
+        {"git clone U /a --depth 1 ; git clone --depth 1 -b /no1 U", "/a "},
+        {"git clone U --reference /no1 ; git -C /no2 clone U /b", "/b "},
+        {"git clone --depth=1 -bmain U /c ; git -c x=y clone -- U /d", "/c /d "},
+        {"curl --output-dir /e -o f U ; curl --output-dir /f -O U", "/e/f /f "},
+        {"curl -sSLo /g U ; curl -o/h U ; curl --output=/no1 U ; curl --output-dir /no2 U",
+         "/g /h "},
+        {"curl -H /no1 U -o /i ; curl -fsSLO --output-dir /j U", "/i /j "},
+        {"cp -t /k a b ; cp --target-directory=/l a /no1 ; mv -t/m a /no2", "/k /l /m "},
+        {"cp --target-directory /n a ; mv a b -t /o ; cp -S /no1 a /p", "/n /o /p "},
+        {"install -m 0755 a /q ; install -d /r /s ; install -Dm644 a /t", "/q /r /s /t "},
+        {"install --directory /u ; install -o /no1 a", "/u "},
+        {"rsync -a src /v --exclude-from /no1 ; rsync -e ssh a /w", "/v /w "},
+        {"wget -P/x U ; tar -xzf t.tar -C/y ; unzip -q x.zip -d/z", "/x /y /z "},
+        {"mkdir -m 0755 /a ; mkdir --mode=0700 /b", "/a /b "},
+        {"cp -t $D a /no1 ; git clone U $D --depth 1 ; curl --output-dir $D -o /no2 U", ""},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char buf[256];
+        if (strcmp(written_line(cases[i].line, buf), cases[i].want))
+            fail_msg("%s: wrote '%s', not '%s'", cases[i].line, buf, cases[i].want);
+    }
+}
+
 /* ---- GL401..GL405 ---- */
 
 static struct gl_launch *train(struct gl_doc *d, const char *flag, const char *path)
@@ -946,6 +1003,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_paths_spellings_and_values, setup, teardown),
         cmocka_unit_test_setup_teardown(test_written_paths, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tar_extracts_only, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_written_option_values, setup, teardown),
         cmocka_unit_test_setup_teardown(test_gl401, setup, teardown),
         cmocka_unit_test_setup_teardown(test_gl402, setup, teardown),
         cmocka_unit_test_setup_teardown(test_gl403, setup, teardown),

@@ -275,6 +275,16 @@ static void test_image_releases(void **state)
     assert_null(gl_kb_image_release(kb, jax, "Jax-2025-12-10", NULL, NULL));
     assert_null(gl_kb_image_release(kb, jax, "jax-2025-12-10-amd64", NULL, NULL));
     assert_null(gl_kb_image_release(kb, jax, "jax-2025-1210", NULL, NULL));
+    /* dates of no calendar, which compare inside a range as strings */
+    assert_null(gl_kb_image_release(kb, jax, "maxtext-2025-13-99", NULL, NULL));
+    assert_null(gl_kb_image_release(kb, jax, "maxtext-2025-12-32", NULL, NULL));
+    assert_null(gl_kb_image_release(kb, jax, "maxtext-2025-11-31", NULL, NULL));
+    assert_null(gl_kb_image_release(kb, jax, "maxtext-2025-02-29", NULL, NULL));
+    assert_null(gl_kb_image_release(kb, jax, "maxtext-2025-00-10", NULL, NULL));
+    assert_null(gl_kb_image_release(kb, jax, "maxtext-2025-10-00", NULL, NULL));
+    assert_non_null(gl_kb_image_release(kb, jax, "maxtext-2025-12-31", NULL, NULL));
+    assert_true(gl_kb_iso_date_at("2024-02-29") && gl_kb_iso_date_at("2000-02-29"));
+    assert_false(gl_kb_iso_date_at("2100-02-29") || gl_kb_iso_date_at("2025-04-31"));
     /* an alias tag at a release the table pins (rayproject/ray's -gpu), the alias word's
        place; a whole tag (vllm/vllm-openai), the whole tag's */
     size_t off = 99, len = 99;
@@ -294,6 +304,26 @@ static void test_image_releases(void **state)
     assert_int_equal(len, 6);
     assert_null(gl_kb_image_release(kb, "ghcr.io/nvidia/jax-toolbox", "jax-2025-12-10",
                                     NULL, NULL));
+    /* tensorflow/serving's -gpu images, one row a release tag its Dockerfile.gpu was read
+       at: the first and last release of a CUDA line, the line's change; no other tag */
+    const char *tfs = "tensorflow/serving";
+    r = gl_kb_image_release(kb, tfs, "2.15.1-gpu", &off, &len);
+    assert_non_null(r);
+    assert_string_equal(r->cuda, "12.2");
+    assert_string_equal(r->base, "nvidia/cuda:12.2.0-base-ubuntu20.04");
+    assert_int_equal(off, 0);
+    assert_int_equal(len, 10);
+    assert_string_equal(gl_kb_image_release(kb, tfs, "2.19.1-gpu", NULL, NULL)->cuda, "12.2");
+    assert_string_equal(gl_kb_image_release(kb, tfs, "2.20.0-gpu", NULL, NULL)->cuda, "12.5");
+    assert_string_equal(gl_kb_image_release(kb, tfs, "2.14.1-gpu", NULL, NULL)->cuda, "11.8");
+    assert_string_equal(gl_kb_image_release(kb, tfs, "2.4.0-gpu", NULL, NULL)->cuda, "11.0");
+    assert_string_equal(gl_kb_image_release(kb, tfs, "1.12.3-gpu", NULL, NULL)->cuda, "9.0");
+    assert_null(gl_kb_image_release(kb, tfs, "2.15.0-gpu", NULL, NULL)); /* no tag 2.15.0 */
+    assert_null(gl_kb_image_release(kb, tfs, "2.21.0-gpu", NULL, NULL));
+    assert_null(gl_kb_image_release(kb, tfs, "latest-gpu", NULL, NULL));
+    assert_null(gl_kb_image_release(kb, tfs, "2.15.1-devel-gpu", NULL, NULL));
+    assert_null(gl_kb_image_release(kb, tfs, "2.15.1", NULL, NULL));
+    assert_null(gl_kb_image_release(kb, "tensorflow/tensorflow", "2.15.1-gpu", NULL, NULL));
 }
 
 static void test_frameworks(void **state)
@@ -495,6 +525,9 @@ static void test_bad_files(void **state)
     assert_int_equal(err.loc.line, 2);
 }
 
+/* 64 hex digits: a sha256 digest */
+#define DIGEST "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+
 static void test_bad_tables_after_good_ones(void **state)
 {
     (void)state;
@@ -551,6 +584,19 @@ static void test_bad_tables_after_good_ones(void **state)
          "    source: s1\n", "is tagged CUDA 12.9"},
         {"image_releases:\n  releases:\n  - image: ghcr.io/a/b\n    tag: x\n    cuda: '13'\n"
          "    base: ghcr.io/a/base:cuda12.4\n    source: s1\n", "is tagged CUDA 12.4"},
+        /* ... and beside a digest: the tag is still the tag */
+        {"image_releases:\n  releases:\n  - image: ghcr.io/a/b\n    tag: x\n    cuda: 12.8.1\n"
+         "    base: x/y:25.06-cuda12.9-devel@sha256:" DIGEST "\n    source: s1\n",
+         "is tagged CUDA 12.9"},
+        {"ngc_containers:\n  releases:\n  - tag: '25.06'\n    cuda: 12.9.1\n"
+         "image_releases:\n  releases:\n  - image: nvcr.io/a/b\n    tag: '1'\n    cuda: 12.8.0\n"
+         "    base: nvcr.io/nvidia/pytorch:25.06-py3@sha256:" DIGEST "\n    source: s1\n",
+         "is CUDA 12.9.1"},
+        /* ... read as the rules read tag tokens: cuXYZ too */
+        {"image_releases:\n  releases:\n  - image: ghcr.io/a/b\n    tag: x\n    cuda: 12.4\n"
+         "    base: ghcr.io/a/base:2.1-cu121-py3\n    source: s1\n", "is tagged CUDA 12.1"},
+        {"image_releases:\n  releases:\n  - image: ghcr.io/a/b\n    tag: x\n    cuda: 12.4\n"
+         "    base: ghcr.io/a/Base:1\n    source: s1\n", "base: expected an image reference"},
         /* no two rows of one image read one tag, nor overlapping dates */
         {"image_releases:\n  releases:\n  - image: ghcr.io/a/b\n    tag: v1\n    cuda: 12.4\n"
          "    source: s1\n  - image: ghcr.io/a/c\n    tag: v1\n    cuda: 12.4\n    source: s1\n"
@@ -563,6 +609,15 @@ static void test_bad_tables_after_good_ones(void **state)
         {"image_releases:\n  releases:\n  - image: ghcr.io/a/b\n    release: 2.9.0\n"
          "    alias: gpu\n    cuda: 12.4\n    source: s1\n  - image: ghcr.io/a/b\n"
          "    tag: 2.9.0-gpu\n    cuda: 11.8\n    source: s1\n", "2.9.0-gpu: another row"},
+        /* an alias row agrees with the tag rows of its release */
+        {"image_releases:\n  releases:\n  - image: ghcr.io/a/b\n    release: 2.9.0\n"
+         "    alias: gpu\n    cuda: 11.8\n    source: s1\n  - image: ghcr.io/a/b\n"
+         "    tag: 2.9.0-py310-gpu\n    cuda: 12.1.1\n    source: s1\n",
+         "cuda: 12.1.1, but the alias row 2.9.0-gpu of ghcr.io/a/b reads this tag with CUDA 11.8"},
+        {"image_releases:\n  releases:\n  - image: ghcr.io/a/b\n    tag: 2.9.0-cu121\n"
+         "    cuda: 12.1\n    source: s1\n  - image: ghcr.io/a/b\n    release: 2.9.0\n"
+         "    alias: gpu\n    cuda: 11.8\n    source: s1\n",
+         "cuda: 11.8, but no tag row of ghcr.io/a/b 2.9.0 gives it (one gives 12.1)"},
         {"image_releases:\n  releases:\n  - image: ghcr.io/a/b\n    dated_from: '2025-03-01'\n"
          "    dated_until: '2025-04-01'\n    cuda: 12.4\n    source: s1\n"
          "  - image: ghcr.io/a/b\n    dated_from: '2025-01-01'\n    dated_until: '2025-01-31'\n"
@@ -580,13 +635,18 @@ static void test_bad_tables_after_good_ones(void **state)
         free(text);
     }
     /* ... and what those checks let through: one tag in two images, dates that touch, a
-       token that agrees, `cuda` inside a word, a registry's port */
+       token that agrees (beside a digest too), `cuda` inside a word, a product's `cuda-1.9`,
+       a registry's port */
     char *text = concat(base, "image_releases:\n  releases:\n  - image: ghcr.io/a/b\n"
                         "    tag: v1\n    cuda: 12.9.1\n    base: x/y:25.06-cuda12.9-devel\n"
                         "    source: s1\n  - image: ghcr.io/a/c\n    tag: v1\n    cuda: 12.4\n"
                         "    base: x/nocuda12.9:mycuda12.9\n    source: s1\n"
                         "  - image: ghcr.io/a/d\n    tag: v1\n    cuda: 12.4\n"
                         "    base: x/y:2.1-cuda12-runtime\n    source: s1\n"
+                        "  - image: ghcr.io/a/e\n    tag: v1\n    cuda: 12.4\n"
+                        "    base: x/y:cuda-1.9-cpu\n    source: s1\n"
+                        "  - image: ghcr.io/a/f\n    tag: v1\n    cuda: 12.9.1\n"
+                        "    base: x/y:25.06-cuda12.9-devel@sha256:" DIGEST "\n    source: s1\n"
                         "  - image: ghcr.io/a/b\n    dated_from: '2025-02-01'\n"
                         "    dated_until: '2025-03-01'\n    cuda: 12.4\n"
                         "    base: host:5000/cuda12.9\n    source: s1\n"
@@ -596,7 +656,26 @@ static void test_bad_tables_after_good_ones(void **state)
     struct gl_kb_error err;
     if (gl_kb_load_text(text, strlen(text), &kb, &err))
         fail_msg("%u:%u: %s", err.loc.line, err.loc.col, err.message);
-    assert_int_equal(kb->n_image_releases, 5);
+    assert_int_equal(kb->n_image_releases, 7);
+    gl_kb_free(kb);
+    free(text);
+    /* an alias row whose release has tag rows of several CUDA versions (one its own), a tag
+       it reads that agrees, another release's rows, another image's */
+    text = concat(base, "image_releases:\n  releases:\n  - image: ghcr.io/a/b\n"
+                  "    release: 2.9.0\n    alias: gpu\n    cuda: 11.8\n    source: s1\n"
+                  "  - image: ghcr.io/a/b\n    tag: 2.9.0-cu121\n    cuda: 12.1\n    source: s1\n"
+                  "  - image: ghcr.io/a/b\n    tag: 2.9.0-cu118\n    cuda: 11.8.0\n"
+                  "    source: s1\n  - image: ghcr.io/a/b\n    tag: 2.9.0-gpu-aarch64\n"
+                  "    cuda: 11.8.0\n    source: s1\n  - image: ghcr.io/a/b\n"
+                  "    tag: 2.9.0.post1-gpu\n    cuda: 12.1\n    source: s1\n"
+                  "  - image: ghcr.io/a/b\n    release: 2.10.0\n    alias: gpu\n"
+                  "    cuda: 12.1\n    source: s1\n  - image: ghcr.io/a/b\n"
+                  "    tag: 2.10.0.post1-cu118\n    cuda: 11.8\n    source: s1\n"
+                  "  - image: ghcr.io/a/c\n    tag: 2.9.0-py310-gpu\n    cuda: 12.1\n"
+                  "    source: s1\n");
+    if (gl_kb_load_text(text, strlen(text), &kb, &err))
+        fail_msg("%u:%u: %s", err.loc.line, err.loc.col, err.message);
+    assert_int_equal(kb->n_image_releases, 8);
     gl_kb_free(kb);
     free(text);
     free(base);

@@ -63,6 +63,8 @@ static void t_gpu_forms(void **s)
     assert_string_equal(gpu(2, 0)->count, "2");
     assert_string_equal(gpu(3, 0)->count, "6");
     assert_string_equal(L(3)->tasks_per_node, "3");
+    assert_true(gpu(3, 0)->per_task);
+    assert_false(gpu(0, 0)->per_task || gpu(2, 0)->per_task || gpu(4, 0)->per_task);
     assert_string_equal(gpu(4, 0)->count, "1");
     assert_string_equal(gpu(5, 0)->count, "0");
     assert_null(gpu(6, 0)->count);

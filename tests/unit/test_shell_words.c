@@ -898,6 +898,46 @@ static void test_if_command(void **state)
     assert_string_equal(words(&C[1]), "echo|ok");
     assert_string_equal(words(&C[3]), ":");
     assert_string_equal(words(&C[4]), "echo|no");
+    /* the arms: condition and then-body 0, each elif and the else one more */
+    assert_int_equal(C[0].branch, 1);
+    assert_int_equal(C[0].arm, 0);
+    assert_int_equal(C[1].arm, 0);
+    assert_int_equal(C[2].arm, 1); /* the elif's condition */
+    assert_int_equal(C[3].arm, 1);
+    assert_int_equal(C[4].arm, 2);
+    assert_int_equal(C[4].branch, 1);
+}
+
+/* The innermost if/case of a command and its arm there (sh_cmd.branch, .arm): a nested
+ * one has its own number, and the outer arm goes on after it closes. */
+static void test_branch_arms(void **state)
+{
+    (void)state;
+    const char *t = "echo top\n"
+                    "if a; then\n"
+                    "  case $X in 12) i12 ;; 13|14) i13 ;; esac\n"
+                    "  after\n"
+                    "else\n"
+                    "  if b; then nested; fi\n"
+                    "fi\n"
+                    "if c; then second; fi; last";
+    assert_int_equal(split(t), 0);
+    assert_int_equal(N, 10);
+    assert_int_equal(C[0].branch, 0); /* echo top */
+    assert_int_equal(C[1].branch, 1); /* a */
+    assert_int_equal(C[2].branch, 2); /* i12 */
+    assert_int_equal(C[2].arm, 1);
+    assert_int_equal(C[3].branch, 2); /* i13 */
+    assert_int_equal(C[3].arm, 2);
+    assert_string_equal(words(&C[4]), "after");
+    assert_int_equal(C[4].branch, 1);
+    assert_int_equal(C[4].arm, 0);
+    assert_int_equal(C[5].branch, 3); /* b: the inner if of the else */
+    assert_int_equal(C[6].branch, 3);
+    assert_int_equal(C[6].arm, 0);
+    assert_string_equal(words(&C[8]), "second");
+    assert_int_equal(C[8].branch, 4);
+    assert_int_equal(C[9].branch, 0); /* last */
 }
 
 static void test_for_loop(void **state)
@@ -1256,6 +1296,66 @@ static void split_both(const char *text, size_t len, size_t limit)
     gl_arena_free(&a2);
 }
 
+/* sh_opts.grammar (a whole script): a closer that closes nothing is an error at it, a
+ * compound command still open at the end an error at its opener; without it (a piece of
+ * a script: a RUN line, a Markdown fence) neither is; `sh -c` strings never. */
+static int split_grammar(const char *text, bool grammar)
+{
+    struct sh_opts o = {.track_assignments = true, .grammar = grammar};
+    memset(&E, 0, sizeof E);
+    return split_len(text, strlen(text), &o);
+}
+
+static void test_grammar_of_a_script(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *text;
+        size_t offset; /* of the error; SIZE_MAX: none */
+    } cases[] = {
+        {"echo a\nfi\n", 7},
+        {"echo a; done\n", 8},
+        {"then echo\n", 0},
+        {"x=1\n  esac\n", 6},
+        {"echo a )\n", 7},
+        {"echo ;;\n", 5},
+        {"{ echo; }\n}\n", 10},
+        {"true\nif a; then\n  b\n", 5},
+        {"f() {\n echo\n", 4},
+        {"while x; do\n case y in\n  z) :;;\n esac\n", 0},
+        {"if a; then b; elif c; then d; else e; fi\n", SIZE_MAX},
+        {"f() if a; then b; fi\n{ g() (( 1 )); }\n", SIZE_MAX},
+        {"[[ ( -n a ) && b =~ ^(c|d)$ ]]\narr=( 1 2 )\n", SIZE_MAX},
+        {"case x in (a) b ;; c|d) if e; then f; fi ;; esac\n", SIZE_MAX},
+        {"for ((i = 0; i < 2; i++)) do :; done; for x do :; done\n", SIZE_MAX},
+        {"coproc w { cat; }\n", SIZE_MAX}, /* not followed: not judged */
+        {"for x in a; { :; }\nfor ((i = 0; i < 1; i++)) { :; }\n", SIZE_MAX},
+        {"while { read x; }; do :; done\n", SIZE_MAX},
+        {"for /r %i in (*.gz) do pip wheel %i\n", 7},
+        {"sh -c 'fi'\n", SIZE_MAX},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        int rc = split_grammar(cases[k].text, true);
+        if (cases[k].offset == SIZE_MAX) {
+            if (rc != 0)
+                fail_msg("case %zu: %s", k, E.message);
+        } else {
+            assert_int_equal(rc, -1);
+            assert_true(E.set);
+            if (E.offset != cases[k].offset)
+                fail_msg("case %zu: error at %zu, expected %zu (%s)", k, E.offset,
+                         cases[k].offset, E.message);
+        }
+        assert_int_equal(split_grammar(cases[k].text, false), 0); /* a piece: lenient */
+    }
+    /* the words of `sh -c` are split again without the grammar */
+    assert_int_equal(split_grammar("sh -c 'fi'\n", true), 0);
+    struct sh_cmd *in;
+    size_t nin;
+    struct sh_opts o = {.grammar = true};
+    assert_int_equal(sh_split_word_again(&A, &C[0], 2, &o, &in, &nin, &E), 0);
+}
+
 static void test_words_only_same_split(void **state)
 {
     (void)state;
@@ -1367,6 +1467,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_sh_c_resplit_escapes_and_lines, setup, teardown),
         cmocka_unit_test_setup_teardown(test_dash_c_index_variants, setup, teardown),
         cmocka_unit_test_setup_teardown(test_if_command, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_branch_arms, setup, teardown),
         cmocka_unit_test_setup_teardown(test_for_loop, setup, teardown),
         cmocka_unit_test_setup_teardown(test_for_arith_and_while, setup, teardown),
         cmocka_unit_test_setup_teardown(test_case_command, setup, teardown),
@@ -1385,6 +1486,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_garbage_never_crashes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_heredoc_inside_substitution, setup, teardown),
         cmocka_unit_test_setup_teardown(test_words_only_same_split, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_grammar_of_a_script, setup, teardown),
         cmocka_unit_test_setup_teardown(test_long_built_word, setup, teardown),
         cmocka_unit_test(test_clear_any_size),
     };

@@ -143,6 +143,39 @@ static void test_merge_keys(void **st)
     done(f);
 }
 
+/* More merge sources than a lookup visits (MERGE_VISITS, 256): the first ones are kept,
+ * whose keys win (the last 256 were kept, so k was the 45th source's), in one `<<` list
+ * or in as many `<<` keys; a lookup follows no alias past the visits. */
+static void test_merge_sources_past_visits(void **st)
+{
+    (void)st;
+    struct gl_buf b;
+    gl_buf_init(&b);
+    for (int i = 0; i < 300; i++)
+        gl_buf_printf(&b, "a%d: &a%d {k: v%d}\n", i, i, i);
+    gl_buf_adds(&b, "l:\n  <<: [");
+    for (int i = 0; i < 300; i++)
+        gl_buf_printf(&b, "%s*a%d", i ? ", " : "", i);
+    gl_buf_adds(&b, "]\nm:\n");
+    for (int i = 0; i < 300; i++)
+        gl_buf_printf(&b, "  <<: *a%d\n", i);
+    gl_buf_adds(&b, "n: {<<: [*a0, *a1], k: own}\n");
+    struct fx *f = load(b.data, b.len);
+    assert_int_equal(f->rc, 0);
+    const char *const maps[] = {"l", "m"};
+    for (size_t i = 0; i < 2; i++) {
+        struct yt_node *map = yt_get(&f->s, f->s.docs[0], maps[i], NULL);
+        uint64_t used = f->s.alias_used;
+        assert_string_equal(yt_get(&f->s, map, "k", NULL)->value, "v0");
+        assert_null(yt_get(&f->s, map, "none", NULL));
+        assert_true(f->s.alias_used - used <= 2 * 256);
+    }
+    assert_string_equal(yt_get(&f->s, yt_get(&f->s, f->s.docs[0], "n", NULL), "k", NULL)->value,
+                        "own");
+    done(f);
+    gl_buf_free(&b);
+}
+
 /* A key given twice in one mapping: the last is the value (kubectl, PyYAML, Psych), in a
  * mapping's own pairs and in one merged from an anchor; an own key still beats a merged one. */
 static void test_repeated_key_last(void **st)
@@ -335,15 +368,21 @@ static void test_recursive_and_undefined_alias(void **st)
  * 100,000 units at its 1,001st alias, from which on an alias to it reads as an empty scalar
  * at that alias (still a scalar) and one to a mapping as nothing; a short scalar is still
  * read as it is. */
-static void test_alias_cost_by_size(void **st)
+/* b: fmt with its one %s a run of 1,600 x's (the big text the alias tests name). */
+static void big_text(struct gl_buf *b, const char *fmt)
 {
-    (void)st;
     char big[1601];
     memset(big, 'x', 1600);
     big[1600] = 0;
+    gl_buf_init(b);
+    gl_buf_printf(b, fmt, big);
+}
+
+static void test_alias_cost_by_size(void **st)
+{
+    (void)st;
     struct gl_buf b;
-    gl_buf_init(&b);
-    gl_buf_printf(&b, "big: &b %s\nm: &m {k: v}\ns: &s ok\nl:\n", big);
+    big_text(&b, "big: &b %s\nm: &m {k: v}\ns: &s ok\nl:\n");
     for (int i = 0; i < 1002; i++)
         gl_buf_adds(&b, "- *b\n");
     gl_buf_adds(&b, "- *m\n- *s\n");
@@ -361,6 +400,57 @@ static void test_alias_cost_by_size(void **st)
     assert_loc(yt_item(&f->s, l, 1001)->loc, 1005, 3);
     assert_null(yt_item(&f->s, l, 1002));
     assert_true(yt_scalar_is(yt_item(&f->s, l, 1003), "ok"));
+    done(f);
+    gl_buf_free(&b);
+}
+
+/* An alias to a collection pays at its first follow for the text the aliases inside it
+ * name too (yt_node.named): `f` merges (or lists) the 1,600-byte `e`, so each alias to
+ * `f`, a few bytes of text, reads e's 1,600 bytes; the inner `*e` is one node, paid for
+ * once. Aliases of aliases add up; the billion laughs saturates. */
+static void test_alias_cost_through_aliases(void **st)
+{
+    (void)st;
+    struct gl_buf b;
+    big_text(&b, "e: &e {k: %s}\nf: &f {<<: *e}\ng: &g [*e, [*f]]\nl: [*f, *f, *g]\n");
+    struct fx *f = load(b.data, b.len);
+    assert_int_equal(f->rc, 0);
+    struct yt_node *e = yt_get(&f->s, f->s.docs[0], "e", NULL);
+    assert_int_equal(e->named, 0);
+    struct yt_node *fm = f->s.docs[0]->pairs[1].value, *g = f->s.docs[0]->pairs[2].value;
+    struct yt_node *l = f->s.docs[0]->pairs[3].value, *inner = g->items[1];
+    size_t se = e->end - e->start, sf = fm->end - fm->start, sg = g->end - g->start;
+    assert_true(se > 1600 && sf < 16 && sg < 32);
+    assert_int_equal(fm->named, se);
+    assert_int_equal(inner->named, sf + se);
+    assert_int_equal(g->named, se + sf + se);
+    assert_int_equal(l->named, 2 * (sf + se) + (sg + 2 * se + sf));
+    f->s.alias_used = 0;
+    assert_ptr_equal(yt_item(&f->s, l, 0), fm);
+    assert_int_equal(f->s.alias_used, 1 + (sf + se) / YT_ALIAS_UNIT_BYTES);
+    assert_ptr_equal(yt_item(&f->s, l, 0), fm); /* (followed again: a unit) */
+    assert_int_equal(f->s.alias_used, 2 + (sf + se) / YT_ALIAS_UNIT_BYTES);
+    assert_ptr_equal(yt_item(&f->s, l, 2), g);
+    assert_int_equal(f->s.alias_used, 3 + (sf + se) / YT_ALIAS_UNIT_BYTES +
+                                          (sg + 2 * se + sf) / YT_ALIAS_UNIT_BYTES);
+    done(f);
+    gl_buf_free(&b);
+    /* ten levels of ten aliases: named saturates, the first follow spends the budget */
+    gl_buf_init(&b);
+    gl_buf_adds(&b, "a0: &a0 [x]\n");
+    for (int i = 1; i < 30; i++) {
+        gl_buf_printf(&b, "a%d: &a%d [", i, i);
+        for (int k = 0; k < 10; k++)
+            gl_buf_printf(&b, "%s*a%d", k ? ", " : "", i - 1);
+        gl_buf_adds(&b, "]\n");
+    }
+    gl_buf_adds(&b, "top: *a29\n");
+    f = load(b.data, b.len);
+    assert_int_equal(f->rc, 0);
+    assert_int_equal(yt_get(&f->s, f->s.docs[0], "a29", NULL)->named, SIZE_MAX);
+    assert_null(yt_get(&f->s, f->s.docs[0], "top", NULL));
+    assert_true(f->s.alias_exceeded);
+    assert_loc(f->s.alias_loc, 31, 6);
     done(f);
     gl_buf_free(&b);
 }
@@ -504,6 +594,17 @@ static bool judge_has_a(struct yt_stream *s)
     return s->ndocs && yt_get(s, s->docs[0], "a", NULL) != NULL;
 }
 
+/* Follow l's alias to the 1,600-byte m: what it cost (each copy of the memo's stream pays
+ * for m's text again; the nodes are shared, the charged marks were not to be) */
+static uint64_t follow_cost;
+static bool judge_follow(struct yt_stream *s)
+{
+    uint64_t before = s->alias_used;
+    struct yt_node *m = yt_item(s, yt_get(s, s->docs[0], "l", NULL), 0);
+    follow_cost = s->alias_used - before;
+    return yt_is_map(m);
+}
+
 static void test_sniff_memo(void **st)
 {
     (void)st;
@@ -515,6 +616,23 @@ static void test_sniff_memo(void **st)
     assert_false(yt_sniff(buf, strlen(buf), judge_has_a));
     buf[0] = 'a';
     assert_true(yt_sniff(buf, strlen(buf), judge_has_a));
+    char big[1700];
+    snprintf(big, sizeof big, "m: &m {k: %01600d}\nl: [*m]\n", 0);
+    uint64_t want = 1 + (strchr(big, '}') + 1 - strchr(big, '{')) / YT_ALIAS_UNIT_BYTES;
+    for (int judge = 0; judge < 3; judge++) {
+        assert_true(yt_sniff(big, strlen(big), judge_follow));
+        assert_int_equal(follow_cost, want);
+    }
+    struct gl_arena a;
+    gl_arena_init(&a);
+    struct yt_stream s; /* (the parse adopts the memo's tree) */
+    assert_int_equal(yt_load(&s, &a, big, strlen(big)), 0);
+    assert_true(judge_follow(&s));
+    assert_int_equal(follow_cost, want);
+    assert_true(judge_follow(&s)); /* (in one stream, paid once) */
+    assert_int_equal(follow_cost, 1);
+    gl_arena_free(&a);
+    yt_sniff_thread_end();
 }
 
 /* Every node's position is that of its first byte, and a scalar's last line the line of
@@ -692,6 +810,7 @@ int main(void)
         cmocka_unit_test(test_folded_srcmap),
         cmocka_unit_test(test_multiline_plain),
         cmocka_unit_test(test_merge_keys),
+        cmocka_unit_test(test_merge_sources_past_visits),
         cmocka_unit_test(test_repeated_key_last),
         cmocka_unit_test(test_multi_document),
         cmocka_unit_test(test_alias_bomb_bounded),
@@ -702,6 +821,7 @@ int main(void)
         cmocka_unit_test(test_bad_byte_keeps_lines_before),
         cmocka_unit_test(test_recursive_and_undefined_alias),
         cmocka_unit_test(test_alias_cost_by_size),
+        cmocka_unit_test(test_alias_cost_through_aliases),
         cmocka_unit_test(test_pragmas),
         cmocka_unit_test(test_exact_errors),
         cmocka_unit_test(test_exact_documents_and_ends),
