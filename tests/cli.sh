@@ -102,6 +102,12 @@ printf 'executable = run.sh\nrequest_gpus = 1\narguments = docker run nvidia/cud
 printf '1\n00:00:01,000 --> 00:00:04,000\ndocker run nvidia/cuda nvidia-smi\n' > "$t4/talk.sub"
 printf 'on: push\njobs:\n  a:\n    runs-on: x\n    steps:\n      - run: docker run nvidia/cuda nvidia-smi\n' > "$t4/ci/gpu.yml"
 printf 'stages: [test]\nt:\n  stage: test\n  script:\n    - docker run nvidia/cuda nvidia-smi\n' > "$t4/ci/pipeline.yaml"
+# Dockerfile names in lower case (mlcommons/inference's `dockerfile.gpu`): their first bytes
+# decide, as a Go or Python program that writes Dockerfiles may share the stem
+printf 'ARG BASE=nvidia/cuda\nFROM ${BASE}\n' > "$t4/dockerfile.gpu"
+printf '// Package buildinputs reads Dockerfiles.\npackage buildinputs\n' > "$t4/dockerfile.go"
+printf '"""Dockerfile fragments."""\nfrom os import path\n' > "$t4/dockerfile_parts.py"
+printf '{{ if .Gpu }}\nFROM nvidia/cuda:12.2.2-base-ubuntu22.04\n{{ end }}\n' > "$t4/dockerfile.tmpl"
 printf 'this is a note: nothing to lint\n' > "$t4/NOTES"
 printf 'name: docs\nnav: [index.md]\n' > "$t4/docs/mkdocs.yml"
 printf 'PNG\0\0\0' > "$t4/logo.png"
@@ -112,12 +118,13 @@ printf '# a licence header\nfrom os import path\n' > "$t4/helper"
 printf 'From https://github.com/x/y at commit abc (MIT):\nthe files below, verbatim\n' > "$t4/SOURCE"
 printf 'From the docs, verbatim.\n' > "$t4/NOTICE"
 check "typing by content: a walk" 1 "$bin" --format json "$t4"
-for f in Makefile.gpu gpu.Makefile build.mak nccl-mpi-ubuntu20.04 job.sbatch train.slurm batchjob runit ci/gpu.yml ci/pipeline.yaml ray.sub train.pbs job.lsf gpu.zsh; do
+for f in Makefile.gpu gpu.Makefile build.mak nccl-mpi-ubuntu20.04 dockerfile.gpu job.sbatch train.slurm batchjob runit ci/gpu.yml ci/pipeline.yaml ray.sub train.pbs job.lsf gpu.zsh; do
   has "typed by name or content: $f" "\"file\": \"[^\"]*/typed/$f\""
 done
-has "only those are linted" '"files": 14'
+has "only those are linted" '"files": 15'
 hasnt "an HTCondor submit file or subtitles named .sub are no scripts" '/typed/(condor|talk)\.sub"'
 hasnt "a note that says nothing is not linted" 'NOTES'
+hasnt "a program or a template named dockerfile.* is not a Dockerfile" '/typed/dockerfile[._](go|parts|tmpl)'
 hasnt "Python without an extension is not a Dockerfile" '/typed/(ds|model_def|helper)"'
 hasnt "prose starting with From is not a Dockerfile" '/typed/(SOURCE|NOTICE)"'
 hasnt "YAML of no kind gpulint reads is not linted" 'mkdocs'

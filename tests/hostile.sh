@@ -534,6 +534,19 @@ open(d + "/many/.gitlab-ci.yml", "w").write(
 PY
 lint gitlab-image-variables 3 256 "clean $in/glvars/big/.gitlab-ci.yml -- clean $in/glvars/many/.gitlab-ci.yml -- rss 64" "$in/glvars"
 rm -rf "$in/glvars"
+# build options in variables read back (launch_build_vars.c): eight 100 KB values of one
+# variable named four times by each of 10,000 `docker build $V ...` lines read 3 GB and
+# added 320,000 project images (40 s, parse-memory); the table's read-back budget stops it
+mkdir -p "$in/bvars"
+python3 - "$in/bvars/build.sh" <<'PY'
+import sys
+big = "x" * 100000
+lines = ["#!/bin/bash"] + [f'if a; then V="--tag app{k}:$X {big}"; fi' for k in range(8)]
+lines += ["docker build $V $V $V $V ."] * 10000
+open(sys.argv[1], "w").write("\n".join(lines) + "\n")
+PY
+lint build-option-variables 3 256 "clean $in/bvars/build.sh -- rss 64" "$in/bvars/build.sh"
+rm -rf "$in/bvars"
 
 # The same amplification in compose, Kubernetes, GitLab CI and Ansible (one script named by
 # 2,000 aliases): each stops at parse-memory; and a plain compose file of 5,000 services

@@ -76,6 +76,11 @@ bool gl_input_bare_candidate(const char *path, const char *base)
     const char *dot = strrchr(base, '.');
     if (dot && !strpbrk(dot + 1, "0123456789"))
         return false; /* an extension that says what the file is */
+    return gl_input_bare_candidate_size(path);
+}
+
+bool gl_input_bare_candidate_size(const char *path)
+{
     struct stat st;
     return stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= GL_BARE_CANDIDATE_MAX;
 }

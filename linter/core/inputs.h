@@ -67,6 +67,8 @@ const char *gl_input_type_names(void);
  * file (at most GL_BARE_CANDIDATE_MAX bytes)? Its first bytes then decide what it is. */
 #define GL_BARE_CANDIDATE_MAX (256u << 10)
 bool gl_input_bare_candidate(const char *path, const char *base);
+/* Its size test alone: a small regular file, for a type whose own name test chose it. */
+bool gl_input_bare_candidate_size(const char *path);
 
 /* What a file is; GL_IN_UNKNOWN when it is none of gpulint's inputs. `named`: the user
  * named it (content is then always consulted). */

@@ -192,6 +192,9 @@ struct gl_launch {
     const char *ipc;          struct gl_loc ipc_loc;       /* "host", "shareable", NULL */
     int64_t shm_bytes;        struct gl_loc shm_loc;       /* -1 when not set */
     const char *memlock;      struct gl_loc memlock_loc;   /* ulimit memlock value, NULL */
+    bool ipc_lock;            /* the container holds CAP_IPC_LOCK (--privileged, --cap-add
+                                 IPC_LOCK or ALL; compose privileged, cap_add): the kernel
+                                 lifts the memlock limit for it (no GL411) */
     bool detached;            /* docker run -d: runs beside what follows */
     bool remove;              /* --rm */
     bool fragment;            /* compose override fragment: no findings for what it lacks */

@@ -2,6 +2,7 @@
 /* dockerfile_input.c: how gpulint recognises a Dockerfile (see linter/core/inputs.h). */
 #include <ctype.h>
 #include <string.h>
+#include <strings.h>
 
 #include "linter/core/inputs.h"
 #include "parsers/dockerfile/dockerfile_model.h"
@@ -41,6 +42,25 @@ static bool by_name(const char *path, const char *b)
         return !template_name(b); /* (only such a name can end in a template's suffix) */
     return gl_has_suffix(b, ".Dockerfile") || gl_has_suffix(b, ".dockerfile") ||
            gl_has_suffix(b, ".Containerfile") || gl_has_suffix(b, ".containerfile");
+}
+
+/* Is the walk to read a file whose name by_name leaves out? Names that say nothing
+ * (gl_input_bare_candidate), and lower-case or mixed-case relatives of the Dockerfile
+ * names (`dockerfile.gpu`, `dockerfile_cuda`, `DockerFile-dev`: mlcommons/inference): such a
+ * name is no proof (`dockerfile.go`, `dockerfile_fragments.py` are programs that write
+ * Dockerfiles), so the first bytes decide (by_content), as for a name that says nothing. */
+static bool candidate(const char *path, const char *base)
+{
+    if (gl_input_bare_candidate(path, base))
+        return true;
+    static const char *const stems[] = {"dockerfile", "containerfile"};
+    for (size_t i = 0; i < sizeof stems / sizeof stems[0]; i++) {
+        size_t n = strlen(stems[i]);
+        if (!strncasecmp(base, stems[i], n) && base[n] && strchr("._-", base[n]) &&
+            !ignore_file_name(base) && !template_name(base))
+            return gl_input_bare_candidate_size(path);
+    }
+    return false;
 }
 
 /* The words of the line at data[i] (up to 8; a trailing backslash continues nothing
@@ -128,7 +148,7 @@ const struct gl_input_type gl_input_dockerfile = {
     .name = "dockerfile",
     .priority = 10,
     .by_name = by_name,
-    .candidate = gl_input_bare_candidate,
+    .candidate = candidate,
     .by_content = by_content,
     .parse = gl_parse_dockerfile_doc,
 };

@@ -318,10 +318,12 @@ void launch_build_docker(struct gl_launch_scan *scan, const struct sh_cmd *cmd, 
         const char *tool = buildx ? "docker buildx build" : "docker build";
         option_values(scan, cmd, sub + 2, 't', "tag", tool);
         option_values(scan, cmd, sub + 2, 0, "build-context", tool);
+        launch_build_var_options(scan, cmd, sub + 2, tool);
         build_args(scan->doc, cmd, sub + 2, tool);
     } else if (word_is(cmd, sub, "build")) {
         option_values(scan, cmd, sub + 1, 't', "tag", "docker build");
         option_values(scan, cmd, sub + 1, 0, "build-context", "docker build");
+        launch_build_var_options(scan, cmd, sub + 1, "docker build");
         build_args(scan->doc, cmd, sub + 1, "docker build");
     } else if (word_is(cmd, sub, "tag") ||
                (word_is(cmd, sub, "image") && word_is(cmd, sub + 1, "tag"))) {

@@ -24,6 +24,10 @@ static void apply(struct launch_build *b, const struct gl_cli_flag *f, const str
         l->remove = !val || value_true(val->text);
         return;
     }
+    if (named(f, "privileged")) {
+        l->ipc_lock |= !val || value_true(val->text);
+        return;
+    }
     if (!val)
         return;
     if (named(f, "gpus")) {
@@ -50,6 +54,8 @@ static void apply(struct launch_build *b, const struct gl_cli_flag *f, const str
         l->ipc_loc = lv_loc(val, 0);
     } else if (named(f, "ulimit")) {
         value_ulimit(b, val);
+    } else if (named(f, "cap-add")) {
+        l->ipc_lock |= !val->opaque && gl_cap_locks_memory(val->text, val->len);
     } else if (named(f, "env")) {
         launch_add_env(b, val);
     } else if (named(f, "workdir")) {

@@ -9,7 +9,8 @@
  *  - option values (launch_values.c): --gpus CSV, -v, --mount, --tmpfs, --device,
  *    --ulimit, sizes such as `8g`.
  *  - the two command-line families: launch_docker.c and launch_apptainer.c.
- *  - the commands that make images (launch_build.c).
+ *  - the commands that make images (launch_build.c), their options kept in variables
+ *    (launch_build_vars.c).
  */
 #ifndef GPULINT_PARSERS_LAUNCH_INTERNAL_H
 #define GPULINT_PARSERS_LAUNCH_INTERNAL_H
@@ -137,6 +138,11 @@ void launch_build_docker(struct gl_launch_scan *scan, const struct sh_cmd *cmd, 
  * be another program, so its operands are no build of a Dockerfile). */
 void launch_build_engine_var(struct gl_launch_scan *scan, const struct sh_cmd *cmd,
                              size_t sub);
+/* The tags and build contexts of a build command's words from `first` that are each one
+ * unquoted variable holding options (`docker build $TAG $CONTEXT_ARGS .`, launch_build_vars.c):
+ * project images too. */
+void launch_build_var_options(struct gl_launch_scan *scan, const struct sh_cmd *cmd,
+                              size_t first, const char *tool);
 void launch_build_buildah(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t sub);
 void launch_build_kaniko(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t first);
 void launch_build_kustomize(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t sub);

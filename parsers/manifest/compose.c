@@ -9,6 +9,7 @@
 #include "parsers/manifest/compose_common.h"
 #include "parsers/manifest/compose_env.h"
 #include "parsers/manifest/compose_extends.h"
+#include "parsers/shell/docker_run_flags.h"
 #include "parsers/yaml/yaml_tree.h"
 
 struct cz {
@@ -528,6 +529,20 @@ static void add_env(struct cz *c)
     }
 }
 
+/* `privileged: true`, or IPC_LOCK / ALL in `cap_add`: the service holds CAP_IPC_LOCK. */
+static void add_ipc_lock(struct cz *c, struct gl_launch *l)
+{
+    bool opaque = true;
+    const char *priv = text_of(c, lget(c, "privileged", NULL), &opaque);
+    l->ipc_lock = priv && !opaque &&
+                  (!strcmp(priv, "true") || !strcmp(priv, "True") || !strcmp(priv, "TRUE"));
+    struct yt_node *caps = lget(c, "cap_add", NULL);
+    struct cz_val v;
+    for (size_t i = 0; !l->ipc_lock && yt_is_seq(caps) && i < caps->nitems; i++)
+        l->ipc_lock = cz_value(c, caps->items[i], &v) && !v.opaque &&
+                      gl_cap_locks_memory(v.text, v.len);
+}
+
 static void add_misc(struct cz *c)
 {
     struct gl_launch *l = &c->doc->launches[c->launch];
@@ -553,6 +568,7 @@ static void add_misc(struct cz *c)
                                      hard ? hard : "");
         l->memlock_loc = at(c, memlock);
     }
+    add_ipc_lock(c, l);
     l->workdir = text_of(c, lget(c, "working_dir", NULL), NULL);
     struct yt_node *profiles = lget(c, "profiles", NULL);
     struct gl_buf b;

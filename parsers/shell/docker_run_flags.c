@@ -8,6 +8,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "linter/core/util.h"
+
 const struct gl_cli_flag gl_docker_run_flags[] = {
     /* docker run --help (docker 28) */
     {"add-host", 0, GL_FLAG_VALUE, GL_FLAG_DOCKER},
@@ -256,4 +258,25 @@ const struct gl_cli_flag *gl_cli_flag_short(const struct gl_cli_flag *table, cha
         if (f->shorthand == letter)
             return f;
     return NULL;
+}
+
+static bool cap_one(const char *cap, size_t len)
+{
+    if (len > 4 && gl_strn_eq_nocase(cap, 4, "CAP_")) {
+        cap += 4;
+        len -= 4;
+    }
+    return (len == 8 && gl_strn_eq_nocase(cap, len, "IPC_LOCK")) ||
+           (len == 3 && gl_strn_eq_nocase(cap, len, "ALL"));
+}
+
+bool gl_cap_locks_memory(const char *cap, size_t len)
+{
+    for (size_t s = 0, e; s <= len; s = e + 1) {
+        const char *comma = memchr(cap + s, ',', len - s);
+        e = comma ? (size_t)(comma - cap) : len;
+        if (cap_one(cap + s, e - s))
+            return true;
+    }
+    return false;
 }

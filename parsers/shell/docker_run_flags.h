@@ -49,4 +49,9 @@ const struct gl_cli_flag *gl_cli_flag_long(const struct gl_cli_flag *table, cons
 /* The first entry with this shorthand letter, or NULL (the docker table: by the index). */
 const struct gl_cli_flag *gl_cli_flag_short(const struct gl_cli_flag *table, char letter);
 
+/* Does capability name cap[0..len) (a `--cap-add` value, a compose `cap_add` item: any case,
+ * with or without `CAP_`; podman's comma list) give CAP_IPC_LOCK? `IPC_LOCK` and `ALL` do.
+ * A holder of CAP_IPC_LOCK is not bound by RLIMIT_MEMLOCK (mlock, RDMA memory registration). */
+bool gl_cap_locks_memory(const char *cap, size_t len);
+
 #endif

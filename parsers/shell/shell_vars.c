@@ -17,6 +17,7 @@ void sh_vars_init(struct sh_vars *v, struct gl_arena *arena)
     v->slots = NULL;
     v->cap = v->n = 0;
     v->sourced = false;
+    v->read_back = 0;
 }
 
 static struct sh_var *find_slot(const struct sh_vars *v, const char *name, size_t len)
@@ -71,21 +72,29 @@ enum sh_var_state sh_vars_get(const struct sh_vars *v, const char *name, size_t 
     return s->state;
 }
 
-/* Remember value [value, +len) among the literal values opaque variable s was assigned
- * (a value that is not literal, NULL, adds none; past SH_VAR_MAX_ALTS, none is added). */
-static void add_alt(struct sh_vars *v, struct sh_var *s, const char *value, size_t len)
+/* Remember value [value, +len) in list *list of *count values (NULL adds none; past
+ * SH_VAR_MAX_ALTS, none is added). */
+static void add_value(struct sh_vars *v, struct sh_alt **list, unsigned *count,
+                      const char *value, size_t len)
 {
-    if (!value || s->nalts >= SH_VAR_MAX_ALTS)
+    if (!value || *count >= SH_VAR_MAX_ALTS)
         return;
-    for (const struct sh_alt *a = s->alts; a; a = a->next)
+    for (const struct sh_alt *a = *list; a; a = a->next)
         if (a->len == len && !memcmp(a->value, value, len))
             return;
-    s->nalts++;
+    (*count)++;
     struct sh_alt *a = gl_arena_alloc(v->arena, sizeof *a);
     a->value = gl_arena_strndup(v->arena, value, len);
     a->len = len;
-    a->next = s->alts;
-    s->alts = a;
+    a->next = *list;
+    *list = a;
+}
+
+/* Remember value [value, +len) among the literal values opaque variable s was assigned
+ * (a value that is not literal, NULL, adds none). */
+static void add_alt(struct sh_vars *v, struct sh_var *s, const char *value, size_t len)
+{
+    add_value(v, &s->alts, &s->nalts, value, len);
 }
 
 /* s becomes opaque: its known value, if any, is one it may hold */
@@ -138,6 +147,10 @@ void sh_vars_unset(struct sh_vars *v, const char *name, size_t len, bool certain
 void sh_vars_assign_literal(struct sh_vars *v, const char *name, size_t len,
                             const char *value, size_t value_len, bool literal, bool certain)
 {
+    if (!literal) {
+        struct sh_var *s = get_or_add(v, name, len);
+        add_value(v, &s->raws, &s->nraws, value, value_len);
+    }
     if (!literal || certain) {
         sh_vars_assign(v, name, len, value, value_len, literal && certain);
         return;
@@ -164,6 +177,18 @@ size_t sh_vars_values(const struct sh_vars *v, const char *name, size_t len,
     for (const struct sh_alt *a = s->alts; a && n < max; a = a->next, n++) {
         vals[n] = a->value;
         lens[n] = a->len;
+    }
+    return n;
+}
+
+size_t sh_vars_raw_values(const struct sh_vars *v, const char *name, size_t len,
+                          const char **vals, size_t *lens, size_t max)
+{
+    const struct sh_var *s = v ? find_slot(v, name, len) : NULL;
+    size_t n = 0;
+    for (const struct sh_alt *a = s && s->name ? s->raws : NULL; a && n < max; a = a->next) {
+        vals[n] = a->value;
+        lens[n++] = a->len;
     }
     return n;
 }

@@ -99,8 +99,11 @@ struct sh_var {
     const char *value; /* NULL unless SH_VAR_KNOWN */
     size_t value_len;
     enum sh_var_state state;
-    unsigned nalts;
+    unsigned nalts, nraws;
     struct sh_alt *alts; /* SH_VAR_OPAQUE: literal values it was assigned */
+    struct sh_alt *raws; /* values it was assigned that were not all literal, their
+                            unresolved expansions as written (`--tag app:$V`), newest
+                            first, SH_VAR_MAX_ALTS at most */
 };
 
 /* Variables assigned so far. Persists across sh_split calls that share it (a script in
@@ -112,6 +115,9 @@ struct sh_vars {
     bool sourced;         /* a `.`/`source` command ran: the file it reads (never read
                              here) may assign any variable, so one never assigned here
                              is opaque, not unset (its ${X:-default} is not taken) */
+    size_t read_back;     /* what readers spent reading values back (bytes and entries
+                             walked: launch_build_vars.c), each table capped there, so a
+                             script cannot make them read one big value again and again */
 };
 
 void sh_vars_init(struct sh_vars *v, struct gl_arena *arena);
@@ -137,6 +143,11 @@ void sh_vars_unset(struct sh_vars *v, const char *name, size_t len, bool certain
  * hold others (`IMG=$(...)`): these are the values it takes on some path, not all. */
 size_t sh_vars_values(const struct sh_vars *v, const char *name, size_t len,
                       const char **vals, size_t *lens, size_t max);
+/* The values the variable was assigned that were not all literal, each as it was written
+ * once the known parts were expanded (`--build-context app=$SRC`, `$A $B`), at most `max`;
+ * the count. Only for what a value may name (a tag it holds); never a value to judge. */
+size_t sh_vars_raw_values(const struct sh_vars *v, const char *name, size_t len,
+                          const char **vals, size_t *lens, size_t max);
 
 /* ---- options and results ---- */
 

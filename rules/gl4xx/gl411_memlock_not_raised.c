@@ -10,9 +10,10 @@ static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
     /* apptainer keeps the caller's ulimits; a pod spec has no ulimits to set (the node's
      * runtime decides); a fragment's base may set them; NVIDIA's GPU plumbing
      * (dcgm-exporter, the device plugin) pins no host memory for copies; a Jetson's GPU
-     * shares the system memory: there is no host-to-device copy for pinning to speed up */
+     * shares the system memory: there is no host-to-device copy for pinning to speed up; a
+     * holder of CAP_IPC_LOCK (--privileged, --cap-add IPC_LOCK) is not bound by the limit */
     if (l->kind == GL_LAUNCH_APPTAINER || l->host_ipc || l->kind == GL_LAUNCH_K8S || l->fragment ||
-        l->memlock || !gl_launch_options_known(l) || !gl_launch_uses_gpu(l) ||
+        l->memlock || l->ipc_lock || !gl_launch_options_known(l) || !gl_launch_uses_gpu(l) ||
         gl_launch_smoke_test(l) || gl_launch_nvidia_infra(c->doc, l) ||
         gl_launch_jetson(c->doc, l))
         return;
@@ -40,7 +41,10 @@ const struct gl_rule gl_rule_GL411 = {
         "caller's limits) are not judged, nor smoke tests (`nvidia-smi`, `deviceQuery`, a "
         "`python -c` that only imports and prints), nor Jetson launches (as for GL413): "
         "the integrated GPU shares the system memory, so there is no host-to-device copy "
-        "for pinned memory to speed up.",
+        "for pinned memory to speed up. Nor a container that holds CAP_IPC_LOCK "
+        "(`--privileged`, `--cap-add IPC_LOCK` or `ALL`, compose `privileged: true` or "
+        "`cap_add`): the kernel does not apply the limit to it (mlock, RDMA memory "
+        "registration).",
     .bad = "docker run --gpus all nvcr.io/nvidia/pytorch:24.05-py3 python train.py",
     .good = "docker run --gpus all --ulimit memlock=-1 --ulimit stack=67108864 \\\n"
             "    nvcr.io/nvidia/pytorch:24.05-py3 python train.py",

@@ -755,18 +755,25 @@ static void test_shared_vars_table(void **state)
     assert_string_equal(words(&C[0]), "docker|run|cuda:12");
 }
 
-/* The literal values a variable takes on the paths of a script: what `docker build -t
- * "$IMG"` may have tagged (launch_build.c). */
+/* Split script t with its assignments tracked into the fresh table *v (options in *o). */
+static void split_tracked(struct sh_vars *v, struct sh_opts *o, const char *t)
+{
+    sh_vars_init(v, &A);
+    *o = (struct sh_opts){.track_assignments = true, .vars = v};
+    assert_int_equal(split_len(t, strlen(t), o), 0);
+}
+
+/* The values a variable takes on the paths of a script: what `docker build -t "$IMG"` may
+ * have tagged (launch_build.c), and what `docker build $TAG` may hold. */
 static void test_var_values_on_paths(void **state)
 {
     (void)state;
     struct sh_vars v;
-    sh_vars_init(&v, &A);
-    struct sh_opts o = {.track_assignments = true, .vars = &v};
-    const char *t = "IMG=app\nNAME=x\n"
-                    "case \"$1\" in\n  --gpu) IMG=app-gpu ;;\n  --dev) IMG=\"$(id -un)/app\" ;;\n"
-                    "  *) IMG=app ;;\nesac\n";
-    assert_int_equal(split_len(t, strlen(t), &o), 0);
+    struct sh_opts o;
+    split_tracked(&v, &o,
+                  "IMG=app\nNAME=x\n"
+                  "case \"$1\" in\n  --gpu) IMG=app-gpu ;;\n  --dev) IMG=\"$(id -un)/app\" ;;\n"
+                  "  *) IMG=app ;;\nesac\n");
     const char *vals[8];
     size_t lens[8];
     size_t n = sh_vars_values(&v, "IMG", 3, vals, lens, 8);
@@ -786,6 +793,22 @@ static void test_var_values_on_paths(void **state)
     assert_int_equal(split_len(b.data, b.len, &o), 0);
     assert_int_equal(sh_vars_values(&v, "V", 1, vals, lens, 8), SH_VAR_MAX_ALTS);
     gl_buf_free(&b);
+    /* values that are not all literal, kept as written: the options a build command takes
+     * from `$TAG` / `$CONTEXTS` (launch_build_vars.c); literal values are not among them */
+    split_tracked(&v, &o,
+                  "SRC=$(pwd)\nCTX=\"--build-context src=$SRC\"\nLIT=\"--tag app:1\"\n"
+                  "if x; then CTX=\"--build-context src=$2\"; fi\nALL=\"$CTX $LIT\"\n");
+    n = sh_vars_raw_values(&v, "CTX", 3, vals, lens, 8);
+    assert_int_equal(n, 2);
+    assert_int_equal(lens[1], 24);
+    assert_memory_equal(vals[1], "--build-context src=$SRC", 24);
+    assert_int_equal(lens[0], 22);
+    assert_memory_equal(vals[0], "--build-context src=$2", 22);
+    assert_int_equal(sh_vars_raw_values(&v, "LIT", 3, vals, lens, 8), 0); /* literal */
+    assert_int_equal(sh_vars_raw_values(&v, "ALL", 3, vals, lens, 8), 1);
+    assert_int_equal(lens[0], 16);
+    assert_memory_equal(vals[0], "$CTX --tag app:1", 16); /* the known part expanded */
+    assert_int_equal(sh_vars_raw_values(&v, "NONE", 4, vals, lens, 8), 0);
 }
 
 static void test_expansion_bomb_bounded(void **state)
