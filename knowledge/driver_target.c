@@ -125,17 +125,8 @@ static bool read_small_file(const char *path, char *buf, size_t cap, size_t *len
         close(fd);
         return false;
     }
-    size_t n = 0;
-    while (n < cap) {
-        ssize_t r = read(fd, buf + n, cap - n);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            break;
-        n += (size_t)r;
-    }
+    *len = gl_read_upto(fd, buf, cap);
     close(fd);
-    *len = n;
     return true;
 }
 

@@ -58,15 +58,7 @@ static char *read_in_context(struct gl_doc *doc, const char *dir, const char *na
         return NULL;
     }
     char *buf = gl_arena_alloc(a, (size_t)st.st_size + 1);
-    size_t n = 0;
-    while (n < (size_t)st.st_size) {
-        ssize_t r = read(fd, buf + n, (size_t)st.st_size - n);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r <= 0)
-            break;
-        n += (size_t)r;
-    }
+    size_t n = gl_read_upto(fd, buf, (size_t)st.st_size);
     close(fd);
     buf[n] = '\0';
     *len = n;

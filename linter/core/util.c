@@ -445,6 +445,20 @@ int gl_read_fd(int fd, const void *head, size_t nhead, size_t size_hint, size_t 
     return 0;
 }
 
+size_t gl_read_upto(int fd, char *buf, size_t cap)
+{
+    size_t n = 0;
+    while (n < cap) {
+        ssize_t r = read(fd, buf + n, cap - n);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r <= 0)
+            break;
+        n += (size_t)r;
+    }
+    return n;
+}
+
 int gl_read_file(const char *path, char **data, size_t *len)
 {
     int fd = open(path, O_RDONLY | O_CLOEXEC);

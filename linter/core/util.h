@@ -198,5 +198,9 @@ int gl_read_file(const char *path, char **data, size_t *len);
  * or an errno value. */
 int gl_read_fd(int fd, const void *head, size_t nhead, size_t size_hint, size_t cap,
                char **data, size_t *len, bool *over);
+/* Read fd into buf until `cap` bytes or the end of fd (a read interrupted by a signal is
+ * asked again; an error ends it): the bytes read. For small files of a known bound (a
+ * requirements file, /proc/driver/nvidia/version); gl_read_fd for inputs. */
+size_t gl_read_upto(int fd, char *buf, size_t cap);
 
 #endif
