@@ -593,6 +593,11 @@ lint deep-compose 20 512 "gl900 $in/deep/compose.yaml 2 10004 nesting-depth" "$i
 lint deep-k8s 20 512 "gl900 $in/deep/pod.yaml 3 10006 nesting-depth" "$in/deep/pod.yaml"
 { printf 'job:\n  script: '; deep 1000000 '{'; echo; } > "$in/deep/.gitlab-ci.yml"
 lint deep-ciyaml 20 512 "gl900 $in/deep/.gitlab-ci.yml 2 10009 nesting-depth" "$in/deep/.gitlab-ci.yml"
+# 8 million subshells opened in a script: each is an open context of the shell grammar
+# (no word, no arena byte), so the contexts count against parse-memory (146 MB RSS when
+# they did not)
+{ printf '#!/bin/bash\n'; for i in $(seq 64); do deep 125000 '(' | sed 's/(/( /g'; done; echo; } > "$in/deep/subshells.sh"
+lint deep-subshells 20 512 "gl900 $in/deep/subshells.sh 2 2097155 parse-memory -- rss 64" "$in/deep/subshells.sh"
 
 # Fault isolation: a here-document inside $(...) whose body holds a quote used to run the
 # substitution to the end of the file (GL900, and no finding after it); bash -n accepts it

@@ -409,7 +409,8 @@ static __attribute__((noinline, cold)) bool stop_here(struct builder *b, size_t 
 static inline bool stop_at_memory(struct builder *b, size_t at)
 {
     const struct gl_arena *a = b->lx.a;
-    size_t words = b->capw * (sizeof *b->w + sizeof *b->wi); /* capw == capwi */
+    size_t words = b->capw * (sizeof *b->w + sizeof *b->wi) /* capw == capwi */
+                   + b->capst * sizeof *b->st; /* open contexts: `( ( ( ...` takes no word */
     if (a->total + words <= b->limit)
         return false;
     return stop_here(b, at);
