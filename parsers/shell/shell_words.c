@@ -409,8 +409,12 @@ static __attribute__((noinline, cold)) bool stop_here(struct builder *b, size_t 
 static inline bool stop_at_memory(struct builder *b, size_t at)
 {
     const struct gl_arena *a = b->lx.a;
-    size_t words = b->capw * (sizeof *b->w + sizeof *b->wi) /* capw == capwi */
-                   + b->capst * sizeof *b->st; /* open contexts: `( ( ( ...` takes no word */
+    size_t words = b->capw * (sizeof *b->w + sizeof *b->wi); /* capw == capwi */
+    if (b->capst > FIXED) /* open contexts on the heap: `( ( ( ...` takes no word */
+        words += b->capst * sizeof *b->st;
+    if (b->capcmds > FIXED) /* the commands on the heap, and their copy in the arena at
+                               the end: `a;a;a;...` took 97 MB for a 16 MB script */
+        words += 2 * b->capcmds * sizeof *b->cmds;
     if (a->total + words <= b->limit)
         return false;
     return stop_here(b, at);
