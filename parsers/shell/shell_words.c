@@ -84,6 +84,9 @@ struct builder {
     bool grammar;        /* sh_opts.grammar */
     size_t loose;        /* `(` read as no grammar (inside `[[ ]]`, an extglob, after a
                             command's words): as many `)` close nothing of the stack */
+    size_t heap;         /* bytes of the contexts and commands past their fixed rooms (the
+                            commands twice: their copy in the arena at the end), which
+                            stop_at_memory counts with the words; set as those grow */
     size_t limit;        /* the arena's limit, SIZE_MAX for none (it does not change while
                             a text is split: over_memory's test at every token is one) */
 };
@@ -133,6 +136,15 @@ static bool sep_pipe_or_async(const char *sep)
 /* ---- the context stack ---- */
 
 static struct ctx *top(struct builder *b) { return b->nst ? &b->st[b->nst - 1] : NULL; }
+
+/* After the contexts or the commands grew: b->heap again. Open contexts take no word and
+ * no arena byte (`( ( ( ...`), and the commands stay on the heap until the end, then are
+ * copied to the arena (`a;a;a;...`): 16 MB scripts of either took 146 and 97 MB. */
+static __attribute__((noinline, cold)) void heap_grown(struct builder *b)
+{
+    b->heap = (b->capst > FIXED ? b->capst * sizeof *b->st : 0) +
+              (b->capcmds > FIXED ? 2 * b->capcmds * sizeof *b->cmds : 0);
+}
 /* Are the case patterns read now (a word there is a pattern, not a command's)? */
 static inline bool in_case_patterns(const struct builder *b)
 {
@@ -142,7 +154,10 @@ static bool counts_depth(unsigned char k) { return k == C_IF || k == C_LOOP || k
 
 static void push(struct builder *b, enum ctx_kind kind, char closer, size_t at)
 {
-    b->st = grow(b, st, b->nst, capst);
+    if (b->nst >= b->capst) {
+        b->st = grow(b, st, b->nst, capst);
+        heap_grown(b);
+    }
     uint32_t id = kind == C_IF || kind == C_CASE ? ++b->nbranch : 0;
     uint32_t at32 = at < UINT32_MAX ? (uint32_t)at : UINT32_MAX;
     b->st[b->nst++] = (struct ctx){(unsigned char)kind, closer, false, false, 0, id, at32};
@@ -338,7 +353,10 @@ static inline __attribute__((always_inline)) void finish(struct builder *b, cons
 {
     size_t kept = HD_DROPPED;
     if (b->nw || b->nas) {
-        b->cmds = grow(b, cmds, b->ncmds, capcmds);
+        if (b->ncmds >= b->capcmds) {
+            b->cmds = grow(b, cmds, b->ncmds, capcmds);
+            heap_grown(b);
+        }
         struct sh_cmd *c = &b->cmds[b->ncmds];
         struct gl_arena *a = b->lx.a;
         /* the words and their infos in one arena block: the same bytes charged as two
@@ -409,12 +427,7 @@ static __attribute__((noinline, cold)) bool stop_here(struct builder *b, size_t 
 static inline bool stop_at_memory(struct builder *b, size_t at)
 {
     const struct gl_arena *a = b->lx.a;
-    size_t words = b->capw * (sizeof *b->w + sizeof *b->wi); /* capw == capwi */
-    if (b->capst > FIXED) /* open contexts on the heap: `( ( ( ...` takes no word */
-        words += b->capst * sizeof *b->st;
-    if (b->capcmds > FIXED) /* the commands on the heap, and their copy in the arena at
-                               the end: `a;a;a;...` took 97 MB for a 16 MB script */
-        words += 2 * b->capcmds * sizeof *b->cmds;
+    size_t words = b->capw * (sizeof *b->w + sizeof *b->wi) + b->heap; /* capw == capwi */
     if (a->total + words <= b->limit)
         return false;
     return stop_here(b, at);
