@@ -2,6 +2,7 @@
 /* dev_container.c: Dockerfiles of dev containers (see dev_container.h). */
 #include "rules/gl3xx/dev_container.h"
 
+#include <stdatomic.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -18,17 +19,26 @@ static bool in_dev_dir(const char *path)
     return false;
 }
 
+/* Is the working directory under a `.devcontainer` directory? The same for every relative
+ * path of the run: asked of the system once (0 not yet, 1 no, 2 yes; two threads that ask
+ * at once get the same answer). */
+static bool cwd_in_dev_dir(void)
+{
+    static _Atomic int known;
+    int k = atomic_load_explicit(&known, memory_order_relaxed);
+    if (!k) {
+        char cwd[4096];
+        k = getcwd(cwd, sizeof cwd - 1) && (strcat(cwd, "/"), in_dev_dir(cwd)) ? 2 : 1;
+        atomic_store_explicit(&known, k, memory_order_relaxed);
+    }
+    return k == 2;
+}
+
 bool gl_df_dev_container(const struct gl_doc *doc)
 {
     if (!doc->df || !doc->path)
         return false;
-    if (in_dev_dir(doc->path))
-        return true;
     /* a relative path: the directories of the working directory count too (`gpulint
      * Dockerfile` run inside .devcontainer/) */
-    char cwd[4096];
-    if (doc->path[0] == '/' || !getcwd(cwd, sizeof cwd - 1))
-        return false;
-    strcat(cwd, "/");
-    return in_dev_dir(cwd);
+    return in_dev_dir(doc->path) || (doc->path[0] != '/' && cwd_in_dev_dir());
 }
