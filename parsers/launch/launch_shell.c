@@ -320,6 +320,18 @@ static const char *const buildah_global_long[] = {"cgroup-manager", "log-level",
 
 static void shell_cmd(struct gl_launch_scan *s, const struct sh_cmd *cmd, int depth);
 
+/* The options of a split of the scan's text: its variable table (else `fresh`, made
+ * here), its documentation and IPython readings. */
+static void split_opts(struct gl_launch_scan *s, struct sh_opts *o, struct sh_vars *fresh)
+{
+    *o = (struct sh_opts){.track_assignments = true, .vars = s->vars,
+                          .placeholders = s->placeholders, .python_braces = s->python_braces};
+    if (!o->vars) {
+        sh_vars_init(fresh, &s->doc->arena);
+        o->vars = fresh;
+    }
+}
+
 /* The launches in word wi of cmd read as a shell script (`sh -c SCRIPT`, `ssh HOST
  * SCRIPT`). */
 static void script_word(struct gl_launch_scan *s, const struct sh_cmd *cmd, size_t wi,
@@ -328,13 +340,8 @@ static void script_word(struct gl_launch_scan *s, const struct sh_cmd *cmd, size
     if (cmd->words[wi].opaque || depth >= MAX_SH_C_DEPTH)
         return;
     struct sh_vars fresh;
-    struct sh_opts o = {.track_assignments = true, .vars = s->vars,
-                        .placeholders = s->placeholders,
-                        .python_braces = s->python_braces};
-    if (!o.vars) {
-        sh_vars_init(&fresh, &s->doc->arena);
-        o.vars = &fresh;
-    }
+    struct sh_opts o;
+    split_opts(s, &o, &fresh);
     struct sh_cmd *inner;
     size_t n;
     struct sh_error err;
@@ -631,14 +638,9 @@ static void scan_split(struct gl_launch_scan *s, const char *text, size_t len,
                        const struct gl_srcmap *map, int depth)
 {
     struct sh_vars fresh;
-    struct sh_opts o = {.track_assignments = true, .vars = s->vars,
-                        .placeholders = s->placeholders,
-                        .python_braces = s->python_braces,
-                        .grammar = s->grammar && s->report_errors && !depth};
-    if (!o.vars) {
-        sh_vars_init(&fresh, &s->doc->arena);
-        o.vars = &fresh;
-    }
+    struct sh_opts o;
+    split_opts(s, &o, &fresh);
+    o.grammar = s->grammar && !depth;
     struct sh_cmd *cmds;
     size_t n;
     struct sh_error err;

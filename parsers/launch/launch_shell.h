@@ -137,8 +137,8 @@ struct gl_launch_scan {
                                  (NULL: `group` is set) */
     uint32_t group_line;
     bool report_errors;       /* a shell syntax error sets doc->error (the first one) */
-    bool grammar;             /* a bash or POSIX script file: its grammar is checked as
-                                 `bash -n` does (sh_opts.grammar); with report_errors */
+    bool grammar;             /* a bash or POSIX script file (with report_errors): its
+                                 grammar is checked as `bash -n` does (sh_opts.grammar) */
     bool placeholders;        /* documentation: `<...>` is a placeholder (sh_opts) */
     bool python_braces;       /* IPython `!` lines: `{expr}` is opaque (sh_opts) */
     bool cwd_unknown;         /* a `cd`/`pushd` ran before: files named relative to the
