@@ -208,6 +208,24 @@ static void open_group(struct builder *b, enum ctx_kind kind, char closer, size_
     push(b, kind, 0, at);
 }
 
+/* `do` of a loop t (the top context): its body begins. */
+static void loop_do(struct ctx *t)
+{
+    if (t && t->kind == C_LOOP)
+        t->body = true;
+}
+
+/* `{` where the body of a for or select loop t (the top context) may begin, bash's brace
+ * form (`for x in a; { ...; }`): then the loop is closed by `}`; false when t is no such
+ * loop (the `{` opens a group). */
+static bool loop_brace(struct ctx *t)
+{
+    if (!t || t->kind != C_LOOP || t->closer != 'f' || t->body)
+        return false;
+    t->closer = '}';
+    return true;
+}
+
 /* ---- the grammar of a whole script (sh_opts.grammar) ---- */
 
 /* For messages: what a closer needs open, and the word that closes a context. */
@@ -589,10 +607,7 @@ static void act_reserved(struct builder *b, enum reserved r, size_t at, size_t n
         pop_if(b, C_CASE, 0);
         break;
     case R_OPEN:
-        if (b->nst && b->st[b->nst - 1].kind == C_LOOP && b->st[b->nst - 1].closer == 'f' &&
-            !b->st[b->nst - 1].body)
-            b->st[b->nst - 1].closer = '}'; /* for x in ...; { ...; } */
-        else
+        if (!loop_brace(top(b))) /* (for x in ...; { ...; }: the loop's body) */
             open_group(b, C_BRACE, '}', at);
         break;
     case R_CLOSE:
@@ -606,8 +621,7 @@ static void act_reserved(struct builder *b, enum reserved r, size_t at, size_t n
         break;
     case R_DO:
         expect_open(b, C_LOOP, 0, at, n);
-        if (b->nst && b->st[b->nst - 1].kind == C_LOOP)
-            b->st[b->nst - 1].body = true;
+        loop_do(top(b));
         break;
     case R_OTHER: break;
     }
@@ -648,10 +662,8 @@ static bool header_word(struct builder *b, size_t at)
         b->expect = is_keyword(lx, "in") ? E_FOR_WORDS : E_NONE;
         if (b->expect == E_NONE && t && t->kind == C_LOOP) { /* for x do / for ((...)) { */
             if (is_keyword(lx, "do"))
-                t->body = true;
-            else if (is_keyword(lx, "{"))
-                t->closer = '}';
-            else if (b->grammar)
+                loop_do(t);
+            else if (!(is_keyword(lx, "{") && loop_brace(t)) && b->grammar)
                 not_in_or_do(b, at);
         }
         return true;
