@@ -94,8 +94,7 @@ void gl_run_finish(struct gl_run *run)
 {
     gl_pool_free(run->pool);
     run->pool = NULL;
-    gl_spill_finish(&run->spill, &run->findings, run->project.n ? gl_project_keeps : NULL,
-                    &run->project);
+    gl_spill_finish(&run->spill, &run->findings, gl_project_keeps, &run->project);
 }
 
 void gl_run_engine_finding(struct gl_run *run, const char *rule_id, const char *file,

@@ -277,13 +277,38 @@ static bool arg_always_set(const struct gl_project_set *s, const char *file, con
     return bf->builds != NULL;
 }
 
+/* Does a kustomization of the run give images of ref's name another name? */
+static bool renamed(const struct gl_project_set *s, const struct gl_imageref *ref,
+                    const char *tag, const char *last, struct gl_arena *a)
+{
+    return exact_moots(s, 'k', ref, NULL, GL_PROJECT_RENAMED) ||
+           exact_moots(s, 'k', ref, tag, GL_PROJECT_RENAMED) ||
+           list_moots(gl_map_gets(&s->by_key, last), GL_PROJECT_RENAMED, ref, a) ||
+           list_moots(s->wild, GL_PROJECT_RENAMED, ref, a);
+}
+
+/* A name no registry serves (gl_imageref_local_only) was built or loaded where it runs,
+ * whether or not this run sees the build: a finding that a build output makes moot is
+ * moot on it. Not in a Kubernetes manifest (its findings can be undone by a
+ * kustomization's renaming or retagging) whose name a kustomization of the run gives a
+ * registry's name instead: `controller:latest` renamed to `ghcr.io/acme/controller`
+ * keeps the tag `latest` of a registry image. */
+static bool local_moots(const struct gl_project_set *s, unsigned m, const struct gl_imageref *ref,
+                        const char *tag, const char *last, struct gl_arena *a)
+{
+    if (!(m & GL_PROJECT_BUILT) || !gl_imageref_local_only(ref))
+        return false;
+    bool manifest = m & (GL_PROJECT_RENAMED | GL_PROJECT_RETAGGED);
+    return !manifest || !s->n || !renamed(s, ref, tag, last, a);
+}
+
 static bool moot(const struct gl_project_set *s, const struct gl_finding *f)
 {
-    if (!f->image || !f->moot_when || !s->n)
+    if (!f->image || !f->moot_when || (!s->n && !(f->moot_when & GL_PROJECT_BUILT)))
         return false;
     struct gl_arena a;
     gl_arena_init(&a);
-    if ((f->moot_when & GL_PROJECT_ARG_SET) && f->arg && f->file &&
+    if ((f->moot_when & GL_PROJECT_ARG_SET) && f->arg && f->file && s->n &&
         arg_always_set(s, f->file, f->arg, &a)) {
         gl_arena_free(&a);
         return true;
@@ -296,11 +321,13 @@ static bool moot(const struct gl_project_set *s, const struct gl_finding *f)
         const char *tag = ref.tag ? ref.tag : "latest";
         const char *slash = strrchr(ref.path, '/');
         const char *last = slash ? slash + 1 : ref.path;
-        is = ((m & GL_PROJECT_BUILT) && exact_moots(s, 'b', &ref, tag, GL_PROJECT_BUILT)) ||
-             ((m & KUSTOMIZED) && (exact_moots(s, 'k', &ref, NULL, m & KUSTOMIZED) ||
-                                   exact_moots(s, 'k', &ref, tag, m & KUSTOMIZED))) ||
-             list_moots(gl_map_gets(&s->by_key, last), m, &ref, &a) ||
-             list_moots(s->wild, m, &ref, &a);
+        is = local_moots(s, m, &ref, tag, last, &a) ||
+             (s->n &&
+              (((m & GL_PROJECT_BUILT) && exact_moots(s, 'b', &ref, tag, GL_PROJECT_BUILT)) ||
+               ((m & KUSTOMIZED) && (exact_moots(s, 'k', &ref, NULL, m & KUSTOMIZED) ||
+                                     exact_moots(s, 'k', &ref, tag, m & KUSTOMIZED))) ||
+               list_moots(gl_map_gets(&s->by_key, last), m, &ref, &a) ||
+               list_moots(s->wild, m, &ref, &a)));
     }
     gl_arena_free(&a);
     return is;

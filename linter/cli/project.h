@@ -14,6 +14,9 @@
  *  - the engine gathers every input's facts here (gl_project_gather, after the input is
  *    parsed without error), and when the whole run is read, drops the findings that one
  *    of them makes moot (gl_project_keeps, the filter of gl_spill_finish).
+ * A name no registry serves (gl_imageref_local_only, model_ref.h) is a build output of
+ * the machine whatever the run saw, so those findings are moot on it with no fact at all
+ * (in a Kubernetes manifest, unless a kustomization of the run renames it).
  * Patterns are matched as gl_project_pattern_names says (model_ref.h). A literal pattern
  * is filed under its normalised repository and tag (a build output) or repository (a
  * kustomization's name), so that a finding finds it in one look-up however many there

@@ -2,6 +2,7 @@
 /* model_ref.c: queries over parsed image references (see model_ref.h). */
 #include "linter/core/model.h"
 
+#include "linter/core/docker_official.h"
 #include "linter/core/imageref.h"
 
 #include <ctype.h>
@@ -22,6 +23,14 @@ static struct gl_loc loc_at(struct gl_loc loc, size_t offset)
 bool gl_imageref_is_docker_hub(const struct gl_imageref *ref)
 {
     return ref->domain && gl_streq(ref->domain, DEFAULT_DOMAIN);
+}
+
+bool gl_imageref_local_only(const struct gl_imageref *ref)
+{
+    if (!gl_imageref_is_docker_hub(ref) || !ref->path || !gl_has_prefix(ref->path, "library/"))
+        return false;
+    const char *name = ref->path + strlen("library/");
+    return !strchr(name, '/') && !gl_docker_official(name, strlen(name));
 }
 
 const char *gl_imageref_full_name(struct gl_arena *a, const struct gl_imageref *ref)

@@ -153,6 +153,11 @@ size_t gl_project_pattern_key(const char *pattern, const char **start);
 /* True when the reference is on Docker Hub (domain "docker.io"). */
 bool gl_imageref_is_docker_hub(const struct gl_imageref *ref);
 
+/* True when no registry serves the reference: a Docker Hub name of one component
+ * (`library/NAME`, written `NAME`) that was never an official image (docker_official.h),
+ * so only an image built or loaded on the machine answers it (`docker run bart_pyt`). */
+bool gl_imageref_local_only(const struct gl_imageref *ref);
+
 /* The canonical name without tag or digest: "docker.io/library/ubuntu". */
 const char *gl_imageref_full_name(struct gl_arena *a, const struct gl_imageref *ref);
 

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "linter/core/docker_official.h"
 #include "linter/core/imageref.h"
 
 #define HEX16 "ffffffffffffffff"
@@ -353,6 +354,40 @@ static int parse_str(struct gl_arena *a, const char *s, struct gl_imageref *ref,
 {
     struct gl_loc at = {1, 1};
     return gl_imageref_parse(a, s, strlen(s), at, ref, err);
+}
+
+/* Names no registry serves: a one-component Docker Hub name that was never an official
+ * image; every other reference may come from a registry. */
+static void test_local_only(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *in;
+        bool local;
+    } cases[] = {
+        {"bart_pyt", true},          {"qwen3-vllm-service:latest", true},
+        {"docker.io/triton_trt_llm", true}, {"library/isaac-lab-base", true},
+        {"docker.1ms.run/bart_pyt", true}, {"ubuntu", false},
+        {"centos:7", false},          {"java", false}, /* deprecated, still served */
+        {"zookeeper", false},         {"aerospike:ce", false},
+        {"acme/app", false},          {"localhost:5000/app", false},
+        {"ghcr.io/app", false},       {"nvidia/cuda:12.4.1-base-ubuntu22.04", false},
+        {"ubuntux", true},            {"ubunt", true},
+    };
+    struct gl_arena a;
+    gl_arena_init(&a);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct gl_imageref ref;
+        assert_int_equal(parse_str(&a, cases[i].in, &ref, NULL), 0);
+        if (gl_imageref_local_only(&ref) != cases[i].local)
+            fail_msg("%s: local_only %d, want %d", cases[i].in, !cases[i].local,
+                     cases[i].local);
+    }
+    assert_true(gl_docker_official("python", 6));
+    assert_false(gl_docker_official("python", 5)); /* "pytho" */
+    assert_false(gl_docker_official("pythonx", 7));
+    assert_false(gl_docker_official("", 0));
+    gl_arena_free(&a);
 }
 
 static void test_locations(void **state)
@@ -838,6 +873,7 @@ int main(void)
         cmocka_unit_test(test_tag_tokens),     cmocka_unit_test(test_project_patterns),
         cmocka_unit_test(test_tables_again),   cmocka_unit_test(test_tag_placeholder),
         cmocka_unit_test(test_name_placeholder), cmocka_unit_test(test_mirrors),
+        cmocka_unit_test(test_local_only),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -394,19 +394,23 @@ static const char *lint_run(const char *const *inputs)
 static void t_run_sibling_build(void **s)
 {
     (void)s;
-    const char *run_sh = "#!/bin/sh\ndocker run myimg\ndocker run python:latest\n";
+    const char *run_sh = "#!/bin/sh\ndocker run acme/myimg\ndocker run python:latest\n";
     const char *alone[] = {"run.sh", run_sh, NULL};
     assert_string_equal(lint_run(alone), "GL101@run.sh:2 GL101@run.sh:3");
     /* the build comes before or after the run: the run is read whole first */
-    const char *after[] = {"run.sh", run_sh, "build.sh", "docker build -t myimg .\n", NULL};
+    const char *after[] = {"run.sh", run_sh, "build.sh", "docker build -t acme/myimg .\n", NULL};
     assert_string_equal(lint_run(after), "GL101@run.sh:3");
-    const char *other_tag[] = {"run.sh", run_sh, "build.sh", "docker build -t myimg:1 .\n",
+    const char *other_tag[] = {"run.sh", run_sh, "build.sh", "docker build -t acme/myimg:1 .\n",
                                NULL};
     assert_string_equal(lint_run(other_tag), "GL101@run.sh:2 GL101@run.sh:3");
     /* a script that cannot be parsed runs nothing and builds nothing */
-    const char *broken[] = {"run.sh", run_sh, "build.sh", "docker build -t myimg .\necho \"\n",
-                            NULL};
+    const char *broken[] = {"run.sh", run_sh, "build.sh",
+                            "docker build -t acme/myimg .\necho \"\n", NULL};
     assert_string_equal(lint_run(broken), "GL900@build.sh:2 GL101@run.sh:2 GL101@run.sh:3");
+    /* a name no registry serves (one component, never an official image) is the machine's
+       own build whether or not the run sees it; an official name is the registry's */
+    const char *local[] = {"run.sh", "docker run myimg\ndocker run centos\n", NULL};
+    assert_string_equal(lint_run(local), "GL101@run.sh:2");
 }
 
 static void t_run_kustomize(void **s)
@@ -415,8 +419,9 @@ static void t_run_kustomize(void **s)
     const char *deploy = "apiVersion: apps/v1\nkind: Deployment\nmetadata: {name: d}\nspec:\n"
                          "  template:\n    spec:\n      containers:\n"
                          "        - name: c\n          image: controller:latest\n";
+    /* `controller` is served by no registry: a placeholder a kustomization replaces */
     const char *base[] = {"deployment.yaml", deploy, NULL};
-    assert_string_equal(lint_run(base), "GL101@deployment.yaml:9");
+    assert_string_equal(lint_run(base), "");
     const char *retag[] = {"deployment.yaml", deploy, "kustomization.yaml",
                            "images:\n- name: controller\n  newName: acme/c\n  newTag: latest\n",
                            NULL};
@@ -424,13 +429,13 @@ static void t_run_kustomize(void **s)
     const char *pinned[] = {"deployment.yaml", deploy, "kustomization.yaml",
                             "images:\n- name: controller\n  newTag: v1.2.0\n", NULL};
     assert_string_equal(lint_run(pinned), "");
-    /* a new name alone keeps the base's tag: `latest` is still what runs */
+    /* a new name alone keeps the base's tag: `latest` of a registry image is what runs */
     const char *renamed[] = {"deployment.yaml", deploy, "kustomization.yaml",
                              "images:\n- name: controller\n  newName: acme/c\n", NULL};
     assert_string_equal(lint_run(renamed), "GL101@deployment.yaml:9");
-    /* kustomize rewrites manifests only: a script's `docker run controller` is judged */
-    const char *script[] = {"run.sh", "docker run controller:latest\n", "kustomization.yaml",
-                            "images:\n- name: controller\n  newTag: v1.2.0\n", NULL};
+    /* kustomize rewrites manifests only: a script's `docker run acme/controller` is judged */
+    const char *script[] = {"run.sh", "docker run acme/controller:latest\n", "kustomization.yaml",
+                            "images:\n- name: acme/controller\n  newTag: v1.2.0\n", NULL};
     assert_string_equal(lint_run(script), "GL101@run.sh:1");
 }
 
