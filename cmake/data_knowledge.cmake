@@ -13,7 +13,7 @@ set(GPULINT_KB_BUILTIN ${CMAKE_BINARY_DIR}/generated/kb_builtin.c)
 file(GLOB GPULINT_KB_LOADER_SOURCES CONFIGURE_DEPENDS
      ${CMAKE_SOURCE_DIR}/knowledge/kb_*.c ${CMAKE_SOURCE_DIR}/knowledge/gpu_arch.c
      ${CMAKE_SOURCE_DIR}/parsers/yaml/*.c
-     ${CMAKE_SOURCE_DIR}/linter/core/*.c)
+     ${CMAKE_SOURCE_DIR}/linter/core/*.c ${CMAKE_SOURCE_DIR}/linter/core/ref/*.c)
 add_library(gpulint_kb_loader STATIC ${GPULINT_KB_LOADER_SOURCES})
 target_include_directories(gpulint_kb_loader PUBLIC ${CMAKE_SOURCE_DIR})
 target_link_libraries(gpulint_kb_loader PUBLIC PkgConfig::YAML PkgConfig::PCRE2 m)

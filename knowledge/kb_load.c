@@ -13,7 +13,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "linter/core/imageref.h"
+#include "linter/core/ref/imageref.h"
 #include "linter/core/limits.h"
 
 #define FIELD(key, type, ctype, member, required) \

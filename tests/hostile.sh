@@ -280,12 +280,12 @@ with open(d + '/build.sh', 'w') as f:
     for i in range(40):
         f.write('docker build -t "r%d/${N}/img0:$V" .\n' % i)
     for i in range(20000):
-        f.write('docker build -t img%d .\n' % i)
+        f.write('docker build -t acme/img%d .\n' % i)
 for k in range(4):  # (5,000 launches a file: 20,000 in one pass the limit parse-memory)
     with open(d + '/run%d.sh' % k, 'w') as f:
         f.write('#!/bin/sh\n')
         for i in range(5000 * k, 5000 * k + 5000, 2):
-            f.write('docker run --rm registry.example.com/ns/img%d\ndocker run --rm img%d\n'
+            f.write('docker run --rm registry.example.com/ns/img%d\ndocker run --rm acme/img%d\n'
                     % (i + 1, i))
 PY
 lint project-images 20 512 "count GL101 $in/proj/run0.sh 2500 -- count GL101 $in/proj/run1.sh 2516 -- count GL101 $in/proj/run2.sh 5000 -- count GL101 $in/proj/run3.sh 5000" "$in/proj"

@@ -3,7 +3,7 @@
 #include "knowledge/derive/cuda_derive_internal.h"
 
 #include "linter/core/hashmap.h"
-#include "linter/core/imageref.h"
+#include "linter/core/ref/imageref.h"
 
 #include <string.h>
 

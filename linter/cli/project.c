@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "linter/core/imageref.h"
+#include "linter/core/ref/imageref.h"
 
 #define KUSTOMIZED (GL_PROJECT_RENAMED | GL_PROJECT_RETAGGED)
 

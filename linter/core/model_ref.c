@@ -2,8 +2,8 @@
 /* model_ref.c: queries over parsed image references (see model_ref.h). */
 #include "linter/core/model.h"
 
-#include "linter/core/docker_official.h"
-#include "linter/core/imageref.h"
+#include "linter/core/ref/docker_official.h"
+#include "linter/core/ref/imageref.h"
 
 #include <ctype.h>
 #include <string.h>

@@ -11,7 +11,7 @@
 
 #include "linter/core/escape.h"
 #include "linter/core/hashmap.h"
-#include "linter/core/imageref.h"
+#include "linter/core/ref/imageref.h"
 #include "linter/core/lines.h"
 #include "linter/core/suppress.h"
 #include "linter/core/text.h"

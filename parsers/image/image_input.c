@@ -26,7 +26,7 @@
 #include "parsers/image/image_manifest.h"
 #include "linter/core/hashmap.h"
 #include "parsers/image/image_view.h"
-#include "linter/core/imageref.h"
+#include "linter/core/ref/imageref.h"
 #include "parsers/image/image_read.h"
 
 static bool by_name(const char *path, const char *base)

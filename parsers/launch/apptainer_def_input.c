@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "linter/core/inputs.h"
-#include "linter/core/imageref.h"
+#include "linter/core/ref/imageref.h"
 
 static bool by_name(const char *path, const char *base)
 {

@@ -29,7 +29,7 @@
  */
 #include <string.h>
 
-#include "linter/core/imageref.h"
+#include "linter/core/ref/imageref.h"
 #include "linter/core/inputs.h"
 #include "parsers/launch/launch_internal.h"
 #include "parsers/yaml/yaml_tree.h"

@@ -3,7 +3,7 @@
  * into launches (see launch_shell.h). */
 #include <string.h>
 
-#include "linter/core/imageref.h"
+#include "linter/core/ref/imageref.h"
 #include "parsers/launch/launch_internal.h"
 
 /* The options of exec/run/shell/instance start (apptainer 1.3, singularity 3/4) that take

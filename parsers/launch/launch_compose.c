@@ -3,7 +3,7 @@
  * compose`, `podman-compose`) into a launch of the service (see launch_shell.h). */
 #include <string.h>
 
-#include "linter/core/imageref.h"
+#include "linter/core/ref/imageref.h"
 #include "parsers/launch/launch_internal.h"
 #include "parsers/manifest/compose_service.h"
 

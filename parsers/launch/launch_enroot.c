@@ -7,7 +7,7 @@
  * reference: the image rules judge it at the import; GL407 knows what it runs). */
 #include <string.h>
 
-#include "linter/core/imageref.h"
+#include "linter/core/ref/imageref.h"
 #include "parsers/launch/launch_slurm.h"
 
 /* enroot 3.5 `start` (doc/cmd/start.md) */

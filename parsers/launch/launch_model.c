@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "linter/core/imageref.h"
+#include "linter/core/ref/imageref.h"
 #include "parsers/launch/launch_internal.h"
 
 struct lv lv_word(struct gl_arena *a, const struct sh_cmd *cmd, size_t wi)

@@ -2,7 +2,7 @@
 /* launch_opts.c: walking the options of a launch command line (see launch_internal.h). */
 #include <string.h>
 
-#include "linter/core/imageref.h"
+#include "linter/core/ref/imageref.h"
 #include "parsers/launch/launch_internal.h"
 
 /* Does untagged word t end in the extension of a script or a file a command reads

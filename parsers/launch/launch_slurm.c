@@ -6,7 +6,7 @@
 
 #include <string.h>
 
-#include "linter/core/imageref.h"
+#include "linter/core/ref/imageref.h"
 #include "linter/core/limits.h"
 
 /* The location of byte `off` of text, on line `line` that starts at byte `bol` (through

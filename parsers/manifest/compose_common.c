@@ -5,7 +5,7 @@
 #include <ctype.h>
 #include <string.h>
 
-#include "linter/core/imageref.h"
+#include "linter/core/ref/imageref.h"
 #include "parsers/shell/shell_words.h"
 
 int yl_begin(struct gl_doc *doc, enum gl_launch_kind kind, const char *tool, struct gl_loc loc,

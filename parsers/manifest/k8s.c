@@ -5,7 +5,7 @@
 #include <string.h>
 #include <strings.h>
 
-#include "linter/core/imageref.h"
+#include "linter/core/ref/imageref.h"
 #include "linter/core/inputs.h"
 #include "parsers/manifest/k8s_internal.h"
 

@@ -23,7 +23,7 @@
  */
 #include <string.h>
 
-#include "linter/core/imageref.h"
+#include "linter/core/ref/imageref.h"
 #include "linter/core/inputs.h"
 #include "linter/core/limits.h"
 #include "parsers/yaml/yaml_tree.h"

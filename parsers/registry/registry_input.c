@@ -10,7 +10,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
-#include "linter/core/imageref.h"
+#include "linter/core/ref/imageref.h"
 #include "linter/core/limits.h"
 #include "parsers/image/image_cache.h"
 #include "parsers/image/image_read.h"
@@ -389,17 +389,17 @@ static void unreachable(struct gl_doc *doc, const char *msg)
     doc->error.message = msg;
 }
 
-/* A reference through a public mirror (ref.via) is read from the mirror: the host is
- * via's first component, and a prefix proxy's upstream host leads the repository path
- * ("m.daocloud.io/docker.io" + "library/busybox"). The credentials and TLS files are
- * the mirror's. */
-static void through_mirror(struct session *s)
+/* A reference through a public mirror (gl_imageref_via_len: `via` bytes of the text) is
+ * read from the mirror: the host is its first component, and a prefix proxy's upstream
+ * host leads the repository path ("m.daocloud.io/docker.io" + "library/busybox"). The
+ * credentials and TLS files are the mirror's. */
+static void through_mirror(struct session *s, size_t via)
 {
-    const char *slash = strchr(s->ref.via, '/');
-    s->host = slash ? gl_arena_strndup(s->a, s->ref.via, (size_t)(slash - s->ref.via))
-                    : s->ref.via;
-    if (slash)
-        s->ref.path = gl_arena_printf(s->a, "%s/%s", slash + 1, s->ref.path);
+    size_t host = strcspn(s->text, "/");
+    s->host = gl_arena_strndup(s->a, s->text, host);
+    if (host < via)
+        s->ref.path = gl_arena_printf(s->a, "%.*s/%s", (int)(via - host - 1), s->text + host + 1,
+                                      s->ref.path);
     s->ref.domain = s->host;
 }
 
@@ -415,8 +415,9 @@ void gl_registry_read(struct gl_doc *doc, const char *path, const struct gl_conf
                                                                       : err.message));
         return;
     }
-    if (s.ref.via) /* a mirror is asked as written: its host, the rest before the path */
-        through_mirror(&s);
+    size_t via = gl_imageref_via_len(s.text, strlen(s.text));
+    if (via) /* a mirror is asked as written: its host, the rest before the path */
+        through_mirror(&s, via);
     else
         s.host = !strcmp(s.ref.domain, "docker.io") ? "registry-1.docker.io" : s.ref.domain;
     s.base = gl_arena_printf(s.a, "https://%s", s.host);

@@ -2,7 +2,7 @@
 /* libFuzzer target: image references. */
 #include <stdint.h>
 
-#include "linter/core/imageref.h"
+#include "linter/core/ref/imageref.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

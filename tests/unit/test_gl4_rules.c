@@ -16,7 +16,7 @@
 #include "rules/gl4xx/launch_kind.h"
 #include "rules/gl4xx/launch_paths.h"
 #include "rules/gl4xx/launch_writes.h"
-#include "linter/core/imageref.h"
+#include "linter/core/ref/imageref.h"
 
 /* ---- constructors ---- */
 

@@ -4,7 +4,7 @@
 
 #include <string.h>
 
-#include "linter/core/imageref.h"
+#include "linter/core/ref/imageref.h"
 #include "parsers/launch/launch_internal.h"
 
 struct job {

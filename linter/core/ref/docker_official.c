@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* docker_official.c: Docker Hub's official image names (see docker_official.h). */
-#include "linter/core/docker_official.h"
+#include "linter/core/ref/docker_official.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* imageref.c: container image reference parsing and matching (see imageref.h). */
-#include "linter/core/imageref.h"
+#include "linter/core/ref/imageref.h"
 #include "linter/core/hashmap.h"
-#include "linter/core/registry_mirrors.h"
+#include "linter/core/ref/registry_mirrors.h"
 
 #include <string.h>
 
@@ -440,8 +440,6 @@ int gl_imageref_parse(struct gl_arena *a, const char *s, size_t len, struct gl_l
         out->domain = gl_arena_strndup(a, s + r.up_start, r.via_end - r.up_start);
     else if (r.has_domain)
         out->domain = gl_arena_strndup(a, s, r.domain_end);
-    if (r.via_end)
-        out->via = gl_arena_strndup(a, s, r.via_end);
     out->path = gl_arena_cat3(a, OFFICIAL_REPO_PREFIX, r.official ? OFFICIAL_REPO_PREFIX_LEN : 0,
                               s + r.path_start,
                               strnlen(s + r.path_start, r.path_end - r.path_start), "", 0);
@@ -456,6 +454,12 @@ int gl_imageref_parse(struct gl_arena *a, const char *s, size_t len, struct gl_l
     out->familiar = familiar_name(a, out);
     out->exact = true;
     return 0;
+}
+
+size_t gl_imageref_via_len(const char *s, size_t len)
+{
+    struct ref_spans r;
+    return scan_reference_memo(s, len, &r).ok ? r.via_end : 0;
 }
 
 /* Does the byte c end a reference as written (what strchr(" \t\r\n\"'", c) found: NUL too)? */

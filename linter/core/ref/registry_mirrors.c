@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* registry_mirrors.c: the documented public mirrors (see registry_mirrors.h). */
-#include "linter/core/registry_mirrors.h"
+#include "linter/core/ref/registry_mirrors.h"
 
 #include <string.h>
 

@@ -27,8 +27,8 @@
  * Normalization: domain "index.docker.io" becomes "docker.io"; a Docker Hub path of one
  * component gets "library/" ("ubuntu" -> docker.io + library/ubuntu). A known public
  * mirror (registry_mirrors.h) names its upstream image: "docker.m.daocloud.io/nvidia/cuda"
- * is domain docker.io, path nvidia/cuda, via "docker.m.daocloud.io"; what docker accepts
- * or refuses does not change.
+ * is domain docker.io, path nvidia/cuda (gl_imageref_via_len tells the mirror); what
+ * docker accepts or refuses does not change.
  * Quirk kept from the grammar: a first component that looks like a domain but is not
  * one, while being a valid path component ("foo_bar.com/x"), is parsed as a path with NO
  * domain (domain NULL, path "foo_bar.com/x").
@@ -81,5 +81,10 @@ int gl_imageref_parse(struct gl_arena *a, const char *s, size_t len, struct gl_l
  * pointer is valid until the next reference is added. */
 struct gl_ref *gl_ref_add(struct gl_doc *doc, const char *text, struct gl_loc loc,
                           enum gl_ref_role role, bool unresolved);
+
+/* How many bytes of the reference s[0..len) name the public mirror it is pulled through
+ * ("docker.m.daocloud.io", "m.daocloud.io/nvcr.io"): 0 when none (or not a reference).
+ * Its domain, path and familiar name are the upstream image's. */
+size_t gl_imageref_via_len(const char *s, size_t len);
 
 #endif
