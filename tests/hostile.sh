@@ -60,12 +60,14 @@ run() {
     "$bin" --driver 535 --jobs 2 --format json "$@" "$goodfile" > "$work/out" 2> "$work/err"
   rc=$?
   local measured; measured=$(tail -n 1 "$work/rss" 2>/dev/null | grep -E '^[0-9.]+ [0-9]+$')
-  if [ -n "$measured" ]; then secs_used=${measured% *}; rss_mb=$(( ${measured#* } / 1024 ))
-  else secs_used=$((SECONDS - t0)); rss_mb=0; fi
+  local rss_kb=0
+  if [ -n "$measured" ]; then secs_used=${measured% *}; rss_kb=${measured#* }
+  else secs_used=$((SECONDS - t0)); fi
+  rss_mb=$(( (rss_kb + 1023) / 1024 ))
   if [ $rc = 124 ] || [ $rc = 137 ]; then echo "  timed out after ${secs}s"; fi
   # the bound every input must keep (README, Limits): 64 MiB of resident memory
-  if [ $asan = 0 ] && [ "$rss_mb" -gt 64 ]; then
-    echo "  peak RSS ${rss_mb} MB over 64 MB"; rc=98
+  if [ $asan = 0 ] && [ "$rss_kb" -gt $((64 << 10)) ]; then
+    echo "  peak RSS ${rss_kb} KiB over 64 MiB"; rc=98
   fi
   if [ $asan = 1 ] && [ "$rss_mb" -gt $((2 * mem + 256)) ]; then
     echo "  peak RSS ${rss_mb} MB over the ASan cap $((2 * mem + 256)) MB"; rc=99

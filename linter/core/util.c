@@ -268,6 +268,17 @@ char *gl_arena_printf(struct gl_arena *a, const char *fmt, ...)
 void *gl_arena_grow(struct gl_arena *a, void *old, size_t n, size_t size, size_t *cap)
 {
     size_t ncap = *cap ? *cap * 2 : 2;
+    /* The doubling that would take an arena past its limit grows the array by what the
+     * limit has left (at least a sixteenth) instead: a table of millions of entries that
+     * reached the limit took as much again past it, though the parser stops at its next
+     * check. Once over, doubling again (a loop that does not check stops elsewhere, and
+     * small steps would leave many copies behind in the arena). */
+    if (a->limit && *cap && !a->over && a->total + ncap * size > a->limit) {
+        size_t left = a->total < a->limit ? (a->limit - a->total) / size : 0;
+        size_t step = left > *cap / 16 + 1 ? left : *cap / 16 + 1;
+        if (step < *cap)
+            ncap = *cap + step;
+    }
     char *p = gl_arena_take(a, ncap * size);
     if (n)
         memcpy(p, old, n * size);

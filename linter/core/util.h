@@ -112,7 +112,10 @@ char *gl_arena_printf(struct gl_arena *a, const char *fmt, ...)
 /* Give a the blocks of `from` (left empty): what was allocated there stays valid, now a's;
  * a's total grows by `charge` (what a would have counted had it been allocated there). */
 void gl_arena_adopt(struct gl_arena *a, struct gl_arena *from, size_t charge);
-/* Grow an arena array: returns a copy of `old` (n elements of `size`) with room for cap. */
+/* Grow an arena array: returns a copy of `old` (n elements of `size`) with room for cap,
+ * which doubles; the doubling that would pass the arena's limit grows it by what the limit
+ * has left (at least a sixteenth), so that a table that reaches the limit does not take as
+ * much again past it. */
 void *gl_arena_grow(struct gl_arena *a, void *old, size_t n, size_t size, size_t *cap);
 
 /* Append one element to an arena-backed array `arr` of count `n` and capacity `cap`.
