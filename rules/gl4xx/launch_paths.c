@@ -467,7 +467,7 @@ bool gl_launch_options_known(const struct gl_launch *l) { return !l->opts_opaque
 bool gl_launch_mounts_complete(const struct gl_launch *l)
 {
     return l->kind != GL_LAUNCH_APPTAINER && !l->bare_metal && !l->fragment &&
-           gl_launch_options_known(l);
+           !l->mounts_unseen && gl_launch_options_known(l);
 }
 
 /* The last path component of the `len` bytes at `word`; *len gets its length. */

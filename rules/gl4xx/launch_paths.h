@@ -130,8 +130,9 @@ const struct gl_word *gl_launch_steps_pytorch_job(const struct gl_launch *l);
 
 /* Are all the mounts of the launch written where gpulint reads it? Not for apptainer (it
  * binds $HOME, $PWD, /tmp and the site's paths itself), a Slurm step on the host (no
- * container: every path is the host's), a fragment (its base file may mount more) or a
- * launch whose options may hide in an opaque word. */
+ * container: every path is the host's), a fragment (its base file may mount more), a
+ * launch that mounts another container's volumes (--volumes-from, compose volumes_from:
+ * their targets are written elsewhere) or one whose options may hide in an opaque word. */
 bool gl_launch_mounts_complete(const struct gl_launch *l);
 
 /* ---- the walks of a check ---- */
