@@ -8,7 +8,9 @@
  *    cfg->checkpoint_env. A name is matched as written and with `_` and `-` swapped.
  *    A value is a path when it is absolute, or relative with a `/` in it (`./out`,
  *    `data/train`) and the launch's workdir is known and absolute (it is then resolved
- *    against it). Opaque words, unknown env values, URLs (`s3://...`), `~` and `$`
+ *    against it); an output path relative to an unknown workdir is one, as written, when
+ *    the launch mounts nothing (docker, compose, Kubernetes: then no mount serves it
+ *    wherever the workdir is). Opaque words, unknown env values, URLs (`s3://...`), `~` and `$`
  *    values are never paths: no finding may depend on what gpulint cannot know.
  *  - The mount a container path falls under: the longest mount target that is a prefix
  *    of the path on a component boundary.
