@@ -9,7 +9,8 @@
  *
  * A prompt is, at the line's start: an optional `(NAME) ` (NAME of letters, digits, `_`,
  * `.`, `-`), then either `$`, or `[TEXT]` closed by `$` or `#`, or a WORD (letters, digits
- * and `_.@:~/+-`, at least one letter or digit) closed by `$` or `#`; then a blank. A bare
+ * and `_.@:~/+-`, at least one letter or digit) closed by `$` or `#`; then a blank (a
+ * space after a WORD). A bare
  * `# ` is a comment, never a prompt; a word with `=` or a quote is shell, never a prompt. */
 #ifndef GPULINT_DOC_PROMPT_H
 #define GPULINT_DOC_PROMPT_H
