@@ -186,6 +186,10 @@ struct gl_launch {
     bool steps_opaque;
 
     struct gl_mount *mounts;  size_t nmounts, capmounts;
+    bool mounts_unseen;       /* it also mounts what another container mounts (docker
+                                 --volumes-from, compose volumes_from), whose targets no
+                                 input here shows: no finding rests on a path being under
+                                 no mount (GL401, GL402) */
     struct gl_gpu_request *gpus; size_t ngpus, capgpus;
     /* environment: doc->env entries with .launch == this index */
 

@@ -9,9 +9,10 @@
  * repo2docker) (RULES.md third round: not only the first line); and in blocks tagged python,
  * py, ipython, the lines that start so (a shell command is never Python; `!` stripped).
  * Inline code in prose is never read, nor is a passage inside an HTML comment (`<!-- -->`).
- * Prompts: in console/shell-session blocks, and in any read block whose first line that is
- * no `#` comment starts with `$ `, only the lines starting with `$ ` (prompt stripped) and the lines that
- * continue them (after a trailing `\`) are commands; the rest is output.
+ * Prompts (`$ `, and the `user@host:~$ `, `[me@node ~]$ `, `(venv) $ ` forms of
+ * doc_prompt.h): in console/shell-session blocks, and in any read block whose first line that
+ * is no `#` comment starts with one, only the lines starting with one (prompt stripped) and
+ * the lines that continue them (after a trailing `\`) are commands; the rest is output.
  * The blocks of one file share their shell variables (a README sets IMAGE=... in one block
  * and runs it in the next), but not their detached launches: each block is a group of its
  * own (GL406 pairs the servers one block starts, not the alternatives of two blocks).
@@ -27,6 +28,7 @@
 #include "linter/core/inputs.h"
 #include "linter/core/lines.h"
 #include "linter/core/newline.h"
+#include "parsers/docs/doc_prompt.h"
 #include "parsers/launch/launch_shell.h"
 
 static bool by_name(const char *path, const char *base)
@@ -226,12 +228,8 @@ static bool blank(const char *t, size_t s, size_t e)
     return true;
 }
 
-static bool prompt_at(const char *t, size_t s, size_t e)
-{
-    return e - s >= 2 && t[s] == '$' && t[s + 1] == ' ';
-}
-
-/* Does the line [s, e) start a launch (after blanks and an optional `$ ` prompt)? */
+/* Does the line [s, e) start a launch (after blanks and an optional prompt: `$ `,
+ * `user@host:~$ `, doc_prompt.h)? */
 static bool starts_with_launcher(const char *t, size_t s, size_t e)
 {
     static const char *const first[] = {"docker", "podman", "nvidia-docker", "nerdctl",
@@ -242,8 +240,9 @@ static bool starts_with_launcher(const char *t, size_t s, size_t e)
                                         "repo2docker"};
     while (s < e && (t[s] == ' ' || t[s] == '\t'))
         s++;
-    if (prompt_at(t, s, e))
-        s += 2;
+    size_t prompt = doc_prompt_len(t, s, e);
+    if (prompt)
+        s += prompt;
     else if (s < e && t[s] == '!') /* IPython's shell escape in a Python block */
         s++;
     /* most lines start with a byte no name starts with: their word is not read */
@@ -307,28 +306,30 @@ static void block_lines(const char *t, const struct fence *f, struct cursor c, s
         size_t s = content_start(t, &l, f->indent);
         if (!first_seen && !blank(t, s, l.end) && t[s] != '#') {
             first_seen = true;
-            if (prompt_at(t, s, l.end))
+            if (doc_prompt_len(t, s, l.end))
                 prompts = true;
         }
         if (!prompts && !launch_lines) {
-            /* a `$ ` prompt on a later line of a plain block (RULES.md third round; `$`
-               and a blank are no shell command): the command after it */
+            /* a prompt on a later line of a plain block (RULES.md third round; `$`, a
+               `host1$` and a blank are no shell command): the command after it */
             size_t p = s;
             while (p < l.end && (t[p] == ' ' || t[p] == '\t'))
                 p++;
-            if (prompt_at(t, p, l.end))
-                s = p + 2;
+            size_t prompt = doc_prompt_len(t, p, l.end);
+            if (prompt)
+                s = p + prompt;
             block_add(b, t, s, l.end, line, (uint32_t)(s - l.start) + 1);
             continue;
         }
+        size_t prompt;
         if (launch_lines && !continued) {
             if (!starts_with_launcher(t, s, l.end))
                 continue; /* Python */
             while (s < l.end && (t[s] == ' ' || t[s] == '\t'))
                 s++;
             s += s < l.end && t[s] == '!';
-        } else if (prompt_at(t, s, l.end)) {
-            s += 2;
+        } else if ((prompt = doc_prompt_len(t, s, l.end)) != 0) {
+            s += prompt;
         } else if (!continued) {
             continue; /* output */
         }

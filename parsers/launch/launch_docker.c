@@ -45,6 +45,8 @@ static void apply(struct launch_build *b, const struct gl_cli_flag *f, const str
         value_mount(b, val);
     } else if (named(f, "tmpfs")) {
         value_tmpfs(b, val);
+    } else if (named(f, "volumes-from")) {
+        l->mounts_unseen = true;
     } else if (named(f, "shm-size")) {
         /* a size gpulint cannot know counts as large enough: no finding rests on it */
         l->shm_bytes = val->opaque ? INT64_MAX : value_size_bytes(val->text, val->len);

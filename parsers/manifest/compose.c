@@ -546,6 +546,7 @@ static void add_ipc_lock(struct cz *c, struct gl_launch *l)
 static void add_misc(struct cz *c)
 {
     struct gl_launch *l = &c->doc->launches[c->launch];
+    l->mounts_unseen = lget(c, "volumes_from", NULL) != NULL;
     struct cz_val v;
     struct yt_node *shm = lget(c, "shm_size", NULL);
     if (cz_value(c, shm, &v)) {

@@ -3,6 +3,7 @@
 #include "parsers/shell/run_commands.h"
 
 #include "parsers/shell/pkg_install.h"
+#include "parsers/shell/sh_test.h"
 
 struct run_ctx {
     struct gl_arena *a;
@@ -57,14 +58,59 @@ static void add_assigns(const struct run_ctx *r, const struct sh_cmd *c)
     }
 }
 
+/* The ifs of one shell text whose condition the text decides (sh_test.h), and the arms
+ * that never run: a condition that fails rules out its `then` arm, one that holds the arms
+ * after it (elif, else). Horovod's Dockerfiles install `${TENSORFLOW_PACKAGE}` (an ARG
+ * `tensorflow-gpu==2.10.0`) under `!= "tf-nightly"` and again under `== "tf-nightly"`:
+ * the second never runs, and what it installs is no fact of the image. A command whose
+ * innermost if is such an if and which stands in an arm ruled out is dropped (an if or case
+ * nested in that arm keeps its commands: a command names its innermost one only). */
+#define DECIDED_MAX 8
+struct decided {
+    uint32_t branch;
+    bool then_out; /* the condition fails */
+};
+struct decided_ifs {
+    struct decided at[DECIDED_MAX];
+    size_t n;
+};
+
+/* Is cmds[i] an if's whole condition: not one of a list (`a; b; then`, `a && b`)? */
+static bool whole_condition(const struct sh_cmd *cmds, size_t n, size_t i)
+{
+    const struct sh_cmd *c = &cmds[i];
+    bool ends = !c->sep[0] || (!c->sep[1] && (c->sep[0] == ';' || c->sep[0] == '\n'));
+    if (!c->condition || c->arm || !ends)
+        return false;
+    return i + 1 == n || !(cmds[i + 1].condition && cmds[i + 1].branch == c->branch);
+}
+
+/* Does cmds[i] stand in an arm ruled out? Decides the if whose condition it is. */
+static bool ruled_out(struct decided_ifs *d, const struct sh_cmd *cmds, size_t n, size_t i)
+{
+    const struct sh_cmd *c = &cmds[i];
+    if (!c->branch)
+        return false;
+    for (size_t k = 0; k < d->n; k++)
+        if (d->at[k].branch == c->branch)
+            return (c->arm == 0) == d->at[k].then_out;
+    bool holds;
+    if (d->n < DECIDED_MAX && whole_condition(cmds, n, i) && sh_test_known(c, &holds))
+        d->at[d->n++] = (struct decided){c->branch, !holds};
+    return false;
+}
+
 /* Commands of a shell text: each, and the script of each `sh -c '...'` in it. `outer`:
  * the branch of the `sh -c` command whose script the text is (none at depth 0); an `if`
  * inside the script is told from the RUN's own by the depth in its number's top byte. */
 static void add_commands(const struct run_ctx *r, struct sh_cmd *cmds, size_t n, int depth,
                          struct run_branch outer)
 {
+    struct decided_ifs decided = {.n = 0};
     for (size_t i = 0; i < n && !gl_arena_over(r->a); i++) {
         struct sh_cmd *c = &cmds[i];
+        if (ruled_out(&decided, cmds, n, i))
+            continue;
         add_assigns(r, c);
         if (!c->nwords)
             continue;

@@ -24,7 +24,8 @@ struct ctx {
     char closer;    /* C_FUNC: '}' or ')'; C_LOOP: 'f' a for or select loop, '}' one whose
                        body is a `{ ...; }` group (bash's brace form), 0 while/until */
     bool case_body; /* C_CASE: in a pattern's commands (else reading patterns) */
-    bool body;      /* C_LOOP: its `do` was read */
+    bool body;      /* C_LOOP: its `do` was read; C_IF: the `then` (or `else`) of the arm
+                       read now, so its commands are no condition (sh_cmd.condition) */
     uint8_t arm;    /* C_IF, C_CASE: the arm read now (sh_cmd.arm) */
     uint32_t id;    /* C_IF, C_CASE: its number in the text (sh_cmd.branch) */
     uint32_t at;    /* the text offset of the word or operator that opened it (12 bytes an
@@ -63,6 +64,7 @@ struct builder {
     struct sh_redir *rd;
     size_t nrd, caprd;
     bool started;
+    bool bang;           /* the command follows an odd number of `!` (sh_cmd.negated) */
     struct gl_loc start; /* where the command starts (looked up as its first token is read) */
     /* results (heap until the end) */
     struct sh_cmd *cmds;
@@ -181,6 +183,13 @@ static void next_arm(struct ctx *t, enum ctx_kind kind)
 {
     if (t && t->kind == kind && t->arm < UINT8_MAX)
         t->arm++;
+}
+
+/* An if's arm: from its `then` (or `else`) on, its commands are its body. */
+static void if_body(struct ctx *t, bool body)
+{
+    if (t && t->kind == C_IF)
+        t->body = body;
 }
 
 /* The innermost if or case around the command being finished: its id and arm in *c. */
@@ -412,6 +421,8 @@ static inline __attribute__((always_inline)) void finish(struct builder *b, cons
         c->depth = b->depth;
         set_branch(b, c);
         c->subshell = b->nsub > 0;
+        c->negated = b->bang;
+        c->condition = b->nst && top(b)->kind == C_IF && !top(b)->body;
         c->origin = b->origin;
         kept = b->ncmds++;
         if (b->lx.track) /* (the scratch infos: there with words_only too) */
@@ -425,7 +436,7 @@ static inline __attribute__((always_inline)) void finish(struct builder *b, cons
         if (b->hd[k].cmd == HD_CURRENT)
             b->hd[k].cmd = kept;
     b->nw = b->nas = b->nrd = 0;
-    b->started = false;
+    b->started = b->bang = false;
 }
 
 /* The arena and the current command's word arrays together past the arena's limit (the
@@ -614,16 +625,20 @@ static void act_reserved(struct builder *b, enum reserved r, size_t at, size_t n
         expect_open(b, C_BRACE, '}', at, n);
         close_group(b, '}');
         break;
-    case R_THEN: expect_open(b, C_IF, 0, at, n); break;
+    case R_THEN:
+        expect_open(b, C_IF, 0, at, n);
+        if_body(top(b), true);
+        break;
     case R_ELSE: /* else, elif */
         expect_open(b, C_IF, 0, at, n);
         next_arm(top(b), C_IF);
+        if_body(top(b), b->lx.s[at + 2] == 's'); /* an elif's condition comes first */
         break;
     case R_DO:
         expect_open(b, C_LOOP, 0, at, n);
         loop_do(top(b));
         break;
-    case R_OTHER: break;
+    case R_OTHER: b->bang ^= n == 1; break; /* `!` (not `time`) */
     }
 }
 

@@ -249,6 +249,8 @@ struct sh_cmd {
     uint32_t branch;
     uint8_t arm;
     bool subshell;              /* inside ( ... ) */
+    bool negated;               /* after a `!` (an odd number of them): its status inverted */
+    bool condition;             /* of an if's (or elif's) condition, directly in it */
     const struct gl_srcmap *origin; /* input offsets -> original positions */
 };
 

@@ -70,17 +70,31 @@ const char *gl_path_normalize(struct gl_arena *a, const char *path)
     return out;
 }
 
+/* Does the launch mount nothing at all, in a runtime that mounts nothing by itself? Then
+ * an output path is under no mount wherever the container's working directory is
+ * (apptainer, enroot and pyxis bind the caller's directories themselves). */
+static bool mounts_nothing(const struct gl_launch *l)
+{
+    return !l->nmounts && (l->kind == GL_LAUNCH_DOCKER_RUN || l->kind == GL_LAUNCH_COMPOSE ||
+                           l->kind == GL_LAUNCH_K8S);
+}
+
 /* The absolute, normalized path `value` names in the launch, or NULL when it names no
- * path gpulint can place (see launch_paths.h). */
-static const char *value_path(struct gl_arena *a, const struct gl_launch *l, const char *value)
+ * path gpulint can place (see launch_paths.h); an output path relative to an unknown
+ * working directory of a launch that mounts nothing stays relative, as written (no mount
+ * serves it). */
+static const char *value_path(struct gl_arena *a, const struct gl_launch *l, const char *value,
+                              enum gl_path_role role)
 {
     if (!value || !*value || value[0] == '-' || value[0] == '~' || strchr(value, '$') ||
         strstr(value, "://"))
         return NULL;
     if (value[0] == '/')
         return gl_path_normalize(a, value);
-    if (!strchr(value, '/') || !l->workdir || l->workdir[0] != '/' || strchr(l->workdir, '$'))
+    if (!strchr(value, '/'))
         return NULL;
+    if (!l->workdir || l->workdir[0] != '/' || strchr(l->workdir, '$'))
+        return role == GL_PATH_CHECKPOINT && mounts_nothing(l) ? value : NULL;
     return gl_path_normalize(a, gl_arena_printf(a, "%s/%s", l->workdir, value));
 }
 
@@ -163,7 +177,7 @@ static void add_path(struct gl_launch_facts *f, struct path_list *out,
         role = GL_PATH_CHECKPOINT; /* (a server's --model-dir is the model it reads) */
     else
         return;
-    const char *path = value_path(a, l, value);
+    const char *path = value_path(a, l, value, role);
     if (!path)
         return;
     struct gl_launch_path *p = GL_APPEND(a, out->items, out->n, out->cap);
@@ -238,7 +252,7 @@ static void add_hydra_output(struct gl_launch_facts *f, struct path_list *out,
     const char *eq = strchr(w->text, '=');
     if (!eq || !hydra_output_key(w->text, (size_t)(eq - w->text)))
         return;
-    const char *path = value_path(&f->arena, l, eq + 1);
+    const char *path = value_path(&f->arena, l, eq + 1, GL_PATH_CHECKPOINT);
     if (!path)
         return;
     struct gl_launch_path *p = GL_APPEND(&f->arena, out->items, out->n, out->cap);
@@ -467,7 +481,7 @@ bool gl_launch_options_known(const struct gl_launch *l) { return !l->opts_opaque
 bool gl_launch_mounts_complete(const struct gl_launch *l)
 {
     return l->kind != GL_LAUNCH_APPTAINER && !l->bare_metal && !l->fragment &&
-           gl_launch_options_known(l);
+           !l->mounts_unseen && gl_launch_options_known(l);
 }
 
 /* The last path component of the `len` bytes at `word`; *len gets its length. */

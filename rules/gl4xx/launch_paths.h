@@ -8,7 +8,9 @@
  *    cfg->checkpoint_env. A name is matched as written and with `_` and `-` swapped.
  *    A value is a path when it is absolute, or relative with a `/` in it (`./out`,
  *    `data/train`) and the launch's workdir is known and absolute (it is then resolved
- *    against it). Opaque words, unknown env values, URLs (`s3://...`), `~` and `$`
+ *    against it); an output path relative to an unknown workdir is one, as written, when
+ *    the launch mounts nothing (docker, compose, Kubernetes: then no mount serves it
+ *    wherever the workdir is). Opaque words, unknown env values, URLs (`s3://...`), `~` and `$`
  *    values are never paths: no finding may depend on what gpulint cannot know.
  *  - The mount a container path falls under: the longest mount target that is a prefix
  *    of the path on a component boundary.
@@ -130,8 +132,9 @@ const struct gl_word *gl_launch_steps_pytorch_job(const struct gl_launch *l);
 
 /* Are all the mounts of the launch written where gpulint reads it? Not for apptainer (it
  * binds $HOME, $PWD, /tmp and the site's paths itself), a Slurm step on the host (no
- * container: every path is the host's), a fragment (its base file may mount more) or a
- * launch whose options may hide in an opaque word. */
+ * container: every path is the host's), a fragment (its base file may mount more), a
+ * launch that mounts another container's volumes (--volumes-from, compose volumes_from:
+ * their targets are written elsewhere) or one whose options may hide in an opaque word. */
 bool gl_launch_mounts_complete(const struct gl_launch *l);
 
 /* ---- the walks of a check ---- */

@@ -340,7 +340,17 @@ static void test_paths_spellings_and_values(void **state)
     struct gl_launch_facts f;
     gl_launch_facts_init(&f, d, &cfg);
     struct gl_launch_path *p;
+    /* a launch that mounts nothing: an output path relative to its unknown workdir is
+     * under no mount wherever that is, and stays as written (a dataset one is not kept) */
     size_t n = gl_launch_paths(&f, 0, &p);
+    assert_int_equal(n, 4);
+    assert_string_equal(p[2].path, "./logs");
+    assert_int_equal(p[2].role, GL_PATH_CHECKPOINT);
+    l->kind = GL_LAUNCH_APPTAINER; /* (it binds the caller's directory itself) */
+    assert_int_equal(gl_launch_paths(&f, 0, &p), 3);
+    l->kind = GL_LAUNCH_DOCKER_RUN;
+    add_mount(d, l, GL_MOUNT_BIND, "/srv", false, 240);
+    n = gl_launch_paths(&f, 0, &p);
     assert_int_equal(n, 3);
     assert_string_equal(p[0].path, "/d1");
     assert_int_equal(p[0].role, GL_PATH_DATASET);

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include "parsers/docs/doc_prompt.h"
 #include "tests/unit/test_launch_util.h"
 
 extern const struct gl_input_type gl_input_shell, gl_input_makefile, gl_input_markdown,
@@ -127,6 +128,52 @@ static void t_markdown_console(void **s)
     assert_loc(D.refs[0].loc, 7, 5);
     assert_loc(gpu(0, 0)->loc, 6, 21);
     assert_string_equal(argv_of(0), "nvidia-smi");
+}
+
+/* The prompts a terminal printed before a command (doc_prompt.h; horovod's docker.rst
+ * writes `host1$ nvidia-docker run ...`, HPC guides `[user@login01 ~]$ singularity ...`):
+ * skipped as `$ ` is, in console blocks (the rest is output) and in plain ones. */
+static void t_markdown_prompts(void **s)
+{
+    (void)s;
+    static const struct {
+        const char *line;
+        size_t len;
+    } cases[] = {
+        {"$ docker run", 2},          {"host1$ docker run", 7},
+        {"me@box:~$ docker", 10},     {"root@5c2f:/ws# python", 15},
+        {"[me@node01 ~]$ srun", 15},  {"(base) $ docker", 9},
+        {"(venv) me@box:~/x$ a", 19}, {"# docker run", 0},
+        {"X=1$ docker", 0},           {"12:00 me@box:~$ a", 0},
+        {"(cd x) && docker", 0},      {"[rank0]: docker", 0},
+        {"~$ docker", 0},             {"host1$", 0},
+        {"[]$ docker", 0},            {"$docker run", 0},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
+        if (doc_prompt_len(cases[i].line, 0, strlen(cases[i].line)) != cases[i].len)
+            fail_msg("prompt of `%s`: want %zu", cases[i].line, cases[i].len);
+    const char *md = "```bash\n"
+                     "node1$ nvidia-docker run -it a:1\n"
+                     "root@5c2f:/workspace# python train.py\n"
+                     "```\n"
+                     "```\n"
+                     "[me@login01 ~]$ nvidia-docker run --rm b:2 \\\n"
+                     "    python eval.py\n"
+                     "[rank0]: nvidia-docker run output:1\n"
+                     "(base) me@box:~$ nvidia-docker run c:3\n"
+                     "```\n";
+    parse_as(&gl_input_markdown, "README.md", md);
+    /* each launch at its first word, after the prompt */
+    static const struct {
+        const char *image;
+        uint32_t line, col;
+    } want[] = {{"a:1", 2, 8}, {"b:2", 6, 17}, {"c:3", 9, 18}};
+    assert_int_equal(D.nlaunches, 3);
+    for (size_t i = 0; i < 3; i++) {
+        assert_string_equal(image(i), want[i].image);
+        assert_loc(L(i)->loc, want[i].line, want[i].col);
+    }
+    assert_string_equal(argv_of(1), "python|eval.py"); /* the continued line is read */
 }
 
 static void t_markdown_tags_and_untagged(void **s)
@@ -334,6 +381,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(t_makefile_conditional_opaque, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_markdown_console, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_markdown_tags_and_untagged, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_markdown_prompts, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_markdown_unclosed_fence, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_markdown_many_lines, doc_setup, doc_teardown),
         cmocka_unit_test(t_names),

@@ -12,6 +12,7 @@
 #include <time.h>
 
 #include "parsers/shell/shell_internal.h" /* shl_clear */
+#include "parsers/shell/sh_test.h"
 #include "parsers/shell/shell_words.h"
 
 static struct gl_arena A;
@@ -940,6 +941,45 @@ static void test_branch_arms(void **state)
     assert_int_equal(C[9].branch, 0); /* last */
 }
 
+/* An if's condition (sh_cmd.condition: up to its `then`, and an elif's) and a `!` before a
+ * command (sh_cmd.negated); and the tests whose outcome the words decide (sh_test.h). */
+static void test_conditions_and_tests(void **state)
+{
+    (void)state;
+    const char *t = "if ! [ a = b ]; then x; elif [[ c == d ]] && y\nthen\n  ! ! z\n"
+                    "else w; fi; if test e != e; [ f = f ]; then v; fi";
+    assert_int_equal(split(t), 0);
+    assert_int_equal(N, 9);
+    static const bool cond[] = {1, 0, 1, 1, 0, 0, 1, 1, 0};
+    static const bool neg[] = {1, 0, 0, 0, 0, 0, 0, 0, 0};
+    for (size_t i = 0; i < 9; i++) {
+        assert_int_equal(C[i].condition, cond[i]);
+        assert_int_equal(C[i].negated, neg[i]);
+    }
+    bool ok = false;
+    assert_true(sh_test_known(&C[0], &ok)); /* ! [ a = b ] */
+    assert_true(ok);
+    assert_true(sh_test_known(&C[2], &ok)); /* [[ c == d ]]: fails in bash and in dash */
+    assert_false(ok);
+    assert_false(sh_test_known(&C[4], &ok)); /* ! ! z: no test */
+    assert_true(sh_test_known(&C[6], &ok)); /* test e != e */
+    assert_false(ok);
+    assert_true(sh_test_known(&C[7], &ok));
+    assert_true(ok);
+    static const char *const undecided[] = {
+        "[[ a == a ]]",   /* holds in bash, fails in dash */
+        "[ a == a ]",     /* the same */
+        "[[ a != b ]]",   /* the same */
+        "[[ $V == cu* ]]", "[ a = a* ]", "[ -z a ]", "[ a -eq a ]", "[ \"$U\" = a ]",
+        "[ a = b -o c = c ]", "[ a = b", "echo = b ]",
+    };
+    for (size_t i = 0; i < sizeof undecided / sizeof undecided[0]; i++) {
+        assert_int_equal(split(undecided[i]), 0);
+        if (N != 1 || sh_test_known(&C[0], &ok))
+            fail_msg("`%s` decided", undecided[i]);
+    }
+}
+
 static void test_for_loop(void **state)
 {
     (void)state;
@@ -1468,6 +1508,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_dash_c_index_variants, setup, teardown),
         cmocka_unit_test_setup_teardown(test_if_command, setup, teardown),
         cmocka_unit_test_setup_teardown(test_branch_arms, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_conditions_and_tests, setup, teardown),
         cmocka_unit_test_setup_teardown(test_for_loop, setup, teardown),
         cmocka_unit_test_setup_teardown(test_for_arith_and_while, setup, teardown),
         cmocka_unit_test_setup_teardown(test_case_command, setup, teardown),
