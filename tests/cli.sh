@@ -68,14 +68,21 @@ hasnt "walk skips node_modules" 'node_modules'
 hasnt "walk ignores unknown files" 'notes.txt'
 # vendored and third-party trees are not the project's: skipped, unless named
 mkdir -p "$tmp/proj2/vendor/x" "$tmp/proj2/third_party" "$tmp/proj2/lib/site-packages/p" \
-         "$tmp/proj2/testdata/golden" "$tmp/proj2/golden" "$tmp/proj2/app"
-for d in vendor/x third_party lib/site-packages/p testdata/golden golden app; do
+         "$tmp/proj2/testdata/golden" "$tmp/proj2/golden" "$tmp/proj2/app" \
+         "$tmp/proj2/3rdparty/protobuf" "$tmp/proj2/src/thirdparty" "$tmp/proj2/third-party" \
+         "$tmp/proj2/my3rdparty"
+for d in vendor/x third_party lib/site-packages/p testdata/golden golden app \
+         3rdparty/protobuf src/thirdparty third-party my3rdparty; do
   cp "$tmp/err.Dockerfile" "$tmp/proj2/$d/Dockerfile"
 done
 check "walk of a tree with vendored code" 1 "$bin" --format json "$tmp/proj2"
-has "only the project's Dockerfiles" '"files": 2'
+has "only the project's Dockerfiles" '"files": 3'
 hasnt "walk skips vendor/" '/vendor/'
 hasnt "walk skips third_party/" '/third_party/'
+hasnt "walk skips 3rdparty/ (rtp-llm's vendored protobuf)" '/3rdparty/'
+hasnt "walk skips thirdparty/" '/thirdparty/'
+hasnt "walk skips third-party/" '/third-party/'
+has "a name that only holds 3rdparty is walked" '/my3rdparty/Dockerfile'
 hasnt "walk skips site-packages/" '/site-packages/'
 hasnt "walk skips testdata/golden/" '/testdata/golden/'
 has "a golden/ elsewhere is walked" '/proj2/golden/Dockerfile'
