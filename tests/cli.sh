@@ -115,6 +115,11 @@ printf 'ARG BASE=nvidia/cuda\nFROM ${BASE}\n' > "$t4/dockerfile.gpu"
 printf '// Package buildinputs reads Dockerfiles.\npackage buildinputs\n' > "$t4/dockerfile.go"
 printf '"""Dockerfile fragments."""\nfrom os import path\n' > "$t4/dockerfile_parts.py"
 printf '{{ if .Gpu }}\nFROM nvidia/cuda:12.2.2-base-ubuntu22.04\n{{ end }}\n' > "$t4/dockerfile.tmpl"
+# patches and encrypted copies named after a Dockerfile or Makefile (FlagOpen/FlagScale's
+# `Dockerfile.npu.patch.encrypted`) are not read by their name: a patch is no Dockerfile
+printf 'diff --git a/Dockerfile b/Dockerfile\n--- a/Dockerfile\n+++ b/Dockerfile\n' > "$t4/Dockerfile.npu.patch"
+printf '\217\0\1\2encrypted' > "$t4/Dockerfile.gpu.patch.encrypted"
+printf '\217\0\1\2encrypted' > "$t4/Makefile.patch.encrypted"
 printf 'this is a note: nothing to lint\n' > "$t4/NOTES"
 printf 'name: docs\nnav: [index.md]\n' > "$t4/docs/mkdocs.yml"
 printf 'PNG\0\0\0' > "$t4/logo.png"
@@ -132,6 +137,7 @@ has "only those are linted" '"files": 15'
 hasnt "an HTCondor submit file or subtitles named .sub are no scripts" '/typed/(condor|talk)\.sub"'
 hasnt "a note that says nothing is not linted" 'NOTES'
 hasnt "a program or a template named dockerfile.* is not a Dockerfile" '/typed/dockerfile[._](go|parts|tmpl)'
+hasnt "a patch or an encrypted copy is no Dockerfile or Makefile" '/typed/(Dockerfile[.](npu[.]patch|gpu[.]patch[.]encrypted)|Makefile[.]patch[.]encrypted)"'
 hasnt "Python without an extension is not a Dockerfile" '/typed/(ds|model_def|helper)"'
 hasnt "prose starting with From is not a Dockerfile" '/typed/(SOURCE|NOTICE)"'
 hasnt "YAML of no kind gpulint reads is not linted" 'mkdocs'
