@@ -2,6 +2,7 @@
 /* imageref.c: container image reference parsing and matching (see imageref.h). */
 #include "linter/core/imageref.h"
 #include "linter/core/hashmap.h"
+#include "linter/core/registry_mirrors.h"
 
 #include <string.h>
 
@@ -258,7 +259,38 @@ struct ref_spans {
     size_t path_start, path_end;
     bool has_tag, has_digest;
     size_t tag_start, tag_end, digest_start;
+    /* A public mirror (registry_mirrors.h) holds the image: s[0..via_end) names the mirror
+     * ("docker.m.daocloud.io", "m.daocloud.io/nvcr.io"; 0: none) and the domain is the
+     * upstream registry: `upstream`, or s[up_start..via_end) behind a prefix proxy. */
+    size_t via_end, up_start;
+    const char *upstream;
 };
+
+/* The domain s[0..domain_end) is a known public mirror: the upstream registry becomes the
+ * domain, and behind a prefix proxy the upstream host (the path's first component, which
+ * must then look like a domain and scan as one) leaves the path. */
+static void through_mirror(const char *s, size_t len, struct ref_spans *r)
+{
+    size_t end = r->domain_end;
+    const char *up = gl_registry_mirror_of(s, end);
+    if (up) {
+        r->via_end = end;
+        r->upstream = up;
+        r->hub_domain = !strcmp(up, DEFAULT_DOMAIN);
+        return;
+    }
+    if (!gl_registry_prefix_proxy(s, end))
+        return;
+    const char *slash = memchr(s + end + 1, '/', len - end - 1);
+    size_t b = end + 1, e = slash ? (size_t)(slash - s) : 0;
+    if (!slash || !looks_like_domain(s + b, e - b) || !scan_domain(s, b, e).ok)
+        return;
+    r->via_end = e;
+    r->up_start = b;
+    r->path_start = e + 1;
+    r->hub_domain = span_eq(s + b, e - b, DEFAULT_DOMAIN) ||
+                    span_eq(s + b, e - b, LEGACY_DEFAULT_DOMAIN);
+}
 
 static struct scan scan_reference(const char *s, size_t len, struct ref_spans *r)
 {
@@ -288,6 +320,7 @@ static struct scan scan_reference(const char *s, size_t len, struct ref_spans *r
             r->domain_end = first_end;
             r->hub_domain = span_eq(s, first_end, DEFAULT_DOMAIN) ||
                             span_eq(s, first_end, LEGACY_DEFAULT_DOMAIN);
+            through_mirror(s, len, r);
         } else {
             struct scan p = scan_path_component(s, 0, first_end, true);
             if (!p.ok || p.pos != first_end)
@@ -401,8 +434,14 @@ int gl_imageref_parse(struct gl_arena *a, const char *s, size_t len, struct gl_l
     out->raw = gl_arena_strndup(a, s, len);
     if (r.hub_domain)
         out->domain = gl_arena_strdup(a, DEFAULT_DOMAIN);
+    else if (r.upstream)
+        out->domain = gl_arena_strdup(a, r.upstream);
+    else if (r.via_end)
+        out->domain = gl_arena_strndup(a, s + r.up_start, r.via_end - r.up_start);
     else if (r.has_domain)
         out->domain = gl_arena_strndup(a, s, r.domain_end);
+    if (r.via_end)
+        out->via = gl_arena_strndup(a, s, r.via_end);
     out->path = gl_arena_cat3(a, OFFICIAL_REPO_PREFIX, r.official ? OFFICIAL_REPO_PREFIX_LEN : 0,
                               s + r.path_start,
                               strnlen(s + r.path_start, r.path_end - r.path_start), "", 0);

@@ -25,7 +25,10 @@
  * "docker": valid!). Otherwise the reference is on Docker Hub. So "localhost:5000" with no
  * slash is docker.io/library/localhost with tag "5000", as docker reads it.
  * Normalization: domain "index.docker.io" becomes "docker.io"; a Docker Hub path of one
- * component gets "library/" ("ubuntu" -> docker.io + library/ubuntu).
+ * component gets "library/" ("ubuntu" -> docker.io + library/ubuntu). A known public
+ * mirror (registry_mirrors.h) names its upstream image: "docker.m.daocloud.io/nvidia/cuda"
+ * is domain docker.io, path nvidia/cuda, via "docker.m.daocloud.io"; what docker accepts
+ * or refuses does not change.
  * Quirk kept from the grammar: a first component that looks like a domain but is not
  * one, while being a valid path component ("foo_bar.com/x"), is parsed as a path with NO
  * domain (domain NULL, path "foo_bar.com/x").

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* model_doc.c: a doc's set-up and positions in its text (see model.h). */
 #include "linter/core/model.h"
+#include "linter/core/stat_memo.h"
 
 #include <stddef.h>
 #include <string.h>
@@ -140,12 +141,7 @@ static size_t probe_norm(struct gl_doc *doc, const char *path, char *out, size_t
 
 static bool ask(const char *path, bool follow, struct gl_probe *out)
 {
-    struct stat st;
-    if ((follow ? stat(path, &st) : lstat(path, &st)) != 0)
-        return false;
-    out->mode = (uint32_t)st.st_mode;
-    out->size = (int64_t)st.st_size;
-    return true;
+    return gl_stat_memo(path, follow, &out->mode, &out->size);
 }
 
 bool gl_doc_probe(struct gl_doc *doc, const char *path, bool follow, struct gl_probe *out)

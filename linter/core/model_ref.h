@@ -23,6 +23,9 @@ struct gl_imageref {
     const char *digest;   /* "sha256:<64 hex>" or NULL */
     const char *familiar; /* the short name users write, without tag/digest: "ubuntu",
                              "nvidia/cuda", "nvcr.io/nvidia/pytorch", "library/a/b" */
+    const char *via;      /* a known public mirror the image is pulled through
+                             ("docker.m.daocloud.io", "m.daocloud.io/nvcr.io"), else NULL:
+                             domain, path and familiar then name the upstream image */
     struct gl_loc loc;        /* position of raw[0] (as given by the caller) */
     struct gl_loc tag_loc;    /* first byte of the tag text (after ':'), {0,0} if no tag */
     struct gl_loc digest_loc; /* first byte of the digest text (after '@'), {0,0} if none */

@@ -389,6 +389,20 @@ static void unreachable(struct gl_doc *doc, const char *msg)
     doc->error.message = msg;
 }
 
+/* A reference through a public mirror (ref.via) is read from the mirror: the host is
+ * via's first component, and a prefix proxy's upstream host leads the repository path
+ * ("m.daocloud.io/docker.io" + "library/busybox"). The credentials and TLS files are
+ * the mirror's. */
+static void through_mirror(struct session *s)
+{
+    const char *slash = strchr(s->ref.via, '/');
+    s->host = slash ? gl_arena_strndup(s->a, s->ref.via, (size_t)(slash - s->ref.via))
+                    : s->ref.via;
+    if (slash)
+        s->ref.path = gl_arena_printf(s->a, "%s/%s", slash + 1, s->ref.path);
+    s->ref.domain = s->host;
+}
+
 void gl_registry_read(struct gl_doc *doc, const char *path, const struct gl_config *cfg)
 {
     struct session s = {.a = &doc->arena, .cfg = cfg};
@@ -401,7 +415,10 @@ void gl_registry_read(struct gl_doc *doc, const char *path, const struct gl_conf
                                                                       : err.message));
         return;
     }
-    s.host = !strcmp(s.ref.domain, "docker.io") ? "registry-1.docker.io" : s.ref.domain;
+    if (s.ref.via) /* a mirror is asked as written: its host, the rest before the path */
+        through_mirror(&s);
+    else
+        s.host = !strcmp(s.ref.domain, "docker.io") ? "registry-1.docker.io" : s.ref.domain;
     s.base = gl_arena_printf(s.a, "https://%s", s.host);
     struct gl_http_tls tls;
     tls_setup(&s, &tls);

@@ -434,6 +434,40 @@ static void test_copy_sizes_and_probes(void **state)
     rmdir(dir);
 }
 
+/* The next Dockerfile of a directory asks the file system nothing it asked for the one
+ * before (gl_stat_memo): a file made between the two is not seen, the run reads one
+ * snapshot of the tree. A path never asked before is asked; a stat that follows a link is
+ * remembered apart from the lstat of the same path. */
+static void test_probes_shared_by_a_directory(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/gpulint-memo-XXXXXX", df[512], req[512], link[512];
+    assert_non_null(mkdtemp(dir));
+    snprintf(df, sizeof df, "%s/Dockerfile", dir);
+    snprintf(req, sizeof req, "%s/requirements.txt", dir);
+    snprintf(link, sizeof link, "%s/req.lnk", dir);
+    assert_int_equal(symlink("requirements.txt", link), 0);
+    struct gl_probe pr;
+    struct gl_doc *d = parse_at(df, "FROM ubuntu:22.04\n");
+    assert_false(gl_doc_probe(d, gl_arena_strdup(&d->arena, req), false, &pr));
+    assert_false(gl_doc_probe(d, gl_arena_strdup(&d->arena, link), true, &pr));
+    write_bytes(dir, "requirements.txt", 9);
+    d = parse_at(df, "FROM ubuntu:22.04\n"); /* the next file, a new doc */
+    assert_int_equal(d->nprobes, 0);
+    assert_false(gl_doc_probe(d, gl_arena_strdup(&d->arena, req), false, &pr));
+    assert_false(gl_doc_probe(d, gl_arena_strdup(&d->arena, link), true, &pr));
+    assert_true(gl_doc_probe(d, gl_arena_strdup(&d->arena, link), false, &pr));
+    assert_true(S_ISLNK(pr.mode));
+    char other[512];
+    snprintf(other, sizeof other, "%s/./requirements.txt", dir); /* never asked */
+    d = parse_at(df, "FROM ubuntu:22.04\n");
+    assert_true(gl_doc_probe(d, gl_arena_strdup(&d->arena, other), false, &pr));
+    assert_int_equal(pr.size, 9);
+    unlink(req);
+    unlink(link);
+    rmdir(dir);
+}
+
 static void test_parse_error(void **state)
 {
     (void)state;
@@ -460,6 +494,7 @@ int main(void)
         cmocka_unit_test(test_pragmas),
         cmocka_unit_test(test_removals_workdir),
         cmocka_unit_test(test_copy_sizes_and_probes),
+        cmocka_unit_test(test_probes_shared_by_a_directory),
         cmocka_unit_test(test_many_stage_names),
         cmocka_unit_test(test_parse_error),
     };

@@ -267,6 +267,62 @@ static void test_valid_table(void **state)
     gl_arena_free(&a);
 }
 
+/* A known public mirror names its upstream image (registry_mirrors.h): the domain, path
+ * and familiar name are the upstream's, `via` keeps the mirror; a host that is no known
+ * mirror, and a prefix proxy not followed by a registry host, stay as written. */
+static void test_mirrors(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *in, *domain, *path, *familiar, *via;
+    } cases[] = {
+        {"docker.m.daocloud.io/nvidia/cuda:12.8.1-devel-ubuntu22.04", "docker.io",
+         "nvidia/cuda", "nvidia/cuda", "docker.m.daocloud.io"},
+        {"docker.1ms.run/golang:1.24", "docker.io", "library/golang", "golang",
+         "docker.1ms.run"},
+        {"mirror.gcr.io/library/ubuntu:22.04", "docker.io", "library/ubuntu", "ubuntu",
+         "mirror.gcr.io"},
+        {"nvcr.m.daocloud.io/nvidia/pytorch:24.05-py3", "nvcr.io", "nvidia/pytorch",
+         "nvcr.io/nvidia/pytorch", "nvcr.m.daocloud.io"},
+        {"m.daocloud.io/docker.io/library/busybox", "docker.io", "library/busybox", "busybox",
+         "m.daocloud.io/docker.io"},
+        {"m.daocloud.io/docker.io/vllm/vllm-openai:v0.6.0", "docker.io", "vllm/vllm-openai",
+         "vllm/vllm-openai", "m.daocloud.io/docker.io"},
+        {"m.daocloud.io/index.docker.io/busybox", "docker.io", "library/busybox", "busybox",
+         "m.daocloud.io/index.docker.io"},
+        {"m.daocloud.io/nvcr.io/nvidia/tritonserver:24.08-py3", "nvcr.io",
+         "nvidia/tritonserver", "nvcr.io/nvidia/tritonserver", "m.daocloud.io/nvcr.io"},
+        /* not mirrors, or not through one */
+        {"m.daocloud.io/library/busybox", "m.daocloud.io", "library/busybox",
+         "m.daocloud.io/library/busybox", NULL},
+        {"m.daocloud.io/busybox", "m.daocloud.io", "busybox", "m.daocloud.io/busybox", NULL},
+        {"registry.example.com/nvidia/cuda:12.4.1-base-ubuntu22.04", "registry.example.com",
+         "nvidia/cuda", "registry.example.com/nvidia/cuda", NULL},
+        {"docker.m.daocloud.io.example.com/nvidia/cuda", "docker.m.daocloud.io.example.com",
+         "nvidia/cuda", "docker.m.daocloud.io.example.com/nvidia/cuda", NULL},
+    };
+    struct gl_arena a;
+    gl_arena_init(&a);
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct gl_imageref ref;
+        struct gl_imageref_error err;
+        const char *in = cases[i].in;
+        if (gl_imageref_parse(&a, in, strlen(in), (struct gl_loc){1, 1}, &ref, &err) != 0)
+            fail_msg("%s: unexpected error at %zu: %s", in, err.offset, err.message);
+        check_str("domain", in, ref.domain, cases[i].domain);
+        check_str("path", in, ref.path, cases[i].path);
+        check_str("familiar", in, ref.familiar, cases[i].familiar);
+        check_str("via", in, ref.via, cases[i].via);
+        check_str("raw", in, ref.raw, in);
+    }
+    /* what docker refuses is still refused: upper case behind the proxy */
+    struct gl_imageref ref;
+    assert_int_not_equal(gl_imageref_parse(&a, "m.daocloud.io/docker.io/Nvidia/cuda", 35,
+                                           (struct gl_loc){1, 1}, &ref, NULL),
+                         0);
+    gl_arena_free(&a);
+}
+
 static void test_invalid_table(void **state)
 {
     (void)state;
@@ -781,7 +837,7 @@ int main(void)
         cmocka_unit_test(test_random_bytes),   cmocka_unit_test(test_repo_matching),
         cmocka_unit_test(test_tag_tokens),     cmocka_unit_test(test_project_patterns),
         cmocka_unit_test(test_tables_again),   cmocka_unit_test(test_tag_placeholder),
-        cmocka_unit_test(test_name_placeholder),
+        cmocka_unit_test(test_name_placeholder), cmocka_unit_test(test_mirrors),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
