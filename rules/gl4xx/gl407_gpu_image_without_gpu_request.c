@@ -31,6 +31,31 @@ static bool prepares_gpu_pod(const struct gl_doc *doc, const struct gl_launch *l
     return false;
 }
 
+/* Does a container of l's pod mount the kubelet's device-plugin directory (a hostPath
+ * /var/lib/kubelet/device-plugins): the pod is a GPU device plugin, node plumbing that
+ * serves GPUs to other pods and requests none itself; its containers (an init container
+ * that sets the compute mode with `nvidia-smi -c`, from a CUDA image: aws-do-eks' virtual
+ * GPU plugin) reach the node's GPUs through the runtime, by design. */
+static bool device_plugin_pod(const struct gl_doc *doc, const struct gl_launch *l)
+{
+    static const char dir[] = "/var/lib/kubelet/device-plugins";
+    if (l->kind != GL_LAUNCH_K8S || !l->pod.pod)
+        return false;
+    for (size_t k = 0; k < doc->nlaunches; k++) {
+        const struct gl_launch *o = &doc->launches[k];
+        if (o->pod.pod != l->pod.pod)
+            continue;
+        for (size_t m = 0; m < o->nmounts; m++) {
+            const char *src = o->mounts[m].source;
+            size_t n = sizeof dir - 1;
+            if (o->mounts[m].type == GL_MOUNT_BIND && src && !strncmp(src, dir, n) &&
+                (!src[n] || src[n] == '/'))
+                return true;
+        }
+    }
+    return false;
+}
+
 /* The launch's own environment hides every GPU from CUDA: its last CUDA_VISIBLE_DEVICES
  * is empty or -1 (a CPU test job of a CUDA image, a CPU-only service beside GPU ones): it
  * runs on the CPU on purpose. A value taken from elsewhere (`-e CUDA_VISIBLE_DEVICES`
@@ -97,7 +122,7 @@ static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
         gl_launch_requests_gpu(l) || gl_launch_runtime_template(l) ||
         gl_launch_tool_image(c->doc, l) || gl_launch_build_only(l) ||
         gl_launch_serving_client(l) ||
-        prepares_gpu_pod(c->doc, l) ||
+        prepares_gpu_pod(c->doc, l) || device_plugin_pod(c->doc, l) ||
         !gl_launch_options_known(l) || !gl_launch_needs_cuda(f, i) || hides_gpus(f, i) ||
         cpu_on_purpose(l))
         return; /* (a runtime template gets its GPUs from the job that uses it) */
@@ -162,7 +187,9 @@ const struct gl_rule gl_rule_GL407 = {
         "(it copies files or waits; not python, torchrun, ...) in a pod whose other "
         "containers request GPUs, or such a compose service that a GPU service waits for "
         "(`depends_on` with `condition: service_completed_successfully`): it prepares the "
-        "pod, on the CPU on purpose. Nor for a launch whose own environment hides every "
+        "pod, on the CPU on purpose. Nor for the containers of a GPU device plugin's pod (one "
+        "of them mounts the kubelet's `/var/lib/kubelet/device-plugins`): node plumbing that "
+        "serves GPUs and requests none. Nor for a launch whose own environment hides every "
         "GPU from CUDA (`CUDA_VISIBLE_DEVICES` empty or `-1`: a CPU run on purpose), or whose "
         "one command asks for the CPU (`--device cpu`, `--device-type=cpu`) or only prints "
         "its usage or version (`IMAGE --help`). "
