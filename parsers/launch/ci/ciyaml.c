@@ -361,7 +361,7 @@ static bool by_content(const char *path, const char *data, size_t len)
 {
     (void)path;
     return (gl_mem_has(data, len, "jobs", 4, 0) || gl_mem_has(data, len, "script", 6, 4) ||
-            gl_mem_has(data, len, "steps", 5, 2)) &&
+            gl_mem_has(data, len, "steps", 5, 3)) &&
            yt_sniff(data, len, ci_stream);
 }
 
