@@ -68,14 +68,21 @@ hasnt "walk skips node_modules" 'node_modules'
 hasnt "walk ignores unknown files" 'notes.txt'
 # vendored and third-party trees are not the project's: skipped, unless named
 mkdir -p "$tmp/proj2/vendor/x" "$tmp/proj2/third_party" "$tmp/proj2/lib/site-packages/p" \
-         "$tmp/proj2/testdata/golden" "$tmp/proj2/golden" "$tmp/proj2/app"
-for d in vendor/x third_party lib/site-packages/p testdata/golden golden app; do
+         "$tmp/proj2/testdata/golden" "$tmp/proj2/golden" "$tmp/proj2/app" \
+         "$tmp/proj2/3rdparty/protobuf" "$tmp/proj2/src/thirdparty" "$tmp/proj2/third-party" \
+         "$tmp/proj2/my3rdparty"
+for d in vendor/x third_party lib/site-packages/p testdata/golden golden app \
+         3rdparty/protobuf src/thirdparty third-party my3rdparty; do
   cp "$tmp/err.Dockerfile" "$tmp/proj2/$d/Dockerfile"
 done
 check "walk of a tree with vendored code" 1 "$bin" --format json "$tmp/proj2"
-has "only the project's Dockerfiles" '"files": 2'
+has "only the project's Dockerfiles" '"files": 3'
 hasnt "walk skips vendor/" '/vendor/'
 hasnt "walk skips third_party/" '/third_party/'
+hasnt "walk skips 3rdparty/ (rtp-llm's vendored protobuf)" '/3rdparty/'
+hasnt "walk skips thirdparty/" '/thirdparty/'
+hasnt "walk skips third-party/" '/third-party/'
+has "a name that only holds 3rdparty is walked" '/my3rdparty/Dockerfile'
 hasnt "walk skips site-packages/" '/site-packages/'
 hasnt "walk skips testdata/golden/" '/testdata/golden/'
 has "a golden/ elsewhere is walked" '/proj2/golden/Dockerfile'
@@ -108,6 +115,11 @@ printf 'ARG BASE=nvidia/cuda\nFROM ${BASE}\n' > "$t4/dockerfile.gpu"
 printf '// Package buildinputs reads Dockerfiles.\npackage buildinputs\n' > "$t4/dockerfile.go"
 printf '"""Dockerfile fragments."""\nfrom os import path\n' > "$t4/dockerfile_parts.py"
 printf '{{ if .Gpu }}\nFROM nvidia/cuda:12.2.2-base-ubuntu22.04\n{{ end }}\n' > "$t4/dockerfile.tmpl"
+# patches and encrypted copies named after a Dockerfile or Makefile (FlagOpen/FlagScale's
+# `Dockerfile.npu.patch.encrypted`) are not read by their name: a patch is no Dockerfile
+printf 'diff --git a/Dockerfile b/Dockerfile\n--- a/Dockerfile\n+++ b/Dockerfile\n' > "$t4/Dockerfile.npu.patch"
+printf '\217\0\1\2encrypted' > "$t4/Dockerfile.gpu.patch.encrypted"
+printf '\217\0\1\2encrypted' > "$t4/Makefile.patch.encrypted"
 printf 'this is a note: nothing to lint\n' > "$t4/NOTES"
 printf 'name: docs\nnav: [index.md]\n' > "$t4/docs/mkdocs.yml"
 printf 'PNG\0\0\0' > "$t4/logo.png"
@@ -125,6 +137,7 @@ has "only those are linted" '"files": 15'
 hasnt "an HTCondor submit file or subtitles named .sub are no scripts" '/typed/(condor|talk)\.sub"'
 hasnt "a note that says nothing is not linted" 'NOTES'
 hasnt "a program or a template named dockerfile.* is not a Dockerfile" '/typed/dockerfile[._](go|parts|tmpl)'
+hasnt "a patch or an encrypted copy is no Dockerfile or Makefile" '/typed/(Dockerfile[.](npu[.]patch|gpu[.]patch[.]encrypted)|Makefile[.]patch[.]encrypted)"'
 hasnt "Python without an extension is not a Dockerfile" '/typed/(ds|model_def|helper)"'
 hasnt "prose starting with From is not a Dockerfile" '/typed/(SOURCE|NOTICE)"'
 hasnt "YAML of no kind gpulint reads is not linted" 'mkdocs'

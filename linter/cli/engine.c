@@ -746,8 +746,8 @@ static bool build_output(const char *path)
 }
 
 /* Directories the walk never enters: version control, build outputs, and trees that are
- * not the project's own (dependencies, vendored and third-party code, generated golden
- * test data). A path named on the command line is walked whatever its name. `dir` is
+ * not the project's own (dependencies, vendored and third-party code in any of its usual
+ * spellings: third_party, third-party, thirdparty, 3rdparty; generated golden test data). A path named on the command line is walked whatever its name. `dir` is
  * the directory that holds `name`, at `path`. A `build`, `build-*` or `cmake-build-*`
  * directory is skipped only when it is a build's output: one that holds sources
  * (`build/Dockerfile`, `.github/actions/build-wheel/`, jetson-containers'
@@ -756,7 +756,8 @@ static bool skipped_dir(const char *dir, const char *name, const char *path)
 {
     static const char *const skip[] = {".git", ".hg", ".svn", "node_modules", "__pycache__",
                                        ".venv", "venv", ".tox", ".mypy_cache",
-                                       "vendor", "third_party", "site-packages"};
+                                       "vendor", "third_party", "third-party", "thirdparty",
+                                       "3rdparty", "site-packages"};
     for (size_t i = 0; i < sizeof skip / sizeof skip[0]; i++)
         if (!strcmp(name, skip[i]))
             return true;

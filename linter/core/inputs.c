@@ -85,6 +85,15 @@ bool gl_input_bare_candidate_size(const char *path)
     return stat(path, &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= GL_BARE_CANDIDATE_MAX;
 }
 
+bool gl_input_other_format(const char *base)
+{
+    static const char *const suffixes[] = {".patch", ".diff", ".encrypted", ".enc", ".gpg"};
+    for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++)
+        if (gl_has_suffix(base, suffixes[i]))
+            return true;
+    return false;
+}
+
 enum gl_input_kind gl_sniff_name(const char *path, bool *read_it)
 {
     const struct gl_input_type *const *o = ordered();

@@ -69,6 +69,11 @@ const char *gl_input_type_names(void);
 bool gl_input_bare_candidate(const char *path, const char *base);
 /* Its size test alone: a small regular file, for a type whose own name test chose it. */
 bool gl_input_bare_candidate_size(const char *path);
+/* Does the name end in a suffix that makes the file another format than its stem says: a
+ * patch (`Dockerfile.npu.patch`, `.diff`) or an encrypted copy (`Makefile.patch.encrypted`,
+ * `.enc`, `.gpg`: FlagOpen/FlagScale's hardware/ patches)? Such a `Dockerfile.*` or
+ * `Makefile.*` is not one by its name: its content decides. */
+bool gl_input_other_format(const char *base);
 
 /* What a file is; GL_IN_UNKNOWN when it is none of gpulint's inputs. `named`: the user
  * named it (content is then always consulted). */

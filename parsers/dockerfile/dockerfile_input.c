@@ -10,7 +10,8 @@
 /* Template files named after the Dockerfile they render to (`Dockerfile.tmpl`,
  * `Dockerfile.j2`, `Dockerfile.in`): the name says nothing of what they hold now (Go or
  * Jinja directives before the first FROM, `@VAR@` placeholders), so their content decides
- * (by_content: a file that starts with a FROM or ARG instruction is still read). */
+ * (by_content: a file that starts with a FROM or ARG instruction is still read). So do
+ * patches and encrypted copies of a Dockerfile (gl_input_other_format). */
 static bool template_name(const char *b)
 {
     static const char *const suffixes[] = {".tmpl", ".tpl", ".template", ".j2", ".jinja",
@@ -18,7 +19,7 @@ static bool template_name(const char *b)
     for (size_t i = 0; i < sizeof suffixes / sizeof suffixes[0]; i++)
         if (gl_has_suffix(b, suffixes[i]))
             return true;
-    return false;
+    return gl_input_other_format(b); /* a patch or an encrypted copy: the same */
 }
 
 /* BuildKit reads `<Dockerfile>.dockerignore` beside a Dockerfile as that build's ignore file

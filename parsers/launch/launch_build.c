@@ -19,6 +19,8 @@
  *   kaniko executor -d X, --destination X, --destination=X   GL_PROJECT_BUILT
  *   mlserver build DIR -t X; cog build -t X; bentoml containerize BENTO -t X
  *   (--image-tag X); repo2docker --image-name X              GL_PROJECT_BUILT
+ *   any other command with --dockerfile F / --docker-file F (a project's build helper)
+ *       --repository X, --image-name X, --image X, -t X, --tag X  GL_PROJECT_BUILT
  *   kustomize edit set image NAME=NEW / NAME:TAG / NAME@DIGEST (several)
  *       the NAME, GL_PROJECT_RENAMED and/or GL_PROJECT_RETAGGED as the new value says
  *       (an unresolved value: both)
@@ -364,6 +366,32 @@ void launch_build_kaniko(struct gl_launch_scan *scan, const struct sh_cmd *cmd, 
     option_values(scan, cmd, first, 'd', "destination", "kaniko");
 }
 
+/* A project's own build helper (`python3 tools/ci_build/get_docker_image.py --dockerfile
+ * FILE --repository NAME`, onnxruntime's): a command, from word `first` on, that names a
+ * Dockerfile with --dockerfile / --docker-file builds an image, and the value of its
+ * --repository, --image-name (--image_name), --image or -t / --tag names it. */
+static void build_helper(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t first)
+{
+    static const char *const files[] = {"--dockerfile", "--docker-file", NULL};
+    static const char *const names[] = {"repository", "image-name", "image_name", "image",
+                                        NULL};
+    bool builds = false;
+    for (size_t i = first; i < cmd->nwords && !builds; i++) {
+        const char *w = cmd->words[i].text;
+        if (!strcmp(w, "--"))
+            return;
+        for (size_t k = 0; files[k] && !builds; k++) {
+            size_t n = strlen(files[k]);
+            builds = !strncmp(w, files[k], n) && (!w[n] || w[n] == '=');
+        }
+    }
+    if (!builds)
+        return;
+    for (size_t k = 0; names[k]; k++)
+        option_values(scan, cmd, first, 0, names[k], "a build helper");
+    option_values(scan, cmd, first, 't', "tag", "a build helper");
+}
+
 bool launch_build_other(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t i,
                         const char *tool)
 {
@@ -388,6 +416,7 @@ bool launch_build_other(struct gl_launch_scan *scan, const struct sh_cmd *cmd, s
                       tools[k].name, tools[k].tool);
         return true;
     }
+    build_helper(scan, cmd, i + 1);
     return false;
 }
 

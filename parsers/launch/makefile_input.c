@@ -30,6 +30,8 @@ static bool by_name(const char *path, const char *base)
     (void)path;
     /* (each suffix has one dot: the name ends with it when its last dot starts it) */
     const char *dot = strrchr(base, '.');
+    if (gl_input_other_format(base)) /* `Makefile.patch`: a diff, not a Makefile */
+        return false;
     return gl_streq(base, "Makefile") || gl_streq(base, "makefile") ||
            gl_streq(base, "GNUmakefile") ||
            (dot && (gl_streq(dot, ".mk") || gl_streq(dot, ".mak") ||

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "rules/check.h"
+#include "rules/gl4xx/launch_argv.h"
 #include "rules/gl4xx/launch_kind.h"
 #include "rules/gl4xx/launch_paths.h"
 
@@ -30,6 +31,31 @@ static bool prepares_gpu_pod(const struct gl_doc *doc, const struct gl_launch *l
     return false;
 }
 
+/* Does a container of l's pod mount the kubelet's device-plugin directory (a hostPath
+ * /var/lib/kubelet/device-plugins): the pod is a GPU device plugin, node plumbing that
+ * serves GPUs to other pods and requests none itself; its containers (an init container
+ * that sets the compute mode with `nvidia-smi -c`, from a CUDA image: aws-do-eks' virtual
+ * GPU plugin) reach the node's GPUs through the runtime, by design. */
+static bool device_plugin_pod(const struct gl_doc *doc, const struct gl_launch *l)
+{
+    static const char dir[] = "/var/lib/kubelet/device-plugins";
+    if (l->kind != GL_LAUNCH_K8S || !l->pod.pod)
+        return false;
+    for (size_t k = 0; k < doc->nlaunches; k++) {
+        const struct gl_launch *o = &doc->launches[k];
+        if (o->pod.pod != l->pod.pod)
+            continue;
+        for (size_t m = 0; m < o->nmounts; m++) {
+            const char *src = o->mounts[m].source;
+            size_t n = sizeof dir - 1;
+            if (o->mounts[m].type == GL_MOUNT_BIND && src && !strncmp(src, dir, n) &&
+                (!src[n] || src[n] == '/'))
+                return true;
+        }
+    }
+    return false;
+}
+
 /* The launch's own environment hides every GPU from CUDA: its last CUDA_VISIBLE_DEVICES
  * is empty or -1 (a CPU test job of a CUDA image, a CPU-only service beside GPU ones): it
  * runs on the CPU on purpose. A value taken from elsewhere (`-e CUDA_VISIBLE_DEVICES`
@@ -46,6 +72,46 @@ static bool hides_gpus(const struct gl_launch_facts *f, size_t i)
     return last && last->value && (!last->value[0] || !strcmp(last->value, "-1"));
 }
 
+/* Is word k of l's command `--NAME VALUE` or `--NAME=VALUE` with NAME one of `names`
+ * and VALUE `cpu` (any case)? */
+static bool option_is_cpu(const struct gl_launch *l, size_t k, const char *const *names)
+{
+    const struct gl_word *w = &l->argv[k];
+    if (!gl_word_known(w) || strncmp(w->text, "--", 2))
+        return false;
+    const char *name = w->text + 2;
+    size_t n = strcspn(name, "=");
+    for (size_t j = 0; names[j]; j++) {
+        if (strlen(names[j]) != n || strncmp(name, names[j], n))
+            continue;
+        if (name[n]) /* --device=cpu */
+            return gl_streq_nocase(name + n + 1, "cpu");
+        return k + 1 < l->nargv && gl_word_known(&l->argv[k + 1]) &&
+               gl_streq_nocase(l->argv[k + 1].text, "cpu");
+    }
+    return false;
+}
+
+/* The launch's one command runs on the CPU on purpose: it asks for the CPU device
+ * (`--device cpu`, `--device=cpu`, `--device-type cpu`: the entrypoint of a CUDA image
+ * whose tool also runs on the CPU) or only prints its usage or version (`IMAGE --help`,
+ * `IMAGE translate --version`): nothing of it needs a GPU. A launch of several commands
+ * (`sh -c "a --device cpu && b"`) is not judged so: another of them may want the GPU. */
+static bool cpu_on_purpose(const struct gl_launch *l)
+{
+    static const char *const devices[] = {"device", "device-type", "device_type", NULL};
+    static const char *const usage[] = {"--help", "-h", "--version", "-V", NULL};
+    if (!l->nargv || gl_launch_next_command(l, 0) < l->nargv)
+        return false;
+    for (size_t k = 0; k < l->nargv; k++)
+        if (option_is_cpu(l, k, devices))
+            return true;
+    const struct gl_word *last = &l->argv[l->nargv - 1];
+    bool only = l->nargv == 1 ||
+                (l->nargv == 2 && gl_word_known(&l->argv[0]) && l->argv[0].text[0] != '-');
+    return only && gl_word_known(last) && gl_word_named(last->text, usage);
+}
+
 static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
 {
     const struct gl_launch *l = &c->doc->launches[i];
@@ -56,8 +122,9 @@ static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
         gl_launch_requests_gpu(l) || gl_launch_runtime_template(l) ||
         gl_launch_tool_image(c->doc, l) || gl_launch_build_only(l) ||
         gl_launch_serving_client(l) ||
-        prepares_gpu_pod(c->doc, l) ||
-        !gl_launch_options_known(l) || !gl_launch_needs_cuda(f, i) || hides_gpus(f, i))
+        prepares_gpu_pod(c->doc, l) || device_plugin_pod(c->doc, l) ||
+        !gl_launch_options_known(l) || !gl_launch_needs_cuda(f, i) || hides_gpus(f, i) ||
+        cpu_on_purpose(l))
         return; /* (a runtime template gets its GPUs from the job that uses it) */
     const struct gl_ref *r = gl_launch_ref(c->doc, l);
     const char *fix = l->kind == GL_LAUNCH_K8S
@@ -120,8 +187,12 @@ const struct gl_rule gl_rule_GL407 = {
         "(it copies files or waits; not python, torchrun, ...) in a pod whose other "
         "containers request GPUs, or such a compose service that a GPU service waits for "
         "(`depends_on` with `condition: service_completed_successfully`): it prepares the "
-        "pod, on the CPU on purpose. Nor for a launch whose own environment hides every "
-        "GPU from CUDA (`CUDA_VISIBLE_DEVICES` empty or `-1`: a CPU run on purpose). "
+        "pod, on the CPU on purpose. Nor for the containers of a GPU device plugin's pod (one "
+        "of them mounts the kubelet's `/var/lib/kubelet/device-plugins`): node plumbing that "
+        "serves GPUs and requests none. Nor for a launch whose own environment hides every "
+        "GPU from CUDA (`CUDA_VISIBLE_DEVICES` empty or `-1`: a CPU run on purpose), or whose "
+        "one command asks for the CPU (`--device cpu`, `--device-type=cpu`) or only prints "
+        "its usage or version (`IMAGE --help`). "
         "`nvidia.com/gpu: 0` is no GPU request.",
     .bad = "docker run --rm nvcr.io/nvidia/pytorch:24.05-py3 python train.py",
     .good = "docker run --rm --gpus all nvcr.io/nvidia/pytorch:24.05-py3 python train.py",

@@ -39,7 +39,7 @@ const struct gl_rule gl_rule_GL411 = {
         "allocations fail or fall back to pageable memory. NVIDIA's containers ask for "
         "`--ulimit memlock=-1`. Kubernetes pods (no ulimit setting) and apptainer (the "
         "caller's limits) are not judged, nor smoke tests (`nvidia-smi`, `deviceQuery`, a "
-        "`python -c` that only imports and prints), nor Jetson launches (as for GL413): "
+        "`python -c` that only imports and prints, after package installs or not), nor Jetson launches (as for GL413): "
         "the integrated GPU shares the system memory, so there is no host-to-device copy "
         "for pinned memory to speed up. Nor a container that holds CAP_IPC_LOCK "
         "(`--privileged`, `--cap-add IPC_LOCK` or `ALL`, compose `privileged: true` or "

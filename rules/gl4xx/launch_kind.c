@@ -85,9 +85,31 @@ bool gl_command_python_tool(const struct gl_launch *l, size_t i, size_t end)
     return gl_word_named(a, versions) || gl_word_named(a, setup);
 }
 
+/* Does the command of argv[i, end) only install software: an OS package manager (apt-get,
+ * apt, yum, dnf, microdnf, apk, zypper), pip, `uv pip`, or `conda`/`mamba`/`micromamba`
+ * install or create? (not `conda run` or `uv run`, which start a program) */
+static bool install_command(const struct gl_launch *l, size_t i, size_t end)
+{
+    static const char *const managers[] = {"apt-get", "apt", "yum", "dnf", "microdnf", "apk",
+                                           "zypper", "pip", "pip3", NULL};
+    static const char *const condas[] = {"conda", "mamba", "micromamba", NULL};
+    static const char *const conda_subs[] = {"install", "create", NULL};
+    static const char *const uv[] = {"uv", NULL}, *const uv_subs[] = {"pip", NULL};
+    const char *cmd = l->argv[i].text;
+    if (gl_word_named(cmd, managers))
+        return true;
+    bool sub_known = i + 1 < end && gl_word_known(&l->argv[i + 1]);
+    return sub_known && ((gl_word_named(cmd, condas) &&
+                          gl_word_named(l->argv[i + 1].text, conda_subs)) ||
+                         (gl_word_named(cmd, uv) && gl_word_named(l->argv[i + 1].text, uv_subs)));
+}
+
 bool gl_launch_smoke_test(const struct gl_launch *l)
 {
-    /* commands that only wait or print beside a smoke test (`nvidia-smi && sleep 3600`) */
+    /* commands that only wait or print beside a smoke test (`nvidia-smi && sleep 3600`),
+     * and installs before it (`apt-get install -y python3-pip && pip3 install torch &&
+     * python3 -c 'import torch; print(torch.cuda.is_available())'`: NeMo-Agent-Toolkit's
+     * driver check) */
     static const char *const idle[] = {"sleep", "echo", "printf", "true", ":", "date", NULL};
     if (l->argv_opaque)
         return false;
@@ -96,7 +118,8 @@ bool gl_launch_smoke_test(const struct gl_launch *l)
         size_t end = gl_launch_next_command(l, s), i = gl_command_word(l, s);
         if (i >= end)
             return false;
-        if (gl_command_shell_prefix(l, i, end) || gl_word_named(l->argv[i].text, idle))
+        if (gl_command_shell_prefix(l, i, end) || gl_word_named(l->argv[i].text, idle) ||
+            install_command(l, i, end))
             continue;
         if (!smoke_command(l, i, end))
             return false;

@@ -4,11 +4,13 @@
  * shell scripts.
  *
  * Recognition (gl_input_ciyaml): by name, a .yml or .yaml file directly in
- * .github/workflows/, .gitlab-ci.yml or .gitlab-ci.yaml, and action.yml or action.yaml
- * (a GitHub composite action: its runs.steps[].run texts); by content, any other YAML
+ * .github/workflows/, .gitlab-ci.yml or .gitlab-ci.yaml, action.yml or action.yaml
+ * (a GitHub composite action: its runs.steps[].run texts), and Cloud Build's
+ * cloudbuild*.yaml (ci_cloudbuild.h); by content, any other YAML
  * file whose first document is a GitHub workflow (`jobs:` holding a job with `runs-on`
- * or `steps`) or a GitLab pipeline (`stages:`, or a job with `script` and `image` or
- * `stage`), with no Kubernetes (`apiVersion`, `kind`) or compose (`services`) key.
+ * or `steps`), a GitLab pipeline (`stages:`, or a job with `script` and `image` or
+ * `stage`) or a Cloud Build config (`steps:` of builder `name:`s), with no Kubernetes
+ * (`apiVersion`, `kind`) or compose (`services`) key.
  * GitHub Actions: every jobs.<id>.steps[].run text (each step is its own shell: a fresh
  * variable table). GitLab CI: in `default:` and in every job (a top-level mapping that
  * is not a global keyword), before_script, script and after_script, each a string or a
@@ -34,6 +36,7 @@
 #include "knowledge/gpu_target.h"
 #include "linter/core/inputs.h"
 #include "parsers/launch/ci/ci_build_action.h"
+#include "parsers/launch/ci/ci_cloudbuild.h"
 #include "parsers/launch/ci/ci_containers.h"
 #include "parsers/launch/launch_shell.h"
 #include "parsers/yaml/yaml_tree.h"
@@ -284,6 +287,8 @@ static void parse(struct gl_doc *doc, const struct gl_config *cfg)
         if (is_github(doc->path) || yt_get(&s, root, "jobs", NULL) ||
             yt_get(&s, root, "runs", NULL))
             github(&c, root);
+        else if (ci_cloud_build_root(&s, root))
+            ci_cloud_build(doc, &s, root);
         else
             gitlab(&c, root);
     }
@@ -299,7 +304,7 @@ static bool by_name(const char *path, const char *b)
     if (!strcmp(b, ".gitlab-ci.yml") || !strcmp(b, ".gitlab-ci.yaml") ||
         !strcmp(b, "action.yml") || !strcmp(b, "action.yaml"))
         return true; /* (action.yml: a GitHub composite action, runs.steps[].run) */
-    return in_workflows_dir(path, b);
+    return in_workflows_dir(path, b) || ci_cloud_build_name(b);
 }
 
 static bool yaml_ext(const char *b)
@@ -344,6 +349,8 @@ static bool ci_stream(struct yt_stream *s)
     if (!yt_is_map(root) || yt_get(s, root, "apiVersion", NULL) ||
         yt_get(s, root, "kind", NULL) || yt_get(s, root, "services", NULL))
         return false;
+    if (ci_cloud_build_root(s, root))
+        return true;
     struct yt_node *jobs = yt_get(s, root, "jobs", NULL);
     if (yt_is_map(jobs))
         return some_job_has(s, jobs, gh, NULL);
@@ -353,7 +360,8 @@ static bool ci_stream(struct yt_stream *s)
 static bool by_content(const char *path, const char *data, size_t len)
 {
     (void)path;
-    return (gl_mem_has(data, len, "jobs", 4, 0) || gl_mem_has(data, len, "script", 6, 4)) &&
+    return (gl_mem_has(data, len, "jobs", 4, 0) || gl_mem_has(data, len, "script", 6, 4) ||
+            gl_mem_has(data, len, "steps", 5, 3)) &&
            yt_sniff(data, len, ci_stream);
 }
 
