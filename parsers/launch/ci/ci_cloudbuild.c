@@ -5,16 +5,36 @@
 
 #include <string.h>
 
+#include "linter/core/ref/imageref.h"
+
 #include "linter/core/srcmap.h"
 #include "parsers/launch/launch_shell.h"
+
+/* A step's builder: an image reference, or a substitution (`$_BUILDER`, `${_IMAGE}`).
+ * Other tools' `steps:` name their steps in words (clusterloader2's `- name: Start
+ * measurements`). */
+static bool builder_name(struct yt_node *name)
+{
+    if (!yt_is_scalar(name) || !name->len)
+        return false;
+    if (name->value[0] == '$')
+        return true;
+    struct gl_arena a;
+    gl_arena_init(&a);
+    struct gl_imageref ref;
+    bool ok = gl_imageref_parse(&a, name->value, name->len, (struct gl_loc){0, 0}, &ref, NULL) ==
+              0;
+    gl_arena_free(&a);
+    return ok;
+}
 
 bool ci_cloud_build_root(struct yt_stream *s, struct yt_node *root)
 {
     if (!yt_is_map(root) || yt_get(s, root, "jobs", NULL))
         return false;
     struct yt_node *steps = yt_get(s, root, "steps", NULL);
-    return yt_is_seq(steps) && steps->nitems &&
-           yt_is_map(yt_item(s, steps, 0)) && yt_get(s, yt_item(s, steps, 0), "name", NULL);
+    return yt_is_seq(steps) && steps->nitems && yt_is_map(yt_item(s, steps, 0)) &&
+           builder_name(yt_get(s, yt_item(s, steps, 0), "name", NULL));
 }
 
 bool ci_cloud_build_name(const char *base)
