@@ -1328,6 +1328,12 @@ static void test_grammar_of_a_script(void **state)
         {"[[ ( -n a ) && b =~ ^(c|d)$ ]]\narr=( 1 2 )\n", SIZE_MAX},
         {"case x in (a) b ;; c|d) if e; then f; fi ;; esac\n", SIZE_MAX},
         {"for ((i = 0; i < 2; i++)) do :; done; for x do :; done\n", SIZE_MAX},
+        /* a case in a command substitution: its patterns' `)` close no `$(` */
+        {"v=$(case $n in 1) a ;; *) b ;; esac)\necho $(case a in esac) $(echo case x)\n",
+         SIZE_MAX},
+        {"v=$(if a; then case $n in (1) a ;; esac; fi) $(for w in case; do :; done)\n",
+         SIZE_MAX},
+        {"v=$(case a in a) echo esac ;; esac); fi\n", 37},
         {"coproc w { cat; }\n", SIZE_MAX}, /* not followed: not judged */
         {"for x in a; { :; }\nfor ((i = 0; i < 1; i++)) { :; }\n", SIZE_MAX},
         {"while { read x; }; do :; done\n", SIZE_MAX},
