@@ -805,6 +805,33 @@ PY
 lint k8s-alias-env-containers 10 256 "gl900 $in/k8salias/pod.yaml >40001 5 parse-memory -- rss 64" "$in/k8salias/pod.yaml"
 lint k8s-alias-env-list 10 256 "gl900 $in/k8salias/list.yaml 40035 3 yaml-alias-nodes -- rss 64" "$in/k8salias/list.yaml"
 
+# Two limits in one file: the alias budget spent first (a compose file's depends_on, a
+# List's pods), then parse-memory by the commands of later services or pods (100,000
+# words each, no alias). The GL900 names the first limit hit, where it was hit: it named
+# parse-memory, which a reader set before the stream's alias error was reported.
+mkdir -p "$in/twolimits"
+python3 - "$in/twolimits" <<'PY'
+import sys
+d, cmd = sys.argv[1], "a " * 100000
+o = ["x-shared: &d\n"] + [f"  s{i}: {{condition: service_started}}\n" for i in range(20000)]
+o += ["services:\n"]
+o += [f"  s{i}:\n    image: ubuntu:22.04\n    depends_on: *d\n" for i in range(100)]
+o += [f"  w{i}:\n    image: ubuntu:22.04\n    command: {cmd}\n" for i in range(10)]
+open(d + "/docker-compose.yml", "w").write("".join(o))
+o = ["apiVersion: v1\nkind: List\nx: &p\n  apiVersion: v1\n  kind: Pod\n  metadata:\n"
+     "    name: p\n  spec:\n    containers:\n    - name: c\n      image: ubuntu:22.04\n"
+     "      env:\n"]
+o += [f"      - name: E{i}\n        value: v\n" for i in range(20000)]
+o += ["items:\n"] + ["- *p\n"] * 100
+o += [f"- apiVersion: v1\n  kind: Pod\n  metadata:\n    name: w{i}\n  spec:\n"
+      f"    containers:\n    - name: c\n      image: ubuntu:22.04\n"
+      f"      command: [sh, -c, '{cmd}']\n" for i in range(10)]
+open(d + "/list.yaml", "w").write("".join(o))
+PY
+lint alias-budget-then-parse-memory 10 256 "gl900 $in/twolimits/docker-compose.yml 20065 17 \
+yaml-alias-nodes -- gl900 $in/twolimits/list.yaml 40035 3 yaml-alias-nodes -- rss 64" "$in/twolimits"
+rm -rf "$in/twolimits"
+
 # One 800 KB scalar (or a mapping holding it) named by 5,000 aliases in one list: an alias
 # to a scalar cost nothing and one to a mapping one unit, but each reader read, mapped or
 # copied the text once an alias (k8s args 16 s; env and mounts 3.9 GB; compose lists 33 s

@@ -192,7 +192,7 @@ static void parse(struct gl_doc *doc, const struct gl_config *cfg)
         return;
     }
     struct yt_stream s;
-    yt_load(&s, &doc->arena, text, doc->len);
+    yt_load_doc(&s, doc, text, doc->len);
     struct yt_node *root = s.ndocs && s.docs[0] ? s.docs[0] : NULL;
     struct yt_node *key = NULL, *img = yt_get(&s, root, "image", &key);
     if (!yt_is_map(root) || yt_get(&s, root, "dockerComposeFile", NULL) ||

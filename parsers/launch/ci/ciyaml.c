@@ -274,7 +274,7 @@ static bool in_workflows_dir(const char *path, const char *base)
 static void parse(struct gl_doc *doc, const struct gl_config *cfg)
 {
     struct yt_stream s;
-    yt_load(&s, &doc->arena, doc->text, doc->len);
+    yt_load_doc(&s, doc, doc->text, doc->len);
     struct ci c = {doc, &s,
                    doc->path && in_workflows_dir(doc->path, gl_base_name(doc->path)) ? "../.."
                                                                                     : NULL,
