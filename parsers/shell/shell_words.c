@@ -294,7 +294,10 @@ static __attribute__((noinline, cold)) void still_open(struct builder *b)
     int n = 1;
     while (s[0] >= 'a' && s[0] <= 'z' && t->at + n < b->lx.len && s[n] >= 'a' && s[n] <= 'z')
         n++;
-    const char *closer = t->kind != C_FUNC ? closer_of[t->kind] : t->closer == '}' ? "}" : ")";
+    /* (a function's body and bash's brace-form loop close with their own `}` or `)`) */
+    const char *closer = t->kind == C_FUNC ? (t->closer == '}' ? "}" : ")")
+                         : t->kind == C_LOOP && t->closer == '}' ? "}"
+                                                                 : closer_of[t->kind];
     shl_error(&b->lx, t->at, gl_arena_printf(b->lx.a, "this `%.*s` is never closed: `%s` is "
                                              "missing before the end of the script", n, s,
                                              closer));

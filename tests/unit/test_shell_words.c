@@ -1360,6 +1360,7 @@ static void test_grammar_of_a_script(void **state)
         {"a\r\necho >\r\nif b; then c; else\r\n d; fi\n", SIZE_MAX},
         {"case a\r\nin b) c\r\n;; esac\nfor x in a b\r\ndo :; done\n", SIZE_MAX},
         {"for x in a; { :; }\nfor ((i = 0; i < 1; i++)) { :; }\n", SIZE_MAX},
+        {"for x in a; {\n :;\n", 0},
         {"while { read x; }; do :; done\n", SIZE_MAX},
         {"for /r %i in (*.gz) do pip wheel %i\n", 7},
         {"sh -c 'fi'\n", SIZE_MAX},
@@ -1378,6 +1379,9 @@ static void test_grammar_of_a_script(void **state)
         }
         assert_int_equal(split_grammar(cases[k].text, false), 0); /* a piece: lenient */
     }
+    /* a brace-form loop left open misses its `}`, not a `done` */
+    assert_int_equal(split_grammar("for x in a; {\n :;\n", true), -1);
+    assert_non_null(strstr(E.message, "`}` is missing"));
     /* the words of `sh -c` are split again without the grammar */
     assert_int_equal(split_grammar("sh -c 'fi'\n", true), 0);
     struct sh_cmd *in;
