@@ -904,6 +904,37 @@ mkdir -p "$in/reqcopy"
 } > "$in/reqcopy/Dockerfile"
 lint copies-times-installs 10 256 "clean $in/reqcopy/Dockerfile -- rss 64" "$in/reqcopy/Dockerfile"
 
+# The shell grammar's compound commands at scale (round 18): 100,000 `elif` arms and a
+# `case` of 100,000 arms, each installing a CUDA package (rival arms: their facts are
+# compared in pairs), stop at parse-memory where the split stopped; 100,000 nested
+# brace-form loops and `coproc NAME { ...; }` groups closed are clean, left open a GL900 at
+# the innermost opener naming its own closer; a Dockerfile whose one RUN of 30,000 rival
+# arms fills parse-memory in its package scan got the GL900 at 1:1 (the model checks the
+# arena between instructions only): now where the split or the reading stopped.
+mkdir -p "$in/arms"
+python3 - "$in/arms" <<'PY'
+import sys
+d, n = sys.argv[1], 100000
+w = lambda name, text: open(f"{d}/{name}", "w").write(text)
+w("elif.sh", "#!/bin/bash\nif a; then b\n" + "".join(
+    f"elif c{i}; then apt-get install -y cuda-toolkit-12-{i % 9}\n" for i in range(n)) + "fi\n")
+w("case.sh", "#!/bin/bash\ncase $x in\n" + "".join(
+    f"  p{i}) apt-get install -y cuda-toolkit-12-{i % 9} ;;\n" for i in range(n)) + "esac\n")
+w("loops.sh", "#!/bin/bash\n" + "for x in a; { " * n + "echo; " + "} " * n + "\n")
+w("open-loops.sh", "#!/bin/bash\n" + "for x in a; { " * n + "\n")
+w("coproc.sh", "#!/bin/bash\n" + "coproc n { " * n + "b; " + "}; " * n + "\n")
+arms = "".join(f" elif [ \"$V\" = {i} ]; then apt-get install -y cuda-toolkit-12-{i % 9} "
+               f"cuda-compat-12-{i % 9} ; \\\n" for i in range(30000))
+w("Dockerfile", "FROM nvidia/cuda:12.4.1-devel-ubuntu22.04\nRUN if [ \"$V\" = x ]; then "
+  "apt-get install -y cuda-toolkit-11-8; \\\n" + arms + " fi\n")
+PY
+lint rival-arms-shell 10 256 "gl900 $in/arms/elif.sh >2 * parse-memory -- gl900 $in/arms/case.sh >2 * \
+parse-memory -- clean $in/arms/loops.sh -- gl900 $in/arms/open-loops.sh 2 1399987 \`\}\` is missing \
+-- clean $in/arms/coproc.sh -- rss 64" "$in/arms/elif.sh" "$in/arms/case.sh" "$in/arms/loops.sh" \
+  "$in/arms/open-loops.sh" "$in/arms/coproc.sh"
+lint rival-arms-dockerfile 10 256 "gl900 $in/arms/Dockerfile >2 * parse-memory -- rss 64" "$in/arms/Dockerfile"
+rm -rf "$in/arms"
+
 # ================= encodings and special files =================
 # UTF-16 is refused (GL900 at 1:1: save as UTF-8), with or without its byte order mark; a
 # UTF-8 byte order mark is skipped (columns count from after it); CRLF is a line end; a lone
