@@ -935,6 +935,34 @@ parse-memory -- clean $in/arms/loops.sh -- gl900 $in/arms/open-loops.sh 2 139998
 lint rival-arms-dockerfile 10 256 "gl900 $in/arms/Dockerfile >2 * parse-memory -- rss 64" "$in/arms/Dockerfile"
 rm -rf "$in/arms"
 
+# devcontainer.json (JSON with comments): 200,000 runArgs strings or 200,000 containerEnv
+# keys took 93 MB RSS (the launch was built from every item past parse-memory, whose
+# allocations still succeed); now the items stop at the limit, or the load's own GL900
+# stands. Comments by the million, a trailing comma before a million newlines, 100,000
+# nested arrays, a NUL, escapes of ESC/OSC/C1/bidi in every string that reaches a message.
+mkdir -p "$in/dc"/{args,env,comments,commas,deep,nul,esc}
+python3 - "$in/dc" <<'PY'
+import sys
+d = sys.argv[1]
+w = lambda sub, text: open(f"{d}/{sub}/devcontainer.json", "w").write(text)
+w("args", '{"image": "ubuntu:latest", "runArgs": [' + ",".join(['"-e"', '"X=1"'] * 100000) + "]}\n")
+w("env", '{"image": "ubuntu:latest", "containerEnv": {' +
+  ",".join(f'"K{i}": "v"' for i in range(200000)) + "}}\n")
+w("comments", '{"image": "ubuntu:latest", ' + "/* c */ // d\n" * 500000 + '"runArgs": []}\n')
+w("commas", '{"image": "ubuntu:latest", "runArgs": ["--gpus", "all",' + "\n" * 1000000 + "]}\n")
+w("deep", '{"image": "ubuntu:latest", "x": ' + "[" * 100000 + "]" * 100000 + "}\n")
+w("nul", '{"image": "ubuntu:latest",\n "runArgs": ["--gpus", "a\0ll"]}\n')
+w("esc", '{"image": "nvcr.io/nvidia/pytorch:24.05-py3", "runArgs": ["--gpus", "all", "-e", '
+  '"A=\\u001b]0;t\\u0007"], "containerEnv": {"NVIDIA_DRIVER_CAPABILITIES": '
+  '"compute\\u001b[5m\\u009b\\u202e\\u0000"}}\n')
+PY
+lint devcontainer-hostile 10 256 "gl900 $in/dc/args/devcontainer.json 1 * parse-memory -- gl900 \
+$in/dc/env/devcontainer.json 1 * parse-memory -- clean $in/dc/comments/devcontainer.json -- \
+finding GL101 $in/dc/comments/devcontainer.json 1 19 -- clean $in/dc/commas/devcontainer.json -- \
+gl900 $in/dc/deep/devcontainer.json 1 10032 nesting-depth -- gl900 $in/dc/nul/devcontainer.json \
+2 26 NUL -- has GL205 $in/dc/esc/devcontainer.json compute\\x1b\\[5m\\x9b -- rss 64" "$in/dc"
+rm -rf "$in/dc"
+
 # ================= encodings and special files =================
 # UTF-16 is refused (GL900 at 1:1: save as UTF-8), with or without its byte order mark; a
 # UTF-8 byte order mark is skipped (columns count from after it); CRLF is a line end; a lone
