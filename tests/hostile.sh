@@ -546,6 +546,28 @@ lines += ["docker build $V $V $V $V ."] * 10000
 open(sys.argv[1], "w").write("\n".join(lines) + "\n")
 PY
 lint build-option-variables 3 256 "clean $in/bvars/build.sh -- rss 64" "$in/bvars/build.sh"
+
+# Runner labels (GPU names in runs-on and GitLab tags, round 17): each token of a label
+# was looked up in the GPU table, which folded every name of the table at each look-up
+# (40 us): one 900 KB label took 30 s; 5,000 jobs sharing one 38 KB label list through an
+# alias took 5.8 s before the alias budget stopped them (each job judged it again). The
+# table's names are folded once, and a list judged is remembered (runner_is_cpu).
+mkdir -p "$in/labels/one/.github/workflows" "$in/labels/shared/.github/workflows"
+python3 - "$in/labels" <<'PY'
+import sys
+d = sys.argv[1]
+tok = "-".join(["a1"] * 300000)
+open(d + "/one/.github/workflows/w.yml", "w").write(
+    f"on: push\njobs:\n  j:\n    runs-on: [self-hosted, cpu, {tok}]\n    steps:\n"
+    "    - run: docker run --gpus all nvcr.io/nvidia/pytorch:24.05-py3\n")
+lab = ", ".join(["-".join(["b2"] * 200)] * 64)
+open(d + "/shared/.github/workflows/w.yml", "w").write(
+    f"on: push\nx: &l [cpu, {lab}]\njobs:\n" +
+    "".join(f"  j{i}:\n    runs-on: *l\n    steps:\n    - run: echo\n" for i in range(5000)))
+PY
+lint runner-labels-long 2 256 "clean $in/labels/one/.github/workflows/w.yml -- gl900 \
+$in/labels/shared/.github/workflows/w.yml 1665 14 yaml-alias-nodes -- rss 64" "$in/labels"
+rm -rf "$in/labels"
 rm -rf "$in/bvars"
 
 # The same amplification in compose, Kubernetes, GitLab CI and Ansible (one script named by
