@@ -276,6 +276,9 @@ static __attribute__((noinline, cold)) void not_in_or_do(struct builder *b, size
     size_t n = 0;
     while (at + n < b->lx.len && n < 40 && !strchr(" \t\n;&|()<>", b->lx.s[at + n]))
         n++;
+    if (n == 40) /* (cut at a character's start, not inside a UTF-8 sequence) */
+        while (n > 0 && at + n < b->lx.len && ((unsigned char)b->lx.s[at + n] & 0xC0) == 0x80)
+            n--;
     shl_error(&b->lx, at, gl_arena_printf(b->lx.a, "unexpected `%.*s`: `in` or `do` must "
                                           "follow the loop's variable", (int)n,
                                           b->lx.s + at));

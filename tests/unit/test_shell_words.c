@@ -1379,6 +1379,11 @@ static void test_grammar_of_a_script(void **state)
         }
         assert_int_equal(split_grammar(cases[k].text, false), 0); /* a piece: lenient */
     }
+    /* the word shown is cut at a character's start (39 bytes, not 40: the first of the
+       two bytes of an e acute) */
+    assert_int_equal(split_grammar("for x aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\xc3\xa9 do\n",
+                                   true), -1);
+    assert_non_null(strstr(E.message, "aaa`: `in`"));
     /* a brace-form loop left open misses its `}`, not a `done` */
     assert_int_equal(split_grammar("for x in a; {\n :;\n", true), -1);
     assert_non_null(strstr(E.message, "`}` is missing"));
