@@ -5,6 +5,7 @@
 #include "knowledge/nvidia_smi.h"
 
 #include <ctype.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -105,6 +106,59 @@ static void add_sm(unsigned *sms, size_t max, size_t *n, unsigned sm)
         sms[(*n)++] = sm;
 }
 
+/* The names of a table's families folded once, sorted: a look-up folds the name asked and
+ * searches them. (Folding every name of the table at every look-up took 40 us one: the
+ * CI reader asks it of each token of a runner label, and a 900 KB label took 30 s.) Built
+ * for the last table asked (its families' address and count), under a lock: the workers
+ * of a run share one table. */
+struct folded_name {
+    char name[NAME_MAX_LEN + 1];
+    size_t family, item;
+};
+static struct {
+    pthread_mutex_t lock;
+    const struct gl_kb_gpu_family *families;
+    size_t nfamilies;
+    struct folded_name *v;
+    size_t n;
+} folded = {PTHREAD_MUTEX_INITIALIZER, NULL, 0, NULL, 0};
+
+/* By folded name, then in the table's order (a name's SMs are added in that order). */
+static int folded_cmp(const void *a, const void *b)
+{
+    const struct folded_name *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    if (c)
+        return c;
+    if (x->family != y->family)
+        return x->family < y->family ? -1 : 1;
+    return x->item < y->item ? -1 : x->item > y->item;
+}
+
+/* (folded.lock held) The index of kb's names, built when kb's table is not the last one. */
+static void folded_for(const struct gl_kb *kb)
+{
+    if (folded.families == kb->gpu_families && folded.nfamilies == kb->n_gpu_families)
+        return;
+    size_t total = 0;
+    for (size_t i = 0; i < kb->n_gpu_families; i++)
+        total += kb->gpu_families[i].names.count;
+    free(folded.v);
+    folded.v = total ? xmalloc(total * sizeof *folded.v) : NULL;
+    folded.n = 0;
+    for (size_t i = 0; i < kb->n_gpu_families; i++)
+        for (size_t k = 0; k < kb->gpu_families[i].names.count; k++) {
+            struct folded_name *f = &folded.v[folded.n++];
+            fold_name(kb->gpu_families[i].names.items[k], f->name, sizeof f->name);
+            f->family = i;
+            f->item = k;
+        }
+    if (folded.n > 1)
+        qsort(folded.v, folded.n, sizeof *folded.v, folded_cmp);
+    folded.families = kb->gpu_families;
+    folded.nfamilies = kb->n_gpu_families;
+}
+
 bool gl_gpu_name_lookup(const struct gl_kb *kb, const char *name, unsigned *sms, size_t max,
                         size_t *n)
 {
@@ -116,22 +170,32 @@ bool gl_gpu_name_lookup(const struct gl_kb *kb, const char *name, unsigned *sms,
         add_sm(sms, max, n, sm);
         return true;
     }
-    char want[NAME_MAX_LEN + 1], have[NAME_MAX_LEN + 1];
+    char want[NAME_MAX_LEN + 1];
     fold_name(name, want, sizeof want);
-    for (size_t i = 0; want[0] && kb && i < kb->n_gpu_families; i++) {
-        const struct gl_kb_gpu_family *f = &kb->gpu_families[i];
-        for (size_t k = 0; k < f->names.count; k++) {
-            fold_name(f->names.items[k], have, sizeof have);
-            if (strcmp(want, have))
-                continue;
-            const char *eq = strchr(f->names.items[k], '=');
-            for (size_t c = 0; c < f->cc.count; c++) {
-                const char *cc = f->cc.items[c];
-                if ((!eq || !strcmp(cc, eq + 1)) && gl_sm_parse(cc, strlen(cc), &sm))
-                    add_sm(sms, max, n, sm);
-            }
+    if (!want[0] || !kb || !kb->n_gpu_families)
+        return false;
+    pthread_mutex_lock(&folded.lock);
+    folded_for(kb);
+    size_t lo = 0, hi = folded.n; /* the first folded name not below want */
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (strcmp(folded.v[mid].name, want) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    /* every name of the table that folds to want, in the table's order */
+    for (size_t x = lo; x < folded.n && !strcmp(folded.v[x].name, want); x++) {
+        const struct gl_kb_gpu_family *f = &kb->gpu_families[folded.v[x].family];
+        const char *item = f->names.items[folded.v[x].item];
+        const char *eq = strchr(item, '=');
+        for (size_t c = 0; c < f->cc.count; c++) {
+            const char *cc = f->cc.items[c];
+            if ((!eq || !strcmp(cc, eq + 1)) && gl_sm_parse(cc, strlen(cc), &sm))
+                add_sm(sms, max, n, sm);
         }
     }
+    pthread_mutex_unlock(&folded.lock);
     return *n > 0;
 }
 

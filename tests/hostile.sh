@@ -548,6 +548,28 @@ lines += ["docker build $V $V $V $V ."] * 10000
 open(sys.argv[1], "w").write("\n".join(lines) + "\n")
 PY
 lint build-option-variables 3 256 "clean $in/bvars/build.sh -- rss 64" "$in/bvars/build.sh"
+
+# Runner labels (GPU names in runs-on and GitLab tags, round 17): each token of a label
+# was looked up in the GPU table, which folded every name of the table at each look-up
+# (40 us): one 900 KB label took 30 s; 5,000 jobs sharing one 38 KB label list through an
+# alias took 5.8 s before the alias budget stopped them (each job judged it again). The
+# table's names are folded once, and a list judged is remembered (runner_is_cpu).
+mkdir -p "$in/labels/one/.github/workflows" "$in/labels/shared/.github/workflows"
+python3 - "$in/labels" <<'PY'
+import sys
+d = sys.argv[1]
+tok = "-".join(["a1"] * 300000)
+open(d + "/one/.github/workflows/w.yml", "w").write(
+    f"on: push\njobs:\n  j:\n    runs-on: [self-hosted, cpu, {tok}]\n    steps:\n"
+    "    - run: docker run --gpus all nvcr.io/nvidia/pytorch:24.05-py3\n")
+lab = ", ".join(["-".join(["b2"] * 200)] * 64)
+open(d + "/shared/.github/workflows/w.yml", "w").write(
+    f"on: push\nx: &l [cpu, {lab}]\njobs:\n" +
+    "".join(f"  j{i}:\n    runs-on: *l\n    steps:\n    - run: echo\n" for i in range(5000)))
+PY
+lint runner-labels-long 2 256 "clean $in/labels/one/.github/workflows/w.yml -- gl900 \
+$in/labels/shared/.github/workflows/w.yml 1665 14 yaml-alias-nodes -- rss 64" "$in/labels"
+rm -rf "$in/labels"
 rm -rf "$in/bvars"
 
 # The same amplification in compose, Kubernetes, GitLab CI and Ansible (one script named by
@@ -807,6 +829,33 @@ PY
 lint k8s-alias-env-containers 10 256 "gl900 $in/k8salias/pod.yaml >40001 5 parse-memory -- rss 64" "$in/k8salias/pod.yaml"
 lint k8s-alias-env-list 10 256 "gl900 $in/k8salias/list.yaml 40035 3 yaml-alias-nodes -- rss 64" "$in/k8salias/list.yaml"
 
+# Two limits in one file: the alias budget spent first (a compose file's depends_on, a
+# List's pods), then parse-memory by the commands of later services or pods (100,000
+# words each, no alias). The GL900 names the first limit hit, where it was hit: it named
+# parse-memory, which a reader set before the stream's alias error was reported.
+mkdir -p "$in/twolimits"
+python3 - "$in/twolimits" <<'PY'
+import sys
+d, cmd = sys.argv[1], "a " * 100000
+o = ["x-shared: &d\n"] + [f"  s{i}: {{condition: service_started}}\n" for i in range(20000)]
+o += ["services:\n"]
+o += [f"  s{i}:\n    image: ubuntu:22.04\n    depends_on: *d\n" for i in range(100)]
+o += [f"  w{i}:\n    image: ubuntu:22.04\n    command: {cmd}\n" for i in range(10)]
+open(d + "/docker-compose.yml", "w").write("".join(o))
+o = ["apiVersion: v1\nkind: List\nx: &p\n  apiVersion: v1\n  kind: Pod\n  metadata:\n"
+     "    name: p\n  spec:\n    containers:\n    - name: c\n      image: ubuntu:22.04\n"
+     "      env:\n"]
+o += [f"      - name: E{i}\n        value: v\n" for i in range(20000)]
+o += ["items:\n"] + ["- *p\n"] * 100
+o += [f"- apiVersion: v1\n  kind: Pod\n  metadata:\n    name: w{i}\n  spec:\n"
+      f"    containers:\n    - name: c\n      image: ubuntu:22.04\n"
+      f"      command: [sh, -c, '{cmd}']\n" for i in range(10)]
+open(d + "/list.yaml", "w").write("".join(o))
+PY
+lint alias-budget-then-parse-memory 10 256 "gl900 $in/twolimits/docker-compose.yml 20065 17 \
+yaml-alias-nodes -- gl900 $in/twolimits/list.yaml 40035 3 yaml-alias-nodes -- rss 64" "$in/twolimits"
+rm -rf "$in/twolimits"
+
 # One 800 KB scalar (or a mapping holding it) named by 5,000 aliases in one list: an alias
 # to a scalar cost nothing and one to a mapping one unit, but each reader read, mapped or
 # copied the text once an alias (k8s args 16 s; env and mounts 3.9 GB; compose lists 33 s
@@ -878,6 +927,72 @@ mkdir -p "$in/reqcopy"
   for i in $(seq 12000); do printf 'RUN pip install -r /app/x%d.txt\n' "$i"; done
 } > "$in/reqcopy/Dockerfile"
 lint copies-times-installs 10 256 "clean $in/reqcopy/Dockerfile -- rss 64" "$in/reqcopy/Dockerfile"
+
+# The shell grammar's compound commands at scale (round 18): 100,000 `elif` arms and a
+# `case` of 100,000 arms, each installing a CUDA package (rival arms: their facts are
+# compared in pairs), stop at parse-memory where the split stopped; 100,000 nested
+# brace-form loops and `coproc NAME { ...; }` groups closed are clean, left open a GL900 at
+# the innermost opener naming its own closer; a Dockerfile whose one RUN of 30,000 rival
+# arms fills parse-memory in its package scan got the GL900 at 1:1 (the model checks the
+# arena between instructions only): now where the split or the reading stopped.
+mkdir -p "$in/arms"
+python3 - "$in/arms" <<'PY'
+import sys
+d, n = sys.argv[1], 100000
+w = lambda name, text: open(f"{d}/{name}", "w").write(text)
+w("elif.sh", "#!/bin/bash\nif a; then b\n" + "".join(
+    f"elif c{i}; then apt-get install -y cuda-toolkit-12-{i % 9}\n" for i in range(n)) + "fi\n")
+w("case.sh", "#!/bin/bash\ncase $x in\n" + "".join(
+    f"  p{i}) apt-get install -y cuda-toolkit-12-{i % 9} ;;\n" for i in range(n)) + "esac\n")
+w("loops.sh", "#!/bin/bash\n" + "for x in a; { " * n + "echo; " + "} " * n + "\n")
+w("open-loops.sh", "#!/bin/bash\n" + "for x in a; { " * n + "\n")
+w("coproc.sh", "#!/bin/bash\n" + "coproc n { " * n + "b; " + "}; " * n + "\n")
+arms = "".join(f" elif [ \"$V\" = {i} ]; then apt-get install -y cuda-toolkit-12-{i % 9} "
+               f"cuda-compat-12-{i % 9} ; \\\n" for i in range(30000))
+w("Dockerfile", "FROM nvidia/cuda:12.4.1-devel-ubuntu22.04\nRUN if [ \"$V\" = x ]; then "
+  "apt-get install -y cuda-toolkit-11-8; \\\n" + arms + " fi\n")
+arms = "".join(f" elif [ \"$V\" = {i} ]; then apt-get install -y cuda-toolkit-12-{i % 9} "
+               f"cuda-toolkit-11-{i % 9} ; \\\n" for i in range(15000))
+w("many.Dockerfile", "FROM nvidia/cuda:12.4.1-devel-ubuntu22.04\nRUN if [ \"$V\" = x ]; "
+  "then apt-get install -y cuda-toolkit-11-8; \\\n" + arms + " fi\n")
+PY
+lint rival-arms-shell 10 256 "gl900 $in/arms/elif.sh >2 * parse-memory -- gl900 $in/arms/case.sh >2 * \
+parse-memory -- clean $in/arms/loops.sh -- gl900 $in/arms/open-loops.sh 2 1399987 \`\}\` is missing \
+-- clean $in/arms/coproc.sh -- rss 64" "$in/arms/elif.sh" "$in/arms/case.sh" "$in/arms/loops.sh" \
+  "$in/arms/open-loops.sh" "$in/arms/coproc.sh"
+lint rival-arms-dockerfile 10 256 "gl900 $in/arms/Dockerfile >2 * parse-memory -- rss 64" "$in/arms/Dockerfile"
+# 15,000 arms (1 MB) of 30,000 CUDA installs: the rival facts were compared in pairs
+# (1.3 s optimized, 4 s in a debug build): now in counts by group, sorted
+lint rival-arms-pairs 1 256 "clean $in/arms/many.Dockerfile -- rss 64" "$in/arms/many.Dockerfile"
+rm -rf "$in/arms"
+
+# devcontainer.json (JSON with comments): 200,000 runArgs strings or 200,000 containerEnv
+# keys took 93 MB RSS (the launch was built from every item past parse-memory, whose
+# allocations still succeed); now the items stop at the limit, or the load's own GL900
+# stands. Comments by the million, a trailing comma before a million newlines, 100,000
+# nested arrays, a NUL, escapes of ESC/OSC/C1/bidi in every string that reaches a message.
+mkdir -p "$in/dc"/{args,env,comments,commas,deep,nul,esc}
+python3 - "$in/dc" <<'PY'
+import sys
+d = sys.argv[1]
+w = lambda sub, text: open(f"{d}/{sub}/devcontainer.json", "w").write(text)
+w("args", '{"image": "ubuntu:latest", "runArgs": [' + ",".join(['"-e"', '"X=1"'] * 100000) + "]}\n")
+w("env", '{"image": "ubuntu:latest", "containerEnv": {' +
+  ",".join(f'"K{i}": "v"' for i in range(200000)) + "}}\n")
+w("comments", '{"image": "ubuntu:latest", ' + "/* c */ // d\n" * 500000 + '"runArgs": []}\n')
+w("commas", '{"image": "ubuntu:latest", "runArgs": ["--gpus", "all",' + "\n" * 1000000 + "]}\n")
+w("deep", '{"image": "ubuntu:latest", "x": ' + "[" * 100000 + "]" * 100000 + "}\n")
+w("nul", '{"image": "ubuntu:latest",\n "runArgs": ["--gpus", "a\0ll"]}\n')
+w("esc", '{"image": "nvcr.io/nvidia/pytorch:24.05-py3", "runArgs": ["--gpus", "all", "-e", '
+  '"A=\\u001b]0;t\\u0007"], "containerEnv": {"NVIDIA_DRIVER_CAPABILITIES": '
+  '"compute\\u001b[5m\\u009b\\u202e\\u0000"}}\n')
+PY
+lint devcontainer-hostile 10 256 "gl900 $in/dc/args/devcontainer.json 1 * parse-memory -- gl900 \
+$in/dc/env/devcontainer.json 1 * parse-memory -- clean $in/dc/comments/devcontainer.json -- \
+finding GL101 $in/dc/comments/devcontainer.json 1 19 -- clean $in/dc/commas/devcontainer.json -- \
+gl900 $in/dc/deep/devcontainer.json 1 10032 nesting-depth -- gl900 $in/dc/nul/devcontainer.json \
+2 26 NUL -- has GL205 $in/dc/esc/devcontainer.json compute\\x1b\\[5m\\x9b -- rss 64" "$in/dc"
+rm -rf "$in/dc"
 
 # ================= encodings and special files =================
 # UTF-16 is refused (GL900 at 1:1: save as UTF-8), with or without its byte order mark; a

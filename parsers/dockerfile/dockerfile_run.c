@@ -40,9 +40,16 @@ static void split_text(struct run_ctx *r, const char *text, size_t len,
     struct sh_cmd *cmds;
     size_t n;
     struct sh_error err;
-    /* an unterminated quote fails the build, not the lint: the commands up to it count */
-    sh_split(&r->doc->arena, text, len, map, &r->opts, &cmds, &n, &err);
-    gl_run_commands(&r->doc->arena, r->doc->df, r->stage, r->instr, cmds, n, &r->opts);
+    /* an unterminated quote fails the build, not the lint: the commands up to it count;
+       a limit that stopped the split or the reading of its commands is the GL900, where
+       it stopped (not at the next instruction, nor at 1:1 after the last) */
+    if (sh_split(&r->doc->arena, text, len, map, &r->opts, &cmds, &n, &err) < 0 && err.set &&
+        gl_limit_said(err.message))
+        gl_doc_fail_limit(r->doc, GL_LIMIT_PARSE_MEMORY, err.loc);
+    struct gl_loc stop =
+        gl_run_commands(&r->doc->arena, r->doc->df, r->stage, r->instr, cmds, n, &r->opts);
+    if (stop.line)
+        gl_doc_fail_limit(r->doc, GL_LIMIT_PARSE_MEMORY, stop);
 }
 
 /* `RUN <<EOF` or `RUN bash <<EOF`: the heredocs are the script. */

@@ -162,7 +162,7 @@ static void parse(struct gl_doc *doc, const struct gl_config *cfg)
         return;
     const char *text = without_surrogates(&doc->arena, doc->text, doc->len);
     struct yt_stream s;
-    yt_load(&s, &doc->arena, text ? text : doc->text, doc->len);
+    yt_load_doc(&s, doc, text ? text : doc->text, doc->len);
     struct yt_node *root = s.ndocs && s.docs[0] && s.docs[0]->complete ? s.docs[0] : NULL;
     struct yt_node *cells = yt_get(&s, root, "cells", NULL);
     for (size_t i = 0; yt_is_map(root) && yt_is_seq(cells) && i < cells->nitems; i++) {

@@ -150,7 +150,7 @@ bool gl_image_history_read(struct gl_arena *a, const struct gl_image_config *c,
             size_t ncmds;
             struct sh_error err;
             sh_split(a, h[i].run, strlen(h[i].run), NULL, &opts, &cmds, &ncmds, &err);
-            gl_run_commands(a, m, 0, (int)i, cmds, ncmds, &opts);
+            (void)gl_run_commands(a, m, 0, (int)i, cmds, ncmds, &opts);
         }
         gl_map_free(&v.args);
     }

@@ -137,12 +137,24 @@ static void add_arg(struct args *g, const char *s, size_t len, struct gl_loc at,
     g->wi[k] = (struct sh_word_info){.len = len, .src = off, .spans = sp, .nspans = 1};
 }
 
+/* Past the limit parse-memory (the arena's allocations still succeed): stop reading the
+ * items of a runArgs list or containerEnv mapping at item `v`, GL900 there. */
+static bool stop_at(struct gl_doc *doc, const struct yt_node *v)
+{
+    if (!gl_arena_over(&doc->arena))
+        return false;
+    gl_doc_fail_limit(doc, GL_LIMIT_PARSE_MEMORY, v->loc);
+    return true;
+}
+
 /* runArgs: each string an argument; anything else hides what it holds (opts_opaque). */
 static void run_args(struct args *g, struct launch_build *b, struct yt_stream *s,
                      struct yt_node *list)
 {
     for (size_t i = 0; yt_is_seq(list) && i < list->nitems; i++) {
         struct yt_node *v = yt_item(s, list, i);
+        if (stop_at(g->doc, v))
+            return;
         if (!yt_is_scalar(v) || memchr(v->value, '$', v->len)) {
             b->l->opts_opaque = true; /* (a `${localEnv:X}`: the tool fills it in) */
             continue;
@@ -170,6 +182,8 @@ static void container_env(struct launch_build *b, struct yt_stream *s, struct yt
     size_t n = yt_pairs(s, map, &p);
     for (size_t i = 0; i < n; i++) {
         struct yt_node *k = yt_deref(s, p[i].key), *v = p[i].value;
+        if (stop_at(doc, p[i].key))
+            return;
         if (!yt_is_scalar(k))
             continue;
         struct gl_env *e = launch_env_entry(b, k->value, k->len, k->loc);
@@ -192,7 +206,11 @@ static void parse(struct gl_doc *doc, const struct gl_config *cfg)
         return;
     }
     struct yt_stream s;
-    yt_load(&s, &doc->arena, text, doc->len);
+    yt_load_doc(&s, doc, text, doc->len);
+    if (gl_arena_over(&doc->arena)) { /* the load stopped at parse-memory: its GL900, there */
+        yt_report(doc, &s);
+        return;
+    }
     struct yt_node *root = s.ndocs && s.docs[0] ? s.docs[0] : NULL;
     struct yt_node *key = NULL, *img = yt_get(&s, root, "image", &key);
     if (!yt_is_map(root) || yt_get(&s, root, "dockerComposeFile", NULL) ||

@@ -783,7 +783,7 @@ void gl_parse_compose_doc(struct gl_doc *doc, const struct gl_config *cfg)
 {
     (void)cfg;
     struct yt_stream s;
-    yt_load(&s, &doc->arena, doc->text, doc->len);
+    yt_load_doc(&s, doc, doc->text, doc->len);
     gl_doc_lines_known(doc, s.lines, s.nlines);
     struct cz_env env;
     cz_env_load(&env, doc);

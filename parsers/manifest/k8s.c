@@ -251,7 +251,7 @@ void gl_parse_k8s_doc(struct gl_doc *doc, const struct gl_config *cfg)
 {
     (void)cfg;
     struct yt_stream s;
-    yt_load(&s, &doc->arena, doc->text, doc->len);
+    yt_load_doc(&s, doc, doc->text, doc->len);
     gl_doc_lines_known(doc, s.lines, s.nlines);
     struct k8s k = {.doc = doc, .s = &s};
     for (int pass = 0; pass < 2; pass++) {

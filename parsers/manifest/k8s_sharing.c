@@ -137,7 +137,7 @@ static void parse(struct gl_doc *doc, const struct gl_config *cfg)
 {
     (void)cfg;
     struct yt_stream s;
-    yt_load(&s, &doc->arena, doc->text, doc->len);
+    yt_load_doc(&s, doc, doc->text, doc->len);
     for (size_t d = 0; d < s.ndocs; d++) {
         if (!s.docs[d] || !s.docs[d]->complete)
             continue;

@@ -71,7 +71,7 @@ static void parse(struct gl_doc *doc, const struct gl_config *cfg)
 {
     (void)cfg;
     struct yt_stream s;
-    yt_load(&s, &doc->arena, doc->text, doc->len);
+    yt_load_doc(&s, doc, doc->text, doc->len);
     struct yt_node *root = s.ndocs && s.docs[0] && s.docs[0]->complete ? s.docs[0] : NULL;
     struct yt_node *images = yt_deref(&s, yt_get(&s, root, "images", NULL));
     for (size_t i = 0; yt_is_seq(images) && i < images->nitems; i++) {

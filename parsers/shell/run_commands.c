@@ -10,6 +10,7 @@ struct run_ctx {
     struct gl_dockerfile_model *m;
     int stage, instr;
     const struct sh_opts *opts;
+    struct gl_loc *stop; /* the command that took the arena past its limit (the first set) */
 };
 
 /* Where a command stands among the shell's alternatives (sh_cmd.branch and .arm). */
@@ -107,8 +108,13 @@ static void add_commands(const struct run_ctx *r, struct sh_cmd *cmds, size_t n,
                          struct run_branch outer)
 {
     struct decided_ifs decided = {.n = 0};
-    for (size_t i = 0; i < n && !gl_arena_over(r->a); i++) {
+    for (size_t i = 0; i < n; i++) {
         struct sh_cmd *c = &cmds[i];
+        if (gl_arena_over(r->a)) { /* (the one before took the rest, an inner one perhaps) */
+            if (!r->stop->line)
+                *r->stop = i ? cmds[i - 1].loc : c->loc;
+            return;
+        }
         if (ruled_out(&decided, cmds, n, i))
             continue;
         add_assigns(r, c);
@@ -132,13 +138,18 @@ static void add_commands(const struct run_ctx *r, struct sh_cmd *cmds, size_t n,
 void gl_run_command_words(struct gl_arena *a, struct gl_dockerfile_model *m, int stage,
                           int instr, struct gl_word *words, size_t n)
 {
-    const struct run_ctx r = {a, m, stage, instr, NULL};
+    const struct run_ctx r = {a, m, stage, instr, NULL, NULL};
     add_cmd(&r, words, n, (struct run_branch){0, 0});
 }
 
-void gl_run_commands(struct gl_arena *a, struct gl_dockerfile_model *m, int stage, int instr,
-                     struct sh_cmd *cmds, size_t n, const struct sh_opts *opts)
+struct gl_loc gl_run_commands(struct gl_arena *a, struct gl_dockerfile_model *m, int stage,
+                              int instr, struct sh_cmd *cmds, size_t n,
+                              const struct sh_opts *opts)
 {
-    const struct run_ctx r = {a, m, stage, instr, opts};
+    struct gl_loc stop = {0, 0};
+    const struct run_ctx r = {a, m, stage, instr, opts, &stop};
     add_commands(&r, cmds, n, 0, (struct run_branch){0, 0});
+    if (!stop.line && n && gl_arena_over(a)) /* (the last command took the rest) */
+        stop = cmds[n - 1].loc;
+    return stop;
 }

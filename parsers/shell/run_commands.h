@@ -18,8 +18,11 @@
 /* One command given as its words (an exec-form RUN). */
 void gl_run_command_words(struct gl_arena *a, struct gl_dockerfile_model *m, int stage,
                           int instr, struct gl_word *words, size_t n);
-/* `opts`: those the commands were split with (for the `sh -c` scripts). */
-void gl_run_commands(struct gl_arena *a, struct gl_dockerfile_model *m, int stage, int instr,
-                     struct sh_cmd *cmds, size_t n, const struct sh_opts *opts);
+/* `opts`: those the commands were split with (for the `sh -c` scripts). The reading stops
+ * at the command that took `a` past its limit (parse-memory): returned is its position,
+ * for the caller's GL900 there ({0, 0} when the arena is not over). */
+struct gl_loc gl_run_commands(struct gl_arena *a, struct gl_dockerfile_model *m, int stage,
+                              int instr, struct sh_cmd *cmds, size_t n,
+                              const struct sh_opts *opts);
 
 #endif

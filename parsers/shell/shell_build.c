@@ -95,8 +95,44 @@ static void skip_push(struct skip_stack *st, char c)
     st->data[st->len++] = c;
 }
 
+/* Is the n-byte word w at s[i] (the byte before is no word byte: see starts_command), ended
+ * by a blank, an operator byte or the end? */
+static bool word_at(const char *s, size_t len, size_t i, const char *w, size_t n)
+{
+    return i + n <= len && !memcmp(s + i, w, n) &&
+           (i + n == len || strchr(" \t\n;&|()<>", s[i + n]));
+}
+
+/* Inside a construct whose text starts at `from`: does a command start at i (only blanks
+ * between it and `from`, or one of `(;|&` or a newline, perhaps through reserved words
+ * that a command follows: `then case`, `do { case`; for an `esac`, `in esac` too)? So
+ * `case` and `esac` there are reserved words, not an argument (`echo case x in a)`). The
+ * walk back stops at the first other word: each byte is walked for one such word at most. */
+static bool starts_command(const char *s, size_t from, size_t i, bool esac)
+{
+    for (;;) {
+        while (i > from && (s[i - 1] == ' ' || s[i - 1] == '\t'))
+            i--;
+        if (i == from || strchr("(;|&\n", s[i - 1]))
+            return true;
+        size_t w = i;
+        while (w > from && !strchr(" \t\n;&|()<>", s[w - 1]))
+            w--;
+        size_t n = i - w;
+        const char *t = s + w;
+#define IS(kw) (n == sizeof(kw) - 1 && !memcmp(t, kw, n))
+        if (esac && IS("in"))
+            return true; /* case WORD in esac */
+        if (!(IS("then") || IS("do") || IS("else") || IS("{") || IS("!") || IS("time")))
+            return false;
+#undef IS
+        i = w;
+    }
+}
+
 bool shl_skip_construct(const struct sh_lexer *lx, size_t i, char open, size_t *end)
 {
+    size_t from = i;
     const char *s = lx->s;
     size_t len = lx->len;
     char esc = lx->esc;
@@ -113,7 +149,10 @@ bool shl_skip_construct(const struct sh_lexer *lx, size_t i, char open, size_t *
         char top = st.data[st.len - 1];
         char c = s[i];
         bool dollar_open = c == '$' && i + 1 < len && (s[i + 1] == '(' || s[i + 1] == '{');
-        bool command_context = (top == '(' || top == '`') && !narith;
+        /* 'c': inside a `case ... esac` of a command substitution, whose patterns' `)`
+           close nothing (`$(case $n in 1) echo one ;; esac)`) */
+        bool command_context = (top == '(' || top == '`' || top == 'c') && !narith;
+        bool commands = top == '(' || top == 'c';
         if (c == esc) {
             i += 2;
             continue;
@@ -191,13 +230,21 @@ bool shl_skip_construct(const struct sh_lexer *lx, size_t i, char open, size_t *
             else
                 skip_push(&st, '`');
             i++;
-        } else if (top == '(' && c == '(') {
+        } else if (commands && c == '(') {
             skip_push(&st, '(');
             i++;
         } else if ((top == '(' && c == ')') || (top == '{' && c == '}')) {
             st.len--;
             i++;
-        } else if (top == '(' && c == '#' && (i == 0 || strchr(" \t\n;|&(", s[i - 1]))) {
+        } else if (commands && c == 'c' && word_at(s, len, i, "case", 4) &&
+                   starts_command(s, from, i, false)) {
+            skip_push(&st, 'c');
+            i += 4;
+        } else if (top == 'c' && c == 'e' && word_at(s, len, i, "esac", 4) &&
+                   starts_command(s, from, i, true)) {
+            st.len--;
+            i += 4;
+        } else if (commands && c == '#' && (i == 0 || strchr(" \t\n;|&(", s[i - 1]))) {
             const char *nl = memchr(s + i, '\n', len - i);
             i = nl ? (size_t)(nl - s) : len;
         } else {

@@ -3,6 +3,7 @@
  * words, redirections, heredoc bodies and assignment tracking (see shell_words.h). */
 #include "parsers/shell/shell_internal.h"
 
+#include <ctype.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +42,7 @@ enum expect {
     E_CASE_WORD, /* case WORD */
     E_CASE_IN,   /* case x `in` */
     E_FUNC_NAME, /* function NAME */
+    E_COPROC,    /* coproc: a NAME, a compound command or a simple command's first word */
 };
 
 #define HD_CURRENT ((size_t)-1) /* the heredoc's command is still being built */
@@ -284,6 +286,9 @@ static __attribute__((noinline, cold)) void not_in_or_do(struct builder *b, size
     size_t n = 0;
     while (at + n < b->lx.len && n < 40 && !strchr(" \t\n;&|()<>", b->lx.s[at + n]))
         n++;
+    if (n == 40) /* (cut at a character's start, not inside a UTF-8 sequence) */
+        while (n > 0 && at + n < b->lx.len && ((unsigned char)b->lx.s[at + n] & 0xC0) == 0x80)
+            n--;
     shl_error(&b->lx, at, gl_arena_printf(b->lx.a, "unexpected `%.*s`: `in` or `do` must "
                                           "follow the loop's variable", (int)n,
                                           b->lx.s + at));
@@ -302,10 +307,37 @@ static __attribute__((noinline, cold)) void still_open(struct builder *b)
     int n = 1;
     while (s[0] >= 'a' && s[0] <= 'z' && t->at + n < b->lx.len && s[n] >= 'a' && s[n] <= 'z')
         n++;
-    const char *closer = t->kind != C_FUNC ? closer_of[t->kind] : t->closer == '}' ? "}" : ")";
+    /* (a function's body and bash's brace-form loop close with their own `}` or `)`) */
+    const char *closer = t->kind == C_FUNC ? (t->closer == '}' ? "}" : ")")
+                         : t->kind == C_LOOP && t->closer == '}' ? "}"
+                                                                 : closer_of[t->kind];
     shl_error(&b->lx, t->at, gl_arena_printf(b->lx.a, "this `%.*s` is never closed: `%s` is "
                                              "missing before the end of the script", n, s,
                                              closer));
+}
+
+/* With sh_opts.grammar: the token [at, end) (a reserved word, `)`, `;;`) is followed by
+ * the carriage return of a CRLF line end, which bash and dash take into the word (`fi\r`
+ * is no `fi`, `;;\r` leaves a word `\r` where a pattern goes), and so refuse the script
+ * somewhere after. One error says why, at the file's first CRLF line end (its other
+ * lines have one too, as a rule), not the cascade the shell gives. */
+static __attribute__((noinline, cold)) void crlf_error(struct builder *b, size_t at,
+                                                       size_t end)
+{
+    const char *s = b->lx.s;
+    const char *cr = memmem(s, b->lx.len, "\r\n", 2);
+    size_t first = cr ? (size_t)(cr - s) : end;
+    shl_error(&b->lx, first, gl_arena_printf(b->lx.a, "the script has CRLF (Windows) line "
+                                             "ends, which bash and sh refuse: they read the "
+                                             "carriage return after `%.*s` on line %u as "
+                                             "part of it; convert the file to LF line ends",
+                                             (int)(end - at), s + at,
+                                             (unsigned)shl_loc(&b->lx, at).line));
+}
+static inline void crlf_after(struct builder *b, size_t at, size_t end)
+{
+    if (b->grammar && end < b->lx.len && b->lx.s[end] == '\r')
+        crlf_error(b, at, end);
 }
 
 static void close_group(struct builder *b, char closer)
@@ -496,9 +528,52 @@ static void read_heredocs(struct builder *b)
     b->nhd = 0;
 }
 
+/* At i, where a redirection's target is missing as a word ends there, is it there all
+ * the same for bash: a process substitution (`> >(tee log)`, `< <(ls)`), or the carriage
+ * return of a CRLF line end (bash's target is a file named "\r")? */
+static bool target_follows(const struct sh_lexer *lx, size_t i)
+{
+    if (i >= lx->len)
+        return false;
+    char c = lx->s[i];
+    return c == '\r' || ((c == '<' || c == '>') && i + 1 < lx->len && lx->s[i + 1] == '(');
+}
+
+/* Does the `>` at `at` close a documentation placeholder `<NAME>` (`ROOT=<ROOT_PATH>`,
+ * `--token <your-token>`)? Example scripts ship these for the reader to fill in; bash
+ * refuses them as they stand, but the script's launches are what it means, so its
+ * grammar is not judged on them (the words are unresolved, as elsewhere). */
+static bool closes_placeholder(const struct sh_lexer *lx, size_t at)
+{
+    size_t k = at;
+    while (k > 0 && (isalnum((unsigned char)lx->s[k - 1]) || lx->s[k - 1] == '_' ||
+                     lx->s[k - 1] == '-' || lx->s[k - 1] == '.'))
+        k--;
+    return k < at && k > 0 && lx->s[k - 1] == '<' && lx->s[at] == '>';
+}
+
+/* Is the command being built a `[[ ... ]]`, where `<` and `>` compare strings or stand in
+ * a regular expression (`=~ ^[<>=]*(.*)$`), no redirection? */
+static bool in_conditional(const struct builder *b)
+{
+    return b->nw && b->w[0].len == 2 && memcmp(b->w[0].text, "[[", 2) == 0;
+}
+
+/* With sh_opts.grammar: the redirection [at, end) (`>`, `2>&`, `<<`) is followed by no
+ * word (a newline, an operator, the end), which bash refuses (syntax error near
+ * unexpected token). The operator is digits and operator bytes: shown as written. */
+static __attribute__((noinline, cold)) void no_target(struct builder *b, size_t at,
+                                                      size_t end)
+{
+    shl_error(&b->lx, at, gl_arena_printf(b->lx.a, "`%.*s` redirects to nothing: a file "
+                                          "name or descriptor must follow it", (int)(end - at),
+                                          b->lx.s + at));
+}
+
 static void add_redirect(struct builder *b, size_t at, int fd, const char *op)
 {
     struct sh_lexer *lx = &b->lx;
+    size_t op_end = lx->i;
     mark_start(b, at);
     b->rd = grow(b, rd, b->nrd, caprd);
     struct sh_redir *r = &b->rd[b->nrd];
@@ -515,6 +590,9 @@ static void add_redirect(struct builder *b, size_t at, int fd, const char *op)
     if (c < 0 || shl_word_end_at(lx, lx->i)) { /* no target: a syntax error, skipped */
         r->target = (struct gl_word){"", 0, shl_loc(lx, lx->i), false};
         b->nrd++;
+        if (b->grammar && !target_follows(lx, lx->i) && !in_conditional(b) &&
+            !closes_placeholder(lx, at))
+            no_target(b, at, op_end);
         return;
     }
     if (heredoc)
@@ -544,7 +622,7 @@ static bool is_keyword(const struct sh_lexer *lx, const char *kw)
  * it of every command's first word, and gcc kept the part after the length test out of
  * line (a call a command for a first-byte test that nearly always says no). */
 enum reserved { R_NONE, R_IF, R_LOOP, R_FOR, R_CASE, R_FUNCTION, R_FI, R_DONE, R_ESAC,
-                R_OPEN, R_CLOSE, R_THEN, R_ELSE, R_DO, R_OTHER };
+                R_OPEN, R_CLOSE, R_THEN, R_ELSE, R_DO, R_COPROC, R_OTHER };
 /* The lengths, as bits, of the reserved words by their first byte (all have 1 to 8): a
  * word whose first byte and length match none is no reserved word, told in one look-up
  * and one test (a test of the first byte alone passed cd, curl, echo, sed, dpkg... and
@@ -554,7 +632,7 @@ static const uint16_t reserved_lengths[256] = {
     ['w'] = 1u << 5, ['u'] = 1u << 5,    /* while until */
     ['f'] = 1u << 2 | 1u << 3 | 1u << 8, /* fi for function */
     ['s'] = 1u << 6,                     /* select */
-    ['c'] = 1u << 4,                     /* case */
+    ['c'] = 1u << 4 | 1u << 6,           /* case coproc */
     ['d'] = 1u << 2 | 1u << 4,           /* do done */
     ['e'] = 1u << 4,                     /* esac else elif */
     ['t'] = 1u << 4,                     /* then time */
@@ -582,6 +660,8 @@ static inline __attribute__((always_inline)) enum reserved reserved_of(const cha
         return R_ELSE;
     if (KW("do"))
         return R_DO;
+    if (KW("coproc"))
+        return R_COPROC;
     if (KW("!") || KW("time"))
         return R_OTHER;
 #undef KW
@@ -592,6 +672,11 @@ static inline __attribute__((always_inline)) enum reserved reserved_of(const cha
  * command. */
 static void act_reserved(struct builder *b, enum reserved r, size_t at, size_t n)
 {
+    /* (`else`, `!`, `time`, `case`, `function` with a CR after them are words bash can
+       take: `else\r` runs a command of that name, and `fi` still closes the `if`) */
+    if (r != R_OTHER && r != R_CASE && r != R_FUNCTION && r != R_COPROC &&
+        !(r == R_ELSE && b->lx.s[at + 2] == 's'))
+        crlf_after(b, at, at + n);
     switch (r) {
     case R_NONE: break;
     case R_IF: push(b, C_IF, 0, at); break;
@@ -638,7 +723,8 @@ static void act_reserved(struct builder *b, enum reserved r, size_t at, size_t n
         expect_open(b, C_LOOP, 0, at, n);
         loop_do(top(b));
         break;
-    case R_OTHER: b->bang ^= n == 1; break; /* `!` (not `time`) */
+    case R_COPROC: b->expect = E_COPROC; break; /* (the word is dropped, as `time`) */
+    case R_OTHER: b->bang ^= n == 1; break;     /* `!` (not `time`) */
     }
 }
 
@@ -658,6 +744,65 @@ static bool reserved_word(struct builder *b)
         return false;
     act_reserved(b, r, in->src, in->len);
     return true;
+}
+
+/* Count n more words of the text; past SH_MAX_WORDS, stop with an error at `at`. */
+static bool over_word_cap(struct builder *b, size_t n, size_t at)
+{
+    if ((b->total_words += n) <= SH_MAX_WORDS)
+        return false;
+    shl_error(&b->lx, at, "at most 1048576 words: the text is too large to be a script");
+    b->lx.i = b->lx.len; /* stop here: the commands so far are still returned */
+    return true;
+}
+
+/* Room for one more word in the command's arrays (words and infos, which grow together). */
+static inline void room_for_word(struct builder *b)
+{
+    if (b->nw < b->capw)
+        return;
+    b->w = grow(b, w, b->nw, capw);
+    b->wi = grow(b, wi, b->nw, capwi);
+}
+
+/* The fields of the word at `at` the lexer just read (lx->fields) as the command's next
+ * words. */
+static void add_fields(struct builder *b, size_t at)
+{
+    struct sh_lexer *lx = &b->lx;
+    if (over_word_cap(b, lx->nfields, at))
+        return;
+    for (size_t k = 0; k < lx->nfields; k++) {
+        mark_start(b, at);
+        room_for_word(b);
+        b->w[b->nw] = lx->fields[k];
+        b->wi[b->nw++] = lx->finfo[k];
+    }
+}
+
+/* After `coproc WORD`, at i: does a compound command follow (`{`, `(`, `((`, `[[`, `if`,
+ * `while`, `until`, `for`, `select`, `case`), which makes WORD the coprocess's NAME (bash
+ * reads the token after it as a command's first; `coproc cat file` is a simple command)? */
+static bool compound_follows(const struct sh_lexer *lx, size_t i)
+{
+    const char *s = lx->s;
+    for (;;) {
+        i = shl_skip_cont(lx, i);
+        if (i >= lx->len || (s[i] != ' ' && s[i] != '\t'))
+            break;
+        i++;
+    }
+    if (i < lx->len && s[i] == '(')
+        return true;
+    size_t n = 0;
+    while (n < 7 && !shl_word_end_at(lx, i + n))
+        n++;
+    if (n == 0 || n == 7)
+        return false;
+    if ((n == 1 && s[i] == '{') || (n == 2 && s[i] == '[' && s[i + 1] == '['))
+        return true;
+    enum reserved r = reserved_of(s + i, n);
+    return r == R_IF || r == R_LOOP || r == R_FOR || r == R_CASE;
 }
 
 /* A word at `at` in a compound command's header (for/case/function), or a case pattern. */
@@ -681,6 +826,7 @@ static bool header_word(struct builder *b, size_t at)
             else if (!(is_keyword(lx, "{") && loop_brace(t)) && b->grammar)
                 not_in_or_do(b, at);
         }
+        crlf_after(b, at, lx->i); /* (`in`, `do` or `{`: else the error above was set) */
         return true;
     case E_FOR_WORDS:
         shl_word(lx, false);
@@ -692,6 +838,7 @@ static bool header_word(struct builder *b, size_t at)
     case E_CASE_IN:
         shl_word(lx, true);
         b->expect = E_NONE;
+        crlf_after(b, at, lx->i);
         if (t && t->kind == C_CASE)
             t->case_body = false;
         return true;
@@ -700,35 +847,26 @@ static bool header_word(struct builder *b, size_t at)
         b->expect = E_NONE;
         push(b, C_FUNC_PENDING, 0, at);
         return true;
+    case E_COPROC:
+        b->expect = E_NONE;
+        shl_word(lx, false);
+        if (cmd_empty(b) && reserved_word(b))
+            return true; /* coproc { ...; }, coproc while ...: the compound command */
+        if (!compound_follows(lx, lx->i))
+            add_fields(b, at); /* coproc cat file: the simple command's first word */
+        return true; /* else the coproc's NAME, dropped */
     case E_NONE:
         break;
     }
     if (t && t->kind == C_CASE && !t->case_body) { /* a pattern, or esac */
         shl_word(lx, true);
-        if (is_keyword(lx, "esac"))
+        if (is_keyword(lx, "esac")) {
+            crlf_after(b, at, lx->i);
             pop_if(b, C_CASE, 0);
+        }
         return true;
     }
     return false;
-}
-
-/* Count n more words of the text; past SH_MAX_WORDS, stop with an error at `at`. */
-static bool over_word_cap(struct builder *b, size_t n, size_t at)
-{
-    if ((b->total_words += n) <= SH_MAX_WORDS)
-        return false;
-    shl_error(&b->lx, at, "at most 1048576 words: the text is too large to be a script");
-    b->lx.i = b->lx.len; /* stop here: the commands so far are still returned */
-    return true;
-}
-
-/* Room for one more word in the command's arrays (words and infos, which grow together). */
-static inline void room_for_word(struct builder *b)
-{
-    if (b->nw < b->capw)
-        return;
-    b->w = grow(b, w, b->nw, capw);
-    b->wi = grow(b, wi, b->nw, capwi);
 }
 
 /* Add the word `text` (strlen(text) == len: gl_word.len) that starts at `at` to the
@@ -1101,14 +1239,7 @@ static void word(struct builder *b, size_t at)
     shl_word(lx, false);
     if (cmd_empty(b) && reserved_word(b))
         return;
-    if (over_word_cap(b, lx->nfields, at))
-        return;
-    for (size_t k = 0; k < lx->nfields; k++) {
-        mark_start(b, at);
-        room_for_word(b);
-        b->w[b->nw] = lx->fields[k];
-        b->wi[b->nw++] = lx->finfo[k];
-    }
+    add_fields(b, at);
 }
 
 /* ---- operators ---- */
@@ -1187,6 +1318,8 @@ static inline __attribute__((always_inline)) void operator(struct builder *b, co
             b->expect = E_NONE;
         return;
     }
+    if (b->expect == E_COPROC)
+        b->expect = E_NONE; /* coproc ( ... ), coproc (( ... )) */
     if (b->expect != E_NONE)
         return; /* newlines inside a header */
     if (sep_eq1(op, '(')) {
@@ -1205,10 +1338,12 @@ static inline __attribute__((always_inline)) void operator(struct builder *b, co
         }
         finish(b, SEP_CLOSE);
         expect_open(b, C_SUBSHELL, ')', at, 1);
+        crlf_after(b, at, at + 1);
         close_group(b, ')');
     } else if (op[0] == ';' && op[1] != 0) { /* ;; ;& ;;& */
         finish(b, op);
         expect_open(b, C_CASE, 0, at, strlen(op));
+        crlf_after(b, at, at + strlen(op));
         if (t && t->kind == C_CASE)
             t->case_body = false;
     } else if (t && t->kind == C_CASE && !t->case_body) {
@@ -1454,9 +1589,7 @@ int sh_split(struct gl_arena *a, const char *text, size_t len, const struct gl_s
     b.cmds = fx.cmds;
     b.capcmds = FIXED;
     b.words_only = opts && opts->words_only;
-    /* (`coproc NAME { ...; }` takes a name before its compound command, which the
-       builder does not follow: a script that holds the word is not judged) */
-    b.grammar = opts && opts->grammar && !(text && memmem(text, len, "coproc", 6));
+    b.grammar = opts && opts->grammar;
     b.limit = a->limit ? a->limit : SIZE_MAX;
     shl_init(&b.lx, a, text ? text : "", len, map, opts, vars, err, &fx.lex);
     run(&b);

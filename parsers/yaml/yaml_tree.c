@@ -684,6 +684,13 @@ int yt_load(struct yt_stream *s, struct gl_arena *a, const char *text, size_t le
     return load(s, a, text, len, false, 0);
 }
 
+int yt_load_doc(struct yt_stream *s, struct gl_doc *doc, const char *text, size_t len)
+{
+    int rc = yt_load(s, &doc->arena, text, len);
+    s->doc = doc;
+    return rc;
+}
+
 int yt_load_exact(struct yt_stream *s, struct gl_arena *a, const char *text, size_t len,
                   size_t max_depth)
 {
@@ -731,6 +738,20 @@ bool yt_walk(const struct yt_stream *s, struct yt_node *n,
 
 /* ---- queries ---- */
 
+/* The alias budget spent (s->alias_exceeded): doc's GL900, unless it has one. */
+static void alias_report(struct gl_doc *doc, const struct yt_stream *s)
+{
+    if (doc->error.set)
+        return;
+    doc->error.set = true;
+    doc->error.loc = s->alias_loc;
+    char msg[256];
+    doc->error.message = gl_arena_strdup(
+        &doc->arena, gl_limit_message(GL_LIMIT_YAML_ALIAS_NODES, msg, sizeof msg));
+    doc->error.fix = "an alias bomb? Expand fewer aliases, or raise the limit if the "
+                     "input is trusted";
+}
+
 bool yt_charge(struct yt_stream *s, uint64_t n, struct gl_loc at)
 {
     if (s->alias_exceeded)
@@ -739,6 +760,8 @@ bool yt_charge(struct yt_stream *s, uint64_t n, struct gl_loc at)
     if (s->alias_used > s->alias_budget) {
         s->alias_exceeded = true;
         s->alias_loc = at;
+        if (s->doc && !s->error) /* (a load error: yt_report weighs it, templates too) */
+            alias_report(s->doc, s);
         return false;
     }
     return true;
@@ -1507,12 +1530,6 @@ void yt_report(struct gl_doc *doc, const struct yt_stream *s)
         doc->error.message = s->error_msg;
         doc->error.fix = s->error_fix;
     } else if (s->alias_exceeded) {
-        doc->error.set = true;
-        doc->error.loc = s->alias_loc;
-        char msg[256];
-        doc->error.message = gl_arena_strdup(
-            &doc->arena, gl_limit_message(GL_LIMIT_YAML_ALIAS_NODES, msg, sizeof msg));
-        doc->error.fix = "an alias bomb? Expand fewer aliases, or raise the limit if the "
-                         "input is trusted";
+        alias_report(doc, s);
     }
 }

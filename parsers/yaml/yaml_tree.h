@@ -174,6 +174,9 @@ struct yt_stream {
     bool alias_exceeded;
     struct gl_loc alias_loc;
     struct yt_node *spent;   /* NULL, or the empty scalar aliases give past the budget */
+    struct gl_doc *doc;      /* NULL, or the document read (yt_load_doc): the budget's
+                                GL900 goes to it when spent, so that a limit a reader hits
+                                later (parse-memory) does not take the first one's place */
     uint16_t gen;            /* the aliases paid for in this stream: yt_node.charged equal
                                 to it (each copy of a sniffed stream, for a judge or the
                                 parse that adopts it, has its own: what one paid for is
@@ -214,6 +217,9 @@ static inline bool yt_yaml_name(const char *base)
 /* Load text[0..len) (need not be NUL-terminated). Returns 0, or -1 with s->error set;
  * the documents completed before the error are kept. */
 int yt_load(struct yt_stream *s, struct gl_arena *a, const char *text, size_t len);
+/* yt_load into doc's arena, for a reader of doc: when the alias budget is spent, doc->error
+ * says so at once (unless set already or the load failed: yt_report decides those). */
+int yt_load_doc(struct yt_stream *s, struct gl_doc *doc, const char *text, size_t len);
 
 /* As yt_load, for a reader of the program's own files (see the top of this file): no
  * second pass over the lines before a bad byte, aliases to enclosing nodes, pending keys

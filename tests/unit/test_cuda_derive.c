@@ -15,6 +15,7 @@
 
 #include "linter/core/config.h"
 #include "knowledge/derive/cuda_derive.h"
+#include "knowledge/derive/cuda_derive_internal.h"
 #include "parsers/dockerfile/dockerfile_model.h"
 #include "rules/gl2xx/cuda_check.h"
 
@@ -543,6 +544,66 @@ static void test_ngc_month_tags(void **state)
     assert_ptr_equal(gl_kb_ngc_release(kb, "25.04.rc2"), gl_kb_ngc_release(kb, "25.04"));
 }
 
+
+/* cd_alts_drop counts rivals by group (branch, instruction) instead of comparing pairs:
+ * the same facts are dropped as the pairs' definition gives (two facts of one branch and
+ * instruction, of different arms, whose releases disagree: majors differ, or minors when
+ * both give one), on random facts. */
+static bool disagree(const char *a, const char *b)
+{
+    long am = strtol(a, NULL, 10), bm = strtol(b, NULL, 10);
+    const char *ad = strchr(a, '.'), *bd = strchr(b, '.');
+    long an = ad ? strtol(ad + 1, NULL, 10) : -1, bn = bd ? strtol(bd + 1, NULL, 10) : -1;
+    return am != bm || (an >= 0 && bn >= 0 && an != bn);
+}
+
+static void test_alts_drop_as_pairs(void **state)
+{
+    (void)state;
+    static const char *const versions[] = {"11", "11.8", "12", "12.1", "12.4.1", "12.1.0",
+                                           "13.0", "x", NULL};
+    srand(18);
+    for (int round = 0; round < 300; round++) {
+        size_t n = 1 + (size_t)(rand() % 40);
+        struct gl_doc d;
+        memset(&d, 0, sizeof d);
+        gl_arena_init(&d.arena);
+        struct gl_cuda_fact *f = gl_arena_alloc(&d.arena, n * sizeof *f);
+        uint32_t branch[40];
+        uint8_t arm[40];
+        bool drop[40] = {false};
+        for (size_t i = 0; i < n; i++) {
+            f[i].version = versions[rand() % 9];
+            f[i].instr = rand() % 2;
+            f[i].loc.line = (uint32_t)i; /* (the fact's identity after the drop) */
+            branch[i] = (uint32_t)(rand() % 3);
+            arm[i] = (uint8_t)(rand() % 4);
+        }
+        for (size_t i = 0; i < n; i++)
+            for (size_t j = 0; j < n; j++)
+                if (i != j && branch[i] && branch[i] == branch[j] && arm[i] != arm[j] &&
+                    f[i].instr == f[j].instr && f[i].version && f[j].version &&
+                    disagree(f[i].version, f[j].version))
+                    drop[i] = true;
+        d.cuda = f;
+        struct cd_alts al;
+        cd_alts_init(&al, &d);
+        for (size_t i = 0; i < n; i++) {
+            d.ncuda = i + 1;
+            cd_alts_note(&al, i, branch[i], arm[i]);
+        }
+        cd_alts_drop(&al);
+        size_t kept = 0;
+        for (size_t i = 0; i < n; i++)
+            if (!drop[i]) {
+                assert_true(kept < d.ncuda);
+                assert_int_equal(d.cuda[kept++].loc.line, i);
+            }
+        assert_int_equal(d.ncuda, kept);
+        gl_arena_free(&d.arena);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -564,6 +625,7 @@ int main(void)
         cmocka_unit_test(test_token_versions),
         cmocka_unit_test(test_judge_boundaries),
         cmocka_unit_test(test_judge_ngc_forward_compat),
+        cmocka_unit_test(test_alts_drop_as_pairs),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -41,11 +41,18 @@
 #include "parsers/launch/launch_shell.h"
 #include "parsers/yaml/yaml_tree.h"
 
+#define RUNNER_MEMO 8
+
 struct ci {
     struct gl_doc *doc;
     struct yt_stream *s;
     const char *root; /* the working directory of steps from the doc's directory, or NULL */
     const struct gl_kb *kb;
+    struct { /* the last label lists judged (runner_is_cpu) */
+        const struct yt_node *labels;
+        bool github, cpu;
+    } memo[RUNNER_MEMO];
+    unsigned nmemo;
 };
 
 static void run_text(struct ci *c, struct yt_node *n, struct sh_vars *vars)
@@ -178,6 +185,26 @@ static bool cpu_runner(struct yt_stream *s, struct yt_node *labels, const struct
     return cpu;
 }
 
+/* cpu_runner of the label list `labels`, remembered for the last RUNNER_MEMO lists judged:
+ * jobs share one list through an alias (`runs-on: *gpu_labels`) or GitLab's default tags,
+ * and a list is judged token by token against the GPU names (5,000 jobs of one 38 KB list
+ * took 5.8 s, each a look-up a token, before the alias budget stopped them). */
+static bool runner_is_cpu(struct ci *c, struct yt_node *labels, bool github)
+{
+    const struct yt_node *v = yt_deref(c->s, labels); /* (each follow still pays) */
+    for (unsigned i = 0; v && i < RUNNER_MEMO && i < c->nmemo; i++)
+        if (c->memo[i].labels == v && c->memo[i].github == github)
+            return c->memo[i].cpu;
+    bool cpu = cpu_runner(c->s, labels, c->kb, github);
+    if (v) {
+        unsigned slot = c->nmemo++ % RUNNER_MEMO;
+        c->memo[slot].labels = v;
+        c->memo[slot].github = github;
+        c->memo[slot].cpu = cpu;
+    }
+    return cpu;
+}
+
 static void github(struct ci *c, struct yt_node *root)
 {
     struct yt_pair *jobs;
@@ -187,8 +214,7 @@ static void github(struct ci *c, struct yt_node *root)
         github_steps(c, yt_get(c->s, jobs[j].value, "steps", NULL), jobs[j].value, root);
         /* a step's `docker run` on a runner without a GPU has none to ask for: a CUDA
          * image there builds or is smoke-tested on the CPU on purpose */
-        bool cpu = cpu_runner(c->s, yt_get(c->s, jobs[j].value, "runs-on", NULL), c->kb,
-                                 true);
+        bool cpu = runner_is_cpu(c, yt_get(c->s, jobs[j].value, "runs-on", NULL), true);
         for (size_t k = first; cpu && k < c->doc->nlaunches; k++)
             c->doc->launches[k].gpu_unseen = true;
         /* a call of a reusable workflow hands its `build-contexts` to the build */
@@ -251,7 +277,7 @@ static void gitlab(struct ci *c, struct yt_node *root)
             ci_gitlab_containers(c->doc, c->s, p[i].value, k->value, root);
         /* a job whose runner tags name a CPU host, as a GitHub job's runs-on */
         struct yt_node *own = yt_get(c->s, p[i].value, "tags", NULL);
-        bool cpu = cpu_runner(c->s, own ? own : tags, c->kb, false);
+        bool cpu = runner_is_cpu(c, own ? own : tags, false);
         for (size_t l = first; cpu && l < c->doc->nlaunches; l++)
             c->doc->launches[l].gpu_unseen = c->doc->launches[l].no_gpu_host = true;
     }
@@ -277,11 +303,10 @@ static bool in_workflows_dir(const char *path, const char *base)
 static void parse(struct gl_doc *doc, const struct gl_config *cfg)
 {
     struct yt_stream s;
-    yt_load(&s, &doc->arena, doc->text, doc->len);
-    struct ci c = {doc, &s,
-                   doc->path && in_workflows_dir(doc->path, gl_base_name(doc->path)) ? "../.."
-                                                                                    : NULL,
-                   cfg ? cfg->kb : NULL};
+    yt_load_doc(&s, doc, doc->text, doc->len);
+    struct ci c = {.doc = doc, .s = &s, .kb = cfg ? cfg->kb : NULL};
+    if (doc->path && in_workflows_dir(doc->path, gl_base_name(doc->path)))
+        c.root = "../..";
     struct yt_node *root = s.ndocs && s.docs[0] && s.docs[0]->complete ? s.docs[0] : NULL;
     if (yt_is_map(root)) {
         if (is_github(doc->path) || yt_get(&s, root, "jobs", NULL) ||
