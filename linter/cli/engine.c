@@ -747,8 +747,9 @@ static bool build_output(const char *path)
 
 /* Directories the walk never enters: version control, build outputs, and trees that are
  * not the project's own (dependencies, vendored and third-party code in any of its usual
- * spellings: third_party, third-party, thirdparty, 3rdparty; generated golden test data). A path named on the command line is walked whatever its name. `dir` is
- * the directory that holds `name`, at `path`. A `build`, `build-*` or `cmake-build-*`
+ * spellings: third_party, third-party, thirdparty, 3rdparty; generated golden test data).
+ * A path named on the command line is walked whatever its name. `dir` is the directory
+ * that holds `name`, at `path`. A `build`, `build-*` or `cmake-build-*`
  * directory is skipped only when it is a build's output: one that holds sources
  * (`build/Dockerfile`, `.github/actions/build-wheel/`, jetson-containers'
  * `packages/build/`) is the project's. */

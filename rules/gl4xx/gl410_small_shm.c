@@ -92,9 +92,10 @@ const struct gl_rule gl_rule_GL410 = {
         "1g (compose `ipc: host` / `shm_size`; Kubernetes an emptyDir {medium: Memory} "
         "mounted at /dev/shm). Only launches of python, torchrun, accelerate, deepspeed "
         "and similar commands are judged (for a GitHub Actions job `container:`, the "
-        "commands of the job's steps, not Python tools such as `python -m pip`), not smoke tests (a `python -c` that only imports "
-        "and prints, after package installs or not) nor runtime templates (Kubeflow TrainingRuntime, KServe "
-        "ServingRuntime); apptainer uses the host's /dev/shm.",
+        "commands of the job's steps, not Python tools such as `python -m pip`), not smoke "
+        "tests (a `python -c` that only imports and prints, after package installs or not) "
+        "nor runtime templates (Kubeflow TrainingRuntime, KServe ServingRuntime); apptainer "
+        "uses the host's /dev/shm.",
     .bad = "docker run --gpus all nvcr.io/nvidia/pytorch:24.05-py3 python train.py",
     .good = "docker run --gpus all --ipc=host nvcr.io/nvidia/pytorch:24.05-py3 python train.py",
     .fix = "--ipc=host, or --shm-size=8g (compose ipc/shm_size, a Memory emptyDir on /dev/shm)",
