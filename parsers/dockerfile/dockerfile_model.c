@@ -16,6 +16,7 @@
 #include "linter/core/suppress.h"
 #include "linter/core/text.h"
 #include "parsers/dockerfile/dockerfile.h"
+#include "parsers/dockerfile/dockerfile_from.h"
 #include "parsers/dockerfile/dockerfile_internal.h"
 #include "parsers/dockerfile/dockerfile_run.h"
 #include "parsers/shell/mount_spec.h"
@@ -345,6 +346,7 @@ static void begin_stage(struct builder *b, const struct df_instr *in)
     s->vars = s->env = NULL;
     s->budget = &b->budget;
 
+    df_from_shape(b->doc, in);
     bool unresolved = true;
     const char *text = "";
     struct gl_loc loc = in->loc;
@@ -377,6 +379,8 @@ static void begin_stage(struct builder *b, const struct df_instr *in)
         s->workdir = "/";
     } else {
         r = gl_ref_add(b->doc, text, loc, GL_REF_FROM, unresolved);
+        if (!unresolved && !r->ok)
+            df_from_reference(b->doc, in, text);
         s->workdir = ""; /* the base image's: unknown, but the same for what follows */
     }
     r->df_stage = idx;
