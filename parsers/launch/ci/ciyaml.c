@@ -18,10 +18,10 @@
  * share one variable table (they run in one shell). The launches of the steps of a GitHub
  * job on a runner without a GPU (cpu_runner: hosted `runs-on: ubuntu-latest`,
  * `windows-*`, `macos-*`; self-hosted labels with a `cpu`/`cpuN` token and none that names
- * a GPU: `linux-amd64-cpu8`), and the launches of a GitLab job whose `tags:` (its own, else
- * `default:`'s) name such a host, are gpu_unseen: a CUDA image there builds or is
- * smoke-tested on the CPU on purpose; they and the job's containers are no_gpu_host (no
- * driver or GPU check judges them).
+ * a GPU: `linux-amd64-cpu8`; the same in `runs-on: {group: G, labels: [...]}`), and the
+ * launches of a GitLab job whose `tags:` (its own, else `default:`'s) name such a host,
+ * are gpu_unseen: a CUDA image there builds or is smoke-tested on the CPU on purpose;
+ * they and the job's containers are no_gpu_host (no driver or GPU check judges them).
  * Each text goes with its srcmap
  * (parsers/yaml/yaml_tree.h: exact for `|` block scalars) to gl_launches_from_shell.
  * A GitHub Actions step that `uses: docker/build-push-action` builds images and is a build
@@ -150,7 +150,24 @@ static bool gpu_label(const struct yt_node *label, const struct gl_kb *kb)
     return false;
 }
 
-/* Do the runner labels at `labels` (GitHub runs-on: a scalar or a sequence; GitLab tags;
+/* Say what the labels of `v` (a scalar or a sequence) tell of their host: false when one
+ * names a GPU or is no plain scalar (an expression's value may be anything), else *cpu
+ * is set when one names a CPU machine (cpu_runner). */
+static bool labels_no_gpu(struct yt_stream *s, struct yt_node *v, const struct gl_kb *kb,
+                          bool github, bool *cpu)
+{
+    size_t n = yt_is_seq(v) ? v->nitems : 1;
+    for (size_t i = 0; i < n && i < 64; i++) {
+        struct yt_node *label = yt_is_seq(v) ? yt_deref(s, yt_item(s, v, i)) : v;
+        if (!yt_is_scalar(label) || gpu_label(label, kb))
+            return false;
+        *cpu = *cpu || cpu_label(label) || (github && n == 1 && hosted_label(label));
+    }
+    return true;
+}
+
+/* Do the runner labels at `labels` (GitHub runs-on: a scalar, a sequence, or a mapping
+ * `{group: NAME, labels: ...}` whose group name counts as one more label; GitLab tags;
  * NULL: none) name a host without a GPU: one label says CPU and none names a GPU?
  *  - CPU: a `-`/`_`-separated token `cpu` or `cpuN` (NVIDIA's runners linux-amd64-cpu8,
  *    cpu-large); on GitHub (`github`) also one of its hosted runners given alone
@@ -167,15 +184,13 @@ static bool cpu_runner(struct yt_stream *s, struct yt_node *labels, const struct
     struct yt_node *v = yt_deref(s, labels);
     if (!v)
         return false;
-    size_t n = yt_is_seq(v) ? v->nitems : 1;
     bool cpu = false;
-    for (size_t i = 0; i < n && i < 64; i++) {
-        struct yt_node *label = yt_is_seq(v) ? yt_deref(s, yt_item(s, v, i)) : v;
-        if (!yt_is_scalar(label) || gpu_label(label, kb))
-            return false;
-        cpu = cpu || cpu_label(label) || (github && n == 1 && hosted_label(label));
-    }
-    return cpu;
+    if (!yt_is_map(v))
+        return labels_no_gpu(s, v, kb, github, &cpu) && cpu;
+    struct yt_node *group = yt_deref(s, yt_get(s, v, "group", NULL));
+    struct yt_node *list = yt_deref(s, yt_get(s, v, "labels", NULL));
+    return (!group || labels_no_gpu(s, group, kb, false, &cpu)) &&
+           (!list || labels_no_gpu(s, list, kb, github, &cpu)) && cpu;
 }
 
 static void github(struct ci *c, struct yt_node *root)
