@@ -31,6 +31,10 @@
  *                         it is absent, is not made up)
  * The command is the tool's own keep-alive loop (`overrideCommand` defaults to true) or the
  * image's: the launch has no argv, so no rule judges a job it runs.
+ * A `build.dockerfile` (or the older `dockerFile`) is a build of that Dockerfile, relative
+ * to the file, with build.args and the pseudo-ARG GL_BUILD_DEV_CONTAINER set (model_ref.h):
+ * a Dockerfile that, in this run, only dev containers build is a dev container's image
+ * wherever it lies (GL301/GL302 stay silent on it, rules/gl3xx/dev_container.h).
  */
 #include <string.h>
 
@@ -251,6 +255,31 @@ static void container_env(struct launch_build *b, struct yt_stream *s, struct yt
     }
 }
 
+/* `build.dockerfile` (or the older top-level `dockerFile`), relative to the file: a build
+ * of that Dockerfile (model_ref.h) setting build.args and GL_BUILD_DEV_CONTAINER, so that
+ * a Dockerfile only dev containers build is one wherever it lies. */
+static void dev_build(struct gl_doc *doc, struct yt_stream *s, struct yt_node *root)
+{
+    struct yt_node *build = yt_get(s, root, "build", NULL);
+    struct yt_node *file = yt_deref(s, yt_get(s, build, "dockerfile", NULL));
+    if (!file)
+        file = yt_deref(s, yt_get(s, root, "dockerFile", NULL));
+    if (!yt_is_scalar(file) || !file->len || memchr(file->value, '$', file->len))
+        return;
+    const char *args[64];
+    size_t nargs = 0;
+    args[nargs++] = GL_BUILD_DEV_CONTAINER;
+    struct yt_pair *p;
+    size_t n = yt_pairs(s, yt_get(s, build, "args", NULL), &p);
+    for (size_t i = 0; i < n && nargs < sizeof args / sizeof *args; i++) {
+        struct yt_node *k = yt_deref(s, p[i].key);
+        if (yt_is_scalar(k) && !yt_is_null(p[i].value))
+            args[nargs++] = k->value;
+    }
+    gl_project_add_build(doc, gl_arena_strndup(&doc->arena, file->value, file->len), false,
+                         args, nargs, yt_scalar_loc_at(s, file, 0), "devcontainer");
+}
+
 static void parse(struct gl_doc *doc, const struct gl_config *cfg)
 {
     (void)cfg;
@@ -266,6 +295,8 @@ static void parse(struct gl_doc *doc, const struct gl_config *cfg)
     yt_load(&s, &doc->arena, text, doc->len);
     struct yt_node *root = s.ndocs && s.docs[0] ? s.docs[0] : NULL;
     struct yt_node *key = NULL, *img = yt_get(&s, root, "image", &key);
+    if (yt_is_map(root) && !yt_get(&s, root, "dockerComposeFile", NULL))
+        dev_build(doc, &s, root);
     if (!yt_is_map(root) || yt_get(&s, root, "dockerComposeFile", NULL) ||
         (!yt_is_scalar(img) && !yt_get(&s, root, "build", &key))) {
         yt_report(doc, &s);
