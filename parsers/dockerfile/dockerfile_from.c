@@ -37,10 +37,9 @@ static void fail(struct gl_doc *doc, struct gl_loc loc, const char *message, con
 static bool stage_name_ok(const char *s, size_t n, size_t *bad)
 {
     for (size_t i = 0; i < n; i++) {
-        char c = (char)(s[i] | (s[i] >= 'A' && s[i] <= 'Z' ? 0x20 : 0));
-        bool ok = (c >= 'a' && c <= 'z') ||
-                  (i && ((c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.'));
-        if (!ok) {
+        unsigned char c = (unsigned char)s[i];
+        bool letter = (unsigned)((c | 0x20) - 'a') < 26; /* (either case: lowered) */
+        if (!letter && (!i || !((unsigned)(c - '0') < 10 || c == '-' || c == '_' || c == '.'))) {
             *bad = i;
             return false;
         }
@@ -49,13 +48,26 @@ static bool stage_name_ok(const char *s, size_t n, size_t *bad)
     return n != 0;
 }
 
-bool df_from_shape(struct gl_doc *doc, const struct df_instr *in)
+/* Does an argument of `in` hold a template's mark? (asked only of a FROM BuildKit would
+ * refuse: most are fine, and their bytes are not read again) */
+static bool placeholder_arg(const struct df_instr *in)
 {
     for (size_t i = 0; i < in->nargs; i++)
         if (placeholder(in->args[i].value, in->args[i].len))
             return true;
-    bool as = in->nargs >= 2 && in->args[1].len == 2 && gl_streq_nocase(in->args[1].value, "as");
+    return false;
+}
+
+bool df_from_shape(struct gl_doc *doc, const struct df_instr *in)
+{
+    if (in->nargs == 1)
+        return true; /* (most: `FROM image`) */
+    const char *w = in->nargs >= 2 ? in->args[1].value : "";
+    bool as = in->nargs >= 2 && in->args[1].len == 2 && (w[0] | 0x20) == 'a' &&
+              (w[1] | 0x20) == 's';
     if (in->nargs != 1 && !(in->nargs == 3 && as)) {
+        if (placeholder_arg(in))
+            return true;
         struct gl_loc loc; /* the first word too many, or where the missing one would be */
         if (!in->nargs) {
             loc = in->loc;
@@ -74,8 +86,8 @@ bool df_from_shape(struct gl_doc *doc, const struct df_instr *in)
     }
     size_t bad;
     const struct df_arg *name = in->nargs == 3 ? &in->args[2] : NULL;
-    if (name && !memchr(name->value, '$', name->len) &&
-        !stage_name_ok(name->value, name->len, &bad)) {
+    if (name && !stage_name_ok(name->value, name->len, &bad) &&
+        !memchr(name->value, '$', name->len) && !placeholder_arg(in)) {
         size_t n = name->len < QUOTE_MAX ? name->len : QUOTE_MAX;
         fail(doc, df_arg_loc(in, 2, bad),
              gl_arena_printf(&doc->arena, "invalid name for build stage: `%.*s%s`, name can't "
