@@ -328,6 +328,24 @@ static const char *default_arg(struct builder *b, const char *w, size_t n)
     return v && v->value && !(ba && ba->value) ? v->name : NULL;
 }
 
+/* Does word w[0, n) name a variable of scope s whose value is empty (`ARG TAG=`, a value
+ * the build always passes: the reference is not judged on it)? */
+static bool empty_var_used(struct scope *s, const char *w, size_t n)
+{
+    for (const char *d = memchr(w, '$', n); d; d = memchr(d + 1, '$', n - (size_t)(d + 1 - w))) {
+        const char *name = d + 1 + (d + 1 < w + n && d[1] == '{');
+        size_t len = 0;
+        while (name + len < w + n && (isalnum((unsigned char)name[len]) || name[len] == '_'))
+            len++;
+        struct var *v = len ? var_find(s->vars, name, len) : NULL;
+        if (v && v->value && !v->value[0])
+            return true;
+        if (d + 1 >= w + n)
+            break;
+    }
+    return false;
+}
+
 static void begin_stage(struct builder *b, const struct df_instr *in)
 {
     int idx = (int)b->m->nstages;
@@ -379,7 +397,8 @@ static void begin_stage(struct builder *b, const struct df_instr *in)
         s->workdir = "/";
     } else {
         r = gl_ref_add(b->doc, text, loc, GL_REF_FROM, unresolved);
-        if (!unresolved && !r->ok)
+        if (!unresolved && !r->ok && !empty_var_used(&b->meta, in->args[0].value,
+                                                     in->args[0].len))
             df_from_reference(b->doc, in, text);
         s->workdir = ""; /* the base image's: unknown, but the same for what follows */
     }
