@@ -304,7 +304,7 @@ static bool local_moots(const struct gl_project_set *s, unsigned m, const struct
 
 static bool moot(const struct gl_project_set *s, const struct gl_finding *f)
 {
-    if (!f->image || !f->moot_when || (!s->n && !(f->moot_when & GL_PROJECT_BUILT)))
+    if (!f->moot_when || (!s->n && !(f->moot_when & GL_PROJECT_BUILT)))
         return false;
     struct gl_arena a;
     gl_arena_init(&a);
@@ -312,6 +312,10 @@ static bool moot(const struct gl_project_set *s, const struct gl_finding *f)
         arg_always_set(s, f->file, f->arg, &a)) {
         gl_arena_free(&a);
         return true;
+    }
+    if (!f->image) { /* (a finding on no image: only the builds of its file decide) */
+        gl_arena_free(&a);
+        return false;
     }
     struct gl_imageref ref;
     bool is = false;

@@ -114,6 +114,10 @@ struct gl_project_image *gl_project_add(struct gl_doc *doc, unsigned what, const
  * which is not known), at most GL_BUILD_ROOTS_MAX of them. A path or ARG name with a
  * control byte adds nothing, nor does a build equal to the doc's last one. */
 #define GL_BUILD_ROOTS_MAX 32
+/* The pseudo-ARG a dev container's build (devcontainer.json `build.dockerfile`) sets: no
+ * ARG can be so named, so a Dockerfile whose every build sets it is built by dev container
+ * tools only (RULES.md's dev containers; GL301/GL302). */
+#define GL_BUILD_DEV_CONTAINER "(dev container)"
 void gl_project_add_build(struct gl_doc *doc, const char *path, bool any_root,
                           const char *const *args, size_t nargs, struct gl_loc loc,
                           const char *tool);

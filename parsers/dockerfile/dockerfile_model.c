@@ -16,6 +16,7 @@
 #include "linter/core/suppress.h"
 #include "linter/core/text.h"
 #include "parsers/dockerfile/dockerfile.h"
+#include "parsers/dockerfile/dockerfile_from.h"
 #include "parsers/dockerfile/dockerfile_internal.h"
 #include "parsers/dockerfile/dockerfile_run.h"
 #include "parsers/shell/mount_spec.h"
@@ -327,6 +328,24 @@ static const char *default_arg(struct builder *b, const char *w, size_t n)
     return v && v->value && !(ba && ba->value) ? v->name : NULL;
 }
 
+/* Does word w[0, n) name a variable of scope s whose value is empty (`ARG TAG=`, a value
+ * the build always passes: the reference is not judged on it)? */
+static bool empty_var_used(struct scope *s, const char *w, size_t n)
+{
+    for (const char *d = memchr(w, '$', n); d; d = memchr(d + 1, '$', n - (size_t)(d + 1 - w))) {
+        const char *name = d + 1 + (d + 1 < w + n && d[1] == '{');
+        size_t len = 0;
+        while (name + len < w + n && (isalnum((unsigned char)name[len]) || name[len] == '_'))
+            len++;
+        struct var *v = len ? var_find(s->vars, name, len) : NULL;
+        if (v && v->value && !v->value[0])
+            return true;
+        if (d + 1 >= w + n)
+            break;
+    }
+    return false;
+}
+
 static void begin_stage(struct builder *b, const struct df_instr *in)
 {
     int idx = (int)b->m->nstages;
@@ -345,6 +364,7 @@ static void begin_stage(struct builder *b, const struct df_instr *in)
     s->vars = s->env = NULL;
     s->budget = &b->budget;
 
+    df_from_shape(b->doc, in);
     bool unresolved = true;
     const char *text = "";
     struct gl_loc loc = in->loc;
@@ -377,6 +397,9 @@ static void begin_stage(struct builder *b, const struct df_instr *in)
         s->workdir = "/";
     } else {
         r = gl_ref_add(b->doc, text, loc, GL_REF_FROM, unresolved);
+        if (!unresolved && !r->ok && !empty_var_used(&b->meta, in->args[0].value,
+                                                     in->args[0].len))
+            df_from_reference(b->doc, in, text);
         s->workdir = ""; /* the base image's: unknown, but the same for what follows */
     }
     r->df_stage = idx;

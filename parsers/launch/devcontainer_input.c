@@ -23,9 +23,18 @@
  *   containerEnv          the container's environment (env entries at each key; a value
  *                         holding a `${...}` variable is unknown); NVIDIA_VISIBLE_DEVICES
  *                         there selects the GPUs with --runtime=nvidia, as `-e` does
+ *   mounts                each a `--mount` of the launch: a string in that syntax, or a
+ *                         mapping {type, source, target} (its values where they stand); a
+ *                         `${localWorkspaceFolder}` in a source stays as written, as `$PWD`
+ *                         in `docker run -v` does
+ *   workspaceMount        the same, one string (the CLI's default workspace mount, when
+ *                         it is absent, is not made up)
  * The command is the tool's own keep-alive loop (`overrideCommand` defaults to true) or the
- * image's: the launch has no argv, so no rule judges a job it runs. Not read (yet):
- * mounts and workspaceMount.
+ * image's: the launch has no argv, so no rule judges a job it runs.
+ * A `build.dockerfile` (or the older `dockerFile`) is a build of that Dockerfile, relative
+ * to the file, with build.args and the pseudo-ARG GL_BUILD_DEV_CONTAINER set (model_ref.h):
+ * a Dockerfile that, in this run, only dev containers build is a dev container's image
+ * wherever it lies (GL301/GL302 stay silent on it, rules/gl3xx/dev_container.h).
  */
 #include <string.h>
 
@@ -106,22 +115,28 @@ struct args {
     size_t n, cap, capi;
 };
 
-/* Word `s` (len bytes) whose byte k is at `at` + k columns, or, when `from` is a scalar,
- * where its bytes are in the file. */
-static void add_arg(struct args *g, const char *s, size_t len, struct gl_loc at,
-                    struct yt_stream *ys, const struct yt_node *from)
+/* Append `s` (len bytes) to the text of the arguments: byte k at `at` + k columns, or,
+ * when `from` is a scalar, where its bytes are in the file. */
+static void add_text(struct args *g, const char *s, size_t len, struct gl_loc at,
+                     struct yt_stream *ys, const struct yt_node *from)
 {
-    struct gl_arena *a = &g->doc->arena;
     size_t off = g->text.len;
     gl_buf_add(&g->text, s, len);
     if (from) {
         struct gl_srcmap one;
-        gl_srcmap_init(&one, a);
+        gl_srcmap_init(&one, &g->doc->arena);
         yt_scalar_srcmap(ys, from, &one);
         gl_srcmap_append(g->map, off, &one, 0, len);
     } else {
         gl_srcmap_add(g->map, off, at.line, at.col);
     }
+}
+
+/* The text appended since `off` as one word at `at`. */
+static void end_word(struct args *g, size_t off, struct gl_loc at)
+{
+    struct gl_arena *a = &g->doc->arena;
+    size_t len = g->text.len - off;
     struct gl_word *w = GL_APPEND(a, g->w, g->n, g->cap);
     size_t k = g->n - 1;
     if (k >= g->capi) { /* the infos grow beside the words */
@@ -131,20 +146,83 @@ static void add_arg(struct args *g, const char *s, size_t len, struct gl_loc at,
     }
     struct sh_span *sp = gl_arena_alloc(a, sizeof *sp);
     *sp = (struct sh_span){0, off, len, true, false};
-    w->text = gl_arena_strndup(a, s, len);
+    w->text = gl_arena_strndup(a, g->text.data + off, len);
     w->len = gl_word_len(w->text);
     w->loc = at;
     g->wi[k] = (struct sh_word_info){.len = len, .src = off, .spans = sp, .nspans = 1};
 }
 
 /* Past the limit parse-memory (the arena's allocations still succeed): stop reading the
- * items of a runArgs list or containerEnv mapping at item `v`, GL900 there. */
+ * items of a runArgs or mounts list or a containerEnv mapping at item `v`, GL900 there. */
 static bool stop_at(struct gl_doc *doc, const struct yt_node *v)
 {
     if (!gl_arena_over(&doc->arena))
         return false;
     gl_doc_fail_limit(doc, GL_LIMIT_PARSE_MEMORY, v->loc);
     return true;
+}
+
+/* Word `s` (len bytes) placed as add_text places it. */
+static void add_arg(struct args *g, const char *s, size_t len, struct gl_loc at,
+                    struct yt_stream *ys, const struct yt_node *from)
+{
+    size_t off = g->text.len;
+    add_text(g, s, len, at, ys, from);
+    end_word(g, off, at);
+}
+
+/* One mount as the devcontainer CLI passes it to `docker run --mount`: a string in that
+ * syntax (`source=/data,target=/data,type=bind,readonly`), or a mapping {type, source,
+ * target} (each value mapped to where it is written). Anything else is not known. */
+static void add_mount(struct args *g, struct launch_build *b, struct yt_stream *s,
+                      struct yt_node *m)
+{
+    static const char *const keys[] = {"type", "source", "target"};
+    if (yt_is_scalar(m) && m->len) {
+        struct gl_loc at = yt_scalar_loc_at(s, m, 0);
+        add_arg(g, "--mount", 7, at, s, NULL);
+        add_arg(g, m->value, m->len, at, s, m);
+        return;
+    }
+    if (!yt_is_map(m)) {
+        b->l->opts_opaque = true;
+        return;
+    }
+    add_arg(g, "--mount", 7, m->loc, s, NULL);
+    size_t off = g->text.len;
+    struct yt_pair *p;
+    size_t n = yt_pairs(s, m, &p);
+    for (size_t i = 0; i < n; i++) { /* (in the file's order: the word starts at the first) */
+        struct yt_node *key = yt_deref(s, p[i].key), *v = yt_deref(s, p[i].value);
+        size_t k = 0;
+        while (k < sizeof keys / sizeof *keys && !(yt_is_scalar(key) &&
+                                                     !strcmp(key->value, keys[k])))
+            k++;
+        if (k == sizeof keys / sizeof *keys || !yt_is_scalar(v))
+            continue;
+        if (g->text.len > off)
+            add_text(g, ",", 1, key->loc, s, NULL);
+        add_text(g, keys[k], strlen(keys[k]), key->loc, s, NULL);
+        add_text(g, "=", 1, yt_scalar_loc_at(s, v, 0), s, NULL);
+        add_text(g, v->value, v->len, yt_scalar_loc_at(s, v, 0), s, v);
+    }
+    end_word(g, off, m->loc);
+}
+
+/* mounts (each add_mount) and workspaceMount (a string of the same syntax): mounts of the
+ * dev container, as `docker run --mount` makes them. */
+static void mounts(struct args *g, struct launch_build *b, struct yt_stream *s,
+                   struct yt_node *root)
+{
+    struct yt_node *list = yt_get(s, root, "mounts", NULL);
+    for (size_t i = 0; yt_is_seq(list) && i < list->nitems; i++) {
+        if (stop_at(g->doc, yt_item(s, list, i)))
+            return;
+        add_mount(g, b, s, yt_deref(s, yt_item(s, list, i)));
+    }
+    struct yt_node *ws = yt_deref(s, yt_get(s, root, "workspaceMount", NULL));
+    if (yt_is_scalar(ws))
+        add_mount(g, b, s, ws);
 }
 
 /* runArgs: each string an argument; anything else hides what it holds (opts_opaque). */
@@ -194,6 +272,31 @@ static void container_env(struct launch_build *b, struct yt_stream *s, struct yt
     }
 }
 
+/* `build.dockerfile` (or the older top-level `dockerFile`), relative to the file: a build
+ * of that Dockerfile (model_ref.h) setting build.args and GL_BUILD_DEV_CONTAINER, so that
+ * a Dockerfile only dev containers build is one wherever it lies. */
+static void dev_build(struct gl_doc *doc, struct yt_stream *s, struct yt_node *root)
+{
+    struct yt_node *build = yt_get(s, root, "build", NULL);
+    struct yt_node *file = yt_deref(s, yt_get(s, build, "dockerfile", NULL));
+    if (!file)
+        file = yt_deref(s, yt_get(s, root, "dockerFile", NULL));
+    if (!yt_is_scalar(file) || !file->len || memchr(file->value, '$', file->len))
+        return;
+    const char *args[64];
+    size_t nargs = 0;
+    args[nargs++] = GL_BUILD_DEV_CONTAINER;
+    struct yt_pair *p;
+    size_t n = yt_pairs(s, yt_get(s, build, "args", NULL), &p);
+    for (size_t i = 0; i < n && nargs < sizeof args / sizeof *args; i++) {
+        struct yt_node *k = yt_deref(s, p[i].key);
+        if (yt_is_scalar(k) && !yt_is_null(p[i].value))
+            args[nargs++] = k->value;
+    }
+    gl_project_add_build(doc, gl_arena_strndup(&doc->arena, file->value, file->len), false,
+                         args, nargs, yt_scalar_loc_at(s, file, 0), "devcontainer");
+}
+
 static void parse(struct gl_doc *doc, const struct gl_config *cfg)
 {
     (void)cfg;
@@ -213,6 +316,8 @@ static void parse(struct gl_doc *doc, const struct gl_config *cfg)
     }
     struct yt_node *root = s.ndocs && s.docs[0] ? s.docs[0] : NULL;
     struct yt_node *key = NULL, *img = yt_get(&s, root, "image", &key);
+    if (yt_is_map(root) && !yt_get(&s, root, "dockerComposeFile", NULL))
+        dev_build(doc, &s, root);
     if (!yt_is_map(root) || yt_get(&s, root, "dockerComposeFile", NULL) ||
         (!yt_is_scalar(img) && !yt_get(&s, root, "build", &key))) {
         yt_report(doc, &s);
@@ -237,6 +342,7 @@ static void parse(struct gl_doc *doc, const struct gl_config *cfg)
     gl_buf_init(&g.text);
     container_env(&b, &s, yt_get(&s, root, "containerEnv", NULL));
     run_args(&g, &b, &s, yt_get(&s, root, "runArgs", NULL));
+    mounts(&g, &b, &s, root);
     host_gpu(&g, &s, root);
     struct sh_cmd cmd = {.words = g.w, .info = g.wi, .nwords = g.n, .origin = map,
                          .loc = b.l->loc};

@@ -229,27 +229,119 @@ static const char *opt_val(struct gl_doc *doc, const struct sh_cmd *cmd, size_t 
     return NULL;
 }
 
+#define BUILD_NAMES 64
+
+/* The build ARGs and file a build sets, as names[nnames] and file (NULL: the default). */
+struct build_set {
+    const char *file, *names[BUILD_NAMES];
+    size_t nnames;
+};
+
+/* The next blank-separated word of v[*i, n), its quotes dropped, into buf (up to cap - 1
+ * bytes); its length, 0 at the end. */
+static size_t next_word(const char *v, size_t n, size_t *i, char *buf, size_t cap)
+{
+    size_t o = 0;
+    while (*i < n && (v[*i] == ' ' || v[*i] == '\t' || v[*i] == '\n'))
+        ++*i;
+    for (; *i < n && v[*i] != ' ' && v[*i] != '\t' && v[*i] != '\n'; ++*i)
+        if (v[*i] != '"' && v[*i] != '\'' && o + 1 < cap)
+            buf[o++] = v[*i];
+    buf[o] = 0;
+    return o;
+}
+
+/* Read one value of a variable a build command names (`ARGS="--build-arg K=V -f F"`):
+ * the ARGs it sets into *set. False when it holds an operand or a word that is again an
+ * expansion (what it stands for is not known). */
+static bool var_value_args(struct gl_doc *doc, const char *v, size_t n, struct build_set *set)
+{
+    char w[256], val[256];
+    for (size_t i = 0; next_word(v, n, &i, w, sizeof w);) {
+        bool arg = !strcmp(w, "--build-arg"), file = !strcmp(w, "-f") || !strcmp(w, "--file");
+        const char *value = !strncmp(w, "--build-arg=", 12) ? w + 12
+                            : !strncmp(w, "--file=", 7)     ? w + 7
+                                                            : NULL;
+        if (w[0] != '-' || strchr(w, '$') || strchr(w, '`'))
+            return false;
+        if ((arg || file || (!value && takes_next(w, "tfmco", build_long))) &&
+            next_word(v, n, &i, val, sizeof val))
+            value = val;
+        arg = arg || !strncmp(w, "--build-arg=", 12);
+        file = file || !strncmp(w, "--file=", 7);
+        if (file && value && (strchr(value, '$') || set->file))
+            return false;
+        if (file && value)
+            set->file = gl_arena_strdup(&doc->arena, value);
+        const char *eq = arg && value ? strchr(value, '=') : NULL;
+        if (eq && eq > value && !memchr(value, '$', (size_t)(eq - value)) &&
+            set->nnames < BUILD_NAMES)
+            set->names[set->nnames++] = gl_arena_strndup(&doc->arena, value, (size_t)(eq - value));
+    }
+    return true;
+}
+
+/* Word i of a build command is one variable holding options (launch_build_var_alts): add to
+ * *set the ARGs that each value it takes sets, and its -f. False when it may hold anything
+ * else, or its values name different files. */
+static bool var_args(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t i,
+                     struct build_set *set)
+{
+    const char *vals[2 * SH_VAR_MAX_ALTS];
+    size_t lens[2 * SH_VAR_MAX_ALTS];
+    size_t n = launch_build_var_alts(scan, cmd, i, vals, lens, 2 * SH_VAR_MAX_ALTS);
+    struct build_set common = {0};
+    for (size_t a = 0; a < n; a++) {
+        struct build_set one = {0};
+        if (!var_value_args(scan->doc, vals[a], lens[a], &one) ||
+            (a && (!one.file != !common.file || (one.file && strcmp(one.file, common.file)))))
+            return false;
+        if (!a) {
+            common = one;
+            continue;
+        }
+        size_t kept = 0; /* the names every value sets */
+        for (size_t k = 0; k < common.nnames; k++)
+            for (size_t m = 0; m < one.nnames; m++)
+                if (!strcmp(common.names[k], one.names[m])) {
+                    common.names[kept++] = common.names[k];
+                    break;
+                }
+        common.nnames = kept;
+    }
+    if (!n || (common.file && set->file))
+        return false;
+    if (common.file)
+        set->file = common.file;
+    for (size_t k = 0; k < common.nnames && set->nnames < BUILD_NAMES; k++)
+        set->names[set->nnames++] = common.names[k];
+    return true;
+}
+
 /* `docker build [-f FILE] [--build-arg K=V]... CONTEXT`: a build of FILE (relative to the
  * working directory) or CONTEXT/Dockerfile that sets those ARGs (model_ref.h). A `K`
- * without `=V` takes the environment's value, which may be none: not counted. Nothing for
- * an unknown context, a URL, stdin, or words that may stand for several. */
-static void build_args(struct gl_doc *doc, const struct sh_cmd *cmd, size_t first,
+ * without `=V` takes the environment's value, which may be none: not counted. The options
+ * may be kept in a variable (`$ARGS`, `"${ARGS[@]}"`: var_args), whose values then count
+ * for the ARGs every one of them sets. Nothing for an unknown context, a URL, stdin, or
+ * words that may stand for several of which nothing is known. */
+static void build_args(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t first,
                        const char *tool)
 {
-    const char *file = NULL, *ctx = NULL, *names[64];
-    size_t nnames = 0;
+    struct gl_doc *doc = scan->doc;
+    const char *ctx = NULL;
+    struct build_set set = {0};
     for (size_t i = first; i < cmd->nwords; i++) {
         const char *w = cmd->words[i].text, *v;
-        bool next;
-        if (may_be_words(cmd, i))
-            return;
-        if ((v = opt_val(doc, cmd, i, "file", 'f', &next))) {
-            file = strchr(v, '*') ? "" : v;
+        bool next = false;
+        if (may_be_words(cmd, i) || (cmd->words[i].opaque && w[0] == '$')) {
+            if (!var_args(scan, cmd, i, &set))
+                return;
+        } else if ((v = opt_val(doc, cmd, i, "file", 'f', &next))) {
+            set.file = strchr(v, '*') ? "" : v;
         } else if ((v = opt_val(doc, cmd, i, "build-arg", 0, &next))) {
             const char *eq = strchr(v, '=');
-            if (eq && eq > v && !memchr(v, '*', (size_t)(eq - v)) &&
-                nnames < sizeof names / sizeof names[0])
-                names[nnames++] = gl_arena_strndup(&doc->arena, v, (size_t)(eq - v));
+            if (eq && eq > v && !memchr(v, '*', (size_t)(eq - v)) && set.nnames < BUILD_NAMES)
+                set.names[set.nnames++] = gl_arena_strndup(&doc->arena, v, (size_t)(eq - v));
         } else if (w[0] == '-' && w[1]) {
             next = takes_next(w, "tfmco", build_long);
         } else if (ctx || cmd->words[i].opaque) {
@@ -259,11 +351,13 @@ static void build_args(struct gl_doc *doc, const struct sh_cmd *cmd, size_t firs
         }
         i += next;
     }
+    const char *file = set.file;
     if (!ctx || !*ctx || !strcmp(ctx, "-") || strstr(ctx, "://") || gl_has_prefix(ctx, "git@") ||
         (file && (!*file || !strcmp(file, "-"))))
         return;
     const char *path = file ? file : gl_arena_printf(&doc->arena, "%s/Dockerfile", ctx);
-    gl_project_add_build(doc, path, true, names, nnames, cmd->words[first - 1].loc, tool);
+    gl_project_add_build(doc, path, true, set.names, set.nnames, cmd->words[first - 1].loc,
+                         tool);
 }
 
 /* `docker load` from word `first`: its archive (-i/--input or a `<` redirection) names an
@@ -321,12 +415,12 @@ void launch_build_docker(struct gl_launch_scan *scan, const struct sh_cmd *cmd, 
         option_values(scan, cmd, sub + 2, 't', "tag", tool);
         option_values(scan, cmd, sub + 2, 0, "build-context", tool);
         launch_build_var_options(scan, cmd, sub + 2, tool);
-        build_args(scan->doc, cmd, sub + 2, tool);
+        build_args(scan, cmd, sub + 2, tool);
     } else if (word_is(cmd, sub, "build")) {
         option_values(scan, cmd, sub + 1, 't', "tag", "docker build");
         option_values(scan, cmd, sub + 1, 0, "build-context", "docker build");
         launch_build_var_options(scan, cmd, sub + 1, "docker build");
-        build_args(scan->doc, cmd, sub + 1, "docker build");
+        build_args(scan, cmd, sub + 1, "docker build");
     } else if (word_is(cmd, sub, "tag") ||
                (word_is(cmd, sub, "image") && word_is(cmd, sub + 1, "tag"))) {
         operands(scan, cmd, sub + (word_is(cmd, sub, "tag") ? 1 : 2), SIZE_MAX, "",
@@ -353,7 +447,7 @@ void launch_build_buildah(struct gl_launch_scan *scan, const struct sh_cmd *cmd,
     if (word_is(cmd, sub, "bud") || word_is(cmd, sub, "build") ||
         word_is(cmd, sub, "build-using-dockerfile")) {
         option_values(scan, cmd, sub + 1, 't', "tag", "buildah build");
-        build_args(scan->doc, cmd, sub + 1, "buildah build");
+        build_args(scan, cmd, sub + 1, "buildah build");
     } else if (word_is(cmd, sub, "tag")) {
         operands(scan, cmd, sub + 1, SIZE_MAX, "", none_long, "buildah tag");
     } else if (word_is(cmd, sub, "commit")) {

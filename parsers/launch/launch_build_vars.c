@@ -19,6 +19,10 @@
  * Project images only make findings moot (GL101, GL103, GL204 on the project's own
  * images), so any path's value counts; a value with no literal name (`--tag $2`) names
  * nothing (gl_project_pattern_names_some).
+ * The same words give a build's ARGs (launch_build_var_alts, read by launch_build.c):
+ * `OPTS="--build-arg BASE=x"` chosen in a `case`, or an array grown with
+ * `args+=(--build-arg K=V)` and written `"${args[@]}"` (its parts joined, as recorded by
+ * sh_vars_raw_values).
  */
 #include <string.h>
 
@@ -200,4 +204,50 @@ void launch_build_var_options(struct gl_launch_scan *scan, const struct sh_cmd *
         struct var_walk vw = {scan, cmd->words[i].loc, tool, VAR_BUDGET, 0};
         walk_var(&vw, name, nlen, 0);
     }
+}
+
+size_t launch_build_var_alts(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t i,
+                             const char **vals, size_t *lens, size_t max)
+{
+    const struct sh_word_info *in = &cmd->info[i];
+    const char *name, *w = cmd->words[i].text;
+    size_t n = strlen(w), nlen = 0;
+    if (in->nspans != 1 || !in->spans[0].opaque || max < SH_VAR_MAX_ALTS)
+        return 0;
+    if (n > 6 && !memcmp(w, "${", 2) && !memcmp(w + n - 4, "[@]}", 4)) { /* "${A[@]}" */
+        name = w + 2;
+        nlen = n - 6;
+        for (size_t k = 0; k < nlen; k++)
+            if (!name_byte(name[k], k == 0))
+                return 0;
+        const char *parts[SH_VAR_MAX_ALTS];
+        size_t plens[SH_VAR_MAX_ALTS], total = 0;
+        size_t np = sh_vars_raw_values(scan->text_vars, name, nlen, parts, plens,
+                                       SH_VAR_MAX_ALTS);
+        for (size_t k = 0; k < np; k++)
+            total += plens[k] + 1;
+        if (!np || !charge(scan->text_vars, total + ENTRY_COST))
+            return 0;
+        /* the array's parts (`(a b)` each), joined: the words it holds on some path */
+        char *all = gl_arena_alloc(&scan->doc->arena, total + 1), *o = all;
+        for (size_t k = 0; k < np; k++) {
+            for (size_t c = 0; c < plens[k]; c++)
+                *o++ = parts[k][c] == '(' || parts[k][c] == ')' ? ' ' : parts[k][c];
+            *o++ = ' ';
+        }
+        *o = 0;
+        vals[0] = all;
+        lens[0] = total;
+        return 1;
+    }
+    if (!in->may_split || !(nlen = sole_var(w, n, &name)))
+        return 0;
+    size_t k = sh_vars_values(scan->text_vars, name, nlen, vals, lens, SH_VAR_MAX_ALTS);
+    if (max - k >= SH_VAR_MAX_ALTS)
+        k += sh_vars_raw_values(scan->text_vars, name, nlen, vals + k, lens + k,
+                                SH_VAR_MAX_ALTS);
+    for (size_t a = 0; a < k; a++)
+        if (!charge(scan->text_vars, lens[a] + ENTRY_COST))
+            return 0;
+    return k;
 }

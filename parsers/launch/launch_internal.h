@@ -143,6 +143,13 @@ void launch_build_engine_var(struct gl_launch_scan *scan, const struct sh_cmd *c
  * project images too. */
 void launch_build_var_options(struct gl_launch_scan *scan, const struct sh_cmd *cmd,
                               size_t first, const char *tool);
+/* The values word i of a build command may stand for when it is exactly one variable that
+ * holds options (launch_build_vars.c): an unquoted `$ARGS` (each value it takes on some
+ * path, literal or as written: `--build-arg K=$V`), or an array `"${ARGS[@]}"` (one value:
+ * the parts of its assignments joined, `NAME+=(--build-arg K=V)` each). At most max (at
+ * least 2 * SH_VAR_MAX_ALTS); 0 when it is no such word or nothing is known of it. */
+size_t launch_build_var_alts(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t i,
+                             const char **vals, size_t *lens, size_t max);
 void launch_build_buildah(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t sub);
 void launch_build_kaniko(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t first);
 void launch_build_kustomize(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t sub);

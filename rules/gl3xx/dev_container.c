@@ -3,10 +3,13 @@
 #include "rules/gl3xx/dev_container.h"
 
 #include <stdatomic.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "linter/core/finding.h"
 #include "linter/core/model.h"
+#include "linter/core/util.h"
 
 /* Does path have a `.devcontainer` directory? */
 static bool in_dev_dir(const char *path)
@@ -41,4 +44,13 @@ bool gl_df_dev_container(const struct gl_doc *doc)
     /* a relative path: the directories of the working directory count too (`gpulint
      * Dockerfile` run inside .devcontainer/) */
     return in_dev_dir(doc->path) || (doc->path[0] != '/' && cwd_in_dev_dir());
+}
+
+void gl_df_dev_built(struct gl_finding *f)
+{
+    if (!f)
+        return;
+    f->moot_when |= GL_PROJECT_ARG_SET;
+    free(f->arg);
+    f->arg = xstrdup(GL_BUILD_DEV_CONTAINER);
 }

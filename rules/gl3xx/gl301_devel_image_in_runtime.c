@@ -67,9 +67,10 @@ static void check(struct gl_check *c)
         const char *name = m->stages[fin->base_stage].name;
         snprintf(via, sizeof via, " (through stage `%.60s`)", name ? name : "?");
     }
-    gl_report(c, gl_ref_tag_loc(r, (size_t)off, 5), NULL,
-              "the shipped image is built on `%s`%s, a devel flavor with nvcc, headers and "
-              "static libraries (gigabytes the service never uses)", r->text, via);
+    gl_df_dev_built(gl_report(c, gl_ref_tag_loc(r, (size_t)off, 5), NULL,
+                              "the shipped image is built on `%s`%s, a devel flavor with nvcc, "
+                              "headers and static libraries (gigabytes the service never uses)",
+                              r->text, via));
 }
 
 const struct gl_rule gl_rule_GL301 = {

@@ -91,9 +91,10 @@ static void check(struct gl_check *c)
     if (!first || gl_df_driver_container(c->doc) || gl_df_dev_container(c->doc))
         return;
     char others[64];
-    gl_report(c, first->loc, NULL,
-              "the shipped image installs `%s`%s: compilers and headers ride along into "
-              "production", first->spec, more_text(others, sizeof others, more));
+    gl_df_dev_built(gl_report(c, first->loc, NULL,
+                              "the shipped image installs `%s`%s: compilers and headers ride "
+                              "along into production",
+                              first->spec, more_text(others, sizeof others, more)));
 }
 
 const struct gl_rule gl_rule_GL302 = {

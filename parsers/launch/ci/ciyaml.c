@@ -18,10 +18,11 @@
  * share one variable table (they run in one shell). The launches of the steps of a GitHub
  * job on a runner without a GPU (cpu_runner: hosted `runs-on: ubuntu-latest`,
  * `windows-*`, `macos-*`; self-hosted labels with a `cpu`/`cpuN` token and none that names
- * a GPU: `linux-amd64-cpu8`), and the launches of a GitLab job whose `tags:` (its own, else
- * `default:`'s) name such a host, are gpu_unseen: a CUDA image there builds or is
- * smoke-tested on the CPU on purpose; they and the job's containers are no_gpu_host (no
- * driver or GPU check judges them).
+ * a GPU: `linux-amd64-cpu8`; the same in `runs-on: {group: G, labels: [...]}`), and the
+ * launches of a GitLab job whose `tags:` (its own or through `extends:`, else `default:`'s)
+ * name such a host, are gpu_unseen: a CUDA image there builds or is smoke-tested on the
+ * CPU on purpose; they and the job's containers are no_gpu_host (no driver or GPU check
+ * judges them).
  * Each text goes with its srcmap
  * (parsers/yaml/yaml_tree.h: exact for `|` block scalars) to gl_launches_from_shell.
  * A GitHub Actions step that `uses: docker/build-push-action` builds images and is a build
@@ -157,7 +158,24 @@ static bool gpu_label(const struct yt_node *label, const struct gl_kb *kb)
     return false;
 }
 
-/* Do the runner labels at `labels` (GitHub runs-on: a scalar or a sequence; GitLab tags;
+/* Say what the labels of `v` (a scalar or a sequence) tell of their host: false when one
+ * names a GPU or is no plain scalar (an expression's value may be anything), else *cpu
+ * is set when one names a CPU machine (cpu_runner). */
+static bool labels_no_gpu(struct yt_stream *s, struct yt_node *v, const struct gl_kb *kb,
+                          bool github, bool *cpu)
+{
+    size_t n = yt_is_seq(v) ? v->nitems : 1;
+    for (size_t i = 0; i < n && i < 64; i++) {
+        struct yt_node *label = yt_is_seq(v) ? yt_deref(s, yt_item(s, v, i)) : v;
+        if (!yt_is_scalar(label) || gpu_label(label, kb))
+            return false;
+        *cpu = *cpu || cpu_label(label) || (github && n == 1 && hosted_label(label));
+    }
+    return true;
+}
+
+/* Do the runner labels at `labels` (GitHub runs-on: a scalar, a sequence, or a mapping
+ * `{group: NAME, labels: ...}` whose group name counts as one more label; GitLab tags;
  * NULL: none) name a host without a GPU: one label says CPU and none names a GPU?
  *  - CPU: a `-`/`_`-separated token `cpu` or `cpuN` (NVIDIA's runners linux-amd64-cpu8,
  *    cpu-large); on GitHub (`github`) also one of its hosted runners given alone
@@ -174,15 +192,13 @@ static bool cpu_runner(struct yt_stream *s, struct yt_node *labels, const struct
     struct yt_node *v = yt_deref(s, labels);
     if (!v)
         return false;
-    size_t n = yt_is_seq(v) ? v->nitems : 1;
     bool cpu = false;
-    for (size_t i = 0; i < n && i < 64; i++) {
-        struct yt_node *label = yt_is_seq(v) ? yt_deref(s, yt_item(s, v, i)) : v;
-        if (!yt_is_scalar(label) || gpu_label(label, kb))
-            return false;
-        cpu = cpu || cpu_label(label) || (github && n == 1 && hosted_label(label));
-    }
-    return cpu;
+    if (!yt_is_map(v))
+        return labels_no_gpu(s, v, kb, github, &cpu) && cpu;
+    struct yt_node *group = yt_deref(s, yt_get(s, v, "group", NULL));
+    struct yt_node *list = yt_deref(s, yt_get(s, v, "labels", NULL));
+    return (!group || labels_no_gpu(s, group, kb, false, &cpu)) &&
+           (!list || labels_no_gpu(s, list, kb, github, &cpu)) && cpu;
 }
 
 /* cpu_runner of the label list `labels`, remembered for the last RUNNER_MEMO lists judged:
@@ -260,6 +276,60 @@ static void gitlab_job(struct ci *c, struct yt_node *job)
     }
 }
 
+/* GitLab's limit on `extends:` levels; the looks a job's keys may cost in all (a list of
+ * extends in each of eleven levels would otherwise fan out without bound). */
+#define GITLAB_EXTENDS_DEPTH 11
+#define GITLAB_EXTENDS_LOOKS 256
+
+/* The value of `key` in GitLab job `job` as GitLab merges it: the job's own, else that of
+ * the last job of its `extends:` (a name or a list: each later one merged over the
+ * earlier) that has one, through their own extends up to GitLab's 11 levels; NULL when
+ * none has it. Cycles and fan-out end at the depth and at *looks. */
+static struct yt_node *gitlab_key(struct yt_stream *s, struct yt_node *root,
+                                  struct yt_node *job, const char *key, int depth,
+                                  int *looks)
+{
+    struct yt_node *own = yt_get(s, job, key, NULL);
+    if (own || depth >= GITLAB_EXTENDS_DEPTH || --*looks < 0)
+        return own;
+    struct yt_node *ext = yt_deref(s, yt_get(s, job, "extends", NULL));
+    size_t n = yt_is_seq(ext) ? ext->nitems : ext ? 1 : 0;
+    for (size_t i = n; i-- > 0;) {
+        struct yt_node *name = yt_is_seq(ext) ? yt_deref(s, yt_item(s, ext, i)) : ext;
+        struct yt_node *parent = yt_is_scalar(name) ? yt_get(s, root, name->value, NULL)
+                                                    : NULL;
+        struct yt_node *v = yt_is_map(parent) ? gitlab_key(s, root, parent, key, depth + 1,
+                                                           looks)
+                                              : NULL;
+        if (v)
+            return v;
+    }
+    return NULL;
+}
+
+/* The runner tags of GitLab job `job`: its own or inherited through extends, else the
+ * `default:` ones (`defaults`) unless `inherit: default:` is false or a list without
+ * `tags`. */
+static struct yt_node *gitlab_tags(struct yt_stream *s, struct yt_node *root,
+                                   struct yt_node *job, struct yt_node *defaults)
+{
+    int looks = GITLAB_EXTENDS_LOOKS;
+    struct yt_node *tags = gitlab_key(s, root, job, "tags", 0, &looks);
+    if (tags || !defaults)
+        return tags;
+    looks = GITLAB_EXTENDS_LOOKS;
+    struct yt_node *inherit = gitlab_key(s, root, job, "inherit", 0, &looks);
+    struct yt_node *d = yt_deref(s, yt_get(s, inherit, "default", NULL));
+    if (yt_is_scalar(d) && !strcmp(d->value, "false"))
+        return NULL;
+    for (size_t i = 0; yt_is_seq(d) && i < d->nitems; i++) {
+        struct yt_node *it = yt_deref(s, yt_item(s, d, i));
+        if (yt_is_scalar(it) && !strcmp(it->value, "tags"))
+            return defaults;
+    }
+    return yt_is_seq(d) ? NULL : defaults;
+}
+
 static void gitlab(struct ci *c, struct yt_node *root)
 {
     struct yt_pair *p;
@@ -276,8 +346,7 @@ static void gitlab(struct ci *c, struct yt_node *root)
         if (strcmp(k->value, "default")) /* (hidden `.templates` too: their images run) */
             ci_gitlab_containers(c->doc, c->s, p[i].value, k->value, root);
         /* a job whose runner tags name a CPU host, as a GitHub job's runs-on */
-        struct yt_node *own = yt_get(c->s, p[i].value, "tags", NULL);
-        bool cpu = runner_is_cpu(c, own ? own : tags, false);
+        bool cpu = runner_is_cpu(c, gitlab_tags(c->s, root, p[i].value, tags), false);
         for (size_t l = first; cpu && l < c->doc->nlaunches; l++)
             c->doc->launches[l].gpu_unseen = c->doc->launches[l].no_gpu_host = true;
     }

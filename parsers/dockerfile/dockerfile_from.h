@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/*
+ * dockerfile_from.h: what BuildKit refuses in a FROM instruction before it builds anything.
+ *
+ * BuildKit's instructions.parseBuildStageName and dockerfile2llb refuse a FROM that
+ *  - has neither one argument nor three with `AS` second ("FROM requires either one or three
+ *    arguments": `FROM a b`, `FROM a AS`, `FROM a AS b c`, a trailing `# comment`, a bare
+ *    `FROM`);
+ *  - names its stage against `^[a-z][a-z0-9-_.]*$` once lowered ("invalid name for build
+ *    stage"); a name that holds a `$` is left alone;
+ *  - takes an image whose reference distribution/reference (ParseNormalizedNamed, imageref.h)
+ *    rejects: upper case in the repository path, a digest of the wrong length, a tag over
+ *    128 characters or starting with '.' or '-', a byte outside the grammar.
+ * Each is a GL900 (doc->error) at the first bad byte, as `docker build` stops there. The
+ * reference is judged only when it is resolved (no variable without a value is left in it),
+ * is no earlier stage and not `scratch`: the caller says so. A reference written literally
+ * is pointed at its bad byte; one that came from ARG defaults or quotes at its word, with
+ * the expanded text named in the message. A reference that holds a template's marks (`{{`,
+ * `{%`, `<image>`, `%VAR%`, `@VAR@`) is a placeholder, never judged.
+ */
+#ifndef GPULINT_PARSERS_DOCKERFILE_FROM_H
+#define GPULINT_PARSERS_DOCKERFILE_FROM_H
+
+#include "linter/core/model.h"
+#include "parsers/dockerfile/dockerfile.h"
+
+/* The argument count and the stage name of FROM `in`. False (with doc->error set, unless
+ * an earlier error is kept) when BuildKit refuses them. */
+bool df_from_shape(struct gl_doc *doc, const struct df_instr *in);
+
+/* The image reference of FROM `in` (in->args[0]), expanded to `text`. False (doc->error
+ * set as above) when BuildKit refuses it. */
+bool df_from_reference(struct gl_doc *doc, const struct df_instr *in, const char *text);
+
+#endif
