@@ -386,6 +386,10 @@ static void test_local_only(void **state)
             fail_msg("%s: local_only %d, want %d", cases[i].in, !cases[i].local,
                      cases[i].local);
     }
+    assert_true(gl_imageref_valid("gcr.io/cloud-builders/docker", 28));
+    assert_true(gl_imageref_valid("python:3.11", 11));
+    assert_false(gl_imageref_valid("Start measurements", 18));
+    assert_false(gl_imageref_valid("", 0));
     assert_true(gl_docker_official("python", 6));
     assert_false(gl_docker_official("python", 5)); /* "pytho" */
     assert_false(gl_docker_official("pythonx", 7));

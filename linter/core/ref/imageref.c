@@ -456,6 +456,12 @@ int gl_imageref_parse(struct gl_arena *a, const char *s, size_t len, struct gl_l
     return 0;
 }
 
+bool gl_imageref_valid(const char *s, size_t len)
+{
+    struct ref_spans r;
+    return scan_reference_memo(s, len, &r).ok;
+}
+
 size_t gl_imageref_via_len(const char *s, size_t len)
 {
     struct ref_spans r;

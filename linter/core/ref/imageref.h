@@ -82,6 +82,9 @@ int gl_imageref_parse(struct gl_arena *a, const char *s, size_t len, struct gl_l
 struct gl_ref *gl_ref_add(struct gl_doc *doc, const char *text, struct gl_loc loc,
                           enum gl_ref_role role, bool unresolved);
 
+/* Is s[0..len) a reference gl_imageref_parse accepts? (No allocation.) */
+bool gl_imageref_valid(const char *s, size_t len);
+
 /* How many bytes of the reference s[0..len) name the public mirror it is pulled through
  * ("docker.m.daocloud.io", "m.daocloud.io/nvcr.io"): 0 when none (or not a reference).
  * Its domain, path and familiar name are the upstream image's. */

@@ -17,15 +17,7 @@ static bool builder_name(struct yt_node *name)
 {
     if (!yt_is_scalar(name) || !name->len)
         return false;
-    if (name->value[0] == '$')
-        return true;
-    struct gl_arena a;
-    gl_arena_init(&a);
-    struct gl_imageref ref;
-    bool ok = gl_imageref_parse(&a, name->value, name->len, (struct gl_loc){0, 0}, &ref, NULL) ==
-              0;
-    gl_arena_free(&a);
-    return ok;
+    return name->value[0] == '$' || gl_imageref_valid(name->value, name->len);
 }
 
 bool ci_cloud_build_root(struct yt_stream *s, struct yt_node *root)
