@@ -632,8 +632,40 @@ void gl_launch_scan_text(struct gl_launch_scan *s, const char *text, size_t len,
     scan_split(s, text, len, map, 0);
 }
 
+/* Where an offset of a text with no map is: its line and column (a script file's own
+ * text), moved forward from the last one asked (the substitutions come in order). */
+struct text_cursor {
+    size_t off;
+    uint32_t line, col;
+};
+
+/* The map of bytes [from, to) of `text` (mapped by `map`, or the file itself from 1:1):
+ * a command substitution's body, split on its own. */
+static struct gl_srcmap *subst_map(struct gl_launch_scan *s, const char *text,
+                                   const struct gl_srcmap *map, size_t from, size_t to,
+                                   struct text_cursor *at)
+{
+    struct gl_srcmap *sub = gl_arena_alloc(&s->doc->arena, sizeof *sub); /* words keep it */
+    gl_srcmap_init(sub, &s->doc->arena);
+    if (map) {
+        gl_srcmap_append(sub, 0, map, from, to);
+        return sub;
+    }
+    if (from < at->off)
+        *at = (struct text_cursor){0, 1, 1};
+    for (const char *nl; (nl = memchr(text + at->off, '\n', from - at->off));) {
+        at->line++;
+        at->col = 1;
+        at->off = (size_t)(nl - text) + 1;
+    }
+    at->col += (uint32_t)(from - at->off);
+    at->off = from;
+    gl_srcmap_identity(sub, text + from, to - from, at->line, at->col);
+    return sub;
+}
+
 /* The commands of one text (depth 0: a file's own text, whose commands inline ignores
- * cover; deeper: an `sbatch --wrap` script). */
+ * cover; deeper: an `sbatch --wrap` script, a command substitution's body). */
 static void scan_split(struct gl_launch_scan *s, const char *text, size_t len,
                        const struct gl_srcmap *map, int depth)
 {
@@ -641,6 +673,9 @@ static void scan_split(struct gl_launch_scan *s, const char *text, size_t len,
     struct sh_opts o;
     split_opts(s, &o, &fresh);
     o.grammar = s->grammar && !depth;
+    struct sh_substs substs = {NULL, 0, 0};
+    if (depth < MAX_SH_C_DEPTH)
+        o.substs = &substs;
     struct sh_cmd *cmds;
     size_t n;
     struct sh_error err;
@@ -672,6 +707,14 @@ static void scan_split(struct gl_launch_scan *s, const char *text, size_t len,
         }
     }
     s->text_vars = outer;
+    /* the commands inside command substitutions (`ID=$(docker run -d --gpus all ...)`) are
+       commands of the script too, in a subshell: their launches are read after the text's */
+    struct text_cursor at = {0, 1, 1};
+    for (size_t k = 0; k < substs.n && !gl_arena_over(&s->doc->arena); k++) {
+        size_t from = substs.items[k].from, to = substs.items[k].to;
+        scan_split(s, text + from, to - from, subst_map(s, text, map, from, to, &at),
+                   depth + 1);
+    }
 }
 
 static int range_cmp(const void *a, const void *b)

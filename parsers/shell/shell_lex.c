@@ -223,6 +223,17 @@ static void lex_double_quote(struct sh_lexer *lx, int depth)
     lx->i++;
 }
 
+/* A command substitution's body [from, to): one for sh_opts.substs, unless it is an
+ * arithmetic `$((...))` (its body starts with `(` and ends with `)`). */
+static __attribute__((noinline, cold)) void note_subst(struct sh_lexer *lx, size_t from,
+                                                      size_t to)
+{
+    if (lx->s[from] == '(' && to > from && lx->s[to - 1] == ')')
+        return;
+    struct sh_substs *l = lx->opts->substs;
+    *GL_APPEND(lx->a, l->items, l->n, l->cap) = (struct sh_subst){from, to};
+}
+
 /* A construct [from, ...) whose end is found by shl_skip_construct, made opaque. */
 static void lex_skipped(struct sh_lexer *lx, size_t from, size_t inner, char open,
                         bool unquoted, const char *message)
@@ -235,6 +246,9 @@ static void lex_skipped(struct sh_lexer *lx, size_t from, size_t inner, char ope
     }
     shl_wb_opaque_raw(lx, from, end, unquoted);
     lx->i = end;
+    if (lx->opts && lx->opts->substs && (open == '`' || (open == '(' && lx->s[from] == '$')) &&
+        end > inner)
+        note_subst(lx, inner, end - 1);
 }
 
 /* One C escape of $'...' at k (the backslash); returns the offset after it. */

@@ -178,6 +178,19 @@ struct sh_opts {
      * the opener. Off for texts that are pieces of a script (Dockerfile RUN lines,
      * Markdown fences, YAML commands, `sh -c` strings), which may be fragments. */
     bool grammar;
+    /* When set: the bodies of the command substitutions the split meets (`$(...)`, not
+     * `$((...))`; backquotes) are recorded here, for a caller that reads the commands
+     * inside them (the launch scan: `ID=$(docker run -d --gpus all ...)`). */
+    struct sh_substs *substs;
+};
+
+/* A command substitution's body: bytes [from, to) of the text given to sh_split. */
+struct sh_subst {
+    size_t from, to;
+};
+struct sh_substs {
+    struct sh_subst *items; /* in the split's arena */
+    size_t n, cap;
 };
 
 /* Bytes [out, out+len) of a word's text came from input bytes [src, src+len) when
