@@ -306,6 +306,8 @@ static bool moot(const struct gl_project_set *s, const struct gl_finding *f)
 {
     if (!f->moot_when || (!s->n && !(f->moot_when & GL_PROJECT_BUILT)))
         return false;
+    if (!s->n) /* no fact of the run: only a name no registry serves, asked of the scan */
+        return f->image && gl_imageref_text_local_only(f->image, strlen(f->image));
     struct gl_arena a;
     gl_arena_init(&a);
     if ((f->moot_when & GL_PROJECT_ARG_SET) && f->arg && f->file && s->n &&

@@ -385,6 +385,9 @@ static void test_local_only(void **state)
         if (gl_imageref_local_only(&ref) != cases[i].local)
             fail_msg("%s: local_only %d, want %d", cases[i].in, !cases[i].local,
                      cases[i].local);
+        if (gl_imageref_text_local_only(cases[i].in, strlen(cases[i].in)) != cases[i].local)
+            fail_msg("%s: text_local_only %d, want %d", cases[i].in, !cases[i].local,
+                     cases[i].local);
     }
     assert_true(gl_imageref_valid("gcr.io/cloud-builders/docker", 28));
     assert_true(gl_imageref_valid("python:3.11", 11));

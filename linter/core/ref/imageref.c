@@ -2,6 +2,7 @@
 /* imageref.c: container image reference parsing and matching (see imageref.h). */
 #include "linter/core/ref/imageref.h"
 #include "linter/core/hashmap.h"
+#include "linter/core/ref/docker_official.h"
 #include "linter/core/ref/registry_mirrors.h"
 
 #include <string.h>
@@ -454,6 +455,25 @@ int gl_imageref_parse(struct gl_arena *a, const char *s, size_t len, struct gl_l
     out->familiar = familiar_name(a, out);
     out->exact = true;
     return 0;
+}
+
+bool gl_imageref_text_local_only(const char *s, size_t len)
+{
+    struct ref_spans r;
+    if (!scan_reference_memo(s, len, &r).ok || !r.hub_domain)
+        return false;
+    const char *name = s + r.path_start;
+    size_t n = r.path_end - r.path_start;
+    if (!r.official) { /* written `library/NAME` */
+        if (n <= OFFICIAL_REPO_PREFIX_LEN || memcmp(name, OFFICIAL_REPO_PREFIX,
+                                                    OFFICIAL_REPO_PREFIX_LEN))
+            return false;
+        name += OFFICIAL_REPO_PREFIX_LEN;
+        n -= OFFICIAL_REPO_PREFIX_LEN;
+        if (memchr(name, '/', n))
+            return false;
+    }
+    return !gl_docker_official(name, n);
 }
 
 bool gl_imageref_valid(const char *s, size_t len)

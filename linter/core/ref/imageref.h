@@ -82,6 +82,10 @@ int gl_imageref_parse(struct gl_arena *a, const char *s, size_t len, struct gl_l
 struct gl_ref *gl_ref_add(struct gl_doc *doc, const char *text, struct gl_loc loc,
                           enum gl_ref_role role, bool unresolved);
 
+/* gl_imageref_local_only (model_ref.h) of the reference s[0..len), without parsing it
+ * into an arena: a Docker Hub name of one component that was never an official image. */
+bool gl_imageref_text_local_only(const char *s, size_t len);
+
 /* Is s[0..len) a reference gl_imageref_parse accepts? (No allocation.) */
 bool gl_imageref_valid(const char *s, size_t len);
 
