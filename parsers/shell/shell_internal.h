@@ -147,6 +147,9 @@ static inline int shl_cur(struct sh_lexer *lx)
  * out; ask for one only where the lexer starts a word), with opts->python_braces an
  * IPython `{expr}` (see sh_opts). */
 size_t shl_placeholder_end(const struct sh_lexer *lx, size_t i);
+/* The offset after a documentation placeholder `<...>` that starts at i (the grammar of
+ * opts->placeholders, whatever the flag), else 0. */
+size_t shl_angle_placeholder_end(const struct sh_lexer *lx, size_t i);
 /* Does the byte at i end an unquoted word (blank, newline, operator char, end)? */
 static inline bool shl_word_end_at(const struct sh_lexer *lx, size_t i)
 {

@@ -142,8 +142,14 @@ size_t shl_placeholder_end(const struct sh_lexer *lx, size_t i)
         }
         return 0;
     }
+    return lx->opts && lx->opts->placeholders ? shl_angle_placeholder_end(lx, i) : 0;
+}
+
+size_t shl_angle_placeholder_end(const struct sh_lexer *lx, size_t i)
+{
+    const char *s = lx->s;
     /* `<name>`, `<your path>`, `</on/your/host>`, `<./dir>`, `<~/models>` */
-    if (!lx->opts || !lx->opts->placeholders || i + 2 >= lx->len || s[i] != '<' ||
+    if (i + 2 >= lx->len || s[i] != '<' ||
         !((s[i + 1] >= 'a' && s[i + 1] <= 'z') || (s[i + 1] >= 'A' && s[i + 1] <= 'Z') ||
           s[i + 1] == '/' || s[i + 1] == '.' || s[i + 1] == '~'))
         return 0;

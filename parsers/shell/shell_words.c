@@ -3,7 +3,6 @@
  * words, redirections, heredoc bodies and assignment tracking (see shell_words.h). */
 #include "parsers/shell/shell_internal.h"
 
-#include <ctype.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -540,16 +539,16 @@ static bool target_follows(const struct sh_lexer *lx, size_t i)
 }
 
 /* Does the `>` at `at` close a documentation placeholder `<NAME>` (`ROOT=<ROOT_PATH>`,
- * `--token <your-token>`)? Example scripts ship these for the reader to fill in; bash
- * refuses them as they stand, but the script's launches are what it means, so its
- * grammar is not judged on them (the words are unresolved, as elsewhere). */
+ * `--token <your-token>`: shl_angle_placeholder_end)? Example scripts ship these for the
+ * reader to fill in; bash refuses them as they stand, but the script's launches are what
+ * it means, so its grammar is not judged on them (the words are unresolved, as
+ * elsewhere). */
 static bool closes_placeholder(const struct sh_lexer *lx, size_t at)
 {
     size_t k = at;
-    while (k > 0 && (isalnum((unsigned char)lx->s[k - 1]) || lx->s[k - 1] == '_' ||
-                     lx->s[k - 1] == '-' || lx->s[k - 1] == '.'))
+    while (k > 0 && lx->s[k - 1] != '<' && !shl_word_end_at(lx, k - 1))
         k--;
-    return k < at && k > 0 && lx->s[k - 1] == '<' && lx->s[at] == '>';
+    return k > 0 && lx->s[k - 1] == '<' && shl_angle_placeholder_end(lx, k - 1) == at + 1;
 }
 
 /* Is the command being built a `[[ ... ]]`, where `<` and `>` compare strings or stand in
