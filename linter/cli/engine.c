@@ -400,21 +400,6 @@ static void lint_binary(struct gl_run *run, const struct gl_input_type *type, co
     gl_arena_free(&doc.arena);
 }
 
-/* Read up to `cap` first bytes of fd (fewer at its end). */
-static size_t read_head(int fd, unsigned char *buf, size_t cap)
-{
-    size_t got = 0;
-    while (got < cap) {
-        ssize_t k = read(fd, buf + got, cap - got);
-        if (k < 0 && errno == EINTR)
-            continue;
-        if (k <= 0)
-            break;
-        got += (size_t)k;
-    }
-    return got;
-}
-
 /* Read the rest of a text input from fd (after head[0..nhead)) under the limit
  * input-size, and lint it. */
 static void read_and_lint(struct gl_run *run, int fd, const char *name, const void *head,
@@ -544,7 +529,7 @@ static void lint_file_as(struct gl_run *run, const char *path, bool named,
     if (!named)
         fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
     unsigned char head[512];
-    size_t nhead = read_head(fd, head, sizeof head);
+    size_t nhead = gl_read_upto(fd, (char *)head, sizeof head);
     const struct gl_input_type *bin = image_magic(run, head, nhead);
     if (bin && regular) {
         close(fd);
@@ -563,7 +548,7 @@ static void lint_file_as(struct gl_run *run, const char *path, bool named,
 static void read_stdin(struct gl_run *run)
 {
     unsigned char head[512];
-    size_t nhead = read_head(STDIN_FILENO, head, sizeof head);
+    size_t nhead = gl_read_upto(STDIN_FILENO, (char *)head, sizeof head);
     const struct gl_input_type *bin = image_magic(run, head, nhead);
     if (bin) {
         lint_binary(run, bin, "-", STDIN_FILENO, head, nhead, true);
