@@ -2,7 +2,6 @@
 /* model_ref.c: queries over parsed image references (see model_ref.h). */
 #include "linter/core/model.h"
 
-#include "linter/core/ref/docker_official.h"
 #include "linter/core/ref/imageref.h"
 
 #include <ctype.h>
@@ -27,10 +26,7 @@ bool gl_imageref_is_docker_hub(const struct gl_imageref *ref)
 
 bool gl_imageref_local_only(const struct gl_imageref *ref)
 {
-    if (!gl_imageref_is_docker_hub(ref) || !ref->path || !gl_has_prefix(ref->path, "library/"))
-        return false;
-    const char *name = ref->path + strlen("library/");
-    return !strchr(name, '/') && !gl_docker_official(name, strlen(name));
+    return ref->raw && gl_imageref_text_local_only(ref->raw, strlen(ref->raw));
 }
 
 const char *gl_imageref_full_name(struct gl_arena *a, const struct gl_imageref *ref)
