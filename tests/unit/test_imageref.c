@@ -246,6 +246,14 @@ static void check_str(const char *what, const char *input, const char *got, cons
                  want ? want : "(null)");
 }
 
+/* Parse `in`, which must be a valid reference, at 1:1. */
+static void parse_ok(struct gl_arena *a, const char *in, struct gl_imageref *ref)
+{
+    struct gl_imageref_error err;
+    if (gl_imageref_parse(a, in, strlen(in), (struct gl_loc){1, 1}, ref, &err) != 0)
+        fail_msg("%s: unexpected error at %zu: %s", in, err.offset, err.message);
+}
+
 static void test_valid_table(void **state)
 {
     (void)state;
@@ -306,10 +314,8 @@ static void test_mirrors(void **state)
     gl_arena_init(&a);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct gl_imageref ref;
-        struct gl_imageref_error err;
         const char *in = cases[i].in;
-        if (gl_imageref_parse(&a, in, strlen(in), (struct gl_loc){1, 1}, &ref, &err) != 0)
-            fail_msg("%s: unexpected error at %zu: %s", in, err.offset, err.message);
+        parse_ok(&a, in, &ref);
         check_str("domain", in, ref.domain, cases[i].domain);
         check_str("path", in, ref.path, cases[i].path);
         check_str("familiar", in, ref.familiar, cases[i].familiar);
@@ -381,7 +387,7 @@ static void test_local_only(void **state)
     gl_arena_init(&a);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct gl_imageref ref;
-        assert_int_equal(parse_str(&a, cases[i].in, &ref, NULL), 0);
+        parse_ok(&a, cases[i].in, &ref);
         if (gl_imageref_local_only(&ref) != cases[i].local)
             fail_msg("%s: local_only %d, want %d", cases[i].in, !cases[i].local,
                      cases[i].local);
@@ -828,10 +834,8 @@ static void test_name_placeholder(void **state)
     gl_arena_init(&a);
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         struct gl_imageref ref;
-        struct gl_imageref_error err;
         const char *t = cases[i].text;
-        struct gl_loc at = {1, 1};
-        assert_int_equal(gl_imageref_parse(&a, t, strlen(t), at, &ref, &err), 0);
+        parse_ok(&a, t, &ref);
         if (gl_imageref_name_placeholder(&ref) != cases[i].is)
             fail_msg("name `%s`: expected %d", t, cases[i].is);
     }
