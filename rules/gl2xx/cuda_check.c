@@ -185,7 +185,10 @@ bool gl_cuda_fact_on_gpu(const struct gl_doc *doc, const struct gl_cuda_fact *f)
 {
     if (!gl_cuda_fact_counts(doc, f) || gl_cuda_fact_unrequired_base(doc, f))
         return false;
-    return f->launch < 0 || !doc->launches[f->launch].no_gpu_host;
+    if (f->launch < 0)
+        return true;
+    const struct gl_launch *l = &doc->launches[f->launch];
+    return !l->no_gpu_host && !l->secondary_role;
 }
 
 struct gl_loc gl_cuda_fact_report_loc(const struct gl_cuda_fact *f)

@@ -60,7 +60,9 @@ const struct gl_kb *gl_cuda_kb(const struct gl_check *c);
 bool gl_cuda_fact_counts(const struct gl_doc *doc, const struct gl_cuda_fact *f);
 
 /* gl_cuda_fact_counts, and the image starts CUDA on a GPU host: not a launch where no GPU
- * is (no_gpu_host: a CI job on a CPU runner builds or tests on the CPU), and not the
+ * is (no_gpu_host: a CI job on a CPU runner builds or tests on the CPU), nor a CPU role
+ * beside GPU ones (secondary_role: an MPIJob's launcher, a Ray head, a compose service's
+ * CPU variant: it asks for no GPU, so CUDA starts in the other roles), and not the
  * version of an nvidia/cuda `-base` tag of GPU plumbing (gl_cuda_fact_unrequired_base). The
  * driver and GPU checks (GL201, GL204, GL208, GL209) judge only these; GL202 judges every
  * fact that counts (two CUDA runtimes ship wherever the image runs). */
