@@ -53,11 +53,28 @@ static bool runs_word(const struct gl_cmd *cmd, size_t k)
     return !strcmp(w, "sh") || !strcmp(w, "bash");
 }
 
+/* Can a command whose first word is w run an installer: `sh`, `bash`, `sudo`, or a path
+ * whose last part starts with `cuda_`? (One look at a byte or two rules out nearly every
+ * command of a RUN line: apt-get, pip, echo, cd, ...) */
+static bool may_run_installer(const char *w)
+{
+    switch (w[0]) {
+    case 's': return !strcmp(w, "sh") || !strcmp(w, "sudo");
+    case 'b': return !strcmp(w, "bash");
+    case 'c': return w[1] == 'u';
+    case '/':
+    case '.': return strstr(w, "cuda_") || gl_has_suffix(w, "/sh") || gl_has_suffix(w, "/bash");
+    default: return false;
+    }
+}
+
 void cd_derive_runfiles(struct cd_ctx *c)
 {
     const struct gl_dockerfile_model *m = c->doc->df;
     for (size_t i = 0; m && i < m->ncmds; i++) {
         const struct gl_cmd *cmd = &m->cmds[i];
+        if (!cmd->nwords || cmd->words[0].opaque || !may_run_installer(cmd->words[0].text))
+            continue;
         for (size_t k = 0; k < cmd->nwords && k < 6; k++) {
             const struct gl_word *w = &cmd->words[k];
             char v[16];
