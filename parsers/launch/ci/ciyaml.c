@@ -37,6 +37,7 @@
 #include "knowledge/gpu_target.h"
 #include "linter/core/inputs.h"
 #include "parsers/launch/ci/ci_build_action.h"
+#include "parsers/launch/ci/ci_circleci.h"
 #include "parsers/launch/ci/ci_cloudbuild.h"
 #include "parsers/launch/ci/ci_containers.h"
 #include "parsers/launch/launch_shell.h"
@@ -378,7 +379,9 @@ static void parse(struct gl_doc *doc, const struct gl_config *cfg)
         c.root = "../..";
     struct yt_node *root = s.ndocs && s.docs[0] && s.docs[0]->complete ? s.docs[0] : NULL;
     if (yt_is_map(root)) {
-        if (is_github(doc->path) || yt_get(&s, root, "jobs", NULL) ||
+        if (!is_github(doc->path) && ci_circleci_root(&s, root, doc->path))
+            ci_circleci(doc, &s, root);
+        else if (is_github(doc->path) || yt_get(&s, root, "jobs", NULL) ||
             yt_get(&s, root, "runs", NULL))
             github(&c, root);
         else if (ci_cloud_build_root(&s, root))
