@@ -6,7 +6,8 @@
  * Recognition (gl_input_ciyaml): by name, a .yml or .yaml file directly in
  * .github/workflows/, .gitlab-ci.yml or .gitlab-ci.yaml, action.yml or action.yaml
  * (a GitHub composite action: its runs.steps[].run texts), and Cloud Build's
- * cloudbuild*.yaml (ci_cloudbuild.h); by content, any other YAML
+ * cloudbuild*.yaml (ci_cloudbuild.h), CircleCI configs (ci_circleci.h: a .circleci/ path or
+ * a job with an executor key); by content, any other YAML
  * file whose first document is a GitHub workflow (`jobs:` holding a job with `runs-on`
  * or `steps`), a GitLab pipeline (`stages:`, or a job with `script` and `image` or
  * `stage`) or a Cloud Build config (`steps:` of builder `name:`s), with no Kubernetes
