@@ -19,6 +19,11 @@ struct gl_stage {
     int base_stage;          /* the earlier stage it is built FROM, else -1 */
     bool final;              /* the stage `docker build` outputs */
     bool shipped;            /* final, or in the final stage's FROM chain */
+    bool env_shipped;        /* a shipped stage (or one such a stage copies it into) copies a
+                                Python environment out of it or a stage built FROM it:
+                                `COPY --from=build /opt/conda /opt/conda` (a conda or
+                                virtual environment, site-packages, ~/.local): the Python
+                                packages it installs ship, whatever its base */
     const char *entrypoint;  /* the program of the stage's last ENTRYPOINT, as written (its
                                 first JSON string, or the first word of the shell form);
                                 NULL when the stage sets none (it inherits its base's) */

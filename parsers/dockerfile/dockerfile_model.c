@@ -70,6 +70,10 @@ struct builder {
     size_t dir_len;         /* the doc path's directory with its '/' (0: none), or SIZE_MAX
                                before context_size first needs it */
     struct gl_buf scratch;  /* expansion's result buffer, reused from word to word */
+    /* `COPY --from=STAGE` of a Python environment (env_path), in file order: after the
+     * final stage is chosen, the stages whose environment ships (gl_stage.env_shipped) */
+    struct env_copy { int into, from; } *env_copies;
+    size_t nenv_copies, capenv_copies;
 };
 
 static struct var *var_find(struct var *v, const char *name, size_t len)
@@ -456,6 +460,38 @@ static int64_t context_size(struct builder *b, const char *path)
     return GL_COPY_SIZE_ASK;
 }
 
+/* Is a COPY source a Python environment or a part of one: a conda install (/opt/conda,
+ * miniconda3, miniforge, micromamba; not conda-build's conda-bld output), a virtual
+ * environment (/opt/venv, .venv), site-packages or dist-packages, a lib/pythonX.Y tree, or
+ * the user's ~/.local? */
+static bool env_path(const char *p)
+{
+    static const char *const parts[] = {"conda", "venv", "site-packages", "dist-packages",
+                                        "/lib/python", ".local", "miniforge", "mambaforge",
+                                        "micromamba", NULL};
+    if (strstr(p, "conda-bld"))
+        return false; /* conda-build's output channel: packages built, not installed */
+    for (size_t k = 0; parts[k]; k++)
+        if (strstr(p, parts[k]))
+            return true;
+    return false;
+}
+
+/* COPY --from=stage `from`: when a source is a Python environment, remember it. */
+static void copy_from_stage(struct builder *b, struct scope *s, int stage, int from,
+                            const struct df_instr *in)
+{
+    for (size_t i = 0; i + 1 < in->nargs; i++) {
+        bool unresolved;
+        const char *path = expand(b, s, in->args[i].value, in->args[i].len, &unresolved);
+        if (env_path(path)) {
+            *DF_APPEND(&b->doc->arena, b->env_copies, b->nenv_copies, b->capenv_copies) =
+                (struct env_copy){stage, from};
+            return;
+        }
+    }
+}
+
 static void copy_or_add(struct builder *b, struct scope *s, int stage, int instr,
                         const struct df_instr *in)
 {
@@ -464,7 +500,10 @@ static void copy_or_add(struct builder *b, struct scope *s, int stage, int instr
     if (from) {
         bool unresolved;
         const char *text = expand(b, s, from, strlen(from), &unresolved);
-        if (unresolved || stage_named(b, text, true) >= 0)
+        int from_stage = unresolved ? -1 : stage_named(b, text, true);
+        if (from_stage >= 0 && from_stage < stage)
+            copy_from_stage(b, s, stage, from_stage, in);
+        if (unresolved || from_stage >= 0)
             return;
         struct gl_loc loc = gl_srcmap_loc(&in->flags[fi].map, strlen("--from="));
         struct gl_ref *r = gl_ref_add(b->doc, text, loc, GL_REF_COPY_FROM, false);
@@ -609,6 +648,16 @@ static void choose_final(struct builder *b)
     }
     if (m->final_stage >= 0)
         m->stages[m->final_stage].final = true;
+    /* (a copy's source is an earlier stage: from the last copy back, a stage is marked
+       before the copies out of it are looked at) */
+    for (size_t k = b->nenv_copies; k-- > 0;) {
+        const struct env_copy *e = &b->env_copies[k];
+        if (!m->stages[e->into].shipped && !m->stages[e->into].env_shipped)
+            continue;
+        for (int st = e->from; st >= 0 && !m->stages[st].env_shipped;
+             st = m->stages[st].base_stage)
+            m->stages[st].env_shipped = true;
+    }
 }
 
 /* The first instruction BuildKit does not know (`SUDO`, a stray shell line), or NULL:

@@ -49,15 +49,15 @@ static bool ellipsis_word(const unsigned char *t)
     return !*k && k != t;
 }
 
-/* Does an opaque word that may split stand for any number of words from its start: an
- * expansion (`$args`, `${X}`), a template's `{{ args }}`, or a document's ellipsis (`...`,
- * `…`: the words it leaves out; the shell reader makes it opaque only in documentation)?
- * One that starts with literal text (`org/$NAME`, `...$X`) is at least one word that is
- * no option. */
-static bool splat_word(const struct gl_word *w)
+/* Does an opaque word that may split stand for any number of words: an expansion
+ * (`$args`, `${X}`), a template's `{{ args }}`, or a document's ellipsis (`...`, `…`: the
+ * words it leaves out; the shell reader makes it opaque only in documentation), with no
+ * other text (sh_word_may_be_words)? One with literal text beside its expansions
+ * (`org/$NAME`, `...$X`, `${IMAGE}:${TAG}`) is one word that is no option: the image. */
+static bool splat_word(const struct gl_word *w, const struct sh_word_info *in)
 {
     const unsigned char *t = (const unsigned char *)w->text;
-    return t[0] == '$' || t[0] == '{' || ellipsis_word(t);
+    return (t[0] == '$' || t[0] == '{' || ellipsis_word(t)) && sh_word_may_be_words(in);
 }
 
 /* Long option at word i: returns how many words it used. */
@@ -130,7 +130,7 @@ size_t launch_walk_opts(struct launch_build *b, const struct sh_cmd *cmd, size_t
     while (i < n) {
         const struct gl_word *w = &cmd->words[i];
         const char *t = w->text;
-        if (w->opaque && cmd->info[i].may_split && splat_word(w)) {
+        if (w->opaque && splat_word(w, &cmd->info[i])) {
             b->l->opts_opaque = true;
             if (i + 1 >= n)
                 return n; /* `docker run $args`: the image is somewhere in there */

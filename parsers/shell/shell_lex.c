@@ -412,6 +412,11 @@ static void lex_dollar(struct sh_lexer *lx, enum lex_mode mode, int depth)
         bool arith = k < lx->len && s[k] == '(';
         lex_skipped(lx, dollar, j + 1, '(', !quoted,
                     arith ? "expected )) closing this $((" : "expected ) closing this $(");
+    } else if (n == '{' && template_end(lx, j)) {
+        /* a GitHub Actions expression `${{ ... }}`, substituted as text before the shell
+           runs (a `${` would close at its first `}`, leaving the second one literal) */
+        lx->i = template_end(lx, j);
+        shl_wb_opaque_raw(lx, dollar, lx->i, !quoted);
     } else if (n == '{') {
         lex_brace(lx, dollar, j, mode, depth);
     } else if (n == '\'' && !quoted) {

@@ -307,6 +307,20 @@ static inline long sh_dash_c_index(const struct sh_cmd *cmd)
     return sh_dash_c_index_named(cmd);
 }
 
+/* May word info `in` stand for any number of words: it holds an unquoted opaque
+ * expansion and no byte that is not one (`$ARGS`, `${A}${B}`; RULES.md third round,
+ * "Unquoted expansions")? A word with literal or known text beside its expansions
+ * (`${IMAGE}:${TAG}`, `$PWD:/ws`, `$REGISTRY/app`) stays one word. */
+static inline bool sh_word_may_be_words(const struct sh_word_info *in)
+{
+    if (!in->may_split)
+        return false;
+    for (size_t k = 0; k < in->nspans; k++)
+        if (!in->spans[k].opaque && in->spans[k].len)
+            return false;
+    return true;
+}
+
 /* Original position of byte `off` of word `wi`'s text. */
 struct gl_loc sh_word_byte_loc(const struct sh_cmd *cmd, size_t wi, size_t off);
 

@@ -115,6 +115,18 @@ const struct gl_kb *gl_cuda_kb(const struct gl_check *c)
     return c->cfg && c->cfg->kb ? c->cfg->kb : gl_kb_builtin();
 }
 
+/* Does the stage fact f ship: its stage is shipped, or it is a Python package's (a torch
+ * wheel's CUDA, pytorch-cuda=, nvidia-*-cuNN) in a stage whose Python environment a
+ * shipped stage copies (gl_stage.env_shipped: `COPY --from=build /opt/conda ...`)? */
+static bool stage_fact_ships(const struct gl_doc *doc, const struct gl_cuda_fact *f)
+{
+    if (gl_df_stage_shipped(doc, f->stage))
+        return true;
+    const struct gl_dockerfile_model *m = doc->df;
+    return (f->kind == GL_CUDA_FRAMEWORK || f->kind == GL_CUDA_PIP_NVIDIA) && m &&
+           f->stage >= 0 && (size_t)f->stage < m->nstages && m->stages[f->stage].env_shipped;
+}
+
 bool gl_cuda_fact_counts(const struct gl_doc *doc, const struct gl_cuda_fact *f)
 {
     if (f->ref >= 0 && (size_t)f->ref < doc->nrefs && doc->refs[f->ref].role == GL_REF_ELSEWHERE)
@@ -123,7 +135,7 @@ bool gl_cuda_fact_counts(const struct gl_doc *doc, const struct gl_cuda_fact *f)
         /* a driver container, or a stage built on NVIDIA's GPU plumbing (the GPU
            operator, the driver container), runs no CUDA workload, whatever CUDA it names
            (RULES.md third round) */
-        return gl_df_stage_shipped(doc, f->stage) && !gl_df_driver_container(doc) &&
+        return stage_fact_ships(doc, f) && !gl_df_driver_container(doc) &&
                !gl_image_nvidia_infra(doc, f->stage);
     }
     if (f->launch >= 0)
@@ -218,8 +230,8 @@ bool gl_cuda_same_subject(const struct gl_doc *doc, const struct gl_cuda_fact *a
                           const struct gl_cuda_fact *b)
 {
     if (a->stage >= 0 || b->stage >= 0) /* one shipped Dockerfile image */
-        return a->stage >= 0 && b->stage >= 0 && gl_df_stage_shipped(doc, a->stage) &&
-               gl_df_stage_shipped(doc, b->stage);
+        return a->stage >= 0 && b->stage >= 0 && stage_fact_ships(doc, a) &&
+               stage_fact_ships(doc, b);
     if (a->launch >= 0 || b->launch >= 0)
         return a->launch == b->launch;
     return a->ref == b->ref || a->ref < 0 || b->ref < 0;

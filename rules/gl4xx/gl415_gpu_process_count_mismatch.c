@@ -231,6 +231,29 @@ static bool engine_client(const char *word, size_t len)
     return gl_word_in(word, len, names);
 }
 
+/* Is the launch's one command an interactive shell: a shell given no script, no -c and
+ * no other operand (`srun --pty ... bash --rcfile F`, `bash -l`)? Slurm tasks that run
+ * one are a session the user types into, not the job's GPU processes (bigscience's
+ * `srun --pty --ntasks=4 --gres=gpu:1 bash`, then one training run inside). */
+static bool interactive_shell(const struct gl_launch *l)
+{
+    static const char *const shells[] = {"bash", "sh", "zsh", "dash", "ksh", "fish", NULL};
+    static const char *const valued[] = {"--rcfile", "--init-file", "-O", "+O", "-o", "+o",
+                                         NULL};
+    size_t c = gl_command_word(l, 0);
+    if (c >= l->nargv || gl_launch_next_command(l, 0) < l->nargv || !known(&l->argv[c]) ||
+        !gl_word_named(l->argv[c].text, shells))
+        return false;
+    for (size_t k = c + 1; k < l->nargv; k++) {
+        const char *t = l->argv[k].text;
+        if (!known(&l->argv[k]) || t[0] != '-' || (t[1] != '-' && strchr(t, 'c')))
+            return false; /* an operand (a script), -c, or a word that may be either */
+        if (gl_word_named(t, valued))
+            k++; /* its value, whatever it is */
+    }
+    return true;
+}
+
 /* The request as its input writes it. */
 static const char *request_text(struct gl_arena *a, const struct gl_gpu_request *g)
 {
@@ -261,6 +284,8 @@ static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
         return; /* nothing literal; one task per node may drive every GPU (JAX, a launcher) */
     if (p.n == 0 && gl_launch_may_run(l, engine_client))
         return; /* the tasks set up containers: they are not the GPU processes */
+    if (p.n == 0 && interactive_shell(l))
+        return; /* the tasks are shells of an interactive session */
     if (p.n == 0 && g->per_task)
         return; /* `--gpus-per-task=K`: each task is given K GPUs, and drives what it is given */
     long per_node = p.n ? p.n * (tasks > 0 ? tasks : 1) : tasks;
@@ -322,7 +347,8 @@ const struct gl_rule gl_rule_GL415 = {
         "GPUs are never judged), per node for multi-node jobs; one Slurm task per node "
         "alone is not judged (one process may drive every GPU of its node), nor are Slurm "
         "tasks given their GPUs by `--gpus-per-task=K` (each drives the K it is given; a "
-        "launcher in each task is still judged against them). A process of "
+        "launcher in each task is still judged against them), nor tasks that run an "
+        "interactive shell (`srun --pty ... bash`: a session, not the job). A process of "
         "an nccl-tests benchmark (`all_reduce_perf`, ...) drives `-t` threads of `-g` GPUs "
         "each: it counts as that many.",
     .bad = "docker run --gpus 4 --ipc=host nvcr.io/nvidia/pytorch:24.05-py3 \\\n"

@@ -370,6 +370,21 @@ static void t_opaque_after_dots(void **s)
     assert_string_equal(argv_of(0), "nvcr.io/nvidia/pytorch:24.05-py3|python");
 }
 
+static void t_image_of_expansions_and_text(void **s)
+{
+    (void)s;
+    /* text beside the expansions makes one word (ms-swift's CI: `${NAME}:${TAG}`): the
+       image, and the options before it are all known; `$A$B` alone may be any words */
+    sh("docker run --gpus all ${NAME}:${TAG} $CMD\n"
+       "docker run --gpus all $REG/app:1 python t.py\n"
+       "docker run --gpus all $A$B img:1 python t.py\n");
+    assert_false(L(0)->opts_opaque);
+    assert_true(L(0)->argv_opaque);
+    assert_false(L(1)->opts_opaque);
+    assert_string_equal(argv_of(1), "python|t.py");
+    assert_true(L(2)->opts_opaque);
+}
+
 static void t_branch_assigned_opaque(void **s)
 {
     (void)s;
@@ -669,6 +684,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(t_variables, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_opaque_image_and_args, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_opaque_after_dots, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_image_of_expansions_and_text, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_opaque_ambiguous, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_branch_assigned_opaque, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_sh_c_in_container, doc_setup, doc_teardown),

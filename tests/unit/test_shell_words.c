@@ -453,6 +453,38 @@ static void test_unquoted_expansions(void **state)
     assert_int_equal(c->info[8].nspans, 3);
     assert_string_equal(words(&C[6]), "echo|done");
     assert_int_equal(C[6].depth, 0); /* `fi$B` closed the if */
+    /* only a word of expansions alone may be any number of words: `${U}s` is one word */
+    assert_true(sh_word_may_be_words(&c->info[6]));
+    assert_false(sh_word_may_be_words(&c->info[7]));
+    assert_false(sh_word_may_be_words(&c->info[8]));
+    assert_int_equal(split("docker run $R/a:1 ${N}:${T} $X$Y \"$Q\""), 0);
+    assert_false(sh_word_may_be_words(&C[0].info[2]));
+    assert_false(sh_word_may_be_words(&C[0].info[3]));
+    assert_true(sh_word_may_be_words(&C[0].info[4]));
+    assert_false(sh_word_may_be_words(&C[0].info[5]));
+}
+
+/* A GitHub Actions expression `${{ ... }}` is substituted before the shell runs: one
+ * opaque part up to its `}}` (as a `${` it closed at the first `}`, and the second was
+ * text), which may be any number of words when it stands alone and unquoted. */
+static void test_github_expressions(void **state)
+{
+    (void)state;
+    assert_int_equal(split("docker run ${{ a && '--x y' || '' }} ${{ env.R }}/app:${{ s }} "
+                           "\"${{ b }}\" ${{ c }"), 0);
+    assert_int_equal(N, 1);
+    assert_int_equal(C[0].nwords, 6);
+    assert_string_equal(C[0].words[2].text, "${{ a && '--x y' || '' }}");
+    assert_int_equal(C[0].info[2].nspans, 1);
+    assert_true(sh_word_may_be_words(&C[0].info[2]));
+    assert_loc(C[0].words[2].loc, 1, 12);
+    assert_string_equal(C[0].words[3].text, "${{ env.R }}/app:${{ s }}");
+    assert_true(C[0].words[3].opaque);
+    assert_false(sh_word_may_be_words(&C[0].info[3]));
+    assert_true(C[0].words[4].opaque);
+    assert_false(C[0].info[4].may_split);
+    /* an expression not closed on its line is read as the shell reads `${` */
+    assert_string_equal(C[0].words[5].text, "${{ c }");
 }
 
 static void test_export_and_declare(void **state)
@@ -1501,6 +1533,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_simple_words_and_locs, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_github_expressions, setup, teardown),
         cmocka_unit_test_setup_teardown(test_var_values_on_paths, setup, teardown),
         cmocka_unit_test_setup_teardown(test_single_quotes, setup, teardown),
         cmocka_unit_test_setup_teardown(test_double_quotes_escapes, setup, teardown),

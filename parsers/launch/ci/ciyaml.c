@@ -6,7 +6,8 @@
  * Recognition (gl_input_ciyaml): by name, a .yml or .yaml file directly in
  * .github/workflows/, .gitlab-ci.yml or .gitlab-ci.yaml, action.yml or action.yaml
  * (a GitHub composite action: its runs.steps[].run texts), and Cloud Build's
- * cloudbuild*.yaml (ci_cloudbuild.h); by content, any other YAML
+ * cloudbuild*.yaml (ci_cloudbuild.h), CircleCI configs (ci_circleci.h: a .circleci/ path or
+ * a job with an executor key); by content, any other YAML
  * file whose first document is a GitHub workflow (`jobs:` holding a job with `runs-on`
  * or `steps`), a GitLab pipeline (`stages:`, or a job with `script` and `image` or
  * `stage`) or a Cloud Build config (`steps:` of builder `name:`s), with no Kubernetes
@@ -37,6 +38,7 @@
 #include "knowledge/gpu_target.h"
 #include "linter/core/inputs.h"
 #include "parsers/launch/ci/ci_build_action.h"
+#include "parsers/launch/ci/ci_circleci.h"
 #include "parsers/launch/ci/ci_cloudbuild.h"
 #include "parsers/launch/ci/ci_containers.h"
 #include "parsers/launch/launch_shell.h"
@@ -378,7 +380,9 @@ static void parse(struct gl_doc *doc, const struct gl_config *cfg)
         c.root = "../..";
     struct yt_node *root = s.ndocs && s.docs[0] && s.docs[0]->complete ? s.docs[0] : NULL;
     if (yt_is_map(root)) {
-        if (is_github(doc->path) || yt_get(&s, root, "jobs", NULL) ||
+        if (!is_github(doc->path) && ci_circleci_root(&s, root, doc->path))
+            ci_circleci(doc, &s, root);
+        else if (is_github(doc->path) || yt_get(&s, root, "jobs", NULL) ||
             yt_get(&s, root, "runs", NULL))
             github(&c, root);
         else if (ci_cloud_build_root(&s, root))
