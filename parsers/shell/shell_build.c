@@ -139,8 +139,10 @@ bool shl_skip_construct(const struct sh_lexer *lx, size_t i, char open, size_t *
     struct skip_stack st; /* stack of openers; 'A' for $(( arithmetic )) */
     st.data = NULL;
     st.cap = st.len = 0;
-    skip_push(&st, open);
-    size_t ndq = open == '"'; /* '"' entries on the stack */
+    /* 'Q': a ${ inside double quotes, whose single quotes are read as bash or dash reads
+       them (shl_brace_dq_quote_end) */
+    skip_push(&st, open == 'Q' ? '{' : open);
+    size_t ndq = open == '"' || open == 'Q'; /* '"' entries on the stack (and that one) */
     size_t narith = 0;        /* 'A' entries on the stack: no here-documents there */
     struct hd_pending hd;     /* (not cleared: hd_open writes an entry before counting it) */
     hd.n = 0;
@@ -215,7 +217,10 @@ bool shl_skip_construct(const struct sh_lexer *lx, size_t i, char open, size_t *
                 skip_push(&st, '`');
             }
             i++;
-        } else if (c == '\'' && !(top == '{' && ndq)) {
+        } else if (c == '\'' && top == '{' && ndq) {
+            size_t q = shl_brace_dq_quote_end(s, i, len); /* (bash's quote, or a byte) */
+            i = q ? q + 1 : i + 1;
+        } else if (c == '\'') {
             const char *q = memchr(s + i + 1, '\'', len - i - 1);
             if (!q)
                 break;

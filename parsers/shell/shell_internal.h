@@ -166,8 +166,25 @@ static inline bool shl_word_end_at(const struct sh_lexer *lx, size_t i)
     }
 }
 
-/* Find the end of a nested construct whose opener ('(' for $( $(( ( , '{' for ${,
- * '`', '"') was just before i. Iterative; *end is the offset after the closer. */
+/* A `'` at i inside a ${...} that is inside double quotes: bash reads it as a quote (its
+ * `"${x:-'"'}"`, `"${a[@]/#/'"'}"`), dash as a plain byte (its `"${m:-it's}"`). Each
+ * reading refuses the other's text; gpulint takes the one under which the text parses:
+ * a quote when another `'` closes it before the next `}`. Returns that closing `'`'s
+ * offset, or 0 for a plain byte. */
+static inline size_t shl_brace_dq_quote_end(const char *s, size_t i, size_t len)
+{
+    for (size_t k = i + 1; k < len; k++) {
+        if (s[k] == '\'')
+            return k;
+        if (s[k] == '}')
+            return 0;
+    }
+    return 0;
+}
+
+/* Find the end of a nested construct whose opener ('(' for $( $(( ( , '{' for ${ ('Q' for
+ * a ${ inside double quotes), '`', '"') was just before i. Iterative; *end is the offset
+ * after the closer. */
 bool shl_skip_construct(const struct sh_lexer *lx, size_t i, char open, size_t *end);
 
 /* The state of variable name[0, n): the table's, else opts->lookup's (a value longer

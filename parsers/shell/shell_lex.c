@@ -323,7 +323,8 @@ static void lex_brace(struct sh_lexer *lx, size_t dollar, size_t brace, enum lex
     size_t k = brace + 1, name = k;
     bool positional = false;
     if (depth >= SHL_MAX_DEPTH) {
-        lex_skipped(lx, dollar, brace + 1, '{', split, "expected } closing this ${");
+        lex_skipped(lx, dollar, brace + 1, quoted ? 'Q' : '{', split,
+                    "expected } closing this ${");
         return;
     }
     if (k < lx->len && is_name_start((unsigned char)s[k])) {
@@ -346,7 +347,8 @@ static void lex_brace(struct sh_lexer *lx, size_t dollar, size_t brace, enum lex
         k += 1;
     } else if (!(name_len && k < lx->len && s[k] == '}')) {
         /* ${#x} ${x%...} ${a[@]} ${!x} ${@} ...: not evaluated */
-        lex_skipped(lx, dollar, brace + 1, '{', split, "expected } closing this ${");
+        lex_skipped(lx, dollar, brace + 1, quoted ? 'Q' : '{', split,
+                    "expected } closing this ${");
         return;
     }
     const char *val = NULL;
@@ -493,6 +495,7 @@ size_t shl_plain_run_end_esc(const struct sh_lexer *lx, size_t end)
 static void lex_parts(struct sh_lexer *lx, enum lex_mode mode, int depth)
 {
     bool quoted = mode_quoted(mode);
+    size_t qend;
     for (;;) {
         int c = shl_cur(lx);
         if (c < 0)
@@ -521,6 +524,13 @@ static void lex_parts(struct sh_lexer *lx, enum lex_mode mode, int depth)
                         "expected a closing ` for this command substitution");
         } else if (c == '\'' && !quoted) {
             lex_single_quote(lx);
+        } else if (c == '\'' && mode == M_BRACE_DQ &&
+                   (qend = shl_brace_dq_quote_end(lx->s, at, lx->len)) != 0) {
+            /* bash's quote in "${x:-'...'}" (shl_brace_dq_quote_end): kept as written */
+            shl_wb_add(lx, lx->s + at, qend + 1 - at, at, true);
+            if (!lx->wb.discard)
+                lx->wb.content = true;
+            lx->i = qend + 1;
         } else if (c == '"' && mode != M_DQ) {
             lex_double_quote(lx, depth);
         } else if (mode == M_BRACE && is_ifs(c) && !lx->wb.nosplit) {
