@@ -189,6 +189,8 @@ struct gl_launch {
     bool steps_opaque;
 
     struct gl_mount *mounts;  size_t nmounts, capmounts;
+    bool jetson_section;      /* written in a document section about Jetson (its heading
+                                 names Jetson, Tegra, L4T, JetPack, Orin or Xavier) */
     bool mounts_unseen;       /* it also mounts what another container mounts (docker
                                  --volumes-from, compose volumes_from), whose targets no
                                  input here shows: no finding rests on a path being under

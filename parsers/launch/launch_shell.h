@@ -141,6 +141,7 @@ struct gl_launch_scan {
                                  grammar is checked as `bash -n` does (sh_opts.grammar) */
     bool placeholders;        /* documentation: `<...>` is a placeholder (sh_opts) */
     bool python_braces;       /* IPython `!` lines: `{expr}` is opaque (sh_opts) */
+    bool jetson_section;      /* a document's section about Jetson: gl_launch.jetson_section */
     bool cwd_unknown;         /* a `cd`/`pushd` ran before: files named relative to the
                                  text's directory may be others (docker compose run) */
     struct gl_compose_files *compose_files; /* the compose files `docker compose run` lines

@@ -323,8 +323,8 @@ static bool mounts_tegra_file(const struct gl_launch *l)
 
 bool gl_launch_jetson(const struct gl_doc *doc, const struct gl_launch *l)
 {
-    if (doc->jetson_tools && l->kind == GL_LAUNCH_DOCKER_RUN)
-        return true; /* a text that runs jetson-containers runs on a Jetson */
+    if ((doc->jetson_tools || l->jetson_section) && l->kind == GL_LAUNCH_DOCKER_RUN)
+        return true; /* a text that runs jetson-containers, a section about Jetson */
     const struct gl_imageref *ref = known_image(doc, l);
     return (ref && gl_cuda_ref_is_jetson(ref)) || mounts_tegra_file(l);
 }
