@@ -83,7 +83,7 @@ enum sh_var_state sh_vars_get(const struct sh_vars *v, const char *name, size_t 
 
 /* Remember value [value, +len) in list *list of *count values (NULL adds none; past
  * SH_VAR_MAX_ALTS, none is added). */
-static void add_value(struct sh_vars *v, struct sh_alt **list, unsigned *count,
+static void add_value(struct sh_vars *v, struct sh_alt **list, uint8_t *count,
                       const char *value, size_t len)
 {
     if (!value || *count >= SH_VAR_MAX_ALTS)

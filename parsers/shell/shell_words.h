@@ -71,6 +71,8 @@
 #ifndef GPULINT_PARSERS_SHELL_WORDS_H
 #define GPULINT_PARSERS_SHELL_WORDS_H
 
+#include <stdint.h>
+
 #include "linter/core/model.h"
 #include "linter/core/srcmap.h"
 #include "linter/core/util.h"
@@ -102,14 +104,16 @@ struct sh_var {
     const char *value; /* NULL unless SH_VAR_KNOWN */
     size_t value_len;
     enum sh_var_state state;
-    unsigned nalts, nraws;
+    uint8_t nalts, nraws; /* (at most SH_VAR_MAX_ALTS each) */
+    bool rival;          /* SH_VAR_KNOWN, but assigned other values before (all in alts):
+                            opaque in a later text */
+    unsigned text;       /* sh_vars.text when it was last assigned (the four fields above
+                            and this one fill what the pointers leave: a table of a RUN
+                            line's variables is cleared whole) */
     struct sh_alt *alts; /* SH_VAR_OPAQUE: literal values it was assigned */
     struct sh_alt *raws; /* values it was assigned that were not all literal, their
                             unresolved expansions as written (`--tag app:$V`), newest
                             first, SH_VAR_MAX_ALTS at most */
-    unsigned text;       /* sh_vars.text when it was last assigned */
-    bool rival;          /* SH_VAR_KNOWN, but assigned other values before (all in alts):
-                            opaque in a later text */
 };
 
 /* Variables assigned so far. Persists across sh_split calls that share it (a script in
