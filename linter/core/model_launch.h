@@ -116,6 +116,9 @@ struct gl_gpu_request {
     bool per_task;            /* Slurm --gpus-per-task: each task is given its GPUs by
                                  the request itself (count: per task x tasks per node) */
     struct gl_gpu_csv csv;    /* docker --gpus: its fields as written */
+    const char *bad_flag;     /* docker: written with an option the CLI does not have
+                                 (`--gpu`, as written), which stops the command; else NULL */
+    struct gl_loc bad_flag_loc;
     /* a compose device mapping: where its keys are written, line 0 when absent (the
        values are count, device_ids and capabilities above) */
     struct gl_loc count_key_loc, device_ids_key_loc, capabilities_key_loc;
@@ -186,6 +189,8 @@ struct gl_launch {
     bool steps_opaque;
 
     struct gl_mount *mounts;  size_t nmounts, capmounts;
+    bool jetson_section;      /* written in a document section about Jetson (its heading
+                                 names Jetson, Tegra, L4T, JetPack, Orin or Xavier) */
     bool mounts_unseen;       /* it also mounts what another container mounts (docker
                                  --volumes-from, compose volumes_from), whose targets no
                                  input here shows: no finding rests on a path being under

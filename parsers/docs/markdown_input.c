@@ -141,6 +141,46 @@ static void alloc_heading(struct alloc_scope *a, struct gl_launch_scan *scan, in
         scan->alloc = NULL;
 }
 
+/* Does heading text [s, e) name a Jetson (a word jetson, tegra, l4t, jetpack, orin or
+ * xavier, any case)? Its section's docker runs are on a Jetson (launch_kind.h). */
+static bool jetson_words(const char *t, size_t s, size_t e)
+{
+    static const struct {
+        const char *w;
+        size_t n;
+    } words[] = {{"jetson", 6}, {"tegra", 5}, {"l4t", 3}, {"jetpack", 7}, {"orin", 4},
+                 {"xavier", 6}};
+    static const bool first[256] = {['j'] = 1, ['t'] = 1, ['l'] = 1, ['o'] = 1, ['x'] = 1,
+                                    ['J'] = 1, ['T'] = 1, ['L'] = 1, ['O'] = 1, ['X'] = 1};
+    for (size_t p = s; p < e; p++) {
+        if (!first[(unsigned char)t[p]] || (p > s && isalnum((unsigned char)t[p - 1])))
+            continue; /* (a word starts here with one of their first letters) */
+        char c = (char)(t[p] | 0x20);
+        for (size_t k = 0; k < sizeof words / sizeof words[0]; k++) {
+            size_t n = words[k].n;
+            if (words[k].w[0] == c && e - p >= n && gl_strn_eq_nocase(t + p, n, words[k].w) &&
+                (p + n == e || !isalnum((unsigned char)t[p + n])))
+                return true;
+        }
+    }
+    return false;
+}
+
+/* A section about Jetson lasts to the next heading of its level or above. */
+struct jetson_scope {
+    int at; /* the level of the heading that opened it, 0 when none is open */
+};
+
+static void jetson_heading(struct jetson_scope *j, struct gl_launch_scan *scan, int level,
+                           const char *t, const struct line *l)
+{
+    if (j->at && level <= j->at)
+        j->at = 0;
+    if (!j->at && jetson_words(t, l->start, l->end))
+        j->at = level;
+    scan->jetson_section = j->at != 0;
+}
+
 /* Is the line a fence opening? (up to 16 columns of indent: lists nest) */
 static bool fence_open(const char *t, const struct line *l, struct fence *f)
 {
@@ -464,6 +504,7 @@ static void parse(struct gl_doc *doc, const struct gl_config *cfg)
     }
     struct line l;
     struct alloc_scope scope = {0, 0};
+    struct jetson_scope jetson = {0};
     for (uint32_t line = 1; next_line(&c, len, &l); line++) {
         struct fence f;
         /* the line's first byte after its spaces says what it may be: a fence (``` or ~~~
@@ -483,8 +524,10 @@ static void parse(struct gl_doc *doc, const struct gl_config *cfg)
         }
         if ((first != '`' && first != '~') || !fence_open(t, &l, &f)) {
             int level = first == '#' && p - l.start <= 3 ? heading_level(t, &l) : 0;
-            if (level)
+            if (level) {
                 alloc_heading(&scope, &scan, level);
+                jetson_heading(&jetson, &scan, level, t, &l);
+            }
             continue;
         }
         struct cursor body = c;

@@ -30,8 +30,12 @@ static void apply(struct launch_build *b, const struct gl_cli_flag *f, const str
     }
     if (!val)
         return;
-    if (named(f, "gpus")) {
-        value_gpus(b, val);
+    if (named(f, "gpus") || named(f, "gpu")) {
+        struct gl_gpu_request *g = value_gpus(b, val);
+        if (f->origin == GL_FLAG_MISTAKE) {
+            g->bad_flag = gl_arena_strndup(&b->doc->arena, flag->text, flag->len);
+            g->bad_flag_loc = lv_loc(flag, 0);
+        }
     } else if (named(f, "device")) {
         value_device(b, val);
     } else if (named(f, "runtime")) {
@@ -68,7 +72,6 @@ static void apply(struct launch_build *b, const struct gl_cli_flag *f, const str
         b->entrypoint = *val;
         b->has_entrypoint = true;
     }
-    (void)flag;
 }
 
 /* The command the container runs: --entrypoint X is one word (docker takes the value

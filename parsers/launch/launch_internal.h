@@ -78,7 +78,7 @@ struct gl_gpu_request *launch_add_gpu(struct launch_build *b, enum gl_gpu_kind k
                                       const struct lv *v);
 
 /* Option values (launch_values.c). */
-void value_gpus(struct launch_build *b, const struct lv *v);
+struct gl_gpu_request *value_gpus(struct launch_build *b, const struct lv *v);
 void value_volume(struct launch_build *b, const struct lv *v);
 void value_mount(struct launch_build *b, const struct lv *v);
 void value_tmpfs(struct launch_build *b, const struct lv *v);

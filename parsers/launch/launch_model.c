@@ -88,6 +88,7 @@ void launch_begin(struct launch_build *b, struct gl_launch_scan *scan, enum gl_l
     b->l->loc = loc;
     b->l->ref = -1;
     b->l->shm_bytes = -1;
+    b->l->jetson_section = scan->jetson_section;
     b->nvidia_runtime = false;
     b->visible_env = -1;
     b->has_entrypoint = false;

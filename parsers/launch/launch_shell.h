@@ -151,6 +151,7 @@ struct gl_launch_scan {
     bool python_braces;       /* IPython `!` lines: `{expr}` is opaque (sh_opts) */
     bool in_unit;             /* reading a systemd unit's commands (gl_launches_from_unit):
                                  a heredoc there is not read as a unit again */
+    bool jetson_section;      /* a document's section about Jetson: gl_launch.jetson_section */
     bool cwd_unknown;         /* a `cd`/`pushd` ran before: files named relative to the
                                  text's directory may be others (docker compose run) */
     struct gl_compose_files *compose_files; /* the compose files `docker compose run` lines

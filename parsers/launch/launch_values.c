@@ -157,18 +157,18 @@ static void gpu_apply(struct launch_build *b, struct gl_gpu_request *g, const st
     }
 }
 
-void value_gpus(struct launch_build *b, const struct lv *v)
+struct gl_gpu_request *value_gpus(struct launch_build *b, const struct lv *v)
 {
     struct gl_arena *a = &b->doc->arena;
     struct gl_gpu_request *g = launch_add_gpu(b, GL_GPU_FLAG, v);
     if (v->opaque)
-        return;
+        return g;
     struct gl_csv_record c;
     gl_csv_record_read(a, v->text, v->len, &c);
     if (c.error) {
         g->csv.error = c.error;
         g->csv.error_loc = lv_loc(v, c.error_at);
-        return;
+        return g;
     }
     struct gpu_keys_seen seen = {0};
     struct gl_gpu_field *fields = gl_arena_alloc(a, (c.n ? c.n : 1) * sizeof *fields);
@@ -180,6 +180,7 @@ void value_gpus(struct launch_build *b, const struct lv *v)
         f->repeated = gpu_key_repeated(&seen, f->name, bare);
         gpu_apply(b, g, v, &c.f[i], f);
     }
+    return g;
 }
 
 /* ---- sizes ---- */

@@ -8,9 +8,10 @@
 #include "parsers/manifest/compose_service.h"
 #include "parsers/yaml/yaml_tree.h"
 
+/* A YAML name, or a YAML template's (`compose.yaml.template`: content decides). */
 static bool yaml_ext(const char *b)
 {
-    return yt_yaml_name(b);
+    return yt_yaml_name(b) || yt_yaml_template_name(b);
 }
 
 static bool by_name(const char *path, const char *b)

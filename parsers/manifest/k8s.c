@@ -290,11 +290,11 @@ void gl_parse_k8s_doc(struct gl_doc *doc, const struct gl_config *cfg)
 
 /* ---- recognition ---- */
 
-/* A YAML name, or a name that says nothing (RULES.md second round: its first bytes
- * decide, as for `podspec`, `deploy-gpu`). */
+/* A YAML name (or a YAML template's: `vllm.yaml.template`), or a name that says nothing
+ * (RULES.md second round: its first bytes decide, as for `podspec`, `deploy-gpu`). */
 static bool candidate(const char *path, const char *b)
 {
-    return yt_yaml_name(b) || gl_input_bare_candidate(path, b);
+    return yt_yaml_name(b) || yt_yaml_template_name(b) || gl_input_bare_candidate(path, b);
 }
 
 /* Some document is a Kubernetes object. */

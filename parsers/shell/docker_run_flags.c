@@ -166,6 +166,9 @@ const struct gl_cli_flag gl_docker_run_flags[] = {
     {"unsetenv", 0, GL_FLAG_VALUE, GL_FLAG_PODMAN},
     {"unsetenv-all", 0, GL_FLAG_BOOL, GL_FLAG_PODMAN},
     {"variant", 0, GL_FLAG_VALUE, GL_FLAG_PODMAN},
+    /* no CLI's option: a misspelling frequent in documentation, read as what it means
+       (GL412 says the command fails) */
+    {"gpu", 0, GL_FLAG_VALUE, GL_FLAG_MISTAKE},
     {NULL, 0, GL_FLAG_BOOL, GL_FLAG_OTHER},
 };
 

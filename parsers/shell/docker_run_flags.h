@@ -30,6 +30,9 @@ enum gl_flag_origin {
     GL_FLAG_DOCKER_HIDDEN, /* accepted by docker, not listed (deprecated aliases) */
     GL_FLAG_PODMAN,        /* podman run only */
     GL_FLAG_OTHER,         /* entries of the other tools' tables */
+    GL_FLAG_MISTAKE,       /* no CLI has it: a frequent misspelling (`--gpu` for `--gpus`),
+                              read as what it means so that the image after it is found;
+                              the CLI stops at it (`unknown flag: --gpu`) */
 };
 
 struct gl_cli_flag {

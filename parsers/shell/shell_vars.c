@@ -18,6 +18,7 @@ void sh_vars_init(struct sh_vars *v, struct gl_arena *arena)
     v->cap = v->n = 0;
     v->sourced = false;
     v->read_back = 0;
+    v->text = 0;
 }
 
 static struct sh_var *find_slot(const struct sh_vars *v, const char *name, size_t len)
@@ -59,12 +60,20 @@ static struct sh_var *get_or_add(struct sh_vars *v, const char *name, size_t len
     return s;
 }
 
+/* Is s, known in the text it was last assigned in, opaque now (a rival in a later text)? */
+static bool stale_rival(const struct sh_vars *v, const struct sh_var *s)
+{
+    return s->state == SH_VAR_KNOWN && s->rival && s->text != v->text;
+}
+
 enum sh_var_state sh_vars_get(const struct sh_vars *v, const char *name, size_t len,
                               const char **value, size_t *value_len)
 {
     const struct sh_var *s = v ? find_slot(v, name, len) : NULL;
     if (!s || !s->name)
         return SH_VAR_UNSET;
+    if (stale_rival(v, s))
+        return SH_VAR_OPAQUE;
     if (s->state == SH_VAR_KNOWN) {
         *value = s->value;
         *value_len = s->value_len;
@@ -74,7 +83,7 @@ enum sh_var_state sh_vars_get(const struct sh_vars *v, const char *name, size_t 
 
 /* Remember value [value, +len) in list *list of *count values (NULL adds none; past
  * SH_VAR_MAX_ALTS, none is added). */
-static void add_value(struct sh_vars *v, struct sh_alt **list, unsigned *count,
+static void add_value(struct sh_vars *v, struct sh_alt **list, uint8_t *count,
                       const char *value, size_t len)
 {
     if (!value || *count >= SH_VAR_MAX_ALTS)
@@ -104,28 +113,40 @@ static void make_opaque(struct sh_vars *v, struct sh_var *s)
         add_alt(v, s, s->value, s->value_len);
     s->state = SH_VAR_OPAQUE;
     s->value = NULL;
+    s->rival = false;
 }
 
 void sh_vars_assign(struct sh_vars *v, const char *name, size_t len, const char *value,
                     size_t value_len, bool certain)
 {
     struct sh_var *s = get_or_add(v, name, len);
-    if (!certain || !value || s->state == SH_VAR_OPAQUE) {
+    if (stale_rival(v, s))
+        make_opaque(v, s);
+    if (!certain || !value) {
         make_opaque(v, s);
         if (certain) /* (a certain value is literal; an uncertain one may not be) */
             add_alt(v, s, value, value_len);
         return;
     }
-    if (s->state == SH_VAR_KNOWN) {
-        if (s->value_len != value_len || memcmp(s->value, value, value_len) != 0) {
-            make_opaque(v, s);
-            add_alt(v, s, value, value_len);
-        }
+    /* a plain assignment sets the value whatever came before (the shell's last one wins);
+       one that differs from an earlier value is a rival's, all of them in alts */
+    bool same = s->state == SH_VAR_KNOWN && s->value_len == value_len &&
+                memcmp(s->value, value, value_len) == 0;
+    if (same) {
+        s->text = v->text;
         return;
     }
+    bool before = s->state != SH_VAR_UNSET || s->nalts;
+    if (before) {
+        if (s->state == SH_VAR_KNOWN)
+            add_alt(v, s, s->value, s->value_len);
+        add_alt(v, s, value, value_len);
+    }
+    s->rival = before;
     s->state = SH_VAR_KNOWN;
     s->value = gl_arena_strndup(v->arena, value, value_len);
     s->value_len = value_len;
+    s->text = v->text;
 }
 
 bool sh_vars_named(const struct sh_vars *v, const char *name, size_t len)
@@ -137,7 +158,7 @@ bool sh_vars_named(const struct sh_vars *v, const char *name, size_t len)
 void sh_vars_unset(struct sh_vars *v, const char *name, size_t len, bool certain)
 {
     struct sh_var *s = get_or_add(v, name, len);
-    if (!certain)
+    if (stale_rival(v, s) || !certain)
         make_opaque(v, s);
     else
         s->state = SH_VAR_UNSET;
@@ -166,12 +187,12 @@ size_t sh_vars_values(const struct sh_vars *v, const char *name, size_t len,
     const struct sh_var *s = v ? find_slot(v, name, len) : NULL;
     if (!s || !s->name || !max)
         return 0;
-    if (s->state == SH_VAR_KNOWN) {
+    if (s->state == SH_VAR_KNOWN && !s->rival) { /* (a rival's values are all in alts) */
         vals[0] = s->value;
         lens[0] = s->value_len;
         return 1;
     }
-    if (s->state != SH_VAR_OPAQUE)
+    if (s->state == SH_VAR_UNSET)
         return 0;
     size_t n = 0;
     for (const struct sh_alt *a = s->alts; a && n < max; a = a->next, n++) {

@@ -1576,6 +1576,7 @@ int sh_split(struct gl_arena *a, const char *text, size_t len, const struct gl_s
         vars = gl_arena_alloc(a, sizeof *vars);
         sh_vars_init(vars, a);
     }
+    vars->text++; /* a new text: a rival's value (sh_var.rival) is no longer known */
     struct builder b;
     /* everything after the lexer cleared: shl_init clears and sets the lexer itself (lx
        is the first member; clearing it twice cost ~60 instructions a text) */

@@ -30,8 +30,11 @@
  *    to lookup is opaque when expanded bare ($HOME, $1) but takes the default in
  *    ${NAME:-w}/${NAME-w}, positional parameters (${2:-all}) included; a variable
  *    assigned inside if/case/loops/functions/subshells, after && or ||, in a pipeline or
- *    a background command, assigned with += or as an array, by `read`/`getopts`, as a
- *    for-loop variable, or assigned twice with different values is opaque from then on.
+ *    a background command, assigned with += or as an array, by `read`/`getopts`, or as a
+ *    for-loop variable is opaque from then on. A plain assignment (a command of its own,
+ *    not in any of those) sets the value, as the shell does, for the rest of the text it
+ *    stands in; a variable so assigned different values is opaque in a later text sharing
+ *    the table (Markdown blocks are often alternatives), its values those it was given.
  *    $(...), `...`, $((...)), ${#x}, ${x%...} and other operators, arrays (${a[@]}),
  *    special parameters ($@ $* $# $? $$ $! $-) and process substitution <(...) are opaque.
  *    A word containing an opaque part is opaque as a whole; its text is still the best
@@ -68,6 +71,8 @@
 #ifndef GPULINT_PARSERS_SHELL_WORDS_H
 #define GPULINT_PARSERS_SHELL_WORDS_H
 
+#include <stdint.h>
+
 #include "linter/core/model.h"
 #include "linter/core/srcmap.h"
 #include "linter/core/util.h"
@@ -99,7 +104,12 @@ struct sh_var {
     const char *value; /* NULL unless SH_VAR_KNOWN */
     size_t value_len;
     enum sh_var_state state;
-    unsigned nalts, nraws;
+    uint8_t nalts, nraws; /* (at most SH_VAR_MAX_ALTS each) */
+    bool rival;          /* SH_VAR_KNOWN, but assigned other values before (all in alts):
+                            opaque in a later text */
+    unsigned text;       /* sh_vars.text when it was last assigned (the four fields above
+                            and this one fill what the pointers leave: a table of a RUN
+                            line's variables is cleared whole) */
     struct sh_alt *alts; /* SH_VAR_OPAQUE: literal values it was assigned */
     struct sh_alt *raws; /* values it was assigned that were not all literal, their
                             unresolved expansions as written (`--tag app:$V`), newest
@@ -118,14 +128,16 @@ struct sh_vars {
     size_t read_back;     /* what readers spent reading values back (bytes and entries
                              walked: launch_build_vars.c), each table capped there, so a
                              script cannot make them read one big value again and again */
+    unsigned text;        /* counts the texts split with this table (sh_split) */
 };
 
 void sh_vars_init(struct sh_vars *v, struct gl_arena *arena);
 /* State of a variable; *value and *value_len are set when SH_VAR_KNOWN. */
 enum sh_var_state sh_vars_get(const struct sh_vars *v, const char *name, size_t len,
                               const char **value, size_t *value_len);
-/* Record an assignment. `value` NULL or `certain` false makes it opaque; a second
- * assignment with a different value makes it opaque; opaque stays opaque. */
+/* Record an assignment. `value` NULL or `certain` false makes it opaque; a certain one
+ * sets the value (a different value before it makes the variable a rival: opaque once
+ * the next text begins). */
 void sh_vars_assign(struct sh_vars *v, const char *name, size_t len, const char *value,
                     size_t value_len, bool certain);
 /* The same, told whether the value is all literal (no expansion left unresolved) apart
@@ -137,8 +149,9 @@ void sh_vars_assign_literal(struct sh_vars *v, const char *name, size_t len,
 bool sh_vars_named(const struct sh_vars *v, const char *name, size_t len);
 /* `unset NAME`: certain -> unset again (defaults apply), else opaque. */
 void sh_vars_unset(struct sh_vars *v, const char *name, size_t len, bool certain);
-/* The literal values the variable was assigned (its value when known; when opaque, those
- * of its assignments that were literal: `IMG=a` then `IMG=b` in a `case`, the first
+/* The literal values the variable was assigned (its value when known and never another;
+ * when opaque or a rival, those of its assignments that were literal: `IMG=a` then
+ * `IMG=b` in a `case` or one after the other, the first
  * SH_VAR_MAX_ALTS), at most `max`, into vals/lens; the count. An opaque variable may also
  * hold others (`IMG=$(...)`): these are the values it takes on some path, not all. */
 size_t sh_vars_values(const struct sh_vars *v, const char *name, size_t len,

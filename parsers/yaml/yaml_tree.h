@@ -214,6 +214,26 @@ static inline bool yt_yaml_name(const char *base)
            (n >= 5 && !memcmp(base + n - 5, ".yaml", 5));
 }
 
+/* Does a file name end in a YAML name and then one template suffix (`vllm-k8s.yaml.template`,
+ * `deployment.yml.tmpl`)? Such files are filled in by envsubst or sed and applied
+ * (`envsubst < vllm-k8s.yaml.template | kubectl apply -f -`): the walk reads them, and their
+ * content decides what they are (their `${VAR}` values are opaque). Other suffixes are not:
+ * `.j2`/`.jinja` (Jinja control blocks), `.tpl` (Terraform `%{ }` directives), `.in`. */
+static inline bool yt_yaml_template_name(const char *base)
+{
+    static const char *const sfx[] = {".template", ".tmpl"};
+    size_t n = strlen(base);
+    for (size_t i = 0; i < sizeof sfx / sizeof sfx[0]; i++) {
+        size_t k = strlen(sfx[i]);
+        if (n > k && !memcmp(base + n - k, sfx[i], k)) {
+            size_t m = n - k;
+            return (m >= 4 && !memcmp(base + m - 4, ".yml", 4)) ||
+                   (m >= 5 && !memcmp(base + m - 5, ".yaml", 5));
+        }
+    }
+    return false;
+}
+
 /* Load text[0..len) (need not be NUL-terminated). Returns 0, or -1 with s->error set;
  * the documents completed before the error are kept. */
 int yt_load(struct yt_stream *s, struct gl_arena *a, const char *text, size_t len);

@@ -89,6 +89,11 @@ static const char *flag_problem(struct gl_arena *a, const struct gl_gpu_request 
 {
     if (g->kind != GL_GPU_FLAG)
         return NULL;
+    if (g->bad_flag) { /* the CLI stops at the option itself, before reading its value */
+        *at = g->bad_flag_loc;
+        return gl_arena_printf(a, "unknown flag: %s (the option is --gpus; nothing starts)",
+                               shown(a, g->bad_flag, strlen(g->bad_flag)));
+    }
     if (g->csv.error) {
         *at = g->csv.error_loc;
         return gl_arena_printf(a, "cannot parse the GPU request: %s", g->csv.error);
@@ -150,7 +155,8 @@ const struct gl_rule gl_rule_GL412 = {
         "with `nvidia.com/gpu: 0.5` or with the GPU only in requests is rejected. "
         "`docker run --gpus device=0,2` unquoted is read as CSV: `device=0` and a bare `2` "
         "(a count), and the daemon fails with \"cannot set both Count and DeviceIDs\"; "
-        "quote it: `--gpus '\"device=0,2\"'`. A compose GPU device with both `count` and "
+        "quote it: `--gpus '\"device=0,2\"'`. `--gpu all` is no option at all: the CLI "
+        "stops with \"unknown flag: --gpu\". A compose GPU device with both `count` and "
         "`device_ids`, or without `capabilities`, is refused by Docker Compose.",
     .bad = "resources:\n  requests:\n    nvidia.com/gpu: 1",
     .good = "resources:\n  limits:\n    nvidia.com/gpu: 1",

@@ -42,9 +42,11 @@ const struct gl_rule gl_rule_GL413 = {
         "runtime registered in the daemon's configuration, select devices only through "
         "NVIDIA_VISIBLE_DEVICES (which the image may set to `all`), and nvidia-docker is no "
         "longer shipped. `--gpus` and CDI (`--device nvidia.com/gpu=all`) say what the "
-        "container gets on the command line itself. Not on Jetson (L4T) images, nor in a "
-        "text that runs jetson-containers (`jetson-containers run`, `... data`), "
-        "where `--runtime nvidia` is the documented way to the GPU.",
+        "container gets on the command line itself. Not on Jetson (L4T) images, in a "
+        "text that runs jetson-containers (`jetson-containers run`, `... data`), in a "
+        "Markdown section whose heading names Jetson, Tegra, L4T, JetPack, Orin or Xavier, "
+        "nor on a launch that binds a Jetson's own files (`/etc/nv_tegra_release`, "
+        "`/tmp/argus_socket`), where `--runtime nvidia` is the documented way to the GPU.",
     .bad = "nvidia-docker run nvcr.io/nvidia/pytorch:24.05-py3\n"
            "docker run --runtime=nvidia -e NVIDIA_VISIBLE_DEVICES=0 img",
     .good = "docker run --gpus all nvcr.io/nvidia/pytorch:24.05-py3\n"

@@ -310,10 +310,23 @@ bool gl_launch_tool_image(const struct gl_doc *doc, const struct gl_launch *l)
            gl_has_suffix(path, "-builder") || !strcmp(slash ? slash + 1 : path, "builder");
 }
 
+/* Does the launch bind a host file only a Jetson has: L4T's release file
+ * `/etc/nv_tegra_release`, or the Argus camera daemon's `/tmp/argus_socket`? */
+static bool mounts_tegra_file(const struct gl_launch *l)
+{
+    for (size_t i = 0; i < l->nmounts; i++) {
+        const char *src = l->mounts[i].source;
+        if (l->mounts[i].type == GL_MOUNT_BIND && src &&
+            (!strcmp(src, "/etc/nv_tegra_release") || !strcmp(src, "/tmp/argus_socket")))
+            return true;
+    }
+    return false;
+}
+
 bool gl_launch_jetson(const struct gl_doc *doc, const struct gl_launch *l)
 {
-    if (doc->jetson_tools && l->kind == GL_LAUNCH_DOCKER_RUN)
-        return true; /* a text that runs jetson-containers runs on a Jetson */
+    if ((doc->jetson_tools || l->jetson_section) && l->kind == GL_LAUNCH_DOCKER_RUN)
+        return true; /* a text that runs jetson-containers, a section about Jetson */
     const struct gl_imageref *ref = known_image(doc, l);
-    return ref && gl_cuda_ref_is_jetson(ref);
+    return (ref && gl_cuda_ref_is_jetson(ref)) || mounts_tegra_file(l);
 }

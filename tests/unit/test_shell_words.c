@@ -569,14 +569,33 @@ static void test_conditional_and_pipeline_assignments(void **state)
         assert_true(c->words[k].opaque);
 }
 
+/* A plain assignment sets the value (the last one wins), in the text it stands in; a
+ * variable given different values is opaque in a later text sharing the table (Markdown
+ * blocks that are alternatives), and its values are all it was given. */
 static void test_reassigned_different_value(void **state)
 {
     (void)state;
-    assert_int_equal(split("A=1\nA=1\nB=1\nB=2\necho $A $B"), 0);
+    struct sh_vars v;
+    sh_vars_init(&v, &A);
+    struct sh_opts o = {.track_assignments = true, .vars = &v};
+    const char *t = "A=1\nA=1\nB=1\nB=2\nif x; then C=1; fi\nC=3\necho $A $B $C";
+    assert_int_equal(split_len(t, strlen(t), &o), 0);
     const struct sh_cmd *c = &C[N - 1];
-    assert_string_equal(c->words[1].text, "1");
-    assert_false(c->words[1].opaque);
-    assert_true(c->words[2].opaque);
+    assert_string_equal(words(c), "echo|1|2|3");
+    for (size_t k = 1; k < 4; k++)
+        assert_false(c->words[k].opaque);
+    assert_int_equal(split_len("echo $A $B $C", 13, &o), 0);
+    assert_false(C[0].words[1].opaque); /* one value only */
+    assert_true(C[0].words[2].opaque);  /* 1 or 2: rival blocks */
+    assert_true(C[0].words[3].opaque);
+    const char *vals[8];
+    size_t lens[8];
+    assert_int_equal(sh_vars_values(&v, "B", 1, vals, lens, 8), 2);
+    assert_int_equal(sh_vars_values(&v, "A", 1, vals, lens, 8), 1);
+    /* assigned again in the later text: known there */
+    assert_int_equal(split_len("B=5\necho $B", 11, &o), 0);
+    assert_string_equal(words(&C[1]), "echo|5");
+    assert_false(C[1].words[1].opaque);
 }
 
 static void test_command_substitution_opaque(void **state)

@@ -160,7 +160,9 @@ static void test_flag_lookup(void **state)
     assert_string_equal(gl_cli_flag_short(gl_docker_run_flags, 'v')->name, "volume");
     assert_ptr_equal(gl_cli_flag_long(small, "ab", 2), &small[0]); /* the first of two */
     assert_string_equal(gl_cli_flag_long(gl_docker_run_flags, "gpus=all", 4)->name, "gpus");
-    assert_null(gl_cli_flag_long(gl_docker_run_flags, "gpu", 3));
+    /* no prefix matches: `--gpu` is its own (misspelling) entry, `--volum` none */
+    assert_int_equal(gl_cli_flag_long(gl_docker_run_flags, "gpu", 3)->origin, GL_FLAG_MISTAKE);
+    assert_null(gl_cli_flag_long(gl_docker_run_flags, "volum", 5));
 }
 
 int main(void)

@@ -178,6 +178,22 @@ static void test_merge_sources_past_visits(void **st)
 
 /* A key given twice in one mapping: the last is the value (kubectl, PyYAML, Psych), in a
  * mapping's own pairs and in one merged from an anchor; an own key still beats a merged one. */
+/* YAML templates filled in by envsubst or sed are read by content; other template
+ * syntaxes (Jinja, Terraform) and names that only contain a suffix are not. */
+static void test_yaml_template_names(void **state)
+{
+    (void)state;
+    static const char *const yes[] = {"vllm-k8s.yaml.template", "compose.yml.tmpl",
+                                      "a.b.yaml.tmpl", ".yml.template"};
+    static const char *const no[] = {"vllm.yaml", "values.yaml.j2", "job.yaml.tpl",
+                                     "meta.yaml.in", "x.template", "yaml.template",
+                                     "a.yamltemplate", ".template", "a.yaml.template.bak"};
+    for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++)
+        assert_true(yt_yaml_template_name(yes[i]));
+    for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
+        assert_false(yt_yaml_template_name(no[i]));
+}
+
 static void test_repeated_key_last(void **st)
 {
     (void)st;
@@ -812,6 +828,7 @@ int main(void)
         cmocka_unit_test(test_merge_keys),
         cmocka_unit_test(test_merge_sources_past_visits),
         cmocka_unit_test(test_repeated_key_last),
+        cmocka_unit_test(test_yaml_template_names),
         cmocka_unit_test(test_multi_document),
         cmocka_unit_test(test_alias_bomb_bounded),
         cmocka_unit_test(test_deep_nesting_error),
