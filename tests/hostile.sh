@@ -994,6 +994,29 @@ gl900 $in/dc/deep/devcontainer.json 1 10032 nesting-depth -- gl900 $in/dc/nul/de
 2 26 NUL -- has GL205 $in/dc/esc/devcontainer.json compute\\x1b\\[5m\\x9b -- rss 64" "$in/dc"
 rm -rf "$in/dc"
 
+# ---- round 19: the readers added since round 18 ----
+# GitLab `extends:` (runner tags through the jobs a job extends): the looks were charged
+# per job visited, not per name of a list, so a template whose list names itself 100,000
+# times was read 100,000 times at each of 11 levels for each of 2,000 jobs (over 120 s);
+# a chain of 10,000 jobs and a cycle of 10,000 end at GitLab's 11 levels
+mkdir -p "$in/r19/gl-fan" "$in/r19/gl-chain" "$in/r19/gl-cycle"
+python3 - "$in/r19" <<'PY'
+import sys
+d = sys.argv[1]
+job = "  image: nvidia/cuda:12.4.1-base-ubuntu22.04\n  script: [nvidia-smi]\n"
+open(d + "/gl-fan/.gitlab-ci.yml", "w").write(
+    ".p:\n  extends: [" + ", ".join([".p"] * 100000) + "]\n  script: [x]\n" +
+    "".join(f"j{i}:\n  extends: .p\n" + job for i in range(2000)))
+open(d + "/gl-chain/.gitlab-ci.yml", "w").write(
+    "".join(f"j{i}:\n  extends: j{i + 1}\n" + job for i in range(6000)) +
+    "j6000:\n  tags: [cpu]\n  script: [x]\n")
+open(d + "/gl-cycle/.gitlab-ci.yml", "w").write(
+    "".join(f"j{i}:\n  extends: j{(i + 1) % 6000}\n" + job for i in range(6000)))
+PY
+lint gitlab-extends-hostile 3 256 "clean $in/r19/gl-fan/.gitlab-ci.yml -- count GL201 \
+$in/r19/gl-fan/.gitlab-ci.yml 2000 -- clean $in/r19/gl-chain/.gitlab-ci.yml -- clean \
+$in/r19/gl-cycle/.gitlab-ci.yml -- rss 64" "$in/r19"
+
 # ================= encodings and special files =================
 # UTF-16 is refused (GL900 at 1:1: save as UTF-8), with or without its byte order mark; a
 # UTF-8 byte order mark is skipped (columns count from after it); CRLF is a line end; a lone
