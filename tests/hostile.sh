@@ -1017,6 +1017,21 @@ lint gitlab-extends-hostile 3 256 "clean $in/r19/gl-fan/.gitlab-ci.yml -- count 
 $in/r19/gl-fan/.gitlab-ci.yml 2000 -- clean $in/r19/gl-chain/.gitlab-ci.yml -- clean \
 $in/r19/gl-cycle/.gitlab-ci.yml -- rss 64" "$in/r19"
 
+# A large input (over 1 MiB: linted by the run's own thread, before the workers start)
+# that fills parse-memory, then one for a worker that fills it too: the run's thread kept
+# what it freed under the one-thread trim threshold (32 MiB), beside the worker's arena
+# (76 MB); the pool gives it back when it starts
+mkdir -p "$in/r19/pool"
+awk 'BEGIN { printf "```bash\n"; for (i = 0; i < 40000; i++) printf "docker run --gpus all nvidia/cuda:11.0-base; "; printf "\n```\n" }' > "$in/r19/pool/big.md"
+python3 - "$in/r19/pool" <<'PY'
+import sys
+open(sys.argv[1] + "/.gitlab-ci.yml", "w").write("".join(
+    f"j{i}:\n  script: docker run --gpus all -v /d:/d nvidia/cuda:12.4.1-base-ubuntu22.04 "
+    "python t.py --data /d\n" for i in range(8000)))
+PY
+lint large-input-then-workers 10 256 "gl900 $in/r19/pool/big.md * * parse-memory -- gl900 \
+$in/r19/pool/.gitlab-ci.yml * * parse-memory -- rss 64" "$in/r19/pool/big.md" "$in/r19/pool/.gitlab-ci.yml"
+
 # ================= encodings and special files =================
 # UTF-16 is refused (GL900 at 1:1: save as UTF-8), with or without its byte order mark; a
 # UTF-8 byte order mark is skipped (columns count from after it); CRLF is a line end; a lone
