@@ -1032,6 +1032,26 @@ PY
 lint large-input-then-workers 10 256 "gl900 $in/r19/pool/big.md * * parse-memory -- gl900 \
 $in/r19/pool/.gitlab-ci.yml * * parse-memory -- rss 64" "$in/r19/pool/big.md" "$in/r19/pool/.gitlab-ci.yml"
 
+# Cloud Build: 10,000 docker builder steps, each a `docker build` (the YAML fits in
+# parse-memory, the launches do not), and 8,000 GitLab jobs of one launch each: the limit
+# was passed between two texts (a job's keys, the launches of the text before), the next
+# texts were skipped unsaid, and the engine's fallback put the GL900 at 1:1; now at the
+# first text not read (and the Cloud Build steps stop there)
+mkdir -p "$in/r19/cb-steps" "$in/r19/gl-jobs"
+python3 - "$in/r19" <<'PY'
+import sys
+d = sys.argv[1]
+open(d + "/cb-steps/cloudbuild.yaml", "w").write("steps:\n" + "".join(
+    f"- name: gcr.io/cloud-builders/docker\n  args: [build, -t, gcr.io/p/img{i}:latest, "
+    "--build-arg, V=1, -f, Dockerfile, .]\n" for i in range(10000)))
+open(d + "/gl-jobs/.gitlab-ci.yml", "w").write("".join(
+    f"j{i}:\n  script: docker run --gpus all -v /d:/d nvidia/cuda:12.4.1-base-ubuntu22.04 "
+    "python t.py --data /d\n" for i in range(8000)))
+PY
+lint ci-yaml-launches-past-parse-memory 10 256 "gl900 $in/r19/cb-steps/cloudbuild.yaml >2 * \
+parse-memory -- gl900 $in/r19/gl-jobs/.gitlab-ci.yml >2 * parse-memory -- rss 64" \
+  "$in/r19/cb-steps/cloudbuild.yaml" "$in/r19/gl-jobs/.gitlab-ci.yml"
+
 # ================= encodings and special files =================
 # UTF-16 is refused (GL900 at 1:1: save as UTF-8), with or without its byte order mark; a
 # UTF-8 byte order mark is skipped (columns count from after it); CRLF is a line end; a lone
