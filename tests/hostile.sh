@@ -1052,6 +1052,28 @@ lint ci-yaml-launches-past-parse-memory 10 256 "gl900 $in/r19/cb-steps/cloudbuil
 parse-memory -- gl900 $in/r19/gl-jobs/.gitlab-ci.yml >2 * parse-memory -- rss 64" \
   "$in/r19/cb-steps/cloudbuild.yaml" "$in/r19/gl-jobs/.gitlab-ci.yml"
 
+# The shell split's heap past parse-memory: a command's redirections and assignments
+# (on the heap until the command ends) and one word's spans (each quoted piece of a word
+# is one, 32 bytes: on the heap until the word ends) were not counted: 500,000 `<a` in one
+# command (1 MB) took 99 MB, 300,000 assignments before one command 43 MB, one word of
+# 1,600,000 `a"b"` pieces (6.4 MB) 219 MB; now each stops at the limit, GL900 there
+mkdir -p "$in/r19/heap"
+python3 - "$in/r19/heap" <<'PY'
+import sys
+d = sys.argv[1]
+w = lambda name, text: open(f"{d}/{name}", "w").write("#!/bin/bash\n" + text + "\n")
+w("redirs.sh", "X=" + "<a" * 500000)
+w("assigns.sh", "A=1 " * 300000 + "docker run --gpus all ubuntu:latest")
+w("spans.sh", "echo " + 'a"b"' * 1600000)
+w("spans-subst.sh", "x=$(echo " + 'a"b"' * 1000000 + ")")
+open(d + "/spans.md", "w").write("```bash\ndocker run --gpus all -e X=" + 'a"b"' * 1600000 +
+                                 " ubuntu:latest\n```\n")
+PY
+lint shell-heap-past-parse-memory 10 256 "gl900 $in/r19/heap/redirs.sh 2 * parse-memory -- \
+gl900 $in/r19/heap/assigns.sh 2 * parse-memory -- gl900 $in/r19/heap/spans.sh 2 * parse-memory \
+-- gl900 $in/r19/heap/spans-subst.sh 2 * parse-memory -- gl900 $in/r19/heap/spans.md 2 * \
+parse-memory -- rss 64" "$in/r19/heap"
+
 # ================= encodings and special files =================
 # UTF-16 is refused (GL900 at 1:1: save as UTF-8), with or without its byte order mark; a
 # UTF-8 byte order mark is skipped (columns count from after it); CRLF is a line end; a lone
