@@ -1002,7 +1002,7 @@ rm -rf "$in/dc"
 # GitLab `extends:` (runner tags through the jobs a job extends): the looks were charged
 # per job visited, not per name of a list, so a template whose list names itself 100,000
 # times was read 100,000 times at each of 11 levels for each of 2,000 jobs (over 120 s);
-# a chain of 10,000 jobs and a cycle of 10,000 end at GitLab's 11 levels
+# a chain of 6,000 jobs and a cycle of 6,000 end at GitLab's 11 levels
 mkdir -p "$in/r19/gl-fan" "$in/r19/gl-chain" "$in/r19/gl-cycle"
 python3 - "$in/r19" <<'PY'
 import sys
@@ -1060,7 +1060,8 @@ parse-memory -- gl900 $in/r19/gl-jobs/.gitlab-ci.yml >2 * parse-memory -- rss 64
 # (on the heap until the command ends) and one word's spans (each quoted piece of a word
 # is one, 32 bytes: on the heap until the word ends) were not counted: 500,000 `<a` in one
 # command (1 MB) took 99 MB, 300,000 assignments before one command 43 MB, one word of
-# 1,600,000 `a"b"` pieces (6.4 MB) 219 MB; now each stops at the limit, GL900 there
+# 1,600,000 `a"b"` pieces (6.4 MB) 219 MB, one `$a` split into 500,000 fields (1 MB) 126
+# MB; now each stops at the limit, GL900 there
 mkdir -p "$in/r19/heap"
 python3 - "$in/r19/heap" <<'PY'
 import sys
@@ -1070,13 +1071,14 @@ w("redirs.sh", "X=" + "<a" * 500000)
 w("assigns.sh", "A=1 " * 300000 + "docker run --gpus all ubuntu:latest")
 w("spans.sh", "echo " + 'a"b"' * 1600000)
 w("spans-subst.sh", "x=$(echo " + 'a"b"' * 1000000 + ")")
+w("fields.sh", 'a="' + "x " * 500000 + '"\necho $a')
 open(d + "/spans.md", "w").write("```bash\ndocker run --gpus all -e X=" + 'a"b"' * 1600000 +
                                  " ubuntu:latest\n```\n")
 PY
 lint shell-heap-past-parse-memory 10 256 "gl900 $in/r19/heap/redirs.sh 2 * parse-memory -- \
 gl900 $in/r19/heap/assigns.sh 2 * parse-memory -- gl900 $in/r19/heap/spans.sh 2 * parse-memory \
 -- gl900 $in/r19/heap/spans-subst.sh 2 * parse-memory -- gl900 $in/r19/heap/spans.md 2 * \
-parse-memory -- rss 64" "$in/r19/heap"
+parse-memory -- gl900 $in/r19/heap/fields.sh 3 * parse-memory -- rss 64" "$in/r19/heap"
 
 # Command substitutions in a mapped text (a YAML block, a Markdown fence): each took the
 # map of its bytes by a walk of the text's whole map (gl_srcmap_append): 20,000 lines of
@@ -1094,6 +1096,7 @@ PY
 lint substitutions-mapped-text 2 256 "clean $in/r19/substs/.github/workflows/w.yml -- finding GL101 \
 $in/r19/substs/.github/workflows/w.yml 30007 38 -- finding GL101 $in/r19/substs/README.md 30002 \
 30 -- rss 64" "$in/r19/substs"
+rm -rf "$in/r19"
 
 # ================= encodings and special files =================
 # UTF-16 is refused (GL900 at 1:1: save as UTF-8), with or without its byte order mark; a

@@ -280,16 +280,15 @@ void shl_wb_begin(struct sh_lexer *lx, size_t src, bool nosplit)
     lx->nfields = 0;
 }
 
-/* Would the word's spans, grown once more, take the arena past parse-memory (counted
- * twice, with the word's text: they are copied to the arena when the field ends)? Then
- * the limit's error, at src: one word of quoted pieces (`a"b"a"b"...`, 6.4 MB) grew 2.5
- * million spans on the heap, 32 bytes each, between two of the builder's looks at the
- * limit (219 MB). */
-static __attribute__((noinline, cold)) bool spans_over(struct sh_lexer *lx, size_t src)
+/* Would `need` more bytes of the lexer's heap scratch take the arena past parse-memory?
+ * Then the limit's error, at src. The builder looks at the limit between tokens, and one
+ * token can grow the scratch without bound: one word of quoted pieces (`a"b"a"b"...`,
+ * 6.4 MB) grew 2.5 million spans, 32 bytes each (219 MB); one `$a` whose value splits
+ * into 500,000 fields as many fields (1 MB: 126 MB). */
+static __attribute__((noinline, cold)) bool scratch_over(struct sh_lexer *lx, size_t need,
+                                                          size_t src)
 {
     const struct gl_arena *a = lx->a;
-    size_t cap = lx->wb.capspans ? 2 * lx->wb.capspans : SHL_FIXED_SPANS;
-    size_t need = 2 * cap * sizeof *lx->wb.spans + lx->wb.text.cap;
     if (!a->limit || (a->total <= a->limit && need <= a->limit - a->total))
         return false;
     if (!lx->stop) {
@@ -298,6 +297,14 @@ static __attribute__((noinline, cold)) bool spans_over(struct sh_lexer *lx, size
                                                                      sizeof msg)));
     }
     return true;
+}
+
+/* scratch_over for the word's spans grown once more: counted twice, with the word's text
+ * (they are copied to the arena when the field ends). */
+static bool spans_over(struct sh_lexer *lx, size_t src)
+{
+    size_t cap = 2 * lx->wb.capspans;
+    return scratch_over(lx, 2 * cap * sizeof *lx->wb.spans + lx->wb.text.cap, src);
 }
 
 /* Append bytes taken from input offset src: literally (byte k from src+k) or all from
@@ -369,6 +376,11 @@ static void push_field_of(struct sh_lexer *lx, const char *src_text, size_t tlen
 {
     struct shl_wbuild *wb = &lx->wb;
     if (lx->nfields == lx->capfields) {
+        /* (on the heap: the fields, then the builder's copy of them, doubled too) */
+        size_t each = sizeof *lx->fields + sizeof *lx->finfo;
+        if (lx->capfields >= SHL_FIXED_FIELDS &&
+            scratch_over(lx, 3 * 2 * lx->capfields * each, wb->src))
+            return; /* (the word ends here) */
         size_t cap = lx->capfields;
         lx->fields = shl_grow(lx->fields, lx->nfields, &cap, sizeof *lx->fields,
                               lx->fixed->fields, SHL_FIXED_FIELDS);
