@@ -1061,7 +1061,8 @@ parse-memory -- gl900 $in/r19/gl-jobs/.gitlab-ci.yml >2 * parse-memory -- rss 64
 # is one, 32 bytes: on the heap until the word ends) were not counted: 500,000 `<a` in one
 # command (1 MB) took 99 MB, 300,000 assignments before one command 43 MB, one word of
 # 1,600,000 `a"b"` pieces (6.4 MB) 219 MB, one `$a` split into 500,000 fields (1 MB) 126
-# MB; now each stops at the limit, GL900 there
+# MB, one word substituting a 7 MB value three times 66 MB; now each stops at the limit,
+# GL900 there (one substitution of it is read: 38 MB)
 mkdir -p "$in/r19/heap"
 python3 - "$in/r19/heap" <<'PY'
 import sys
@@ -1072,13 +1073,17 @@ w("assigns.sh", "A=1 " * 300000 + "docker run --gpus all ubuntu:latest")
 w("spans.sh", "echo " + 'a"b"' * 1600000)
 w("spans-subst.sh", "x=$(echo " + 'a"b"' * 1000000 + ")")
 w("fields.sh", 'a="' + "x " * 500000 + '"\necho $a')
+w("value.sh", "a=" + "a" * 7000000 + "\necho $a$a$a")
+w("value-once.sh", "a=" + "a" * 7000000 + "\ndocker run --gpus all -e A=$a ubuntu:latest")
 open(d + "/spans.md", "w").write("```bash\ndocker run --gpus all -e X=" + 'a"b"' * 1600000 +
                                  " ubuntu:latest\n```\n")
 PY
 lint shell-heap-past-parse-memory 10 256 "gl900 $in/r19/heap/redirs.sh 2 * parse-memory -- \
 gl900 $in/r19/heap/assigns.sh 2 * parse-memory -- gl900 $in/r19/heap/spans.sh 2 * parse-memory \
 -- gl900 $in/r19/heap/spans-subst.sh 2 * parse-memory -- gl900 $in/r19/heap/spans.md 2 * \
-parse-memory -- gl900 $in/r19/heap/fields.sh 3 * parse-memory -- rss 64" "$in/r19/heap"
+parse-memory -- gl900 $in/r19/heap/fields.sh 3 * parse-memory -- gl900 $in/r19/heap/value.sh 3 * \
+parse-memory -- clean $in/r19/heap/value-once.sh -- finding GL101 $in/r19/heap/value-once.sh 3 38 \
+-- rss 64" "$in/r19/heap"
 
 # Command substitutions in a mapped text (a YAML block, a Markdown fence): each took the
 # map of its bytes by a walk of the text's whole map (gl_srcmap_append): 20,000 lines of

@@ -284,7 +284,8 @@ void shl_wb_begin(struct sh_lexer *lx, size_t src, bool nosplit)
  * Then the limit's error, at src. The builder looks at the limit between tokens, and one
  * token can grow the scratch without bound: one word of quoted pieces (`a"b"a"b"...`,
  * 6.4 MB) grew 2.5 million spans, 32 bytes each (219 MB); one `$a` whose value splits
- * into 500,000 fields as many fields (1 MB: 126 MB). */
+ * into 500,000 fields as many fields (1 MB: 126 MB); a word's text, with values
+ * substituted, up to the expansion budget (4 bytes a byte of the text). */
 static __attribute__((noinline, cold)) bool scratch_over(struct sh_lexer *lx, size_t need,
                                                           size_t src)
 {
@@ -328,6 +329,14 @@ static void wb_add(struct sh_lexer *lx, const char *p, size_t n, size_t src, boo
         wb->text.len = out + n;
         wb->text.data[out + n] = 0;
     } else {
+        /* (the text grows, doubled on the heap as gl_buf_reserve does, and is copied to
+           the arena when the field ends: a word that substituted a 7 MB value three times
+           took 66 MB) */
+        size_t cap = wb->text.cap; /* (SHL_FIXED_TEXT at least, gl_buf's first room) */
+        while (cap < out + n + 1)
+            cap *= 2;
+        if (scratch_over(lx, cap + out + n, src))
+            return;
         if (wb->text.data == lx->fixed->text) { /* the fixed room is full: to the heap */
             struct gl_buf heap;
             gl_buf_init(&heap);
