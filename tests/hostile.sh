@@ -998,6 +998,41 @@ gl900 $in/dc/deep/devcontainer.json 1 10032 nesting-depth -- gl900 $in/dc/nul/de
 2 26 NUL -- has GL205 $in/dc/esc/devcontainer.json compute\\x1b\\[5m\\x9b -- rss 64" "$in/dc"
 rm -rf "$in/dc"
 
+# systemd units (`*.service`, Markdown `ini` blocks, heredocs a script writes to a unit):
+# one ExecStart continued over a million lines (the reading stops at the line where the
+# limit is reached, not at 1:1), 200,000 ExecStartPre launches, a heredoc inside a unit's
+# commands that writes another unit 50,000 times over (read once: no recursion), 100,000
+# unit blocks in Markdown, 50,000 heredocs written to units by one script (each mapped
+# from where the last ended: linear), a Quadlet of 400,000 devices and an Exec= continued
+# 100,000 times, one of 200,000 [Container] sections (the first is the unit's container),
+# escapes of a unit's value in a message.
+mkdir -p "$in/unit"/{cont,many,nest,md,hd,quad,quads,esc}
+python3 - "$in/unit" <<'PY'
+import sys
+d = sys.argv[1]
+w = lambda path, text: open(f"{d}/{path}", "w").write(text)
+w("cont/a.service", "[Service]\nExecStart=/usr/bin/docker run \\\n" + "  -e X=1 \\\n" * 1000000 +
+  "  ubuntu:latest\n")
+w("many/a.service", "[Service]\n" + "".join(f"ExecStartPre=/usr/bin/docker run --gpus all img:{i}\n"
+                                         for i in range(200000)))
+w("nest/a.service", "[Service]\n" + "ExecStart=cat <<E > a.service\nExecStart=[Service]\n" * 50000 +
+  "ExecStart=E\n")
+w("md/a.md", "```ini\n[Service]\nExecStart=/usr/bin/docker run ubuntu:latest\n```\n" * 100000)
+w("hd/a.sh", "#!/bin/sh\n" + "cat <<EOF > x.service\n[Service]\nExecStart=/usr/bin/docker run "
+  "ubuntu:latest\nEOF\n" * 50000)
+w("quad/a.container", "[Container]\n" + "AddDevice=nvidia.com/gpu=all\n" * 400000 +
+  "Image=ubuntu:latest\nExec=a \\\n" + " b \\\n" * 100000 + " c\n")
+w("quads/a.container", "[Container]\nImage=ubuntu:latest\n" * 200000)
+w("esc/a.service", "[Service]\nExecStart=/usr/bin/docker run --gpus all -e "
+  "'NVIDIA_DRIVER_CAPABILITIES=compute\x1b[5m\x9b' nvcr.io/nvidia/pytorch:24.05-py3\n")
+PY
+lint systemd-units 10 256 "gl900 $in/unit/cont/a.service >1000 * parse-memory -- gl900 \
+$in/unit/many/a.service * * parse-memory -- clean $in/unit/nest/a.service -- gl900 $in/unit/md/a.md \
+* * parse-memory -- gl900 $in/unit/hd/a.sh * * parse-memory -- gl900 $in/unit/quad/a.container \
+* * parse-memory -- count GL101 $in/unit/quads/a.container 1 -- has GL205 $in/unit/esc/a.service \
+compute\\x1b\\[5m\\x9b -- rss 64" "$in/unit"
+rm -rf "$in/unit"
+
 # ---- round 19: the readers added since round 18 ----
 # GitLab `extends:` (runner tags through the jobs a job extends): the looks were charged
 # per job visited, not per name of a list, so a template whose list names itself 100,000

@@ -333,6 +333,7 @@ void gl_cuda_derive(struct gl_doc *doc, const struct gl_config *cfg)
     for (size_t i = 0; i < doc->nenv; i++)
         gl_cuda_derive_env(doc, &doc->env[i]);
     if (doc->df) {
+        cd_derive_runfiles(&c);
         cd_derive_pkgs(&c);
         cd_derive_requirements(&c);
     }

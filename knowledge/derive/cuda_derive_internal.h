@@ -7,6 +7,7 @@
  *                       paddlepaddle-gpu)
  *   cuda_derive_alts.c  facts of a shell's alternative arms (if/elif/else, case)
  *   cuda_derive_pkgs.c  package installs and package indexes of a Dockerfile
+ *   cuda_derive_runfile.c  the CUDA toolkit installed by NVIDIA's runfile installer
  *   cuda_derive_proj.c  project files: pyproject.toml, uv.lock, conda environment files
  *   cuda_derive_reqs.c  the files installs read (requirements, conda --file, the project
  *                       files above), found through COPY
@@ -129,6 +130,11 @@ void cd_alts_note(struct cd_alts *al, size_t before, uint32_t branch, uint8_t ar
 void cd_alts_drop(struct cd_alts *al);
 
 void cd_derive_pkgs(struct cd_ctx *c);
+/* Facts of the CUDA toolkits a Dockerfile's RUN lines install with NVIDIA's runfile
+ * installer (`sh cuda_12.4.1_550.54.15_linux.run --silent --toolkit`): the release in the
+ * installer's name, a CUDA of the image's own (kind GL_CUDA_OS_PACKAGE, at the version's
+ * bytes). Derived before the packages, which ask whether a stage has a CUDA of its own. */
+void cd_derive_runfiles(struct cd_ctx *c);
 /* Facts of one project file (c: a context over the file's text; p: the install that reads
  * it): a pyproject.toml ([project].dependencies; [[tool.uv.index]], [tool.uv] index-url /
  * extra-index-url, [[tool.poetry.source]] for its torch packages, explicit indexes only

@@ -44,6 +44,7 @@ enum gl_input_kind {
     GL_IN_NOTEBOOK,    /* Jupyter notebooks: `!` lines and %%bash cells */
     GL_IN_DEVICE_PLUGIN, /* an NVIDIA device plugin config (sharing: timeSlicing) */
     GL_IN_DEVCONTAINER, /* devcontainer.json: the container a dev container starts */
+    GL_IN_SYSTEMD,     /* systemd service units: the containers their ExecStart runs */
     GL_IN_KIND_COUNT
 };
 

@@ -30,6 +30,7 @@
 #include "linter/core/newline.h"
 #include "parsers/docs/doc_prompt.h"
 #include "parsers/launch/launch_shell.h"
+#include "parsers/launch/launch_systemd.h"
 
 static bool by_name(const char *path, const char *base)
 {
@@ -362,6 +363,39 @@ static void read_block(struct gl_doc *doc, struct gl_launch_scan *scan, const st
     gl_launch_scan_text(scan, b.text, len, &b.map);
 }
 
+/* The lines of a block read as a systemd unit (its indentation off), into b. */
+static void unit_lines(const char *t, const struct fence *f, struct cursor c, size_t to,
+                       uint32_t first_line, struct block *b)
+{
+    struct line l;
+    for (uint32_t line = first_line; next_line(&c, to, &l); line++) {
+        size_t s = content_start(t, &l, f->indent);
+        block_add(b, t, s, l.end, line, (uint32_t)(s - l.start) + 1);
+    }
+}
+
+/* One fenced block that holds a systemd unit (`ini`, `systemd`, or no language, with a
+ * [Service] or Quadlet [Container] section): the containers it runs (launch_systemd.h). */
+static void read_unit_block(struct gl_doc *doc, struct gl_launch_scan *scan,
+                            const struct fence *f, struct cursor c, size_t to,
+                            uint32_t first_line)
+{
+    struct block b = {0};
+    unit_lines(doc->text, f, c, to, first_line, &b);
+    if (!b.len)
+        return;
+    size_t len = b.len;
+    b.text = gl_arena_take(&doc->arena, len + 1);
+    if (!b.text)
+        return;
+    b.len = 0;
+    gl_srcmap_init(&b.map, &doc->arena);
+    unit_lines(doc->text, f, c, to, first_line, &b);
+    b.text[len] = '\0';
+    gl_launch_group_later(scan, first_line);
+    gl_launches_from_unit(scan, b.text, len, &b.map);
+}
+
 /* Past the doc's parse-memory the reader stops after the block whose fence (or directive)
  * starts at line:col+1 and says so there, unless what it read said it first. */
 static bool stopped_at(struct gl_doc *doc, uint32_t line, size_t col0)
@@ -385,6 +419,11 @@ static void docs_scan_init(struct gl_doc *doc, struct sh_vars *vars, struct gl_l
 static const char *const shell_langs[] = {"sh", "bash", "shell", "zsh", "console",
                                           "shell-session", "sh-session", "shellsession",
                                           NULL};
+
+/* Blocks that may hold a systemd unit (read as one when they hold a [Service] section, or a
+ * Quadlet [Container] one) */
+static const char *const unit_langs[] = {"ini", "systemd", "service", "conf", "cfg", "toml",
+                                         "text", "desktop", "container", NULL};
 
 /* Python blocks: a shell command written in one (`docker run ...`, a notebook's
  * `!docker build ...`) is read; the Python is not */
@@ -460,10 +499,14 @@ static void parse(struct gl_doc *doc, const struct gl_config *cfg)
         }
         bool read = f.info_len && info_is(&f, shell_langs);
         bool python = f.info_len && info_is(&f, python_langs);
-        if (!f.info_len) /* RULES.md third round: read when any of its lines starts a launch */
+        bool unit = (!f.info_len || info_is(&f, unit_langs)) && body.i < body_end &&
+                    gl_unit_runs(t + body.i, body_end - body.i);
+        if (!f.info_len && !unit) /* RULES.md third round: read when a line starts a launch */
             read = any_launcher(body, body_end);
         const struct slurm_req *alloc = scan.alloc;
-        if (read || python)
+        if (unit)
+            read_unit_block(doc, &scan, &f, body, body_end, body_line);
+        else if (read || python)
             read_block(doc, &scan, &f, body, body_end, body_line, python);
         if (scan.alloc != alloc)
             scope.alloc_at = scope.section;

@@ -11,6 +11,7 @@
 #include "linter/core/suppress.h"
 #include "parsers/launch/launch_internal.h"
 #include "parsers/launch/launch_slurm.h"
+#include "parsers/launch/launch_systemd.h"
 #include "parsers/yaml/yaml_tree.h"
 
 #define MAX_SH_C_DEPTH 4
@@ -670,6 +671,37 @@ static struct gl_srcmap *subst_map(struct gl_launch_scan *s, const char *text,
     return sub;
 }
 
+/* Does the command name a unit file it writes: `[sudo] tee [-a] PATH.service`? */
+static bool tee_to_unit(const struct sh_cmd *c)
+{
+    size_t i = c->nwords && gl_streq(c->words[0].text, "sudo") ? 1 : 0;
+    if (i >= c->nwords || c->words[i].opaque || !gl_streq(c->words[i].text, "tee"))
+        return false;
+    for (size_t k = i + 1; k < c->nwords; k++)
+        if (!c->words[k].opaque && gl_has_suffix(c->words[k].text, ".service"))
+            return true;
+    return false;
+}
+
+/* The heredoc of cmds[k] when it is written to a systemd unit file: `cat > X.service
+ * <<EOF`, `tee X.service <<EOF`, `cat <<EOF | sudo tee X.service`; else NULL. */
+static const struct sh_redir *unit_heredoc(const struct sh_cmd *cmds, size_t n, size_t k)
+{
+    const struct sh_cmd *c = &cmds[k];
+    const struct sh_redir *body = NULL;
+    bool to_unit = tee_to_unit(c) ||
+                   (!strcmp(c->sep, "|") && k + 1 < n && tee_to_unit(&cmds[k + 1]));
+    for (size_t r = 0; r < c->nredirs; r++) {
+        const struct sh_redir *x = &c->redirs[r];
+        if (x->body && x->op[0] == '<' && x->op[1] == '<' && x->op[2] != '<')
+            body = x;
+        else if (x->op[0] == '>' && !x->target.opaque && x->target.text &&
+                 gl_has_suffix(x->target.text, ".service"))
+            to_unit = true;
+    }
+    return to_unit ? body : NULL;
+}
+
 /* The commands of one text (depth 0: a file's own text, whose commands inline ignores
  * cover; deeper: an `sbatch --wrap` script, a command substitution's body). */
 static void scan_split(struct gl_launch_scan *s, const char *text, size_t len,
@@ -695,8 +727,14 @@ static void scan_split(struct gl_launch_scan *s, const char *text, size_t len,
     }
     struct sh_vars *outer = s->text_vars;
     s->text_vars = o.vars;
+    struct text_cursor unit_at = {0, 1, 1};
     for (size_t k = 0; k < n; k++) {
         const struct sh_cmd *c = &cmds[k];
+        const struct sh_redir *unit = s->in_unit ? NULL : unit_heredoc(cmds, n, k);
+        if (unit && unit->body_off + unit->body_len <= len)
+            gl_launches_from_unit(s, unit->body, unit->body_len,
+                                  subst_map(s, text, map, unit->body_off,
+                                            unit->body_off + unit->body_len, &unit_at));
         if (!c->nwords && !c->nassigns)
             continue;
         if (!depth) {
@@ -721,6 +759,25 @@ static void scan_split(struct gl_launch_scan *s, const char *text, size_t len,
         scan_split(s, text + from, to - from, subst_map(s, text, map, from, to, &at),
                    depth + 1);
     }
+}
+
+void gl_launches_from_unit(struct gl_launch_scan *s, const char *text, size_t len,
+                           const struct gl_srcmap *map)
+{
+    struct sh_vars vars;
+    sh_vars_init(&vars, &s->doc->arena);
+    struct gl_unit_cmds u = {0};
+    if (s->in_unit || !gl_unit_commands(&s->doc->arena, text, len, map, &vars, &u)) {
+        if (u.stop.line) /* (the arena went past parse-memory there) */
+            gl_doc_fail_limit(s->doc, GL_LIMIT_PARSE_MEMORY, u.stop);
+        return;
+    }
+    struct sh_vars *outer = s->vars;
+    s->vars = &vars;
+    s->in_unit = true;
+    gl_launch_scan_text(s, u.text, u.len, &u.map);
+    s->in_unit = false;
+    s->vars = outer;
 }
 
 static int range_cmp(const void *a, const void *b)

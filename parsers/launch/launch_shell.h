@@ -115,6 +115,14 @@ void gl_launches_from_yaml_scalar(struct gl_doc *doc, struct yt_stream *s, struc
 
 /* ---- for input parsers that want more (scripts, Makefiles, Markdown) ---- */
 
+struct gl_launch_scan;
+/* The launches of a systemd unit's text (a `*.service` file, a Markdown `ini` block): its
+ * ExecStart command lines (parsers/launch/launch_systemd.h) read as shell text, with the
+ * unit's Environment= values. A heredoc that a script writes to a `*.service` file (`cat
+ * <<EOF > /etc/systemd/system/x.service`, `... | sudo tee x.service`) is read so too. */
+void gl_launches_from_unit(struct gl_launch_scan *scan, const char *text, size_t len,
+                           const struct gl_srcmap *map);
+
 /* The original lines [first, last] of one top-level command (for inline ignores). */
 struct gl_line_range {
     uint32_t first, last;
@@ -141,6 +149,8 @@ struct gl_launch_scan {
                                  grammar is checked as `bash -n` does (sh_opts.grammar) */
     bool placeholders;        /* documentation: `<...>` is a placeholder (sh_opts) */
     bool python_braces;       /* IPython `!` lines: `{expr}` is opaque (sh_opts) */
+    bool in_unit;             /* reading a systemd unit's commands (gl_launches_from_unit):
+                                 a heredoc there is not read as a unit again */
     bool cwd_unknown;         /* a `cd`/`pushd` ran before: files named relative to the
                                  text's directory may be others (docker compose run) */
     struct gl_compose_files *compose_files; /* the compose files `docker compose run` lines

@@ -536,6 +536,7 @@ static void read_heredocs(struct builder *b)
             r->body = gl_arena_strndup(lx->a, lx->s + body, end - body);
             r->body_len = end - body;
             r->body_loc = shl_loc(lx, body);
+            r->body_off = body;
         }
     }
     b->nhd = 0;

@@ -238,6 +238,7 @@ struct sh_redir {
     const char *body;       /* raw body lines (NULL if the text ended first) */
     size_t body_len;
     struct gl_loc body_loc; /* first byte of the body */
+    size_t body_off;        /* and its offset in the text given to sh_split */
 };
 
 struct sh_cmd {

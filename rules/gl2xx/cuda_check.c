@@ -137,9 +137,53 @@ bool gl_cuda_fact_counts(const struct gl_doc *doc, const struct gl_cuda_fact *f)
     return true; /* image files and config */
 }
 
+bool gl_cuda_require_disabled(const struct gl_doc *doc, const struct gl_cuda_fact *f)
+{
+    for (size_t i = 0; i < doc->nenv; i++) {
+        const struct gl_env *e = &doc->env[i];
+        if (strcmp(e->key, "NVIDIA_DISABLE_REQUIRE") || !e->value)
+            continue;
+        if (!gl_streq_nocase(e->value, "true") && strcmp(e->value, "1") &&
+            !gl_streq_nocase(e->value, "yes"))
+            continue;
+        if ((f->stage >= 0 && e->stage >= 0 && gl_df_stage_shipped(doc, e->stage)) ||
+            (f->launch >= 0 && e->launch == f->launch) || e->origin == GL_ENV_IMAGE_CONFIG)
+            return true;
+    }
+    return false;
+}
+
+/* Does the shipped image install Python or Python packages (pip, uv, conda; an OS package
+ * python*): a Python workload, whose framework may load the base's CUDA? */
+static bool ships_python(const struct gl_doc *doc)
+{
+    const struct gl_dockerfile_model *m = doc->df;
+    for (size_t i = 0; m && i < m->npkgs; i++) {
+        const struct gl_pkg *p = &m->pkgs[i];
+        if ((p->family == GL_PKG_PIP || p->family == GL_PKG_CONDA ||
+             (p->name && gl_has_prefix(p->name, "python"))) &&
+            gl_df_stage_shipped(doc, p->stage))
+            return true;
+    }
+    return false;
+}
+
+bool gl_cuda_fact_unrequired_base(const struct gl_doc *doc, const struct gl_cuda_fact *f)
+{
+    if (f->kind != GL_CUDA_BASE_TAG || f->stage < 0 || f->ref < 0 ||
+        (size_t)f->ref >= doc->nrefs || !f->version)
+        return false;
+    const char *tag = doc->refs[f->ref].parsed.tag;
+    size_t n = strlen(f->version);
+    if (!tag || strncmp(tag, f->version, n) || strncmp(tag + n, "-base", 5) ||
+        (tag[n + 5] != '-' && tag[n + 5] != '\0'))
+        return false;
+    return gl_cuda_require_disabled(doc, f) && !ships_python(doc);
+}
+
 bool gl_cuda_fact_on_gpu(const struct gl_doc *doc, const struct gl_cuda_fact *f)
 {
-    if (!gl_cuda_fact_counts(doc, f))
+    if (!gl_cuda_fact_counts(doc, f) || gl_cuda_fact_unrequired_base(doc, f))
         return false;
     return f->launch < 0 || !doc->launches[f->launch].no_gpu_host;
 }

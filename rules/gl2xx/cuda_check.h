@@ -60,10 +60,24 @@ const struct gl_kb *gl_cuda_kb(const struct gl_check *c);
 bool gl_cuda_fact_counts(const struct gl_doc *doc, const struct gl_cuda_fact *f);
 
 /* gl_cuda_fact_counts, and the image starts CUDA on a GPU host: not a launch where no GPU
- * is (no_gpu_host: a CI job on a CPU runner builds or tests on the CPU). The driver and
- * GPU checks (GL201, GL204, GL208, GL209) judge only these; GL202 judges every fact that
- * counts (two CUDA runtimes ship wherever the image runs). */
+ * is (no_gpu_host: a CI job on a CPU runner builds or tests on the CPU), and not the
+ * version of an nvidia/cuda `-base` tag of GPU plumbing (gl_cuda_fact_unrequired_base). The
+ * driver and GPU checks (GL201, GL204, GL208, GL209) judge only these; GL202 judges every
+ * fact that counts (two CUDA runtimes ship wherever the image runs). */
 bool gl_cuda_fact_on_gpu(const struct gl_doc *doc, const struct gl_cuda_fact *f);
+
+/* Does the fact's image turn the container toolkit's CUDA check off
+ * (NVIDIA_DISABLE_REQUIRE=true|1|yes in its shipped stage, its launch or its config)? */
+bool gl_cuda_require_disabled(const struct gl_doc *doc, const struct gl_cuda_fact *f);
+
+/* Is the fact the version of an nvidia/cuda `-base` tag (`12.2.0-base-ubi8`: cudart and
+ * cuda-compat, no CUDA library) of a Dockerfile whose shipped image turns the toolkit's
+ * requirement off and installs no Python? GPU plumbing (device plugins, feature discovery,
+ * exporters: Go binaries, DCGM) ships on such a base to start on every driver and talks to
+ * the driver through NVML: nothing says a program in it uses that CUDA. A Python workload
+ * on the same base (a framework may load its cudart) keeps the version; the image's other
+ * facts (a framework's wheel, CUDA packages) are judged as ever. */
+bool gl_cuda_fact_unrequired_base(const struct gl_doc *doc, const struct gl_cuda_fact *f);
 
 /* Where the finding for a fact goes: its token, or for a fact read from another file
  * the place the doc names that file. */

@@ -11,27 +11,10 @@
 
 #define FIX_DRIVER "use an image built for the target driver's CUDA, or upgrade the driver"
 
-/* NVIDIA_DISABLE_REQUIRE set for the same image turns the toolkit's check off. */
-static bool require_disabled(const struct gl_doc *doc, const struct gl_cuda_fact *f)
-{
-    for (size_t i = 0; i < doc->nenv; i++) {
-        const struct gl_env *e = &doc->env[i];
-        if (strcmp(e->key, "NVIDIA_DISABLE_REQUIRE") || !e->value)
-            continue;
-        if (!gl_streq_nocase(e->value, "true") && strcmp(e->value, "1") &&
-            !gl_streq_nocase(e->value, "yes"))
-            continue;
-        if ((f->stage >= 0 && e->stage >= 0 && gl_df_stage_shipped(doc, e->stage)) ||
-            (f->launch >= 0 && e->launch == f->launch) || e->origin == GL_ENV_IMAGE_CONFIG)
-            return true;
-    }
-    return false;
-}
-
 static bool check_require(struct gl_check *c, const struct gl_cuda_fact *f, const char *driver,
                           const char *target)
 {
-    if (!f->require || require_disabled(c->doc, f))
+    if (!f->require || gl_cuda_require_disabled(c->doc, f))
         return false;
     bool exact = false;
     struct gl_require_target t = {driver, gl_kb_driver_max_cuda(gl_cuda_kb(c), driver, &exact),
@@ -188,7 +171,9 @@ const struct gl_rule gl_rule_GL201 = {
         "below the toolkit's own driver for 10.x and older, which have no MVC, CUDA initialisation "
         "fails with \"CUDA driver version is insufficient for CUDA runtime version\": an error. "
         "The CUDA version comes from the image: its tag (nvidia/cuda, NGC releases, cudaX.Y / "
-        "cuXYZ / cudaXYZ tokens), ENV CUDA_VERSION, OS packages (cuda-toolkit-X-Y), framework pins "
+        "cuXYZ / cudaXYZ tokens), ENV CUDA_VERSION, OS packages (cuda-toolkit-X-Y), the "
+        "runfile installer a RUN line runs (`sh cuda_12.4.1_550.54.15_linux.run --toolkit`), "
+        "framework pins "
         "(torch +cuNNN, PyTorch wheel indexes, conda pytorch-cuda/cudatoolkit, jax[cudaNN], "
         "TensorFlow's tested CUDA) and nvidia-*-cuNN wheels (major only: judged by the MVC floor), "
         "in RUN lines and in the requirements, conda environment, pyproject.toml (with the extras "
@@ -207,7 +192,11 @@ const struct gl_rule gl_rule_GL201 = {
         "container (error). The target driver comes from --driver (535, R535 = its first release, "
         "535.104.05, host) or the config `driver:`; without one the rule is inactive. An image "
         "that a kustomization of the run renames or retags is judged at that kustomization's "
-        "`images:` entry, not in the manifests it rewrites.",
+        "`images:` entry, not in the manifests it rewrites. The version of an nvidia/cuda "
+        "`-base` tag (cudart and cuda-compat, no CUDA library) in an image that sets "
+        "NVIDIA_DISABLE_REQUIRE and installs no Python is not a need: GPU plumbing (device "
+        "plugins, feature discovery, exporters) ships on such a base to start on every driver "
+        "and reads the GPUs through NVML; the image's other CUDA sources are judged as ever.",
     .bad = "# gpulint --driver 535.104.05\nFROM nvidia/cuda:12.4.1-runtime-ubuntu22.04",
     .good = "# gpulint --driver 535.104.05\nFROM nvidia/cuda:12.2.2-runtime-ubuntu22.04",
     .fix = FIX_DRIVER,

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "rules/check.h"
+#include "rules/gl2xx/cuda_check.h"
 #include "rules/gl3xx/driver_container.h"
 
 /* Does the comma-separated capability list name compute (or all)? */
@@ -32,16 +33,21 @@ static bool cuda_subject(const struct gl_doc *doc, const struct gl_env *e)
         r = &doc->refs[doc->launches[e->launch].ref];
     if (r && r->ok && gl_imageref_nvidia_infra(&r->parsed))
         return false; /* NVIDIA's GPU plumbing: `void` is intended (RULES.md third round) */
-    if (r && r->ok && !r->unresolved && gl_imageref_cuda_bearing(&r->parsed))
-        return true;
+    /* its CUDA facts: a CUDA `-base` tag with the toolkit's requirement off is GPU plumbing
+       that reads the GPUs through NVML (`utility` is what it asks for), unless another
+       fact of the image says CUDA is used */
+    bool facts = false;
     for (size_t i = 0; i < doc->ncuda; i++) {
         const struct gl_cuda_fact *f = &doc->cuda[i];
         if (e->origin == GL_ENV_IMAGE_CONFIG ||
             (e->stage >= 0 && f->stage >= 0 && gl_df_stage_shipped(doc, f->stage)) ||
-            (e->launch >= 0 && f->launch == e->launch))
-            return true;
+            (e->launch >= 0 && f->launch == e->launch)) {
+            if (!gl_cuda_fact_unrequired_base(doc, f))
+                return true;
+            facts = true;
+        }
     }
-    return false;
+    return !facts && r && r->ok && !r->unresolved && gl_imageref_cuda_bearing(&r->parsed);
 }
 
 /* Is this the value that takes effect: no later setting of the same key for the same
@@ -102,7 +108,11 @@ const struct gl_rule gl_rule_GL205 = {
         "brings libcuda.so and libnvidia-ptxjitcompiler, `utility` brings nvidia-smi and "
         "NVML. An image that sets NVIDIA_DRIVER_CAPABILITIES=utility (or graphics, video, "
         "...) without compute gets a GPU it cannot run CUDA on: nvidia-smi works, "
-        "cudaGetDeviceCount() fails. NVIDIA_VISIBLE_DEVICES=void or none hides every device.",
+        "cudaGetDeviceCount() fails. NVIDIA_VISIBLE_DEVICES=void or none hides every device. "
+        "Only images that use CUDA are judged: not NVIDIA's GPU plumbing, driver containers, "
+        "nor an image on an nvidia/cuda `-base` tag with NVIDIA_DISABLE_REQUIRE set, no "
+        "Python and no other CUDA source (a node agent that reads the GPUs through NVML asks "
+        "for `utility`).",
     .bad = "FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\nENV NVIDIA_DRIVER_CAPABILITIES=utility",
     .good = "FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\n"
             "ENV NVIDIA_DRIVER_CAPABILITIES=compute,utility",

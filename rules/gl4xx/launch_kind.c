@@ -302,8 +302,10 @@ bool gl_launch_tool_image(const struct gl_doc *doc, const struct gl_launch *l)
     if (!ref)
         return false;
     const char *tag = ref->tag, *path = ref->path, *slash = strrchr(path, '/');
+    bool dev_container = l->tool && !strcmp(l->tool, "devcontainer");
     return (tag && (gl_imageref_tag_has_token(tag, "sdk") ||
-                    gl_imageref_tag_has_token(tag, "client"))) ||
+                    gl_imageref_tag_has_token(tag, "client") ||
+                    (dev_container && gl_imageref_tag_has_token(tag, "devel")))) ||
            gl_has_suffix(path, "-sdk") || gl_has_suffix(path, "-client") ||
            gl_has_suffix(path, "-builder") || !strcmp(slash ? slash + 1 : path, "builder");
 }

@@ -54,7 +54,9 @@ bool gl_launch_serving_client(const struct gl_launch *l);
 /* An image that needs no GPU itself (no GL407): a client or SDK image
  * (`tritonserver:24.05-py3-sdk`, a `-client` tag or repository) talks to a GPU server; a
  * builder image (`pytorch/manylinux-builder:cuda12.1`, a repository named `*-builder` or
- * `builder`) compiles CUDA code, which needs the toolkit, not a device. */
+ * `builder`) compiles CUDA code, which needs the toolkit, not a device; so does a dev
+ * container (devcontainer.json) on a development flavour (`nvidia/cuda:12.4.1-devel-*`,
+ * `pytorch/pytorch:*-devel`): a compile environment, on a machine without GPUs too. */
 bool gl_launch_tool_image(const struct gl_doc *doc, const struct gl_launch *l);
 
 #endif

@@ -1,0 +1,300 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* launch_systemd.c: container launches in systemd units (see launch_systemd.h). */
+#include "parsers/launch/launch_systemd.h"
+
+#include <string.h>
+
+/* The end of the line that starts at p (its '\n', or len). */
+static size_t line_end(const char *t, size_t len, size_t p)
+{
+    const char *nl = memchr(t + p, '\n', len - p);
+    return nl ? (size_t)(nl - t) : len;
+}
+
+static size_t skip_blanks(const char *t, size_t p, size_t e)
+{
+    while (p < e && (t[p] == ' ' || t[p] == '\t'))
+        p++;
+    return p;
+}
+
+/* The end of the line's content: before a '\r' and trailing blanks. */
+static size_t content_end(const char *t, size_t s, size_t e)
+{
+    while (e > s && (t[e - 1] == '\r' || t[e - 1] == ' ' || t[e - 1] == '\t'))
+        e--;
+    return e;
+}
+
+static bool comment_line(const char *t, size_t s, size_t e)
+{
+    s = skip_blanks(t, s, e);
+    return s < e && (t[s] == '#' || t[s] == ';');
+}
+
+/* Is the line [s, e) the header of a section that runs commands: [Service], or a Quadlet
+ * [Container]? 1 for [Service], 2 for [Container], else 0. */
+static int run_section(const char *t, size_t s, size_t e)
+{
+    if (e - s >= 9 && !memcmp(t + s, "[Service]", 9))
+        return 1;
+    return e - s >= 11 && !memcmp(t + s, "[Container]", 11) ? 2 : 0;
+}
+
+bool gl_unit_runs(const char *text, size_t len)
+{
+    for (size_t p = 0; p < len;) {
+        size_t e = line_end(text, len, p), s = skip_blanks(text, p, e);
+        if (run_section(text, s, e))
+            return true;
+        p = e + 1;
+    }
+    return false;
+}
+
+/* Is the key [k, k + n) one whose value is a command that starts the service? */
+static bool exec_key(const char *k, size_t n)
+{
+    return (n == 9 && !memcmp(k, "ExecStart", 9)) || (n == 12 && !memcmp(k, "ExecStartPre", 12)) ||
+           (n == 13 && !memcmp(k, "ExecStartPost", 13));
+}
+
+/* The derived text of the unit's commands, one a line, with its map. */
+struct cmds {
+    char *text;
+    size_t len;
+    struct gl_srcmap map;
+    const struct gl_srcmap *from; /* the unit text's map; NULL: the text is the file */
+    const char *t;                /* the unit text */
+    size_t at_off;                /* without `from`: the last position asked for */
+    struct gl_loc at;
+};
+
+/* The original position of byte `off` of the unit text (asked in increasing order). */
+static struct gl_loc loc_of(struct cmds *c, size_t off)
+{
+    if (c->from)
+        return gl_srcmap_loc(c->from, off);
+    for (const char *nl; (nl = memchr(c->t + c->at_off, '\n', off - c->at_off)) != NULL;) {
+        c->at.line++;
+        c->at.col = 1;
+        c->at_off = (size_t)(nl - c->t) + 1;
+    }
+    c->at.col += (uint32_t)(off - c->at_off);
+    c->at_off = off;
+    return c->at;
+}
+
+/* Append t[s, e) (on one line of the unit text): specifiers (`%n`) become `$n`, unknown
+ * variables of the same length. */
+static void add_piece(struct cmds *c, const char *t, size_t s, size_t e)
+{
+    if (s >= e)
+        return;
+    struct gl_loc at = loc_of(c, s);
+    gl_srcmap_add(&c->map, c->len, at.line, at.col);
+    for (size_t i = s; i < e; i++) {
+        char ch = t[i];
+        if (ch == '%' && i + 1 < e &&
+            ((t[i + 1] >= 'a' && t[i + 1] <= 'z') || (t[i + 1] >= 'A' && t[i + 1] <= 'Z')))
+            ch = '$';
+        c->text[c->len++] = ch;
+    }
+}
+
+/* Append `lit`, a word the unit does not write (`podman run`, a flag a Quadlet key stands
+ * for), placed at byte `at` of the unit text. */
+static void add_synth(struct cmds *c, const char *lit, size_t at)
+{
+    struct gl_loc l = loc_of(c, at);
+    gl_srcmap_add(&c->map, c->len, l.line, l.col);
+    size_t n = strlen(lit);
+    memcpy(c->text + c->len, lit, n);
+    c->len += n;
+}
+
+/* The `podman run` flag a Quadlet [Container] key stands for (podman-systemd.unit(5)):
+ * "" for PodmanArgs (its value is flags already), NULL for a key not read. */
+static const char *quadlet_flag(const char *k, size_t n)
+{
+    static const struct {
+        const char *key, *flag;
+    } keys[] = {{"AddDevice", "--device "}, {"Volume", "-v "},       {"Mount", "--mount "},
+                {"ShmSize", "--shm-size "}, {"Tmpfs", "--tmpfs "},   {"Ulimit", "--ulimit "},
+                {"Network", "--network "},  {"PodmanArgs", ""},      {"Environment", "-e "},
+                {"GroupAdd", "--group-add "}};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (strlen(keys[i].key) == n && !memcmp(keys[i].key, k, n))
+            return keys[i].flag;
+    return NULL;
+}
+
+/* Assign the variables of one Environment= value t[s, e): blank-separated NAME=VALUE
+ * words, quotes (" or ') removed. */
+static void environment(struct sh_vars *vars, struct gl_arena *a, const char *t, size_t s,
+                        size_t e)
+{
+    while ((s = skip_blanks(t, s, e)) < e) {
+        char *w = gl_arena_take(a, e - s + 1);
+        size_t n = 0;
+        char quote = 0;
+        for (; s < e && (quote || (t[s] != ' ' && t[s] != '\t')); s++) {
+            if (!quote && (t[s] == '"' || t[s] == '\'')) {
+                quote = t[s];
+            } else if (quote && t[s] == quote) {
+                quote = 0;
+            } else if (w) {
+                w[n++] = t[s];
+            }
+        }
+        const char *eq = w ? memchr(w, '=', n) : NULL;
+        if (eq && eq > w)
+            sh_vars_assign(vars, w, (size_t)(eq - w), eq + 1, n - (size_t)(eq - w) - 1, true);
+    }
+}
+
+/* The value of one logical line from its first physical line [s, e) on: pieces into c
+ * (when c is set) until a line that does not end in `\`; returns where the next line
+ * starts. */
+static size_t value_lines(const char *t, size_t len, size_t s, size_t e, struct cmds *c)
+{
+    for (;;) {
+        size_t ce = content_end(t, s, e);
+        bool more = ce > s && t[ce - 1] == '\\';
+        if (c)
+            add_piece(c, t, s, more ? ce - 1 : ce);
+        if (!more || e >= len)
+            return e < len ? e + 1 : len;
+        if (c && gl_arena_over(c->map.arena))
+            return s; /* (past parse-memory: the reading stops on this line) */
+        if (c)
+            c->text[c->len++] = ' ';
+        /* the next line that is not a comment continues the value */
+        size_t p = e + 1;
+        for (;;) {
+            e = line_end(t, len, p);
+            if (!comment_line(t, p, e) || e >= len)
+                break;
+            p = e + 1;
+        }
+        s = skip_blanks(t, p, e);
+    }
+}
+
+/* Skip an ExecStart value's prefixes: `-`, `@`, `:`, `+`, `!` (and `!!`). */
+static size_t exec_prefixes(const char *t, size_t s, size_t e)
+{
+    while (s < e && strchr("-@:+!", t[s]))
+        s++;
+    return skip_blanks(t, s, e);
+}
+
+/* A Quadlet [Container] section being read: its `podman run` is written when it ends,
+ * its Image= and Exec= (the last of each) after the flags. */
+struct quadlet {
+    bool open;
+    size_t header, header_map;  /* the text's length and its map's at the header */
+    size_t image, image_end;    /* the Image= value (image_end 0: none) */
+    size_t exec, exec_end;      /* the Exec= value's first line (exec_end 0: none) */
+};
+
+static void quadlet_end(struct cmds *c, const char *t, size_t len, struct quadlet *q)
+{
+    if (!q->open)
+        return;
+    q->open = false;
+    if (!q->image_end) { /* (a container made from a .image or .build unit: not known) */
+        c->len = q->header;
+        c->map.n = q->header_map;
+        return;
+    }
+    c->at_off = 0; /* (the image and the command are written after the flags) */
+    c->at = (struct gl_loc){1, 1};
+    add_piece(c, t, q->image, q->image_end);
+    if (q->exec_end) {
+        c->text[c->len++] = ' ';
+        value_lines(t, len, q->exec, q->exec_end, c);
+    }
+    c->text[c->len++] = '\n';
+}
+
+bool gl_unit_commands(struct gl_arena *a, const char *text, size_t len,
+                      const struct gl_srcmap *map, struct sh_vars *vars,
+                      struct gl_unit_cmds *out)
+{
+    size_t lines = 1;
+    for (const char *p = text; (p = memchr(p, '\n', (size_t)(text + len - p))) != NULL; p++)
+        lines++;
+    /* (each line's flag of a Quadlet key, `podman run ` and the separators fit here) */
+    struct cmds c = {.text = gl_arena_take(a, 2 * len + lines + 16), .from = map, .t = text,
+                     .at = {1, 1}};
+    if (!c.text)
+        return false;
+    gl_srcmap_init(&c.map, a);
+    int section = 0; /* 1 [Service], 2 the first [Container], else 0 */
+    bool quadlet_seen = false;
+    struct quadlet q = {0};
+    size_t p = 0;
+    for (; p < len && !gl_arena_over(a);) {
+        size_t e = line_end(text, len, p), s = skip_blanks(text, p, e);
+        if (s < e && text[s] == '[') {
+            quadlet_end(&c, text, len, &q);
+            section = run_section(text, s, e);
+            if (section == 2 && !quadlet_seen) {
+                quadlet_seen = true;
+                q = (struct quadlet){.open = true, .header = c.len, .header_map = c.map.n};
+                add_synth(&c, "podman run ", s);
+            } else if (section == 2) {
+                section = 0; /* (a unit runs one container) */
+            }
+            p = e < len ? e + 1 : len;
+            continue;
+        }
+        const char *eq = s < e && !comment_line(text, s, e) ? memchr(text + s, '=', e - s) : NULL;
+        if (!section || !eq) {
+            p = value_lines(text, len, s, e, NULL);
+            continue;
+        }
+        size_t k = s, kn = (size_t)(eq - text) - s;
+        while (kn && (text[k + kn - 1] == ' ' || text[k + kn - 1] == '\t'))
+            kn--;
+        size_t v = skip_blanks(text, (size_t)(eq - text) + 1, e);
+        const char *flag = section == 2 ? quadlet_flag(text + k, kn) : NULL;
+        if (section == 2 && kn == 5 && !memcmp(text + k, "Image", 5)) {
+            size_t ie = content_end(text, v, e);
+            bool unit = (ie - v > 6 && !memcmp(text + ie - 6, ".image", 6)) ||
+                        (ie - v > 6 && !memcmp(text + ie - 6, ".build", 6));
+            q.image = v;
+            q.image_end = unit ? 0 : ie; /* (`x.image`, `x.build`: another unit's image) */
+            p = value_lines(text, len, s, e, NULL);
+        } else if (section == 2 && kn == 4 && !memcmp(text + k, "Exec", 4)) {
+            q.exec = v;
+            q.exec_end = e;
+            p = value_lines(text, len, s, e, NULL);
+        } else if (flag && v < content_end(text, v, e) &&
+                   (!*flag || !memchr(text + v, ' ', content_end(text, v, e) - v))) {
+            /* (one value a key but PodmanArgs: `Environment=A=1 B=2` is no one word, and
+               a word after `-e A=1` would be taken for the image) */
+            add_synth(&c, flag, v);
+            p = value_lines(text, len, v, e, &c);
+            c.text[c.len++] = ' ';
+        } else if (section == 1 && exec_key(text + k, kn)) {
+            p = value_lines(text, len, exec_prefixes(text, v, e), e, &c);
+            c.text[c.len++] = '\n';
+        } else if (section == 1 && kn == 11 && !memcmp(text + k, "Environment", 11)) {
+            environment(vars, a, text, v, content_end(text, v, e));
+            p = value_lines(text, len, s, e, NULL);
+        } else {
+            if (kn == 15 && !memcmp(text + k, "EnvironmentFile", 15))
+                vars->sourced = true;
+            p = value_lines(text, len, s, e, NULL);
+        }
+    }
+    if (!gl_arena_over(a))
+        quadlet_end(&c, text, len, &q);
+    c.text[c.len] = '\0';
+    *out = (struct gl_unit_cmds){.text = c.text, .len = c.len, .map = c.map};
+    if (gl_arena_over(a))
+        out->stop = loc_of(&c, p < len ? p : len);
+    return c.len && !gl_arena_over(a);
+}
