@@ -1122,12 +1122,14 @@ w("value-once.sh", "a=" + "a" * 7000000 + "\ndocker run --gpus all -e A=$a ubunt
 open(d + "/spans.md", "w").write("```bash\ndocker run --gpus all -e X=" + 'a"b"' * 1600000 +
                                  " ubuntu:latest\n```\n")
 PY
-lint shell-heap-past-parse-memory 10 256 "gl900 $in/r19/heap/redirs.sh 2 * parse-memory -- \
-gl900 $in/r19/heap/assigns.sh 2 * parse-memory -- gl900 $in/r19/heap/spans.sh 2 * parse-memory \
--- gl900 $in/r19/heap/spans-subst.sh 2 * parse-memory -- gl900 $in/r19/heap/spans.md 2 * \
-parse-memory -- gl900 $in/r19/heap/fields.sh 3 * parse-memory -- gl900 $in/r19/heap/value.sh 3 * \
-parse-memory -- clean $in/r19/heap/value-once.sh -- finding GL101 $in/r19/heap/value-once.sh 3 38 \
--- rss 64" "$in/r19/heap"
+# (one file a run: two of them on the two workers at once hold up to 64 MB, since the
+# pool's gate sees the arenas, not the split's heap scratch)
+for f in redirs.sh:2 assigns.sh:2 spans.sh:2 spans-subst.sh:2 spans.md:2 fields.sh:3 value.sh:3; do
+  lint "shell-heap-past-parse-memory ${f%%:*}" 10 256 "gl900 $in/r19/heap/${f%%:*} ${f#*:} * \
+parse-memory -- rss 56" "$in/r19/heap/${f%%:*}"
+done
+lint "shell-heap-past-parse-memory value-once.sh" 10 256 "clean $in/r19/heap/value-once.sh -- \
+finding GL101 $in/r19/heap/value-once.sh 3 38 -- rss 56" "$in/r19/heap/value-once.sh"
 
 # Command substitutions in a mapped text (a YAML block, a Markdown fence): each took the
 # map of its bytes by a walk of the text's whole map (gl_srcmap_append): 20,000 lines of
