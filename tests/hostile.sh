@@ -679,9 +679,13 @@ lint one-fence-markdown 20 1024 "gl900 $in/perline/one.md * * parse-memory -- rs
 awk 'BEGIN { for (i = 0; i < 150000; i++) printf "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c, image: \"ubuntu:latest\"}]}\n" }' > "$in/perline/pods.yaml"
 lint many-docs-k8s 20 1024 "gl900 $in/perline/pods.yaml * * parse-memory -- rss 64" "$in/perline/pods.yaml"
 # shell: 200,000 here-documents opened on one line (3.6 MB; 70 MB), read in one go after
-# it: the limit stops them at the body where it is reached (was 1:1, round 12)
+# it: the limit stops them at the body where it is reached (was 1:1, round 12); since
+# round 19 the command's redirections count (62 MB, now 32 MB): the limit stops the line
+# at the redirection where it is reached. 1,000 lines of 200 (2.6 MB) stop past line 1.
 awk 'BEGIN { printf "cat"; for (i = 0; i < 200000; i++) printf " <<E%d", i; printf "\n"; for (i = 0; i < 200000; i++) printf "x\nE%d\n", i }' > "$in/perline/heredocs.sh"
-lint many-heredocs-shell 20 1024 "gl900 $in/perline/heredocs.sh >1 1 parse-memory -- rss 64" "$in/perline/heredocs.sh"
+awk 'BEGIN { for (l = 0; l < 1000; l++) { printf "cat"; for (i = 0; i < 200; i++) printf " <<E%d", i; printf "\n"; for (i = 0; i < 200; i++) printf "x\nE%d\n", i } }' > "$in/perline/heredoc-lines.sh"
+lint many-heredocs-shell 20 1024 "gl900 $in/perline/heredocs.sh 1 * parse-memory -- gl900 \
+$in/perline/heredoc-lines.sh >1 * parse-memory -- rss 64" "$in/perline/heredocs.sh" "$in/perline/heredoc-lines.sh"
 # apptainer: 400,000 stages of two header lines (15 MB): the reader stops at the line
 # where its refs took it past the limit (it read on to the end, 200 MB, GL900 at 1:1)
 awk 'BEGIN { for (i = 0; i < 400000; i++) printf "Bootstrap: docker\nFrom: ubuntu:%d\n", i }' > "$in/perline/stages.def"
@@ -1028,6 +1032,122 @@ $in/unit/many/a.service * * parse-memory -- clean $in/unit/nest/a.service -- gl9
 * * parse-memory -- count GL101 $in/unit/quads/a.container 1 -- has GL205 $in/unit/esc/a.service \
 compute\\x1b\\[5m\\x9b -- rss 64" "$in/unit"
 rm -rf "$in/unit"
+
+# ---- round 19: the readers added since round 18 ----
+# GitLab `extends:` (runner tags through the jobs a job extends): the looks were charged
+# per job visited, not per name of a list, so a template whose list names itself 100,000
+# times was read 100,000 times at each of 11 levels for each of 2,000 jobs (over 120 s);
+# a chain of 6,000 jobs and a cycle of 6,000 end at GitLab's 11 levels
+mkdir -p "$in/r19/gl-fan" "$in/r19/gl-chain" "$in/r19/gl-cycle"
+python3 - "$in/r19" <<'PY'
+import sys
+d = sys.argv[1]
+job = "  image: nvidia/cuda:12.4.1-base-ubuntu22.04\n  script: [nvidia-smi]\n"
+open(d + "/gl-fan/.gitlab-ci.yml", "w").write(
+    ".p:\n  extends: [" + ", ".join([".p"] * 100000) + "]\n  script: [x]\n" +
+    "".join(f"j{i}:\n  extends: .p\n" + job for i in range(2000)))
+open(d + "/gl-chain/.gitlab-ci.yml", "w").write(
+    "".join(f"j{i}:\n  extends: j{i + 1}\n" + job for i in range(6000)) +
+    "j6000:\n  tags: [cpu]\n  script: [x]\n")
+open(d + "/gl-cycle/.gitlab-ci.yml", "w").write(
+    "".join(f"j{i}:\n  extends: j{(i + 1) % 6000}\n" + job for i in range(6000)))
+PY
+lint gitlab-extends-hostile 3 256 "clean $in/r19/gl-fan/.gitlab-ci.yml -- count GL201 \
+$in/r19/gl-fan/.gitlab-ci.yml 2000 -- clean $in/r19/gl-chain/.gitlab-ci.yml -- clean \
+$in/r19/gl-cycle/.gitlab-ci.yml -- rss 64" "$in/r19"
+
+# A large input (over 1 MiB: linted by the run's own thread, before the workers start)
+# that fills parse-memory, then one for a worker that fills it too: the run's thread kept
+# what it freed under the one-thread trim threshold (32 MiB), beside the worker's arena
+# (76 MB); the pool gives it back when it starts
+mkdir -p "$in/r19/pool"
+awk 'BEGIN { printf "```bash\n"; for (i = 0; i < 40000; i++) printf "docker run --gpus all nvidia/cuda:11.0-base; "; printf "\n```\n" }' > "$in/r19/pool/big.md"
+python3 - "$in/r19/pool" <<'PY'
+import sys
+open(sys.argv[1] + "/.gitlab-ci.yml", "w").write("".join(
+    f"j{i}:\n  script: docker run --gpus all -v /d:/d nvidia/cuda:12.4.1-base-ubuntu22.04 "
+    "python t.py --data /d\n" for i in range(8000)))
+PY
+lint large-input-then-workers 10 256 "gl900 $in/r19/pool/big.md * * parse-memory -- gl900 \
+$in/r19/pool/.gitlab-ci.yml * * parse-memory -- rss 64" "$in/r19/pool/big.md" "$in/r19/pool/.gitlab-ci.yml"
+
+# Cloud Build: 10,000 docker builder steps, each a `docker build` (the YAML fits in
+# parse-memory, the launches do not), and 8,000 GitLab jobs of one launch each: the limit
+# was passed between two texts (a job's keys, the launches of the text before), the next
+# texts were skipped unsaid, and the engine's fallback put the GL900 at 1:1; now at the
+# first text not read (and the Cloud Build steps stop there)
+mkdir -p "$in/r19/cb-steps" "$in/r19/gl-jobs"
+python3 - "$in/r19" <<'PY'
+import sys
+d = sys.argv[1]
+open(d + "/cb-steps/cloudbuild.yaml", "w").write("steps:\n" + "".join(
+    f"- name: gcr.io/cloud-builders/docker\n  args: [build, -t, gcr.io/p/img{i}:latest, "
+    "--build-arg, V=1, -f, Dockerfile, .]\n" for i in range(10000)))
+open(d + "/gl-jobs/.gitlab-ci.yml", "w").write("".join(
+    f"j{i}:\n  script: docker run --gpus all -v /d:/d nvidia/cuda:12.4.1-base-ubuntu22.04 "
+    "python t.py --data /d\n" for i in range(8000)))
+PY
+lint ci-yaml-launches-past-parse-memory 10 256 "gl900 $in/r19/cb-steps/cloudbuild.yaml >2 * \
+parse-memory -- gl900 $in/r19/gl-jobs/.gitlab-ci.yml >2 * parse-memory -- rss 64" \
+  "$in/r19/cb-steps/cloudbuild.yaml" "$in/r19/gl-jobs/.gitlab-ci.yml"
+# 5,000 Cloud Build steps sharing one list of 20,001 args through an alias (a list is
+# charged to the alias budget once): each step built its docker words past the limit
+# (66 MB, 0.46 s); the steps stop at the one the arena is over at
+mkdir -p "$in/r19/cb-alias"
+python3 -c 'print("steps:\n- name: gcr.io/cloud-builders/docker\n  args: &A [build" +
+  ", --build-arg, V=1" * 10000 + "]\n" + "- name: gcr.io/cloud-builders/docker\n  args: *A\n" * 5000)' \
+  > "$in/r19/cb-alias/cloudbuild.yaml"
+lint cloud-build-shared-args 10 256 "gl900 $in/r19/cb-alias/cloudbuild.yaml 3 * parse-memory -- \
+rss 64" "$in/r19/cb-alias/cloudbuild.yaml"
+
+# The shell split's heap past parse-memory: a command's redirections and assignments
+# (on the heap until the command ends) and one word's spans (each quoted piece of a word
+# is one, 32 bytes: on the heap until the word ends) were not counted: 500,000 `<a` in one
+# command (1 MB) took 99 MB, 300,000 assignments before one command 43 MB, one word of
+# 1,600,000 `a"b"` pieces (6.4 MB) 219 MB, one `$a` split into 500,000 fields (1 MB) 126
+# MB, one word substituting a 7 MB value three times 66 MB; now each stops at the limit,
+# GL900 there (one substitution of it is read: 38 MB)
+mkdir -p "$in/r19/heap"
+python3 - "$in/r19/heap" <<'PY'
+import sys
+d = sys.argv[1]
+w = lambda name, text: open(f"{d}/{name}", "w").write("#!/bin/bash\n" + text + "\n")
+w("redirs.sh", "X=" + "<a" * 500000)
+w("assigns.sh", "A=1 " * 300000 + "docker run --gpus all ubuntu:latest")
+w("spans.sh", "echo " + 'a"b"' * 1600000)
+w("spans-subst.sh", "x=$(echo " + 'a"b"' * 1000000 + ")")
+w("fields.sh", 'a="' + "x " * 500000 + '"\necho $a')
+w("value.sh", "a=" + "a" * 7000000 + "\necho $a$a$a")
+w("value-once.sh", "a=" + "a" * 7000000 + "\ndocker run --gpus all -e A=$a ubuntu:latest")
+open(d + "/spans.md", "w").write("```bash\ndocker run --gpus all -e X=" + 'a"b"' * 1600000 +
+                                 " ubuntu:latest\n```\n")
+PY
+# (one file a run: two of them on the two workers at once hold up to 64 MB, since the
+# pool's gate sees the arenas, not the split's heap scratch)
+for f in redirs.sh:2 assigns.sh:2 spans.sh:2 spans-subst.sh:2 spans.md:2 fields.sh:3 value.sh:3; do
+  lint "shell-heap-past-parse-memory ${f%%:*}" 10 256 "gl900 $in/r19/heap/${f%%:*} ${f#*:} * \
+parse-memory -- rss 56" "$in/r19/heap/${f%%:*}"
+done
+lint "shell-heap-past-parse-memory value-once.sh" 10 256 "clean $in/r19/heap/value-once.sh -- \
+finding GL101 $in/r19/heap/value-once.sh 3 38 -- rss 56" "$in/r19/heap/value-once.sh"
+
+# Command substitutions in a mapped text (a YAML block, a Markdown fence): each took the
+# map of its bytes by a walk of the text's whole map (gl_srcmap_append): 20,000 lines of
+# `X=$(echo a)` took 2 s, 30,000 some 5 s; now the walk starts at the substitution
+mkdir -p "$in/r19/substs/.github/workflows"
+python3 - "$in/r19/substs" <<'PY'
+import sys
+d, lines = sys.argv[1], "X=$(echo a)\n" * 30000
+open(d + "/.github/workflows/w.yml", "w").write(
+    "on: push\njobs:\n  j:\n    runs-on: x\n    steps:\n    - run: |\n" +
+    "".join("        " + l + "\n" for l in lines.splitlines()) +
+    "        docker run --gpus all ubuntu:latest\n")
+open(d + "/README.md", "w").write("```bash\n" + lines + "docker run --gpus all ubuntu:latest\n```\n")
+PY
+lint substitutions-mapped-text 2 256 "clean $in/r19/substs/.github/workflows/w.yml -- finding GL101 \
+$in/r19/substs/.github/workflows/w.yml 30007 38 -- finding GL101 $in/r19/substs/README.md 30002 \
+30 -- rss 64" "$in/r19/substs"
+rm -rf "$in/r19"
 
 # ================= encodings and special files =================
 # UTF-16 is refused (GL900 at 1:1: save as UTF-8), with or without its byte order mark; a

@@ -150,6 +150,10 @@ struct gl_pool *gl_pool_new(unsigned workers, size_t depth, size_t budget,
        threshold of what it freed: share the one-thread run's 32 MiB between them */
     size_t trim = ((size_t)16 << 20) / workers;
     mallopt(M_TRIM_THRESHOLD, (int)(trim > (1u << 20) ? trim : (1u << 20)));
+    /* and what the run's own thread kept under the one-thread threshold (a large input
+       it linted before the workers started: up to 32 MiB) is given back now, or it stays
+       beside what the workers take from their own arenas */
+    malloc_trim(0);
     p->threads = xcalloc(workers, sizeof *p->threads);
     for (unsigned i = 0; i < workers; i++)
         if (pthread_create(&p->threads[p->nthreads], NULL, worker, p) == 0)

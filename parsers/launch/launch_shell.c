@@ -626,9 +626,15 @@ void gl_launch_scan_text(struct gl_launch_scan *s, const char *text, size_t len,
                          const struct gl_srcmap *map)
 {
     /* past the doc's parse-memory, no more texts: a YAML file that names one big script
-     * through many aliases would otherwise scan it again for each (the doc is a GL900) */
-    if (gl_arena_over(&s->doc->arena))
+     * through many aliases would otherwise scan it again for each. The doc is a GL900:
+     * at this text when what took the arena past the limit said nothing (a job's other
+     * keys, the launches of the text before) */
+    if (gl_arena_over(&s->doc->arena)) {
+        struct gl_loc at = map ? gl_srcmap_loc(map, 0) : (struct gl_loc){1, 1};
+        if (at.line) /* (a text made of no place in the file says nothing) */
+            gl_doc_fail_limit(s->doc, GL_LIMIT_PARSE_MEMORY, at);
         return;
+    }
     slurm_directives(s, text, len, map);
     scan_split(s, text, len, map, 0);
 }

@@ -3,6 +3,8 @@
  * splitting, opaque parts) and skipping nested constructs (see shell_internal.h). */
 #include "parsers/shell/shell_internal.h"
 
+#include "linter/core/limits.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -283,6 +285,34 @@ void shl_wb_begin(struct sh_lexer *lx, size_t src, bool nosplit)
     lx->nfields = 0;
 }
 
+/* Would `need` more bytes of the lexer's heap scratch take the arena past parse-memory?
+ * Then the limit's error, at src. The builder looks at the limit between tokens, and one
+ * token can grow the scratch without bound: one word of quoted pieces (`a"b"a"b"...`,
+ * 6.4 MB) grew 2.5 million spans, 32 bytes each (219 MB); one `$a` whose value splits
+ * into 500,000 fields as many fields (1 MB: 126 MB); a word's text, with values
+ * substituted, up to the expansion budget (4 bytes a byte of the text). */
+static __attribute__((noinline, cold)) bool scratch_over(struct sh_lexer *lx, size_t need,
+                                                          size_t src)
+{
+    const struct gl_arena *a = lx->a;
+    if (!a->limit || (a->total <= a->limit && need <= a->limit - a->total))
+        return false;
+    if (!lx->stop) {
+        char msg[256];
+        shl_error(lx, src, gl_arena_strdup(lx->a, gl_limit_message(GL_LIMIT_PARSE_MEMORY, msg,
+                                                                     sizeof msg)));
+    }
+    return true;
+}
+
+/* scratch_over for the word's spans grown once more: counted twice, with the word's text
+ * (they are copied to the arena when the field ends). */
+static bool spans_over(struct sh_lexer *lx, size_t src)
+{
+    size_t cap = 2 * lx->wb.capspans;
+    return scratch_over(lx, 2 * cap * sizeof *lx->wb.spans + lx->wb.text.cap, src);
+}
+
 /* Append bytes taken from input offset src: literally (byte k from src+k) or all from
  * the construct at src. */
 static void wb_add(struct sh_lexer *lx, const char *p, size_t n, size_t src, bool literal,
@@ -292,11 +322,26 @@ static void wb_add(struct sh_lexer *lx, const char *p, size_t n, size_t src, boo
     if (wb->discard || n == 0)
         return;
     size_t out = wb->text.len;
+    struct sh_span *last = wb->nspans ? &wb->spans[wb->nspans - 1] : NULL;
+    bool extends = last && last->literal == literal && last->opaque == opaque &&
+                   last->out + last->len == out &&
+                   (literal ? last->src + last->len == src : last->src == src);
+    if (!extends && wb->nspans == wb->capspans && wb->capspans >= SHL_FIXED_SPANS &&
+        spans_over(lx, src))
+        return; /* (the word ends here: its text and spans stay in step) */
     if (out + n + 1 <= wb->text.cap) { /* gl_buf_add's work without its two calls */
         memcpy(wb->text.data + out, p, n);
         wb->text.len = out + n;
         wb->text.data[out + n] = 0;
     } else {
+        /* (the text grows, doubled on the heap as gl_buf_reserve does, and is copied to
+           the arena when the field ends: a word that substituted a 7 MB value three times
+           took 66 MB) */
+        size_t cap = wb->text.cap; /* (SHL_FIXED_TEXT at least, gl_buf's first room) */
+        while (cap < out + n + 1)
+            cap *= 2;
+        if (scratch_over(lx, cap + out + n, src))
+            return;
         if (wb->text.data == lx->fixed->text) { /* the fixed room is full: to the heap */
             struct gl_buf heap;
             gl_buf_init(&heap);
@@ -306,10 +351,7 @@ static void wb_add(struct sh_lexer *lx, const char *p, size_t n, size_t src, boo
         }
         gl_buf_add(&wb->text, p, n);
     }
-    struct sh_span *last = wb->nspans ? &wb->spans[wb->nspans - 1] : NULL;
-    if (last && last->literal == literal && last->opaque == opaque &&
-        last->out + last->len == out &&
-        (literal ? last->src + last->len == src : last->src == src)) {
+    if (extends) {
         last->len += n;
         return;
     }
@@ -348,6 +390,11 @@ static void push_field_of(struct sh_lexer *lx, const char *src_text, size_t tlen
 {
     struct shl_wbuild *wb = &lx->wb;
     if (lx->nfields == lx->capfields) {
+        /* (on the heap: the fields, then the builder's copy of them, doubled too) */
+        size_t each = sizeof *lx->fields + sizeof *lx->finfo;
+        if (lx->capfields >= SHL_FIXED_FIELDS &&
+            scratch_over(lx, 3 * 2 * lx->capfields * each, wb->src))
+            return; /* (the word ends here) */
         size_t cap = lx->capfields;
         lx->fields = shl_grow(lx->fields, lx->nfields, &cap, sizeof *lx->fields,
                               lx->fixed->fields, SHL_FIXED_FIELDS);

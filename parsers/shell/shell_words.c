@@ -140,14 +140,28 @@ static bool sep_pipe_or_async(const char *sep)
 
 static struct ctx *top(struct builder *b) { return b->nst ? &b->st[b->nst - 1] : NULL; }
 
-/* After the contexts or the commands grew: b->heap again. Open contexts take no word and
- * no arena byte (`( ( ( ...`), and the commands stay on the heap until the end, then are
- * copied to the arena (`a;a;a;...`): 16 MB scripts of either took 146 and 97 MB. */
+/* After the contexts, the commands or a command's redirections, assignments or heredocs
+ * grew: b->heap again. Open contexts take no word and no arena byte (`( ( ( ...`), and the
+ * commands stay on the heap until the end, then are copied to the arena (`a;a;a;...`):
+ * 16 MB scripts of either took 146 and 97 MB; so are a command's redirections and
+ * assignments until it ends (500,000 `<a` in one command, 1 MB: 99 MB). */
 static __attribute__((noinline, cold)) void heap_grown(struct builder *b)
 {
     b->heap = (b->capst > FIXED ? b->capst * sizeof *b->st : 0) +
-              (b->capcmds > FIXED ? 2 * b->capcmds * sizeof *b->cmds : 0);
+              (b->capcmds > FIXED ? 2 * b->capcmds * sizeof *b->cmds : 0) +
+              (b->caprd > FIXED ? 2 * b->caprd * sizeof *b->rd : 0) +
+              (b->capas > FIXED ? 2 * b->capas * sizeof *b->as : 0) +
+              (b->caphd > FIXED ? b->caphd * sizeof *b->hd : 0);
 }
+/* Room for one more assignment of the command being built. */
+static void grow_assigns(struct builder *b)
+{
+    if (b->nas < b->capas)
+        return;
+    b->as = grow(b, as, b->nas, capas);
+    heap_grown(b);
+}
+
 /* Are the case patterns read now (a word there is a pattern, not a command's)? */
 static inline bool in_case_patterns(const struct builder *b)
 {
@@ -575,7 +589,10 @@ static void add_redirect(struct builder *b, size_t at, int fd, const char *op)
     struct sh_lexer *lx = &b->lx;
     size_t op_end = lx->i;
     mark_start(b, at);
-    b->rd = grow(b, rd, b->nrd, caprd);
+    if (b->nrd >= b->caprd) {
+        b->rd = grow(b, rd, b->nrd, caprd);
+        heap_grown(b);
+    }
     struct sh_redir *r = &b->rd[b->nrd];
     memset(r, 0, sizeof *r);
     r->fd = fd;
@@ -604,7 +621,10 @@ static void add_redirect(struct builder *b, size_t at, int fd, const char *op)
     else
         r->target = (struct gl_word){"", 0, shl_loc(lx, lx->i), false};
     if (heredoc) {
-        b->hd = grow(b, hd, b->nhd, caphd);
+        if (b->nhd >= b->caphd) {
+            b->hd = grow(b, hd, b->nhd, caphd);
+            heap_grown(b);
+        }
         b->hd[b->nhd++] = (struct heredoc){r->target.text, lx->nfields ? lx->finfo[0].len : 0,
                                            op[2] == '-', HD_CURRENT, b->nrd};
     }
@@ -940,7 +960,7 @@ static bool plain_assign(struct builder *b, size_t at, size_t end)
         return false;
     lx->assign_certain = certain_now(b); /* as word() leaves it */
     mark_start(b, at);
-    b->as = grow(b, as, b->nas, capas);
+    grow_assigns(b);
     struct sh_assign *out = &b->as[b->nas++];
     memset(out, 0, sizeof *out);
     out->name = gl_arena_strndup(lx->a, s + at, k - at);
@@ -1232,7 +1252,7 @@ static void word(struct builder *b, size_t at)
     bool first = !b->nw;
     if (first && shl_at_assignment(lx)) {
         mark_start(b, at);
-        b->as = grow(b, as, b->nas, capas);
+        grow_assigns(b);
         shl_assignment(lx, &b->as[b->nas++]);
         return;
     }

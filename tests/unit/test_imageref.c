@@ -325,11 +325,30 @@ static void test_mirrors(void **state)
             fail_msg("%s: via %zu bytes, want %s", in, via, cases[i].via ? cases[i].via : "none");
         check_str("raw", in, ref.raw, in);
     }
-    /* what docker refuses is still refused: upper case behind the proxy */
+    /* what docker refuses is still refused: upper case behind the proxy, an upstream host
+     * that is no path component of the mirror's (docker reads the mirror's path), a path
+     * over 255 bytes as docker counts it there (the upstream host in it) */
     struct gl_imageref ref;
-    assert_int_not_equal(gl_imageref_parse(&a, "m.daocloud.io/docker.io/Nvidia/cuda", 35,
-                                           (struct gl_loc){1, 1}, &ref, NULL),
-                         0);
+    static const char *const refused[] = {"m.daocloud.io/docker.io/Nvidia/cuda",
+                                          "m.daocloud.io/localhost:5000/x:1",
+                                          "m.daocloud.io/[::1]/x", "m.daocloud.io/a-.io/x"};
+    for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++)
+        if (gl_imageref_parse(&a, refused[i], strlen(refused[i]), (struct gl_loc){1, 1}, &ref,
+                              NULL) == 0)
+            fail_msg("%s: parsed, docker refuses it", refused[i]);
+    char name[300];
+    struct gl_imageref_error err;
+    snprintf(name, sizeof name, "m.daocloud.io/docker.io/%.*s", 246, HEX64 HEX64 HEX64 HEX64);
+    assert_int_equal(gl_imageref_parse(&a, name, strlen(name), (struct gl_loc){1, 1}, &ref,
+                                       &err),
+                     -1);
+    assert_int_equal(err.offset, 14 + 255); /* the 256th byte of docker's path */
+    /* and what docker accepts is accepted: a one-component name of 250 bytes through a
+     * Docker Hub mirror is 250 bytes of the mirror's path (no `library/` there) */
+    snprintf(name, sizeof name, "docker.m.daocloud.io/%.*s:1", 250, HEX64 HEX64 HEX64 HEX64);
+    parse_ok(&a, name, &ref);
+    check_str("domain", name, ref.domain, "docker.io");
+    assert_int_equal(strlen(ref.path), 8 + 250);
     gl_arena_free(&a);
 }
 
@@ -586,7 +605,8 @@ static void test_random_bytes(void **state)
             parsed++;
             assert_non_null(ref.path);
             assert_non_null(ref.familiar);
-            assert_true(strlen(ref.path) <= GL_IMAGEREF_PATH_MAX);
+            /* (docker's path: through a Docker Hub mirror `library/` comes on top) */
+            assert_true(strlen(ref.path) <= GL_IMAGEREF_PATH_MAX + 8);
             assert_true(!ref.tag || strlen(ref.tag) <= GL_IMAGEREF_TAG_MAX);
         } else {
             assert_true(err.offset <= n);

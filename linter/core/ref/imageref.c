@@ -269,7 +269,10 @@ struct ref_spans {
 
 /* The domain s[0..domain_end) is a known public mirror: the upstream registry becomes the
  * domain, and behind a prefix proxy the upstream host (the path's first component, which
- * must then look like a domain and scan as one) leaves the path. */
+ * must then look like a domain and scan as one) leaves the path. Docker reads the
+ * reference as the mirror's own (scan_reference judges it so): the upstream host is a
+ * component of its path, so one that is no path component (`localhost:5000`, `[::1]`)
+ * names no mirror, and the path scan refuses it as docker does. */
 static void through_mirror(const char *s, size_t len, struct ref_spans *r)
 {
     size_t end = r->domain_end;
@@ -285,6 +288,9 @@ static void through_mirror(const char *s, size_t len, struct ref_spans *r)
     const char *slash = memchr(s + end + 1, '/', len - end - 1);
     size_t b = end + 1, e = slash ? (size_t)(slash - s) : 0;
     if (!slash || !looks_like_domain(s + b, e - b) || !scan_domain(s, b, e).ok)
+        return;
+    struct scan c = scan_path_component(s, b, e, false);
+    if (!c.ok || c.pos != e)
         return;
     r->via_end = e;
     r->up_start = b;
@@ -334,15 +340,17 @@ static struct scan scan_reference(const char *s, size_t len, struct ref_spans *r
         }
     }
 
-    /* 4. The path, and its normalized length. */
+    /* 4. The path, and its normalized length: docker's, whose path through a mirror is
+     *    the mirror's (a prefix proxy's upstream host leads it, no `library/` is added). */
     struct scan p = scan_path(s, r->path_start, len);
     if (!p.ok)
         return p;
     r->path_end = p.pos;
     r->official = r->hub_domain && !memchr(s + r->path_start, '/', r->path_end - r->path_start);
-    size_t prefix = r->official ? OFFICIAL_REPO_PREFIX_LEN : 0;
-    if (prefix + (r->path_end - r->path_start) > GL_IMAGEREF_PATH_MAX)
-        return scan_bad(r->path_start + GL_IMAGEREF_PATH_MAX - prefix, MSG_TOO_LONG);
+    size_t from = r->up_start ? r->up_start : r->path_start;
+    size_t prefix = r->official && !r->via_end ? OFFICIAL_REPO_PREFIX_LEN : 0;
+    if (prefix + (r->path_end - from) > GL_IMAGEREF_PATH_MAX)
+        return scan_bad(from + GL_IMAGEREF_PATH_MAX - prefix, MSG_TOO_LONG);
 
     /* 5. Tag and digest. */
     size_t i = r->path_end;

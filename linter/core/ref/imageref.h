@@ -35,9 +35,10 @@
  *
  * Errors: an uppercase letter in the repository path ("invalid reference format:
  * repository name must be lowercase"), a normalized path over 255 bytes (including the
- * "library/" that normalization adds), a 64-hex-digit name (it would be an image id), an
- * empty tag ("foo:"), a tag over 128 bytes, a short or malformed digest, any other byte
- * (NUL, space, non-ASCII) outside the grammar.
+ * "library/" that normalization adds; through a mirror, the path docker reads there), a
+ * 64-hex-digit name (it would be an image id), an empty tag ("foo:"), a tag over 128
+ * bytes, a short or malformed digest, any other byte (NUL, space, non-ASCII) outside the
+ * grammar.
  *
  * Robustness: any bytes are accepted as input; time is linear in len; nothing is read
  * outside s[0..len).

@@ -109,6 +109,10 @@ void ci_cloud_build(struct gl_doc *doc, struct yt_stream *s, struct yt_node *roo
     struct yt_node *steps = yt_get(s, root, "steps", NULL);
     for (size_t i = 0; yt_is_seq(steps) && i < steps->nitems; i++) {
         struct yt_node *step = yt_item(s, steps, i);
+        if (gl_arena_over(&doc->arena)) { /* parse-memory: the reading stops at this step */
+            gl_doc_fail_limit(doc, GL_LIMIT_PARSE_MEMORY, step->loc);
+            return;
+        }
         if (!yt_is_map(step))
             continue;
         struct yt_node *name = yt_get(s, step, "name", NULL);

@@ -278,8 +278,9 @@ static void gitlab_job(struct ci *c, struct yt_node *job)
     }
 }
 
-/* GitLab's limit on `extends:` levels; the looks a job's keys may cost in all (a list of
- * extends in each of eleven levels would otherwise fan out without bound). */
+/* GitLab's limit on `extends:` levels; the looks a job's keys may cost in all: each name
+ * of an extends list is one (a list of extends in each of eleven levels would otherwise
+ * fan out without bound, and a long list named by every job be read whole for each). */
 #define GITLAB_EXTENDS_DEPTH 11
 #define GITLAB_EXTENDS_LOOKS 256
 
@@ -292,11 +293,11 @@ static struct yt_node *gitlab_key(struct yt_stream *s, struct yt_node *root,
                                   int *looks)
 {
     struct yt_node *own = yt_get(s, job, key, NULL);
-    if (own || depth >= GITLAB_EXTENDS_DEPTH || --*looks < 0)
+    if (own || depth >= GITLAB_EXTENDS_DEPTH)
         return own;
     struct yt_node *ext = yt_deref(s, yt_get(s, job, "extends", NULL));
     size_t n = yt_is_seq(ext) ? ext->nitems : ext ? 1 : 0;
-    for (size_t i = n; i-- > 0;) {
+    for (size_t i = n; i-- > 0 && --*looks >= 0;) {
         struct yt_node *name = yt_is_seq(ext) ? yt_deref(s, yt_item(s, ext, i)) : ext;
         struct yt_node *parent = yt_is_scalar(name) ? yt_get(s, root, name->value, NULL)
                                                     : NULL;
