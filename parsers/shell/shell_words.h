@@ -178,6 +178,11 @@ struct sh_opts {
      * the opener. Off for texts that are pieces of a script (Dockerfile RUN lines,
      * Markdown fences, YAML commands, `sh -c` strings), which may be fragments. */
     bool grammar;
+    /* With grammar: the script is bash's for certain (its `#!` line, a .bash or .bats
+     * file), so what only bash refuses is judged too: a CR after a function's header
+     * (`f()\r`, dash takes it as the body), `coproc` followed by no command or by `!`
+     * (a plain command's name for sh). */
+    bool grammar_bash;
     /* When set: the bodies of the command substitutions the split meets (`$(...)`, not
      * `$((...))`; backquotes) are recorded here, for a caller that reads the commands
      * inside them (the launch scan: `ID=$(docker run -d --gpus all ...)`). */
