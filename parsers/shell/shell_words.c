@@ -156,6 +156,20 @@ static inline bool in_case_patterns(const struct builder *b)
 }
 static bool counts_depth(unsigned char k) { return k == C_IF || k == C_LOOP || k == C_CASE || k == C_FUNC; }
 
+/* sh_opts.branches: the if or case `id` (just opened) stands in the innermost one open. */
+static __attribute__((noinline, cold)) void note_parent(struct builder *b, uint32_t id)
+{
+    struct sh_branches *t = b->lx.opts->branches;
+    struct sh_branch_parent p = {0, 0};
+    for (size_t k = b->nst; k-- > 0;)
+        if (b->st[k].kind == C_IF || b->st[k].kind == C_CASE) {
+            p = (struct sh_branch_parent){b->st[k].id, b->st[k].arm};
+            break;
+        }
+    if (t->n + 1 == id) /* (one entry a branch, in order: a caller's stale table is no use) */
+        *GL_APPEND(b->lx.a, t->items, t->n, t->cap) = p;
+}
+
 static void push(struct builder *b, enum ctx_kind kind, char closer, size_t at)
 {
     if (b->nst >= b->capst) {
@@ -163,6 +177,8 @@ static void push(struct builder *b, enum ctx_kind kind, char closer, size_t at)
         heap_grown(b);
     }
     uint32_t id = kind == C_IF || kind == C_CASE ? ++b->nbranch : 0;
+    if (id && b->lx.opts && b->lx.opts->branches)
+        note_parent(b, id);
     uint32_t at32 = at < UINT32_MAX ? (uint32_t)at : UINT32_MAX;
     b->st[b->nst++] = (struct ctx){(unsigned char)kind, closer, false, false, 0, id, at32};
     b->depth += counts_depth(kind);
