@@ -100,12 +100,17 @@ bool df_from_shape(struct gl_doc *doc, const struct df_instr *in)
     return true;
 }
 
-/* Is flag f left alone: a template's mark, a variable, an escape or a quote in it? */
+/* Is flag f left alone: a template's mark, a variable, an escape or a quote in it? (one
+ * pass over its bytes, a switch each: most flags are `--platform=$BUILDPLATFORM`) */
 static bool flag_opaque(const struct df_flag *f)
 {
     for (size_t i = 0; i < f->len; i++)
-        if (f->text[i] && strchr("$\\`'\"", f->text[i]))
+        switch (f->text[i]) {
+        case '$': case '\\': case '`': case '\'': case '"':
             return true;
+        default:
+            break;
+        }
     return placeholder(f->text, f->len);
 }
 

@@ -480,7 +480,8 @@ static void test_parse_error(void **state)
 }
 
 /* FROM flags: what BuildKit's BFlags.Parse and containerd's platforms.Parse refuse is a
- * parse error at the bad byte (col 0: none); values with variables or quotes are not judged. */
+ * parse error at the bad byte (col 0: none); values with variables are not judged (quotes
+ * are removed first: 'li nux' is judged as li nux). */
 static void test_from_flags(void **state)
 {
     (void)state;
