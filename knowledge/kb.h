@@ -342,6 +342,10 @@ const struct gl_kb_ngc_container *gl_kb_ngc_container(const struct gl_kb *kb, co
 /* Is the tag an NGC month: YY.MM, alone or before `-` ("24.05", "24.05-py3"), or a patch
  * of the month ("25.04.01", "24.01.01-py3") or a release candidate of it ("25.04.rc2")? */
 bool gl_ngc_month_tag(const char *tag);
+/* Is the tag an NGC post release of a month ("25.12.post1", "25.12.post1-py3")? No NGC
+ * release notes give a post release's CUDA (cuda_facts.yaml, ngc_containers.tag_formats):
+ * it is not read as its month, and stays unknown. */
+bool gl_ngc_post_release(const char *tag);
 /* NGC release of a tag: "24.05", "24.05-py3", "22.11-tf1-py3", "25.04.01" (all containers
  * of one YY.MM and its patches share the CUDA base). NULL if unknown or not of that form. */
 const struct gl_kb_ngc_release *gl_kb_ngc_release(const struct gl_kb *kb, const char *tag);

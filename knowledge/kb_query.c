@@ -152,13 +152,21 @@ const struct gl_kb_ngc_container *gl_kb_ngc_container(const struct gl_kb *kb, co
     return NULL;
 }
 
-bool gl_ngc_month_tag(const char *tag)
+/* Does the tag start with YY.MM? */
+static bool yy_mm(const char *tag)
 {
     if (!tag || strnlen(tag, 6) < 5)
         return false;
     for (size_t i = 0; i < 5; i++)
         if (i == 2 ? tag[i] != '.' : !(tag[i] >= '0' && tag[i] <= '9'))
             return false;
+    return true;
+}
+
+bool gl_ngc_month_tag(const char *tag)
+{
+    if (!yy_mm(tag))
+        return false;
     if (tag[5] == 0 || tag[5] == '-')
         return true;
     /* a patch of the month (25.04.01, 24.01.01-py3) or a release candidate of it
@@ -169,6 +177,16 @@ bool gl_ngc_month_tag(const char *tag)
     while (tag[k] >= '0' && tag[k] <= '9')
         k++;
     return k > d && (tag[k] == 0 || tag[k] == '-');
+}
+
+bool gl_ngc_post_release(const char *tag)
+{
+    if (!yy_mm(tag) || tag[5] != '.' || strncmp(tag + 6, "post", 4))
+        return false;
+    size_t k = 10;
+    while (tag[k] >= '0' && tag[k] <= '9')
+        k++;
+    return k > 10 && (tag[k] == 0 || tag[k] == '-');
 }
 
 const struct gl_kb_ngc_release *gl_kb_ngc_release(const struct gl_kb *kb, const char *tag)

@@ -400,6 +400,22 @@ mkdir -p "$in/aliasci/.github/workflows"
   done; } > "$in/aliasci/.github/workflows/x.yml"
 lint alias-script-ci 20 512 "gl900 $in/aliasci/.github/workflows/x.yml * * parse-memory -- rss 64" "$in/aliasci"
 
+# GitLab `!reference` fan-out: eleven snippet lists of 40 references each to the one before
+# (40^11 script lines if each were followed anew), named by a job's tags, image, services
+# and script, and a reference to itself: what references bring is charged to the alias
+# budget (GL900), a cycle ends at GitLab's 10 levels
+mkdir -p "$in/refci"
+{ printf 'stages: [t]\n.s:\n  l0:\n    - docker run --gpus all nvcr.io/nvidia/cuda:12.4.1-base-ubuntu22.04 x\n'
+  for ((i = 1; i < 12; i++)); do
+    printf '  l%d:\n' $i
+    for ((k = 0; k < 40; k++)); do printf '    - !reference [.s, l%d]\n' $((i - 1)); done
+  done
+  printf 'j:\n  tags: !reference [.s, l11]\n  image: !reference [.s, l11]\n'
+  printf '  services: !reference [.s, l11]\n  script:\n    - !reference [.s, l11]\n'
+  printf '.c:\n  x: !reference [.c, x]\nk:\n  tags: !reference [.c, x]\n  script: !reference [.c, x]\n'
+} > "$in/refci/.gitlab-ci.yml"
+lint reference-fanout-ci 10 512 "gl900 $in/refci/.gitlab-ci.yml * * yaml-alias-nodes -- rss 64" "$in/refci"
+
 # A compose file of 20,000 services, each extending the next (800 KB): every service and
 # every hop of its `extends` looked its base up by name, one key compare per service each
 # time (n^2 x hops: 28 s). Looked up through the services' key hash now: well under 1 s.

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "linter/core/ref/imageref.h"
+#include "parsers/dockerfile/dockerfile_platform.h"
 
 /* Longest part of an input quoted in a message (the rest is cut, "..." said). */
 #define QUOTE_MAX 80
@@ -97,6 +98,78 @@ bool df_from_shape(struct gl_doc *doc, const struct df_instr *in)
         return false;
     }
     return true;
+}
+
+/* Is flag f left alone: a template's mark, a variable, an escape or a quote in it? (one
+ * pass over its bytes, a switch each: most flags are `--platform=$BUILDPLATFORM`) */
+static bool flag_opaque(const struct df_flag *f)
+{
+    for (size_t i = 0; i < f->len; i++)
+        switch (f->text[i]) {
+        case '$': case '\\': case '`': case '\'': case '"':
+            return true;
+        default:
+            break;
+        }
+    return placeholder(f->text, f->len);
+}
+
+/* Is f `--platform` or `--platform=VALUE`? *eq: the length of `--platform`. */
+static bool is_platform(const struct df_flag *f, size_t *eq)
+{
+    *eq = strlen("--platform");
+    return f->len >= *eq && !memcmp(f->text, "--platform", *eq) &&
+           (f->len == *eq || f->text[*eq] == '=');
+}
+
+/* A literal platform value containerd refuses, at its bad byte. */
+static bool platform_value(struct gl_doc *doc, const struct df_flag *f, size_t eq)
+{
+    size_t bad;
+    const char *why, *v = f->text + eq + 1;
+    size_t vlen = f->len - eq - 1;
+    if (df_platform_ok(v, vlen, &bad, &why))
+        return true;
+    size_t n = vlen < QUOTE_MAX ? vlen : QUOTE_MAX;
+    fail(doc, gl_srcmap_loc(&f->map, eq + 1 + bad),
+         gl_arena_printf(&doc->arena, "FROM --platform `%.*s%s`: %s", (int)n, v,
+                         n < vlen ? "..." : "", why),
+         "name a platform as os/arch[/variant] (linux/amd64, linux/arm64/v8), or "
+         "$BUILDPLATFORM / $TARGETPLATFORM");
+    return false;
+}
+
+bool df_from_flags(struct gl_doc *doc, const struct df_instr *in)
+{
+    const struct df_flag *platform = NULL; /* (names first, as BuildKit parses them) */
+    size_t eq;
+    for (size_t i = 0; i < in->nflags; i++) {
+        const struct df_flag *f = &in->flags[i];
+        if (flag_opaque(f))
+            continue;
+        if (!is_platform(f, &eq)) {
+            const char *e = memchr(f->text, '=', f->len);
+            size_t name = e ? (size_t)(e - f->text) : f->len;
+            size_t n = name < QUOTE_MAX ? name : QUOTE_MAX;
+            fail(doc, f->loc,
+                 gl_arena_printf(&doc->arena, "unknown flag: `%.*s%s` (FROM takes only "
+                                              "--platform=VALUE)", (int)n, f->text,
+                                 n < name ? "..." : ""),
+                 NULL);
+            return false;
+        }
+        if (platform) {
+            fail(doc, f->loc, "duplicate flag specified: `--platform`", NULL);
+            return false;
+        }
+        platform = f;
+        if (f->len == eq) {
+            fail(doc, gl_srcmap_loc(&f->map, eq), "missing a value on flag: `--platform` "
+                                                  "(`--platform=os/arch`)", NULL);
+            return false;
+        }
+    }
+    return !platform || platform_value(doc, platform, eq);
 }
 
 bool df_from_reference(struct gl_doc *doc, const struct df_instr *in, const char *text)

@@ -279,13 +279,12 @@ static int stage_named(const struct builder *b, const char *name, bool allow_ind
 
 static void map_name(struct builder *b, const char *name, int stage)
 {
-    void **slot = gl_map_puts(&b->stage_names, name, NULL);
-    if (!*slot)
-        *slot = (void *)(uintptr_t)(stage + 1);
+    *gl_map_puts(&b->stage_names, name, NULL) = (void *)(uintptr_t)(stage + 1);
 }
 
-/* Stage `stage` is named `name` (lowercased): it keeps the name unless an earlier stage
- * has it. */
+/* Stage `stage` is named `name` (lowercased): it takes the name, from an earlier stage
+ * too (BuildKit's dispatchStates.addState: a name given twice is the later stage's, for
+ * the FROM and COPY --from that follow; its linter only warns, DuplicateStageName). */
 static void add_stage_name(struct builder *b, const char *name, int stage)
 {
     if (b->stage_names.n) {
@@ -294,8 +293,10 @@ static void add_stage_name(struct builder *b, const char *name, int stage)
     }
     size_t len = strlen(name);
     for (size_t i = 0; i < b->nfew; i++)
-        if (b->few[i].len == len && !memcmp(b->few[i].name, name, len))
+        if (b->few[i].len == len && !memcmp(b->few[i].name, name, len)) {
+            b->few[i].stage = stage;
             return;
+        }
     if (b->nfew < FEW_NAMES) {
         b->few[b->nfew++] = (struct few_name){name, len, stage};
         return;
@@ -368,7 +369,8 @@ static void begin_stage(struct builder *b, const struct df_instr *in)
     s->vars = s->env = NULL;
     s->budget = &b->budget;
 
-    df_from_shape(b->doc, in);
+    if (df_from_shape(b->doc, in) && in->nflags)
+        df_from_flags(b->doc, in);
     bool unresolved = true;
     const char *text = "";
     struct gl_loc loc = in->loc;

@@ -40,6 +40,8 @@ static void split_text(struct run_ctx *r, const char *text, size_t len,
     struct sh_cmd *cmds;
     size_t n;
     struct sh_error err;
+    struct sh_branches nest = {NULL, 0, 0}; /* where its ifs stand (run_commands.h) */
+    r->opts.branches = &nest;
     /* an unterminated quote fails the build, not the lint: the commands up to it count;
        a limit that stopped the split or the reading of its commands is the GL900, where
        it stopped (not at the next instruction, nor at 1:1 after the last) */
@@ -48,6 +50,7 @@ static void split_text(struct run_ctx *r, const char *text, size_t len,
         gl_doc_fail_limit(r->doc, GL_LIMIT_PARSE_MEMORY, err.loc);
     struct gl_loc stop =
         gl_run_commands(&r->doc->arena, r->doc->df, r->stage, r->instr, cmds, n, &r->opts);
+    r->opts.branches = NULL;
     if (stop.line)
         gl_doc_fail_limit(r->doc, GL_LIMIT_PARSE_MEMORY, stop);
 }

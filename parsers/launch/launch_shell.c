@@ -711,6 +711,7 @@ static void scan_split(struct gl_launch_scan *s, const char *text, size_t len,
     struct sh_opts o;
     split_opts(s, &o, &fresh);
     o.grammar = s->grammar && !depth;
+    o.grammar_bash = s->grammar_bash && !depth;
     struct sh_substs substs = {NULL, 0, 0};
     if (depth < MAX_SH_C_DEPTH)
         o.substs = &substs;

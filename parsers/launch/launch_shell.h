@@ -147,6 +147,7 @@ struct gl_launch_scan {
     bool report_errors;       /* a shell syntax error sets doc->error (the first one) */
     bool grammar;             /* a bash or POSIX script file (with report_errors): its
                                  grammar is checked as `bash -n` does (sh_opts.grammar) */
+    bool grammar_bash;        /* with grammar: a bash script (sh_opts.grammar_bash) */
     bool placeholders;        /* documentation: `<...>` is a placeholder (sh_opts) */
     bool python_braces;       /* IPython `!` lines: `{expr}` is opaque (sh_opts) */
     bool in_unit;             /* reading a systemd unit's commands (gl_launches_from_unit):

@@ -127,6 +127,15 @@ static bool posix_family(const struct gl_doc *doc)
     return !(dot && (gl_streq(dot, ".zsh") || gl_streq(dot, ".ksh")));
 }
 
+/* Is the script bash's for certain: a bash `#!` line, or a .bash or .bats file (what only
+ * bash refuses is judged on it, never on a script sh may run)? */
+static bool bash_script(const struct gl_doc *doc)
+{
+    const char *sh = shebang_shell(doc->text, doc->len);
+    return sh ? !strcmp(sh, "bash")
+              : gl_has_suffix(doc->path, ".bash") || gl_has_suffix(doc->path, ".bats");
+}
+
 /* A Bats test file is bash once each `@test "name" {` line is a function header, as bats
  * itself rewrites it: here `f()` padded with blanks up to the `{`, so every byte keeps its
  * line and column. A copy of the text; the original when there is no @test line. */
@@ -162,6 +171,7 @@ static void parse(struct gl_doc *doc, const struct gl_config *cfg)
     gl_launch_scan_init(&s, doc, &vars);
     s.report_errors = true;
     s.grammar = posix_family(doc);
+    s.grammar_bash = s.grammar && bash_script(doc);
     const char *text = gl_has_suffix(doc->path, ".bats") ? bats_as_bash(doc) : doc->text;
     gl_launch_scan_text(&s, text, doc->len, NULL);
     gl_launch_scan_pragmas(&s);

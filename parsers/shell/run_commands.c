@@ -63,10 +63,13 @@ static void add_assigns(const struct run_ctx *r, const struct sh_cmd *c)
  * that never run: a condition that fails rules out its `then` arm, one that holds the arms
  * after it (elif, else). Horovod's Dockerfiles install `${TENSORFLOW_PACKAGE}` (an ARG
  * `tensorflow-gpu==2.10.0`) under `!= "tf-nightly"` and again under `== "tf-nightly"`:
- * the second never runs, and what it installs is no fact of the image. A command whose
- * innermost if is such an if and which stands in an arm ruled out is dropped (an if or case
- * nested in that arm keeps its commands: a command names its innermost one only). */
+ * the second never runs, and what it installs is no fact of the image. A command that
+ * stands in an arm ruled out is dropped: an arm of its innermost if, or (with the text's
+ * sh_branches: where each if and case stands) an arm of an if it is nested in, through
+ * ifs and cases, up to NEST_MAX levels (an `if` inside the dead arm of an `if`, whose own
+ * condition may not be decided). */
 #define DECIDED_MAX 8
+#define NEST_MAX 32
 struct decided {
     uint32_t branch;
     bool then_out; /* the condition fails */
@@ -74,6 +77,7 @@ struct decided {
 struct decided_ifs {
     struct decided at[DECIDED_MAX];
     size_t n;
+    const struct sh_branches *nest; /* of the text, or NULL (innermost ifs only) */
 };
 
 /* Is cmds[i] an if's whole condition: not one of a list (`a; b; then`, `a && b`)? */
@@ -86,17 +90,45 @@ static bool whole_condition(const struct sh_cmd *cmds, size_t n, size_t i)
     return i + 1 == n || !(cmds[i + 1].condition && cmds[i + 1].branch == c->branch);
 }
 
+/* The decided if `branch`, or NULL. */
+static const struct decided *decided_if(const struct decided_ifs *d, uint32_t branch)
+{
+    for (size_t k = 0; k < d->n; k++)
+        if (d->at[k].branch == branch)
+            return &d->at[k];
+    return NULL;
+}
+
+/* Is arm `arm` of branch `branch`, or the arm of an if or case it stands in, ruled out? */
+static bool arm_out(const struct decided_ifs *d, uint32_t branch, uint8_t arm)
+{
+    for (int up = 0; branch && up < NEST_MAX; up++) {
+        const struct decided *k = decided_if(d, branch);
+        if (k && (arm == 0) == k->then_out)
+            return true;
+        if (!d->nest || branch > d->nest->n)
+            return false;
+        const struct sh_branch_parent *p = &d->nest->items[branch - 1];
+        branch = p->branch;
+        arm = p->arm;
+    }
+    return false;
+}
+
 /* Does cmds[i] stand in an arm ruled out? Decides the if whose condition it is. */
 static bool ruled_out(struct decided_ifs *d, const struct sh_cmd *cmds, size_t n, size_t i)
 {
     const struct sh_cmd *c = &cmds[i];
-    if (!c->branch)
+    if (!c->branch || !d->n) {
+        /* (no if decided yet: most texts, and every command before the first) */
+    } else if (arm_out(d, c->branch, c->arm)) {
+        return true;
+    } else if (decided_if(d, c->branch)) {
         return false;
-    for (size_t k = 0; k < d->n; k++)
-        if (d->at[k].branch == c->branch)
-            return (c->arm == 0) == d->at[k].then_out;
+    }
     bool holds;
-    if (d->n < DECIDED_MAX && whole_condition(cmds, n, i) && sh_test_known(c, &holds))
+    if (c->branch && d->n < DECIDED_MAX && whole_condition(cmds, n, i) &&
+        sh_test_known(c, &holds))
         d->at[d->n++] = (struct decided){c->branch, !holds};
     return false;
 }
@@ -105,9 +137,9 @@ static bool ruled_out(struct decided_ifs *d, const struct sh_cmd *cmds, size_t n
  * the branch of the `sh -c` command whose script the text is (none at depth 0); an `if`
  * inside the script is told from the RUN's own by the depth in its number's top byte. */
 static void add_commands(const struct run_ctx *r, struct sh_cmd *cmds, size_t n, int depth,
-                         struct run_branch outer)
+                         struct run_branch outer, const struct sh_branches *nest)
 {
-    struct decided_ifs decided = {.n = 0};
+    struct decided_ifs decided = {.n = 0, .nest = nest};
     for (size_t i = 0; i < n; i++) {
         struct sh_cmd *c = &cmds[i];
         if (gl_arena_over(r->a)) { /* (the one before took the rest, an inner one perhaps) */
@@ -129,8 +161,13 @@ static void add_commands(const struct run_ctx *r, struct sh_cmd *cmds, size_t n,
             struct sh_cmd *inner;
             size_t ninner;
             struct sh_error err;
-            sh_split_word_again(r->a, c, (size_t)sc, r->opts, &inner, &ninner, &err);
-            add_commands(r, inner, ninner, depth + 1, at);
+            struct sh_branches t = {NULL, 0, 0}; /* (the script's own ifs) */
+            struct sh_opts o;
+            if (r->opts)
+                o = *r->opts, o.branches = r->opts->branches ? &t : NULL;
+            sh_split_word_again(r->a, c, (size_t)sc, r->opts ? &o : NULL, &inner, &ninner,
+                                &err);
+            add_commands(r, inner, ninner, depth + 1, at, r->opts ? o.branches : NULL);
         }
     }
 }
@@ -148,7 +185,7 @@ struct gl_loc gl_run_commands(struct gl_arena *a, struct gl_dockerfile_model *m,
 {
     struct gl_loc stop = {0, 0};
     const struct run_ctx r = {a, m, stage, instr, opts, &stop};
-    add_commands(&r, cmds, n, 0, (struct run_branch){0, 0});
+    add_commands(&r, cmds, n, 0, (struct run_branch){0, 0}, opts ? opts->branches : NULL);
     if (!stop.line && n && gl_arena_over(a)) /* (the last command took the rest) */
         stop = cmds[n - 1].loc;
     return stop;

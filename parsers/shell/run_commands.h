@@ -18,9 +18,11 @@
 /* One command given as its words (an exec-form RUN). */
 void gl_run_command_words(struct gl_arena *a, struct gl_dockerfile_model *m, int stage,
                           int instr, struct gl_word *words, size_t n);
-/* `opts`: those the commands were split with (for the `sh -c` scripts). The reading stops
- * at the command that took `a` past its limit (parse-memory): returned is its position,
- * for the caller's GL900 there ({0, 0} when the arena is not over). */
+/* `opts`: those the commands were split with (for the `sh -c` scripts); when they hold
+ * the text's sh_branches, a command inside an if nested in an arm ruled out is dropped
+ * too (run_commands.c: decided ifs), else only those of a decided innermost if. The
+ * reading stops at the command that took `a` past its limit (parse-memory): returned is
+ * its position, for the caller's GL900 there ({0, 0} when the arena is not over). */
 struct gl_loc gl_run_commands(struct gl_arena *a, struct gl_dockerfile_model *m, int stage,
                               int instr, struct sh_cmd *cmds, size_t n,
                               const struct sh_opts *opts);

@@ -85,6 +85,7 @@ struct builder {
     struct fixed *fx;    /* first rooms of the scratch arrays above */
     bool words_only;     /* sh_opts.words_only */
     bool grammar;        /* sh_opts.grammar */
+    bool grammar_bash;   /* sh_opts.grammar_bash */
     size_t loose;        /* `(` read as no grammar (inside `[[ ]]`, an extglob, after a
                             command's words): as many `)` close nothing of the stack */
     size_t heap;         /* bytes of the contexts and commands past their fixed rooms (the
@@ -169,6 +170,20 @@ static inline bool in_case_patterns(const struct builder *b)
 }
 static bool counts_depth(unsigned char k) { return k == C_IF || k == C_LOOP || k == C_CASE || k == C_FUNC; }
 
+/* sh_opts.branches: the if or case `id` (just opened) stands in the innermost one open. */
+static __attribute__((noinline, cold)) void note_parent(struct builder *b, uint32_t id)
+{
+    struct sh_branches *t = b->lx.opts->branches;
+    struct sh_branch_parent p = {0, 0};
+    for (size_t k = b->nst; k-- > 0;)
+        if (b->st[k].kind == C_IF || b->st[k].kind == C_CASE) {
+            p = (struct sh_branch_parent){b->st[k].id, b->st[k].arm};
+            break;
+        }
+    if (t->n + 1 == id) /* (one entry a branch, in order: a caller's stale table is no use) */
+        *GL_APPEND(b->lx.a, t->items, t->n, t->cap) = p;
+}
+
 static void push(struct builder *b, enum ctx_kind kind, char closer, size_t at)
 {
     if (b->nst >= b->capst) {
@@ -176,6 +191,8 @@ static void push(struct builder *b, enum ctx_kind kind, char closer, size_t at)
         heap_grown(b);
     }
     uint32_t id = kind == C_IF || kind == C_CASE ? ++b->nbranch : 0;
+    if (id && b->lx.opts && b->lx.opts->branches)
+        note_parent(b, id);
     uint32_t at32 = at < UINT32_MAX ? (uint32_t)at : UINT32_MAX;
     b->st[b->nst++] = (struct ctx){(unsigned char)kind, closer, false, false, 0, id, at32};
     b->depth += counts_depth(kind);
@@ -335,22 +352,43 @@ static __attribute__((noinline, cold)) void still_open(struct builder *b)
  * somewhere after. One error says why, at the file's first CRLF line end (its other
  * lines have one too, as a rule), not the cascade the shell gives. */
 static __attribute__((noinline, cold)) void crlf_error(struct builder *b, size_t at,
-                                                       size_t end)
+                                                       size_t end, bool word)
 {
     const char *s = b->lx.s;
     const char *cr = memmem(s, b->lx.len, "\r\n", 2);
     size_t first = cr ? (size_t)(cr - s) : end;
     shl_error(&b->lx, first, gl_arena_printf(b->lx.a, "the script has CRLF (Windows) line "
-                                             "ends, which bash and sh refuse: they read the "
-                                             "carriage return after `%.*s` on line %u as "
-                                             "part of it; convert the file to LF line ends",
+                                             "ends, which %s: %s read%s the carriage return "
+                                             "after `%.*s` on line %u as %s; convert the "
+                                             "file to LF line ends",
+                                             word ? "bash refuses" : "bash and sh refuse",
+                                             word ? "it" : "they", word ? "s" : "",
                                              (int)(end - at), s + at,
-                                             (unsigned)shl_loc(&b->lx, at).line));
+                                             (unsigned)shl_loc(&b->lx, at).line,
+                                             word ? "a word where none may stand"
+                                                  : "part of it"));
 }
 static inline void crlf_after(struct builder *b, size_t at, size_t end)
 {
     if (b->grammar && end < b->lx.len && b->lx.s[end] == '\r')
-        crlf_error(b, at, end);
+        crlf_error(b, at, end, false);
+}
+
+/* With sh_opts.grammar (for the function forms grammar_bash: the caller tests it): the
+ * token [at, end) is a function's `()` (`f()`, `function f ()`), the name after
+ * `function` with a blank after it, or a `((...))` command, and after it (and blanks)
+ * comes the carriage return of a CRLF line end: bash reads it as a word of its own where
+ * no word may stand, and refuses the script (`function f\r` is another matter: the name
+ * is `f\r`, and bash takes it). */
+static inline void cr_word_after(struct builder *b, size_t at, size_t end)
+{
+    if (!b->grammar)
+        return;
+    size_t i = end;
+    while (i < b->lx.len && (b->lx.s[i] == ' ' || b->lx.s[i] == '\t'))
+        i++;
+    if (i < b->lx.len && b->lx.s[i] == '\r')
+        crlf_error(b, at, end, true);
 }
 
 static void close_group(struct builder *b, char closer)
@@ -588,6 +626,8 @@ static void add_redirect(struct builder *b, size_t at, int fd, const char *op)
 {
     struct sh_lexer *lx = &b->lx;
     size_t op_end = lx->i;
+    if (b->expect == E_COPROC)
+        b->expect = E_NONE; /* coproc 2>log cmd: a simple command's redirection */
     mark_start(b, at);
     if (b->nrd >= b->caprd) {
         b->rd = grow(b, rd, b->nrd, caprd);
@@ -604,7 +644,10 @@ static void add_redirect(struct builder *b, size_t at, int fd, const char *op)
         c = shl_cur(lx);
     }
     bool heredoc = strcmp(op, "<<") == 0 || strcmp(op, "<<-") == 0;
-    if (c < 0 || shl_word_end_at(lx, lx->i)) { /* no target: a syntax error, skipped */
+    /* (a `#` where the target's word would start begins a comment, for bash too: `> #x`
+     * and `>#x` redirect to nothing; judged in whole scripts only, as below) */
+    if (c < 0 || shl_word_end_at(lx, lx->i) || (c == '#' && b->grammar)) {
+        /* no target: a syntax error, skipped */
         r->target = (struct gl_word){"", 0, shl_loc(lx, lx->i), false};
         b->nrd++;
         if (b->grammar && !target_follows(lx, lx->i) && !in_conditional(b) &&
@@ -743,7 +786,10 @@ static void act_reserved(struct builder *b, enum reserved r, size_t at, size_t n
         expect_open(b, C_LOOP, 0, at, n);
         loop_do(top(b));
         break;
-    case R_COPROC: b->expect = E_COPROC; break; /* (the word is dropped, as `time`) */
+    case R_COPROC: /* (the word is dropped, as `time`; `coproc\r` is a command's name) */
+        if (at + n >= b->lx.len || b->lx.s[at + n] != '\r')
+            b->expect = E_COPROC;
+        break;
     case R_OTHER: b->bang ^= n == 1; break;     /* `!` (not `time`) */
     }
 }
@@ -800,18 +846,41 @@ static void add_fields(struct builder *b, size_t at)
     }
 }
 
+/* With sh_opts.grammar_bash: `coproc` is followed by no command (an operator, the end)
+ * or by `!` (bash reads a reserved word there, and `!` starts no command it can run as a
+ * coprocess: `coproc ! cmd`, `coproc cat ! x`); `what` names what stands at `at`. */
+static __attribute__((noinline, cold)) void coproc_error(struct builder *b, size_t at,
+                                                         const char *what)
+{
+    shl_error(&b->lx, at, gl_arena_printf(b->lx.a, "%s after `coproc`: a command to run as "
+                                          "the coprocess must follow it", what));
+}
+
+/* The offset of the next token at or after i (blanks and line continuations skipped). */
+static size_t blank_end(const struct sh_lexer *lx, size_t i)
+{
+    for (;;) {
+        i = shl_skip_cont(lx, i);
+        if (i >= lx->len || (lx->s[i] != ' ' && lx->s[i] != '\t'))
+            return i;
+        i++;
+    }
+}
+
+/* After `coproc WORD`, at i: is the next token a lone `!`? */
+static bool bang_follows(const struct sh_lexer *lx, size_t i)
+{
+    i = blank_end(lx, i);
+    return i < lx->len && lx->s[i] == '!' && shl_word_end_at(lx, i + 1);
+}
+
 /* After `coproc WORD`, at i: does a compound command follow (`{`, `(`, `((`, `[[`, `if`,
  * `while`, `until`, `for`, `select`, `case`), which makes WORD the coprocess's NAME (bash
  * reads the token after it as a command's first; `coproc cat file` is a simple command)? */
 static bool compound_follows(const struct sh_lexer *lx, size_t i)
 {
     const char *s = lx->s;
-    for (;;) {
-        i = shl_skip_cont(lx, i);
-        if (i >= lx->len || (s[i] != ' ' && s[i] != '\t'))
-            break;
-        i++;
-    }
+    i = blank_end(lx, i);
     if (i < lx->len && s[i] == '(')
         return true;
     size_t n = 0;
@@ -866,12 +935,18 @@ static bool header_word(struct builder *b, size_t at)
         shl_word(lx, true);
         b->expect = E_NONE;
         push(b, C_FUNC_PENDING, 0, at);
+        if (b->grammar_bash && lx->i < lx->len && lx->s[lx->i] != '\r')
+            cr_word_after(b, at, lx->i); /* (`function f\r`: the name is `f\r`) */
         return true;
     case E_COPROC:
         b->expect = E_NONE;
         shl_word(lx, false);
+        if (b->grammar_bash && is_keyword(lx, "!"))
+            coproc_error(b, at, "`!`");
         if (cmd_empty(b) && reserved_word(b))
             return true; /* coproc { ...; }, coproc while ...: the compound command */
+        if (b->grammar_bash && bang_follows(lx, lx->i))
+            coproc_error(b, blank_end(lx, lx->i), "`!`");
         if (!compound_follows(lx, lx->i))
             add_fields(b, at); /* coproc cat file: the simple command's first word */
         return true; /* else the coproc's NAME, dropped */
@@ -1293,6 +1368,8 @@ static void open_paren(struct builder *b, size_t at)
         b->started = false;
         lx->i = (size_t)((const char *)memchr(lx->s + lx->i, ')', lx->len - lx->i) - lx->s) + 1;
         push(b, C_FUNC_PENDING, 0, at);
+        if (b->grammar_bash) /* (dash reads `f()\r` as a function whose body is `\r`) */
+            cr_word_after(b, at, lx->i);
         return;
     }
     if (!cmd_empty(b)) {
@@ -1302,6 +1379,8 @@ static void open_paren(struct builder *b, size_t at)
     }
     if (t && t->kind == C_FUNC_PENDING && next_nonblank(lx, lx->i) == ')') {
         lx->i = (size_t)((const char *)memchr(lx->s + lx->i, ')', lx->len - lx->i) - lx->s) + 1;
+        if (b->grammar_bash)
+            cr_word_after(b, at, lx->i);
         return; /* function name () */
     }
     if (lx->i < lx->len && lx->s[lx->i] == '(') { /* (( arithmetic )) */
@@ -1311,6 +1390,7 @@ static void open_paren(struct builder *b, size_t at)
             return;
         }
         lx->i = end;
+        cr_word_after(b, open, end);
         return;
     }
     open_group(b, C_SUBSHELL, ')', at);
@@ -1326,10 +1406,12 @@ static inline __attribute__((always_inline)) void operator(struct builder *b, co
     struct sh_lexer *lx = &b->lx;
     if (b->expect == E_FOR_NAME && sep_eq1(op, '(')) { /* for (( ...; ...; ... )) */
         size_t end;
-        if (!shl_skip_construct(lx, lx->i, '(', &end))
+        if (!shl_skip_construct(lx, lx->i, '(', &end)) {
             shl_error(lx, lx->i - 1, "expected )) closing this for ((");
-        else
+        } else {
+            cr_word_after(b, lx->i - 1, end);
             lx->i = end;
+        }
         b->expect = E_FOR_IN;
         return;
     }
@@ -1338,8 +1420,11 @@ static inline __attribute__((always_inline)) void operator(struct builder *b, co
             b->expect = E_NONE;
         return;
     }
-    if (b->expect == E_COPROC)
+    if (b->expect == E_COPROC) {
         b->expect = E_NONE; /* coproc ( ... ), coproc (( ... )) */
+        if (b->grammar_bash && !sep_eq1(op, '('))
+            coproc_error(b, at, sep_eq1(op, '\n') ? "a line end" : "an operator");
+    }
     if (b->expect != E_NONE)
         return; /* newlines inside a header */
     if (sep_eq1(op, '(')) {
@@ -1611,9 +1696,12 @@ int sh_split(struct gl_arena *a, const char *text, size_t len, const struct gl_s
     b.capcmds = FIXED;
     b.words_only = opts && opts->words_only;
     b.grammar = opts && opts->grammar;
+    b.grammar_bash = b.grammar && opts->grammar_bash;
     b.limit = a->limit ? a->limit : SIZE_MAX;
     shl_init(&b.lx, a, text ? text : "", len, map, opts, vars, err, &fx.lex);
     run(&b);
+    if (b.grammar_bash && b.expect == E_COPROC && !err->set)
+        coproc_error(&b, b.lx.len, "the end of the script");
     if (b.grammar && b.nst && !err->set)
         still_open(&b);
     *ncmds = b.ncmds;

@@ -191,10 +191,30 @@ struct sh_opts {
      * the opener. Off for texts that are pieces of a script (Dockerfile RUN lines,
      * Markdown fences, YAML commands, `sh -c` strings), which may be fragments. */
     bool grammar;
+    /* With grammar: the script is bash's for certain (its `#!` line, a .bash or .bats
+     * file), so what only bash refuses is judged too: a CR after a function's header
+     * (`f()\r`, dash takes it as the body), `coproc` followed by no command or by `!`
+     * (a plain command's name for sh). */
+    bool grammar_bash;
     /* When set: the bodies of the command substitutions the split meets (`$(...)`, not
      * `$((...))`; backquotes) are recorded here, for a caller that reads the commands
      * inside them (the launch scan: `ID=$(docker run -d --gpus all ...)`). */
     struct sh_substs *substs;
+    /* When set (cleared by the caller before the split): where each `if` and `case` of the
+     * text stands, at index sh_cmd.branch - 1 (a reader that decides an arm learns which
+     * ifs are nested in it: run_commands.c). */
+    struct sh_branches *branches;
+};
+
+/* The `if` or `case` an `if`/`case` stands in, and its arm there (sh_cmd.branch and
+ * .arm; {0, 0}: in none). */
+struct sh_branch_parent {
+    uint32_t branch;
+    uint8_t arm;
+};
+struct sh_branches {
+    struct sh_branch_parent *items; /* in the split's arena */
+    size_t n, cap;
 };
 
 /* A command substitution's body: bytes [from, to) of the text given to sh_split. */

@@ -58,6 +58,10 @@ static void check_refs(struct gl_check *c)
         const char *why = !p->tag && p->digest ? "it is pinned by digest only"
                           : !p->tag || !strcmp(p->tag, "latest")
                               ? "`latest` names no CUDA release"
+                          : gl_ngc_post_release(p->tag) &&
+                                    gl_imageref_in_namespace(p, "nvcr.io/nvidia")
+                              ? "an NGC post release: no release notes give its CUDA, and it "
+                                "is not taken as its month's"
                               : "its tag is outside the knowledge tables";
         struct gl_loc loc = p->tag ? gl_ref_tag_loc(r, 0, 0) : r->loc;
         /* (moot too when the reference is an ARG's default that every build of the
@@ -115,16 +119,17 @@ const struct gl_rule gl_rule_GL204 = {
     .explanation =
         "GL201 compares the CUDA version an image needs with the target driver. For images of a "
         "CUDA-bearing family (nvidia/cuda*, nvcr.io/nvidia/* other than NVIDIA's infrastructure "
-        "images, pytorch/pytorch, tensorflow/tensorflow GPU tags, any tag with a cudaX.Y / cuXYZ / "
-        "cudaXYZ token) whose reference gives no version (`latest`, a digest only, an NGC release "
-        "or tag form outside the knowledge tables), or whose version is newer than the table, that "
-        "check could not run: this note says so instead of staying silent. Not for plain OS "
-        "images, local build outputs (images the project builds itself), images a kustomization "
-        "rewrites (its entry is judged instead), .sif files, compose override fragments or "
-        "Jetson/L4T images, nor a tag that is a placeholder the reader fills in (`:YY.MM-py3`, "
-        "`:yy.mm-py3-sdk`, `:X.Y.Z-base`, `:TAG`), nor a `FROM ${ARG}` that gives no version "
-        "from the ARG's default when every build of the Dockerfile the run sees sets that ARG "
-        "(as GL101); only when a target driver is set.",
+        "images, pytorch/pytorch, tensorflow/tensorflow GPU tags, any tag with a cudaX.Y / cuXYZ "
+        "/ cudaXYZ token) whose reference gives no version (`latest`, a digest only, an NGC "
+        "release or tag form outside the knowledge tables, an NGC post release such as "
+        "`25.12.post1-py3`, whose CUDA no release notes give), or whose version is newer than the "
+        "table, that check could not run: this note says so instead of staying silent. Not for "
+        "plain OS images, local build outputs (images the project builds itself), images a "
+        "kustomization rewrites (its entry is judged instead), .sif files, compose override "
+        "fragments or Jetson/L4T images, nor a tag that is a placeholder the reader fills in "
+        "(`:YY.MM-py3`, `:yy.mm-py3-sdk`, `:X.Y.Z-base`, `:TAG`), nor a `FROM ${ARG}` that gives "
+        "no version from the ARG's default when every build of the Dockerfile the run sees sets "
+        "that ARG (as GL101); only when a target driver is set.",
     .bad = "# gpulint --driver 535\nFROM nvcr.io/nvidia/pytorch@sha256:"
            "9f2c4e1a7b3d5f60818293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8",
     .good = "# gpulint --driver 535\nFROM nvcr.io/nvidia/pytorch:23.10-py3",

@@ -528,20 +528,29 @@ static void test_judge_ngc_forward_compat(void **state)
     assert_int_equal(j.verdict, GL_JUDGE_MVC);
 }
 
-/* NGC month tags: YY.MM, a patch of the month, a release candidate of it */
+/* NGC month tags: YY.MM, a patch of the month, a release candidate of it; post releases */
 static void test_ngc_month_tags(void **state)
 {
     (void)state;
     const char *yes[] = {"24.05", "24.05-py3", "25.04.01", "24.01.01-py3", "25.04.rc2",
                          "25.04.rc2-py3"};
     const char *no[] = {"24.5", "24.05.", "25.04.rc", "25.04.rcx", "25.04.rc2x", "25.04.x1",
-                        "latest"};
+                        "latest", "25.12.post1", "25.12.post1-py3"};
     for (size_t i = 0; i < sizeof yes / sizeof yes[0]; i++)
         assert_true(gl_ngc_month_tag(yes[i]));
     for (size_t i = 0; i < sizeof no / sizeof no[0]; i++)
         assert_false(gl_ngc_month_tag(no[i]));
     const struct gl_kb *kb = gl_kb_builtin();
     assert_ptr_equal(gl_kb_ngc_release(kb, "25.04.rc2"), gl_kb_ngc_release(kb, "25.04"));
+    /* a post release is no month (no notes give its CUDA), but is told apart for GL204 */
+    assert_null(gl_kb_ngc_release(kb, "25.12.post1-py3"));
+    const char *post[] = {"25.12.post1", "25.12.post1-py3", "24.01.post12"};
+    const char *not_post[] = {"25.12.post", "25.12.postx", "25.12.post1x", "25.12-post1",
+                              "2512.post1", "25.12.post1.1"};
+    for (size_t i = 0; i < sizeof post / sizeof post[0]; i++)
+        assert_true(gl_ngc_post_release(post[i]));
+    for (size_t i = 0; i < sizeof not_post / sizeof not_post[0]; i++)
+        assert_false(gl_ngc_post_release(not_post[i]));
 }
 
 

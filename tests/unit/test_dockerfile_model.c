@@ -317,8 +317,9 @@ static void test_pragmas(void **state)
     assert_loc(d->ignores[1].id_locs[1], 3, 24);
 }
 
-/* Stage names past the few the model scans (then looked up in a table): the first stage
- * of a name keeps it, case does not matter, before and after the switch. */
+/* Stage names past the few the model scans (then looked up in a table): a name given
+ * again is the later stage's (BuildKit's addState), case does not matter, before and after
+ * the switch. */
 static void test_many_stage_names(void **state)
 {
     (void)state;
@@ -327,7 +328,7 @@ static void test_many_stage_names(void **state)
     for (int i = 0; i < 70; i++) /* (more than the 64 the model scans) */
         n += (size_t)snprintf(text + n, sizeof text - n, "FROM ubuntu:22.04 AS S%d\n", i);
     n += (size_t)snprintf(text + n, sizeof text - n,
-                          "FROM s1 AS s2\n"             /* 70: s2 stays stage 2 */
+                          "FROM s1 AS s2\n"             /* 70: s2 is now stage 70 */
                           "FROM S69\n"                  /* 71 */
                           "FROM s2\n"                   /* 72 */
                           "COPY --from=s70 /a /a\n"     /* no such stage: an image */
@@ -337,15 +338,17 @@ static void test_many_stage_names(void **state)
     assert_int_equal(m->nstages, 73);
     assert_int_equal(m->stages[70].base_stage, 1);
     assert_int_equal(m->stages[71].base_stage, 69);
-    assert_int_equal(m->stages[72].base_stage, 2);
+    assert_int_equal(m->stages[72].base_stage, 70);
     assert_int_equal(d->nrefs, 74); /* 73 FROMs and the image s70 */
     assert_string_equal(d->refs[73].text, "s70");
 
     d = parse("FROM ubuntu AS a\nFROM A AS b\nFROM b AS A\nFROM a\nCOPY --from=B /x /x\n");
     assert_int_equal(d->df->stages[1].base_stage, 0);
     assert_int_equal(d->df->stages[2].base_stage, 1);
-    assert_int_equal(d->df->stages[3].base_stage, 0);
+    assert_int_equal(d->df->stages[3].base_stage, 2); /* (`a` again, lowered) */
     assert_int_equal(d->nrefs, 4);
+    d = parse("FROM ubuntu AS build\nFROM alpine AS build\nFROM build\n");
+    assert_int_equal(d->df->stages[2].base_stage, 1);
 }
 
 static void write_bytes(const char *dir, const char *name, size_t n)
@@ -476,6 +479,52 @@ static void test_parse_error(void **state)
     assert_int_equal(d->error.loc.line, 2);
 }
 
+/* FROM flags: what BuildKit's BFlags.Parse and containerd's platforms.Parse refuse is a
+ * parse error at the bad byte (col 0: none); values with variables are not judged (quotes
+ * are removed first: 'li nux' is judged as li nux). */
+static void test_from_flags(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *line;
+        unsigned col;
+    } cases[] = {
+        {"FROM --platform=linux/amd64 a", 0},
+        {"FROM --platform=linux/arm64/v8 a", 0},
+        {"FROM --platform=LINUX a", 0},
+        {"FROM --platform=armhf a", 0},
+        {"FROM --platform=i386 a", 0},
+        {"FROM --platform=solaris/sparc64 a", 0},
+        {"FROM --platform=foo/bar a", 0},
+        {"FROM --platform=windows(10.0)/amd64 a", 0},
+        {"FROM --platform=$P a", 0},
+        {"FROM --platform=${P}x a", 0},
+        {"FROM --platform='li nux' a", 20},
+        {"FROM --frm=$X a", 0},
+        {"FROM --platform={{.Arch}} a", 0},
+        {"FROM --platform=linux/amd64 -- a", 0},
+        {"FROM --platfrom=linux/amd64 a", 6},
+        {"FROM --platform=linux/amd64 --x a", 29},
+        {"FROM --platform a", 16},
+        {"FROM --platform=a --platform=b a", 19},
+        {"FROM --platform= a", 17},
+        {"FROM --platform=x86 a", 17},
+        {"FROM --platform=linux/ a", 23},
+        {"FROM --platform=/amd64 a", 17},
+        {"FROM --platform=linux/amd64/v8/x a", 31},
+        {"FROM --platform=linux/amd64+x a", 28},
+        {"FROM --platform=*/amd64 a", 17},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char text[128];
+        snprintf(text, sizeof text, "%s\n", cases[i].line);
+        struct gl_doc *d = parse(text);
+        if (d->error.set != (cases[i].col != 0) ||
+            (cases[i].col && (d->error.loc.line != 1 || d->error.loc.col != cases[i].col)))
+            fail_msg("%s: error %d at %u", cases[i].line, d->error.set, (unsigned)d->error.loc.col);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -497,6 +546,7 @@ int main(void)
         cmocka_unit_test(test_probes_shared_by_a_directory),
         cmocka_unit_test(test_many_stage_names),
         cmocka_unit_test(test_parse_error),
+        cmocka_unit_test(test_from_flags),
     };
     return cmocka_run_group_tests(tests, setup, NULL);
 }

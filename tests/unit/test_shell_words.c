@@ -994,6 +994,24 @@ static void test_branch_arms(void **state)
 
 /* An if's condition (sh_cmd.condition: up to its `then`, and an elif's) and a `!` before a
  * command (sh_cmd.negated); and the tests whose outcome the words decide (sh_test.h). */
+/* sh_opts.branches: where each if and case stands (the innermost one open, its arm). */
+static void test_branch_parents(void **state)
+{
+    (void)state;
+    struct sh_branches t = {NULL, 0, 0};
+    struct sh_opts o = {.branches = &t};
+    const char *text = "if a; then if b; then x; fi; else case y in p) if c; then z; fi;; "
+                       "q) :;; esac; fi; if d; then :; fi";
+    assert_int_equal(split_len(text, strlen(text), &o), 0);
+    assert_int_equal(t.n, 5);
+    static const uint32_t parent[] = {0, 1, 1, 3, 0};
+    static const uint8_t arm[] = {0, 0, 1, 1, 0};
+    for (size_t i = 0; i < 5; i++) {
+        assert_int_equal(t.items[i].branch, parent[i]);
+        assert_int_equal(t.items[i].arm, arm[i]);
+    }
+}
+
 static void test_conditions_and_tests(void **state)
 {
     (void)state;
@@ -1600,6 +1618,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_if_command, setup, teardown),
         cmocka_unit_test_setup_teardown(test_branch_arms, setup, teardown),
         cmocka_unit_test_setup_teardown(test_conditions_and_tests, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_branch_parents, setup, teardown),
         cmocka_unit_test_setup_teardown(test_for_loop, setup, teardown),
         cmocka_unit_test_setup_teardown(test_for_arith_and_while, setup, teardown),
         cmocka_unit_test_setup_teardown(test_case_command, setup, teardown),

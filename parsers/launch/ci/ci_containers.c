@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "linter/core/ref/imageref.h"
+#include "parsers/launch/ci/ci_reference.h"
 #include "parsers/launch/launch_internal.h"
 
 struct job {
@@ -337,13 +338,19 @@ void ci_gitlab_containers(struct gl_doc *doc, struct yt_stream *s, struct yt_nod
     j.vars[0] = job != globals ? yt_get(s, job, "variables", NULL) : NULL;
     j.vars[1] = yt_get(s, globals, "variables", NULL);
     struct yt_node *key = NULL;
-    struct yt_node *img = yt_get(s, job, "image", &key);
+    struct yt_node *img = ci_resolve(s, globals, yt_get(s, job, "image", &key));
     if (key)
         container(&j, key, img, gl_arena_printf(&doc->arena, "image of job `%s`", name), false);
-    struct yt_node *svc = yt_get(s, job, "services", NULL);
+    struct yt_node *svc = ci_resolve(s, globals, yt_get(s, job, "services", NULL));
     for (size_t i = 0; yt_is_seq(svc) && i < svc->nitems; i++) {
-        struct yt_node *it = yt_item(s, svc, i);
-        container(&j, it, it, gl_arena_printf(&doc->arena, "service of job `%s`", name),
-                  false);
+        struct yt_node *at = yt_item(s, svc, i), *it = ci_resolve(s, globals, at);
+        /* (a reference to another job's list of services: its entries, one level) */
+        size_t n = yt_is_seq(it) ? it->nitems : 1;
+        for (size_t k = 0; it && k < n; k++) {
+            struct yt_node *one = yt_is_seq(it) ? ci_resolve(s, globals, yt_item(s, it, k)) : it;
+            if (one && yt_charge(s, 1, at->loc))
+                container(&j, at, one,
+                          gl_arena_printf(&doc->arena, "service of job `%s`", name), false);
+        }
     }
 }

@@ -15,15 +15,16 @@
  * GitHub Actions: every jobs.<id>.steps[].run text (each step is its own shell: a fresh
  * variable table). GitLab CI: in `default:` and in every job (a top-level mapping that
  * is not a global keyword), before_script, script and after_script, each a string or a
- * list of strings (nested lists from !reference flattened once); the scripts of one job
+ * list of strings (nested lists flattened, `!reference [job, key]` followed in the file:
+ * ci_reference.h); the scripts of one job
  * share one variable table (they run in one shell). The launches of the steps of a GitHub
  * job on a runner without a GPU (cpu_runner: hosted `runs-on: ubuntu-latest`,
  * `windows-*`, `macos-*`; self-hosted labels with a `cpu`/`cpuN` token and none that names
  * a GPU: `linux-amd64-cpu8`; the same in `runs-on: {group: G, labels: [...]}`), and the
- * launches of a GitLab job whose `tags:` (its own or through `extends:`, else `default:`'s)
- * name such a host, are gpu_unseen: a CUDA image there builds or is smoke-tested on the
- * CPU on purpose; they and the job's containers are no_gpu_host (no driver or GPU check
- * judges them).
+ * launches of a GitLab job whose `tags:` (its own or through `extends:`, else `default:`'s;
+ * a `!reference` followed) name such a host, are gpu_unseen: a CUDA image there builds or
+ * is smoke-tested on the CPU on purpose; they and the job's containers are no_gpu_host (no
+ * driver or GPU check judges them).
  * Each text goes with its srcmap
  * (parsers/yaml/yaml_tree.h: exact for `|` block scalars) to gl_launches_from_shell.
  * A GitHub Actions step that `uses: docker/build-push-action` builds images and is a build
@@ -41,6 +42,7 @@
 #include "parsers/launch/ci/ci_circleci.h"
 #include "parsers/launch/ci/ci_cloudbuild.h"
 #include "parsers/launch/ci/ci_containers.h"
+#include "parsers/launch/ci/ci_reference.h"
 #include "parsers/launch/launch_shell.h"
 #include "parsers/yaml/yaml_tree.h"
 
@@ -259,23 +261,32 @@ static bool gitlab_keyword(const char *k)
     return false;
 }
 
-static void gitlab_job(struct ci *c, struct yt_node *job)
+/* The shell texts of GitLab script value `v`: a string, or a list of strings and lists
+ * (nested by anchors and `!reference`, which GitLab flattens, up to its 10 levels), each
+ * `!reference` followed in `root` (ci_reference.h: one that names nothing is skipped).
+ * What a reference brings is charged to the alias budget, node by node (references to
+ * lists of references would otherwise multiply). */
+static void gitlab_script(struct ci *c, struct yt_node *root, struct yt_node *v,
+                          struct sh_vars *vars, int depth, bool via)
+{
+    struct yt_node *n = yt_deref(c->s, v);
+    via = via || ci_is_reference(n);
+    n = ci_resolve(c->s, root, n);
+    if (!n || (via && !yt_charge(c->s, 1, n->loc)))
+        return;
+    if (yt_is_scalar(n))
+        run_text(c, n, vars);
+    for (size_t i = 0; yt_is_seq(n) && depth < CI_REFERENCE_DEPTH && i < n->nitems; i++)
+        gitlab_script(c, root, yt_item(c->s, n, i), vars, depth + 1, via);
+}
+
+static void gitlab_job(struct ci *c, struct yt_node *root, struct yt_node *job)
 {
     struct sh_vars vars;
     sh_vars_init(&vars, &c->doc->arena);
     static const char *const parts[] = {"before_script", "script", "after_script"};
-    for (size_t p = 0; p < 3; p++) {
-        struct yt_node *v = yt_get(c->s, job, parts[p], NULL);
-        if (yt_is_scalar(v))
-            run_text(c, v, &vars);
-        for (size_t i = 0; yt_is_seq(v) && i < v->nitems; i++) {
-            struct yt_node *it = yt_item(c->s, v, i);
-            if (yt_is_scalar(it))
-                run_text(c, it, &vars);
-            for (size_t k = 0; yt_is_seq(it) && k < it->nitems; k++)
-                run_text(c, yt_item(c->s, it, k), &vars);
-        }
-    }
+    for (size_t p = 0; p < 3; p++)
+        gitlab_script(c, root, yt_get(c->s, job, parts[p], NULL), &vars, 0, false);
 }
 
 /* GitLab's limit on `extends:` levels; the looks a job's keys may cost in all: each name
@@ -319,7 +330,7 @@ static struct yt_node *gitlab_tags(struct yt_stream *s, struct yt_node *root,
     int looks = GITLAB_EXTENDS_LOOKS;
     struct yt_node *tags = gitlab_key(s, root, job, "tags", 0, &looks);
     if (tags || !defaults)
-        return tags;
+        return ci_resolve(s, root, tags); /* (a `!reference` naming nothing: unknown) */
     looks = GITLAB_EXTENDS_LOOKS;
     struct yt_node *inherit = gitlab_key(s, root, job, "inherit", 0, &looks);
     struct yt_node *d = yt_deref(s, yt_get(s, inherit, "default", NULL));
@@ -328,9 +339,9 @@ static struct yt_node *gitlab_tags(struct yt_stream *s, struct yt_node *root,
     for (size_t i = 0; yt_is_seq(d) && i < d->nitems; i++) {
         struct yt_node *it = yt_deref(s, yt_item(s, d, i));
         if (yt_is_scalar(it) && !strcmp(it->value, "tags"))
-            return defaults;
+            return ci_resolve(s, root, defaults);
     }
-    return yt_is_seq(d) ? NULL : defaults;
+    return yt_is_seq(d) ? NULL : ci_resolve(s, root, defaults);
 }
 
 static void gitlab(struct ci *c, struct yt_node *root)
@@ -345,7 +356,7 @@ static void gitlab(struct ci *c, struct yt_node *root)
         if (!yt_is_scalar(k) || !yt_is_map(p[i].value) || gitlab_keyword(k->value))
             continue;
         size_t first = c->doc->nlaunches;
-        gitlab_job(c, p[i].value);
+        gitlab_job(c, root, p[i].value);
         if (strcmp(k->value, "default")) /* (hidden `.templates` too: their images run) */
             ci_gitlab_containers(c->doc, c->s, p[i].value, k->value, root);
         /* a job whose runner tags name a CPU host, as a GitHub job's runs-on */
