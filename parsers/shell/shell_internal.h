@@ -12,6 +12,8 @@
  *   shell_track.c  which commands set variables (NAME=v, export, read, unset...)
  *   shell_again.c  sh_split_word_again, sh_dash_c_index, sh_word_byte_loc
  *   shell_vars.c   the variable table
+ *   shell_pos.c    positions of input offsets, and the first error (below the lexer and
+ *                  the word builder, which both report them)
  *
  * The lexer reads lx->s at lx->i. A word is built in lx->wb (heap scratch, reused) and
  * each finished field (a word after field splitting) is appended to lx->fields as an
