@@ -190,8 +190,8 @@ static void argv_push(struct launch_build *b, struct argv_acc *acc, const struct
                       size_t k)
 {
     *GL_APPEND(&b->doc->arena, acc->w, acc->n, acc->cap) = cmd->words[k];
-    if (cmd->words[k].opaque && cmd->info[k].may_split)
-        *acc->opaque = true;
+    if (cmd->words[k].opaque && sh_word_may_be_words(&cmd->info[k]))
+        *acc->opaque = true; /* (`$VENV/bin/python` is one word) */
 }
 
 /* Words [from, n) of cmd; the script of `sh -c SCRIPT` is replaced by its words. */

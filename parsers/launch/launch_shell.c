@@ -478,6 +478,35 @@ static const struct sh_cmd *xargs_view(struct gl_arena *a, const struct sh_cmd *
     return v;
 }
 
+/* A view of cmd whose word i, a command named through a variable only in its directory
+ * (`$VENV/bin/torchrun`, "${CONDA_PREFIX}/bin/python"), is its known base name, placed at
+ * that name; NULL when some unknown part stands in the name itself (`$TOOL`, `bin/$X`). */
+static const struct sh_cmd *named_by_base_view(struct gl_arena *a, const struct sh_cmd *cmd,
+                                               size_t i)
+{
+    if (!cmd->info || i >= cmd->nwords)
+        return NULL;
+    const struct gl_word *w = &cmd->words[i];
+    const struct sh_word_info *in = &cmd->info[i];
+    const char *slash = memrchr(w->text, '/', in->len);
+    size_t base = slash ? (size_t)(slash - w->text) + 1 : 0;
+    if (!base || base >= in->len || memchr(w->text + base, '\0', in->len - base))
+        return NULL;
+    for (size_t k = 0; k < in->nspans; k++)
+        if (in->spans[k].opaque && in->spans[k].out + in->spans[k].len > base - 1)
+            return NULL;
+    struct sh_cmd *v = gl_arena_alloc(a, sizeof *v);
+    struct gl_word *words = gl_arena_alloc(a, cmd->nwords * sizeof *words);
+    if (!v || !words)
+        return NULL;
+    *v = *cmd;
+    memcpy(words, cmd->words, cmd->nwords * sizeof *words);
+    words[i] = (struct gl_word){.text = w->text + base, .len = gl_word_len_of(in->len - base),
+                                .loc = sh_word_byte_loc(cmd, i, base), .opaque = false};
+    v->words = words;
+    return v;
+}
+
 static void scan_split(struct gl_launch_scan *s, const char *text, size_t len,
                        const struct gl_srcmap *map, int depth);
 
@@ -587,7 +616,9 @@ static void shell_cmd(struct gl_launch_scan *s, const struct sh_cmd *cmd, int de
     st.srun_wi = n;
     st.in_alloc = false;
     st.before = s->doc->nlaunches;
-    if (!slurm_prefix(s, cmd, &i, &st, depth) || i >= n || cmd->words[i].opaque)
+    if (!slurm_prefix(s, cmd, &i, &st, depth) || i >= n)
+        return;
+    if (cmd->words[i].opaque && !(cmd = named_by_base_view(&s->doc->arena, cmd, i)))
         return;
     if (st.srun_wi == n && s->batch && !s->in_step && process_launcher(cmd, i)) {
         launch_slurm_step(s, cmd, i, i, s->batch, true); /* torchrun in the batch step */

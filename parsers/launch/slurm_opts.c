@@ -238,8 +238,8 @@ size_t slurm_read_opts(struct gl_arena *a, const struct sh_cmd *cmd, size_t i, u
         const char *t = cmd->words[i].text;
         struct lv flag = lv_word(a, cmd, i);
         if (t[0] != '-' || !t[1]) {
-            if (!cmd->words[i].opaque || !cmd->info[i].may_split)
-                return i;
+            if (!cmd->words[i].opaque || !sh_word_may_be_words(&cmd->info[i]))
+                return i; /* (`$VENV/bin/torchrun`: one word, the command) */
             req->opaque = true; /* `srun $ARGS cmd`: options gpulint cannot see */
             i++;
             continue;
