@@ -115,3 +115,17 @@ void gl_srcmap_append(struct gl_srcmap *dst, size_t dst_off, const struct gl_src
         gl_srcmap_add(dst, dst_off + (src->segs[i].off - from), src->segs[i].at.line,
                       src->segs[i].at.col);
 }
+
+struct gl_loc gl_text_cursor_loc(struct gl_text_cursor *c, const char *text, size_t off)
+{
+    if (off < c->off)
+        *c = (struct gl_text_cursor)GL_TEXT_CURSOR_INIT;
+    for (const char *nl; (nl = memchr(text + c->off, '\n', off - c->off)) != NULL;) {
+        c->at.line++;
+        c->at.col = 1;
+        c->off = (size_t)(nl - text) + 1;
+    }
+    c->at.col += (uint32_t)(off - c->off);
+    c->off = off;
+    return c->at;
+}

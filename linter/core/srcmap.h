@@ -80,4 +80,15 @@ void gl_srcmap_append(struct gl_srcmap *dst, size_t dst_off, const struct gl_src
 struct gl_loc gl_srcmap_identity(struct gl_srcmap *m, const char *text, size_t len, uint32_t line,
                                  uint32_t col);
 
+/* The positions of offsets of a text that is the file itself from line 1 col 1 (no map),
+ * asked in increasing order: each look-up walks on from the last one (an offset before it
+ * starts again from the text's start), so that the look-ups of one pass over the text are
+ * linear in it (the substitutions of a script, the command lines of a systemd unit). */
+struct gl_text_cursor {
+    size_t off;        /* the offset last asked */
+    struct gl_loc at;  /* and its position */
+};
+#define GL_TEXT_CURSOR_INIT {0, {1, 1}}
+struct gl_loc gl_text_cursor_loc(struct gl_text_cursor *c, const char *text, size_t off);
+
 #endif

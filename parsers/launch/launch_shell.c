@@ -465,13 +465,20 @@ static void launcher(struct gl_launch_scan *s, const struct sh_cmd *cmd, size_t 
 }
 
 /* xargs fills words holding its replace string from its input: they are opaque. */
-static const struct sh_cmd *xargs_view(struct gl_arena *a, const struct sh_cmd *cmd,
-                                       const char *replace)
+/* A copy of cmd whose words the caller may change (in the arena). */
+static struct sh_cmd *cmd_view(struct gl_arena *a, const struct sh_cmd *cmd)
 {
     struct sh_cmd *v = gl_arena_alloc(a, sizeof *v);
     *v = *cmd;
     v->words = gl_arena_alloc(a, cmd->nwords * sizeof *v->words);
     memcpy(v->words, cmd->words, cmd->nwords * sizeof *v->words);
+    return v;
+}
+
+static const struct sh_cmd *xargs_view(struct gl_arena *a, const struct sh_cmd *cmd,
+                                       const char *replace)
+{
+    struct sh_cmd *v = cmd_view(a, cmd);
     for (size_t k = 0; k < cmd->nwords; k++)
         if (replace[0] && strstr(v->words[k].text, replace))
             v->words[k].opaque = true;
@@ -495,15 +502,10 @@ static const struct sh_cmd *named_by_base_view(struct gl_arena *a, const struct 
     for (size_t k = 0; k < in->nspans; k++)
         if (in->spans[k].opaque && in->spans[k].out + in->spans[k].len > base - 1)
             return NULL;
-    struct sh_cmd *v = gl_arena_alloc(a, sizeof *v);
-    struct gl_word *words = gl_arena_alloc(a, cmd->nwords * sizeof *words);
-    if (!v || !words)
-        return NULL;
-    *v = *cmd;
-    memcpy(words, cmd->words, cmd->nwords * sizeof *words);
-    words[i] = (struct gl_word){.text = w->text + base, .len = gl_word_len_of(in->len - base),
-                                .loc = sh_word_byte_loc(cmd, i, base), .opaque = false};
-    v->words = words;
+    struct sh_cmd *v = cmd_view(a, cmd);
+    v->words[i] = (struct gl_word){.text = w->text + base,
+                                   .len = gl_word_len_of(in->len - base),
+                                   .loc = sh_word_byte_loc(cmd, i, base), .opaque = false};
     return v;
 }
 
@@ -670,18 +672,11 @@ void gl_launch_scan_text(struct gl_launch_scan *s, const char *text, size_t len,
     scan_split(s, text, len, map, 0);
 }
 
-/* Where an offset of a text with no map is: its line and column (a script file's own
- * text), moved forward from the last one asked (the substitutions come in order). */
-struct text_cursor {
-    size_t off;
-    uint32_t line, col;
-};
-
 /* The map of bytes [from, to) of `text` (mapped by `map`, or the file itself from 1:1):
  * a command substitution's body, split on its own. */
 static struct gl_srcmap *subst_map(struct gl_launch_scan *s, const char *text,
                                    const struct gl_srcmap *map, size_t from, size_t to,
-                                   struct text_cursor *at)
+                                   struct gl_text_cursor *at)
 {
     struct gl_srcmap *sub = gl_arena_alloc(&s->doc->arena, sizeof *sub); /* words keep it */
     gl_srcmap_init(sub, &s->doc->arena);
@@ -689,16 +684,8 @@ static struct gl_srcmap *subst_map(struct gl_launch_scan *s, const char *text,
         gl_srcmap_append(sub, 0, map, from, to);
         return sub;
     }
-    if (from < at->off)
-        *at = (struct text_cursor){0, 1, 1};
-    for (const char *nl; (nl = memchr(text + at->off, '\n', from - at->off));) {
-        at->line++;
-        at->col = 1;
-        at->off = (size_t)(nl - text) + 1;
-    }
-    at->col += (uint32_t)(from - at->off);
-    at->off = from;
-    gl_srcmap_identity(sub, text + from, to - from, at->line, at->col);
+    struct gl_loc l = gl_text_cursor_loc(at, text, from);
+    gl_srcmap_identity(sub, text + from, to - from, l.line, l.col);
     return sub;
 }
 
@@ -759,7 +746,7 @@ static void scan_split(struct gl_launch_scan *s, const char *text, size_t len,
     }
     struct sh_vars *outer = s->text_vars;
     s->text_vars = o.vars;
-    struct text_cursor unit_at = {0, 1, 1};
+    struct gl_text_cursor unit_at = GL_TEXT_CURSOR_INIT;
     for (size_t k = 0; k < n; k++) {
         const struct sh_cmd *c = &cmds[k];
         const struct sh_redir *unit = s->in_unit ? NULL : unit_heredoc(cmds, n, k);
@@ -785,7 +772,7 @@ static void scan_split(struct gl_launch_scan *s, const char *text, size_t len,
     s->text_vars = outer;
     /* the commands inside command substitutions (`ID=$(docker run -d --gpus all ...)`) are
        commands of the script too, in a subshell: their launches are read after the text's */
-    struct text_cursor at = {0, 1, 1};
+    struct gl_text_cursor at = GL_TEXT_CURSOR_INIT;
     for (size_t k = 0; k < substs.n && !gl_arena_over(&s->doc->arena); k++) {
         size_t from = substs.items[k].from, to = substs.items[k].to;
         scan_split(s, text + from, to - from, subst_map(s, text, map, from, to, &at),

@@ -66,23 +66,13 @@ struct cmds {
     struct gl_srcmap map;
     const struct gl_srcmap *from; /* the unit text's map; NULL: the text is the file */
     const char *t;                /* the unit text */
-    size_t at_off;                /* without `from`: the last position asked for */
-    struct gl_loc at;
+    struct gl_text_cursor at;     /* without `from`: where the last look-up was */
 };
 
-/* The original position of byte `off` of the unit text (asked in increasing order). */
+/* The original position of byte `off` of the unit text. */
 static struct gl_loc loc_of(struct cmds *c, size_t off)
 {
-    if (c->from)
-        return gl_srcmap_loc(c->from, off);
-    for (const char *nl; (nl = memchr(c->t + c->at_off, '\n', off - c->at_off)) != NULL;) {
-        c->at.line++;
-        c->at.col = 1;
-        c->at_off = (size_t)(nl - c->t) + 1;
-    }
-    c->at.col += (uint32_t)(off - c->at_off);
-    c->at_off = off;
-    return c->at;
+    return c->from ? gl_srcmap_loc(c->from, off) : gl_text_cursor_loc(&c->at, c->t, off);
 }
 
 /* Append t[s, e) (on one line of the unit text): specifiers (`%n`) become `$n`, unknown
@@ -208,8 +198,6 @@ static void quadlet_end(struct cmds *c, const char *t, size_t len, struct quadle
         c->map.n = q->header_map;
         return;
     }
-    c->at_off = 0; /* (the image and the command are written after the flags) */
-    c->at = (struct gl_loc){1, 1};
     add_piece(c, t, q->image, q->image_end);
     if (q->exec_end) {
         c->text[c->len++] = ' ';
@@ -227,7 +215,7 @@ bool gl_unit_commands(struct gl_arena *a, const char *text, size_t len,
         lines++;
     /* (each line's flag of a Quadlet key, `podman run ` and the separators fit here) */
     struct cmds c = {.text = gl_arena_take(a, 2 * len + lines + 16), .from = map, .t = text,
-                     .at = {1, 1}};
+                     .at = GL_TEXT_CURSOR_INIT};
     if (!c.text)
         return false;
     gl_srcmap_init(&c.map, a);
