@@ -107,8 +107,10 @@ static void man_page(struct gl_buf *b)
     gl_buf_adds(b, ".SH NAME\ngpulint \\- lint GPU container stacks\n"
                    ".SH SYNOPSIS\n.B gpulint\n[\\fIOPTIONS\\fR] [\\fIPATH\\fR...]\n"
                    ".SH DESCRIPTION\n");
-    gl_buf_adds(b, "gpulint reads Dockerfiles, image archives and launch specs (docker run "
-                   "lines, compose files, Kubernetes manifests, apptainer commands) and "
+    gl_buf_adds(b, "gpulint reads Dockerfiles, image archives and launch specs wherever they "
+                   "are written (shell scripts, Makefiles, Markdown, CI YAML, compose files, "
+                   "Kubernetes manifests, Helm charts, Slurm scripts, apptainer definitions, "
+                   "systemd units) and "
                    "reports what erases GPU performance or stops a job from starting: CUDA "
                    "newer than the driver, devel images in production, unpinned tags, "
                    "datasets baked into layers, missing GPU requests.\n.PP\n"

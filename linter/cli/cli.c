@@ -21,7 +21,9 @@
 const char gl_cli_usage[] =
     "usage: gpulint [OPTIONS] [PATH...]\n"
     "\n"
-    "Lint GPU container stacks: Dockerfiles (more inputs as they land).\n"
+    "Lint GPU container stacks: Dockerfiles, images (archives, layouts, registries) and the\n"
+    "launch specs that run them (shell, Makefiles, Markdown, CI YAML, compose, Kubernetes,\n"
+    "Helm, Slurm, apptainer, systemd).\n"
     "A PATH is a file, a directory (walked), or - for stdin. Default: the current directory.\n"
     "An image is also read by transport: docker://HOST/REPO:TAG (or @sha256:...; manifest\n"
     "and config only), oci-archive:PATH, docker-archive:PATH, oci:DIR[:TAG].\n"
