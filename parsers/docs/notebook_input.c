@@ -19,18 +19,22 @@
  *    command (IPython's system call), continued over the next lines while a line ends
  *    with `\`. Each runs in its own shell (no variables carry over), and `{expr}` in it is
  *    a Python expression IPython substitutes: an opaque part of a word (sh_opts).
- * Markdown cells are prose (their code fences are not read yet), nor are nbformat 3
- * worksheets or `%env`. No inline ignores.
+ * Markdown cells are read as a Markdown file is (markdown_walk.h), one walk over all of
+ * them in order: their fences (```bash, untagged ones that start a launch, ...) share their
+ * shell variables, sections and allocations go on from a cell to the next. Not read:
+ * nbformat 3 worksheets, `%env`. No inline ignores.
  */
 #include <string.h>
 
 #include "linter/core/inputs.h"
 #include "linter/core/text.h"
+#include "parsers/docs/markdown_walk.h"
 #include "parsers/launch/launch_shell.h"
 #include "parsers/yaml/yaml_tree.h"
 
 static const char *const launch_words[] = {"docker", "podman", "nerdctl", "apptainer",
-                                           "singularity", "srun", "enroot", "buildah"};
+                                           "singularity", "srun", "sbatch", "salloc",
+                                           "enroot", "buildah", "mlserver", "bentoml"};
 
 static bool names_a_launcher(const char *t, size_t len)
 {
@@ -165,9 +169,12 @@ static void parse(struct gl_doc *doc, const struct gl_config *cfg)
     yt_load_doc(&s, doc, text ? text : doc->text, doc->len);
     struct yt_node *root = s.ndocs && s.docs[0] && s.docs[0]->complete ? s.docs[0] : NULL;
     struct yt_node *cells = yt_get(&s, root, "cells", NULL);
+    struct md_walk *md = NULL; /* the Markdown cells' walk, from the first one */
     for (size_t i = 0; yt_is_map(root) && yt_is_seq(cells) && i < cells->nitems; i++) {
         struct yt_node *cell = yt_item(&s, cells, i);
-        if (!yt_scalar_is(yt_get(&s, cell, "cell_type", NULL), "code"))
+        struct yt_node *type = yt_get(&s, cell, "cell_type", NULL);
+        bool markdown = yt_scalar_is(type, "markdown");
+        if (!markdown && !yt_scalar_is(type, "code"))
             continue;
         struct yt_node *src = yt_get(&s, cell, "source", NULL);
         struct cell c;
@@ -177,7 +184,17 @@ static void parse(struct gl_doc *doc, const struct gl_config *cfg)
             cell_add(&c, &s, src);
         for (size_t k = 0; yt_is_seq(src) && k < src->nitems; k++)
             cell_add(&c, &s, yt_item(&s, src, k));
-        code_cell(doc, &c);
+        if (!markdown) {
+            code_cell(doc, &c);
+        } else if (c.text.len) {
+            if (!md) {
+                md = gl_arena_take(&doc->arena, sizeof *md);
+                md_walk_init(md, doc);
+            }
+            struct doc_src src = {c.text.data, c.text.len, &c.map};
+            if (!md_walk_text(md, &src, (struct doc_cursor){.t = src.t, .len = src.len}))
+                cells = NULL; /* past parse-memory: said, and the walk stops */
+        }
         gl_buf_free(&c.text);
     }
     yt_report(doc, &s);

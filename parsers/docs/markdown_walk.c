@@ -1,0 +1,197 @@
+/* SPDX-License-Identifier: Apache-2.0 */
+/* markdown_walk.c: the launches in a Markdown text's code blocks (markdown_walk.h). */
+#include <ctype.h>
+#include <string.h>
+
+#include "linter/core/inputs.h"
+#include "linter/core/util.h"
+#include "parsers/docs/markdown_walk.h"
+#include "parsers/launch/launch_systemd.h"
+
+/* The level (1-6) of an ATX heading line (`## Evaluations`: up to 3 spaces, 1-6 `#`, then
+ * a blank or the end), 0 for any other line. */
+static int heading_level(const char *t, const struct doc_line *l)
+{
+    size_t p = l->start, k = 0;
+    while (p < l->end && t[p] == ' ' && k < 3)
+        p++, k++;
+    int n = 0;
+    while (p < l->end && t[p] == '#' && n < 7)
+        p++, n++;
+    if (n < 1 || n > 6 || (p < l->end && t[p] != ' ' && t[p] != '\t' && t[p] != '\r'))
+        return 0;
+    return n;
+}
+
+/* Does heading text [s, e) name a Jetson (a word jetson, tegra, l4t, jetpack, orin or
+ * xavier, any case)? Its section's docker runs are on a Jetson (launch_kind.h). */
+static bool jetson_words(const char *t, size_t s, size_t e)
+{
+    static const struct {
+        const char *w;
+        size_t n;
+    } words[] = {{"jetson", 6}, {"tegra", 5}, {"l4t", 3}, {"jetpack", 7}, {"orin", 4},
+                 {"xavier", 6}};
+    static const bool first[256] = {['j'] = 1, ['t'] = 1, ['l'] = 1, ['o'] = 1, ['x'] = 1,
+                                    ['J'] = 1, ['T'] = 1, ['L'] = 1, ['O'] = 1, ['X'] = 1};
+    for (size_t p = s; p < e; p++) {
+        if (!first[(unsigned char)t[p]] || (p > s && isalnum((unsigned char)t[p - 1])))
+            continue; /* (a word starts here with one of their first letters) */
+        char c = (char)(t[p] | 0x20);
+        for (size_t k = 0; k < sizeof words / sizeof words[0]; k++) {
+            size_t n = words[k].n;
+            if (words[k].w[0] == c && e - p >= n && gl_strn_eq_nocase(t + p, n, words[k].w) &&
+                (p + n == e || !isalnum((unsigned char)t[p + n])))
+                return true;
+        }
+    }
+    return false;
+}
+
+/* A heading of the given level: an interactive `salloc` holds for the rest of its section
+ * (a heading of its section's level or above, `## Evaluations` after `## Debugging`,
+ * starts text that is not run in it; a salloc above every heading holds for the whole
+ * document), and a section about Jetson lasts to the next heading of its level or above. */
+static void heading(struct md_walk *w, int level, const char *t, const struct doc_line *l)
+{
+    w->section = level;
+    if (w->scan.alloc && w->alloc_at && level <= w->alloc_at)
+        w->scan.alloc = NULL;
+    if (w->jetson_at && level <= w->jetson_at)
+        w->jetson_at = 0;
+    if (!w->jetson_at && jetson_words(t, l->start, l->end))
+        w->jetson_at = level;
+    w->scan.jetson_section = w->jetson_at != 0;
+}
+
+/* Is the line a fence opening? (up to 16 columns of indent: lists nest) */
+static bool fence_open(const char *t, const struct doc_line *l, struct doc_fence *f)
+{
+    size_t p = l->start;
+    while (p < l->end && t[p] == ' ' && p - l->start < 16)
+        p++;
+    if (p >= l->end || (t[p] != '`' && t[p] != '~'))
+        return false;
+    size_t q = p;
+    while (q < l->end && t[q] == t[p])
+        q++;
+    if (q - p < 3)
+        return false;
+    f->ch = t[p];
+    f->count = q - p;
+    f->indent = p - l->start;
+    while (q < l->end && (t[q] == ' ' || t[q] == '\t'))
+        q++;
+    size_t e = q;
+    while (e < l->end && t[e] != ' ' && t[e] != '\t' && t[e] != '\r' && t[e] != '`')
+        e++;
+    if (f->ch == '`' && memchr(t + q, '`', l->end - q))
+        return false; /* inline code, not a fence */
+    while (q < e && (t[q] == '{' || t[q] == '.'))
+        q++;
+    while (e > q && (t[e - 1] == '}' || t[e - 1] == ','))
+        e--;
+    f->info = t + q;
+    f->info_len = e - q;
+    return true;
+}
+
+static bool fence_close(const char *t, const struct doc_line *l, const struct doc_fence *f)
+{
+    size_t p = l->start;
+    while (p < l->end && t[p] == ' ' && p - l->start < 16)
+        p++;
+    size_t q = p;
+    while (q < l->end && t[q] == f->ch)
+        q++;
+    if (q - p < f->count)
+        return false;
+    while (q < l->end && (t[q] == ' ' || t[q] == '\t' || t[q] == '\r'))
+        q++;
+    return q == l->end;
+}
+
+/* An HTML comment block (CommonMark's HTML block of kind 2): a line that starts with `<!--`
+ * after up to 3 spaces opens it, the first line holding `-->` (the same one, or a later
+ * one) closes it. What is inside is never rendered: a fence in a commented-out passage is
+ * no code block, and its commands are shown to no reader (optimum-nvidia's README). */
+static bool comment_open(const char *t, size_t p, size_t e)
+{
+    return e - p >= 4 && !memcmp(t + p, "<!--", 4);
+}
+
+static bool has_comment_end(const char *t, size_t s, size_t e)
+{
+    return s < e && memmem(t + s, e - s, "-->", 3) != NULL;
+}
+
+void md_walk_init(struct md_walk *w, struct gl_doc *doc)
+{
+    w->doc = doc;
+    doc_scan_init(doc, &w->vars, &w->scan);
+    w->section = w->alloc_at = w->jetson_at = 0;
+}
+
+void md_walk_end(struct md_walk *w)
+{
+    gl_launch_scan_pragmas(&w->scan);
+}
+
+bool md_walk_text(struct md_walk *w, const struct doc_src *src, struct doc_cursor c)
+{
+    const char *t = src->t;
+    size_t len = src->len;
+    struct gl_launch_scan *scan = &w->scan;
+    struct doc_line l;
+    for (uint32_t line = 1; doc_next_line(&c, len, &l); line++) {
+        struct doc_fence f;
+        /* the line's first byte after its spaces says what it may be: a fence (``` or ~~~
+         * after up to 16 spaces) or a heading (`#` after up to 3); most lines are neither
+         * and are read no further */
+        size_t p = l.start;
+        while (p < l.end && t[p] == ' ' && p - l.start < 16)
+            p++;
+        char first = p < l.end ? t[p] : '\0';
+        if (first == '<' && p - l.start <= 3 && comment_open(t, p, l.end)) {
+            for (size_t from = p + 4; !has_comment_end(t, from, l.end); from = l.start) {
+                if (!doc_next_line(&c, len, &l))
+                    break;
+                line++;
+            }
+            continue;
+        }
+        if ((first != '`' && first != '~') || !fence_open(t, &l, &f)) {
+            int level = first == '#' && p - l.start <= 3 ? heading_level(t, &l) : 0;
+            if (level)
+                heading(w, level, t, &l);
+            continue;
+        }
+        size_t fence_at = l.start;
+        struct doc_cursor body = c;
+        size_t body_end = len;
+        uint32_t body_line = line + 1;
+        while (doc_next_line(&c, len, &l)) {
+            line++;
+            if (fence_close(t, &l, &f)) {
+                body_end = l.start;
+                break;
+            }
+        }
+        bool read = f.info_len && doc_info_is(&f, doc_shell_langs);
+        bool python = f.info_len && doc_info_is(&f, doc_python_langs);
+        bool unit = (!f.info_len || doc_info_is(&f, doc_unit_langs)) && body.i < body_end &&
+                    gl_unit_runs(t + body.i, body_end - body.i);
+        if (!f.info_len && !unit) /* RULES.md third round: read when a line starts a launch */
+            read = doc_any_launcher(body, body_end);
+        const struct slurm_req *alloc = scan->alloc;
+        if (unit)
+            doc_read_unit_block(scan, src, &f, body, body_end, body_line);
+        else if (read || python)
+            doc_read_block(scan, src, &f, body, body_end, body_line, python);
+        if (scan->alloc != alloc)
+            w->alloc_at = w->section;
+        if (doc_stopped_at(w->doc, src, body_line - 1, fence_at + f.indent, f.indent))
+            return false;
+    }
+    return true;
+}
