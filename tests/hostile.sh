@@ -1147,6 +1147,30 @@ done
 lint "shell-heap-past-parse-memory value-once.sh" 10 256 "clean $in/r19/heap/value-once.sh -- \
 finding GL101 $in/r19/heap/value-once.sh 3 38 -- rss 56" "$in/r19/heap/value-once.sh"
 
+# Many such scripts at once, each under 1 MiB (so linted by the workers), on 8 workers:
+# the split's heap scratch was not seen by the pool's gate (only arena blocks were), nor
+# were the inputs' bytes, and the lexer's and the builder's checks each left out the
+# other's scratch (one `$a` split into 500,000 fields held 44 MB under a 32 MiB limit):
+# 8 workers on 24 of them held 99 MB. Now the scratch and the input pass the gate
+# (gl_heap_hold) and each side counts the other's.
+mkdir -p "$in/r20/heap8"
+python3 - "$in/r20/heap8" <<'PY'
+import sys
+d = sys.argv[1]
+w = lambda name, text: open(f"{d}/{name}", "w").write("#!/bin/bash\n" + text + "\n")
+for i in range(8):
+    w(f"spans{i}.sh", "echo " + 'a"b"' * 250000)
+    w(f"fields{i}.sh", 'a="' + "x " * 499000 + '"\necho $a')
+    w(f"redirs{i}.sh", "X=" + "<a" * 500000)
+PY
+expect8=""
+for i in 0 1 2 3 4 5 6 7; do
+  expect8+="gl900 $in/r20/heap8/fields$i.sh 3 * parse-memory -- "
+done
+# shellcheck disable=SC2086
+lint shell-heap-on-8-workers 30 512 "${expect8}rss 60" --jobs 8 "$in/r20/heap8"
+rm -rf "$in/r20"
+
 # Command substitutions in a mapped text (a YAML block, a Markdown fence): each took the
 # map of its bytes by a walk of the text's whole map (gl_srcmap_append): 20,000 lines of
 # `X=$(echo a)` took 2 s, 30,000 some 5 s; now the walk starts at the substitution

@@ -464,10 +464,15 @@ static void lint_small(struct gl_run *run, int fd, const char *path, size_t size
     char *data;
     size_t len;
     bool over;
+    /* the bytes read are held while the input is linted: a worker waits at the pool's
+       gate before it reads one while the others hold the budget (8 workers reading 1 MB
+       inputs that each fill parse-memory held 8 MB more than the budget said) */
+    gl_heap_hold(size + 1);
     int e = gl_read_fd(fd, NULL, 0, size, (size_t)gl_limit(GL_LIMIT_INPUT_SIZE), &data, &len,
                        &over);
     close(fd);
     if (e) {
+        gl_heap_drop(size + 1);
         gl_eprintf("%s: %s", path, strerror(e));
         run->unreadable = true;
         return;
@@ -475,11 +480,13 @@ static void lint_small(struct gl_run *run, int fd, const char *path, size_t size
     const struct gl_input_type *bin = image_magic(run, data, len);
     if (bin) {
         free(data);
+        gl_heap_drop(size + 1);
         lint_image_file(run, bin, path, named);
         return;
     }
     lint_text(run, path, data, len, kind, named, over, NULL);
     free(data);
+    gl_heap_drop(size + 1);
 }
 
 /* Lint one file, opened once: a regular file is recognised by its first bytes (an image

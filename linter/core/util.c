@@ -65,11 +65,20 @@ struct gl_arena_block {
 
 #define ARENA_BLOCK 65536
 
-static atomic_size_t arena_held;              /* bytes of blocks, all arenas */
+static atomic_size_t arena_held;              /* bytes of blocks, all arenas; heap held */
 static _Thread_local void (*arena_gate)(size_t); /* gl_arena_set_gate */
 
 size_t gl_arena_held(void) { return atomic_load_explicit(&arena_held, memory_order_relaxed); }
 void gl_arena_set_gate(void (*gate)(size_t n)) { arena_gate = gate; }
+
+void gl_heap_hold(size_t n)
+{
+    if (arena_gate)
+        arena_gate(n);
+    atomic_fetch_add_explicit(&arena_held, n, memory_order_relaxed);
+}
+
+void gl_heap_drop(size_t n) { atomic_fetch_sub_explicit(&arena_held, n, memory_order_relaxed); }
 
 void gl_arena_init(struct gl_arena *a) { *a = (struct gl_arena){0}; }
 

@@ -7,7 +7,8 @@
  *    parser that gives up half-way on bad input leaks nothing and needs no cleanup paths.
  *    The bytes of all arenas' blocks, on every thread, are counted (gl_arena_held), and a
  *    thread may set a gate (gl_arena_set_gate) that is called before its arenas take a
- *    new block: the engine's workers wait there while others hold too much (engine_pool.h).
+ *    new block (or a parser holds heap scratch: gl_heap_hold): the engine's workers wait
+ *    there while others hold too much (engine_pool.h).
  *  - gl_buf: a growable byte buffer (for building strings and output).
  *  - gl_loc: a 1-based line and byte column in an input file (line 0 = no line, as for a
  *    file inside an image archive).
@@ -94,11 +95,20 @@ void *gl_arena_take_table(struct gl_arena *a, size_t n, size_t size, size_t *fit
 size_t gl_count_lines(const char *text, size_t len);
 /* The offset of the first byte of line k (0-based) of text[0, len); len past its end. */
 size_t gl_line_start_of(const char *text, size_t len, size_t k);
-/* Bytes of arena blocks held now, by every arena of every thread. */
+/* Bytes of arena blocks held now, by every arena of every thread (and the heap scratch
+ * of gl_heap_hold). */
 size_t gl_arena_held(void);
-/* On this thread, call gate(n) before an arena takes a new block of n bytes (NULL: no
- * gate). The gate may wait; it must not allocate from an arena. */
+/* On this thread, call gate(n) before an arena takes a new block of n bytes, or before
+ * gl_heap_hold holds n (NULL: no gate). The gate may wait; it must not allocate from an
+ * arena. */
 void gl_arena_set_gate(void (*gate)(size_t n));
+/* Heap memory a parser keeps outside its arenas while it reads a text, and counts against
+ * its parse-memory (the shell split's scratch arrays past their first rooms): it passes
+ * this thread's gate as an arena block does, and is counted in gl_arena_held until it is
+ * dropped, so that workers that each amplify a text into their scratch keep to the
+ * pool's budget together (engine_pool.h). Call hold before the memory is taken. */
+void gl_heap_hold(size_t n);
+void gl_heap_drop(size_t n);
 /* Has the arena handed out more than its limit? */
 static inline bool gl_arena_over(const struct gl_arena *a) { return a->over; }
 char *gl_arena_strndup(struct gl_arena *a, const char *s, size_t n);

@@ -263,7 +263,7 @@ bool shl_skip_construct(const struct sh_lexer *lx, size_t i, char open, size_t *
             break;
         }
     }
-    shl_release(st.data, st.fixed);
+    shl_release(st.data, st.fixed, st.cap, 1);
     return ok;
 }
 
@@ -295,7 +295,8 @@ static __attribute__((noinline, cold)) bool scratch_over(struct sh_lexer *lx, si
                                                           size_t src)
 {
     const struct gl_arena *a = lx->a;
-    if (!a->limit || (a->total <= a->limit && need <= a->limit - a->total))
+    size_t used = a->total + lx->builder_scratch;
+    if (!a->limit || (used <= a->limit && need <= a->limit - used))
         return false;
     if (!lx->stop) {
         char msg[256];
@@ -303,6 +304,16 @@ static __attribute__((noinline, cold)) bool scratch_over(struct sh_lexer *lx, si
                                                                      sizeof msg)));
     }
     return true;
+}
+
+void shl_scratch_grown(struct sh_lexer *lx)
+{
+    const struct shl_wbuild *wb = &lx->wb;
+    lx->scratch = (wb->text.data != lx->fixed->text ? wb->text.cap : 0) +
+                  (wb->capspans > SHL_FIXED_SPANS ? wb->capspans * sizeof *wb->spans : 0) +
+                  (lx->capfields > SHL_FIXED_FIELDS
+                       ? lx->capfields * (sizeof *lx->fields + sizeof *lx->finfo)
+                       : 0);
 }
 
 /* scratch_over for the word's spans grown once more: counted twice, with the word's text
@@ -342,21 +353,29 @@ static void wb_add(struct sh_lexer *lx, const char *p, size_t n, size_t src, boo
             cap *= 2;
         if (scratch_over(lx, cap + out + n, src))
             return;
-        if (wb->text.data == lx->fixed->text) { /* the fixed room is full: to the heap */
+        bool fixed = wb->text.data == lx->fixed->text;
+        gl_heap_hold(cap - (fixed ? 0 : wb->text.cap)); /* (shl_free drops it) */
+        if (fixed) { /* the fixed room is full: to the heap */
             struct gl_buf heap;
             gl_buf_init(&heap);
-            gl_buf_reserve(&heap, out + n + 1);
+            gl_buf_reserve(&heap, cap - 1); /* (cap: SHL_FIXED_TEXT doubled, as gl_buf's) */
             gl_buf_add(&heap, wb->text.data, out);
             wb->text = heap;
+        } else {
+            gl_buf_reserve(&wb->text, cap - 1 - out);
         }
         gl_buf_add(&wb->text, p, n);
+        shl_scratch_grown(lx);
     }
     if (extends) {
         last->len += n;
         return;
     }
-    wb->spans = shl_grow(wb->spans, wb->nspans, &wb->capspans, sizeof *wb->spans,
-                         lx->fixed->spans, SHL_FIXED_SPANS);
+    if (wb->nspans == wb->capspans) {
+        wb->spans = shl_grow(wb->spans, wb->nspans, &wb->capspans, sizeof *wb->spans,
+                             lx->fixed->spans, SHL_FIXED_SPANS);
+        shl_scratch_grown(lx);
+    }
     wb->spans[wb->nspans++] = (struct sh_span){out, src, n, literal, opaque};
 }
 
@@ -400,6 +419,7 @@ static void push_field_of(struct sh_lexer *lx, const char *src_text, size_t tlen
                               lx->fixed->fields, SHL_FIXED_FIELDS);
         lx->finfo = shl_grow(lx->finfo, lx->nfields, &lx->capfields, sizeof *lx->finfo,
                              lx->fixed->finfo, SHL_FIXED_FIELDS);
+        shl_scratch_grown(lx);
     }
     struct gl_word *w = &lx->fields[lx->nfields];
     struct sh_word_info *in = &lx->finfo[lx->nfields];

@@ -24,11 +24,13 @@ static bool is_ifs(int c) { return c == ' ' || c == '\t' || c == '\n'; }
 
 void shl_free(struct sh_lexer *lx)
 {
-    if (lx->wb.text.data != lx->fixed->text) /* only long words with quotes or expansions */
+    if (lx->wb.text.data != lx->fixed->text) { /* only long words with quotes or expansions */
+        gl_heap_drop(lx->wb.text.cap);
         gl_buf_free(&lx->wb.text);
-    shl_release(lx->wb.spans, lx->fixed->spans);
-    shl_release(lx->fields, lx->fixed->fields);
-    shl_release(lx->finfo, lx->fixed->finfo);
+    }
+    shl_release(lx->wb.spans, lx->fixed->spans, lx->wb.capspans, sizeof *lx->wb.spans);
+    shl_release(lx->fields, lx->fixed->fields, lx->capfields, sizeof *lx->fields);
+    shl_release(lx->finfo, lx->fixed->finfo, lx->capfields, sizeof *lx->finfo);
 }
 
 size_t shl_skip_cont(const struct sh_lexer *lx, size_t i)

@@ -153,6 +153,7 @@ static __attribute__((noinline, cold)) void heap_grown(struct builder *b)
               (b->caprd > FIXED ? 2 * b->caprd * sizeof *b->rd : 0) +
               (b->capas > FIXED ? 2 * b->capas * sizeof *b->as : 0) +
               (b->caphd > FIXED ? b->caphd * sizeof *b->hd : 0);
+    b->lx.builder_scratch = b->capw * (sizeof *b->w + sizeof *b->wi) + b->heap;
 }
 /* Room for one more assignment of the command being built. */
 static void grow_assigns(struct builder *b)
@@ -536,13 +537,18 @@ static __attribute__((noinline, cold)) bool stop_here(struct builder *b, size_t 
 /* (inline: it runs before every token; its slow part is stop_here. The arena is over its
  * limit only when its total passed it, and the total only grows while a text is split:
  * the total's test says "over" too, without a look at gl_arena_over) */
-static inline bool stop_at_memory(struct builder *b, size_t at)
+static inline bool stop_at_memory_with(struct builder *b, size_t extra, size_t at)
 {
     const struct gl_arena *a = b->lx.a;
     size_t words = b->capw * (sizeof *b->w + sizeof *b->wi) + b->heap; /* capw == capwi */
-    if (a->total + words <= b->limit)
+    if (a->total + words + b->lx.scratch + extra <= b->limit)
         return false;
     return stop_here(b, at);
+}
+/* (the builder's and the lexer's scratch, with the arena's total) */
+static inline bool stop_at_memory(struct builder *b, size_t at)
+{
+    return stop_at_memory_with(b, 0, at);
 }
 
 /* Read the bodies of the heredocs named on the line that just ended (lx.i is at the
@@ -822,13 +828,19 @@ static bool over_word_cap(struct builder *b, size_t n, size_t at)
     return true;
 }
 
-/* Room for one more word in the command's arrays (words and infos, which grow together). */
-static inline void room_for_word(struct builder *b)
+/* Room for one more word in the command's arrays (words and infos, which grow together):
+ * false past parse-memory (the arrays doubled, with the lexer's scratch: the fields of one
+ * word are added in one go, between two of stop_at_memory's looks). */
+static inline bool room_for_word(struct builder *b, size_t at)
 {
     if (b->nw < b->capw)
-        return;
+        return true;
+    if (b->capw >= FIXED && stop_at_memory_with(b, b->capw * (sizeof *b->w + sizeof *b->wi), at))
+        return false;
     b->w = grow(b, w, b->nw, capw);
     b->wi = grow(b, wi, b->nw, capwi);
+    heap_grown(b);
+    return true;
 }
 
 /* The fields of the word at `at` the lexer just read (lx->fields) as the command's next
@@ -840,7 +852,8 @@ static void add_fields(struct builder *b, size_t at)
         return;
     for (size_t k = 0; k < lx->nfields; k++) {
         mark_start(b, at);
-        room_for_word(b);
+        if (!room_for_word(b, at))
+            return;
         b->w[b->nw] = lx->fields[k];
         b->wi[b->nw++] = lx->finfo[k];
     }
@@ -977,7 +990,8 @@ add_word(struct builder *b, size_t at, size_t end, char *text, uint32_t len)
     if (over_word_cap(b, 1, at))
         return NULL;
     mark_start(b, at);
-    room_for_word(b);
+    if (!room_for_word(b, at))
+        return NULL;
     b->w[b->nw] = (struct gl_word){text, len, loc, false};
     return &b->wi[b->nw++];
 }
@@ -1713,13 +1727,13 @@ int sh_split(struct gl_arena *a, const char *text, size_t len, const struct gl_s
     /* an array is on the heap only past its fixed room (cap > FIXED; cap 0 or FIXED
        otherwise): one test for the seven, most texts free none */
     if ((b.capw | b.capwi | b.capas | b.caprd | b.capcmds | b.capst | b.caphd) > FIXED) {
-        shl_release(b.w, fx.w);
-        shl_release(b.wi, fx.wi);
-        shl_release(b.as, fx.as);
-        shl_release(b.rd, fx.rd);
-        shl_release(b.cmds, fx.cmds);
-        shl_release(b.st, fx.st);
-        shl_release(b.hd, fx.hd);
+        shl_release(b.w, fx.w, b.capw, sizeof *b.w);
+        shl_release(b.wi, fx.wi, b.capwi, sizeof *b.wi);
+        shl_release(b.as, fx.as, b.capas, sizeof *b.as);
+        shl_release(b.rd, fx.rd, b.caprd, sizeof *b.rd);
+        shl_release(b.cmds, fx.cmds, b.capcmds, sizeof *b.cmds);
+        shl_release(b.st, fx.st, b.capst, sizeof *b.st);
+        shl_release(b.hd, fx.hd, b.caphd, sizeof *b.hd);
     }
     return err->set ? -1 : 0;
 }
