@@ -13,8 +13,10 @@
  * Wake-ups: the submitting thread, when the ring is full, sleeps until half of it can be
  * taken (one wake for many results); a worker is signalled only when one is idle.
  *
- * Memory: each worker's arenas pass a gate (gl_arena_set_gate): while every arena of the
- * process holds less than the budget, a worker takes blocks freely; past it, one thread
+ * Memory: each worker's arenas pass a gate (gl_arena_set_gate), and so do the heap scratch
+ * a parser counts against parse-memory and the bytes of the input being linted
+ * (gl_heap_hold): while all of it holds less than the budget, a worker takes freely; past
+ * it, one thread
  * at a time (the first to get there) goes on to its input's own limit (parse-memory)
  * and the others wait until it has finished its job, or until the arenas hold less
  * again. So the workers together hold at most the budget, plus one input's parse memory,
