@@ -263,6 +263,11 @@ with open(d + "/docker-compose.yml", "w") as f:
         f.write(f"  s{i}:\n    image: ubuntu:22.04\n    {nxt}\n    environment:\n      A: ${{VAR{i}}}\n")
 PY
 lint compose-env-huge 10 64 "clean $in/long/docker-compose.yml -- rss 64" "$in/long/docker-compose.yml"
+# the same under the 64 MiB address-space cap on 8 workers: each worker reserves its stack
+# and a malloc arena of its own (72 MiB of addresses), and 8 of them ran out of memory
+# (abort); now a run under RLIMIT_AS starts the workers its limit leaves room for
+lint compose-env-huge-8-workers 10 64 "clean $in/long/docker-compose.yml -- rss 64" --jobs 8 \
+  "$in/long/docker-compose.yml"
 rm -f "$in/long/.env"
 rm -f "$in"/long/*
 

@@ -635,7 +635,9 @@ static struct gl_pool *pool_of(struct gl_run *run)
     }
     if (n < 2 || run->cfg->inspect_images) /* (--inspect-images asks registries, in order) */
         return NULL;
-    unsigned w = n > 256 ? 256 : (unsigned)n;
+    unsigned w = gl_threads_fit(n > 256 ? 256 : (unsigned)n);
+    if (w < 2)
+        return NULL;
     run->pool = gl_pool_new(w, (size_t)w * GL_POOL_DEPTH_PER_WORKER,
                             GL_POOL_BUDGET_BASE + (size_t)w * GL_POOL_BUDGET_PER_WORKER, &job_ops, run);
     return run->pool;

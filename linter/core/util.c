@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -79,6 +80,18 @@ void gl_heap_hold(size_t n)
 }
 
 void gl_heap_drop(size_t n) { atomic_fetch_sub_explicit(&arena_held, n, memory_order_relaxed); }
+
+unsigned gl_threads_fit(unsigned want)
+{
+    /* the calling thread and its heap, then what a thread reserves: its stack (the
+       default 8 MiB) and its malloc arena's heap (HEAP_MAX_SIZE, 64 MiB on 64-bit) */
+    const unsigned long long base = 64ull << 20, per = 72ull << 20;
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_AS, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+        return want;
+    unsigned long long fit = rl.rlim_cur > base ? (rl.rlim_cur - base) / per : 0;
+    return fit < want ? (unsigned)fit : want;
+}
 
 void gl_arena_init(struct gl_arena *a) { *a = (struct gl_arena){0}; }
 

@@ -109,6 +109,12 @@ void gl_arena_set_gate(void (*gate)(size_t n));
  * pool's budget together (engine_pool.h). Call hold before the memory is taken. */
 void gl_heap_hold(size_t n);
 void gl_heap_drop(size_t n);
+/* How many of `want` worker threads the process's address space leaves room for: each
+ * reserves its stack and a malloc arena of its own (some 72 MiB of addresses on 64-bit,
+ * little of it resident); under an address-space limit (`ulimit -v`, RLIMIT_AS) fewer (0
+ * or 1: the work stays on the calling thread), else `want`. (8 workers under a 64 MiB
+ * limit ran out of memory on inputs one thread lints in 40 MB.) */
+unsigned gl_threads_fit(unsigned want);
 /* Has the arena handed out more than its limit? */
 static inline bool gl_arena_over(const struct gl_arena *a) { return a->over; }
 char *gl_arena_strndup(struct gl_arena *a, const char *s, size_t n);

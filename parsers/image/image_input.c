@@ -170,10 +170,10 @@ static bool fill_platform(struct reading *rd, struct gl_image_platform *p,
 
 static int default_jobs(const struct gl_config *cfg)
 {
-    if (cfg->jobs > 0)
-        return cfg->jobs;
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n > 0 && n < 256 ? (int)n : 1;
+    long n = cfg->jobs > 0 ? cfg->jobs : sysconf(_SC_NPROCESSORS_ONLN);
+    n = n > 0 && n < 256 ? n : 1;
+    unsigned fit = gl_threads_fit((unsigned)n); /* (the layer threads under ulimit -v) */
+    return fit ? (int)fit : 1;
 }
 
 /* The config of target t, read and parsed once however many targets share it; NULL
