@@ -1165,6 +1165,18 @@ $in/r19/substs/.github/workflows/w.yml 30007 38 -- finding GL101 $in/r19/substs/
 30 -- rss 64" "$in/r19/substs"
 rm -rf "$in/r19"
 
+# ---- round 20: the readers added since round 19 ----
+# systemd Environment= with 100,000 assignments on one line (900 KB): each word took the
+# rest of the line from the arena (quadratic: 1.2 s, 447 MB RSS) and the reading went on
+# past parse-memory to a GL900 at the next line; now each word takes its own bytes, the
+# reading stops at the word where the limit is reached
+mkdir -p "$in/r20/env"
+python3 -c 'print("[Service]\nEnvironment=" + " ".join(f"V{i}=x" for i in range(100000)) +
+  "\nExecStart=/usr/bin/docker run --gpus all ubuntu:latest")' > "$in/r20/env/a.service"
+lint systemd-environment-words 3 256 "gl900 $in/r20/env/a.service 2 * parse-memory -- rss 64" \
+  "$in/r20/env/a.service"
+rm -rf "$in/r20"
+
 # ================= encodings and special files =================
 # UTF-16 is refused (GL900 at 1:1: save as UTF-8), with or without its byte order mark; a
 # UTF-8 byte order mark is skipped (columns count from after it); CRLF is a line end; a lone

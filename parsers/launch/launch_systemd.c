@@ -119,28 +119,46 @@ static const char *quadlet_flag(const char *k, size_t n)
     return NULL;
 }
 
+/* The end of the Environment= word that starts at t[s] (before e): the first blank
+ * outside quotes (" or '). */
+static size_t env_word_end(const char *t, size_t s, size_t e)
+{
+    char quote = 0;
+    for (; s < e && (quote || (t[s] != ' ' && t[s] != '\t')); s++) {
+        if (!quote && (t[s] == '"' || t[s] == '\''))
+            quote = t[s];
+        else if (quote && t[s] == quote)
+            quote = 0;
+    }
+    return s;
+}
+
 /* Assign the variables of one Environment= value t[s, e): blank-separated NAME=VALUE
- * words, quotes (" or ') removed. */
-static void environment(struct sh_vars *vars, struct gl_arena *a, const char *t, size_t s,
-                        size_t e)
+ * words, quotes (" or ') removed. Returns e, or the start of the word at which the arena
+ * went past its limit (the reading stops there). */
+static size_t environment(struct sh_vars *vars, struct gl_arena *a, const char *t, size_t s,
+                          size_t e)
 {
     while ((s = skip_blanks(t, s, e)) < e) {
-        char *w = gl_arena_take(a, e - s + 1);
-        size_t n = 0;
+        if (gl_arena_over(a))
+            return s;
+        size_t end = env_word_end(t, s, e), n = 0;
+        char *w = gl_arena_take(a, end - s + 1); /* (the word's bytes, not the line's) */
         char quote = 0;
-        for (; s < e && (quote || (t[s] != ' ' && t[s] != '\t')); s++) {
+        for (; s < end; s++) {
             if (!quote && (t[s] == '"' || t[s] == '\'')) {
                 quote = t[s];
             } else if (quote && t[s] == quote) {
                 quote = 0;
-            } else if (w) {
+            } else {
                 w[n++] = t[s];
             }
         }
-        const char *eq = w ? memchr(w, '=', n) : NULL;
+        const char *eq = memchr(w, '=', n);
         if (eq && eq > w)
             sh_vars_assign(vars, w, (size_t)(eq - w), eq + 1, n - (size_t)(eq - w) - 1, true);
     }
+    return e;
 }
 
 /* The value of one logical line from its first physical line [s, e) on: pieces into c
@@ -270,8 +288,8 @@ bool gl_unit_commands(struct gl_arena *a, const char *text, size_t len,
             p = value_lines(text, len, exec_prefixes(text, v, e), e, &c);
             c.text[c.len++] = '\n';
         } else if (section == 1 && kn == 11 && !memcmp(text + k, "Environment", 11)) {
-            environment(vars, a, text, v, content_end(text, v, e));
-            p = value_lines(text, len, s, e, NULL);
+            size_t ce = content_end(text, v, e), at = environment(vars, a, text, v, ce);
+            p = at < ce ? at : value_lines(text, len, s, e, NULL);
         } else {
             if (kn == 15 && !memcmp(text + k, "EnvironmentFile", 15))
                 vars->sourced = true;
