@@ -1175,6 +1175,34 @@ python3 -c 'print("[Service]\nEnvironment=" + " ".join(f"V{i}=x" for i in range(
   "\nExecStart=/usr/bin/docker run --gpus all ubuntu:latest")' > "$in/r20/env/a.service"
 lint systemd-environment-words 3 256 "gl900 $in/r20/env/a.service 2 * parse-memory -- rss 64" \
   "$in/r20/env/a.service"
+# systemd command lines are no shell text (systemd_words.h): `\'` inside single quotes, a
+# backquote, `$(`, `<<`, `|` and a shell keyword are systemd's bytes; written as they are,
+# a quote, substitution, heredoc or compound command ran on into the unit's next lines,
+# and the ExecStart after them was lost (or, in a heredoc a script writes, a false GL900).
+# Each is a line of its own here; 150,000 heredoc operators, a million `|` and `%%` (each
+# escape mapped to its byte) stop at parse-memory on their line; 200,000 continued lines
+# inside one quote are one command
+mkdir -p "$in/r20/words"
+python3 - "$in/r20/words" <<'PY'
+import sys
+d, tail = sys.argv[1], "ExecStart=/usr/bin/docker run --gpus all ubuntu:latest\n"
+w = lambda name, text: open(f"{d}/{name}", "w").write("[Service]\n" + text + tail)
+w("sq.service", "ExecStartPre=/bin/sh -c 'echo the cache\\'s /srv'\n")
+w("subst.service", "ExecStartPre=/bin/echo $(date `x\nExecStartPre=if true; then\n")
+w("open.service", "ExecStartPre=/bin/echo \"never closed\n")
+w("hd.service", "ExecStartPre=/bin/echo " + "<<EOF " * 150000 + "\n")
+w("bars.service", "ExecStartPre=/bin/echo " + "|" * 1000000 + "\n")
+w("pct.service", "ExecStartPre=/bin/echo " + "%%" * 1000000 + "\n")
+w("cont.service", "ExecStartPre=/bin/echo '\\\n" + "a|b \\\n" * 200000 + "'\n")
+open(d + "/unit.sh", "w").write("#!/bin/sh\ncat <<EOF > /etc/systemd/system/x.service\n"
+                                "[Service]\nExecStartPre=/bin/echo it's\n" + tail + "EOF\n")
+PY
+lint systemd-command-words 5 256 "finding GL101 $in/r20/words/sq.service 3 49 -- finding GL101 \
+$in/r20/words/subst.service 4 49 -- finding GL101 $in/r20/words/open.service 3 49 -- finding \
+GL101 $in/r20/words/cont.service 200004 49 -- clean $in/r20/words/unit.sh -- finding GL101 \
+$in/r20/words/unit.sh 5 49 -- gl900 $in/r20/words/hd.service 2 * parse-memory -- gl900 \
+$in/r20/words/bars.service 2 * parse-memory -- gl900 $in/r20/words/pct.service 2 * \
+parse-memory -- rss 64" "$in/r20/words"
 rm -rf "$in/r20"
 
 # ================= encodings and special files =================
