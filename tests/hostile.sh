@@ -1203,6 +1203,25 @@ GL101 $in/r20/words/cont.service 200004 49 -- clean $in/r20/words/unit.sh -- fin
 $in/r20/words/unit.sh 5 49 -- gl900 $in/r20/words/hd.service 2 * parse-memory -- gl900 \
 $in/r20/words/bars.service 2 * parse-memory -- gl900 $in/r20/words/pct.service 2 * \
 parse-memory -- rss 64" "$in/r20/words"
+# CircleCI configs: 100,000 executors naming each other in a chain before the jobs (2 MB)
+# took the content sniff past parse-memory, so the file was of no input type (GL901) while
+# a .gitlab-ci.yml of the same size was a GL900 at the limit: a YAML file directly in
+# .circleci/ is CI YAML by its name; a `<< parameters.` of a million bytes never closed
+# is text (the launch before it judged)
+mkdir -p "$in/r20/cci/.circleci" "$in/r20/cci2/.circleci"
+python3 - "$in/r20" <<'PY'
+import sys
+d = sys.argv[1]
+open(d + "/cci/.circleci/config.yml", "w").write("version: 2.1\nexecutors:\n" + "".join(
+    f"  e{i}:\n    executor: e{i + 1}\n" for i in range(100000)) +
+    "jobs:\n  j:\n    executor: e0\n    steps:\n      - run: docker run --gpus all ubuntu:latest\n")
+open(d + "/cci2/.circleci/config.yml", "w").write(
+    "jobs:\n  j:\n    machine: true\n    resource_class: gpu.nvidia.small\n    steps:\n"
+    "      - run: docker run --gpus all ubuntu:latest <<parameters." + "a" * 1000000 + "\n")
+PY
+lint circleci-hostile 5 256 "gl900 $in/r20/cci/.circleci/config.yml >2 * parse-memory -- clean \
+$in/r20/cci2/.circleci/config.yml -- finding GL101 $in/r20/cci2/.circleci/config.yml 6 43 -- \
+rss 64" "$in/r20/cci/.circleci/config.yml" "$in/r20/cci2/.circleci/config.yml"
 rm -rf "$in/r20"
 
 # ================= encodings and special files =================
