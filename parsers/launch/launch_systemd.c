@@ -234,15 +234,6 @@ struct quadlet {
     size_t exec, exec_end;      /* the Exec= value's first line (exec_end 0: none) */
 };
 
-/* Start reading a value into c: a command line (systemd's words), or a Quadlet value
- * (`literal`: quotes are bytes) or one that goes on a command (`more`: no word of it is
- * the command). */
-static void value_begin(struct cmds *c, bool literal, bool more)
-{
-    sd_words_begin(&c->w, literal);
-    c->w.any_word = more;
-}
-
 /* Drop what was added since the text was `len` bytes long and its map `n` pieces. */
 static void drop_since(struct cmds *c, size_t len, size_t n)
 {
@@ -261,11 +252,11 @@ static void quadlet_end(struct cmds *c, const char *t, size_t len, struct quadle
         drop_since(c, q->header, q->header_map);
         return;
     }
-    value_begin(c, true, true);
+    sd_words_begin(&c->w, SD_VALUE);
     add_piece(c, t, q->image, q->image_end);
     if (q->exec_end) {
         c->text[c->len++] = ' ';
-        value_begin(c, false, true);
+        sd_words_begin(&c->w, SD_ARGS);
         value_lines(t, len, q->exec, q->exec_end, c);
         if (sd_words_unbalanced(&c->w)) {
             drop_since(c, q->header, q->header_map);
@@ -334,13 +325,13 @@ bool gl_unit_commands(struct gl_arena *a, const char *text, size_t len,
             /* (one value a key but PodmanArgs: `Environment=A=1 B=2` is no one word, and
                a word after `-e A=1` would be taken for the image) */
             add_synth(&c, flag, v);
-            value_begin(&c, *flag != '\0', true); /* (PodmanArgs: systemd's words) */
+            sd_words_begin(&c.w, *flag ? SD_VALUE : SD_ARGS); /* (PodmanArgs: words) */
             p = value_lines(text, len, v, e, &c);
             q.broken |= sd_words_unbalanced(&c.w);
             c.text[c.len++] = ' ';
         } else if (section == 1 && exec_key(text + k, kn)) {
             size_t start = c.len, start_map = c.map.n;
-            value_begin(&c, false, false);
+            sd_words_begin(&c.w, SD_COMMAND);
             p = value_lines(text, len, exec_prefixes(text, v, e), e, &c);
             if (sd_words_unbalanced(&c.w)) /* (systemd ignores the line) */
                 drop_since(&c, start, start_map);

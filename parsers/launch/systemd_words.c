@@ -119,18 +119,18 @@ size_t sd_word_byte(struct sd_words *w, const char *t, size_t i, size_t e, char 
     }
     bool start = !w->in_word, first = start && !w->any_word;
     w->in_word = w->any_word = true;
-    if (!w->literal && (c == '"' || c == '\'')) {
+    if (w->mode != SD_VALUE && (c == '"' || c == '\'')) {
         w->quote = c;
         out[0] = '"';
         return 1;
     }
-    if (!w->literal && c == '\\')
+    if (w->mode != SD_VALUE && c == '\\')
         return escape(w, t, i, e, out, used);
     if (c == '$')
         return dollar(t, i, e, out, used);
     if (c == '%')
         return specifier(t, i, e, out, used);
-    if (c == ';' && start && !first && !w->literal && (i + 1 == e || blank(t[i + 1]))) {
+    if (c == ';' && start && !first && w->mode == SD_COMMAND && (i + 1 == e || blank(t[i + 1]))) {
         w->any_word = false; /* (a lone `;`: the next word is a command) */
         out[0] = ';';
         return 1;

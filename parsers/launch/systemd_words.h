@@ -16,9 +16,8 @@
  * reads it, so that the shell reads the same words: a byte systemd takes as itself but
  * the shell would not is escaped (`\|`), a quoted part becomes a double-quoted one (its
  * variables stay variables, as systemd expands them in either quote), an escape the
- * shell would not read inside double quotes loses its `\`. A lone `;` word stays a
- * separator (systemd's too). In `literal` mode (a Quadlet key's one value: Volume=,
- * Image=, ...) quotes and backslashes are bytes of the value too.
+ * shell would not read inside double quotes loses its `\`. In a command line a lone `;`
+ * word stays a separator (systemd's too).
  */
 #ifndef GPULINT_PARSERS_LAUNCH_SYSTEMD_WORDS_H
 #define GPULINT_PARSERS_LAUNCH_SYSTEMD_WORDS_H
@@ -26,17 +25,22 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-/* The reading of one command line (or one Quadlet value), across its continued lines. */
+/* What is read: a command line (ExecStart=: its first word is the command, a lone `;`
+ * ends it); the arguments of one (a Quadlet's Exec=, PodmanArgs=: systemd's words, a `;`
+ * is a byte); a Quadlet key's one value (Volume=, Image=: quotes and `\` are bytes). */
+enum sd_mode { SD_COMMAND, SD_ARGS, SD_VALUE };
+
+/* The reading of one command line (or value), across its continued lines. */
 struct sd_words {
+    enum sd_mode mode;
     char quote;    /* the quote open ('\'' or '"'), 0 outside quotes */
-    bool literal;  /* a Quadlet value: quotes and `\` are bytes */
     bool in_word;  /* the byte before was part of a word */
-    bool any_word; /* a word has begun (the first one is the command) */
+    bool any_word; /* a word has begun (in a command line: the first one is the command) */
 };
 
-static inline void sd_words_begin(struct sd_words *w, bool literal)
+static inline void sd_words_begin(struct sd_words *w, enum sd_mode mode)
 {
-    *w = (struct sd_words){.literal = literal};
+    *w = (struct sd_words){.mode = mode, .any_word = mode != SD_COMMAND};
 }
 
 /* A blank the unit text does not write (a continued line's `\` and line end): a word
