@@ -95,6 +95,24 @@ static size_t add_piece(struct cmds *c, const char *t, size_t s, size_t e)
         return e;
     map_next(c, s);
     for (size_t i = s, used; i < e; i += used) {
+        used = 1;
+        if (c->w.in_word || c->w.quote || c->w.any_word) {
+            size_t k = i; /* (most bytes: a word's letters, digits, `/`, `-`, ...) */
+            while (k < e && sd_plain_byte(t[k]))
+                k++;
+            if (k > i) {
+                memcpy(c->text + c->len, t + i, k - i);
+                c->len += k - i;
+                c->w.in_word = true;
+                used = k - i;
+                continue;
+            }
+        }
+        if (!c->w.quote && (t[i] == ' ' || t[i] == '\t')) {
+            c->w.in_word = false;
+            c->text[c->len++] = t[i];
+            continue;
+        }
         char out[2];
         size_t n = sd_word_byte(&c->w, t, i, e, out, &used);
         if (n == used) { /* (the same length: the map goes on) */

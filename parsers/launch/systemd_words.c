@@ -5,6 +5,12 @@
 
 #include <string.h>
 
+const bool sd_special[256] = {
+    [0] = 1, [' '] = 1, ['\t'] = 1, ['"'] = 1, ['\''] = 1, ['\\'] = 1, ['$'] = 1, ['%'] = 1,
+    ['#'] = 1, ['|'] = 1, ['&'] = 1, [';'] = 1, ['<'] = 1, ['>'] = 1, ['('] = 1, [')'] = 1,
+    ['`'] = 1,
+};
+
 static bool blank(char c) { return c == ' ' || c == '\t'; }
 
 static bool name_start(char c)
@@ -23,10 +29,10 @@ static bool keyword(const char *t, size_t i, size_t e)
                                         "function", "select", "time", "coproc", "!", "{",
                                         "}", "[[", "]]"};
     size_t k = i;
-    while (k < e && !blank(t[k]))
+    while (k < e && !blank(t[k]) && k - i <= 8)
         k++;
-    for (size_t w = 0; w < sizeof words / sizeof words[0]; w++)
-        if (strlen(words[w]) == k - i && !memcmp(words[w], t + i, k - i))
+    for (size_t w = 0; k - i <= 8 && w < sizeof words / sizeof words[0]; w++)
+        if (!strncmp(words[w], t + i, k - i) && !words[w][k - i])
             return true;
     return false;
 }

@@ -57,6 +57,13 @@ static inline void sd_words_blank(struct sd_words *w)
 size_t sd_word_byte(struct sd_words *w, const char *t, size_t i, size_t e, char out[2],
                     size_t *used);
 
+/* Does byte c stand for itself inside a word, in quotes or not (no blank, quote, `\`,
+ * `$`, `%`, `#`, shell operator or NUL)? Such a byte in a word that is not a command's
+ * first (w->in_word, w->quote or w->any_word) is copied as it is, without sd_word_byte.
+ * (One table look-up a byte: most bytes of a command line are these.) */
+extern const bool sd_special[256];
+static inline bool sd_plain_byte(char c) { return !sd_special[(unsigned char)c]; }
+
 /* Did the line end inside a quote (systemd ignores such a line)? */
 static inline bool sd_words_unbalanced(const struct sd_words *w) { return w->quote != 0; }
 
