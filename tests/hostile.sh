@@ -1183,7 +1183,8 @@ lint systemd-environment-words 3 256 "gl900 $in/r20/env/a.service 2 * parse-memo
 # and the ExecStart after them was lost (or, in a heredoc a script writes, a false GL900).
 # Each is a line of its own here; 150,000 heredoc operators, a million `|` and `%%` (each
 # escape mapped to its byte) stop at parse-memory on their line; 200,000 continued lines
-# inside one quote are one command
+# inside one quote are one command; in a heredoc the script expands (`<<EOF`), the
+# script's `$(` and backquotes stay its substitutions, one left open drops the line
 mkdir -p "$in/r20/words"
 python3 - "$in/r20/words" <<'PY'
 import sys
@@ -1198,11 +1199,14 @@ w("pct.service", "ExecStartPre=/bin/echo " + "%%" * 1000000 + "\n")
 w("cont.service", "ExecStartPre=/bin/echo '\\\n" + "a|b \\\n" * 200000 + "'\n")
 open(d + "/unit.sh", "w").write("#!/bin/sh\ncat <<EOF > /etc/systemd/system/x.service\n"
                                 "[Service]\nExecStartPre=/bin/echo it's\n" + tail + "EOF\n")
+open(d + "/subst.sh", "w").write("#!/bin/sh\ncat <<EOF > /etc/systemd/system/x.service\n"
+                                 "[Service]\nExecStartPre=/bin/echo " + "$(" * 100000 +
+                                 "\nExecStartPre=/bin/echo " + "`a" * 100001 + "\n" + tail + "EOF\n")
 PY
 lint systemd-command-words 5 256 "finding GL101 $in/r20/words/sq.service 3 49 -- finding GL101 \
 $in/r20/words/subst.service 4 49 -- finding GL101 $in/r20/words/open.service 3 49 -- finding \
 GL101 $in/r20/words/cont.service 200004 49 -- clean $in/r20/words/unit.sh -- finding GL101 \
-$in/r20/words/unit.sh 5 49 -- gl900 $in/r20/words/hd.service 2 * parse-memory -- gl900 \
+$in/r20/words/unit.sh 5 49 -- finding GL101 $in/r20/words/subst.sh 6 49 -- gl900 $in/r20/words/hd.service 2 * parse-memory -- gl900 \
 $in/r20/words/bars.service 2 * parse-memory -- gl900 $in/r20/words/pct.service 2 * \
 parse-memory -- rss 64" "$in/r20/words"
 # CircleCI configs: 100,000 executors naming each other in a chain before the jobs (2 MB)

@@ -70,6 +70,7 @@ struct cmds {
     const char *t;                /* the unit text */
     struct gl_text_cursor at;     /* without `from`: where the last look-up was */
     struct sd_words w;            /* the reading of the value being added */
+    bool expanded;                /* gl_unit_commands' `expanded` */
 };
 
 /* The original position of byte `off` of the unit text. */
@@ -252,6 +253,13 @@ struct quadlet {
     size_t exec, exec_end;      /* the Exec= value's first line (exec_end 0: none) */
 };
 
+/* Start reading a value (sd_words_begin), in a heredoc the script expands or not. */
+static void words_begin(struct cmds *c, enum sd_mode mode)
+{
+    sd_words_begin(&c->w, mode);
+    c->w.expanded = c->expanded;
+}
+
 /* Drop what was added since the text was `len` bytes long and its map `n` pieces. */
 static void drop_since(struct cmds *c, size_t len, size_t n)
 {
@@ -270,11 +278,11 @@ static void quadlet_end(struct cmds *c, const char *t, size_t len, struct quadle
         drop_since(c, q->header, q->header_map);
         return;
     }
-    sd_words_begin(&c->w, SD_VALUE);
+    words_begin(c, SD_VALUE);
     add_piece(c, t, q->image, q->image_end);
     if (q->exec_end) {
         c->text[c->len++] = ' ';
-        sd_words_begin(&c->w, SD_ARGS);
+        words_begin(c, SD_ARGS);
         value_lines(t, len, q->exec, q->exec_end, c);
         if (sd_words_unbalanced(&c->w)) {
             drop_since(c, q->header, q->header_map);
@@ -285,7 +293,7 @@ static void quadlet_end(struct cmds *c, const char *t, size_t len, struct quadle
 }
 
 bool gl_unit_commands(struct gl_arena *a, const char *text, size_t len,
-                      const struct gl_srcmap *map, struct sh_vars *vars,
+                      const struct gl_srcmap *map, bool expanded, struct sh_vars *vars,
                       struct gl_unit_cmds *out)
 {
     size_t lines = 1;
@@ -294,7 +302,7 @@ bool gl_unit_commands(struct gl_arena *a, const char *text, size_t len,
     /* (two bytes a byte of the unit: a byte and its escape; a Quadlet key's flag, `podman
        run ` and the separators take no more than twice the bytes of their key or header) */
     struct cmds c = {.text = gl_arena_take(a, 2 * len + lines + 16), .from = map, .t = text,
-                     .at = GL_TEXT_CURSOR_INIT};
+                     .at = GL_TEXT_CURSOR_INIT, .expanded = expanded};
     if (!c.text)
         return false;
     gl_srcmap_init(&c.map, a);
@@ -343,13 +351,13 @@ bool gl_unit_commands(struct gl_arena *a, const char *text, size_t len,
             /* (one value a key but PodmanArgs: `Environment=A=1 B=2` is no one word, and
                a word after `-e A=1` would be taken for the image) */
             add_synth(&c, flag, v);
-            sd_words_begin(&c.w, *flag ? SD_VALUE : SD_ARGS); /* (PodmanArgs: words) */
+            words_begin(&c, *flag ? SD_VALUE : SD_ARGS); /* (PodmanArgs: words) */
             p = value_lines(text, len, v, e, &c);
             q.broken |= sd_words_unbalanced(&c.w);
             c.text[c.len++] = ' ';
         } else if (section == 1 && exec_key(text + k, kn)) {
             size_t start = c.len, start_map = c.map.n;
-            sd_words_begin(&c.w, SD_COMMAND);
+            words_begin(&c, SD_COMMAND);
             p = value_lines(text, len, exec_prefixes(text, v, e), e, &c);
             if (sd_words_unbalanced(&c.w)) /* (systemd ignores the line) */
                 drop_since(&c, start, start_map);

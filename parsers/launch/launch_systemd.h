@@ -53,11 +53,13 @@ struct gl_unit_cmds {
 
 /* Read the unit text[0..len) (see above): its commands into *out (from the arena), its
  * Environment= assignments into vars (a fresh table: a unit's environment is its own).
+ * `expanded`: the text is a heredoc's body that the script's shell expands before systemd
+ * reads it (`<<EOF`): its `$(...)` and backquotes are the script's (sd_words.expanded).
  * False when it runs no command, or the arena is past its limit (then `stop` says
  * where the reading stopped). The launch scanner
  * reads them (gl_launches_from_unit, launch_shell.h). */
 bool gl_unit_commands(struct gl_arena *a, const char *text, size_t len,
-                      const struct gl_srcmap *map, struct sh_vars *vars,
+                      const struct gl_srcmap *map, bool expanded, struct sh_vars *vars,
                       struct gl_unit_cmds *out);
 
 #endif

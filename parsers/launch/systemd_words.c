@@ -111,10 +111,41 @@ static size_t quoted(struct sd_words *w, const char *t, size_t i, size_t e, char
     return c == '"' || c == '`' ? 2 : 1;
 }
 
+/* In a heredoc the script's shell expands: a byte of the script's `$(...)` or backquoted
+ * command, or the start of one, stays as it is (the shell's substitution). 0: none. */
+static size_t script_subst(struct sd_words *w, const char *t, size_t i, size_t e, char out[2],
+                           size_t *used)
+{
+    char c = t[i];
+    out[0] = c;
+    if (w->subst) {
+        if (c == '(')
+            w->subst++;
+        else if (c == ')')
+            w->subst--;
+        return 1;
+    }
+    if (w->backquote || c == '`') {
+        w->backquote = w->backquote ? c != '`' : true;
+        w->in_word = w->any_word = true;
+        return 1;
+    }
+    if (c != '$' || i + 1 >= e || t[i + 1] != '(')
+        return 0;
+    w->subst = 1;
+    w->in_word = w->any_word = true;
+    out[1] = '(';
+    *used = 2;
+    return 2;
+}
+
 size_t sd_word_byte(struct sd_words *w, const char *t, size_t i, size_t e, char out[2],
                     size_t *used)
 {
     *used = 1;
+    size_t n = w->expanded ? script_subst(w, t, i, e, out, used) : 0;
+    if (n)
+        return n;
     if (w->quote)
         return quoted(w, t, i, e, out, used);
     char c = t[i];
@@ -149,3 +180,4 @@ size_t sd_word_byte(struct sd_words *w, const char *t, size_t i, size_t e, char 
     out[0] = c;
     return 1;
 }
+

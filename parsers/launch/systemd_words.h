@@ -36,6 +36,11 @@ struct sd_words {
     char quote;    /* the quote open ('\'' or '"'), 0 outside quotes */
     bool in_word;  /* the byte before was part of a word */
     bool any_word; /* a word has begun (in a command line: the first one is the command) */
+    bool expanded; /* a heredoc's body the script's shell expands before systemd reads it
+                      (`<<EOF`): its `$(...)` and backquoted commands are the script's,
+                      left to the shell (opaque parts of their words) */
+    size_t subst;  /* with expanded: the depth of `(` inside such a `$(` */
+    bool backquote; /* with expanded: inside such a backquoted command */
 };
 
 static inline void sd_words_begin(struct sd_words *w, enum sd_mode mode)
@@ -64,7 +69,11 @@ size_t sd_word_byte(struct sd_words *w, const char *t, size_t i, size_t e, char 
 extern const bool sd_special[256];
 static inline bool sd_plain_byte(char c) { return !sd_special[(unsigned char)c]; }
 
-/* Did the line end inside a quote (systemd ignores such a line)? */
-static inline bool sd_words_unbalanced(const struct sd_words *w) { return w->quote != 0; }
+/* Did the line end inside a quote (systemd ignores such a line), or inside the script's
+ * substitution? */
+static inline bool sd_words_unbalanced(const struct sd_words *w)
+{
+    return w->quote || w->subst || w->backquote;
+}
 
 #endif
