@@ -118,6 +118,11 @@ static size_t script_subst(struct sd_words *w, const char *t, size_t i, size_t e
 {
     char c = t[i];
     out[0] = c;
+    if ((w->subst || w->backquote) && c == '\\' && i + 1 < e) { /* (`\``, `\)`: bytes) */
+        out[1] = t[i + 1];
+        *used = 2;
+        return 2;
+    }
     if (w->subst) {
         if (c == '(')
             w->subst++;
