@@ -1022,7 +1022,9 @@ rm -rf "$in/dc"
 # systemd units (`*.service`, Markdown `ini` blocks, heredocs a script writes to a unit):
 # one ExecStart continued over a million lines (the reading stops at the line where the
 # limit is reached, not at 1:1), 200,000 ExecStartPre launches, a heredoc inside a unit's
-# commands that writes another unit 50,000 times over (read once: no recursion), 100,000
+# commands that writes another unit 50,000 times over (read once, no recursion: since
+# round 20 a unit's `<<` is systemd's bytes, so its 100,001 lines are as many commands,
+# which stop at parse-memory past line 1,000), 100,000
 # unit blocks in Markdown, 50,000 heredocs written to units by one script (each mapped
 # from where the last ended: linear), a Quadlet of 400,000 devices and an Exec= continued
 # 100,000 times, one of 200,000 [Container] sections (the first is the unit's container),
@@ -1048,7 +1050,7 @@ w("esc/a.service", "[Service]\nExecStart=/usr/bin/docker run --gpus all -e "
   "'NVIDIA_DRIVER_CAPABILITIES=compute\x1b[5m\x9b' nvcr.io/nvidia/pytorch:24.05-py3\n")
 PY
 lint systemd-units 10 256 "gl900 $in/unit/cont/a.service >1000 * parse-memory -- gl900 \
-$in/unit/many/a.service * * parse-memory -- clean $in/unit/nest/a.service -- gl900 $in/unit/md/a.md \
+$in/unit/many/a.service * * parse-memory -- gl900 $in/unit/nest/a.service >1000 * parse-memory -- gl900 $in/unit/md/a.md \
 * * parse-memory -- gl900 $in/unit/hd/a.sh * * parse-memory -- gl900 $in/unit/quad/a.container \
 * * parse-memory -- count GL101 $in/unit/quads/a.container 1 -- has GL205 $in/unit/esc/a.service \
 compute\\x1b\\[5m\\x9b -- rss 64" "$in/unit"
@@ -1193,6 +1195,69 @@ lint substitutions-mapped-text 2 256 "clean $in/r19/substs/.github/workflows/w.y
 $in/r19/substs/.github/workflows/w.yml 30007 38 -- finding GL101 $in/r19/substs/README.md 30002 \
 30 -- rss 64" "$in/r19/substs"
 rm -rf "$in/r19"
+
+# ---- round 20: the readers added since round 19 ----
+# systemd Environment= with 100,000 assignments on one line (900 KB): each word took the
+# rest of the line from the arena (quadratic: 1.2 s, 447 MB RSS) and the reading went on
+# past parse-memory to a GL900 at the next line; now each word takes its own bytes, the
+# reading stops at the word where the limit is reached
+mkdir -p "$in/r20/env"
+python3 -c 'print("[Service]\nEnvironment=" + " ".join(f"V{i}=x" for i in range(100000)) +
+  "\nExecStart=/usr/bin/docker run --gpus all ubuntu:latest")' > "$in/r20/env/a.service"
+lint systemd-environment-words 3 256 "gl900 $in/r20/env/a.service 2 * parse-memory -- rss 64" \
+  "$in/r20/env/a.service"
+# systemd command lines are no shell text (systemd_words.h): `\'` inside single quotes, a
+# backquote, `$(`, `<<`, `|` and a shell keyword are systemd's bytes; written as they are,
+# a quote, substitution, heredoc or compound command ran on into the unit's next lines,
+# and the ExecStart after them was lost (or, in a heredoc a script writes, a false GL900).
+# Each is a line of its own here; 150,000 heredoc operators, a million `|` and `%%` (each
+# escape mapped to its byte) stop at parse-memory on their line; 200,000 continued lines
+# inside one quote are one command; in a heredoc the script expands (`<<EOF`), the
+# script's `$(` and backquotes stay its substitutions, one left open drops the line
+mkdir -p "$in/r20/words"
+python3 - "$in/r20/words" <<'PY'
+import sys
+d, tail = sys.argv[1], "ExecStart=/usr/bin/docker run --gpus all ubuntu:latest\n"
+w = lambda name, text: open(f"{d}/{name}", "w").write("[Service]\n" + text + tail)
+w("sq.service", "ExecStartPre=/bin/sh -c 'echo the cache\\'s /srv'\n")
+w("subst.service", "ExecStartPre=/bin/echo $(date `x\nExecStartPre=if true; then\n")
+w("open.service", "ExecStartPre=/bin/echo \"never closed\n")
+w("hd.service", "ExecStartPre=/bin/echo " + "<<EOF " * 150000 + "\n")
+w("bars.service", "ExecStartPre=/bin/echo " + "|" * 1000000 + "\n")
+w("pct.service", "ExecStartPre=/bin/echo " + "%%" * 1000000 + "\n")
+w("cont.service", "ExecStartPre=/bin/echo '\\\n" + "a|b \\\n" * 200000 + "'\n")
+open(d + "/unit.sh", "w").write("#!/bin/sh\ncat <<EOF > /etc/systemd/system/x.service\n"
+                                "[Service]\nExecStartPre=/bin/echo it's\n" + tail + "EOF\n")
+open(d + "/subst.sh", "w").write("#!/bin/sh\ncat <<EOF > /etc/systemd/system/x.service\n"
+                                 "[Service]\nExecStartPre=/bin/echo " + "$(" * 100000 +
+                                 "\nExecStartPre=/bin/echo " + "`a" * 100001 + "\n" + tail + "EOF\n")
+PY
+lint systemd-command-words 5 256 "finding GL101 $in/r20/words/sq.service 3 49 -- finding GL101 \
+$in/r20/words/subst.service 4 49 -- finding GL101 $in/r20/words/open.service 3 49 -- finding \
+GL101 $in/r20/words/cont.service 200004 49 -- clean $in/r20/words/unit.sh -- finding GL101 \
+$in/r20/words/unit.sh 5 49 -- finding GL101 $in/r20/words/subst.sh 6 49 -- gl900 $in/r20/words/hd.service 2 * parse-memory -- gl900 \
+$in/r20/words/bars.service 2 * parse-memory -- gl900 $in/r20/words/pct.service 2 * \
+parse-memory -- rss 64" "$in/r20/words"
+# CircleCI configs: 100,000 executors naming each other in a chain before the jobs (2 MB)
+# took the content sniff past parse-memory, so the file was of no input type (GL901) while
+# a .gitlab-ci.yml of the same size was a GL900 at the limit: a YAML file directly in
+# .circleci/ is CI YAML by its name; a `<< parameters.` of a million bytes never closed
+# is text (the launch before it judged)
+mkdir -p "$in/r20/cci/.circleci" "$in/r20/cci2/.circleci"
+python3 - "$in/r20" <<'PY'
+import sys
+d = sys.argv[1]
+open(d + "/cci/.circleci/config.yml", "w").write("version: 2.1\nexecutors:\n" + "".join(
+    f"  e{i}:\n    executor: e{i + 1}\n" for i in range(100000)) +
+    "jobs:\n  j:\n    executor: e0\n    steps:\n      - run: docker run --gpus all ubuntu:latest\n")
+open(d + "/cci2/.circleci/config.yml", "w").write(
+    "jobs:\n  j:\n    machine: true\n    resource_class: gpu.nvidia.small\n    steps:\n"
+    "      - run: docker run --gpus all ubuntu:latest <<parameters." + "a" * 1000000 + "\n")
+PY
+lint circleci-hostile 5 256 "gl900 $in/r20/cci/.circleci/config.yml >2 * parse-memory -- clean \
+$in/r20/cci2/.circleci/config.yml -- finding GL101 $in/r20/cci2/.circleci/config.yml 6 43 -- \
+rss 64" "$in/r20/cci/.circleci/config.yml" "$in/r20/cci2/.circleci/config.yml"
+rm -rf "$in/r20"
 
 # ================= encodings and special files =================
 # UTF-16 is refused (GL900 at 1:1: save as UTF-8), with or without its byte order mark; a

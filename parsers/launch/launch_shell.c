@@ -750,10 +750,13 @@ static void scan_split(struct gl_launch_scan *s, const char *text, size_t len,
     for (size_t k = 0; k < n; k++) {
         const struct sh_cmd *c = &cmds[k];
         const struct sh_redir *unit = s->in_unit ? NULL : unit_heredoc(cmds, n, k);
-        if (unit && unit->body_off + unit->body_len <= len)
+        if (unit && unit->body_off + unit->body_len <= len) {
+            s->unit_expanded = !unit->quoted_delim;
             gl_launches_from_unit(s, unit->body, unit->body_len,
                                   subst_map(s, text, map, unit->body_off,
                                             unit->body_off + unit->body_len, &unit_at));
+            s->unit_expanded = false;
+        }
         if (!c->nwords && !c->nassigns)
             continue;
         if (!depth) {
@@ -786,7 +789,8 @@ void gl_launches_from_unit(struct gl_launch_scan *s, const char *text, size_t le
     struct sh_vars vars;
     sh_vars_init(&vars, &s->doc->arena);
     struct gl_unit_cmds u = {0};
-    if (s->in_unit || !gl_unit_commands(&s->doc->arena, text, len, map, &vars, &u)) {
+    if (s->in_unit ||
+        !gl_unit_commands(&s->doc->arena, text, len, map, s->unit_expanded, &vars, &u)) {
         if (u.stop.line) /* (the arena went past parse-memory there) */
             gl_doc_fail_limit(s->doc, GL_LIMIT_PARSE_MEMORY, u.stop);
         return;

@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "parsers/launch/systemd_words.h"
+
 /* The end of the line that starts at p (its '\n', or len). */
 static size_t line_end(const char *t, size_t len, size_t p)
 {
@@ -67,6 +69,8 @@ struct cmds {
     const struct gl_srcmap *from; /* the unit text's map; NULL: the text is the file */
     const char *t;                /* the unit text */
     struct gl_text_cursor at;     /* without `from`: where the last look-up was */
+    struct sd_words w;            /* the reading of the value being added */
+    bool expanded;                /* gl_unit_commands' `expanded` */
 };
 
 /* The original position of byte `off` of the unit text. */
@@ -75,21 +79,60 @@ static struct gl_loc loc_of(struct cmds *c, size_t off)
     return c->from ? gl_srcmap_loc(c->from, off) : gl_text_cursor_loc(&c->at, c->t, off);
 }
 
-/* Append t[s, e) (on one line of the unit text): specifiers (`%n`) become `$n`, unknown
- * variables of the same length. */
-static void add_piece(struct cmds *c, const char *t, size_t s, size_t e)
+/* Map the next byte of the derived text to byte `off` of the unit text. */
+static void map_next(struct cmds *c, size_t off)
+{
+    struct gl_loc at = loc_of(c, off);
+    gl_srcmap_add(&c->map, c->len, at.line, at.col);
+}
+
+/* Append t[s, e) (on one line of the unit text) as the shell text that reads as systemd
+ * reads it (c->w, systemd_words.h): specifiers (`%n`) become `$n`, unknown variables of
+ * the same length; a byte systemd takes as itself is escaped, each escape mapped to the
+ * byte it stands for. Returns e, or where the arena went past its limit. */
+static size_t add_piece(struct cmds *c, const char *t, size_t s, size_t e)
 {
     if (s >= e)
-        return;
-    struct gl_loc at = loc_of(c, s);
-    gl_srcmap_add(&c->map, c->len, at.line, at.col);
-    for (size_t i = s; i < e; i++) {
-        char ch = t[i];
-        if (ch == '%' && i + 1 < e &&
-            ((t[i + 1] >= 'a' && t[i + 1] <= 'z') || (t[i + 1] >= 'A' && t[i + 1] <= 'Z')))
-            ch = '$';
-        c->text[c->len++] = ch;
+        return e;
+    map_next(c, s);
+    for (size_t i = s, used; i < e; i += used) {
+        used = 1;
+        if (c->w.in_word || c->w.quote || c->w.any_word) {
+            size_t k = i; /* (most bytes: a word's letters, digits, `/`, `-`, ...) */
+            while (k < e && sd_plain_byte(t[k]))
+                k++;
+            if (k > i) {
+                memcpy(c->text + c->len, t + i, k - i);
+                c->len += k - i;
+                c->w.in_word = true;
+                used = k - i;
+                continue;
+            }
+        }
+        if (!c->w.quote && (t[i] == ' ' || t[i] == '\t')) {
+            c->w.in_word = false;
+            c->text[c->len++] = t[i];
+            continue;
+        }
+        char out[2];
+        size_t n = sd_word_byte(&c->w, t, i, e, out, &used);
+        if (n == used) { /* (the same length: the map goes on) */
+            memcpy(c->text + c->len, out, n);
+            c->len += n;
+            continue;
+        }
+        if (gl_arena_over(c->map.arena))
+            return i;
+        if (n == 2) { /* `\X` for X: both at X */
+            map_next(c, i);
+            c->text[c->len++] = out[0];
+        }
+        if (n) {
+            map_next(c, i + used - 1);
+            c->text[c->len++] = out[n - 1];
+        }
     }
+    return e;
 }
 
 /* Append `lit`, a word the unit does not write (`podman run`, a flag a Quadlet key stands
@@ -119,28 +162,46 @@ static const char *quadlet_flag(const char *k, size_t n)
     return NULL;
 }
 
+/* The end of the Environment= word that starts at t[s] (before e): the first blank
+ * outside quotes (" or '). */
+static size_t env_word_end(const char *t, size_t s, size_t e)
+{
+    char quote = 0;
+    for (; s < e && (quote || (t[s] != ' ' && t[s] != '\t')); s++) {
+        if (!quote && (t[s] == '"' || t[s] == '\''))
+            quote = t[s];
+        else if (quote && t[s] == quote)
+            quote = 0;
+    }
+    return s;
+}
+
 /* Assign the variables of one Environment= value t[s, e): blank-separated NAME=VALUE
- * words, quotes (" or ') removed. */
-static void environment(struct sh_vars *vars, struct gl_arena *a, const char *t, size_t s,
-                        size_t e)
+ * words, quotes (" or ') removed. Returns e, or the start of the word at which the arena
+ * went past its limit (the reading stops there). */
+static size_t environment(struct sh_vars *vars, struct gl_arena *a, const char *t, size_t s,
+                          size_t e)
 {
     while ((s = skip_blanks(t, s, e)) < e) {
-        char *w = gl_arena_take(a, e - s + 1);
-        size_t n = 0;
+        if (gl_arena_over(a))
+            return s;
+        size_t end = env_word_end(t, s, e), n = 0;
+        char *w = gl_arena_take(a, end - s + 1); /* (the word's bytes, not the line's) */
         char quote = 0;
-        for (; s < e && (quote || (t[s] != ' ' && t[s] != '\t')); s++) {
+        for (; s < end; s++) {
             if (!quote && (t[s] == '"' || t[s] == '\'')) {
                 quote = t[s];
             } else if (quote && t[s] == quote) {
                 quote = 0;
-            } else if (w) {
+            } else {
                 w[n++] = t[s];
             }
         }
-        const char *eq = w ? memchr(w, '=', n) : NULL;
+        const char *eq = memchr(w, '=', n);
         if (eq && eq > w)
             sh_vars_assign(vars, w, (size_t)(eq - w), eq + 1, n - (size_t)(eq - w) - 1, true);
     }
+    return e;
 }
 
 /* The value of one logical line from its first physical line [s, e) on: pieces into c
@@ -151,14 +212,17 @@ static size_t value_lines(const char *t, size_t len, size_t s, size_t e, struct 
     for (;;) {
         size_t ce = content_end(t, s, e);
         bool more = ce > s && t[ce - 1] == '\\';
-        if (c)
-            add_piece(c, t, s, more ? ce - 1 : ce);
+        if (c) {
+            size_t at = add_piece(c, t, s, more ? ce - 1 : ce);
+            if (gl_arena_over(c->map.arena))
+                return at; /* (past parse-memory: the reading stops at this byte) */
+        }
         if (!more || e >= len)
             return e < len ? e + 1 : len;
-        if (c && gl_arena_over(c->map.arena))
-            return s; /* (past parse-memory: the reading stops on this line) */
-        if (c)
+        if (c) {
             c->text[c->len++] = ' ';
+            sd_words_blank(&c->w);
+        }
         /* the next line that is not a comment continues the value */
         size_t p = e + 1;
         for (;;) {
@@ -183,39 +247,62 @@ static size_t exec_prefixes(const char *t, size_t s, size_t e)
  * its Image= and Exec= (the last of each) after the flags. */
 struct quadlet {
     bool open;
+    bool broken;                /* a PodmanArgs= quote left open: Quadlet refuses the unit */
     size_t header, header_map;  /* the text's length and its map's at the header */
     size_t image, image_end;    /* the Image= value (image_end 0: none) */
     size_t exec, exec_end;      /* the Exec= value's first line (exec_end 0: none) */
 };
+
+/* Start reading a value (sd_words_begin), in a heredoc the script expands or not. */
+static void words_begin(struct cmds *c, enum sd_mode mode)
+{
+    sd_words_begin(&c->w, mode);
+    c->w.expanded = c->expanded;
+}
+
+/* Drop what was added since the text was `len` bytes long and its map `n` pieces. */
+static void drop_since(struct cmds *c, size_t len, size_t n)
+{
+    c->len = len;
+    c->map.n = n;
+}
 
 static void quadlet_end(struct cmds *c, const char *t, size_t len, struct quadlet *q)
 {
     if (!q->open)
         return;
     q->open = false;
-    if (!q->image_end) { /* (a container made from a .image or .build unit: not known) */
-        c->len = q->header;
-        c->map.n = q->header_map;
+    /* (a container made from a .image or .build unit: not known; a quote left open in
+       PodmanArgs= or Exec=: the unit Quadlet refuses to make) */
+    if (!q->image_end || q->broken) {
+        drop_since(c, q->header, q->header_map);
         return;
     }
+    words_begin(c, SD_VALUE);
     add_piece(c, t, q->image, q->image_end);
     if (q->exec_end) {
         c->text[c->len++] = ' ';
+        words_begin(c, SD_ARGS);
         value_lines(t, len, q->exec, q->exec_end, c);
+        if (sd_words_unbalanced(&c->w)) {
+            drop_since(c, q->header, q->header_map);
+            return;
+        }
     }
     c->text[c->len++] = '\n';
 }
 
 bool gl_unit_commands(struct gl_arena *a, const char *text, size_t len,
-                      const struct gl_srcmap *map, struct sh_vars *vars,
+                      const struct gl_srcmap *map, bool expanded, struct sh_vars *vars,
                       struct gl_unit_cmds *out)
 {
     size_t lines = 1;
     for (const char *p = text; (p = memchr(p, '\n', (size_t)(text + len - p))) != NULL; p++)
         lines++;
-    /* (each line's flag of a Quadlet key, `podman run ` and the separators fit here) */
+    /* (two bytes a byte of the unit: a byte and its escape; a Quadlet key's flag, `podman
+       run ` and the separators take no more than twice the bytes of their key or header) */
     struct cmds c = {.text = gl_arena_take(a, 2 * len + lines + 16), .from = map, .t = text,
-                     .at = GL_TEXT_CURSOR_INIT};
+                     .at = GL_TEXT_CURSOR_INIT, .expanded = expanded};
     if (!c.text)
         return false;
     gl_srcmap_init(&c.map, a);
@@ -264,14 +351,21 @@ bool gl_unit_commands(struct gl_arena *a, const char *text, size_t len,
             /* (one value a key but PodmanArgs: `Environment=A=1 B=2` is no one word, and
                a word after `-e A=1` would be taken for the image) */
             add_synth(&c, flag, v);
+            words_begin(&c, *flag ? SD_VALUE : SD_ARGS); /* (PodmanArgs: words) */
             p = value_lines(text, len, v, e, &c);
+            q.broken |= sd_words_unbalanced(&c.w);
             c.text[c.len++] = ' ';
         } else if (section == 1 && exec_key(text + k, kn)) {
+            size_t start = c.len, start_map = c.map.n;
+            words_begin(&c, SD_COMMAND);
             p = value_lines(text, len, exec_prefixes(text, v, e), e, &c);
-            c.text[c.len++] = '\n';
+            if (sd_words_unbalanced(&c.w)) /* (systemd ignores the line) */
+                drop_since(&c, start, start_map);
+            else
+                c.text[c.len++] = '\n';
         } else if (section == 1 && kn == 11 && !memcmp(text + k, "Environment", 11)) {
-            environment(vars, a, text, v, content_end(text, v, e));
-            p = value_lines(text, len, s, e, NULL);
+            size_t ce = content_end(text, v, e), at = environment(vars, a, text, v, ce);
+            p = at < ce ? at : value_lines(text, len, s, e, NULL);
         } else {
             if (kn == 15 && !memcmp(text + k, "EnvironmentFile", 15))
                 vars->sourced = true;

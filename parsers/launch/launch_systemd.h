@@ -15,8 +15,11 @@
  *    (`#` or `;` first) are skipped, between continued lines too;
  *  - in [Service]: ExecStart, ExecStartPre and ExecStartPost, each value one command line
  *    after its prefixes (`-`, `@`, `:`, `+`, `!`, `!!`); ExecStop/ExecReload are not read
- *    (they stop or signal what ExecStart started). A specifier (`%n`, `%i`, `%h`, ...) is
- *    a value systemd fills in: read as an unknown variable (the word is opaque);
+ *    (they stop or signal what ExecStart started). A command line is split into words as
+ *    systemd splits it, not as a shell would (systemd_words.h: its quotes, escapes and
+ *    variables; `|`, `$(`, a backquote, `<<` are bytes); one whose quote is never closed
+ *    is ignored, as systemd ignores it. A specifier (`%n`, `%i`, `%h`, ...) is a value
+ *    systemd fills in: read as an unknown variable (the word is opaque);
  *  - Environment= assignments (quoted or not, several a line) give the values of `$NAME`
  *    and `${NAME}` in the commands, as systemd expands them; an EnvironmentFile= makes a
  *    variable the unit does not assign unknown rather than unset;
@@ -25,7 +28,8 @@
  *    (`nvidia.com/gpu=all`: a CDI GPU), Volume=, Mount=, ShmSize=, Tmpfs=, Ulimit=,
  *    Network=, GroupAdd= and Environment= (one word each) as their flags, PodmanArgs= as
  *    written, then Image= and Exec= (the last of each). A container of a `.image` or
- *    `.build` unit (no Image=) is not read.
+ *    `.build` unit (no Image=), or whose PodmanArgs= or Exec= leaves a quote open, is not
+ *    read; the one-value keys' quotes and `\` are bytes of the value.
  * Every position is that of the original file (through `map`; NULL: the text is the file
  * from line 1 col 1).
  */
@@ -49,11 +53,13 @@ struct gl_unit_cmds {
 
 /* Read the unit text[0..len) (see above): its commands into *out (from the arena), its
  * Environment= assignments into vars (a fresh table: a unit's environment is its own).
+ * `expanded`: the text is a heredoc's body that the script's shell expands before systemd
+ * reads it (`<<EOF`): its `$(...)` and backquotes are the script's (sd_words.expanded).
  * False when it runs no command, or the arena is past its limit (then `stop` says
  * where the reading stopped). The launch scanner
  * reads them (gl_launches_from_unit, launch_shell.h). */
 bool gl_unit_commands(struct gl_arena *a, const char *text, size_t len,
-                      const struct gl_srcmap *map, struct sh_vars *vars,
+                      const struct gl_srcmap *map, bool expanded, struct sh_vars *vars,
                       struct gl_unit_cmds *out);
 
 #endif

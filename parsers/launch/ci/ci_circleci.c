@@ -18,6 +18,12 @@ static bool circleci_job(struct yt_stream *s, struct yt_node *job)
     return false;
 }
 
+bool ci_circleci_name(const char *path, const char *base)
+{
+    size_t dir = (size_t)(base - path);
+    return dir >= 10 && !memcmp(base - 10, ".circleci/", 10) && (dir == 10 || base[-11] == '/');
+}
+
 bool ci_circleci_root(struct yt_stream *s, struct yt_node *root, const char *path)
 {
     if (path && (!strncmp(path, ".circleci/", 10) || strstr(path, "/.circleci/")))

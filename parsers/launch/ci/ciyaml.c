@@ -414,7 +414,7 @@ static bool by_name(const char *path, const char *b)
     if (!strcmp(b, ".gitlab-ci.yml") || !strcmp(b, ".gitlab-ci.yaml") ||
         !strcmp(b, "action.yml") || !strcmp(b, "action.yaml"))
         return true; /* (action.yml: a GitHub composite action, runs.steps[].run) */
-    return in_workflows_dir(path, b) || ci_cloud_build_name(b);
+    return in_workflows_dir(path, b) || ci_cloud_build_name(b) || ci_circleci_name(path, b);
 }
 
 static bool yaml_ext(const char *b)
