@@ -1587,6 +1587,56 @@ static size_t next_token(const struct sh_lexer *lx, int *c)
     return i;
 }
 
+/* Is the next token the right side of `=~` in a `[[ ... ]]` (the last word an unquoted
+ * `=~`)? Asked of every token: the word count and length first. */
+static inline bool regex_next(const struct builder *b)
+{
+    const struct gl_word *w = b->nw >= 2 ? &b->w[b->nw - 1] : NULL;
+    return w && w->len == 2 && w->text[0] == '=' && w->text[1] == '~' &&
+           !b->wi[b->nw - 1].quoted && in_conditional(b);
+}
+
+/* The right side of `[[ s =~ RE ]]`, read as bash reads it (parse.y, PST_REGEXP): one word
+ * in which `|` and parentheses are bytes of the pattern, and inside parentheses blanks,
+ * `;`, `&` and `#` too (`(#b)`, `x|#y`, `( #b)` start no comment: a comment there would hide
+ * the rest of the line, `&& docker run ...` included). It ends at a blank, a newline, `;`,
+ * `&`, `<`, `>` or `)` outside parentheses. Read here only when it is plain: quotes,
+ * escapes and expansions (`$`, backquotes) and a newline inside parentheses go to the usual
+ * reading (false). The word is opaque: a pattern, never a command's word. */
+static bool regex_word(struct builder *b, size_t at)
+{
+    struct sh_lexer *lx = &b->lx;
+    size_t i = at, depth = 0;
+    for (; i < lx->len; i++) {
+        char c = lx->s[i];
+        if (c == '\\' || c == '\'' || c == '"' || c == '$' || c == '`' || c == '\0' ||
+            (c == '\n' && depth))
+            return false;
+        if (c == '(') {
+            depth++;
+        } else if (c == ')' && depth) {
+            depth--;
+        } else if (!depth && strchr(" \t\n;&<>)", c)) {
+            break;
+        }
+    }
+    if (depth || i == at)
+        return false; /* (an unclosed `(`: bash refuses it, the usual reading goes on) */
+    size_t n = i - at;
+    char *block = gl_arena_take(lx->a, PLAIN_SPAN + n + 1);
+    struct sh_span *span = (struct sh_span *)(void *)block;
+    *span = (struct sh_span){0, at, n, false, true};
+    char *text = block + PLAIN_SPAN;
+    memcpy(text, lx->s + at, n);
+    text[n] = '\0';
+    struct sh_word_info *in = add_word(b, at, i, text, gl_word_len_of(n));
+    if (in) {
+        b->w[b->nw - 1].opaque = true;
+        *in = (struct sh_word_info){.len = n, .src = at, .spans = span, .nspans = 1};
+    }
+    return true;
+}
+
 static void run(struct builder *b)
 {
     struct sh_lexer *lx = &b->lx;
@@ -1597,6 +1647,8 @@ static void run(struct builder *b)
             break;
         if (stop_at_memory(b, at)) /* the limit parse-memory: stop at this token */
             break;
+        if (c != '#' && c != '\n' && regex_next(b) && regex_word(b, at))
+            continue; /* (a `#` first starts a comment there too: `[[ s =~ #x ]]`) */
         char op[4] = {0}; /* NUL-padded: a separator (finish) */
         bool redir = false;
         if (!shl_plain_stops[c] && c != '#') {
