@@ -86,6 +86,8 @@ struct builder {
     bool words_only;     /* sh_opts.words_only */
     bool grammar;        /* sh_opts.grammar */
     bool grammar_bash;   /* sh_opts.grammar_bash */
+    bool regex_next;     /* the last word was the `=~` of a `[[ ]]`: the next token is its
+                            pattern (regex_word) */
     size_t loose;        /* `(` read as no grammar (inside `[[ ]]`, an extglob, after a
                             command's words): as many `)` close nothing of the stack */
     size_t heap;         /* bytes of the contexts and commands past their fixed rooms (the
@@ -1092,6 +1094,8 @@ static inline __attribute__((always_inline)) bool plain_word(struct builder *b, 
     const char *src = lx->s + at;
     if (!b->nw && may_hold_eq(src, tlen, lx->len - at) && plain_assignment(src, tlen))
         return plain_assign(b, at, end);
+    if (tlen == 2 && src[0] == '=' && src[1] == '~') /* (unquoted: a plain word) */
+        b->regex_next = in_conditional(b);
     enum reserved r = cmd_empty(b) ? reserved_of(src, tlen) : R_NONE;
     if (r != R_NONE) {
         /* what word() does with it: lex it into a field (an arena block of one span and
@@ -1587,15 +1591,6 @@ static size_t next_token(const struct sh_lexer *lx, int *c)
     return i;
 }
 
-/* Is the next token the right side of `=~` in a `[[ ... ]]` (the last word an unquoted
- * `=~`)? Asked of every token: the word count and length first. */
-static inline bool regex_next(const struct builder *b)
-{
-    const struct gl_word *w = b->nw >= 2 ? &b->w[b->nw - 1] : NULL;
-    return w && w->len == 2 && w->text[0] == '=' && w->text[1] == '~' &&
-           !b->wi[b->nw - 1].quoted && in_conditional(b);
-}
-
 /* The right side of `[[ s =~ RE ]]`, read as bash reads it (parse.y, PST_REGEXP): one word
  * in which `|` and parentheses are bytes of the pattern, and inside parentheses blanks,
  * `;`, `&` and `#` too (`(#b)`, `x|#y`, `( #b)` start no comment: a comment there would hide
@@ -1647,8 +1642,11 @@ static void run(struct builder *b)
             break;
         if (stop_at_memory(b, at)) /* the limit parse-memory: stop at this token */
             break;
-        if (c != '#' && c != '\n' && regex_next(b) && regex_word(b, at))
-            continue; /* (a `#` first starts a comment there too: `[[ s =~ #x ]]`) */
+        if (b->regex_next) { /* (a `#` first starts a comment there too: `[[ s =~ #x ]]`) */
+            b->regex_next = false;
+            if (c != '#' && c != '\n' && regex_word(b, at))
+                continue;
+        }
         char op[4] = {0}; /* NUL-padded: a separator (finish) */
         bool redir = false;
         if (!shl_plain_stops[c] && c != '#') {
