@@ -20,31 +20,34 @@ static bool by_name(const char *path, const char *base)
            base[0] != '.';
 }
 
-/* The section a Quadlet unit of this name holds (`x.build`: "[Build]"), else NULL. */
-static const char *quadlet_section(const char *path)
+/* The section a Quadlet unit of this base name holds (`x.build`: "[Build]"), else NULL.
+ * Asked of every file of a walk that no type takes by name: its extension first. */
+static const char *quadlet_section(const char *base)
 {
-    static const char *const units[][2] = {
-        {".build", "[Build]"}, {".image", "[Image]"},     {".pod", "[Pod]"},
-        {".kube", "[Kube]"},   {".volume", "[Volume]"},   {".network", "[Network]"},
-    };
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
-        if (base[0] != '.' && gl_has_suffix(base, units[i][0]))
-            return units[i][1];
-    return NULL;
+    const char *dot = strrchr(base, '.');
+    if (!dot || dot == base || base[0] == '.')
+        return NULL;
+    switch (dot[1]) {
+    case 'b': return !strcmp(dot, ".build") ? "[Build]" : NULL;
+    case 'i': return !strcmp(dot, ".image") ? "[Image]" : NULL;
+    case 'p': return !strcmp(dot, ".pod") ? "[Pod]" : NULL;
+    case 'k': return !strcmp(dot, ".kube") ? "[Kube]" : NULL;
+    case 'v': return !strcmp(dot, ".volume") ? "[Volume]" : NULL;
+    case 'n': return !strcmp(dot, ".network") ? "[Network]" : NULL;
+    default: return NULL;
+    }
 }
 
 static bool candidate(const char *path, const char *base)
 {
-    (void)base;
-    return quadlet_section(path) && gl_input_bare_candidate_size(path);
+    return quadlet_section(base) && gl_input_bare_candidate_size(path);
 }
 
 /* Does a line of the text start with the section header of the unit its name says? */
 static bool by_content(const char *path, const char *data, size_t len)
 {
-    const char *h = quadlet_section(path);
+    const char *base = strrchr(path, '/');
+    const char *h = quadlet_section(base ? base + 1 : path);
     size_t n = h ? strlen(h) : 0;
     for (size_t p = 0; h && p < len;) {
         while (p < len && (data[p] == ' ' || data[p] == '\t'))
