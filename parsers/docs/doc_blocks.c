@@ -248,6 +248,41 @@ bool doc_stopped_at(struct gl_doc *doc, const struct doc_src *src, uint32_t line
     return true;
 }
 
+/* Does heading text [s, e) name a Jetson (a word jetson, tegra, l4t, jetpack, orin or
+ * xavier, any case)? Its section's docker runs are on a Jetson (launch_kind.h). */
+static bool jetson_words(const char *t, size_t s, size_t e)
+{
+    static const struct {
+        const char *w;
+        size_t n;
+    } words[] = {{"jetson", 6}, {"tegra", 5}, {"l4t", 3}, {"jetpack", 7}, {"orin", 4},
+                 {"xavier", 6}};
+    static const bool first[256] = {['j'] = 1, ['t'] = 1, ['l'] = 1, ['o'] = 1, ['x'] = 1,
+                                    ['J'] = 1, ['T'] = 1, ['L'] = 1, ['O'] = 1, ['X'] = 1};
+    for (size_t p = s; p < e; p++) {
+        if (!first[(unsigned char)t[p]] || (p > s && isalnum((unsigned char)t[p - 1])))
+            continue; /* (a word starts here with one of their first letters) */
+        char c = (char)(t[p] | 0x20);
+        for (size_t k = 0; k < sizeof words / sizeof words[0]; k++) {
+            size_t n = words[k].n;
+            if (words[k].w[0] == c && e - p >= n && gl_strn_eq_nocase(t + p, n, words[k].w) &&
+                (p + n == e || !isalnum((unsigned char)t[p + n])))
+                return true;
+        }
+    }
+    return false;
+}
+
+void doc_jetson_heading(struct doc_jetson *j, struct gl_launch_scan *scan, int level,
+                        const char *t, size_t s, size_t e)
+{
+    if (j->at && level <= j->at)
+        j->at = 0;
+    if (!j->at && jetson_words(t, s, e))
+        j->at = level;
+    scan->jetson_section = j->at != 0;
+}
+
 void doc_scan_init(struct gl_doc *doc, struct sh_vars *vars, struct gl_launch_scan *scan)
 {
     sh_vars_init(vars, &doc->arena);

@@ -87,6 +87,16 @@ bool doc_blank(const char *t, size_t s, size_t e);
  * prompt: docker, podman, srun, sudo, a tool that builds an image, ...)? */
 bool doc_any_launcher(struct doc_cursor c, size_t to);
 
+/* A section about Jetson (its heading names a jetson, tegra, l4t, jetpack, orin or xavier,
+ * any case) lasts to the next heading of its level or above: its launches are on a Jetson
+ * (launch_kind.h). */
+struct doc_jetson {
+    int at; /* the level of the heading that opened it, 0 when none is open */
+};
+/* A heading of `level` (1 the highest) whose text is t[s, e). */
+void doc_jetson_heading(struct doc_jetson *j, struct gl_launch_scan *scan, int level,
+                        const char *t, size_t s, size_t e);
+
 /* One variable table for the whole document (its blocks run in one shell session, as a
  * reader follows them), and `<path to data>` is text to fill in. */
 void doc_scan_init(struct gl_doc *doc, struct sh_vars *vars, struct gl_launch_scan *scan);

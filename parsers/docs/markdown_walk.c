@@ -23,31 +23,6 @@ static int heading_level(const char *t, const struct doc_line *l)
     return n;
 }
 
-/* Does heading text [s, e) name a Jetson (a word jetson, tegra, l4t, jetpack, orin or
- * xavier, any case)? Its section's docker runs are on a Jetson (launch_kind.h). */
-static bool jetson_words(const char *t, size_t s, size_t e)
-{
-    static const struct {
-        const char *w;
-        size_t n;
-    } words[] = {{"jetson", 6}, {"tegra", 5}, {"l4t", 3}, {"jetpack", 7}, {"orin", 4},
-                 {"xavier", 6}};
-    static const bool first[256] = {['j'] = 1, ['t'] = 1, ['l'] = 1, ['o'] = 1, ['x'] = 1,
-                                    ['J'] = 1, ['T'] = 1, ['L'] = 1, ['O'] = 1, ['X'] = 1};
-    for (size_t p = s; p < e; p++) {
-        if (!first[(unsigned char)t[p]] || (p > s && isalnum((unsigned char)t[p - 1])))
-            continue; /* (a word starts here with one of their first letters) */
-        char c = (char)(t[p] | 0x20);
-        for (size_t k = 0; k < sizeof words / sizeof words[0]; k++) {
-            size_t n = words[k].n;
-            if (words[k].w[0] == c && e - p >= n && gl_strn_eq_nocase(t + p, n, words[k].w) &&
-                (p + n == e || !isalnum((unsigned char)t[p + n])))
-                return true;
-        }
-    }
-    return false;
-}
-
 /* A heading of the given level: an interactive `salloc` holds for the rest of its section
  * (a heading of its section's level or above, `## Evaluations` after `## Debugging`,
  * starts text that is not run in it; a salloc above every heading holds for the whole
@@ -57,11 +32,7 @@ static void heading(struct md_walk *w, int level, const char *t, const struct do
     w->section = level;
     if (w->scan.alloc && w->alloc_at && level <= w->alloc_at)
         w->scan.alloc = NULL;
-    if (w->jetson_at && level <= w->jetson_at)
-        w->jetson_at = 0;
-    if (!w->jetson_at && jetson_words(t, l->start, l->end))
-        w->jetson_at = level;
-    w->scan.jetson_section = w->jetson_at != 0;
+    doc_jetson_heading(&w->jetson, &w->scan, level, t, l->start, l->end);
 }
 
 /* Is the line a fence opening? (up to 16 columns of indent: lists nest) */
@@ -129,7 +100,8 @@ void md_walk_init(struct md_walk *w, struct gl_doc *doc)
 {
     w->doc = doc;
     doc_scan_init(doc, &w->vars, &w->scan);
-    w->section = w->alloc_at = w->jetson_at = 0;
+    w->section = w->alloc_at = 0;
+    w->jetson.at = 0;
 }
 
 void md_walk_end(struct md_walk *w)

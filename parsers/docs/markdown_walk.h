@@ -39,7 +39,7 @@ struct md_walk {
     struct gl_launch_scan scan;
     int section;  /* the level of the last heading read, 0 before any */
     int alloc_at; /* the section level the allocation was made in */
-    int jetson_at; /* the level of the heading of the Jetson section open, 0 when none */
+    struct doc_jetson jetson;
 };
 
 /* Start a walk of doc's Markdown (w must stay where it is until md_walk_end). */

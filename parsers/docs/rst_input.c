@@ -5,7 +5,8 @@
  * `prompt:: bash $`) in a shell language, read as a Markdown fence of that language is
  * (doc_blocks.h); a directive of no language when one of its lines starts a launch, as an
  * untagged Markdown fence; other languages (`text`, `python`) and literal `::` blocks are
- * never read. The blocks of a file share their shell variables. */
+ * never read. The blocks of a file share their shell variables. A section titled for Jetson
+ * makes its launches Jetson ones, as a Markdown heading does. */
 #include <string.h>
 
 #include "linter/core/inputs.h"
@@ -54,6 +55,66 @@ static enum rst_open rst_directive(const char *t, const struct doc_line *l, stru
     return doc_info_is(f, doc_shell_langs) || doc_info_is(f, doc_python_langs) ? RST_SHELL : RST_NONE;
 }
 
+/* Section titles (docutils, "Sections"): a line of text at the left margin underlined by
+ * a line of one punctuation character repeated, as long as the text or at least 4 long,
+ * optionally overlined by the same character too. Levels are not fixed: each style (the
+ * character, with or without an overline) is the level of its first use. */
+#define RST_TITLE_STYLES 16
+
+struct rst_titles {
+    struct doc_line prev;  /* the line before the current one (text: a title's candidate) */
+    char prev_adorn;   /* its adornment character, 0 when it is none */
+    char before_adorn; /* the adornment character of the line before it, 0 when none */
+    char style[RST_TITLE_STYLES];
+    bool over[RST_TITLE_STYLES];
+    int nstyles;
+};
+
+/* The character line l repeats from the left margin (trailing blanks aside), when it is
+ * an adornment (docutils' punctuation), else 0. */
+static char rst_adornment(const char *t, const struct doc_line *l)
+{
+    char c = l->start < l->end ? t[l->start] : 0;
+    if (!c || !strchr("!\"#$%&'()*+,-./:;<=>?@[\\]^_`{|}~", c))
+        return 0;
+    size_t e = l->end;
+    while (e > l->start && (t[e - 1] == ' ' || t[e - 1] == '\t' || t[e - 1] == '\r'))
+        e--;
+    for (size_t p = l->start; p < e; p++)
+        if (t[p] != c)
+            return 0;
+    return e - l->start >= 2 ? c : 0;
+}
+
+/* The section level line l makes as the underline of the line before it, 0 when it is
+ * none: the previous line is text at the margin and l an adornment long enough. */
+static int rst_title_level(struct rst_titles *r, const char *t, const struct doc_line *l)
+{
+    char c = rst_adornment(t, l);
+    const struct doc_line *p = &r->prev;
+    int level = 0;
+    size_t plen = p->end - p->start;
+    while (plen && (t[p->start + plen - 1] == ' ' || t[p->start + plen - 1] == '\r'))
+        plen--;
+    size_t llen = l->end - l->start;
+    if (c && !r->prev_adorn && plen && t[p->start] != ' ' && t[p->start] != '\t' &&
+        (llen >= plen || llen >= 4)) {
+        bool over = r->before_adorn == c;
+        for (int k = 0; k < r->nstyles && !level; k++)
+            if (r->style[k] == c && r->over[k] == over)
+                level = k + 1;
+        if (!level && r->nstyles < RST_TITLE_STYLES) {
+            r->style[r->nstyles] = c;
+            r->over[r->nstyles] = over;
+            level = ++r->nstyles;
+        }
+    }
+    r->before_adorn = r->prev_adorn;
+    r->prev_adorn = c;
+    r->prev = *l;
+    return level;
+}
+
 static void parse_rst(struct gl_doc *doc, const struct gl_config *cfg)
 {
     (void)cfg;
@@ -65,9 +126,15 @@ static void parse_rst(struct gl_doc *doc, const struct gl_config *cfg)
     struct doc_src src = {t, len, NULL};
     struct doc_cursor c = {.t = t, .len = len};
     struct doc_line l;
+    struct rst_titles titles = {0};
+    struct doc_jetson jetson = {0};
     for (uint32_t line = 1; doc_next_line(&c, len, &l); line++) {
         struct doc_fence f;
         size_t d;
+        struct doc_line title = titles.prev;
+        int level = rst_title_level(&titles, t, &l);
+        if (level) /* (a section about Jetson: its docker runs are on a Jetson) */
+            doc_jetson_heading(&jetson, &scan, level, t, title.start, title.end);
         enum rst_open open = rst_directive(t, &l, &f, &d);
         if (open == RST_NONE)
             continue;

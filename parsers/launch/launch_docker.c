@@ -58,6 +58,12 @@ static void apply(struct launch_build *b, const struct gl_cli_flag *f, const str
     } else if (named(f, "ipc")) {
         l->ipc = val->text;
         l->ipc_loc = lv_loc(val, 0);
+    } else if (named(f, "pod") && !l->ipc && (val->opaque || !gl_has_prefix(val->text, "new:"))) {
+        /* a container of a pod shares the pod's IPC namespace (`podman pod create --share`
+           defaults to cgroup,ipc,net,uts): its /dev/shm is the pod's, sized where the pod
+           is made (--shm-size); `new:NAME` makes a pod of default settings */
+        l->ipc = "pod";
+        l->ipc_loc = lv_loc(val, 0);
     } else if (named(f, "ulimit")) {
         value_ulimit(b, val);
     } else if (named(f, "cap-add")) {

@@ -34,12 +34,14 @@ static bool comment_line(const char *t, size_t s, size_t e)
     return s < e && (t[s] == '#' || t[s] == ';');
 }
 
-/* Is the line [s, e) the header of a section that runs commands: [Service], or a Quadlet
- * [Container]? 1 for [Service], 2 for [Container], else 0. */
+/* Is the line [s, e) the header of a section that runs commands: [Service], a Quadlet
+ * [Container] or [Build]? 1 for [Service], 2 for [Container], 3 for [Build], else 0. */
 static int run_section(const char *t, size_t s, size_t e)
 {
     if (e - s >= 9 && !memcmp(t + s, "[Service]", 9))
         return 1;
+    if (e - s >= 7 && !memcmp(t + s, "[Build]", 7))
+        return 3;
     return e - s >= 11 && !memcmp(t + s, "[Container]", 11) ? 2 : 0;
 }
 
@@ -155,7 +157,7 @@ static const char *quadlet_flag(const char *k, size_t n)
     } keys[] = {{"AddDevice", "--device "}, {"Volume", "-v "},       {"Mount", "--mount "},
                 {"ShmSize", "--shm-size "}, {"Tmpfs", "--tmpfs "},   {"Ulimit", "--ulimit "},
                 {"Network", "--network "},  {"PodmanArgs", ""},      {"Environment", "-e "},
-                {"GroupAdd", "--group-add "}};
+                {"GroupAdd", "--group-add "}, {"Pod", "--pod "}};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
         if (strlen(keys[i].key) == n && !memcmp(keys[i].key, k, n))
             return keys[i].flag;
@@ -272,11 +274,15 @@ static void quadlet_end(struct cmds *c, const char *t, size_t len, struct quadle
     if (!q->open)
         return;
     q->open = false;
-    /* (a container made from a .image or .build unit: not known; a quote left open in
-       PodmanArgs= or Exec=: the unit Quadlet refuses to make) */
-    if (!q->image_end || q->broken) {
+    /* (no Image=: no container; a quote left open in PodmanArgs= or Exec=: the unit
+       Quadlet refuses to make) */
+    if ((!q->image && !q->image_end) || q->broken) {
         drop_since(c, q->header, q->header_map);
         return;
+    }
+    if (!q->image_end) { /* a `.image` or `.build` unit's image: unknown, one word */
+        add_synth(c, "$QUADLET_UNIT/", q->image);
+        q->image_end = content_end(t, q->image, line_end(t, len, q->image));
     }
     words_begin(c, SD_VALUE);
     add_piece(c, t, q->image, q->image_end);
@@ -306,14 +312,17 @@ bool gl_unit_commands(struct gl_arena *a, const char *text, size_t len,
     if (!c.text)
         return false;
     gl_srcmap_init(&c.map, a);
-    int section = 0; /* 1 [Service], 2 the first [Container], else 0 */
-    bool quadlet_seen = false;
+    int section = 0; /* 1 [Service], 2 the first [Container], 3 [Build], else 0 */
+    bool quadlet_seen = false, tagging = false; /* (tagging: a [Build]'s build is open) */
     struct quadlet q = {0};
     size_t p = 0;
     for (; p < len && !gl_arena_over(a);) {
         size_t e = line_end(text, len, p), s = skip_blanks(text, p, e);
         if (s < e && text[s] == '[') {
             quadlet_end(&c, text, len, &q);
+            if (tagging)
+                c.text[c.len++] = '\n';
+            tagging = false;
             section = run_section(text, s, e);
             if (section == 2 && !quadlet_seen) {
                 quadlet_seen = true;
@@ -355,6 +364,13 @@ bool gl_unit_commands(struct gl_arena *a, const char *text, size_t len,
             p = value_lines(text, len, v, e, &c);
             q.broken |= sd_words_unbalanced(&c.w);
             c.text[c.len++] = ' ';
+        } else if (section == 3 && kn == 8 && !memcmp(text + k, "ImageTag", 8) &&
+                   v < content_end(text, v, e)) {
+            /* (what the unit runs: one `podman build`, a -t for each tag) */
+            add_synth(&c, tagging ? "-t " : "podman build -t ", v);
+            tagging = true;
+            p = value_lines(text, len, v, e, &c);
+            c.text[c.len++] = ' ';
         } else if (section == 1 && exec_key(text + k, kn)) {
             size_t start = c.len, start_map = c.map.n;
             words_begin(&c, SD_COMMAND);
@@ -374,6 +390,8 @@ bool gl_unit_commands(struct gl_arena *a, const char *text, size_t len,
     }
     if (!gl_arena_over(a))
         quadlet_end(&c, text, len, &q);
+    if (tagging)
+        c.text[c.len++] = '\n';
     c.text[c.len] = '\0';
     *out = (struct gl_unit_cmds){.text = c.text, .len = c.len, .map = c.map};
     if (gl_arena_over(a))

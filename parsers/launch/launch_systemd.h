@@ -27,9 +27,14 @@
  *    section is the `podman run` it stands for, placed at the header: AddDevice=
  *    (`nvidia.com/gpu=all`: a CDI GPU), Volume=, Mount=, ShmSize=, Tmpfs=, Ulimit=,
  *    Network=, GroupAdd= and Environment= (one word each) as their flags, PodmanArgs= as
- *    written, then Image= and Exec= (the last of each). A container of a `.image` or
- *    `.build` unit (no Image=), or whose PodmanArgs= or Exec= leaves a quote open, is not
- *    read; the one-value keys' quotes and `\` are bytes of the value.
+ *    written, Pod= as --pod (the container shares the pod's IPC namespace, so its
+ *    /dev/shm), then Image= and Exec= (the last of each). An Image= naming a `.image` or
+ *    `.build` unit (the image that unit pulls or builds) is unknown here: one opaque word
+ *    (`$QUADLET_UNIT/NAME.image`), never an image reference of its own. A container whose
+ *    PodmanArgs= or Exec= leaves a quote open is not read; the one-value keys' quotes and
+ *    `\` are bytes of the value;
+ *  - a Quadlet `.build` unit's [Build] section: one `podman build` with a -t for each
+ *    ImageTag= (the images the project builds).
  * Every position is that of the original file (through `map`; NULL: the text is the file
  * from line 1 col 1).
  */
@@ -39,8 +44,8 @@
 #include "linter/core/srcmap.h"
 #include "parsers/shell/shell_words.h"
 
-/* Does the text hold a `[Service]` or a Quadlet `[Container]` section header (at a line's
- * start)? */
+/* Does the text hold a `[Service]` or a Quadlet `[Container]` or `[Build]` section header
+ * (at a line's start)? */
 bool gl_unit_runs(const char *text, size_t len);
 
 /* The commands of a unit: the ExecStart lines' command lines, one a line, as shell text. */

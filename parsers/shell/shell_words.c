@@ -86,6 +86,8 @@ struct builder {
     bool words_only;     /* sh_opts.words_only */
     bool grammar;        /* sh_opts.grammar */
     bool grammar_bash;   /* sh_opts.grammar_bash */
+    bool regex_next;     /* the last word was the `=~` of a `[[ ]]`: the next token is its
+                            pattern (regex_word) */
     size_t loose;        /* `(` read as no grammar (inside `[[ ]]`, an extglob, after a
                             command's words): as many `)` close nothing of the stack */
     size_t heap;         /* bytes of the contexts and commands past their fixed rooms (the
@@ -1106,6 +1108,8 @@ static inline __attribute__((always_inline)) bool plain_word(struct builder *b, 
     const char *src = lx->s + at;
     if (!b->nw && may_hold_eq(src, tlen, lx->len - at) && plain_assignment(src, tlen))
         return plain_assign(b, at, end);
+    if (tlen == 2 && src[0] == '=' && src[1] == '~') /* (unquoted: a plain word) */
+        b->regex_next = in_conditional(b);
     enum reserved r = cmd_empty(b) ? reserved_of(src, tlen) : R_NONE;
     if (r != R_NONE) {
         /* what word() does with it: lex it into a field (an arena block of one span and
@@ -1601,6 +1605,47 @@ static size_t next_token(const struct sh_lexer *lx, int *c)
     return i;
 }
 
+/* The right side of `[[ s =~ RE ]]`, read as bash reads it (parse.y, PST_REGEXP): one word
+ * in which `|` and parentheses are bytes of the pattern, and inside parentheses blanks,
+ * `;`, `&` and `#` too (`(#b)`, `x|#y`, `( #b)` start no comment: a comment there would hide
+ * the rest of the line, `&& docker run ...` included). It ends at a blank, a newline, `;`,
+ * `&`, `<`, `>` or `)` outside parentheses. Read here only when it is plain: quotes,
+ * escapes and expansions (`$`, backquotes) and a newline inside parentheses go to the usual
+ * reading (false). The word is opaque: a pattern, never a command's word. */
+static bool regex_word(struct builder *b, size_t at)
+{
+    struct sh_lexer *lx = &b->lx;
+    size_t i = at, depth = 0;
+    for (; i < lx->len; i++) {
+        char c = lx->s[i];
+        if (c == '\\' || c == '\'' || c == '"' || c == '$' || c == '`' || c == '\0' ||
+            (c == '\n' && depth))
+            return false;
+        if (c == '(') {
+            depth++;
+        } else if (c == ')' && depth) {
+            depth--;
+        } else if (!depth && strchr(" \t\n;&<>)", c)) {
+            break;
+        }
+    }
+    if (depth || i == at)
+        return false; /* (an unclosed `(`: bash refuses it, the usual reading goes on) */
+    size_t n = i - at;
+    char *block = gl_arena_take(lx->a, PLAIN_SPAN + n + 1);
+    struct sh_span *span = (struct sh_span *)(void *)block;
+    *span = (struct sh_span){0, at, n, false, true};
+    char *text = block + PLAIN_SPAN;
+    memcpy(text, lx->s + at, n);
+    text[n] = '\0';
+    struct sh_word_info *in = add_word(b, at, i, text, gl_word_len_of(n));
+    if (in) {
+        b->w[b->nw - 1].opaque = true;
+        *in = (struct sh_word_info){.len = n, .src = at, .spans = span, .nspans = 1};
+    }
+    return true;
+}
+
 static void run(struct builder *b)
 {
     struct sh_lexer *lx = &b->lx;
@@ -1611,6 +1656,11 @@ static void run(struct builder *b)
             break;
         if (stop_at_memory(b, at)) /* the limit parse-memory: stop at this token */
             break;
+        if (b->regex_next) { /* (a `#` first starts a comment there too: `[[ s =~ #x ]]`) */
+            b->regex_next = false;
+            if (c != '#' && c != '\n' && regex_word(b, at))
+                continue;
+        }
         char op[4] = {0}; /* NUL-padded: a separator (finish) */
         bool redir = false;
         if (!shl_plain_stops[c] && c != '#') {

@@ -17,6 +17,8 @@ struct job {
     const char *tool;
     bool gpu_unseen;
     struct yt_node *vars[2]; /* GitLab: the job's `variables:`, then the global ones */
+    bool vars_unknown[2];    /* ... given by a `!reference` that names nothing in the file */
+    struct yt_node *root;    /* GitLab: the file's top-level mapping (`!reference` paths) */
 };
 
 /* Scalar n split as shell commands into *cmds, GitHub `${{ ... }}` expressions turned into
@@ -95,10 +97,12 @@ static bool expression(struct yt_node *n)
     return yt_is_scalar(n) && (memmem(n->value, n->len, "${{", 3) || memchr(n->value, '$', n->len));
 }
 
-/* A GitLab variable: `KEY: value` or `KEY: {value: v, description: d, expand: false}`:
- * its value node (NULL when none). */
+/* A GitLab variable: `KEY: value`, `KEY: {value: v, description: d, expand: false}` or
+ * `KEY: !reference [job, variables, NAME]` (followed in the file, ci_reference.h): its
+ * value node (NULL when none, or a reference that names nothing: unknown). */
 static struct yt_node *variable_value(struct job *j, struct yt_node *v)
 {
+    v = ci_resolve(j->s, j->root, v);
     return yt_is_map(v) ? yt_get(j->s, v, "value", NULL) : v;
 }
 
@@ -109,6 +113,8 @@ static struct yt_node *variable_value(struct job *j, struct yt_node *v)
 static const struct yt_node *variable_literal(struct job *j, const char *name, size_t len)
 {
     for (size_t k = 0; k < 2; k++) {
+        if (j->vars_unknown[k])
+            return NULL; /* (variables gpulint cannot see may set it) */
         struct yt_node *v = yt_is_map(j->vars[k]) ? yt_get_n(j->s, j->vars[k], name, len, NULL)
                                                   : NULL;
         if (!v)
@@ -335,8 +341,15 @@ void ci_gitlab_containers(struct gl_doc *doc, struct yt_stream *s, struct yt_nod
     struct job j;
     job_init(&j, doc, s, job, name, "gitlab-ci");
     j.gpu_unseen = true;
-    j.vars[0] = job != globals ? yt_get(s, job, "variables", NULL) : NULL;
-    j.vars[1] = yt_get(s, globals, "variables", NULL);
+    j.root = globals;
+    /* `variables: !reference [.vars, variables]`: the mapping it names, followed in the
+       file; one that names nothing (an included file's job) hides every variable */
+    struct yt_node *own[2] = {job != globals ? yt_get(s, job, "variables", NULL) : NULL,
+                              yt_get(s, globals, "variables", NULL)};
+    for (size_t k = 0; k < 2; k++) {
+        j.vars[k] = ci_resolve(s, globals, own[k]);
+        j.vars_unknown[k] = own[k] && !j.vars[k];
+    }
     struct yt_node *key = NULL;
     struct yt_node *img = ci_resolve(s, globals, yt_get(s, job, "image", &key));
     if (key)

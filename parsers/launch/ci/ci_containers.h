@@ -26,7 +26,9 @@
  * config also adds volumes: no path rule rests on a missing mount). A job's image and
  * services run at the same time (group: the job; the global ones: group "default").
  * The job's CI/CD variables (its own `variables:` over the top-level ones; a mapping
- * entry's `value:`) are the environment of its image and services (env entries at the
+ * entry's `value:`; a `!reference` to another job's `variables:` or to one variable
+ * followed in the file, ci_reference.h, and when it names nothing there every variable of
+ * that level is unknown) are the environment of its image and services (env entries at the
  * variable as written; a service's own `variables:` win), and `$VAR`/`${VAR}` in an image
  * is replaced by such a variable's literal value (`$$` is `$`); a variable that is not
  * literal there (a predefined `CI_*`, one from the project settings, one holding `$`)
