@@ -296,18 +296,27 @@ bool gl_launch_runtime_template(const struct gl_launch *l)
     return kind_is(l, kinds);
 }
 
+bool gl_launch_compile_image(const struct gl_doc *doc, const struct gl_launch *l)
+{
+    const struct gl_imageref *ref = known_image(doc, l);
+    if (!ref)
+        return false;
+    const char *path = ref->path, *slash = strrchr(path, '/');
+    bool dev_container = l->tool && !strcmp(l->tool, "devcontainer");
+    return (dev_container && ref->tag && gl_imageref_tag_has_token(ref->tag, "devel")) ||
+           gl_has_suffix(path, "-builder") || !strcmp(slash ? slash + 1 : path, "builder");
+}
+
 bool gl_launch_tool_image(const struct gl_doc *doc, const struct gl_launch *l)
 {
     const struct gl_imageref *ref = known_image(doc, l);
     if (!ref)
         return false;
-    const char *tag = ref->tag, *path = ref->path, *slash = strrchr(path, '/');
-    bool dev_container = l->tool && !strcmp(l->tool, "devcontainer");
+    const char *tag = ref->tag, *path = ref->path;
     return (tag && (gl_imageref_tag_has_token(tag, "sdk") ||
-                    gl_imageref_tag_has_token(tag, "client") ||
-                    (dev_container && gl_imageref_tag_has_token(tag, "devel")))) ||
+                    gl_imageref_tag_has_token(tag, "client"))) ||
            gl_has_suffix(path, "-sdk") || gl_has_suffix(path, "-client") ||
-           gl_has_suffix(path, "-builder") || !strcmp(slash ? slash + 1 : path, "builder");
+           gl_launch_compile_image(doc, l);
 }
 
 /* Does the launch bind a host file only a Jetson has: L4T's release file

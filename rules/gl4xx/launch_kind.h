@@ -61,5 +61,8 @@ bool gl_launch_serving_client(const struct gl_launch *l);
  * container (devcontainer.json) on a development flavour (`nvidia/cuda:12.4.1-devel-*`,
  * `pytorch/pytorch:*-devel`): a compile environment, on a machine without GPUs too. */
 bool gl_launch_tool_image(const struct gl_doc *doc, const struct gl_launch *l);
+/* The tool images of them that compile CUDA code (a builder image, a devel dev container),
+ * not the clients and SDKs, which may open the device (CUDA shared memory). */
+bool gl_launch_compile_image(const struct gl_doc *doc, const struct gl_launch *l);
 
 #endif

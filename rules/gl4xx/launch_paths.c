@@ -447,6 +447,13 @@ bool gl_launch_uses_gpu(const struct gl_launch *l)
     return false;
 }
 
+bool gl_launch_cpu_by_design(const struct gl_doc *doc, const struct gl_launch *l)
+{
+    return !l->gpu_unseen && !l->fragment && gl_launch_options_known(l) &&
+           !gl_launch_requests_gpu(l) &&
+           (gl_launch_compile_image(doc, l) || gl_launch_build_only(l));
+}
+
 bool gl_launch_nvidia_infra(const struct gl_doc *doc, const struct gl_launch *l)
 {
     const struct gl_ref *r = gl_launch_ref(doc, l);
