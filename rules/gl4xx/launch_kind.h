@@ -5,7 +5,8 @@
  *
  *  - a smoke test (`nvidia-smi` with any flags, also under `watch [-n N]`, `deviceQuery`,
  *    `bandwidthTest`, or a
- *    `python -c` one-liner that only imports, prints and asserts; beside commands that only
+ *    `python -c` one-liner that only imports, prints and asserts, or calls a module's
+ *    `init()` or `print_*()` report with no arguments; beside commands that only
  *    wait or print, and package installs before it: apt-get/yum/dnf/apk, pip, `uv pip`,
  *    conda install): GL410 and GL411 never fire on it;
  *  - a serving launch (a Kubernetes ServingRuntime, ClusterServingRuntime or
