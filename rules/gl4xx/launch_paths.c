@@ -584,7 +584,9 @@ const char *gl_launch_label(struct gl_arena *a, const struct gl_launch *l)
             return gl_arena_printf(a, "the batch step at line %u", (unsigned)l->loc.line);
         return gl_arena_printf(a, "`srun` at line %u", (unsigned)l->loc.line);
     case GL_LAUNCH_ENROOT:
-        return gl_arena_printf(a, "`enroot start` at line %u", (unsigned)l->loc.line);
+        return gl_arena_printf(a, "`%s` at line %u",
+                               l->tool && !strcmp(l->tool, "shifter") ? "shifter" : "enroot start",
+                               (unsigned)l->loc.line);
     case GL_LAUNCH_DOCKER_RUN:
         if (l->tool && l->name &&
             (!strcmp(l->tool, "github-actions") || !strcmp(l->tool, "gitlab-ci") ||
