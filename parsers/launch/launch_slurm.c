@@ -143,8 +143,13 @@ void slurm_mount(struct launch_build *b, const struct lv *v, size_t start, size_
             i = j + 1;
         }
     }
-    if (v->opaque && (strchr(m->source, '$') || strchr(m->target, '$')))
-        m->target = NULL; /* an unknown target serves no path */
+    /* a target gpulint cannot read (`$MOUNTS`, `/x:$DST`) may be any path: no finding may
+     * rest on what it serves; an expansion in the source alone (`${SCRATCH}/data:/data`)
+     * leaves the target known, as docker's `-v $PWD:/ws` does */
+    if (v->opaque && strchr(m->target, '$')) {
+        m->target = NULL;
+        b->l->mounts_unseen = true;
+    }
 }
 
 void slurm_container(struct launch_build *b, const struct slurm_req *r)
