@@ -30,19 +30,6 @@ struct shifter_build {
     struct lv image;
 };
 
-/* `-V SRC:DST[:FLAGS][;SRC:DST...]`: each a bind mount (`ro` among the flags). */
-static void volumes(struct launch_build *b, const struct lv *v)
-{
-    for (size_t i = 0; i < v->len;) {
-        size_t j = i;
-        while (j < v->len && v->text[j] != ';')
-            j++;
-        if (j > i)
-            slurm_mount(b, v, i, j);
-        i = j + 1;
-    }
-}
-
 static void apply(struct launch_build *b, const struct gl_cli_flag *f, const struct lv *flag,
                   const struct lv *val)
 {
@@ -51,8 +38,8 @@ static void apply(struct launch_build *b, const struct gl_cli_flag *f, const str
         return;
     if (!strcmp(f->name, "image"))
         ((struct shifter_build *)b)->image = *val;
-    else if (!strcmp(f->name, "volume"))
-        volumes(b, val);
+    else if (!strcmp(f->name, "volume")) /* SRC:DST[:FLAGS][;SRC:DST...], `ro` a flag */
+        slurm_mount_list(b, val, ';');
     else if (!strcmp(f->name, "env"))
         launch_add_env(b, val);
 }

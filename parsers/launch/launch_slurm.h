@@ -61,6 +61,8 @@ void launch_shifterimg(struct gl_launch_scan *s, const struct sh_cmd *cmd, size_
  * bytes [start, end) of v, and a pyxis container's image, mounts and workdir. */
 void slurm_set_image(struct launch_build *b, const struct lv *img);
 void slurm_mount(struct launch_build *b, const struct lv *v, size_t start, size_t end);
+/* Each mount of a list of them separated by `sep` (pyxis `,`, Shifter `;`). */
+void slurm_mount_list(struct launch_build *b, const struct lv *v, char sep);
 void slurm_container(struct launch_build *b, const struct slurm_req *r);
 
 #endif
