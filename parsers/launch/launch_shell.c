@@ -453,7 +453,8 @@ static void launcher(struct gl_launch_scan *s, const struct sh_cmd *cmd, size_t 
         return;
     }
     if (gl_streq(tool, "shifter")) { /* the batch script's own runs are the batch step's */
-        launch_shifter(s, cmd, i, srun ? &st->req : s->batch && !s->in_step ? s->batch : NULL);
+        launch_shifter(s, cmd, i, srun ? &st->req : s->batch && !s->in_step ? s->batch : NULL,
+                       srun);
         return;
     }
     if (gl_streq(tool, "shifterimg")) {

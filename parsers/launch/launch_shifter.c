@@ -61,7 +61,7 @@ static void set_image(struct launch_build *b, const struct lv *img)
 }
 
 void launch_shifter(struct gl_launch_scan *s, const struct sh_cmd *cmd, size_t tool_wi,
-                    const struct slurm_req *step)
+                    const struct slurm_req *step, bool srun)
 {
     struct shifter_build sb;
     memset(&sb, 0, sizeof sb);
@@ -72,6 +72,8 @@ void launch_shifter(struct gl_launch_scan *s, const struct sh_cmd *cmd, size_t t
     b->l->gpus_outside = !step;
     if (step)
         slurm_add_gpus(b, step);
+    if (step && srun) /* the step starts its tasks in the container (GL415) */
+        slurm_set_tasks(b, step);
     size_t first = launch_walk_opts(b, cmd, tool_wi + 1, shifter_flags, apply, &ambiguous);
     if (sb.image.text)
         set_image(b, &sb.image);

@@ -52,9 +52,10 @@ void launch_enroot(struct gl_launch_scan *s, const struct sh_cmd *cmd, size_t to
  * image `step` (the srun's request, or the batch's when the script runs it) names with
  * Shifter's SPANK option (`#SBATCH --image=docker:IMG`; the `docker:` type dropped, `id:`,
  * `custom:`, `local:` images no reference); -V bind mounts, host_ipc, the step's GPUs
- * (NULL: gpus_outside). `shifterimg pull IMG` adds the image reference (no launch). */
+ * (NULL: gpus_outside), and under `srun` (srun true) the step's tasks per node.
+ * `shifterimg pull IMG` adds the image reference (no launch). */
 void launch_shifter(struct gl_launch_scan *s, const struct sh_cmd *cmd, size_t tool_wi,
-                    const struct slurm_req *step);
+                    const struct slurm_req *step, bool srun);
 void launch_shifterimg(struct gl_launch_scan *s, const struct sh_cmd *cmd, size_t tool_wi);
 
 /* Shared with launch_enroot.c: an enroot/pyxis image URI, one SRC:DST[:FLAGS] mount in
