@@ -295,22 +295,50 @@ bool gl_imageref_tag_has_token(const char *tag, const char *token)
     return false;
 }
 
+/* The kind of a dot-separated group of a version token: digits, one letter written one to four
+ * times (`yy`, `XX`), digits then an `x` run (`2x` of `2x.xx`), or none of these. */
+enum group_kind { GROUP_OTHER, GROUP_DIGITS, GROUP_LETTERS, GROUP_DIGITS_X };
+
+static enum group_kind group_kind(const char *g, size_t n)
+{
+    size_t d = 0;
+    while (d < n && isdigit((unsigned char)g[d]))
+        d++;
+    if (d == n)
+        return n ? GROUP_DIGITS : GROUP_OTHER;
+    size_t k = d;
+    while (k < n && g[k] == g[d] && k - d < 4)
+        k++;
+    if (k < n || !isalpha((unsigned char)g[d]))
+        return GROUP_OTHER;
+    if (!d)
+        return GROUP_LETTERS;
+    return g[d] == 'x' || g[d] == 'X' ? GROUP_DIGITS_X : GROUP_OTHER;
+}
+
 /* Is [t, t+n) a version written as letters (`YY.MM`, `yy.mm`, `xx.yy`, `X.Y.Z`): two to four
- * dot-separated groups, each one letter written one to four times? */
+ * dot-separated groups, each one letter written one to four times? Or one the reader completes
+ * (`24.xx`, `23.XX`, `12.x`, `12.4.x`, `2x.xx`): digit groups beside at least one `x` group
+ * (an `x` run, or digits then one), no other letter (`yy.05` and `1.a` are not). */
 static bool letters_version(const char *t, size_t n)
 {
-    size_t groups = 0;
+    size_t groups = 0, letters = 0, other_letters = 0, xs = 0;
     for (size_t i = 0; i < n;) {
         size_t start = i;
-        while (i < n && t[i] == t[start] && isalpha((unsigned char)t[i]) && i - start < 4)
+        while (i < n && t[i] != '.')
             i++;
-        if (i == start || (i < n && t[i] != '.'))
+        enum group_kind k = group_kind(t + start, i - start);
+        if (k == GROUP_OTHER || (i < n && ++i == n)) /* (a trailing dot) */
             return false;
+        bool x = t[start] == 'x' || t[start] == 'X';
         groups++;
-        if (i < n && ++i == n) /* a trailing dot */
-            return false;
+        letters += k == GROUP_LETTERS;
+        other_letters += k == GROUP_LETTERS && !x;
+        xs += k == GROUP_DIGITS_X || (k == GROUP_LETTERS && x);
     }
-    return groups >= 2 && groups <= 4;
+    if (groups < 2 || groups > 4)
+        return false;
+    return letters == groups || (!other_letters && xs);
 }
 
 bool gl_imageref_tag_placeholder(const char *tag)

@@ -201,8 +201,10 @@ bool gl_imageref_tag_has_token(const char *tag, const char *token);
 
 /* Does the tag stand for one the reader fills in (RULES.md second round, "Opaque values")?
  * A token that is a version written as letters (`YY.MM`, `yy.mm`, `xx.yy`, `X.Y.Z`: two to
- * four dot-separated groups, each one letter repeated), or the whole tag `TAG`/`tag`/
- * `VERSION`/`version`. No CUDA finding may be judged on such a tag. */
+ * four dot-separated groups, each one letter repeated), or one with digits the reader completes
+ * (`24.xx`, `23.XX`, `12.x`, `12.4.x`, `2x.xx`: digit groups and `x` groups only, at least one
+ * `x`), or the whole tag `TAG`/`tag`/`VERSION`/`version`. No CUDA finding may be judged on
+ * such a tag. */
 bool gl_imageref_tag_placeholder(const char *tag);
 
 /* Does the name stand for one the reader fills in (documentation's `your-image`,

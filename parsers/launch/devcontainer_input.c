@@ -29,6 +29,7 @@
  *                         in `docker run -v` does
  *   workspaceMount        the same, one string (the CLI's default workspace mount, when
  *                         it is absent, is not made up)
+ *   privileged, capAdd    `--privileged` (when true) and one `--cap-add CAP` per item
  * The command is the tool's own keep-alive loop (`overrideCommand` defaults to true) or the
  * image's: the launch has no argv, so no rule judges a job it runs.
  * A `build.dockerfile` (or the older `dockerFile`) is a build of that Dockerfile, relative
@@ -252,6 +253,25 @@ static void host_gpu(struct args *g, struct yt_stream *s, struct yt_node *root)
     add_arg(g, "all", 3, at, s, NULL);
 }
 
+/* `privileged: true` and `capAdd` (each a capability): the CLI passes them to `docker run`
+ * as `--privileged` and `--cap-add CAP` (MatX's and nv-ingest's GPU dev containers run
+ * privileged: CAP_IPC_LOCK, so no memlock limit binds them). */
+static void privileges(struct args *g, struct yt_stream *s, struct yt_node *root)
+{
+    struct yt_node *priv = yt_deref(s, yt_get(s, root, "privileged", NULL));
+    if (yt_is_scalar(priv) && yt_is_true(priv))
+        add_arg(g, "--privileged", 12, yt_scalar_loc_at(s, priv, 0), s, NULL);
+    struct yt_node *caps = yt_get(s, root, "capAdd", NULL);
+    for (size_t i = 0; yt_is_seq(caps) && i < caps->nitems; i++) {
+        struct yt_node *v = yt_item(s, caps, i);
+        if (!yt_is_scalar(v) || !v->len)
+            continue;
+        struct gl_loc at = yt_scalar_loc_at(s, v, 0);
+        add_arg(g, "--cap-add", 9, at, s, NULL);
+        add_arg(g, v->value, v->len, at, s, v);
+    }
+}
+
 /* containerEnv: one env entry of the launch per key. */
 static void container_env(struct launch_build *b, struct yt_stream *s, struct yt_node *map)
 {
@@ -342,6 +362,7 @@ static void parse(struct gl_doc *doc, const struct gl_config *cfg)
     gl_buf_init(&g.text);
     container_env(&b, &s, yt_get(&s, root, "containerEnv", NULL));
     run_args(&g, &b, &s, yt_get(&s, root, "runArgs", NULL));
+    privileges(&g, &s, root);
     mounts(&g, &b, &s, root);
     host_gpu(&g, &s, root);
     struct sh_cmd cmd = {.words = g.w, .info = g.wi, .nwords = g.n, .origin = map,

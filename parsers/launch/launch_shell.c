@@ -204,7 +204,8 @@ static size_t skip_mpi(const struct sh_cmd *cmd, size_t i)
 static bool container_tool(const struct sh_cmd *cmd, size_t i)
 {
     static const char *const tools[] = {"apptainer", "singularity", "docker", "podman",
-                                        "nvidia-docker", "nerdctl", "enroot", NULL};
+                                        "nvidia-docker", "nerdctl", "enroot", "shifter",
+                                        NULL};
     if (i >= cmd->nwords || cmd->words[i].opaque)
         return false;
     const char *n = gl_base_name(cmd->words[i].text);
@@ -449,6 +450,15 @@ static void launcher(struct gl_launch_scan *s, const struct sh_cmd *cmd, size_t 
     }
     if (gl_streq(tool, "enroot")) {
         launch_enroot(s, cmd, i, srun ? &st->req : NULL);
+        return;
+    }
+    if (gl_streq(tool, "shifter")) { /* the batch script's own runs are the batch step's */
+        launch_shifter(s, cmd, i, srun ? &st->req : s->batch && !s->in_step ? s->batch : NULL,
+                       srun);
+        return;
+    }
+    if (gl_streq(tool, "shifterimg")) {
+        launch_shifterimg(s, cmd, i);
         return;
     }
     if (gl_streq(tool, "kubectl")) {

@@ -143,24 +143,32 @@ void slurm_mount(struct launch_build *b, const struct lv *v, size_t start, size_
             i = j + 1;
         }
     }
-    if (v->opaque && (strchr(m->source, '$') || strchr(m->target, '$')))
-        m->target = NULL; /* an unknown target serves no path */
+    /* a target gpulint cannot read (`$MOUNTS`, `/x:$DST`) may be any path: no finding may
+     * rest on what it serves; an expansion in the source alone (`${SCRATCH}/data:/data`)
+     * leaves the target known, as docker's `-v $PWD:/ws` does */
+    if (v->opaque && strchr(m->target, '$')) {
+        m->target = NULL;
+        b->l->mounts_unseen = true;
+    }
+}
+
+void slurm_mount_list(struct launch_build *b, const struct lv *v, char sep)
+{
+    for (size_t i = 0; i <= v->len;) {
+        size_t j = i;
+        while (j < v->len && v->text[j] != sep)
+            j++;
+        if (j > i)
+            slurm_mount(b, v, i, j);
+        i = j + 1;
+    }
 }
 
 void slurm_container(struct launch_build *b, const struct slurm_req *r)
 {
     slurm_set_image(b, &r->image.v);
-    for (size_t k = 0; k < r->nmounts; k++) {
-        const struct lv *v = &r->mounts[k].v;
-        for (size_t i = 0; i <= v->len;) {
-            size_t j = i;
-            while (j < v->len && v->text[j] != ',')
-                j++;
-            if (j > i)
-                slurm_mount(b, v, i, j);
-            i = j + 1;
-        }
-    }
+    for (size_t k = 0; k < r->nmounts; k++)
+        slurm_mount_list(b, &r->mounts[k].v, ',');
     if (!r->no_mount_home) { /* pyxis mounts the user's home by default */
         struct gl_mount *m = launch_add_mount(b);
         m->type = GL_MOUNT_BIND;

@@ -47,10 +47,23 @@ void slurm_attach(struct gl_launch_scan *s, size_t launch, const struct slurm_re
 void launch_enroot(struct gl_launch_scan *s, const struct sh_cmd *cmd, size_t tool_wi,
                    const struct slurm_req *step);
 
+/* Shifter (launch_shifter.c): `shifter [-i IMG] [-V SRC:DST[:ro][;...]] [-e K=V] CMD` at
+ * word tool_wi is a GL_LAUNCH_ENROOT launch (tool "shifter") of its --image, else of the
+ * image `step` (the srun's request, or the batch's when the script runs it) names with
+ * Shifter's SPANK option (`#SBATCH --image=docker:IMG`; the `docker:` type dropped, `id:`,
+ * `custom:`, `local:` images no reference); -V bind mounts, host_ipc, the step's GPUs
+ * (NULL: gpus_outside), and under `srun` (srun true) the step's tasks per node.
+ * `shifterimg pull IMG` adds the image reference (no launch). */
+void launch_shifter(struct gl_launch_scan *s, const struct sh_cmd *cmd, size_t tool_wi,
+                    const struct slurm_req *step, bool srun);
+void launch_shifterimg(struct gl_launch_scan *s, const struct sh_cmd *cmd, size_t tool_wi);
+
 /* Shared with launch_enroot.c: an enroot/pyxis image URI, one SRC:DST[:FLAGS] mount in
  * bytes [start, end) of v, and a pyxis container's image, mounts and workdir. */
 void slurm_set_image(struct launch_build *b, const struct lv *img);
 void slurm_mount(struct launch_build *b, const struct lv *v, size_t start, size_t end);
+/* Each mount of a list of them separated by `sep` (pyxis `,`, Shifter `;`). */
+void slurm_mount_list(struct launch_build *b, const struct lv *v, char sep);
 void slurm_container(struct launch_build *b, const struct slurm_req *r);
 
 #endif

@@ -154,6 +154,10 @@ const struct gl_slurm_flag gl_slurm_flags[] = {
     {"container-readonly", 0, PX, 0},
     {"container-env", 0, PX, PX},
     {"container-unshare", 0, PX, PX},
+    /* Shifter's SPANK options (the image `shifter` steps run, its modules and volumes) */
+    {"image", 0, ALL, ALL},
+    {"module", 0, ALL, ALL},
+    {"volume", 0, ALL, ALL},
     {NULL, 0, 0, 0},
 };
 
@@ -204,6 +208,7 @@ static void apply(struct slurm_req *r, const char *name, const struct lv *flag,
         {"container-workdir", offsetof(struct slurm_req, workdir)},
         {"container-env", offsetof(struct slurm_req, env)},
         {"wrap", offsetof(struct slurm_req, wrap_value)},
+        {"image", offsetof(struct slurm_req, shifter_image)},
     };
     if (!strcmp(name, "container-writable") || !strcmp(name, "container-readonly")) {
         r->writable = name[10] == 'w';
@@ -320,6 +325,8 @@ void slurm_req_merge(struct slurm_req *out, const struct slurm_req *base,
     m.no_mount_home = over->no_mount_home;
     m.wrap = over->wrap;
     m.wrap_value = over->wrap_value;
+    if (over->shifter_image.v.text) /* (a step's own --image, else the job's) */
+        m.shifter_image = over->shifter_image;
     *out = m;
 }
 

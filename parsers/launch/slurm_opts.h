@@ -50,6 +50,8 @@ struct slurm_req {
     /* pyxis */
     struct slurm_opt image, workdir, env;
     struct slurm_opt mounts[16]; size_t nmounts;
+    /* Shifter's SPANK option: the image `shifter` runs in this job or step */
+    struct slurm_opt shifter_image;
     bool writable, no_mount_home;
     bool exclusive;          /* --exclusive with no value: the whole node is the job's */
     bool opaque;             /* an unquoted opaque word among the options */

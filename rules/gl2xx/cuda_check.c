@@ -3,6 +3,7 @@
 #include "rules/gl2xx/cuda_check.h"
 #include "rules/gl3xx/driver_container.h"
 #include "rules/gl3xx/image_site.h"
+#include "rules/gl4xx/launch_paths.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -200,7 +201,12 @@ bool gl_cuda_fact_on_gpu(const struct gl_doc *doc, const struct gl_cuda_fact *f)
     if (f->launch < 0)
         return true;
     const struct gl_launch *l = &doc->launches[f->launch];
-    return !l->no_gpu_host && !l->secondary_role;
+    return !gl_cuda_launch_off_gpu(doc, l) && !l->secondary_role;
+}
+
+bool gl_cuda_launch_off_gpu(const struct gl_doc *doc, const struct gl_launch *l)
+{
+    return l->no_gpu_host || gl_launch_cpu_by_design(doc, l);
 }
 
 struct gl_loc gl_cuda_fact_report_loc(const struct gl_cuda_fact *f)

@@ -67,6 +67,11 @@ bool gl_cuda_fact_counts(const struct gl_doc *doc, const struct gl_cuda_fact *f)
  * driver and GPU checks (GL201, GL204, GL208, GL209) judge only these; GL202 judges every
  * fact that counts (two CUDA runtimes ship wherever the image runs). */
 bool gl_cuda_fact_on_gpu(const struct gl_doc *doc, const struct gl_cuda_fact *f);
+/* Does the launch run where no CUDA starts: on a host with no GPU (no_gpu_host: a CI job on
+ * a CPU runner), or without a GPU by design (gl_launch_cpu_by_design: a builder image or a
+ * build-only command that asks for none)? The driver checks do not judge its image; a
+ * client or SDK image without a GPU (perf_analyzer may open the device) still is. */
+bool gl_cuda_launch_off_gpu(const struct gl_doc *doc, const struct gl_launch *l);
 
 /* Does the fact's image turn the container toolkit's CUDA check off
  * (NVIDIA_DISABLE_REQUIRE=true|1|yes in its shipped stage, its launch or its config)? */

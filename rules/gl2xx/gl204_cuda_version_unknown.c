@@ -14,7 +14,7 @@
 #define MOOT (GL_PROJECT_BUILT | GL_PROJECT_RENAMED | GL_PROJECT_RETAGGED)
 
 /* References that stand for an image that runs: a shipped FROM, a launch (not one where no
- * GPU is: no_gpu_host), a .def base, an archive's tag. */
+ * CUDA starts: gl_cuda_launch_off_gpu), a .def base, an archive's tag. */
 static bool runs(const struct gl_doc *doc, const struct gl_ref *r)
 {
     if (!r->ok || r->unresolved || r->scratch || r->stage || r->local)
@@ -24,7 +24,7 @@ static bool runs(const struct gl_doc *doc, const struct gl_ref *r)
     case GL_REF_LAUNCH:
         return r->launch < 0 || ((size_t)r->launch < doc->nlaunches &&
                                  !doc->launches[r->launch].fragment &&
-                                 !doc->launches[r->launch].no_gpu_host);
+                                 !gl_cuda_launch_off_gpu(doc, &doc->launches[r->launch]));
     case GL_REF_DEF_FROM:
     case GL_REF_KUSTOMIZE:
     case GL_REF_REGISTRY:

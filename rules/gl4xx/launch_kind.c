@@ -3,6 +3,7 @@
  * launch_kind.h). */
 #include "rules/gl4xx/launch_kind.h"
 
+#include <ctype.h>
 #include <string.h>
 
 #include "knowledge/derive/cuda_derive.h"
@@ -16,9 +17,34 @@ static bool kind_is(const struct gl_launch *l, const char *const *kinds)
     return false;
 }
 
-/* Is the Python program `s` (a -c argument) only imports, prints and asserts? Statements
- * are split at `;` and newlines; a string holding either would only make it "not a smoke
- * test", which is the safe side. */
+/* Is [s, s+n) a call with no arguments of a module's initialiser or report, `wp.init()`,
+ * `hvd.init()`, `torch.cuda.init()`, `warp.print_diagnostics()`: a dotted name (one dot at
+ * least) whose last part is `init` or starts `print_`, then `()` and blanks? Such a call
+ * starts the runtime and prints the devices it finds: NVIDIA/warp's install guide checks
+ * its image with `python3 -c "import warp as wp; wp.init()"`. */
+static bool device_report_call(const char *s, size_t n)
+{
+    size_t i = 0, dots = 0, last = 0;
+    while (i < n && (isalnum((unsigned char)s[i]) || s[i] == '_' || s[i] == '.')) {
+        if (s[i] == '.') {
+            dots++;
+            last = i + 1;
+        }
+        i++;
+    }
+    if (!dots || last == i || i + 2 > n || s[i] != '(' || s[i + 1] != ')')
+        return false;
+    bool report = (i - last == 4 && !strncmp(s + last, "init", 4)) ||
+                  (i - last > 6 && !strncmp(s + last, "print_", 6));
+    for (i += 2; i < n; i++)
+        if (s[i] != ' ' && s[i] != '\t')
+            return false;
+    return report;
+}
+
+/* Is the Python program `s` (a -c argument) only imports, prints, asserts and calls of
+ * device_report_call? Statements are split at `;` and newlines; a string holding either
+ * would only make it "not a smoke test", which is the safe side. */
 static bool python_prints_only(const char *s)
 {
     static const char *const starts[] = {"import ", "from ", "print(", "print (", "assert ",
@@ -32,7 +58,7 @@ static bool python_prints_only(const char *s)
         size_t n = strcspn(s, ";\n"), k = 0;
         while (starts[k] && strncmp(s, starts[k], strlen(starts[k])))
             k++;
-        if (!starts[k])
+        if (!starts[k] && !device_report_call(s, n))
             return false;
         any = true;
         s += n;
@@ -296,18 +322,27 @@ bool gl_launch_runtime_template(const struct gl_launch *l)
     return kind_is(l, kinds);
 }
 
+bool gl_launch_compile_image(const struct gl_doc *doc, const struct gl_launch *l)
+{
+    const struct gl_imageref *ref = known_image(doc, l);
+    if (!ref)
+        return false;
+    const char *path = ref->path, *slash = strrchr(path, '/');
+    bool dev_container = l->tool && !strcmp(l->tool, "devcontainer");
+    return (dev_container && ref->tag && gl_imageref_tag_has_token(ref->tag, "devel")) ||
+           gl_has_suffix(path, "-builder") || !strcmp(slash ? slash + 1 : path, "builder");
+}
+
 bool gl_launch_tool_image(const struct gl_doc *doc, const struct gl_launch *l)
 {
     const struct gl_imageref *ref = known_image(doc, l);
     if (!ref)
         return false;
-    const char *tag = ref->tag, *path = ref->path, *slash = strrchr(path, '/');
-    bool dev_container = l->tool && !strcmp(l->tool, "devcontainer");
+    const char *tag = ref->tag, *path = ref->path;
     return (tag && (gl_imageref_tag_has_token(tag, "sdk") ||
-                    gl_imageref_tag_has_token(tag, "client") ||
-                    (dev_container && gl_imageref_tag_has_token(tag, "devel")))) ||
+                    gl_imageref_tag_has_token(tag, "client"))) ||
            gl_has_suffix(path, "-sdk") || gl_has_suffix(path, "-client") ||
-           gl_has_suffix(path, "-builder") || !strcmp(slash ? slash + 1 : path, "builder");
+           gl_launch_compile_image(doc, l);
 }
 
 /* Does the launch bind a host file only a Jetson has: L4T's release file

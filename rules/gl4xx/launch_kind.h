@@ -5,7 +5,8 @@
  *
  *  - a smoke test (`nvidia-smi` with any flags, also under `watch [-n N]`, `deviceQuery`,
  *    `bandwidthTest`, or a
- *    `python -c` one-liner that only imports, prints and asserts; beside commands that only
+ *    `python -c` one-liner that only imports, prints and asserts, or calls a module's
+ *    `init()` or `print_*()` report with no arguments; beside commands that only
  *    wait or print, and package installs before it: apt-get/yum/dnf/apk, pip, `uv pip`,
  *    conda install): GL410 and GL411 never fire on it;
  *  - a serving launch (a Kubernetes ServingRuntime, ClusterServingRuntime or
@@ -61,5 +62,8 @@ bool gl_launch_serving_client(const struct gl_launch *l);
  * container (devcontainer.json) on a development flavour (`nvidia/cuda:12.4.1-devel-*`,
  * `pytorch/pytorch:*-devel`): a compile environment, on a machine without GPUs too. */
 bool gl_launch_tool_image(const struct gl_doc *doc, const struct gl_launch *l);
+/* The tool images of them that compile CUDA code (a builder image, a devel dev container),
+ * not the clients and SDKs, which may open the device (CUDA shared memory). */
+bool gl_launch_compile_image(const struct gl_doc *doc, const struct gl_launch *l);
 
 #endif

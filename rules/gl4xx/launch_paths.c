@@ -447,6 +447,13 @@ bool gl_launch_uses_gpu(const struct gl_launch *l)
     return false;
 }
 
+bool gl_launch_cpu_by_design(const struct gl_doc *doc, const struct gl_launch *l)
+{
+    return !l->gpu_unseen && !l->fragment && gl_launch_options_known(l) &&
+           !gl_launch_requests_gpu(l) &&
+           (gl_launch_compile_image(doc, l) || gl_launch_build_only(l));
+}
+
 bool gl_launch_nvidia_infra(const struct gl_doc *doc, const struct gl_launch *l)
 {
     const struct gl_ref *r = gl_launch_ref(doc, l);
@@ -577,7 +584,9 @@ const char *gl_launch_label(struct gl_arena *a, const struct gl_launch *l)
             return gl_arena_printf(a, "the batch step at line %u", (unsigned)l->loc.line);
         return gl_arena_printf(a, "`srun` at line %u", (unsigned)l->loc.line);
     case GL_LAUNCH_ENROOT:
-        return gl_arena_printf(a, "`enroot start` at line %u", (unsigned)l->loc.line);
+        return gl_arena_printf(a, "`%s` at line %u",
+                               l->tool && !strcmp(l->tool, "shifter") ? "shifter" : "enroot start",
+                               (unsigned)l->loc.line);
     case GL_LAUNCH_DOCKER_RUN:
         if (l->tool && l->name &&
             (!strcmp(l->tool, "github-actions") || !strcmp(l->tool, "gitlab-ci") ||

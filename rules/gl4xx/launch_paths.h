@@ -99,6 +99,14 @@ bool gl_gpu_request_zero(const struct gl_gpu_request *g);
  * NVIDIA_VISIBLE_DEVICES does, as it is GL205's to judge)? */
 bool gl_launch_requests_gpu(const struct gl_launch *l);
 
+/* Does the launch start no CUDA by design: an image that compiles (gl_launch_compile_image: a
+ * builder image, a devel dev container) or a build-only command (gl_launch_build_only),
+ * with no GPU request, options all known, and no GPU the host may give unseen (gpu_unseen)?
+ * `docker run --rm -v $PWD:/ws IMG-builder:cuda13 bash -c "make"` compiles with the toolkit
+ * and never loads the driver, so the target driver does not judge its CUDA (GL201, GL204,
+ * GL208, GL209), as for a CI job on a CPU runner; run with `--gpus all` it is judged. */
+bool gl_launch_cpu_by_design(const struct gl_doc *doc, const struct gl_launch *l);
+
 /* Does the launch start one of NVIDIA's GPU plumbing images (gl_imageref_nvidia_infra)? */
 bool gl_launch_nvidia_infra(const struct gl_doc *doc, const struct gl_launch *l);
 

@@ -824,6 +824,13 @@ static void test_tag_placeholder(void **state)
         {".yy.mm", false},             {"y-py3", false},        /* an empty group; one group */
         {"a.a.a.a.a", false},          {"nightly-py3", false},  /* five groups */
         {"tags", false},               {"r22.xx-py3", false},
+        /* digits the reader completes (NVIDIA-Merlin/Merlin's `merlin-tensorflow:23.XX`) */
+        {"24.xx-py3", true},           {"23.XX", true},
+        {"12.x-cudnn-devel-ubuntu22.04", true}, {"12.4.x-runtime", true},
+        {"2x.xx-py3", true},           {"xx.05-py3", true},
+        {"yy.05-py3", false},          {"1.a", false},          /* a letter other than x */
+        {"24.05.x1", false},           {"12.4-runtime", false}, /* x beside a digit; no x */
+        {"24.xxxxx-py3", false},       {"cuda12.x-runtime", false},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         if (gl_imageref_tag_placeholder(cases[i].text) != cases[i].is)
