@@ -697,6 +697,34 @@ static bool other_frontend(struct gl_doc *doc)
 static void build_model(struct gl_doc *doc, const struct gl_config *cfg,
                         const struct df_file *f);
 
+/* The most of a template directive's line GL903 shows. */
+#define DF_TEMPLATE_SHOWN 60
+
+/* A template directive where an instruction should stand (`{% if cookiecutter.gpu %}`,
+ * `{{- include "base" }}`, `{# note #}`: Jinja, cookiecutter, Go templates) makes the file
+ * a template that another tool renders into a Dockerfile, not a Dockerfile that fails
+ * (RULES.md, "Templates are not parse errors"): recorded as doc->tmpl for GL903, nothing
+ * of it linted. True when that is the case. (A file whose name is a template's,
+ * `Dockerfile.j2`, reaches the Dockerfile reader only when its content says so.) */
+static bool template_file(struct gl_doc *doc, const struct df_instr *in)
+{
+    const char *k = in->keyword;
+    if (k[0] != '{' || (k[1] != '%' && k[1] != '{' && k[1] != '#'))
+        return false;
+    size_t at = gl_lines_offset(&doc->lines, in->loc);
+    size_t end = gl_lines_line_end(&doc->lines, in->loc);
+    if (at == SIZE_MAX || end == SIZE_MAX)
+        return false;
+    while (end > at && (doc->text[end - 1] == '\n' || doc->text[end - 1] == '\r'))
+        end--;
+    size_t shown = end - at > DF_TEMPLATE_SHOWN ? DF_TEMPLATE_SHOWN : end - at;
+    doc->tmpl.kind = GL_TEMPLATE_FILE;
+    doc->tmpl.loc = in->loc;
+    doc->tmpl.expr = gl_arena_printf(&doc->arena, "%.*s%s", (int)shown, doc->text + at,
+                                     shown < end - at ? "..." : "");
+    return true;
+}
+
 /* ENTRYPOINT: the program it runs (the first JSON string, else the shell form's first
  * word), as written; an empty one clears the stage's. */
 static void entrypoint(struct builder *b, int stage, const struct df_instr *in)
@@ -743,7 +771,7 @@ static void build_model(struct gl_doc *doc, const struct gl_config *cfg,
                         const struct df_file *f)
 {
     const struct df_instr *unknown = unknown_instruction(f);
-    if (unknown && other_frontend(doc))
+    if (unknown && (other_frontend(doc) || template_file(doc, unknown)))
         return;
     if (unknown) {
         char *word = gl_arena_strdup(&doc->arena, unknown->keyword);

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
-/* GL903 template-not-rendered: a Helm chart or a templated YAML file whose resources were
- * not linted (the fact is doc->tmpl, model_template.h). */
+/* GL903 template-not-rendered: a Helm chart, a templated YAML file or a templated Dockerfile
+ * whose resources were not linted (the fact is doc->tmpl, model_template.h). */
 #include "rules/check.h"
 
 #include <stdlib.h>
@@ -27,10 +27,12 @@ static void check(struct gl_check *c)
                   t->why);
         free(fix);
     } else if (t->kind == GL_TEMPLATE_FILE) {
+        bool df = c->doc->kind == GL_IN_DOCKERFILE;
         gl_report(c, t->loc, NULL,
-                  "this file is a template: `%s` makes it invalid YAML until it is "
-                  "rendered, so its resources were not linted",
-                  t->expr);
+                  "this file is a template: `%s` makes it %s until it is rendered, so %s "
+                  "not linted",
+                  t->expr, df ? "an invalid Dockerfile" : "invalid YAML",
+                  df ? "it was" : "its resources were");
     }
 }
 
@@ -38,8 +40,8 @@ const struct gl_rule gl_rule_GL903 = {
     .id = "GL903",
     .name = "template-not-rendered",
     .severity = GL_SEV_INFO,
-    .summary = "a Helm chart or a Go-/Jinja-templated YAML file could not be rendered: its "
-               "resources were not linted",
+    .summary = "a Helm chart or a Go-/Jinja-templated YAML file or Dockerfile could not be "
+               "rendered: its resources were not linted",
     .explanation =
         "A template is not a parse error: `{{ .Values.image }}` or `{% if gpu %}` make a "
         "file invalid YAML only until it is rendered. gpulint renders every Helm chart it "
@@ -49,9 +51,11 @@ const struct gl_rule gl_rule_GL903 = {
         "happen, once per chart (at its Chart.yaml) or per templated YAML file outside a "
         "chart (at its first template expression): helm was not found, `helm template` "
         "failed (the message gives helm's first error line: a value the chart requires, a "
-        "template helm cannot parse), or the file is filled in by another tool (Jinja, envsubst "
-        "with Go templates); or a chart was rendered without its dependencies because they "
-        "are not vendored in its charts/ directory (its own templates were linted; the "
+        "template helm cannot parse), or the file is filled in by another tool (Jinja, "
+        "envsubst with Go templates; a Dockerfile with a `{% if %}` line where an "
+        "instruction should stand, as cookiecutter templates have); or a chart was rendered "
+        "without its dependencies because they are not vendored in its charts/ directory "
+        "(its own templates were linted; the "
         "dependencies' were not). Nothing in it was checked, so a GPU request, an image tag or "
         "a shared-memory mount there may still be wrong. Render it and lint the output: "
         "`helm template NAME CHART | gpulint -` keeps helm's `# Source:` comments, so the "
