@@ -31,9 +31,11 @@ bool gl_cuda_ref_is_jetson(const struct gl_imageref *ref)
             return true;
         p = slash ? slash + 1 : p + n;
     }
-    /* `...-r36.4.tegra-aarch64-...`: a build for Tegra, the Jetson SoC */
+    /* `...-r36.4.tegra-aarch64-...`: a build for Tegra, the Jetson SoC; `v3.10.0-cuda12-igpu`
+     * (Holoscan): a build for the integrated GPU of an IGX or AGX Orin, Tegra again */
     return ref->tag && (gl_has_prefix(ref->tag, "l4t") ||
-                        gl_imageref_tag_has_token(ref->tag, "l4t") || tag_word(ref->tag, "tegra"));
+                        gl_imageref_tag_has_token(ref->tag, "l4t") ||
+                        tag_word(ref->tag, "tegra") || tag_word(ref->tag, "igpu"));
 }
 
 static bool is_nvidia_cuda_repo(const struct gl_imageref *ref)

@@ -98,7 +98,7 @@ void gl_cuda_derive_ref(struct gl_doc *doc, const struct gl_kb *kb, size_t ref);
 void gl_cuda_derive_env(struct gl_doc *doc, const struct gl_env *e);
 
 /* Jetson / L4T images (out of the CUDA driver checks): dustynv/..., an l4t path or tag
- * token, a tag word `tegra`. */
+ * token, a tag word `tegra` or `igpu` (an integrated GPU: Tegra). */
 bool gl_cuda_ref_is_jetson(const struct gl_imageref *ref);
 
 /* The length of a package name before its CUDA release suffix `-X-Y` (two fields of 1 or 2

@@ -17,9 +17,10 @@
  *  - a runtime template (Kubeflow TrainingRuntime / ClusterTrainingRuntime, KServe
  *    ServingRuntime / ClusterServingRuntime): its GPU resources come from the job or
  *    service that uses it, so GL407 and GL410 never fire on it;
- *  - a Jetson launch (an L4T image: `l4t-*`, `nvcr.io/nvidia/l4t-*`, `dustynv/...`; a
- *    docker run in a text that runs jetson-containers, doc->jetson_tools, or in a
- *    document's section about Jetson, gl_launch.jetson_section; or a launch
+ *  - a Jetson launch (an L4T image: `l4t-*`, `nvcr.io/nvidia/l4t-*`, `dustynv/...`, a tag
+ *    word `tegra` or `igpu`; a docker run in a text that runs jetson-containers,
+ *    doc->jetson_tools, or in a document's section about Jetson,
+ *    gl_launch.jetson_section; or a launch
  *    that binds a host file only Jetsons have, `/etc/nv_tegra_release` or the Argus
  *    camera socket `/tmp/argus_socket`, whatever its image), where
  *    `--runtime nvidia` is the documented way to the GPU (no GL413) and the GPU shares the
