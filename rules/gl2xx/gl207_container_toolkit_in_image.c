@@ -78,6 +78,26 @@ static bool engine_file(const struct gl_image_file *f)
            (!strcmp(base, "dockerd") || !strcmp(base, "containerd") || !strcmp(base, "podman"));
 }
 
+/* Is the program of the shipped image's ENTRYPOINT a container engine or the script that
+ * starts one: dockerd, docker:dind's dockerd-entrypoint.sh, the dev containers'
+ * docker-in-docker docker-init.sh, containerd, podman, k3s? (The engine itself may come
+ * from an install script no package list shows.) */
+static bool engine_entrypoint(const struct gl_dockerfile_model *m)
+{
+    static const char *const progs[] = {"dockerd", "dockerd-entrypoint.sh", "docker-init.sh",
+                                        "containerd", "podman", "k3s"};
+    for (int s = m->final_stage; s >= 0; s = m->stages[s].base_stage) {
+        if (!m->stages[s].entrypoint)
+            continue;
+        const char *b = gl_base_name(m->stages[s].entrypoint);
+        for (size_t i = 0; i < sizeof progs / sizeof progs[0]; i++)
+            if (!strcmp(b, progs[i]))
+                return true;
+        return false;
+    }
+    return false;
+}
+
 /* Does the image run containers itself (Docker-in-Docker, a CI runner with its own engine)?
  * Then the toolkit serves that inner engine, as on a host. */
 static bool runs_engine(const struct gl_doc *doc)
@@ -88,6 +108,8 @@ static bool runs_engine(const struct gl_doc *doc)
             if (engine_file(&im->platforms[i].files[k]))
                 return true;
     const struct gl_dockerfile_model *m = doc->df;
+    if (m && engine_entrypoint(m))
+        return true;
     for (size_t i = 0; m && i < m->npkgs; i++)
         if (m->pkgs[i].name && !m->pkgs[i].requirements && engine_package(m->pkgs[i].name) &&
             gl_df_stage_shipped(doc, m->pkgs[i].stage))
@@ -153,7 +175,9 @@ const struct gl_rule gl_rule_GL207 = {
         "(nvcr.io/nvidia/k8s/container-toolkit and the GPU operator's operands), which "
         "install the toolkit on the host by design, and not in images that run a container "
         "engine of their own (Docker-in-Docker: docker-ce, docker.io, containerd, podman, "
-        "a docker:*dind* base), where the toolkit serves that inner engine.",
+        "a docker:*dind* base, an ENTRYPOINT that starts dockerd, containerd, podman or k3s "
+        "or the dind scripts dockerd-entrypoint.sh and docker-init.sh), where the toolkit "
+        "serves that inner engine.",
     .bad = "FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\n"
            "RUN apt-get update && apt-get install -y nvidia-container-toolkit",
     .good = "FROM nvidia/cuda:12.4.1-runtime-ubuntu22.04\n"
