@@ -3,10 +3,11 @@
  *
  * `*.rst`: `.. code-block:: bash` (also `code::`, `sourcecode::`, and sphinx-prompt's
  * `prompt:: bash $`) in a shell language, read as a Markdown fence of that language is
- * (doc_blocks.h); a directive of no language when one of its lines starts a launch, as an
- * untagged Markdown fence; other languages (`text`, `python`) and literal `::` blocks are
- * never read. The blocks of a file share their shell variables. A section titled for Jetson
- * makes its launches Jetson ones, as a Markdown heading does. */
+ * (doc_blocks.h); a directive of no language, or a literal block (after a paragraph ending
+ * in `::`), when one of its lines starts a launch, as an untagged Markdown fence; other
+ * languages (`text`, `python`) are never read. The blocks of a file share their shell
+ * variables. A section titled for Jetson makes its launches Jetson ones, as a Markdown
+ * heading does. */
 #include <string.h>
 
 #include "linter/core/inputs.h"
@@ -22,10 +23,21 @@ static size_t indent_of(const char *t, const struct doc_line *l)
 
 /* What a line opens in reStructuredText: a code directive of a shell or Python language
  * (read; Python as a Markdown Python fence is), or one of no language (`.. code-block::`
- * alone: read when a line of it starts a launch, as an untagged Markdown fence). A literal
- * block (a paragraph ending in `::`) is never read: it is as often output or another
- * language as a command. */
+ * alone, or a literal block: the indented lines after a paragraph that ends in `::`, or
+ * after a `::` alone). Those are read when a line of them starts a launch, as an untagged
+ * Markdown fence: a literal block is as often output or another language as a command,
+ * and then no line of it starts a launch. */
 enum rst_open { RST_NONE, RST_SHELL, RST_UNTAGGED };
+
+/* Does the text [p, e) of a line (not a directive: no `.. `) end in `::`, the mark of a
+ * literal block after it (`Run it::`, `::` alone)? Not a `..` comment line. */
+static bool literal_intro(const char *t, size_t p, size_t e)
+{
+    while (e > p && (t[e - 1] == ' ' || t[e - 1] == '\t' || t[e - 1] == '\r'))
+        e--;
+    return e - p >= 2 && t[e - 1] == ':' && t[e - 2] == ':' &&
+           !(e - p >= 2 && t[p] == '.' && t[p + 1] == '.');
+}
 
 /* f gets the language; *indent the directive's own indentation. */
 static enum rst_open rst_directive(const char *t, const struct doc_line *l, struct doc_fence *f,
@@ -35,8 +47,10 @@ static enum rst_open rst_directive(const char *t, const struct doc_line *l, stru
                                         NULL};
     size_t p = l->start + indent_of(t, l);
     *indent = indent_of(t, l);
-    if (l->end - p < 3 || memcmp(t + p, ".. ", 3))
-        return RST_NONE;
+    if (l->end - p < 3 || memcmp(t + p, ".. ", 3)) {
+        *f = (struct doc_fence){0}; /* (a literal block has no language) */
+        return literal_intro(t, p, l->end) ? RST_UNTAGGED : RST_NONE;
+    }
     p += 3;
     size_t k = 0;
     while (names[k] && !(l->end - p >= strlen(names[k]) && !memcmp(t + p, names[k], strlen(names[k]))))
