@@ -217,6 +217,7 @@ struct gl_launch {
     const char *workdir;      /* -w / workingDir */
     const char *name;         /* service / container name, NULL */
     bool apptainer_nv;        /* apptainer --nv / --nvccli */
+    bool apptainer_rocm;      /* apptainer --rocm: the job's GPUs are AMD's */
     bool apptainer_sandbox;   /* image is a sandbox directory */
     bool apptainer_writable;  /* apptainer --writable: the run changes the image (only a
                                  sandbox, or a SIF's overlay, can be written) */

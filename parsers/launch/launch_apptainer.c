@@ -52,6 +52,7 @@ static const struct gl_cli_flag apptainer_flags[] = {
     {"pid-file", 0, GL_FLAG_VALUE, GL_FLAG_OTHER},
     {"pids-limit", 0, GL_FLAG_VALUE, GL_FLAG_OTHER},
     {"pwd", 0, GL_FLAG_VALUE, GL_FLAG_OTHER},
+    {"rocm", 0, GL_FLAG_BOOL, GL_FLAG_OTHER},
     {"scratch", 'S', GL_FLAG_VALUE, GL_FLAG_OTHER},
     {"security", 0, GL_FLAG_VALUE, GL_FLAG_OTHER},
     {"userns", 'u', GL_FLAG_BOOL, GL_FLAG_OTHER},
@@ -94,6 +95,10 @@ static void apply(struct launch_build *b, const struct gl_cli_flag *f, const str
             launch_add_gpu(b, GL_GPU_APPTAINER_NV, flag);
             b->l->apptainer_nv = true;
         }
+        return;
+    }
+    if (!strcmp(f->name, "rocm")) {
+        b->l->apptainer_rocm = !val || value_true(val->text);
         return;
     }
     if (!strcmp(f->name, "writable")) {

@@ -40,7 +40,9 @@ static bool moves_data_only(const struct gl_launch *l)
 static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
 {
     const struct gl_launch *l = &c->doc->launches[i];
-    if (l->kind != GL_LAUNCH_APPTAINER || nv_requested(l) || !gl_launch_options_known(l))
+    /* (--rocm binds AMD's GPUs: an NVIDIA flag is not what that job lacks) */
+    if (l->kind != GL_LAUNCH_APPTAINER || nv_requested(l) || l->apptainer_rocm ||
+        !gl_launch_options_known(l))
         return;
     const struct gl_gpu_request *g = slurm_gpus(l);
     const struct gl_ref *r = gl_launch_ref(c->doc, l);
@@ -75,7 +77,8 @@ const struct gl_rule gl_rule_GL408 = {
         "--gres=gpu:4 apptainer exec img.sif`, or an `srun` of a batch script with "
         "`#SBATCH --gpus-per-node`); then the image's need of a GPU is inferred from the "
         "job, so the finding is a warning, and none when the container only moves data "
-        "(`huggingface-cli download`, `wget`, `git clone`).",
+        "(`huggingface-cli download`, `wget`, `git clone`), nor when `--rocm` binds AMD's "
+        "GPUs instead (a ROCm cluster such as OLCF's Frontier).",
     .bad = "apptainer exec docker://nvcr.io/nvidia/pytorch:24.05-py3 python train.py",
     .good = "apptainer exec --nv docker://nvcr.io/nvidia/pytorch:24.05-py3 python train.py",
     .fix = "add --nv (or --nvccli)",
