@@ -96,6 +96,63 @@ static bool has_comment_end(const char *t, size_t s, size_t e)
     return s < e && memmem(t + s, e - s, "-->", 3) != NULL;
 }
 
+/* MyST (Sphinx's Markdown) writes directives as fences with the name in braces. Most hold
+ * Markdown (```{note}, ````{tab-item} Title with a ```bash fence inside): their fence
+ * lines open and close a container, and what is between is read as the rest of the text.
+ * A code directive (```{code-block} bash, ```{code} sh, ```{sourcecode}, ```{prompt}) is a
+ * fence of the language written after it. Quarto's and R Markdown's ```{bash} chunks are
+ * neither: their braces hold the language. */
+static const char *const myst_markdown[] = {
+    "note", "warning", "tip", "important", "hint", "caution", "attention", "danger",
+    "error", "seealso", "admonition", "dropdown", "tab-item", "tab-set", "tab", "group-tab",
+    "tabbed", "card", "grid", "grid-item", "grid-item-card", "div", "container", "topic",
+    "sidebar", "margin", "only", "versionadded", "versionchanged", "deprecated", NULL};
+static const char *const myst_code[] = {"code-block", "code", "sourcecode", "prompt", NULL};
+
+#define MYST_DEPTH 8 /* directives nested deeper are read as code blocks, as before */
+
+struct myst_stack {
+    struct doc_fence open[MYST_DEPTH];
+    size_t n;
+};
+
+/* Was the fence's name written in braces (`{name}`)? */
+static bool braced(const char *t, const struct doc_fence *f)
+{
+    return f->info_len && f->info > t && f->info[-1] == '{' &&
+           f->info[f->info_len] == '}';
+}
+
+/* A code directive's language: the word after `{code-block}` on its line (none: untagged). */
+static void myst_language(const char *t, const struct doc_line *l, struct doc_fence *f)
+{
+    size_t q = (size_t)(f->info + f->info_len - t) + 1; /* past the `}` */
+    while (q < l->end && (t[q] == ' ' || t[q] == '\t'))
+        q++;
+    size_t e = q;
+    while (e < l->end && t[e] != ' ' && t[e] != '\t' && t[e] != '\r')
+        e++;
+    f->info = t + q;
+    f->info_len = e - q;
+}
+
+/* At a fence opening f on line l: true when it opens a MyST directive that holds Markdown
+ * (pushed on st); a code directive gets its language in f and is read as a fence. */
+static bool myst_open(struct myst_stack *st, const char *t, const struct doc_line *l,
+                      struct doc_fence *f)
+{
+    if (!braced(t, f))
+        return false;
+    if (doc_info_is(f, myst_code)) {
+        myst_language(t, l, f);
+        return false;
+    }
+    if (!doc_info_is(f, myst_markdown) || st->n == MYST_DEPTH)
+        return false;
+    st->open[st->n++] = *f;
+    return true;
+}
+
 void md_walk_init(struct md_walk *w, struct gl_doc *doc)
 {
     w->doc = doc;
@@ -115,6 +172,7 @@ bool md_walk_text(struct md_walk *w, const struct doc_src *src, struct doc_curso
     size_t len = src->len;
     struct gl_launch_scan *scan = &w->scan;
     struct doc_line l;
+    struct myst_stack myst = {.n = 0};
     for (uint32_t line = 1; doc_next_line(&c, len, &l); line++) {
         struct doc_fence f;
         /* the line's first byte after its spaces says what it may be: a fence (``` or ~~~
@@ -132,12 +190,19 @@ bool md_walk_text(struct md_walk *w, const struct doc_src *src, struct doc_curso
             }
             continue;
         }
+        if ((first == '`' || first == '~') && myst.n &&
+            fence_close(t, &l, &myst.open[myst.n - 1])) {
+            myst.n--; /* the end of a MyST directive that holds Markdown */
+            continue;
+        }
         if ((first != '`' && first != '~') || !fence_open(t, &l, &f)) {
             int level = first == '#' && p - l.start <= 3 ? heading_level(t, &l) : 0;
             if (level)
                 heading(w, level, t, &l);
             continue;
         }
+        if (myst_open(&myst, t, &l, &f))
+            continue; /* its content is Markdown: read on */
         size_t fence_at = l.start;
         struct doc_cursor body = c;
         size_t body_end = len;
@@ -146,6 +211,10 @@ bool md_walk_text(struct md_walk *w, const struct doc_src *src, struct doc_curso
             line++;
             if (fence_close(t, &l, &f)) {
                 body_end = l.start;
+                /* a fence as long as the directive around it (```{tip} then ```bash) ends
+                 * with it: the line that closes one closes both, as MyST reads them */
+                if (myst.n && fence_close(t, &l, &myst.open[myst.n - 1]))
+                    myst.n--;
                 break;
             }
         }

@@ -10,8 +10,10 @@
  * an image (buildah, mlserver, cog, bentoml, repo2docker) (RULES.md third round: not only
  * the first line); in blocks tagged python, py, ipython, the lines that start so (a shell
  * command is never Python; `!` stripped); blocks (ini, systemd, untagged, ...) holding a
- * systemd unit's [Service] or a Quadlet's [Container]. Inline code in prose is never read,
- * nor is a passage inside an HTML comment (`<!-- -->`).
+ * systemd unit's [Service] or a Quadlet's [Container]. MyST directive fences that hold
+ * Markdown (```{note}, ````{tab-item}) are containers: the fences inside them are read; a
+ * MyST code directive (```{code-block} bash) is a fence of its language. Inline code in
+ * prose is never read, nor is a passage inside an HTML comment (`<!-- -->`).
  *
  * Prompts (`$ `, and the `user@host:~$ `, `[me@node ~]$ `, `(venv) $ ` forms of
  * doc_prompt.h): in console/shell-session blocks, and in any read block whose first line
