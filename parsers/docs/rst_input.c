@@ -27,7 +27,7 @@ static size_t indent_of(const char *t, const struct doc_line *l)
  * after a `::` alone). Those are read when a line of them starts a launch, as an untagged
  * Markdown fence: a literal block is as often output or another language as a command,
  * and then no line of it starts a launch. */
-enum rst_open { RST_NONE, RST_SHELL, RST_UNTAGGED };
+enum rst_open { RST_NONE, RST_SHELL, RST_UNTAGGED, RST_OTHER /* code of another language */ };
 
 /* Does the text [p, e) of a line (not a directive: no `.. `) end in `::`, the mark of a
  * literal block after it (`Run it::`, `::` alone)? Not a `..` comment line. */
@@ -66,7 +66,8 @@ static enum rst_open rst_directive(const char *t, const struct doc_line *l, stru
     *f = (struct doc_fence){.info = t + p, .info_len = e - p};
     if (!f->info_len)
         return RST_UNTAGGED;
-    return doc_info_is(f, doc_shell_langs) || doc_info_is(f, doc_python_langs) ? RST_SHELL : RST_NONE;
+    return doc_info_is(f, doc_shell_langs) || doc_info_is(f, doc_python_langs) ? RST_SHELL
+                                                                              : RST_OTHER;
 }
 
 /* Section titles (docutils, "Sections"): a line of text at the left margin underlined by
@@ -153,17 +154,20 @@ static void parse_rst(struct gl_doc *doc, const struct gl_config *cfg)
         if (open == RST_NONE)
             continue;
         /* options (`:linenos:`) and blank lines, then the body: every line indented more
-         * than the directive, blank lines included, up to the first that is not */
+         * than the directive, blank lines included, up to the first that is not. The body
+         * is code or literal text, never markup: the scan goes on after it (so nested
+         * blocks are not walked again: one pass over the file) */
         size_t body = len, body_end = len;
-        struct doc_cursor k = c, body_at = c;
+        struct doc_cursor k = c, body_at = c, at = c;
         uint32_t body_line = 0, kl = line;
         struct doc_line bl;
-        for (struct doc_cursor at = k; doc_next_line(&k, len, &bl); at = k) {
+        for (; doc_next_line(&k, len, &bl); at = k) {
             kl++;
             bool empty = doc_blank(t, bl.start, bl.end);
             size_t ind = indent_of(t, &bl);
             if (!empty && ind <= d) {
                 body_end = bl.start;
+                kl--; /* (that line is the scan's next) */
                 break;
             }
             if (body == len && !empty && t[bl.start + ind] != ':') {
@@ -173,10 +177,14 @@ static void parse_rst(struct gl_doc *doc, const struct gl_config *cfg)
                 f.indent = ind;
             }
         }
-        if (body < body_end && (open == RST_SHELL || doc_any_launcher(body_at, body_end)))
+        if (body < body_end && open != RST_OTHER &&
+            (open == RST_SHELL || doc_any_launcher(body_at, body_end)))
             doc_read_block(&scan, &src, &f, body_at, body_end, body_line,
                            doc_info_is(&f, doc_python_langs));
-        if (doc_stopped_at(doc, &src, line, l.start + d, d))
+        c = body_end < len ? at : k;
+        uint32_t directive_line = line;
+        line = kl;
+        if (doc_stopped_at(doc, &src, directive_line, l.start + d, d))
             break;
     }
     gl_launch_scan_pragmas(&scan);
