@@ -67,11 +67,12 @@ static bool python_prints_only(const char *s)
 }
 
 /* The smoke test of argv[i, end) (i the command word): nvidia-smi, deviceQuery, `watch
- * nvidia-smi`, `python -c "import torch; print(...)"`. */
+ * nvidia-smi`, `python -c "import torch; print(...)"`, a NIM's `list-model-profiles` (it
+ * reads the GPUs to print the engine profiles they can run, and serves nothing). */
 static bool smoke_command(const struct gl_launch *l, size_t i, size_t end)
 {
     static const char *const tools[] = {"nvidia-smi", "deviceQuery", "deviceQueryDrv",
-                                        "bandwidthTest", NULL};
+                                        "bandwidthTest", "list-model-profiles", NULL};
     static const char *const pythons[] = {"python", "python3", NULL};
     const char *cmd = l->argv[i].text;
     /* `watch [-n N] nvidia-smi`: the same smoke test, repeated */
