@@ -7,7 +7,7 @@
 #include "linter/core/inputs.h"
 #include "parsers/docs/doc_blocks.h"
 #include "parsers/docs/doc_prompt.h"
-#include "parsers/launch/launch_systemd.h"
+#include "parsers/launch/systemd/launch_systemd.h"
 
 const char *const doc_shell_langs[] = {"sh", "bash", "shell", "zsh", "console",
                                           "shell-session", "sh-session", "shellsession",

@@ -6,7 +6,7 @@
 #include "linter/core/inputs.h"
 #include "linter/core/util.h"
 #include "parsers/docs/markdown_walk.h"
-#include "parsers/launch/launch_systemd.h"
+#include "parsers/launch/systemd/launch_systemd.h"
 
 /* The level (1-6) of an ATX heading line (`## Evaluations`: up to 3 spaces, 1-6 `#`, then
  * a blank or the end), 0 for any other line. */

@@ -11,7 +11,7 @@
 #include "linter/core/suppress.h"
 #include "parsers/launch/launch_internal.h"
 #include "parsers/launch/launch_slurm.h"
-#include "parsers/launch/launch_systemd.h"
+#include "parsers/launch/systemd/launch_systemd.h"
 #include "parsers/yaml/yaml_tree.h"
 
 #define MAX_SH_C_DEPTH 4

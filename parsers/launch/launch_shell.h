@@ -117,7 +117,7 @@ void gl_launches_from_yaml_scalar(struct gl_doc *doc, struct yt_stream *s, struc
 
 struct gl_launch_scan;
 /* The launches of a systemd unit's text (a `*.service` file, a Markdown `ini` block): its
- * ExecStart command lines (parsers/launch/launch_systemd.h) read as shell text, with the
+ * ExecStart command lines (parsers/launch/systemd/launch_systemd.h) read as shell text, with the
  * unit's Environment= values. A heredoc that a script writes to a `*.service` file (`cat
  * <<EOF > /etc/systemd/system/x.service`, `... | sudo tee x.service`) is read so too. */
 void gl_launches_from_unit(struct gl_launch_scan *scan, const char *text, size_t len,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* systemd_words.c: a systemd command line read as the shell reads it (see
  * systemd_words.h). */
-#include "parsers/launch/systemd_words.h"
+#include "parsers/launch/systemd/systemd_words.h"
 
 #include <string.h>
 

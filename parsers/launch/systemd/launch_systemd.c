@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* launch_systemd.c: container launches in systemd units (see launch_systemd.h). */
-#include "parsers/launch/launch_systemd.h"
+#include "parsers/launch/systemd/launch_systemd.h"
 
 #include <string.h>
 
-#include "parsers/launch/systemd_words.h"
+#include "parsers/launch/systemd/systemd_words.h"
 
 /* The end of the line that starts at p (its '\n', or len). */
 static size_t line_end(const char *t, size_t len, size_t p)
