@@ -112,6 +112,18 @@ static bool cpu_on_purpose(const struct gl_launch *l)
     return only && gl_word_known(last) && gl_word_named(last->text, usage);
 }
 
+/* A docker `--gpus 0` of the launch (docker reads a bare number as a count: zero GPUs, not
+ * GPU 0, moby#48482), else NULL. */
+static const struct gl_gpu_request *zero_count_flag(const struct gl_launch *l)
+{
+    for (size_t k = 0; k < l->ngpus; k++)
+        if (l->gpus[k].kind == GL_GPU_FLAG && l->gpus[k].count &&
+            !strcmp(l->gpus[k].count, "0") && l->gpus[k].value &&
+            !strcmp(l->gpus[k].value, "0"))
+            return &l->gpus[k];
+    return NULL;
+}
+
 static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
 {
     const struct gl_launch *l = &c->doc->launches[i];
@@ -137,11 +149,17 @@ static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
                           ? "ask Slurm for GPUs: `#SBATCH --gpus-per-node=N` or "
                             "`--gres=gpu:N`"
                           : "add --gpus all (or --device nvidia.com/gpu=all with CDI)";
+    const struct gl_gpu_request *zero = zero_count_flag(l);
     struct gl_finding *out =
-        gl_report(c, gl_launch_image_loc(c->doc, l), fix,
-                  "CUDA image `%s` is launched by %s with no GPU request: it runs on the CPU "
-                  "or fails to find a device",
-                  r ? r->text : "?", gl_launch_label(&f->arena, l));
+        zero ? gl_report(c, zero->loc, "for the first GPU write --gpus device=0 (or --gpus all)",
+                         "CUDA image `%s` is launched by %s with `--gpus 0`, which docker "
+                         "reads as a count of zero GPUs, not as GPU 0: it runs on the CPU or "
+                         "fails to find a device",
+                         r ? r->text : "?", gl_launch_label(&f->arena, l))
+             : gl_report(c, gl_launch_image_loc(c->doc, l), fix,
+                         "CUDA image `%s` is launched by %s with no GPU request: it runs on "
+                         "the CPU or fails to find a device",
+                         r ? r->text : "?", gl_launch_label(&f->arena, l));
     /* a kustomization that renames or retags the image makes it another image */
     gl_finding_on_image(c, out, r, GL_PROJECT_RENAMED | GL_PROJECT_RETAGGED);
 }
@@ -158,7 +176,10 @@ const struct gl_rule gl_rule_GL407 = {
         "nvidia/cuda, nvcr.io/nvidia/*, pytorch/pytorch, ...) started without `--gpus`, a CDI "
         "device, the nvidia runtime, a compose GPU reservation or `gpus:`, or a Kubernetes "
         "GPU/MIG/vendor resource or DRA claim gets no GPU: frameworks silently fall back to "
-        "the CPU, or fail with \"no CUDA-capable device\". Not for NVIDIA's infrastructure "
+        "the CPU, or fail with \"no CUDA-capable device\". `docker run --gpus 0` is such a "
+        "launch too: docker reads a bare number as a count, and zero GPUs is no GPU (the "
+        "finding points at the `0`: for GPU 0 write `--gpus device=0`). Not for NVIDIA's "
+        "infrastructure "
         "images, compose override fragments, a role of a multi-role object (RayCluster "
         "head, PyTorchJob master) whose other roles request GPUs, a compose service whose "
         "namesake in another compose file beside it requests GPUs (its GPU variant, a "
