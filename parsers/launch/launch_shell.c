@@ -806,7 +806,9 @@ void gl_launches_from_unit(struct gl_launch_scan *s, const char *text, size_t le
         return;
     }
     struct sh_vars *outer = s->vars;
-    s->vars = &vars;
+    /* a heredoc body the script's shell expands (`<<EOF`): its `$X` are the script's,
+       substituted before systemd reads the unit, so its Environment= sets none of them */
+    s->vars = s->unit_expanded && outer ? outer : &vars;
     s->in_unit = true;
     gl_launch_scan_text(s, u.text, u.len, &u.map);
     s->in_unit = false;
