@@ -707,6 +707,11 @@ open(d + "/nested-code.rst", "w").write("".join(" " * k + ".. code-block::\n\n"
 PY
 lint nested-rst-literal 5 512 "clean $in/perline/nested-literal.rst" "$in/perline/nested-literal.rst"
 lint nested-rst-code 5 512 "clean $in/perline/nested-code.rst" "$in/perline/nested-code.rst"
+# shell: `[[ a =~ (x ]]; ` 40,000 times on one line (600 KB): each unclosed pattern was
+# scanned to the end of the line again at every `=~` after it (22 s); bash reads all that
+# as the first one pattern, so a `=~` inside it is not scanned again (round 20b)
+awk 'BEGIN { for (i = 0; i < 40000; i++) printf "[[ a =~ (x ]]; "; printf "\n" }' > "$in/perline/regex-open.sh"
+lint regex-unclosed-shell 5 512 "gl900 $in/perline/regex-open.sh 1 * parse-memory" "$in/perline/regex-open.sh"
 # Kubernetes: 150,000 one-Pod documents (12 MB; 66 MB): the YAML sniff kept a copy of the
 # whole text while loading it (now made only for a text it keeps, a small one)
 awk 'BEGIN { for (i = 0; i < 150000; i++) printf "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c, image: \"ubuntu:latest\"}]}\n" }' > "$in/perline/pods.yaml"

@@ -88,6 +88,8 @@ struct builder {
     bool grammar_bash;   /* sh_opts.grammar_bash */
     bool regex_next;     /* the last word was the `=~` of a `[[ ]]`: the next token is its
                             pattern (regex_word) */
+    size_t regex_past;   /* where the last pattern regex_word gave up stopped: a `=~` before
+                            it is a byte of that pattern in bash's reading, not read again */
     size_t loose;        /* `(` read as no grammar (inside `[[ ]]`, an extglob, after a
                             command's words): as many `)` close nothing of the stack */
     size_t heap;         /* bytes of the contexts and commands past their fixed rooms (the
@@ -1616,11 +1618,14 @@ static bool regex_word(struct builder *b, size_t at)
 {
     struct sh_lexer *lx = &b->lx;
     size_t i = at, depth = 0;
+    bool plain = true;
     for (; i < lx->len; i++) {
         char c = lx->s[i];
         if (c == '\\' || c == '\'' || c == '"' || c == '$' || c == '`' || c == '\0' ||
-            (c == '\n' && depth))
-            return false;
+            (c == '\n' && depth)) {
+            plain = false;
+            break;
+        }
         if (c == '(') {
             depth++;
         } else if (c == ')' && depth) {
@@ -1629,8 +1634,14 @@ static bool regex_word(struct builder *b, size_t at)
             break;
         }
     }
-    if (depth || i == at)
-        return false; /* (an unclosed `(`: bash refuses it, the usual reading goes on) */
+    if (!plain || depth || i == at) {
+        /* (not plain, or an unclosed `(` that bash refuses: the usual reading goes on).
+         * All of at..i is bash's one pattern, so a `=~` the usual reading finds there
+         * starts none and is not scanned again (class: each scan ran to the end of the
+         * line, quadratic in `[[ a =~ (x ]]; ` repeated: 600 KB took 22 s) */
+        b->regex_past = i;
+        return false;
+    }
     size_t n = i - at;
     char *block = gl_arena_take(lx->a, PLAIN_SPAN + n + 1);
     struct sh_span *span = (struct sh_span *)(void *)block;
@@ -1658,7 +1669,7 @@ static void run(struct builder *b)
             break;
         if (b->regex_next) { /* (a `#` first starts a comment there too: `[[ s =~ #x ]]`) */
             b->regex_next = false;
-            if (c != '#' && c != '\n' && regex_word(b, at))
+            if (c != '#' && c != '\n' && at >= b->regex_past && regex_word(b, at))
                 continue;
         }
         char op[4] = {0}; /* NUL-padded: a separator (finish) */
