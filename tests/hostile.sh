@@ -712,6 +712,10 @@ lint nested-rst-code 5 512 "clean $in/perline/nested-code.rst" "$in/perline/nest
 # as the first one pattern, so a `=~` inside it is not scanned again (round 20b)
 awk 'BEGIN { for (i = 0; i < 40000; i++) printf "[[ a =~ (x ]]; "; printf "\n" }' > "$in/perline/regex-open.sh"
 lint regex-unclosed-shell 5 512 "gl900 $in/perline/regex-open.sh 1 * parse-memory" "$in/perline/regex-open.sh"
+# shell: 50,000 subshells opened, then a command a line (1.1 MB): each command walked the
+# whole stack of contexts for its innermost if or case (2.5 s); each context keeps it now
+awk 'BEGIN { for (i = 0; i < 50000; i++) printf "( "; printf "\n"; for (i = 0; i < 500000; i++) printf "x\n" }' > "$in/perline/deep-subshells.sh"
+lint deep-subshells-shell 1 512 "gl900 $in/perline/deep-subshells.sh >1 * parse-memory" "$in/perline/deep-subshells.sh"
 # Kubernetes: 150,000 one-Pod documents (12 MB; 66 MB): the YAML sniff kept a copy of the
 # whole text while loading it (now made only for a text it keeps, a small one)
 awk 'BEGIN { for (i = 0; i < 150000; i++) printf "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c, image: \"ubuntu:latest\"}]}\n" }' > "$in/perline/pods.yaml"
