@@ -716,6 +716,13 @@ lint regex-unclosed-shell 5 512 "gl900 $in/perline/regex-open.sh 1 * parse-memor
 # whole stack of contexts for its innermost if or case (2.5 s); each context keeps it now
 awk 'BEGIN { for (i = 0; i < 50000; i++) printf "( "; printf "\n"; for (i = 0; i < 500000; i++) printf "x\n" }' > "$in/perline/deep-subshells.sh"
 lint deep-subshells-shell 1 512 "gl900 $in/perline/deep-subshells.sh >1 * parse-memory" "$in/perline/deep-subshells.sh"
+# launches: one docker run of 150,000 --device options (4 MB), one of 300,000 --gpus (2.7 MB):
+# the options were read into the launch's tables with no look at the limit (141 MB and
+# 191 MB of RSS); the reading stops where parse-memory is reached, GL900 at the command
+awk 'BEGIN { printf "docker run"; for (i = 0; i < 150000; i++) printf " --device=nvidia.com/gpu=%d", i; printf " img:1\n" }' > "$in/perline/devices.sh"
+awk 'BEGIN { printf "docker run"; for (i = 0; i < 300000; i++) printf " --gpus=0"; printf " img:1\n" }' > "$in/perline/gpus.sh"
+lint many-devices-launch 5 512 "gl900 $in/perline/devices.sh 1 * parse-memory -- gl900 \
+$in/perline/gpus.sh 1 * parse-memory" --jobs 8 "$in/perline/devices.sh" "$in/perline/gpus.sh"
 # Kubernetes: 150,000 one-Pod documents (12 MB; 66 MB): the YAML sniff kept a copy of the
 # whole text while loading it (now made only for a text it keeps, a small one)
 awk 'BEGIN { for (i = 0; i < 150000; i++) printf "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c, image: \"ubuntu:latest\"}]}\n" }' > "$in/perline/pods.yaml"
