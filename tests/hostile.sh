@@ -723,6 +723,13 @@ awk 'BEGIN { printf "docker run"; for (i = 0; i < 150000; i++) printf " --device
 awk 'BEGIN { printf "docker run"; for (i = 0; i < 300000; i++) printf " --gpus=0"; printf " img:1\n" }' > "$in/perline/gpus.sh"
 lint many-devices-launch 5 512 "gl900 $in/perline/devices.sh 1 * parse-memory -- gl900 \
 $in/perline/gpus.sh 1 * parse-memory" --jobs 8 "$in/perline/devices.sh" "$in/perline/gpus.sh"
+# the values of one option: a pyxis --container-mounts of 300,000 mounts (3.9 MB) and a
+# --gpus of 500,000 comma-separated fields (3.4 MB) were read whole (78 MB and 89 MB of
+# RSS); their lists stop where parse-memory is reached
+awk 'BEGIN { printf "srun --container-image=img:1 --container-mounts="; for (i = 0; i < 300000; i++) printf "%s/a%d:/b%d", (i ? "," : ""), i, i; printf " python t.py\n" }' > "$in/perline/mounts.sh"
+awk 'BEGIN { printf "docker run --gpus device=0"; for (i = 1; i < 500000; i++) printf ",%d", i; printf " img:1\n" }' > "$in/perline/gpu-fields.sh"
+lint long-option-values 5 512 "gl900 $in/perline/mounts.sh 1 * parse-memory -- gl900 \
+$in/perline/gpu-fields.sh 1 * parse-memory" "$in/perline/mounts.sh" "$in/perline/gpu-fields.sh"
 # Kubernetes: 150,000 one-Pod documents (12 MB; 66 MB): the YAML sniff kept a copy of the
 # whole text while loading it (now made only for a text it keeps, a small one)
 awk 'BEGIN { for (i = 0; i < 150000; i++) printf "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c, image: \"ubuntu:latest\"}]}\n" }' > "$in/perline/pods.yaml"
