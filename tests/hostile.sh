@@ -730,6 +730,14 @@ awk 'BEGIN { printf "srun --container-image=img:1 --container-mounts="; for (i =
 awk 'BEGIN { printf "docker run --gpus device=0"; for (i = 1; i < 500000; i++) printf ",%d", i; printf " img:1\n" }' > "$in/perline/gpu-fields.sh"
 lint long-option-values 5 512 "gl900 $in/perline/mounts.sh 1 * parse-memory -- gl900 \
 $in/perline/gpu-fields.sh 1 * parse-memory" "$in/perline/mounts.sh" "$in/perline/gpu-fields.sh"
+# the same for apptainer's --bind and --env lists (300,000 binds, 400,000 variables: 80 MB
+# each) and pyxis's --container-env names (400,000: 75 MB)
+awk 'BEGIN { printf "apptainer exec --nv --bind "; for (i = 0; i < 300000; i++) printf "%s/a%d:/b%d", (i ? "," : ""), i, i; printf " img.sif python t.py\n" }' > "$in/perline/binds.sh"
+awk 'BEGIN { printf "apptainer exec --nv --env "; for (i = 0; i < 400000; i++) printf "%sA%d=b", (i ? "," : ""), i; printf " img.sif python t.py\n" }' > "$in/perline/envs.sh"
+awk 'BEGIN { printf "srun --container-image=img:1 --container-env="; for (i = 0; i < 400000; i++) printf "%sA%d", (i ? "," : ""), i; printf " python t.py\n" }' > "$in/perline/pyxis-env.sh"
+for f in binds envs pyxis-env; do
+  lint "long-list-$f" 5 512 "gl900 $in/perline/$f.sh 1 * parse-memory" "$in/perline/$f.sh"
+done
 # Kubernetes: 150,000 one-Pod documents (12 MB; 66 MB): the YAML sniff kept a copy of the
 # whole text while loading it (now made only for a text it keeps, a small one)
 awk 'BEGIN { for (i = 0; i < 150000; i++) printf "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c, image: \"ubuntu:latest\"}]}\n" }' > "$in/perline/pods.yaml"

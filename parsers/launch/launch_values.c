@@ -378,7 +378,7 @@ void value_tmpfs(struct launch_build *b, const struct lv *v)
 void value_apptainer_bind(struct launch_build *b, const struct lv *v)
 {
     struct gl_arena *a = &b->doc->arena;
-    for (size_t i = 0, j; i < v->len; i = j + 1) {
+    for (size_t i = 0, j; i < v->len && !gl_arena_over(a); i = j + 1) { /* (parse-memory) */
         for (j = i; j < v->len && v->text[j] != ','; j++)
             ;
         if (j == i)
