@@ -707,6 +707,37 @@ open(d + "/nested-code.rst", "w").write("".join(" " * k + ".. code-block::\n\n"
 PY
 lint nested-rst-literal 5 512 "clean $in/perline/nested-literal.rst" "$in/perline/nested-literal.rst"
 lint nested-rst-code 5 512 "clean $in/perline/nested-code.rst" "$in/perline/nested-code.rst"
+# shell: `[[ a =~ (x ]]; ` 40,000 times on one line (600 KB): each unclosed pattern was
+# scanned to the end of the line again at every `=~` after it (22 s); bash reads all that
+# as the first one pattern, so a `=~` inside it is not scanned again (round 20b)
+awk 'BEGIN { for (i = 0; i < 40000; i++) printf "[[ a =~ (x ]]; "; printf "\n" }' > "$in/perline/regex-open.sh"
+lint regex-unclosed-shell 5 512 "gl900 $in/perline/regex-open.sh 1 * parse-memory" "$in/perline/regex-open.sh"
+# shell: 50,000 subshells opened, then a command a line (1.1 MB): each command walked the
+# whole stack of contexts for its innermost if or case (2.5 s); each context keeps it now
+awk 'BEGIN { for (i = 0; i < 50000; i++) printf "( "; printf "\n"; for (i = 0; i < 500000; i++) printf "x\n" }' > "$in/perline/deep-subshells.sh"
+lint deep-subshells-shell 1 512 "gl900 $in/perline/deep-subshells.sh >1 * parse-memory" "$in/perline/deep-subshells.sh"
+# launches: one docker run of 150,000 --device options (4 MB), one of 300,000 --gpus (2.7 MB):
+# the options were read into the launch's tables with no look at the limit (141 MB and
+# 191 MB of RSS); the reading stops where parse-memory is reached, GL900 at the command
+awk 'BEGIN { printf "docker run"; for (i = 0; i < 150000; i++) printf " --device=nvidia.com/gpu=%d", i; printf " img:1\n" }' > "$in/perline/devices.sh"
+awk 'BEGIN { printf "docker run"; for (i = 0; i < 300000; i++) printf " --gpus=0"; printf " img:1\n" }' > "$in/perline/gpus.sh"
+lint many-devices-launch 5 512 "gl900 $in/perline/devices.sh 1 * parse-memory -- gl900 \
+$in/perline/gpus.sh 1 * parse-memory" --jobs 8 "$in/perline/devices.sh" "$in/perline/gpus.sh"
+# the values of one option: a pyxis --container-mounts of 300,000 mounts (3.9 MB) and a
+# --gpus of 500,000 comma-separated fields (3.4 MB) were read whole (78 MB and 89 MB of
+# RSS); their lists stop where parse-memory is reached
+awk 'BEGIN { printf "srun --container-image=img:1 --container-mounts="; for (i = 0; i < 300000; i++) printf "%s/a%d:/b%d", (i ? "," : ""), i, i; printf " python t.py\n" }' > "$in/perline/mounts.sh"
+awk 'BEGIN { printf "docker run --gpus device=0"; for (i = 1; i < 500000; i++) printf ",%d", i; printf " img:1\n" }' > "$in/perline/gpu-fields.sh"
+lint long-option-values 5 512 "gl900 $in/perline/mounts.sh 1 * parse-memory -- gl900 \
+$in/perline/gpu-fields.sh 1 * parse-memory" "$in/perline/mounts.sh" "$in/perline/gpu-fields.sh"
+# the same for apptainer's --bind and --env lists (300,000 binds, 400,000 variables: 80 MB
+# each) and pyxis's --container-env names (400,000: 75 MB)
+awk 'BEGIN { printf "apptainer exec --nv --bind "; for (i = 0; i < 300000; i++) printf "%s/a%d:/b%d", (i ? "," : ""), i, i; printf " img.sif python t.py\n" }' > "$in/perline/binds.sh"
+awk 'BEGIN { printf "apptainer exec --nv --env "; for (i = 0; i < 400000; i++) printf "%sA%d=b", (i ? "," : ""), i; printf " img.sif python t.py\n" }' > "$in/perline/envs.sh"
+awk 'BEGIN { printf "srun --container-image=img:1 --container-env="; for (i = 0; i < 400000; i++) printf "%sA%d", (i ? "," : ""), i; printf " python t.py\n" }' > "$in/perline/pyxis-env.sh"
+for f in binds envs pyxis-env; do
+  lint "long-list-$f" 5 512 "gl900 $in/perline/$f.sh 1 * parse-memory" "$in/perline/$f.sh"
+done
 # Kubernetes: 150,000 one-Pod documents (12 MB; 66 MB): the YAML sniff kept a copy of the
 # whole text while loading it (now made only for a text it keeps, a small one)
 awk 'BEGIN { for (i = 0; i < 150000; i++) printf "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c, image: \"ubuntu:latest\"}]}\n" }' > "$in/perline/pods.yaml"

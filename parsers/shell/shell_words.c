@@ -28,8 +28,10 @@ struct ctx {
                        read now, so its commands are no condition (sh_cmd.condition) */
     uint8_t arm;    /* C_IF, C_CASE: the arm read now (sh_cmd.arm) */
     uint32_t id;    /* C_IF, C_CASE: its number in the text (sh_cmd.branch) */
-    uint32_t at;    /* the text offset of the word or operator that opened it (12 bytes an
+    uint32_t at;    /* the text offset of the word or operator that opened it (16 bytes an
                        entry: a text of 8 million `{` holds as many; UINT32_MAX past 4 GiB) */
+    uint32_t outer; /* 1 + the index of the innermost if or case under it, 0 none (so
+                       innermost_branch is one look, not a walk of a deep stack) */
 };
 
 /* What the next word is, in a compound command's header. */
@@ -88,6 +90,8 @@ struct builder {
     bool grammar_bash;   /* sh_opts.grammar_bash */
     bool regex_next;     /* the last word was the `=~` of a `[[ ]]`: the next token is its
                             pattern (regex_word) */
+    size_t regex_past;   /* where the last pattern regex_word gave up stopped: a `=~` before
+                            it is a byte of that pattern in bash's reading, not read again */
     size_t loose;        /* `(` read as no grammar (inside `[[ ]]`, an extglob, after a
                             command's words): as many `)` close nothing of the stack */
     size_t heap;         /* bytes of the contexts and commands past their fixed rooms (the
@@ -173,16 +177,26 @@ static inline bool in_case_patterns(const struct builder *b)
 }
 static bool counts_depth(unsigned char k) { return k == C_IF || k == C_LOOP || k == C_CASE || k == C_FUNC; }
 
+/* The innermost if or case open, or NULL (class: a walk down the stack at every command
+ * was quadratic in nested subshells: `(x|` 50,000 times, 150 KB, took 2.5 s). */
+static const struct ctx *innermost_branch(const struct builder *b)
+{
+    if (!b->nst)
+        return NULL;
+    const struct ctx *t = &b->st[b->nst - 1];
+    if (t->kind == C_IF || t->kind == C_CASE)
+        return t;
+    return t->outer ? &b->st[t->outer - 1] : NULL;
+}
+
 /* sh_opts.branches: the if or case `id` (just opened) stands in the innermost one open. */
 static __attribute__((noinline, cold)) void note_parent(struct builder *b, uint32_t id)
 {
     struct sh_branches *t = b->lx.opts->branches;
     struct sh_branch_parent p = {0, 0};
-    for (size_t k = b->nst; k-- > 0;)
-        if (b->st[k].kind == C_IF || b->st[k].kind == C_CASE) {
-            p = (struct sh_branch_parent){b->st[k].id, b->st[k].arm};
-            break;
-        }
+    const struct ctx *in = innermost_branch(b);
+    if (in)
+        p = (struct sh_branch_parent){in->id, in->arm};
     if (t->n + 1 == id) /* (one entry a branch, in order: a caller's stale table is no use) */
         *GL_APPEND(b->lx.a, t->items, t->n, t->cap) = p;
 }
@@ -197,7 +211,9 @@ static void push(struct builder *b, enum ctx_kind kind, char closer, size_t at)
     if (id && b->lx.opts && b->lx.opts->branches)
         note_parent(b, id);
     uint32_t at32 = at < UINT32_MAX ? (uint32_t)at : UINT32_MAX;
-    b->st[b->nst++] = (struct ctx){(unsigned char)kind, closer, false, false, 0, id, at32};
+    const struct ctx *in = innermost_branch(b);
+    uint32_t outer = in ? (uint32_t)(in - b->st) + 1 : 0;
+    b->st[b->nst++] = (struct ctx){(unsigned char)kind, closer, false, false, 0, id, at32, outer};
     b->depth += counts_depth(kind);
     b->nsub += kind == C_SUBSHELL;
 }
@@ -230,14 +246,9 @@ static void if_body(struct ctx *t, bool body)
 /* The innermost if or case around the command being finished: its id and arm in *c. */
 static void set_branch(const struct builder *b, struct sh_cmd *c)
 {
-    c->branch = 0;
-    c->arm = 0;
-    for (size_t k = b->nst; k-- > 0;)
-        if (b->st[k].kind == C_IF || b->st[k].kind == C_CASE) {
-            c->branch = b->st[k].id;
-            c->arm = b->st[k].arm;
-            return;
-        }
+    const struct ctx *in = innermost_branch(b);
+    c->branch = in ? in->id : 0;
+    c->arm = in ? in->arm : 0;
 }
 
 /* `{` or `(` opening a group at `at`; a pending function takes it as its body. */
@@ -1616,11 +1627,14 @@ static bool regex_word(struct builder *b, size_t at)
 {
     struct sh_lexer *lx = &b->lx;
     size_t i = at, depth = 0;
+    bool plain = true;
     for (; i < lx->len; i++) {
         char c = lx->s[i];
         if (c == '\\' || c == '\'' || c == '"' || c == '$' || c == '`' || c == '\0' ||
-            (c == '\n' && depth))
-            return false;
+            (c == '\n' && depth)) {
+            plain = false;
+            break;
+        }
         if (c == '(') {
             depth++;
         } else if (c == ')' && depth) {
@@ -1629,8 +1643,14 @@ static bool regex_word(struct builder *b, size_t at)
             break;
         }
     }
-    if (depth || i == at)
-        return false; /* (an unclosed `(`: bash refuses it, the usual reading goes on) */
+    if (!plain || depth || i == at) {
+        /* (not plain, or an unclosed `(` that bash refuses: the usual reading goes on).
+         * All of at..i is bash's one pattern, so a `=~` the usual reading finds there
+         * starts none and is not scanned again (class: each scan ran to the end of the
+         * line, quadratic in `[[ a =~ (x ]]; ` repeated: 600 KB took 22 s) */
+        b->regex_past = i;
+        return false;
+    }
     size_t n = i - at;
     char *block = gl_arena_take(lx->a, PLAIN_SPAN + n + 1);
     struct sh_span *span = (struct sh_span *)(void *)block;
@@ -1658,7 +1678,7 @@ static void run(struct builder *b)
             break;
         if (b->regex_next) { /* (a `#` first starts a comment there too: `[[ s =~ #x ]]`) */
             b->regex_next = false;
-            if (c != '#' && c != '\n' && regex_word(b, at))
+            if (c != '#' && c != '\n' && at >= b->regex_past && regex_word(b, at))
                 continue;
         }
         char op[4] = {0}; /* NUL-padded: a separator (finish) */
