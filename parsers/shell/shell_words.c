@@ -94,9 +94,6 @@ struct builder {
                             it is a byte of that pattern in bash's reading, not read again */
     size_t loose;        /* `(` read as no grammar (inside `[[ ]]`, an extglob, after a
                             command's words): as many `)` close nothing of the stack */
-    size_t heap;         /* bytes of the contexts and commands past their fixed rooms (the
-                            commands twice: their copy in the arena at the end), which
-                            stop_at_memory counts with the words; set as those grow */
     size_t limit;        /* the arena's limit, SIZE_MAX for none (it does not change while
                             a text is split: over_memory's test at every token is one) */
 };
@@ -147,19 +144,21 @@ static bool sep_pipe_or_async(const char *sep)
 
 static struct ctx *top(struct builder *b) { return b->nst ? &b->st[b->nst - 1] : NULL; }
 
-/* After the contexts, the commands or a command's redirections, assignments or heredocs
- * grew: b->heap again. Open contexts take no word and no arena byte (`( ( ( ...`), and the
+/* After the words, the contexts, the commands or a command's redirections, assignments or
+ * heredocs grew: the builder's scratch (lx.builder_scratch) again. Open contexts take no word and no arena byte (`( ( ( ...`), and the
  * commands stay on the heap until the end, then are copied to the arena (`a;a;a;...`):
  * 16 MB scripts of either took 146 and 97 MB; so are a command's redirections and
  * assignments until it ends (500,000 `<a` in one command, 1 MB: 99 MB). */
 static __attribute__((noinline, cold)) void heap_grown(struct builder *b)
 {
-    b->heap = (b->capst > FIXED ? b->capst * sizeof *b->st : 0) +
-              (b->capcmds > FIXED ? 2 * b->capcmds * sizeof *b->cmds : 0) +
-              (b->caprd > FIXED ? 2 * b->caprd * sizeof *b->rd : 0) +
-              (b->capas > FIXED ? 2 * b->capas * sizeof *b->as : 0) +
-              (b->caphd > FIXED ? b->caphd * sizeof *b->hd : 0);
-    b->lx.builder_scratch = b->capw * (sizeof *b->w + sizeof *b->wi) + b->heap;
+    /* (the commands, redirections and assignments twice: their copy in the arena at the
+       end; the words as they stand, capw == capwi) */
+    b->lx.builder_scratch = b->capw * (sizeof *b->w + sizeof *b->wi) +
+                            (b->capst > FIXED ? b->capst * sizeof *b->st : 0) +
+                            (b->capcmds > FIXED ? 2 * b->capcmds * sizeof *b->cmds : 0) +
+                            (b->caprd > FIXED ? 2 * b->caprd * sizeof *b->rd : 0) +
+                            (b->capas > FIXED ? 2 * b->capas * sizeof *b->as : 0) +
+                            (b->caphd > FIXED ? b->caphd * sizeof *b->hd : 0);
 }
 /* Room for one more assignment of the command being built. */
 static void grow_assigns(struct builder *b)
@@ -553,8 +552,7 @@ static __attribute__((noinline, cold)) bool stop_here(struct builder *b, size_t 
 static inline bool stop_at_memory_with(struct builder *b, size_t extra, size_t at)
 {
     const struct gl_arena *a = b->lx.a;
-    size_t words = b->capw * (sizeof *b->w + sizeof *b->wi) + b->heap; /* capw == capwi */
-    if (a->total + words + b->lx.scratch + extra <= b->limit)
+    if (a->total + b->lx.builder_scratch + b->lx.scratch + extra <= b->limit)
         return false;
     return stop_here(b, at);
 }
