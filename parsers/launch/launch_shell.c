@@ -730,6 +730,9 @@ static const struct sh_redir *unit_heredoc(const struct sh_cmd *cmds, size_t n, 
     return to_unit ? body : NULL;
 }
 
+static void launches_from_unit(struct gl_launch_scan *s, const char *text, size_t len,
+                               const struct gl_srcmap *map, bool expanded);
+
 /* The commands of one text (depth 0: a file's own text, whose commands inline ignores
  * cover; deeper: an `sbatch --wrap` script, a command substitution's body). */
 static void scan_split(struct gl_launch_scan *s, const char *text, size_t len,
@@ -761,11 +764,10 @@ static void scan_split(struct gl_launch_scan *s, const char *text, size_t len,
         const struct sh_cmd *c = &cmds[k];
         const struct sh_redir *unit = s->in_unit ? NULL : unit_heredoc(cmds, n, k);
         if (unit && unit->body_off + unit->body_len <= len) {
-            s->unit_expanded = !unit->quoted_delim;
-            gl_launches_from_unit(s, unit->body, unit->body_len,
-                                  subst_map(s, text, map, unit->body_off,
-                                            unit->body_off + unit->body_len, &unit_at));
-            s->unit_expanded = false;
+            launches_from_unit(s, unit->body, unit->body_len,
+                               subst_map(s, text, map, unit->body_off,
+                                         unit->body_off + unit->body_len, &unit_at),
+                               !unit->quoted_delim);
         }
         if (!c->nwords && !c->nassigns)
             continue;
@@ -793,14 +795,16 @@ static void scan_split(struct gl_launch_scan *s, const char *text, size_t len,
     }
 }
 
-void gl_launches_from_unit(struct gl_launch_scan *s, const char *text, size_t len,
-                           const struct gl_srcmap *map)
+/* gl_launches_from_unit; `expanded`: the unit is a heredoc's body the script's shell
+ * expands (`<<EOF`, not `<<'EOF'`: gl_unit_commands) */
+static void launches_from_unit(struct gl_launch_scan *s, const char *text, size_t len,
+                               const struct gl_srcmap *map, bool expanded)
 {
     struct sh_vars vars;
     sh_vars_init(&vars, &s->doc->arena);
     struct gl_unit_cmds u = {0};
     if (s->in_unit ||
-        !gl_unit_commands(&s->doc->arena, text, len, map, s->unit_expanded, &vars, &u)) {
+        !gl_unit_commands(&s->doc->arena, text, len, map, expanded, &vars, &u)) {
         if (u.stop.line) /* (the arena went past parse-memory there) */
             gl_doc_fail_limit(s->doc, GL_LIMIT_PARSE_MEMORY, u.stop);
         return;
@@ -808,11 +812,17 @@ void gl_launches_from_unit(struct gl_launch_scan *s, const char *text, size_t le
     struct sh_vars *outer = s->vars;
     /* a heredoc body the script's shell expands (`<<EOF`): its `$X` are the script's,
        substituted before systemd reads the unit, so its Environment= sets none of them */
-    s->vars = s->unit_expanded && outer ? outer : &vars;
+    s->vars = expanded && outer ? outer : &vars;
     s->in_unit = true;
     gl_launch_scan_text(s, u.text, u.len, &u.map);
     s->in_unit = false;
     s->vars = outer;
+}
+
+void gl_launches_from_unit(struct gl_launch_scan *s, const char *text, size_t len,
+                           const struct gl_srcmap *map)
+{
+    launches_from_unit(s, text, len, map, false);
 }
 
 static int range_cmp(const void *a, const void *b)

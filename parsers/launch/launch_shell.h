@@ -152,8 +152,6 @@ struct gl_launch_scan {
     bool python_braces;       /* IPython `!` lines: `{expr}` is opaque (sh_opts) */
     bool in_unit;             /* reading a systemd unit's commands (gl_launches_from_unit):
                                  a heredoc there is not read as a unit again */
-    bool unit_expanded;       /* the next unit is a heredoc's body the script's shell
-                                 expands (`<<EOF`, not `<<'EOF'`): gl_unit_commands */
     bool jetson_section;      /* a document's section about Jetson: gl_launch.jetson_section */
     bool cwd_unknown;         /* a `cd`/`pushd` ran before: files named relative to the
                                  text's directory may be others (docker compose run) */
