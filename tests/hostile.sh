@@ -225,6 +225,13 @@ for n, f in ((100000, 'stages.Dockerfile'), (10000, 'stages4.Dockerfile')):
 " "$in/long"
 lint stages-1e5 10 512 "gl900 $in/long/stages.Dockerfile * * parse-memory" "$in/long/stages.Dockerfile"
 lint stages-1e4 5 512 "clean $in/long/stages4.Dockerfile" "$in/long/stages4.Dockerfile"
+# a template directive (GL903) or an unknown word (GL900) at line 2, then 200,000
+# instructions (11 MB): the rest was parsed until parse-memory stopped it (GL900 at the
+# limit, far from the cause); the parse stops at the first word BuildKit does not know
+{ printf 'FROM ubuntu:22.04\n{%% if cookiecutter.gpu %%}\n'; yes 'RUN echo the same line again and again' | head -n 200000; } > "$in/long/tpl.Dockerfile"
+lint template-then-1e5 10 512 "finding GL903 $in/long/tpl.Dockerfile 2 1 -- clean $in/long/tpl.Dockerfile" "$in/long/tpl.Dockerfile"
+{ printf 'FROM ubuntu:22.04\nSUDO apt-get update\n'; yes 'RUN echo the same line again and again' | head -n 200000; } > "$in/long/sudo.Dockerfile"
+lint unknown-then-1e5 10 512 "gl900 $in/long/sudo.Dockerfile 2 1 unknown.instruction:.SUDO" "$in/long/sudo.Dockerfile"
 # make variables that refer to each other 8 times, 8 deep (16 MB each), in 2000 recipe
 # lines (fuzz_makefile found this: every line expanded to its own 1 MiB cap, 2 GB of shell
 # text in all); expansions now share one budget per file.

@@ -665,6 +665,11 @@ struct df_file *df_parse_lines(struct gl_arena *a, const char *data, size_t len,
         if (!cont && ce == ts)
             continue;
         ok = instruction(&c, &k, ts, ce, cont);
+        if (ok && (flags & DF_PARSE_STOP_AT_UNKNOWN) &&
+            c.f->instrs[c.f->ninstrs - 1].kw == DF_KW_UNKNOWN) {
+            starts = NULL; /* (not every line was read) */
+            break;
+        }
     }
     if (ok && !c.failed && gl_arena_over(a)) /* (the last instruction took it past the
                                                 limit: it stops at that one's last line) */

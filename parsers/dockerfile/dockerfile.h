@@ -128,6 +128,10 @@ struct df_file {
 };
 
 #define DF_PARSE_NO_LINE_LIMIT 1u   /* accept lines longer than BuildKit's 64 KiB */
+#define DF_PARSE_STOP_AT_UNKNOWN 2u /* stop after the first instruction whose word BuildKit
+                                       does not know (docker build stops there; a template
+                                       directive makes the file a template): the rest
+                                       unread, and no line starts handed back */
 #define DF_MAX_LINE 65535u          /* longest line BuildKit accepts, without newline */
 
 struct df_file *df_parse(struct gl_arena *a, const char *data, size_t len, struct df_error *err);

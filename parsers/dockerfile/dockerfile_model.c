@@ -747,7 +747,8 @@ void gl_parse_dockerfile_doc(struct gl_doc *doc, const struct gl_config *cfg)
     struct df_error err;
     uint32_t *starts, room[512]; /* (most files have fewer lines: no heap array) */
     size_t nstarts;
-    const struct df_file *f = df_parse_lines(&doc->arena, doc->text, doc->len, 0, &err,
+    const struct df_file *f = df_parse_lines(&doc->arena, doc->text, doc->len,
+                                             DF_PARSE_STOP_AT_UNKNOWN, &err,
                                              &starts, &nstarts, room, 512);
     if (!f) {
         doc->error.set = true;
