@@ -809,6 +809,25 @@ printf 'services:\n  a:\n    image: ${IMG}\n' > "$in/nul/env/docker-compose.yml"
 printf 'IMG=ubuntu\0evil:22.04\n' > "$in/nul/env/.env"
 lint env-nul 10 256 "count GL101 $in/nul/env/docker-compose.yml 0 -- clean $in/nul/env/docker-compose.yml" "$in/nul/env/docker-compose.yml"
 lint escaped-nul 10 256 "has GL411 $in/nul/docker-compose.yml service \`svc␀evil\x1b\[31m\` -- has GL414 $in/nul/pod.yaml container \`c␀x\` -- count GL101 $in/nul/nb.ipynb 0 -- clean $in/nul/nb.ipynb" "$in/nul/docker-compose.yml" "$in/nul/pod.yaml" "$in/nul/nb.ipynb"
+# a notebook whose cell printed a training log of 300,000 lines (10 MB of output strings)
+# and one of 20,000 small cells (5.7 MB): every node of the JSON was kept in the YAML tree (10
+# bytes of parse-memory a byte), so both stopped at parse-memory; only the cells'
+# `cell_type` and `source` are kept now (yt_load_keeping): linted whole, under 64 MB
+python3 -c '
+import json, sys
+run = {"cell_type": "code", "execution_count": 1, "metadata": {}, "outputs": [],
+       "source": ["!docker run --rm ubuntu:latest python train.py\n"]}
+log = dict(run, outputs=[{"name": "stdout", "output_type": "stream",
+                          "text": ["step %d loss 0.123\n" % i for i in range(300000)]}])
+small = [{"cell_type": "code", "execution_count": i, "metadata": {"id": "c%d" % i},
+          "source": ["x = %d\n" % i, "print(x)\n"],
+          "outputs": [{"name": "stdout", "output_type": "stream", "text": ["%d\n" % i]}]}
+         for i in range(20000)]
+for name, cells in (("log", [log]), ("small", small + [run])):
+    json.dump({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5},
+              open(sys.argv[1] + "/" + name + ".ipynb", "w"), indent=1)
+' "$in/long"
+lint notebook-log-3e5 20 512 "clean $in/long/log.ipynb -- count GL101 $in/long/log.ipynb 1 -- clean $in/long/small.ipynb -- count GL101 $in/long/small.ipynb 1 -- rss 64" "$in/long/log.ipynb" "$in/long/small.ipynb"
 
 # ---- readers and launches landed in round 12 (round 13) ----
 # an MPI launcher before a container launch is a wrapper, found by walking what it wraps:

@@ -159,6 +159,20 @@ static char *without_surrogates(struct gl_arena *a, const char *t, size_t len)
     return copy;
 }
 
+/* The pairs read: the root's `cells`, and each cell's `cell_type` and `source`. The rest
+ * (outputs, whose images and logs are most of a large notebook's bytes, metadata,
+ * execution counts) is never kept: the tree of a notebook is the size of its sources. */
+static bool keep(size_t depth, const char *key, size_t len)
+{
+#define KEY_IS(lit) (len == sizeof lit - 1 && !memcmp(key, lit, len))
+    if (depth == 1)
+        return KEY_IS("cells");
+    if (depth == 3)
+        return KEY_IS("cell_type") || KEY_IS("source");
+    return true;
+#undef KEY_IS
+}
+
 static void parse(struct gl_doc *doc, const struct gl_config *cfg)
 {
     (void)cfg;
@@ -166,7 +180,7 @@ static void parse(struct gl_doc *doc, const struct gl_config *cfg)
         return;
     const char *text = without_surrogates(&doc->arena, doc->text, doc->len);
     struct yt_stream s;
-    yt_load_doc(&s, doc, text ? text : doc->text, doc->len);
+    yt_load_keeping(&s, doc, text ? text : doc->text, doc->len, keep);
     struct yt_node *root = s.ndocs && s.docs[0] && s.docs[0]->complete ? s.docs[0] : NULL;
     struct yt_node *cells = yt_get(&s, root, "cells", NULL);
     struct md_walk *md = NULL; /* the Markdown cells' walk, from the first one */

@@ -225,6 +225,10 @@ struct loader {
     bool marks_are_locs;   /* libyaml's line and column are gl_loc's (see node_loc) */
     bool exact;            /* yt_load_exact */
     size_t max_depth;      /* the limit nesting-depth, or yt_load_exact's bound (0: none) */
+    yt_keep_fn keep;       /* NULL, or yt_load_keeping's choice of the pairs kept */
+    bool skip_value;       /* the next node is the value of a pair not kept */
+    size_t skipping;       /* > 0: inside such a value's collection, this deep */
+    struct yt_node *skipped; /* what an alias to an anchor inside such a value names */
 };
 
 /* yt_loc_of for the loader: positions come mostly in order, so the line of the last one
@@ -443,11 +447,25 @@ static void pop(struct loader *ld, const yaml_event_t *ev)
     n->complete = true;
 }
 
+/* Is this scalar a key whose pair yt_load_keeping's choice drops? (then its value is
+ * skipped: ld->skip_value) */
+static inline bool key_dropped(struct loader *ld, const char *v, size_t len)
+{
+    if (__builtin_expect(!ld->keep, 1) || !ld->depth)
+        return false;
+    const struct yt_node *top = ld->stack[ld->depth - 1];
+    return top->kind == YT_MAP && !ld->keys[ld->depth - 1] && !ld->keep(ld->depth, v, len);
+}
+
 static void load_scalar(struct loader *ld, const yaml_event_t *ev)
 {
-    struct yt_node *n = new_node(ld, YT_SCALAR, ev);
     size_t len = ev->data.scalar.length;
     const char *v = (const char *)ev->data.scalar.value;
+    if (key_dropped(ld, v, len)) {
+        ld->skip_value = true;
+        return;
+    }
+    struct yt_node *n = new_node(ld, YT_SCALAR, ev);
     /* (not zeroed first: every byte is written; a NUL, which only an escape of a
        double-quoted scalar makes (libyaml's reader refuses a raw one), is GL_NUL_SHOWN,
        which escape_out counts: the other styles are not searched for one) */
@@ -508,6 +526,35 @@ static bool load_collection(struct loader *ld, const yaml_event_t *ev, enum yt_k
         anchors_put(&ld->anchors, n->anchor, n);
     attach(ld, n);
     return push(ld, n);
+}
+
+/* An event inside the value of a pair not kept: nothing of it is kept; its anchors name
+ * an empty scalar. False when the event is not one (the loader takes it). */
+static bool skip_event(struct loader *ld, const yaml_event_t *ev)
+{
+    if (!ld->skip_value && !ld->skipping)
+        return false;
+    const yaml_char_t *anchor = NULL;
+    switch (ev->type) {
+    case YAML_SCALAR_EVENT: anchor = ev->data.scalar.anchor; break;
+    case YAML_SEQUENCE_START_EVENT: anchor = ev->data.sequence_start.anchor; break;
+    case YAML_MAPPING_START_EVENT: anchor = ev->data.mapping_start.anchor; break;
+    default: break;
+    }
+    if (anchor) {
+        if (!ld->skipped) {
+            ld->skipped = new_node(ld, YT_SCALAR, ev);
+            ld->skipped->value = "";
+            ld->skipped->complete = true;
+        }
+        anchors_put(&ld->anchors, copy_str(ld->s->arena, anchor), ld->skipped);
+    }
+    if (ev->type == YAML_SEQUENCE_START_EVENT || ev->type == YAML_MAPPING_START_EVENT)
+        ld->skipping++;
+    else if (ev->type == YAML_SEQUENCE_END_EVENT || ev->type == YAML_MAPPING_END_EVENT)
+        ld->skipping--;
+    ld->skip_value = false;
+    return true;
 }
 
 static void libyaml_error(struct loader *ld, const yaml_parser_t *p)
@@ -572,7 +619,7 @@ static yaml_error_type_t parse_stream(struct loader *ld, const char *text, size_
             libyaml_error(ld, &p);
             break;
         }
-        switch (ev.type) {
+        switch (skip_event(ld, &ev) ? YAML_NO_EVENT : ev.type) {
         case YAML_STREAM_END_EVENT: done = true; break;
         case YAML_DOCUMENT_START_EVENT:
             ld->anchors.gen++;
@@ -631,7 +678,8 @@ static void parse_before_bad_line(struct loader *ld, const char *text, size_t cu
     s->alias_used = 0;
     s->alias_exceeded = false;
     s->spent = NULL;
-    ld->depth = 0;
+    ld->depth = ld->skipping = 0;
+    ld->skip_value = false;
     ld->anchors.n = 0;
     parse_stream(ld, text, cut, yt_reader_chars(text, cut));
     /* the document the bad line belongs to is cut short, whatever libyaml closed */
@@ -643,7 +691,7 @@ static void parse_before_bad_line(struct loader *ld, const char *text, size_t cu
 }
 
 static int load(struct yt_stream *s, struct gl_arena *a, const char *text, size_t len,
-                bool exact, size_t max_depth)
+                bool exact, size_t max_depth, yt_keep_fn keep)
 {
     memset(s, 0, sizeof *s);
     s->arena = a;
@@ -658,7 +706,7 @@ static int load(struct yt_stream *s, struct gl_arena *a, const char *text, size_
         return -1;
     }
 
-    struct loader ld = {.s = s, .exact = exact};
+    struct loader ld = {.s = s, .exact = exact, .keep = keep};
     ld.max_depth = exact ? max_depth : (size_t)gl_limit(GL_LIMIT_NESTING_DEPTH);
     size_t chars = yt_reader_chars(text, len);
     charmap_build(&ld.cm, text, len, chars);
@@ -681,7 +729,7 @@ int yt_load(struct yt_stream *s, struct gl_arena *a, const char *text, size_t le
 {
     if (sniff_adopt(s, a, text, len))
         return s->error ? -1 : 0;
-    return load(s, a, text, len, false, 0);
+    return load(s, a, text, len, false, 0, NULL);
 }
 
 int yt_load_doc(struct yt_stream *s, struct gl_doc *doc, const char *text, size_t len)
@@ -691,10 +739,18 @@ int yt_load_doc(struct yt_stream *s, struct gl_doc *doc, const char *text, size_
     return rc;
 }
 
+int yt_load_keeping(struct yt_stream *s, struct gl_doc *doc, const char *text, size_t len,
+                    yt_keep_fn keep)
+{
+    int rc = load(s, &doc->arena, text, len, false, 0, keep);
+    s->doc = doc;
+    return rc;
+}
+
 int yt_load_exact(struct yt_stream *s, struct gl_arena *a, const char *text, size_t len,
                   size_t max_depth)
 {
-    return load(s, a, text, len, true, max_depth);
+    return load(s, a, text, len, true, max_depth, NULL);
 }
 
 struct yt_node *yt_pending_key(const struct yt_stream *s, const struct yt_node *map)
@@ -1195,7 +1251,7 @@ bool yt_sniff(const char *data, size_t len, bool (*judge)(struct yt_stream *s))
         sniff_memo.blank_tried = sniff_memo.has_blank = false;
         sniff_memo.len = len;
         sniff_memo.text = NULL; /* (copied below, once the memo is known to be kept) */
-        load(&sniff_memo.s, &sniff_memo.a, data, len, false, 0);
+        load(&sniff_memo.s, &sniff_memo.a, data, len, false, 0, NULL);
         sniff_memo.gen = sniff_memo.s.gen;
         sniff_memo.loaded = sniff_memo.a.total;
         sniff_memo.load_over = sniff_memo.a.over;
@@ -1212,7 +1268,7 @@ bool yt_sniff(const char *data, size_t len, bool (*judge)(struct yt_stream *s))
             sniff_memo.blank_tried = true;
             const char *blanked = yt_template_blank(&sniff_memo.a, data, len);
             if (blanked) {
-                load(&sniff_memo.blank, &sniff_memo.a, blanked, len, false, 0);
+                load(&sniff_memo.blank, &sniff_memo.a, blanked, len, false, 0, NULL);
                 sniff_memo.has_blank = true;
             }
         }

@@ -241,6 +241,18 @@ int yt_load(struct yt_stream *s, struct gl_arena *a, const char *text, size_t le
  * says so at once (unless set already or the load failed: yt_report decides those). */
 int yt_load_doc(struct yt_stream *s, struct gl_doc *doc, const char *text, size_t len);
 
+/* Which pairs of a mapping yt_load_keeping keeps: called with each key that is a scalar
+ * (its text, len bytes) and the depth of its mapping (the root collection is 1); false
+ * drops the pair, and nothing of its value is kept (libyaml still reads it: its errors
+ * count). */
+typedef bool (*yt_keep_fn)(size_t depth, const char *key, size_t len);
+/* yt_load_doc keeping only the pairs `keep` chooses, for a reader that needs few of a
+ * large input's nodes (a notebook's cells and not their outputs): the tree's memory is
+ * that of what is kept. An alias to an anchor inside a dropped value names an empty
+ * scalar. No sniffed stream is adopted. */
+int yt_load_keeping(struct yt_stream *s, struct gl_doc *doc, const char *text, size_t len,
+                    yt_keep_fn keep);
+
 /* As yt_load, for a reader of the program's own files (see the top of this file): no
  * second pass over the lines before a bad byte, aliases to enclosing nodes, pending keys
  * and s->doc_starts kept; a collection nested more than max_depth deep stops the load

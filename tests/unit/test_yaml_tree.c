@@ -394,6 +394,54 @@ static void big_text(struct gl_buf *b, const char *fmt)
     gl_buf_printf(b, fmt, big);
 }
 
+/* yt_load_keeping: the keep choice drops pairs by key and depth (nothing of a dropped
+ * value is in the tree, its nodes cost no arena), an alias to an anchor inside a dropped
+ * value names an empty scalar, and an error inside a dropped value still stops the load
+ * where it is. */
+static bool keep_cells(size_t depth, const char *key, size_t len)
+{
+    if (depth == 1)
+        return len == 5 && !memcmp(key, "cells", 5);
+    return !(len == 7 && !memcmp(key, "outputs", 7));
+}
+
+static void test_load_keeping(void **st)
+{
+    (void)st;
+    char big[4096];
+    memset(big, 'x', sizeof big - 1);
+    big[sizeof big - 1] = 0;
+    char *t = NULL;
+    assert_true(asprintf(&t, "{\"meta\": {\"a\": 1}, \"cells\": [{\"source\": \"s\", "
+                             "\"outputs\": [\"%s\", &o {\"k\": [1, 2]}], \"n\": *o}]}",
+                         big) > 0);
+    struct gl_doc *d = test_doc_new("n.ipynb", GL_IN_NOTEBOOK, t, strlen(t));
+    struct yt_stream s;
+    assert_int_equal(yt_load_keeping(&s, d, t, strlen(t), keep_cells), 0);
+    struct yt_node *root = s.docs[0];
+    assert_int_equal(root->npairs, 1); /* `meta` dropped */
+    struct yt_node *cells = yt_get(&s, root, "cells", NULL);
+    assert_true(yt_is_seq(cells) && cells->nitems == 1);
+    struct yt_node *cell = cells->items[0];
+    assert_int_equal(cell->npairs, 2); /* `outputs` dropped, `source` and `n` kept */
+    assert_true(yt_scalar_is(yt_get(&s, cell, "source", NULL), "s"));
+    struct yt_node *n = yt_deref(&s, yt_get(&s, cell, "n", NULL));
+    assert_true(yt_is_scalar(n) && n->len == 0);
+    assert_true(d->arena.total < sizeof big); /* the 4 KB string was not copied */
+    struct gl_loc at = yt_get(&s, cell, "source", NULL)->loc;
+    assert_int_equal(at.line, 1);
+    assert_int_equal(at.col, (uint32_t)(strstr(t, "\"s\"") - t + 1));
+    test_doc_free(d);
+    free(t);
+    /* a syntax error inside a dropped value stops the load there */
+    const char *bad = "{\"cells\": [{\"outputs\": [1, 2,, 3]}]}";
+    d = test_doc_new("n.ipynb", GL_IN_NOTEBOOK, bad, strlen(bad));
+    assert_int_equal(yt_load_keeping(&s, d, bad, strlen(bad), keep_cells), -1);
+    assert_int_equal(s.error_loc.line, 1);
+    assert_int_equal(s.error_loc.col, (uint32_t)(strstr(bad, ",,") - bad + 2));
+    test_doc_free(d);
+}
+
 static void test_alias_cost_by_size(void **st)
 {
     (void)st;
@@ -837,6 +885,7 @@ int main(void)
         cmocka_unit_test(test_escaped_nul_shown),
         cmocka_unit_test(test_bad_byte_keeps_lines_before),
         cmocka_unit_test(test_recursive_and_undefined_alias),
+        cmocka_unit_test(test_load_keeping),
         cmocka_unit_test(test_alias_cost_by_size),
         cmocka_unit_test(test_alias_cost_through_aliases),
         cmocka_unit_test(test_pragmas),
