@@ -67,7 +67,7 @@ static void env_list(struct launch_build *b, const struct lv *v)
 {
     struct gl_arena *a = &b->doc->arena;
     size_t start = 0, i = 0;
-    while (i <= v->len && !gl_arena_over(a)) { /* (parse-memory: the rest is not read) */
+    while (i <= v->len && !lv_over(b->doc, v, i)) { /* (parse-memory: the rest unread) */
         size_t j = i;
         while (j < v->len && v->text[j] != ',')
             j++;

@@ -32,6 +32,9 @@ struct lv lv_sub(struct gl_arena *a, const struct lv *v, size_t start, size_t le
 struct gl_loc lv_loc(const struct lv *v, size_t k);   /* byte k of the value */
 struct gl_loc lv_end_loc(const struct lv *v);         /* just after the last byte */
 bool lv_is(const struct lv *v, const char *s);
+/* Is doc's arena past parse-memory? Then the reading of v's list stops, and doc is a GL900
+ * at byte k of v (where it stopped) unless it is one already. */
+bool lv_over(struct gl_doc *doc, const struct lv *v, size_t k);
 /* The value with each unresolved part (sh_span.opaque: `$TAG`, `$(git describe)`, a
  * documentation `<placeholder>`) as one '*': the pattern of a project image
  * (model_ref.h). An opaque value whose unresolved parts are not marked is all "*". */

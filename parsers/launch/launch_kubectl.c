@@ -150,7 +150,7 @@ static void resource(struct launch_build *b, const struct lv *v, size_t from, si
 
 static void resource_list(struct launch_build *b, const struct lv *v, bool limits)
 {
-    for (size_t i = 0, start = 0; i <= v->len && !gl_arena_over(&b->doc->arena); i++)
+    for (size_t i = 0, start = 0; i <= v->len && !lv_over(b->doc, v, i); i++)
         if (i == v->len || v->text[i] == ',') {
             resource(b, v, start, i, limits);
             start = i + 1;

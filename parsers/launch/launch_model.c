@@ -38,6 +38,14 @@ struct gl_loc lv_end_loc(const struct lv *v)
     return l;
 }
 
+bool lv_over(struct gl_doc *doc, const struct lv *v, size_t k)
+{
+    if (__builtin_expect(!gl_arena_over(&doc->arena), 1))
+        return false;
+    gl_doc_fail_limit(doc, GL_LIMIT_PARSE_MEMORY, lv_loc(v, k < v->len ? k : v->len));
+    return true;
+}
+
 bool lv_is(const struct lv *v, const char *s)
 {
     return strlen(s) == v->len && memcmp(v->text, s, v->len) == 0;

@@ -128,12 +128,14 @@ size_t launch_walk_opts(struct launch_build *b, const struct sh_cmd *cmd, size_t
     size_t n = cmd->nwords;
     *ambiguous = false;
     while (i < n) {
-        /* the limit parse-memory: the rest is not read (the caller's check says so at the
-         * command); each option adds to the launch's tables, which grow in the arena, and
-         * a command of 100,000 --device options took 60 MB against the 32 MiB limit */
-        if (gl_arena_over(&b->doc->arena))
-            return n;
+        /* the limit parse-memory: the rest is not read, a GL900 at this option; each
+         * option adds to the launch's tables, which grow in the arena, and a command of
+         * 100,000 --device options took 60 MB against the 32 MiB limit */
         const struct gl_word *w = &cmd->words[i];
+        if (gl_arena_over(&b->doc->arena)) {
+            gl_doc_fail_limit(b->doc, GL_LIMIT_PARSE_MEMORY, w->loc);
+            return n;
+        }
         const char *t = w->text;
         if (w->opaque && splat_word(w, &cmd->info[i])) {
             b->l->opts_opaque = true;

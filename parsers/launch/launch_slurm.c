@@ -155,7 +155,7 @@ void slurm_mount(struct launch_build *b, const struct lv *v, size_t start, size_
 void slurm_mount_list(struct launch_build *b, const struct lv *v, char sep)
 {
     /* (a mount a step: stops where parse-memory is reached, as launch_walk_opts does) */
-    for (size_t i = 0; i <= v->len && !gl_arena_over(&b->doc->arena);) {
+    for (size_t i = 0; i <= v->len && !lv_over(b->doc, v, i);) {
         size_t j = i;
         while (j < v->len && v->text[j] != sep)
             j++;
@@ -183,7 +183,7 @@ void slurm_container(struct launch_build *b, const struct slurm_req *r)
      * ENV: an env entry of the launch whose value the job's environment gives (unknown) */
     const struct lv *env = &r->env.v;
     for (size_t i = 0; env->text && !env->opaque && i <= env->len &&
-                       !gl_arena_over(&b->doc->arena);) { /* (parse-memory) */
+                       !lv_over(b->doc, env, i);) { /* (parse-memory) */
         size_t j = i;
         while (j < env->len && env->text[j] != ',')
             j++;

@@ -34,7 +34,7 @@ static void gpu_devices(struct launch_build *b, struct gl_gpu_request *g, const 
     size_t i = vstart;
     const char **ids = list_alloc(a, f->text + vstart, f->len - vstart, &g->ndevice_ids);
     g->device_ids = ids;
-    while (i <= f->len && !gl_arena_over(a)) { /* (parse-memory: the rest is not read) */
+    while (i <= f->len && !lv_over(b->doc, v, f->at + (f->raw_len == f->len ? i : 0))) {
         size_t j = i;
         while (j < f->len && f->text[j] != ',')
             j++;
@@ -176,7 +176,7 @@ struct gl_gpu_request *value_gpus(struct launch_build *b, const struct lv *v)
      * 89 MB of RSS in all, over the 64 MiB bound) */
     struct gl_gpu_field *fields = NULL;
     size_t nfields = 0, cap = 0;
-    for (size_t i = 0; i < c.n && !gl_arena_over(a); i++) {
+    for (size_t i = 0; i < c.n && !lv_over(b->doc, v, c.f[i].at); i++) {
         struct gl_gpu_field *f = GL_APPEND(a, fields, nfields, cap);
         bool bare = gpu_field(a, v, &c.f[i], f);
         f->repeated = gpu_key_repeated(&seen, f->name, bare);
@@ -378,7 +378,7 @@ void value_tmpfs(struct launch_build *b, const struct lv *v)
 void value_apptainer_bind(struct launch_build *b, const struct lv *v)
 {
     struct gl_arena *a = &b->doc->arena;
-    for (size_t i = 0, j; i < v->len && !gl_arena_over(a); i = j + 1) { /* (parse-memory) */
+    for (size_t i = 0, j; i < v->len && !lv_over(b->doc, v, i); i = j + 1) { /* (memory) */
         for (j = i; j < v->len && v->text[j] != ','; j++)
             ;
         if (j == i)
