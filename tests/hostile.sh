@@ -756,6 +756,20 @@ done
 # whole text while loading it (now made only for a text it keeps, a small one)
 awk 'BEGIN { for (i = 0; i < 150000; i++) printf "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c, image: \"ubuntu:latest\"}]}\n" }' > "$in/perline/pods.yaml"
 lint many-docs-k8s 20 1024 "gl900 $in/perline/pods.yaml * * parse-memory -- rss 64" "$in/perline/pods.yaml"
+# manifests in heredocs that kubectl applies (round 21): 20,000 heredocs of a pod each,
+# one heredoc of 120,000 pods (13 MB), and an alias bomb in one: each heredoc's YAML is
+# loaded in the doc's arena, so parse-memory stops them (GL900 inside the heredoc that
+# reached it), the alias budget is the doc's GL900 at the alias
+awk 'BEGIN { for (i = 0; i < 20000; i++) printf "kubectl apply -f - <<EOF\napiVersion: v1\nkind: Pod\nmetadata:\n  name: p%d\nspec:\n  containers:\n  - name: c\n    image: ubuntu:latest\nEOF\n", i }' > "$in/perline/heredoc-pods.sh"
+{ printf "cat <<'EOF' | kubectl apply -f -\n"
+  awk 'BEGIN { for (i = 0; i < 120000; i++) printf "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p%d}\nspec: {containers: [{name: c, image: \"ubuntu:latest\"}]}\n", i }'
+  printf 'EOF\n'; } > "$in/perline/heredoc-stream.sh"
+{ printf 'kubectl apply -f - <<EOF\napiVersion: v1\nkind: Pod\nmetadata:\n  name: x\na0: &a0 [x, x, x, x, x, x, x, x, x, x]\n'
+  for k in $(seq 11); do j=$((k - 1)); printf 'a%d: &a%d [*a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d, *a%d]\n' $k $k $j $j $j $j $j $j $j $j $j $j; done
+  printf 'spec:\n  containers:\n  - name: c\n    image: ubuntu:latest\n    args: *a11\nEOF\n'; } > "$in/perline/heredoc-laughs.sh"
+lint heredoc-manifests 20 1024 "gl900 $in/perline/heredoc-pods.sh >1 * parse-memory -- gl900 \
+$in/perline/heredoc-stream.sh >2 * parse-memory -- gl900 $in/perline/heredoc-laughs.sh 6 34 yaml-alias-nodes -- rss 64" \
+  "$in/perline/heredoc-pods.sh" "$in/perline/heredoc-stream.sh" "$in/perline/heredoc-laughs.sh"
 # shell: 200,000 here-documents opened on one line (3.6 MB; 70 MB), read in one go after
 # it: the limit stops them at the body where it is reached (was 1:1, round 12); since
 # round 19 the command's redirections count (62 MB, now 32 MB): the limit stops the line

@@ -127,6 +127,10 @@ void launch_compose_run(struct gl_launch_scan *scan, const struct sh_cmd *cmd, s
 /* `apptainer|singularity pull|build ... docker://IMG` (launch_apptainer.c): the docker://
  * operand is an image reference (GL_REF_DEF_FROM, as a .def `From:`), no launch. */
 void launch_apptainer_fetch(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t first);
+/* Does cmd (its tool at word tool_wi) apply the manifests on its standard input:
+ * `kubectl [global opts] apply|create|replace ... -f -` (`--filename=-`, `-f /dev/stdin`;
+ * also `oc`, `microk8s kubectl`, `k3s kubectl`)? (launch_kubectl.c) */
+bool launch_kubectl_applies_stdin(const struct sh_cmd *cmd, size_t tool_wi);
 /* `kubectl [global opts] run NAME --image=IMG ...` (launch_kubectl.c): word `first` is the
  * first after `kubectl`. */
 void launch_kubectl(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t tool_wi,

@@ -255,12 +255,10 @@ static void apply(struct launch_build *b, const struct gl_cli_flag *f, const str
     }
 }
 
-void launch_kubectl(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t tool_wi,
-                    size_t first)
+/* The word after kubectl's global options from word `first`: its subcommand (or n). */
+static size_t subcommand(const struct sh_cmd *cmd, size_t first)
 {
-    size_t n = cmd->nwords;
-    /* the global options before the subcommand */
-    size_t sub = first;
+    size_t n = cmd->nwords, sub = first;
     while (sub < n && !cmd->words[sub].opaque && cmd->words[sub].text[0] == '-') {
         const char *t = cmd->words[sub].text;
         const struct gl_cli_flag *f =
@@ -270,6 +268,47 @@ void launch_kubectl(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_
                           (t[1] == '-' || !t[2]);
         sub += value_next ? 2 : 1;
     }
+    return sub;
+}
+
+bool launch_kubectl_applies_stdin(const struct sh_cmd *cmd, size_t tool_wi)
+{
+    size_t n = cmd->nwords, i = tool_wi;
+    if (i >= n || cmd->words[i].opaque)
+        return false;
+    const char *tool = gl_base_name(cmd->words[i].text);
+    if ((gl_streq(tool, "microk8s") || gl_streq(tool, "k3s")) && i + 1 < n &&
+        gl_streq(cmd->words[i + 1].text, "kubectl"))
+        tool = cmd->words[++i].text;
+    if (!gl_streq(tool, "kubectl") && !gl_streq(tool, "oc"))
+        return false;
+    size_t sub = subcommand(cmd, i + 1);
+    if (sub >= n || cmd->words[sub].opaque ||
+        (!gl_streq(cmd->words[sub].text, "apply") && !gl_streq(cmd->words[sub].text, "create") &&
+         !gl_streq(cmd->words[sub].text, "replace")))
+        return false;
+    for (size_t k = sub + 1; k < n; k++) {
+        const struct gl_word *w = &cmd->words[k];
+        if (w->opaque)
+            continue;
+        const char *v = NULL;
+        if (gl_streq(w->text, "-f") || gl_streq(w->text, "--filename"))
+            v = k + 1 < n && !cmd->words[k + 1].opaque ? cmd->words[k + 1].text : NULL;
+        else if (!strncmp(w->text, "--filename=", 11))
+            v = w->text + 11;
+        else if (!strncmp(w->text, "-f", 2))
+            v = w->text + 2 + (w->text[2] == '=');
+        if (v && (gl_streq(v, "-") || gl_streq(v, "/dev/stdin")))
+            return true;
+    }
+    return false;
+}
+
+void launch_kubectl(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t tool_wi,
+                    size_t first)
+{
+    size_t n = cmd->nwords;
+    size_t sub = subcommand(cmd, first); /* (after the global options) */
     if (sub >= n || cmd->words[sub].opaque || strcmp(cmd->words[sub].text, "run"))
         return;
     struct launch_build b;

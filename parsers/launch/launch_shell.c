@@ -12,6 +12,7 @@
 #include "parsers/launch/launch_internal.h"
 #include "parsers/launch/launch_slurm.h"
 #include "parsers/launch/systemd/launch_systemd.h"
+#include "parsers/manifest/k8s.h"
 #include "parsers/yaml/yaml_tree.h"
 
 #define MAX_SH_C_DEPTH 4
@@ -699,35 +700,82 @@ static struct gl_srcmap *subst_map(struct gl_launch_scan *s, const char *text,
     return sub;
 }
 
-/* Does the command name a unit file it writes: `[sudo] tee [-a] PATH.service`? */
-static bool tee_to_unit(const struct sh_cmd *c)
+static bool unit_file(const char *path) { return gl_has_suffix(path, ".service"); }
+static bool yaml_file(const char *path) { return yt_yaml_name(gl_base_name(path)); }
+
+/* Does the command write a file `named` takes: `[sudo] tee [-a] PATH`? */
+static bool tee_to(const struct sh_cmd *c, bool (*named)(const char *))
 {
     size_t i = c->nwords && gl_streq(c->words[0].text, "sudo") ? 1 : 0;
     if (i >= c->nwords || c->words[i].opaque || !gl_streq(c->words[i].text, "tee"))
         return false;
     for (size_t k = i + 1; k < c->nwords; k++)
-        if (!c->words[k].opaque && gl_has_suffix(c->words[k].text, ".service"))
+        if (!c->words[k].opaque && named(c->words[k].text))
             return true;
     return false;
 }
 
-/* The heredoc of cmds[k] when it is written to a systemd unit file: `cat > X.service
- * <<EOF`, `tee X.service <<EOF`, `cat <<EOF | sudo tee X.service`; else NULL. */
-static const struct sh_redir *unit_heredoc(const struct sh_cmd *cmds, size_t n, size_t k)
+/* The heredoc (<< or <<-) of c, or NULL. */
+static const struct sh_redir *heredoc_of(const struct sh_cmd *c)
 {
-    const struct sh_cmd *c = &cmds[k];
     const struct sh_redir *body = NULL;
-    bool to_unit = tee_to_unit(c) ||
-                   (!strcmp(c->sep, "|") && k + 1 < n && tee_to_unit(&cmds[k + 1]));
     for (size_t r = 0; r < c->nredirs; r++) {
         const struct sh_redir *x = &c->redirs[r];
         if (x->body && x->op[0] == '<' && x->op[1] == '<' && x->op[2] != '<')
             body = x;
-        else if (x->op[0] == '>' && !x->target.opaque && x->target.text &&
-                 gl_has_suffix(x->target.text, ".service"))
-            to_unit = true;
     }
-    return to_unit ? body : NULL;
+    return body;
+}
+
+/* The heredoc of cmds[k] when it is written to a file `named` takes: `cat > X <<EOF`,
+ * `tee X <<EOF`, `cat <<EOF | sudo tee X`; else NULL. */
+static const struct sh_redir *heredoc_to(const struct sh_cmd *cmds, size_t n, size_t k,
+                                         bool (*named)(const char *))
+{
+    const struct sh_cmd *c = &cmds[k];
+    bool to_file = tee_to(c, named) ||
+                   (!strcmp(c->sep, "|") && k + 1 < n && tee_to(&cmds[k + 1], named));
+    for (size_t r = 0; r < c->nredirs && !to_file; r++) {
+        const struct sh_redir *x = &c->redirs[r];
+        to_file = x->op[0] == '>' && !x->target.opaque && x->target.text && named(x->target.text);
+    }
+    return to_file ? heredoc_of(c) : NULL;
+}
+
+/* The heredoc of cmds[k] when it holds manifests: applied by kubectl (`kubectl apply -f -
+ * <<EOF`, `cat <<EOF | kubectl apply -f -`, through envsubst too) or written to a YAML
+ * file (`cat > pod.yaml <<EOF`, which the script then applies); else NULL. */
+static const struct sh_redir *manifest_heredoc(const struct sh_cmd *cmds, size_t n, size_t k)
+{
+    const struct sh_cmd *c = &cmds[k];
+    const struct sh_redir *body = heredoc_of(c);
+    if (!body)
+        return NULL;
+    size_t i = skip_wrappers(c, 0).i;
+    if (launch_kubectl_applies_stdin(c, i) || heredoc_to(cmds, n, k, yaml_file))
+        return body;
+    bool feeds = i < c->nwords && !c->words[i].opaque &&
+                 (gl_streq(c->words[i].text, "cat") || gl_streq(c->words[i].text, "envsubst"));
+    return feeds && !strcmp(c->sep, "|") && k + 1 < n &&
+                   launch_kubectl_applies_stdin(&cmds[k + 1], skip_wrappers(&cmds[k + 1], 0).i)
+               ? body
+               : NULL;
+}
+
+/* The Kubernetes objects of a heredoc's body (manifest_heredoc), when the body is the
+ * file's own bytes from the start of a line (a script's, a Markdown fence's that is not
+ * indented): the YAML's positions are then the file's. (A body the script's shell expands
+ * keeps its `$X` as written: opaque values.) */
+static void manifests_from_heredoc(struct gl_launch_scan *s, const struct sh_redir *h)
+{
+    struct gl_doc *doc = s->doc;
+    if (h->body_loc.col != 1 || !h->body_loc.line)
+        return;
+    size_t off = gl_doc_offset(doc, h->body_loc);
+    if (off == SIZE_MAX || h->body_len > doc->len - off ||
+        memcmp(doc->text + off, h->body, h->body_len))
+        return;
+    gl_k8s_from_text(doc, doc->text + off, h->body_len, h->body_loc.line);
 }
 
 static void launches_from_unit(struct gl_launch_scan *s, const char *text, size_t len,
@@ -762,7 +810,10 @@ static void scan_split(struct gl_launch_scan *s, const char *text, size_t len,
     struct gl_text_cursor unit_at = GL_TEXT_CURSOR_INIT;
     for (size_t k = 0; k < n; k++) {
         const struct sh_cmd *c = &cmds[k];
-        const struct sh_redir *unit = s->in_unit ? NULL : unit_heredoc(cmds, n, k);
+        const struct sh_redir *unit = s->in_unit ? NULL : heredoc_to(cmds, n, k, unit_file);
+        const struct sh_redir *yaml = s->in_unit ? NULL : manifest_heredoc(cmds, n, k);
+        if (yaml)
+            manifests_from_heredoc(s, yaml);
         if (unit && unit->body_off + unit->body_len <= len) {
             launches_from_unit(s, unit->body, unit->body_len,
                                subst_map(s, text, map, unit->body_off,

@@ -28,6 +28,15 @@
  *   apptainer|singularity [global opts] exec|run|shell|instance start ...
  *   kubectl [global opts] run NAME --image=IMG ... (launch_kubectl.c: a pod of one
  *     container, kind GL_LAUNCH_K8S, tool "kubectl")
+ *   Manifests in heredocs: the body of a heredoc that kubectl (oc, microk8s/k3s kubectl)
+ *     applies from its standard input (`kubectl apply|create|replace -f - <<EOF`,
+ *     `cat|envsubst <<EOF | kubectl apply -f -`), or that is written to a `*.yaml`/`*.yml`
+ *     file (`cat > pod.yaml <<EOF`, `tee`), is read as a Kubernetes manifest
+ *     (gl_k8s_from_text: its pods are launches of the doc, at their lines), when the body
+ *     is the file's own bytes from a line's start (a script's, an unindented Markdown
+ *     fence's); a body the shell expands keeps its `$X` as written (opaque values). A
+ *     YAML error in it drops the rest of it silently. Compose files in heredocs are not
+ *     read.
  *   Slurm (launch_slurm.h): the `#SBATCH` lines before a text's first command are the GPU
  *     request of every `srun` in it; `srun [opts] CMD` is a launch (in a pyxis container
  *     with --container-image, else bare_metal on the host) unless CMD is a docker or

@@ -247,6 +247,44 @@ static size_t objects_of(struct yt_stream *s, struct yt_node *root, struct yt_no
     return n;
 }
 
+/* Read the objects of k's stream into k's doc: claims and sharing configs first, then
+ * each object's pods. */
+static void read_objects(struct k8s *k)
+{
+    struct gl_doc *doc = k->doc;
+    struct yt_stream *s = k->s;
+    for (int pass = 0; pass < 2; pass++) {
+        for (size_t d = 0; d < s->ndocs; d++) {
+            struct yt_node *root = s->docs[d];
+            if (!root || !root->complete)
+                continue;
+            if (gl_arena_over(&doc->arena)) { /* stop at the document it was reached in */
+                if (!s->error) /* (else the load stopped at it: yt_report says where) */
+                    gl_doc_fail_limit(doc, GL_LIMIT_PARSE_MEMORY, root->loc);
+                break;
+            }
+            struct yt_node **objs;
+            size_t n = objects_of(s, root, &objs, &doc->arena);
+            for (size_t i = 0; i < n; i++) {
+                if (gl_arena_over(&doc->arena)) { /* (an object took the rest: this one) */
+                    gl_doc_fail_limit(doc, GL_LIMIT_PARSE_MEMORY, objs[i]->loc);
+                    break;
+                }
+                if (pass == 0) {
+                    k8s_note_claim(k, objs[i]);
+                    k8s_sharing_object(k, objs[i]);
+                } else {
+                    struct yt_node *ns = yt_get(s, yt_get(s, objs[i], "metadata", NULL),
+                                                "namespace", NULL);
+                    k->ns = yt_is_scalar(ns) ? ns->value : NULL; /* (claims: per namespace) */
+                    object(k, objs[i]);
+                }
+            }
+        }
+    }
+    k8s_claims_free(k);
+}
+
 void gl_parse_k8s_doc(struct gl_doc *doc, const struct gl_config *cfg)
 {
     (void)cfg;
@@ -254,38 +292,18 @@ void gl_parse_k8s_doc(struct gl_doc *doc, const struct gl_config *cfg)
     yt_load_doc(&s, doc, doc->text, doc->len);
     gl_doc_lines_known(doc, s.lines, s.nlines);
     struct k8s k = {.doc = doc, .s = &s};
-    for (int pass = 0; pass < 2; pass++) {
-        for (size_t d = 0; d < s.ndocs; d++) {
-            struct yt_node *root = s.docs[d];
-            if (!root || !root->complete)
-                continue;
-            if (gl_arena_over(&doc->arena)) { /* stop at the document it was reached in */
-                if (!s.error) /* (else the load stopped at it: yt_report says where) */
-                    gl_doc_fail_limit(doc, GL_LIMIT_PARSE_MEMORY, root->loc);
-                break;
-            }
-            struct yt_node **objs;
-            size_t n = objects_of(&s, root, &objs, &doc->arena);
-            for (size_t i = 0; i < n; i++) {
-                if (gl_arena_over(&doc->arena)) { /* (an object took the rest: this one) */
-                    gl_doc_fail_limit(doc, GL_LIMIT_PARSE_MEMORY, objs[i]->loc);
-                    break;
-                }
-                if (pass == 0) {
-                    k8s_note_claim(&k, objs[i]);
-                    k8s_sharing_object(&k, objs[i]);
-                } else {
-                    struct yt_node *ns = yt_get(&s, yt_get(&s, objs[i], "metadata", NULL),
-                                                "namespace", NULL);
-                    k.ns = yt_is_scalar(ns) ? ns->value : NULL; /* (claims are per namespace) */
-                    object(&k, objs[i]);
-                }
-            }
-        }
-    }
-    k8s_claims_free(&k);
+    read_objects(&k);
     yt_add_pragmas(doc, &s);
     yt_report(doc, &s);
+}
+
+void gl_k8s_from_text(struct gl_doc *doc, const char *text, size_t len, uint32_t line)
+{
+    struct yt_stream s;
+    yt_load_at(&s, doc, text, len, line); /* (an error: the documents before it) */
+    struct k8s k = {.doc = doc, .s = &s};
+    read_objects(&k);
+    yt_report_limit(doc, &s);
 }
 
 /* ---- recognition ---- */

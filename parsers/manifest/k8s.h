@@ -86,5 +86,13 @@
 #include "linter/core/model.h"
 
 void gl_parse_k8s_doc(struct gl_doc *doc, const struct gl_config *cfg);
+/* The objects of a YAML text written inside doc, from the first column of its line `line`
+ * (a shell heredoc's body that kubectl applies: doc's bytes, so that positions are doc's),
+ * read as a manifest's are into doc's launches and references. A text that is not
+ * Kubernetes objects adds nothing; a YAML error, a template expression, drops the
+ * documents from the one it is in, silently (the file is not a YAML file: no GL900 or
+ * GL903 for it); a limit it reaches (yaml-alias-nodes, parse-memory) is doc's GL900.
+ * Inline ignores are the file's (its reader's comments). */
+void gl_k8s_from_text(struct gl_doc *doc, const char *text, size_t len, uint32_t line);
 
 #endif

@@ -128,14 +128,16 @@ struct gl_loc yt_loc_of(const struct yt_stream *s, size_t off)
             hi = mid;
     }
     size_t col = off - s->lines[lo] + 1;
-    return (struct gl_loc){(uint32_t)(lo + 1), col > UINT32_MAX ? UINT32_MAX : (uint32_t)col};
+    return (struct gl_loc){(uint32_t)(lo + 1 + s->line0),
+                           col > UINT32_MAX ? UINT32_MAX : (uint32_t)col};
 }
 
 /* Bytes [b, e) of line `line` (1-based) without its line break. */
 static bool line_span(const struct yt_stream *s, uint32_t line, size_t *b, size_t *e)
 {
-    if (line == 0 || line > s->nlines)
+    if (line <= s->line0 || line - s->line0 > s->nlines)
         return false;
+    line -= s->line0; /* (the index's line) */
     *b = s->lines[line - 1];
     *e = line < s->nlines ? s->lines[line] - 1 : s->len;
     if (*e > *b && s->text[*e - 1] == '\r')
@@ -245,11 +247,12 @@ static inline struct gl_loc loc_near(struct loader *ld, size_t off)
         goto search;
     ld->line_hint = h;
     size_t col = off - s->lines[h] + 1;
-    return (struct gl_loc){(uint32_t)(h + 1), col > UINT32_MAX ? UINT32_MAX : (uint32_t)col};
+    return (struct gl_loc){(uint32_t)(h + 1 + s->line0),
+                           col > UINT32_MAX ? UINT32_MAX : (uint32_t)col};
 search:;
     struct gl_loc l = yt_loc_of(s, off);
     if (s->nlines)
-        ld->line_hint = l.line - 1;
+        ld->line_hint = l.line - 1 - s->line0;
     return l;
 }
 
@@ -340,7 +343,7 @@ static inline struct gl_loc node_loc(struct loader *ld, yaml_mark_t m, size_t of
 {
     if (ld->marks_are_locs && off < ld->s->len) {
         ld->line_hint = m.line;
-        return (struct gl_loc){(uint32_t)m.line + 1, (uint32_t)m.column + 1};
+        return (struct gl_loc){(uint32_t)m.line + 1 + ld->s->line0, (uint32_t)m.column + 1};
     }
     return loc_near(ld, off);
 }
@@ -691,9 +694,10 @@ static void parse_before_bad_line(struct loader *ld, const char *text, size_t cu
 }
 
 static int load(struct yt_stream *s, struct gl_arena *a, const char *text, size_t len,
-                bool exact, size_t max_depth, yt_keep_fn keep)
+                bool exact, size_t max_depth, yt_keep_fn keep, uint32_t line0)
 {
     memset(s, 0, sizeof *s);
+    s->line0 = line0;
     s->arena = a;
     s->text = text;
     s->len = len;
@@ -702,7 +706,7 @@ static int load(struct yt_stream *s, struct gl_arena *a, const char *text, size_
     size_t stop = lines_build(s);
     if (stop) { /* (its line index alone took the arena past parse-memory) */
         set_limit_error(s, gl_line_start_of(text, len, stop - 1), GL_LIMIT_PARSE_MEMORY);
-        s->error_loc = (struct gl_loc){(uint32_t)stop, 1}; /* (no index to find it in) */
+        s->error_loc = (struct gl_loc){(uint32_t)stop + s->line0, 1}; /* (no index) */
         return -1;
     }
 
@@ -712,7 +716,7 @@ static int load(struct yt_stream *s, struct gl_arena *a, const char *text, size_
     charmap_build(&ld.cm, text, len, chars);
     ld.marks_are_locs = ld.cm.ascii && len <= UINT32_MAX && !memchr(text, '\r', len);
     yaml_error_type_t kind = parse_stream(&ld, text, len, chars);
-    size_t cut = s->error ? s->lines[s->error_loc.line - 1] : 0;
+    size_t cut = s->error ? s->lines[s->error_loc.line - 1 - s->line0] : 0;
     if (kind == YAML_READER_ERROR && cut > 0 && !exact)
         parse_before_bad_line(&ld, text, cut);
     free(ld.cm.at);
@@ -729,7 +733,7 @@ int yt_load(struct yt_stream *s, struct gl_arena *a, const char *text, size_t le
 {
     if (sniff_adopt(s, a, text, len))
         return s->error ? -1 : 0;
-    return load(s, a, text, len, false, 0, NULL);
+    return load(s, a, text, len, false, 0, NULL, 0);
 }
 
 int yt_load_doc(struct yt_stream *s, struct gl_doc *doc, const char *text, size_t len)
@@ -742,7 +746,15 @@ int yt_load_doc(struct yt_stream *s, struct gl_doc *doc, const char *text, size_
 int yt_load_keeping(struct yt_stream *s, struct gl_doc *doc, const char *text, size_t len,
                     yt_keep_fn keep)
 {
-    int rc = load(s, &doc->arena, text, len, false, 0, keep);
+    int rc = load(s, &doc->arena, text, len, false, 0, keep, 0);
+    s->doc = doc;
+    return rc;
+}
+
+int yt_load_at(struct yt_stream *s, struct gl_doc *doc, const char *text, size_t len,
+               uint32_t line)
+{
+    int rc = load(s, &doc->arena, text, len, false, 0, NULL, line ? line - 1 : 0);
     s->doc = doc;
     return rc;
 }
@@ -750,7 +762,7 @@ int yt_load_keeping(struct yt_stream *s, struct gl_doc *doc, const char *text, s
 int yt_load_exact(struct yt_stream *s, struct gl_arena *a, const char *text, size_t len,
                   size_t max_depth)
 {
-    return load(s, a, text, len, true, max_depth, NULL);
+    return load(s, a, text, len, true, max_depth, NULL, 0);
 }
 
 struct yt_node *yt_pending_key(const struct yt_stream *s, const struct yt_node *map)
@@ -1251,7 +1263,7 @@ bool yt_sniff(const char *data, size_t len, bool (*judge)(struct yt_stream *s))
         sniff_memo.blank_tried = sniff_memo.has_blank = false;
         sniff_memo.len = len;
         sniff_memo.text = NULL; /* (copied below, once the memo is known to be kept) */
-        load(&sniff_memo.s, &sniff_memo.a, data, len, false, 0, NULL);
+        load(&sniff_memo.s, &sniff_memo.a, data, len, false, 0, NULL, 0);
         sniff_memo.gen = sniff_memo.s.gen;
         sniff_memo.loaded = sniff_memo.a.total;
         sniff_memo.load_over = sniff_memo.a.over;
@@ -1268,7 +1280,7 @@ bool yt_sniff(const char *data, size_t len, bool (*judge)(struct yt_stream *s))
             sniff_memo.blank_tried = true;
             const char *blanked = yt_template_blank(&sniff_memo.a, data, len);
             if (blanked) {
-                load(&sniff_memo.blank, &sniff_memo.a, blanked, len, false, 0, NULL);
+                load(&sniff_memo.blank, &sniff_memo.a, blanked, len, false, 0, NULL, 0);
                 sniff_memo.has_blank = true;
             }
         }
@@ -1472,8 +1484,9 @@ void yt_add_pragmas(struct gl_doc *doc, struct yt_stream *s)
 {
     /* (gl_pragma_parse takes only a comment that says `gpulint`; its `g` is its rarest
      * byte in YAML: memchr for it, then a compare) */
-    if (!memchr(s->text, '#', s->len) || !gl_mem_has(s->text, s->len, "gpulint", 7, 0))
-        return;
+    if (s->line0 || !memchr(s->text, '#', s->len) ||
+        !gl_mem_has(s->text, s->len, "gpulint", 7, 0))
+        return; /* (a text inside a file, yt_load_at, has none: its file's reader reads them) */
     size_t nl = s->nlines + 2;
     uint32_t *span_end = xcalloc(nl, sizeof *span_end); /* last line of nodes starting here */
     bool *in_block = xcalloc(nl, sizeof *in_block);     /* a block scalar's content line */
@@ -1551,7 +1564,7 @@ void yt_add_pragmas(struct gl_doc *doc, struct yt_stream *s)
  * for GL903, the facts read before the error dropped), not a parse error. */
 static bool template_error(struct gl_doc *doc, const struct yt_stream *s)
 {
-    if (s->error_fix || !s->error_loc.line || s->error_loc.line > s->nlines)
+    if (s->error_fix || !s->error_loc.line || s->error_loc.line > s->nlines || s->line0)
         return false; /* a limit stopped the load: that is no template's doing */
     size_t end = s->lines[s->error_loc.line - 1];
     while (end < s->len && s->text[end] != '\n')
@@ -1572,6 +1585,12 @@ static bool template_error(struct gl_doc *doc, const struct yt_stream *s)
     doc->tmpl.expr = gl_arena_printf(&doc->arena, "%.*s%s", (int)shown, s->text + start,
                                      cut ? "..." : "");
     return true;
+}
+
+void yt_report_limit(struct gl_doc *doc, const struct yt_stream *s)
+{
+    if (!s->error || s->error_fix) /* (error_fix: said only of a limit) */
+        yt_report(doc, s);
 }
 
 void yt_report(struct gl_doc *doc, const struct yt_stream *s)

@@ -165,6 +165,7 @@ struct yt_stream {
     struct gl_arena *arena;
     const char *text;
     size_t len;
+    uint32_t line0;          /* the line before the text's first (yt_load_at), else 0 */
     struct yt_node **docs;   /* root node of each document (an empty document is a null
                                 scalar); a root that is not `complete` was cut short by
                                 an error */
@@ -240,6 +241,13 @@ int yt_load(struct yt_stream *s, struct gl_arena *a, const char *text, size_t le
 /* yt_load into doc's arena, for a reader of doc: when the alias budget is spent, doc->error
  * says so at once (unless set already or the load failed: yt_report decides those). */
 int yt_load_doc(struct yt_stream *s, struct gl_doc *doc, const char *text, size_t len);
+
+/* yt_load_doc of a text inside doc that starts at the first column of its line `line` (a
+ * shell heredoc's body): nodes, errors and yt_loc_of give doc's lines (columns are the
+ * text's, which are doc's). Its comments give no pragmas (yt_add_pragmas does nothing):
+ * doc's own reader reads them. No sniffed stream is adopted. */
+int yt_load_at(struct yt_stream *s, struct gl_doc *doc, const char *text, size_t len,
+               uint32_t line);
 
 /* Which pairs of a mapping yt_load_keeping keeps: called with each key that is a scalar
  * (its text, len bytes) and the depth of its mapping (the root collection is 1); false
@@ -360,5 +368,8 @@ void yt_add_pragmas(struct gl_doc *doc, struct yt_stream *s);
  * expression (yaml_template.h) is no error: the doc is then a template (doc->tmpl, for
  * GL903) and the facts read before the error are dropped (it is linted once rendered). */
 void yt_report(struct gl_doc *doc, const struct yt_stream *s);
+/* yt_report of a limit alone (parse-memory, nesting-depth, the alias budget): for a text
+ * inside a file (yt_load_at), whose syntax errors are not the file's. */
+void yt_report_limit(struct gl_doc *doc, const struct yt_stream *s);
 
 #endif
