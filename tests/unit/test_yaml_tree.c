@@ -442,6 +442,35 @@ static void test_load_keeping(void **st)
     test_doc_free(d);
 }
 
+/* yt_load_at: a text inside a file from the first column of its line 40: every position
+ * is the file's (nodes, a block scalar's lines through its srcmap, an error), and a limit
+ * is the only error yt_report_limit reports. */
+static void test_load_at_line(void **st)
+{
+    (void)st;
+    const char *t = "kind: Pod\nspec:\n  script: |\n    echo a\n    echo b\n  bad: [\n";
+    struct gl_doc *d = test_doc_new("run.sh", GL_IN_SHELL, t, strlen(t));
+    struct yt_stream s;
+    assert_int_equal(yt_load_at(&s, d, t, strlen(t), 40), -1);
+    assert_int_equal(s.error_loc.line, 46); /* (the flow sequence never closed) */
+    yt_report_limit(d, &s);
+    assert_false(d->error.set); /* a syntax error inside a file's text is not the file's */
+    test_doc_free(d);
+    const char *ok = "kind: Pod\nspec:\n  script: |\n    echo a\n    echo b\n";
+    d = test_doc_new("run.sh", GL_IN_SHELL, ok, strlen(ok));
+    assert_int_equal(yt_load_at(&s, d, ok, strlen(ok), 40), 0);
+    struct yt_node *root = s.docs[0];
+    assert_int_equal(yt_get(&s, root, "kind", NULL)->loc.line, 40);
+    struct yt_node *script = yt_get(&s, yt_get(&s, root, "spec", NULL), "script", NULL);
+    assert_int_equal(script->loc.line, 42);
+    assert_int_equal(script->last_line, 44);
+    struct gl_loc b = yt_scalar_loc_at(&s, script, strlen("echo a\ne"));
+    assert_int_equal(b.line, 44);
+    assert_int_equal(b.col, 6);
+    assert_int_equal(yt_loc_of(&s, strlen("kind: Pod\nsp")).line, 41);
+    test_doc_free(d);
+}
+
 static void test_alias_cost_by_size(void **st)
 {
     (void)st;
@@ -886,6 +915,7 @@ int main(void)
         cmocka_unit_test(test_bad_byte_keeps_lines_before),
         cmocka_unit_test(test_recursive_and_undefined_alias),
         cmocka_unit_test(test_load_keeping),
+        cmocka_unit_test(test_load_at_line),
         cmocka_unit_test(test_alias_cost_by_size),
         cmocka_unit_test(test_alias_cost_through_aliases),
         cmocka_unit_test(test_pragmas),
