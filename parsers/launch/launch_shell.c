@@ -762,20 +762,49 @@ static const struct sh_redir *manifest_heredoc(const struct sh_cmd *cmds, size_t
                : NULL;
 }
 
-/* The Kubernetes objects of a heredoc's body (manifest_heredoc), when the body is the
- * file's own bytes from the start of a line (a script's, a Markdown fence's that is not
- * indented): the YAML's positions are then the file's. (A body the script's shell expands
+/* Is doc line [a, e) the heredoc's line [b, b + n) under `indent` spaces (a Markdown fence
+ * in a list item is read without its indent)? A blank body line: any blank line. */
+static bool same_line(const char *a, const char *e, const char *b, size_t n, size_t indent)
+{
+    if (!n) {
+        while (a < e && (*a == ' ' || *a == '\t' || *a == '\r'))
+            a++;
+        return a == e;
+    }
+    if ((size_t)(e - a) != indent + n)
+        return false;
+    for (size_t k = 0; k < indent; k++)
+        if (a[k] != ' ')
+            return false;
+    return !memcmp(a + indent, b, n);
+}
+
+/* The Kubernetes objects of a heredoc's body (manifest_heredoc), when its lines are the
+ * file's own (a script's; a Markdown fence's, under the same indent each): read from the
+ * file's bytes, whose positions are then the YAML's. (A body the script's shell expands
  * keeps its `$X` as written: opaque values.) */
 static void manifests_from_heredoc(struct gl_launch_scan *s, const struct sh_redir *h)
 {
     struct gl_doc *doc = s->doc;
-    if (h->body_loc.col != 1 || !h->body_loc.line)
+    if (!h->body_loc.line || !h->body_loc.col)
         return;
-    size_t off = gl_doc_offset(doc, h->body_loc);
-    if (off == SIZE_MAX || h->body_len > doc->len - off ||
-        memcmp(doc->text + off, h->body, h->body_len))
+    size_t indent = h->body_loc.col - 1;
+    size_t start = gl_doc_offset(doc, (struct gl_loc){h->body_loc.line, 1});
+    if (start == SIZE_MAX)
         return;
-    gl_k8s_from_text(doc, doc->text + off, h->body_len, h->body_loc.line);
+    const char *t = doc->text, *end = doc->text + doc->len, *a = t + start;
+    const char *b = h->body, *be = h->body + h->body_len;
+    while (b < be) {
+        const char *bn = memchr(b, '\n', (size_t)(be - b)), *an;
+        if (a >= end)
+            return;
+        an = memchr(a, '\n', (size_t)(end - a));
+        if (!same_line(a, an ? an : end, b, (size_t)((bn ? bn : be) - b), indent) || (bn && !an))
+            return;
+        a = bn ? an + 1 : an ? an : end;
+        b = bn ? bn + 1 : be;
+    }
+    gl_k8s_from_text(doc, t + start, (size_t)(a - (t + start)), h->body_loc.line);
 }
 
 static void launches_from_unit(struct gl_launch_scan *s, const char *text, size_t len,
