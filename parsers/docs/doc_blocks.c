@@ -127,6 +127,42 @@ static void block_add(struct block *b, const struct doc_src *src, size_t s, size
     b->len += e - s + 1;
 }
 
+/* The delimiter of the first heredoc a command line [s, e) opens (`<<EOF`, `<< 'EOF'`,
+ * `<<-"END"`), as [*d, *d + *n); false when it opens none. */
+static bool heredoc_opened(const char *t, size_t s, size_t e, size_t *d, size_t *n)
+{
+    for (size_t p = s; p + 2 < e; p++) {
+        if (t[p] != '<' || t[p + 1] != '<' || t[p + 2] == '<' || (p > s && t[p - 1] == '<'))
+            continue;
+        size_t q = p + 2 + (t[p + 2] == '-');
+        while (q < e && (t[q] == ' ' || t[q] == '\t'))
+            q++;
+        char quote = q < e && (t[q] == '\'' || t[q] == '"') ? t[q] : 0;
+        q += quote != 0;
+        size_t w = q;
+        while (w < e && (t[w] == '_' || t[w] == '-' || (t[w] >= '0' && t[w] <= '9') ||
+                         ((t[w] | 0x20) >= 'a' && (t[w] | 0x20) <= 'z')))
+            w++;
+        bool word = w > q && (t[q] == '_' || ((t[q] | 0x20) >= 'a' && (t[q] | 0x20) <= 'z'));
+        if (word && (!quote || (w < e && t[w] == quote))) { /* (not `$((1 << 2))`) */
+            *d = q;
+            *n = w - q;
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Is line [s, e) the heredoc's delimiter [d, d + n) (with leading tabs: `<<-`)? */
+static bool heredoc_closed(const char *t, size_t s, size_t e, size_t d, size_t n)
+{
+    while (s < e && t[s] == '\t')
+        s++;
+    while (e > s && (t[e - 1] == '\r' || t[e - 1] == ' '))
+        e--;
+    return e - s == n && !memcmp(t + s, t + d, n);
+}
+
 /* The shell lines of one block into b (doc_read_block): in a Python block, only the lines
  * that start a launch or a build (`docker run ...`, `!docker build ...`, `mlserver build
  * ...`: never Python) and the lines that continue them. */
@@ -139,9 +175,15 @@ static void block_lines(const struct doc_src *src, const struct doc_fence *f,
                                                "shellsession", NULL};
     bool prompts = doc_info_is(f, prompt_langs);
     struct doc_line l;
-    bool first_seen = false, continued = false;
+    bool first_seen = false, continued = false, body = false; /* (body: a heredoc's) */
+    size_t delim = 0, ndelim = 0;
     for (uint32_t line = first_line; doc_next_line(&c, to, &l); line++) {
         size_t s = content_start(t, &l, f->indent);
+        if (body) { /* a transcript's heredoc lines: what was typed, not output */
+            block_add(b, src, s, l.end, line, (uint32_t)(s - l.start) + 1);
+            body = !heredoc_closed(t, s, l.end, delim, ndelim);
+            continue;
+        }
         if (!first_seen && !doc_blank(t, s, l.end) && t[s] != '#') {
             first_seen = true;
             if (doc_prompt_len(t, s, l.end))
@@ -176,6 +218,7 @@ static void block_lines(const struct doc_src *src, const struct doc_fence *f,
         while (e > s && (t[e - 1] == '\r' || t[e - 1] == ' ' || t[e - 1] == '\t'))
             e--;
         continued = e > s && t[e - 1] == '\\';
+        body = prompts && !launch_lines && heredoc_opened(t, s, l.end, &delim, &ndelim);
     }
 }
 
