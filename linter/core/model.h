@@ -190,6 +190,9 @@ struct gl_doc {
     struct gl_gpu_sharing *sharing; size_t nsharing, capsharing; /* device-plugin configs */
     const char **includes; size_t nincludes, capincludes; /* compose: the files its
                                  `include:` names, as written (relative to its directory) */
+    uint64_t yaml_alias_used; /* the alias nodes that YAML texts inside the file (shell
+                                 heredocs: yt_load_at) expanded: one yaml-alias-nodes
+                                 budget a file, not one a text */
     bool jetson_tools;        /* the text runs dusty-nv's jetson-containers (`run`,
                                  `build`, `$(jetson-containers data)`): its launches are
                                  on a Jetson, whatever their image's name */

@@ -756,6 +756,8 @@ int yt_load_at(struct yt_stream *s, struct gl_doc *doc, const char *text, size_t
 {
     int rc = load(s, &doc->arena, text, len, false, 0, NULL, line ? line - 1 : 0);
     s->doc = doc;
+    s->alias_used = doc->yaml_alias_used; /* (what the file's other texts spent counts) */
+    s->alias_shared = &doc->yaml_alias_used;
     return rc;
 }
 
@@ -825,6 +827,8 @@ bool yt_charge(struct yt_stream *s, uint64_t n, struct gl_loc at)
     if (s->alias_exceeded)
         return false;
     s->alias_used += n;
+    if (s->alias_shared)
+        *s->alias_shared = s->alias_used;
     if (s->alias_used > s->alias_budget) {
         s->alias_exceeded = true;
         s->alias_loc = at;

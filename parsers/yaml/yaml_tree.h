@@ -178,6 +178,9 @@ struct yt_stream {
     struct gl_doc *doc;      /* NULL, or the document read (yt_load_doc): the budget's
                                 GL900 goes to it when spent, so that a limit a reader hits
                                 later (parse-memory) does not take the first one's place */
+    uint64_t *alias_shared;  /* NULL, or the count of a file whose texts share one budget
+                                (yt_load_at: doc->yaml_alias_used), kept equal to
+                                alias_used */
     uint16_t gen;            /* the aliases paid for in this stream: yt_node.charged equal
                                 to it (each copy of a sniffed stream, for a judge or the
                                 parse that adopts it, has its own: what one paid for is
@@ -245,7 +248,8 @@ int yt_load_doc(struct yt_stream *s, struct gl_doc *doc, const char *text, size_
 /* yt_load_doc of a text inside doc that starts at the first column of its line `line` (a
  * shell heredoc's body): nodes, errors and yt_loc_of give doc's lines (columns are the
  * text's, which are doc's). Its comments give no pragmas (yt_add_pragmas does nothing):
- * doc's own reader reads them. No sniffed stream is adopted. */
+ * doc's own reader reads them. The alias budget (yaml-alias-nodes) is the file's,
+ * shared by all its texts (doc->yaml_alias_used). No sniffed stream is adopted. */
 int yt_load_at(struct yt_stream *s, struct gl_doc *doc, const char *text, size_t len,
                uint32_t line);
 
