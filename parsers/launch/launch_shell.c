@@ -205,7 +205,7 @@ static bool container_tool(const struct sh_cmd *cmd, size_t i)
 {
     static const char *const tools[] = {"apptainer", "singularity", "docker", "podman",
                                         "nvidia-docker", "nerdctl", "enroot", "shifter",
-                                        NULL};
+                                        "podman-hpc", NULL};
     if (i >= cmd->nwords || cmd->words[i].opaque)
         return false;
     const char *n = gl_base_name(cmd->words[i].text);
@@ -314,6 +314,10 @@ static const char *const docker_global_long[] = {"host", "context", "config", "l
                                                  "events-backend", "identity", "module",
                                                  NULL};
 
+/* podman-hpc's own options before its subcommand (podman_hpc.py), then podman's */
+static const char *const podman_hpc_global_long[] = {"additional-stores", "squash-dir",
+                                                     "log-level", NULL};
+
 static const char *const buildah_global_long[] = {"cgroup-manager", "log-level", "registries-conf",
                                                   "registries-conf-dir", "root", "runroot",
                                                   "storage-driver", "storage-opt",
@@ -371,7 +375,9 @@ static void run_family(struct gl_launch_scan *s, const struct sh_cmd *cmd, size_
                        const char *tool)
 {
     size_t n = cmd->nwords;
-    size_t j = skip_opts(cmd, i + 1, "Hcl", docker_global_long, false);
+    bool hpc = gl_streq(tool, "podman-hpc");
+    size_t j = skip_opts(cmd, i + 1, hpc ? "" : "Hcl",
+                         hpc ? podman_hpc_global_long : docker_global_long, false);
     if (j < n && gl_streq(cmd->words[j].text, "compose")) {
         launch_compose_run(s, cmd, i, j + 1,
                            gl_streq(tool, "podman") ? "podman compose run" : "docker compose run");
@@ -402,10 +408,11 @@ static void launcher(struct gl_launch_scan *s, const struct sh_cmd *cmd, size_t 
     size_t n = cmd->nwords;
     bool srun = st->srun_wi < n;
     const char *tool = gl_base_name(cmd->words[i].text);
-    static const char *const run_tools[] = {"docker", "podman", "nvidia-docker", "nerdctl"};
+    static const char *const run_tools[] = {"docker", "podman", "nvidia-docker", "nerdctl",
+                                            "podman-hpc"};
     for (size_t k = 0; k < sizeof run_tools / sizeof run_tools[0]; k++)
         if (gl_streq(tool, run_tools[k])) {
-            run_family(s, cmd, i, run_tools[k]); /* keeps docker's own --gpus */
+            run_family(s, cmd, i, run_tools[k]); /* each with its own table (--gpu) */
             return;
         }
     if (gl_streq(tool, "docker-compose") || gl_streq(tool, "podman-compose")) {
