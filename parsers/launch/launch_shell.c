@@ -810,8 +810,10 @@ static void launches_from_unit(struct gl_launch_scan *s, const char *text, size_
     struct sh_vars vars;
     sh_vars_init(&vars, &s->doc->arena);
     struct gl_unit_cmds u = {0};
+    /* (the unit file itself, not a heredoc or a block: its sibling units can be read) */
+    const char *unit_path = !map && text == s->doc->text ? s->doc->path : NULL;
     if (s->in_unit ||
-        !gl_unit_commands(&s->doc->arena, text, len, map, expanded, &vars, &u)) {
+        !gl_unit_commands(&s->doc->arena, text, len, map, expanded, unit_path, &vars, &u)) {
         if (u.stop.line) /* (the arena went past parse-memory there) */
             gl_doc_fail_limit(s->doc, GL_LIMIT_PARSE_MEMORY, u.stop);
         return;
@@ -820,6 +822,9 @@ static void launches_from_unit(struct gl_launch_scan *s, const char *text, size_
     /* a heredoc body the script's shell expands (`<<EOF`): its `$X` are the script's,
        substituted before systemd reads the unit, so its Environment= sets none of them */
     s->vars = expanded && outer ? outer : &vars;
+    if (u.built_image) /* `Image=NAME.build`: the image the project builds */
+        gl_project_add(s->doc, GL_PROJECT_BUILT, u.built_image, NULL, u.built_loc,
+                       "quadlet .build");
     s->in_unit = true;
     gl_launch_scan_text(s, u.text, u.len, &u.map);
     s->in_unit = false;
