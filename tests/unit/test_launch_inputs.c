@@ -22,10 +22,7 @@ static void put(const char *dir, const char *name, const char *text)
 {
     char path[512];
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
+    test_write_file(path, text);
 }
 
 static void t_quadlet_sibling_units(void **s)
