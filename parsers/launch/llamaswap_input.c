@@ -51,6 +51,15 @@ static void macro_names(char *t, size_t n)
     }
 }
 
+/* Do only blanks stand between t[k] and the end of its line (or of the text)? (Scans the
+ * blanks alone: a line of many `\` costs one pass.) */
+static bool line_end_after(const char *t, size_t n, size_t k)
+{
+    while (k < n && (t[k] == ' ' || t[k] == '\t' || t[k] == '\r'))
+        k++;
+    return k == n || t[k] == '\n';
+}
+
 /* Blank the comments of a cmd text (its `#` comment lines, a `#` that starts a word to its
  * line's end) and make its line breaks and line-joining `\` blanks: one command. */
 static void one_command(char *t, size_t n)
@@ -69,8 +78,7 @@ static void one_command(char *t, size_t n)
             t[i] = ' ';
             continue;
         }
-        if (!quote && t[i] == '\\' && (i + 1 == n || t[i + 1] == '\n' ||
-                                       strspn(t + i + 1, " \t\r") == strcspn(t + i + 1, "\n"))) {
+        if (!quote && t[i] == '\\' && line_end_after(t, n, i + 1)) {
             t[i] = ' '; /* a line's trailing `\`: the next line goes on */
             continue;
         }
