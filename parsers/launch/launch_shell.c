@@ -385,7 +385,10 @@ static void run_family(struct gl_launch_scan *s, const struct sh_cmd *cmd, size_
     }
     if (j < n && gl_streq(cmd->words[j].text, "container"))
         j++; /* docker|podman|nerdctl container run */
-    if (j < n && (gl_streq(cmd->words[j].text, "run") || gl_streq(cmd->words[j].text, "create"))) {
+    const char *sub = j < n ? cmd->words[j].text : "";
+    /* (podman-hpc's shared-run: one container a node, the tasks exec'd into it; run's
+       options, podman_hpc.py) */
+    if (gl_streq(sub, "run") || gl_streq(sub, "create") || (hpc && gl_streq(sub, "shared-run"))) {
         launch_docker(s, cmd, i, j + 1, tool);
     } else {
         launch_docker_copy_out(s, cmd, j);

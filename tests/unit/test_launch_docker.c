@@ -632,8 +632,13 @@ static void t_podman_hpc(void **s)
     sh("podman-hpc --squash-dir /s run --rm --gpu -v /d:/d nvcr.io/nvidia/pytorch:24.05-py3 x\n"
        "podman-hpc run --mpi img:2 y\n"
        "docker run --gpu all img:3 z\n"
-       "podman-hpc build -t me/app:dev .\n");
-    assert_int_equal(D.nlaunches, 3);
+       "podman-hpc build -t me/app:dev .\n"
+       "srun -n 8 podman-hpc shared-run --gpu --cuda-mpi img:4 python t.py\n"
+       "docker shared-run img:5\n");
+    assert_int_equal(D.nlaunches, 4);
+    assert_string_equal(image(3), "img:4");
+    assert_int_equal(gpu(3, 0)->kind, GL_GPU_SITE_MODULE);
+    assert_string_equal(L(3)->ipc, "host");
     assert_string_equal(L(0)->tool, "podman-hpc");
     assert_string_equal(image(0), "nvcr.io/nvidia/pytorch:24.05-py3");
     assert_string_equal(argv_of(0), "x");
