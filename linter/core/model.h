@@ -45,6 +45,7 @@ enum gl_input_kind {
     GL_IN_DEVICE_PLUGIN, /* an NVIDIA device plugin config (sharing: timeSlicing) */
     GL_IN_DEVCONTAINER, /* devcontainer.json: the container a dev container starts */
     GL_IN_SYSTEMD,     /* systemd service units: the containers their ExecStart runs */
+    GL_IN_LLAMASWAP,   /* llama-swap configurations: the models' cmd lines */
     GL_IN_KIND_COUNT
 };
 

@@ -54,6 +54,9 @@ enum gl_gpu_kind {
     GL_GPU_APPTAINER_NV,      /* --nv / --nvccli */
     GL_GPU_ENV_VISIBLE,       /* NVIDIA_VISIBLE_DEVICES set on a launch */
     GL_GPU_DEVICE_NODE,       /* --device /dev/nvidiaN (a GPU passed as a device node) */
+    GL_GPU_SITE_MODULE,       /* a site module that gives the container the GPUs the node
+                                 or the job holds (podman-hpc --gpu, shifter --module=gpu):
+                                 no count of its own; value: the option as written */
     GL_GPU_SLURM,             /* a Slurm GPU request: --gres=gpu[:type]:N, -G/--gpus,
                                  --gpus-per-node, --gpus-per-task; count: whole GPUs per node
                                  ("4"), NULL when the options do not tell (see slurm_opts.h);

@@ -67,8 +67,8 @@ bool doc_blank(const char *t, size_t s, size_t e)
 static bool starts_with_launcher(const char *t, size_t s, size_t e)
 {
     static const char *const first[] = {"docker", "podman", "nvidia-docker", "nerdctl",
-                                        "apptainer", "singularity", "srun", "sbatch",
-                                        "salloc", "enroot", "sudo",
+                                        "podman-hpc", "apptainer", "singularity", "srun",
+                                        "sbatch", "salloc", "enroot", "sudo",
                                         /* tools that build and tag a local image */
                                         "buildah", "mlserver", "cog", "bentoml",
                                         "repo2docker"};

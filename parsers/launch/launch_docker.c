@@ -16,6 +16,10 @@ static void apply(struct launch_build *b, const struct gl_cli_flag *f, const str
     struct gl_launch *l = b->l;
     if (!f)
         return;
+    if (f->origin == GL_FLAG_SITE_MODULE) {
+        launch_podman_hpc_module(b, f, flag);
+        return;
+    }
     if (named(f, "detach")) {
         l->detached = !val || value_true(val->text);
         return;
@@ -107,6 +111,8 @@ void launch_docker(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t
         launch_add_gpu(&b, GL_GPU_RUNTIME, &w);
         b.nvidia_runtime = true;
     }
+    if (!strcmp(tool, "podman-hpc"))
+        b.own_flags = launch_podman_hpc_modules;
     bool ambiguous;
     size_t image = launch_walk_opts(&b, cmd, first, gl_docker_run_flags, apply, &ambiguous);
     if (image < cmd->nwords) {

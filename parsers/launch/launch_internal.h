@@ -50,6 +50,9 @@ struct launch_build {
     int visible_env;       /* doc->env index of NVIDIA_VISIBLE_DEVICES, -1 */
     bool has_entrypoint;   /* --entrypoint was given (docker run/create, compose run): */
     struct lv entrypoint;  /* its value ("": the image's entrypoint is reset) */
+    const struct gl_cli_flag *own_flags; /* a wrapper's own long options, looked up before
+                                            the walk's table (podman-hpc's site modules
+                                            before podman's); NULL: none */
 };
 
 void launch_begin(struct launch_build *b, struct gl_launch_scan *scan, enum gl_launch_kind kind,
@@ -108,6 +111,12 @@ size_t launch_walk_opts(struct launch_build *b, const struct sh_cmd *cmd, size_t
 /* The families: parse cmd from word `first` (the word after the subcommand). */
 void launch_docker(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t tool_wi,
                    size_t first, const char *tool);
+/* podman-hpc (launch_podman_hpc.c): its site-module switches, GL_FLAG_SITE_MODULE entries
+ * for b->own_flags, and what the one at `flag` gives the launch (the node's GPUs, the
+ * host's IPC namespace, privileges), as NERSC's etc/modules.d files say. */
+extern const struct gl_cli_flag launch_podman_hpc_modules[];
+void launch_podman_hpc_module(struct launch_build *b, const struct gl_cli_flag *f,
+                              const struct lv *flag);
 /* After a docker launch's options: `--runtime nvidia` with NVIDIA_VISIBLE_DEVICES set is a
  * GL_GPU_ENV_VISIBLE request (cmd: any command of the launch, for the request's value). */
 void launch_docker_finish(struct launch_build *b, const struct sh_cmd *cmd);

@@ -100,6 +100,7 @@ void launch_begin(struct launch_build *b, struct gl_launch_scan *scan, enum gl_l
     b->nvidia_runtime = false;
     b->visible_env = -1;
     b->has_entrypoint = false;
+    b->own_flags = NULL;
 }
 
 /* The launch's image, `skip` bytes into the value (past "docker://"). */

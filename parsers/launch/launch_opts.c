@@ -60,6 +60,15 @@ static bool splat_word(const struct gl_word *w, const struct sh_word_info *in)
     return (t[0] == '$' || t[0] == '{' || ellipsis_word(t)) && sh_word_may_be_words(in);
 }
 
+/* The entry of long option name[0..len): the wrapper's own (b->own_flags) first. */
+static const struct gl_cli_flag *find_long(const struct launch_build *b,
+                                           const struct gl_cli_flag *table, const char *name,
+                                           size_t len)
+{
+    const struct gl_cli_flag *f = b->own_flags ? gl_cli_flag_long(b->own_flags, name, len) : NULL;
+    return f ? f : gl_cli_flag_long(table, name, len);
+}
+
 /* Long option at word i: returns how many words it used. */
 static size_t long_opt(struct launch_build *b, const struct sh_cmd *cmd, size_t i,
                        const struct gl_cli_flag *table, launch_opt_fn apply)
@@ -68,7 +77,7 @@ static size_t long_opt(struct launch_build *b, const struct sh_cmd *cmd, size_t 
     struct lv w = lv_word(a, cmd, i);
     const char *eq = memchr(w.text, '=', w.len);
     size_t nlen = (eq ? (size_t)(eq - w.text) : w.len) - 2;
-    const struct gl_cli_flag *f = gl_cli_flag_long(table, w.text + 2, nlen);
+    const struct gl_cli_flag *f = find_long(b, table, w.text + 2, nlen);
     struct lv flag = lv_sub(a, &w, 0, nlen + 2);
     if (eq) {
         struct lv val = lv_sub(a, &w, nlen + 3, w.len);

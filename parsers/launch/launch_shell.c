@@ -206,7 +206,7 @@ static bool container_tool(const struct sh_cmd *cmd, size_t i)
 {
     static const char *const tools[] = {"apptainer", "singularity", "docker", "podman",
                                         "nvidia-docker", "nerdctl", "enroot", "shifter",
-                                        NULL};
+                                        "podman-hpc", NULL};
     if (i >= cmd->nwords || cmd->words[i].opaque)
         return false;
     const char *n = gl_base_name(cmd->words[i].text);
@@ -315,6 +315,10 @@ static const char *const docker_global_long[] = {"host", "context", "config", "l
                                                  "events-backend", "identity", "module",
                                                  NULL};
 
+/* podman-hpc's own options before its subcommand (podman_hpc.py), then podman's */
+static const char *const podman_hpc_global_long[] = {"additional-stores", "squash-dir",
+                                                     "log-level", NULL};
+
 static const char *const buildah_global_long[] = {"cgroup-manager", "log-level", "registries-conf",
                                                   "registries-conf-dir", "root", "runroot",
                                                   "storage-driver", "storage-opt",
@@ -372,7 +376,9 @@ static void run_family(struct gl_launch_scan *s, const struct sh_cmd *cmd, size_
                        const char *tool)
 {
     size_t n = cmd->nwords;
-    size_t j = skip_opts(cmd, i + 1, "Hcl", docker_global_long, false);
+    bool hpc = gl_streq(tool, "podman-hpc");
+    size_t j = skip_opts(cmd, i + 1, hpc ? "" : "Hcl",
+                         hpc ? podman_hpc_global_long : docker_global_long, false);
     if (j < n && gl_streq(cmd->words[j].text, "compose")) {
         launch_compose_run(s, cmd, i, j + 1,
                            gl_streq(tool, "podman") ? "podman compose run" : "docker compose run");
@@ -380,7 +386,10 @@ static void run_family(struct gl_launch_scan *s, const struct sh_cmd *cmd, size_
     }
     if (j < n && gl_streq(cmd->words[j].text, "container"))
         j++; /* docker|podman|nerdctl container run */
-    if (j < n && (gl_streq(cmd->words[j].text, "run") || gl_streq(cmd->words[j].text, "create"))) {
+    const char *sub = j < n ? cmd->words[j].text : "";
+    /* (podman-hpc's shared-run: one container a node, the tasks exec'd into it; run's
+       options, podman_hpc.py) */
+    if (gl_streq(sub, "run") || gl_streq(sub, "create") || (hpc && gl_streq(sub, "shared-run"))) {
         launch_docker(s, cmd, i, j + 1, tool);
     } else {
         launch_docker_copy_out(s, cmd, j);
@@ -403,10 +412,11 @@ static void launcher(struct gl_launch_scan *s, const struct sh_cmd *cmd, size_t 
     size_t n = cmd->nwords;
     bool srun = st->srun_wi < n;
     const char *tool = gl_base_name(cmd->words[i].text);
-    static const char *const run_tools[] = {"docker", "podman", "nvidia-docker", "nerdctl"};
+    static const char *const run_tools[] = {"docker", "podman", "nvidia-docker", "nerdctl",
+                                            "podman-hpc"};
     for (size_t k = 0; k < sizeof run_tools / sizeof run_tools[0]; k++)
         if (gl_streq(tool, run_tools[k])) {
-            run_family(s, cmd, i, run_tools[k]); /* keeps docker's own --gpus */
+            run_family(s, cmd, i, run_tools[k]); /* each with its own table (--gpu) */
             return;
         }
     if (gl_streq(tool, "docker-compose") || gl_streq(tool, "podman-compose")) {
@@ -883,8 +893,10 @@ static void launches_from_unit(struct gl_launch_scan *s, const char *text, size_
     struct sh_vars vars;
     sh_vars_init(&vars, &s->doc->arena);
     struct gl_unit_cmds u = {0};
+    /* (the unit file itself, not a heredoc or a block: its sibling units can be read) */
+    const char *unit_path = !map && text == s->doc->text ? s->doc->path : NULL;
     if (s->in_unit ||
-        !gl_unit_commands(&s->doc->arena, text, len, map, expanded, &vars, &u)) {
+        !gl_unit_commands(&s->doc->arena, text, len, map, expanded, unit_path, &vars, &u)) {
         if (u.stop.line) /* (the arena went past parse-memory there) */
             gl_doc_fail_limit(s->doc, GL_LIMIT_PARSE_MEMORY, u.stop);
         return;
@@ -893,6 +905,9 @@ static void launches_from_unit(struct gl_launch_scan *s, const char *text, size_
     /* a heredoc body the script's shell expands (`<<EOF`): its `$X` are the script's,
        substituted before systemd reads the unit, so its Environment= sets none of them */
     s->vars = expanded && outer ? outer : &vars;
+    if (u.built_image) /* `Image=NAME.build`: the image the project builds */
+        gl_project_add(s->doc, GL_PROJECT_BUILT, u.built_image, NULL, u.built_loc,
+                       "quadlet .build");
     s->in_unit = true;
     gl_launch_scan_text(s, u.text, u.len, &u.map);
     s->in_unit = false;

@@ -30,13 +30,37 @@ struct shifter_build {
     struct lv image;
 };
 
+/* `--module=LIST` (comma-separated): the modules the site configured, which replace its
+ * default ones (udiRoot.conf `defaultModules`; `none` turns every module off,
+ * doc/modules.rst). The `gpu` module gives the container the GPUs the job holds: a
+ * GL_GPU_SITE_MODULE request at its name. Without `--module` the site's defaults apply,
+ * which gpulint cannot see. */
+static void modules(struct launch_build *b, const struct lv *val)
+{
+    if (val->opaque)
+        return;
+    for (size_t s = 0; s < val->len;) {
+        size_t e = s;
+        while (e < val->len && val->text[e] != ',')
+            e++;
+        if (e - s == 3 && !memcmp(val->text + s, "gpu", 3)) {
+            struct lv name = lv_sub(&b->doc->arena, val, s, 3);
+            launch_add_gpu(b, GL_GPU_SITE_MODULE, &name);
+            return;
+        }
+        s = e + 1;
+    }
+}
+
 static void apply(struct launch_build *b, const struct gl_cli_flag *f, const struct lv *flag,
                   const struct lv *val)
 {
     (void)flag;
     if (!f || !val)
         return;
-    if (!strcmp(f->name, "image"))
+    if (!strcmp(f->name, "module"))
+        modules(b, val);
+    else if (!strcmp(f->name, "image"))
         ((struct shifter_build *)b)->image = *val;
     else if (!strcmp(f->name, "volume")) /* SRC:DST[:FLAGS][;SRC:DST...], `ro` a flag */
         slurm_mount_list(b, val, ';');

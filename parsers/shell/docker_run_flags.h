@@ -33,6 +33,9 @@ enum gl_flag_origin {
     GL_FLAG_MISTAKE,       /* no CLI has it: a frequent misspelling (`--gpu` for `--gpus`),
                               read as what it means so that the image after it is found;
                               the CLI stops at it (`unknown flag: --gpu`) */
+    GL_FLAG_SITE_MODULE,   /* a wrapper's switch that turns on one of the site's modules
+                              (podman-hpc `--gpu`, `--mpi`): what it gives the container is
+                              the wrapper's to say (launch_podman_hpc.c) */
 };
 
 struct gl_cli_flag {

@@ -22,8 +22,9 @@ static long gpus_per_node(const struct gl_launch *l, const struct gl_gpu_request
     const struct gl_gpu_request *found = NULL;
     for (size_t k = 0; k < l->ngpus; k++) {
         const struct gl_gpu_request *g = &l->gpus[k];
-        if (g->kind == GL_GPU_RUNTIME || g->kind == GL_GPU_ENV_VISIBLE)
-            continue; /* the runtime alone, a visible-devices list: no count */
+        if (g->kind == GL_GPU_RUNTIME || g->kind == GL_GPU_ENV_VISIBLE ||
+            g->kind == GL_GPU_SITE_MODULE)
+            continue; /* the runtime alone, a visible-devices list, a site module: no count */
         if (found || g->mig || g->count_opaque || g->kind == GL_GPU_K8S_MIG ||
             g->kind == GL_GPU_K8S_VENDOR || g->kind == GL_GPU_K8S_DRA || g->ndevice_ids)
             return -1; /* two requests, shared or partial GPUs, device lists */
@@ -222,12 +223,12 @@ static long gpus_per_process(const struct gl_launch *l)
     return 1;
 }
 
-/* A container engine's client (docker, podman, nerdctl): a Slurm task that runs one starts
- * or manages containers (`docker run -d ... tail -f /dev/null`), and the GPU processes
- * are the containers', judged as their own launches. */
+/* A container engine's client (docker, podman, podman-hpc, nerdctl): a Slurm task that
+ * runs one starts or manages containers (`docker run -d ... tail -f /dev/null`), and the
+ * GPU processes are the containers', judged as their own launches. */
 static bool engine_client(const char *word, size_t len)
 {
-    static const char *const names[] = {"docker", "podman", "nerdctl", NULL};
+    static const char *const names[] = {"docker", "podman", "podman-hpc", "nerdctl", NULL};
     return gl_word_in(word, len, names);
 }
 

@@ -18,6 +18,7 @@
 #include "knowledge/derive/cuda_derive_internal.h"
 #include "parsers/dockerfile/dockerfile_model.h"
 #include "rules/gl2xx/cuda_check.h"
+#include "tests/unit/test_support.h"
 
 static struct gl_config cfg;
 static struct gl_doc doc;
@@ -233,14 +234,6 @@ static void test_spec_names(void **state)
     assert_null(fact(d, GL_CUDA_PIP_NVIDIA, 1));
 }
 
-static void write_file(const char *path, const char *text)
-{
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-}
-
 static void test_requirements_file(void **state)
 {
     (void)state;
@@ -248,10 +241,10 @@ static void test_requirements_file(void **state)
     assert_non_null(mkdtemp(dir));
     char path[256], df[256], out[256];
     snprintf(path, sizeof path, "%s/requirements.txt", dir);
-    write_file(path, "# pinned\n--extra-index-url https://download.pytorch.org/whl/cu121\n"
+    test_write_file(path, "# pinned\n--extra-index-url https://download.pytorch.org/whl/cu121\n"
                      "numpy\n  torch==2.1.0+cu121  # gpu\n");
     snprintf(out, sizeof out, "%s/../gpulint-outside.txt", dir);
-    write_file(out, "torch==2.1.0+cu118\n");
+    test_write_file(out, "torch==2.1.0+cu118\n");
     snprintf(df, sizeof df, "%s/Dockerfile", dir);
     struct gl_doc *d = derive(df, "FROM nvidia/cuda:11.8.0-runtime-ubuntu22.04\n"
                                   "RUN pip install -r requirements.txt\n"
@@ -307,7 +300,7 @@ static void test_requirements_copied(void **state)
     snprintf(path, sizeof path, "%s/deps", dir);
     assert_int_equal(mkdir(path, 0700), 0);
     snprintf(path, sizeof path, "%s/deps/gpu.txt", dir);
-    write_file(path, "cupy-cuda11x\n");
+    test_write_file(path, "cupy-cuda11x\n");
     char df[512];
     snprintf(df, sizeof df, "%s/Dockerfile", dir);
     struct gl_doc *d = derive(df, "FROM ubuntu:22.04\n"
@@ -334,7 +327,7 @@ static void test_requirements_through_link(void **state)
     char dir[] = "/tmp/gpulint-reqlink-XXXXXX", path[512], df[512];
     assert_non_null(mkdtemp(dir));
     snprintf(path, sizeof path, "%s/real.txt", dir);
-    write_file(path, "cupy-cuda12x\n");
+    test_write_file(path, "cupy-cuda12x\n");
     snprintf(path, sizeof path, "%s/requirements.txt", dir);
     assert_int_equal(symlink("real.txt", path), 0);
     snprintf(df, sizeof df, "%s/Dockerfile", dir);
@@ -390,7 +383,7 @@ static void test_project_files(void **state)
     assert_int_equal(mkdir(path, 0700), 0);
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, files[i][0]);
-        write_file(path, files[i][1]);
+        test_write_file(path, files[i][1]);
     }
     snprintf(df, sizeof df, "%s/Dockerfile", dir);
     struct gl_doc *d = derive(df, "FROM ubuntu:22.04\n"

@@ -285,6 +285,21 @@ static void test_image_releases(void **state)
     assert_non_null(gl_kb_image_release(kb, jax, "maxtext-2025-12-31", NULL, NULL));
     assert_true(gl_kb_iso_date_at("2024-02-29") && gl_kb_iso_date_at("2000-02-29"));
     assert_false(gl_kb_iso_date_at("2100-02-29") || gl_kb_iso_date_at("2025-04-31"));
+    /* vLLM's unsuffixed tags: CUDA 12.9 until v0.20.0 made CUDA 13.0 the default; a
+       release with no row (v0.20.1), a suffixed variant: not rows */
+    const char *vllm = "vllm/vllm-openai";
+    assert_string_equal(gl_kb_image_release(kb, vllm, "v0.19.1", NULL, NULL)->cuda, "12.9");
+    assert_string_equal(gl_kb_image_release(kb, vllm, "v0.20.0", NULL, NULL)->cuda, "13.0");
+    assert_null(gl_kb_image_release(kb, vllm, "v0.20.1", NULL, NULL));
+    assert_null(gl_kb_image_release(kb, vllm, "v0.20.0-cu129", NULL, NULL));
+    /* Holoscan SDK's dGPU containers (the Dockerfile at each release tag); not -igpu */
+    const char *holo = "nvcr.io/nvidia/clara-holoscan/holoscan";
+    r = gl_kb_image_release(kb, holo, "v3.0.0-dgpu", NULL, NULL);
+    assert_non_null(r);
+    assert_string_equal(r->cuda, "12.6");
+    assert_string_equal(r->base, "nvcr.io/nvidia/tensorrt:24.08-py3");
+    assert_null(gl_kb_image_release(kb, holo, "v3.0.0-igpu", NULL, NULL));
+    assert_null(gl_kb_image_release(kb, holo, "v3.6.1-dgpu", NULL, NULL));
     /* an alias tag at a release the table pins (rayproject/ray's -gpu), the alias word's
        place; a whole tag (vllm/vllm-openai), the whole tag's */
     size_t off = 99, len = 99;

@@ -623,6 +623,39 @@ static void t_kubectl_run(void **s)
 
 /* docker cp NAME:PATH / docker commit NAME: files taken out of a named container
  * (lerobot's CI copies eval artifacts out of `--name libero-eval`). */
+static void t_podman_hpc(void **s)
+{
+    (void)s;
+    /* podman-hpc's own switches come before podman's table: --gpu is its gpu module (no
+       value, the image follows), --mpi gives the host's IPC namespace and privileges; its
+       global options take values; docker's --gpu stays the misspelling that eats a value */
+    sh("podman-hpc --squash-dir /s run --rm --gpu -v /d:/d nvcr.io/nvidia/pytorch:24.05-py3 x\n"
+       "podman-hpc run --mpi img:2 y\n"
+       "docker run --gpu all img:3 z\n"
+       "podman-hpc build -t me/app:dev .\n"
+       "srun -n 8 podman-hpc shared-run --gpu --cuda-mpi img:4 python t.py\n"
+       "docker shared-run img:5\n");
+    assert_int_equal(D.nlaunches, 4);
+    assert_string_equal(image(3), "img:4");
+    assert_int_equal(gpu(3, 0)->kind, GL_GPU_SITE_MODULE);
+    assert_string_equal(L(3)->ipc, "host");
+    assert_string_equal(L(0)->tool, "podman-hpc");
+    assert_string_equal(image(0), "nvcr.io/nvidia/pytorch:24.05-py3");
+    assert_string_equal(argv_of(0), "x");
+    assert_int_equal(L(0)->ngpus, 1);
+    assert_int_equal(gpu(0, 0)->kind, GL_GPU_SITE_MODULE);
+    assert_string_equal(gpu(0, 0)->value, "--gpu");
+    assert_loc(gpu(0, 0)->loc, 1, 37);
+    assert_null(gpu(0, 0)->bad_flag);
+    assert_string_equal(image(1), "img:2");
+    assert_int_equal(L(1)->ngpus, 0);
+    assert_string_equal(L(1)->ipc, "host");
+    assert_true(L(1)->ipc_lock);
+    assert_string_equal(image(2), "img:3");
+    assert_int_equal(gpu(2, 0)->kind, GL_GPU_FLAG);
+    assert_non_null(gpu(2, 0)->bad_flag);
+}
+
 static void t_copy_out(void **state)
 {
     (void)state;
@@ -699,6 +732,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(t_entrypoint, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_kubectl_run, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_apptainer_pull, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_podman_hpc, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_copy_out, doc_setup, doc_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

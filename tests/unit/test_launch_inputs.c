@@ -7,12 +7,67 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <cmocka.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <unistd.h>
 
 #include "parsers/docs/doc_prompt.h"
 #include "tests/unit/test_launch_util.h"
 
 extern const struct gl_input_type gl_input_shell, gl_input_makefile, gl_input_markdown,
-    gl_input_apptainer_def;
+    gl_input_apptainer_def, gl_input_systemd;
+
+/* Write text to dir/name (a unit beside the one parsed). */
+static void put(const char *dir, const char *name, const char *text)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    test_write_file(path, text);
+}
+
+static void t_quadlet_sibling_units(void **s)
+{
+    (void)s;
+    /* Image=NAME.image / NAME.build: the image the unit beside pulls (its last Image=) or
+       builds (its first ImageTag=, an image the project builds), placed at the name; a
+       unit that is absent, or an archive, leaves the image unknown */
+    char dir[] = "/tmp/gl-quadlet-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    put(dir, "a.image", "[Image]\nImage=docker.io/x/old:1\nImage=docker://nvcr.io/nvidia/"
+                        "pytorch:24.05-py3\n");
+    put(dir, "b.build", "[Build]\nImageTag=localhost/b:dev\nImageTag=localhost/b:2\n");
+    put(dir, "c.image", "[Image]\nImage=oci-archive:/srv/c.tar\n");
+    char path[512];
+    snprintf(path, sizeof path, "%s/x.container", dir);
+    parse_as(&gl_input_systemd, path,
+             "[Container]\nImage=a.image\nExec=python t.py\n");
+    assert_int_equal(D.nlaunches, 1);
+    assert_string_equal(image(0), "nvcr.io/nvidia/pytorch:24.05-py3");
+    assert_loc(D.refs[L(0)->ref].loc, 2, 7);
+    assert_int_equal(D.nproject, 0);
+    parse_as(&gl_input_systemd, path, "[Container]\nImage=b.build\n");
+    assert_int_equal(D.nlaunches, 2);
+    assert_string_equal(image(1), "localhost/b:dev");
+    assert_int_equal(D.nproject, 1);
+    assert_string_equal(D.project[0].text, "localhost/b:dev");
+    assert_loc(D.project[0].loc, 2, 7);
+    parse_as(&gl_input_systemd, path, "[Container]\nImage=c.image\n");
+    parse_as(&gl_input_systemd, path, "[Container]\nImage=d.image\n");
+    parse_as(&gl_input_systemd, path, "[Container]\nImage=../a.image\n");
+    assert_int_equal(D.nlaunches, 5);
+    assert_int_equal(L(2)->ref, -1);
+    assert_int_equal(L(3)->ref, -1);
+    assert_int_equal(L(4)->ref, -1);
+    /* a unit read from stdin has no directory */
+    parse_as(&gl_input_systemd, "-", "[Container]\nImage=a.image\n");
+    assert_int_equal(L(5)->ref, -1);
+    const char *names[] = {"a.image", "b.build", "c.image"};
+    for (size_t i = 0; i < 3; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        unlink(path);
+    }
+    rmdir(dir);
+}
 
 static void t_script_by_name_and_content(void **s)
 {
@@ -388,6 +443,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(t_def_file, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_markdown_pragma, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_markdown_block_groups, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_quadlet_sibling_units, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_hostile, doc_setup, doc_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -216,6 +216,28 @@ static void t_salloc_session(void **s)
     assert_loc(gpu(0, 0)->loc, 2, 23);
 }
 
+static void t_shifter_modules(void **s)
+{
+    (void)s;
+    /* Shifter's --module list replaces the site's default modules: `gpu` in it gives the
+       job's GPUs to the container (a request without a count, beside the step's);
+       `none`, or a list without gpu, gives none; no --module: the defaults, unseen */
+    sh("srun --gpus-per-node=4 -n 4 shifter --module=mpich,gpu --image=a/b:1 python t.py\n"
+       "shifter --module=none --image=a/b:1 python t.py\n"
+       "shifter --module gpuish,mpich -i a/b:1 python t.py\n"
+       "shifter --image=a/b:1 python t.py\n");
+    assert_int_equal(D.nlaunches, 4);
+    assert_int_equal(L(0)->ngpus, 2);
+    assert_int_equal(gpu(0, 0)->kind, GL_GPU_SLURM);
+    assert_int_equal(gpu(0, 1)->kind, GL_GPU_SITE_MODULE);
+    assert_string_equal(gpu(0, 1)->value, "gpu");
+    assert_loc(gpu(0, 1)->loc, 1, 52);
+    assert_int_equal(L(1)->ngpus, 0);
+    assert_int_equal(L(2)->ngpus, 0);
+    assert_int_equal(L(3)->ngpus, 0);
+    assert_true(L(3)->gpus_outside);
+}
+
 static void t_hostile(void **s)
 {
     (void)s;
@@ -237,6 +259,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(t_enroot_names, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_directives_end, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_salloc_session, doc_setup, doc_teardown),
+        cmocka_unit_test_setup_teardown(t_shifter_modules, doc_setup, doc_teardown),
         cmocka_unit_test_setup_teardown(t_hostile, doc_setup, doc_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

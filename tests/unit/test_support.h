@@ -9,6 +9,7 @@
  *    prints both on a mismatch.
  *  - test_each_yaml_file: every .yml / .yaml file of a directory, read whole, handed to a
  *    callback (the test is skipped when the directory is missing).
+ *  - test_write_file: write a text to a file (inputs a parser reads beside the one parsed).
  *  - test_gl412: the verdict of rule GL412 (gpu-request-invalid) on the GPU requests a
  *    parser read: parsers record facts only, the rule decides.
  */
@@ -24,6 +25,15 @@
 #include "linter/core/model.h"
 #include "linter/core/util.h"
 #include "rules/check.h"
+
+/* Write text to path (created or truncated). */
+static inline void test_write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
 
 /* Set *d up (zeroed, fresh arena) over text[0..len). */
 static inline void test_doc_init(struct gl_doc *d, const char *path, enum gl_input_kind kind,

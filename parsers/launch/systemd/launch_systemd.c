@@ -4,7 +4,12 @@
 
 #include <string.h>
 
+#include "parsers/launch/systemd/quadlet_refs.h"
 #include "parsers/launch/systemd/systemd_words.h"
+
+/* The variable a resolved `Image=NAME.image` stands for in the `podman run` text: the
+ * scanner reads its value (the image) as a variable's, placed at the unit name. */
+#define QUADLET_IMAGE_VAR "GPULINT_QUADLET_IMAGE"
 
 /* The end of the line that starts at p (its '\n', or len). */
 static size_t line_end(const char *t, size_t len, size_t p)
@@ -73,6 +78,9 @@ struct cmds {
     struct gl_text_cursor at;     /* without `from`: where the last look-up was */
     struct sd_words w;            /* the reading of the value being added */
     bool expanded;                /* gl_unit_commands' `expanded` */
+    const char *unit_path;        /* gl_unit_commands' `unit_path` */
+    struct sh_vars *vars;         /* the unit's variables */
+    struct gl_unit_cmds *out;     /* (built_image) */
 };
 
 /* The original position of byte `off` of the unit text. */
@@ -269,6 +277,26 @@ static void drop_since(struct cmds *c, size_t len, size_t n)
     c->map.n = n;
 }
 
+/* An Image= that names a `.image` or `.build` unit beside the unit file: its image (see
+ * quadlet_refs.h) as the value of QUADLET_IMAGE_VAR, written at the name; a `.build`
+ * unit's is an image the project builds (out->built_image). False when unknown. */
+static bool unit_image(struct cmds *c, const char *t, size_t len, const struct quadlet *q)
+{
+    size_t e = content_end(t, q->image, line_end(t, len, q->image));
+    struct quadlet_image img;
+    if (!c->unit_path ||
+        !quadlet_sibling_image(c->map.arena, c->unit_path, t + q->image, e - q->image, &img))
+        return false;
+    add_synth(c, "$" QUADLET_IMAGE_VAR, q->image);
+    sh_vars_assign(c->vars, QUADLET_IMAGE_VAR, strlen(QUADLET_IMAGE_VAR), img.text,
+                   strlen(img.text), true);
+    if (img.built) {
+        c->out->built_image = img.text;
+        c->out->built_loc = loc_of(c, q->image);
+    }
+    return true;
+}
+
 static void quadlet_end(struct cmds *c, const char *t, size_t len, struct quadlet *q)
 {
     if (!q->open)
@@ -280,12 +308,17 @@ static void quadlet_end(struct cmds *c, const char *t, size_t len, struct quadle
         drop_since(c, q->header, q->header_map);
         return;
     }
-    if (!q->image_end) { /* a `.image` or `.build` unit's image: unknown, one word */
+    if (!q->image_end && unit_image(c, t, len, q)) {
+        /* (the other unit's image, as a variable's value at the name) */
+    } else if (!q->image_end) { /* a `.image` or `.build` unit's image: unknown, one word */
         add_synth(c, "$QUADLET_UNIT/", q->image);
         q->image_end = content_end(t, q->image, line_end(t, len, q->image));
+        words_begin(c, SD_VALUE);
+        add_piece(c, t, q->image, q->image_end);
+    } else {
+        words_begin(c, SD_VALUE);
+        add_piece(c, t, q->image, q->image_end);
     }
-    words_begin(c, SD_VALUE);
-    add_piece(c, t, q->image, q->image_end);
     if (q->exec_end) {
         c->text[c->len++] = ' ';
         words_begin(c, SD_ARGS);
@@ -299,16 +332,18 @@ static void quadlet_end(struct cmds *c, const char *t, size_t len, struct quadle
 }
 
 bool gl_unit_commands(struct gl_arena *a, const char *text, size_t len,
-                      const struct gl_srcmap *map, bool expanded, struct sh_vars *vars,
-                      struct gl_unit_cmds *out)
+                      const struct gl_srcmap *map, bool expanded, const char *unit_path,
+                      struct sh_vars *vars, struct gl_unit_cmds *out)
 {
     size_t lines = 1;
     for (const char *p = text; (p = memchr(p, '\n', (size_t)(text + len - p))) != NULL; p++)
         lines++;
     /* (two bytes a byte of the unit: a byte and its escape; a Quadlet key's flag, `podman
        run ` and the separators take no more than twice the bytes of their key or header) */
-    struct cmds c = {.text = gl_arena_take(a, 2 * len + lines + 16), .from = map, .t = text,
-                     .at = GL_TEXT_CURSOR_INIT, .expanded = expanded};
+    struct cmds c = {.text = gl_arena_take(a, 2 * len + lines + 16 + sizeof QUADLET_IMAGE_VAR),
+                     .from = map, .t = text, .at = GL_TEXT_CURSOR_INIT, .expanded = expanded,
+                     .unit_path = unit_path, .vars = vars, .out = out};
+    *out = (struct gl_unit_cmds){0};
     if (!c.text)
         return false;
     gl_srcmap_init(&c.map, a);
@@ -393,7 +428,9 @@ bool gl_unit_commands(struct gl_arena *a, const char *text, size_t len,
     if (tagging)
         c.text[c.len++] = '\n';
     c.text[c.len] = '\0';
-    *out = (struct gl_unit_cmds){.text = c.text, .len = c.len, .map = c.map};
+    out->text = c.text;
+    out->len = c.len;
+    out->map = c.map;
     if (gl_arena_over(a))
         out->stop = loc_of(&c, p < len ? p : len);
     return c.len && !gl_arena_over(a);

@@ -29,8 +29,10 @@
  *    Network=, GroupAdd= and Environment= (one word each) as their flags, PodmanArgs= as
  *    written, Pod= as --pod (the container shares the pod's IPC namespace, so its
  *    /dev/shm), then Image= and Exec= (the last of each). An Image= naming a `.image` or
- *    `.build` unit (the image that unit pulls or builds) is unknown here: one opaque word
- *    (`$QUADLET_UNIT/NAME.image`), never an image reference of its own. A container whose
+ *    `.build` unit is the image that unit pulls or builds when the unit file lies beside
+ *    (quadlet_refs.h): the value of a variable written at the name, so that findings on
+ *    it point there; else it is unknown: one opaque word (`$QUADLET_UNIT/NAME.image`),
+ *    never an image reference of its own. A container whose
  *    PodmanArgs= or Exec= leaves a quote open is not read; the one-value keys' quotes and
  *    `\` are bytes of the value;
  *  - a Quadlet `.build` unit's [Build] section: one `podman build` with a -t for each
@@ -54,17 +56,23 @@ struct gl_unit_cmds {
     size_t len;
     struct gl_srcmap map;  /* its offsets -> the unit's original positions */
     struct gl_loc stop;    /* where the arena went past its limit (line 0: it did not) */
+    const char *built_image; /* a Quadlet `Image=NAME.build` resolved: the tag the `.build`
+                                unit gives, an image the project builds; NULL */
+    struct gl_loc built_loc;
 };
 
 /* Read the unit text[0..len) (see above): its commands into *out (from the arena), its
  * Environment= assignments into vars (a fresh table: a unit's environment is its own).
  * `expanded`: the text is a heredoc's body that the script's shell expands before systemd
  * reads it (`<<EOF`): its `$(...)` and backquotes are the script's (sd_words.expanded).
+ * `unit_path`: the path of the unit file when text is that file (NULL: a heredoc, a
+ * Markdown block): a Quadlet Image= naming a `.image`/`.build` unit beside it is resolved
+ * (quadlet_refs.h).
  * False when it runs no command, or the arena is past its limit (then `stop` says
  * where the reading stopped). The launch scanner
  * reads them (gl_launches_from_unit, launch_shell.h). */
 bool gl_unit_commands(struct gl_arena *a, const char *text, size_t len,
-                      const struct gl_srcmap *map, bool expanded, struct sh_vars *vars,
-                      struct gl_unit_cmds *out);
+                      const struct gl_srcmap *map, bool expanded, const char *unit_path,
+                      struct sh_vars *vars, struct gl_unit_cmds *out);
 
 #endif
