@@ -139,9 +139,14 @@ static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
         cpu_on_purpose(l))
         return; /* (a runtime template gets its GPUs from the job that uses it) */
     const struct gl_ref *r = gl_launch_ref(c->doc, l);
+    bool shifter = l->tool && !strcmp(l->tool, "shifter");
     const char *fix = l->kind == GL_LAUNCH_K8S
                           ? "add `nvidia.com/gpu: 1` to resources.limits (or a MIG / DRA "
                             "request)"
+                      : l->tool && !strcmp(l->tool, "podman-hpc")
+                          ? "add --gpu (podman-hpc's GPU module)"
+                      : shifter ? "ask Slurm for GPUs (`#SBATCH --gpus-per-node=N`) and keep "
+                                  "Shifter's gpu module (`--module=gpu`)"
                       : l->kind == GL_LAUNCH_COMPOSE
                           ? "add `gpus: all` or a deploy.resources.reservations.devices "
                             "entry with capabilities: [gpu]"
