@@ -45,7 +45,8 @@ static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
 {
     const struct gl_launch *l = &c->doc->launches[i];
     /* a CI job container runs its steps: the first that runs a PyTorch-style job */
-    bool command = gl_launch_pytorch_style(l);
+    const char *server = gl_launch_pytorch_server(c->doc, l);
+    bool command = gl_launch_pytorch_style(l) || server;
     const struct gl_word *step = command ? NULL : gl_launch_steps_pytorch_job(l);
     /* apptainer, pyxis, enroot and bare Slurm steps use the host's /dev/shm; a fragment's
      * base may set shm */
@@ -63,13 +64,20 @@ static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
                                              step_text(&f->arena, l, step),
                                              (unsigned)step->loc.line)
                            : gl_arena_printf(&f->arena, "`%s`",
-                                             word ? word->text
+                                             word     ? word->text
+                                             : server ? server
                                              : l->nargv ? l->argv[0].text : "?");
     if (l->shm_bytes >= 0)
         gl_report(c, l->shm_loc, fix,
                   "%s runs a PyTorch-style job on a GPU with a %lld MiB /dev/shm (below "
                   "1 GiB): DataLoader workers die with \"Bus error\"",
                   gl_launch_label(&f->arena, l), (long long)(l->shm_bytes >> 20));
+    else if (server && !word && !step)
+        gl_report(c, l->ipc ? l->ipc_loc : l->loc, fix,
+                  "%s runs a PyTorch model server (`%s`) on a GPU with the 64 MiB default "
+                  "/dev/shm: its worker processes pass tensors through it (\"Bus error\", "
+                  "NCCL cannot extend its /dev/shm segments)",
+                  gl_launch_label(&f->arena, l), server);
     else
         gl_report(c, l->ipc ? l->ipc_loc : l->loc, fix,
                   "%s runs a PyTorch-style job (%s) on a GPU with the 64 MiB default "
@@ -91,7 +99,10 @@ const struct gl_rule gl_rule_GL410 = {
         "</torch_...>\" as soon as batches grow. Set `--ipc=host` or `--shm-size` of at least "
         "1g (compose `ipc: host` / `shm_size`; Kubernetes an emptyDir {medium: Memory} "
         "mounted at /dev/shm). Only launches of python, torchrun, accelerate, deepspeed "
-        "and similar commands are judged (for a GitHub Actions job `container:`, the "
+        "and similar commands are judged, and PyTorch model servers (`vllm serve`, the "
+        "vllm/vllm-openai image on its own entrypoint, `trtllm-serve`), whose workers pass "
+        "tensors through /dev/shm as vLLM's Docker guide says (for a GitHub Actions job "
+        "`container:`, the "
         "commands of the job's steps, not Python tools such as `python -m pip`), not smoke "
         "tests (a `python -c` that only imports and prints, after package installs or not) "
         "nor runtime templates (Kubeflow TrainingRuntime, KServe ServingRuntime); apptainer "
