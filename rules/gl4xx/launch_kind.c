@@ -331,7 +331,7 @@ static bool model_id(const char *w)
 
 const char *gl_launch_pytorch_server(const struct gl_doc *doc, const struct gl_launch *l)
 {
-    static const char *const images[] = {"vllm-openai", NULL};
+    static const char *const images[] = {"vllm-openai", "vllm-omni", NULL};
     static const char *const none[] = {NULL};
     for (size_t s = 0; s < l->nargv; s = gl_launch_next_command(l, s)) {
         size_t end = gl_launch_next_command(l, s), i = gl_command_word(l, s);
@@ -339,7 +339,8 @@ const char *gl_launch_pytorch_server(const struct gl_doc *doc, const struct gl_l
             return gl_word_named(l->argv[i].text, vllm_cli) ? "vllm serve" : l->argv[i].text;
     }
     /* the image's own entrypoint (vllm serve; python3 -m vllm.entrypoints.openai.api_server
-     * before v0.6) with its arguments: an option or the model id first, or none */
+     * before v0.6; vllm-omni's `vllm serve --omni`) with its arguments: an option or the
+     * model id first, or none */
     if (!image_named(doc, l, images, none) || l->argv_opaque ||
         (l->object_kind && !strncmp(l->object_kind, "Ray", 3)))
         return NULL; /* (KubeRay's pods run the `ray start` their operator writes) */
