@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /*
  * embedded.h: the Dockerfiles written in a document's code blocks (model.h gl_embedded,
- * noted by the Markdown reader), each linted as a Dockerfile of its own.
+ * noted by the Markdown and reStructuredText readers: doc_blocks.h doc_note_dockerfile),
+ * each linted as a Dockerfile of its own.
  *
  * A README that shows the Dockerfile to build (```dockerfile, or an untagged fence whose
  * first instruction is FROM or ARG) gives the same advice as a Dockerfile file would: its

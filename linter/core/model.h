@@ -172,11 +172,11 @@ struct gl_probe_slot {
 #include "linter/core/model_image.h"
 #include "linter/core/model_template.h"
 
-/* A Dockerfile written in a document's code block (a Markdown fence tagged dockerfile, or
- * untagged, whose first instruction is FROM or ARG): the block's body, bytes [start, end)
- * of the doc's text, its first line `line` of the file, its lines indented by `indent`
- * spaces (the fence's). The engine lints it as a Dockerfile of its own whose findings
- * point into the document (linter/cli/embedded.h). */
+/* A Dockerfile written in a document's code block (a Markdown fence or reStructuredText
+ * code block tagged dockerfile, or untagged, whose first instruction is FROM or ARG): the
+ * block's body, bytes [start, end) of the doc's text, its first line `line` of the file,
+ * its lines indented by `indent` spaces (the block's). The engine lints it as a Dockerfile
+ * of its own whose findings point into the document (linter/cli/embedded.h). */
 struct gl_embedded {
     size_t start, end;
     uint32_t line, indent;
@@ -205,7 +205,7 @@ struct gl_doc {
                                  on a Jetson, whatever their image's name */
 
     struct gl_embedded *embedded; size_t nembedded, capembedded; /* Dockerfiles in its
-                                 code blocks (Markdown) */
+                                 code blocks (Markdown, reStructuredText) */
 
     struct gl_dockerfile_model *df; /* GL_IN_DOCKERFILE */
     struct gl_image_model *image;   /* GL_IN_IMAGE */

@@ -153,26 +153,6 @@ static bool myst_open(struct myst_stack *st, const char *t, const struct doc_lin
     return true;
 }
 
-/* A block that holds a Dockerfile: tagged dockerfile or containerfile (docker, which some
- * write for shell commands too), or untagged, and whose first instruction after comments
- * and blanks is FROM or ARG (the content test of Dockerfiles named nothing, inputs.h). Kept
- * for the engine, which lints it as a Dockerfile of its own (model.h gl_embedded); only in a
- * text that is the document itself (a notebook's cells have positions of their own). */
-static void note_dockerfile(struct md_walk *w, const struct doc_src *src,
-                            const struct doc_fence *f, size_t start, size_t end,
-                            uint32_t line)
-{
-    static const char *const langs[] = {"dockerfile", "containerfile", "docker", NULL};
-    if (src->map || start >= end || (f->info_len && !doc_info_is(f, langs)))
-        return;
-    const struct gl_input_type *df = gl_input_type_of(GL_IN_DOCKERFILE);
-    if (!df || !df->by_content(w->doc->path, src->t + start, end - start))
-        return;
-    struct gl_doc *doc = w->doc;
-    *GL_APPEND(&doc->arena, doc->embedded, doc->nembedded, doc->capembedded) =
-        (struct gl_embedded){start, end, line, (uint32_t)f->indent};
-}
-
 void md_walk_init(struct md_walk *w, struct gl_doc *doc)
 {
     w->doc = doc;
@@ -250,7 +230,7 @@ bool md_walk_text(struct md_walk *w, const struct doc_src *src, struct doc_curso
         else if (read || python)
             doc_read_block(scan, src, &f, body, body_end, body_line, python);
         else
-            note_dockerfile(w, src, &f, body.i, body_end, body_line);
+            doc_note_dockerfile(w->doc, src, &f, body.i, body_end, body_line);
         if (scan->alloc != alloc)
             w->alloc_at = w->section;
         if (doc_stopped_at(w->doc, src, body_line - 1, fence_at + f.indent, f.indent))
