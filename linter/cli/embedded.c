@@ -8,6 +8,7 @@
 #include "knowledge/derive/arch_derive.h"
 #include "knowledge/derive/cuda_derive.h"
 #include "linter/core/inputs.h"
+#include "linter/core/rule.h"
 
 /* Each line of the block, without the fence's indentation (at most e->indent spaces):
  * [*p, *q) of doc->text, k the spaces dropped. Returns false past the block's end. */
@@ -55,6 +56,26 @@ static void map_lines(const struct gl_doc *doc, const struct gl_embedded *e,
                                            .rest_col = k + 1};
 }
 
+/* The document's global ignores (`# gpulint global ignore=GL101` anywhere in it) hold for
+ * the Dockerfiles of its blocks too; ids no rule has were reported (GL902) in the
+ * document already. */
+static void global_ignores(const struct gl_doc *md, struct gl_doc *doc)
+{
+    for (size_t i = 0; i < md->nignores; i++) {
+        const struct gl_ignore *ig = &md->ignores[i];
+        if (ig->first != 0 || ig->last != UINT32_MAX)
+            continue;
+        struct gl_ignore *copy = GL_APPEND(&doc->arena, doc->ignores, doc->nignores,
+                                           doc->capignores);
+        *copy = *ig;
+        copy->nids = 0;
+        copy->ids = gl_arena_alloc(&doc->arena, (ig->nids ? ig->nids : 1) * sizeof *copy->ids);
+        for (size_t k = 0; copy->ids && k < ig->nids; k++)
+            if (gl_rule_find(ig->ids[k]))
+                copy->ids[copy->nids++] = ig->ids[k];
+    }
+}
+
 /* The block linted as a Dockerfile; a block that does not parse whole gives nothing. The
  * map of its lines is made only for one that parses (a block that fills parse-memory
  * holds no more than its text beside the arena). */
@@ -80,6 +101,7 @@ static void lint_block(struct gl_run *run, const struct gl_doc *md, const struct
                                    .nlines = nlines};
         if (render.lines) {
             map_lines(md, e, render.lines);
+            global_ignores(md, &doc);
             doc.render = &render; /* the findings' positions: the document's */
             gl_cuda_derive(&doc, run->cfg);
             gl_arch_derive(&doc);

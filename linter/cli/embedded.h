@@ -11,7 +11,9 @@
  * rendered-stream map (model_template.h gl_render) takes every finding back to the
  * document's line and column. A block gpulint cannot parse as a whole Dockerfile (a
  * fragment with `...` lines, a template) is an illustration: it gives no finding at all,
- * never a GL900 or GL903 in the document.
+ * never a GL900 or GL903 in the document. The document's global ignores (`# gpulint
+ * global ignore=ID`) hold for its blocks too; a block's own `# gpulint ignore=` lines hold
+ * in it.
  */
 #ifndef GPULINT_EMBEDDED_H
 #define GPULINT_EMBEDDED_H
