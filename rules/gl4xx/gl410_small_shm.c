@@ -44,17 +44,19 @@ static const char *step_text(struct gl_arena *a, const struct gl_launch *l,
 static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
 {
     const struct gl_launch *l = &c->doc->launches[i];
-    /* a CI job container runs its steps: the first that runs a PyTorch-style job */
-    const char *server = gl_launch_pytorch_server(c->doc, l);
-    bool command = gl_launch_pytorch_style(l) || server;
-    const struct gl_word *step = command ? NULL : gl_launch_steps_pytorch_job(l);
     /* apptainer, pyxis, enroot and bare Slurm steps use the host's /dev/shm; a fragment's
      * base may set shm */
-    if (l->kind == GL_LAUNCH_APPTAINER || l->host_ipc || l->fragment || !gl_launch_options_known(l) ||
-        ipc_shares(l->ipc) || l->shm_bytes >= ONE_GIB || shm_mounted(l) ||
-        !gl_launch_uses_gpu(l) || (!command && !step) ||
-        gl_launch_smoke_test(l) ||
-        gl_launch_runtime_template(l))
+    if (l->kind == GL_LAUNCH_APPTAINER || l->host_ipc || l->fragment ||
+        !gl_launch_options_known(l) || ipc_shares(l->ipc) || l->shm_bytes >= ONE_GIB ||
+        shm_mounted(l) || !gl_launch_uses_gpu(l))
+        return;
+    /* the command, or a model server; a CI job container runs its steps: the first that
+     * runs a PyTorch-style job */
+    bool pytorch = gl_launch_pytorch_style(l);
+    const char *server = pytorch ? NULL : gl_launch_pytorch_server(c->doc, l);
+    bool command = pytorch || server;
+    const struct gl_word *step = command ? NULL : gl_launch_steps_pytorch_job(l);
+    if ((!command && !step) || gl_launch_smoke_test(l) || gl_launch_runtime_template(l))
         return;
     const char *fix = l->kind == GL_LAUNCH_K8S ? "mount an emptyDir {medium: Memory} at /dev/shm"
                       : l->kind == GL_LAUNCH_COMPOSE ? "add `ipc: host` or `shm_size: 8gb`"
