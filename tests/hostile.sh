@@ -720,6 +720,19 @@ open(d + "/nested-code.rst", "w").write("".join(" " * k + ".. code-block::\n\n"
 PY
 lint nested-rst-literal 5 512 "clean $in/perline/nested-literal.rst" "$in/perline/nested-literal.rst"
 lint nested-rst-code 5 512 "clean $in/perline/nested-code.rst" "$in/perline/nested-code.rst"
+# Dockerfiles in doc blocks (round 21a): 20,000 ```dockerfile blocks of a CUDA 13 devel base
+# (1.8 MB), each linted as a Dockerfile of its own: linear, the block's scratch freed after
+# it; one block of 500,000 instructions (6 MB) stops at parse-memory and gives nothing
+python3 - "$in/perline" <<'PY'
+import sys
+d = sys.argv[1]
+open(d + "/many-blocks.md", "w").write("```dockerfile\nFROM nvidia/cuda:13.0.0-devel-ubuntu22.04\n"
+                                       "RUN apt-get install -y gcc\n```\n\n" * 20000)
+open(d + "/huge-block.md", "w").write("```dockerfile\nFROM ubuntu:22.04\n" +
+                                      "RUN echo x\n" * 500000 + "```\n")
+PY
+lint doc-dockerfile-blocks 5 512 "clean $in/perline/many-blocks.md -- count GL301 $in/perline/many-blocks.md 20000" "$in/perline/many-blocks.md"
+lint doc-dockerfile-huge-block 10 512 "clean $in/perline/huge-block.md" "$in/perline/huge-block.md"
 # shell: `[[ a =~ (x ]]; ` 40,000 times on one line (600 KB): each unclosed pattern was
 # scanned to the end of the line again at every `=~` after it (22 s); bash reads all that
 # as the first one pattern, so a `=~` inside it is not scanned again (round 20b)

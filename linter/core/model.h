@@ -173,6 +173,16 @@ struct gl_probe_slot {
 #include "linter/core/model_image.h"
 #include "linter/core/model_template.h"
 
+/* A Dockerfile written in a document's code block (a Markdown fence or reStructuredText
+ * code block tagged dockerfile, or untagged, whose first instruction is FROM or ARG): the
+ * block's body, bytes [start, end) of the doc's text, its first line `line` of the file,
+ * its lines indented by `indent` spaces (the block's). The engine lints it as a Dockerfile
+ * of its own whose findings point into the document (linter/cli/embedded.h). */
+struct gl_embedded {
+    size_t start, end;
+    uint32_t line, indent;
+};
+
 struct gl_doc {
     const char *path;         /* as given on the command line or found by the walk */
     enum gl_input_kind kind;
@@ -197,6 +207,9 @@ struct gl_doc {
     bool jetson_tools;        /* the text runs dusty-nv's jetson-containers (`run`,
                                  `build`, `$(jetson-containers data)`): its launches are
                                  on a Jetson, whatever their image's name */
+
+    struct gl_embedded *embedded; size_t nembedded, capembedded; /* Dockerfiles in its
+                                 code blocks (Markdown, reStructuredText) */
 
     struct gl_dockerfile_model *df; /* GL_IN_DOCKERFILE */
     struct gl_image_model *image;   /* GL_IN_IMAGE */
@@ -264,5 +277,9 @@ bool gl_doc_probe(struct gl_doc *doc, const char *path, bool follow, struct gl_p
  * template file and its position there (true); else false, *file and *out untouched. */
 bool gl_doc_origin(const struct gl_doc *doc, struct gl_loc at, const char **file,
                    struct gl_loc *out);
+/* The line of `at` as findings name it: the template's (gl_doc_origin) in a rendered
+ * stream or a Dockerfile of a document's code block, else at.line. For messages that
+ * name another line than the finding's own ("installed at line 19"). */
+uint32_t gl_doc_line(const struct gl_doc *doc, struct gl_loc at);
 
 #endif

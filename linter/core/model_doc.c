@@ -91,6 +91,13 @@ bool gl_doc_origin(const struct gl_doc *doc, struct gl_loc at, const char **file
     return true;
 }
 
+uint32_t gl_doc_line(const struct gl_doc *doc, struct gl_loc at)
+{
+    const char *file;
+    struct gl_loc out;
+    return gl_doc_origin(doc, at, &file, &out) ? out.line : at.line;
+}
+
 /* ---- build-context paths, asked once (gl_doc_probe) ---- */
 
 /* The form under which the same entry is remembered once. Its first byte: 'D' for a path

@@ -333,3 +333,16 @@ void doc_scan_init(struct gl_doc *doc, struct sh_vars *vars, struct gl_launch_sc
     scan->placeholders = true;
 }
 
+/* A block that holds a Dockerfile (doc_blocks.h). */
+void doc_note_dockerfile(struct gl_doc *doc, const struct doc_src *src,
+                         const struct doc_fence *f, size_t start, size_t end, uint32_t line)
+{
+    static const char *const langs[] = {"dockerfile", "containerfile", "docker", NULL};
+    if (src->map || start >= end || (f->info_len && !doc_info_is(f, langs)))
+        return;
+    const struct gl_input_type *df = gl_input_type_of(GL_IN_DOCKERFILE);
+    if (!df || !df->by_content(doc->path, src->t + start, end - start))
+        return;
+    *GL_APPEND(&doc->arena, doc->embedded, doc->nembedded, doc->capembedded) =
+        (struct gl_embedded){start, end, line, (uint32_t)f->indent};
+}

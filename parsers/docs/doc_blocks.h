@@ -119,6 +119,15 @@ void doc_read_block(struct gl_launch_scan *scan, const struct doc_src *src,
 void doc_read_unit_block(struct gl_launch_scan *scan, const struct doc_src *src,
                          const struct doc_fence *f, struct doc_cursor c, size_t to,
                          uint32_t first_line);
+/* A block that holds a Dockerfile: tagged dockerfile or containerfile (docker, which some
+ * write for shell commands too), or of no language, whose first instruction after comments
+ * and blanks is FROM or ARG (the content test of Dockerfiles named nothing, inputs.h): the
+ * bytes [start, end) of src, its first line `line`, its lines indented by f->indent. Noted
+ * in doc->embedded for the engine, which lints it as a Dockerfile of its own (model.h
+ * gl_embedded); only in a text that is the document itself (src->map NULL: a notebook's
+ * cells have positions of their own). */
+void doc_note_dockerfile(struct gl_doc *doc, const struct doc_src *src,
+                         const struct doc_fence *f, size_t start, size_t end, uint32_t line);
 /* Past the doc's parse-memory the reader stops after the block that starts at byte `off`
  * of src (its line `line`, column col0 + 1) and says so there, unless what it read said it
  * first. */

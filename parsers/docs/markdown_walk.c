@@ -229,6 +229,8 @@ bool md_walk_text(struct md_walk *w, const struct doc_src *src, struct doc_curso
             doc_read_unit_block(scan, src, &f, body, body_end, body_line);
         else if (read || python)
             doc_read_block(scan, src, &f, body, body_end, body_line, python);
+        else
+            doc_note_dockerfile(w->doc, src, &f, body.i, body_end, body_line);
         if (scan->alloc != alloc)
             w->alloc_at = w->section;
         if (doc_stopped_at(w->doc, src, body_line - 1, fence_at + f.indent, f.indent))

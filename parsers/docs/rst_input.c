@@ -181,6 +181,8 @@ static void parse_rst(struct gl_doc *doc, const struct gl_config *cfg)
             (open == RST_SHELL || doc_any_launcher(body_at, body_end)))
             doc_read_block(&scan, &src, &f, body_at, body_end, body_line,
                            doc_info_is(&f, doc_python_langs));
+        else if (body < body_end)
+            doc_note_dockerfile(doc, &src, &f, body, body_end, body_line);
         c = body_end < len ? at : k;
         uint32_t directive_line = line;
         line = kl;

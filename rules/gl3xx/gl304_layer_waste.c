@@ -91,7 +91,7 @@ static void path_items(const struct gl_doc *doc, struct gl_arena *a, const struc
         used[i] = true;
         items[(*n)++] = (struct item){whole ? p : d, whole ? gl_df_copy_size(doc, s) : -1,
                                       false, r->loc,
-                                      s->loc.line, s->add ? "ADD" : "COPY"};
+                                      gl_doc_line(doc, s->loc), s->add ? "ADD" : "COPY"};
     }
 }
 
@@ -110,7 +110,8 @@ static void package_item(const struct gl_doc *doc, struct gl_arena *a,
             !gl_df_stage_shipped(doc, p->stage) || p->family != fam)
             continue;
         bool tool = gl_pkg_family_os(p->family) && gl_build_tool_package(p->name, p->group);
-        items[(*n)++] = (struct item){r->name, -1, tool, r->loc, p->loc.line, p->manager};
+        items[(*n)++] = (struct item){r->name, -1, tool, r->loc, gl_doc_line(doc, p->loc),
+                                      p->manager};
         items[*n - 1].added_by = gl_arena_printf(a, "%s install", p->manager);
         return;
     }

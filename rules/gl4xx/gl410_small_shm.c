@@ -44,16 +44,19 @@ static const char *step_text(struct gl_arena *a, const struct gl_launch *l,
 static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
 {
     const struct gl_launch *l = &c->doc->launches[i];
-    /* a CI job container runs its steps: the first that runs a PyTorch-style job */
-    bool command = gl_launch_pytorch_style(l);
-    const struct gl_word *step = command ? NULL : gl_launch_steps_pytorch_job(l);
     /* apptainer, pyxis, enroot and bare Slurm steps use the host's /dev/shm; a fragment's
      * base may set shm */
-    if (l->kind == GL_LAUNCH_APPTAINER || l->host_ipc || l->fragment || !gl_launch_options_known(l) ||
-        ipc_shares(l->ipc) || l->shm_bytes >= ONE_GIB || shm_mounted(l) ||
-        !gl_launch_uses_gpu(l) || (!command && !step) ||
-        gl_launch_smoke_test(l) ||
-        gl_launch_runtime_template(l))
+    if (l->kind == GL_LAUNCH_APPTAINER || l->host_ipc || l->fragment ||
+        !gl_launch_options_known(l) || ipc_shares(l->ipc) || l->shm_bytes >= ONE_GIB ||
+        shm_mounted(l) || !gl_launch_uses_gpu(l))
+        return;
+    /* the command, or a model server; a CI job container runs its steps: the first that
+     * runs a PyTorch-style job */
+    bool pytorch = gl_launch_pytorch_style(l);
+    const char *server = pytorch ? NULL : gl_launch_pytorch_server(c->doc, l);
+    bool command = pytorch || server;
+    const struct gl_word *step = command ? NULL : gl_launch_steps_pytorch_job(l);
+    if ((!command && !step) || gl_launch_smoke_test(l) || gl_launch_runtime_template(l))
         return;
     const char *fix = l->kind == GL_LAUNCH_K8S ? "mount an emptyDir {medium: Memory} at /dev/shm"
                       : l->kind == GL_LAUNCH_COMPOSE ? "add `ipc: host` or `shm_size: 8gb`"
@@ -63,13 +66,20 @@ static void judge(struct gl_check *c, struct gl_launch_facts *f, size_t i)
                                              step_text(&f->arena, l, step),
                                              (unsigned)step->loc.line)
                            : gl_arena_printf(&f->arena, "`%s`",
-                                             word ? word->text
+                                             word     ? word->text
+                                             : server ? server
                                              : l->nargv ? l->argv[0].text : "?");
     if (l->shm_bytes >= 0)
         gl_report(c, l->shm_loc, fix,
                   "%s runs a PyTorch-style job on a GPU with a %lld MiB /dev/shm (below "
                   "1 GiB): DataLoader workers die with \"Bus error\"",
                   gl_launch_label(&f->arena, l), (long long)(l->shm_bytes >> 20));
+    else if (server && !word && !step)
+        gl_report(c, l->ipc ? l->ipc_loc : l->loc, fix,
+                  "%s runs a PyTorch model server (`%s`) on a GPU with the 64 MiB default "
+                  "/dev/shm: its worker processes pass tensors through it (\"Bus error\", "
+                  "NCCL cannot extend its /dev/shm segments)",
+                  gl_launch_label(&f->arena, l), server);
     else
         gl_report(c, l->ipc ? l->ipc_loc : l->loc, fix,
                   "%s runs a PyTorch-style job (%s) on a GPU with the 64 MiB default "
@@ -92,7 +102,10 @@ const struct gl_rule gl_rule_GL410 = {
         "1g (compose `ipc: host` / `shm_size`; Kubernetes an emptyDir {medium: Memory} "
         "mounted at /dev/shm). Only launches of python, torchrun, accelerate, deepspeed "
         "and similar commands are judged (for a GitHub Actions job `container:`, the "
-        "commands of the job's steps, not Python tools such as `python -m pip`), not smoke "
+        "commands of the job's steps, not Python tools such as `python -m pip`), and "
+        "PyTorch model servers (`vllm serve`, the vllm/vllm-openai and vllm-omni images on "
+        "their own entrypoint, `trtllm-serve`), whose workers pass tensors through /dev/shm "
+        "as vLLM's Docker guide says; not smoke "
         "tests (a `python -c` that only imports and prints, after package installs or not) "
         "nor runtime templates (Kubeflow TrainingRuntime, KServe ServingRuntime); apptainer "
         "uses the host's /dev/shm.",

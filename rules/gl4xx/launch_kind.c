@@ -305,6 +305,51 @@ bool gl_launch_serving(const struct gl_doc *doc, const struct gl_launch *l)
     return i < l->nargv && gl_word_named(l->argv[i].text, commands);
 }
 
+/* Is the command of argv[i, end) a model server built on PyTorch: `vllm serve` or `vllm
+ * run-batch` (not `vllm bench`, `vllm chat`: clients), `trtllm-serve`? */
+static const char *const vllm_cli[] = {"vllm", NULL};
+
+static bool engine_command(const struct gl_launch *l, size_t i, size_t end)
+{
+    static const char *const runs[] = {"serve", "run-batch", NULL};
+    static const char *const servers[] = {"trtllm-serve", NULL};
+    if (gl_word_named(l->argv[i].text, servers))
+        return true;
+    return gl_word_named(l->argv[i].text, vllm_cli) && i + 1 < end &&
+           gl_word_known(&l->argv[i + 1]) && gl_word_named(l->argv[i + 1].text, runs);
+}
+
+/* Is `w` a Hugging Face model id (`Qwen/Qwen3-8B`, `meta-llama/Llama-3.1-8B`: one slash
+ * between two names), not a path or a script? */
+static bool model_id(const char *w)
+{
+    const char *slash = strchr(w, '/');
+    size_t n = strlen(w);
+    return isalnum((unsigned char)w[0]) && slash && !strchr(slash + 1, '/') && slash[1] &&
+           !(n > 3 && (!strcmp(w + n - 3, ".sh") || !strcmp(w + n - 3, ".py")));
+}
+
+const char *gl_launch_pytorch_server(const struct gl_doc *doc, const struct gl_launch *l)
+{
+    static const char *const images[] = {"vllm-openai", "vllm-omni", NULL};
+    static const char *const none[] = {NULL};
+    for (size_t s = 0; s < l->nargv; s = gl_launch_next_command(l, s)) {
+        size_t end = gl_launch_next_command(l, s), i = gl_command_word(l, s);
+        if (i < end && engine_command(l, i, end))
+            return gl_word_named(l->argv[i].text, vllm_cli) ? "vllm serve" : l->argv[i].text;
+    }
+    /* the image's own entrypoint (vllm serve; python3 -m vllm.entrypoints.openai.api_server
+     * before v0.6; vllm-omni's `vllm serve --omni`) with its arguments: an option or the
+     * model id first, or none */
+    if (!image_named(doc, l, images, none) || l->argv_opaque ||
+        (l->object_kind && !strncmp(l->object_kind, "Ray", 3)))
+        return NULL; /* (KubeRay's pods run the `ray start` their operator writes) */
+    if (l->nargv && (!gl_word_known(&l->argv[0]) ||
+                     (l->argv[0].text[0] != '-' && !model_id(l->argv[0].text))))
+        return NULL;
+    return "vllm serve";
+}
+
 bool gl_serving_model_arg(const char *name)
 {
     static const char *const names[] = {"--model-dir", "--model_dir", "--model-repository",

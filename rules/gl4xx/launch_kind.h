@@ -41,6 +41,16 @@ bool gl_command_python_tool(const struct gl_launch *l, size_t i, size_t end);
  * serving image (vllm-openai, tritonserver, ...) whose command is no load generator
  * (gl_launch_serving_client), or a server command (tritonserver, torchserve, ...)? */
 bool gl_launch_serving(const struct gl_doc *doc, const struct gl_launch *l);
+/* The model server built on PyTorch that the launch runs, as a command to name in a
+ * message (NULL when none): `vllm serve` or `vllm run-batch` (said "vllm serve"),
+ * `trtllm-serve`, at a command's place (behind wrappers, in a spliced `sh -c`); or the
+ * vllm/vllm-openai or vllm/vllm-omni image run on its own entrypoint (the OpenAI server: no
+ * command, or its arguments only, an option or a model id such as `Qwen/Qwen3-8B` first;
+ * not in a Ray object, RayCluster, RayJob, RayService..., whose operator gives the
+ * command). Such a server
+ * shares tensors between its worker processes through /dev/shm (vLLM's Docker guide:
+ * "use the ipc=host flag or --shm-size flag"), as PyTorch jobs do. */
+const char *gl_launch_pytorch_server(const struct gl_doc *doc, const struct gl_launch *l);
 /* Does argument `name` of a serving launch name the model it serves? */
 bool gl_serving_model_arg(const char *name);
 bool gl_launch_runtime_template(const struct gl_launch *l);
