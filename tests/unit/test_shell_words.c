@@ -169,6 +169,16 @@ static void test_placeholders(void **state)
         assert_string_equal(words(&C[k]), "sort");
         assert_int_equal(C[k].nredirs, 2);
     }
+    /* prose with one aside in parentheses (Megatron-DeepSpeed's examples:
+       `<Path to checkpoint (e.g /345m)>`) is one placeholder; an aside not closed before
+       the `>`, a nested one, or a `(` not after a blank is none */
+    t = "docker run -v <Path to ckpt (e.g /345m)>:/c img; a=<b (c (d)>; a=<b(c)>";
+    assert_int_equal(split_len(t, strlen(t), &o), 0);
+    assert_string_equal(C[0].words[3].text, "<Path to ckpt (e.g /345m)>:/c");
+    assert_true(C[0].words[3].opaque);
+    assert_int_equal(C[0].nredirs, 0);
+    for (size_t k = 1; k < N; k++)
+        assert_true(C[k].nredirs > 0);
     /* without the option (a shell script), `<` is a redirection */
     assert_int_equal(split("docker run <image> x.py"), 0);
     assert_string_equal(words(&C[0]), "docker|run"); /* <image, then >x.py */
