@@ -46,15 +46,17 @@ size_t shl_skip_cont(const struct sh_lexer *lx, size_t i)
     }
 }
 
-/* A template expression `{{ ... }}` (Jinja, Go templates, Ansible) that closes on the
- * same line: the offset after it, else 0. */
+/* A template expression `{{ ... }}` (Jinja, Go templates, Ansible) or a Jinja statement
+ * `{% ... %}` (`{% if x %}-B {{ x }} {% endif %}`: the words between may be there or not)
+ * that closes on the same line: the offset after it, else 0. */
 static size_t template_end(const struct sh_lexer *lx, size_t i)
 {
     const char *s = lx->s;
-    if (i + 3 >= lx->len || s[i] != '{' || s[i + 1] != '{')
+    if (i + 3 >= lx->len || s[i] != '{' || (s[i + 1] != '{' && s[i + 1] != '%'))
         return 0;
+    char close = s[i + 1] == '{' ? '}' : '%';
     for (size_t k = i + 2; k + 1 < lx->len && k - i <= SHL_PLACEHOLDER_MAX; k++) {
-        if (s[k] == '}' && s[k + 1] == '}')
+        if (s[k] == close && s[k + 1] == '}')
             return k + 2;
         if (!s[k] || s[k] == '\n')
             return 0;

@@ -495,6 +495,17 @@ static void test_github_expressions(void **state)
     assert_false(C[0].info[4].may_split);
     /* an expression not closed on its line is read as the shell reads `${` */
     assert_string_equal(C[0].words[5].text, "${{ c }");
+    /* a Jinja statement (singularity-hpc's module docs template) is a template's too: the
+       words it guards may be rendered or not; one not closed on its line is text */
+    assert_int_equal(split("singularity run {% if b %}-B {{ b }} {% endif %}{{ img }} x "
+                           "{%s} {% if"), 0);
+    assert_string_equal(words(&C[0]), "singularity|run|{% if b %}-B|{{ b }}|"
+                                      "{% endif %}{{ img }}|x|{%s}|{%|if");
+    assert_true(C[0].words[2].opaque);
+    assert_false(sh_word_may_be_words(&C[0].info[2]));
+    assert_true(sh_word_may_be_words(&C[0].info[4]));
+    assert_false(C[0].words[6].opaque);
+    assert_false(C[0].words[7].opaque);
 }
 
 static void test_export_and_declare(void **state)
