@@ -287,6 +287,25 @@ struct site {
 static void walk_index(struct resolver *r, struct gl_json idx, const char *tag,
                        const char *what, size_t depth);
 
+/* Is manifest m an artifact stored beside the images (a cosign signature or attestation,
+ * an SBOM, a Helm chart pushed with oras): it says so by `artifactType`, or every layer
+ * has a media type and none is a filesystem (`...tar`, `...tar+gzip`, Docker's
+ * `rootfs.diff.tar.gzip`)? It holds no root filesystem to lint. A layer with no media
+ * type is taken for a filesystem, as before. */
+static bool is_artifact(struct gl_arena *a, struct gl_json m)
+{
+    if (gl_json_get_string(a, m, "artifactType"))
+        return true;
+    struct gl_json layers = gl_json_get_kind(m, "layers", '[');
+    size_t n = 0;
+    for (struct gl_json d = gl_json_first(layers); d.at; d = gl_json_next(d), n++) {
+        const char *type = gl_json_get_string(a, d, "mediaType");
+        if (!type || strstr(type, ".tar"))
+            return false;
+    }
+    return n > 0;
+}
+
 /* Why the document doc could not be taken: absent (why and bad NULL), refused by the
  * fetch (why), or no valid JSON (bad). */
 static const char *unreadable(struct gl_arena *a, const char *where, const char *doc,
@@ -318,9 +337,10 @@ static void follow(struct resolver *r, const struct site *at, const char *doc,
         problem(r, platform, gl_arena_printf(a, "%s: index `%s` is nested %zu deep, not read: "
                                              "%s", where, doc, depth,
                                              gl_image_limit_text(a, GL_LIMIT_IMAGE_INDEX_DEPTH)));
-    else if (room_for_manifest(r, where, platform) && o.at)
-        add_manifest(r, o, doc, digest, platform, tag);
-    else if (!r->full)
+    else if (room_for_manifest(r, where, platform) && o.at) {
+        if (!is_artifact(a, o)) /* (counted all the same: a document read) */
+            add_manifest(r, o, doc, digest, platform, tag);
+    } else if (!r->full)
         problem(r, platform, unreadable(a, where, doc, why, bad));
     free(text);
 }

@@ -9,7 +9,9 @@
  * produces one gl_image_target per image: its config blob, its layers (blob path, digest,
  * media type), its platforms and its tags. Documents are fetched through a callback by
  * their path in the archive ("blobs/sha256/<hex>" for OCI), one at a time, and released
- * once read.
+ * once read. What is no image is skipped without a word: buildx's attestation manifests
+ * (platform unknown/unknown) and artifacts kept beside the images (cosign signatures and
+ * attestations, SBOMs: an `artifactType`, or layers none of which is a tar).
  *
  * Fan-out and deduplication: every document is read at most once, however often it is
  * named. An index named again adds nothing. A manifest (or, in manifest.json, a config)

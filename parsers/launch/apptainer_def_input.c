@@ -7,7 +7,8 @@
  * docker-daemon) becomes a gl_ref of role GL_REF_DEF_FROM at the image's first byte;
  * `library` gives a ref that is not a registry reference (ok false), `localimage` a
  * local one (local true); other bootstraps (debootstrap, yum, ...) name no image.
- * Keywords are case-insensitive. Windows `.def` files (module definitions) have no
+ * Keywords are case-insensitive; a `#` ends a header line's value, as apptainer reads it
+ * (deffile.go, doHeader). Windows `.def` files (module definitions) have no
  * `Bootstrap:` line and are not read. */
 #include <string.h>
 
@@ -43,8 +44,14 @@ static bool header_key(const char *t, size_t s, size_t e, const char *key, size_
     return true;
 }
 
+/* The end of a header value that starts at s on a line ending at e: apptainer cuts a header
+ * line at its first `#` (a comment: `From: busybox:latest   # a comment`), then trims
+ * the blanks. */
 static size_t trim_end(const char *t, size_t s, size_t e)
 {
+    const char *hash = memchr(t + s, '#', e - s);
+    if (hash)
+        e = (size_t)(hash - t);
     while (e > s && (t[e - 1] == ' ' || t[e - 1] == '\t' || t[e - 1] == '\r'))
         e--;
     return e;

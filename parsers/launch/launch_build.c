@@ -491,23 +491,26 @@ bool launch_build_other(struct gl_launch_scan *scan, const struct sh_cmd *cmd, s
 {
     /* serving and packaging tools that build a local image and tag it */
     static const struct {
-        const char *tool, *sub; /* sub NULL: the tool itself builds */
-        char letter;            /* the short tag option, 0: none */
-        const char *name;       /* the long one */
+        const char *tool, *sub, *sub2; /* sub NULL: the tool itself builds */
+        char letter;                   /* the short tag option, 0: none */
+        const char *name;              /* the long one */
     } tools[] = {
-        {"mlserver", "build", 't', "tag"},
-        {"cog", "build", 't', "tag"},
-        {"bentoml", "containerize", 't', "image-tag"},
-        {"repo2docker", NULL, 0, "image-name"},
-        {"jupyter-repo2docker", NULL, 0, "image-name"},
+        {"mlserver", "build", NULL, 't', "tag"},
+        {"cog", "build", NULL, 't', "tag"},
+        {"bentoml", "containerize", NULL, 't', "image-tag"},
+        {"repo2docker", NULL, NULL, 0, "image-name"},
+        {"jupyter-repo2docker", NULL, NULL, 0, "image-name"},
+        /* builds in the cluster's own runtime, where its pods find the image */
+        {"minikube", "image", "build", 't', "tag"},
     };
     for (size_t k = 0; k < sizeof tools / sizeof tools[0]; k++) {
         if (!gl_streq(tool, tools[k].tool))
             continue;
-        if (tools[k].sub && !word_is(cmd, i + 1, tools[k].sub))
+        if ((tools[k].sub && !word_is(cmd, i + 1, tools[k].sub)) ||
+            (tools[k].sub2 && !word_is(cmd, i + 2, tools[k].sub2)))
             return false;
-        option_values(scan, cmd, i + 1 + (tools[k].sub != NULL), tools[k].letter,
-                      tools[k].name, tools[k].tool);
+        option_values(scan, cmd, i + 1 + (tools[k].sub != NULL) + (tools[k].sub2 != NULL),
+                      tools[k].letter, tools[k].name, tools[k].tool);
         return true;
     }
     build_helper(scan, cmd, i + 1);

@@ -170,7 +170,7 @@ void launch_build_buildah(struct gl_launch_scan *scan, const struct sh_cmd *cmd,
 void launch_build_kaniko(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t first);
 void launch_build_kustomize(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t sub);
 /* Other tools that build and tag a local image (mlserver build, cog build, bentoml
- * containerize, repo2docker) with the command word at i, of base name `tool`: true when
+ * containerize, repo2docker, minikube image build) with the command word at i, of base name `tool`: true when
  * cmd is one. */
 bool launch_build_other(struct gl_launch_scan *scan, const struct sh_cmd *cmd, size_t i,
                         const char *tool);

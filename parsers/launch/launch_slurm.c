@@ -60,13 +60,20 @@ void slurm_directives(struct gl_launch_scan *s, const char *text, size_t len,
             gl_srcmap_add(m, 0, at.line, at.col);
             struct sh_vars vars;
             sh_vars_init(&vars, a);
-            struct sh_opts o = {.vars = &vars};
+            /* a directive holds options only: a documentation placeholder among them
+             * (`#SBATCH <SLURM OPTIONS> --nodes=128`) stands for options gpulint cannot
+             * see, as `srun $ARGS` does, and the options after it are still read */
+            struct sh_opts o = {.vars = &vars, .placeholders = true};
             struct sh_cmd *cmds;
             size_t n;
             struct sh_error err;
             sh_split(a, text + p + 7, e - p - 7, m, &o, &cmds, &n, &err);
-            if (n && cmds[0].nwords)
-                slurm_read_opts(a, &cmds[0], 0, GL_SLURM_SBATCH, r);
+            for (size_t w = 0; n && w < cmds[0].nwords; w++) {
+                w = slurm_read_opts(a, &cmds[0], w, GL_SLURM_SBATCH, r);
+                if (w < cmds[0].nwords && !cmds[0].words[w].opaque)
+                    break; /* a word no option takes: sbatch's reading stops */
+                r->opaque |= w < cmds[0].nwords;
+            }
             /* a directive is a command for inline ignores: `# gpulint ignore=...` above
              * it covers a finding at it */
             struct gl_line_range *rg = GL_APPEND(a, s->ranges, s->nranges, s->capranges);

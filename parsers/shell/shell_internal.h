@@ -164,6 +164,9 @@ static inline int shl_cur(struct sh_lexer *lx)
  * out; ask for one only where the lexer starts a word), with opts->python_braces an
  * IPython `{expr}` (see sh_opts). */
 size_t shl_placeholder_end(const struct sh_lexer *lx, size_t i);
+/* Longest placeholder text read as one (a longer `<...` is a redirection after all). */
+#define SHL_PLACEHOLDER_MAX 128
+
 /* The offset after a documentation placeholder `<...>` that starts at i (the grammar of
  * opts->placeholders, whatever the flag), else 0. */
 size_t shl_angle_placeholder_end(const struct sh_lexer *lx, size_t i);

@@ -46,18 +46,17 @@ size_t shl_skip_cont(const struct sh_lexer *lx, size_t i)
     }
 }
 
-/* Longest placeholder text read as one (a longer `<...` is a redirection after all). */
-#define SHL_PLACEHOLDER_MAX 128
-
-/* A template expression `{{ ... }}` (Jinja, Go templates, Ansible) that closes on the
- * same line: the offset after it, else 0. */
+/* A template expression `{{ ... }}` (Jinja, Go templates, Ansible) or a Jinja statement
+ * `{% ... %}` (`{% if x %}-B {{ x }} {% endif %}`: the words between may be there or not)
+ * that closes on the same line: the offset after it, else 0. */
 static size_t template_end(const struct sh_lexer *lx, size_t i)
 {
     const char *s = lx->s;
-    if (i + 3 >= lx->len || s[i] != '{' || s[i + 1] != '{')
+    if (i + 3 >= lx->len || s[i] != '{' || (s[i + 1] != '{' && s[i + 1] != '%'))
         return 0;
+    char close = s[i + 1] == '{' ? '}' : '%';
     for (size_t k = i + 2; k + 1 < lx->len && k - i <= SHL_PLACEHOLDER_MAX; k++) {
-        if (s[k] == '}' && s[k + 1] == '}')
+        if (s[k] == close && s[k + 1] == '}')
             return k + 2;
         if (!s[k] || s[k] == '\n')
             return 0;
@@ -114,12 +113,24 @@ size_t shl_placeholder_end(const struct sh_lexer *lx, size_t i)
 size_t shl_angle_placeholder_end(const struct sh_lexer *lx, size_t i)
 {
     const char *s = lx->s;
-    /* `<name>`, `<your path>`, `</on/your/host>`, `<./dir>`, `<~/models>` */
+    /* `<name>`, `<your path>`, `</on/your/host>`, `<./dir>`, `<~/models>`, and prose
+     * with one aside in parentheses after a space: `<Path to checkpoint (e.g /345m)>` */
     if (i + 2 >= lx->len || s[i] != '<' ||
         !((s[i + 1] >= 'a' && s[i + 1] <= 'z') || (s[i + 1] >= 'A' && s[i + 1] <= 'Z') ||
           s[i + 1] == '/' || s[i + 1] == '.' || s[i + 1] == '~'))
         return 0;
+    bool aside = false; /* inside the `( ... )` */
     for (size_t k = i + 2; k < lx->len && k - i <= SHL_PLACEHOLDER_MAX; k++) {
+        if (s[k] == '(' && !aside && s[k - 1] == ' ') {
+            aside = true;
+            continue;
+        }
+        if (s[k] == ')' && aside) {
+            aside = false;
+            continue;
+        }
+        if (s[k] == '>' && aside)
+            return 0;
         if (s[k] == '>') { /* `<in.txt >out.txt` and `<in 2>err` are two redirections */
             size_t d = k;
             while (d > i + 1 && s[d - 1] >= '0' && s[d - 1] <= '9')

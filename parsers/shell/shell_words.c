@@ -609,14 +609,16 @@ static bool target_follows(const struct sh_lexer *lx, size_t i)
 }
 
 /* Does the `>` at `at` close a documentation placeholder `<NAME>` (`ROOT=<ROOT_PATH>`,
- * `--token <your-token>`: shl_angle_placeholder_end)? Example scripts ship these for the
- * reader to fill in; bash refuses them as they stand, but the script's launches are what
- * it means, so its grammar is not judged on them (the words are unresolved, as
- * elsewhere). */
+ * `--token <your-token>`, `DATA=<Specify path>`: shl_angle_placeholder_end)? Example
+ * scripts ship these for the reader to fill in; bash refuses them as they stand, but the
+ * script's launches are what it means, so its grammar is not judged on them (the words are
+ * unresolved, as elsewhere; RULES.md third round, "Placeholders in documentation": words
+ * with spaces between the brackets too). The `<` looked for is the nearest one before
+ * `at` on its line: the placeholder grammar holds no `<`, so no other could open it. */
 static bool closes_placeholder(const struct sh_lexer *lx, size_t at)
 {
     size_t k = at;
-    while (k > 0 && lx->s[k - 1] != '<' && !shl_word_end_at(lx, k - 1))
+    while (k > 0 && at - k <= SHL_PLACEHOLDER_MAX && lx->s[k - 1] != '<' && lx->s[k - 1] != '\n')
         k--;
     return k > 0 && lx->s[k - 1] == '<' && shl_angle_placeholder_end(lx, k - 1) == at + 1;
 }

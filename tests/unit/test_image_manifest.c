@@ -176,6 +176,37 @@ static void many_platforms_of_one_manifest_are_counted(void **state)
                         "linux/a, linux/b, linux/c, linux/d and 2 more");
 }
 
+/* Artifacts stored beside an image (written after sylabs/singularity's
+ * test/oci/images/hello-world-cosign-manifest: cosign's .sig and .att manifests, no
+ * platform, layers of signature and envelope media types; an oras artifact with
+ * artifactType) hold no root filesystem: no target, no problem. A layer typed as a tar
+ * keeps its manifest an image. */
+static void artifacts_beside_images_are_no_targets(void **state)
+{
+    (void)state;
+    struct gl_arena *a = &arena;
+    const char *d[] = {desc_of(a, 'a', NULL, "hello:1"), desc_of(a, 'b', NULL, "_cosign:x.sig"),
+                       desc_of(a, 'd', NULL, "_cosign:x.att"), desc_of(a, 'e', NULL, "sbom")};
+    put("index.json", index_of(a, d, 4), NULL);
+    put(BLOB("a"), "{\"config\":{\"digest\":\"" D("c") "\"},\"layers\":[{\"mediaType\":"
+                   "\"application/vnd.docker.image.rootfs.diff.tar.gzip\",\"digest\":\""
+                   D("1") "\"}]}", NULL);
+    put(BLOB("b"), "{\"config\":{\"digest\":\"" D("c") "\"},\"layers\":[{\"mediaType\":"
+                   "\"application/vnd.dev.cosign.simplesigning.v1+json\",\"digest\":\""
+                   D("2") "\"}]}", NULL);
+    put(BLOB("d"), "{\"config\":{\"digest\":\"" D("c") "\"},\"layers\":[{\"mediaType\":"
+                   "\"application/vnd.dsse.envelope.v1+json\",\"digest\":\"" D("3") "\"}]}",
+        NULL);
+    put(BLOB("e"), "{\"artifactType\":\"application/spdx+json\",\"config\":{\"digest\":\""
+                   D("c") "\"},\"layers\":[{\"digest\":\"" D("4") "\"}]}", NULL);
+    struct gl_image_plan plan;
+    resolve(a, &plan);
+    assert_null(plan.error);
+    assert_int_equal(plan.nproblems, 0);
+    assert_int_equal(plan.ntargets, 1);
+    assert_string_equal(plan.targets[0].manifest, D("a"));
+}
+
 /* Nested indexes: each read once; deeper than image-index-depth is a problem. */
 static void nested_indexes_read_once_and_bounded(void **state)
 {
@@ -350,6 +381,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(manifest_named_again_is_one_target, setup, teardown),
         cmocka_unit_test_setup_teardown(many_platforms_of_one_manifest_are_counted, setup, teardown),
+        cmocka_unit_test_setup_teardown(artifacts_beside_images_are_no_targets, setup, teardown),
         cmocka_unit_test_setup_teardown(nested_indexes_read_once_and_bounded, setup, teardown),
         cmocka_unit_test_setup_teardown(distinct_manifests_and_layers_are_bounded, setup, teardown),
         cmocka_unit_test_setup_teardown(a_broken_platform_is_its_own_problem, setup, teardown),

@@ -169,6 +169,16 @@ static void test_placeholders(void **state)
         assert_string_equal(words(&C[k]), "sort");
         assert_int_equal(C[k].nredirs, 2);
     }
+    /* prose with one aside in parentheses (Megatron-DeepSpeed's examples:
+       `<Path to checkpoint (e.g /345m)>`) is one placeholder; an aside not closed before
+       the `>`, a nested one, or a `(` not after a blank is none */
+    t = "docker run -v <Path to ckpt (e.g /345m)>:/c img; a=<b (c (d)>; a=<b(c)>";
+    assert_int_equal(split_len(t, strlen(t), &o), 0);
+    assert_string_equal(C[0].words[3].text, "<Path to ckpt (e.g /345m)>:/c");
+    assert_true(C[0].words[3].opaque);
+    assert_int_equal(C[0].nredirs, 0);
+    for (size_t k = 1; k < N; k++)
+        assert_true(C[k].nredirs > 0);
     /* without the option (a shell script), `<` is a redirection */
     assert_int_equal(split("docker run <image> x.py"), 0);
     assert_string_equal(words(&C[0]), "docker|run"); /* <image, then >x.py */
@@ -485,6 +495,17 @@ static void test_github_expressions(void **state)
     assert_false(C[0].info[4].may_split);
     /* an expression not closed on its line is read as the shell reads `${` */
     assert_string_equal(C[0].words[5].text, "${{ c }");
+    /* a Jinja statement (singularity-hpc's module docs template) is a template's too: the
+       words it guards may be rendered or not; one not closed on its line is text */
+    assert_int_equal(split("singularity run {% if b %}-B {{ b }} {% endif %}{{ img }} x "
+                           "{%s} {% if"), 0);
+    assert_string_equal(words(&C[0]), "singularity|run|{% if b %}-B|{{ b }}|"
+                                      "{% endif %}{{ img }}|x|{%s}|{%|if");
+    assert_true(C[0].words[2].opaque);
+    assert_false(sh_word_may_be_words(&C[0].info[2]));
+    assert_true(sh_word_may_be_words(&C[0].info[4]));
+    assert_false(C[0].words[6].opaque);
+    assert_false(C[0].words[7].opaque);
 }
 
 static void test_export_and_declare(void **state)
