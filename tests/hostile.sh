@@ -1353,6 +1353,19 @@ $in/r20/cci2/.circleci/config.yml -- finding GL101 $in/r20/cci2/.circleci/config
 rss 64" "$in/r20/cci/.circleci/config.yml" "$in/r20/cci2/.circleci/config.yml"
 rm -rf "$in/r20"
 
+# ---- round 21: the readers added since round 20 ----
+mkdir -p "$in/r21"
+# a dev container's capAdd of 100,000 capabilities (1.4 MB): each a `--cap-add CAP` pair of
+# words, read with no look at parse-memory (runArgs, mounts and containerEnv stop there):
+# 75 MB of RSS and a GL900 at 1:1; now the list stops at the item where the limit is hit
+mkdir -p "$in/r21/dc/.devcontainer"
+python3 -c 'import json; print(json.dumps({"image": "ubuntu:22.04", "runArgs": ["--gpus", "all"],
+  "capAdd": ["SYS_PTRACE%d" % i for i in range(100000)]}))' \
+  > "$in/r21/dc/.devcontainer/devcontainer.json"
+lint devcontainer-capadd 5 256 "gl900 $in/r21/dc/.devcontainer/devcontainer.json 1 * \
+parse-memory -- rss 64" --jobs 8 "$in/r21/dc"
+rm -rf "$in/r21"
+
 # ================= encodings and special files =================
 # UTF-16 is refused (GL900 at 1:1: save as UTF-8), with or without its byte order mark; a
 # UTF-8 byte order mark is skipped (columns count from after it); CRLF is a line end; a lone
