@@ -1364,6 +1364,22 @@ python3 -c 'import json; print(json.dumps({"image": "ubuntu:22.04", "runArgs": [
   > "$in/r21/dc/.devcontainer/devcontainer.json"
 lint devcontainer-capadd 5 256 "gl900 $in/r21/dc/.devcontainer/devcontainer.json 1 * \
 parse-memory -- rss 64" --jobs 8 "$in/r21/dc"
+# systemd Environment= quotes never closed: 100,000 lines that each open one (systemd
+# ignores each line), and one quote open over 100,000 continued lines; then an image in a
+# line with an escaped quote (`\"` inside quotes is a quote character to systemd: read as
+# closing the quote, the rest of the line was one word and IMG unknown)
+mkdir -p "$in/r21/env"
+python3 - "$in/r21/env" <<'PY2'
+import sys
+d, run = sys.argv[1], "ExecStart=/usr/bin/docker run --gpus all $IMG\n"
+open(d + "/open.service", "w").write("[Service]\n" + 'Environment="IMG=ubuntu:latest\n' * 100000
+                                     + "Environment=IMG=ubuntu:22.04\n" + run)
+open(d + "/cont.service", "w").write('[Service]\nEnvironment="IMG=ubuntu:latest \\\n' +
+                                     " a \\\n" * 100000 + '"\n' + run)
+open(d + "/esc.service", "w").write('[Service]\nEnvironment="B=\\"x" IMG=ubuntu:latest\n' + run)
+PY2
+lint systemd-environment-quotes 5 256 "count GL101 $in/r21/env/open.service 0 -- count GL101 \
+$in/r21/env/cont.service 0 -- finding GL101 $in/r21/env/esc.service 3 42 -- rss 64" "$in/r21/env"
 rm -rf "$in/r21"
 
 # ================= encodings and special files =================
