@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/resource.h>
 
 #define KiB (UINT64_C(1) << 10)
 #define MiB (UINT64_C(1) << 20)
@@ -126,6 +127,20 @@ const char *gl_limit_names(char *buf, size_t cap)
 }
 
 const char *gl_limit_origin(enum gl_limit_id id) { return origins[id]; }
+
+void gl_limits_fit_address_space(void)
+{
+    struct rlimit rl;
+    if (origins[GL_LIMIT_PARSE_MEMORY] || getrlimit(RLIMIT_AS, &rl) != 0 ||
+        rl.rlim_cur == RLIM_INFINITY)
+        return;
+    uint64_t room = rl.rlim_cur > 36 * MiB ? rl.rlim_cur - 32 * MiB : 4 * MiB;
+    init_once();
+    if (room >= values[GL_LIMIT_PARSE_MEMORY])
+        return;
+    values[GL_LIMIT_PARSE_MEMORY] = room & ~(MiB - 1);
+    origins[GL_LIMIT_PARSE_MEMORY] = strdup("the address-space limit (ulimit -v)");
+}
 
 void gl_limits_reset(void)
 {
