@@ -1366,6 +1366,57 @@ $in/r20/cci2/.circleci/config.yml -- finding GL101 $in/r20/cci2/.circleci/config
 rss 64" "$in/r20/cci/.circleci/config.yml" "$in/r20/cci2/.circleci/config.yml"
 rm -rf "$in/r20"
 
+# ---- round 21: the readers added since round 20 ----
+mkdir -p "$in/r21"
+# a dev container's capAdd of 100,000 capabilities (1.4 MB): each a `--cap-add CAP` pair of
+# words, read with no look at parse-memory (runArgs, mounts and containerEnv stop there):
+# 75 MB of RSS and a GL900 at 1:1; now the list stops at the item where the limit is hit
+mkdir -p "$in/r21/dc/.devcontainer"
+python3 -c 'import json; print(json.dumps({"image": "ubuntu:22.04", "runArgs": ["--gpus", "all"],
+  "capAdd": ["SYS_PTRACE%d" % i for i in range(100000)]}))' \
+  > "$in/r21/dc/.devcontainer/devcontainer.json"
+lint devcontainer-capadd 5 256 "gl900 $in/r21/dc/.devcontainer/devcontainer.json 1 * \
+parse-memory -- rss 64" --jobs 8 "$in/r21/dc"
+# systemd Environment= quotes never closed: 100,000 lines that each open one (systemd
+# ignores each line), and one quote open over 100,000 continued lines; then an image in a
+# line with an escaped quote (`\"` inside quotes is a quote character to systemd: read as
+# closing the quote, the rest of the line was one word and IMG unknown)
+mkdir -p "$in/r21/env"
+python3 - "$in/r21/env" <<'PY2'
+import sys
+d, run = sys.argv[1], "ExecStart=/usr/bin/docker run --gpus all $IMG\n"
+open(d + "/open.service", "w").write("[Service]\n" + 'Environment="IMG=ubuntu:latest\n' * 100000
+                                     + "Environment=IMG=ubuntu:22.04\n" + run)
+open(d + "/cont.service", "w").write('[Service]\nEnvironment="IMG=ubuntu:latest \\\n' +
+                                     " a \\\n" * 100000 + '"\n' + run)
+open(d + "/esc.service", "w").write('[Service]\nEnvironment="B=\\"x" IMG=ubuntu:latest\n' + run)
+PY2
+lint systemd-environment-quotes 5 256 "count GL101 $in/r21/env/open.service 0 -- count GL101 \
+$in/r21/env/cont.service 0 -- finding GL101 $in/r21/env/esc.service 3 42 -- rss 64" "$in/r21/env"
+# under an address-space limit of 48 MiB (`ulimit -v`), below what the default
+# parse-memory (32 MiB) and the program need: 200,000 Shifter volumes, 100,000
+# Environment= lines and a literal block of 100,000 commands each reached malloc's failure
+# first (gpulint: out of memory, abort); now the default parse-memory fits the limit (16
+# MiB here) and each input is a GL900 at it, with --jobs 8 (gl_threads_fit leaves one
+# thread). Under ASan no address-space limit is set: the default stays
+mkdir -p "$in/r21/as"
+python3 - "$in/r21/as" <<'PY2'
+import sys
+d = sys.argv[1]
+open(d + "/vols.sh", "w").write("#!/bin/sh\nshifter " + " ".join(f"-V /d{i}:/m{i}" for i in
+                                range(200000)) + " --image=ubuntu:22.04 python x.py\n")
+open(d + "/env.service", "w").write("[Service]\n" + "".join(
+    f"Environment=V{i}=x IMG=i:{i}\n" for i in range(100000)) +
+    "ExecStart=/usr/bin/docker run $IMG\n")
+open(d + "/lit.rst", "w").write("T\n=\n\n::\n\n" + "".join(" " * (i % 200 + 1) +
+                                "docker run ubuntu:22.04\n" for i in range(100000)))
+PY2
+fitted='.*16MiB'; [ $asan = 1 ] && fitted=''
+lint address-space-48m 10 48 "gl900 $in/r21/as/vols.sh 2 * parse-memory$fitted -- gl900 \
+$in/r21/as/env.service * * parse-memory -- gl900 $in/r21/as/lit.rst * * parse-memory" \
+  --jobs 8 "$in/r21/as"
+rm -rf "$in/r21"
+
 # ================= encodings and special files =================
 # UTF-16 is refused (GL900 at 1:1: save as UTF-8), with or without its byte order mark; a
 # UTF-8 byte order mark is skipped (columns count from after it); CRLF is a line end; a lone

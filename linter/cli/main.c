@@ -16,6 +16,7 @@
 #include "knowledge/gpu_target.h"
 #include "linter/cli/engine.h"
 #include "linter/core/escape.h"
+#include "linter/core/limits.h"
 #include "linter/report/report.h"
 
 static bool fails(const struct gl_run *run, enum gl_severity threshold)
@@ -226,6 +227,7 @@ int main(int argc, char **argv)
     int status = configure(argc, argv, &cfg, &cli);
     if (status == 0 && gl_config_finish(&cfg) != 0)
         status = 2;
+    gl_limits_fit_address_space();
     if (status == 0 && cli.command != GL_CMD_LINT) {
         start_output();
         status = finish_output(stdout, NULL, gl_cli_run_command(&cli, &cfg));

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/resource.h>
 
 #define KiB (UINT64_C(1) << 10)
 #define MiB (UINT64_C(1) << 20)
@@ -126,6 +127,22 @@ const char *gl_limit_names(char *buf, size_t cap)
 }
 
 const char *gl_limit_origin(enum gl_limit_id id) { return origins[id]; }
+
+void gl_limits_fit_address_space(void)
+{
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_AS, &rl) != 0 || rl.rlim_cur == RLIM_INFINITY)
+        return;
+    uint64_t room = rl.rlim_cur > 36 * MiB ? (rl.rlim_cur - 32 * MiB) & ~(MiB - 1) : 4 * MiB;
+    init_once();
+    static const enum gl_limit_id fit[] = {GL_LIMIT_PARSE_MEMORY, GL_LIMIT_IMAGE_MEMORY};
+    for (size_t i = 0; i < sizeof fit / sizeof fit[0]; i++) {
+        if (origins[fit[i]] || room >= values[fit[i]])
+            continue;
+        values[fit[i]] = room;
+        origins[fit[i]] = strdup("the address-space limit (ulimit -v)");
+    }
+}
 
 void gl_limits_reset(void)
 {

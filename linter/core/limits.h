@@ -76,6 +76,12 @@ const char *gl_limit_names(char *buf, size_t cap);
 const char *gl_limit_origin(enum gl_limit_id id);
 /* Back to the defaults (tests). */
 void gl_limits_reset(void);
+/* Under an address-space limit (RLIMIT_AS, `ulimit -v`) too small for the defaults of
+ * parse-memory and image-memory, lower them to the limit less 32 MiB (the program, one
+ * input and its parse's heap scratch), at least 4 MiB: a parse or an image then stops at
+ * a GL900 where malloc would have failed (gpulint aborted, out of memory). A value the
+ * user set stays. */
+void gl_limits_fit_address_space(void);
 
 /* The value as a user writes it: "16MiB" for sizes, "1000000" for numbers; into buf. */
 const char *gl_limit_format(enum gl_limit_id id, char *buf, size_t cap);

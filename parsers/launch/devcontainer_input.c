@@ -264,6 +264,8 @@ static void privileges(struct args *g, struct yt_stream *s, struct yt_node *root
     struct yt_node *caps = yt_get(s, root, "capAdd", NULL);
     for (size_t i = 0; yt_is_seq(caps) && i < caps->nitems; i++) {
         struct yt_node *v = yt_item(s, caps, i);
+        if (stop_at(g->doc, v))
+            return;
         if (!yt_is_scalar(v) || !v->len)
             continue;
         struct gl_loc at = yt_scalar_loc_at(s, v, 0);

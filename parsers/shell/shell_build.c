@@ -22,6 +22,7 @@ struct hd_pending {
         char delim[HD_DELIM];
         size_t len;
         bool strip_tabs; /* <<- */
+        bool quoted;     /* (a quote or an escape in the word) */
     } d[HD_PENDING];
 };
 
@@ -39,14 +40,18 @@ static size_t hd_open(const struct sh_lexer *lx, size_t i, struct hd_pending *hd
     char word[HD_DELIM];
     size_t n = 0;
     char quote = 0;
+    bool quoted = false;
     for (; k < len && (quote || !hd_word_end(s[k])); k++) {
         char c = s[k];
         if (quote ? c == quote : (c == '\'' || c == '"')) {
             quote = quote ? 0 : c;
+            quoted = true;
             continue;
         }
-        if (!quote && c == lx->esc && k + 1 < len)
+        if (!quote && c == lx->esc && k + 1 < len) {
             c = s[++k];
+            quoted = true;
+        }
         if (n + 1 < sizeof word)
             word[n++] = c;
     }
@@ -54,6 +59,7 @@ static size_t hd_open(const struct sh_lexer *lx, size_t i, struct hd_pending *hd
         memcpy(hd->d[hd->n].delim, word, n);
         hd->d[hd->n].len = n;
         hd->d[hd->n].strip_tabs = strip;
+        hd->d[hd->n].quoted = quoted;
         hd->n++;
     }
     return k;
@@ -63,21 +69,11 @@ static size_t hd_open(const struct sh_lexer *lx, size_t i, struct hd_pending *hd
  * one that opened them); the offset after the last delimiter line (len if none ends). */
 static size_t hd_skip_bodies(const struct sh_lexer *lx, size_t i, struct hd_pending *hd)
 {
-    const char *s = lx->s;
     size_t len = lx->len;
-    for (size_t h = 0; h < hd->n && i < len; h++) {
-        for (;;) {
-            const char *nl = memchr(s + i, '\n', len - i);
-            size_t e = nl ? (size_t)(nl - s) : len, b = i;
-            while (hd->d[h].strip_tabs && b < e && s[b] == '\t')
-                b++;
-            i = nl ? e + 1 : len;
-            if (e - b == hd->d[h].len && !memcmp(s + b, hd->d[h].delim, e - b))
-                break;
-            if (!nl)
-                break;
-        }
-    }
+    for (size_t h = 0; h < hd->n && i < len; h++)
+        while (i < len && !shl_heredoc_line(lx, i, hd->d[h].delim, hd->d[h].len,
+                                            hd->d[h].strip_tabs, hd->d[h].quoted, &i))
+            ;
     hd->n = 0;
     return i;
 }

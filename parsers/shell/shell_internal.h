@@ -371,6 +371,13 @@ void shl_word(struct sh_lexer *lx, bool nosplit);
 /* Lex a heredoc delimiter word (quote removal only) into one field; *quoted set when
  * any part was quoted. */
 void shl_heredoc_word(struct sh_lexer *lx, bool *quoted);
+/* Read the here-document body line that starts at i: true when it is the delimiter
+ * (delim, dlen bytes; `<<-`: strip_tabs), *next where the line after it starts. With a
+ * delimiter not quoted, a line that ends in an odd run of escapes goes on in the next one,
+ * as bash joins them (`a\` then `EOF` is the body's `aEOF`, no delimiter; `EO\` then `F`
+ * is one). A trailing CR is no part of the line (CRLF scripts). */
+bool shl_heredoc_line(const struct sh_lexer *lx, size_t i, const char *delim, size_t dlen,
+                      bool strip_tabs, bool quoted, size_t *next);
 /* Is there an assignment word `NAME=` / `NAME+=` at lx->i? */
 bool shl_at_assignment(const struct sh_lexer *lx);
 /* Lex the assignment word at lx->i into *out. */

@@ -53,6 +53,7 @@ struct heredoc {
     const char *delim;
     size_t dlen;
     bool strip_tabs;
+    bool quoted; /* (its delimiter: the body's `\` newline is text, not a join) */
     size_t cmd, redir;
 };
 
@@ -572,17 +573,9 @@ static void read_heredocs(struct builder *b)
         struct heredoc *h = &b->hd[k];
         size_t body = lx->i, end = body;
         while (lx->i < lx->len) {
-            size_t line = lx->i;
-            const char *nl = memchr(lx->s + line, '\n', lx->len - line);
-            size_t eol = nl ? (size_t)(nl - lx->s) : lx->len;
-            lx->i = nl ? eol + 1 : eol;
-            size_t from = line, to = eol;
-            if (h->strip_tabs)
-                while (from < to && lx->s[from] == '\t')
-                    from++;
-            if (to > from && lx->s[to - 1] == '\r')
-                to--;
-            if (to - from == h->dlen && memcmp(lx->s + from, h->delim, h->dlen) == 0)
+            bool delim = shl_heredoc_line(lx, lx->i, h->delim, h->dlen, h->strip_tabs,
+                                          h->quoted, &lx->i);
+            if (delim)
                 break;
             end = lx->i;
         }
@@ -688,7 +681,8 @@ static void add_redirect(struct builder *b, size_t at, int fd, const char *op)
             heap_grown(b);
         }
         b->hd[b->nhd++] = (struct heredoc){r->target.text, lx->nfields ? lx->finfo[0].len : 0,
-                                           op[2] == '-', HD_CURRENT, b->nrd};
+                                           op[2] == '-', r->quoted_delim, HD_CURRENT,
+                                           b->nrd};
     }
     b->nrd++;
 }

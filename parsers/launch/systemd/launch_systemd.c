@@ -173,43 +173,61 @@ static const char *quadlet_flag(const char *k, size_t n)
 }
 
 /* The end of the Environment= word that starts at t[s] (before e): the first blank
- * outside quotes (" or '). */
-static size_t env_word_end(const char *t, size_t s, size_t e)
+ * outside quotes (" or ') and escapes (`\X`); *open: a quote is still open there. */
+static size_t env_word_end(const char *t, size_t s, size_t e, bool *open)
 {
     char quote = 0;
     for (; s < e && (quote || (t[s] != ' ' && t[s] != '\t')); s++) {
-        if (!quote && (t[s] == '"' || t[s] == '\''))
+        if (t[s] == '\\' && s + 1 < e)
+            s++;
+        else if (!quote && (t[s] == '"' || t[s] == '\''))
             quote = t[s];
         else if (quote && t[s] == quote)
             quote = 0;
     }
+    *open = quote != 0;
     return s;
 }
 
-/* Assign the variables of one Environment= value t[s, e): blank-separated NAME=VALUE
- * words, quotes (" or ') removed. Returns e, or the start of the word at which the arena
- * went past its limit (the reading stops there). */
+/* Assign the variables of one Environment= value t[s, e), the first line of its value
+ * (`more`: continued on the next, past a `\` not in t[s, e)): blank-separated NAME=VALUE
+ * words, quotes (" or ') removed, an escaped quote or `\` its byte, as systemd reads them
+ * (systemd.exec(5), Environment=). A value with another escape or a specifier (`%n`) is
+ * one gpulint does not know (opaque). A quote left open ends the reading: systemd ignores
+ * the rest of the line, or the word goes on in the next line (unread: opaque). Returns e,
+ * or the start of the word at which the arena went past its limit (the reading stops
+ * there). */
 static size_t environment(struct sh_vars *vars, struct gl_arena *a, const char *t, size_t s,
-                          size_t e)
+                          size_t e, bool more)
 {
     while ((s = skip_blanks(t, s, e)) < e) {
         if (gl_arena_over(a))
             return s;
-        size_t end = env_word_end(t, s, e), n = 0;
+        bool open, known = true;
+        size_t end = env_word_end(t, s, e, &open), n = 0;
+        if (open && !more)
+            return e;
         char *w = gl_arena_take(a, end - s + 1); /* (the word's bytes, not the line's) */
         char quote = 0;
         for (; s < end; s++) {
-            if (!quote && (t[s] == '"' || t[s] == '\'')) {
+            if (t[s] == '\\' && s + 1 < end) {
+                known &= t[s + 1] == '\\' || t[s + 1] == '"' || t[s + 1] == '\'';
+                w[n++] = t[++s];
+            } else if (!quote && (t[s] == '"' || t[s] == '\'')) {
                 quote = t[s];
             } else if (quote && t[s] == quote) {
                 quote = 0;
             } else {
+                known &= t[s] != '%' && t[s] != '\\';
                 w[n++] = t[s];
             }
         }
         const char *eq = memchr(w, '=', n);
         if (eq && eq > w)
-            sh_vars_assign(vars, w, (size_t)(eq - w), eq + 1, n - (size_t)(eq - w) - 1, true);
+            sh_vars_assign(vars, w, (size_t)(eq - w), eq + 1, n - (size_t)(eq - w) - 1,
+                           known && !open);
+        if (open)
+            return e;
     }
     return e;
 }
@@ -415,8 +433,10 @@ bool gl_unit_commands(struct gl_arena *a, const char *text, size_t len,
             else
                 c.text[c.len++] = '\n';
         } else if (section == 1 && kn == 11 && !memcmp(text + k, "Environment", 11)) {
-            size_t ce = content_end(text, v, e), at = environment(vars, a, text, v, ce);
-            p = at < ce ? at : value_lines(text, len, s, e, NULL);
+            size_t ce = content_end(text, v, e);
+            bool more = ce > v && text[ce - 1] == '\\'; /* (as value_lines reads it) */
+            size_t end = more ? ce - 1 : ce, at = environment(vars, a, text, v, end, more);
+            p = at < end ? at : value_lines(text, len, s, e, NULL);
         } else {
             if (kn == 15 && !memcmp(text + k, "EnvironmentFile", 15))
                 vars->sourced = true;
