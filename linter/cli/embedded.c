@@ -79,7 +79,8 @@ static void global_ignores(const struct gl_doc *md, struct gl_doc *doc)
 /* The block linted as a Dockerfile; a block that does not parse whole gives nothing. The
  * map of its lines is made only for one that parses (a block that fills parse-memory
  * holds no more than its text beside the arena). */
-static void lint_block(struct gl_run *run, const struct gl_doc *md, const struct gl_embedded *e)
+static void lint_block(struct gl_run *run, const struct gl_doc *md, const struct gl_embedded *e,
+                       gl_lint_fn lint)
 {
     size_t size = e->end - e->start + 2, nlines = 0, mapped = 0;
     gl_heap_hold(size); /* (the workers' memory gate sees it, as a parser's scratch) */
@@ -106,7 +107,7 @@ static void lint_block(struct gl_run *run, const struct gl_doc *md, const struct
             gl_cuda_derive(&doc, run->cfg);
             gl_arch_derive(&doc);
             size_t files_before = run->files;
-            gl_lint_doc(run, &doc);
+            lint(run, &doc);
             run->files = files_before;
         }
         free(render.lines);
@@ -116,8 +117,8 @@ static void lint_block(struct gl_run *run, const struct gl_doc *md, const struct
     gl_heap_drop(size + mapped);
 }
 
-void gl_lint_embedded(struct gl_run *run, const struct gl_doc *doc)
+void gl_lint_embedded(struct gl_run *run, const struct gl_doc *doc, gl_lint_fn lint)
 {
     for (size_t i = 0; i < doc->nembedded && !doc->error.set; i++)
-        lint_block(run, doc, &doc->embedded[i]);
+        lint_block(run, doc, &doc->embedded[i], lint);
 }

@@ -20,7 +20,12 @@
 
 #include "linter/cli/engine.h"
 
-/* Lint the Dockerfiles of doc's code blocks into run (the inputs counted stay one). */
-void gl_lint_embedded(struct gl_run *run, const struct gl_doc *doc);
+/* How the engine lints one parsed doc into run (gl_lint_doc: passed in, so that this
+ * module, which the engine calls, does not call back into it by name). */
+typedef void (*gl_lint_fn)(struct gl_run *run, struct gl_doc *doc);
+
+/* Lint the Dockerfiles of doc's code blocks into run with `lint` (the inputs counted stay
+ * one). */
+void gl_lint_embedded(struct gl_run *run, const struct gl_doc *doc, gl_lint_fn lint);
 
 #endif

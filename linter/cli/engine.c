@@ -348,7 +348,7 @@ static void lint_text(struct gl_run *run, const char *name, const char *text, si
     gl_cuda_derive(&doc, run->cfg); /* CUDA facts from the parsed model, before the rules */
     gl_arch_derive(&doc);           /* build-time GPU arch lists, likewise */
     gl_lint_doc(run, &doc);
-    gl_lint_embedded(run, &doc); /* Dockerfiles in its code blocks */
+    gl_lint_embedded(run, &doc, gl_lint_doc); /* Dockerfiles in its code blocks */
     char **includes = stdin_text ? NULL : include_paths(&doc);
     gl_arena_free(&doc.arena);
     if (run->job) { /* followed when the run takes the job's result */

@@ -10,7 +10,7 @@
 #include "linter/core/newline.h"
 #include "linter/core/suppress.h"
 #include "parsers/launch/launch_internal.h"
-#include "parsers/launch/launch_slurm.h"
+#include "parsers/launch/hpc/launch_slurm.h"
 #include "parsers/launch/systemd/launch_systemd.h"
 #include "parsers/manifest/k8s.h"
 #include "parsers/yaml/yaml_tree.h"

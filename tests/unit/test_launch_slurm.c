@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* test_launch_slurm.c: Slurm batch scripts, srun/salloc/sbatch, pyxis and enroot command
- * lines into launches (parsers/launch/launch_slurm.h), with exact positions. */
+ * lines into launches (parsers/launch/hpc/launch_slurm.h), with exact positions. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -5,7 +5,7 @@
  * that image, as an `enroot start` is. `shifterimg pull IMG` is an image reference. */
 #include <string.h>
 
-#include "parsers/launch/launch_slurm.h"
+#include "parsers/launch/hpc/launch_slurm.h"
 
 /* shifter 18.03 (doc/command/shifter.rst and its --help); `--entrypoint` and `--workdir`
  * take their value only after `=` */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: Apache-2.0 */
 /* slurm_opts.c: the sbatch/srun/salloc option table, reading options, and the GPU request
  * and tasks per node they make (see slurm_opts.h). */
-#include "parsers/launch/slurm_opts.h"
+#include "parsers/launch/hpc/slurm_opts.h"
 
 #include <stddef.h>
 #include <string.h>

@@ -26,7 +26,7 @@
 #ifndef GPULINT_PARSERS_LAUNCH_SLURM_H
 #define GPULINT_PARSERS_LAUNCH_SLURM_H
 
-#include "parsers/launch/slurm_opts.h"
+#include "parsers/launch/hpc/slurm_opts.h"
 
 void slurm_directives(struct gl_launch_scan *s, const char *text, size_t len,
                       const struct gl_srcmap *map);

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "linter/core/ref/imageref.h"
-#include "parsers/launch/launch_slurm.h"
+#include "parsers/launch/hpc/launch_slurm.h"
 
 /* enroot 3.5 `start` (doc/cmd/start.md) */
 static const struct gl_cli_flag enroot_start_flags[] = {

@@ -2,7 +2,7 @@
 /* launch_slurm.c: Slurm job steps as launches (see launch_shell.h, slurm_opts.h): the
  * `#SBATCH` block of a batch script, `srun` (bare on the host, or in a pyxis container),
  * `salloc ... srun`, `sbatch --wrap`, and the GPU request a step inherits. */
-#include "parsers/launch/launch_slurm.h"
+#include "parsers/launch/hpc/launch_slurm.h"
 
 #include <string.h>
 
