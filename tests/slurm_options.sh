@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: Apache-2.0
-# slurm_options.sh: the sbatch/srun/salloc option table (parsers/launch/slurm_opts.c) against
+# slurm_options.sh: the sbatch/srun/salloc option table (parsers/launch/hpc/slurm_opts.c) against
 # the slurm-client installed here. For each command, every option its `--help` lists must
 # be in the table for that command, with the same shorthand and the same arity (takes a
 # value or not; an optional `[=value]` counts as none). Entries beyond this client (newer
@@ -8,7 +8,7 @@
 # from its source file. Exit 77 (skipped) when slurm-client is not installed.
 set -u
 here=$(cd "$(dirname "$0")/.." && pwd)
-table="$here/parsers/launch/slurm_opts.c"
+table="$here/parsers/launch/hpc/slurm_opts.c"
 for c in sbatch srun salloc; do
   command -v $c >/dev/null 2>&1 || { echo "$c not installed (Debian slurm-client): skipped"; exit 77; }
 done
