@@ -30,12 +30,17 @@ static size_t indent_of(const char *t, const struct doc_line *l)
 enum rst_open { RST_NONE, RST_SHELL, RST_UNTAGGED, RST_OTHER /* code of another language */ };
 
 /* Does the text [p, e) of a line (not a directive: no `.. `) end in `::`, the mark of a
- * literal block after it (`Run it::`, `::` alone)? Not a `..` comment line. */
+ * literal block after it (`Run it::`, `::` alone)? Not a `..` comment line, and not a line
+ * of three colons or more: a title's adornment (`Usage` underlined `:::::`) or a
+ * transition, after which docutils reads an indented block as a block quote. */
 static bool literal_intro(const char *t, size_t p, size_t e)
 {
     while (e > p && (t[e - 1] == ' ' || t[e - 1] == '\t' || t[e - 1] == '\r'))
         e--;
-    return e - p >= 2 && t[e - 1] == ':' && t[e - 2] == ':' &&
+    size_t colons = 0;
+    while (colons < e - p && t[e - 1 - colons] == ':')
+        colons++;
+    return colons >= 2 && !(colons == e - p && colons >= 3) &&
            !(e - p >= 2 && t[p] == '.' && t[p + 1] == '.');
 }
 
