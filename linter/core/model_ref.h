@@ -156,7 +156,9 @@ bool gl_imageref_is_docker_hub(const struct gl_imageref *ref);
 
 /* True when no registry serves the reference: a Docker Hub name of one component
  * (`library/NAME`, written `NAME`) that was never an official image (docker_official.h),
- * so only an image built or loaded on the machine answers it (`docker run bart_pyt`). */
+ * so only an image built or loaded on the machine answers it (`docker run bart_pyt`); or
+ * a name in a cluster's own registry (OpenShift's `image-registry.openshift-image-
+ * registry.svc:5000/NS/NAME`), which holds what the cluster's builds push. */
 bool gl_imageref_local_only(const struct gl_imageref *ref);
 
 /* The canonical name without tag or digest: "docker.io/library/ubuntu". */

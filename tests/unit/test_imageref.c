@@ -401,6 +401,12 @@ static void test_local_only(void **state)
         {"acme/app", false},          {"localhost:5000/app", false},
         {"ghcr.io/app", false},       {"nvidia/cuda:12.4.1-base-ubuntu22.04", false},
         {"ubuntux", true},            {"ubunt", true},
+        /* a cluster's own registry (OpenShift image streams) */
+        {"image-registry.openshift-image-registry.svc:5000/ns/app:latest", true},
+        {"image-registry.openshift-image-registry.svc/ns/app", true},
+        {"docker-registry.default.svc:5000/ns/app:v1", true},
+        {"image-registry.openshift-image-registry.svc.example.com/ns/app", false},
+        {"registry.example.com:5000/ns/app", false},
     };
     struct gl_arena a;
     gl_arena_init(&a);

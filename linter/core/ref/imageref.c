@@ -465,11 +465,28 @@ int gl_imageref_parse(struct gl_arena *a, const char *s, size_t len, struct gl_l
     return 0;
 }
 
+/* Is the domain s[0, n) (a port allowed) a cluster's own registry, which serves only the
+ * images the cluster's builds push (OpenShift's image streams: 4.x's
+ * `image-registry.openshift-image-registry.svc`, 3.x's `docker-registry.default.svc`)? */
+static bool cluster_registry(const char *s, size_t n)
+{
+    static const char *const hosts[] = {"image-registry.openshift-image-registry.svc",
+                                        "docker-registry.default.svc"};
+    const char *colon = memchr(s, ':', n);
+    size_t host = colon ? (size_t)(colon - s) : n;
+    for (size_t k = 0; k < sizeof hosts / sizeof hosts[0]; k++)
+        if (span_eq(s, host, hosts[k]))
+            return true;
+    return false;
+}
+
 bool gl_imageref_text_local_only(const char *s, size_t len)
 {
     struct ref_spans r;
-    if (!scan_reference_memo(s, len, &r).ok || !r.hub_domain)
+    if (!scan_reference_memo(s, len, &r).ok)
         return false;
+    if (!r.hub_domain)
+        return r.has_domain && cluster_registry(s, r.domain_end);
     const char *name = s + r.path_start;
     size_t n = r.path_end - r.path_start;
     if (!r.official) { /* written `library/NAME` */
