@@ -769,6 +769,28 @@ done
 # whole text while loading it (now made only for a text it keeps, a small one)
 awk 'BEGIN { for (i = 0; i < 150000; i++) printf "---\napiVersion: v1\nkind: Pod\nmetadata: {name: p}\nspec: {containers: [{name: c, image: \"ubuntu:latest\"}]}\n" }' > "$in/perline/pods.yaml"
 lint many-docs-k8s 20 1024 "gl900 $in/perline/pods.yaml * * parse-memory -- rss 64" "$in/perline/pods.yaml"
+# an operator's CRD bundle of 10 MB (6 CRDs whose openAPIV3Schema declares 9,330
+# properties each): every schema node was kept in the YAML tree (GL900 at parse-memory, 46
+# MB of RSS); a schema's value is not kept now (yaml_tree.h): a clean parse
+python3 -c '
+import sys
+def props(d, ind):
+    p = " " * ind
+    if d == 0:
+        return p + "type: string\n" + p + "description: A field that does something useful for the thing.\n"
+    out = p + "type: object\n" + p + "description: An object.\n" + p + "properties:\n"
+    for i in range(6):
+        out += p + "  field%d:\n" % i + props(d - 1, ind + 4)
+    return out
+with open(sys.argv[1], "w") as f:
+    for k in range(6):
+        f.write("---\napiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\n"
+                "metadata:\n  name: things%d.example.com\nspec:\n  group: example.com\n"
+                "  names: {kind: Thing, plural: things}\n  scope: Namespaced\n  versions:\n"
+                "  - name: v1\n    served: true\n    storage: true\n    schema:\n"
+                "      openAPIV3Schema:\n" % k + props(5, 8))
+' "$in/perline/crds.yaml"
+lint crd-bundle-10mb 20 1024 "clean $in/perline/crds.yaml -- rss 64" "$in/perline/crds.yaml"
 # manifests in heredocs that kubectl applies (round 21): 20,000 heredocs of a pod each,
 # one heredoc of 120,000 pods (13 MB), and an alias bomb in one: each heredoc's YAML is
 # loaded in the doc's arena, so parse-memory stops them (GL900 inside the heredoc that

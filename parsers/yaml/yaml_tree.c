@@ -454,10 +454,13 @@ static void pop(struct loader *ld, const yaml_event_t *ev)
  * skipped: ld->skip_value) */
 static inline bool key_dropped(struct loader *ld, const char *v, size_t len)
 {
-    if (__builtin_expect(!ld->keep, 1) || !ld->depth)
+    bool schema = len == YT_SCHEMA_KEY_LEN && !ld->exact && !memcmp(v, YT_SCHEMA_KEY, len);
+    if (__builtin_expect(!ld->keep && !schema, 1) || !ld->depth)
         return false;
     const struct yt_node *top = ld->stack[ld->depth - 1];
-    return top->kind == YT_MAP && !ld->keys[ld->depth - 1] && !ld->keep(ld->depth, v, len);
+    if (top->kind != YT_MAP || ld->keys[ld->depth - 1])
+        return false; /* (a value, or a sequence's item) */
+    return schema || !ld->keep(ld->depth, v, len);
 }
 
 static void load_scalar(struct loader *ld, const yaml_event_t *ev)

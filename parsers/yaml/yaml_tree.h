@@ -58,6 +58,10 @@
  * keys are not already present), merge keys themselves left out; of a key given twice in
  * a mapping with merges, the last (where yt_get finds it); without merges, both.
  *
+ * Not kept: the value of a key `openAPIV3Schema` (a CustomResourceDefinition's schema:
+ * megabytes of property declarations in an operator's CRDs, which no reader looks into;
+ * libyaml still reads it, its errors count). yt_load_exact keeps everything.
+ *
  * yt_scalar_srcmap() maps the bytes of a scalar's value to their original positions:
  * exact for plain and quoted one-line scalars and for literal block scalars (`|`);
  * line by line for folded (`>`) and multi-line flow scalars (each source line's first
@@ -92,6 +96,9 @@ struct yt_keyindex;
  * reader that looks names up in one big mapping once per entry (compose services by
  * name, `extends` hops among them) made n^2 key compares (20,000 services: 28 s). */
 enum { YT_KEY_INDEX_MIN = 32 };
+/* The key whose value no load but yt_load_exact keeps (see above). */
+#define YT_SCHEMA_KEY "openAPIV3Schema"
+#define YT_SCHEMA_KEY_LEN (sizeof YT_SCHEMA_KEY - 1)
 /* The bytes of text that cost one unit of the alias budget (see "Hostile input"). */
 enum { YT_ALIAS_UNIT_BYTES = 16 };
 

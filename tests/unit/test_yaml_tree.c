@@ -471,6 +471,31 @@ static void test_load_at_line(void **st)
     test_doc_free(d);
 }
 
+/* A CRD's openAPIV3Schema value is not kept by yt_load (its pair is dropped, the rest
+ * of the object stays); yt_load_exact keeps it. */
+static void test_schema_not_kept(void **st)
+{
+    (void)st;
+    const char *t = "kind: CustomResourceDefinition\nspec:\n  versions:\n  - name: v1\n"
+                    "    schema:\n      openAPIV3Schema:\n        type: object\n"
+                    "    served: true\n";
+    struct fx *f = load(t, strlen(t));
+    assert_int_equal(f->rc, 0);
+    struct yt_node *v = yt_item(&f->s, yt_get(&f->s, yt_get(&f->s, f->s.docs[0], "spec", NULL),
+                                              "versions", NULL), 0);
+    struct yt_node *schema = yt_get(&f->s, v, "schema", NULL);
+    assert_true(yt_is_map(schema) && schema->npairs == 0);
+    assert_true(yt_scalar_is(yt_get(&f->s, v, "served", NULL), "true"));
+    done(f);
+    struct gl_arena a;
+    gl_arena_init(&a);
+    struct yt_stream s;
+    assert_int_equal(yt_load_exact(&s, &a, t, strlen(t), 0), 0);
+    v = yt_item(&s, yt_get(&s, yt_get(&s, s.docs[0], "spec", NULL), "versions", NULL), 0);
+    assert_non_null(yt_get(&s, yt_get(&s, v, "schema", NULL), "openAPIV3Schema", NULL));
+    gl_arena_free(&a);
+}
+
 static void test_alias_cost_by_size(void **st)
 {
     (void)st;
@@ -916,6 +941,7 @@ int main(void)
         cmocka_unit_test(test_recursive_and_undefined_alias),
         cmocka_unit_test(test_load_keeping),
         cmocka_unit_test(test_load_at_line),
+        cmocka_unit_test(test_schema_not_kept),
         cmocka_unit_test(test_alias_cost_by_size),
         cmocka_unit_test(test_alias_cost_through_aliases),
         cmocka_unit_test(test_pragmas),
