@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "parsers/launch/launch_internal.h"
+#include "parsers/manifest/k8s.h"
 
 static const struct gl_cli_flag kubectl_run_flags[] = {
     /* kubectl run --help (1.32) */
@@ -99,10 +100,12 @@ static const struct gl_cli_flag kubectl_run_flags[] = {
     {NULL, 0, GL_FLAG_BOOL, GL_FLAG_OTHER},
 };
 
-static bool gpu_key(const char *k, size_t n, bool *mig)
+/* Is resource name k (NUL-terminated) whole GPUs or a MIG slice (*mig)? */
+static bool gpu_key(const char *k, bool *mig)
 {
-    *mig = n > 15 && !strncmp(k, "nvidia.com/mig-", 15);
-    return *mig || (n == 14 && !strncmp(k, "nvidia.com/gpu", 14));
+    enum gl_k8s_res r = gl_k8s_resource_kind(k);
+    *mig = r == GL_K8S_RES_MIG;
+    return r == GL_K8S_RES_GPU || *mig;
 }
 
 /* One `name=quantity` of --limits/--requests, bytes [from, to) of v. */
@@ -126,7 +129,7 @@ static void resource(struct launch_build *b, const struct lv *v, size_t from, si
         return;
     }
     bool mig;
-    if (!gpu_key(key.text, key.len, &mig))
+    if (!gpu_key(key.text, &mig))
         return;
     struct gl_gpu_request *g = NULL;
     for (size_t i = 0; i < b->l->ngpus; i++)
@@ -168,7 +171,7 @@ static void json_list(struct launch_build *b, const struct lv *v, struct json_ob
         bool mig;
         char quoted[128];
         size_t kn = strlen(key);
-        if (!gpu_key(key, kn, &mig) || kn + 3 > sizeof quoted)
+        if (!gpu_key(key, &mig) || kn + 3 > sizeof quoted)
             continue;
         quoted[0] = '"';
         memcpy(quoted + 1, key, kn);

@@ -86,6 +86,20 @@
 #include "linter/core/model.h"
 
 void gl_parse_k8s_doc(struct gl_doc *doc, const struct gl_config *cfg);
+
+/* What a container's resource name (NUL-terminated) asks for, for manifests and `kubectl
+ * run --limits` alike: whole GPUs (`nvidia.com/gpu`, `nvidia.com/gpu.shared`, and the
+ * passthrough GPUs of NVIDIA's Kata sandbox device plugin: `nvidia.com/pgpu` or a model's
+ * name such as `nvidia.com/GH100_H100_SXM5_80GB`), a MIG slice (`nvidia.com/mig-*`), or
+ * HAMi's vendor keys (gpucores; gpumem and gpumem-percentage, enforced memory caps). */
+enum gl_k8s_res {
+    GL_K8S_RES_NONE,
+    GL_K8S_RES_GPU,
+    GL_K8S_RES_MIG,
+    GL_K8S_RES_VENDOR,
+    GL_K8S_RES_VENDOR_MEM,
+};
+enum gl_k8s_res gl_k8s_resource_kind(const char *name);
 /* The objects of a YAML text written inside doc, from the first column of its line `line`
  * (a shell heredoc's body that kubectl applies: doc's bytes, so that positions are doc's),
  * read as a manifest's are into doc's launches and references. A text that is not

@@ -4,6 +4,7 @@
 
 #include "linter/core/hashmap.h"
 #include "parsers/manifest/compose_common.h"
+#include "parsers/manifest/k8s.h"
 #include "parsers/manifest/k8s_internal.h"
 #include "parsers/yaml/yaml_template.h"
 
@@ -230,19 +231,28 @@ static void add_mounts(struct pod *p, struct yt_node *ctr)
 
 /* ---- resources ---- */
 
-enum res_kind { RES_NONE, RES_GPU, RES_MIG, RES_VENDOR, RES_VENDOR_MEM };
-
-static enum res_kind resource_kind(const char *k)
+/* A model-specific passthrough name of NVIDIA's Kata sandbox device plugin: the GPU's chip
+ * (two capitals and three digits: GA100, GH100, AD102, TU104), then what the PCI ids
+ * name (`GH100_H100_SXM5_80GB`). */
+static bool passthrough_model(const char *m)
 {
-    if (!strcmp(k, "nvidia.com/gpu") || !strcmp(k, "nvidia.com/gpu.shared"))
-        return RES_GPU;
+    return m[0] >= 'A' && m[0] <= 'Z' && m[1] >= 'A' && m[1] <= 'Z' && m[2] >= '0' &&
+           m[2] <= '9' && m[3] >= '0' && m[3] <= '9' && m[4] >= '0' && m[4] <= '9';
+}
+
+enum gl_k8s_res gl_k8s_resource_kind(const char *k)
+{
+    if (!strcmp(k, "nvidia.com/gpu") || !strcmp(k, "nvidia.com/gpu.shared") ||
+        !strcmp(k, "nvidia.com/pgpu") ||
+        (gl_has_prefix(k, "nvidia.com/") && passthrough_model(k + 11)))
+        return GL_K8S_RES_GPU;
     if (gl_has_prefix(k, "nvidia.com/mig-"))
-        return RES_MIG;
+        return GL_K8S_RES_MIG;
     if (!strcmp(k, "nvidia.com/gpumem") || !strcmp(k, "nvidia.com/gpumem-percentage"))
-        return RES_VENDOR_MEM;
+        return GL_K8S_RES_VENDOR_MEM;
     if (!strcmp(k, "nvidia.com/gpucores"))
-        return RES_VENDOR;
-    return RES_NONE;
+        return GL_K8S_RES_VENDOR;
+    return GL_K8S_RES_NONE;
 }
 
 /* Is request g one of the container's resource requests (not a DRA claim, nor the GPUs
@@ -341,17 +351,17 @@ static void add_resource_list(struct pod *p, struct yt_node *list, bool limits)
         if (!yt_is_scalar(k))
             continue;
         add_quantity(p, k, pairs[i].value, limits);
-        enum res_kind rk = resource_kind(k->value);
-        if (rk == RES_NONE)
+        enum gl_k8s_res rk = gl_k8s_resource_kind(k->value);
+        if (rk == GL_K8S_RES_NONE)
             continue;
         struct gl_gpu_request *g = find_gpu(p, k->value);
         if (!g) {
-            enum gl_gpu_kind kind = rk == RES_GPU   ? GL_GPU_K8S_RESOURCE
-                                    : rk == RES_MIG ? GL_GPU_K8S_MIG
+            enum gl_gpu_kind kind = rk == GL_K8S_RES_GPU   ? GL_GPU_K8S_RESOURCE
+                                    : rk == GL_K8S_RES_MIG ? GL_GPU_K8S_MIG
                                                     : GL_GPU_K8S_VENDOR;
             g = add_gpu(p, kind, k->value, k->loc);
-            g->mig = rk == RES_MIG;
-            g->mem_capped = rk == RES_VENDOR_MEM;
+            g->mig = rk == GL_K8S_RES_MIG;
+            g->mem_capped = rk == GL_K8S_RES_VENDOR_MEM;
             if (g->mig)
                 p->k->doc->launches[p->launch].mig = true;
         }
